@@ -1,0 +1,86 @@
+/** Shared shapes: the target, one recorded exchange, a finding, a result row and a whole run's report. */
+import type { BindingId, Namespaces } from '../contract/catalogue.js';
+
+/** Where and how to reach a service under test. Everything about a target is configuration. */
+export interface Target {
+  /** Base URLs; the service paths of section 4 are appended. */
+  readonly bookUrl: string;
+  readonly searchUrl: string;
+  /** SearchTransfers' base URL (contract: not shown); defaults to searchUrl. */
+  readonly transfersUrl: string;
+  readonly namespaces: Namespaces;
+  readonly user: string;
+  readonly password: string;
+  /** True for the mock this harness starts itself: mutations are then always allowed. */
+  readonly embedded: boolean;
+}
+
+/** One HTTP request as the harness sends it. */
+export interface HttpRequest {
+  readonly method: 'GET' | 'POST';
+  readonly url: string;
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+}
+
+/** One HTTP response as received (body kept as bytes: the encoding check needs them). */
+export interface HttpResponse {
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: Buffer;
+  /** Milliseconds from sending to the last body byte. */
+  readonly elapsedMs: number;
+}
+
+/** A request and what came back, or the transport error that stopped it. */
+export interface Exchange {
+  readonly request: HttpRequest;
+  readonly response?: HttpResponse;
+  /** Set when no complete response was received (refused, timeout, size cap, reset...). */
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+export type Status = 'passed' | 'failed' | 'skipped' | 'known';
+
+/** What one check found wrong in one place. */
+export interface Finding {
+  readonly check: string;
+  /** XPath-like location, e.g. /Envelope/Body/GetMealsResponse/getMealsResult/meals/meal[2]/id */
+  readonly path: string;
+  readonly message: string;
+  readonly expected?: string;
+  readonly actual?: string;
+}
+
+/** One row of conformance.json: one check on one operation × binding(s) × case. */
+export interface ResultRow {
+  readonly operation: string;
+  readonly group: string;
+  /** The binding the row is about; for cross-binding rows the departing binding, or a comma list. */
+  readonly binding: string;
+  readonly case: string;
+  readonly check: string;
+  status: Status;
+  readonly message: string;
+  readonly path: string;
+  readonly reproduce: string;
+  readonly findings: Finding[];
+  /** Redacted excerpts of the exchange behind the row (for the HTML report). */
+  readonly request?: string;
+  readonly response?: string;
+  readonly durationMs?: number;
+}
+
+export interface RunReport {
+  readonly tool: { readonly name: string; readonly version: string };
+  readonly target: {
+    readonly bookUrl: string; readonly searchUrl: string; readonly transfersUrl: string;
+    readonly namespaces: Namespaces; readonly user: string; readonly password: string; readonly embedded: boolean;
+  };
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly bindings: readonly BindingId[];
+  readonly operations: readonly string[];
+  summary: { passed: number; failed: number; skipped: number; known: number; total: number };
+  results: ResultRow[];
+}

@@ -1,0 +1,170 @@
+/**
+ * The one XML reading path for target responses: fast-xml-parser (order preserved, no value
+ * parsing) turned into a small namespace-resolved element tree. fast-xml-parser does not resolve
+ * prefixes, so this module does. Documents with a DOCTYPE are refused before parsing: SOAP forbids
+ * them and nothing in the contract needs them, so no entity is ever expanded.
+ */
+import { XMLParser } from 'fast-xml-parser';
+
+export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
+export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+export const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
+export const SOAP11_ENV_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
+export const SOAP12_ENV_NS = 'http://www.w3.org/2003/05/soap-envelope';
+
+export interface XAttr {
+  readonly ns: string;
+  readonly local: string;
+  readonly prefix: string;
+  readonly value: string;
+}
+
+export interface XElement {
+  readonly ns: string;
+  readonly local: string;
+  readonly prefix: string;
+  /** Attributes other than namespace declarations, in document order. */
+  readonly attrs: XAttr[];
+  readonly children: XElement[];
+  /** Direct text content, concatenated (CDATA included), untrimmed. */
+  text: string;
+}
+
+export interface XmlDeclaration {
+  readonly version?: string;
+  readonly encoding?: string;
+  readonly standalone?: string;
+  /** The quote character used, for diagnostics. */
+  readonly raw: string;
+}
+
+export interface ParsedXml {
+  readonly root: XElement;
+  readonly declaration?: XmlDeclaration;
+}
+
+/** The document is not well-formed or not namespace-well-formed; `message` says where. */
+export class XmlError extends Error {
+  readonly code = 'XML_ERROR';
+  override name = 'XmlError';
+}
+
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  processEntities: true,
+  htmlEntities: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  commentPropName: false,
+  allowBooleanAttributes: false,
+  maxNestedTags: 512,
+});
+
+const DECL_RE = /^\uFEFF?<\?xml\s([^?]*)\?>/;
+const PSEUDO_ATTR_RE = /(\w+)\s*=\s*("([^"]*)"|'([^']*)')/g;
+const DOCTYPE_RE = /<!DOCTYPE/i;
+const FIRST_ELEMENT_RE = /<[A-Za-z_\u00C0-\uFFFF]/;
+
+/** The prolog (everything before the first start tag), where a DOCTYPE can stand. */
+function prolog(xml: string): string {
+  const m = FIRST_ELEMENT_RE.exec(xml);
+  return m ? xml.slice(0, m.index) : xml;
+}
+
+/** The XML declaration at the very start of the text, if any. */
+export function readDeclaration(xml: string): XmlDeclaration | undefined {
+  const m = DECL_RE.exec(xml);
+  if (!m) return undefined;
+  const out: Record<string, string> = {};
+  for (const a of m[1]!.matchAll(PSEUDO_ATTR_RE)) out[a[1]!] = a[3] ?? a[4] ?? '';
+  return { version: out.version, encoding: out.encoding, standalone: out.standalone, raw: m[0] };
+}
+
+type RawNode = Record<string, unknown>;
+
+/** Parse a document into a namespace-resolved tree. Throws XmlError with a precise message. */
+export function parseXml(xml: string): ParsedXml {
+  if (DOCTYPE_RE.test(prolog(xml))) throw new XmlError('document type declaration (<!DOCTYPE) present: not allowed in these messages, entities are never expanded');
+  let raw: RawNode[];
+  try {
+    raw = parser.parse(xml) as RawNode[];
+  } catch (e) {
+    throw new XmlError(`not well-formed XML: ${(e as Error).message}`);
+  }
+  const roots = raw.filter((n) => elementName(n) !== undefined);
+  if (roots.length !== 1) throw new XmlError(roots.length === 0 ? 'no root element' : `${roots.length} root elements, expected one`);
+  const strayText = raw.find((n) => typeof n['#text'] === 'string' && (n['#text'] as string).trim() !== '');
+  if (strayText) throw new XmlError('text outside the root element');
+  const root = build(roots[0]!, new Map([['xml', XML_NS]]), '/');
+  return { root, declaration: readDeclaration(xml) };
+}
+
+function elementName(n: RawNode): string | undefined {
+  for (const k of Object.keys(n)) if (k !== ':@' && k !== '#text') return k;
+  return undefined;
+}
+
+function split(qname: string): [string, string] {
+  const i = qname.indexOf(':');
+  return i < 0 ? ['', qname] : [qname.slice(0, i), qname.slice(i + 1)];
+}
+
+function build(node: RawNode, scope: Map<string, string>, parentPath: string): XElement {
+  const qname = elementName(node)!;
+  const rawAttrs = (node[':@'] ?? {}) as Record<string, string>;
+  let local = scope;
+  for (const [k, v] of Object.entries(rawAttrs)) {
+    if (k === 'xmlns' || k.startsWith('xmlns:')) {
+      if (local === scope) local = new Map(scope);
+      local.set(k === 'xmlns' ? '' : k.slice(6), v);
+    }
+  }
+  const [prefix, name] = split(qname);
+  const here = `${parentPath}${qname}`;
+  const ns = local.get(prefix);
+  if (ns === undefined && prefix !== '') throw new XmlError(`undeclared namespace prefix "${prefix}" on element ${here}`);
+  const attrs: XAttr[] = [];
+  for (const [k, v] of Object.entries(rawAttrs)) {
+    if (k === 'xmlns' || k.startsWith('xmlns:')) continue;
+    const [ap, al] = split(k);
+    const ans = ap === '' ? '' : local.get(ap);
+    if (ans === undefined) throw new XmlError(`undeclared namespace prefix "${ap}" on attribute ${k} of ${here}`);
+    attrs.push({ ns: ans, local: al, prefix: ap, value: v });
+  }
+  const el: XElement = { ns: ns ?? '', local: name, prefix, attrs, children: [], text: '' };
+  const kids = node[qname] as RawNode[];
+  let text = '';
+  for (const k of kids) {
+    if (typeof k['#text'] === 'string' || typeof k['#text'] === 'number') text += String(k['#text']);
+    else if (elementName(k) !== undefined) el.children.push(build(k, local, `${here}/`));
+  }
+  el.text = text;
+  return el;
+}
+
+/** The attribute of that namespace and local name. */
+export function attr(el: XElement, local: string, ns = ''): string | undefined {
+  for (const a of el.attrs) if (a.local === local && a.ns === ns) return a.value;
+  return undefined;
+}
+
+/** True when the element carries xsi:nil="true" (or "1"). */
+export function isNil(el: XElement): boolean {
+  const v = attr(el, 'nil', XSI_NS)?.trim();
+  return v === 'true' || v === '1';
+}
+
+/** The element's Clark name {ns}local, for messages. */
+export function clark(el: { ns: string; local: string }): string {
+  return el.ns ? `{${el.ns}}${el.local}` : el.local;
+}
+
+/** Text is whitespace only (XML whitespace: space, tab, CR, LF). */
+export function isBlank(s: string): boolean {
+  return /^[ \t\r\n]*$/.test(s);
+}
