@@ -1,0 +1,139 @@
+/**
+ * Everything a check may read about one exchange, computed lazily and once: decoded text, the
+ * namespace-resolved tree, the libxml2 parse and XSD validation, the located result element.
+ */
+import type { BindingId, Namespaces, Operation } from '../contract/catalogue.js';
+import type { Binding, Located } from '../bindings/types.js';
+import { binding as bindingModule } from '../bindings/index.js';
+import type { Exchange } from '../core/types.js';
+import { parseXml, XmlError, type ParsedXml } from '../xml/tree.js';
+import { parseContentType } from '../bindings/media-type.js';
+
+/** What kind of request a case sends, which decides the outcome the checks expect. */
+export type CaseKind =
+  | 'valid'              // a valid call: 200 and a conforming result
+  | 'wrong-credentials'; // a valid call with a wrong password: no data in any binding
+
+/** Result of parsing and XSD-validating one document with libxml2 (src/xml/xsd-validator.ts). */
+export interface LibxmlOutcome {
+  /** Set when libxml2 finds the document not well-formed: the parser's message with line and column. */
+  readonly wellFormedError?: string;
+  /** XSD errors; empty when valid (or when not well-formed). */
+  readonly xsdErrors: readonly { readonly message: string; readonly line?: number; readonly column?: number }[];
+}
+
+/** Validates a whole response document (SOAP envelope or bare result root) against the schemas. */
+export interface DocumentValidator {
+  validate(xml: string): LibxmlOutcome;
+}
+
+export interface DecodedBody {
+  readonly text?: string;
+  /** Why the bytes could not be decoded in the declared charset. */
+  readonly error?: string;
+  /** The charset used: from Content-Type, else the XML declaration, else utf-8. */
+  readonly charset: string;
+}
+
+export interface CheckContextInit {
+  readonly op: Operation;
+  readonly binding: BindingId;
+  readonly caseId: string;
+  readonly caseKind: CaseKind;
+  readonly namespaces: Namespaces;
+  readonly exchange: Exchange;
+  readonly validator: DocumentValidator;
+}
+
+export class CheckContext {
+  readonly op: Operation;
+  readonly bindingId: BindingId;
+  readonly binding: Binding;
+  readonly caseId: string;
+  readonly caseKind: CaseKind;
+  readonly namespaces: Namespaces;
+  /** The group namespace of the operation. */
+  readonly ns: string;
+  readonly exchange: Exchange;
+  readonly validator: DocumentValidator;
+
+  #decoded?: DecodedBody;
+  #xml?: { parsed?: ParsedXml; error?: string };
+  #libxml?: LibxmlOutcome;
+  #located?: Located;
+
+  constructor(init: CheckContextInit) {
+    this.op = init.op;
+    this.bindingId = init.binding;
+    this.binding = bindingModule(init.binding);
+    this.caseId = init.caseId;
+    this.caseKind = init.caseKind;
+    this.namespaces = init.namespaces;
+    this.ns = init.namespaces[init.op.ns];
+    this.exchange = init.exchange;
+    this.validator = init.validator;
+  }
+
+  get response() {
+    return this.exchange.response;
+  }
+
+  /** The response header, by lower-case name. */
+  header(name: string): string | undefined {
+    return this.exchange.response?.headers[name.toLowerCase()];
+  }
+
+  /** The body decoded with its charset (fatal on invalid bytes). */
+  decoded(): DecodedBody {
+    if (this.#decoded) return this.#decoded;
+    const body = this.exchange.response?.body;
+    if (!body) return (this.#decoded = { charset: 'utf-8', error: 'no response body' });
+    const fromHeader = parseContentType(this.header('content-type'))?.params.charset;
+    const head = body.subarray(0, 200).toString('latin1');
+    const fromDecl = /^\uFEFF?<\?xml[^?]*encoding\s*=\s*["']([^"']+)["']/.exec(head.replace(/^\xEF\xBB\xBF/, ''))?.[1];
+    const charset = (fromHeader ?? fromDecl ?? 'utf-8').toLowerCase();
+    try {
+      const text = new TextDecoder(charset, { fatal: true, ignoreBOM: false }).decode(body);
+      this.#decoded = { text, charset };
+    } catch (e) {
+      this.#decoded = { charset, error: e instanceof RangeError ? `unknown charset "${charset}"` : `the body is not valid ${charset}: ${(e as Error).message}` };
+    }
+    return this.#decoded;
+  }
+
+  /** The namespace-resolved tree of the body, or why there is none. */
+  xml(): { parsed?: ParsedXml; error?: string } {
+    if (this.#xml) return this.#xml;
+    const d = this.decoded();
+    if (d.text === undefined) return (this.#xml = { error: d.error ?? 'no body' });
+    try {
+      this.#xml = { parsed: parseXml(d.text) };
+    } catch (e) {
+      this.#xml = { error: e instanceof XmlError ? e.message : String(e) };
+    }
+    return this.#xml;
+  }
+
+  /** libxml2's parse and XSD validation of the body (once per exchange). */
+  libxml(): LibxmlOutcome {
+    if (this.#libxml) return this.#libxml;
+    const d = this.decoded();
+    this.#libxml = d.text === undefined ? { wellFormedError: d.error ?? 'no body', xsdErrors: [] } : this.validator.validate(d.text);
+    return this.#libxml;
+  }
+
+  /** Where the result element is: inside Envelope/Body/<Op>Response for SOAP, the root for GET/POST. */
+  located(): Located {
+    if (this.#located) return this.#located;
+    const root = this.xml().parsed?.root;
+    if (!root) return (this.#located = { path: '/' });
+    if (!this.binding.envelopeNs) {
+      const ok = root.ns === this.ns && root.local === this.op.resultElement;
+      return (this.#located = { result: ok ? root : undefined, path: `/${this.op.resultElement}` });
+    }
+    const body = root.children.find((c) => c.local === 'Body' && c.ns === root.ns);
+    const wrapper = body?.children.find((c) => c.ns === this.ns && c.local === `${this.op.name}Response`);
+    const result = wrapper?.children.find((c) => c.ns === this.ns && c.local === this.op.resultElement);
+    return (this.#located = { wrapper, result, path: `/Envelope/Body/${this.op.name}Response/${this.op.resultElement}` });
+  }
+}

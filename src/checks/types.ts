@@ -1,0 +1,25 @@
+/**
+ * A check is small, named, pure and isolated (Schemathesis' checks are the model): it reads one
+ * exchange through its context and returns findings. It never does I/O; validators come in the
+ * context. A check that throws becomes a finding of its own and never stops the others.
+ */
+import type { Finding } from '../core/types.js';
+import type { CheckContext } from './context.js';
+
+/** What a check says about one exchange: findings (empty: passed), or why it could not run. */
+export type CheckOutcome = Finding[] | { readonly skipped: string };
+
+export interface Check {
+  /** Stable snake_case name, used in reports and to switch checks on and off. */
+  readonly name: string;
+  /** One line: the property the check asserts. */
+  readonly description: string;
+  /** Whether the check is about this exchange at all (e.g. envelope checks only on SOAP). */
+  appliesTo(ctx: CheckContext): boolean;
+  run(ctx: CheckContext): CheckOutcome;
+}
+
+/** Build a finding of a check. */
+export function finding(check: string, path: string, message: string, expected?: string, actual?: string): Finding {
+  return { check, path, message, ...(expected !== undefined ? { expected } : {}), ...(actual !== undefined ? { actual } : {}) };
+}
