@@ -1,0 +1,127 @@
+/**
+ * The canonical form of a result: a flat list of (path, value) entries in document order, read
+ * with the type model. Prefixes are resolved away (names are namespace URI + local name), the
+ * envelope and wrapper are not part of it, whitespace-only text between elements is ignored,
+ * attributes are sorted, values are in their XSD value space, and xsi:nil is distinct from empty.
+ */
+import { effective, isSimple, MODEL, type ElementField, type TypeRef } from '../contract/model.js';
+import { isBlank, isNil, XSI_NS, type XElement } from '../xml/tree.js';
+import { canonicalUntyped, canonicalValue } from './values.js';
+
+export interface Entry {
+  /** Path from the result element, e.g. /getMealsResult/meals/meal[2]/id or .../@currency */
+  readonly path: string;
+  readonly value: string;
+}
+
+export const ELEMENT = '<element>';
+export const NIL = '<nil>';
+export const DOCUMENTED = '<binding-specific, documented>';
+
+/** Decides whether a place (local names from the result element, no indexes) is a documented difference. */
+export type IgnorePredicate = (namePath: string) => boolean;
+
+interface Walk {
+  readonly ns: string;
+  readonly ignore: IgnorePredicate;
+  readonly out: Entry[];
+}
+
+/** The canonical entries of a result element of a model type. */
+export function canonicalEntries(el: XElement, typeName: TypeRef, groupNs: string, ignore: IgnorePredicate = () => false): Entry[] {
+  const w: Walk = { ns: groupNs, ignore, out: [] };
+  visit(w, el, typeName, `/${el.local}`, el.local);
+  return w.out;
+}
+
+function name(el: XElement, ns: string): string {
+  return el.ns === ns ? el.local : `{${el.ns}}${el.local}`;
+}
+
+function attributes(w: Walk, el: XElement, typeName: TypeRef | undefined, path: string): void {
+  const defs = typeName && MODEL.get(typeName)?.kind === 'complex' ? effective(typeName).attributes : [];
+  const attrs = el.attrs
+    .filter((a) => !(a.ns === XSI_NS && a.local === 'nil'))
+    .map((a) => {
+      const def = a.ns === '' ? defs.find((d) => d.name === a.local) : undefined;
+      const key = a.ns ? `{${a.ns}}${a.local}` : a.local;
+      return { key, value: def ? canonicalValue(def.type, a.value) : canonicalUntyped(a.value) };
+    })
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  for (const a of attrs) w.out.push({ path: `${path}/@${a.key}`, value: a.value });
+}
+
+function visit(w: Walk, el: XElement, type: TypeRef | undefined, path: string, namePath: string): void {
+  if (w.ignore(namePath)) {
+    w.out.push({ path, value: DOCUMENTED });
+    return;
+  }
+  const nil = isNil(el);
+  w.out.push({ path, value: nil ? NIL : ELEMENT });
+  const named = type ? MODEL.get(type) : undefined;
+  attributes(w, el, named?.kind === 'complex' ? type : undefined, path);
+  if (nil) return;
+
+  if (type && isSimple(type)) {
+    w.out.push({ path: `${path}/text()`, value: canonicalValue(type, el.text) });
+    return;
+  }
+  if (named?.kind === 'enum') {
+    w.out.push({ path: `${path}/text()`, value: canonicalValue('enum', el.text) });
+    return;
+  }
+  if (!named || type === 'anyType') {
+    untyped(w, el, path, namePath);
+    return;
+  }
+  const eff = effective(named.name);
+  if (eff.text) {
+    w.out.push({ path: `${path}/text()`, value: canonicalValue(eff.text, el.text) });
+    return;
+  }
+  if (eff.openContent) {
+    untyped(w, el, path, namePath);
+    return;
+  }
+  if (!isBlank(el.text)) w.out.push({ path: `${path}/text()`, value: canonicalUntyped(el.text) });
+  const fields = new Map<string, ElementField>();
+  for (const f of eff.fields) if (f.kind === 'element') fields.set(f.name, f);
+  children(w, el, path, namePath, (c) => (c.ns === w.ns ? fields.get(c.local) : undefined));
+}
+
+function children(w: Walk, el: XElement, path: string, namePath: string, fieldOf: (c: XElement) => ElementField | undefined): void {
+  const counts = new Map<string, number>();
+  for (const c of el.children) counts.set(name(c, w.ns), (counts.get(name(c, w.ns)) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  for (const c of el.children) {
+    const n = name(c, w.ns);
+    const i = (seen.get(n) ?? 0) + 1;
+    seen.set(n, i);
+    const f = fieldOf(c);
+    const indexed = f ? f.max === 'unbounded' : (counts.get(n) ?? 0) > 1;
+    const childPath = `${path}/${n}${indexed ? `[${i}]` : ''}`;
+    const childNames = `${namePath}/${c.local}`;
+    if (f?.list) list(w, c, f.list, childPath, childNames);
+    else visit(w, c, f?.type, childPath, childNames);
+  }
+}
+
+function list(w: Walk, el: XElement, item: { item: string; type: TypeRef }, path: string, namePath: string): void {
+  if (w.ignore(namePath)) {
+    w.out.push({ path, value: DOCUMENTED });
+    return;
+  }
+  w.out.push({ path, value: isNil(el) ? NIL : ELEMENT });
+  attributes(w, el, undefined, path);
+  if (!isBlank(el.text)) w.out.push({ path: `${path}/text()`, value: canonicalUntyped(el.text) });
+  const asItem: ElementField = { kind: 'element', name: item.item, type: item.type, min: 0, max: 'unbounded', nillable: false };
+  children(w, el, path, namePath, (c) => (c.ns === w.ns && (item.item === '*' || c.local === item.item) ? asItem : undefined));
+}
+
+function untyped(w: Walk, el: XElement, path: string, namePath: string): void {
+  if (!isBlank(el.text) || el.children.length === 0) {
+    const t = canonicalUntyped(el.text);
+    if (t !== '' || el.children.length === 0) w.out.push({ path: `${path}/text()`, value: t });
+  }
+  children(w, el, path, namePath, () => undefined);
+}

@@ -1,0 +1,152 @@
+/**
+ * Binding equivalence: one operation, four ways in, one answer. For one request case, the bindings
+ * must agree on acceptance (all answer with data, or all reject) and, where they answer, on the
+ * result in canonical form, apart from the differences the contract documents.
+ */
+import type { BindingId, Operation } from '../contract/catalogue.js';
+import { MODEL } from '../contract/model.js';
+import type { CaseKind, CheckContext } from '../checks/context.js';
+import type { CheckOutcome } from '../checks/types.js';
+import type { Finding } from '../core/types.js';
+import { isNil, SOAP11_ENV_NS, SOAP12_ENV_NS } from '../xml/tree.js';
+import { canonicalEntries, type Entry } from './canonical.js';
+import { documentedDifference } from '../contract/binding-differences.js';
+import { displayValue } from './values.js';
+
+export const EQUIVALENCE_CHECK = 'binding_equivalence';
+
+export type Acceptance =
+  | { readonly kind: 'accepted' }
+  | { readonly kind: 'rejected'; readonly how: string }
+  | { readonly kind: 'unknown'; readonly why: string };
+
+function extendsBaseResult(typeName: string): boolean {
+  for (let t = MODEL.get(typeName); t?.kind === 'complex'; t = t.base ? MODEL.get(t.base) : undefined) {
+    if (t.name === 'BaseResult') return true;
+  }
+  return false;
+}
+
+/** Whether a binding answered with data, rejected the request (fault, HTTP error, in-band Error), or neither. */
+export function acceptance(ctx: CheckContext): Acceptance {
+  const res = ctx.response;
+  if (!res) return { kind: 'unknown', why: 'no response' };
+  const root = ctx.xml().parsed?.root;
+  const body = root && (root.ns === SOAP11_ENV_NS || root.ns === SOAP12_ENV_NS) ? root.children.find((c) => c.local === 'Body') : undefined;
+  const fault = body?.children.find((c) => c.local === 'Fault');
+  if (fault) return { kind: 'rejected', how: `SOAP fault (HTTP ${res.status})` };
+  if (res.status < 200 || res.status >= 300) return { kind: 'rejected', how: `HTTP ${res.status}` };
+  const result = ctx.located().result;
+  if (!result) return { kind: 'unknown', why: 'no result element' };
+  if (extendsBaseResult(ctx.op.resultType) && result.children.some((c) => c.local === 'Error' && c.ns === ctx.ns)) {
+    return { kind: 'rejected', how: 'in-band Error' };
+  }
+  return { kind: 'accepted' };
+}
+
+export interface EquivalenceRow {
+  /** The departing binding(s), comma-separated; undefined when all agree (the row names all bindings). */
+  readonly binding?: string;
+  readonly outcome: CheckOutcome;
+}
+
+const list = (bs: readonly BindingId[]) => bs.join(', ');
+
+/** Group bindings by a key; the largest group first (ties keep binding order). */
+function groups<T>(items: readonly T[], key: (t: T) => string): T[][] {
+  const m = new Map<string, T[]>();
+  for (const it of items) {
+    const k = key(it);
+    m.set(k, [...(m.get(k) ?? []), it]);
+  }
+  return [...m.values()].sort((a, b) => b.length - a.length);
+}
+
+function firstDifference(ref: readonly Entry[], other: readonly Entry[]): number {
+  const n = Math.max(ref.length, other.length);
+  for (let i = 0; i < n; i++) {
+    const a = ref[i];
+    const b = other[i];
+    if (!a || !b || a.path !== b.path || a.value !== b.value) return i;
+  }
+  return -1;
+}
+
+function valueAt(entries: readonly Entry[], path: string): string {
+  const e = entries.find((x) => x.path === path);
+  return e ? displayValue(e.value) : '(absent)';
+}
+
+/** Compare the bindings of one unit. `contexts` holds the bindings that got a response. */
+export function compareBindings(
+  op: Operation, kind: CaseKind, bindings: readonly BindingId[], contexts: ReadonlyMap<BindingId, CheckContext>,
+): EquivalenceRow[] {
+  const answered = bindings.filter((b) => contexts.has(b));
+  if (answered.length < 2) return [{ outcome: { skipped: `fewer than two bindings answered (${list(answered) || 'none'})` } }];
+
+  const acc = new Map(answered.map((b) => [b, acceptance(contexts.get(b)!)]));
+  const known = answered.filter((b) => acc.get(b)!.kind !== 'unknown');
+  const byKind = groups(known, (b) => acc.get(b)!.kind);
+  if (byKind.length > 1) {
+    const [major, ...rest] = byKind;
+    const minority = rest.flat();
+    const tie = major!.length === minority.length;
+    const departing = tie ? (known.filter((b) => acc.get(b)!.kind === 'accepted')) : minority;
+    const describe = (b: BindingId) => {
+      const a = acc.get(b)!;
+      return `${b}: ${a.kind === 'rejected' ? `rejected (${a.how})` : 'answered with data'}`;
+    };
+    const f: Finding = {
+      check: EQUIVALENCE_CHECK, path: `/${op.resultElement}`,
+      message: `bindings disagree on accepting the request: ${known.map(describe).join('; ')}`
+        + (kind === 'wrong-credentials' ? ' (wrong credentials must be rejected by every binding)' : ''),
+      expected: `every binding ${kind === 'wrong-credentials' ? 'rejects' : acc.get(major![0]!)!.kind === 'accepted' ? 'answers with data' : 'rejects'}`,
+      actual: departing.map(describe).join('; '),
+    };
+    return [{ binding: departing.join(','), outcome: [f] }];
+  }
+
+  const accepted = known.filter((b) => acc.get(b)!.kind === 'accepted');
+  if (accepted.length < 2) {
+    if (known.length >= 2) return [{ outcome: [] }];
+    return [{ outcome: { skipped: `fewer than two bindings gave a readable result (${list(known) || 'none'})` } }];
+  }
+  const entries = new Map<BindingId, Entry[]>();
+  for (const b of accepted) {
+    const ctx = contexts.get(b)!;
+    const result = ctx.located().result!;
+    const ignore = (namePath: string) => documentedDifference(op.name, namePath) !== undefined;
+    entries.set(b, isNil(result) ? [{ path: `/${result.local}`, value: '<nil>' }] : canonicalEntries(result, op.resultType, ctx.ns, ignore));
+  }
+  const byValue = groups(accepted, (b) => JSON.stringify(entries.get(b)));
+  if (byValue.length === 1) return [{ outcome: [] }];
+
+  const reference = byValue[0]!;
+  const others = byValue.slice(1);
+  const noMajority = others.some((g) => g.length === reference.length);
+  const rows: EquivalenceRow[] = [];
+  for (const g of others) {
+    const ref = entries.get(reference[0]!)!;
+    const mine = entries.get(g[0]!)!;
+    const i = firstDifference(ref, mine);
+    const path = (ref[i] ?? mine[i])!.path;
+    const values = accepted.map((b) => `${b}=${JSON.stringify(valueAt(entries.get(b)!, path))}`).join(', ');
+    const f: Finding = {
+      check: EQUIVALENCE_CHECK,
+      path,
+      message: `${list(g)} ${g.length > 1 ? 'depart' : 'departs'} from ${list(reference)}${noMajority ? ' (no majority: either side may be wrong)' : ''}: `
+        + `first difference at ${path}: ${values}`,
+      expected: `${list(reference)}: ${valueAt(ref, path)}`,
+      actual: `${list(g)}: ${valueAt(mine, path)}`,
+    };
+    rows.push({ binding: g.join(','), outcome: [f] });
+  }
+  return rows;
+}
+
+/** Exposed for the compare command and tests: a result's canonical entries with the documented differences ignored. */
+export function canonicalResult(op: Operation, ctx: CheckContext): Entry[] | undefined {
+  const result = ctx.located().result;
+  if (!result) return undefined;
+  return canonicalEntries(result, op.resultType, ctx.ns, (p) => documentedDifference(op.name, p) !== undefined);
+}

@@ -1,0 +1,158 @@
+/**
+ * The harness's HTTP client (undici): a keep-alive pool, a per-request timeout covering the whole
+ * exchange (headers and a trickling body), an overall deadline for the run, a response-size cap
+ * enforced while reading (the body is aborted, never buffered past the cap), no redirects, bounded
+ * concurrency and request rate, retries only where the caller says it is safe.
+ */
+import { Agent, request, type Dispatcher } from 'undici';
+import type { Exchange, HttpRequest } from '../core/types.js';
+
+export interface TransportOptions {
+  /** Requests in flight at once. */
+  readonly concurrency: number;
+  /** Milliseconds one exchange may take, first byte sent to last byte read. */
+  readonly timeoutMs: number;
+  /** Largest response body accepted, in bytes. */
+  readonly maxBodyBytes: number;
+  /** Requests per second at most (undefined: unbounded). */
+  readonly maxRps?: number;
+  /** Epoch milliseconds after which no request starts and running ones are aborted. */
+  readonly deadline?: number;
+  /** Accept self-signed or otherwise unverifiable TLS certificates (explicit opt-in). */
+  readonly insecureTls?: boolean;
+  /** Use this dispatcher instead of the pool (tests: undici MockAgent). */
+  readonly dispatcher?: Dispatcher;
+}
+
+export const DEFAULT_TRANSPORT: TransportOptions = { concurrency: 8, timeoutMs: 10_000, maxBodyBytes: 32 * 1024 * 1024 };
+
+/** Stable codes of transport failures, as they appear in findings. */
+export type TransportErrorCode =
+  | 'connection_refused' | 'unknown_host' | 'tls_error' | 'timeout' | 'deadline_exceeded'
+  | 'connection_reset' | 'response_too_large' | 'transport_error';
+
+class SizeCapError extends Error {}
+
+export class Transport {
+  readonly #opts: TransportOptions;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  #active = 0;
+  readonly #waiting: (() => void)[] = [];
+  #nextStart = 0;
+
+  constructor(opts: Partial<TransportOptions> = {}) {
+    this.#opts = { ...DEFAULT_TRANSPORT, ...opts };
+    this.#ownsDispatcher = !opts.dispatcher;
+    this.#dispatcher = opts.dispatcher ?? new Agent({
+      connections: this.#opts.concurrency,
+      pipelining: 1,
+      keepAliveTimeout: 10_000,
+      connect: this.#opts.insecureTls ? { rejectUnauthorized: false } : undefined,
+    });
+  }
+
+  get options(): TransportOptions {
+    return this.#opts;
+  }
+
+  async #acquire(): Promise<void> {
+    if (this.#active >= this.#opts.concurrency) await new Promise<void>((r) => this.#waiting.push(r));
+    this.#active++;
+    if (this.#opts.maxRps) {
+      const gap = 1000 / this.#opts.maxRps;
+      const now = Date.now();
+      const start = Math.max(now, this.#nextStart);
+      this.#nextStart = start + gap;
+      if (start > now) await new Promise((r) => setTimeout(r, start - now));
+    }
+  }
+
+  #release(): void {
+    this.#active--;
+    this.#waiting.shift()?.();
+  }
+
+  /**
+   * Send one request and record the exchange. Never throws for target failures: they come back as
+   * `exchange.error`. `retries` (read-only operations only) repeats on connection errors with backoff.
+   */
+  async send(req: HttpRequest, retries = 0): Promise<Exchange> {
+    for (let attempt = 0; ; attempt++) {
+      const ex = await this.#sendOnce(req);
+      const retriable = ex.error && (ex.error.code === 'connection_refused' || ex.error.code === 'connection_reset');
+      if (!retriable || attempt >= retries) return ex;
+      await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+    }
+  }
+
+  async #sendOnce(req: HttpRequest): Promise<Exchange> {
+    const deadline = this.#opts.deadline;
+    if (deadline !== undefined && Date.now() >= deadline) {
+      return { request: req, error: { code: 'deadline_exceeded', message: 'the run\'s overall deadline passed before this request was sent' } };
+    }
+    await this.#acquire();
+    const started = performance.now();
+    const budget = Math.max(1, Math.min(this.#opts.timeoutMs, deadline !== undefined ? deadline - Date.now() : Infinity));
+    const byDeadline = deadline !== undefined && deadline - Date.now() < this.#opts.timeoutMs;
+    const signal = AbortSignal.timeout(budget);
+    try {
+      const res = await request(req.url, {
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+        dispatcher: this.#dispatcher,
+        signal,
+        headersTimeout: budget,
+        bodyTimeout: budget,
+      });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      try {
+        for await (const chunk of res.body) {
+          size += (chunk as Buffer).length;
+          if (size > this.#opts.maxBodyBytes) throw new SizeCapError();
+          chunks.push(chunk as Buffer);
+        }
+      } catch (e) {
+        res.body.destroy();
+        throw e;
+      }
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      return {
+        request: req,
+        response: { status: res.statusCode, headers, body: Buffer.concat(chunks), elapsedMs: performance.now() - started },
+      };
+    } catch (e) {
+      return { request: req, error: classify(e, this.#opts, budget, byDeadline) };
+    } finally {
+      this.#release();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+}
+
+function classify(e: unknown, opts: TransportOptions, budget: number, byDeadline: boolean): { code: TransportErrorCode; message: string } {
+  if (e instanceof SizeCapError) {
+    return { code: 'response_too_large', message: `response body larger than ${opts.maxBodyBytes} bytes: reading aborted` };
+  }
+  const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = err.code ?? err.cause?.code ?? '';
+  const msg = err.message ?? String(e);
+  if (err.name === 'TimeoutError' || err.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_ABORTED') {
+    return byDeadline
+      ? { code: 'deadline_exceeded', message: `the run's overall deadline passed after ${Math.round(budget)} ms of this exchange` }
+      : { code: 'timeout', message: `no complete response within ${Math.round(budget)} ms` };
+  }
+  if (code === 'ECONNREFUSED') return { code: 'connection_refused', message: `connection refused: ${msg}` };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'unknown_host', message: `unknown host: ${msg}` };
+  if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code) || /certificate|ssl|tls/i.test(msg)) return { code: 'tls_error', message: `TLS failure: ${msg}` };
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED') {
+    return { code: 'connection_reset', message: `connection closed before the response was complete: ${msg}` };
+  }
+  return { code: 'transport_error', message: `${code ? code + ': ' : ''}${msg}` };
+}

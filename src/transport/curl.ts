@@ -1,0 +1,44 @@
+/**
+ * A curl command that reproduces one request, with the password replaced by the shell variable
+ * $CONFORMANCE_PASSWORD: GET/POST parameters go through --data-urlencode (so any password encodes
+ * right), SOAP bodies through an unquoted here-document that expands the variable.
+ */
+import type { HttpRequest } from '../core/types.js';
+import { secretForms } from '../core/redact.js';
+
+export const PASSWORD_VARIABLE = 'CONFORMANCE_PASSWORD';
+
+/** Quote for a POSIX shell. */
+export function shellQuote(s: string): string {
+  return /^[A-Za-z0-9_\-+=/.:,@%]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+function pairArg(name: string, value: string, password: string): string {
+  if (password && value === password) return `"${name}=$${PASSWORD_VARIABLE}"`;
+  return shellQuote(`${name}=${value}`);
+}
+
+/** The command; `password` is the secret to replace (empty: nothing to replace). */
+export function curlCommand(req: HttpRequest, password: string): string {
+  const parts = ['curl', '-sS', '-i'];
+  const url = new URL(req.url);
+  const contentType = req.headers['content-type'] ?? '';
+  if (req.method === 'GET') {
+    const pairs = [...url.searchParams];
+    url.search = '';
+    if (pairs.length) parts.push('-G');
+    parts.push(shellQuote(url.toString()));
+    for (const [k, v] of pairs) parts.push('--data-urlencode', pairArg(k, v, password));
+    return parts.join(' ');
+  }
+  parts.push('-X', 'POST', shellQuote(url.toString()));
+  for (const [k, v] of Object.entries(req.headers)) parts.push('-H', shellQuote(`${k}: ${v}`));
+  if (contentType.startsWith('application/x-www-form-urlencoded')) {
+    for (const [k, v] of new URLSearchParams(req.body ?? '')) parts.push('--data-urlencode', pairArg(k, v, password));
+    return parts.join(' ');
+  }
+  let body = (req.body ?? '').replace(/[\\$`]/g, (c) => `\\${c}`);
+  if (password) for (const f of secretForms(password)) body = body.split(f.replace(/[\\$`]/g, (c) => `\\${c}`)).join(`\${${PASSWORD_VARIABLE}}`);
+  parts.push('--data-binary', '@-', `<<EOF\n${body}\nEOF`);
+  return parts.join(' ');
+}
