@@ -39,7 +39,9 @@ function canonDateTime(v: string): string | undefined {
   const [, y, mo, d, h, mi, s, frac, tz] = m;
   const fraction = (frac ?? '').replace(/0+$/, '');
   let t = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
-  if (Number(mo) < 1 || Number(mo) > 12 || Number(d) < 1 || Number(d) > 31 || Number(h) > 24 || Number(mi) > 59 || Number(s) > 59) return undefined;
+  const day = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
+  if (day.getUTCMonth() !== Number(mo) - 1 || day.getUTCDate() !== Number(d)) return undefined;
+  if (Number(h) > 24 || Number(mi) > 59 || Number(s) > 59 || (Number(h) === 24 && (Number(mi) > 0 || Number(s) > 0 || fraction))) return undefined;
   if (tz && tz !== 'Z') {
     const sign = tz[0] === '-' ? -1 : 1;
     t -= sign * (Number(tz.slice(1, 3)) * 60 + Number(tz.slice(4, 6))) * 60_000;

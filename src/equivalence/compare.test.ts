@@ -1,0 +1,195 @@
+import { describe, expect, test } from 'vitest';
+import { DEFAULT_NAMESPACES, findOperation, type BindingId } from '../contract/catalogue.js';
+import { CheckContext, type CaseKind } from '../checks/context.js';
+import type { Finding } from '../core/types.js';
+import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../xml/tree.js';
+import { compareBindings } from './compare.js';
+
+const NS = DEFAULT_NAMESPACES.search;
+const BNS = DEFAULT_NAMESPACES.book;
+const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
+const ALL: BindingId[] = ['soap11', 'soap12', 'get', 'post'];
+
+/** A response document for a binding: the result element wrapped as the binding wraps it. */
+function doc(b: BindingId, opName: string, result: string, ns = NS, style: 'plain' | 'prefixed' = 'plain'): string {
+  if (b === 'get' || b === 'post') return `<?xml version="1.0" encoding="utf-8"?>${result}`;
+  const env = b === 'soap11' ? SOAP11_ENV_NS : SOAP12_ENV_NS;
+  const p = style === 'prefixed' ? 'SOAP-ENV' : 'soap';
+  return `<${p}:Envelope xmlns:${p}="${env}" xmlns:xsi="${XSI}"><${p}:Body>`
+    + `<${opName}Response xmlns="${ns}">${result}</${opName}Response></${p}:Body></${p}:Envelope>`;
+}
+
+function ctx(opName: string, b: BindingId, body: string, status = 200, kind: CaseKind = 'valid'): CheckContext {
+  const op = findOperation(opName)!;
+  const ct = b === 'soap12' ? 'application/soap+xml; charset=utf-8' : status === 500 && (b === 'get' || b === 'post') ? 'text/plain' : 'text/xml; charset=utf-8';
+  return new CheckContext({
+    op, binding: b, caseId: 'default', caseKind: kind, namespaces: DEFAULT_NAMESPACES,
+    exchange: { request: { method: 'GET', url: 'http://t/', headers: {} }, response: { status, headers: { 'content-type': ct }, body: Buffer.from(body), elapsedMs: 1 } },
+    validator: { validate: () => ({ xsdErrors: [] }) },
+  });
+}
+
+function run(opName: string, bodies: Partial<Record<BindingId, { body: string; status?: number }>>, kind: CaseKind = 'valid') {
+  const bindings = Object.keys(bodies) as BindingId[];
+  const contexts = new Map(bindings.map((b) => [b, ctx(opName, b, bodies[b]!.body, bodies[b]!.status ?? 200, kind)]));
+  return compareBindings(findOperation(opName)!, kind, bindings, contexts);
+}
+
+function findings(rows: ReturnType<typeof run>): (Finding & { binding?: string })[] {
+  return rows.flatMap((r) => (Array.isArray(r.outcome) ? r.outcome.map((f) => ({ ...f, binding: r.binding })) : []));
+}
+
+const meals = (items: string[], root = `<getMealsResult xmlns="${NS}">`) => `${root}<meals>${items.join('')}</meals></getMealsResult>`;
+const meal = (id: string, name: string) => `<meal><id>${id}</id><name>${name}</name></meal>`;
+const THREE = [meal('1', 'Breakfast'), meal('2', 'Half board'), meal('3', 'Crème brûlée')];
+
+describe('binding equivalence', () => {
+  test('equal results in different legitimate serialisations are equivalent', () => {
+    const pretty = `<getMealsResult xmlns="${NS}">\n  <meals>\n${THREE.map((m) => `    ${m}\n`).join('')}  </meals>\n</getMealsResult>`;
+    const prefixed = `<t:getMealsResult xmlns:t="${NS}"><t:meals>${[['+1', 'Breakfast'], ['02', 'Half board'], ['3', 'Crème brûlée']]
+      .map(([i, n]) => `<t:meal><t:id>${i}</t:id><t:name>${n}</t:name></t:meal>`).join('')}</t:meals></t:getMealsResult>`;
+    const rows = run('GetMeals', {
+      soap11: { body: doc('soap11', 'GetMeals', meals(THREE).replace(` xmlns="${NS}"`, ''), NS, 'prefixed') },
+      soap12: { body: doc('soap12', 'GetMeals', meals(THREE).replace(` xmlns="${NS}"`, '')) },
+      get: { body: doc('get', 'GetMeals', pretty) },
+      post: { body: doc('post', 'GetMeals', prefixed) },
+    });
+    expect(rows).toEqual([{ outcome: [] }]);
+  });
+
+  test('a SOAP 1.2 result that drops one list item is caught and pinpointed', () => {
+    const inner = (items: string[]) => meals(items).replace(` xmlns="${NS}"`, '');
+    const rows = run('GetMeals', {
+      soap11: { body: doc('soap11', 'GetMeals', inner(THREE)) },
+      soap12: { body: doc('soap12', 'GetMeals', inner(THREE.slice(0, 2))) },
+      get: { body: doc('get', 'GetMeals', meals(THREE)) },
+      post: { body: doc('post', 'GetMeals', meals(THREE)) },
+    });
+    const [f, ...more] = findings(rows);
+    expect(more).toEqual([]);
+    expect(f!.binding).toBe('soap12');
+    expect(f!.path).toBe('/getMealsResult/meals/meal[3]');
+    expect(f!.message).toContain('soap12 departs from soap11, get, post');
+    expect(f!.message).toContain('soap12="(absent)"');
+  });
+
+  test('a POST result that changes one attribute value is caught and pinpointed', () => {
+    const themes = (second: string) => `<getThemesResult xmlns="${NS}"><themes><theme id="1" name="Beach"/><theme name="${second}" id="2" image="ski.png"/></themes></getThemesResult>`;
+    const rows = run('GetThemes', {
+      soap11: { body: doc('soap11', 'GetThemes', themes('Ski').replace(` xmlns="${NS}"`, '')) },
+      soap12: { body: doc('soap12', 'GetThemes', themes('Ski').replace(` xmlns="${NS}"`, '')) },
+      get: { body: doc('get', 'GetThemes', themes('Ski')) },
+      post: { body: doc('post', 'GetThemes', themes('Skiing')) },
+    });
+    const [f] = findings(rows);
+    expect(f!.binding).toBe('post');
+    expect(f!.path).toBe('/getThemesResult/themes/theme[2]/@name');
+    expect(f!.expected).toBe('soap11, soap12, get: Ski');
+    expect(f!.actual).toBe('post: Skiing');
+  });
+
+  test('attribute order, decimal forms and dateTime zones are not differences; a changed value is', () => {
+    const price = (v: string, attrs: string) => `<amendmentPriceRequestResult xmlns="${BNS}"><Price ${attrs}>${v}</Price><RoomId>7</RoomId>`
+      + `<hotelnotes><note end_date="2027-03-17T00:00:00Z" start_date="2027-03-10T01:00:00+01:00"><text>x</text></note></hotelnotes>`
+      + `<BookingType>FullPeriod</BookingType></amendmentPriceRequestResult>`;
+    const inner = (v: string) => price(v, 'currency="EUR"').replace(` xmlns="${BNS}"`, '');
+    const ok = run('AmendmentPriceRequest', {
+      soap11: { body: doc('soap11', 'AmendmentPriceRequest', inner('12.50'), BNS) },
+      get: { body: doc('get', 'AmendmentPriceRequest', price('12.5', 'currency="EUR"').replace('start_date="2027-03-10T01:00:00+01:00"', 'start_date="2027-03-10T00:00:00Z"')) },
+    });
+    expect(ok).toEqual([{ outcome: [] }]);
+    const bad = run('AmendmentPriceRequest', {
+      soap11: { body: doc('soap11', 'AmendmentPriceRequest', inner('12.50'), BNS) },
+      get: { body: doc('get', 'AmendmentPriceRequest', price('12.51', 'currency="EUR"')) },
+    });
+    const [f] = findings(bad);
+    // Only two bindings: no majority, the pair is named.
+    expect(f!.path).toBe('/amendmentPriceRequestResult/Price/text()');
+    expect(f!.message).toContain('no majority');
+    expect(f!.message).toContain('soap11="12.5"');
+    expect(f!.message).toContain('get="12.51"');
+  });
+
+  test('xsi:nil is distinguished from empty', () => {
+    const rt = (sf: string) => `<getRoomTypesResult xmlns="${NS}" xmlns:xsi="${XSI}"><roomTypes><roomType><id>1</id><sharedRoom>0</sharedRoom>${sf}</roomType></roomTypes></getRoomTypesResult>`;
+    const rows = run('GetRoomTypes', {
+      soap11: { body: doc('soap11', 'GetRoomTypes', rt('<sharedFacilities xsi:nil="true"/>')) },
+      soap12: { body: doc('soap12', 'GetRoomTypes', rt('<sharedFacilities xsi:nil="true"/>')) },
+      get: { body: doc('get', 'GetRoomTypes', rt('<sharedFacilities xsi:nil="true"/>')) },
+      post: { body: doc('post', 'GetRoomTypes', rt('<sharedFacilities></sharedFacilities>')) },
+    });
+    const [f] = findings(rows);
+    expect(f!.binding).toBe('post');
+    expect(f!.path).toBe('/getRoomTypesResult/roomTypes/roomType[1]/sharedFacilities');
+  });
+
+  describe('the documented difference (activecancellationpolicy)', () => {
+    const cancel = (policy: string, code = '0') => `<result xmlns="${BNS}" xmlns:xsi="${XSI}"><Code>${code}</Code>`
+      + `<CancellationPaymentMethod id="1" name="Card"><cancellationfee currency="EUR">12.50</cancellationfee>`
+      + `<cancellation type="full">${policy}</cancellation></CancellationPaymentMethod></result>`;
+    test('nil in SOAP and text in GET/POST is not a difference', () => {
+      const rows = run('CancelBooking', {
+        soap11: { body: doc('soap11', 'CancelBooking', cancel('<activecancellationpolicy xsi:nil="true"/>'), BNS) },
+        soap12: { body: doc('soap12', 'CancelBooking', cancel('<activecancellationpolicy xsi:nil="true"/>'), BNS) },
+        get: { body: doc('get', 'CancelBooking', cancel('<activecancellationpolicy>Free until 48 h</activecancellationpolicy>')) },
+        post: { body: doc('post', 'CancelBooking', cancel('<activecancellationpolicy>Free until 48 h</activecancellationpolicy>')) },
+      });
+      expect(rows).toEqual([{ outcome: [] }]);
+    });
+    test('anything else that differs in the same result is still caught', () => {
+      const rows = run('CancelBooking', {
+        soap11: { body: doc('soap11', 'CancelBooking', cancel('<activecancellationpolicy xsi:nil="true"/>'), BNS) },
+        soap12: { body: doc('soap12', 'CancelBooking', cancel('<activecancellationpolicy xsi:nil="true"/>', '1'), BNS) },
+        get: { body: doc('get', 'CancelBooking', cancel('<activecancellationpolicy>x</activecancellationpolicy>')) },
+        post: { body: doc('post', 'CancelBooking', cancel('<activecancellationpolicy>x</activecancellationpolicy>')) },
+      });
+      const [f] = findings(rows);
+      expect(f!.binding).toBe('soap12');
+      expect(f!.path).toBe('/result/Code/text()');
+    });
+  });
+
+  describe('failures are equivalent too', () => {
+    const fault11 = doc('soap11', 'X', '').replace(/<XResponse[^]*<\/XResponse>/, '<soap:Fault><faultcode>soap:Client</faultcode><faultstring>bad</faultstring></soap:Fault>');
+    test('one binding rejecting a request the others accept is named', () => {
+      const rows = run('GetMeals', {
+        soap11: { body: fault11, status: 500 },
+        soap12: { body: doc('soap12', 'GetMeals', meals(THREE)) },
+        get: { body: doc('get', 'GetMeals', meals(THREE)) },
+        post: { body: doc('post', 'GetMeals', meals(THREE)) },
+      });
+      const [f] = findings(rows);
+      expect(f!.binding).toBe('soap11');
+      expect(f!.message).toContain('soap11: rejected (SOAP fault (HTTP 500))');
+    });
+    test('wrong credentials rejected in each binding\'s own way are equivalent', () => {
+      const err = `<searchTransfersResult xmlns="${NS}"><Error><ErrorType>Authentication</ErrorType><Message>Invalid</Message></Error></searchTransfersResult>`;
+      const rows = run('SearchTransfers', {
+        soap11: { body: fault11, status: 500 },
+        soap12: { body: doc('soap12', 'SearchTransfers', err) },
+        get: { body: 'Invalid credentials', status: 500 },
+        post: { body: doc('post', 'SearchTransfers', err) },
+      }, 'wrong-credentials');
+      expect(rows).toEqual([{ outcome: [] }]);
+    });
+    test('wrong credentials answered with data by one binding is named', () => {
+      const err = `<getRoomTypesResult xmlns="${NS}"><Error><Message>Invalid</Message></Error></getRoomTypesResult>`;
+      const data = `<getRoomTypesResult xmlns="${NS}"><roomTypes><roomType><id>1</id><sharedRoom>0</sharedRoom><sharedFacilities>1</sharedFacilities></roomType></roomTypes></getRoomTypesResult>`;
+      const rows = run('GetRoomTypes', {
+        soap11: { body: doc('soap11', 'GetRoomTypes', err) },
+        soap12: { body: doc('soap12', 'GetRoomTypes', err) },
+        get: { body: doc('get', 'GetRoomTypes', data) },
+        post: { body: doc('post', 'GetRoomTypes', err) },
+      }, 'wrong-credentials');
+      const [f] = findings(rows);
+      expect(f!.binding).toBe('get');
+      expect(f!.message).toContain('wrong credentials must be rejected by every binding');
+    });
+  });
+
+  test('fewer than two answering bindings is a skip, not a pass', () => {
+    const op = findOperation('GetMeals')!;
+    const rows = compareBindings(op, 'valid', ALL, new Map([['get', ctx('GetMeals', 'get', doc('get', 'GetMeals', meals(THREE)))]]));
+    expect(rows).toEqual([{ outcome: { skipped: 'fewer than two bindings answered (get)' } }]);
+  });
+});
