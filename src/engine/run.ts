@@ -206,6 +206,11 @@ export function summarise(rows: readonly ResultRow[]): RunReport['summary'] {
   return s;
 }
 
+/** Run one unit and redact its rows (the form suites and reports use). */
+export async function runUnitRedacted(plan: RunPlan, deps: EngineDeps, unit: Unit, redact: Redactor): Promise<ResultRow[]> {
+  return (await runUnit(plan, deps, unit)).map((r) => redactRow(r, redact));
+}
+
 /** Run a whole plan and build the (redacted) report. */
 export async function runConformance(plan: RunPlan, deps: EngineDeps, version = '0.1.0'): Promise<RunReport> {
   const started = Date.now();
@@ -213,9 +218,9 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, version = 
   const redact = makeRedactor([plan.target.password]);
   let done = 0;
   const perUnit = await Promise.all(units.map(async (u) => {
-    const rows = await runUnit(plan, deps, u);
+    const rows = await runUnitRedacted(plan, deps, u, redact);
     deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`);
-    return rows.map((r) => redactRow(r, redact));
+    return rows;
   }));
   const results = perUnit.flat();
   const t = plan.target;

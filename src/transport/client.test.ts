@@ -1,0 +1,148 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Transport } from './client.js';
+
+let server: Server;
+let base = '';
+let hits = 0;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    hits++;
+    const path = req.url ?? '/';
+    if (path === '/ok') {
+      res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8' });
+      res.end('<a/>');
+    } else if (path === '/big') {
+      res.writeHead(200, { 'content-type': 'text/xml' });
+      const chunk = Buffer.alloc(64 * 1024, 'a');
+      let sent = 0;
+      const pump = () => {
+        while (sent < 1000 && res.write(chunk)) sent++;
+        if (sent < 1000) res.once('drain', pump); else res.end();
+      };
+      pump();
+    } else if (path === '/silent') {
+      // never answers
+    } else if (path === '/trickle') {
+      res.writeHead(200, { 'content-type': 'text/xml' });
+      const t = setInterval(() => res.write('<'), 50);
+      res.on('close', () => clearInterval(t));
+    } else if (path === '/reset') {
+      res.writeHead(200, { 'content-type': 'text/xml', 'content-length': '1000' });
+      res.write('<partial');
+      setTimeout(() => req.socket.destroy(), 20);
+    } else if (path === '/redirect') {
+      res.writeHead(302, { location: 'http://127.0.0.2:1/elsewhere' });
+      res.end();
+    } else if (path === '/echo') {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ method: req.method, headers: req.headers, body }));
+      });
+    } else {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+
+describe('transport', () => {
+  test('records a complete exchange: request as sent, status, lower-cased headers, body bytes', async () => {
+    const t = new Transport();
+    const ex = await t.send({ method: 'POST', url: `${base}/echo`, headers: { 'content-type': 'text/xml', soapaction: '"x"' }, body: '<b/>' });
+    await t.close();
+    expect(ex.error).toBeUndefined();
+    const echoed = JSON.parse(ex.response!.body.toString());
+    expect(echoed).toMatchObject({ method: 'POST', body: '<b/>', headers: { soapaction: '"x"' } });
+    expect(ex.response!.headers['content-type']).toBe('application/json');
+    expect(ex.request.body).toBe('<b/>');
+  });
+
+  test('a body over the cap is aborted while reading, not buffered', async () => {
+    const t = new Transport({ maxBodyBytes: 1024 * 1024 });
+    const before = process.memoryUsage().arrayBuffers;
+    const ex = await t.send({ method: 'GET', url: `${base}/big`, headers: {} });
+    await t.close();
+    expect(ex.error?.code).toBe('response_too_large');
+    expect(ex.response).toBeUndefined();
+    expect(process.memoryUsage().arrayBuffers - before).toBeLessThan(32 * 1024 * 1024);
+  });
+
+  test('no response headers within the timeout is a timeout', async () => {
+    const t = new Transport({ timeoutMs: 200 });
+    const ex = await t.send({ method: 'GET', url: `${base}/silent`, headers: {} });
+    await t.close();
+    expect(ex.error?.code).toBe('timeout');
+  });
+
+  test('a trickling body is cut by the per-exchange timeout', async () => {
+    const t = new Transport({ timeoutMs: 300 });
+    const t0 = Date.now();
+    const ex = await t.send({ method: 'GET', url: `${base}/trickle`, headers: {} });
+    await t.close();
+    expect(ex.error?.code).toBe('timeout');
+    expect(Date.now() - t0).toBeLessThan(2000);
+  });
+
+  test('the overall deadline stops exchanges and later requests', async () => {
+    const t = new Transport({ timeoutMs: 5000, deadline: Date.now() + 200 });
+    const ex = await t.send({ method: 'GET', url: `${base}/silent`, headers: {} });
+    const later = await t.send({ method: 'GET', url: `${base}/ok`, headers: {} });
+    await t.close();
+    expect(ex.error?.code).toBe('deadline_exceeded');
+    expect(later.error?.code).toBe('deadline_exceeded');
+  });
+
+  test('connection refused and reset mid-body are named', async () => {
+    const t = new Transport();
+    const refused = await t.send({ method: 'GET', url: 'http://127.0.0.1:1/x', headers: {} });
+    const reset = await t.send({ method: 'GET', url: `${base}/reset`, headers: {} });
+    await t.close();
+    expect(refused.error?.code).toBe('connection_refused');
+    expect(reset.error?.code).toBe('connection_reset');
+  });
+
+  test('redirects are not followed: the 302 is the response', async () => {
+    const t = new Transport();
+    const ex = await t.send({ method: 'GET', url: `${base}/redirect`, headers: {} });
+    await t.close();
+    expect(ex.response?.status).toBe(302);
+    expect(ex.response?.headers.location).toContain('127.0.0.2');
+  });
+
+  test('retries only as many times as asked, on connection errors only', async () => {
+    const t = new Transport();
+    const t0 = Date.now();
+    const ex = await t.send({ method: 'GET', url: 'http://127.0.0.1:1/x', headers: {} }, 2);
+    expect(ex.error?.code).toBe('connection_refused');
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(300); // 100 + 200 ms backoff
+    const n = hits;
+    await t.send({ method: 'GET', url: `${base}/nothing-here`, headers: {} }, 3);
+    expect(hits - n).toBe(1); // a 404 is an answer: never retried
+    await t.close();
+  });
+
+  test('concurrency bounds the requests in flight', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const s = createServer((_req, res) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      setTimeout(() => { inFlight--; res.end('<a/>'); }, 30);
+    });
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}/`;
+    const t = new Transport({ concurrency: 3 });
+    await Promise.all(Array.from({ length: 12 }, () => t.send({ method: 'GET', url, headers: {} })));
+    await t.close();
+    await new Promise<void>((r) => s.close(() => r()));
+    expect(peak).toBe(3);
+  });
+});

@@ -1,0 +1,47 @@
+import { execFileSync } from 'node:child_process';
+import { describe, expect, test } from 'vitest';
+import { curlCommand } from './curl.js';
+import { makeRedactor } from '../core/redact.js';
+
+const SECRET = 'p@ss w&rd<"$x';
+
+describe('reproduce command', () => {
+  test('GET: parameters url-encoded by curl, the password as $CONFORMANCE_PASSWORD', () => {
+    const q = new URLSearchParams({ userName: 'u', password: SECRET, language: 'en' });
+    const cmd = curlCommand({ method: 'GET', url: `http://h:8/1/SOAP/NonStaticXMLAPI.asmx/GetMeals?${q}`, headers: {} }, SECRET);
+    expect(cmd).not.toContain('p@ss');
+    expect(cmd).toContain('-G http://h:8/1/SOAP/NonStaticXMLAPI.asmx/GetMeals');
+    expect(cmd).toContain('--data-urlencode "password=$CONFORMANCE_PASSWORD"');
+    expect(cmd).toContain('--data-urlencode userName=u');
+  });
+
+  test('SOAP: the here-document expands the variable and nothing else', () => {
+    const body = `<Envelope><password>${'p@ss w&amp;rd&lt;"$x'}</password><t>$HOME \`id\`</t></Envelope>`;
+    const cmd = curlCommand({ method: 'POST', url: 'http://h/1/SOAP/Booking.asmx', headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: '"urn:x/Op"' }, body }, SECRET);
+    expect(cmd).not.toContain('p@ss');
+    expect(cmd).toContain("-H 'soapaction: \"urn:x/Op\"'");
+    // Expand the here-document with a real shell: the variable comes back, $HOME and `id` stay literal.
+    const heredoc = cmd.slice(cmd.indexOf('<<EOF'));
+    const out = execFileSync('bash', ['-c', `cat ${heredoc}`], { env: { CONFORMANCE_PASSWORD: 'S3CRET', PATH: process.env.PATH } }).toString();
+    expect(out).toContain('<password>S3CRET</password>');
+    expect(out).toContain('<t>$HOME `id`</t>');
+  });
+
+  test('POST form: pairs through --data-urlencode', () => {
+    const cmd = curlCommand({ method: 'POST', url: 'http://h/x/Op', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ password: SECRET, a: "it's" }).toString() }, SECRET);
+    expect(cmd).not.toContain('p@ss');
+    expect(cmd).toContain(`--data-urlencode 'a=it'\\''s'`);
+  });
+});
+
+describe('redaction', () => {
+  test('every wire form of the secret and URL user-info passwords are replaced', () => {
+    const r = makeRedactor([SECRET]);
+    const forms = [SECRET, encodeURIComponent(SECRET), new URLSearchParams({ p: SECRET }).toString().slice(2), 'p@ss w&amp;rd&lt;"$x'];
+    for (const f of forms) expect(r(`before ${f} after`)).toBe('before *** after');
+    expect(r('http://bob:hunter2@host/x')).toBe('http://bob:***@host/x');
+  });
+  test('an empty secret redacts nothing', () => {
+    expect(makeRedactor([''])('abc')).toBe('abc');
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * The conformance matrix as vitest suites, generated from the catalogue: operation × request case
+ * × binding, each test asserting that every check passed on that exchange (its failure message is
+ * the formatted findings), plus one binding-equivalence test per case. The target comes from the
+ * environment (CONFORMANCE_* variables, as `conformance run` reads them); with none, the embedded
+ * mock started by the global setup.
+ */
+import { describe, expect, inject, test } from 'vitest';
+import { checksOf } from '../src/cli/run.js';
+import { resolveRunSettings } from '../src/cli/config.js';
+import { BINDING_LABELS } from '../src/contract/catalogue.js';
+import { makeRedactor } from '../src/core/redact.js';
+import type { ResultRow, Target } from '../src/core/types.js';
+import { EQUIVALENCE_CHECK, planUnits, runUnitRedacted, type RunPlan, type Unit } from '../src/engine/run.js';
+import { formatFindings } from '../src/report/console.js';
+import { Transport } from '../src/transport/client.js';
+import { createDocumentValidator } from '../src/xml/xsd-validator.js';
+
+const settings = resolveRunSettings([], process.env);
+const mockUrl = inject('conformanceMockUrl');
+const target: Target = {
+  bookUrl: mockUrl || settings.bookUrl || '',
+  searchUrl: mockUrl || settings.searchUrl || '',
+  transfersUrl: mockUrl || settings.transfersUrl || '',
+  namespaces: settings.namespaces,
+  user: settings.user,
+  password: settings.password,
+  embedded: !!mockUrl,
+};
+const plan: RunPlan = {
+  target, bindings: settings.bindings, operations: settings.operations, cases: settings.cases,
+  allowMutations: settings.allowMutations, checks: checksOf(settings), negative: settings.negative, equivalence: settings.equivalence,
+};
+const deps = {
+  transport: new Transport({ concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxBodyBytes, maxRps: settings.maxRps }),
+  validator: createDocumentValidator(settings.namespaces),
+};
+const redact = makeRedactor([settings.password]);
+const units = planUnits(plan);
+// Every unit starts now, bounded by the transport: the tests below only wait for their own unit.
+const pending = new Map<Unit, Promise<ResultRow[]>>(units.map((u) => [u, runUnitRedacted(plan, deps, u, redact)]));
+
+expect.extend({
+  toConform(rows: ResultRow[]) {
+    const failed = rows.filter((r) => r.status === 'failed');
+    return { pass: failed.length === 0, message: () => formatFindings(failed) };
+  },
+});
+
+declare module 'vitest' {
+  interface Assertion<T> {
+    toConform(): T;
+  }
+}
+
+async function rowsOf(unit: Unit, pick: (r: ResultRow) => boolean, ctx: { skip: (note?: string) => void; task: { meta: object } }) {
+  const rows = (await pending.get(unit)!).filter(pick);
+  (ctx.task.meta as { conformance?: ResultRow[] }).conformance = rows;
+  if (rows.length === 0) throw new Error(`no result rows for ${unit.op.name} ${unit.caseId}: the run produced nothing to assert`);
+  if (rows.every((r) => r.status === 'skipped')) ctx.skip(rows[0]!.message);
+  return rows;
+}
+
+describe.for(plan.operations.map((op) => op.name))('%s', (name) => {
+  describe.for(units.filter((u) => u.op.name === name).map((u) => u.caseId))('case %s', (caseId) => {
+    const unit = units.find((u) => u.op.name === name && u.caseId === caseId)!;
+    test.for(plan.bindings.map((b) => [BINDING_LABELS[b], b] as const))('%s', async ([, b], ctx) => {
+      const rows = await rowsOf(unit, (r) => r.binding === b && r.check !== EQUIVALENCE_CHECK, ctx);
+      expect(rows).toConform();
+    });
+    if (plan.equivalence && plan.bindings.length > 1) {
+      test(EQUIVALENCE_CHECK, async (ctx) => {
+        const rows = await rowsOf(unit, (r) => r.check === EQUIVALENCE_CHECK, ctx);
+        expect(rows).toConform();
+      });
+    }
+  });
+});
