@@ -221,7 +221,7 @@ export function createDocumentValidator(namespaces: Namespaces, options: Validat
         return { wellFormedError: `${(err.message ?? String(e)).trim()}${where(err)}`, xsdErrors: [] };
       }
       // Namespace well-formedness errors (an undeclared prefix...) do not stop libxml2's parser.
-      const nsError = (doc.errors as LibxmlError[]).find((e) => (e.level ?? 0) >= 2);
+      const nsError = (doc.errors as unknown as LibxmlError[]).find((e) => (e.level ?? 0) >= 2);
       if (nsError) return { wellFormedError: `${(nsError.message ?? '').trim()}${where(nsError)}`, xsdErrors: [] };
 
       let valid: boolean;
@@ -231,7 +231,7 @@ export function createDocumentValidator(namespaces: Namespaces, options: Validat
         return { xsdErrors: [{ message: `XSD validation could not run: ${(e as Error).message}` }] };
       }
       if (valid) return { xsdErrors: [] };
-      const all = (doc.validationErrors as LibxmlError[]).filter((e) => (e.level ?? 2) >= 2);
+      const all = (doc.validationErrors as unknown as LibxmlError[]).filter((e) => (e.level ?? 2) >= 2);
       const errors = all.filter((e) => !whitespaceBugOnly(e));
       if (all.length > 0 && errors.length === 0) return { xsdErrors: [] };
       const xsdErrors = errors.map((e) => ({
