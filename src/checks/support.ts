@@ -1,0 +1,116 @@
+/**
+ * Small shared pieces of the checks: the prerequisites that decide whether a check can run (so a
+ * defect is reported by exactly one check and the others skip with a reason naming it), paths,
+ * short quotes and the hints that explain a near miss (case, namespace version, other group).
+ */
+import { complexType, MODEL } from '../contract/model.js';
+import { XSI_NS, SOAP11_ENV_NS, SOAP12_ENV_NS, type XElement } from '../xml/tree.js';
+import type { CheckContext } from './context.js';
+
+export type Skip = { readonly skipped: string };
+
+export const MAX_QUOTE = 200;
+
+/** A short quote of response text for a message: whitespace runs folded, at most MAX_QUOTE characters. */
+export function quote(s: string, max = MAX_QUOTE): string {
+  const folded = s.replace(/[ \t\r\n]+/g, ' ').trim();
+  const body = folded.length > max - 2 ? `${folded.slice(0, max - 3)}…` : folded;
+  return `"${body}"`;
+}
+
+/** Why no check about the response document can run: no response, or not a 200 (status_code or credentials_rejected speak). */
+export function needsSuccess(ctx: CheckContext): Skip | undefined {
+  const r = ctx.response;
+  if (!r) return { skipped: `no response (${ctx.exchange.error?.code ?? 'no exchange'}): reported by status_code` };
+  if (r.status !== 200) {
+    return ctx.caseKind === 'valid'
+      ? { skipped: `status ${r.status}, not 200: reported by status_code` }
+      : { skipped: `status ${r.status}: an error response, whose format the contract does not show (section 7.5)` };
+  }
+  return undefined;
+}
+
+/** The parsed root of a 200 response, or why there is none (xml_wellformed reports the defect). */
+export function needsDocument(ctx: CheckContext): { root: XElement } | Skip {
+  const s = needsSuccess(ctx);
+  if (s) return s;
+  const d = ctx.decoded();
+  if (d.text === undefined) return { skipped: 'the body cannot be decoded: reported by xml_wellformed' };
+  if (ctx.libxml().wellFormedError !== undefined) return { skipped: 'the body is not well-formed XML: reported by xml_wellformed' };
+  const x = ctx.xml();
+  if (!x.parsed) return { skipped: 'the body cannot be read as XML: reported by xml_wellformed' };
+  return { root: x.parsed.root };
+}
+
+export function isSkip(x: unknown): x is Skip {
+  return typeof x === 'object' && x !== null && 'skipped' in x;
+}
+
+export const isSoapEnvNs = (ns: string): boolean => ns === SOAP11_ENV_NS || ns === SOAP12_ENV_NS;
+export const soapLabel = (ns: string): string => (ns === SOAP11_ENV_NS ? 'SOAP 1.1' : ns === SOAP12_ENV_NS ? 'SOAP 1.2' : `namespace ${ns || '(none)'}`);
+
+/** Path step of a child: its local name, with a 1-based index only when siblings of that name repeat. */
+export function step(parent: XElement, child: XElement): string {
+  let n = 0;
+  let at = 0;
+  for (const c of parent.children) {
+    if (c.local !== child.local) continue;
+    n++;
+    if (c === child) at = n;
+  }
+  return n > 1 ? `${child.local}[${at}]` : child.local;
+}
+
+export const childPath = (path: string, parent: XElement, child: XElement): string => `${path}/${step(parent, child)}`;
+
+/** Clark name {ns}local of a name pair. */
+export const clarkOf = (ns: string, local: string): string => (ns ? `{${ns}}${local}` : local);
+
+/** Why a seen namespace is not the expected group namespace, in words. */
+export function nsDifference(seen: string, expected: string, namespaces?: Readonly<Record<string, string>>): string {
+  if (seen === '') return 'no namespace';
+  if (namespaces) {
+    for (const [key, uri] of Object.entries(namespaces)) {
+      if (uri === seen && uri !== expected) return `the ${key === 'book' ? 'booking' : key === 'search' ? 'search' : key} group's namespace`;
+    }
+  }
+  const version = /^(.*?)(\d+)(\/?)$/;
+  const a = version.exec(seen);
+  const b = version.exec(expected);
+  if (a && b && a[1] === b[1] && a[2] !== b[2]) return `another version: ends in ${a[2]}${a[3]} instead of ${b[2]}${b[3]}`;
+  if (seen.toLowerCase() === expected.toLowerCase()) return 'the namespace differs in letter case (namespaces are case-sensitive)';
+  if (seen.replace(/\/$/, '') === expected.replace(/\/$/, '')) return 'the namespace differs in its trailing slash';
+  if (isSoapEnvNs(seen)) return `the ${soapLabel(seen)} envelope namespace`;
+  return 'another namespace';
+}
+
+/** A hint when two local names differ only in letter case, else ''. */
+export function caseHint(seen: string, expected: string): string {
+  return seen !== expected && seen.toLowerCase() === expected.toLowerCase()
+    ? ` (names are case-sensitive: ${seen} differs from ${expected} only in letter case)`
+    : '';
+}
+
+/** True when the type is, or derives from, `base` in the type model. */
+export function extendsType(typeName: string, base: string): boolean {
+  for (let t: string | undefined = typeName; t; ) {
+    if (t === base) return true;
+    const nt = MODEL.get(t);
+    t = nt?.kind === 'complex' ? nt.base : undefined;
+  }
+  return false;
+}
+
+/** xsi attributes are allowed on any element (XSD Part 1, 3.2.7); the walker reads nil and type itself. */
+export const isXsiAttr = (a: { ns: string }): boolean => a.ns === XSI_NS;
+
+/** Element children of a complex-typed list item or result, for data-presence tests. */
+export function listFieldNames(typeName: string): Set<string> {
+  const out = new Set<string>();
+  for (let t: string | undefined = typeName; t; ) {
+    const ct = complexType(t);
+    for (const f of ct.fields) if (f.kind === 'element' && f.list) out.add(f.name);
+    t = ct.base;
+  }
+  return out;
+}
