@@ -1,0 +1,86 @@
+/** Plain-text renderings: the findings text (vitest failure message, console detail) and the CLI's closing summary. */
+import { relative, sep } from 'node:path';
+import type { ResultRow, RunReport } from '../core/types.js';
+import { consoleText, countsLine, formatDuration, rowTitle, truncate, verdictOf } from './model.js';
+import type { ReportPaths } from './paths.js';
+
+/** Longest expected/actual/message value printed before it is cut. */
+const VALUE_MAX = 600;
+
+function value(s: string): string {
+  const t = truncate(s, VALUE_MAX);
+  const text = consoleText(t.text);
+  return t.truncated ? `${text}… (${t.length - t.text.length} more characters)` : text;
+}
+
+/** Indent every line after the first so multi-line values stay inside their block. */
+function hang(s: string, indent: string): string {
+  return s.split('\n').join(`\n${indent}`);
+}
+
+/**
+ * The failed rows as text, one block per row: operation [binding] case :: check, where (path), what
+ * (message, each finding with expected/actual) and the command that reproduces it. Rows that did
+ * not fail are left out. All target-supplied text is made terminal-safe.
+ */
+export function formatFindings(rows: readonly ResultRow[]): string {
+  const failed = rows.filter((r) => r.status === 'failed');
+  if (failed.length === 0) return 'no failed checks';
+  const blocks = failed.map((r) => {
+    const lines = [`✗ ${consoleText(rowTitle(r))}`];
+    if (r.path) lines.push(`  path:      ${hang(value(r.path), '             ')}`);
+    if (r.message) lines.push(`  message:   ${hang(value(r.message), '             ')}`);
+    // A row whose single finding only repeats the row's own path and message adds nothing.
+    const redundant = r.findings.length === 1 && r.findings[0]!.path === r.path && r.findings[0]!.message === r.message
+      && r.findings[0]!.expected === undefined && r.findings[0]!.actual === undefined;
+    if (r.findings.length > 0 && !redundant) {
+      lines.push(`  findings (${r.findings.length}):`);
+      r.findings.forEach((f, i) => {
+        const head = `    ${i + 1}. `;
+        const pad = ' '.repeat(head.length);
+        lines.push(`${head}${consoleText(f.check)} at ${hang(value(f.path || '/'), pad)}`);
+        lines.push(`${pad}${hang(value(f.message), pad)}`);
+        if (f.expected !== undefined) lines.push(`${pad}expected: ${hang(value(f.expected), `${pad}          `)}`);
+        if (f.actual !== undefined) lines.push(`${pad}actual:   ${hang(value(f.actual), `${pad}          `)}`);
+      });
+    }
+    if (r.reproduce) lines.push(`  reproduce:`, `    ${hang(consoleText(r.reproduce), '    ')}`);
+    return lines.join('\n');
+  });
+  return blocks.join('\n\n');
+}
+
+function shown(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith('..') && !rel.startsWith(sep) ? rel : path;
+}
+
+/**
+ * The lines the CLI prints last: verdict with counts and duration, which operation × binding
+ * cells failed, and where each report was written.
+ */
+export function formatSummary(report: RunReport, paths: ReportPaths): string {
+  const s = report.summary;
+  const verdict = verdictOf(s);
+  const lines: string[] = [];
+  lines.push(`Conformance ${verdict}: ${countsLine(s)} in ${formatDuration(report.durationMs)}`);
+  if (s.total === 0) lines.push('Warning: no checks ran.');
+  const failedCells = new Map<string, number>();
+  for (const r of report.results) {
+    if (r.status !== 'failed') continue;
+    const key = `${r.operation} [${r.binding}]`;
+    failedCells.set(key, (failedCells.get(key) ?? 0) + 1);
+  }
+  if (failedCells.size > 0) {
+    const list = [...failedCells].map(([k, n]) => `${k} ×${n}`);
+    const head = list.slice(0, 12).join(', ');
+    lines.push(consoleText(`Failed: ${head}${list.length > 12 ? `, … and ${list.length - 12} more` : ''}`));
+  }
+  lines.push('Reports:');
+  lines.push(`  HTML      ${shown(paths.html)}`);
+  lines.push(`  Markdown  ${shown(paths.markdown)}`);
+  lines.push(`  JSON      ${shown(paths.json)}`);
+  lines.push(`  JUnit     ${shown(paths.junit)}`);
+  lines.push(`  Allure    ${shown(paths.allureResults)}${sep}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,204 @@
+/**
+ * What every report format derives from a RunReport: the verdict, the operations × bindings
+ * matrix, per-test grouping, and the text hygiene rules for hostile content (the target's
+ * responses end up in reports, so every writer treats report text as untrusted).
+ */
+import { BINDINGS, BINDING_LABELS, findOperation, OPERATIONS, type BindingId } from '../contract/catalogue.js';
+import type { ResultRow, RunReport, Status } from '../core/types.js';
+
+export type Verdict = 'PASS' | 'FAIL';
+/** Matrix columns: the four bindings, then rows that compare bindings. */
+export type Column = BindingId | 'equivalence';
+export const COLUMNS: readonly Column[] = [...BINDINGS, 'equivalence'];
+export const COLUMN_LABELS: Record<Column, string> = { ...BINDING_LABELS, equivalence: 'Equivalence' };
+export const GROUP_ORDER = ['booking', 'reference', 'transfers'] as const;
+export const GROUP_LABELS: Record<string, string> = {
+  booking: 'Booking', reference: 'Reference data', transfers: 'Transfers',
+};
+
+export type Counts = Record<Status, number> & { total: number };
+
+/** Known deviations are accepted by the run's expectations, so only failed rows fail the verdict. */
+export function verdictOf(summary: RunReport['summary']): Verdict {
+  return summary.failed > 0 ? 'FAIL' : 'PASS';
+}
+
+export function emptyCounts(): Counts {
+  return { passed: 0, failed: 0, skipped: 0, known: 0, total: 0 };
+}
+
+export function countRows(rows: readonly ResultRow[]): Counts {
+  const c = emptyCounts();
+  for (const row of rows) {
+    c[row.status] += 1;
+    c.total += 1;
+  }
+  return c;
+}
+
+/**
+ * Every format states totals; they must be the totals of the rows they list. A summary that does
+ * not add up is an engine bug, and a gate that reports numbers it did not count would hide it.
+ */
+export function assertSummaryConsistent(report: RunReport): void {
+  const c = countRows(report.results);
+  const s = report.summary;
+  const keys = ['passed', 'failed', 'skipped', 'known', 'total'] as const;
+  const bad = keys.filter((k) => c[k] !== s[k]);
+  if (bad.length > 0) {
+    throw new Error(
+      `report.summary disagrees with report.results: ${bad.map((k) => `${k} says ${s[k]}, rows count ${c[k]}`).join('; ')}`,
+    );
+  }
+}
+
+/** The bindings a row's binding field names ("soap11", or "soap11,get" for cross-binding rows). */
+export function bindingsOf(row: Pick<ResultRow, 'binding'>): string[] {
+  return row.binding.split(',').map((b) => b.trim()).filter((b) => b.length > 0);
+}
+
+/** The matrix column of a row: its binding, or equivalence for rows about several bindings. */
+export function columnOf(row: Pick<ResultRow, 'binding' | 'check'>): Column {
+  if (row.check === 'binding_equivalence') return 'equivalence';
+  const names = bindingsOf(row);
+  if (names.length === 1 && (BINDINGS as readonly string[]).includes(names[0]!)) return names[0] as BindingId;
+  return 'equivalence';
+}
+
+/** Human label of a row's binding field ("SOAP 1.2", or "SOAP 1.1 ↔ HTTP GET"). */
+export function bindingLabel(binding: string): string {
+  const names = bindingsOf({ binding });
+  if (names.length === 0) return binding;
+  return names.map((b) => (BINDING_LABELS as Record<string, string>)[b] ?? b).join(' ↔ ');
+}
+
+/** An operation's group: the catalogue's, else what the row says. */
+export function groupOf(operation: string, fallback?: string): string {
+  return findOperation(operation)?.group ?? fallback ?? 'other';
+}
+
+export interface MatrixRow {
+  readonly operation: string;
+  readonly group: string;
+  readonly cells: Record<Column, ResultRow[]>;
+}
+
+export interface MatrixGroup {
+  readonly group: string;
+  readonly rows: MatrixRow[];
+}
+
+/**
+ * Rows of the matrix: the run's operations (plus any the results mention), in catalogue order,
+ * grouped by service group; unknown operations keep the order they appear in.
+ */
+export function buildMatrix(report: RunReport): MatrixGroup[] {
+  const names: string[] = [];
+  const seen = new Set<string>();
+  const add = (n: string): void => {
+    if (!seen.has(n)) { seen.add(n); names.push(n); }
+  };
+  report.operations.forEach(add);
+  report.results.forEach((r) => add(r.operation));
+  const catalogueIndex = new Map(OPERATIONS.map((op, i) => [op.name, i]));
+  const ordered = [...names].sort((a, b) =>
+    (catalogueIndex.get(a) ?? Number.MAX_SAFE_INTEGER) - (catalogueIndex.get(b) ?? Number.MAX_SAFE_INTEGER)
+    || names.indexOf(a) - names.indexOf(b));
+
+  const rowGroup = new Map<string, string>();
+  for (const r of report.results) if (!rowGroup.has(r.operation)) rowGroup.set(r.operation, r.group);
+  const byOp = new Map<string, MatrixRow>();
+  for (const name of ordered) {
+    const cells = Object.fromEntries(COLUMNS.map((c) => [c, [] as ResultRow[]])) as Record<Column, ResultRow[]>;
+    byOp.set(name, { operation: name, group: groupOf(name, rowGroup.get(name)), cells });
+  }
+  for (const r of report.results) byOp.get(r.operation)!.cells[columnOf(r)].push(r);
+
+  const groups: string[] = [...GROUP_ORDER];
+  for (const row of byOp.values()) if (!groups.includes(row.group)) groups.push(row.group);
+  return groups
+    .map((group) => ({ group, rows: [...byOp.values()].filter((r) => r.group === group) }))
+    .filter((g) => g.rows.length > 0);
+}
+
+/** The overall state of a set of rows, worst first: failed, known, passed, skipped, empty. */
+export function cellState(c: Counts): 'failed' | 'known' | 'passed' | 'skipped' | 'empty' {
+  if (c.total === 0) return 'empty';
+  if (c.failed > 0) return 'failed';
+  if (c.known > 0) return 'known';
+  if (c.passed > 0) return 'passed';
+  return 'skipped';
+}
+
+/** One Allure/JUnit-style "test": the rows of one operation × binding × case, in report order. */
+export interface TestGroup {
+  readonly operation: string;
+  readonly group: string;
+  readonly binding: string;
+  readonly case: string;
+  readonly rows: ResultRow[];
+}
+
+/** Group rows by operation × binding × case, keeping first-appearance order. */
+export function groupTests(rows: readonly ResultRow[]): TestGroup[] {
+  const out = new Map<string, TestGroup>();
+  for (const r of rows) {
+    const key = JSON.stringify([r.operation, r.binding, r.case]);
+    let g = out.get(key);
+    if (!g) {
+      g = { operation: r.operation, group: r.group, binding: r.binding, case: r.case, rows: [] };
+      out.set(key, g);
+    }
+    g.rows.push(r);
+  }
+  return [...out.values()];
+}
+
+/** The one-line name of a row, shared by JUnit, console and Markdown. */
+export function rowTitle(r: Pick<ResultRow, 'operation' | 'binding' | 'case' | 'check'>): string {
+  return `${r.operation} [${r.binding}] ${r.case} :: ${r.check}`;
+}
+
+// Characters XML 1.0 forbids (C0 controls but TAB/LF/CR, lone surrogates, U+FFFE/U+FFFF). HTML and
+// terminals mishandle them too, so every text format shows them as visible \uXXXX escapes.
+const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// For terminals also DEL and C1 controls (ESC sequences can rewrite a CI log).
+const CONSOLE_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function uEscape(ch: string): string {
+  return `\\u${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** Text with XML-1.0-illegal characters replaced by visible \uXXXX escapes. */
+export function visibleText(s: string): string {
+  return s.replace(XML_ILLEGAL, uEscape);
+}
+
+/** Text safe to print to a terminal: also C1 controls and DEL made visible, CR normalised. */
+export function consoleText(s: string): string {
+  return s.replace(/\r\n?/g, '\n').replace(CONSOLE_ILLEGAL, uEscape);
+}
+
+/** The first `max` characters of s, and whether anything was cut. Never splits a surrogate pair. */
+export function truncate(s: string, max: number): { text: string; truncated: boolean; length: number } {
+  if (s.length <= max) return { text: s, truncated: false, length: s.length };
+  let end = max;
+  const code = s.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end -= 1;
+  return { text: s.slice(0, end), truncated: true, length: s.length };
+}
+
+/** "12.3 s", "850 ms", "2 min 5 s". */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return 'n/a';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)} s`;
+  const m = Math.floor(s / 60);
+  return `${m} min ${Math.round(s - m * 60)} s`;
+}
+
+/** "3 failed, 120 passed, 5 skipped, 2 known deviations (130 checks)". */
+export function countsLine(c: Counts | RunReport['summary']): string {
+  return `${c.failed} failed, ${c.passed} passed, ${c.skipped} skipped, ${c.known} known deviation${c.known === 1 ? '' : 's'} (${c.total} check${c.total === 1 ? '' : 's'})`;
+}

@@ -1,0 +1,53 @@
+/**
+ * The last line of defence against publishing a credential: every byte a report writer is about
+ * to write is searched for each secret, in the forms the writers could have encoded it in.
+ */
+import { HarnessError } from '../core/errors.js';
+
+/** A report would have contained a secret; nothing was written. Exit 2 (a harness fault, not a finding). */
+export class SecretLeakError extends HarnessError {
+  override readonly code = 'SECRET_LEAK';
+  override name = 'SecretLeakError';
+}
+
+function escapeMarkup(s: string): string[] {
+  const base = s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return [base, base.replace(/"/g, '&quot;'), base.replace(/"/g, '&quot;').replace(/'/g, '&#39;')];
+}
+
+/** The spellings a secret can take in JSON, XML, HTML, URLs and forms. */
+function variants(secret: string): Array<{ form: string; bytes: Buffer }> {
+  const forms: Array<[string, string]> = [
+    ['raw', secret],
+    ['JSON-escaped', JSON.stringify(secret).slice(1, -1)],
+    ['percent-encoded', encodeURIComponent(secret)],
+    ['form-encoded', new URLSearchParams({ x: secret }).toString().slice(2)],
+    ...escapeMarkup(secret).map((e): [string, string] => ['markup-escaped', e]),
+  ];
+  const seen = new Set<string>();
+  return forms
+    .filter(([, v]) => (seen.has(v) ? false : (seen.add(v), true)))
+    .map(([form, v]) => ({ form, bytes: Buffer.from(v, 'utf8') }));
+}
+
+/** Searches written content for secrets; each secret is identified by its index, never echoed. */
+export class SecretGuard {
+  private readonly needles: Array<{ index: number; form: string; bytes: Buffer }>;
+
+  constructor(secrets: readonly string[]) {
+    this.needles = secrets.flatMap((s, index) => (s.length === 0 ? [] : variants(s).map((v) => ({ index, ...v }))));
+  }
+
+  /** Throw SecretLeakError if content holds any secret; `name` says which file it was for. */
+  check(name: string, content: string | Buffer): void {
+    const buf = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+    for (const n of this.needles) {
+      if (buf.includes(n.bytes)) {
+        throw new SecretLeakError(
+          `refusing to write reports: ${name} would contain secret #${n.index + 1} (${n.form}); nothing was written. `
+          + 'Redact it in the run report (target.password, request/response excerpts, reproduce commands) before reporting.',
+        );
+      }
+    }
+  }
+}
