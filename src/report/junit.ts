@@ -1,0 +1,88 @@
+/**
+ * junit.xml: one <testsuite> per operation, one <testcase> per result row.
+ *
+ * Known deviations are testcases that pass (they do not gate a release) and carry
+ * <property name="conformance.status" value="known"/> plus the deviation in <system-out>, so
+ * tests / failures / skipped equal summary.total / failed / skipped exactly.
+ */
+import type { ResultRow, RunReport } from '../core/types.js';
+import { escapeAttr, escapeText } from '../xml/escape.js';
+import { formatFindings } from './console.js';
+import { countRows, rowTitle, truncate, visibleText } from './model.js';
+
+/** Longest request/response excerpt copied into <system-out>. */
+const EXCERPT_MAX = 4096;
+
+const attr = (s: string): string => escapeAttr(visibleText(s));
+const text = (s: string): string => escapeText(visibleText(s));
+const seconds = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(3);
+
+function excerpt(label: string, s: string | undefined): string {
+  if (s === undefined || s === '') return '';
+  const t = truncate(s, EXCERPT_MAX);
+  const note = t.truncated ? ` (first ${t.text.length} of ${t.length} characters)` : '';
+  return `--- ${label}${note} ---\n${t.text}\n`;
+}
+
+function rowMessage(r: ResultRow): string {
+  const first = r.findings[0];
+  const msg = r.message || first?.message || r.check;
+  const more = r.findings.length > 1 ? ` (+${r.findings.length - 1} more finding${r.findings.length > 2 ? 's' : ''})` : '';
+  return `${r.path ? `${r.path}: ` : ''}${msg}${more}`;
+}
+
+function testcase(r: ResultRow): string {
+  const open = `    <testcase name="${attr(rowTitle(r))}" classname="${attr(`${r.group}.${r.operation}.${r.binding}`)}" time="${seconds(r.durationMs)}"`;
+  const body: string[] = [];
+  const props: Array<[string, string]> = [['conformance.status', r.status], ['conformance.check', r.check], ['conformance.case', r.case]];
+  if (r.path) props.push(['conformance.path', r.path]);
+  if (r.status === 'known') props.push(['known_deviation', r.message]);
+  body.push('      <properties>');
+  for (const [k, v] of props) body.push(`        <property name="${attr(k)}" value="${attr(v)}"/>`);
+  body.push('      </properties>');
+  if (r.status === 'failed') {
+    body.push(`      <failure message="${attr(rowMessage(r))}" type="${attr(r.check)}">${text(formatFindings([r]))}</failure>`);
+  } else if (r.status === 'skipped') {
+    body.push(`      <skipped message="${attr(r.message || 'skipped')}"/>`);
+  }
+  let out = '';
+  if (r.status === 'known') {
+    out += `known deviation (accepted, does not fail the run): ${rowMessage(r)}\n`;
+    for (const f of r.findings) out += `  ${f.check} at ${f.path}: ${f.message}\n`;
+  }
+  if (r.status === 'failed' || r.status === 'known') {
+    if (r.reproduce) out += `reproduce:\n${r.reproduce}\n`;
+    out += excerpt('request', r.request) + excerpt('response', r.response);
+  }
+  if (out) body.push(`      <system-out>${text(out)}</system-out>`);
+  return `${open}>\n${body.join('\n')}\n    </testcase>`;
+}
+
+function hostOf(url: string): string {
+  try { return new URL(url).host || 'target'; } catch { return 'target'; }
+}
+
+/** Render junit.xml for a report (totals are counted from the rows, which equal report.summary). */
+export function renderJunit(report: RunReport): string {
+  const byOp = new Map<string, ResultRow[]>();
+  for (const op of report.operations) byOp.set(op, []);
+  for (const r of report.results) {
+    const list = byOp.get(r.operation) ?? [];
+    list.push(r);
+    byOp.set(r.operation, list);
+  }
+  const all = countRows(report.results);
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  lines.push(`<testsuites name="${attr(`${report.tool.name} ${report.tool.version}`)}" tests="${all.total}" failures="${all.failed}" errors="0" skipped="${all.skipped}" time="${seconds(report.durationMs)}" timestamp="${attr(report.startedAt)}">`);
+  let id = 0;
+  for (const [op, rows] of byOp) {
+    if (rows.length === 0) continue;
+    const c = countRows(rows);
+    const ms = rows.reduce((a, r) => a + (r.durationMs ?? 0), 0);
+    lines.push(`  <testsuite id="${id++}" name="${attr(op)}" package="${attr(rows[0]!.group)}" tests="${c.total}" failures="${c.failed}" errors="0" skipped="${c.skipped}" time="${seconds(ms)}" timestamp="${attr(report.startedAt)}" hostname="${attr(hostOf(report.target.bookUrl))}">`);
+    for (const r of rows) lines.push(testcase(r));
+    lines.push('  </testsuite>');
+  }
+  lines.push('</testsuites>', '');
+  return lines.join('\n');
+}

@@ -1,0 +1,128 @@
+/**
+ * conformance.md: the CI job summary (GitHub's $GITHUB_STEP_SUMMARY). Verdict and counts first,
+ * then the operations × bindings matrix, then every failure with where it is and how to reproduce
+ * it. Short when everything passes (the matrix folds away). Report text is escaped so a hostile
+ * response cannot inject markup, links or table breaks.
+ */
+import type { ResultRow, RunReport } from '../core/types.js';
+import {
+  bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS,
+  truncate, verdictOf, visibleText, type Counts,
+} from './model.js';
+
+/** GitHub rejects job summaries over 1 MiB; failure details stop well before that. */
+const MAX_FAILED_ROWS = 100;
+const VALUE_MAX = 300;
+
+/** Inline text: HTML-escaped, Markdown punctuation neutralised, kept on one line. */
+export function mdText(s: string, max = VALUE_MAX): string {
+  const t = truncate(visibleText(s).replace(/\s*[\r\n]+\s*/g, ' '), max);
+  const body = t.text
+    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+    .replace(/([\\`*_[\]|~])/g, '\\$1')
+    // A value starting a line must not open a heading, list, quote or table rule.
+    .replace(/^([#+=-]|\d+[.)])/, '\\$1');
+  return t.truncated ? `${body}… (${t.length - t.text.length} more characters)` : body;
+}
+
+/** Inline code that survives backticks in the content (CommonMark: a longer fence). */
+function mdCode(s: string, max = VALUE_MAX): string {
+  const t = truncate(visibleText(s).replace(/\s*[\r\n]+\s*/g, ' '), max);
+  const v = t.truncated ? `${t.text}…` : t.text;
+  const longest = Math.max(0, ...[...v.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = v.startsWith('`') || v.endsWith('`') || v === '' ? ' ' : '';
+  return `${fence}${pad}${v}${pad}${fence}`;
+}
+
+/** A fenced block whose fence is longer than any backtick run inside. */
+function mdBlock(s: string, lang = ''): string {
+  const v = visibleText(s);
+  const longest = Math.max(2, ...[...v.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${lang}\n${v}\n${fence}`;
+}
+
+function cell(c: Counts): string {
+  if (c.total === 0) return '·';
+  const parts: string[] = [];
+  if (c.failed) parts.push(`❌ ${c.failed}`);
+  if (c.passed) parts.push(`✅ ${c.passed}`);
+  if (c.known) parts.push(`⚠️ ${c.known}`);
+  if (c.skipped) parts.push(`⏭ ${c.skipped}`);
+  return parts.join(' ');
+}
+
+function matrix(report: RunReport): string {
+  const head = `| Operation | ${COLUMNS.map((c) => COLUMN_LABELS[c]).join(' | ')} |`;
+  const sep = `|:--|${COLUMNS.map(() => ':-:').join('|')}|`;
+  const lines = [head, sep];
+  for (const g of buildMatrix(report)) {
+    lines.push(`| **${mdText(GROUP_LABELS[g.group] ?? g.group)}** |${COLUMNS.map(() => ' ').join('|')}|`);
+    for (const row of g.rows) {
+      const cells = COLUMNS.map((c) => cell(countRows(row.cells[c])));
+      const failed = COLUMNS.some((c) => cellState(countRows(row.cells[c])) === 'failed');
+      const name = failed ? `**${mdText(row.operation)}**` : mdText(row.operation);
+      lines.push(`| ${name} | ${cells.join(' | ')} |`);
+    }
+  }
+  lines.push('', '✅ passed · ❌ failed · ⚠️ known deviation (accepted) · ⏭ skipped · `·` not run');
+  return lines.join('\n');
+}
+
+function failure(r: ResultRow): string {
+  const out: string[] = [];
+  out.push(`- **${mdCode(r.check)}** · case ${mdCode(r.case)}${r.path ? ` · at ${mdCode(r.path)}` : ''}`);
+  // The engine's row message summarises its findings; list the findings themselves when there are any.
+  if (r.findings.length === 0 && r.message) out.push(`  ${mdText(r.message)}`);
+  for (const f of r.findings.slice(0, 10)) {
+    let line = `  - ${f.check !== r.check ? `${mdCode(f.check)} ` : ''}${f.path && f.path !== r.path ? `at ${mdCode(f.path)}: ` : ''}${mdText(f.message)}`;
+    if (f.expected !== undefined) line += `<br>expected ${mdCode(f.expected)}`;
+    if (f.actual !== undefined) line += `<br>actual ${mdCode(f.actual)}`;
+    out.push(line);
+  }
+  if (r.findings.length > 10) out.push(`  - … and ${r.findings.length - 10} more findings (see conformance.html)`);
+  if (r.reproduce) out.push('', mdBlock(r.reproduce, 'sh').split('\n').map((l) => `  ${l}`).join('\n'));
+  return out.join('\n');
+}
+
+/** Render conformance.md. */
+export function renderMarkdown(report: RunReport): string {
+  const s = report.summary;
+  const verdict = verdictOf(s);
+  const icon = verdict === 'PASS' ? '✅' : '❌';
+  const lines: string[] = [];
+  lines.push(`## ${icon} Conformance ${verdict}`, '');
+  const counts = [
+    s.failed ? `**${s.failed} failed**` : '0 failed',
+    `${s.passed} passed`, `${s.skipped} skipped`, `${s.known} known deviation${s.known === 1 ? '' : 's'}`,
+    `${s.total} checks`,
+  ];
+  lines.push(`${counts.join(' · ')} — ${formatDuration(report.durationMs)}, started ${mdText(report.startedAt)}`);
+  lines.push('');
+  const urls = [...new Set([report.target.bookUrl, report.target.searchUrl, report.target.transfersUrl])];
+  lines.push(`Target: ${urls.map((u) => mdCode(u)).join(', ')}${report.target.embedded ? ' (embedded mock)' : ''} · ${mdText(`${report.tool.name} ${report.tool.version}`)}`);
+  if (s.total === 0) lines.push('', '> [!WARNING]', '> No checks ran.');
+  lines.push('');
+  if (verdict === 'PASS') {
+    lines.push('<details><summary>Operations × bindings</summary>', '', matrix(report), '', '</details>', '');
+    return lines.join('\n');
+  }
+  lines.push('### Operations × bindings', '', matrix(report), '');
+  lines.push('### Failures', '');
+  const failed = report.results.filter((r) => r.status === 'failed');
+  const groups = new Map<string, ResultRow[]>();
+  for (const r of failed.slice(0, MAX_FAILED_ROWS)) {
+    const key = JSON.stringify([r.operation, r.binding]);
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  for (const rows of groups.values()) {
+    const r0 = rows[0]!;
+    lines.push(`#### ${mdText(r0.operation)} · ${mdText(bindingLabel(r0.binding))} (${rows.length})`, '');
+    for (const r of rows) lines.push(failure(r), '');
+  }
+  if (failed.length > MAX_FAILED_ROWS) {
+    lines.push(`… and ${failed.length - MAX_FAILED_ROWS} more failed checks: see conformance.html or junit.xml.`, '');
+  }
+  return lines.join('\n');
+}
