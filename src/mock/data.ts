@@ -446,9 +446,9 @@ function searchTransfers({ params, language }: GenContext): Value {
   let airports = TRANSFERS.airports;
   if (given('resortID')) {
     const resort = intParam(params.resortID);
-    airports = airports.filter((a) => a.resortId === resort);
-    // No airport serves that resort: the result element is nil (section 4.3: "may be nil").
-    if (airports.length === 0) return null;
+    const serving = airports.filter((a) => a.resortId === resort);
+    // A resort the fixtures do not know is served by one airport, a stable pick per resort.
+    airports = serving.length ? serving : rngFor('resort-airports', params, ['resortID']).sample(airports.slice(0, 5), 1);
   } else if (given('hotelID') || given('bookingID')) {
     // A hotel is near one or two airports: a stable pick per hotel / booking.
     airports = rngFor('hotel-airports', params, ['hotelID', 'bookingID']).sample(airports, 2);
@@ -482,6 +482,8 @@ function searchTransfers({ params, language }: GenContext): Value {
       }),
     }];
   });
+  // Nothing of the requested transfer type: the result element is nil (section 4.3: "may be nil").
+  if (out.length === 0 && transferType !== undefined) return null;
   return { airports: out };
 }
 

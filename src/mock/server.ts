@@ -1,0 +1,157 @@
+/**
+ * A small node:http adapter serving the mock's msw handlers: IncomingMessage → Fetch Request,
+ * msw's getResponse(handlers, request), Response → ServerResponse. Bodies are read with a size cap
+ * enforced while reading (413 beyond it, never buffered unbounded); keep-alive is left on.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { getResponse, type RequestHandler } from 'msw';
+import type { Namespaces } from '../contract/catalogue.js';
+import { createHandlers, DEFAULT_PASSWORD, DEFAULT_USER, MAX_BODY_BYTES, type MockHandlerOptions } from './handlers.js';
+
+export interface MockOptions {
+  /** Port to listen on; 0 or absent picks a free one. */
+  readonly port?: number;
+  /** Interface to listen on (default 127.0.0.1). */
+  readonly host?: string;
+  readonly user?: string;
+  readonly password?: string;
+  readonly namespaces?: Partial<Namespaces>;
+  /** Result serialisation style per binding (see MockHandlerOptions.style). */
+  readonly style?: MockHandlerOptions['style'];
+}
+
+export interface RunningMock {
+  /** http://HOST:PORT, no trailing slash. */
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+// Hop-by-hop headers describe this connection, not the request the handlers see.
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'content-length']);
+// Methods a Fetch Request refuses to carry.
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+/** Start the mock on a node:http server; resolves once it listens. */
+export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
+  const host = options.host ?? '127.0.0.1';
+  const handlers = createHandlers({
+    user: options.user ?? DEFAULT_USER,
+    password: options.password ?? DEFAULT_PASSWORD,
+    namespaces: options.namespaces,
+    style: options.style,
+  });
+  const server = createServer((req, res) => {
+    void handle(handlers, req, res, host);
+  });
+  // A slow client must not hold a request open forever.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 15_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return { url: `http://${urlHost}:${port}`, port, close: () => closeServer(server) };
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.close((e) => (e ? reject(e) : resolve()));
+    server.closeAllConnections();
+  });
+}
+
+async function handle(handlers: RequestHandler[], req: IncomingMessage, res: ServerResponse, host: string): Promise<void> {
+  try {
+    const method = (req.method ?? 'GET').toUpperCase();
+    if (FORBIDDEN_METHODS.has(method)) {
+      req.resume();
+      return send(res, 405, { 'content-type': 'text/plain; charset=utf-8', allow: 'GET, POST' }, Buffer.from(`Method ${method} is not allowed.`));
+    }
+    const body = await readCapped(req, MAX_BODY_BYTES);
+    if (body === undefined) return refuseTooLarge(req, res);
+    let url: URL;
+    try {
+      url = requestUrl(req, host);
+    } catch {
+      return send(res, 400, { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(`Bad request target: ${req.url ?? ''}`));
+    }
+    const headers = new Headers();
+    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+      const name = req.rawHeaders[i]!;
+      if (HOP_BY_HOP.has(name.toLowerCase())) continue;
+      try {
+        headers.append(name, req.rawHeaders[i + 1]!);
+      } catch {
+        // A header Fetch cannot represent is dropped; Node has already checked the syntax.
+      }
+    }
+    const hasBody = method !== 'GET' && method !== 'HEAD';
+    const request = new Request(url, { method, headers, body: hasBody ? Uint8Array.from(body) : undefined });
+    const response = await getResponse(handlers, request);
+    if (!response) {
+      return send(res, 404, { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(`No such resource: ${url.pathname}`));
+    }
+    const out: Record<string, string> = {};
+    response.headers.forEach((v, k) => { out[k] = v; });
+    const bytes = Buffer.from(await response.arrayBuffer());
+    send(res, response.status, out, method === 'HEAD' ? Buffer.alloc(0) : bytes, bytes.length);
+  } catch (e) {
+    if (!res.headersSent) {
+      send(res, 500, { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(`internal mock error: ${e instanceof Error ? e.message : String(e)}`));
+    } else {
+      res.destroy();
+    }
+  }
+}
+
+function requestUrl(req: IncomingMessage, host: string): URL {
+  const target = req.url ?? '/';
+  if (target.startsWith('/')) return new URL(`http://${req.headers.host ?? host}${target}`);
+  return new URL(target);
+}
+
+/** The body, or undefined once more than `max` bytes arrived (reading stops there). */
+function readCapped(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
+  const declared = Number(req.headers['content-length'] ?? '0');
+  if (declared > max) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const onData = (c: Buffer) => {
+      total += c.length;
+      if (total > max) {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        resolve(undefined);
+        return;
+      }
+      chunks.push(c);
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks, total));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', reject);
+  });
+}
+
+/** 413, then close the connection; what the client still sends is discarded, not buffered. */
+function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
+  const socket: Socket = req.socket;
+  req.resume();
+  send(res, 413, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' },
+    Buffer.from(`Request body too large: the limit is ${MAX_BODY_BYTES} bytes.`));
+  // Give the client a moment to read the answer, then drop a sender that does not stop.
+  setTimeout(() => socket.destroy(), 2_000).unref();
+}
+
+function send(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer, length = body.length): void {
+  res.writeHead(status, { ...headers, 'content-length': String(length) });
+  res.end(body);
+}
