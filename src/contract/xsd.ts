@@ -117,8 +117,9 @@ function writeField(w: Writer, f: Field): void {
 }
 
 function writeElementField(w: Writer, f: ElementField): void {
-  const base = { name: f.name, ...occurs(f.min, f.max), nillable: f.nillable ? 'true' : undefined };
+  const more = { ...occurs(f.min, f.max), nillable: f.nillable ? 'true' : undefined };
   if (f.list) {
+    const base = { name: f.name, ...more };
     w.open(`<xs:element${attrs(base)}>`);
     w.open('<xs:complexType>');
     w.open('<xs:sequence>');
@@ -134,7 +135,7 @@ function writeElementField(w: Writer, f: ElementField): void {
     w.close('</xs:element>');
     return;
   }
-  writeTyped(w, { ...base, type: typeQName(f.type) }, f.type === 'anyType' ? ANY_TYPE_NOTES[f.name] : undefined);
+  writeTyped(w, { name: f.name, type: typeQName(f.type), ...more }, f.type === 'anyType' ? ANY_TYPE_NOTES[f.name] : undefined);
 }
 
 function writeItem(w: Writer, item: string, type: TypeRef): void {
