@@ -1,0 +1,74 @@
+/** The shared report model (matrix, columns, text hygiene) and the schema validator subset. */
+import { describe, expect, test } from 'vitest';
+import { OPERATIONS } from '../contract/catalogue.js';
+import { buildMatrix, columnOf, consoleText, truncate, visibleText } from './model.js';
+import { isRedactionMarker, validateJson } from './schema.js';
+import { fixtureReport } from './test-fixture.js';
+
+describe('matrix model', () => {
+  test('columns: a single binding is its column; comma lists and binding_equivalence go to equivalence', () => {
+    expect(columnOf({ binding: 'soap12', check: 'xsd_validity' })).toBe('soap12');
+    expect(columnOf({ binding: 'soap11,get', check: 'whatever' })).toBe('equivalence');
+    expect(columnOf({ binding: 'soap11, post', check: 'x' })).toBe('equivalence');
+    expect(columnOf({ binding: 'get', check: 'binding_equivalence' })).toBe('equivalence');
+  });
+
+  test('rows in catalogue order, grouped booking / reference / transfers', () => {
+    const m = buildMatrix(fixtureReport());
+    expect(m.map((g) => [g.group, g.rows.map((r) => r.operation)])).toEqual([
+      ['booking', ['CancelBooking']], ['reference', ['GetMeals', 'GetLanguages']], ['transfers', ['SearchTransfers']],
+    ]);
+    const meals = m[1]!.rows[0]!;
+    expect(Object.fromEntries(Object.entries(meals.cells).map(([k, v]) => [k, v.length])))
+      .toEqual({ soap11: 2, soap12: 3, get: 2, post: 1, equivalence: 1 });
+  });
+
+  test('a full run has the 14 operations', () => {
+    const r = fixtureReport([]);
+    const full = { ...r, operations: OPERATIONS.map((o) => o.name) };
+    const m = buildMatrix(full);
+    expect(m.flatMap((g) => g.rows)).toHaveLength(14);
+    expect(m.map((g) => g.rows.length)).toEqual([6, 7, 1]);
+  });
+});
+
+describe('text hygiene', () => {
+  test('XML-illegal characters become visible escapes; legal ones, astral and paired surrogates stay', () => {
+    expect(visibleText('a\u0000b\u0007c\u001Fd\tn\nr\r')).toBe('a\\u0000b\\u0007c\\u001Fd\tn\nr\r');
+    expect(visibleText('lone \uD800 and \uDC00, pair 😀, \uFFFE')).toBe('lone \\uD800 and \\uDC00, pair 😀, \\uFFFE');
+  });
+
+  test('console text also neutralises DEL/C1 controls and CR', () => {
+    expect(consoleText('a\u001b[31mred\u009b\u007f\r\nx')).toBe('a\\u001B[31mred\\u009B\\u007F\nx');
+  });
+
+  test('truncate never splits a surrogate pair', () => {
+    const t = truncate('ab😀cd', 3);
+    expect(t).toEqual({ text: 'ab', truncated: true, length: 6 });
+  });
+});
+
+describe('schema validator subset', () => {
+  test('types, required, additionalProperties, enum, pattern, minimum, items, $ref', () => {
+    const schema = {
+      type: 'object', required: ['a'], additionalProperties: false,
+      properties: { a: { $ref: '#/$defs/n' }, b: { type: 'array', items: { enum: ['x', 'y'] } }, c: { type: 'string', pattern: '^z+$' } },
+      $defs: { n: { type: 'integer', minimum: 1 } },
+    };
+    expect(validateJson({ a: 2, b: ['x'], c: 'zz' }, schema)).toEqual([]);
+    expect(validateJson({ a: 0, b: ['q'], c: 'a', d: 1 }, schema)).toEqual([
+      '/a: 0 is less than 1', '/b/0: expected one of "x", "y", got "q"', '/c: "a" does not match ^z+$', '/d: property not allowed',
+    ]);
+    expect(validateJson({ a: 1.5 }, schema)).toEqual(['/a: expected integer, got number']);
+    expect(validateJson({}, schema)).toEqual(['/: missing required property a']);
+  });
+
+  test('a keyword it does not implement is an error, not a silent pass', () => {
+    expect(() => validateJson({}, { type: 'object', oneOf: [] })).toThrow(/oneOf is not supported/);
+  });
+
+  test('redaction markers', () => {
+    expect(['***', '', '[REDACTED]', '<redacted>'].every(isRedactionMarker)).toBe(true);
+    expect(['hunter2', '*** ', 'x***'].some(isRedactionMarker)).toBe(false);
+  });
+});

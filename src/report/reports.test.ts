@@ -1,0 +1,298 @@
+/** writeReports end to end on a mixed fixture: every file, its format, and agreement with report.summary. */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RunReport } from '../core/types.js';
+import { SecretLeakError, validateReport, writeReports, type ReportPaths } from './index.js';
+import { groupTests } from './model.js';
+import { FAILED_MESSAGE, fixtureReport, passingReport, REPRODUCE_FAILED } from './test-fixture.js';
+
+const tmp: string[] = [];
+async function tempDir(): Promise<string> {
+  const d = await mkdtemp(join(tmpdir(), 'conformance-report-'));
+  tmp.push(d);
+  return d;
+}
+afterAll(async () => { await Promise.all(tmp.map((d) => rm(d, { recursive: true, force: true }))); });
+
+let report: RunReport;
+let paths: ReportPaths;
+beforeAll(async () => {
+  report = fixtureReport();
+  paths = await writeReports(report, join(await tempDir(), 'nested', 'reports'));
+});
+
+const asArray = <T>(x: T | T[] | undefined): T[] => (x === undefined ? [] : Array.isArray(x) ? x : [x]);
+
+describe('writeReports', () => {
+  test('writes every report into the (created) directory', async () => {
+    for (const p of [paths.json, paths.junit, paths.markdown, paths.html]) expect(existsSync(p), p).toBe(true);
+    expect((await readdir(paths.allureResults)).some((f) => f.endsWith('-result.json'))).toBe(true);
+  });
+
+  test('refuses a summary that does not count the rows', async () => {
+    const bad = { ...fixtureReport(), summary: { passed: 1, failed: 0, skipped: 0, known: 0, total: 1 } };
+    await expect(writeReports(bad, await tempDir())).rejects.toThrow(/summary disagrees with report.results: passed says 1, rows count \d+/);
+  });
+});
+
+describe('conformance.json', () => {
+  test('is the report, and valid against schemas/conformance-report.schema.json', async () => {
+    const json = JSON.parse(await readFile(paths.json, 'utf8')) as unknown;
+    expect(json).toEqual(JSON.parse(JSON.stringify(report)));
+    expect(validateReport(json)).toEqual([]);
+    expect(validateReport(JSON.parse(JSON.stringify(passingReport())))).toEqual([]);
+  });
+
+  test('the schema rejects a credential, an unknown status, a missing field and a stray property', () => {
+    const base = JSON.parse(JSON.stringify(report)) as Record<string, any>;
+    const withPassword = structuredClone(base);
+    withPassword.target.password = 'hunter2';
+    expect(validateReport(withPassword)).toEqual([expect.stringMatching(/^\/target\/password: "hunter2" does not match/)]);
+    const badStatus = structuredClone(base);
+    badStatus.results[0].status = 'error';
+    expect(validateReport(badStatus)).toEqual([expect.stringMatching(/^\/results\/0\/status: expected one of "passed", "failed", "skipped", "known"/)]);
+    const missing = structuredClone(base);
+    delete missing.summary.known;
+    expect(validateReport(missing)).toEqual(['/summary: missing required property known']);
+    const stray = structuredClone(base);
+    stray.target.apiKey = 'x';
+    expect(validateReport(stray)).toEqual(['/target/apiKey: property not allowed']);
+    const badBinding = structuredClone(base);
+    badBinding.results[1].binding = 'soap13';
+    expect(validateReport(badBinding)).toHaveLength(1);
+  });
+});
+
+describe('junit.xml', () => {
+  let xml: string;
+  let doc: any;
+  beforeAll(async () => {
+    xml = await readFile(paths.junit, 'utf8');
+    doc = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', parseAttributeValue: false }).parse(xml);
+  });
+
+  test('is well-formed XML 1.0 with no illegal characters', () => {
+    expect(XMLValidator.validate(xml)).toBe(true);
+    // eslint-disable-next-line no-control-regex
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
+    expect(xml).toContain('bell:\\u0007');
+    expect(xml).not.toContain('<script>');
+  });
+
+  test('totals on <testsuites> and every <testsuite> agree with report.summary and the testcases', () => {
+    const s = report.summary;
+    const root = doc.testsuites;
+    expect({ tests: +root.tests, failures: +root.failures, skipped: +root.skipped, errors: +root.errors })
+      .toEqual({ tests: s.total, failures: s.failed, skipped: s.skipped, errors: 0 });
+    const suites = asArray<any>(root.testsuite);
+    expect(suites.map((x) => x.name)).toEqual(['CancelBooking', 'GetMeals', 'GetLanguages', 'SearchTransfers']);
+    let tests = 0; let failures = 0; let skipped = 0;
+    for (const suite of suites) {
+      const cases = asArray<any>(suite.testcase);
+      expect(+suite.tests).toBe(cases.length);
+      expect(+suite.failures).toBe(cases.filter((c) => c.failure !== undefined).length);
+      expect(+suite.skipped).toBe(cases.filter((c) => c.skipped !== undefined).length);
+      tests += +suite.tests; failures += +suite.failures; skipped += +suite.skipped;
+    }
+    expect({ tests, failures, skipped }).toEqual({ tests: s.total, failures: s.failed, skipped: s.skipped });
+  });
+
+  test('a testcase per row, named "<operation> [<binding>] <case> :: <check>" with classname group.operation.binding', () => {
+    const cases = asArray<any>(doc.testsuites.testsuite).flatMap((x) => asArray<any>(x.testcase));
+    expect(cases).toHaveLength(report.results.length);
+    const failed = cases.find((c) => c.name === 'GetMeals [soap12] default :: xsd_validity');
+    expect(failed.classname).toBe('reference.GetMeals.soap12');
+    expect(failed.failure.type).toBe('xsd_validity');
+    expect(failed.failure.message).toContain(FAILED_MESSAGE);
+    expect(failed.failure['#text']).toContain('<script>alert(1)</script> ]]>');
+    expect(failed.failure['#text']).toContain('reproduce:');
+    const skipped = cases.find((c) => c.name === 'CancelBooking [post] default :: not_run');
+    expect(skipped.skipped.message).toBe('mutating operation: pass --allow-mutations');
+    const equivalence = cases.find((c) => c.name === 'GetMeals [soap11,get] default :: binding_equivalence');
+    expect(equivalence.failure).toBeDefined();
+  });
+
+  test('a known deviation passes and carries its status as a property and its finding in system-out', () => {
+    const cases = asArray<any>(doc.testsuites.testsuite).flatMap((x) => asArray<any>(x.testcase));
+    const known = cases.find((c) => c.name === 'GetMeals [get] default :: content_type');
+    expect(known.failure).toBeUndefined();
+    expect(known.skipped).toBeUndefined();
+    const props = asArray<any>(known.properties.property);
+    expect(props).toContainEqual({ name: 'conformance.status', value: 'known' });
+    expect(props.find((p) => p.name === 'known_deviation').value).toContain('charset=iso-8859-1');
+    expect(known['system-out']).toContain('known deviation (accepted, does not fail the run)');
+  });
+});
+
+describe('conformance.md', () => {
+  test('headline, counts, matrix, and each failure with check, path, message and reproduce command', async () => {
+    const md = await readFile(paths.markdown, 'utf8');
+    expect(md.split('\n')[0]).toBe('## ❌ Conformance FAIL');
+    expect(md).toContain('**3 failed** · 14 passed · 5 skipped · 1 known deviation · 23 checks');
+    expect(md).toContain('| Operation | SOAP 1.1 | SOAP 1.2 | HTTP GET | HTTP POST | Equivalence |');
+    expect(md).toMatch(/\| \*\*GetMeals\*\* \| ✅ 2 \| ❌ 1 ✅ 2 \| ✅ 1 ⚠️ 1 \| ⏭ 1 \| ❌ 1 \|/);
+    expect(md).toContain('#### GetMeals · SOAP 1.2 (1)');
+    expect(md).toContain('#### GetMeals · SOAP 1.1 ↔ HTTP GET (1)');
+    expect(md).toContain('#### SearchTransfers · HTTP POST (1)');
+    expect(md).toContain('`/Envelope/Body/GetMealsResponse/getMealsResult/meals/meal[2]/id`');
+    expect(md).toContain(`\`\`\`sh\n  ${REPRODUCE_FAILED.split('\n').join('\n  ')}\n  \`\`\``);
+    // Hostile text is inert outside code spans: no raw tag, no table break.
+    const outsideCode = md.replace(/`+[^`]*`+/g, '');
+    expect(outsideCode).not.toContain('<script>');
+    expect(md).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+
+  test('is short when everything passes', async () => {
+    const dir = await tempDir();
+    const p = await writeReports(passingReport(), dir);
+    const md = await readFile(p.markdown, 'utf8');
+    expect(md.split('\n')[0]).toBe('## ✅ Conformance PASS');
+    expect(md).not.toContain('### Failures');
+    expect(md).toContain('<details><summary>Operations × bindings</summary>');
+    expect(md.split('\n').length).toBeLessThan(25);
+  });
+});
+
+describe('conformance.html', () => {
+  let html: string;
+  beforeAll(async () => { html = await readFile(paths.html, 'utf8'); });
+
+  test('escapes all report text: no hostile markup survives', () => {
+    expect(html).not.toMatch(/<script>alert/i);
+    expect(html).not.toMatch(/<img/i);
+    expect(html).not.toContain('onerror=alert(2)>');
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(html).toContain('&lt;script&gt;alert(&quot;xss&quot;)&lt;/script&gt;');
+    expect(html.match(/<script\b/g)).toHaveLength(1);
+    // eslint-disable-next-line no-control-regex
+    expect(html).not.toMatch(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/);
+  });
+
+  test('is self-contained: no external resource, a CSP that forbids fetching', () => {
+    expect(html).not.toMatch(/\b(src|href)\s*=\s*["']?(https?:|\/\/)/i);
+    expect(html).not.toMatch(/@import|url\(/i);
+    expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-[^']+'; script-src 'sha256-[^']+';/);
+  });
+
+  test('truncates long excerpts with a note', () => {
+    expect(html).toMatch(/Truncated: showing the first 4,096 of 13,63\d characters/);
+  });
+
+  test('has the header: verdict, counts, target URLs, duration, date', () => {
+    expect(html).toContain('<div class="verdict fail" id="verdict">FAIL</div>');
+    expect(html).toContain('<code>http://127.0.0.1:8081</code>');
+    expect(html).toContain('12.3 s');
+    expect(html).toContain('2026-11-21 06:00:00 UTC');
+    expect(html).toContain('<li class="failed"><b>3</b> failed</li>');
+  });
+});
+
+describe('allure-results', () => {
+  let results: any[];
+  let files: string[];
+  beforeAll(async () => {
+    files = await readdir(paths.allureResults);
+    results = await Promise.all(files.filter((f) => f.endsWith('-result.json'))
+      .map(async (f) => JSON.parse(await readFile(join(paths.allureResults, f), 'utf8'))));
+  });
+  const label = (r: any, name: string) => r.labels.filter((l: any) => l.name === name).map((l: any) => l.value);
+  const find = (name: string) => results.find((r) => r.name === name);
+
+  test('one result per operation × binding × case, one step per check', () => {
+    const expected = groupTests(report.results);
+    expect(results).toHaveLength(expected.length);
+    expect(new Set(results.map((r) => r.fullName)).size).toBe(expected.length);
+    for (const t of expected) {
+      const r = find(`${t.operation} [${t.binding}] ${t.case}`);
+      expect(r, `${t.operation} ${t.binding} ${t.case}`).toBeDefined();
+      expect(r.steps.map((s: any) => s.name)).toEqual(t.rows.map((x) => x.check));
+      expect(r.stage).toBe('finished');
+    }
+  });
+
+  test('labels: epic = group, feature = binding label, story = operation, suites', () => {
+    const r = find('GetMeals [soap12] default');
+    expect(label(r, 'epic')).toEqual(['reference']);
+    expect(label(r, 'feature')).toEqual(['SOAP 1.2']);
+    expect(label(r, 'story')).toEqual(['GetMeals']);
+    expect(label(r, 'parentSuite')).toEqual(['Reference data']);
+    expect(label(r, 'suite')).toEqual(['GetMeals']);
+    expect(label(r, 'subSuite')).toEqual(['SOAP 1.2']);
+    expect(label(find('CancelBooking [get] default'), 'epic')).toEqual(['booking']);
+    expect(label(find('SearchTransfers [post] nil-result'), 'feature')).toEqual(['HTTP POST']);
+    expect(label(find('GetMeals [soap11,get] default'), 'feature')).toEqual(['Equivalence: SOAP 1.1 ↔ HTTP GET']);
+  });
+
+  test('statuses: failed, skipped, and known deviations passing with a skipped step', () => {
+    const failed = find('GetMeals [soap12] default');
+    expect(failed.status).toBe('failed');
+    expect(failed.steps.map((s: any) => s.status)).toEqual(['passed', 'failed', 'passed']);
+    expect(failed.steps[1].statusDetails.message).toContain(FAILED_MESSAGE);
+    expect(failed.statusDetails.trace).toContain(REPRODUCE_FAILED.split('\n')[0]);
+    expect(find('CancelBooking [soap11] default').status).toBe('skipped');
+    const known = find('GetMeals [get] default');
+    expect(known.status).toBe('passed');
+    expect(known.steps[0].status).toBe('skipped');
+    expect(known.steps[0].statusDetails.message).toMatch(/^known deviation: /);
+    expect(label(known, 'tag')).toEqual(['known-deviation']);
+  });
+
+  test('request and response excerpts are text/plain attachments that exist', async () => {
+    const r = find('GetMeals [soap12] default');
+    expect(r.attachments.map((a: any) => [a.name, a.type])).toEqual([['Request', 'text/plain'], ['Response', 'text/plain']]);
+    const response = await readFile(join(paths.allureResults, r.attachments[1].source), 'utf8');
+    expect(response).toContain('<script>alert("xss")</script>');
+    for (const a of results.flatMap((x) => x.attachments)) expect(files).toContain(a.source);
+  });
+
+  test('categories and environment are written', async () => {
+    expect(files).toContain('categories.json');
+    expect(await readFile(join(paths.allureResults, 'environment.properties'), 'utf8')).toContain('target.transfersUrl');
+  });
+
+  test('a rerun replaces the previous results instead of mixing them in', async () => {
+    const dir = await tempDir();
+    await mkdir(join(dir, 'allure-results'), { recursive: true });
+    await writeFile(join(dir, 'allure-results', 'stale-result.json'), '{}');
+    const p = await writeReports(passingReport(), dir);
+    const after = await readdir(p.allureResults);
+    expect(after).not.toContain('stale-result.json');
+    expect(after.filter((f) => f.endsWith('-result.json'))).toHaveLength(groupTests(passingReport().results).length);
+  });
+});
+
+describe('secrets', () => {
+  test('refuses, writing nothing, when a secret appears in any output (raw or encoded)', async () => {
+    const leaky = fixtureReport();
+    leaky.results[0] = { ...leaky.results[0]!, response: 'HTTP/1.1 200 OK\n\n<password>s3cr&t pa$$</password>' };
+    for (const secret of ['s3cr&t pa$$']) {
+      const dir = join(await tempDir(), 'out');
+      const err = await writeReports(leaky, dir, [secret]).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SecretLeakError);
+      expect((err as SecretLeakError).code).toBe('SECRET_LEAK');
+      expect((err as Error).message).toMatch(/conformance\.json would contain secret #1/);
+      expect((err as Error).message).not.toContain(secret);
+      expect(existsSync(dir)).toBe(false);
+    }
+  });
+
+  test('finds a secret that only appears escaped (HTML/XML entity or percent-encoded)', async () => {
+    const leaky = fixtureReport();
+    leaky.results[0] = { ...leaky.results[0]!, message: 'p%3Cw%3E' };
+    await expect(writeReports(leaky, join(await tempDir(), 'x'), ['p<w>'])).rejects.toThrow(SecretLeakError);
+  });
+
+  test('treats an unredacted target password as a secret', async () => {
+    const r = fixtureReport();
+    const leaky = { ...r, target: { ...r.target, password: 'hunter2' } };
+    await expect(writeReports(leaky, join(await tempDir(), 'x'))).rejects.toThrow(/would contain secret #1/);
+  });
+
+  test('passes when the secret is absent (redacted)', async () => {
+    await expect(writeReports(fixtureReport(), await tempDir(), ['s3cr&t pa$$', ''])).resolves.toBeDefined();
+  });
+});
