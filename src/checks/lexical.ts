@@ -19,7 +19,8 @@ const INT_MIN = -2147483648n;
 const INT_MAX = 2147483647n;
 
 function daysIn(year: number, month: number): number {
-  if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+  const y = Math.abs(year);
+  if (month === 2) return (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28;
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
 }
 
@@ -34,9 +35,8 @@ function dateTimeProblem(v: string): string | undefined {
   const month = Number(mo);
   if (month < 1 || month > 12) return `month ${mo} out of range 01..12`;
   const day = Number(d);
-  // Proleptic Gregorian: the year before 1 is -1 in XSD 1.0, so leap years shift for negative years.
-  const leapYear = year < 0 ? year + 1 : year;
-  if (day < 1 || day > daysIn(leapYear, month)) return `day ${d} out of range for month ${mo}`;
+  // Negative years use the same divisibility rule as libxml2 (-0004 is a leap year, -0001 is not).
+  if (day < 1 || day > daysIn(year, month)) return `day ${d} out of range for month ${mo}`;
   const hour = Number(h);
   const minute = Number(mi);
   const second = Number(s);

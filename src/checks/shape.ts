@@ -1,0 +1,257 @@
+/**
+ * shape: the result element walked with the type model (src/contract/model.ts), path-precisely.
+ * It finds what XSD finds, in words a reader can act on (missing, duplicated, out of order,
+ * unknown, wrong namespace, wrong case, bad nil, bad lexical form), and it also checks what the
+ * schemas must leave open: the known fields of types with a "not shown" region (XSD 1.0 cannot
+ * place unknown elements among known ones, so those types are one wildcard there).
+ *
+ * "Not shown" is never flagged: anyType content, openContent, unknown elements of open types and
+ * attributes under anyAttribute are accepted whatever they hold.
+ */
+import type { Finding } from '../core/types.js';
+import {
+  effective, hasOpenFields, isSimple, MODEL, namedType,
+  type EffectiveType, type ElementField, type SimpleType, type TypeRef,
+} from '../contract/model.js';
+import { isBlank, isNil, XSI_NS, type XElement } from '../xml/tree.js';
+import { finding, type Check, type CheckOutcome } from './types.js';
+import { collapse, lexicalProblem, xsdName } from './lexical.js';
+import { caseHint, childPath, clarkOf, extendsType, isSkip, needsDocument, nsDifference, quote } from './support.js';
+
+export interface ShapeOptions {
+  /** Whether the element itself may be nil (the result element: op.resultNillable). Default false. */
+  readonly nillable?: boolean;
+  /** Check name put on findings. Default 'shape'. */
+  readonly check?: string;
+  /** The configured namespaces, to name the other group's namespace in messages. */
+  readonly namespaces?: Readonly<Record<string, string>>;
+}
+
+const MAX_NAMES = 8;
+const names = (list: readonly string[]): string =>
+  list.length <= MAX_NAMES ? list.join(', ') : `${list.slice(0, MAX_NAMES).join(', ')}, …`;
+
+class Walker {
+  readonly out: Finding[] = [];
+  constructor(readonly ns: string, readonly check: string, readonly namespaces?: Readonly<Record<string, string>>) {}
+
+  add(path: string, message: string, expected?: string, actual?: string): void {
+    this.out.push(finding(this.check, path, message, expected, actual));
+  }
+
+  /** An element declared with `type` (simple, enum, complex or anyType). */
+  element(el: XElement, type: TypeRef, nillable: boolean, path: string): void {
+    if (type === 'anyType') return; // "not shown": anything goes
+    const nil = this.nilMarker(el, nillable, path);
+    if (isSimple(type) || namedType(type).kind === 'enum') {
+      this.noAttributes(el, path);
+      if (nil) return;
+      this.noChildren(el, path, isSimple(type) ? xsdName(type) : type);
+      this.value(el.text, type, path, nillable, `element ${el.local}`);
+      return;
+    }
+    const actual = this.resolveXsiType(el, type, path);
+    const e = effective(actual);
+    this.attributes(el, e, path);
+    if (nil || e.openContent !== undefined) return;
+    if (e.text !== undefined) {
+      this.noChildren(el, path, `${actual} (simple content)`);
+      this.value(el.text, e.text, path, false, `element ${el.local}`);
+      return;
+    }
+    this.content(el, actual, e, path);
+  }
+
+  /** A list wrapper: items named `item` in the group namespace ('*': any name), each of the item type. */
+  list(el: XElement, f: ElementField, path: string): void {
+    const { item, type } = f.list!;
+    if (this.nilMarker(el, f.nillable, path)) return;
+    this.noAttributes(el, path);
+    if (!isBlank(el.text)) this.add(path, `text ${quote(el.text, 60)} in the list ${el.local}, which holds only ${item === '*' ? '' : `${item} `}elements`);
+    for (const c of el.children) {
+      const p = childPath(path, el, c);
+      if (item === '*') {
+        // TransferRate items: the contract names no item element, so any name (and namespace) is accepted.
+        this.element(c, type, false, p);
+      } else if (c.local === item && c.ns === this.ns) {
+        this.element(c, type, false, p);
+      } else if (c.local === item) {
+        this.wrongNs(c, p);
+      } else {
+        this.add(p, `unknown element ${clarkOf(c.ns, c.local)} in the list ${el.local}: expected ${item} items${caseHint(c.local, item)}`,
+          clarkOf(this.ns, item), clarkOf(c.ns, c.local));
+      }
+    }
+  }
+
+  wrongNs(c: XElement, p: string): void {
+    this.add(p, `element ${c.local} in ${nsDifference(c.ns, this.ns, this.namespaces)} (${c.ns || 'none'}) instead of the group namespace`,
+      clarkOf(this.ns, c.local), clarkOf(c.ns, c.local));
+  }
+
+  /** Element content of a complex type: presence, multiplicity, order (closed types), unknown elements. */
+  content(el: XElement, typeName: string, e: EffectiveType, path: string): void {
+    const open = hasOpenFields(typeName);
+    const fields = e.fields.filter((f): f is ElementField => f.kind === 'element');
+    const byName = new Map(fields.map((f, i) => [f.name, { f, i }]));
+    if (!open && !isBlank(el.text)) {
+      this.add(path, `text ${quote(el.text, 60)} in ${el.local}, whose type ${typeName} holds only elements`, 'elements only', el.text.trim().slice(0, 60));
+    }
+    const inGroupNs = new Set(el.children.filter((c) => c.ns === this.ns).map((c) => c.local));
+    const counts = new Map<string, number>();
+    const wrongNsSeen = new Set<string>();
+    let last: { i: number; name: string } | undefined;
+
+    for (const c of el.children) {
+      const p = childPath(path, el, c);
+      const known = byName.get(c.local);
+      if (known && c.ns === this.ns) {
+        const { f, i } = known;
+        const n = (counts.get(f.name) ?? 0) + 1;
+        counts.set(f.name, n);
+        if (n > 1 && f.max === 1) {
+          this.add(p, `duplicated element ${f.name}: at most one allowed in ${el.local}`, '1', String(n));
+          continue;
+        }
+        if (!open) {
+          if (last && i < last.i) this.add(p, `element ${f.name} out of order: expected before ${last.name}`, `${f.name} before ${last.name}`, `${f.name} after ${last.name}`);
+          else last = { i, name: f.name };
+        }
+        if (f.list) this.list(c, f, p);
+        else this.element(c, f.type, f.nillable, p);
+        continue;
+      }
+      if (known) {
+        // A known name in another namespace: open content where the field is present anyway, else a misplaced field.
+        if (open && inGroupNs.has(c.local)) continue;
+        wrongNsSeen.add(c.local);
+        this.wrongNs(c, p);
+        continue;
+      }
+      if (open) continue;
+      const near = fields.find((f) => f.name.toLowerCase() === c.local.toLowerCase());
+      this.add(p, `unknown element ${clarkOf(c.ns, c.local)} in ${el.local}${near ? caseHint(c.local, near.name) : `: expected only ${names(fields.map((f) => f.name))}`}`,
+        near ? clarkOf(this.ns, near.name) : undefined, clarkOf(c.ns, c.local));
+    }
+
+    for (const f of fields) {
+      if (f.min === 0 || counts.has(f.name) || wrongNsSeen.has(f.name)) continue;
+      const near = el.children.find((c) => c.local !== f.name && c.local.toLowerCase() === f.name.toLowerCase());
+      const hint = near ? ` (an element ${near.local} is present: names are case-sensitive)` : '';
+      this.add(`${path}/${f.name}`, `missing required element ${f.name} in ${el.local}${hint}`, clarkOf(this.ns, f.name), '(absent)');
+    }
+  }
+
+  attributes(el: XElement, e: EffectiveType, path: string): void {
+    for (const a of el.attrs) {
+      if (a.ns === XSI_NS) continue; // nil and type are read by the walker; XSD allows xsi attributes anywhere
+      const def = a.ns === '' ? e.attributes.find((d) => d.name === a.local) : undefined;
+      const p = `${path}/@${a.local}`;
+      if (!def) {
+        if (e.anyAttribute !== undefined) continue;
+        const near = e.attributes.find((d) => d.name === a.local || d.name.toLowerCase() === a.local.toLowerCase());
+        const why = near && a.ns !== '' ? ` (attributes are unqualified: expected ${near.name} without a namespace)` : near ? caseHint(a.local, near.name) : '';
+        this.add(p, `unknown attribute ${clarkOf(a.ns, a.local)} on ${el.local}${why}`, near ? near.name : undefined, clarkOf(a.ns, a.local));
+        continue;
+      }
+      this.value(a.value, def.type, p, false, `attribute ${a.local}`);
+    }
+    for (const d of e.attributes) {
+      if (!d.required || el.attrs.some((a) => a.ns === '' && a.local === d.name)) continue;
+      const near = el.attrs.find((a) => a.local.toLowerCase() === d.name.toLowerCase());
+      const hint = near ? ` (an attribute ${near.prefix ? `${near.prefix}:` : ''}${near.local} is present${near.local === d.name ? ' in a namespace: attributes are unqualified' : ': names are case-sensitive'})` : '';
+      this.add(`${path}/@${d.name}`, `missing required attribute ${d.name} on ${el.local}${hint}`, d.name, '(absent)');
+    }
+  }
+
+  noAttributes(el: XElement, path: string): void {
+    for (const a of el.attrs) {
+      if (a.ns === XSI_NS) continue;
+      this.add(`${path}/@${a.local}`, `unknown attribute ${clarkOf(a.ns, a.local)} on ${el.local}, which has no attributes`, undefined, clarkOf(a.ns, a.local));
+    }
+  }
+
+  noChildren(el: XElement, path: string, what: string): void {
+    for (const c of el.children) {
+      this.add(childPath(path, el, c), `child element ${clarkOf(c.ns, c.local)} in ${el.local}, whose content is a ${what} value`, 'text only', clarkOf(c.ns, c.local));
+    }
+  }
+
+  /** The xsi:nil marker: true when the element is nil (and reports misuse). */
+  nilMarker(el: XElement, nillable: boolean, path: string): boolean {
+    const a = el.attrs.find((x) => x.ns === XSI_NS && x.local === 'nil');
+    if (!a) return false;
+    const v = collapse(a.value);
+    if (!/^(true|false|1|0)$/.test(v)) {
+      this.add(`${path}/@nil`, `invalid xsi:nil value ${quote(a.value, 40)} on ${el.local}: expected true or false`, 'true', a.value);
+      return false;
+    }
+    if (!isNil(el)) return false;
+    if (!nillable) this.add(path, `xsi:nil on ${el.local}, which is not nillable`, 'a value', 'xsi:nil="true"');
+    if (el.children.length > 0 || !isBlank(el.text)) {
+      const what = el.children.length > 0 ? `child element ${el.children[0]!.local}` : `text ${quote(el.text, 40)}`;
+      this.add(path, `nil element ${el.local} with content (${what}): a nil element must be empty`, 'empty', what);
+    }
+    return true;
+  }
+
+  /** A text or attribute value of a simple or enum type. */
+  value(raw: string, type: TypeRef, path: string, nillable: boolean, what: string): void {
+    if (type === 'string') return;
+    const t = isSimple(type) ? undefined : namedType(type);
+    if (collapse(raw) === '' && type !== 'intList') {
+      const nilHint = nillable ? ' (the element is nillable: no value is written as xsi:nil="true")' : '';
+      this.add(path, `empty value of ${what}: expected ${t ? `one of ${t.kind === 'enum' ? t.values.join(', ') : t.name}` : `an ${xsdName(type as SimpleType)} value`}${what.startsWith('element') ? ' without xsi:nil' : ''}${nilHint}`,
+        t ? (t.kind === 'enum' ? t.values.join(' | ') : t.name) : xsdName(type as SimpleType), '(empty)');
+      return;
+    }
+    if (t && t.kind === 'enum') {
+      if (t.values.includes(raw)) return;
+      const hint = t.values.includes(collapse(raw)) ? ' (surrounding whitespace: the enumeration is of xs:string, whose whitespace is kept)'
+        : t.values.find((v) => v.toLowerCase() === collapse(raw).toLowerCase()) ? ' (values are case-sensitive)' : '';
+      this.add(path, `value ${quote(raw, 60)} of ${what} outside the enumeration ${t.name}: expected one of ${t.values.join(', ')}${hint}`, t.values.join(' | '), raw.slice(0, 60));
+      return;
+    }
+    const st = type as SimpleType;
+    const problem = lexicalProblem(st, raw);
+    if (problem) this.add(path, `invalid ${xsdName(st)} value ${quote(raw, 60)} of ${what}: ${problem}`, xsdName(st), raw.slice(0, 60));
+  }
+
+  /** The type to walk with: the declared one, or an xsi:type naming a model type derived from it. */
+  resolveXsiType(el: XElement, declared: string, path: string): string {
+    const a = el.attrs.find((x) => x.ns === XSI_NS && x.local === 'type');
+    if (!a) return declared;
+    const local = collapse(a.value).split(':').pop()!;
+    if (local === declared) return declared;
+    const t = MODEL.get(local);
+    if (t?.kind === 'complex' && extendsType(local, declared)) return local;
+    this.add(`${path}/@type`, `xsi:type ${quote(a.value, 60)} on ${el.local} does not name a type derived from ${declared}`, declared, a.value);
+    return declared;
+  }
+}
+
+/**
+ * Findings of the shape walk of one element against a model type, with paths under `path`. `ns` is
+ * the group namespace the element's children must be in. Reused by the `validate FILE` command.
+ */
+export function shapeFindings(el: XElement, typeName: string, path: string, ns: string, opts: ShapeOptions = {}): Finding[] {
+  const w = new Walker(ns, opts.check ?? 'shape', opts.namespaces);
+  w.element(el, typeName, opts.nillable ?? false, path);
+  return w.out;
+}
+
+export const shape: Check = {
+  name: 'shape',
+  description: 'The result element matches the type model: required/optional fields, order, multiplicity, names and namespaces, attributes, nil, enumerations and lexical forms.',
+  appliesTo: () => true,
+  run(ctx): CheckOutcome {
+    const doc = needsDocument(ctx);
+    if (isSkip(doc)) return doc;
+    const loc = ctx.located();
+    if (!loc.result) {
+      return { skipped: ctx.caseKind === 'valid' ? 'result element not found: reported by result_element or soap_envelope' : 'no result element in the rejection' };
+    }
+    if (isNil(loc.result) && !ctx.op.resultNillable) return { skipped: 'nil result element: reported by result_element' };
+    return shapeFindings(loc.result, ctx.op.resultType, loc.path, ctx.ns, { nillable: ctx.op.resultNillable, check: this.name, namespaces: ctx.namespaces });
+  },
+};
