@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_NAMESPACES, OPERATIONS, findOperation, type Namespaces, type Operation } from '../contract/catalogue.js';
 import { sampleInstance } from '../contract/xsd.js';
 import { soap11, soap12 } from '../bindings/soap.js';
-import { createDocumentValidator, substituteNamespaces } from './xsd-validator.js';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createDocumentValidator, schemaBundle, substituteNamespaces } from './xsd-validator.js';
 import type { DocumentValidator, LibxmlOutcome } from '../checks/context.js';
 
 const NS = DEFAULT_NAMESPACES;
@@ -361,6 +364,25 @@ describe('not well-formed, too large, DOCTYPE', () => {
   it('a DOCTYPE is refused before libxml2 sees it (no entity ever expanded)', () => {
     const out = validator.validate(`<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]><result xmlns="${B}"><Code>&b;</Code></result>`);
     expect(out.wellFormedError).toMatch(/DOCTYPE/);
+  });
+});
+
+describe('schema cache', () => {
+  it('survives the removal of its directory (libxml2 reads the imported files on every validate)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xsd-cache-test-'));
+    const v = createDocumentValidator({ book: 'urn:cache:b/1/', search: 'urn:cache:s/1/' }, { cacheDir: dir });
+    const doc = '<result xmlns="urn:cache:b/1/"><Code>0</Code></result>';
+    expectValid(v.validate(doc), 'before');
+    rmSync(dir, { recursive: true, force: true });
+    expectValid(v.validate(doc), 'after removal');
+    expectRejected(v.validate('<result xmlns="urn:cache:b/1/"><Code>x</Code></result>'), 'urn:cache:b/1/', 'Code', 'still validating');
+    expect(existsSync(join(schemaBundle({ book: 'urn:cache:b/1/', search: 'urn:cache:s/1/' }, dir).path))).toBe(true);
+  });
+
+  it('the default cache directory is private to the user', () => {
+    const b = schemaBundle(NS);
+    expect(b.dir.startsWith(tmpdir())).toBe(true);
+    expect(statSync(dirname(b.dir)).mode & 0o077).toBe(0);
   });
 });
 

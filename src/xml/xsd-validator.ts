@@ -3,12 +3,13 @@
  * envelope, a SOAP 1.2 envelope or a bare result root (HTTP GET / HTTP POST), against the project's
  * schemas in schemas/ with the target's namespaces substituted.
  *
- * How: the schema texts (namespaces substituted) are written to a cache directory under
- * os.tmpdir(), keyed by a hash of their content, next to a small "bundle" schema that xs:imports the
- * SOAP 1.1 and 1.2 envelope schemas and the two group schemas by absolute file path (libxml2 needs
- * a schemaLocation to import). The bundle document is parsed once per namespace set. libxmljs2
- * 0.35 compiles the schema again inside every validate() call (a few milliseconds for these
- * schemas); there is no API to keep the compiled schema.
+ * How: the schema texts (namespaces substituted) are written to a private cache directory under
+ * os.tmpdir(), keyed by a hash of the namespaces and the schema texts, next to a small "bundle"
+ * schema that xs:imports the SOAP 1.1 and 1.2 envelope schemas and the two group schemas by
+ * absolute file path (libxml2 needs a schemaLocation to import). The bundle document is parsed once
+ * per namespace set. libxmljs2 0.35 compiles the schema again inside every validate() call, reading
+ * the imported files again (measured: about 2.7 ms of the about 3 ms one validate() of a small
+ * document costs); there is no API to keep the compiled schema.
  *
  * SECURITY: libxmljs2 bundles an old libxml2 (2.9.9) with known flaws in DOM navigation. Target
  * documents are only ever parsed (no entity substitution, no network, no "huge" limits, DOCTYPE
@@ -17,7 +18,7 @@
  * local file.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +52,11 @@ export interface SchemaBundle {
   readonly dir: string;
   /** The parsed bundle document (compiled by libxml2 on each validate()). */
   readonly doc: Document;
+  /**
+   * Write the schema files again if any was removed (a tmp cleaner): libxml2 reads the imported
+   * files on each validate() and silently skips a missing import, which would reject everything.
+   */
+  ensureFiles(): void;
 }
 
 /** Substitute the default (mock) namespaces of a schema text by the target's. */
@@ -108,25 +114,52 @@ function writeIfChanged(path: string, text: string): void {
 const bundles = new Map<string, SchemaBundle>();
 
 /**
- * The bundle schema for a namespace set: written to the cache directory (once per content) and
- * parsed (once per process). Throws when a schema does not compile.
+ * The cache root: a directory of this user under os.tmpdir(), private (0700). A root that is not
+ * ours, is a symbolic link or is writable by others is not used (another user could swap a schema
+ * in it); a fresh private directory is made instead.
+ */
+function cacheRoot(cacheDir: string | undefined): string {
+  if (cacheDir !== undefined) return cacheDir;
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  const root = join(tmpdir(), `accommodation-conformance-xsd${uid === undefined ? '' : `-${uid}`}`);
+  try {
+    mkdirSync(root, { recursive: true, mode: 0o700 });
+    const st = lstatSync(root);
+    if (st.isDirectory() && !st.isSymbolicLink() && (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0) return root;
+  } catch {
+    // fall through to a private directory
+  }
+  return mkdtempSync(join(tmpdir(), 'accommodation-conformance-xsd-'));
+}
+
+/**
+ * The bundle schema for a namespace set: written to the cache directory (once per content, keyed
+ * by a hash of the namespaces and the schema texts) and parsed (once per process). Throws when a
+ * schema does not compile.
  */
 export function schemaBundle(namespaces: Namespaces, cacheDir?: string): SchemaBundle {
   const files = schemaTexts(namespaces);
   const hash = createHash('sha256');
   hash.update(JSON.stringify(namespaces));
   for (const [name, text] of files) hash.update(`\0${name}\0${text}`);
-  const base = cacheDir ?? join(tmpdir(), 'accommodation-conformance-xsd');
-  const dir = join(base, hash.digest('hex').slice(0, 20));
-  const key = dir;
+  const digest = hash.digest('hex').slice(0, 20);
+  const key = `${cacheDir ?? ''}\0${digest}`;
   const cached = bundles.get(key);
   if (cached) return cached;
 
-  mkdirSync(dir, { recursive: true });
-  for (const [name, text] of files) writeIfChanged(join(dir, name), text);
+  const dir = join(cacheRoot(cacheDir), digest);
   const path = join(dir, 'bundle.xsd');
   const text = bundleText(dir, namespaces);
-  writeIfChanged(path, text);
+  const paths = [...files.keys()].map((name) => join(dir, name)).concat(path);
+  const write = () => {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    for (const [name, t] of files) writeIfChanged(join(dir, name), t);
+    writeIfChanged(path, text);
+  };
+  const ensureFiles = () => {
+    if (!paths.every((p) => existsSync(p))) write();
+  };
+  write();
   const doc = libxml.parseXml(text, { baseUrl: path, nonet: true, noent: false, huge: false });
 
   // Compile once now so that a broken schema fails here, with libxml2's messages, not on first use.
@@ -137,7 +170,7 @@ export function schemaBundle(namespaces: Namespaces, cacheDir?: string): SchemaB
     const details = (probe.validationErrors ?? []).map((v) => v.message.trim()).join('; ');
     throw new Error(`the XSD bundle ${path} does not compile: ${(e as Error).message}${details ? `: ${details}` : ''}`);
   }
-  const bundle = { path, dir, doc };
+  const bundle = { path, dir, doc, ensureFiles };
   bundles.set(key, bundle);
   return bundle;
 }
@@ -226,9 +259,10 @@ export function createDocumentValidator(namespaces: Namespaces, options: Validat
 
       let valid: boolean;
       try {
+        bundle.ensureFiles();
         valid = doc.validate(bundle.doc);
       } catch (e) {
-        return { xsdErrors: [{ message: `XSD validation could not run: ${(e as Error).message}` }] };
+        return { xsdErrors: [{ message: `XSD validation could not run (schemas in ${bundle.dir}): ${(e as Error).message}` }] };
       }
       if (valid) return { xsdErrors: [] };
       const all = (doc.validationErrors as unknown as LibxmlError[]).filter((e) => (e.level ?? 2) >= 2);
