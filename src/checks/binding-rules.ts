@@ -1,0 +1,57 @@
+/**
+ * binding_rules: the per-binding rules the contract states, enforced both ways. The rules are data,
+ * each with its contract sentence, kept in src/contract/binding-differences.ts (one place shared
+ * with the mock and the equivalence comparison, which ignores exactly these places); this module
+ * re-exports them under the checks' name and walks them.
+ */
+import { BINDING_DIFFERENCES, documentedDifference, type BindingDifference } from '../contract/binding-differences.js';
+import type { Finding } from '../core/types.js';
+import { isBlank, isNil, type XElement } from '../xml/tree.js';
+import { finding, type Check, type CheckOutcome } from './types.js';
+import { isSkip, needsDocument, quote, step } from './support.js';
+
+export type BindingRule = BindingDifference;
+/** The binding rules, each with the contract sentence it comes from. */
+export const BINDING_RULES: readonly BindingRule[] = BINDING_DIFFERENCES;
+/** The rule at a place of an operation's result (local names from the result element down, '/'-joined, no indexes). */
+export const bindingRuleAt = documentedDifference;
+
+/** Every element reached by a rule's name path from the result element, with its path. */
+function reach(result: XElement, steps: readonly string[], path: string): { el: XElement; path: string }[] {
+  let level = [{ el: result, path }];
+  for (const name of steps) {
+    level = level.flatMap(({ el, path: p }) =>
+      el.children.filter((c) => c.local === name && c.ns === result.ns).map((c) => ({ el: c, path: `${p}/${step(el, c)}` })));
+  }
+  return level;
+}
+
+export const bindingRules: Check = {
+  name: 'binding_rules',
+  description: 'What the contract states per binding holds: e.g. CancelBooking activecancellationpolicy is nil in SOAP and holds text in HTTP GET/POST.',
+  appliesTo: (ctx) => ctx.caseKind === 'valid' && BINDING_RULES.some((r) => r.operation === ctx.op.name),
+  run(ctx): CheckOutcome {
+    const doc = needsDocument(ctx);
+    if (isSkip(doc)) return doc;
+    const loc = ctx.located();
+    if (!loc.result) return { skipped: 'result element not found: reported by result_element or soap_envelope' };
+    if (isNil(loc.result)) return { skipped: 'nil result element: nothing to apply the rules to' };
+    const out: Finding[] = [];
+    for (const rule of BINDING_RULES.filter((r) => r.operation === ctx.op.name)) {
+      const [first, ...steps] = rule.path.split('/');
+      if (first !== ctx.op.resultElement) continue;
+      const want = rule.expect[ctx.bindingId];
+      for (const { el, path } of reach(loc.result, steps, loc.path)) {
+        const nil = isNil(el);
+        if (want === 'nil' && !nil) {
+          const seen = isBlank(el.text) && el.children.length === 0 ? 'an empty element without xsi:nil' : `text ${quote(el.text, 60)}`;
+          out.push(finding(this.name, path, `${el.local} not nil in ${ctx.binding.label}: ${seen}; ${rule.source}`, 'xsi:nil="true"', seen));
+        } else if (want === 'text' && (nil || isBlank(el.text))) {
+          const seen = nil ? 'xsi:nil="true"' : 'an empty element';
+          out.push(finding(this.name, path, `${el.local} without text in ${ctx.binding.label} (${seen}); ${rule.source}`, 'child text', seen));
+        }
+      }
+    }
+    return out;
+  },
+};

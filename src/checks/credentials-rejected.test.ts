@@ -1,0 +1,70 @@
+import { describe, expect, test } from 'vitest';
+import { credentialsRejected } from './credentials-rejected.js';
+import { contextFor, documentFor, findingsOf, node, NS, outcomeOf, sampleResult, skipOf } from './test-helpers.js';
+import type { BindingId } from '../contract/catalogue.js';
+import type { Exchange } from '../core/types.js';
+
+const wc = (opName: string, binding: BindingId, body: string, status = 200, contentType?: string) =>
+  contextFor(opName, binding, body, { caseKind: 'wrong-credentials', status, ...(contentType ? { contentType } : {}) });
+const errorResult = (name: string, ...more: ReturnType<typeof node>[]) =>
+  node(name, [], [node('Error', [], [node('ErrorType', [], [], 'Authentication'), node('Message', [], [], 'Invalid user name or password')]), ...more]);
+
+describe('credentials_rejected accepts', () => {
+  test.each<[string, number, string, string | undefined]>([
+    ['a SOAP 1.1 fault with 500', 500, documentFor('GetMeals', 'soap11', { result: node('x') }).replace(/<soap:Body>.*<\/soap:Body>/, '<soap:Body><soap:Fault><faultcode>soap:Client</faultcode><faultstring>Login failed</faultstring></soap:Fault></soap:Body>'), undefined],
+    ['a plain-text 500', 500, 'Login failed', 'text/plain'],
+    ['a 401 with an empty body', 401, '', 'text/html'],
+    ['an HTML 403', 403, '<html><body>Forbidden</body></html>', 'text/html'],
+    ['a 200 SOAP fault', 200, '<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Body><s:Fault/></s:Body></s:Envelope>', undefined],
+    ['a 200 with a non-XML body', 200, 'Access denied', 'text/plain'],
+  ])('%s', (_, status, body, ct) => {
+    expect(findingsOf(credentialsRejected, wc('GetMeals', 'soap11', body, status, ct))).toEqual([]);
+  });
+
+  test.each(['soap11', 'soap12', 'get', 'post'] as const)('a BaseResult result with Error and no data (%s)', (b) => {
+    expect(findingsOf(credentialsRejected, wc('GetRoomTypes', b, documentFor('GetRoomTypes', b, { result: errorResult('getRoomTypesResult') })))).toEqual([]);
+    expect(findingsOf(credentialsRejected, wc('SearchTransfers', b, documentFor('SearchTransfers', b, { result: errorResult('searchTransfersResult', node('airports')), prefix: 'tns' })))).toEqual([]);
+  });
+
+  test('a nil searchTransfersResult', () => {
+    const body = documentFor('SearchTransfers', 'get', { result: node('searchTransfersResult', [['xsi:nil', 'true']]) });
+    expect(findingsOf(credentialsRejected, wc('SearchTransfers', 'get', body))).toEqual([]);
+  });
+});
+
+describe('credentials_rejected reports', () => {
+  test('a 200 with data for a BaseResult operation (and no Error)', () => {
+    const f = findingsOf(credentialsRejected, wc('GetRoomTypes', 'soap11', documentFor('GetRoomTypes', 'soap11', { full: true })));
+    const base = '/Envelope/Body/GetRoomTypesResponse/getRoomTypesResult';
+    expect(f).toEqual([expect.objectContaining({ path: `${base}/roomTypes`, message: 'wrong credentials answered with data: roomTypes holds 2 roomType items' })]);
+    const g = findingsOf(credentialsRejected, wc('GetRoomTypes', 'get', documentFor('GetRoomTypes', 'get', { result: sampleResult('GetRoomTypes', 'get', { full: false }) })));
+    expect(g).toEqual([expect.objectContaining({ path: '/getRoomTypesResult/Error', message: expect.stringContaining('without an Error element') })]);
+  });
+
+  test('an Error next to data', () => {
+    const r = errorResult('searchTransfersResult', sampleResult('SearchTransfers', 'post', { full: true }).children[1]!);
+    const f = findingsOf(credentialsRejected, wc('SearchTransfers', 'post', documentFor('SearchTransfers', 'post', { result: r })));
+    expect(f.map((x) => [x.path, x.message])).toEqual([['/searchTransfersResult/airports', 'wrong credentials answered with data: airports holds 2 airport items']]);
+  });
+
+  test.each(['soap11', 'get'] as const)('any 200 result of an operation without an Error element (%s)', (b) => {
+    const f = findingsOf(credentialsRejected, wc('GetMeals', b, documentFor('GetMeals', b)));
+    expect(f).toHaveLength(1);
+    expect(f[0]!.message).toMatch(/^wrong credentials answered with data: status 200 and a getMealsResult result element holding 1 element; GetMealsResult has no Error element/);
+    const empty = findingsOf(credentialsRejected, wc('GetMeals', b, documentFor('GetMeals', b, { result: node('getMealsResult', [], [node('meals')]) })));
+    expect(empty).toHaveLength(1);
+  });
+
+  test('a result element in the wrong namespace still counts as data', () => {
+    const f = findingsOf(credentialsRejected, wc('GetMeals', 'get', documentFor('GetMeals', 'get', { ns: NS.book })));
+    expect(f).toHaveLength(1);
+  });
+});
+
+describe('credentials_rejected applicability', () => {
+  test('only wrong-credentials cases; skips without a response', () => {
+    expect(outcomeOf(credentialsRejected, contextFor('GetMeals', 'get', documentFor('GetMeals', 'get')))).toBe('not applicable');
+    const exchange: Exchange = { request: { method: 'GET', url: 'http://x/', headers: {} }, error: { code: 'UND_ERR_SOCKET', message: 'other side closed' } };
+    expect(skipOf(credentialsRejected, contextFor('GetMeals', 'get', '', { caseKind: 'wrong-credentials', exchange }))).toContain('UND_ERR_SOCKET');
+  });
+});
