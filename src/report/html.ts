@@ -249,16 +249,18 @@ function findingsTable(r: ResultRow): string {
     + `<tbody>${rows.join('')}</tbody></table>`;
 }
 
-function problemRow(r: ResultRow, multiBinding: boolean): string {
+function reproHtml(command: string, label = 'Reproduce'): string {
+  return `<div class="repro"><div class="repro-head"><span>${label}</span><button type="button" data-action="copy" data-js-only hidden>Copy</button></div>`
+    + `<pre class="cmd"><code>${esc(command)}</code></pre></div>`;
+}
+
+function problemRow(r: ResultRow, multiBinding: boolean, withRepro: boolean): string {
   const head = `<div class="row-head"><span class="badge ${r.status}">${STATUS_LABEL[r.status]}</span>`
     + `<code class="check"><b>${esc(r.check)}</b></code>`
     + (multiBinding ? `<span class="sum">${esc(bindingLabel(r.binding))}</span>` : '')
     + (r.path ? `<code class="path">${esc(r.path)}</code>` : '') + '</div>';
   const msg = r.message ? `<p class="msg">${esc(r.message)}</p>` : '';
-  const repro = r.reproduce
-    ? `<div class="repro"><div class="repro-head"><span>Reproduce</span><button type="button" data-action="copy" data-js-only hidden>Copy</button></div>`
-      + `<pre class="cmd"><code>${esc(r.reproduce)}</code></pre></div>`
-    : '';
+  const repro = withRepro && r.reproduce ? reproHtml(r.reproduce) : '';
   return `<article class="row ${r.status}">${head}${msg}${findingsTable(r)}${repro}</article>`;
 }
 
@@ -269,7 +271,11 @@ function caseSection(caseName: string, rows: ResultRow[]): string {
   const others = sorted.filter((r) => r.status === 'passed' || r.status === 'skipped');
   const c = countRows(rows);
   let html = `<section class="case"><h3>case <code>${esc(caseName)}</code> <span class="sum">${esc(countsText(c))}</span></h3>`;
-  html += problems.map((r) => problemRow(r, multiBinding)).join('');
+  // Checks of one exchange share its command: show it once under them rather than once per check.
+  const commands = new Set(problems.map((r) => r.reproduce));
+  const shared = problems.length > 1 && commands.size === 1 ? problems[0]!.reproduce : '';
+  html += problems.map((r) => problemRow(r, multiBinding, !shared)).join('');
+  if (shared) html += reproHtml(shared, `Reproduce (${problems.length} checks above)`);
   const exchanges = new Map<string, ResultRow>();
   for (const r of sorted) {
     if (r.request === undefined && r.response === undefined) continue;

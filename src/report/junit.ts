@@ -11,7 +11,7 @@ import { formatFindings } from './console.js';
 import { countRows, rowTitle, truncate, visibleText } from './model.js';
 
 /** Longest request/response excerpt copied into <system-out>. */
-const EXCERPT_MAX = 4096;
+const EXCERPT_MAX = 2048;
 
 const attr = (s: string): string => escapeAttr(visibleText(s));
 const text = (s: string): string => escapeText(visibleText(s));

@@ -12,6 +12,7 @@ import {
 
 /** GitHub rejects job summaries over 1 MiB; failure details stop well before that. */
 const MAX_FAILED_ROWS = 100;
+const MAX_CHARS = 600_000;
 const VALUE_MAX = 300;
 
 /** Inline text: HTML-escaped, Markdown punctuation neutralised, kept on one line. */
@@ -82,7 +83,6 @@ function failure(r: ResultRow): string {
     out.push(line);
   }
   if (r.findings.length > 10) out.push(`  - … and ${r.findings.length - 10} more findings (see conformance.html)`);
-  if (r.reproduce) out.push('', mdBlock(r.reproduce, 'sh').split('\n').map((l) => `  ${l}`).join('\n'));
   return out.join('\n');
 }
 
@@ -112,17 +112,36 @@ export function renderMarkdown(report: RunReport): string {
   lines.push('### Failures', '');
   const failed = report.results.filter((r) => r.status === 'failed');
   const groups = new Map<string, ResultRow[]>();
-  for (const r of failed.slice(0, MAX_FAILED_ROWS)) {
+  for (const r of failed) {
     const key = JSON.stringify([r.operation, r.binding]);
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
-  for (const rows of groups.values()) {
+  let size = lines.join('\n').length;
+  let shown = 0;
+  outer: for (const rows of groups.values()) {
     const r0 = rows[0]!;
-    lines.push(`#### ${mdText(r0.operation)} · ${mdText(bindingLabel(r0.binding))} (${rows.length})`, '');
-    for (const r of rows) lines.push(failure(r), '');
+    const head = `#### ${mdText(r0.operation)} · ${mdText(bindingLabel(r0.binding))} (${rows.length})`;
+    const mark = lines.length;
+    lines.push(head, '');
+    size += head.length + 2;
+    // Checks of one exchange share one command: list them, then the command once.
+    const byCommand = new Map<string, ResultRow[]>();
+    for (const r of rows) byCommand.set(JSON.stringify([r.case, r.reproduce]), [...(byCommand.get(JSON.stringify([r.case, r.reproduce])) ?? []), r]);
+    for (const same of byCommand.values()) {
+      const items = same.map(failure);
+      const cmd = same[0]!.reproduce ? `Reproduce case ${mdCode(same[0]!.case)}:\n\n${mdBlock(same[0]!.reproduce, 'sh')}\n` : '';
+      const block = [...items, '', cmd].join('\n');
+      if (shown + same.length > MAX_FAILED_ROWS || size + block.length > MAX_CHARS) {
+        if (lines.length === mark + 2) lines.splice(mark);
+        break outer;
+      }
+      lines.push(block);
+      size += block.length + 1;
+      shown += same.length;
+    }
   }
-  if (failed.length > MAX_FAILED_ROWS) {
-    lines.push(`… and ${failed.length - MAX_FAILED_ROWS} more failed checks: see conformance.html or junit.xml.`, '');
+  if (shown < failed.length) {
+    lines.push(`… and ${failed.length - shown} more failed checks: see conformance.html or junit.xml.`, '');
   }
   return lines.join('\n');
 }

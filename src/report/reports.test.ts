@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunReport } from '../core/types.js';
-import { SecretLeakError, validateReport, writeReports, type ReportPaths } from './index.js';
+import { renderHtml, SecretLeakError, validateReport, writeReports, type ReportPaths } from './index.js';
 import { groupTests } from './model.js';
 import { FAILED_MESSAGE, fixtureReport, passingReport, REPRODUCE_FAILED } from './test-fixture.js';
 
@@ -139,11 +139,23 @@ describe('conformance.md', () => {
     expect(md).toContain('#### GetMeals · SOAP 1.1 ↔ HTTP GET (1)');
     expect(md).toContain('#### SearchTransfers · HTTP POST (1)');
     expect(md).toContain('`/Envelope/Body/GetMealsResponse/getMealsResult/meals/meal[2]/id`');
-    expect(md).toContain(`\`\`\`sh\n  ${REPRODUCE_FAILED.split('\n').join('\n  ')}\n  \`\`\``);
+    expect(md).toContain(`Reproduce case \`default\`:\n\n\`\`\`sh\n${REPRODUCE_FAILED}\n\`\`\``);
     // Hostile text is inert outside code spans: no raw tag, no table break.
     const outsideCode = md.replace(/`+[^`]*`+/g, '');
     expect(outsideCode).not.toContain('<script>');
     expect(md).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  });
+
+  test('stays within GitHub\'s job summary limit when everything fails, saying how many were left out', async () => {
+    const rows = fixtureReport().results;
+    const failing = rows.find((r) => r.status === 'failed' && r.operation === 'SearchTransfers')!;
+    const many = Array.from({ length: 500 }, (_, i) => ({ ...failing, case: `case-${i}`, reproduce: `${failing.reproduce} # ${'x'.repeat(3000)} ${i}` }));
+    const dir = await tempDir();
+    const p = await writeReports(fixtureReport(many), dir);
+    const md = await readFile(p.markdown, 'utf8');
+    expect(Buffer.byteLength(md)).toBeLessThan(1024 * 1024);
+    expect(md).toMatch(/… and \d+ more failed checks: see conformance.html or junit.xml./);
+    expect(md.match(/^- \*\*`status_code`\*\*/gm)!.length).toBeLessThanOrEqual(100);
   });
 
   test('is short when everything passes', async () => {
@@ -176,6 +188,15 @@ describe('conformance.html', () => {
     expect(html).not.toMatch(/\b(src|href)\s*=\s*["']?(https?:|\/\/)/i);
     expect(html).not.toMatch(/@import|url\(/i);
     expect(html).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-[^']+'; script-src 'sha256-[^']+';/);
+  });
+
+  test('checks of one exchange that fail together show its reproduce command once', () => {
+    const rows = fixtureReport().results;
+    const failing = rows.find((r) => r.status === 'failed' && r.operation === 'SearchTransfers')!;
+    const two = [failing, { ...failing, check: 'content_type', message: 'wrong media type' }];
+    const page = renderHtml(fixtureReport(two));
+    expect(page.match(/<div class="repro">/g)).toHaveLength(1);
+    expect(page).toContain('Reproduce (2 checks above)');
   });
 
   test('truncates long excerpts with a note', () => {
