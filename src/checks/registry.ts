@@ -1,0 +1,104 @@
+/**
+ * The one list of checks, in run order, switchable by name, and the isolating runner.
+ *
+ * Which checks apply to which case kind:
+ * - 'valid' (a valid call): status_code, content_type, xml_wellformed, soap_envelope (every
+ *   binding: SOAP framing on SOAP, no envelope on GET/POST), result_element, xsd_valid, shape, and
+ *   binding_rules (operations with a per-binding rule). The document checks skip (with a reason)
+ *   when the status is not 200: status_code reports that once.
+ * - 'wrong-credentials' (a valid call with a wrong password): credentials_rejected, plus shape and
+ *   xsd_valid when a 200 answer holds the result element (the one documented error form, an Error
+ *   element in a BaseResult result, must still conform). Status, media type, framing and
+ *   well-formedness of a rejection are not checked: the contract does not show the error format
+ *   (section 7.5, 7.6).
+ */
+import { makeRedactor, REDACTED, type Redactor } from '../core/redact.js';
+import { UsageError } from '../core/errors.js';
+import type { Finding } from '../core/types.js';
+import type { CheckContext } from './context.js';
+import { finding, type Check, type CheckOutcome } from './types.js';
+import { statusCode } from './status-code.js';
+import { contentType } from './content-type.js';
+import { xmlWellformed } from './xml-wellformed.js';
+import { soapEnvelope } from './soap-envelope.js';
+import { resultElement } from './result-element.js';
+import { xsdValid } from './xsd-valid.js';
+import { shape } from './shape.js';
+import { bindingRules } from './binding-rules.js';
+import { credentialsRejected } from './credentials-rejected.js';
+
+/** Every check, in run order. */
+export const CHECKS: readonly Check[] = [
+  statusCode, contentType, xmlWellformed, soapEnvelope, resultElement, xsdValid, shape, bindingRules, credentialsRejected,
+];
+
+export const CHECK_NAMES: readonly string[] = CHECKS.map((c) => c.name);
+
+/** The named checks in run order (all when `names` is absent or empty); an unknown name is a UsageError naming it. */
+export function selectChecks(names?: readonly string[]): readonly Check[] {
+  if (!names || names.length === 0) return CHECKS;
+  const unknown = names.filter((n) => !CHECK_NAMES.includes(n));
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown check name${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')} (known checks: ${CHECK_NAMES.join(', ')})`);
+  }
+  return CHECKS.filter((c) => names.includes(c.name));
+}
+
+export interface CheckRun {
+  readonly check: Check;
+  readonly outcome: CheckOutcome;
+}
+
+/** The password values of the request (query, form body or SOAP body), to keep them out of findings. */
+export function requestSecrets(ctx: CheckContext): string[] {
+  const req = ctx.exchange.request;
+  const found = new Set<string>();
+  const add = (v: string | null | undefined) => { if (v && v !== REDACTED) found.add(v); };
+  try {
+    add(new URL(req.url).searchParams.get('password'));
+  } catch { /* not a URL: nothing to take */ }
+  if (req.body) {
+    if (/^\s*</.test(req.body)) {
+      for (const m of req.body.matchAll(/<(?:[\w.-]+:)?password(?:\s[^>]*)?>([^<]*)<\//g)) {
+        add(m[1]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'")
+          .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
+          .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16))).replace(/&amp;/g, '&'));
+      }
+    } else {
+      add(new URLSearchParams(req.body).get('password'));
+    }
+  }
+  return [...found];
+}
+
+function scrub(f: Finding, redact: Redactor): Finding {
+  return {
+    ...f,
+    path: redact(f.path),
+    message: redact(f.message),
+    ...(f.expected !== undefined ? { expected: redact(f.expected) } : {}),
+    ...(f.actual !== undefined ? { actual: redact(f.actual) } : {}),
+  };
+}
+
+/**
+ * Run the checks that apply to the exchange, in order. A check that throws becomes a finding of its
+ * own ("check crashed") and the others still run; the request's password is scrubbed from every
+ * outcome. Checks that do not apply are left out.
+ */
+export function runChecks(ctx: CheckContext, checks: readonly Check[] = CHECKS): CheckRun[] {
+  const redact = makeRedactor(requestSecrets(ctx));
+  const runs: CheckRun[] = [];
+  for (const check of checks) {
+    let outcome: CheckOutcome;
+    try {
+      if (!check.appliesTo(ctx)) continue;
+      outcome = check.run(ctx);
+    } catch (e) {
+      const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+      outcome = [finding(check.name, '/', `check crashed: ${why.slice(0, 200)}`)];
+    }
+    runs.push({ check, outcome: Array.isArray(outcome) ? outcome.map((f) => scrub(f, redact)) : { skipped: redact(outcome.skipped) } });
+  }
+  return runs;
+}
