@@ -3,8 +3,8 @@
  * defect is reported by exactly one check and the others skip with a reason naming it), paths,
  * short quotes and the hints that explain a near miss (case, namespace version, other group).
  */
-import { complexType, MODEL } from '../contract/model.js';
-import { XSI_NS, SOAP11_ENV_NS, SOAP12_ENV_NS, type XElement } from '../xml/tree.js';
+import { MODEL } from '../contract/model.js';
+import { SOAP11_ENV_NS, SOAP12_ENV_NS, type XElement } from '../xml/tree.js';
 import type { CheckContext } from './context.js';
 
 export type Skip = { readonly skipped: string };
@@ -99,18 +99,4 @@ export function extendsType(typeName: string, base: string): boolean {
     t = nt?.kind === 'complex' ? nt.base : undefined;
   }
   return false;
-}
-
-/** xsi attributes are allowed on any element (XSD Part 1, 3.2.7); the walker reads nil and type itself. */
-export const isXsiAttr = (a: { ns: string }): boolean => a.ns === XSI_NS;
-
-/** Element children of a complex-typed list item or result, for data-presence tests. */
-export function listFieldNames(typeName: string): Set<string> {
-  const out = new Set<string>();
-  for (let t: string | undefined = typeName; t; ) {
-    const ct = complexType(t);
-    for (const f of ct.fields) if (f.kind === 'element' && f.list) out.add(f.name);
-    t = ct.base;
-  }
-  return out;
 }
