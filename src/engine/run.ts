@@ -8,6 +8,7 @@ import type { Params } from '../bindings/types.js';
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import { CheckContext, type CaseKind, type DocumentValidator } from '../checks/context.js';
 import type { Check, CheckOutcome } from '../checks/types.js';
+import { runChecks } from '../checks/registry.js';
 import { makeRedactor, REDACTED, type Redactor } from '../core/redact.js';
 import type { Exchange, Finding, ResultRow, RunReport, Target } from '../core/types.js';
 import { compareBindings, EQUIVALENCE_CHECK } from '../equivalence/compare.js';
@@ -144,23 +145,6 @@ function redactRow(row: ResultRow, redact: Redactor): ResultRow {
   };
 }
 
-/** Run the checks on one exchange; a check that throws becomes a finding of its own. */
-export function checkExchange(ctx: CheckContext, checks: readonly Check[]): { check: string; outcome: CheckOutcome; ms: number }[] {
-  const out: { check: string; outcome: CheckOutcome; ms: number }[] = [];
-  for (const c of checks) {
-    const t0 = performance.now();
-    let outcome: CheckOutcome;
-    try {
-      if (!c.appliesTo(ctx)) continue;
-      outcome = c.run(ctx);
-    } catch (e) {
-      outcome = [{ check: c.name, path: '/', message: `check crashed: ${(e as Error).stack ?? String(e)}` }];
-    }
-    out.push({ check: c.name, outcome, ms: performance.now() - t0 });
-  }
-  return out;
-}
-
 /** Execute one unit on every selected binding and produce its rows (unredacted). */
 export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Promise<ResultRow[]> {
   const { op } = unit;
@@ -187,7 +171,7 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
     rows.push(rowFrom(base, EXCHANGE_CHECK, [], ex.response.elapsedMs));
     const ctx = new CheckContext({ op, binding: b, caseId: unit.caseId, caseKind: unit.kind, namespaces: plan.target.namespaces, exchange: ex, validator: deps.validator });
     contexts.set(b, ctx);
-    for (const r of checkExchange(ctx, plan.checks)) rows.push(rowFrom(base, r.check, r.outcome, r.ms));
+    for (const r of runChecks(ctx, plan.checks)) rows.push(rowFrom(base, r.check.name, r.outcome));
   }
   if (plan.equivalence && plan.bindings.length > 1) {
     for (const eq of compareBindings(op, unit.kind, plan.bindings, contexts)) {

@@ -3,6 +3,8 @@
  * parsing) turned into a small namespace-resolved element tree. fast-xml-parser does not resolve
  * prefixes, so this module does. Documents with a DOCTYPE are refused before parsing: SOAP forbids
  * them and nothing in the contract needs them, so no entity is ever expanded.
+ * fast-xml-parser is lenient (it drops text outside the root, for one): libxml2, through the
+ * xml_wellformed check, is the authority on well-formedness; this reader only has to be safe.
  */
 import { XMLParser } from 'fast-xml-parser';
 
@@ -57,7 +59,7 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   trimValues: false,
   processEntities: true,
-  htmlEntities: false,
+  htmlEntities: true, // decodes numeric character references (&#233;); undefined named entities are refused by libxml2 first
   ignoreDeclaration: true,
   ignorePiTags: true,
   commentPropName: false,
@@ -98,8 +100,6 @@ export function parseXml(xml: string): ParsedXml {
   }
   const roots = raw.filter((n) => elementName(n) !== undefined);
   if (roots.length !== 1) throw new XmlError(roots.length === 0 ? 'no root element' : `${roots.length} root elements, expected one`);
-  const strayText = raw.find((n) => typeof n['#text'] === 'string' && (n['#text'] as string).trim() !== '');
-  if (strayText) throw new XmlError('text outside the root element');
   const root = build(roots[0]!, new Map([['xml', XML_NS]]), '/');
   return { root, declaration: readDeclaration(xml) };
 }

@@ -1,0 +1,45 @@
+import { describe, expect, test } from 'vitest';
+import { attr, isNil, parseXml, XmlError, XSI_NS } from './tree.js';
+
+describe('namespace-resolved tree', () => {
+  test('prefixes resolve to URIs; default namespace applies to elements, not attributes', () => {
+    const { root } = parseXml('<a:r xmlns:a="urn:A" xmlns="urn:D" x="1" a:y="2"><c><a:d/></c></a:r>');
+    expect([root.ns, root.local, root.prefix]).toEqual(['urn:A', 'r', 'a']);
+    expect(root.attrs).toEqual([{ ns: '', local: 'x', prefix: '', value: '1' }, { ns: 'urn:A', local: 'y', prefix: 'a', value: '2' }]);
+    expect(root.children[0]!.ns).toBe('urn:D');
+    expect(root.children[0]!.children[0]!.ns).toBe('urn:A');
+  });
+  test('a redeclared prefix is scoped to its element', () => {
+    const { root } = parseXml('<p:r xmlns:p="urn:1"><p:c xmlns:p="urn:2"/><p:d/></p:r>');
+    expect(root.children.map((c) => c.ns)).toEqual(['urn:2', 'urn:1']);
+  });
+  test('character references, entities and CDATA decode; text stays untrimmed', () => {
+    const { root } = parseXml('<r a="&#233;&#x41;&amp;&quot;"> caf&#233; &lt;&gt; <![CDATA[<x>]]>&#13;</r>');
+    expect(attr(root, 'a')).toBe('éA&"');
+    expect(root.text).toBe(' café <> <x>\r');
+  });
+  test('xsi:nil true and 1 are nil, under any prefix', () => {
+    expect(isNil(parseXml(`<r xmlns:i="${XSI_NS}" i:nil="1"/>`).root)).toBe(true);
+    expect(isNil(parseXml(`<r xmlns:xsi="${XSI_NS}" xsi:nil="true"/>`).root)).toBe(true);
+    expect(isNil(parseXml(`<r xmlns:xsi="${XSI_NS}" xsi:nil="false"/>`).root)).toBe(false);
+    expect(isNil(parseXml('<r nil="true"/>').root)).toBe(false);
+  });
+  test('the XML declaration is read with either quote', () => {
+    expect(parseXml("<?xml version='1.0' encoding='UTF-8'?><r/>").declaration?.encoding).toBe('UTF-8');
+    expect(parseXml('<r/>').declaration).toBeUndefined();
+  });
+  test.each([
+    ['a DOCTYPE (no entity is ever expanded)', '<!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><r>&x;</r>', /DOCTYPE/],
+    ['an undeclared element prefix', '<p:r/>', /undeclared namespace prefix "p" on element \/p:r/],
+    ['an undeclared attribute prefix', '<r><c q:a="1"/></r>', /undeclared namespace prefix "q" on attribute q:a of \/r\/c/],
+    ['two roots', '<a/><b/>', /2 root elements/],
+    ['no root', '   ', /no root element/],
+    ['nesting beyond the limit', `${'<a>'.repeat(600)}${'</a>'.repeat(600)}`, /not well-formed/],
+  ])('refuses %s', (_what, xml, message) => {
+    expect(() => parseXml(xml)).toThrow(XmlError);
+    expect(() => parseXml(xml)).toThrow(message);
+  });
+  test('a DOCTYPE-like string inside content is not mistaken for one', () => {
+    expect(parseXml('<r><![CDATA[<!DOCTYPE x>]]></r>').root.text).toBe('<!DOCTYPE x>');
+  });
+});
