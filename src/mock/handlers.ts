@@ -196,7 +196,9 @@ async function readBody(request: Request, max: number): Promise<BodyRead> {
       if (done) break;
       total += value.byteLength;
       if (total > max) {
-        await reader.cancel().catch(() => undefined);
+        // Not awaited: a branch of a tee'd body (msw clones requests) settles its cancel only
+        // once the other branch is cancelled too.
+        reader.cancel().catch(() => undefined);
         return tooLarge;
       }
       chunks.push(value);

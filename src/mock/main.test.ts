@@ -1,0 +1,122 @@
+/** The mock command: flags, the printed URL, signals, exit codes. */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, test } from 'vitest';
+import { DEFAULT_NAMESPACES, findOperation } from '../contract/catalogue.js';
+import { call, resultElement, validParams } from './test-support.js';
+import { parseMockFlags } from './main.js';
+
+const ROOT = new URL('../../', import.meta.url);
+const children: ReturnType<typeof spawn>[] = [];
+// Each command runs in its own process group (npx → sh → tsx → node): ending the group ends them all.
+afterEach(async () => {
+  for (const c of children.splice(0)) {
+    if (c.exitCode !== null || c.signalCode !== null || c.pid === undefined) continue;
+    const gone = new Promise((resolve) => c.once('exit', resolve));
+    try {
+      process.kill(-c.pid, 'SIGTERM');
+    } catch {
+      continue;
+    }
+    await gone;
+  }
+});
+
+const TSX_CLI = fileURLToPath(new URL('node_modules/tsx/dist/cli.mjs', ROOT));
+
+/**
+ * Start the command as `npx tsx src/mock/main.ts ...`, or (for signal tests) through tsx's CLI
+ * directly: npm exec does not hand a signal's outcome back as an exit code, tsx does.
+ */
+function run(args: string[], via: 'npx' | 'tsx' = 'npx') {
+  const [cmd, pre] = via === 'npx' ? ['npx', ['tsx']] : [process.execPath, [TSX_CLI]];
+  const child = spawn(cmd, [...pre, 'src/mock/main.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (s: string) => { stdout += s; });
+  child.stderr.setEncoding('utf8').on('data', (s: string) => { stderr += s; });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const firstLine = new Promise<string>((resolve, reject) => {
+    const rl = createInterface({ input: child.stdout });
+    rl.once('line', resolve);
+    child.once('exit', () => reject(new Error(`exited before printing: ${stderr}`)));
+  });
+  firstLine.catch(() => undefined);
+  return { child, exited, firstLine, out: () => stdout, err: () => stderr };
+}
+
+describe('npm run mock -- flags', () => {
+  test('--port 0 --user --password --book-ns --search-ns: prints the URL, serves with them, closes on SIGTERM', async () => {
+    const secret = 'pa55-w0rd-not-printed';
+    const ns = { book: 'urn:acme:book:1/', search: 'https://acme.example/search/1/' };
+    const p = run(['--port', '0', '--user', 'alice', '--password', secret, '--book-ns', ns.book, '--search-ns', ns.search], 'tsx');
+    const line = await p.firstLine;
+    const m = /^mock listening on (http:\/\/127\.0\.0\.1:(\d+))$/.exec(line);
+    expect(m, line).not.toBeNull();
+    const url = m![1]!;
+    expect(Number(m![2])).toBeGreaterThan(0);
+
+    const meals = findOperation('GetMeals')!;
+    const ok = await call(url, ns, meals, 'soap12', validParams(meals, { userName: 'alice', password: secret }));
+    expect(ok.status).toBe(200);
+    expect(resultElement(meals, 'soap12', ok.body).ns).toBe(ns.search);
+    const cancel = findOperation('CancelBooking')!;
+    const booked = await call(url, ns, cancel, 'get', validParams(cancel, { userName: 'alice', password: secret }));
+    expect(resultElement(cancel, 'get', booked.body).ns).toBe(ns.book);
+    const refused = await call(url, ns, cancel, 'get', validParams(cancel));
+    expect(refused.status).toBe(500);
+
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+    expect(p.out()).not.toContain(secret);
+    expect(p.err()).not.toContain(secret);
+    expect(p.out()).toContain('mock closed');
+  });
+
+  test('npx tsx src/mock/main.ts --port 0 prints the URL and serves', async () => {
+    const p = run(['--port', '0']);
+    const url = /^mock listening on (\S+)$/.exec(await p.firstLine)![1]!;
+    const langs = findOperation('GetLanguages')!;
+    const r = await call(url, DEFAULT_NAMESPACES, langs, 'post', validParams(langs));
+    expect(r.status).toBe(200);
+    expect(p.out()).not.toContain('mock-password');
+  });
+
+  test('SIGINT closes cleanly too', async () => {
+    const p = run(['--port', '0'], 'tsx');
+    expect(await p.firstLine).toMatch(/^mock listening on http:\/\/127\.0\.0\.1:\d+$/);
+    p.child.kill('SIGINT');
+    expect(await p.exited).toBe(0);
+  });
+
+  test.for([
+    [['--bogus'], /bogus/],
+    [['--port', 'abc'], /--port must be an integer.*"abc"/],
+    [['--port', '70000'], /--port/],
+    [['--port'], /--port/],
+    [['--book-ns', 'not a uri'], /--book-ns must be an absolute URI/],
+    [['stray'], /stray/],
+  ] as const)('bad flags %j → exit 2 naming the problem', async ([args, message]) => {
+    const p = run([...args]);
+    expect(await p.exited).toBe(2);
+    expect(p.err()).toMatch(message);
+    expect(p.out()).toBe('');
+  });
+});
+
+describe('parseMockFlags', () => {
+  test('defaults', () => {
+    expect(parseMockFlags([])).toEqual({
+      port: 8080, user: 'mock-user', password: 'mock-password',
+      namespaces: { book: 'http://mock.accommodation.test/book/1/', search: 'http://mock.accommodation.test/search/1/' },
+    });
+  });
+  test('--help', () => {
+    expect(parseMockFlags(['--help'])).toBe('help');
+  });
+  test('--user= and --password= may not be empty', () => {
+    expect(() => parseMockFlags(['--user='])).toThrow(/--user must not be empty/);
+  });
+});
