@@ -12,7 +12,14 @@ import { parseContentType } from '../bindings/media-type.js';
 /** What kind of request a case sends, which decides the outcome the checks expect. */
 export type CaseKind =
   | 'valid'              // a valid call: 200 and a conforming result
-  | 'wrong-credentials'; // a valid call with a wrong password: no data in any binding
+  | 'wrong-credentials'  // a valid call with a wrong password: no data in any binding
+  | 'missing-param'      // a required typed parameter left out
+  | 'bad-param'          // an int or dateTime parameter that does not parse
+  | 'unknown-operation'  // an operation the service does not have
+  | 'wrong-soapaction';  // SOAP 1.1 with a SOAPAction naming another operation
+
+/** Case kinds whose request is bad: the target must reject it cleanly (no data, no crash). */
+export const BAD_REQUEST_KINDS: readonly CaseKind[] = ['missing-param', 'bad-param', 'unknown-operation', 'wrong-soapaction'];
 
 /** Result of parsing and XSD-validating one document with libxml2 (src/xml/xsd-validator.ts). */
 export interface LibxmlOutcome {

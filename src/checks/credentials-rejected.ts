@@ -3,12 +3,14 @@
  * any HTTP 4xx/5xx answer or SOAP fault, whatever its format (the contract does not show it, 7.5
  * and 7.6), and for results extending BaseResult (7.1) a result carrying an Error element and no
  * data. Not accepted: a result with data, or, where the result type has no Error element, any result.
+ * bad_request_rejected judges bad requests the same way, and notes the form of the rejection.
  */
 import { effective } from '../contract/model.js';
 import type { Finding } from '../core/types.js';
 import { isNil, type XElement } from '../xml/tree.js';
 import { finding, type Check, type CheckOutcome } from './types.js';
-import { findFault } from './soap-fault.js';
+import { describeFault, findFault } from './soap-fault.js';
+import { BAD_REQUEST_KINDS, type CheckContext } from './context.js';
 import { extendsType, step } from './support.js';
 
 /** The first element of that local name in document order (any namespace), with its path. */
@@ -26,39 +28,80 @@ function findByLocal(root: XElement, local: string): { el: XElement; path: strin
 
 const EXPECTED = 'no data: an HTTP 4xx/5xx error, a SOAP fault, or (BaseResult results) an Error element';
 
+/** How the target rejected a request, in words (for the note of a passed check). */
+function rejectionForm(ctx: CheckContext): string {
+  const r = ctx.response!;
+  const root = ctx.xml().parsed?.root;
+  const fault = root ? findFault(root) : undefined;
+  const ct = r.headers['content-type'] ?? 'no Content-Type';
+  if (fault) return `rejected with HTTP ${r.status} and a SOAP fault (${ct}): ${describeFault(fault).slice(0, 200)}`;
+  if (r.status >= 400) return `rejected with HTTP ${r.status} (${ct})`;
+  return `rejected with HTTP ${r.status} and no data (${ct})`;
+}
+
+/**
+ * The findings of a response that should carry no data; `what` names the request in messages
+ * ("wrong credentials"). Empty when the response rejects the request.
+ */
+function dataFindings(ctx: CheckContext, check: string, what: string): Finding[] | undefined {
+  const r = ctx.response!;
+  if (r.status >= 400) return undefined;
+  const root = ctx.xml().parsed?.root;
+  if (!root || findFault(root)) return undefined;
+  const hit = findByLocal(root, ctx.op.resultElement);
+  if (!hit || isNil(hit.el)) return undefined;
+  const { el, path } = hit;
+  const status = `status ${r.status}`;
+  if (!extendsType(ctx.op.resultType, 'BaseResult')) {
+    const kids = el.children.length;
+    return [finding(check, path,
+      `${what} answered with data: ${status} and a ${el.local} result element${kids ? ` holding ${kids} element${kids > 1 ? 's' : ''}` : ''}; ${ctx.op.resultType} has no Error element, so only an error status or a fault rejects`,
+      EXPECTED, `${status} with ${el.local}`)];
+  }
+  const fields = effective(ctx.op.resultType).fields;
+  const out: Finding[] = [];
+  let error: XElement | undefined;
+  for (const c of el.children) {
+    if (c.local === 'Error') { error ??= c; continue; }
+    const f = fields.find((x) => x.kind === 'element' && x.name === c.local);
+    if (f?.kind === 'element' && f.list && c.children.length === 0) continue; // an empty list carries no data
+    const items = f?.kind === 'element' && f.list ? `${c.children.length} ${f.list.item === '*' ? 'item' : f.list.item} item${c.children.length > 1 ? 's' : ''}` : 'content';
+    out.push(finding(check, `${path}/${step(el, c)}`, `${what} answered with data: ${c.local} holds ${items}`, EXPECTED, `${c.local} with ${items}`));
+  }
+  if (!error) {
+    out.push(finding(check, `${path}/Error`, `${what} answered with a ${el.local} without an Error element (section 7.1: errors are reported as an Error element)`, 'an Error element', '(absent)'));
+  }
+  return out.length ? out : undefined;
+}
+
 export const credentialsRejected: Check = {
   name: 'credentials_rejected',
   description: 'A call with a wrong password is answered without data: an error status, a SOAP fault, or a BaseResult result with Error and no data.',
   appliesTo: (ctx) => ctx.caseKind === 'wrong-credentials',
   run(ctx): CheckOutcome {
-    const r = ctx.response;
-    if (!r) return { skipped: `no response (${ctx.exchange.error?.code ?? 'no exchange'}): nothing to judge` };
-    if (r.status >= 400) return [];
-    const root = ctx.xml().parsed?.root;
-    if (!root || findFault(root)) return [];
-    const hit = findByLocal(root, ctx.op.resultElement);
-    if (!hit || isNil(hit.el)) return [];
-    const { el, path } = hit;
-    const status = `status ${r.status}`;
-    if (!extendsType(ctx.op.resultType, 'BaseResult')) {
-      const kids = el.children.length;
-      return [finding(this.name, path,
-        `wrong credentials answered with data: ${status} and a ${el.local} result element${kids ? ` holding ${kids} element${kids > 1 ? 's' : ''}` : ''}; ${ctx.op.resultType} has no Error element, so only an error status or a fault rejects`,
-        EXPECTED, `${status} with ${el.local}`)];
-    }
-    const fields = effective(ctx.op.resultType).fields;
-    const out: Finding[] = [];
-    let error: XElement | undefined;
-    for (const c of el.children) {
-      if (c.local === 'Error') { error ??= c; continue; }
-      const f = fields.find((x) => x.kind === 'element' && x.name === c.local);
-      if (f?.kind === 'element' && f.list && c.children.length === 0) continue; // an empty list carries no data
-      const what = f?.kind === 'element' && f.list ? `${c.children.length} ${f.list.item === '*' ? 'item' : f.list.item} item${c.children.length > 1 ? 's' : ''}` : 'content';
-      out.push(finding(this.name, `${path}/${step(el, c)}`, `wrong credentials answered with data: ${c.local} holds ${what}`, EXPECTED, `${c.local} with ${what}`));
-    }
-    if (!error) {
-      out.push(finding(this.name, `${path}/Error`, `wrong credentials answered with a ${el.local} without an Error element (section 7.1: errors are reported as an Error element)`, 'an Error element', '(absent)'));
-    }
-    return out;
+    if (!ctx.response) return { skipped: `no response (${ctx.exchange.error?.code ?? 'no exchange'}): nothing to judge` };
+    return dataFindings(ctx, this.name, 'wrong credentials') ?? [];
+  },
+};
+
+/** The bad request of a case, in words: from its kind and id (missing-<param>, unparsable-<param>). */
+export function badRequestWhat(ctx: CheckContext): string {
+  const param = ctx.caseId.replace(/^(missing|unparsable)-/, '');
+  switch (ctx.caseKind) {
+    case 'missing-param': return `a request without its required parameter ${param}`;
+    case 'bad-param': return `a request whose ${param} does not parse as ${ctx.op.params.find((p) => p.name === param)?.type ?? 'its type'}`;
+    case 'unknown-operation': return `a request for an operation the service does not have (${ctx.op.name})`;
+    case 'wrong-soapaction': return 'a SOAP 1.1 request whose SOAPAction names another operation';
+    default: return 'a bad request';
+  }
+}
+
+export const badRequestRejected: Check = {
+  name: 'bad_request_rejected',
+  description: 'A bad request (missing or unparsable typed parameter, unknown operation, wrong SOAPAction) is rejected without data; the error form is reported, not judged (section 7.5).',
+  appliesTo: (ctx) => BAD_REQUEST_KINDS.includes(ctx.caseKind),
+  run(ctx): CheckOutcome {
+    if (!ctx.response) return { skipped: `no response (${ctx.exchange.error?.code ?? 'no exchange'}): reported by http_exchange` };
+    return dataFindings(ctx, this.name, badRequestWhat(ctx)) ?? { note: rejectionForm(ctx) };
   },
 };

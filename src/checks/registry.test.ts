@@ -18,6 +18,7 @@ describe('registry', () => {
   test('names are unique, snake_case, in run order', () => {
     expect(CHECK_NAMES).toEqual([
       'status_code', 'content_type', 'xml_wellformed', 'soap_envelope', 'result_element', 'xsd_valid', 'shape', 'binding_rules', 'credentials_rejected',
+      'bad_request_rejected',
     ]);
     for (const c of CHECKS) {
       expect(c.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
@@ -50,8 +51,11 @@ describe('runChecks', () => {
   test('leaves out checks that do not apply', () => {
     expect(runChecks(contextFor('GetMeals', 'get', ok)).map((r) => r.check.name)).not.toContain('credentials_rejected');
     expect(runChecks(contextFor('CancelBooking', 'get', documentFor('CancelBooking', 'get'))).map((r) => r.check.name)).toContain('binding_rules');
+    // A rejection has no result to validate or walk: only the rejection check applies.
     expect(runChecks(contextFor('GetMeals', 'get', '', { caseKind: 'wrong-credentials', status: 500 })).map((r) => r.check.name))
-      .toEqual(['xsd_valid', 'shape', 'credentials_rejected']);
+      .toEqual(['credentials_rejected']);
+    expect(runChecks(contextFor('GetMeals', 'get', '', { caseKind: 'bad-param', caseId: 'unparsable-x', status: 500 })).map((r) => r.check.name))
+      .toEqual(['bad_request_rejected']);
   });
 
   test('never lets the request password into a finding or a skip reason', () => {

@@ -11,6 +11,9 @@
  *   element in a BaseResult result, must still conform). Status, media type, framing and
  *   well-formedness of a rejection are not checked: the contract does not show the error format
  *   (section 7.5, 7.6).
+ * - bad requests ('missing-param', 'bad-param', 'unknown-operation', 'wrong-soapaction'):
+ *   bad_request_rejected only, judged on "rejected, no data" alone; the form of the rejection is
+ *   reported as a note, never failed (the contract does not show error formats).
  */
 import { makeRedactor, REDACTED, type Redactor } from '../core/redact.js';
 import { UsageError } from '../core/errors.js';
@@ -25,11 +28,11 @@ import { resultElement } from './result-element.js';
 import { xsdValid } from './xsd-valid.js';
 import { shape } from './shape.js';
 import { bindingRules } from './binding-rules.js';
-import { credentialsRejected } from './credentials-rejected.js';
+import { badRequestRejected, credentialsRejected } from './credentials-rejected.js';
 
 /** Every check, in run order. */
 export const CHECKS: readonly Check[] = [
-  statusCode, contentType, xmlWellformed, soapEnvelope, resultElement, xsdValid, shape, bindingRules, credentialsRejected,
+  statusCode, contentType, xmlWellformed, soapEnvelope, resultElement, xsdValid, shape, bindingRules, credentialsRejected, badRequestRejected,
 ];
 
 export const CHECK_NAMES: readonly string[] = CHECKS.map((c) => c.name);
@@ -98,7 +101,11 @@ export function runChecks(ctx: CheckContext, checks: readonly Check[] = CHECKS):
       const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
       outcome = [finding(check.name, '/', `check crashed: ${why.slice(0, 200)}`)];
     }
-    runs.push({ check, outcome: Array.isArray(outcome) ? outcome.map((f) => scrub(f, redact)) : { skipped: redact(outcome.skipped) } });
+    runs.push({
+      check,
+      outcome: Array.isArray(outcome) ? outcome.map((f) => scrub(f, redact))
+        : 'note' in outcome ? { note: redact(outcome.note) } : { skipped: redact(outcome.skipped) },
+    });
   }
   return runs;
 }

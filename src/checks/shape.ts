@@ -243,7 +243,8 @@ export function shapeFindings(el: XElement, typeName: string, path: string, ns: 
 export const shape: Check = {
   name: 'shape',
   description: 'The result element matches the type model: required/optional fields, order, multiplicity, names and namespaces, attributes, nil, enumerations and lexical forms.',
-  appliesTo: () => true,
+  // On a rejected call there is nothing to walk: the error format is not shown (section 7.5).
+  appliesTo: (ctx) => ctx.caseKind === 'valid' || (ctx.response?.status === 200 && ctx.located().result !== undefined),
   run(ctx): CheckOutcome {
     const doc = needsDocument(ctx);
     if (isSkip(doc)) return doc;

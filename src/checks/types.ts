@@ -6,8 +6,12 @@
 import type { Finding } from '../core/types.js';
 import type { CheckContext } from './context.js';
 
-/** What a check says about one exchange: findings (empty: passed), or why it could not run. */
-export type CheckOutcome = Finding[] | { readonly skipped: string };
+/**
+ * What a check says about one exchange: findings (empty: passed), a pass with a note (something
+ * worth reporting that the contract does not let us fail, e.g. the form of an error it does not
+ * show), or why it could not run.
+ */
+export type CheckOutcome = Finding[] | { readonly note: string } | { readonly skipped: string };
 
 export interface Check {
   /** Stable snake_case name, used in reports and to switch checks on and off. */

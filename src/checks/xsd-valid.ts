@@ -72,7 +72,8 @@ export function pathOfMessage(message: string, line: number | undefined, root: X
 export const xsdValid: Check = {
   name: 'xsd_valid',
   description: 'The response document is valid against the schemas (SOAP envelope schemas and the group schemas generated from the type model).',
-  appliesTo: () => true,
+  // On a rejected call there is nothing to walk: the error format is not shown (section 7.5).
+  appliesTo: (ctx) => ctx.caseKind === 'valid' || (ctx.response?.status === 200 && ctx.located().result !== undefined),
   run(ctx): CheckOutcome {
     const doc = needsDocument(ctx);
     if (isSkip(doc)) return doc;

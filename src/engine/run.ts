@@ -52,7 +52,23 @@ export interface Unit {
   readonly kind: CaseKind;
   readonly params: Params;
   readonly description?: string;
+  /** Only these bindings (e.g. the SOAPAction case is SOAP 1.1's); all selected ones when absent. */
+  readonly only?: readonly BindingId[];
+  /** Headers replacing the binding's own (the wrong-SOAPAction case). */
+  readonly headers?: (op: Operation, ns: string) => Record<string, string>;
 }
+
+/** Name of the operation the unknown-operation case asks for. */
+export const UNKNOWN_OPERATION = 'NoSuchOperation';
+
+/** A stand-in operation the service does not have, on the path and namespace of `like`. */
+function unknownOperation(like: Operation): Operation {
+  return { ...like, name: UNKNOWN_OPERATION, params: like.params.filter((p) => p.name === 'userName' || p.name === 'password'),
+    resultElement: 'noSuchOperationResult', mutates: false, source: 'negative case: an operation the service does not have' };
+}
+
+/** Unparsable values per parameter type. */
+const UNPARSABLE: Partial<Record<string, string>> = { int: 'not-a-number', dateTime: 'not-a-date', decimal: 'not-a-decimal' };
 
 /** The units of a plan, in catalogue order: the valid cases, then the negative case per operation. */
 export function planUnits(plan: RunPlan): Unit[] {
@@ -62,11 +78,40 @@ export function planUnits(plan: RunPlan): Unit[] {
     for (const c of cases) {
       units.push({ op, caseId: c.id, kind: 'valid', params: { ...c.params, userName: plan.target.user, password: plan.target.password }, description: c.description });
     }
-    if (plan.negative && cases[0]) {
+    const first = cases[0];
+    if (!plan.negative || !first) continue;
+    const params = { ...first.params, userName: plan.target.user, password: plan.target.password };
+    units.push({
+      op, caseId: WRONG_CREDENTIALS_CASE, kind: 'wrong-credentials',
+      params: { ...params, password: WRONG_PASSWORD },
+      description: 'a valid call with a wrong password: no binding may answer with data',
+    });
+    const typed = op.params.find((p) => p.required && p.type !== 'string');
+    if (typed) {
+      const rest: Record<string, string> = { ...params };
+      delete rest[typed.name];
+      units.push({ op, caseId: `missing-${typed.name}`, kind: 'missing-param', params: rest, description: `the required ${typed.type} parameter ${typed.name} left out` });
+    }
+    const parsed = op.params.find((p) => p.type === 'int' || p.type === 'dateTime');
+    if (parsed) {
+      units.push({ op, caseId: `unparsable-${parsed.name}`, kind: 'bad-param', params: { ...params, [parsed.name]: UNPARSABLE[parsed.type]! },
+        description: `${parsed.name} (${parsed.type}) sent as "${UNPARSABLE[parsed.type]}"` });
+    }
+    if (plan.bindings.includes('soap11')) {
+      const other = plan.operations.find((o) => o.service === op.service && o !== op) ?? op;
       units.push({
-        op, caseId: WRONG_CREDENTIALS_CASE, kind: 'wrong-credentials',
-        params: { ...cases[0].params, userName: plan.target.user, password: WRONG_PASSWORD },
-        description: 'a valid call with a wrong password: no binding may answer with data',
+        op, caseId: 'wrong-soapaction', kind: 'wrong-soapaction', params, only: ['soap11'],
+        headers: (_op, ns) => ({ 'content-type': 'text/xml; charset=utf-8', soapaction: `"${ns}${other === op ? UNKNOWN_OPERATION : other.name}"` }),
+        description: `SOAP 1.1 call whose SOAPAction names ${other === op ? 'no operation' : other.name}`,
+      });
+    }
+  }
+  if (plan.negative) {
+    for (const service of [...new Set(plan.operations.map((o) => o.service))]) {
+      const like = plan.operations.find((o) => o.service === service && !o.mutates) ?? plan.operations.find((o) => o.service === service)!;
+      units.push({
+        op: unknownOperation(like), caseId: `unknown-operation-${service}`, kind: 'unknown-operation',
+        params: { userName: plan.target.user, password: plan.target.password }, description: `${UNKNOWN_OPERATION} on the ${service} service`,
       });
     }
   }
@@ -116,6 +161,7 @@ function rowFrom(base: RowBase, check: string, outcome: CheckOutcome, durationMs
     operation: base.op.name, group: base.op.group, binding: base.binding, case: base.caseId, check,
     reproduce: base.reproduce, ...(durationMs !== undefined ? { durationMs } : {}),
   };
+  if ('note' in outcome) return { ...common, status: 'passed', message: outcome.note, path: '', findings: [] };
   if (!Array.isArray(outcome)) return { ...common, status: 'skipped', message: outcome.skipped, path: '', findings: [] };
   if (outcome.length === 0) return { ...common, status: 'passed', message: '', path: '', findings: [] };
   const first = outcome[0]!;
@@ -150,8 +196,11 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
   const { op } = unit;
   const ns = plan.target.namespaces[op.ns];
   const baseUrl = op.group === 'booking' ? plan.target.bookUrl : op.group === 'transfers' ? plan.target.transfersUrl : plan.target.searchUrl;
-  const requests = plan.bindings.map((b) => ({ b, req: bindingModule(b).encodeRequest(op, unit.params, baseUrl, ns) }));
-  const reproduce = (req: Parameters<typeof curlCommand>[0]) => curlCommand(req, unit.kind === 'valid' ? plan.target.password : '');
+  const requests = plan.bindings.filter((b) => !unit.only || unit.only.includes(b)).map((b) => {
+    const req = bindingModule(b).encodeRequest(op, unit.params, baseUrl, ns);
+    return { b, req: unit.headers ? { ...req, headers: unit.headers(op, ns) } : req };
+  });
+  const reproduce = (req: Parameters<typeof curlCommand>[0]) => curlCommand(req, unit.kind === 'wrong-credentials' ? '' : plan.target.password);
 
   const skip = skipReason(plan, op);
   if (skip) {
@@ -173,10 +222,11 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
     contexts.set(b, ctx);
     for (const r of runChecks(ctx, plan.checks)) rows.push(rowFrom(base, r.check.name, r.outcome));
   }
-  if (plan.equivalence && plan.bindings.length > 1) {
-    for (const eq of compareBindings(op, unit.kind, plan.bindings, contexts)) {
+  const sent = requests.map((r) => r.b);
+  if (plan.equivalence && sent.length > 1) {
+    for (const eq of compareBindings(op, unit.kind, sent, contexts)) {
       const ex = exchanges.find((e) => e.b === eq.binding)?.ex;
-      rows.push(rowFrom({ op, binding: eq.binding ?? plan.bindings.join(','), caseId: unit.caseId, reproduce: ex ? reproduce(ex.request) : '', exchange: ex },
+      rows.push(rowFrom({ op, binding: eq.binding ?? sent.join(','), caseId: unit.caseId, reproduce: ex ? reproduce(ex.request) : '', exchange: ex },
         EQUIVALENCE_CHECK, eq.outcome));
     }
   }
