@@ -217,7 +217,8 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
       rows.push(rowFrom(base, EXCHANGE_CHECK, [{ check: EXCHANGE_CHECK, path: '/', message: `no response: ${ex.error?.code}: ${ex.error?.message}` }]));
       continue;
     }
-    rows.push(rowFrom(base, EXCHANGE_CHECK, [], ex.response.elapsedMs));
+    // Every exchange is recorded once, on its http_exchange row (redacted with the rest of the row).
+    rows.push({ ...rowFrom(base, EXCHANGE_CHECK, [], ex.response.elapsedMs), request: requestText(ex), response: responseText(ex) });
     const ctx = new CheckContext({ op, binding: b, caseId: unit.caseId, caseKind: unit.kind, namespaces: plan.target.namespaces, exchange: ex, validator: deps.validator });
     contexts.set(b, ctx);
     for (const r of runChecks(ctx, plan.checks)) rows.push(rowFrom(base, r.check.name, r.outcome));
