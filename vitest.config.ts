@@ -5,6 +5,9 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'suites/**/*.test.ts'],
     globalSetup: ['suites/global-setup.ts'],
     pool: 'forks',
+    // Allure results of `npm test` (the suites label them: epic = group, feature = binding, story =
+    // operation); `conformance run` writes its own into --report-dir.
+    reporters: ['default', ['allure-vitest/reporter', { resultsDir: 'reports/allure-vitest-results' }]],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },

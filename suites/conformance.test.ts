@@ -5,6 +5,7 @@
  * environment (CONFORMANCE_* variables, as `conformance run` reads them); with none, the embedded
  * mock started by the global setup.
  */
+import * as allure from 'allure-js-commons';
 import { describe, expect, inject, test } from 'vitest';
 import { checksOf } from '../src/cli/run.js';
 import { resolveRunSettings } from '../src/cli/config.js';
@@ -61,18 +62,30 @@ async function rowsOf(unit: Unit, pick: (r: ResultRow) => boolean, ctx: { skip: 
   return rows;
 }
 
-describe.for(plan.operations.map((op) => op.name))('%s', (name) => {
-  describe.for(units.filter((u) => u.op.name === name).map((u) => u.caseId))('case %s', (caseId) => {
-    const unit = units.find((u) => u.op.name === name && u.caseId === caseId)!;
-    test.for(plan.bindings.map((b) => [BINDING_LABELS[b], b] as const))('%s', async ([, b], ctx) => {
-      const rows = await rowsOf(unit, (r) => r.binding === b && r.check !== EQUIVALENCE_CHECK, ctx);
+/** The tests of one unit: one per binding it was sent on, and the equivalence of those bindings. */
+function unitTests(unit: Unit): void {
+  const bindings = plan.bindings.filter((b) => !unit.only || unit.only.includes(b));
+  test.for(bindings.map((b) => [BINDING_LABELS[b], b] as const))('%s', async ([label, b], ctx) => {
+    await allure.epic(unit.op.group);
+    await allure.feature(label);
+    await allure.story(unit.op.name);
+    const rows = await rowsOf(unit, (r) => r.binding === b && r.check !== EQUIVALENCE_CHECK, ctx);
+    expect(rows).toConform();
+  });
+  if (plan.equivalence && bindings.length > 1) {
+    test(EQUIVALENCE_CHECK, async (ctx) => {
+      await allure.epic(unit.op.group);
+      await allure.feature('Equivalence');
+      await allure.story(unit.op.name);
+      const rows = await rowsOf(unit, (r) => r.check === EQUIVALENCE_CHECK, ctx);
       expect(rows).toConform();
     });
-    if (plan.equivalence && plan.bindings.length > 1) {
-      test(EQUIVALENCE_CHECK, async (ctx) => {
-        const rows = await rowsOf(unit, (r) => r.check === EQUIVALENCE_CHECK, ctx);
-        expect(rows).toConform();
-      });
-    }
+  }
+}
+
+const names = [...new Set(units.map((u) => u.op.name))];
+describe.for(names)('%s', (name) => {
+  describe.for(units.filter((u) => u.op.name === name).map((u) => u.caseId))('case %s', (caseId) => {
+    unitTests(units.find((u) => u.op.name === name && u.caseId === caseId)!);
   });
 });
