@@ -70,12 +70,35 @@ const parser = new XMLParser({
 const DECL_RE = /^\uFEFF?<\?xml\s([^?]*)\?>/;
 const PSEUDO_ATTR_RE = /(\w+)\s*=\s*("([^"]*)"|'([^']*)')/g;
 const DOCTYPE_RE = /<!DOCTYPE/i;
-const FIRST_ELEMENT_RE = /<[A-Za-z_\u00C0-\uFFFF]/;
 
-/** The prolog (everything before the first start tag), where a DOCTYPE can stand. */
-function prolog(xml: string): string {
-  const m = FIRST_ELEMENT_RE.exec(xml);
-  return m ? xml.slice(0, m.index) : xml;
+/**
+ * True when the document holds a document type declaration anywhere outside comments, CDATA
+ * sections and processing instructions. A scan of "everything before the first start tag" is not
+ * enough: "<!-- <a -->" before the DOCTYPE would hide it, and both parsers would then read its
+ * entity declarations. Linear: one indexOf per markup construct.
+ */
+export function hasDoctype(xml: string): boolean {
+  const skip: [string, string][] = [['<!--', '-->'], ['<![CDATA[', ']]>'], ['<?', '?>']];
+  let i = 0;
+  while ((i = xml.indexOf('<', i)) >= 0) {
+    const next = xml.charCodeAt(i + 1);
+    if (next !== 0x21 /* ! */ && next !== 0x3f /* ? */) {
+      i++;
+      continue;
+    }
+    const open = skip.find(([o]) => xml.startsWith(o, i));
+    if (open) {
+      const end = xml.indexOf(open[1], i + open[0].length);
+      // Unterminated: the parsers refuse it, but do not let a DOCTYPE through behind it.
+      if (end < 0) return DOCTYPE_RE.test(xml.slice(i + open[0].length));
+      i = end + open[1].length;
+    } else if (DOCTYPE_RE.test(xml.slice(i, i + 9))) {
+      return true;
+    } else {
+      i++;
+    }
+  }
+  return false;
 }
 
 /** The XML declaration at the very start of the text, if any. */
@@ -91,7 +114,7 @@ type RawNode = Record<string, unknown>;
 
 /** Parse a document into a namespace-resolved tree. Throws XmlError with a precise message. */
 export function parseXml(xml: string): ParsedXml {
-  if (DOCTYPE_RE.test(prolog(xml))) throw new XmlError('document type declaration (<!DOCTYPE) present: not allowed in these messages, entities are never expanded');
+  if (hasDoctype(xml)) throw new XmlError('document type declaration (<!DOCTYPE) present: not allowed in these messages, entities are never expanded');
   let raw: RawNode[];
   try {
     raw = parser.parse(xml) as RawNode[];

@@ -27,7 +27,7 @@ import { DEFAULT_NAMESPACES, type Namespaces, type NsKey } from '../contract/cat
 import type { DocumentValidator, LibxmlOutcome } from '../checks/context.js';
 import { SCHEMA_FILES, generateCombinedXsd } from '../contract/xsd.js';
 import { escapeAttr } from './escape.js';
-import { SOAP11_ENV_NS, SOAP12_ENV_NS } from './tree.js';
+import { hasDoctype, SOAP11_ENV_NS, SOAP12_ENV_NS } from './tree.js';
 
 /** Default cap on the size of a validated document. */
 export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
@@ -216,9 +216,6 @@ function where(e: LibxmlError): string {
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
-const DOCTYPE_RE = /<!DOCTYPE/i;
-const FIRST_ELEMENT_RE = /<[A-Za-z_\u00C0-\uFFFF]/;
-
 function byteLengthOver(xml: string, max: number): number | undefined {
   if (xml.length * 3 <= max) return undefined; // UTF-8 needs at most 3 bytes per UTF-16 unit
   const n = xml.length > max ? xml.length : Buffer.byteLength(xml, 'utf8');
@@ -239,8 +236,7 @@ export function createDocumentValidator(namespaces: Namespaces, options: Validat
       if (byteLengthOver(xml, maxBytes) !== undefined) {
         return { wellFormedError: `document larger than ${maxBytes} bytes: not parsed`, xsdErrors: [] };
       }
-      const first = FIRST_ELEMENT_RE.exec(xml);
-      if (DOCTYPE_RE.test(first ? xml.slice(0, first.index) : xml)) {
+      if (hasDoctype(xml)) {
         return {
           wellFormedError: 'document type declaration (<!DOCTYPE) present: not parsed (not allowed in these messages; entities are never expanded)',
           xsdErrors: [],
