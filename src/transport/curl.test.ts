@@ -27,6 +27,18 @@ describe('reproduce command', () => {
     expect(out).toContain('<t>$HOME `id`</t>');
   });
 
+  test('URL user-info is never part of the command (the transport does not send it either)', () => {
+    for (const req of [
+      { method: 'GET' as const, url: 'http://bob:urlsecret@h:8/1/SOAP/X.asmx/Op?a=1', headers: {} },
+      { method: 'POST' as const, url: 'https://bob:urlsecret@h/1/SOAP/X.asmx', headers: { 'content-type': 'text/xml' }, body: '<e/>' },
+    ]) {
+      const cmd = curlCommand(req, SECRET);
+      expect(cmd).not.toContain('urlsecret');
+      expect(cmd).not.toContain('bob@');
+      expect(cmd).toMatch(/https?:\/\/h(:8)?\/1\/SOAP/);
+    }
+  });
+
   test('POST form: pairs through --data-urlencode', () => {
     const cmd = curlCommand({ method: 'POST', url: 'http://h/x/Op', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ password: SECRET, a: "it's" }).toString() }, SECRET);
     expect(cmd).not.toContain('p@ss');
@@ -40,6 +52,19 @@ describe('redaction', () => {
     const forms = [SECRET, encodeURIComponent(SECRET), new URLSearchParams({ p: SECRET }).toString().slice(2), 'p@ss w&amp;rd&lt;"$x'];
     for (const f of forms) expect(r(`before ${f} after`)).toBe('before *** after');
     expect(r('http://bob:hunter2@host/x')).toBe('http://bob:***@host/x');
+  });
+  test('the forms a target may echo the secret back in are replaced too', () => {
+    const r = makeRedactor([SECRET]);
+    const xml = 'p@ss w&amp;rd&lt;&quot;$x';
+    const echoed = [JSON.stringify(SECRET).slice(1, -1), xml, Buffer.from(SECRET).toString('base64'), Buffer.from(SECRET).toString('base64url')];
+    for (const f of echoed) expect(r(`<e>${f}</e>`)).toBe('<e>***</e>');
+    const withQuote = makeRedactor([`it's "x"`]);
+    for (const f of ['it&apos;s &quot;x&quot;', 'it&#39;s &quot;x&quot;', 'it&#39;s &#34;x&#34;', JSON.stringify(`it's "x"`).slice(1, -1)]) {
+      expect(withQuote(`[${f}]`)).toBe('[***]');
+    }
+  });
+  test('a user-info password holding "@" is redacted up to the last "@" of the authority', () => {
+    expect(makeRedactor([])('bad URL http://bob:p@ss@word@host:99999/x')).toBe('bad URL http://bob:***@host:99999/x');
   });
   test('an empty secret redacts nothing', () => {
     expect(makeRedactor([''])('abc')).toBe('abc');

@@ -22,6 +22,10 @@ function pairArg(name: string, value: string, password: string): string {
 export function curlCommand(req: HttpRequest, password: string): string {
   const parts = ['curl', '-sS', '-i'];
   const url = new URL(req.url);
+  // The transport never sends URL user-info (undici drops it): neither does the command, so a
+  // password written into a base URL cannot reach a report through it.
+  url.username = '';
+  url.password = '';
   const contentType = req.headers['content-type'] ?? '';
   if (req.method === 'GET') {
     const pairs = [...url.searchParams];
