@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { curlCommand } from './curl.js';
 import { makeRedactor } from '../core/redact.js';
+import type { HttpRequest } from '../core/types.js';
 
 const SECRET = 'p@ss w&rd<"$x';
 
@@ -28,10 +29,11 @@ describe('reproduce command', () => {
   });
 
   test('URL user-info is never part of the command (the transport does not send it either)', () => {
-    for (const req of [
-      { method: 'GET' as const, url: 'http://bob:urlsecret@h:8/1/SOAP/X.asmx/Op?a=1', headers: {} },
-      { method: 'POST' as const, url: 'https://bob:urlsecret@h/1/SOAP/X.asmx', headers: { 'content-type': 'text/xml' }, body: '<e/>' },
-    ]) {
+    const reqs: HttpRequest[] = [
+      { method: 'GET', url: 'http://bob:urlsecret@h:8/1/SOAP/X.asmx/Op?a=1', headers: {} },
+      { method: 'POST', url: 'https://bob:urlsecret@h/1/SOAP/X.asmx', headers: { 'content-type': 'text/xml' }, body: '<e/>' },
+    ];
+    for (const req of reqs) {
       const cmd = curlCommand(req, SECRET);
       expect(cmd).not.toContain('urlsecret');
       expect(cmd).not.toContain('bob@');
