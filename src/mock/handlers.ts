@@ -17,10 +17,11 @@ import {
 import { generateWsdl } from '../contract/wsdl.js';
 import { binding as bindingModule } from '../bindings/index.js';
 import type { Binding, IncomingRequest, OutgoingResponse } from '../bindings/types.js';
-import { checkParams } from '../bindings/params.js';
 import { parseContentType } from '../bindings/media-type.js';
-import { adjustForBinding, resolveOperation, type Credentials } from './data.js';
-import { serializeResult, type SerializeOptions } from './serialize.js';
+import type { Credentials } from './data.js';
+import type { SerializeOptions } from './serialize.js';
+import { resolveFaults, type Fault, type MockResponse } from './faults.js';
+import { answer } from './respond.js';
 
 export const DEFAULT_USER = 'mock-user';
 export const DEFAULT_PASSWORD = 'mock-password';
@@ -43,6 +44,13 @@ export interface MockHandlerOptions {
   readonly maxBodyBytes?: number;
   /** How results are written, per binding (default: compact, default namespace, xsi prefix). */
   readonly style?: (binding: BindingId) => ResultStyle;
+  /**
+   * Faults to commit (names from src/mock/faults.ts, or fault objects): each breaks the contract in
+   * one stated way on one operation and its bindings. An unknown name throws UnknownFaultError.
+   */
+  readonly faults?: readonly (string | Fault)[];
+  /** Variation mode (src/mock/vary.ts): every legitimate serialisation and data variation. */
+  readonly vary?: boolean;
 }
 
 interface Config {
@@ -51,6 +59,8 @@ interface Config {
   readonly origin?: string;
   readonly maxBodyBytes: number;
   readonly style: (binding: BindingId) => ResultStyle;
+  readonly faults: readonly Fault[];
+  readonly vary: boolean;
 }
 
 /** The msw handlers of the whole mock (both services, all four bindings, the WSDLs). */
@@ -61,6 +71,8 @@ export function createHandlers(options: MockHandlerOptions = {}): RequestHandler
     origin: options.baseUrl === undefined ? undefined : new URL(options.baseUrl).origin,
     maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
     style: options.style ?? (() => ({})),
+    faults: resolveFaults(options.faults),
+    vary: options.vary ?? false,
   };
   const handlers: RequestHandler[] = [];
   for (const service of SERVICES) {
@@ -153,15 +165,8 @@ function guarded(resolve: Resolver, b?: Binding): Resolver {
 async function serve(cfg: Config, b: Binding, request: Request, servicePath: string, ops: readonly Operation[], ns: string): Promise<Response> {
   const body = await readBody(request, cfg.maxBodyBytes);
   if (!body.ok) return plain(body.status, body.reason);
-  const decoded = b.decode(incoming(request, body.text)!, servicePath, ops, ns);
-  if (!decoded.ok) return reply(b.encodeFault(decoded.status, decoded.reason, decoded.faultCode));
-  const { op, params } = decoded;
-  const problem = checkParams(op, b.id, params);
-  if (problem) return reply(b.encodeFault(500, problem.reason, 'client'));
-  const outcome = resolveOperation(op, params, cfg.credentials);
-  if (outcome.kind === 'fault') return reply(b.encodeFault(500, outcome.reason, 'client'));
-  const xml = serializeResult(op, adjustForBinding(op, b.id, outcome.value), resultOptions(b, ns, cfg.style(b.id)));
-  return reply(b.encodeResult(op, xml, ns));
+  const config = { ...cfg, options: (bm: Binding, n: string) => resultOptions(bm, n, cfg.style(bm.id)) };
+  return reply(answer(config, b, incoming(request, body.text)!, servicePath, ops, ns));
 }
 
 /**
@@ -215,8 +220,8 @@ async function readBody(request: Request, max: number): Promise<BodyRead> {
   return { ok: true, text: decoder.decode(bytes) };
 }
 
-function reply(r: OutgoingResponse): Response {
-  return new HttpResponse(r.body, { status: r.status, headers: r.headers });
+function reply(r: OutgoingResponse | MockResponse): Response {
+  return new HttpResponse(r.body as BodyInit, { status: r.status, headers: r.headers });
 }
 
 function plain(status: number, message: string, headers: Record<string, string> = {}): Response {

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_NAMESPACES, findOperation } from '../contract/catalogue.js';
 import { call, resultElement, validParams } from './test-support.js';
 import { parseMockFlags } from './main.js';
+import { FAULTS } from './faults.js';
 
 const ROOT = new URL('../../', import.meta.url);
 const children: ReturnType<typeof spawn>[] = [];
@@ -106,11 +107,54 @@ describe('npm run mock -- flags', () => {
   });
 });
 
+describe('npm run mock -- --fault / --list-faults / --vary', () => {
+  test('--list-faults prints every fault with operation and bindings, exit 0', async () => {
+    const p = run(['--list-faults']);
+    expect(await p.exited).toBe(0);
+    const lines = p.out().trim().split('\n');
+    expect(lines[0]).toMatch(new RegExp(`^${FAULTS.length} faults`));
+    expect(lines).toHaveLength(FAULTS.length + 1);
+    expect(lines.some((l) => /^charset-missing\s+GetHotelNoteTypes\s+get\s+Content-Type/.test(l))).toBe(true);
+  });
+
+  test('an unknown fault name: exit 2, saying how to see the names', async () => {
+    const p = run(['--port', '0', '--fault', 'charset-missing,no-such-fault']);
+    expect(await p.exited).toBe(2);
+    expect(p.err()).toMatch(/unknown fault "no-such-fault".*--list-faults/);
+    expect(p.out()).toBe('');
+  });
+
+  test('--fault NAME --vary: the fault is committed, the rest answers in varied forms', async () => {
+    const p = run(['--port', '0', '--fault', 'status-202-on-valid-call', '--vary'], 'tsx');
+    const url = /^mock listening on (\S+)$/.exec(await p.firstLine)![1]!;
+    const langs = findOperation('GetLanguages')!;
+    expect((await call(url, DEFAULT_NAMESPACES, langs, 'get', validParams(langs))).status).toBe(202);
+    expect((await call(url, DEFAULT_NAMESPACES, langs, 'post', validParams(langs))).status).toBe(200);
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+    expect(p.out()).toContain('faults: status-202-on-valid-call');
+    expect(p.out()).toContain('variation mode');
+  });
+});
+
 describe('parseMockFlags', () => {
+  test('--fault is repeatable and comma-separated; --vary', () => {
+    const f = parseMockFlags(['--fault', 'charset-missing, empty-body', '--fault', 'truncated-body', '--vary']);
+    expect(f).toMatchObject({ faults: ['charset-missing', 'empty-body', 'truncated-body'], vary: true });
+  });
+  test('--fault with no name, or an unknown one, is refused', () => {
+    expect(() => parseMockFlags(['--fault', ','])).toThrow(/--fault names no fault/);
+    expect(() => parseMockFlags(['--fault', 'nope'])).toThrow(/unknown fault "nope"/);
+  });
+  test('--list-faults', () => {
+    expect(parseMockFlags(['--list-faults'])).toBe('list-faults');
+  });
+
   test('defaults', () => {
     expect(parseMockFlags([])).toEqual({
       port: 8080, user: 'mock-user', password: 'mock-password',
       namespaces: { book: 'http://mock.accommodation.test/book/1/', search: 'http://mock.accommodation.test/search/1/' },
+      faults: [], vary: false,
     });
   });
   test('--help', () => {

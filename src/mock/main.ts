@@ -1,16 +1,21 @@
 /**
- * `npm run mock -- [--port P] [--user U] [--password S] [--book-ns URI] [--search-ns URI]`:
- * start the reference mock, print the URL it listens on (never the password), run until SIGINT or
- * SIGTERM, then close. Bad flags: a message naming what was wrong on stderr and exit code 2.
+ * `npm run mock -- [--port P] [--user U] [--password S] [--book-ns URI] [--search-ns URI]
+ * [--fault NAME[,NAME]]... [--vary] [--list-faults]`: start the reference mock, print the URL it
+ * listens on (never the password), run until SIGINT or SIGTERM, then close. `--fault` makes it
+ * break the contract in the named ways (src/mock/faults.ts), `--vary` makes it answer in every
+ * legitimate way (src/mock/vary.ts), `--list-faults` prints the fault catalogue and exits.
+ * Bad flags (an unknown fault name included): a message naming what was wrong on stderr and exit code 2.
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_NAMESPACES, type Namespaces } from '../contract/catalogue.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER } from './handlers.js';
+import { FAULTS, listFaults, resolveFaults, UnknownFaultError } from './faults.js';
 import { startMock } from './server.js';
 
-const USAGE = 'usage: npm run mock -- [--port P] [--user U] [--password S] [--book-ns URI] [--search-ns URI]';
+const USAGE = 'usage: npm run mock -- [--port P] [--user U] [--password S] [--book-ns URI] [--search-ns URI]\n'
+  + '                    [--fault NAME[,NAME]]... [--vary] [--list-faults]';
 
 export interface MockCommandIO {
   readonly out: (line: string) => void;
@@ -19,10 +24,10 @@ export interface MockCommandIO {
 
 const consoleIO: MockCommandIO = { out: (s) => console.log(s), err: (s) => console.error(s) };
 
-interface MockFlags { port: number; user: string; password: string; namespaces: Namespaces }
+interface MockFlags { port: number; user: string; password: string; namespaces: Namespaces; faults: string[]; vary: boolean }
 
 /** Parse the flags, or throw an Error whose message names the bad flag. */
-export function parseMockFlags(argv: readonly string[]): MockFlags | 'help' {
+export function parseMockFlags(argv: readonly string[]): MockFlags | 'help' | 'list-faults' {
   const { values } = parseArgs({
     args: [...argv],
     strict: true,
@@ -33,10 +38,14 @@ export function parseMockFlags(argv: readonly string[]): MockFlags | 'help' {
       password: { type: 'string' },
       'book-ns': { type: 'string' },
       'search-ns': { type: 'string' },
+      fault: { type: 'string', multiple: true },
+      vary: { type: 'boolean' },
+      'list-faults': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) return 'help';
+  if (values['list-faults']) return 'list-faults';
   let port = 8080;
   if (values.port !== undefined) {
     if (!/^\d+$/.test(values.port) || Number(values.port) > 65535) throw new Error(`--port must be an integer from 0 to 65535, got "${values.port}"`);
@@ -50,6 +59,9 @@ export function parseMockFlags(argv: readonly string[]): MockFlags | 'help' {
   for (const [flag, v] of [['--user', values.user], ['--password', values.password]] as const) {
     if (v !== undefined && v === '') throw new Error(`${flag} must not be empty`);
   }
+  const faults = (values.fault ?? []).flatMap((v) => v.split(',')).map((n) => n.trim()).filter(Boolean);
+  if (values.fault !== undefined && faults.length === 0) throw new Error('--fault names no fault');
+  resolveFaults(faults);
   return {
     port,
     user: values.user ?? DEFAULT_USER,
@@ -58,32 +70,43 @@ export function parseMockFlags(argv: readonly string[]): MockFlags | 'help' {
       book: ns('--book-ns', values['book-ns'], DEFAULT_NAMESPACES.book),
       search: ns('--search-ns', values['search-ns'], DEFAULT_NAMESPACES.search),
     },
+    faults,
+    vary: values.vary ?? false,
   };
 }
 
 /** Run the mock command; resolves with the exit code once a signal has closed the mock. */
 export async function mockMain(argv: readonly string[], io: MockCommandIO = consoleIO): Promise<number> {
-  let flags: MockFlags | 'help';
+  let flags: MockFlags | 'help' | 'list-faults';
   try {
     flags = parseMockFlags(argv);
   } catch (e) {
     io.err(`mock: ${(e as Error).message}`);
-    io.err(USAGE);
+    if (!(e instanceof UnknownFaultError)) io.err(USAGE);
     return 2;
   }
   if (flags === 'help') {
     io.out(USAGE);
     return 0;
   }
+  if (flags === 'list-faults') {
+    io.out(`${FAULTS.length} faults (name, operation, bindings, description); use them with --fault NAME:`);
+    for (const line of listFaults()) io.out(line);
+    return 0;
+  }
   let mock;
   try {
-    mock = await startMock({ port: flags.port, user: flags.user, password: flags.password, namespaces: flags.namespaces });
+    mock = await startMock({
+      port: flags.port, user: flags.user, password: flags.password, namespaces: flags.namespaces, faults: flags.faults, vary: flags.vary,
+    });
   } catch (e) {
     io.err(`mock: cannot listen on port ${flags.port}: ${(e as Error).message}`);
     return 2;
   }
   io.out(`mock listening on ${mock.url}`);
   io.out(`  user ${flags.user}; book namespace ${flags.namespaces.book}; search namespace ${flags.namespaces.search}`);
+  if (flags.faults.length) io.out(`  faults: ${flags.faults.join(', ')}`);
+  if (flags.vary) io.out('  variation mode: every binding answers in other legitimate forms');
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

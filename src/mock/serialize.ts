@@ -24,7 +24,8 @@
  * - keys that are neither fields nor attributes nor `$`-keys are extra attributes, accepted only
  *   where the model has `anyAttribute` (TransferRate).
  * In strict mode (the default) the data must match the model: required content present, enum values
- * and lexical forms valid, no unknown keys. A later fault-injection mode turns strict off.
+ * and lexical forms valid, no unknown keys. Fault injection (src/mock/faults.ts) turns strict off, so
+ * that invalid data is written as given.
  */
 import { validParamValue } from '../bindings/params.js';
 import {
@@ -65,6 +66,16 @@ export interface SerializeOptions {
   readonly pretty?: boolean | string;
   /** Check the data against the model (default true). */
   readonly strict?: boolean;
+  /** Attribute order: the model's (default) or reversed; XML gives attribute order no meaning. */
+  readonly attributeOrder?: 'model' | 'reverse';
+  /** Declare the xsi prefix on every nil element itself instead of once (default false). */
+  readonly xsiOnNil?: boolean;
+  /**
+   * Rewrite the lexical form of a typed simple value (element text or model attribute): another
+   * lexical form of the same value (variation mode) or an invalid one (fault injection). Values of
+   * type string, enumerations and content whose type is not shown are never passed here.
+   */
+  readonly lexical?: (type: SimpleType, lexical: string, path: string) => string;
 }
 
 /** The data do not fit the model (a fixture or generator bug): names the path and the problem. */
@@ -77,6 +88,9 @@ interface Ctx {
   readonly xsi: string;        // 'xsi'
   readonly indent: string;     // '' when compact
   readonly strict: boolean;
+  readonly reverseAttributes: boolean;
+  readonly xsiOnNil: boolean;
+  readonly lexical?: SerializeOptions['lexical'];
 }
 
 const DOUBLE_RE = /^([+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|-?INF|NaN)$/;
@@ -94,6 +108,9 @@ export function serializeElement(name: string, type: TypeRef, value: Value, opti
     xsi: options.xsiPrefix ?? 'xsi',
     indent: options.pretty === true ? '  ' : typeof options.pretty === 'string' ? options.pretty : '',
     strict: options.strict ?? true,
+    reverseAttributes: options.attributeOrder === 'reverse',
+    xsiOnNil: options.xsiOnNil ?? false,
+    lexical: options.lexical,
   };
   const decls: string[] = [];
   if (options.declareNamespace) decls.push(options.prefix ? ` xmlns:${options.prefix}="${escapeAttr(options.ns)}"` : ` xmlns="${escapeAttr(options.ns)}"`);
@@ -113,7 +130,8 @@ function writeElement(ctx: Ctx, name: string, type: TypeRef, value: Value, nilla
   const tag = ctx.p + name;
   if (value === null) {
     if (ctx.strict && !nillable) fail(path, 'null given for an element that is not nillable');
-    return `<${tag}${decls} ${ctx.xsi}:nil="true"/>`;
+    const local = ctx.xsiOnNil && !decls.includes(`xmlns:${ctx.xsi}=`) ? ` xmlns:${ctx.xsi}="${XSI_NS}"` : '';
+    return `<${tag}${decls}${local} ${ctx.xsi}:nil="true"/>`;
   }
   if (value === undefined) fail(path, 'no value');
   if (type === 'anyType') return wrap(tag, decls, '', writeAny(ctx, value as AnyContent, path));
@@ -175,14 +193,14 @@ function writeField(ctx: Ctx, f: ElementField, v: Value, depth: number, path: st
 
 function writeAttributes(ctx: Ctx, e: EffectiveType, obj: DataObject, path: string): string {
   const defs = e.attributes;
-  let out = '';
+  const written: string[] = [];
   for (const a of defs) {
     const v = obj[a.name];
     if (v === undefined) {
       if (ctx.strict && a.required) fail(`${path}/@${a.name}`, 'required attribute missing');
       continue;
     }
-    out += ` ${a.name}="${escapeAttr(simple(ctx, a.type, v, `${path}/@${a.name}`))}"`;
+    written.push(` ${a.name}="${escapeAttr(simple(ctx, a.type, v, `${path}/@${a.name}`))}"`);
   }
   const known = new Set<string>([...defs.map((a) => a.name), ...e.fields.flatMap((f) => (f.kind === 'element' ? [f.name] : []))]);
   for (const [k, v] of Object.entries(obj)) {
@@ -191,9 +209,9 @@ function writeAttributes(ctx: Ctx, e: EffectiveType, obj: DataObject, path: stri
       if (ctx.strict) fail(path, `"${k}" is neither a field nor an attribute of this type`);
       continue;
     }
-    out += ` ${k}="${escapeAttr(simple(ctx, 'string', v, `${path}/@${k}`))}"`;
+    written.push(` ${k}="${escapeAttr(simple(ctx, 'string', v, `${path}/@${k}`))}"`);
   }
-  return out;
+  return (ctx.reverseAttributes ? written.reverse() : written).join('');
 }
 
 /** The lexical form of a simple value, checked against its type in strict mode. */
@@ -203,7 +221,7 @@ function simple(ctx: Ctx, type: SimpleType, v: Value, path: string): string {
   else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') s = String(v);
   else return fail(path, `a ${type} value is needed, got ${JSON.stringify(v)}`);
   if (ctx.strict && !validSimple(type, s)) fail(path, `"${s}" is not a valid ${type}`);
-  return s;
+  return ctx.lexical && type !== 'string' ? ctx.lexical(type, s, path) : s;
 }
 
 /** Whether a lexical form is valid for a simple type of the model. */

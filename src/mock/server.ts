@@ -19,6 +19,10 @@ export interface MockOptions {
   readonly namespaces?: Partial<Namespaces>;
   /** Result serialisation style per binding (see MockHandlerOptions.style). */
   readonly style?: MockHandlerOptions['style'];
+  /** Faults to commit, by name (src/mock/faults.ts); an unknown name rejects with UnknownFaultError. */
+  readonly faults?: MockHandlerOptions['faults'];
+  /** Variation mode: every legitimate serialisation and data variation (src/mock/vary.ts). */
+  readonly vary?: boolean;
 }
 
 export interface RunningMock {
@@ -41,6 +45,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     password: options.password ?? DEFAULT_PASSWORD,
     namespaces: options.namespaces,
     style: options.style,
+    faults: options.faults,
+    vary: options.vary,
   });
   const server = createServer((req, res) => {
     void handle(handlers, req, res, host);

@@ -1,0 +1,148 @@
+/** The fault catalogue and its hook points: each fault breaks only its operation and bindings. */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, type BindingId } from '../contract/catalogue.js';
+import { parseXml } from '../xml/tree.js';
+import { createHandlers } from './handlers.js';
+import {
+  catalogueProblems, FAULTS, faultBindings, findFault, listFaults, resolveFaults, UnknownFaultError, type Fault, type FaultCategory,
+} from './faults.js';
+import { startMock, type RunningMock } from './server.js';
+import { call, resultElement, validParams } from './test-support.js';
+
+const NS = DEFAULT_NAMESPACES;
+const op = (name: string) => findOperation(name)!;
+
+describe('the catalogue', () => {
+  test('at least 40 well-formed entries: kebab-case unique names, catalogue operations, bindings, a hook, a description', () => {
+    expect(FAULTS.length).toBeGreaterThanOrEqual(40);
+    expect(catalogueProblems()).toEqual([]);
+  });
+
+  test('catalogueProblems finds a broken entry', () => {
+    const bad: Fault = { name: 'Bad Name', description: '', category: 'status', operation: 'NoSuchOp', bindings: [], apply: {} };
+    expect(catalogueProblems([bad, bad])).toEqual(expect.arrayContaining([
+      'Bad Name: duplicate name', 'Bad Name: not kebab-case', 'Bad Name: no operation NoSuchOp', 'Bad Name: bad bindings', 'Bad Name: no hook', 'Bad Name: no description',
+    ]));
+  });
+
+  test('every operation, every binding and every class of violation is covered', () => {
+    for (const o of OPERATIONS) expect(FAULTS.some((f) => f.operation === o.name), o.name).toBe(true);
+    for (const b of BINDINGS) expect(FAULTS.some((f) => faultBindings(f).includes(b)), b).toBe(true);
+    const categories: FaultCategory[] = ['status', 'media-type', 'envelope', 'result-element', 'namespace', 'required', 'nil', 'enumeration',
+      'lexical', 'structure', 'encoding', 'binding-rules', 'equivalence', 'credentials', 'bad-request'];
+    for (const c of categories) expect(FAULTS.some((f) => f.category === c), c).toBe(true);
+  });
+
+  test('unknown names are refused with a pointer to --list-faults; known ones resolve once each', () => {
+    expect(() => resolveFaults(['nope'])).toThrow(UnknownFaultError);
+    expect(() => resolveFaults(['nope'])).toThrow(/unknown fault "nope".*--list-faults/);
+    expect(() => createHandlers({ faults: ['charset-missing', 'nope'] })).toThrow(/nope/);
+    expect(resolveFaults(['charset-missing', 'charset-missing']).map((f) => f.name)).toEqual(['charset-missing']);
+    expect(resolveFaults(undefined)).toEqual([]);
+  });
+
+  test('--list-faults lines: name, operation, bindings, description', () => {
+    const lines = listFaults();
+    expect(lines).toHaveLength(FAULTS.length);
+    expect(lines.find((l) => l.startsWith('soap12-drops-list-item '))).toMatch(/^soap12-drops-list-item\s+GetMeals\s+soap12\s+SOAP 1\.2 leaves/);
+    expect(lines.find((l) => l.startsWith('cancel-booking-result-renamed '))).toMatch(/\sCancelBooking\s+all\s/);
+  });
+});
+
+describe('hook points, confined to the fault operation and bindings', () => {
+  const mocks: RunningMock[] = [];
+  const withFaults = async (...faults: (string | Fault)[]) => {
+    const m = await startMock({ port: 0, faults });
+    mocks.push(m);
+    return m.url;
+  };
+  let clean: string;
+  beforeAll(async () => { clean = await withFaults(); });
+  afterAll(() => Promise.all(mocks.map((m) => m.close())));
+
+  const send = (url: string, name: string, b: BindingId, overrides: Record<string, string | undefined> = {}) =>
+    call(url, NS, op(name), b, validParams(op(name), overrides));
+
+  test('value: soap12-drops-list-item removes one meal in SOAP 1.2 only', async () => {
+    const url = await withFaults('soap12-drops-list-item');
+    const meals = async (b: BindingId, u = url) => resultElement(op('GetMeals'), b, (await send(u, 'GetMeals', b)).body).children[0]!.children.length;
+    const full = await meals('soap12', clean);
+    expect(await meals('soap12')).toBe(full - 1);
+    for (const b of ['soap11', 'get', 'post'] as const) expect(await meals(b)).toBe(full);
+    // Another operation on the faulty binding is untouched.
+    expect((await send(url, 'GetLanguages', 'soap12')).body).toBe((await send(clean, 'GetLanguages', 'soap12')).body);
+  });
+
+  test('status: 202 on HTTP GET of GetLanguages, 200 elsewhere', async () => {
+    const url = await withFaults('status-202-on-valid-call');
+    expect((await send(url, 'GetLanguages', 'get')).status).toBe(202);
+    expect((await send(url, 'GetLanguages', 'post')).status).toBe(200);
+    expect((await send(url, 'GetThemes', 'get')).status).toBe(200);
+  });
+
+  test('headers: charset-missing drops the charset on GET only', async () => {
+    const url = await withFaults('charset-missing');
+    expect((await send(url, 'GetHotelNoteTypes', 'get')).headers['content-type']).toBe('text/xml');
+    expect((await send(url, 'GetHotelNoteTypes', 'post')).headers['content-type']).toBe('text/xml; charset=utf-8');
+  });
+
+  test('response bytes: truncated-body halves the body; latin1-bytes-declared-utf8 re-encodes it', async () => {
+    const url = await withFaults('truncated-body', 'latin1-bytes-declared-utf8');
+    const whole = (await send(clean, 'GetRoomNoteTypes', 'get')).body;
+    const cut = (await send(url, 'GetRoomNoteTypes', 'get')).body;
+    expect(whole.startsWith(cut)).toBe(true);
+    expect(Buffer.byteLength(cut)).toBe(Math.floor(Buffer.byteLength(whole) / 2));
+    const latin1 = await send(url, 'GetMeals', 'post', { language: 'de' });
+    expect(latin1.body).toContain('\uFFFD'); // the é / ü bytes are not UTF-8
+  });
+
+  test('params: wrong credentials are answered with data on HTTP GET only', async () => {
+    const url = await withFaults('wrong-credentials-answered-with-data');
+    expect((await send(url, 'GetSpecialRequest', 'get', { password: 'wrong' })).status).toBe(200);
+    expect((await send(url, 'GetSpecialRequest', 'post', { password: 'wrong' })).status).toBe(500);
+    expect((await send(url, 'GetMeals', 'get', { password: 'wrong' })).status).toBe(500);
+  });
+
+  test('value on an in-band rejection: Error and data together', async () => {
+    const url = await withFaults('wrong-credentials-error-with-data');
+    const result = parseXml((await send(url, 'GetRoomTypes', 'post', { password: 'wrong' })).body).root;
+    expect(result.children.map((c) => c.local)).toEqual(['Error', 'roomTypes']);
+    const soap = resultElement(op('GetRoomTypes'), 'soap11', (await send(url, 'GetRoomTypes', 'soap11', { password: 'wrong' })).body);
+    expect(soap.children.map((c) => c.local)).toEqual(['Error']);
+  });
+
+  test('request: a wrong SOAPAction is accepted for the fault operation only', async () => {
+    const url = await withFaults('wrong-soapaction-answered');
+    const wrongAction = async (name: string) => {
+      const o = op(name);
+      const { binding } = await import('../bindings/index.js');
+      const r = binding('soap11').encodeRequest(o, validParams(o), url, NS[o.ns]);
+      const { sendRequest } = await import('./test-support.js');
+      return sendRequest({ ...r, headers: { ...r.headers, soapaction: `"${NS[o.ns]}GetFeatures"` } });
+    };
+    expect((await wrongAction('GetMeals')).status).toBe(200);
+    expect((await wrongAction('GetThemes')).status).toBe(500);
+  });
+
+  test("'all' bindings: CancelBooking's result renamed everywhere", async () => {
+    const url = await withFaults('cancel-booking-result-renamed');
+    for (const b of BINDINGS) expect((await send(url, 'CancelBooking', b)).body, b).toMatch(/<cancelBookingResult[ >]/);
+  });
+
+  test('a fault object is one entry: passed in, it applies like a catalogue fault', async () => {
+    const mine: Fault = {
+      name: 'teapot', description: 'HTTP POST of GetThemes answers 418', category: 'status', operation: 'GetThemes', bindings: ['post'],
+      apply: { status: () => 418 },
+    };
+    const url = await withFaults(mine);
+    expect((await send(url, 'GetThemes', 'post')).status).toBe(418);
+    expect((await send(url, 'GetThemes', 'get')).status).toBe(200);
+  });
+
+  test('several faults at once each keep to their place', async () => {
+    const url = await withFaults('charset-missing', 'status-202-on-valid-call');
+    expect((await send(url, 'GetHotelNoteTypes', 'get')).headers['content-type']).toBe('text/xml');
+    expect((await send(url, 'GetLanguages', 'get')).status).toBe(202);
+    expect(findFault('charset-missing')!.operation).toBe('GetHotelNoteTypes');
+  });
+});

@@ -1,0 +1,410 @@
+/**
+ * Fault injection: a catalogue of named contract violations the mock can commit on request
+ * (`npm run mock -- --fault NAME`, `startMock({ faults: [NAME] })`, `createHandlers({ faults })`).
+ * The self-test (suites/self-test.test.ts) runs the harness against every entry and requires each
+ * to be caught and pinpointed: a finding on the fault's operation and binding(s), none elsewhere.
+ *
+ * Each fault is ONE violation, confined to one operation and the bindings it names. Adding a fault
+ * is adding one entry to FAULTS; the self-test and `--list-faults` pick it up.
+ *
+ * Hook points, in the order the mock calls them (src/mock/handlers.ts, `serve`):
+ *   request  the incoming request before decoding (used only when the rewritten request decodes to
+ *            the fault's operation: e.g. a wrong SOAPAction made to look right);
+ *   params   the decoded parameters before they are checked (a bad request or wrong credentials
+ *            turned into a valid call, so it is answered with data);
+ *   value    the result data before serialisation (after the documented per-binding adjustment);
+ *   options  the serialisation options (namespace, prefixes; strict is off whenever a fault is on);
+ *   xml      the serialised result element;
+ *   body     the whole body text; status; headers;
+ *   response the whole response, whose body may be bytes (truncation, another charset's bytes).
+ * The last four see every response of the operation on the binding; `ctx.kind` tells a result with
+ * data from an in-band Error and from a rejection.
+ */
+import { binding as bindingModule } from '../bindings/index.js';
+import type { IncomingRequest, OutgoingResponse } from '../bindings/types.js';
+import { BINDINGS, findOperation, type BindingId, type Namespaces, type Operation } from '../contract/catalogue.js';
+import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../xml/tree.js';
+import type { Credentials } from './data.js';
+import type { SerializeOptions, Value } from './serialize.js';
+
+type RawParams = Readonly<Record<string, string | undefined>>;
+
+/** A response as the mock sends it; a fault may give the body as bytes. */
+export interface MockResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | Uint8Array;
+}
+
+/** What the response to this request carries. */
+export type ResponseKind = 'data' | 'in-band-error' | 'rejection';
+
+export interface FaultContext {
+  readonly op: Operation;
+  readonly binding: BindingId;
+  /** The operation's group namespace and all configured namespaces. */
+  readonly ns: string;
+  readonly namespaces: Namespaces;
+  readonly credentials: Credentials;
+  /** The parameters as decoded (after `params` hooks). */
+  readonly params: RawParams;
+  readonly kind: ResponseKind;
+  /** The data a valid call with these parameters and the right credentials gets. */
+  validValue(): Value;
+}
+
+export interface RequestContext {
+  readonly binding: BindingId;
+  /** The fault's operation and its group namespace. */
+  readonly op: Operation;
+  readonly ns: string;
+}
+
+export interface FaultHooks {
+  readonly request?: (req: IncomingRequest, ctx: RequestContext) => IncomingRequest;
+  readonly params?: (params: RawParams, ctx: Omit<FaultContext, 'kind' | 'params'>) => RawParams;
+  readonly value?: (value: Value, ctx: FaultContext) => Value;
+  readonly options?: (options: SerializeOptions, ctx: FaultContext) => SerializeOptions;
+  readonly xml?: (xml: string, ctx: FaultContext) => string;
+  readonly body?: (body: string, ctx: FaultContext) => string;
+  readonly status?: (status: number, ctx: FaultContext) => number;
+  readonly headers?: (headers: Readonly<Record<string, string>>, ctx: FaultContext) => Record<string, string>;
+  readonly response?: (response: MockResponse, ctx: FaultContext) => MockResponse;
+}
+
+export type FaultCategory =
+  | 'status' | 'media-type' | 'envelope' | 'result-element' | 'namespace' | 'required' | 'nil' | 'enumeration'
+  | 'lexical' | 'structure' | 'encoding' | 'binding-rules' | 'equivalence' | 'credentials' | 'bad-request';
+
+export interface Fault {
+  /** kebab-case, unique. */
+  readonly name: string;
+  /** One line: the violation. */
+  readonly description: string;
+  readonly category: FaultCategory;
+  /** The operation it is confined to (catalogue name). */
+  readonly operation: string;
+  /** The bindings it is confined to. */
+  readonly bindings: readonly BindingId[] | 'all';
+  readonly apply: FaultHooks;
+}
+
+// ---- helpers for the entries ------------------------------------------------------------------
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- fault edits reach into result data freely */
+type Draft = any;
+
+/** A value hook editing a copy of a result with data (other responses untouched). */
+const edit = (fn: (v: Draft, ctx: FaultContext) => void) => (v: Value, ctx: FaultContext): Value => {
+  if (ctx.kind !== 'data' || v === null || typeof v !== 'object') return v;
+  const copy = structuredClone(v) as Draft;
+  fn(copy, ctx);
+  return copy as Value;
+};
+
+/** A hook applied only to results with data. */
+const onData = <T>(fn: (x: T, ctx: FaultContext) => T) => (x: T, ctx: FaultContext): T => (ctx.kind === 'data' ? fn(x, ctx) : x);
+
+const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Rename the outermost element of a serialised element (any prefix kept). */
+function renameRoot(xml: string, from: string, to: string): string {
+  return xml
+    .replace(new RegExp(`^<((?:[\\w.-]+:)?)${esc(from)}(?=[\\s/>])`), `<$1${to}`)
+    .replace(new RegExp(`</((?:[\\w.-]+:)?)${esc(from)}>$`), `</$1${to}>`);
+}
+
+/** Rename every element of that local name. */
+function renameAll(xml: string, from: string, to: string): string {
+  return xml.replace(new RegExp(`<(/?)((?:[\\w.-]+:)?)${esc(from)}(?=[\\s/>])`, 'g'), `<$1$2${to}`);
+}
+
+/** The first complete element of that local name (simple content), or undefined. */
+function firstElement(xml: string, local: string): string | undefined {
+  return new RegExp(`<((?:[\\w.-]+:)?)${esc(local)}(?:\\s[^>]*)?(?:/>|>[^<]*</\\1${esc(local)}>)`).exec(xml)?.[0];
+}
+
+/** Insert text just before the closing tag of the outermost element. */
+function beforeClose(xml: string, insert: string): string {
+  return xml.replace(/(<\/[^>]+>)$/, `${insert}$1`);
+}
+
+const stripDeclaration = (body: string) => body.replace(/^\uFEFF?<\?xml[^>]*\?>\s*/, '');
+const toMock = (r: OutgoingResponse): MockResponse => ({ status: r.status, headers: r.headers, body: r.body });
+
+/** A params hook turning a call with wrong credentials into one with the mock's credentials. */
+const rightCredentials = (p: RawParams, c: { credentials: Credentials }): RawParams =>
+  (p.password === c.credentials.password && p.userName === c.credentials.user ? p : { ...p, userName: c.credentials.user, password: c.credentials.password });
+
+/** A params hook giving an unparsable or missing typed parameter a default, as a lax server would. */
+const defaultParam = (name: string, fallback: string, valid: (v: string) => boolean) => (p: RawParams): RawParams =>
+  (p[name] === undefined || !valid(p[name]!) ? { ...p, [name]: fallback } : p);
+const isInt = (v: string) => /^\s*[+-]?\d+\s*$/.test(v);
+const isDateTime = (v: string) => /^\s*\d{4}-\d{2}-\d{2}/.test(v);
+
+// ---- the catalogue ----------------------------------------------------------------------------
+
+export const FAULTS: readonly Fault[] = [
+  // status codes
+  { name: 'status-202-on-valid-call', category: 'status', operation: 'GetLanguages', bindings: ['get'],
+    description: 'a valid call is answered with 202 Accepted (the result still in the body)',
+    apply: { status: onData(() => 202) } },
+  { name: 'status-500-with-result', category: 'status', operation: 'GetMeals', bindings: ['soap11'],
+    description: 'a valid call is answered with 500 although the body holds the normal result',
+    apply: { status: onData(() => 500) } },
+
+  // media types and charset
+  { name: 'media-type-text-xml-on-soap12', category: 'media-type', operation: 'GetThemes', bindings: ['soap12'],
+    description: 'SOAP 1.2 result sent as text/xml instead of application/soap+xml',
+    apply: { headers: onData((h) => ({ ...h, 'content-type': 'text/xml; charset=utf-8' })) } },
+  { name: 'media-type-application-xml-on-post', category: 'media-type', operation: 'GetFeatures', bindings: ['post'],
+    description: 'HTTP POST result sent as application/xml instead of text/xml',
+    apply: { headers: onData((h) => ({ ...h, 'content-type': 'application/xml; charset=utf-8' })) } },
+  { name: 'charset-iso-8859-1', category: 'media-type', operation: 'GetRoomNoteTypes', bindings: ['post'],
+    description: 'Content-Type says charset=iso-8859-1 over a UTF-8 body declared utf-8',
+    apply: { headers: onData((h) => ({ ...h, 'content-type': 'text/xml; charset=iso-8859-1' })) } },
+  { name: 'charset-missing', category: 'media-type', operation: 'GetHotelNoteTypes', bindings: ['get'],
+    description: 'Content-Type text/xml without the charset parameter',
+    apply: { headers: onData((h) => ({ ...h, 'content-type': 'text/xml' })) } },
+
+  // envelope version and framing
+  { name: 'soap11-envelope-on-soap12', category: 'envelope', operation: 'GetRoomNoteTypes', bindings: ['soap12'],
+    description: 'the SOAP 1.2 binding answers with a SOAP 1.1 envelope',
+    apply: { body: onData((b) => b.split(SOAP12_ENV_NS).join(SOAP11_ENV_NS)) } },
+  { name: 'soap12-envelope-on-soap11', category: 'envelope', operation: 'CancelTransferBooking', bindings: ['soap11'],
+    description: 'the SOAP 1.1 binding answers with a SOAP 1.2 envelope',
+    apply: { body: onData((b) => b.split(SOAP11_ENV_NS).join(SOAP12_ENV_NS)) } },
+  { name: 'get-result-in-envelope', category: 'envelope', operation: 'GetThemes', bindings: ['get'],
+    description: 'HTTP GET result wrapped in a SOAP 1.1 envelope instead of being the document root',
+    apply: { body: onData((b, c) => bindingModule('soap11').encodeResult(c.op, stripDeclaration(b), c.ns).body) } },
+  { name: 'post-result-in-envelope', category: 'envelope', operation: 'GetSpecialRequest', bindings: ['post'],
+    description: 'HTTP POST result wrapped in a SOAP 1.2 envelope instead of being the document root',
+    apply: { body: onData((b, c) => bindingModule('soap12').encodeResult(c.op, stripDeclaration(b), c.ns).body) } },
+  { name: 'soap-fault-in-200', category: 'envelope', operation: 'GetMeals', bindings: ['soap12'],
+    description: 'a valid call is answered with a SOAP Fault under status 200',
+    apply: { response: onData((_r, c) => toMock(bindingModule(c.binding).encodeFault(200, 'Server was unable to process request.', 'server'))) } },
+
+  // wrapper and result element
+  { name: 'missing-response-wrapper', category: 'result-element', operation: 'GetLanguages', bindings: ['soap11'],
+    description: 'the Body holds getLanguagesResult directly, without GetLanguagesResponse',
+    apply: {
+      options: (o) => ({ ...o, declareNamespace: true }),
+      body: onData((b, c) => b.replace(new RegExp(`<${c.op.name}Response[^>]*>`), '').replace(`</${c.op.name}Response>`, '')),
+    } },
+  { name: 'renamed-response-wrapper', category: 'result-element', operation: 'GetRoomTypes', bindings: ['soap12'],
+    description: 'the wrapper is named GetRoomTypesReply instead of GetRoomTypesResponse',
+    apply: { body: onData((b) => b.replace(/(<\/?)GetRoomTypesResponse/g, '$1GetRoomTypesReply')) } },
+  { name: 'renamed-result-element', category: 'result-element', operation: 'GetSpecialRequest', bindings: ['soap11'],
+    description: 'the result element is named specialRequestResult instead of getSpecialRequestResult',
+    apply: { xml: onData((x) => renameRoot(x, 'getSpecialRequestResult', 'specialRequestResult')) } },
+  { name: 'cancel-booking-result-renamed', category: 'result-element', operation: 'CancelBooking', bindings: 'all',
+    description: "CancelBooking's result element is named cancelBookingResult instead of result (section 4.1)",
+    apply: { xml: onData((x) => renameRoot(x, 'result', 'cancelBookingResult')) } },
+  { name: 'result-root-renamed', category: 'result-element', operation: 'GetFeatures', bindings: ['post'],
+    description: 'the HTTP POST document root is featuresResult instead of getFeaturesResult',
+    apply: { xml: onData((x) => renameRoot(x, 'getFeaturesResult', 'featuresResult')) } },
+  { name: 'result-element-nil', category: 'result-element', operation: 'GetThemes', bindings: ['soap11'],
+    description: 'the result element getThemesResult is nil, which only searchTransfersResult may be',
+    apply: { value: (v, c) => (c.kind === 'data' ? null : v) } },
+
+  // namespaces
+  { name: 'namespace-version-2', category: 'namespace', operation: 'AmendmentPriceRequest', bindings: ['post'],
+    description: 'the result is in the booking namespace of version 2/ instead of 1/',
+    apply: { options: (o, c) => (c.kind === 'data' ? { ...o, ns: o.ns.replace(/1\/$/, '2/') } : o) } },
+  { name: 'namespace-other-group', category: 'namespace', operation: 'GetMeals', bindings: ['get'],
+    description: 'the reference-data result is in the booking namespace',
+    apply: { options: (o, c) => (c.kind === 'data' ? { ...o, ns: c.namespaces.book } : o) } },
+
+  // required content, nil
+  { name: 'missing-required-element', category: 'required', operation: 'GetLanguages', bindings: ['get'],
+    description: 'a language item lacks its required name element',
+    apply: { value: edit((v) => { v.languages[0].name = undefined; }) } },
+  { name: 'missing-required-element-currency', category: 'required', operation: 'CancelTransferBooking', bindings: ['soap12'],
+    description: 'cancelTransferBookingResult lacks its required currency element',
+    apply: { value: edit((v) => { v.currency = undefined; }) } },
+  { name: 'missing-required-attribute', category: 'required', operation: 'GetHotelNoteTypes', bindings: ['post'],
+    description: 'a noteType item lacks its required id attribute',
+    apply: { value: edit((v) => { v.noteTypes[0].id = undefined; }) } },
+  { name: 'required-nillable-absent', category: 'nil', operation: 'GetRoomTypes', bindings: ['soap11'],
+    description: 'sharedFacilities (req, nillable) is left out instead of being written nil',
+    apply: { value: edit((v) => { for (const r of v.roomTypes) r.sharedFacilities = undefined; }) } },
+  { name: 'empty-value-without-nil', category: 'nil', operation: 'GetRoomTypes', bindings: ['get'],
+    description: 'sharedFacilities (int) written as an empty element without xsi:nil',
+    apply: { value: edit((v) => { v.roomTypes[0].sharedFacilities = ''; }) } },
+  { name: 'nil-on-non-nillable', category: 'nil', operation: 'GetSpecialRequest', bindings: ['soap12'],
+    description: 'text (req, not nillable) is written xsi:nil',
+    apply: { value: edit((v) => { v.text = null; }) } },
+
+  // enumerations and lexical forms
+  { name: 'booking-type-outside-enumeration', category: 'enumeration', operation: 'AmendmentPriceRequest', bindings: ['soap11'],
+    description: 'BookingType holds PartialPeriod, not one of FullPeriod, ExtraDays, NoAmendmentAvailable',
+    apply: { value: edit((v) => { v.BookingType = 'PartialPeriod'; }) } },
+  { name: 'booking-status-outside-enumeration', category: 'enumeration', operation: 'AmendmentRequest', bindings: ['get'],
+    description: 'AmendmentBooking/bookingStatus holds Cancelled, not one of NotActive, Active',
+    apply: { value: edit((v) => { v.AmendmentBooking.bookingStatus = 'Cancelled'; }) } },
+  { name: 'malformed-int', category: 'lexical', operation: 'UpdateSpecialRequest', bindings: ['post'],
+    description: 'resultCode (int) holds "OK"',
+    apply: { value: edit((v) => { v.resultCode = 'OK'; }) } },
+  { name: 'malformed-decimal', category: 'lexical', operation: 'CancelTransferBooking', bindings: ['get'],
+    description: 'cancellationFeeInEuros (decimal) written with a decimal comma, "12,50"',
+    apply: { value: edit((v) => { v.cancellationFeeInEuros = '12,50'; }) } },
+  { name: 'malformed-datetime', category: 'lexical', operation: 'AmendmentRequest', bindings: ['soap12'],
+    description: 'currentCancellationPolicyDeadline (dateTime) written "31.12.2025 12:00"',
+    apply: { value: edit((v) => { v.OriginalBooking.currentCancellationPolicyDeadline = '31.12.2025 12:00'; }) } },
+  { name: 'int-out-of-range', category: 'lexical', operation: 'GetThemes', bindings: ['post'],
+    description: 'a theme id attribute holds 2147483648, outside xs:int',
+    apply: { value: edit((v) => { v.themes[0].id = '2147483648'; }) } },
+
+  // structure
+  { name: 'duplicated-singleton', category: 'structure', operation: 'GetSpecialRequest', bindings: ['get'],
+    description: 'the text element appears twice in getSpecialRequestResult',
+    apply: { xml: onData((x) => { const t = firstElement(x, 'text'); return t ? x.replace(t, t + t) : x; }) } },
+  { name: 'unknown-element-in-closed-type', category: 'structure', operation: 'CancelTransferBooking', bindings: ['post'],
+    description: 'an undocumented element refundable in cancelTransferBookingResult, a closed type',
+    apply: { xml: onData((x) => beforeClose(x, '<refundable>true</refundable>')) } },
+  { name: 'element-name-wrong-case', category: 'structure', operation: 'GetLanguages', bindings: ['post'],
+    description: 'every isoCode element is written IsoCode',
+    apply: { xml: onData((x) => renameAll(x, 'isoCode', 'IsoCode')) } },
+  { name: 'elements-out-of-order', category: 'structure', operation: 'UpdateSpecialRequest', bindings: ['soap11'],
+    description: 'resultMessage written before resultCode',
+    apply: {
+      xml: onData((x) => {
+        const code = firstElement(x, 'resultCode');
+        const message = firstElement(x, 'resultMessage');
+        return code && message ? x.replace(code, '\u0000').replace(message, code).replace('\u0000', message) : x;
+      }),
+    } },
+  { name: 'unknown-attribute-on-closed-type', category: 'structure', operation: 'GetFeatures', bindings: ['soap11'],
+    description: 'a feature item carries an undocumented attribute lang',
+    apply: { xml: onData((x) => x.replace(/<((?:[\w.-]+:)?)feature(?=[\s/>])/, '<$1feature lang="de"')) } },
+
+  // encoding and bytes
+  { name: 'declared-encoding-contradicts-bytes', category: 'encoding', operation: 'GetFeatures', bindings: ['get'],
+    description: 'the XML declaration says ISO-8859-1 over UTF-8 bytes served as charset=utf-8',
+    apply: { body: onData((b) => b.replace(/^(<\?xml[^>]*encoding=)(["'])[^"']*\2/, '$1"ISO-8859-1"')) } },
+  { name: 'latin1-bytes-declared-utf8', category: 'encoding', operation: 'GetMeals', bindings: ['post'],
+    description: 'the body bytes are ISO-8859-1 while header and declaration say utf-8',
+    apply: { response: onData((r) => ({ ...r, body: typeof r.body === 'string' ? Buffer.from(r.body, 'latin1') : r.body })) } },
+  { name: 'truncated-body', category: 'encoding', operation: 'GetRoomNoteTypes', bindings: ['get'],
+    description: 'the body is cut off in the middle of the document',
+    apply: { response: onData((r) => { const b = Buffer.from(r.body); return { ...r, body: b.subarray(0, Math.floor(b.length / 2)) }; }) } },
+  { name: 'empty-body', category: 'encoding', operation: 'GetHotelNoteTypes', bindings: ['soap11'],
+    description: 'a valid call is answered 200 with an empty body',
+    apply: { body: onData(() => '') } },
+  { name: 'unescaped-ampersand', category: 'encoding', operation: 'GetLanguages', bindings: ['soap12'],
+    description: 'a language name holds a raw & (not well-formed XML)',
+    apply: { xml: onData((x) => x.replace(/<\/((?:[\w.-]+:)?)name>/, ' & Co</$1name>')) } },
+
+  // a binding missing, the documented difference broken
+  { name: 'binding-missing-404', category: 'status', operation: 'GetHotelNoteTypes', bindings: ['soap12'],
+    description: 'the SOAP 1.2 binding of the operation is not served: 404 for every call',
+    apply: { response: () => ({ status: 404, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<html><body>404 Not Found</body></html>' }) } },
+  { name: 'active-cancellation-policy-text-in-soap', category: 'binding-rules', operation: 'CancelBooking', bindings: ['soap11'],
+    description: 'activecancellationpolicy holds text in SOAP 1.1, where the contract shows it nil',
+    apply: { value: edit((v) => { for (const m of v.CancellationPaymentMethod) for (const k of m.cancellation) k.activecancellationpolicy = 'Free cancellation'; }) } },
+  { name: 'active-cancellation-policy-nil-in-get', category: 'binding-rules', operation: 'CancelBooking', bindings: ['get'],
+    description: 'activecancellationpolicy is nil in HTTP GET, where the contract shows child text',
+    apply: { value: edit((v) => { for (const m of v.CancellationPaymentMethod) for (const k of m.cancellation) k.activecancellationpolicy = null; }) } },
+
+  // one binding answers differently
+  { name: 'soap12-drops-list-item', category: 'equivalence', operation: 'GetMeals', bindings: ['soap12'],
+    description: 'SOAP 1.2 leaves the last meal out of the list the other bindings return',
+    apply: { value: edit((v) => { v.meals.pop(); }) } },
+  { name: 'post-changes-attribute-value', category: 'equivalence', operation: 'GetHotelNoteTypes', bindings: ['post'],
+    description: 'HTTP POST returns another id attribute on the second noteType',
+    apply: { value: edit((v) => { v.noteTypes[1].id = Number(v.noteTypes[1].id) + 1000; }) } },
+  { name: 'soap11-different-price', category: 'equivalence', operation: 'AmendmentPriceRequest', bindings: ['soap11'],
+    description: 'SOAP 1.1 quotes a price one unit higher than the other bindings',
+    apply: { value: edit((v) => { const t = String(v.Price.$text); v.Price.$text = (Number(t) + 1).toFixed(t.split('.')[1]?.length ?? 0); }) } },
+  { name: 'get-extra-list-item', category: 'equivalence', operation: 'GetThemes', bindings: ['get'],
+    description: 'HTTP GET returns one theme more than the other bindings',
+    apply: { value: edit((v) => { v.themes.push({ id: 9901, name: 'Rooftop bars' }); }) } },
+  { name: 'soap12-different-text', category: 'equivalence', operation: 'SearchTransfers', bindings: ['soap12'],
+    description: 'SOAP 1.2 names the first airport differently from the other bindings',
+    apply: { value: edit((v) => { if (v.airports?.[0]) v.airports[0].airportName = 'Somewhere Else Intl'; }) } },
+
+  // wrong credentials answered with data
+  { name: 'wrong-credentials-answered-with-data', category: 'credentials', operation: 'GetSpecialRequest', bindings: ['get'],
+    description: 'HTTP GET answers a call with a wrong password with the data (no Error element exists in the result type)',
+    apply: { params: rightCredentials } },
+  { name: 'wrong-credentials-error-with-data', category: 'credentials', operation: 'GetRoomTypes', bindings: ['post'],
+    description: 'HTTP POST answers a wrong password with an in-band Error and the room types as well',
+    apply: { value: (v, c) => (c.kind === 'in-band-error' ? { ...(c.validValue() as object), ...(v as object) } as Value : v) } },
+  { name: 'wrong-credentials-transfers-data', category: 'credentials', operation: 'SearchTransfers', bindings: ['soap11'],
+    description: 'SOAP 1.1 answers SearchTransfers with a wrong password with airports and no Error',
+    apply: { params: rightCredentials } },
+
+  // bad requests answered with data
+  { name: 'unparsable-booking-id-answered', category: 'bad-request', operation: 'GetSpecialRequest', bindings: ['soap12'],
+    description: 'an unparsable bookingId (int) is read as 0 and answered with data',
+    apply: { params: defaultParam('bookingId', '0', isInt) } },
+  { name: 'missing-booking-id-answered', category: 'bad-request', operation: 'UpdateSpecialRequest', bindings: ['get'],
+    description: 'a call without its required bookingId is answered with data',
+    apply: { params: defaultParam('bookingId', '0', isInt) } },
+  { name: 'unparsable-date-answered', category: 'bad-request', operation: 'AmendmentPriceRequest', bindings: ['post'],
+    description: 'an unparsable checkInDate is read as a default date and answered with data',
+    apply: { params: defaultParam('checkInDate', '2025-01-01T00:00:00', isDateTime) } },
+  { name: 'wrong-soapaction-answered', category: 'bad-request', operation: 'GetMeals', bindings: ['soap11'],
+    description: 'a SOAP 1.1 call whose SOAPAction names another operation is answered with data',
+    apply: { request: (req, c) => ({ ...req, headers: { ...req.headers, soapaction: `"${c.ns}${c.op.name}"` } }) } },
+];
+
+// ---- lookup -----------------------------------------------------------------------------------
+
+/** An unknown fault name: the message says how to list the known ones. */
+export class UnknownFaultError extends Error {
+  override name = 'UnknownFaultError';
+}
+
+const BY_NAME = new Map(FAULTS.map((f) => [f.name, f]));
+
+export function findFault(name: string): Fault | undefined {
+  return BY_NAME.get(name);
+}
+
+/** Faults by name (a fault object is taken as it is); an unknown name throws UnknownFaultError. */
+export function resolveFaults(names: readonly (string | Fault)[] | undefined): Fault[] {
+  const out: Fault[] = [];
+  for (const n of names ?? []) {
+    const f = typeof n === 'string' ? BY_NAME.get(n) : n;
+    if (!f) {
+      throw new UnknownFaultError(`unknown fault "${String(n)}": list the ${FAULTS.length} fault names with npm run mock -- --list-faults`);
+    }
+    if (!out.includes(f)) out.push(f);
+  }
+  return out;
+}
+
+/** The bindings a fault applies to, spelt out. */
+export function faultBindings(f: Fault): readonly BindingId[] {
+  return f.bindings === 'all' ? BINDINGS : f.bindings;
+}
+
+/** Whether the fault applies to that operation on that binding. */
+export function faultApplies(f: Fault, op: string, binding: BindingId): boolean {
+  return f.operation === op && faultBindings(f).includes(binding);
+}
+
+/** One line per fault: name, operation, bindings, description (for --list-faults). */
+export function listFaults(faults: readonly Fault[] = FAULTS): string[] {
+  const w = Math.max(...faults.map((f) => f.name.length));
+  const ow = Math.max(...faults.map((f) => f.operation.length));
+  const bw = Math.max(...faults.map((f) => faultBindings(f).join(',').length));
+  return faults.map((f) => `${f.name.padEnd(w)}  ${f.operation.padEnd(ow)}  ${(f.bindings === 'all' ? 'all' : f.bindings.join(',')).padEnd(bw)}  ${f.description}`);
+}
+
+/** Problems of the catalogue itself (a test keeps it empty): unknown operations or bindings, duplicates, no hook. */
+export function catalogueProblems(faults: readonly Fault[] = FAULTS): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  for (const f of faults) {
+    if (seen.has(f.name)) out.push(`${f.name}: duplicate name`);
+    seen.add(f.name);
+    if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(f.name)) out.push(`${f.name}: not kebab-case`);
+    if (!findOperation(f.operation)) out.push(`${f.name}: no operation ${f.operation}`);
+    if (f.bindings !== 'all' && (f.bindings.length === 0 || f.bindings.some((b) => !BINDINGS.includes(b)))) out.push(`${f.name}: bad bindings`);
+    if (Object.values(f.apply).every((h) => h === undefined)) out.push(`${f.name}: no hook`);
+    if (!f.description.trim()) out.push(`${f.name}: no description`);
+  }
+  return out;
+}

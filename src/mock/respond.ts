@@ -1,0 +1,102 @@
+/**
+ * The mock's answer to one request a binding claimed, as a pipeline with the fault hooks of
+ * src/mock/faults.ts at its stages and the variation mode of src/mock/vary.ts:
+ *
+ *   decode (request hooks) → params (params hooks) → check → resolve → vary data → documented
+ *   per-binding adjustment → value hooks → serialisation options (options hooks) → serialise
+ *   (xml hooks) → document (SOAP envelope or bare root; varied presentation) → body, status,
+ *   headers, response hooks.
+ *
+ * Without faults and variation the answer is exactly the reference one: the binding module's own
+ * encodeResult / encodeFault over the strict serialisation.
+ */
+import type { Binding, Decoded, IncomingRequest, OutgoingResponse } from '../bindings/types.js';
+import { checkParams } from '../bindings/params.js';
+import type { BindingId, Namespaces, Operation } from '../contract/catalogue.js';
+import { adjustForBinding, resolveOperation, type Credentials } from './data.js';
+import { faultApplies, faultBindings, type Fault, type FaultContext, type MockResponse, type ResponseKind } from './faults.js';
+import { serializeResult, type SerializeOptions, type Value } from './serialize.js';
+import { contentTypeOf, presentationFor, requestSeed, variedBody, variedOptions, varyData } from './vary.js';
+
+export interface AnswerConfig {
+  readonly credentials: Credentials;
+  readonly namespaces: Namespaces;
+  /** Serialisation options of a result in the reference presentation. */
+  readonly options: (b: Binding, ns: string) => SerializeOptions;
+  readonly faults: readonly Fault[];
+  readonly vary: boolean;
+}
+
+const toMock = (r: OutgoingResponse): MockResponse => ({ status: r.status, headers: r.headers, body: r.body });
+
+function isObject(v: Value): v is Readonly<Record<string, Value>> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Decode, letting a fault's request hook turn a request into a call of the fault's operation. */
+function decode(cfg: AnswerConfig, b: Binding, req: IncomingRequest, servicePath: string, ops: readonly Operation[], ns: string): Decoded {
+  let decoded = b.decode(req, servicePath, ops, ns);
+  for (const f of cfg.faults) {
+    if (!f.apply.request || !faultBindings(f).includes(b.id)) continue;
+    const op = ops.find((o) => o.name === f.operation);
+    if (!op || (decoded.ok && decoded.op !== op)) continue;
+    const alt = b.decode(f.apply.request(req, { binding: b.id, op, ns }), servicePath, ops, ns);
+    if (alt.ok && alt.op === op) decoded = alt;
+  }
+  return decoded;
+}
+
+/** The response to a request `b` claimed. */
+export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, servicePath: string, ops: readonly Operation[], ns: string): MockResponse {
+  const decoded = decode(cfg, b, req, servicePath, ops, ns);
+  if (!decoded.ok) return toMock(b.encodeFault(decoded.status, decoded.reason, decoded.faultCode));
+  const { op } = decoded;
+  const faults = cfg.faults.filter((f) => faultApplies(f, op.name, b.id));
+  const cred = cfg.credentials;
+  let params: Readonly<Record<string, string | undefined>> = decoded.params;
+  const validValue = (): Value => {
+    const o = resolveOperation(op, { ...params, userName: cred.user, password: cred.password }, cred);
+    return o.kind === 'result' ? o.value : null;
+  };
+  const base = { op, binding: b.id as BindingId, ns, namespaces: cfg.namespaces, credentials: cred, validValue };
+  for (const f of faults) if (f.apply.params) params = f.apply.params(params, base);
+  const ctxOf = (kind: ResponseKind): FaultContext => ({ ...base, params, kind });
+
+  const problem = checkParams(op, b.id, params);
+  if (problem) return finish(faults, toMock(b.encodeFault(500, problem.reason, 'client')), ctxOf('rejection'));
+  const outcome = resolveOperation(op, params, cred);
+  if (outcome.kind === 'fault') return finish(faults, toMock(b.encodeFault(500, outcome.reason, 'client')), ctxOf('rejection'));
+
+  const ctx = ctxOf(isObject(outcome.value) && outcome.value.Error !== undefined ? 'in-band-error' : 'data');
+  let value = cfg.vary ? varyData(op, params, outcome.value) : outcome.value;
+  value = adjustForBinding(op, b.id, value);
+  for (const f of faults) if (f.apply.value) value = f.apply.value(value, ctx);
+
+  const soap = b.envelopeNs !== undefined;
+  const look = cfg.vary ? presentationFor(b.id, requestSeed(op, params)) : undefined;
+  let options = look ? variedOptions(look, ns, soap) : cfg.options(b, ns);
+  // A fault writes what it was given: the serialiser's model checks are off.
+  if (faults.length > 0) options = { ...options, strict: false };
+  for (const f of faults) if (f.apply.options) options = f.apply.options(options, ctx);
+
+  let xml = serializeResult(op, value, options);
+  for (const f of faults) if (f.apply.xml) xml = f.apply.xml(xml, ctx);
+
+  const response = look
+    ? { status: 200, headers: { 'content-type': contentTypeOf(b.responseMediaType, look.contentType) }, body: variedBody(look, op, b.id, xml, ns) }
+    : toMock(b.encodeResult(op, xml, ns));
+  return finish(faults, response, ctx);
+}
+
+/** The body, status, headers and response hooks, in that order. */
+function finish(faults: readonly Fault[], r: MockResponse, ctx: FaultContext): MockResponse {
+  let out = r;
+  for (const f of faults) {
+    const h = f.apply;
+    if (h.body && typeof out.body === 'string') out = { ...out, body: h.body(out.body, ctx) };
+    if (h.status) out = { ...out, status: h.status(out.status, ctx) };
+    if (h.headers) out = { ...out, headers: h.headers(out.headers, ctx) };
+    if (h.response) out = h.response(out, ctx);
+  }
+  return out;
+}
