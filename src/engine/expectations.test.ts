@@ -1,0 +1,140 @@
+import { describe, expect, test } from 'vitest';
+import { ConfigError } from '../core/errors.js';
+import type { ResultRow, RunReport, Status } from '../core/types.js';
+import { validateReport } from '../report/schema.js';
+import {
+  applyExpectations, EXPECTATIONS_CHECK, parseExpectations, TODO_REASON, updateExpectations, type ExpectationsFile,
+} from './expectations.js';
+
+function row(operation: string, binding: string, caseId: string, check: string, status: Status): ResultRow {
+  return {
+    operation, group: 'reference', binding, case: caseId, check, status, path: status === 'failed' ? '/x' : '',
+    message: status === 'failed' ? 'broken' : '', reproduce: '', findings: status === 'failed' ? [{ check, path: '/x', message: 'broken' }] : [],
+  };
+}
+
+function report(rows: ResultRow[]): RunReport {
+  const s = { passed: 0, failed: 0, skipped: 0, known: 0, total: rows.length };
+  for (const r of rows) s[r.status]++;
+  return {
+    tool: { name: 'accommodation-conformance', version: '0.1.0' },
+    target: { bookUrl: 'http://t', searchUrl: 'http://t', transfersUrl: 'http://t', namespaces: { book: 'urn:b', search: 'urn:s' }, user: 'u', password: '***', embedded: false },
+    startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1, bindings: ['soap11', 'get'], operations: ['GetMeals', 'GetThemes'], summary: s, results: rows,
+  };
+}
+
+const base = () => report([
+  row('GetMeals', 'get', 'default', 'shape', 'failed'),
+  row('GetMeals', 'get', 'other-language', 'shape', 'failed'),
+  row('GetMeals', 'soap11', 'default', 'shape', 'passed'),
+  row('GetMeals', 'soap11,get', 'default', 'binding_equivalence', 'failed'),
+  row('GetThemes', 'get', 'default', 'content_type', 'passed'),
+  row('GetThemes', 'get', 'default', 'xsd_valid', 'skipped'),
+]);
+
+const file = (...expectations: ExpectationsFile['expectations']): ExpectationsFile => ({ expectations });
+
+describe('applyExpectations', () => {
+  test('matching failed rows become known, others stay failed; the summary is recomputed and the report stays schema-valid', () => {
+    const { report: r, verdicts } = applyExpectations(base(), file({ operation: 'GetMeals', binding: 'get', check: 'shape', case: 'default', reason: 'OPS-1' }));
+    expect(r.results.map((x) => x.status)).toEqual(['known', 'failed', 'passed', 'failed', 'passed', 'skipped']);
+    expect(r.summary).toEqual({ passed: 2, failed: 2, skipped: 1, known: 1, total: 6 });
+    expect(r.results[0]!.message).toBe('known deviation: "OPS-1" — broken');
+    expect(verdicts).toEqual([expect.objectContaining({ state: 'ok', failing: 1 })]);
+    expect(validateReport(r)).toEqual([]);
+  });
+
+  test('an entry without a case covers every case; a comma binding matches the equivalence row; exit-worthy rows are gone', () => {
+    const { report: r } = applyExpectations(base(), file(
+      { operation: 'GetMeals', binding: 'get', check: 'shape', reason: 'r' },
+      { operation: 'GetMeals', binding: 'soap11, get', check: 'binding_equivalence', reason: 'r' },
+    ));
+    expect(r.summary.failed).toBe(0);
+    expect(r.summary.known).toBe(3);
+  });
+
+  test('a stale entry (its rows pass) is a failed expectations row naming the entry', () => {
+    const { report: r, verdicts } = applyExpectations(base(), file({ operation: 'GetThemes', binding: 'get', check: 'content_type', reason: 'was latin-1' }), { source: 'exp.json' });
+    expect(verdicts[0]!.state).toBe('stale');
+    const extra = r.results.filter((x) => x.check === EXPECTATIONS_CHECK);
+    expect(extra).toHaveLength(1);
+    expect(extra[0]).toMatchObject({ operation: 'GetThemes', binding: 'get', case: '*', status: 'failed', path: '/expectations/0' });
+    expect(extra[0]!.message).toContain('no longer fails');
+    expect(extra[0]!.message).toContain('exp.json');
+    expect(r.summary.total).toBe(7);
+    expect(validateReport(r)).toEqual([]);
+  });
+
+  test('an expired entry accepts nothing: its rows fail again and a row says it expired', () => {
+    const e = { operation: 'GetMeals', binding: 'get', check: 'shape', reason: 'r', expires: '2026-03-01' };
+    const before = applyExpectations(base(), file(e), { today: '2026-03-01' });
+    expect(before.report.summary.known).toBe(2);
+    const after = applyExpectations(base(), file(e), { today: '2026-03-02' });
+    expect(after.verdicts[0]!.state).toBe('expired');
+    expect(after.report.summary.known).toBe(0);
+    const extra = after.report.results.find((x) => x.check === EXPECTATIONS_CHECK)!;
+    expect(extra.message).toContain('accepted until 2026-03-01');
+  });
+
+  test('an entry the run did not exercise, or whose rows were all skipped, is not judged', () => {
+    const { report: r, verdicts } = applyExpectations(base(), file(
+      { operation: 'CancelBooking', binding: 'get', check: 'shape', reason: 'r' },
+      { operation: 'GetThemes', binding: 'get', check: 'xsd_valid', reason: 'r' },
+    ));
+    expect(verdicts.map((v) => v.state)).toEqual(['unexercised', 'unexercised']);
+    expect(r.results.filter((x) => x.check === EXPECTATIONS_CHECK)).toHaveLength(0);
+  });
+
+  test('a judge can refuse to call an entry stale (a shard that did not run every case)', () => {
+    const { verdicts } = applyExpectations(base(), file({ operation: 'GetThemes', binding: 'get', check: 'content_type', reason: 'r' }), { judged: () => false });
+    expect(verdicts[0]!.state).toBe('unexercised');
+  });
+
+  test('applying twice, or another file after the first, gives what applying once gives', () => {
+    const f1 = file({ operation: 'GetMeals', binding: 'get', check: 'shape', reason: 'first' }, { operation: 'GetThemes', binding: 'get', check: 'content_type', reason: 'stale' });
+    const once = applyExpectations(base(), f1).report;
+    expect(applyExpectations(once, f1).report).toEqual(once);
+    const f2 = file({ operation: 'GetMeals', binding: 'get', check: 'shape', case: 'default', reason: 'second' });
+    expect(applyExpectations(once, f2).report).toEqual(applyExpectations(base(), f2).report);
+  });
+});
+
+describe('updateExpectations', () => {
+  test('keeps reasons and expiry of entries that still fail, drops stale ones, keeps unjudged ones, adds the rest as TODO', () => {
+    const old = file(
+      { operation: 'GetMeals', binding: 'get', check: 'shape', reason: 'OPS-1', expires: '2099-01-01' },
+      { operation: 'GetThemes', binding: 'get', check: 'content_type', reason: 'fixed since' },
+      { operation: 'CancelBooking', binding: 'get', check: 'shape', reason: 'not run today' },
+    );
+    const up = updateExpectations(base(), old);
+    expect(up.file.expectations).toEqual([
+      { operation: 'GetMeals', binding: 'get', check: 'shape', reason: 'OPS-1', expires: '2099-01-01' },
+      { operation: 'CancelBooking', binding: 'get', check: 'shape', reason: 'not run today' },
+      { operation: 'GetMeals', binding: 'soap11,get', check: 'binding_equivalence', case: 'default', reason: TODO_REASON },
+    ]);
+    expect(up.removed.map((e) => e.reason)).toEqual(['fixed since']);
+    expect(applyExpectations(base(), up.file).report.summary.failed).toBe(0);
+    expect(parseExpectations(JSON.parse(JSON.stringify(up.file)), 'written')).toEqual(up.file);
+  });
+
+  test('from no file: one entry per failing row, with its case', () => {
+    const up = updateExpectations(base(), undefined);
+    expect(up.file.expectations.map((e) => [e.operation, e.binding, e.case, e.check])).toEqual([
+      ['GetMeals', 'get', 'default', 'shape'], ['GetMeals', 'get', 'other-language', 'shape'], ['GetMeals', 'soap11,get', 'default', 'binding_equivalence'],
+    ]);
+  });
+});
+
+describe('parseExpectations', () => {
+  const bad = (json: unknown) => () => parseExpectations(json, 'f.json');
+  test('names what is wrong', () => {
+    expect(bad({ expectations: [{ operation: 'GetMeals', binding: 'get', check: 'shape' }] })).toThrow(/missing required property reason/);
+    expect(bad({ expectations: [{ operation: 'getMeals', binding: 'get', check: 'shape', reason: 'r' }] })).toThrow(/unknown operation "getMeals" \(did you mean GetMeals/);
+    expect(bad({ expectations: [{ operation: 'GetMeals', binding: 'get', check: 'xsd', reason: 'r' }] })).toThrow(/unknown check "xsd"/);
+    expect(bad({ expectations: [{ operation: 'GetMeals', binding: 'soap13', check: 'shape', reason: 'r' }] })).toThrow(/binding/);
+    expect(bad({ expectations: [{ operation: 'GetMeals', binding: 'get', check: 'shape', reason: 'r', expires: '2026-02-30' }] })).toThrow(/not a calendar date/);
+    expect(bad({ expectations: [{ operation: 'GetMeals', binding: 'get', check: 'shape', reason: 'r' }, { operation: 'GetMeals', binding: 'get', check: 'shape', reason: 'again' }] }))
+      .toThrow(/same deviation as \/expectations\/0/);
+    expect(bad([])).toThrow(ConfigError);
+  });
+});

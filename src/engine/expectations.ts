@@ -1,0 +1,249 @@
+/**
+ * Known deviations: an expectations file lists failures of a target that are accepted for now.
+ * Applied after the run, on the RunReport: matching failed rows become `known` (they do not fail the
+ * gate), and an entry that no longer fails (stale) or whose `expires` date has passed becomes a
+ * failed row of its own, check `expectations`, so the file stays true. The summary is recomputed.
+ *
+ * Applying is idempotent: rows a previous application marked known are failed again first, and
+ * earlier `expectations` rows are dropped, so a merged report can be re-judged with the same file.
+ */
+import { readFileSync } from 'node:fs';
+import { findOperation, OPERATIONS } from '../contract/catalogue.js';
+import { CHECK_NAMES } from '../checks/registry.js';
+import { ConfigError } from '../core/errors.js';
+import type { ResultRow, RunReport } from '../core/types.js';
+import { validateJson } from '../report/schema.js';
+import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, summarise, UNKNOWN_OPERATION } from './run.js';
+
+/** Check name of the rows about the expectations file itself (stale or expired entries). */
+export const EXPECTATIONS_CHECK = 'expectations';
+/** Reason written for entries --update-expectations adds. */
+export const TODO_REASON = 'TODO: explain';
+export const EXPECTATIONS_SCHEMA_URL = new URL('../../schemas/expectations.schema.json', import.meta.url);
+
+export interface Expectation {
+  readonly operation: string;
+  readonly binding: string;
+  readonly check: string;
+  readonly case?: string;
+  readonly reason: string;
+  readonly expires?: string;
+}
+
+export interface ExpectationsFile {
+  readonly $schema?: string;
+  readonly description?: string;
+  readonly expectations: readonly Expectation[];
+}
+
+/** Check names a row can carry: the registry's, plus the engine's own. */
+export function knownCheckNames(): string[] {
+  return [...new Set([EXCHANGE_CHECK, ...CHECK_NAMES, EQUIVALENCE_CHECK, NOT_RUN_CHECK])];
+}
+
+const normBinding = (b: string): string => b.replace(/\s+/g, '');
+
+function realDate(s: string): boolean {
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+/** Check a parsed expectations file completely; every problem is named (ConfigError, exit 2). */
+export function parseExpectations(json: unknown, where: string): ExpectationsFile {
+  const schema = JSON.parse(readFileSync(EXPECTATIONS_SCHEMA_URL, 'utf8')) as Record<string, unknown>;
+  const errors = validateJson(json, schema);
+  if (errors.length) throw new ConfigError(`${where} is not a valid expectations file: ${errors.slice(0, 5).join('; ')}${errors.length > 5 ? ` (+${errors.length - 5} more)` : ''}`);
+  const file = json as ExpectationsFile;
+  const checks = knownCheckNames();
+  const seen = new Map<string, number>();
+  file.expectations.forEach((e, i) => {
+    const at = `${where}: /expectations/${i}`;
+    if (!findOperation(e.operation) && e.operation !== UNKNOWN_OPERATION) {
+      const hit = OPERATIONS.find((o) => o.name.toLowerCase() === e.operation.toLowerCase());
+      throw new ConfigError(`${at}: unknown operation "${e.operation}"${hit ? ` (did you mean ${hit.name}? names are case-sensitive)` : ''}`);
+    }
+    if (e.check === EXPECTATIONS_CHECK) throw new ConfigError(`${at}: check "${EXPECTATIONS_CHECK}" reports the file itself and cannot be accepted`);
+    if (!checks.includes(e.check)) throw new ConfigError(`${at}: unknown check "${e.check}" (checks: ${checks.join(', ')})`);
+    const bs = normBinding(e.binding).split(',');
+    if (new Set(bs).size !== bs.length) throw new ConfigError(`${at}: binding "${e.binding}" names a binding twice`);
+    if (e.expires !== undefined && !realDate(e.expires)) throw new ConfigError(`${at}: expires "${e.expires}" is not a calendar date (YYYY-MM-DD)`);
+    const key = keyOf(e);
+    if (seen.has(key)) throw new ConfigError(`${at}: the same deviation as /expectations/${seen.get(key)} (one entry per operation, binding, check and case)`);
+    seen.set(key, i);
+  });
+  return file;
+}
+
+/** Read and check an expectations file. */
+export function readExpectations(path: string): ExpectationsFile {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`cannot read expectations file ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new ConfigError(`expectations file ${path} is not valid JSON: ${(e as Error).message}`);
+  }
+  return parseExpectations(json, `expectations file ${path}`);
+}
+
+/** The file's text as --update-expectations writes it. */
+export function renderExpectations(file: ExpectationsFile): string {
+  return `${JSON.stringify(file, null, 2)}\n`;
+}
+
+function keyOf(e: Pick<Expectation, 'operation' | 'binding' | 'check' | 'case'>): string {
+  return JSON.stringify([e.operation, normBinding(e.binding), e.check, e.case ?? null]);
+}
+
+/** Whether the entry is about this row. */
+export function matches(e: Expectation, row: Pick<ResultRow, 'operation' | 'binding' | 'check' | 'case'>): boolean {
+  return row.operation === e.operation && normBinding(row.binding) === normBinding(e.binding) && row.check === e.check
+    && (e.case === undefined || row.case === e.case);
+}
+
+/** `operation [binding] case :: check` of an entry (`*` for every case). */
+export function describeEntry(e: Expectation): string {
+  return `${e.operation} [${normBinding(e.binding)}] ${e.case ?? '*'} :: ${e.check}`;
+}
+
+const KNOWN_PREFIX_RE = /^known deviation: ("(?:[^"\\]|\\.)*") — /;
+
+function knownMessage(reason: string, message: string): string {
+  return `known deviation: ${JSON.stringify(reason)} — ${message}`;
+}
+
+/** A row as the run produced it: status known undone (message restored). */
+function unapplied(row: ResultRow): ResultRow {
+  if (row.status !== 'known') return row;
+  return { ...row, status: 'failed', message: row.message.replace(KNOWN_PREFIX_RE, '') };
+}
+
+/** Today's date in UTC, YYYY-MM-DD. */
+export function today(): string {
+  return new Date().toISOString().slice(0, 10);
+}
+
+export interface ApplyOptions {
+  /** The date the expiry is judged on (YYYY-MM-DD); default today (UTC). */
+  readonly today?: string;
+  /** Name of the file, for messages. */
+  readonly source?: string;
+  /**
+   * Whether the run saw every row the entry is about, so that "no failure" means stale. Default: rows
+   * for it exist. A shard passes a stricter test: an entry without a case is judged only by the shard
+   * that ran every case of its operation.
+   */
+  readonly judged?: (e: Expectation, rows: readonly ResultRow[]) => boolean;
+}
+
+export interface EntryVerdict {
+  readonly index: number;
+  readonly entry: Expectation;
+  /** 'ok': still fails, accepted; 'stale': no longer fails; 'expired': still fails, no longer accepted;
+   *  'unexercised': the run had no (judgeable) rows for it. */
+  readonly state: 'ok' | 'stale' | 'expired' | 'unexercised';
+  /** Rows the entry marked known (ok) or left failed (expired). */
+  readonly failing: number;
+}
+
+export interface Applied {
+  readonly report: RunReport;
+  readonly verdicts: readonly EntryVerdict[];
+}
+
+const defaultJudged = (_e: Expectation, rows: readonly ResultRow[]) => rows.length > 0;
+
+/** Apply the expectations to a report: a new report with known rows, stale/expired rows and a recomputed summary. */
+export function applyExpectations(report: RunReport, file: ExpectationsFile, opts: ApplyOptions = {}): Applied {
+  const day = opts.today ?? today();
+  const source = opts.source ?? 'the expectations file';
+  const judged = opts.judged ?? defaultJudged;
+  const rows = report.results.filter((r) => r.check !== EXPECTATIONS_CHECK).map(unapplied);
+  const verdicts: EntryVerdict[] = [];
+  const extra: ResultRow[] = [];
+  file.expectations.forEach((entry, index) => {
+    const mine = rows.map((r, i) => [r, i] as const).filter(([r]) => matches(entry, r));
+    const failing = mine.filter(([r]) => r.status === 'failed' || r.status === 'known');
+    const expired = entry.expires !== undefined && day > entry.expires;
+    const decided = judged(entry, mine.map(([r]) => r));
+    if (!expired) {
+      for (const [r, i] of failing) {
+        if (r.status === 'failed') rows[i] = { ...r, status: 'known', message: knownMessage(entry.reason, r.message) };
+      }
+    }
+    let state: EntryVerdict['state'];
+    if (failing.length > 0) state = expired ? 'expired' : 'ok';
+    else if (decided && mine.some(([r]) => r.status === 'passed')) state = 'stale';
+    else state = 'unexercised';
+    verdicts.push({ index, entry, state, failing: failing.length });
+    if (state === 'ok' || state === 'unexercised') return;
+
+    const what = describeEntry(entry);
+    const message = state === 'stale'
+      ? `stale expectation: ${what} no longer fails (${mine.filter(([r]) => r.status === 'passed').length} passing rows)${expired ? ` and expired on ${entry.expires}` : ''}; `
+        + `remove /expectations/${index} from ${source} or run with --update-expectations (reason was: ${JSON.stringify(entry.reason)})`
+      : `expired expectation: ${what} was accepted until ${entry.expires} and still fails (${failing.length} rows, not accepted any more); `
+        + `fix the target, or renew "expires" of /expectations/${index} in ${source} (reason: ${JSON.stringify(entry.reason)})`;
+    extra.push({
+      operation: entry.operation,
+      group: mine[0]?.[0].group ?? findOperation(entry.operation)?.group ?? 'booking',
+      binding: normBinding(entry.binding),
+      case: entry.case ?? '*',
+      check: EXPECTATIONS_CHECK,
+      status: 'failed',
+      message,
+      path: `/expectations/${index}`,
+      reproduce: '',
+      findings: [{
+        check: entry.check,
+        path: `/expectations/${index}`,
+        message,
+        expected: state === 'stale' ? `a failing ${entry.check} row (the accepted deviation)` : `accepted until ${entry.expires}`,
+        actual: state === 'stale' ? 'no failing row: the deviation is gone' : `today is ${day}`,
+      }],
+    });
+  });
+  const results = [...rows, ...extra];
+  return { report: { ...report, results, summary: summarise(results) }, verdicts };
+}
+
+export interface UpdateOutcome {
+  readonly file: ExpectationsFile;
+  readonly added: number;
+  readonly removed: readonly Expectation[];
+  readonly kept: number;
+}
+
+/**
+ * The file --update-expectations writes: existing entries that still match a failure (or that the
+ * run could not judge) are kept with their reason and expiry, judged entries that no longer fail are
+ * dropped, and every failure no entry covers gets a new entry with reason "TODO: explain".
+ */
+export function updateExpectations(report: RunReport, old: ExpectationsFile | undefined, opts: Pick<ApplyOptions, 'judged'> = {}): UpdateOutcome {
+  const judged = opts.judged ?? defaultJudged;
+  const rows = report.results.filter((r) => r.check !== EXPECTATIONS_CHECK).map(unapplied);
+  const failing = rows.filter((r) => r.status === 'failed');
+  const kept: Expectation[] = [];
+  const removed: Expectation[] = [];
+  for (const e of old?.expectations ?? []) {
+    const mine = rows.filter((r) => matches(e, r));
+    if (failing.some((r) => matches(e, r)) || !judged(e, mine) || !mine.some((r) => r.status === 'passed')) kept.push(e);
+    else removed.push(e);
+  }
+  const added: Expectation[] = [];
+  for (const r of failing) {
+    if ([...kept, ...added].some((e) => matches(e, r))) continue;
+    added.push({ operation: r.operation, binding: normBinding(r.binding), check: r.check, case: r.case, reason: TODO_REASON });
+  }
+  const file: ExpectationsFile = {
+    ...(old?.$schema !== undefined ? { $schema: old.$schema } : {}),
+    ...(old?.description !== undefined ? { description: old.description } : {}),
+    expectations: [...kept, ...added],
+  };
+  return { file, added: added.length, removed, kept: kept.length };
+}
