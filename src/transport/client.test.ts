@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { Agent, type Dispatcher } from 'undici';
 import { Transport } from './client.js';
 
 let server: Server;
@@ -36,6 +37,10 @@ beforeAll(async () => {
     } else if (path === '/redirect') {
       res.writeHead(302, { location: 'http://127.0.0.2:1/elsewhere' });
       res.end();
+    } else if (path === '/declared-big') {
+      // Declares 10 MiB and sends nothing: only a check of the declared length ends this quickly.
+      res.writeHead(200, { 'content-type': 'text/xml', 'content-length': String(10 * 1024 * 1024) });
+      res.flushHeaders();
     } else if (path === '/echo') {
       let body = '';
       req.on('data', (c) => (body += c));
@@ -107,6 +112,46 @@ describe('transport', () => {
     await t.close();
     expect(refused.error?.code).toBe('connection_refused');
     expect(reset.error?.code).toBe('connection_reset');
+  });
+
+  test('a declared Content-Length over the cap is refused before reading the body', async () => {
+    const t = new Transport({ maxBodyBytes: 1024 * 1024, timeoutMs: 5000 });
+    const t0 = Date.now();
+    const ex = await t.send({ method: 'GET', url: `${base}/declared-big`, headers: {} });
+    await t.close();
+    expect(ex.error?.code).toBe('response_too_large');
+    expect(Date.now() - t0).toBeLessThan(2000);
+  });
+
+  test('a name lookup that never answers is bounded by the per-request timeout', async () => {
+    const hanging = new Agent({ connect: { lookup: () => { /* never calls back */ } } });
+    const t = new Transport({ timeoutMs: 300, dispatcher: hanging });
+    const t0 = Date.now();
+    const ex = await t.send({ method: 'GET', url: 'http://never-answers.invalid/x', headers: {} });
+    await t.close();
+    await hanging.destroy();
+    expect(ex.error?.code).toBe('timeout');
+    expect(Date.now() - t0).toBeLessThan(2000);
+  });
+
+  test('the rate bound holds when the event loop stalls: no burst of late timers', async () => {
+    const sent: number[] = [];
+    class Recording extends Agent {
+      override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+        sent.push(performance.now());
+        return super.dispatch(opts, handler);
+      }
+    }
+    const agent = new Recording({ connections: 8 });
+    const t = new Transport({ concurrency: 8, maxRps: 20, dispatcher: agent });
+    // Block the event loop for 300 ms while requests wait for their turn (as checks do on big documents).
+    setTimeout(() => { const end = performance.now() + 300; while (performance.now() < end) { /* busy */ } }, 120);
+    await Promise.all(Array.from({ length: 16 }, () => t.send({ method: 'GET', url: `${base}/ok`, headers: {} })));
+    await t.close();
+    await agent.close();
+    const gaps = sent.slice(1).map((x, i) => x - sent[i]!);
+    expect(sent.length).toBe(16);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(49); // 1000 / 20 ms, timer granularity aside
   });
 
   test('redirects are not followed: the 302 is the response', async () => {

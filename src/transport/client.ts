@@ -39,7 +39,9 @@ export class Transport {
   readonly #ownsDispatcher: boolean;
   #active = 0;
   readonly #waiting: (() => void)[] = [];
-  #nextStart = 0;
+  /** When the last request was let go (performance.now()), and the queue of requests waiting for their turn. */
+  #lastStart = -Infinity;
+  #pacing: Promise<void> = Promise.resolve();
 
   constructor(opts: Partial<TransportOptions> = {}) {
     this.#opts = { ...DEFAULT_TRANSPORT, ...opts };
@@ -48,7 +50,8 @@ export class Transport {
       connections: this.#opts.concurrency,
       pipelining: 1,
       keepAliveTimeout: 10_000,
-      connect: this.#opts.insecureTls ? { rejectUnauthorized: false } : undefined,
+      // Name lookup, TCP and TLS handshake within one exchange's time (undici's default is 10 s).
+      connect: { timeout: this.#opts.timeoutMs, ...(this.#opts.insecureTls ? { rejectUnauthorized: false } : {}) },
     });
   }
 
@@ -59,13 +62,23 @@ export class Transport {
   async #acquire(): Promise<void> {
     if (this.#active >= this.#opts.concurrency) await new Promise<void>((r) => this.#waiting.push(r));
     this.#active++;
-    if (this.#opts.maxRps) {
-      const gap = 1000 / this.#opts.maxRps;
-      const now = Date.now();
-      const start = Math.max(now, this.#nextStart);
-      this.#nextStart = start + gap;
-      if (start > now) await new Promise((r) => setTimeout(r, start - now));
-    }
+    if (this.#opts.maxRps) await this.#pace(1000 / this.#opts.maxRps);
+  }
+
+  /**
+   * Let requests go one at a time, each at least `gap` ms after the previous one actually went.
+   * Times are taken when a request is let go, not planned ahead: timers that fire late (the event
+   * loop busy with checks) must not release a burst of requests at once.
+   */
+  #pace(gap: number): Promise<void> {
+    const turn = this.#pacing.then(async () => {
+      for (let wait = this.#lastStart + gap - performance.now(); wait > 0; wait = this.#lastStart + gap - performance.now()) {
+        await new Promise((r) => setTimeout(r, Math.ceil(wait)));
+      }
+      this.#lastStart = performance.now();
+    });
+    this.#pacing = turn;
+    return turn;
   }
 
   #release(): void {
@@ -97,7 +110,7 @@ export class Transport {
     const byDeadline = deadline !== undefined && deadline - Date.now() < this.#opts.timeoutMs;
     const signal = AbortSignal.timeout(budget);
     try {
-      const res = await request(req.url, {
+      const res = await abortable(request(req.url, {
         method: req.method,
         headers: req.headers,
         body: req.body,
@@ -105,10 +118,12 @@ export class Transport {
         signal,
         headersTimeout: budget,
         bodyTimeout: budget,
-      });
+      }), signal);
       const chunks: Buffer[] = [];
       let size = 0;
       try {
+        // A declared length over the cap: refused before reading a byte.
+        if (Number(res.headers['content-length'] ?? 0) > this.#opts.maxBodyBytes) throw new SizeCapError();
         for await (const chunk of res.body) {
           size += (chunk as Buffer).length;
           if (size > this.#opts.maxBodyBytes) throw new SizeCapError();
@@ -136,6 +151,27 @@ export class Transport {
   }
 }
 
+/**
+ * undici applies an abort signal only once the request has a connection: a name lookup or connect
+ * that hangs would outlive the exchange's budget. Give up when the signal fires; a response that
+ * still arrives later is discarded.
+ */
+function abortable(p: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
+  const discard = () => { p.then((r) => r.body.destroy(), () => {}); };
+  if (signal.aborted) {
+    discard();
+    return Promise.reject(signal.reason);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => { discard(); reject(signal.reason); };
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (r) => { signal.removeEventListener('abort', onAbort); resolve(r); },
+      (e) => { signal.removeEventListener('abort', onAbort); reject(e); },
+    );
+  });
+}
+
 function classify(e: unknown, opts: TransportOptions, budget: number, byDeadline: boolean): { code: TransportErrorCode; message: string } {
   if (e instanceof SizeCapError) {
     return { code: 'response_too_large', message: `response body larger than ${opts.maxBodyBytes} bytes: reading aborted` };
@@ -143,7 +179,8 @@ function classify(e: unknown, opts: TransportOptions, budget: number, byDeadline
   const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = err.code ?? err.cause?.code ?? '';
   const msg = err.message ?? String(e);
-  if (err.name === 'TimeoutError' || err.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_ABORTED') {
+  if (err.name === 'TimeoutError' || err.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_ABORTED'
+    || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return byDeadline
       ? { code: 'deadline_exceeded', message: `the run's overall deadline passed after ${Math.round(budget)} ms of this exchange` }
       : { code: 'timeout', message: `no complete response within ${Math.round(budget)} ms` };
