@@ -1,0 +1,115 @@
+/**
+ * Join the reports of several runs (the shards of one plan, or runs of disjoint parts of the matrix)
+ * into one RunReport, which writeReports turns into one set of reports. Inputs must be of one tool,
+ * one target (the embedded mock's port may differ) and one set of bindings, and must not overlap
+ * (one operation × case in two inputs). Shards must all be of one plan and all be there.
+ */
+import { OPERATIONS } from '../contract/catalogue.js';
+import { UsageError } from '../core/errors.js';
+import type { ResultRow, RunReport } from '../core/types.js';
+import { countRows } from './model.js';
+
+/** shard.json as `run --shard` writes it (src/engine/shard.ts). */
+export interface MergeShardInfo {
+  readonly index: number;
+  readonly count: number;
+  readonly plan: string;
+}
+
+export interface MergeInput {
+  /** Where it came from, for messages. */
+  readonly source: string;
+  readonly report: RunReport;
+  readonly shard?: MergeShardInfo;
+}
+
+/** Rows about the expectations file itself are not tied to a unit. */
+const FILE_ROW_CHECK = 'expectations';
+
+function sameTarget(a: RunReport['target'], b: RunReport['target']): string | undefined {
+  if (a.embedded !== b.embedded) return 'one tested the embedded mock, the other a remote target';
+  if (a.namespaces.book !== b.namespaces.book || a.namespaces.search !== b.namespaces.search) return 'the namespaces differ';
+  if (a.user !== b.user) return 'the user names differ';
+  if (a.embedded) return undefined; // every embedded mock listens on its own port
+  for (const k of ['bookUrl', 'searchUrl', 'transfersUrl'] as const) if (a[k] !== b[k]) return `${k} differs (${a[k]} vs ${b[k]})`;
+  return undefined;
+}
+
+function checkShards(inputs: readonly MergeInput[]): void {
+  const sharded = inputs.filter((i) => i.shard);
+  if (sharded.length === 0) return;
+  if (sharded.length !== inputs.length) {
+    const plain = inputs.find((i) => !i.shard)!;
+    throw new UsageError(`cannot merge shards with a report that is not a shard (${plain.source} has no shard.json)`);
+  }
+  const first = sharded[0]!;
+  const count = first.shard!.count;
+  for (const i of sharded) {
+    if (i.shard!.count !== count) throw new UsageError(`${i.source} is shard ${i.shard!.index}/${i.shard!.count}, ${first.source} is of ${count} shards`);
+    if (i.shard!.plan !== first.shard!.plan) {
+      throw new UsageError(`${i.source} and ${first.source} are shards of different plans (other operations, bindings or cases): run every shard with the same flags and config`);
+    }
+  }
+  const byIndex = new Map<number, string>();
+  for (const i of sharded) {
+    const other = byIndex.get(i.shard!.index);
+    if (other) throw new UsageError(`shard ${i.shard!.index}/${count} is given twice (${other} and ${i.source})`);
+    byIndex.set(i.shard!.index, i.source);
+  }
+  const missing = Array.from({ length: count }, (_, k) => k + 1).filter((k) => !byIndex.has(k));
+  if (missing.length) throw new UsageError(`shard${missing.length > 1 ? 's' : ''} ${missing.map((k) => `${k}/${count}`).join(', ')} missing: a merged report without ${missing.length > 1 ? 'them' : 'it'} would pass checks it never ran`);
+}
+
+/** Merge reports into one (summary recomputed); throws UsageError naming the inputs that do not fit. */
+export function mergeReports(inputs: readonly MergeInput[]): RunReport {
+  if (inputs.length === 0) throw new UsageError('merge needs at least one report');
+  checkShards(inputs);
+  const first = inputs[0]!;
+  for (const i of inputs.slice(1)) {
+    if (i.report.tool.name !== first.report.tool.name) throw new UsageError(`${i.source} was written by ${i.report.tool.name}, ${first.source} by ${first.report.tool.name}`);
+    const why = sameTarget(first.report.target, i.report.target);
+    if (why) throw new UsageError(`${i.source} and ${first.source} tested different targets: ${why}`);
+    const a = [...first.report.bindings].sort().join(',');
+    const b = [...i.report.bindings].sort().join(',');
+    if (a !== b) throw new UsageError(`${i.source} tested bindings ${b}, ${first.source} tested ${a}`);
+  }
+  // One operation × case belongs to one input: otherwise its rows would be counted twice.
+  const owner = new Map<string, string>();
+  for (const i of inputs) {
+    const units = new Set(i.report.results.filter((r) => r.check !== FILE_ROW_CHECK).map((r) => `${r.operation} case ${r.case}`));
+    for (const u of units) {
+      const other = owner.get(u);
+      if (other !== undefined) throw new UsageError(`the reports overlap: ${u} is in ${other} and in ${i.source}`);
+      owner.set(u, i.source);
+    }
+  }
+  // Catalogue order, then operations the catalogue does not know in the order they appear.
+  const seen: string[] = [];
+  for (const i of inputs) for (const op of i.report.operations) if (!seen.includes(op)) seen.push(op);
+  const order = (op: string) => {
+    const at = OPERATIONS.findIndex((o) => o.name === op);
+    return at >= 0 ? at : OPERATIONS.length + seen.indexOf(op);
+  };
+  const operations = [...seen].sort((a, b) => order(a) - order(b));
+  const rank = (op: string) => {
+    const at = operations.indexOf(op);
+    return at >= 0 ? at : operations.length;
+  };
+  const results: ResultRow[] = inputs.flatMap((i) => i.report.results)
+    .map((r, n) => ({ r, n }))
+    .sort((x, y) => rank(x.r.operation) - rank(y.r.operation) || x.n - y.n)
+    .map(({ r }) => r);
+  const start = Math.min(...inputs.map((i) => Date.parse(i.report.startedAt)));
+  const end = Math.max(...inputs.map((i) => Date.parse(i.report.startedAt) + i.report.durationMs));
+  const c = countRows(results);
+  return {
+    tool: first.report.tool,
+    target: first.report.target,
+    startedAt: new Date(start).toISOString(),
+    durationMs: Math.max(0, end - start),
+    bindings: first.report.bindings,
+    operations,
+    summary: { passed: c.passed, failed: c.failed, skipped: c.skipped, known: c.known, total: c.total },
+    results,
+  };
+}
