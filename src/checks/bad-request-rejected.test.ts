@@ -1,8 +1,15 @@
 import { describe, expect, test } from 'vitest';
 import { badRequestRejected } from './credentials-rejected.js';
-import { contextFor, documentFor, findingsOf, node, outcomeOf } from './test-helpers.js';
+import { contextFor, documentFor, exchangeOf, findingsOf, node, NS, op, outcomeOf, wellFormedOnly } from './test-helpers.js';
 import type { BindingId } from '../contract/catalogue.js';
-import type { CaseKind } from './context.js';
+import { CheckContext, type CaseKind } from './context.js';
+
+/** The unknown-operation case: a stand-in operation of the NonStaticXMLAPI service, answered with `body`. */
+const unknownOp = (body: string) => new CheckContext({
+  op: { ...op('GetMeals'), name: 'NoSuchOperation', resultElement: 'noSuchOperationResult', params: [] },
+  binding: 'get', caseId: 'unknown-operation-NonStaticXMLAPI', caseKind: 'unknown-operation', namespaces: NS,
+  exchange: exchangeOf(body, 'get', { status: 200 }), validator: wellFormedOnly,
+});
 
 const bad = (opName: string, binding: BindingId, body: string, o: { status?: number; contentType?: string; kind?: CaseKind; caseId?: string } = {}) =>
   contextFor(opName, binding, body, { caseKind: o.kind ?? 'bad-param', caseId: o.caseId ?? 'unparsable-bookingId', status: o.status ?? 200, ...(o.contentType ? { contentType: o.contentType } : {}) });
@@ -36,6 +43,24 @@ describe('bad_request_rejected', () => {
     expect(missing[0]!.message).toMatch(/^a request without its required parameter roomId answered with data/);
     const action = findingsOf(badRequestRejected, bad('GetMeals', 'soap11', documentFor('GetMeals', 'soap11'), { kind: 'wrong-soapaction', caseId: 'wrong-soapaction' }));
     expect(action[0]!.message).toMatch(/^a SOAP 1\.1 request whose SOAPAction names another operation answered with data/);
+  });
+
+  test("fails when the answer is another operation's result: dispatch by SOAPAction, an unknown operation served as a known one", () => {
+    const action = findingsOf(badRequestRejected, bad('GetHotelNoteTypes', 'soap11', documentFor('GetLanguages', 'soap11'), { kind: 'wrong-soapaction', caseId: 'wrong-soapaction' }));
+    expect(action).toHaveLength(1);
+    expect(action[0]!.path).toBe('/Envelope/Body/GetLanguagesResponse/getLanguagesResult');
+    expect(action[0]!.message).toMatch(/SOAPAction names another operation answered with data: status 200 and a getLanguagesResult result element \(the result of GetLanguages, another operation\)/);
+    expect(findingsOf(badRequestRejected, unknownOp(documentFor('GetMeals', 'get')))[0]!.message)
+      .toMatch(/^a request for an operation the service does not have \(NoSuchOperation\) answered with data: .*the result of GetMeals/);
+    // A BaseResult result of another operation holding an Error is still a rejection.
+    const err = node('getRoomTypesResult', [], [node('Error', [], [node('Message', [], [], 'unknown operation')])]);
+    expect(outcomeOf(badRequestRejected, unknownOp(documentFor('GetRoomTypes', 'get', { result: err })))).toEqual({ note: expect.any(String) });
+  });
+
+  test("another operation's result element name in a foreign namespace is not taken for data", () => {
+    const body = '<report xmlns="urn:elsewhere"><getLanguagesResult>request refused</getLanguagesResult></report>';
+    const o = outcomeOf(badRequestRejected, bad('GetHotelNoteTypes', 'get', body, { kind: 'wrong-soapaction', caseId: 'wrong-soapaction' }));
+    expect(o).toEqual({ note: expect.stringMatching(/HTTP 200 and no data/) });
   });
 
   test('applies to bad-request kinds only', () => {

@@ -3,8 +3,12 @@
  * any HTTP 4xx/5xx answer or SOAP fault, whatever its format (the contract does not show it, 7.5
  * and 7.6), and for results extending BaseResult (7.1) a result carrying an Error element and no
  * data. Not accepted: a result with data, or, where the result type has no Error element, any result.
+ * The result looked for is the requested operation's, or that of any other operation of the same
+ * service in its group namespace: a server that dispatches on the SOAPAction instead of the body,
+ * or answers an unknown operation with another one, answers with data too.
  * bad_request_rejected judges bad requests the same way, and notes the form of the rejection.
  */
+import { operationsOf, type Operation } from '../contract/catalogue.js';
 import { effective } from '../contract/model.js';
 import type { Finding } from '../core/types.js';
 import { isNil, type XElement } from '../xml/tree.js';
@@ -13,10 +17,20 @@ import { describeFault, findFault } from './soap-fault.js';
 import { BAD_REQUEST_KINDS, type CheckContext } from './context.js';
 import { extendsType, step } from './support.js';
 
-/** The first element of that local name in document order (any namespace), with its path. */
-function findByLocal(root: XElement, local: string): { el: XElement; path: string } | undefined {
-  const walk = (el: XElement, path: string): { el: XElement; path: string } | undefined => {
-    if (el.local === local) return { el, path };
+interface Found { readonly el: XElement; readonly path: string; readonly op: Operation }
+
+/**
+ * The first result element in document order: the requested operation's (by local name, any
+ * namespace) or another operation's of the same service (by name and group namespace), with its
+ * path and the operation it belongs to.
+ */
+function findResult(root: XElement, ctx: CheckContext): Found | undefined {
+  const others = operationsOf(ctx.op.service).filter((o) => o.name !== ctx.op.name && o.resultElement !== ctx.op.resultElement);
+  const match = (el: XElement): Operation | undefined => (el.local === ctx.op.resultElement ? ctx.op
+    : others.find((o) => o.resultElement === el.local && el.ns === ctx.namespaces[o.ns]));
+  const walk = (el: XElement, path: string): Found | undefined => {
+    const op = match(el);
+    if (op) return { el, path, op };
     for (const c of el.children) {
       const hit = walk(c, `${path}/${step(el, c)}`);
       if (hit) return hit;
@@ -48,17 +62,18 @@ function dataFindings(ctx: CheckContext, check: string, what: string): Finding[]
   if (r.status >= 400) return undefined;
   const root = ctx.xml().parsed?.root;
   if (!root || findFault(root)) return undefined;
-  const hit = findByLocal(root, ctx.op.resultElement);
+  const hit = findResult(root, ctx);
   if (!hit || isNil(hit.el)) return undefined;
-  const { el, path } = hit;
+  const { el, path, op } = hit;
   const status = `status ${r.status}`;
-  if (!extendsType(ctx.op.resultType, 'BaseResult')) {
+  const whose = op === ctx.op ? '' : ` (the result of ${op.name}, another operation)`;
+  if (!extendsType(op.resultType, 'BaseResult')) {
     const kids = el.children.length;
     return [finding(check, path,
-      `${what} answered with data: ${status} and a ${el.local} result element${kids ? ` holding ${kids} element${kids > 1 ? 's' : ''}` : ''}; ${ctx.op.resultType} has no Error element, so only an error status or a fault rejects`,
+      `${what} answered with data: ${status} and a ${el.local} result element${whose}${kids ? ` holding ${kids} element${kids > 1 ? 's' : ''}` : ''}; ${op.resultType} has no Error element, so only an error status or a fault rejects`,
       EXPECTED, `${status} with ${el.local}`)];
   }
-  const fields = effective(ctx.op.resultType).fields;
+  const fields = effective(op.resultType).fields;
   const out: Finding[] = [];
   let error: XElement | undefined;
   for (const c of el.children) {
@@ -66,7 +81,7 @@ function dataFindings(ctx: CheckContext, check: string, what: string): Finding[]
     const f = fields.find((x) => x.kind === 'element' && x.name === c.local);
     if (f?.kind === 'element' && f.list && c.children.length === 0) continue; // an empty list carries no data
     const items = f?.kind === 'element' && f.list ? `${c.children.length} ${f.list.item === '*' ? 'item' : f.list.item} item${c.children.length > 1 ? 's' : ''}` : 'content';
-    out.push(finding(check, `${path}/${step(el, c)}`, `${what} answered with data: ${c.local} holds ${items}`, EXPECTED, `${c.local} with ${items}`));
+    out.push(finding(check, `${path}/${step(el, c)}`, `${what} answered with data${whose}: ${c.local} holds ${items}`, EXPECTED, `${c.local} with ${items}`));
   }
   if (!error) {
     out.push(finding(check, `${path}/Error`, `${what} answered with a ${el.local} without an Error element (section 7.1: errors are reported as an Error element)`, 'an Error element', '(absent)'));
