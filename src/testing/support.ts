@@ -1,0 +1,180 @@
+/**
+ * Helpers of the harness's self-tests: a self-signed certificate made with openssl, running the CLI
+ * as a child process with a time limit, reading every written file, measuring memory after GC, and
+ * finding a secret in every form it could be spelled in.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const CLI = join(REPO_ROOT, 'bin', 'conformance.js');
+
+/** A fresh temporary directory. */
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), `conformance-${prefix}-`));
+}
+
+/** A self-signed certificate for 127.0.0.1, generated now with /usr/bin/openssl into `dir`. */
+export function selfSignedCert(dir: string): { key: Buffer; cert: Buffer } {
+  const key = join(dir, 'key.pem');
+  const cert = join(dir, 'cert.pem');
+  execFileSync('/usr/bin/openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert,
+  ], { stdio: 'ignore', timeout: 20_000 });
+  return { key: readFileSync(key), cert: readFileSync(cert) };
+}
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ms: number;
+}
+
+/**
+ * Run `node bin/conformance.js ...args` with exactly `env` (plus PATH and HOME), killed after
+ * `timeoutMs`. CONFORMANCE_* variables of the test process are not inherited.
+ */
+export function runCli(args: readonly string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliResult> {
+  const started = Date.now();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? tmpdir(), TMPDIR: tmpdir(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => out.push(c));
+    child.stderr.on('data', (c: Buffer) => err.push(c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', (e) => { clearTimeout(timer); reject(e); });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ms: Date.now() - started });
+    });
+  });
+}
+
+/** Every regular file under `dir`, recursively, with its bytes. */
+export function readTree(dir: string): { path: string; bytes: Buffer }[] {
+  const out: { path: string; bytes: Buffer }[] = [];
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      const st = statSync(p);
+      if (st.isDirectory()) walk(p);
+      else if (st.isFile()) out.push({ path: p, bytes: readFileSync(p) });
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** Minimal view of conformance.json for assertions. */
+export interface ReportRow {
+  operation: string; binding: string; case: string; check: string; status: string; message: string;
+  reproduce: string; findings: { check: string; message: string; path: string }[]; request?: string; response?: string;
+}
+export interface ReportJson {
+  summary: { passed: number; failed: number; skipped: number; known: number; total: number };
+  target: Record<string, unknown>;
+  results: ReportRow[];
+}
+
+export function readReport(dir: string): ReportJson {
+  return JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as ReportJson;
+}
+
+/** The files a run writes: all must exist and be non-empty. */
+export const REPORT_FILES = ['conformance.json', 'junit.xml', 'conformance.md', 'conformance.html'] as const;
+
+let gcFn: (() => void) | undefined;
+
+/** Run a full garbage collection (exposes gc for this process if needed). */
+export function gc(): void {
+  if (!gcFn) {
+    const g = (globalThis as { gc?: () => void }).gc;
+    if (g) gcFn = g;
+    else {
+      setFlagsFromString('--expose-gc');
+      gcFn = runInNewContext('gc') as () => void;
+    }
+  }
+  gcFn();
+  gcFn();
+}
+
+export interface MemoryFigures {
+  readonly rss: number;
+  readonly heapUsed: number;
+  readonly arrayBuffers: number;
+  readonly external: number;
+}
+
+/** Memory after a full GC. */
+export function memoryAfterGc(): MemoryFigures {
+  gc();
+  const m = process.memoryUsage();
+  return { rss: m.rss, heapUsed: m.heapUsed, arrayBuffers: m.arrayBuffers, external: m.external };
+}
+
+/** Sample RSS/heap/arrayBuffers every `everyMs` until stopped; returns the peaks. */
+export function sampleMemory(everyMs = 10): { stop(): MemoryFigures } {
+  const peak = { rss: 0, heapUsed: 0, arrayBuffers: 0, external: 0 };
+  const take = () => {
+    const m = process.memoryUsage();
+    peak.rss = Math.max(peak.rss, m.rss);
+    peak.heapUsed = Math.max(peak.heapUsed, m.heapUsed);
+    peak.arrayBuffers = Math.max(peak.arrayBuffers, m.arrayBuffers);
+    peak.external = Math.max(peak.external, m.external);
+  };
+  take();
+  const t = setInterval(take, everyMs);
+  return { stop: () => { clearInterval(t); take(); return { ...peak }; } };
+}
+
+export const MiB = 1024 * 1024;
+export const mib = (n: number) => `${(n / MiB).toFixed(1)} MiB`;
+
+/** Every spelling of a secret worth searching for: raw and each wire or report encoding. */
+export function secretSpellings(secret: string): { form: string; text: string }[] {
+  const xml = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const all: [string, string][] = [
+    ['raw', secret],
+    ['url-encoded', encodeURIComponent(secret)],
+    ['url-encoded (escape set of encodeURI)', encodeURI(secret)],
+    ['form-encoded', new URLSearchParams({ p: secret }).toString().slice(2)],
+    ['xml-escaped', xml],
+    ['xml-escaped with quotes', xml.replace(/"/g, '&quot;').replace(/'/g, '&apos;')],
+    ['html-escaped with quotes', xml.replace(/"/g, '&quot;').replace(/'/g, '&#39;')],
+    ['xml numeric quotes', xml.replace(/"/g, '&#34;').replace(/'/g, '&#39;')],
+    ['json-escaped', JSON.stringify(secret).slice(1, -1)],
+    ['json-escaped twice', JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1)],
+    ['base64', Buffer.from(secret, 'utf8').toString('base64')],
+    ['base64url', Buffer.from(secret, 'utf8').toString('base64url')],
+  ];
+  const seen = new Set<string>();
+  return all.filter(([, t]) => (seen.has(t) ? false : (seen.add(t), true))).map(([form, text]) => ({ form, text }));
+}
+
+/** Where (name and form) any spelling of `secret` occurs in the given texts/files. */
+export function findSecret(secret: string, sources: readonly { name: string; bytes: Buffer | string }[]): string[] {
+  const hits: string[] = [];
+  const spellings = secretSpellings(secret).map((s) => ({ ...s, bytes: Buffer.from(s.text, 'utf8') }));
+  for (const src of sources) {
+    const buf = typeof src.bytes === 'string' ? Buffer.from(src.bytes, 'utf8') : src.bytes;
+    for (const s of spellings) {
+      const at = buf.indexOf(s.bytes);
+      if (at >= 0) hits.push(`${src.name}: ${s.form} at byte ${at}`);
+    }
+  }
+  return hits;
+}
