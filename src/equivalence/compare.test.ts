@@ -104,6 +104,7 @@ describe('binding equivalence', () => {
     });
     const [f] = findings(bad);
     // Only two bindings: no majority, the pair is named.
+    expect(f!.binding).toBe('soap11,get');
     expect(f!.path).toBe('/amendmentPriceRequestResult/Price/text()');
     expect(f!.message).toContain('no majority');
     expect(f!.message).toContain('soap11="12.5"');
@@ -146,6 +147,29 @@ describe('binding equivalence', () => {
       const [f] = findings(rows);
       expect(f!.binding).toBe('soap12');
       expect(f!.path).toBe('/result/Code/text()');
+    });
+    test('bindings the contract treats alike there must agree: HTTP GET and HTTP POST give the same text', () => {
+      const rows = run('CancelBooking', {
+        soap11: { body: doc('soap11', 'CancelBooking', cancel('<activecancellationpolicy xsi:nil="true"/>'), BNS) },
+        soap12: { body: doc('soap12', 'CancelBooking', cancel('<activecancellationpolicy xsi:nil="true"/>'), BNS) },
+        get: { body: doc('get', 'CancelBooking', cancel('<activecancellationpolicy>Free until 48 h</activecancellationpolicy>')) },
+        post: { body: doc('post', 'CancelBooking', cancel('<activecancellationpolicy>Free until 24 h</activecancellationpolicy>')) },
+      });
+      const f = findings(rows);
+      expect(f).toHaveLength(1);
+      // Two bindings, no majority: both are named.
+      expect(f[0]!.binding).toBe('get,post');
+      expect(f[0]!.path).toBe('/result/CancellationPaymentMethod[1]/cancellation[1]/activecancellationpolicy/text()');
+      expect(f[0]!.message).toMatch(/get="Free until 48 h", post="Free until 24 h" \(get, post must agree there/);
+    });
+    test('and so must the two SOAP bindings: nil in one, empty in the other', () => {
+      const rows = run('CancelBooking', {
+        soap11: { body: doc('soap11', 'CancelBooking', cancel('<activecancellationpolicy xsi:nil="true"/>'), BNS) },
+        soap12: { body: doc('soap12', 'CancelBooking', cancel('<activecancellationpolicy/>'), BNS) },
+        get: { body: doc('get', 'CancelBooking', cancel('<activecancellationpolicy>x</activecancellationpolicy>')) },
+        post: { body: doc('post', 'CancelBooking', cancel('<activecancellationpolicy>x</activecancellationpolicy>')) },
+      });
+      expect(findings(rows).map((f) => f.binding)).toEqual(['soap11,soap12']);
     });
   });
 

@@ -1,7 +1,9 @@
 /**
  * Binding equivalence: one operation, four ways in, one answer. For one request case, the bindings
  * must agree on acceptance (all answer with data, or all reject) and, where they answer, on the
- * result in canonical form, apart from the differences the contract documents.
+ * result in canonical form, apart from the differences the contract documents. A documented
+ * difference sets apart only bindings the contract expects to differ there: bindings with the same
+ * expectation (HTTP GET and HTTP POST both carry activecancellationpolicy's text) must still agree.
  */
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import { MODEL } from '../contract/model.js';
@@ -10,7 +12,7 @@ import type { CheckOutcome } from '../checks/types.js';
 import type { Finding } from '../core/types.js';
 import { isNil, SOAP11_ENV_NS, SOAP12_ENV_NS } from '../xml/tree.js';
 import { canonicalEntries, type Entry } from './canonical.js';
-import { documentedDifference } from '../contract/binding-differences.js';
+import { BINDING_DIFFERENCES, documentedDifference } from '../contract/binding-differences.js';
 import { displayValue } from './values.js';
 
 export const EQUIVALENCE_CHECK = 'binding_equivalence';
@@ -111,19 +113,42 @@ export function compareBindings(
     if (known.length >= 2) return [{ outcome: [] }];
     return [{ outcome: { skipped: `fewer than two bindings gave a readable result (${list(known) || 'none'})` } }];
   }
+  const ignore = (namePath: string) => documentedDifference(op.name, namePath) !== undefined;
+  const rows = differences(accepted, entriesOf(op, accepted, contexts, ignore), '');
+  if (rows.length > 0) return rows;
+  // Where a documented difference was set aside, the bindings that share an expectation must agree.
+  const documented = BINDING_DIFFERENCES.filter((d) => d.operation === op.name);
+  for (const same of groups(accepted, (b) => documented.map((d) => d.expect[b]).join('|'))) {
+    if (documented.length === 0 || same.length < 2) continue;
+    const where = documented.map((d) => d.path).join(', ');
+    rows.push(...differences(same, entriesOf(op, same, contexts, () => false),
+      ` (${list(same)} must agree there: the contract treats them alike at ${where})`));
+  }
+  return rows.length > 0 ? rows : [{ outcome: [] }];
+}
+
+function entriesOf(op: Operation, bindings: readonly BindingId[], contexts: ReadonlyMap<BindingId, CheckContext>, ignore: (namePath: string) => boolean): Map<BindingId, Entry[]> {
   const entries = new Map<BindingId, Entry[]>();
-  for (const b of accepted) {
+  for (const b of bindings) {
     const ctx = contexts.get(b)!;
     const result = ctx.located().result!;
-    const ignore = (namePath: string) => documentedDifference(op.name, namePath) !== undefined;
     entries.set(b, isNil(result) ? [{ path: `/${result.local}`, value: '<nil>' }] : canonicalEntries(result, op.resultType, ctx.ns, ignore));
   }
-  const byValue = groups(accepted, (b) => JSON.stringify(entries.get(b)));
-  if (byValue.length === 1) return [{ outcome: [] }];
+  return entries;
+}
 
+/**
+ * Rows for the bindings whose entries depart from the largest group's, each naming the first
+ * differing path and every binding's value there. Two bindings that differ (no majority) are named
+ * together: nothing says which of them is wrong.
+ */
+function differences(accepted: readonly BindingId[], entries: ReadonlyMap<BindingId, Entry[]>, note: string): EquivalenceRow[] {
+  const byValue = groups(accepted, (b) => JSON.stringify(entries.get(b)));
+  if (byValue.length === 1) return [];
   const reference = byValue[0]!;
   const others = byValue.slice(1);
   const noMajority = others.some((g) => g.length === reference.length);
+  const pair = accepted.length === 2;
   const rows: EquivalenceRow[] = [];
   for (const g of others) {
     const ref = entries.get(reference[0]!)!;
@@ -135,11 +160,11 @@ export function compareBindings(
       check: EQUIVALENCE_CHECK,
       path,
       message: `${list(g)} ${g.length > 1 ? 'depart' : 'departs'} from ${list(reference)}${noMajority ? ' (no majority: either side may be wrong)' : ''}: `
-        + `first difference at ${path}: ${values}`,
+        + `first difference at ${path}: ${values}${note}`,
       expected: `${list(reference)}: ${valueAt(ref, path)}`,
       actual: `${list(g)}: ${valueAt(mine, path)}`,
     };
-    rows.push({ binding: g.join(','), outcome: [f] });
+    rows.push({ binding: (pair ? accepted : g).join(','), outcome: [f] });
   }
   return rows;
 }
