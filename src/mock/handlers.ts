@@ -22,6 +22,7 @@ import type { Credentials } from './data.js';
 import type { SerializeOptions } from './serialize.js';
 import { resolveFaults, type Fault, type MockResponse } from './faults.js';
 import { answer } from './respond.js';
+import { replayAnswer, type ReplayLookup } from './replay.js';
 
 export const DEFAULT_USER = 'mock-user';
 export const DEFAULT_PASSWORD = 'mock-password';
@@ -51,6 +52,8 @@ export interface MockHandlerOptions {
   readonly faults?: readonly (string | Fault)[];
   /** Variation mode (src/mock/vary.ts): every legitimate serialisation and data variation. */
   readonly vary?: boolean;
+  /** Recorded answers to serve first (src/mock/replay.ts, `--replay DIR`). */
+  readonly replay?: ReplayLookup;
 }
 
 interface Config {
@@ -61,6 +64,7 @@ interface Config {
   readonly style: (binding: BindingId) => ResultStyle;
   readonly faults: readonly Fault[];
   readonly vary: boolean;
+  readonly replay?: ReplayLookup;
 }
 
 /** The msw handlers of the whole mock (both services, all four bindings, the WSDLs). */
@@ -73,6 +77,7 @@ export function createHandlers(options: MockHandlerOptions = {}): RequestHandler
     style: options.style ?? (() => ({})),
     faults: resolveFaults(options.faults),
     vary: options.vary ?? false,
+    replay: options.replay,
   };
   const handlers: RequestHandler[] = [];
   for (const service of SERVICES) {
@@ -165,6 +170,8 @@ function guarded(resolve: Resolver, b?: Binding): Resolver {
 async function serve(cfg: Config, b: Binding, request: Request, servicePath: string, ops: readonly Operation[], ns: string): Promise<Response> {
   const body = await readBody(request, cfg.maxBodyBytes);
   if (!body.ok) return plain(body.status, body.reason);
+  const replayed = cfg.replay && replayAnswer(cfg.replay, cfg.credentials, b, incoming(request, body.text)!, servicePath, ops, ns);
+  if (replayed) return replayed;
   const config = { ...cfg, options: (bm: Binding, n: string) => resultOptions(bm, n, cfg.style(bm.id)) };
   return reply(answer(config, b, incoming(request, body.text)!, servicePath, ops, ns));
 }

@@ -13,9 +13,10 @@ import { DEFAULT_NAMESPACES, type Namespaces } from '../contract/catalogue.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER } from './handlers.js';
 import { FAULTS, listFaults, resolveFaults, UnknownFaultError } from './faults.js';
 import { startMock } from './server.js';
+import { ReplayError } from './replay.js';
 
 const USAGE = 'usage: npm run mock -- [--port P] [--user U] [--password S] [--book-ns URI] [--search-ns URI]\n'
-  + '                    [--fault NAME[,NAME]]... [--vary] [--list-faults]';
+  + '                    [--fault NAME[,NAME]]... [--vary] [--list-faults] [--replay DIR]';
 
 export interface MockCommandIO {
   readonly out: (line: string) => void;
@@ -24,7 +25,7 @@ export interface MockCommandIO {
 
 const consoleIO: MockCommandIO = { out: (s) => console.log(s), err: (s) => console.error(s) };
 
-interface MockFlags { port: number; user: string; password: string; namespaces: Namespaces; faults: string[]; vary: boolean }
+interface MockFlags { port: number; user: string; password: string; namespaces: Namespaces; faults: string[]; vary: boolean; replay?: string }
 
 /** Parse the flags, or throw an Error whose message names the bad flag. */
 export function parseMockFlags(argv: readonly string[]): MockFlags | 'help' | 'list-faults' {
@@ -41,6 +42,7 @@ export function parseMockFlags(argv: readonly string[]): MockFlags | 'help' | 'l
       fault: { type: 'string', multiple: true },
       vary: { type: 'boolean' },
       'list-faults': { type: 'boolean' },
+      replay: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -72,6 +74,7 @@ export function parseMockFlags(argv: readonly string[]): MockFlags | 'help' | 'l
     },
     faults,
     vary: values.vary ?? false,
+    ...(values.replay !== undefined ? { replay: values.replay } : {}),
   };
 }
 
@@ -98,8 +101,13 @@ export async function mockMain(argv: readonly string[], io: MockCommandIO = cons
   try {
     mock = await startMock({
       port: flags.port, user: flags.user, password: flags.password, namespaces: flags.namespaces, faults: flags.faults, vary: flags.vary,
+      replay: flags.replay,
     });
   } catch (e) {
+    if (e instanceof ReplayError) {
+      io.err(`mock: --replay: ${e.message}`);
+      return 2;
+    }
     io.err(`mock: cannot listen on port ${flags.port}: ${(e as Error).message}`);
     return 2;
   }
@@ -107,6 +115,13 @@ export async function mockMain(argv: readonly string[], io: MockCommandIO = cons
   io.out(`  user ${flags.user}; book namespace ${flags.namespaces.book}; search namespace ${flags.namespaces.search}`);
   if (flags.faults.length) io.out(`  faults: ${flags.faults.join(', ')}`);
   if (flags.vary) io.out('  variation mode: every binding answers in other legitimate forms');
+  if (mock.replay) {
+    const r = mock.replay;
+    io.out(`  replaying ${r.size} recorded responses from ${r.dir}`);
+    if (r.namespaces.book !== flags.namespaces.book || r.namespaces.search !== flags.namespaces.search) {
+      io.out(`  note: recorded with book namespace ${r.namespaces.book}, search namespace ${r.namespaces.search}: pass them as --book-ns/--search-ns to replay them`);
+    }
+  }
   await new Promise<void>((resolve) => {
     const stop = () => {
       process.off('SIGINT', stop);

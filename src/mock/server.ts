@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { getResponse, type RequestHandler } from 'msw';
 import type { Namespaces } from '../contract/catalogue.js';
 import { createHandlers, DEFAULT_PASSWORD, DEFAULT_USER, MAX_BODY_BYTES, type MockHandlerOptions } from './handlers.js';
+import { loadReplay } from './replay.js';
 
 export interface MockOptions {
   /** Port to listen on; 0 or absent picks a free one. */
@@ -23,6 +24,11 @@ export interface MockOptions {
   readonly faults?: MockHandlerOptions['faults'];
   /** Variation mode: every legitimate serialisation and data variation (src/mock/vary.ts). */
   readonly vary?: boolean;
+  /**
+   * A recording directory (`conformance record --out DIR`) to serve first (src/mock/replay.ts);
+   * its namespaces are used unless `namespaces` is given. A bad recording rejects with ReplayError.
+   */
+  readonly replay?: string;
 }
 
 export interface RunningMock {
@@ -30,6 +36,8 @@ export interface RunningMock {
   readonly url: string;
   readonly port: number;
   close(): Promise<void>;
+  /** The recording served (with `replay`). */
+  readonly replay?: { readonly dir: string; readonly size: number; readonly namespaces: Namespaces };
 }
 
 // Hop-by-hop headers describe this connection, not the request the handlers see.
@@ -40,13 +48,15 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 /** Start the mock on a node:http server; resolves once it listens. */
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const host = options.host ?? '127.0.0.1';
+  const replay = options.replay === undefined ? undefined : loadReplay(options.replay);
   const handlers = createHandlers({
     user: options.user ?? DEFAULT_USER,
     password: options.password ?? DEFAULT_PASSWORD,
-    namespaces: options.namespaces,
+    namespaces: options.namespaces ?? replay?.namespaces,
     style: options.style,
     faults: options.faults,
     vary: options.vary,
+    replay: replay?.lookup,
   });
   const server = createServer((req, res) => {
     void handle(handlers, req, res, host);
@@ -63,7 +73,10 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   });
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
-  return { url: `http://${urlHost}:${port}`, port, close: () => closeServer(server) };
+  return {
+    url: `http://${urlHost}:${port}`, port, close: () => closeServer(server),
+    ...(replay ? { replay: { dir: replay.dir, size: replay.size, namespaces: replay.namespaces } } : {}),
+  };
 }
 
 function closeServer(server: Server): Promise<void> {

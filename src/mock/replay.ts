@@ -1,0 +1,141 @@
+/**
+ * Replay of recorded responses (`conformance record --out DIR`, format in schemas/recording.schema.json):
+ * the mock answers a request whose operation, binding and parameters (userName and password aside)
+ * match a recorded entry with the recorded status, headers and body bytes. The mock still checks
+ * the credentials first, and answers anything that was not recorded as it always does.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { HttpResponse } from 'msw';
+import type { Binding, IncomingRequest } from '../bindings/types.js';
+import type { BindingId, Namespaces, Operation } from '../contract/catalogue.js';
+import { validateJson } from '../report/schema.js';
+
+export const RECORDING_FORMAT = 'accommodation-conformance-recording/1';
+export const RECORDING_INDEX = 'index.json';
+export const RECORDING_SCHEMA_URL = new URL('../../schemas/recording.schema.json', import.meta.url);
+
+export interface RecordingEntry {
+  readonly operation: string;
+  readonly binding: BindingId;
+  readonly case: string;
+  /** Parameters as sent, without userName and password. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly status: number;
+  readonly contentType: string;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Body file, relative to the recording directory. */
+  readonly file: string;
+}
+
+export interface RecordingIndex {
+  readonly format: typeof RECORDING_FORMAT;
+  readonly recordedAt: string;
+  readonly target: {
+    readonly bookUrl: string; readonly searchUrl: string; readonly transfersUrl: string;
+    readonly namespaces: Namespaces; readonly embedded: boolean;
+  };
+  readonly entries: readonly RecordingEntry[];
+}
+
+/** A recording that cannot be served (missing, unreadable, not the format). */
+export class ReplayError extends Error {
+  override name = 'ReplayError';
+}
+
+/** Answers a decoded request from the recording, or undefined when nothing was recorded for it. */
+export type ReplayLookup = (operation: string, binding: BindingId, params: Readonly<Record<string, string | undefined>>) => Response | undefined;
+
+export interface ReplayStore {
+  readonly dir: string;
+  /** Entries that can be served. */
+  readonly size: number;
+  /** The recorded target's namespaces (the replaying mock uses them unless told otherwise). */
+  readonly namespaces: Namespaces;
+  readonly lookup: ReplayLookup;
+}
+
+/** The match key: operation, binding and the parameters without credentials (order and absent values ignored). */
+export function replayKey(operation: string, binding: string, params: Readonly<Record<string, string | undefined>>): string {
+  const kept = Object.entries(params)
+    .filter(([k, v]) => v !== undefined && k !== 'userName' && k !== 'password')
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return JSON.stringify([operation, binding, kept]);
+}
+
+/** Check a parsed index.json; throws ReplayError naming the first problems. */
+export function parseRecordingIndex(json: unknown, where: string): RecordingIndex {
+  const schema = JSON.parse(readFileSync(RECORDING_SCHEMA_URL, 'utf8')) as Record<string, unknown>;
+  const errors = validateJson(json, schema);
+  if (errors.length) throw new ReplayError(`${where} is not a recording index (schemas/recording.schema.json): ${errors.slice(0, 5).join('; ')}`);
+  const index = json as RecordingIndex;
+  index.entries.forEach((e, i) => {
+    for (const k of Object.keys(e.params)) {
+      if (k === 'userName' || k === 'password') throw new ReplayError(`${where}: /entries/${i}/params holds "${k}": credentials are never recorded`);
+    }
+  });
+  return index;
+}
+
+// Headers that describe one connection or one moment, not the answer.
+const NOT_REPLAYED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date', 'set-cookie', 'upgrade', 'trailer']);
+
+/** Load a recording directory (index.json and every body file it names). */
+export function loadReplay(dir: string): ReplayStore {
+  const indexPath = join(dir, RECORDING_INDEX);
+  let text: string;
+  try {
+    text = readFileSync(indexPath, 'utf8');
+  } catch (e) {
+    throw new ReplayError(`cannot read ${indexPath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (record one with: conformance record --out ${dir})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new ReplayError(`${indexPath} is not valid JSON: ${(e as Error).message}`);
+  }
+  const index = parseRecordingIndex(json, indexPath);
+  const answers = new Map<string, { entry: RecordingEntry; body: Buffer }>();
+  index.entries.forEach((entry, i) => {
+    let body: Buffer;
+    try {
+      body = readFileSync(join(dir, entry.file));
+    } catch (e) {
+      throw new ReplayError(`${indexPath}: /entries/${i} names ${entry.file}, which cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    }
+    if (entry.status < 200 || entry.status > 599) throw new ReplayError(`${indexPath}: /entries/${i} has status ${entry.status}: only final statuses 200-599 can be served`);
+    const key = replayKey(entry.operation, entry.binding, entry.params);
+    if (!answers.has(key)) answers.set(key, { entry, body });
+  });
+  return {
+    dir,
+    size: answers.size,
+    namespaces: index.target.namespaces,
+    lookup(operation, binding, params) {
+      const hit = answers.get(replayKey(operation, binding, params));
+      if (!hit) return undefined;
+      const headers = new Headers();
+      for (const [k, v] of Object.entries(hit.entry.headers)) if (!NOT_REPLAYED.has(k.toLowerCase())) headers.set(k, v);
+      if (hit.entry.contentType) headers.set('content-type', hit.entry.contentType);
+      else headers.delete('content-type');
+      const empty = [204, 205, 304].includes(hit.entry.status);
+      return new HttpResponse(empty ? null : Uint8Array.from(hit.body), { status: hit.entry.status, headers });
+    },
+  };
+}
+
+/**
+ * The hook of the mock's handlers: the recorded answer to a request a binding claimed, when its
+ * credentials are the mock's and its operation, binding and parameters were recorded; otherwise
+ * undefined (the mock answers as usual: wrong credentials get the usual rejection).
+ */
+export function replayAnswer(
+  lookup: ReplayLookup, credentials: { readonly user: string; readonly password: string },
+  b: Binding, req: IncomingRequest, servicePath: string, ops: readonly Operation[], ns: string,
+): Response | undefined {
+  const decoded = b.decode(req, servicePath, ops, ns);
+  if (!decoded.ok) return undefined;
+  if (decoded.params.userName !== credentials.user || decoded.params.password !== credentials.password) return undefined;
+  return lookup(decoded.op.name, b.id, decoded.params);
+}
