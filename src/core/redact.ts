@@ -1,7 +1,8 @@
 /**
  * Secrets never reach a report, a log or the console. A redactor replaces every form a secret can
  * take on the wire (raw, percent-encoded, form-encoded, XML-escaped), the forms a target may echo it
- * back in (JSON-escaped, quote references, base64) and URL user-info passwords.
+ * back in (one or two layers of XML, URL, form and JSON escaping; base64), the start of a form left
+ * where a text was cut, and URL user-info passwords.
  */
 import { escapeText } from '../xml/escape.js';
 
@@ -22,24 +23,64 @@ export function secretForms(secret: string): string[] {
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
+/** Encodings a secret passes through on the wire, in documents and in reports. */
+const ENCODERS: readonly ((s: string) => string)[] = [
+  escapeText,
+  (s) => escapeText(s).replace(/"/g, '&quot;'),
+  (s) => escapeText(s).replace(/"/g, '&quot;').replace(/'/g, '&apos;'),
+  (s) => escapeText(s).replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
+  (s) => escapeText(s).replace(/"/g, '&#34;').replace(/'/g, '&#39;'),
+  encodeURIComponent,
+  (s) => new URLSearchParams({ s }).toString().slice(2),
+  (s) => JSON.stringify(s).slice(1, -1),
+];
+
 /**
- * The wire forms plus the spellings a target may echo a secret back in (JSON-escaped, other quote
- * references, base64): a hostile or careless target must not get the password into a report
- * through its response, and the report writers' guard refuses to write any of these.
+ * The wire forms plus the spellings a target may echo a secret back in: any one or two of the
+ * encodings above (a fault quoting the escaped request escapes it again), and base64. A hostile or
+ * careless target must not get the password into a report through its response.
  */
 export function echoedForms(secret: string): string[] {
   if (!secret) return [];
-  const xml = escapeText(secret);
+  const once = ENCODERS.map((e) => e(secret));
   const forms = new Set([
     ...secretForms(secret),
-    JSON.stringify(secret).slice(1, -1),
-    xml.replace(/"/g, '&quot;').replace(/'/g, '&apos;'),
-    xml.replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
-    xml.replace(/"/g, '&#34;').replace(/'/g, '&#39;'),
+    ...once,
+    ...once.flatMap((f) => ENCODERS.map((e) => e(f))),
     Buffer.from(secret, 'utf8').toString('base64'),
     Buffer.from(secret, 'utf8').toString('base64url'),
   ]);
   return [...forms].sort((a, b) => b.length - a.length);
+}
+
+/** Shortest start of a secret form redacted where a text was cut ("…"). */
+const MIN_PARTIAL = 3;
+
+/**
+ * Texts are cut to excerpts ("…" after the cut) before they are redacted: a secret form straddling
+ * the cut leaves its start behind. Replace a start of a form (at least MIN_PARTIAL characters) that
+ * stands right before a "…" (or a line break and "…").
+ */
+function redactCuts(text: string, forms: readonly string[], replacement: string): string {
+  let out = text;
+  // Right to left; after an edit the search goes on left of the edited part, which never moves.
+  for (let pos = out.lastIndexOf('…'); pos > 0; pos = out.lastIndexOf('…', pos - 1)) {
+    const end = out[pos - 1] === '\n' ? pos - 1 : pos;
+    let longest = 0;
+    for (const f of forms) {
+      for (let k = Math.min(f.length - 1, end); k >= MIN_PARTIAL && k > longest; k--) {
+        if (out.startsWith(f.slice(0, k), end - k)) {
+          longest = k;
+          break;
+        }
+      }
+    }
+    if (longest > 0) {
+      out = `${out.slice(0, end - longest)}${replacement}${out.slice(end)}`;
+      pos = end - longest;
+    }
+  }
+  return out;
 }
 
 // scheme://user:password@ — the password runs to the last "@" before the path (it may hold "@").
@@ -51,6 +92,6 @@ export function makeRedactor(secrets: readonly string[], replacement = REDACTED)
   return (text: string) => {
     let out = text.replace(USERINFO_RE, `$1${replacement}@`);
     for (const f of forms) if (f) out = out.split(f).join(replacement);
-    return out;
+    return out.includes('…') ? redactCuts(out, forms, replacement) : out;
   };
 }

@@ -34,6 +34,7 @@ export const BEHAVIOURS = [
   'redirect', // 307 (POST) / 302 (GET) to the redirect-target listener
   'fault500', // 500 with a SOAP fault of the request's SOAP version (text for GET/POST)
   'echo', // echoes the request's password back, in many encodings, in a fault / document and a header
+  'echo-cut', // a 500 whose fault or text puts the password where a 120-character quote cuts it
 ] as const;
 
 export type Behaviour = (typeof BEHAVIOURS)[number];
@@ -321,6 +322,11 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
         if (v) return xml(500, fault(v, 'Server', 'Server was unable to process request. ---> Object reference not set to an instance of an object.'));
         return xml(500, 'System.InvalidOperationException: Request format is invalid.\r\n   at System.Web.Services.Protocols.HttpServerProtocol.ReadParameters()',
           'text/plain; charset=utf-8');
+      }
+      case 'echo-cut': {
+        const pw = passwordOf(url, body) ?? '';
+        const reason = `${'P'.repeat(110)}${pw}`;
+        return v ? xml(500, fault(v, 'Client', reason)) : xml(500, reason, 'text/plain; charset=utf-8');
       }
       case 'echo': {
         const pw = passwordOf(url, body) ?? '';

@@ -65,6 +65,21 @@ describe('redaction', () => {
       expect(withQuote(`[${f}]`)).toBe('[***]');
     }
   });
+  test('two layers of escaping (a fault quoting the escaped request) are replaced', () => {
+    const r = makeRedactor([SECRET]);
+    const xml = 'p@ss w&amp;rd&lt;"$x';
+    for (const f of [xml.replace(/&/g, '&amp;').replace(/</g, '&lt;'), encodeURIComponent(encodeURIComponent(SECRET)), JSON.stringify(xml).slice(1, -1)]) {
+      expect(r(`<e>${f}</e>`), f).toBe('<e>***</e>');
+    }
+  });
+  test('the start of a secret left where a text was cut ("…") is replaced; ordinary cuts are left alone', () => {
+    const r = makeRedactor([SECRET]);
+    expect(r(`faultstring "${'P'.repeat(20)}p@ss w…"`)).toBe(`faultstring "${'P'.repeat(20)}***…"`);
+    expect(r(`body ${'x'.repeat(10)}p@ss w&amp;\n… (120 more characters)`)).toBe(`body ${'x'.repeat(10)}***\n… (120 more characters)`);
+    expect(r('a p@… b p@s… c')).toBe('a p@… b ***… c'); // two characters are not enough to tell
+    expect(r('…leading and trailing…')).toBe('…leading and trailing…');
+    expect(makeRedactor(['***abc'])('x ***a… y ***ab…')).toBe('x ***… y ***…'); // terminates when the replacement starts a form
+  });
   test('a user-info password holding "@" is redacted up to the last "@" of the authority', () => {
     expect(makeRedactor([])('bad URL http://bob:p@ss@word@host:99999/x')).toBe('bad URL http://bob:***@host:99999/x');
   });
