@@ -27,6 +27,23 @@ export interface ShapeOptions {
   readonly namespaces?: Readonly<Record<string, string>>;
 }
 
+/**
+ * The paths of all children of `el`, named as childPath() names them (an index only where siblings
+ * of that name repeat), in one pass: childPath() per child counts the siblings each time, which is
+ * quadratic in a list's length (a 50 MB list of 5,600 airports: 31 million steps per walk).
+ */
+function childPaths(path: string, el: XElement): string[] {
+  const total = new Map<string, number>();
+  for (const c of el.children) total.set(c.local, (total.get(c.local) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  return el.children.map((c) => {
+    if (total.get(c.local) === 1) return `${path}/${c.local}`;
+    const at = (seen.get(c.local) ?? 0) + 1;
+    seen.set(c.local, at);
+    return `${path}/${c.local}[${at}]`;
+  });
+}
+
 const MAX_NAMES = 8;
 const names = (list: readonly string[]): string =>
   list.length <= MAX_NAMES ? list.join(', ') : `${list.slice(0, MAX_NAMES).join(', ')}, …`;
@@ -68,8 +85,9 @@ class Walker {
     if (this.nilMarker(el, f.nillable, path)) return;
     this.noAttributes(el, path);
     if (!isBlank(el.text)) this.add(path, `text ${quote(el.text, 60)} in the list ${el.local}, which holds only ${item === '*' ? '' : `${item} `}elements`);
-    for (const c of el.children) {
-      const p = childPath(path, el, c);
+    const paths = childPaths(path, el);
+    for (const [k, c] of el.children.entries()) {
+      const p = paths[k]!;
       if (item === '*') {
         // TransferRate items: the contract names no item element, so any name (and namespace) is accepted.
         this.element(c, type, false, p);
@@ -102,8 +120,9 @@ class Walker {
     const wrongNsSeen = new Set<string>();
     let last: { i: number; name: string } | undefined;
 
-    for (const c of el.children) {
-      const p = childPath(path, el, c);
+    const paths = childPaths(path, el);
+    for (const [k, c] of el.children.entries()) {
+      const p = paths[k]!;
       const known = byName.get(c.local);
       if (known && c.ns === this.ns) {
         const { f, i } = known;
