@@ -3,6 +3,8 @@
  * with the type model. Prefixes are resolved away (names are namespace URI + local name), the
  * envelope and wrapper are not part of it, whitespace-only text between elements is ignored,
  * attributes are sorted, values are in their XSD value space, and xsi:nil is distinct from empty.
+ * An xsi:type naming the element's declared type says nothing and is left out; another one is kept
+ * by the type's local name (its prefix is the writer's choice).
  */
 import { effective, isSimple, MODEL, type ElementField, type TypeRef } from '../contract/model.js';
 import { isBlank, isNil, XSI_NS, type XElement } from '../xml/tree.js';
@@ -40,9 +42,12 @@ function name(el: XElement, ns: string): string {
 
 function attributes(w: Walk, el: XElement, typeName: TypeRef | undefined, path: string): void {
   const defs = typeName && MODEL.get(typeName)?.kind === 'complex' ? effective(typeName).attributes : [];
+  const typeLocal = (v: string) => v.trim().split(':').pop()!;
   const attrs = el.attrs
     .filter((a) => !(a.ns === XSI_NS && a.local === 'nil'))
+    .filter((a) => !(a.ns === XSI_NS && a.local === 'type' && typeName !== undefined && typeLocal(a.value) === typeName))
     .map((a) => {
+      if (a.ns === XSI_NS && a.local === 'type') return { key: `{${XSI_NS}}type`, value: typeLocal(a.value) };
       const def = a.ns === '' ? defs.find((d) => d.name === a.local) : undefined;
       const key = a.ns ? `{${a.ns}}${a.local}` : a.local;
       return { key, value: def ? canonicalValue(def.type, a.value) : canonicalUntyped(a.value) };
@@ -59,7 +64,7 @@ function visit(w: Walk, el: XElement, type: TypeRef | undefined, path: string, n
   const nil = isNil(el);
   w.out.push({ path, value: nil ? NIL : ELEMENT });
   const named = type ? MODEL.get(type) : undefined;
-  attributes(w, el, named?.kind === 'complex' ? type : undefined, path);
+  attributes(w, el, type, path);
   if (nil) return;
 
   if (type && isSimple(type)) {

@@ -111,6 +111,38 @@ describe('binding equivalence', () => {
     expect(f!.message).toContain('get="12.51"');
   });
 
+  test('xsi:type naming the declared type, under any prefix, is no difference; naming another type is', () => {
+    const typed = `<getMealsResult xmlns="${NS}" xmlns:i="${XSI}" xmlns:t="${NS}" i:type="t:GetMealsResult"><meals>`
+      + THREE.map((m) => m.replace('<meal>', '<meal i:type="Meal">').replace('<id>', '<id i:type="xsd:int" xmlns:xsd="http://www.w3.org/2001/XMLSchema">')).join('')
+      + '</meals></getMealsResult>';
+    const same = run('GetMeals', {
+      soap11: { body: doc('soap11', 'GetMeals', meals(THREE)) },
+      get: { body: doc('get', 'GetMeals', typed) },
+      post: { body: doc('post', 'GetMeals', meals(THREE)) },
+    });
+    expect(same).toEqual([{ outcome: [] }]);
+    const other = run('GetMeals', {
+      soap11: { body: doc('soap11', 'GetMeals', meals(THREE)) },
+      get: { body: doc('get', 'GetMeals', meals([THREE[0]!.replace('<meal>', `<meal xmlns:i="${XSI}" i:type="SpecialMeal">`), THREE[1]!, THREE[2]!])) },
+      post: { body: doc('post', 'GetMeals', meals(THREE)) },
+    });
+    const [f] = findings(other);
+    expect(f!.binding).toBe('get');
+    expect(f!.path).toBe(`/getMealsResult/meals/meal[1]/@{${XSI}}type`);
+  });
+
+  test('an attribute only one binding has is named by its own path', () => {
+    const rows = run('GetHotelNoteTypes', {
+      soap11: { body: doc('soap11', 'GetHotelNoteTypes', `<getHotelNoteTypesResult><noteTypes><noteType id="1" text="A"/></noteTypes></getHotelNoteTypesResult>`) },
+      soap12: { body: doc('soap12', 'GetHotelNoteTypes', `<getHotelNoteTypesResult><noteTypes><noteType id="1" text="A"/></noteTypes></getHotelNoteTypesResult>`) },
+      get: { body: doc('get', 'GetHotelNoteTypes', `<getHotelNoteTypesResult xmlns="${NS}"><noteTypes><noteType id="1" lang="en" text="A"/></noteTypes></getHotelNoteTypesResult>`) },
+    });
+    const [f] = findings(rows);
+    expect(f!.binding).toBe('get');
+    expect(f!.path).toBe('/getHotelNoteTypesResult/noteTypes/noteType[1]/@lang');
+    expect(f!.message).toContain('soap11="(absent)"');
+  });
+
   test('xsi:nil is distinguished from empty', () => {
     const rt = (sf: string) => `<getRoomTypesResult xmlns="${NS}" xmlns:xsi="${XSI}"><roomTypes><roomType><id>1</id><sharedRoom>0</sharedRoom>${sf}</roomType></roomTypes></getRoomTypesResult>`;
     const rows = run('GetRoomTypes', {

@@ -154,7 +154,11 @@ function differences(accepted: readonly BindingId[], entries: ReadonlyMap<Bindin
     const ref = entries.get(reference[0]!)!;
     const mine = entries.get(g[0]!)!;
     const i = firstDifference(ref, mine);
-    const path = (ref[i] ?? mine[i])!.path;
+    // Where one side has an entry the other lacks, that entry's place is the difference.
+    const [a, m] = [ref[i], mine[i]];
+    let path: string;
+    if (a && m && a.path !== m.path) path = ref.some((e) => e.path === m.path) ? a.path : m.path;
+    else path = (a ?? m)!.path;
     const values = accepted.map((b) => `${b}=${JSON.stringify(valueAt(entries.get(b)!, path))}`).join(', ');
     const f: Finding = {
       check: EQUIVALENCE_CHECK,
