@@ -7,6 +7,12 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, type BindingId, type Namespaces, type Operation } from '../contract/catalogue.js';
 import { ConfigError, UsageError } from '../core/errors.js';
 import { loadFixtureCases, mergeCases, type CaseTable } from '../engine/cases.js';
+import { parseShard, type Shard } from '../engine/shard.js';
+
+function updateExpectations(update: boolean, file: unknown): boolean {
+  if (update && file === undefined) throw new UsageError('--update-expectations needs --expectations FILE (the file to write)');
+  return update;
+}
 
 export const DEFAULT_USER = 'mock-user';
 export const DEFAULT_PASSWORD = 'mock-password';
@@ -36,6 +42,12 @@ export interface RunSettings {
   readonly equivalence: boolean;
   readonly cases: CaseTable;
   readonly quiet: boolean;
+  /** Known deviations file (src/engine/expectations.ts). */
+  readonly expectations?: string;
+  /** Write the run's failures into the expectations file before applying it. */
+  readonly updateExpectations: boolean;
+  /** Run only this part of the matrix (src/engine/shard.ts). */
+  readonly shard?: Shard;
 }
 
 export const RUN_OPTIONS = {
@@ -62,6 +74,9 @@ export const RUN_OPTIONS = {
   'no-negative': { type: 'boolean' },
   'no-equivalence': { type: 'boolean' },
   quiet: { type: 'boolean' },
+  expectations: { type: 'string' },
+  'update-expectations': { type: 'boolean' },
+  shard: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -71,9 +86,13 @@ export const RUN_USAGE = `usage: conformance run [--config FILE] [--book-url URL
     [--concurrency N] [--timeout MS] [--report-dir DIR]
     [--deadline MS] [--max-rps N] [--max-body-bytes N] [--insecure-tls]
     [--checks a,b] [--skip-checks a,b] [--no-negative] [--no-equivalence] [--quiet]
+    [--expectations FILE [--update-expectations]] [--shard i/n]
 
 With no target URL the embedded mock is started and tested. The password may come from the
-environment variable CONFORMANCE_PASSWORD instead of --password (preferred: flags show in process lists).`;
+environment variable CONFORMANCE_PASSWORD instead of --password (preferred: flags show in process lists).
+--expectations FILE reports the failures it lists as known (exit 0 when only those fail) and fails on
+entries that no longer fail or have expired; --update-expectations rewrites FILE from this run.
+--shard i/n runs the i-th of n parts of the matrix; join the parts with conformance merge.`;
 
 /** Parse argv with node:util, turning its errors into UsageError. */
 export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>, P extends boolean = false>(argv: string[], options: T, positionals?: P) {
@@ -101,7 +120,7 @@ function readConfigFile(path: string): Json {
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ConfigError(`config file ${path}: the top level must be an object`);
   const known = ['$schema', 'target', 'bindings', 'operations', 'allowMutations', 'concurrency', 'timeoutMs', 'deadlineMs', 'maxRps', 'maxBodyBytes',
-    'insecureTls', 'reportDir', 'checks', 'skipChecks', 'negative', 'equivalence', 'cases', 'casesMode'];
+    'insecureTls', 'reportDir', 'checks', 'skipChecks', 'negative', 'equivalence', 'cases', 'casesMode', 'expectations'];
   for (const k of Object.keys(json)) if (!known.includes(k)) throw new ConfigError(`config file ${path}: unknown key "${k}" (known: ${known.slice(1).join(', ')})`);
   const target = (json as Json).target;
   if (target !== undefined) {
@@ -231,5 +250,8 @@ export function resolveRunSettings(argv: string[], env: NodeJS.ProcessEnv = proc
     equivalence: !(f['no-equivalence'] ?? false) && (bool(file.equivalence, 'equivalence') ?? true),
     cases,
     quiet: f.quiet ?? false,
+    expectations: f.expectations ?? str(file.expectations, `${where}: expectations`),
+    updateExpectations: updateExpectations(f['update-expectations'] ?? false, f.expectations ?? file.expectations),
+    shard: f.shard === undefined ? undefined : parseShard(f.shard),
   };
 }

@@ -1,16 +1,20 @@
 /** `conformance run`: test a target (or the embedded mock) and write the reports. */
+import { existsSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { selectChecks } from '../checks/registry.js';
-import type { Target } from '../core/types.js';
-import { EnvironmentError, UsageError } from '../core/errors.js';
-import { runConformance } from '../engine/run.js';
-import { startMock, type RunningMock } from '../mock/index.js';
+import { UsageError } from '../core/errors.js';
+import {
+  applyExpectations, describeEntry, readExpectations, renderExpectations, TODO_REASON, updateExpectations, type ExpectationsFile,
+} from '../engine/expectations.js';
+import { runConformance, type RunPlan } from '../engine/run.js';
+import { runShard, SHARD_FILE, shardJudge, shardPlan } from '../engine/shard.js';
 import { formatFindings, formatSummary } from '../report/console.js';
 import { writeReports } from '../report/index.js';
-import { Transport } from '../transport/client.js';
-import { createDocumentValidator } from '../xml/xsd-validator.js';
 import { makeRedactor } from '../core/redact.js';
 import { resolveRunSettings, RUN_USAGE, type RunSettings } from './config.js';
 import { progressLine } from './progress.js';
+import { openSession } from './session.js';
 
 export interface CommandIO {
   readonly out: (s: string) => void;
@@ -40,46 +44,55 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   }
   const s = resolveRunSettings(argv, io.env);
   const checks = checksOf(s);
-  let mock: RunningMock | undefined;
-  if (s.embedded) {
-    try {
-      mock = await startMock({ port: 0, user: s.user, password: s.password, namespaces: s.namespaces });
-    } catch (e) {
-      throw new EnvironmentError(`cannot start the embedded mock: ${(e as Error).message}`);
-    }
-  }
-  const target: Target = {
-    bookUrl: mock?.url ?? s.bookUrl ?? '',
-    searchUrl: mock?.url ?? s.searchUrl ?? '',
-    transfersUrl: mock?.url ?? s.transfersUrl ?? s.searchUrl ?? '',
-    namespaces: s.namespaces,
-    user: s.user,
-    password: s.password,
-    embedded: s.embedded,
-  };
+  // A bad expectations file is bad input: refused before anything is sent.
+  let expectations: ExpectationsFile | undefined;
+  if (s.expectations && !(s.updateExpectations && !existsSync(s.expectations))) expectations = readExpectations(s.expectations);
+  const session = await openSession(s);
+  const { target } = session;
   const redact = makeRedactor([s.password]);
-  const transport = new Transport({
-    concurrency: s.concurrency, timeoutMs: s.timeoutMs, maxBodyBytes: s.maxBodyBytes, maxRps: s.maxRps,
-    deadline: s.deadlineMs ? Date.now() + s.deadlineMs : undefined, insecureTls: s.insecureTls,
-  });
-  const where = s.embedded ? `embedded mock at ${target.bookUrl}` : redact(`book ${target.bookUrl}, search ${target.searchUrl}, transfers ${target.transfersUrl}`);
-  if (!s.quiet) io.err(`conformance: testing ${where} — ${s.operations.length} operations × ${s.bindings.length} bindings`);
   try {
-    const report = await runConformance(
-      { target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks, negative: s.negative, equivalence: s.equivalence },
-      {
-        transport,
-        validator: createDocumentValidator(s.namespaces, { maxBytes: s.maxBodyBytes }),
-        onProgress: s.quiet ? undefined : progressLine(io.err, io.isTTY),
-      },
-    );
+    const plan: RunPlan = {
+      target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
+      negative: s.negative, equivalence: s.equivalence,
+    };
+    const deps = { transport: session.transport, validator: session.validator, onProgress: s.quiet ? undefined : progressLine(io.err, io.isTTY) };
+    const sp = s.shard ? shardPlan(plan, s.shard) : undefined;
+    if (!s.quiet) {
+      io.err(`conformance: testing ${session.where} — ${s.operations.length} operations × ${s.bindings.length} bindings`
+        + (sp ? `, shard ${sp.info.index}/${sp.info.count}: ${sp.info.units} of ${sp.info.unitsTotal} cases` : ''));
+    }
+    let report = sp ? await runShard(plan, deps, sp) : await runConformance(plan, deps);
+    const judged = sp ? shardJudge(sp) : undefined;
+
+    if (s.updateExpectations && s.expectations) {
+      const up = updateExpectations(report, expectations, { judged });
+      await writeFile(s.expectations, renderExpectations(up.file), 'utf8');
+      expectations = up.file;
+      io.err(`conformance: wrote ${s.expectations}: ${up.file.expectations.length} entries (${up.added} added with reason "${TODO_REASON}", `
+        + `${up.removed.length} stale removed, ${up.kept} kept)`);
+    }
+    if (expectations && s.expectations) {
+      const applied = applyExpectations(report, expectations, { judged, source: s.expectations });
+      report = applied.report;
+      for (const v of applied.verdicts) {
+        if (v.state === 'stale' || v.state === 'expired') {
+          io.err(redact(`warning: ${s.expectations} /expectations/${v.index} (${describeEntry(v.entry)}) is ${v.state === 'stale'
+            ? 'stale: it no longer fails; remove it or run --update-expectations' : `expired on ${v.entry.expires} and still fails`}`));
+        }
+      }
+      const unexercised = applied.verdicts.filter((v) => v.state === 'unexercised').length;
+      if (unexercised && !s.quiet) io.err(`conformance: ${unexercised} expectation${unexercised > 1 ? 's' : ''} not judged by this run (operation, binding, check or case not run${sp ? ' completely in this shard' : ''})`);
+    }
+
     const paths = await writeReports(report, s.reportDir, [s.password]);
+    const shardFile = join(paths.dir, SHARD_FILE);
+    if (sp) await writeFile(shardFile, `${JSON.stringify(sp.info, null, 2)}\n`, 'utf8');
+    else await rm(shardFile, { force: true });
     const failed = report.results.filter((r) => r.status === 'failed');
     if (failed.length && !s.quiet) io.out(redact(formatFindings(failed.slice(0, 50))) + (failed.length > 50 ? `\n… and ${failed.length - 50} more failed checks: see the reports` : ''));
     io.out(redact(formatSummary(report, paths)));
     return report.summary.failed > 0 ? 1 : 0;
   } finally {
-    await transport.close();
-    await mock?.close();
+    await session.close();
   }
 }
