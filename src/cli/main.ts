@@ -1,5 +1,5 @@
 /**
- * `conformance <command>`: run | mock | help. Exit codes: 0 conforming, 1 the target broke the
+ * `conformance <command>`: run | diff | compare | record | validate | merge | mock | help. Exit codes: 0 conforming, 1 the target broke the
  * contract, 2 bad usage or configuration (with a message naming what was wrong), 3 an internal error.
  */
 import { HarnessError, UsageError } from '../core/errors.js';
@@ -9,16 +9,28 @@ const USAGE = `usage: conformance <command> [options]
 
 commands:
   run        test a target on every operation and binding (the embedded mock when no URL is given)
-  mock       start the reference mock (same flags as npm run mock)
+  diff       compare two conformance.json: new failures, fixed, still failing (exit 1 on new failures)
+  compare    send the same cases to two targets (--config A --config B) and report where results differ
+  record     capture a target's responses to the request cases into a directory, credentials redacted
+  validate   check one captured XML document against the schemas and the type model
+  merge      join the reports of several runs (the shards of run --shard i/n) into one set of reports
+  mock       start the reference mock (same flags as npm run mock; --replay DIR serves a recording)
   help       this text
 
-conformance run --help shows the run options.`;
+conformance <command> --help shows a command's options.`;
+
+export const COMMANDS = ['run', 'diff', 'compare', 'record', 'validate', 'merge', 'mock', 'help'] as const;
 
 export async function main(argv: string[], io: CommandIO): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
     switch (cmd) {
       case 'run': return await runCommand(rest, io);
+      case 'diff': return await (await import('./diff.js')).diffCommand(rest, io);
+      case 'compare': return await (await import('./compare.js')).compareCommand(rest, io);
+      case 'record': return await (await import('./record.js')).recordCommand(rest, io);
+      case 'validate': return await (await import('./validate.js')).validateCommand(rest, io);
+      case 'merge': return await (await import('./merge.js')).mergeCommand(rest, io);
       case 'mock': {
         const { mockMain } = await import('../mock/main.js');
         return await mockMain(rest);
@@ -27,7 +39,7 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
         io.out(USAGE);
         return cmd === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown command "${cmd}" (commands: run, mock, help)`);
+        throw new UsageError(`unknown command "${cmd}" (commands: ${COMMANDS.join(', ')})`);
     }
   } catch (e) {
     if (e instanceof HarnessError) {

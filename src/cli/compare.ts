@@ -1,0 +1,285 @@
+/**
+ * `conformance compare --config A --config B [--report-dir DIR] [--ignore-values] [--quiet]`: send the
+ * same request cases to two targets (mock and real, staging and production) and report, per
+ * operation × binding, where their results differ. Results are compared in the canonical form of the
+ * binding-equivalence check (src/equivalence/canonical.ts: prefixes resolved, values in their XSD
+ * value space, the documented per-binding difference ignored), so only real differences count.
+ *
+ * Each config file is a run config (README "Config file"); one without a target URL is the embedded
+ * mock. The target comes from the file only: the CONFORMANCE_*_URL and *_NS variables would make both
+ * sides one target, so they are ignored here (the user and password variables still apply). Compared:
+ * the operations and bindings both configs select, and the cases both have (by id, with equal
+ * parameters). State-changing operations are sent to a real target only if its config allows them.
+ * Exit 0 when nothing differs, 1 on any difference (or a case neither target answered), 2 on bad input.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import { binding as bindingModule } from '../bindings/index.js';
+import { BINDING_LABELS, type BindingId, type Operation } from '../contract/catalogue.js';
+import { CheckContext } from '../checks/context.js';
+import { ConfigError, UsageError } from '../core/errors.js';
+import { makeRedactor, type Redactor } from '../core/redact.js';
+import type { Exchange } from '../core/types.js';
+import type { RequestCase } from '../engine/cases.js';
+import { skipReason, type RunPlan } from '../engine/run.js';
+import { DOCUMENTED, ELEMENT, NIL, type Entry } from '../equivalence/canonical.js';
+import { acceptance, canonicalResult } from '../equivalence/compare.js';
+import { displayValue } from '../equivalence/values.js';
+import { consoleText } from '../report/model.js';
+import { SecretGuard } from '../report/secrets.js';
+import { parseFlags, resolveRunSettings, type RunSettings } from './config.js';
+import type { CommandIO } from './run.js';
+import { openSession, type Session } from './session.js';
+
+export const COMPARE_USAGE = `usage: conformance compare --config A --config B [--report-dir DIR] [--ignore-values] [--quiet]
+
+Sends the same request cases to the targets of two run config files (a config without a target URL
+is the embedded mock) and reports per operation × binding where their results differ, compared by
+value in canonical form (the binding-equivalence rules). --ignore-values compares only which
+elements and attributes occur (for a mock against a real service, whose data differ). Writes a
+table to stdout and compare.json and compare.md to DIR (default reports/).
+Exit 0 when nothing differs, 1 on a difference, 2 on bad input.`;
+
+export type CompareStatus = 'same' | 'different' | 'skipped' | 'error';
+
+export interface CompareRow {
+  readonly operation: string;
+  readonly binding: BindingId;
+  readonly case: string;
+  readonly status: CompareStatus;
+  readonly message: string;
+  /** First differing place (canonical path) and each side's value there. */
+  readonly path?: string;
+  readonly a?: string;
+  readonly b?: string;
+}
+
+export interface CompareReport {
+  readonly tool: { readonly name: string; readonly version: string };
+  readonly startedAt: string;
+  readonly durationMs: number;
+  readonly ignoreValues: boolean;
+  readonly a: Side;
+  readonly b: Side;
+  readonly operations: readonly string[];
+  readonly bindings: readonly BindingId[];
+  readonly summary: Record<CompareStatus, number> & { total: number };
+  readonly results: readonly CompareRow[];
+}
+
+interface Side {
+  readonly name: string;
+  readonly config: string;
+  readonly target: { readonly bookUrl: string; readonly searchUrl: string; readonly transfersUrl: string; readonly embedded: boolean };
+}
+
+/** Environment variables that name a target: ignored, so each side's target is its file's. */
+const TARGET_VARIABLES = ['CONFORMANCE_BOOK_URL', 'CONFORMANCE_SEARCH_URL', 'CONFORMANCE_TRANSFERS_URL', 'CONFORMANCE_BOOK_NS', 'CONFORMANCE_SEARCH_NS'];
+
+/** The cases both tables have (A's order); the same id with other parameters is a config error. */
+function commonCases(op: string, a: readonly RequestCase[], b: readonly RequestCase[], where: string): RequestCase[] {
+  const out: RequestCase[] = [];
+  for (const c of a) {
+    const other = b.find((x) => x.id === c.id);
+    if (!other) continue;
+    if (JSON.stringify(Object.entries(c.params).sort()) !== JSON.stringify(Object.entries(other.params).sort())) {
+      throw new ConfigError(`${where}: case "${c.id}" of ${op} has other parameters in each config; give one of them another id`);
+    }
+    out.push(c);
+  }
+  return out;
+}
+
+const INDEX_RE = /\[\d+\]/g;
+
+/** Which places occur (no values, no counts): element, nil, text, attribute, documented difference. */
+export function structureOf(entries: readonly Entry[]): Entry[] {
+  const seen = new Set<string>();
+  const out: Entry[] = [];
+  for (const e of entries) {
+    const path = e.path.replace(INDEX_RE, '');
+    const kind = e.value === ELEMENT || e.value === NIL || e.value === DOCUMENTED ? e.value : path.endsWith('/text()') ? '<text>' : '<attribute>';
+    const key = `${path}\u0000${kind}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ path, value: kind });
+  }
+  return out;
+}
+
+function firstDifference(a: readonly Entry[], b: readonly Entry[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (a[i]?.path !== b[i]?.path || a[i]?.value !== b[i]?.value) return i;
+  }
+  return -1;
+}
+
+function valueAt(entries: readonly Entry[], path: string): string {
+  const e = entries.find((x) => x.path === path);
+  return e ? displayValue(e.value) : '(absent)';
+}
+
+type Answer = { kind: 'none'; why: string } | { kind: 'rejected'; how: string } | { kind: 'unknown'; why: string } | { kind: 'accepted'; entries: Entry[] };
+
+function answerOf(op: Operation, b: BindingId, ex: Exchange, s: Session, ignoreValues: boolean): Answer {
+  if (!ex.response) return { kind: 'none', why: `no response: ${ex.error?.code}: ${ex.error?.message}` };
+  const ctx = new CheckContext({ op, binding: b, caseId: 'compare', caseKind: 'valid', namespaces: s.target.namespaces, exchange: ex, validator: s.validator });
+  const acc = acceptance(ctx);
+  if (acc.kind === 'rejected') return { kind: 'rejected', how: acc.how };
+  if (acc.kind === 'unknown') return { kind: 'unknown', why: `HTTP ${ex.response.status}, ${acc.why}` };
+  const entries = canonicalResult(op, ctx) ?? [];
+  return { kind: 'accepted', entries: ignoreValues ? structureOf(entries) : entries };
+}
+
+const describe = (x: Answer) => (x.kind === 'accepted' ? 'answered with data' : x.kind === 'rejected' ? `rejected (${x.how})` : x.why);
+
+function judge(a: Answer, b: Answer, names: [string, string]): Pick<CompareRow, 'status' | 'message' | 'path' | 'a' | 'b'> {
+  const [na, nb] = names;
+  if (a.kind === 'none' && b.kind === 'none') return { status: 'error', message: `neither target answered (${na}: ${a.why}; ${nb}: ${b.why})` };
+  if (a.kind === 'accepted' && b.kind === 'accepted') {
+    const i = firstDifference(a.entries, b.entries);
+    if (i < 0) return { status: 'same', message: '' };
+    const path = (a.entries[i] ?? b.entries[i])!.path;
+    const va = valueAt(a.entries, path);
+    const vb = valueAt(b.entries, path);
+    return { status: 'different', path, a: va, b: vb, message: `first difference at ${path}: ${na} ${JSON.stringify(va)}, ${nb} ${JSON.stringify(vb)}` };
+  }
+  if (a.kind === b.kind && (a.kind === 'rejected' || (a.kind === 'unknown' && a.why === (b as typeof a).why))) {
+    return { status: 'same', message: a.kind === 'rejected' ? `both rejected (${na}: ${a.how}; ${nb}: ${(b as typeof a).how})` : `both: ${a.why}` };
+  }
+  return { status: 'different', a: describe(a), b: describe(b), message: `${na}: ${describe(a)}; ${nb}: ${describe(b)}` };
+}
+
+function sideName(config: string, other: string): string {
+  const n = basename(config).replace(/\.json$/i, '');
+  return n === basename(other).replace(/\.json$/i, '') ? config : n;
+}
+
+const ICON: Record<CompareStatus, string> = { same: 'same', different: 'DIFFERS', skipped: 'skipped', error: 'ERROR' };
+
+function cellStatus(rows: readonly CompareRow[]): string {
+  if (rows.length === 0) return '—';
+  const diff = rows.filter((r) => r.status === 'different' || r.status === 'error').length;
+  if (diff) return `${ICON[rows.some((r) => r.status === 'different') ? 'different' : 'error']} ${diff}/${rows.length}`;
+  return rows.every((r) => r.status === 'skipped') ? 'skipped' : 'same';
+}
+
+function table(report: CompareReport): string {
+  const head = ['operation', ...report.bindings.map((b) => BINDING_LABELS[b])];
+  const body = report.operations.map((op) => [op, ...report.bindings.map((b) => cellStatus(report.results.filter((r) => r.operation === op && r.binding === b)))]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+const mdCell = (s: string) => s.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ').replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!);
+
+function markdown(report: CompareReport): string {
+  const s = report.summary;
+  const verdict = s.different + s.error > 0 ? 'DIFFERENT' : 'SAME';
+  const lines = [
+    `## Target comparison: ${verdict}`, '',
+    `\`${mdCell(report.a.name)}\` (${mdCell(report.a.target.embedded ? 'embedded mock' : report.a.target.bookUrl)}) ↔ `
+      + `\`${mdCell(report.b.name)}\` (${mdCell(report.b.target.embedded ? 'embedded mock' : report.b.target.bookUrl)})`
+      + `${report.ignoreValues ? ', structure only (--ignore-values)' : ''}: ${s.same} same, ${s.different} different, ${s.error} unanswered, ${s.skipped} skipped`,
+    '', `| operation | ${report.bindings.map((b) => BINDING_LABELS[b]).join(' | ')} |`, `|---|${report.bindings.map(() => '---').join('|')}|`,
+  ];
+  for (const op of report.operations) {
+    lines.push(`| ${mdCell(op)} | ${report.bindings.map((b) => mdCell(cellStatus(report.results.filter((r) => r.operation === op && r.binding === b)))).join(' | ')} |`);
+  }
+  const diffs = report.results.filter((r) => r.status === 'different' || r.status === 'error');
+  if (diffs.length) {
+    lines.push('', '### Differences', '', '| operation | binding | case | where | message |', '|---|---|---|---|---|');
+    for (const r of diffs.slice(0, 500)) lines.push(`| ${mdCell(r.operation)} | ${r.binding} | ${mdCell(r.case)} | ${mdCell(r.path ?? '')} | ${mdCell(r.message.slice(0, 300))} |`);
+    if (diffs.length > 500) lines.push('', `… and ${diffs.length - 500} more: see compare.json`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export async function compareCommand(argv: string[], io: CommandIO): Promise<number> {
+  const { values: f, positionals } = parseFlags(argv, {
+    config: { type: 'string', multiple: true }, 'report-dir': { type: 'string' }, 'ignore-values': { type: 'boolean' },
+    quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  }, true);
+  if (f.help) {
+    io.out(COMPARE_USAGE);
+    return 0;
+  }
+  if (positionals.length) throw new UsageError(`compare takes no positional arguments (got ${positionals.join(' ')}): name the two targets with --config A --config B`);
+  const configs = f.config ?? [];
+  if (configs.length !== 2) throw new UsageError(`compare needs exactly two --config files, one per target (got ${configs.length})`);
+  const env: NodeJS.ProcessEnv = { ...io.env };
+  for (const k of TARGET_VARIABLES) delete env[k];
+  const settings = configs.map((c) => resolveRunSettings(['--config', c], env)) as [RunSettings, RunSettings];
+  const names: [string, string] = [sideName(configs[0]!, configs[1]!), sideName(configs[1]!, configs[0]!)];
+  const [sa, sb] = settings;
+  const operations = sa.operations.filter((o) => sb.operations.some((x) => x.name === o.name));
+  const bindings = sa.bindings.filter((b) => sb.bindings.includes(b));
+  if (operations.length === 0) throw new UsageError('the two configs select no operation in common');
+  if (bindings.length === 0) throw new UsageError('the two configs select no binding in common');
+  const cases = new Map(operations.map((o) => [o.name, commonCases(o.name, sa.cases.get(o.name) ?? [], sb.cases.get(o.name) ?? [], `${configs[0]} and ${configs[1]}`)]));
+  const ignoreValues = f['ignore-values'] ?? false;
+  const redact: Redactor = makeRedactor([sa.password, sb.password]);
+
+  const started = Date.now();
+  const sessions: Session[] = [];
+  let results: CompareRow[];
+  try {
+    for (const s of settings) sessions.push(await openSession(s));
+    const [A, B] = sessions as [Session, Session];
+    if (!f.quiet) io.err(redact(`conformance: comparing ${names[0]} (${A.where}) with ${names[1]} (${B.where})`));
+    const plans = settings.map((s, i): RunPlan => ({
+      target: sessions[i]!.target, bindings, operations, cases, allowMutations: s.allowMutations, checks: [], negative: false, equivalence: false,
+    }));
+    const jobs = operations.flatMap((op) => (cases.get(op.name) ?? []).flatMap((c) => bindings.map((b) => ({ op, c, b }))));
+    results = await Promise.all(jobs.map(async ({ op, c, b }): Promise<CompareRow> => {
+      const skip = plans.map((p) => skipReason(p, op)).find((x) => x !== undefined);
+      if (skip) return { operation: op.name, binding: b, case: c.id, status: 'skipped', message: skip };
+      const [ea, eb] = await Promise.all(sessions.map((s) => {
+        const base = op.group === 'booking' ? s.target.bookUrl : op.group === 'transfers' ? s.target.transfersUrl : s.target.searchUrl;
+        const req = bindingModule(b).encodeRequest(op, { ...c.params, userName: s.target.user, password: s.target.password }, base, s.target.namespaces[op.ns]);
+        return s.transport.send(req, op.mutates ? 0 : 2);
+      })) as [Exchange, Exchange];
+      const j = judge(answerOf(op, b, ea, A, ignoreValues), answerOf(op, b, eb, B, ignoreValues), names);
+      return {
+        operation: op.name, binding: b, case: c.id, status: j.status, message: redact(j.message),
+        ...(j.path !== undefined ? { path: redact(j.path) } : {}), ...(j.a !== undefined ? { a: redact(j.a) } : {}), ...(j.b !== undefined ? { b: redact(j.b) } : {}),
+      };
+    }));
+  } finally {
+    for (const s of sessions) await s.close();
+  }
+
+  const summary = { same: 0, different: 0, skipped: 0, error: 0, total: results.length };
+  for (const r of results) summary[r.status]++;
+  const side = (i: 0 | 1): Side => {
+    const t = sessions[i]!.target;
+    return { name: names[i], config: configs[i]!, target: { bookUrl: redact(t.bookUrl), searchUrl: redact(t.searchUrl), transfersUrl: redact(t.transfersUrl), embedded: t.embedded } };
+  };
+  const report: CompareReport = {
+    tool: { name: 'accommodation-conformance', version: '0.1.0' },
+    startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, ignoreValues,
+    a: side(0), b: side(1), operations: operations.map((o) => o.name), bindings, summary, results,
+  };
+  const dir = resolve(f['report-dir'] ?? 'reports');
+  const json = `${JSON.stringify(report, null, 2)}\n`;
+  const md = markdown(report);
+  const guard = new SecretGuard([sa.password, sb.password]);
+  guard.check('compare.json', json);
+  guard.check('compare.md', md);
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'compare.json'), json, 'utf8');
+  await writeFile(join(dir, 'compare.md'), md, 'utf8');
+
+  io.out(consoleText(table(report)));
+  const diffs = results.filter((r) => r.status === 'different' || r.status === 'error');
+  if (diffs.length) {
+    io.out('');
+    for (const r of diffs.slice(0, 50)) io.out(consoleText(`✗ ${r.operation} [${r.binding}] ${r.case}: ${r.message}`));
+    if (diffs.length > 50) io.out(`… and ${diffs.length - 50} more: see compare.json`);
+  }
+  io.out(`\nCompare ${diffs.length ? 'DIFFERENT' : 'SAME'}: ${summary.same} same, ${summary.different} different, ${summary.error} unanswered, `
+    + `${summary.skipped} skipped (${summary.total} cases × bindings)${ignoreValues ? ', structure only' : ''}`);
+  io.out(`Reports:\n  JSON      ${join(dir, 'compare.json')}\n  Markdown  ${join(dir, 'compare.md')}`);
+  return diffs.length ? 1 : 0;
+}

@@ -1,0 +1,47 @@
+/**
+ * `conformance merge DIR... [--report-dir OUT] [--expectations FILE]`: join the conformance.json of
+ * several runs (the shards of `run --shard i/n`) into one set of reports. Exit 0 when the merged
+ * report passes, 1 when it fails, 2 on bad input (unreadable or invalid reports, shards of different
+ * plans, a shard missing or given twice, overlapping reports).
+ */
+import { UsageError } from '../core/errors.js';
+import { applyExpectations, describeEntry, readExpectations } from '../engine/expectations.js';
+import { formatSummary } from '../report/console.js';
+import { writeReports } from '../report/index.js';
+import { mergeReports } from '../report/merge.js';
+import { parseFlags } from './config.js';
+import { readReportInput } from './report-input.js';
+import type { CommandIO } from './run.js';
+
+export const MERGE_USAGE = `usage: conformance merge DIR... [--report-dir OUT] [--expectations FILE] [--quiet]
+
+Joins the conformance.json of each DIR (a report directory, or a conformance.json file) into one set
+of reports in OUT (default reports/): JSON, JUnit, Markdown, HTML, Allure. Shards written by
+conformance run --shard i/n must all be there, of one plan. --expectations FILE applies the known
+deviations again to the merged rows (stale entries are then judged over all shards).
+Exit 0 when the merged report passes, 1 when a check failed, 2 on bad input.`;
+
+export async function mergeCommand(argv: string[], io: CommandIO): Promise<number> {
+  const { values: f, positionals } = parseFlags(argv, {
+    'report-dir': { type: 'string' }, expectations: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  }, true);
+  if (f.help) {
+    io.out(MERGE_USAGE);
+    return 0;
+  }
+  if (positionals.length === 0) throw new UsageError('merge: name at least one report directory (or conformance.json) to merge');
+  const expectations = f.expectations ? readExpectations(f.expectations) : undefined;
+  const inputs = positionals.map((p) => readReportInput(p));
+  let report = mergeReports(inputs);
+  if (expectations) {
+    const applied = applyExpectations(report, expectations, { source: f.expectations });
+    report = applied.report;
+    for (const v of applied.verdicts) {
+      if (v.state === 'stale' || v.state === 'expired') io.err(`warning: ${f.expectations} /expectations/${v.index} (${describeEntry(v.entry)}) is ${v.state}`);
+    }
+  }
+  const paths = await writeReports(report, f['report-dir'] ?? 'reports');
+  if (!f.quiet) io.err(`conformance: merged ${inputs.length} report${inputs.length > 1 ? 's' : ''}${inputs[0]!.shard ? ` (${inputs[0]!.shard.count} shards)` : ''}`);
+  io.out(formatSummary(report, paths));
+  return report.summary.failed > 0 ? 1 : 0;
+}
