@@ -1,0 +1,122 @@
+/**
+ * `conformance run --shard i/n` and `conformance merge`: two shards merged equal one unsharded run
+ * (same rows, timing aside), JUnit counts agree after the merge, and a merge that could pass checks
+ * that never ran is refused.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RunReport } from '../core/types.js';
+import { startMock, type RunningMock } from '../mock/index.js';
+import { cli, doctoredTarget, junitAgrees, mockTarget, readReport, tempDir } from './test-support.js';
+
+let mock: RunningMock;
+const work = tempDir('shards');
+beforeAll(async () => {
+  mock = await startMock({});
+});
+afterAll(() => mock.close());
+
+/** A row without its timing: the duration, and the Date header in the response excerpt. */
+const untimed = (r: RunReport['results'][number]) =>
+  JSON.stringify({ ...r, durationMs: undefined, response: r.response?.replace(/^date: .*$/im, 'date: (time)') });
+
+describe('run --shard and merge', () => {
+  test('two shards merged equal the unsharded run, and JUnit agrees with the merged summary', async () => {
+    const flags = ['run', ...mockTarget(mock.url)];
+    const [whole, s1, s2] = await Promise.all([
+      cli([...flags, '--report-dir', join(work, 'whole')]),
+      cli([...flags, '--shard', '1/2', '--report-dir', join(work, 's1')]),
+      cli([...flags, '--shard', '2/2', '--report-dir', join(work, 's2')]),
+    ]);
+    expect([whole.code, s1.code, s2.code]).toEqual([0, 0, 0]);
+    const a = readReport(join(work, 's1'));
+    const b = readReport(join(work, 's2'));
+    expect(a.results.length).toBeGreaterThan(100);
+    expect(b.results.length).toBeGreaterThan(100);
+    expect(JSON.parse(readFileSync(join(work, 's1', 'shard.json'), 'utf8'))).toMatchObject({ index: 1, count: 2, units: expect.any(Number) });
+
+    const m = await cli(['merge', join(work, 's2'), join(work, 's1'), '--report-dir', join(work, 'merged')]);
+    expect(m.code, m.err).toBe(0);
+    const merged = readReport(join(work, 'merged'));
+    const unsharded = readReport(join(work, 'whole'));
+    expect(merged.results.map(untimed).sort()).toEqual(unsharded.results.map(untimed).sort());
+    expect(merged.summary).toEqual(unsharded.summary);
+    expect({ ...merged.target }).toEqual(unsharded.target);
+    expect(merged.operations).toEqual(unsharded.operations);
+    expect(merged.bindings).toEqual(unsharded.bindings);
+    const { junit, summary } = junitAgrees(join(work, 'merged'));
+    expect([junit.tests, junit.failures, junit.skipped, junit.testcases]).toEqual([summary.total, summary.failed, summary.skipped, summary.total]);
+    // A plain run leaves no shard.json behind that a later merge could mistake for a shard.
+    expect((await cli([...flags, '--operations', 'GetThemes', '--report-dir', join(work, 's1')])).code).toBe(0);
+    expect(() => readFileSync(join(work, 's1', 'shard.json'))).toThrow();
+  });
+
+  test('shards of the embedded mock (a port each) merge', async () => {
+    const parts = await Promise.all([1, 2].map((i) => cli(['run', '--quiet', '--operations', 'GetThemes,GetMeals', '--shard', `${i}/2`, '--report-dir', join(work, `emb${i}`)])));
+    expect(parts.map((p) => p.code)).toEqual([0, 0]);
+    expect(readReport(join(work, 'emb1')).target.bookUrl).not.toBe(readReport(join(work, 'emb2')).target.bookUrl);
+    const m = await cli(['merge', join(work, 'emb1'), join(work, 'emb2'), '--report-dir', join(work, 'embm')]);
+    expect(m.code, m.err).toBe(0);
+    expect(readReport(join(work, 'embm')).operations).toEqual(['GetMeals', 'GetThemes']);
+  });
+
+  test('a failing shard fails the merge (exit 1); expectations spanning shards are judged by the merge', async () => {
+    const target = await doctoredTarget('GetMeals');
+    try {
+      const flags = ['run', ...mockTarget(target.url), '--operations', 'GetMeals'];
+      const parts = await Promise.all([1, 2, 3].map((i) => cli([...flags, '--shard', `${i}/3`, '--report-dir', join(work, `f${i}`)])));
+      expect(parts.map((p) => p.code).sort()).toEqual([0, 0, 1]);
+      const m = await cli(['merge', join(work, 'f1'), join(work, 'f2'), join(work, 'f3'), '--report-dir', join(work, 'fm')]);
+      expect(m.code).toBe(1);
+      expect(m.out).toMatch(/Conformance FAIL/);
+      const { junit, summary } = junitAgrees(join(work, 'fm'));
+      expect(summary.failed).toBeGreaterThan(0);
+      expect([junit.tests, junit.failures, junit.skipped]).toEqual([summary.total, summary.failed, summary.skipped]);
+
+      // An expectation without a case spans the shards: only the merge can judge it.
+      const exp = join(work, 'spanning.json');
+      writeFileSync(exp, JSON.stringify({ expectations: [
+        { operation: 'GetMeals', binding: 'get', check: 'xsd_valid', reason: 'r' },
+        { operation: 'GetMeals', binding: 'get', check: 'shape', reason: 'r' },
+        { operation: 'GetMeals', binding: 'get', check: 'binding_equivalence', reason: 'r' },
+        { operation: 'GetMeals', binding: 'post', check: 'shape', reason: 'fixed: stale' },
+      ] }));
+      const withExp = await Promise.all([1, 2, 3].map((i) => cli([...flags, '--shard', `${i}/3`, '--expectations', exp, '--report-dir', join(work, `e${i}`)])));
+      expect(withExp.map((p) => p.code)).toEqual([0, 0, 0]);
+      const em = await cli(['merge', join(work, 'e1'), join(work, 'e2'), join(work, 'e3'), '--expectations', exp, '--report-dir', join(work, 'em')]);
+      expect(em.code).toBe(1);
+      expect(em.err).toMatch(/\/expectations\/3 \(GetMeals \[post\] \* :: shape\) is stale/);
+      const r = readReport(join(work, 'em'));
+      expect(r.results.filter((x) => x.status === 'failed').map((x) => x.check)).toEqual(['expectations']);
+      expect(r.summary.known).toBeGreaterThan(0);
+      const agreed = junitAgrees(join(work, 'em'));
+      expect([agreed.junit.tests, agreed.junit.failures]).toEqual([agreed.summary.total, agreed.summary.failed]);
+    } finally {
+      await target.close();
+    }
+  });
+
+  test('bad input exits 2 naming it', async () => {
+    const flags = ['run', ...mockTarget(mock.url), '--operations', 'GetThemes,GetMeals'];
+    expect((await cli([...flags, '--shard', '1/2', '--report-dir', join(work, 'b1')])).code).toBe(0);
+    expect((await cli([...flags, '--operations', 'GetThemes', '--shard', '2/2', '--report-dir', join(work, 'b2')])).code).toBe(0);
+    const cases: Array<[string[], RegExp]> = [
+      [['merge', join(work, 'b1')], /shard 2\/2 missing/],
+      [['merge', join(work, 'b1'), join(work, 'b1')], /given twice/],
+      [['merge', join(work, 'b1'), join(work, 'b2')], /different plans/],
+      [['merge'], /at least one report/],
+      [['merge', join(work, 'nowhere')], /cannot read report .*nowhere: ENOENT/],
+      [['run', '--shard', '3/2'], /--shard: the shard number must be from 1 to 2/],
+      [['run', '--shard', 'half'], /--shard must be i\/n/],
+    ];
+    for (const [argv, msg] of cases) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err).toMatch(msg);
+    }
+    const notReport = join(work, 'not-a-report.json');
+    writeFileSync(notReport, JSON.stringify({ summary: {} }));
+    expect(await cli(['merge', notReport])).toMatchObject({ code: 2, err: expect.stringMatching(/not a conformance report .*missing required property tool/) });
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * `conformance validate FILE`: documents the mock wrote (recorded) are valid in every binding; a
+ * broken one is invalid with the path of each finding; the kind of document is inferred or given.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { cli, tempDir } from './test-support.js';
+
+const rec = tempDir('validate-rec');
+const work = tempDir('validate');
+const write = (name: string, text: string | Buffer) => {
+  const p = join(work, name);
+  writeFileSync(p, text);
+  return p;
+};
+
+beforeAll(async () => {
+  expect((await cli(['record', '--operations', 'GetMeals,SearchTransfers,CancelBooking', '--out', rec, '--quiet'])).code).toBe(0);
+});
+
+describe('validate', () => {
+  test.for(['soap11', 'soap12', 'get', 'post'])('a recorded %s answer is valid, its kind inferred', async (b) => {
+    for (const op of ['GetMeals', 'SearchTransfers', 'CancelBooking']) {
+      const r = await cli(['validate', join(rec, op, `default.${b}.xml`)]);
+      expect(r.code, r.out).toBe(0);
+      expect(r.out).toMatch(new RegExp(`: ${op} result, (SOAP 1\\.[12]|HTTP GET)`));
+      expect(r.out).toMatch(/\nVALID$/);
+    }
+  });
+
+  test('a broken document is invalid: every finding with its check and path, exit 1', async () => {
+    const text = readFileSync(join(rec, 'GetMeals/default.soap12.xml'), 'utf8').replace('<id>2</id>', '<id>two</id>').replace('<name>Breakfast</name>', '');
+    const r = await cli(['validate', write('broken.xml', text)]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/✗ shape at \/Envelope\/Body\/GetMealsResponse\/getMealsResult\/meals\/meal\[2\]\/id: invalid xs:int value "two"/);
+    expect(r.out).toMatch(/✗ shape at \/Envelope\/Body\/GetMealsResponse\/getMealsResult\/meals\/meal\[2\].*name/);
+    expect(r.out).toMatch(/✗ xsd_valid at \S*id: .*'two' is not a valid value of the atomic type 'xs:int'/);
+    expect(r.out).toMatch(/INVALID: \d+ findings \(xsd_valid \d+, shape \d+\)/);
+  });
+
+  test('the binding given decides the framing: a GET document checked as SOAP 1.1 is invalid', async () => {
+    const r = await cli(['validate', join(rec, 'GetMeals/default.get.xml'), '--binding', 'soap11', '--operation', 'GetMeals']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/✗ soap_envelope at \//);
+  });
+
+  test('namespaces: the target\'s are given with --search-ns; the mock\'s document is then in the wrong one', async () => {
+    const file = join(rec, 'GetMeals/default.get.xml');
+    const other = write('other-ns.xml', readFileSync(file, 'utf8').replaceAll('http://mock.accommodation.test/search/1/', 'urn:real:search'));
+    expect((await cli(['validate', other, '--search-ns', 'urn:real:search'])).code).toBe(0);
+    expect((await cli(['validate', file, '--search-ns', 'urn:real:search', '--operation', 'GetMeals'])).code).toBe(1);
+  });
+
+  test('--type checks one element as a model type, with paths; XSD only where the schemas declare the root', async () => {
+    const meal = write('meal.xml', '<meal xmlns="http://mock.accommodation.test/search/1/"><id>x</id><name>a</name></meal>');
+    const r = await cli(['validate', meal, '--type', 'Meal']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/✗ shape at \/meal\/id: invalid xs:int value "x"/);
+    expect(r.out).toMatch(/note: xsd_valid: not run: <meal> is not a global element/);
+    const ok = write('meal-ok.xml', '<meal xmlns="http://mock.accommodation.test/search/1/"><id>1</id><name>a</name></meal>');
+    expect((await cli(['validate', ok, '--type', 'Meal'])).code).toBe(0);
+    expect((await cli(['validate', join(rec, 'GetMeals/default.soap11.xml'), '--type', 'GetMealsResult'])).code).toBe(0);
+    expect((await cli(['validate', join(rec, 'GetMeals/default.soap11.xml'), '--type', 'SearchTransfersResult'])).code).toBe(1);
+  });
+
+  test('a document that is not XML is invalid (exit 1), whatever it was meant to be', async () => {
+    const r = await cli(['validate', write('text.xml', 'Internal Server Error')]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/✗ xml_wellformed at \//);
+    expect((await cli(['validate', write('trunc.xml', '<getMealsResult xmlns="http://mock.accommodation.test/search/1/"><meals>'), '--operation', 'GetMeals'])).code).toBe(1);
+  });
+
+  test('bad usage exits 2 naming it', async () => {
+    const file = join(rec, 'GetMeals/default.get.xml');
+    const cases: Array<[string[], RegExp]> = [
+      [['validate'], /exactly one FILE/],
+      [['validate', join(work, 'missing.xml')], /cannot read .*missing\.xml: ENOENT/],
+      [['validate', file, '--type', 'meal'], /unknown type "meal" \(did you mean Meal\?/],
+      [['validate', file, '--operation', 'getMeals'], /unknown operation "getMeals" \(did you mean GetMeals\?/],
+      [['validate', file, '--binding', 'soap'], /unknown binding "soap"/],
+      [['validate', file, '--book-ns', 'not a uri'], /--book-ns must be an absolute URI/],
+      [['validate', write('unknown.xml', '<hello/>')], /cannot tell what <hello> is/],
+      [['validate', write('soap-other.xml', '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><Foo/></s:Body></s:Envelope>')], /cannot tell the operation: the SOAP Body holds <Foo>/],
+      [['validate', file, '--type', 'Meal', '--operation', 'GetMeals'], /does not combine/],
+    ];
+    for (const [argv, msg] of cases) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err).toMatch(msg);
+    }
+  });
+});
