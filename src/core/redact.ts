@@ -38,15 +38,20 @@ const ENCODERS: readonly ((s: string) => string)[] = [
 /**
  * The wire forms plus the spellings a target may echo a secret back in: any one or two of the
  * encodings above (a fault quoting the escaped request escapes it again), and base64. A hostile or
- * careless target must not get the password into a report through its response.
+ * careless target must not get the password into a report through its response. Also the raw and
+ * once-encoded forms with whitespace runs folded (as quoted in findings).
  */
 export function echoedForms(secret: string): string[] {
   if (!secret) return [];
   const once = ENCODERS.map((e) => e(secret));
+  // Quotes in findings fold runs of XML whitespace into one space.
+  const fold = (s: string) => s.replace(/[ \t\r\n]+/g, ' ');
   const forms = new Set([
     ...secretForms(secret),
     ...once,
     ...once.flatMap((f) => ENCODERS.map((e) => e(f))),
+    fold(secret),
+    ...once.map(fold),
     Buffer.from(secret, 'utf8').toString('base64'),
     Buffer.from(secret, 'utf8').toString('base64url'),
   ]);

@@ -156,7 +156,7 @@ const SPELLERS: readonly [string, (s: string) => string][] = [
   ['json-escaped', (s) => JSON.stringify(s).slice(1, -1)],
 ];
 
-/** Every spelling of a secret worth searching for: raw, one or two layers of each encoding, base64. */
+/** Every spelling of a secret worth searching for: raw, one or two layers of each encoding, whitespace folded, base64. */
 export function secretSpellings(secret: string): { form: string; text: string }[] {
   const all: [string, string][] = [['raw', secret]];
   for (const [n1, e1] of SPELLERS) {
@@ -164,6 +164,7 @@ export function secretSpellings(secret: string): { form: string; text: string }[
     all.push([n1, once]);
     for (const [n2, e2] of SPELLERS) all.push([`${n1}, then ${n2}`, e2(once)]);
   }
+  all.push(['whitespace runs folded', secret.replace(/\s+/g, ' ')]);
   all.push(['base64', Buffer.from(secret, 'utf8').toString('base64')], ['base64url', Buffer.from(secret, 'utf8').toString('base64url')]);
   const seen = new Set<string>();
   return all.filter(([, t]) => (seen.has(t) ? false : (seen.add(t), true))).map(([form, text]) => ({ form, text }));

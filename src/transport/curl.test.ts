@@ -72,6 +72,9 @@ describe('redaction', () => {
       expect(r(`<e>${f}</e>`), f).toBe('<e>***</e>');
     }
   });
+  test('a secret with whitespace runs is found folded, as findings quote it', () => {
+    expect(makeRedactor(['pass  \tword'])('faultstring "bad pass word"')).toBe('faultstring "bad ***"');
+  });
   test('the start of a secret left where a text was cut ("…") is replaced; ordinary cuts are left alone', () => {
     const r = makeRedactor([SECRET]);
     expect(r(`faultstring "${'P'.repeat(20)}p@ss w…"`)).toBe(`faultstring "${'P'.repeat(20)}***…"`);
