@@ -196,11 +196,13 @@ function markdown(report: CompareReport): string {
   return `${lines.join('\n')}\n`;
 }
 
+export const COMPARE_OPTIONS = {
+  config: { type: 'string', multiple: true }, 'report-dir': { type: 'string' }, 'ignore-values': { type: 'boolean' },
+  quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+} as const;
+
 export async function compareCommand(argv: string[], io: CommandIO): Promise<number> {
-  const { values: f, positionals } = parseFlags(argv, {
-    config: { type: 'string', multiple: true }, 'report-dir': { type: 'string' }, 'ignore-values': { type: 'boolean' },
-    quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-  }, true);
+  const { values: f, positionals } = parseFlags(argv, COMPARE_OPTIONS, true);
   if (f.help) {
     io.out(COMPARE_USAGE);
     return 0;

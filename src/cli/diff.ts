@@ -105,8 +105,10 @@ function markdown(d: ReportDiff, oldName: string, newName: string): string {
   return lines.join('\n');
 }
 
+export const DIFF_OPTIONS = { format: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+
 export async function diffCommand(argv: string[], io: CommandIO): Promise<number> {
-  const { values: f, positionals } = parseFlags(argv, { format: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, true);
+  const { values: f, positionals } = parseFlags(argv, DIFF_OPTIONS, true);
   if (f.help) {
     io.out(DIFF_USAGE);
     return 0;

@@ -21,10 +21,12 @@ conformance run --shard i/n must all be there, of one plan. --expectations FILE 
 deviations again to the merged rows (stale entries are then judged over all shards).
 Exit 0 when the merged report passes, 1 when a check failed, 2 on bad input.`;
 
+export const MERGE_OPTIONS = {
+  'report-dir': { type: 'string' }, expectations: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+} as const;
+
 export async function mergeCommand(argv: string[], io: CommandIO): Promise<number> {
-  const { values: f, positionals } = parseFlags(argv, {
-    'report-dir': { type: 'string' }, expectations: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-  }, true);
+  const { values: f, positionals } = parseFlags(argv, MERGE_OPTIONS, true);
   if (f.help) {
     io.out(MERGE_USAGE);
     return 0;

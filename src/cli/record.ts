@@ -25,6 +25,8 @@ import type { CommandIO } from './run.js';
 import { openSession } from './session.js';
 
 export const DEFAULT_RECORDING_DIR = join('fixtures', 'recorded');
+/** The record command's flags: the run flags and --out. */
+export const RECORD_OPTIONS = { ...RUN_OPTIONS, out: { type: 'string' } } as const;
 
 export const RECORD_USAGE = `usage: conformance record [run flags] [--out DIR]
 

@@ -85,11 +85,13 @@ function formatFinding(f: Finding): string {
   return consoleText(`✗ ${f.check} at ${f.path || '/'}: ${f.message}${extra ? ` (${extra})` : ''}`);
 }
 
+export const VALIDATE_OPTIONS = {
+  type: { type: 'string' }, operation: { type: 'string' }, binding: { type: 'string' },
+  'book-ns': { type: 'string' }, 'search-ns': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+} as const;
+
 export async function validateCommand(argv: string[], io: CommandIO): Promise<number> {
-  const { values: f, positionals } = parseFlags(argv, {
-    type: { type: 'string' }, operation: { type: 'string' }, binding: { type: 'string' },
-    'book-ns': { type: 'string' }, 'search-ns': { type: 'string' }, help: { type: 'boolean', short: 'h' },
-  }, true);
+  const { values: f, positionals } = parseFlags(argv, VALIDATE_OPTIONS, true);
   if (f.help) {
     io.out(VALIDATE_USAGE);
     return 0;

@@ -1,0 +1,79 @@
+/**
+ * The documentation stays true to the command line: every `npx conformance …` example in the README
+ * and in examples/ names a command and flags the CLI accepts, every command and run flag is
+ * documented, and the example files are valid inputs.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { readExpectations } from '../engine/expectations.js';
+import { COMPARE_OPTIONS } from './compare.js';
+import { parseFlags, resolveRunSettings, RUN_OPTIONS } from './config.js';
+import { DIFF_OPTIONS } from './diff.js';
+import { COMMANDS } from './main.js';
+import { MERGE_OPTIONS } from './merge.js';
+import { RECORD_OPTIONS } from './record.js';
+import { VALIDATE_OPTIONS } from './validate.js';
+
+const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const WORKFLOW = readFileSync(new URL('../../examples/github-actions.yml', import.meta.url), 'utf8');
+
+const OPTIONS: Record<string, [NonNullable<Parameters<typeof parseFlags>[1]>, boolean]> = {
+  run: [RUN_OPTIONS, false], diff: [DIFF_OPTIONS, true], compare: [COMPARE_OPTIONS, false], record: [RECORD_OPTIONS, false],
+  validate: [VALIDATE_OPTIONS, true], merge: [MERGE_OPTIONS, true],
+};
+
+/** The `npx conformance` command lines of a text: continuations joined, comments and env assignments dropped. */
+function commandLines(text: string): string[][] {
+  const joined = text.replace(/\\\n\s*/g, ' ');
+  const out: string[][] = [];
+  for (const line of joined.split('\n')) {
+    const at = line.indexOf('npx conformance ');
+    if (at < 0) continue;
+    const cmd = line.slice(at + 'npx conformance '.length).replace(/\s+#.*$/, '').replace(/`.*$/, '').replace(/\$\{\{[^}]*\}\}/g, '1/2');
+    out.push(cmd.trim().split(/\s+/));
+  }
+  return out;
+}
+
+describe('documented command lines', () => {
+  const lines = [...commandLines(README), ...commandLines(WORKFLOW)];
+  test('there are examples of every command but mock and help', () => {
+    const used = new Set(lines.map((l) => l[0]));
+    for (const c of COMMANDS.filter((x) => x !== 'mock' && x !== 'help')) expect(used, c).toContain(c);
+  });
+  test.for(lines.map((l) => [l.join(' ')]))('%s', ([line]) => {
+    const [cmd, ...argv] = line!.split(' ');
+    const spec = OPTIONS[cmd!];
+    expect(spec, `unknown command ${cmd}`).toBeDefined();
+    expect(() => parseFlags(argv, spec![0], spec![1])).not.toThrow();
+  });
+});
+
+describe('README', () => {
+  test('documents every run flag in the options table', () => {
+    const table = README.slice(README.indexOf('### `conformance run` options'), README.indexOf('### Config file'));
+    for (const flag of Object.keys(RUN_OPTIONS).filter((f) => f !== 'help')) expect(table, flag).toContain(`--${flag}`);
+  });
+  test('has a section per command', () => {
+    for (const c of ['diff', 'compare', 'record', 'validate', 'merge']) expect(README).toMatch(new RegExp(`^### .*\`conformance ${c}\``, 'm'));
+  });
+});
+
+describe('examples', () => {
+  test('the expectations file is valid', () => {
+    expect(readExpectations('examples/expectations.json').expectations.length).toBeGreaterThan(0);
+  });
+  test('the configs resolve; the target config names an existing expectations file', () => {
+    const t = resolveRunSettings(['--config', 'examples/target.json'], { STAGING_SERVICE_PASSWORD: 'x' });
+    expect(t.embedded).toBe(false);
+    expect(existsSync(t.expectations!)).toBe(true);
+    expect(() => resolveRunSettings(['--config', 'examples/target.json'], {})).toThrow(/STAGING_SERVICE_PASSWORD/);
+    expect(resolveRunSettings(['--config', 'examples/mock.json'], {}).embedded).toBe(true);
+  });
+  test('the workflow runs the shards as a matrix and merges them into the job summary', () => {
+    expect(WORKFLOW).toMatch(/shard: \['1\/2', '2\/2'\]/);
+    expect(WORKFLOW).toMatch(/--shard \$\{\{ matrix\.shard \}\}/);
+    expect(WORKFLOW).toMatch(/needs: shard/);
+    expect(WORKFLOW).toContain('cat reports/conformance.md >> $GITHUB_STEP_SUMMARY');
+  });
+});
