@@ -65,6 +65,9 @@ const parser = new XMLParser({
   commentPropName: false,
   allowBooleanAttributes: false,
   maxNestedTags: 512,
+  // No callback here reads the path, so do not build a path string for every tag, attribute and
+  // text (same tree; about 20% of the parser's time on a 10 MB response).
+  jPath: false,
 });
 
 const DECL_RE = /^\uFEFF?<\?xml\s([^?]*)\?>/;
