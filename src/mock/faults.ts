@@ -24,8 +24,8 @@ import { binding as bindingModule } from '../bindings/index.js';
 import type { IncomingRequest, OutgoingResponse } from '../bindings/types.js';
 import { BINDINGS, findOperation, type BindingId, type Namespaces, type Operation } from '../contract/catalogue.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../xml/tree.js';
-import type { Credentials } from './data.js';
-import type { SerializeOptions, Value } from './serialize.js';
+import { resolveOperation, type Credentials } from './data.js';
+import { serializeResult, type SerializeOptions, type Value } from './serialize.js';
 
 type RawParams = Readonly<Record<string, string | undefined>>;
 
@@ -49,6 +49,8 @@ export interface FaultContext {
   /** The parameters as decoded (after `params` hooks). */
   readonly params: RawParams;
   readonly kind: ResponseKind;
+  /** True when a fault's request hook made the request decodable (it was refused as sent). */
+  readonly rewritten: boolean;
   /** The data a valid call with these parameters and the right credentials gets. */
   validValue(): Value;
 }
@@ -140,6 +142,16 @@ const rightCredentials = (p: RawParams, c: { credentials: Credentials }): RawPar
 const defaultParam = (name: string, fallback: string, valid: (v: string) => boolean) => (p: RawParams): RawParams =>
   (p[name] === undefined || !valid(p[name]!) ? { ...p, [name]: fallback } : p);
 const isInt = (v: string) => /^\s*[+-]?\d+\s*$/.test(v);
+
+/** The complete answer of another operation to a call with the right credentials, as `binding` writes it. */
+function answerOf(name: string, c: FaultContext): MockResponse {
+  const other = findOperation(name)!;
+  const ns = c.namespaces[other.ns];
+  const outcome = resolveOperation(other, { userName: c.credentials.user, password: c.credentials.password, language: c.params.language }, c.credentials);
+  const value = outcome.kind === 'result' ? outcome.value : null;
+  const b = bindingModule(c.binding);
+  return toMock(b.encodeResult(other, serializeResult(other, value, { ns, declareNamespace: b.envelopeNs === undefined }), ns));
+}
 const isDateTime = (v: string) => /^\s*\d{4}-\d{2}-\d{2}/.test(v);
 
 // ---- the catalogue ----------------------------------------------------------------------------
@@ -330,6 +342,9 @@ export const FAULTS: readonly Fault[] = [
   { name: 'wrong-credentials-error-with-data', category: 'credentials', operation: 'GetRoomTypes', bindings: ['post'],
     description: 'HTTP POST answers a wrong password with an in-band Error and the room types as well',
     apply: { value: (v, c) => (c.kind === 'in-band-error' ? { ...(c.validValue() as object), ...(v as object) } as Value : v) } },
+  { name: 'wrong-credentials-transfers-error-with-data', category: 'credentials', operation: 'SearchTransfers', bindings: ['get'],
+    description: 'HTTP GET answers SearchTransfers with a wrong password with an in-band Error and the airports as well',
+    apply: { value: (v, c) => (c.kind === 'in-band-error' ? { ...(c.validValue() as object), ...(v as object) } as Value : v) } },
   { name: 'wrong-credentials-transfers-data', category: 'credentials', operation: 'SearchTransfers', bindings: ['soap11'],
     description: 'SOAP 1.1 answers SearchTransfers with a wrong password with airports and no Error',
     apply: { params: rightCredentials } },
@@ -347,6 +362,51 @@ export const FAULTS: readonly Fault[] = [
   { name: 'wrong-soapaction-answered', category: 'bad-request', operation: 'GetMeals', bindings: ['soap11'],
     description: 'a SOAP 1.1 call whose SOAPAction names another operation is answered with data',
     apply: { request: (req, c) => ({ ...req, headers: { ...req.headers, soapaction: `"${c.ns}${c.op.name}"` } }) } },
+  { name: 'soapaction-dispatch-ignores-body', category: 'bad-request', operation: 'GetHotelNoteTypes', bindings: ['soap11'],
+    description: 'a SOAP 1.1 call whose SOAPAction does not match its body is answered with another operation\'s data (GetLanguages)',
+    apply: {
+      request: (req, c) => ({ ...req, headers: { ...req.headers, soapaction: `"${c.ns}${c.op.name}"` } }),
+      response: (r, c) => (c.rewritten ? answerOf('GetLanguages', c) : r),
+    } },
+
+  // probes: violations a careless check could let through
+  { name: 'transfer-missing-known-field', category: 'required', operation: 'SearchTransfers', bindings: ['get'],
+    description: 'no transfer has its required estimatedTimeInMinutes (a known field of an open type)',
+    apply: { value: edit((v) => { for (const a of v.airports ?? []) for (const t of a.transfers ?? []) t.estimatedTimeInMinutes = undefined; }) } },
+  { name: 'post-different-policy-text', category: 'equivalence', operation: 'CancelBooking', bindings: ['post'],
+    description: 'HTTP POST gives another activecancellationpolicy text than HTTP GET (the place SOAP shows nil)',
+    apply: { value: edit((v) => { for (const m of v.CancellationPaymentMethod) for (const k of m.cancellation) k.activecancellationpolicy += ' (conditions apply)'; }) } },
+  { name: 'doctype-in-response', category: 'encoding', operation: 'GetRoomTypes', bindings: ['post'],
+    description: 'the document carries a DOCTYPE with an internal entity',
+    apply: { body: onData((b) => b.replace(/^(<\?xml[^>]*\?>)/, '$1<!DOCTYPE getRoomTypesResult [<!ENTITY x "y">]>')) } },
+  { name: 'get-ignores-language', category: 'equivalence', operation: 'GetRoomNoteTypes', bindings: ['get'],
+    description: 'HTTP GET ignores the language parameter and always answers in English',
+    apply: { params: (p) => ({ ...p, language: 'en' }) } },
+  { name: 'unqualified-result-children', category: 'namespace', operation: 'GetFeatures', bindings: ['soap12'],
+    description: 'the children of getFeaturesResult are in no namespace (elementFormDefault unqualified)',
+    apply: { xml: onData((x) => x.replace(/^(<[^>]*>)<((?:[\w.-]+:)?)features(?=[\s/>])/, '$1<features xmlns=""')) } },
+  { name: 'get-omits-optional-element', category: 'equivalence', operation: 'SearchTransfers', bindings: ['get'],
+    description: 'HTTP GET leaves out the optional iataCode of the first airport, which the other bindings give',
+    apply: { value: edit((v) => { if (v.airports?.[0]) v.airports[0].iataCode = undefined; }) } },
+  { name: 'nil-element-with-content', category: 'nil', operation: 'GetRoomTypes', bindings: ['soap12'],
+    description: 'a sharedFacilities element marked xsi:nil still holds a value',
+    apply: { xml: onData((x) => x.replace(/<((?:[\w.-]+:)?)sharedFacilities>/, '<$1sharedFacilities xsi:nil="true">')) } },
+  { name: 'wrong-credentials-empty-result', category: 'credentials', operation: 'CancelTransferBooking', bindings: ['soap11'],
+    description: 'SOAP 1.1 answers a wrong password with 200 and an empty cancelTransferBookingResult, as if it succeeded',
+    apply: { response: (r, c) => (c.kind === 'rejection' && c.params.password !== c.credentials.password
+      ? toMock(bindingModule(c.binding).encodeResult(c.op, `<${c.op.resultElement}/>`, c.ns)) : r) } },
+  { name: 'get-reverses-list', category: 'equivalence', operation: 'GetLanguages', bindings: ['get'],
+    description: 'HTTP GET lists the languages in reverse order',
+    apply: { value: edit((v) => { v.languages.reverse(); }) } },
+  { name: 'text-in-complex-element', category: 'structure', operation: 'UpdateSpecialRequest', bindings: ['get'],
+    description: 'text "OK" directly inside updateSpecialRequestResult, whose type holds only elements',
+    apply: { xml: onData((x) => x.replace(/^(<[^>]*>)/, '$1OK')) } },
+  { name: 'extra-element-in-wrapper', category: 'result-element', operation: 'GetThemes', bindings: ['soap12'],
+    description: 'GetThemesResponse holds an element besides getThemesResult',
+    apply: { body: onData((b) => b.replace('</GetThemesResponse>', '<serverTime>2025-01-01T00:00:00</serverTime></GetThemesResponse>')) } },
+  { name: 'soap-header-after-body', category: 'envelope', operation: 'AmendmentRequest', bindings: ['soap11'],
+    description: 'the SOAP Header comes after the Body',
+    apply: { body: onData((b) => b.replace('</soap:Body>', '</soap:Body><soap:Header/>')) } },
 ];
 
 // ---- lookup -----------------------------------------------------------------------------------

@@ -33,15 +33,18 @@ function isObject(v: Value): v is Readonly<Record<string, Value>> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** Decode, letting a fault's request hook turn a request into a call of the fault's operation. */
-function decode(cfg: AnswerConfig, b: Binding, req: IncomingRequest, servicePath: string, ops: readonly Operation[], ns: string): Decoded {
-  let decoded = b.decode(req, servicePath, ops, ns);
+/**
+ * Decode, letting a fault's request hook turn a request into a call of the fault's operation;
+ * `rewritten` tells that a request refused as sent was made acceptable so.
+ */
+function decode(cfg: AnswerConfig, b: Binding, req: IncomingRequest, servicePath: string, ops: readonly Operation[], ns: string): Decoded & { rewritten?: boolean } {
+  let decoded: Decoded & { rewritten?: boolean } = b.decode(req, servicePath, ops, ns);
   for (const f of cfg.faults) {
     if (!f.apply.request || !faultBindings(f).includes(b.id)) continue;
     const op = ops.find((o) => o.name === f.operation);
     if (!op || (decoded.ok && decoded.op !== op)) continue;
     const alt = b.decode(f.apply.request(req, { binding: b.id, op, ns }), servicePath, ops, ns);
-    if (alt.ok && alt.op === op) decoded = alt;
+    if (alt.ok && alt.op === op) decoded = { ...alt, rewritten: !decoded.ok || decoded.rewritten === true };
   }
   return decoded;
 }
@@ -58,7 +61,7 @@ export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, serv
     const o = resolveOperation(op, { ...params, userName: cred.user, password: cred.password }, cred);
     return o.kind === 'result' ? o.value : null;
   };
-  const base = { op, binding: b.id as BindingId, ns, namespaces: cfg.namespaces, credentials: cred, validValue };
+  const base = { op, binding: b.id as BindingId, ns, namespaces: cfg.namespaces, credentials: cred, rewritten: decoded.rewritten === true, validValue };
   for (const f of faults) if (f.apply.params) params = f.apply.params(params, base);
   const ctxOf = (kind: ResponseKind): FaultContext => ({ ...base, params, kind });
 

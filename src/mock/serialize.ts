@@ -76,6 +76,20 @@ export interface SerializeOptions {
    * type string, enumerations and content whose type is not shown are never passed here.
    */
   readonly lexical?: (type: SimpleType, lexical: string, path: string) => string;
+  /**
+   * How text is written: escaped (default); string values holding markup characters as CDATA
+   * sections; or every non-ASCII character as a character reference (text and attributes).
+   */
+  readonly text?: 'escape' | 'cdata' | 'references';
+  /**
+   * With a prefix: only the element written carries it and also declares the group namespace as the
+   * default one, which its descendants use unprefixed (default false: every element prefixed).
+   */
+  readonly prefixRootOnly?: boolean;
+  /** Name the declared type with xsi:type on every element of a complex type (default false). */
+  readonly xsiType?: boolean;
+  /** Quote character of data attribute values (default '"'). */
+  readonly attributeQuote?: '"' | "'";
 }
 
 /** The data do not fit the model (a fixture or generator bug): names the path and the problem. */
@@ -91,6 +105,11 @@ interface Ctx {
   readonly reverseAttributes: boolean;
   readonly xsiOnNil: boolean;
   readonly lexical?: SerializeOptions['lexical'];
+  readonly text: NonNullable<SerializeOptions['text']>;
+  readonly xsiType: boolean;
+  readonly q: '"' | "'";
+  /** The context of the children, when it differs (prefixRootOnly). */
+  readonly child?: Ctx;
 }
 
 const DOUBLE_RE = /^([+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|-?INF|NaN)$/;
@@ -103,7 +122,7 @@ export function serializeResult(op: Operation, value: Value, options: SerializeO
 
 /** Serialise one element named `name` of model type `type` holding `value`. */
 export function serializeElement(name: string, type: TypeRef, value: Value, options: SerializeOptions, nillable = false): string {
-  const ctx: Ctx = {
+  const base: Ctx = {
     p: options.prefix ? `${options.prefix}:` : '',
     xsi: options.xsiPrefix ?? 'xsi',
     indent: options.pretty === true ? '  ' : typeof options.pretty === 'string' ? options.pretty : '',
@@ -111,9 +130,15 @@ export function serializeElement(name: string, type: TypeRef, value: Value, opti
     reverseAttributes: options.attributeOrder === 'reverse',
     xsiOnNil: options.xsiOnNil ?? false,
     lexical: options.lexical,
+    text: options.text ?? 'escape',
+    xsiType: options.xsiType ?? false,
+    q: options.attributeQuote ?? '"',
   };
+  const rootOnly = !!options.prefix && options.prefixRootOnly === true;
+  const ctx: Ctx = rootOnly ? { ...base, child: { ...base, p: '' } } : base;
   const decls: string[] = [];
   if (options.declareNamespace) decls.push(options.prefix ? ` xmlns:${options.prefix}="${escapeAttr(options.ns)}"` : ` xmlns="${escapeAttr(options.ns)}"`);
+  if (rootOnly) decls.push(` xmlns="${escapeAttr(options.ns)}"`);
   if (options.declareXsi ?? options.declareNamespace) decls.push(` xmlns:${ctx.xsi}="${XSI_NS}"`);
   return writeElement(ctx, name, type, value, nillable, 0, decls.join(''), `/${name}`);
 }
@@ -134,31 +159,36 @@ function writeElement(ctx: Ctx, name: string, type: TypeRef, value: Value, nilla
     return `<${tag}${decls}${local} ${ctx.xsi}:nil="true"/>`;
   }
   if (value === undefined) fail(path, 'no value');
-  if (type === 'anyType') return wrap(tag, decls, '', writeAny(ctx, value as AnyContent, path));
-  if (isSimple(type)) return wrap(tag, decls, '', escapeText(simple(ctx, type, value, path)));
+  const kid = ctx.child ?? ctx;
+  if (type === 'anyType') return wrap(tag, decls, '', writeAny(kid, value as AnyContent, path));
+  if (isSimple(type)) return wrap(tag, decls, '', textOf(ctx, simple(ctx, type, value, path), type === 'string'));
   const t = namedType(type);
   if (t.kind === 'enum') {
     const v = simple(ctx, 'string', value, path);
     if (ctx.strict && !t.values.includes(v)) fail(path, `"${v}" is not one of ${t.name}'s values ${t.values.join(', ')}`);
-    return wrap(tag, decls, '', escapeText(v));
+    return wrap(tag, decls, '', textOf(ctx, v, false));
   }
   if (typeof value !== 'object' || Array.isArray(value)) fail(path, `an object is needed for type ${type}`);
   const obj = value as DataObject;
   const e = effective(type);
-  const attrs = writeAttributes(ctx, e, obj, path);
+  let attrs = writeAttributes(ctx, e, obj, path);
+  if (ctx.xsiType) {
+    const local = ctx.xsiOnNil && !decls.includes(`xmlns:${ctx.xsi}=`) ? ` xmlns:${ctx.xsi}="${XSI_NS}"` : '';
+    attrs = `${local} ${ctx.xsi}:type="${ctx.p}${type}"${attrs}`;
+  }
   if (e.text) {
     const text = obj.$text;
     if (text === undefined || text === null) return ctx.strict ? fail(path, `simple content ($text) of ${type} missing`) : wrap(tag, decls, attrs, '');
-    return wrap(tag, decls, attrs, escapeText(simple(ctx, e.text, text, `${path}/text()`)));
+    return wrap(tag, decls, attrs, textOf(ctx, simple(ctx, e.text, text, `${path}/text()`), false));
   }
-  if (e.openContent) return wrap(tag, decls, attrs, obj.$content === undefined ? '' : writeAny(ctx, obj.$content as AnyContent, path));
+  if (e.openContent) return wrap(tag, decls, attrs, obj.$content === undefined ? '' : writeAny(kid, obj.$content as AnyContent, path));
   let inner = '';
   for (const f of e.fields) {
     if (f.kind === 'open') {
-      if (obj.$open !== undefined) inner += nl(ctx, depth + 1) + writeAny(ctx, obj.$open as AnyContent, path);
+      if (obj.$open !== undefined) inner += nl(ctx, depth + 1) + writeAny(kid, obj.$open as AnyContent, path);
       continue;
     }
-    inner += writeField(ctx, f, obj[f.name], depth + 1, `${path}/${f.name}`);
+    inner += writeField(kid, f, obj[f.name], depth + 1, `${path}/${f.name}`);
   }
   if (inner) inner += nl(ctx, depth);
   return wrap(tag, decls, attrs, inner);
@@ -200,7 +230,7 @@ function writeAttributes(ctx: Ctx, e: EffectiveType, obj: DataObject, path: stri
       if (ctx.strict && a.required) fail(`${path}/@${a.name}`, 'required attribute missing');
       continue;
     }
-    written.push(` ${a.name}="${escapeAttr(simple(ctx, a.type, v, `${path}/@${a.name}`))}"`);
+    written.push(` ${a.name}=${attrOf(ctx, simple(ctx, a.type, v, `${path}/@${a.name}`))}`);
   }
   const known = new Set<string>([...defs.map((a) => a.name), ...e.fields.flatMap((f) => (f.kind === 'element' ? [f.name] : []))]);
   for (const [k, v] of Object.entries(obj)) {
@@ -209,7 +239,7 @@ function writeAttributes(ctx: Ctx, e: EffectiveType, obj: DataObject, path: stri
       if (ctx.strict) fail(path, `"${k}" is neither a field nor an attribute of this type`);
       continue;
     }
-    written.push(` ${k}="${escapeAttr(simple(ctx, 'string', v, `${path}/@${k}`))}"`);
+    written.push(` ${k}=${attrOf(ctx, simple(ctx, 'string', v, `${path}/@${k}`))}`);
   }
   return (ctx.reverseAttributes ? written.reverse() : written).join('');
 }
@@ -240,8 +270,25 @@ function writeAny(ctx: Ctx, c: AnyContent, path: string): string {
   if (Array.isArray(c)) return (c as readonly AnyContent[]).map((x) => writeAny(ctx, x, path)).join('');
   const el = c as AnyElement;
   if (typeof el.$element !== 'string' || !/^[A-Za-z_][\w.-]*$/.test(el.$element)) fail(path, `bad open-content element ${JSON.stringify(c)}`);
-  const attrs = Object.entries(el.$attributes ?? {}).map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('');
+  const attrs = Object.entries(el.$attributes ?? {}).map(([k, v]) => ` ${k}=${attrOf(ctx, v)}`).join('');
   return wrap(ctx.p + el.$element, '', attrs, el.$content === undefined ? '' : writeAny(ctx, el.$content, `${path}/${el.$element}`));
+}
+
+const NON_ASCII = /[\u0080-\u{10FFFF}]/gu;
+const reference = (c: string) => `&#x${c.codePointAt(0)!.toString(16).toUpperCase()};`;
+
+/** Element text as the options write it (CDATA only for string values that hold markup characters). */
+function textOf(ctx: Ctx, s: string, isString: boolean): string {
+  if (ctx.text === 'references') return escapeText(s).replace(NON_ASCII, reference);
+  if (ctx.text === 'cdata' && isString && /[&<>]/.test(s) && !s.includes('\r')) return `<![CDATA[${s.replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
+  return escapeText(s);
+}
+
+/** A quoted attribute value as the options write it. */
+function attrOf(ctx: Ctx, s: string): string {
+  let v = escapeAttr(s);
+  if (ctx.text === 'references') v = v.replace(NON_ASCII, reference);
+  return ctx.q === '"' ? `"${v}"` : `'${v.replace(/&quot;/g, '"').replace(/'/g, '&apos;')}'`;
 }
 
 function wrap(tag: string, decls: string, attrs: string, inner: string): string {

@@ -53,7 +53,10 @@ describe('presentationFor: a choice per binding and request', () => {
     }
     expect(allSame).toBe(0);
     expect([...seen.get('envelopePrefix')!].sort()).toEqual(['SOAP-ENV', 'env', 's', 'soap']);
-    expect(seen.get('declaration')!.size).toBe(5);
+    expect(seen.get('declaration')!.size).toBe(6);
+    expect(seen.get('soapHeader')!.size).toBe(3);
+    for (const k of ['namespaceAt', 'attributeQuote', 'comments', 'xsiType', 'prefixScope', 'attributeOrder', 'indent']) expect(seen.get(k)!.size, k).toBeGreaterThanOrEqual(2);
+    expect(seen.get('text')!.size).toBe(3);
     expect(seen.get('newline')!.size).toBe(2);
     expect(seen.get('xsiAt')!.size).toBe(3);
     expect(seen.get('lexical')!.size).toBe(4);

@@ -10,10 +10,12 @@
  *   bindings of one request carry the same data, as equivalence requires.
  * - Presentation (`presentationFor`): envelope prefix, a SOAP Header, default or prefixed result
  *   namespace, xsi prefix and where it is declared, pretty-printed or compact, CRLF line ends, the
- *   XML declaration (double or single quotes, none, no encoding, a byte order mark), attribute
- *   order, how Content-Type spells charset=utf-8, and the lexical form of typed values (12.5,
- *   12.50, +12.5; 7, +7, 007; true, 1; one instant in other time zones). Decided per binding (and
- *   request), so the bindings of one request are written differently.
+ *   XML declaration (double or single quotes, none, no encoding, a byte order mark), comments,
+ *   attribute order, xsi:type naming the declared types, text as CDATA or character references, a prefix on the result element only
+ *   (its descendants in the default namespace), how Content-Type spells charset=utf-8, and the
+ *   lexical form of typed values (12.5, 12.50, +12.5; 7, +7, 007; true, 1; one instant in other
+ *   time zones). Decided per binding (and request), so the bindings of one request are written
+ *   differently.
  */
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import { BINDINGS } from '../contract/catalogue.js';
@@ -137,16 +139,28 @@ function zoned(w: DataWalk, v: string): string {
 export interface Presentation {
   /** Prefix of the SOAP envelope namespace. */
   readonly envelopePrefix: string;
-  /** An empty SOAP Header before the Body. */
-  readonly soapHeader: boolean;
+  /** A SOAP Header before the Body: none, empty, or holding a header block nobody must understand. */
+  readonly soapHeader: 'none' | 'empty' | 'block';
+  /** Where the group namespace is declared in SOAP: on the <Operation>Response wrapper or on the Envelope. */
+  readonly namespaceAt: 'wrapper' | 'envelope';
+  /** Quote character of attribute values. */
+  readonly attributeQuote: '"' | "'";
   /** Prefix of the group namespace ('' = default namespace). */
   readonly resultPrefix: string;
+  /** With a prefix: on every element, or on the result element only (its descendants in the default namespace). */
+  readonly prefixScope: 'all' | 'root';
+  /** Text escaped, string values with markup characters as CDATA, or non-ASCII as character references. */
+  readonly text: 'escape' | 'cdata' | 'references';
+  /** Comments before the document element and inside the result element. */
+  readonly comments: boolean;
+  /** xsi:type naming the declared type on every element of a complex type. */
+  readonly xsiType: boolean;
   readonly xsiPrefix: string;
   /** Where xmlns:xsi is declared: on the envelope (SOAP), on the result element, or on each nil element. */
   readonly xsiAt: 'envelope' | 'result' | 'nil';
   readonly indent: string;
   readonly newline: '\n' | '\r\n';
-  readonly declaration: 'double' | 'single' | 'none' | 'no-encoding' | 'bom';
+  readonly declaration: 'double' | 'single' | 'none' | 'no-encoding' | 'bom' | 'standalone';
   readonly attributeOrder: 'model' | 'reverse';
   /** How Content-Type says "<media type>; charset=utf-8". */
   readonly contentType: 0 | 1 | 2 | 3;
@@ -163,13 +177,19 @@ export function presentationFor(binding: BindingId, seed: number): Presentation 
   const s = (dimension: number) => stableHash(`${seed}/${dimension}`);
   return {
     envelopePrefix: pick(['soap', 's', 'SOAP-ENV', 'env'], s(0), i),
-    soapHeader: pick([false, true], s(2), i),
+    soapHeader: pick(['none', 'empty', 'none', 'block'] as const, s(2), i),
+    namespaceAt: pick(['wrapper', 'envelope', 'wrapper'] as const, s(3), i),
+    attributeQuote: pick(['"', "'"] as const, s(13), i),
     resultPrefix: pick(['', 'r', '', 'ns1'], s(4), i),
+    prefixScope: pick(['all', 'root', 'all'] as const, s(5), i),
+    text: pick(['escape', 'cdata', 'references'] as const, s(7), i),
+    comments: pick([false, true, false], s(9), i),
+    xsiType: pick([false, true, false], s(11), i),
     xsiPrefix: pick(['xsi', 'i', 'xsi', 'inst'], s(6), i),
     xsiAt: pick(['envelope', 'result', 'nil'] as const, s(8), i),
     indent: pick(['', '  ', '', '\t'], s(10), i),
     newline: pick(['\n', '\r\n'] as const, s(12), i),
-    declaration: pick(['double', 'single', 'none', 'no-encoding', 'bom'] as const, s(14), i),
+    declaration: pick(['double', 'single', 'none', 'no-encoding', 'bom', 'standalone'] as const, s(14), i),
     attributeOrder: pick(['model', 'reverse'] as const, s(16), i),
     contentType: pick([0, 1, 2, 3] as const, s(18), i),
     lexical: pick([0, 1, 2, 3] as const, s(20), i),
@@ -247,6 +267,10 @@ export function variedOptions(p: Presentation, ns: string, soap: boolean): Seria
     xsiOnNil: p.xsiAt === 'nil',
     pretty: p.indent === '' ? false : p.indent,
     attributeOrder: p.attributeOrder,
+    attributeQuote: p.attributeQuote,
+    text: p.text,
+    prefixRootOnly: p.prefixScope === 'root',
+    xsiType: p.xsiType,
     lexical: p.lexical === 0 ? undefined : (type, s) => relexical(type, s, p.lexical),
   };
 }
@@ -258,6 +282,7 @@ function declaration(p: Presentation): string {
     case 'none': return '';
     case 'no-encoding': return '<?xml version="1.0"?>';
     case 'bom': return '\uFEFF<?xml version="1.0" encoding="utf-8"?>';
+    case 'standalone': return '<?xml version="1.0" encoding="utf-8" standalone="yes"?>';
   }
 }
 
@@ -271,14 +296,23 @@ export function variedBody(p: Presentation, op: Operation, binding: BindingId, r
     const envNs = binding === 'soap11' ? SOAP11_ENV_NS : SOAP12_ENV_NS;
     const xsi = p.xsiAt === 'envelope' ? ` xmlns:${p.xsiPrefix}="${XSI_NS}"` : '';
     const w = p.resultPrefix ? `${p.resultPrefix}:${op.name}Response` : `${op.name}Response`;
-    const wDecl = p.resultPrefix ? ` xmlns:${p.resultPrefix}="${escapeAttr(ns)}"` : ` xmlns="${escapeAttr(ns)}"`;
-    doc = `<${e}:Envelope xmlns:${e}="${envNs}"${xsi}>${nl}`
-      + (p.soapHeader ? `${ind(1)}<${e}:Header/>${nl}` : '')
+    const nsDecl = p.resultPrefix ? ` xmlns:${p.resultPrefix}="${escapeAttr(ns)}"` : ` xmlns="${escapeAttr(ns)}"`;
+    const [envDecl, wDecl] = p.namespaceAt === 'envelope' ? [nsDecl, ''] : ['', nsDecl];
+    const header = p.soapHeader === 'none' ? ''
+      : p.soapHeader === 'empty' ? `${ind(1)}<${e}:Header/>${nl}`
+        : `${ind(1)}<${e}:Header><t:Trace xmlns:t="urn:example:trace">mock-${op.name}</t:Trace></${e}:Header>${nl}`;
+    doc = `<${e}:Envelope xmlns:${e}="${envNs}"${xsi}${envDecl}>${nl}` + header
       + `${ind(1)}<${e}:Body>${nl}${ind(2)}<${w}${wDecl}>${nl}${ind(3)}${resultXml}${nl}${ind(2)}</${w}>${nl}${ind(1)}</${e}:Body>${nl}</${e}:Envelope>`;
   } else {
     doc = resultXml;
   }
+  if (p.comments) {
+    // Inside the result element (when it has content) and before the document element.
+    doc = doc.replace(new RegExp(`(<(?:[\\w.-]+:)?${op.resultElement}(?:\\s[^>]*[^/])?>)`), '$1<!-- result of the reference mock -->');
+    doc = `<!-- ${op.name} -->${nl}${doc}`;
+  }
   const decl = declaration(p);
-  const text = decl ? `${decl}${nl}${doc}` : doc;
+  // A pretty-printed document ends with a line break.
+  const text = (decl ? `${decl}${nl}${doc}` : doc) + nl;
   return p.newline === '\r\n' ? text.replace(/\r?\n/g, '\r\n') : text;
 }

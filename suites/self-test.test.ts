@@ -1,0 +1,326 @@
+/**
+ * The harness proves itself against the mock (issue 5):
+ *
+ * - no false alarm: the mock in variation mode (src/mock/vary.ts) answers every binding in other
+ *   legitimate forms, with optional parts left out, nillable ones nil and undocumented content in
+ *   the "not shown" places; the whole run must report ZERO findings;
+ * - every fault caught and pinpointed: for each entry of the fault catalogue (src/mock/faults.ts)
+ *   a mock commits that one violation, the harness runs the fault's operation (all bindings, all
+ *   its cases and negative cases) and must fail with a finding on the fault's operation and on each
+ *   of its bindings, and none on another operation or binding;
+ * - the command line behaves the same: `conformance run` against `npm run mock -- --fault NAME`
+ *   exits 1 and its conformance.json names the operation and binding; against a clean mock, 0.
+ *
+ * Prints `faults pinpointed: P/N, detected: D/N, false alarms: F` and fails below 100% / 0.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { CHECKS } from '../src/checks/registry.js';
+import { BINDINGS, DEFAULT_NAMESPACES, OPERATIONS, findOperation, type BindingId, type Namespaces, type Operation } from '../src/contract/catalogue.js';
+import type { ResultRow, RunReport } from '../src/core/types.js';
+import { loadFixtureCases, type CaseTable, type RequestCase } from '../src/engine/cases.js';
+import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, runConformance, type RunPlan } from '../src/engine/run.js';
+import { DEFAULT_PASSWORD, DEFAULT_USER, startMock, type MockOptions } from '../src/mock/index.js';
+import { FAULTS, faultBindings, findFault, type Fault } from '../src/mock/faults.js';
+import { formatFindings } from '../src/report/console.js';
+import { Transport } from '../src/transport/client.js';
+import type { DocumentValidator } from '../src/checks/context.js';
+import { createDocumentValidator } from '../src/xml/xsd-validator.js';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const OTHER_NAMESPACES: Namespaces = { book: 'urn:acme:accommodation:book:1/', search: 'https://acme.example/xml/search/1/' };
+/** Faults run at once (each its own mock; one transport and one validator for all). */
+const BATCH = 8;
+
+const validators = new Map<string, DocumentValidator>();
+function validatorFor(ns: Namespaces): DocumentValidator {
+  const key = `${ns.book} ${ns.search}`;
+  let v = validators.get(key);
+  if (!v) validators.set(key, (v = createDocumentValidator(ns)));
+  return v;
+}
+const transport = new Transport({ concurrency: 48, timeoutMs: 20_000, maxBodyBytes: 32 * 1024 * 1024 });
+afterAll(() => transport.close());
+
+const fixtureCases = loadFixtureCases();
+
+// ---- more request cases for the variation run: more requests, more variants ---------------------
+
+const POOLS: Readonly<Record<string, (i: number) => string>> = {
+  language: (i) => ['en', 'de', 'fr', 'el', 'ja', 'sv', 'es'][i % 7]!,
+  bookingID: (i) => `BK-${300_100 + i * 7919}`,
+  bookingId: (i) => String(100_000 + i * 7919),
+  transferBookingID: (i) => `TR-${55_000 + i * 31}`,
+  email: (i) => `guest.${i}@example.com`,
+  text: (i) => ['Late arrival', 'Cot please & <quiet> room', '', 'Vegan meals — 素食'][i % 4]!,
+  roomId: (i) => String(5000 + i * 17),
+  maxPrice: (i) => ['100.00', '2500', '99999.99', '0.5'][i % 4]!,
+  bookingType: (i) => ['FullPeriod', 'ExtraDays'][i % 2]!,
+  currencies: (i) => ['EUR', 'EUR,SEK', 'CHF', 'GBP,EUR,JPY'][i % 4]!,
+  resortID: (i) => String(501 + (i % 6)),
+  hotelID: (i) => String(12_000 + i * 101),
+  transferID: (i) => String(1 + (i % 4)),
+};
+const day = (i: number, plus = 0) => new Date(Date.UTC(2027, 0, 5) + (i * 13 + plus) * 86_400_000).toISOString().slice(0, 10);
+
+/** `n` more cases per operation, each parameter of its first fixture case drawn from a pool. */
+function moreCases(op: Operation, n: number): RequestCase[] {
+  const first = fixtureCases.get(op.name)![0]!;
+  const names = new Set([...Object.keys(first.params), ...(op.name === 'SearchTransfers' ? ['language', 'currencies'] : [])]);
+  if (names.size === 0) return [];
+  return Array.from({ length: n }, (_, i) => {
+    const params: Record<string, string> = {};
+    for (const k of names) {
+      if (k === 'checkInDate') params[k] = `${day(i)}T00:00:00`;
+      else if (k === 'checkOutDate') params[k] = `${day(i, 1 + (i % 9))}T00:00:00`;
+      else if (k === 'arrivalDate' || k === 'returnDepartureDate') params[k] = day(i, k === 'arrivalDate' ? 0 : 7);
+      else params[k] = POOLS[k]?.(i + 1) ?? first.params[k]!;
+    }
+    if (op.name === 'SearchTransfers' && i % 3 === 1) params.resortID = POOLS.resortID!(i);
+    return { id: `vary-${i + 1}`, params };
+  });
+}
+
+const variationCases: CaseTable = new Map(OPERATIONS.map((op) => [op.name, [...fixtureCases.get(op.name)!, ...moreCases(op, 8)]]));
+
+// ---- running the harness ---------------------------------------------------------------------------
+
+function planFor(url: string, namespaces: Namespaces, operations: readonly Operation[], cases: CaseTable): RunPlan {
+  return {
+    target: { bookUrl: url, searchUrl: url, transfersUrl: url, namespaces, user: DEFAULT_USER, password: DEFAULT_PASSWORD, embedded: true },
+    bindings: BINDINGS, operations, cases, allowMutations: true, checks: CHECKS, negative: true, equivalence: true,
+  };
+}
+
+/** Start a mock, run the harness against it in-process, close the mock. */
+async function runAgainst(mock: MockOptions, operations: readonly Operation[], cases: CaseTable = fixtureCases): Promise<RunReport> {
+  const namespaces = { ...DEFAULT_NAMESPACES, ...mock.namespaces };
+  const running = await startMock({ port: 0, ...mock });
+  try {
+    return await runConformance(planFor(running.url, namespaces, operations, cases), { transport, validator: validatorFor(namespaces) });
+  } finally {
+    await running.close();
+  }
+}
+
+const failedRows = (r: RunReport): ResultRow[] => r.results.filter((x) => x.status === 'failed');
+const bindingsOf = (row: ResultRow): string[] => row.binding.split(',').map((b) => b.trim());
+
+interface FaultOutcome {
+  readonly fault: Fault;
+  readonly report: RunReport;
+  /** The run failed. */
+  readonly detected: boolean;
+  /** Bindings of the fault without a finding on the fault's operation. */
+  readonly missed: BindingId[];
+  /** Findings on another operation or on a binding the fault does not touch. */
+  readonly misattributed: ResultRow[];
+}
+
+/**
+ * Whether a failed row blames only the fault's operation and bindings. One exception: a comparison
+ * of two bindings that differ has no majority and names both (nothing says which is wrong); such a
+ * row is fair when it names a binding of the fault.
+ */
+function fair(fault: Fault, row: ResultRow): boolean {
+  const bindings: readonly string[] = faultBindings(fault);
+  if (row.operation !== fault.operation) return false;
+  const named = bindingsOf(row);
+  if (named.every((b) => bindings.includes(b))) return true;
+  return row.check === EQUIVALENCE_CHECK && /no majority/.test(row.message) && named.length === 2 && named.some((b) => bindings.includes(b));
+}
+
+function judge(fault: Fault, report: RunReport): FaultOutcome {
+  const failed = failedRows(report);
+  const onOp = failed.filter((r) => r.operation === fault.operation);
+  return {
+    fault, report,
+    detected: report.summary.failed > 0,
+    missed: faultBindings(fault).filter((b) => !onOp.some((r) => bindingsOf(r).includes(b))),
+    misattributed: failed.filter((r) => !fair(fault, r)),
+  };
+}
+const pinpointed = (o: FaultOutcome) => o.detected && o.missed.length === 0 && o.misattributed.length === 0;
+
+let variation: RunReport[] = [];
+const outcomes = new Map<string, FaultOutcome>();
+let elapsedMs = 0;
+
+beforeAll(async () => {
+  const started = Date.now();
+  variation = await Promise.all([
+    runAgainst({ vary: true }, OPERATIONS, variationCases),
+    runAgainst({ vary: true, namespaces: OTHER_NAMESPACES }, OPERATIONS, fixtureCases),
+  ]);
+  for (let i = 0; i < FAULTS.length; i += BATCH) {
+    await Promise.all(FAULTS.slice(i, i + BATCH).map(async (fault) => {
+      const report = await runAgainst({ faults: [fault.name] }, [findOperation(fault.operation)!]);
+      outcomes.set(fault.name, judge(fault, report));
+    }));
+  }
+  elapsedMs = Date.now() - started;
+  const all = [...outcomes.values()];
+  const falseAlarms = variation.reduce((n, r) => n + failedRows(r).length, 0) + all.reduce((n, o) => n + o.misattributed.length, 0);
+  console.log(`faults pinpointed: ${all.filter(pinpointed).length}/${FAULTS.length}, detected: ${all.filter((o) => o.detected).length}/${FAULTS.length}, `
+    + `false alarms: ${falseAlarms} (${variation.reduce((n, r) => n + r.summary.total, 0)} checks in variation mode; self-test ${(elapsedMs / 1000).toFixed(1)} s)`);
+}, 120_000);
+
+describe('no false alarm: the mock in variation mode conforms', () => {
+  test('zero findings over every operation, binding, case and negative case (two namespace sets)', () => {
+    for (const r of variation) {
+      expect(r.summary.total).toBeGreaterThan(1000);
+      expect(failedRows(r), formatFindings(failedRows(r).slice(0, 20))).toEqual([]);
+    }
+  });
+
+  test('the variation run really varied the presentation across bindings and requests', () => {
+    const responses = variation[0]!.results.filter((r) => r.check === EXCHANGE_CHECK && r.response).map((r) => r.response!);
+    const seen = (re: RegExp) => responses.filter((t) => re.test(t)).length;
+    for (const prefix of ['soap', 's', 'SOAP-ENV', 'env']) expect(seen(new RegExp(`<${prefix}:Envelope `)), prefix).toBeGreaterThan(0);
+    expect(seen(/\r\n/)).toBeGreaterThan(0);
+    expect(seen(/<\?xml version='1\.0'/)).toBeGreaterThan(0);
+    expect(seen(/\n\n<(?!\?xml)[\w:]+/)).toBeGreaterThan(0); // no XML declaration: the body starts with an element
+    expect(seen(/content-type: [^\n]*charset="utf-8"/i)).toBeGreaterThan(0);
+    expect(seen(/content-type: [^\n]*charset=UTF-8/)).toBeGreaterThan(0);
+    expect(seen(/<(r|ns1):\w+Result xmlns:\1=/)).toBeGreaterThan(0);
+    expect(seen(/xmlns:(i|inst)="http:\/\/www\.w3\.org\/2001\/XMLSchema-instance"/)).toBeGreaterThan(0);
+    expect(seen(/>\+\d+</)).toBeGreaterThan(0); // +7
+    expect(seen(/>00\d+</)).toBeGreaterThan(0); // 007
+    expect(seen(/[+-]\d\d:\d\d</)).toBeGreaterThan(0); // a dateTime in another zone
+    expect(seen(/<(\w+:)?(vehicleClass|luggage|supplierCode)[ >]/)).toBeGreaterThan(0); // open region of a transfer
+    expect(seen(/(rateCode|priceType)="/)).toBeGreaterThan(0); // extra TransferRate attributes
+    expect(seen(/nil="true"/)).toBeGreaterThan(0);
+    expect(seen(/<!\[CDATA\[/)).toBeGreaterThan(0);
+    expect(seen(/&#x[0-9A-F]+;/)).toBeGreaterThan(0);
+    expect(seen(/<!-- /)).toBeGreaterThan(0);
+    expect(seen(/ \w+='[^']*'/)).toBeGreaterThan(0); // single-quoted attribute values
+    expect(seen(/:type="/)).toBeGreaterThan(0); // xsi:type naming the declared type
+    expect(seen(/<t:Trace /)).toBeGreaterThan(0); // a SOAP header block
+    expect(seen(/standalone="yes"/)).toBeGreaterThan(0);
+    expect(seen(/<(r|ns1):\w+Result xmlns:\1="[^"]*" xmlns="/)).toBeGreaterThan(0); // prefix on the result element only
+  });
+});
+
+describe('every fault is caught and pinpointed', () => {
+  test('the catalogue holds at least 40 faults', () => {
+    expect(FAULTS.length).toBeGreaterThanOrEqual(40);
+  });
+
+  test.for(FAULTS.map((f) => [f.name, f.operation, f.bindings === 'all' ? 'all' : f.bindings.join(',')] as const))(
+    '%s (%s on %s)', ([name]) => {
+      const o = outcomes.get(name)!;
+      expect(o.detected, `${name}: the run passed`).toBe(true);
+      expect(o.missed, `${name}: no finding on ${o.fault.operation} for these bindings`).toEqual([]);
+      expect(o.misattributed.map((r) => `${r.operation} ${r.binding} ${r.case} ${r.check}: ${r.message}`), `${name}: findings elsewhere`).toEqual([]);
+    });
+
+  test('100% pinpointed, 0 false alarms', () => {
+    const all = [...outcomes.values()];
+    expect(all).toHaveLength(FAULTS.length);
+    expect(all.filter((o) => !pinpointed(o)).map((o) => o.fault.name)).toEqual([]);
+    expect(variation.flatMap(failedRows)).toEqual([]);
+    expect(elapsedMs).toBeLessThan(60_000);
+  });
+
+  // Issue 4: the comparison catches a binding that drops a list item or changes an attribute, and says where.
+  test('binding_equivalence names soap12 and the meal it dropped', () => {
+    const rows = failedRows(outcomes.get('soap12-drops-list-item')!.report).filter((r) => r.check === EQUIVALENCE_CHECK);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) {
+      expect(r.binding).toBe('soap12');
+      expect(r.path).toMatch(/^\/getMealsResult\/meals\/meal\[\d+\]$/);
+      expect(r.message).toMatch(/soap12=".*\(absent\)/);
+    }
+  });
+
+  test('binding_equivalence names post and the attribute it changed', () => {
+    const rows = failedRows(outcomes.get('post-changes-attribute-value')!.report).filter((r) => r.check === EQUIVALENCE_CHECK);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) {
+      expect(r.binding).toBe('post');
+      expect(r.path).toBe('/getHotelNoteTypesResult/noteTypes/noteType[2]/@id');
+      expect(r.findings[0]!.expected).toMatch(/^soap11, soap12, get: \d+$/);
+      expect(r.findings[0]!.actual).toMatch(/^post: \d+$/);
+    }
+  });
+});
+
+// ---- the command line ----------------------------------------------------------------------------
+
+describe('conformance run against npm run mock -- --fault', () => {
+  const children: ReturnType<typeof spawn>[] = [];
+  const dirs: string[] = [];
+  afterAll(async () => {
+    for (const c of children) {
+      if (c.exitCode !== null || c.signalCode !== null || c.pid === undefined) continue;
+      const gone = new Promise((resolve) => c.once('exit', resolve));
+      try {
+        process.kill(-c.pid, 'SIGTERM'); // the group npm → tsx → node started below
+      } catch {
+        continue;
+      }
+      await gone;
+    }
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+
+  /** `npm run mock -- --port 0 ...args`, resolved with its URL once it listens. */
+  async function mock(args: string[]): Promise<string> {
+    const child = spawn('npm', ['run', '--silent', 'mock', '--', '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    children.push(child);
+    let err = '';
+    child.stderr!.setEncoding('utf8').on('data', (s: string) => { err += s; });
+    return new Promise((resolve, reject) => {
+      const rl = createInterface({ input: child.stdout! });
+      rl.on('line', (line) => {
+        const m = /^mock listening on (http:\/\/\S+)$/.exec(line);
+        if (m) resolve(m[1]!);
+      });
+      child.once('exit', (code) => reject(new Error(`mock exited ${code}: ${err}`)));
+    });
+  }
+
+  /** `node bin/conformance.js run` against a URL; the exit code and the JSON report. */
+  async function conformance(url: string): Promise<{ code: number | null; report: RunReport; stdout: string }> {
+    const dir = mkdtempSync(join(tmpdir(), 'self-test-'));
+    dirs.push(dir);
+    const child = spawn(process.execPath, ['bin/conformance.js', 'run', '--book-url', url, '--search-url', url, '--user', DEFAULT_USER, '--report-dir', dir, '--quiet',
+      // A target that is not the embedded mock gets gentle defaults (20 requests/s); this one is local.
+      '--max-rps', '100000', '--concurrency', '16'], {
+      cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CONFORMANCE_PASSWORD: DEFAULT_PASSWORD },
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => { stdout += s; });
+    child.stderr.setEncoding('utf8').on('data', (s: string) => { stdout += s; });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    return { code, report: JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as RunReport, stdout };
+  }
+
+  // Concurrent: each test starts its own processes and waits for them.
+  test.concurrent.for([
+    ['media-type-text-xml-on-soap12', 'content_type'],
+    ['missing-required-element', 'shape'],
+  ] as const)('--fault %s: exit 1, conformance.json names the operation and binding (%s)', async ([name, check], { expect }) => {
+    const fault = findFault(name)!;
+    const url = await mock(['--fault', name]);
+    const { code, report, stdout } = await conformance(url);
+    expect(code, stdout).toBe(1);
+    const failed = report.results.filter((r) => r.status === 'failed');
+    const binding = faultBindings(fault)[0]!;
+    expect(failed.some((r) => r.operation === fault.operation && r.binding === binding && r.check === check), stdout).toBe(true);
+    expect(failed.every((r) => r.operation === fault.operation && bindingsOf(r).every((b) => b === binding)), stdout).toBe(true);
+  });
+
+  test.concurrent('a clean mock: exit 0', async ({ expect }) => {
+    const url = await mock([]);
+    const { code, report, stdout } = await conformance(url);
+    expect(code, stdout).toBe(0);
+    expect(report.summary.failed).toBe(0);
+    expect(report.summary.passed).toBeGreaterThan(500);
+  });
+});
