@@ -7,7 +7,8 @@ import {
   catalogueProblems, FAULTS, faultBindings, findFault, listFaults, resolveFaults, UnknownFaultError, type Fault, type FaultCategory,
 } from './faults.js';
 import { startMock, type RunningMock } from './server.js';
-import { call, resultElement, validParams } from './test-support.js';
+import { binding } from '../bindings/index.js';
+import { call, resultElement, sendRequest, validParams } from './test-support.js';
 
 const NS = DEFAULT_NAMESPACES;
 const op = (name: string) => findOperation(name)!;
@@ -113,11 +114,9 @@ describe('hook points, confined to the fault operation and bindings', () => {
 
   test('request: a wrong SOAPAction is accepted for the fault operation only', async () => {
     const url = await withFaults('wrong-soapaction-answered');
-    const wrongAction = async (name: string) => {
+    const wrongAction = (name: string) => {
       const o = op(name);
-      const { binding } = await import('../bindings/index.js');
       const r = binding('soap11').encodeRequest(o, validParams(o), url, NS[o.ns]);
-      const { sendRequest } = await import('./test-support.js');
       return sendRequest({ ...r, headers: { ...r.headers, soapaction: `"${NS[o.ns]}GetFeatures"` } });
     };
     expect((await wrongAction('GetMeals')).status).toBe(200);
@@ -127,6 +126,16 @@ describe('hook points, confined to the fault operation and bindings', () => {
   test("'all' bindings: CancelBooking's result renamed everywhere", async () => {
     const url = await withFaults('cancel-booking-result-renamed');
     for (const b of BINDINGS) expect((await send(url, 'CancelBooking', b)).body, b).toMatch(/<cancelBookingResult[ >]/);
+  });
+
+  test('rewritten: a request hook that made a refused request acceptable is known to the later hooks', async () => {
+    const url = await withFaults('soapaction-dispatch-ignores-body');
+    const o = op('GetHotelNoteTypes');
+    const r = binding('soap11').encodeRequest(o, validParams(o), url, NS[o.ns]);
+    const wrong = await sendRequest({ ...r, headers: { ...r.headers, soapaction: `"${NS[o.ns]}GetThemes"` } });
+    expect(resultElement(op('GetLanguages'), 'soap11', wrong.body).local).toBe('getLanguagesResult');
+    // A call as sent is answered as always.
+    expect(resultElement(o, 'soap11', (await sendRequest(r)).body).local).toBe('getHotelNoteTypesResult');
   });
 
   test('a fault object is one entry: passed in, it applies like a catalogue fault', async () => {
