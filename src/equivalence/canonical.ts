@@ -41,6 +41,7 @@ function name(el: XElement, ns: string): string {
 }
 
 function attributes(w: Walk, el: XElement, typeName: TypeRef | undefined, path: string): void {
+  if (el.attrs.length === 0) return; // most elements: no arrays to build
   const defs = typeName && MODEL.get(typeName)?.kind === 'complex' ? effective(typeName).attributes : [];
   const typeLocal = (v: string) => v.trim().split(':').pop()!;
   const attrs = el.attrs
@@ -89,17 +90,29 @@ function visit(w: Walk, el: XElement, type: TypeRef | undefined, path: string, n
     return;
   }
   if (!isBlank(el.text)) w.out.push({ path: `${path}/text()`, value: canonicalUntyped(el.text) });
-  const fields = new Map<string, ElementField>();
-  for (const f of eff.fields) if (f.kind === 'element') fields.set(f.name, f);
+  const fields = elementFields(named.name);
   children(w, el, path, namePath, (c) => (c.ns === w.ns ? fields.get(c.local) : undefined));
 }
 
+/** The element fields of a complex type by name (once per type: the model does not change). */
+const FIELDS = new Map<string, ReadonlyMap<string, ElementField>>();
+function elementFields(typeName: string): ReadonlyMap<string, ElementField> {
+  let fields = FIELDS.get(typeName);
+  if (!fields) {
+    const m = new Map<string, ElementField>();
+    for (const f of effective(typeName).fields) if (f.kind === 'element') m.set(f.name, f);
+    FIELDS.set(typeName, (fields = m));
+  }
+  return fields;
+}
+
 function children(w: Walk, el: XElement, path: string, namePath: string, fieldOf: (c: XElement) => ElementField | undefined): void {
+  const names = el.children.map((c) => name(c, w.ns));
   const counts = new Map<string, number>();
-  for (const c of el.children) counts.set(name(c, w.ns), (counts.get(name(c, w.ns)) ?? 0) + 1);
+  for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
   const seen = new Map<string, number>();
-  for (const c of el.children) {
-    const n = name(c, w.ns);
+  for (const [k, c] of el.children.entries()) {
+    const n = names[k]!;
     const i = (seen.get(n) ?? 0) + 1;
     seen.set(n, i);
     const f = fieldOf(c);
