@@ -44,7 +44,7 @@ describe('run --expectations', () => {
   });
 
   test('--update-expectations writes the failures (TODO reasons), accepts them, exits 0; JUnit agrees', async () => {
-    const file = join(work, 'new.json');
+    const file = join(work, 'ci', 'new.json');
     const r = await run('update', '--expectations', file, '--update-expectations');
     expect(r.code).toBe(0);
     expect(r.err).toMatch(/wrote .*new\.json: \d+ entries \(\d+ added/);

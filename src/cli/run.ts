@@ -1,7 +1,7 @@
 /** `conformance run`: test a target (or the embedded mock) and write the reports. */
 import { existsSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { selectChecks } from '../checks/registry.js';
 import { UsageError } from '../core/errors.js';
 import {
@@ -66,6 +66,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
 
     if (s.updateExpectations && s.expectations) {
       const up = updateExpectations(report, expectations, { judged });
+      await mkdir(dirname(s.expectations), { recursive: true });
       await writeFile(s.expectations, renderExpectations(up.file), 'utf8');
       expectations = up.file;
       io.err(`conformance: wrote ${s.expectations}: ${up.file.expectations.length} entries (${up.added} added with reason "${TODO_REASON}", `

@@ -184,8 +184,9 @@ export function applyExpectations(report: RunReport, file: ExpectationsFile, opt
     if (state === 'ok' || state === 'unexercised') return;
 
     const what = describeEntry(entry);
+    const passing = mine.filter(([r]) => r.status === 'passed').length;
     const message = state === 'stale'
-      ? `stale expectation: ${what} no longer fails (${mine.filter(([r]) => r.status === 'passed').length} passing rows)${expired ? ` and expired on ${entry.expires}` : ''}; `
+      ? `stale expectation: ${what} no longer fails (${passing} passing row${passing === 1 ? '' : 's'})${expired ? ` and expired on ${entry.expires}` : ''}; `
         + `remove /expectations/${index} from ${source} or run with --update-expectations (reason was: ${JSON.stringify(entry.reason)})`
       : `expired expectation: ${what} was accepted until ${entry.expires} and still fails (${failing.length} rows, not accepted any more); `
         + `fix the target, or renew "expires" of /expectations/${index} in ${source} (reason: ${JSON.stringify(entry.reason)})`;
@@ -202,7 +203,7 @@ export function applyExpectations(report: RunReport, file: ExpectationsFile, opt
       findings: [{
         check: entry.check,
         path: `/expectations/${index}`,
-        message,
+        message: state === 'stale' ? `${what}: the accepted deviation no longer occurs` : `${what}: the acceptance has expired`,
         expected: state === 'stale' ? `a failing ${entry.check} row (the accepted deviation)` : `accepted until ${entry.expires}`,
         actual: state === 'stale' ? 'no failing row: the deviation is gone' : `today is ${day}`,
       }],
