@@ -1,0 +1,276 @@
+/**
+ * `npm run bench`: how close the harness runs to the speed of the wire, and how its cost grows.
+ * Prints one table and writes reports/bench.json. Every figure is the median of several runs, with
+ * min and max. Each measurement runs in a fresh child process (scripts/bench/*.ts); the mock, where
+ * it is a target, runs in a process of its own.
+ *
+ *   1 floor      raw undici requests/s to the mock, the run's request mix, the harness's concurrency
+ *   2 harness    exchanges/s with every check (XSD, shape, equivalence), same target and concurrency
+ *   3 full run   `conformance run` against the embedded mock, process start to exit
+ *   4 scaling    SearchTransfers responses of about 1, 10 and 50 MB through every check
+ *   5 cases      1×, 4×, 16× the request cases; concurrency 1 → core count
+ *   6 engine     libxmljs2 against libxml2-wasm on the same bundle schema and documents
+ *   7 mock       requests/s and p99 latency at 64 keep-alive connections
+ *
+ * Options: --sections 1,2,... (default all), --out FILE (default reports/bench.json).
+ * No timed assertion anywhere: goals are reported as met or missed, never fail the command.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { MB, ROOT, runChild, startMockProcess, stat, type MockProcess, type Stat } from './bench/common.js';
+
+const { values: flags } = parseArgs({ options: { sections: { type: 'string' }, out: { type: 'string' } } });
+const sections = new Set((flags.sections ?? '1,2,3,4,5,6,7').split(',').map((s) => s.trim()));
+const outFile = flags.out ?? join(ROOT, 'reports', 'bench.json');
+const CORES = availableParallelism();
+const CONCURRENCY = 16; // `conformance run` against the mock (README: --concurrency default)
+const SIZES = [1, 10, 50];
+
+interface Row {
+  readonly section: string;
+  readonly what: string;
+  readonly unit: string;
+  readonly value: Stat | number | string;
+  readonly goal?: string;
+  readonly met?: boolean;
+}
+const rows: Row[] = [];
+const raw: Record<string, unknown> = {};
+const add = (r: Row) => { rows.push(r); };
+const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
+const scale = (s: Stat, f: number): Stat => ({ median: s.median * f, min: s.min * f, max: s.max * f, runs: s.runs });
+
+const tmp = mkdtempSync(join(tmpdir(), 'conformance-bench-'));
+const started = performance.now();
+const loadBefore = loadavg()[0]!;
+
+async function withMock<T>(f: (url: string, mock: MockProcess) => Promise<T>): Promise<T> {
+  const mock = await startMockProcess();
+  try {
+    return await f(mock.url, mock);
+  } finally {
+    await mock.close();
+  }
+}
+
+// ---- 1, 2, 7: rates against the mock in its own process ---------------------------------------
+
+interface Floor { requestsPerRepetition: number; mixSize: number; rps: number[]; cpuMsPerRequest: number[] }
+interface Harness { exchangesPerRun: number; checksPerRun: number; failed: number; eps: number[]; cpuMsPerExchange: number[] }
+interface MockLoad { connections: number; warmupRequests: number; reps: { rps: number; p50: number; p99: number; requests: number }[] }
+interface Cases { factor: number; concurrency: number; ms: number[]; cpuMs: number[]; exchanges: number; checks: number; failed: number }
+
+if (sections.has('1') || sections.has('2') || sections.has('5') || sections.has('7')) {
+  await withMock(async (url, mock) => {
+    let floorRps: Stat | undefined;
+    if (sections.has('1') || sections.has('2')) {
+      log('1 floor: raw undici requests to the mock');
+      const floor = await runChild<Floor>('./throughput.ts', ['floor', url, String(CONCURRENCY), '5']);
+      raw.floor = floor;
+      floorRps = stat(floor.rps);
+      add({ section: '1 floor', what: `raw undici → mock, c=${CONCURRENCY}, the run's ${floor.mixSize}-request mix, no checks`, unit: 'req/s', value: floorRps });
+      add({ section: '1 floor', what: '  client CPU per request', unit: 'ms', value: stat(floor.cpuMsPerRequest) });
+    }
+    if (sections.has('2')) {
+      log('2 harness: every check on');
+      const h = await runChild<Harness>('./throughput.ts', ['harness', url, String(CONCURRENCY), '5']);
+      raw.harness = h;
+      const eps = stat(h.eps);
+      add({ section: '2 harness', what: `exchanges/s, every check + equivalence + negatives (libxmljs2), c=${CONCURRENCY}`, unit: 'exch/s', value: eps });
+      add({ section: '2 harness', what: '  harness CPU per exchange (1000 ÷ this = its rate on one free core)', unit: 'ms', value: stat(h.cpuMsPerExchange) });
+      const ratio = (eps.median / floorRps!.median) * 100;
+      add({ section: '2 harness', what: 'harness / floor', unit: '%', value: ratio, goal: '≥ 60 %', met: ratio >= 60 });
+      log('2 harness: the same with the libxml2-wasm prototype validator');
+      const w = await runChild<Harness>('./throughput.ts', ['harness', url, String(CONCURRENCY), '5', 'wasm']);
+      raw.harnessWasm = w;
+      const weps = stat(w.eps);
+      add({ section: '2 harness', what: 'the same with the libxml2-wasm validator (bench prototype, not shipped)', unit: 'exch/s', value: weps });
+      add({ section: '2 harness', what: '  harness CPU per exchange', unit: 'ms', value: stat(w.cpuMsPerExchange) });
+      add({ section: '2 harness', what: 'harness (libxml2-wasm) / floor', unit: '%', value: (weps.median / floorRps!.median) * 100, goal: '≥ 60 %', met: weps.median / floorRps!.median >= 0.6 });
+      if (h.failed || w.failed) add({ section: '2 harness', what: 'failed checks during the harness runs (should be 0)', unit: '', value: `${h.failed} / ${w.failed}` });
+    }
+    if (sections.has('5')) {
+      const byFactor: Cases[] = [];
+      for (const factor of [1, 4, 16]) {
+        log(`5 cases: ${factor}× the request cases`);
+        byFactor.push(await runChild<Cases>('./throughput.ts', ['cases', url, String(CONCURRENCY), String(factor), '3'], [], 300_000));
+      }
+      raw.cases = byFactor;
+      for (const c of byFactor) {
+        add({ section: '5 cases', what: `${c.factor}× cases: ${c.exchanges} exchanges, ${c.checks} checks, c=${CONCURRENCY}`, unit: 's', value: scale(stat(c.ms), 1 / 1000) });
+      }
+      const per = byFactor.map((c) => stat(c.ms).median / c.exchanges);
+      const cpuPer = byFactor.map((c) => stat(c.cpuMs).median / c.exchanges);
+      const growth = (stat(byFactor[2]!.ms).median / stat(byFactor[0]!.ms).median) / (byFactor[2]!.exchanges / byFactor[0]!.exchanges);
+      const cpuGrowth = cpuPer[2]! / cpuPer[0]!;
+      add({ section: '5 cases', what: `wall ms per exchange at 1× / 4× / 16×: ${per.map((x) => x.toFixed(2)).join(' / ')}`, unit: '', value: '' });
+      add({ section: '5 cases', what: `harness CPU ms per exchange at 1× / 4× / 16×: ${cpuPer.map((x) => x.toFixed(2)).join(' / ')}`, unit: '', value: '' });
+      add({ section: '5 cases', what: 'wall time growth 1× → 16× ÷ exchange growth (1.00 = linear)', unit: '×', value: growth, goal: 'linear (≤ 1.2)', met: growth <= 1.2 });
+      add({ section: '5 cases', what: 'CPU time growth 1× → 16× ÷ exchange growth (1.00 = linear)', unit: '×', value: cpuGrowth, goal: 'linear (≤ 1.2)', met: cpuGrowth <= 1.2 });
+      const conc: Cases[] = [];
+      for (const c of [1, CORES]) {
+        log(`5 cases: concurrency ${c}`);
+        conc.push(await runChild<Cases>('./throughput.ts', ['cases', url, String(c), '4', '3'], [], 300_000));
+      }
+      raw.concurrency = conc;
+      for (const c of conc) {
+        add({ section: '5 cases', what: `4× cases at concurrency ${c.concurrency} (harness CPU ${(stat(c.cpuMs).median / 1000).toFixed(2)} s)`, unit: 's', value: scale(stat(c.ms), 1 / 1000) });
+      }
+      const c16 = byFactor[1]!;
+      add({ section: '5 cases', what: `speed-up concurrency 1 → ${CORES} (cores) / → ${CONCURRENCY}`, unit: '×',
+        value: `${(stat(conc[0]!.ms).median / stat(conc[1]!.ms).median).toFixed(2)} / ${(stat(conc[0]!.ms).median / stat(c16.ms).median).toFixed(2)}` });
+    }
+    if (sections.has('7')) {
+      log('7 mock: 64 keep-alive connections');
+      const cpu0 = await mock.cpuMs();
+      const m = await runChild<MockLoad>('./throughput.ts', ['mock', url, '64', '3']);
+      const mockCpuPerRequest = (await mock.cpuMs() - cpu0) / (m.reps.reduce((n, r) => n + r.requests, 0) + m.warmupRequests);
+      raw.mock = { ...m, mockCpuPerRequest };
+      const rps = stat(m.reps.map((r) => r.rps));
+      add({ section: '7 mock', what: 'requests/s at 64 keep-alive connections (the run\'s mix)', unit: 'req/s', value: rps, goal: '≥ 5,000', met: rps.median >= 5000 });
+      add({ section: '7 mock', what: 'latency p50 at 64 connections', unit: 'ms', value: stat(m.reps.map((r) => r.p50)) });
+      add({ section: '7 mock', what: 'latency p99 at 64 connections', unit: 'ms', value: stat(m.reps.map((r) => r.p99)) });
+      add({ section: '7 mock', what: '  mock CPU per request (1000 ÷ this = its rate on one free core)', unit: 'ms', value: mockCpuPerRequest });
+    }
+  });
+}
+
+// ---- 3: the full run, process start to exit -----------------------------------------------------
+
+const USAGE_HOOK = pathToFileURL(join(ROOT, 'scripts', 'bench', 'exit-usage.mjs')).href;
+
+/** One `conformance run` process, start to exit: wall ms, and the CPU ms and peak RSS it reports at exit. */
+function fullRun(dir: string): Promise<{ wallMs: number; cpuMs: number; maxRssKB: number; engineMs: number }> {
+  const usageFile = join(tmp, 'usage.json');
+  return new Promise((resolve, reject) => {
+    const t = performance.now();
+    const child = spawn(process.execPath, ['--import', USAGE_HOOK, join(ROOT, 'bin', 'conformance.js'), 'run', '--quiet', '--report-dir', dir],
+      { cwd: ROOT, stdio: 'ignore', env: { ...process.env, BENCH_USAGE_FILE: usageFile } });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wallMs = performance.now() - t;
+      if (code !== 0 && code !== 1) return reject(new Error(`conformance run exited with ${code}`));
+      const u = JSON.parse(readFileSync(usageFile, 'utf8')) as { cpuMs: number; maxRssKB: number };
+      const engineMs = (JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { durationMs: number }).durationMs;
+      resolve({ wallMs, cpuMs: u.cpuMs, maxRssKB: u.maxRssKB, engineMs });
+    });
+  });
+}
+
+if (sections.has('3')) {
+  const places: [string, string][] = [['a temporary directory', join(tmp, 'full-run')]];
+  if (existsSync('/dev/shm')) places.push(['tmpfs (/dev/shm): no disk in the way', mkdtempSync(join('/dev/shm', 'conformance-bench-'))]);
+  for (const [where, dir] of places) {
+    log(`3 full run: node bin/conformance.js run --quiet (embedded mock), reports in ${where}`);
+    await fullRun(dir); // warm-up: tsx's transform cache, the schema cache
+    const runs = [];
+    for (let i = 0; i < 5; i++) runs.push(await fullRun(dir));
+    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { summary: { total: number; failed: number }; results: { check: string }[] };
+    const exchanges = report.results.filter((r) => r.check === 'http_exchange').length;
+    const wall = scale(stat(runs.map((r) => r.wallMs)), 1 / 1000);
+    (raw.fullRun as unknown[] | undefined) ?? (raw.fullRun = []);
+    (raw.fullRun as unknown[]).push({ where, runs, exchanges, checks: report.summary.total, failed: report.summary.failed });
+    add({ section: '3 full run', what: `conformance run, start → exit, reports in ${where}: ${exchanges} exchanges, ${report.summary.total} checks, ${report.summary.failed} failed`,
+      unit: 's', value: wall, goal: '< 2.5 s', met: wall.median < 2.5 });
+    add({ section: '3 full run', what: '  CPU time of that process (all threads)', unit: 's', value: scale(stat(runs.map((r) => r.cpuMs)), 1 / 1000) });
+    add({ section: '3 full run', what: '  engine part (conformance.json durationMs: plan → last check)', unit: 's', value: scale(stat(runs.map((r) => r.engineMs)), 1 / 1000) });
+    if (dir.startsWith('/dev/shm')) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---- 4 and 6: large documents, and the XSD engines ----------------------------------------------
+
+interface LargeCheck { bytes: number; ms: Stat; cpuMs: Stat; mbPerS: number; stages: Record<string, number>; peakRssDelta: number; retainedHeapDelta: number; failed: string[]; checks: number }
+interface LargeEngine { engine: string; bytes: number; ms: Stat; mbPerS: number; valid: boolean; peakRssDelta: number }
+interface SmallEngines {
+  documents: number; averageBytes: number; setupMs: { libxmljs2: number; wasm: number };
+  usPerDoc: Record<string, Stat>; agreement: { variant: string; documents: number; agree: number; libxmljs2Rejects: number; wasmRejects: number }[];
+  externalEntityLoaded: { libxmljs2: boolean; wasm: boolean };
+}
+
+let files: { mb: number; file: string; bytes: number }[] = [];
+if (sections.has('4') || sections.has('6')) {
+  log(`4 scaling: generating SearchTransfers responses of ${SIZES.join(', ')} MB`);
+  files = await runChild('./large.ts', ['gen', join(tmp, 'large'), ...SIZES.map(String)]);
+}
+
+if (sections.has('4')) {
+  const results: LargeCheck[] = [];
+  for (const f of files) {
+    log(`4 scaling: checking the ${f.mb} MB response (own process)`);
+    results.push(await runChild<LargeCheck>('./large.ts', ['check', f.file], ['--expose-gc'], 600_000));
+  }
+  raw.scaling = results;
+  for (const r of results) {
+    const mb = r.bytes / MB;
+    const peakX = r.peakRssDelta / r.bytes;
+    add({ section: '4 scaling', what: `${mb.toFixed(1)} MB SearchTransfers: every check + canonical form (${r.failed.length} findings)`, unit: 's', value: scale(r.ms, 1 / 1000) });
+    add({ section: '4 scaling', what: `  ${mb.toFixed(1)} MB throughput`, unit: 'MB/s', value: r.mbPerS, goal: '≥ 50 MB/s', met: r.mbPerS >= 50 });
+    add({ section: '4 scaling', what: `  ${mb.toFixed(1)} MB peak RSS Δ ${(r.peakRssDelta / MB).toFixed(0)} MB, retained heap ${(r.retainedHeapDelta / MB).toFixed(0)} MB; peak ÷ size`, unit: '×', value: peakX, goal: '< 5×', met: peakX < 5 });
+    add({ section: '4 scaling', what: `  ${mb.toFixed(1)} MB stages (ms): ${Object.entries(r.stages).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}; CPU ${r.cpuMs.median.toFixed(0)}`, unit: '', value: '' });
+  }
+  if (results.length >= 2) {
+    const a = results[0]!;
+    const b = results[results.length - 1]!;
+    const growth = (b.ms.median / a.ms.median) / (b.bytes / a.bytes);
+    add({ section: '4 scaling', what: `time growth ${(a.bytes / MB).toFixed(0)} → ${(b.bytes / MB).toFixed(0)} MB ÷ size growth (1.00 = linear)`, unit: '×', value: growth, goal: 'linear (≤ 1.2)', met: growth <= 1.2 });
+  }
+}
+
+if (sections.has('6')) {
+  log('6 engine: libxmljs2 vs libxml2-wasm on the mock\'s documents');
+  const small = await runChild<SmallEngines>('./engines.ts', ['small']);
+  raw.engineSmall = small;
+  add({ section: '6 engine', what: `libxmljs2 0.35 (shipped validator), ${small.documents} mock responses of ~${small.averageBytes} B`, unit: 'µs/doc', value: small.usPerDoc.libxmljs2Validator! });
+  add({ section: '6 engine', what: '  of which parse only', unit: 'µs/doc', value: small.usPerDoc.libxmljs2ParseOnly! });
+  add({ section: '6 engine', what: 'libxml2-wasm 0.7 (schema compiled once), same documents', unit: 'µs/doc', value: small.usPerDoc.wasmValidator! });
+  add({ section: '6 engine', what: '  of which parse only', unit: 'µs/doc', value: small.usPerDoc.wasmParseOnly! });
+  const agree = small.agreement.every((a) => a.agree === a.documents);
+  add({ section: '6 engine', what: `verdicts agree (valid, bad int, unknown element, " 42 ", not well-formed): ${small.agreement.map((a) => `${a.agree}/${a.documents}`).join(', ')}`, unit: '', value: agree ? 'yes' : 'NO' });
+  add({ section: '6 engine', what: 'external entity read (own probe, DOCTYPE is refused before either engine anyway)', unit: '', value: `libxmljs2 ${small.externalEntityLoaded.libxmljs2 ? 'YES' : 'no'}, wasm ${small.externalEntityLoaded.wasm ? 'YES' : 'no'}` });
+  const large: LargeEngine[] = [];
+  for (const f of files) {
+    for (const e of ['libxmljs2', 'wasm']) {
+      log(`6 engine: ${e} on the ${f.mb} MB response (own process)`);
+      large.push(await runChild<LargeEngine>('./engines.ts', ['large', e, f.file], ['--expose-gc'], 300_000));
+    }
+  }
+  raw.engineLarge = large;
+  for (const r of large) {
+    add({ section: '6 engine', what: `${r.engine === 'wasm' ? 'libxml2-wasm' : 'libxmljs2'}: parse + XSD of ${(r.bytes / MB).toFixed(0)} MB (valid: ${r.valid}), peak RSS Δ ${(r.peakRssDelta / r.bytes).toFixed(1)}× size`, unit: 'MB/s', value: r.mbPerS });
+  }
+}
+
+// ---- output ------------------------------------------------------------------------------------
+
+function fmt(v: number): string {
+  const a = Math.abs(v);
+  return a >= 1000 ? v.toFixed(0) : a >= 100 ? v.toFixed(0) : a >= 10 ? v.toFixed(1) : v.toFixed(2);
+}
+
+function cells(r: Row): string[] {
+  const v = r.value;
+  if (typeof v === 'string') return [r.section, r.what, v, '', '', r.unit, r.goal ?? '', r.met === undefined ? '' : r.met ? 'met' : 'MISSED'];
+  if (typeof v === 'number') return [r.section, r.what, fmt(v), '', '', r.unit, r.goal ?? '', r.met === undefined ? '' : r.met ? 'met' : 'MISSED'];
+  return [r.section, r.what, fmt(v.median), fmt(v.min), fmt(v.max), r.unit, r.goal ?? '', r.met === undefined ? '' : r.met ? 'met' : 'MISSED'];
+}
+
+const header = ['section', 'measure', 'median', 'min', 'max', 'unit', 'goal', ''];
+const table = [header, ...rows.map(cells)];
+const widths = header.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
+const right = new Set([2, 3, 4]);
+const line = (r: string[]) => `| ${r.map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
+const sep = `|${widths.map((w, i) => (right.has(i) ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
+const env = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'cpu'}), Node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z, `
+  + `load average ${loadBefore.toFixed(1)} before / ${loadavg()[0]!.toFixed(1)} after`;
+const text = [`Benchmark: ${env}; bench took ${((performance.now() - started) / 1000).toFixed(0)} s`, line(table[0]!), sep, ...table.slice(1).map(line)].join('\n');
+process.stdout.write(`${text}\n`);
+
+mkdirSync(dirname(outFile), { recursive: true });
+writeFileSync(outFile, `${JSON.stringify({ environment: env, concurrency: CONCURRENCY, cores: CORES, rows, raw }, null, 2)}\n`);
+process.stderr.write(`bench: wrote ${outFile}\n`);
+rmSync(tmp, { recursive: true, force: true });

@@ -1,0 +1,148 @@
+/**
+ * Shared pieces of the benchmark (scripts/bench.ts): statistics, child processes, the reference
+ * mock in a process of its own, and the request mix of a real run.
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { binding as bindingModule } from '../../src/bindings/index.js';
+import { BINDINGS, DEFAULT_NAMESPACES, OPERATIONS, type BindingId } from '../../src/contract/catalogue.js';
+import { CHECKS } from '../../src/checks/registry.js';
+import type { HttpRequest, Target } from '../../src/core/types.js';
+import { loadFixtureCases, type CaseTable } from '../../src/engine/cases.js';
+import { planUnits, type RunPlan } from '../../src/engine/run.js';
+import { DEFAULT_PASSWORD, DEFAULT_USER } from '../../src/mock/index.js';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Median, min and max of repeated measurements. */
+export interface Stat {
+  readonly median: number;
+  readonly min: number;
+  readonly max: number;
+  readonly runs: number;
+}
+
+export function stat(values: readonly number[]): Stat {
+  const s = [...values].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  const median = s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+  return { median, min: s[0]!, max: s[s.length - 1]!, runs: s.length };
+}
+
+/** Percentile (0..100) of a list of numbers, nearest rank. */
+export function percentile(values: readonly number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+}
+
+/** A target for a mock listening at `url` (the default credentials and namespaces). */
+export function mockTarget(url: string): Target {
+  return { bookUrl: url, searchUrl: url, transfersUrl: url, namespaces: DEFAULT_NAMESPACES, user: DEFAULT_USER, password: DEFAULT_PASSWORD, embedded: true };
+}
+
+/** The plan of `conformance run` against the mock: all operations × bindings, every check, negatives, equivalence. */
+export function fullPlan(target: Target, cases: CaseTable = loadFixtureCases()): RunPlan {
+  return {
+    target, bindings: BINDINGS, operations: OPERATIONS, cases, allowMutations: false, checks: CHECKS, negative: true, equivalence: true,
+  };
+}
+
+/** The shipped cases multiplied `factor` times: copies get distinct ids (`<id>-x2`, ...). */
+export function multipliedCases(factor: number): CaseTable {
+  const base = loadFixtureCases();
+  const out = new Map<string, { id: string; description?: string; params: Record<string, string> }[]>();
+  for (const [op, cases] of base) {
+    const list = [];
+    for (let k = 1; k <= factor; k++) for (const c of cases) list.push({ ...c, id: k === 1 ? c.id : `${c.id}-x${k}` });
+    out.set(op, list);
+  }
+  return out;
+}
+
+/** Every HTTP request one run of `plan` sends, in unit order (the same encoders and headers as the engine). */
+export function requestMix(plan: RunPlan): HttpRequest[] {
+  const out: HttpRequest[] = [];
+  for (const unit of planUnits(plan)) {
+    const { op } = unit;
+    const ns = plan.target.namespaces[op.ns];
+    const baseUrl = op.group === 'booking' ? plan.target.bookUrl : op.group === 'transfers' ? plan.target.transfersUrl : plan.target.searchUrl;
+    for (const b of plan.bindings.filter((x: BindingId) => !unit.only || unit.only.includes(x))) {
+      const req = bindingModule(b).encodeRequest(op, unit.params, baseUrl, ns);
+      out.push(unit.headers ? { ...req, headers: unit.headers(op, ns) } : req);
+    }
+  }
+  return out;
+}
+
+/** Argument list running a TypeScript file of this repository under tsx in a fresh Node process. */
+export function tsxArgs(file: string, args: readonly string[] = [], nodeFlags: readonly string[] = []): string[] {
+  return [...nodeFlags, '--import', 'tsx', fileURLToPath(new URL(file, import.meta.url)), ...args];
+}
+
+/** Run a bench child (a .ts file next to this one) and parse the JSON it prints last on stdout. */
+export function runChild<T>(file: string, args: readonly string[] = [], nodeFlags: readonly string[] = [], timeoutMs = 120_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, tsxArgs(file, args, nodeFlags), { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const last = out.trim().split('\n').pop() ?? '';
+      if (code !== 0) return reject(new Error(`${file} ${args.join(' ')} exited with ${code ?? signal}: ${err.slice(-2000)}`));
+      try {
+        resolve(JSON.parse(last) as T);
+      } catch {
+        reject(new Error(`${file} ${args.join(' ')} printed no JSON result: ${out.slice(-500)} ${err.slice(-1000)}`));
+      }
+    });
+  });
+}
+
+export interface MockProcess {
+  readonly url: string;
+  readonly pid: number;
+  /** CPU milliseconds the mock process has used so far. */
+  cpuMs(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** The reference mock in a Node process of its own (so it gets its own core, like a real server). */
+export function startMockProcess(): Promise<MockProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, tsxArgs('./mock-child.ts'), { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+    const lines = createInterface({ input: child.stdout });
+    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error('the mock process did not start within 30 s')); }, 30_000);
+    child.on('error', reject);
+    child.on('exit', (code) => reject(new Error(`the mock process exited with ${code}`)));
+    lines.once('line', (line) => {
+      clearTimeout(timer);
+      const { url } = JSON.parse(line) as { url: string };
+      resolve({
+        url, pid: child.pid!,
+        cpuMs: () => new Promise<number>((done) => {
+          lines.once('line', (l) => done((JSON.parse(l) as { cpuMs: number }).cpuMs));
+          child.stdin.write('usage\n');
+        }),
+        close: () => new Promise<void>((done) => {
+          child.removeAllListeners('exit');
+          child.once('exit', () => done());
+          child.stdin.end(); // the child closes the mock and exits when its stdin ends
+        }),
+      });
+    });
+  });
+}
+
+/** Milliseconds of a synchronous or asynchronous function. */
+export async function timed<T>(f: () => T | Promise<T>): Promise<[T, number]> {
+  const t = performance.now();
+  const r = await f();
+  return [r, performance.now() - t];
+}
+
+export const MB = 1024 * 1024;

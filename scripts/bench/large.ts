@@ -1,0 +1,115 @@
+/**
+ * Bench child: large SearchTransfers responses.
+ *
+ *   gen DIR MB...     write valid SOAP 1.1 SearchTransfers responses of about MB megabytes each
+ *                     (many airports, many transfers; serialised from the type model like the mock)
+ *   check FILE [wasm] feed one through every check as an exchange (run with --expose-gc, one
+ *                     process per size): time per stage, MB/s, peak RSS and retained heap
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { binding } from '../../src/bindings/index.js';
+import { DEFAULT_NAMESPACES, findOperation, type Operation } from '../../src/contract/catalogue.js';
+import { CheckContext, type DocumentValidator } from '../../src/checks/context.js';
+import { CHECKS, runChecks } from '../../src/checks/registry.js';
+import type { Exchange } from '../../src/core/types.js';
+import { canonicalResult } from '../../src/equivalence/compare.js';
+import { DEFAULT_PASSWORD, DEFAULT_USER, serializeResult, type DataObject } from '../../src/mock/index.js';
+import { createDocumentValidator } from '../../src/xml/xsd-validator.js';
+import { MB, stat } from './common.js';
+import { createWasmDocumentValidator } from './wasm-validator.js';
+
+const op: Operation = findOperation('SearchTransfers')!;
+const ns = DEFAULT_NAMESPACES[op.ns];
+const soap11 = binding('soap11');
+
+const NAMES = ['Zürich Airport', 'Athens International „Eleftherios Venizelos“ (Αερολιμένας Αθηνών)', 'Málaga–Costa del Sol', 'Kraków John Paul II', 'İstanbul Havalimanı'];
+const TYPES = ['Shared shuttle', 'Private taxi', 'Private minivan', 'Limousine'];
+const CURRENCIES = ['EUR', 'SEK', 'GBP'];
+
+/** A SearchTransfersResult with `airports` airports of 20 transfers with 3 rates each. */
+function result(airports: number): DataObject {
+  return {
+    airports: Array.from({ length: airports }, (_, a) => ({
+      airportId: 1000 + a, resortId: 5000 + (a % 97), airportName: `${NAMES[a % NAMES.length]} ${a}`, iataCode: `X${(a % 676).toString(36).toUpperCase().padStart(2, 'A')}`,
+      timeZone: 'Europe/Zurich',
+      transfers: Array.from({ length: 20 }, (_, t) => ({
+        rates: CURRENCIES.map((c, i) => ({ currency: c, $text: ((1000 + (((a * 7 + t * 13 + i) * 50) % 40000)) / 100).toFixed(2) })),
+        transferTypeId: 1 + (t % 4), minimumPassengers: 1, maximumPassengers: 4 + (t % 12),
+        estimatedTimeInHours: t % 3, estimatedTimeInMinutes: 25 + 60 * (t % 3),
+        ...(t % 3 ? { transferTypeName: TYPES[t % TYPES.length] } : {}),
+      })),
+    })),
+  };
+}
+
+/** The SOAP 1.1 response document holding `airports` airports. */
+function document(airports: number): string {
+  return soap11.encodeResult(op, serializeResult(op, result(airports), { ns, declareNamespace: false }), ns).body;
+}
+
+function gen(dir: string, sizes: number[]) {
+  mkdirSync(dir, { recursive: true });
+  const per = Buffer.byteLength(document(100)) / 100;
+  return sizes.map((mb) => {
+    const xml = document(Math.max(1, Math.round((mb * MB) / per)));
+    const file = join(dir, `search-transfers-${mb}mb.xml`);
+    writeFileSync(file, xml);
+    return { mb, file, bytes: Buffer.byteLength(xml) };
+  });
+}
+
+function exchange(body: Buffer): Exchange {
+  const request = soap11.encodeRequest(op, { userName: DEFAULT_USER, password: DEFAULT_PASSWORD }, 'http://127.0.0.1:1', ns);
+  return { request, response: { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body, elapsedMs: 0 } };
+}
+
+/** Every check on one exchange, stage by stage (the context computes each stage once, lazily). */
+function checkOnce(body: Buffer, validator: DocumentValidator) {
+  const cpu0 = process.cpuUsage();
+  const t: number[] = [performance.now()];
+  const ctx = new CheckContext({ op, binding: 'soap11', caseId: 'large', caseKind: 'valid', namespaces: DEFAULT_NAMESPACES, exchange: exchange(body), validator });
+  ctx.decoded(); t.push(performance.now());
+  ctx.libxml(); t.push(performance.now());
+  ctx.xml(); t.push(performance.now());
+  const runs = runChecks(ctx, CHECKS); t.push(performance.now());
+  canonicalResult(op, ctx); t.push(performance.now()); // binding_equivalence's per-exchange part: the canonical form
+  const failed = runs.filter((r) => Array.isArray(r.outcome) && r.outcome.length > 0).map((r) => `${r.check.name}: ${(r.outcome as { message: string }[])[0]!.message}`);
+  const stages = { decode: t[1]! - t[0]!, libxml2: t[2]! - t[1]!, tree: t[3]! - t[2]!, checks: t[4]! - t[3]!, canonical: t[5]! - t[4]! };
+  const cpu = process.cpuUsage(cpu0);
+  return { ctx, total: t[5]! - t[0]!, cpuMs: (cpu.user + cpu.system) / 1000, stages, failed, checks: runs.length };
+}
+
+function check(file: string, engine: string) {
+  const body = readFileSync(file);
+  const maxBytes = 64 * MB; // above the 32 MiB default cap: the 50 MB case needs --max-body-bytes like this
+  const validator = engine === 'wasm' ? createWasmDocumentValidator(DEFAULT_NAMESPACES, { maxBytes }) : createDocumentValidator(DEFAULT_NAMESPACES, { maxBytes });
+  checkOnce(Buffer.from(document(3)), validator); // warm-up: JIT, schema paths
+  const gc = globalThis.gc ?? (() => undefined);
+  gc();
+  const base = process.memoryUsage();
+  const first = checkOnce(body, validator);
+  const peakRss = process.resourceUsage().maxRSS * 1024 - base.rss;
+  const retainedHeap = process.memoryUsage().heapUsed - base.heapUsed; // the tree and strings the context keeps
+  const runs = [first];
+  first.ctx.toString(); // keep the context alive until here
+  for (let i = 0; i < 2; i++) {
+    gc();
+    runs.push(checkOnce(body, validator));
+  }
+  const total = stat(runs.map((r) => r.total));
+  const stages = Object.fromEntries(Object.keys(first.stages).map((k) => [k, stat(runs.map((r) => r.stages[k as keyof typeof first.stages])).median]));
+  return {
+    engine, bytes: body.length, ms: total, cpuMs: stat(runs.map((r) => r.cpuMs)), mbPerS: body.length / MB / (total.median / 1000), stages,
+    peakRssDelta: peakRss, retainedHeapDelta: retainedHeap, failed: first.failed, checks: first.checks,
+  };
+}
+
+const [mode, ...args] = process.argv.slice(2);
+if (mode === 'gen') {
+  process.stdout.write(`${JSON.stringify(gen(args[0]!, args.slice(1).map(Number)))}\n`);
+} else if (mode === 'check') {
+  process.stdout.write(`${JSON.stringify(check(args[0]!, args[1] ?? 'libxmljs2'))}\n`);
+} else if (mode !== undefined) {
+  throw new Error('usage: large.ts gen DIR MB... | check FILE [wasm]');
+}
