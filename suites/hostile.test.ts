@@ -60,7 +60,7 @@ async function runAgainst(bookUrl: string, extra: readonly string[] = [], search
   const dir = join(work, `run-${Math.random().toString(36).slice(2)}`);
   const cli = await runCli([
     'run', '--book-url', bookUrl, '--search-url', searchUrl, '--user', USER, '--operations', 'GetSpecialRequest,GetMeals',
-    '--report-dir', dir, '--timeout', '1500', '--max-rps', '1000', '--concurrency', '8', ...extra,
+    '--report-dir', dir, '--timeout', '5000', '--max-rps', '1000', '--concurrency', '8', ...extra,
   ], { CONFORMANCE_PASSWORD: PASSWORD });
   expect(cli.signal, `killed: ${cli.stderr}`).toBeNull();
   expect(existsSync(join(dir, 'conformance.json')), `no report; stderr: ${cli.stderr}`).toBe(true);
@@ -120,13 +120,13 @@ const CASES: BehaviourCase[] = [
     more: () => expect(hostile.requests.filter((r) => r.listener === 'tls')).toEqual([]),
   },
   {
-    name: 'no response headers within the timeout', book: () => hostile.url('silent'), args: ['--timeout', '1000'], check: 'http_exchange',
-    message: /no response: timeout: no complete response within 1000 ms/, maxMs: 30_000,
+    name: 'no response headers within the timeout', book: () => hostile.url('silent'), args: ['--timeout', '2000', '--no-negative'], check: 'http_exchange',
+    message: /no response: timeout: no complete response within 2000 ms/, maxMs: 30_000,
     more: () => expect(attempts('silent').every((n) => n === 1)).toBe(true), // a timeout is an answer of sorts: never retried
   },
   {
-    name: 'a trickling body (60 s long) is cut by the per-exchange timeout', book: () => hostile.url('trickle'), args: ['--timeout', '1000'],
-    check: 'http_exchange', message: /no response: timeout: no complete response within 1000 ms/, maxMs: 30_000,
+    name: 'a trickling body (60 s long) is cut by the per-exchange timeout', book: () => hostile.url('trickle'), args: ['--timeout', '2000', '--no-negative'],
+    check: 'http_exchange', message: /no response: timeout: no complete response within 2000 ms/, maxMs: 30_000,
   },
   {
     name: 'connection reset mid-body', book: () => hostile.url('reset'), check: 'http_exchange',
@@ -360,9 +360,12 @@ describe('a real service is not a test fixture', () => {
   test('--max-rps bounds the request rate', async () => {
     await run(['--max-rps', '8', '--concurrency', '16', '--operations', 'GetLanguages,GetThemes']);
     const load = real.load('proxy');
-    console.log(`[load] --max-rps 8: ${load.count} requests, peak in flight ${load.peakInFlight}, most starts in 1 s ${load.maxPerSecond}`);
+    console.log(`[load] --max-rps 8: ${load.count} requests, peak in flight ${load.peakInFlight}, most starts in 1 s ${load.maxPerSecond}, in 2 s ${load.maxPerTwoSeconds}`);
     expect(load.count).toBeGreaterThan(15);
-    expect(load.maxPerSecond).toBeLessThanOrEqual(9); // starts are spaced 125 ms: 8 in a second, 9 with arrival jitter
+    // Requests leave 125 ms apart (client.test.ts proves the spacing); arrivals seen by this busy
+    // process bunch by one or two.
+    expect(load.maxPerSecond).toBeLessThanOrEqual(8 + 2);
+    expect(load.maxPerTwoSeconds).toBeLessThanOrEqual(16 + 2);
     expect(load.maxPerSecond).toBeGreaterThanOrEqual(6);
   });
 
@@ -371,9 +374,11 @@ describe('a real service is not a test fixture', () => {
     const fast = real.load('proxy');
     await run(['--operations', 'GetLanguages,GetThemes'], 'slow', 'slow');
     const slow = real.load('slow');
-    console.log(`[load] defaults: fast target ${fast.count} requests, most starts in 1 s ${fast.maxPerSecond}; slow target peak in flight ${slow.peakInFlight}`);
+    console.log(`[load] defaults: fast target ${fast.count} requests, most starts in 1 s ${fast.maxPerSecond}, in 2 s ${fast.maxPerTwoSeconds}; `
+      + `slow target peak in flight ${slow.peakInFlight}`);
     expect(fast.count).toBeGreaterThan(40);
-    expect(fast.maxPerSecond).toBeLessThanOrEqual(21);
+    expect(fast.maxPerSecond).toBeLessThanOrEqual(20 + 2);
+    expect(fast.maxPerTwoSeconds).toBeLessThanOrEqual(40 + 2);
     expect(fast.maxPerSecond).toBeGreaterThanOrEqual(15);
     expect(slow.peakInFlight).toBe(4);
   });
