@@ -334,11 +334,9 @@ describe('a real service is not a test fixture', () => {
       expect(rows.every((r) => r.status === 'skipped' && /not called without --allow-mutations/.test(r.message))).toBe(true);
     });
 
-    // KNOWN DEFECT (src/engine/run.ts, planUnits, the wrong-soapaction case): the SOAP 1.1 request
-    // of AmendmentPriceRequest's wrong-soapaction case carries SOAPAction ".../AmendmentRequest", a
-    // mutation, and an ASMX service dispatches on SOAPAction. Flip to test() once the engine picks
-    // a non-mutating operation (or NoSuchOperation) for that header.
-    test.fails('no request names a mutating operation in its SOAPAction either', () => {
+    // An ASMX service dispatches SOAP 1.1 on SOAPAction: the wrong-SOAPAction probe must never name
+    // an operation that changes state (it once named AmendmentRequest from AmendmentPriceRequest).
+    test('no request names a mutating operation in its SOAPAction either', () => {
       expect(mutationsSent('actionOperation').map((r) => `${r.headers.soapaction} body ${r.operation}`)).toEqual([]);
     });
   });

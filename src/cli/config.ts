@@ -157,7 +157,7 @@ function url(v: string | undefined, what: string): string | undefined {
   try {
     u = new URL(v);
   } catch {
-    throw new UsageError(`${what} is not a valid URL: ${JSON.stringify(v.replace(/\/\/([^/@]*):[^/@]*@/, '//$1:***@'))}`);
+    throw new UsageError(`${what} is not a valid URL: ${JSON.stringify(v.replace(/\/\/([^/@]*):[^/]*@/, '//$1:***@'))}`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`${what} must be an http or https URL (got ${u.protocol})`);
   if (u.search || u.hash) throw new UsageError(`${what} must be a base URL without query or fragment`);

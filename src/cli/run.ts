@@ -49,7 +49,16 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   if (s.expectations && !(s.updateExpectations && !existsSync(s.expectations))) expectations = readExpectations(s.expectations);
   const session = await openSession(s);
   const { target } = session;
-  const redact = makeRedactor([s.password]);
+  // Passwords in URL user-info are secrets too (the transport never sends them; reports must not show them).
+  const urlSecrets = [s.bookUrl, s.searchUrl, s.transfersUrl].flatMap((u) => {
+    try {
+      return u && new URL(u).password ? [decodeURIComponent(new URL(u).password)] : [];
+    } catch {
+      return [];
+    }
+  });
+  const secrets = [s.password, ...urlSecrets];
+  const redact = makeRedactor(secrets);
   try {
     const plan: RunPlan = {
       target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
@@ -85,7 +94,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
       if (unexercised && !s.quiet) io.err(`conformance: ${unexercised} expectation${unexercised > 1 ? 's' : ''} not judged by this run (operation, binding, check or case not run${sp ? ' completely in this shard' : ''})`);
     }
 
-    const paths = await writeReports(report, s.reportDir, [s.password]);
+    const paths = await writeReports(report, s.reportDir, secrets);
     const shardFile = join(paths.dir, SHARD_FILE);
     if (sp) await writeFile(shardFile, `${JSON.stringify(sp.info, null, 2)}\n`, 'utf8');
     else await rm(shardFile, { force: true });

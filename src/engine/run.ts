@@ -98,7 +98,9 @@ export function planUnits(plan: RunPlan): Unit[] {
         description: `${parsed.name} (${parsed.type}) sent as "${UNPARSABLE[parsed.type]}"` });
     }
     if (plan.bindings.includes('soap11')) {
-      const other = plan.operations.find((o) => o.service === op.service && o !== op) ?? op;
+      // An ASMX service dispatches SOAP 1.1 on SOAPAction: the header must never name an operation
+      // that changes state, or this probe could perform it.
+      const other = plan.operations.find((o) => o.service === op.service && o !== op && !o.mutates) ?? op;
       units.push({
         op, caseId: 'wrong-soapaction', kind: 'wrong-soapaction', params, only: ['soap11'],
         headers: (_op, ns) => ({ 'content-type': 'text/xml; charset=utf-8', soapaction: `"${ns}${other === op ? UNKNOWN_OPERATION : other.name}"` }),
@@ -127,25 +129,29 @@ export function skipReason(plan: RunPlan, op: Operation): string | undefined {
 }
 
 const EXCERPT_BYTES = 4096;
+/** Wider first cut: bounds the redaction work on a large body and keeps a secret at the boundary whole. */
+const EXCERPT_MARGIN = 4096;
 
-function excerpt(text: string): string {
-  return text.length > EXCERPT_BYTES ? `${text.slice(0, EXCERPT_BYTES)}\n… (${text.length - EXCERPT_BYTES} more characters)` : text;
+/** The start of a text, redacted before it is cut so no secret is left half-cut at the boundary. */
+function excerpt(text: string, redact: Redactor): string {
+  const head = redact(text.length > EXCERPT_BYTES + EXCERPT_MARGIN ? text.slice(0, EXCERPT_BYTES + EXCERPT_MARGIN) : text);
+  return head.length > EXCERPT_BYTES ? `${head.slice(0, EXCERPT_BYTES)}\n… (${text.length - EXCERPT_BYTES} more characters)` : head;
 }
 
 /** The request as text: request line, headers, body. */
-export function requestText(ex: Exchange): string {
+export function requestText(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
   const u = new URL(r.url);
   const head = [`${r.method} ${u.pathname}${u.search} HTTP/1.1`, `host: ${u.host}`, ...Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`)];
-  return excerpt(`${head.join('\n')}\n\n${r.body ?? ''}`);
+  return excerpt(`${head.join('\n')}\n\n${r.body ?? ''}`, redact);
 }
 
 /** The response as text: status line, headers, body (or the transport error). */
-export function responseText(ex: Exchange): string {
+export function responseText(ex: Exchange, redact: Redactor): string {
   if (!ex.response) return `(no response: ${ex.error?.code}: ${ex.error?.message})`;
   const r = ex.response;
   const head = [`HTTP/1.1 ${r.status}`, ...Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`)];
-  return excerpt(`${head.join('\n')}\n\n${r.body.toString('utf8')}`);
+  return excerpt(`${head.join('\n')}\n\n${r.body.toString('utf8')}`, redact);
 }
 
 interface RowBase {
@@ -154,6 +160,7 @@ interface RowBase {
   readonly caseId: string;
   readonly reproduce: string;
   readonly exchange?: Exchange;
+  readonly redact: Redactor;
 }
 
 function rowFrom(base: RowBase, check: string, outcome: CheckOutcome, durationMs?: number): ResultRow {
@@ -171,7 +178,7 @@ function rowFrom(base: RowBase, check: string, outcome: CheckOutcome, durationMs
     message: outcome.length > 1 ? `${first.message} (+${outcome.length - 1} more)` : first.message,
     path: first.path,
     findings: outcome,
-    ...(base.exchange ? { request: requestText(base.exchange), response: responseText(base.exchange) } : {}),
+    ...(base.exchange ? { request: requestText(base.exchange, base.redact), response: responseText(base.exchange, base.redact) } : {}),
   };
 }
 
@@ -185,15 +192,24 @@ function redactRow(row: ResultRow, redact: Redactor): ResultRow {
     ...row,
     message: redact(row.message),
     path: redact(row.path),
+    reproduce: redact(row.reproduce),
     findings: row.findings.map(f),
     ...(row.request !== undefined ? { request: redact(row.request) } : {}),
     ...(row.response !== undefined ? { response: redact(row.response) } : {}),
   };
 }
 
-/** Execute one unit on every selected binding and produce its rows (unredacted). */
+let cachedRedactor: { password: string; redact: Redactor } | undefined;
+/** The redactor of a password, built once per run. */
+function redactorFor(password: string): Redactor {
+  if (cachedRedactor?.password !== password) cachedRedactor = { password, redact: makeRedactor([password]) };
+  return cachedRedactor.redact;
+}
+
+/** Execute one unit on every selected binding and produce its rows (excerpts redacted; the rest by runUnitRedacted). */
 export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Promise<ResultRow[]> {
   const { op } = unit;
+  const redact = redactorFor(plan.target.password);
   const ns = plan.target.namespaces[op.ns];
   const baseUrl = op.group === 'booking' ? plan.target.bookUrl : op.group === 'transfers' ? plan.target.transfersUrl : plan.target.searchUrl;
   const requests = plan.bindings.filter((b) => !unit.only || unit.only.includes(b)).map((b) => {
@@ -204,7 +220,7 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
 
   const skip = skipReason(plan, op);
   if (skip) {
-    return requests.map(({ b, req }) => rowFrom({ op, binding: b, caseId: unit.caseId, reproduce: reproduce(req) }, NOT_RUN_CHECK, { skipped: skip }));
+    return requests.map(({ b, req }) => rowFrom({ op, binding: b, caseId: unit.caseId, reproduce: reproduce(req), redact }, NOT_RUN_CHECK, { skipped: skip }));
   }
 
   const retries = op.mutates ? 0 : 2;
@@ -212,13 +228,13 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
   const rows: ResultRow[] = [];
   const contexts = new Map<BindingId, CheckContext>();
   for (const { b, ex } of exchanges) {
-    const base: RowBase = { op, binding: b, caseId: unit.caseId, reproduce: reproduce(ex.request), exchange: ex };
+    const base: RowBase = { op, binding: b, caseId: unit.caseId, reproduce: reproduce(ex.request), exchange: ex, redact };
     if (ex.error || !ex.response) {
       rows.push(rowFrom(base, EXCHANGE_CHECK, [{ check: EXCHANGE_CHECK, path: '/', message: `no response: ${ex.error?.code}: ${ex.error?.message}` }]));
       continue;
     }
     // Every exchange is recorded once, on its http_exchange row (redacted with the rest of the row).
-    rows.push({ ...rowFrom(base, EXCHANGE_CHECK, [], ex.response.elapsedMs), request: requestText(ex), response: responseText(ex) });
+    rows.push({ ...rowFrom(base, EXCHANGE_CHECK, [], ex.response.elapsedMs), request: requestText(ex, redact), response: responseText(ex, redact) });
     const ctx = new CheckContext({ op, binding: b, caseId: unit.caseId, caseKind: unit.kind, namespaces: plan.target.namespaces, exchange: ex, validator: deps.validator });
     contexts.set(b, ctx);
     for (const r of runChecks(ctx, plan.checks)) rows.push(rowFrom(base, r.check.name, r.outcome));
@@ -227,7 +243,7 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
   if (plan.equivalence && sent.length > 1) {
     for (const eq of compareBindings(op, unit.kind, sent, contexts)) {
       const ex = exchanges.find((e) => e.b === eq.binding)?.ex;
-      rows.push(rowFrom({ op, binding: eq.binding ?? sent.join(','), caseId: unit.caseId, reproduce: ex ? reproduce(ex.request) : '', exchange: ex },
+      rows.push(rowFrom({ op, binding: eq.binding ?? sent.join(','), caseId: unit.caseId, reproduce: ex ? reproduce(ex.request) : '', exchange: ex, redact },
         EQUIVALENCE_CHECK, eq.outcome));
     }
   }
@@ -250,7 +266,7 @@ export async function runUnitRedacted(plan: RunPlan, deps: EngineDeps, unit: Uni
 export async function runConformance(plan: RunPlan, deps: EngineDeps, version = '0.1.0'): Promise<RunReport> {
   const started = Date.now();
   const units = planUnits(plan);
-  const redact = makeRedactor([plan.target.password]);
+  const redact = redactorFor(plan.target.password);
   let done = 0;
   const perUnit = await Promise.all(units.map(async (u) => {
     const rows = await runUnitRedacted(plan, deps, u, redact);
