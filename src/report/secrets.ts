@@ -1,8 +1,9 @@
 /**
  * The last line of defence against publishing a credential: every byte a report writer is about
- * to write is searched for each secret, in the forms the writers could have encoded it in.
+ * to write is searched for each secret, in every spelling the redactor knows (src/core/redact.ts).
  */
 import { HarnessError } from '../core/errors.js';
+import { echoedForms } from '../core/redact.js';
 
 /** A report would have contained a secret; nothing was written. Exit 2 (a harness fault, not a finding). */
 export class SecretLeakError extends HarnessError {
@@ -10,24 +11,9 @@ export class SecretLeakError extends HarnessError {
   override name = 'SecretLeakError';
 }
 
-function escapeMarkup(s: string): string[] {
-  const base = s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return [base, base.replace(/"/g, '&quot;'), base.replace(/"/g, '&quot;').replace(/'/g, '&#39;')];
-}
-
-/** The spellings a secret can take in JSON, XML, HTML, URLs and forms. */
+/** The spellings a secret can take in reports: the redactor's own list (raw, escaped, encoded, echoed). */
 function variants(secret: string): Array<{ form: string; bytes: Buffer }> {
-  const forms: Array<[string, string]> = [
-    ['raw', secret],
-    ['JSON-escaped', JSON.stringify(secret).slice(1, -1)],
-    ['percent-encoded', encodeURIComponent(secret)],
-    ['form-encoded', new URLSearchParams({ x: secret }).toString().slice(2)],
-    ...escapeMarkup(secret).map((e): [string, string] => ['markup-escaped', e]),
-  ];
-  const seen = new Set<string>();
-  return forms
-    .filter(([, v]) => (seen.has(v) ? false : (seen.add(v), true)))
-    .map(([form, v]) => ({ form, bytes: Buffer.from(v, 'utf8') }));
+  return echoedForms(secret).map((v) => ({ form: v === secret ? 'raw' : 'an encoded or escaped form', bytes: Buffer.from(v, 'utf8') }));
 }
 
 /** Searches written content for secrets; each secret is identified by its index, never echoed. */
