@@ -105,12 +105,15 @@ if (sections.has('1') || sections.has('2') || sections.has('5') || sections.has(
       }
       const per = byFactor.map((c) => stat(c.ms).median / c.exchanges);
       const cpuPer = byFactor.map((c) => stat(c.cpuMs).median / c.exchanges);
-      const growth = (stat(byFactor[2]!.ms).median / stat(byFactor[0]!.ms).median) / (byFactor[2]!.exchanges / byFactor[0]!.exchanges);
-      const cpuGrowth = cpuPer[2]! / cpuPer[0]!;
-      add({ section: '5 cases', what: `wall ms per exchange at 1× / 4× / 16×: ${per.map((x) => x.toFixed(2)).join(' / ')}`, unit: '', value: '' });
+      // Only the valid cases are multiplied: 1× is half negative cases (rejected, no XSD), so its
+      // per-exchange cost is lower; linearity is read from 4× → 16×, where valid cases dominate.
+      const growth = (stat(byFactor[2]!.ms).median / stat(byFactor[1]!.ms).median) / (byFactor[2]!.exchanges / byFactor[1]!.exchanges);
+      const cpuGrowth = cpuPer[2]! / cpuPer[1]!;
+      const marginal = (stat(byFactor[2]!.ms).median - stat(byFactor[1]!.ms).median) / (byFactor[2]!.exchanges - byFactor[1]!.exchanges);
+      add({ section: '5 cases', what: `wall ms per exchange at 1× / 4× / 16×: ${per.map((x) => x.toFixed(2)).join(' / ')} (1×: half are cheap negative cases); per added exchange 4× → 16×: ${marginal.toFixed(2)}`, unit: '', value: '' });
       add({ section: '5 cases', what: `harness CPU ms per exchange at 1× / 4× / 16×: ${cpuPer.map((x) => x.toFixed(2)).join(' / ')}`, unit: '', value: '' });
-      add({ section: '5 cases', what: 'wall time growth 1× → 16× ÷ exchange growth (1.00 = linear)', unit: '×', value: growth, goal: 'linear (≤ 1.2)', met: growth <= 1.2 });
-      add({ section: '5 cases', what: 'CPU time growth 1× → 16× ÷ exchange growth (1.00 = linear)', unit: '×', value: cpuGrowth, goal: 'linear (≤ 1.2)', met: cpuGrowth <= 1.2 });
+      add({ section: '5 cases', what: 'wall time growth 4× → 16× ÷ exchange growth (1.00 = linear)', unit: '×', value: growth, goal: 'linear (≤ 1.2)', met: growth <= 1.2 });
+      add({ section: '5 cases', what: 'CPU time growth 4× → 16× ÷ exchange growth (1.00 = linear)', unit: '×', value: cpuGrowth, goal: 'linear (≤ 1.2)', met: cpuGrowth <= 1.2 });
       const conc: Cases[] = [];
       for (const c of [1, CORES]) {
         log(`5 cases: concurrency ${c}`);
@@ -230,7 +233,7 @@ if (sections.has('6')) {
   add({ section: '6 engine', what: 'libxml2-wasm 0.7 (schema compiled once), same documents', unit: 'µs/doc', value: small.usPerDoc.wasmValidator! });
   add({ section: '6 engine', what: '  of which parse only', unit: 'µs/doc', value: small.usPerDoc.wasmParseOnly! });
   const agree = small.agreement.every((a) => a.agree === a.documents);
-  add({ section: '6 engine', what: `verdicts agree (valid, bad int, unknown element, " 42 ", not well-formed): ${small.agreement.map((a) => `${a.agree}/${a.documents}`).join(', ')}`, unit: '', value: agree ? 'yes' : 'NO' });
+  add({ section: '6 engine', what: `verdicts agree (valid, bad int, unknown element, " 42 ", not well-formed, iso-8859-1 declared): ${small.agreement.map((a) => `${a.agree}/${a.documents}`).join(', ')}`, unit: '', value: agree ? 'yes' : 'NO' });
   add({ section: '6 engine', what: 'external entity read (own probe, DOCTYPE is refused before either engine anyway)', unit: '', value: `libxmljs2 ${small.externalEntityLoaded.libxmljs2 ? 'YES' : 'no'}, wasm ${small.externalEntityLoaded.wasm ? 'YES' : 'no'}` });
   const large: LargeEngine[] = [];
   for (const f of files) {

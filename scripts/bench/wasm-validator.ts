@@ -4,7 +4,8 @@
  *
  * The same rules as the shipped validator: size cap first, DOCTYPE refused before parsing, no
  * entity substitution (no XML_PARSE_NOENT), no external entities or DTDs (XML_PARSE_NO_XXE),
- * XML_PARSE_NONET, no XML_PARSE_HUGE, no DOM navigation of the document (parse and validate only).
+ * XML_PARSE_NONET, no XML_PARSE_HUGE, no DOM navigation of the document (parse and validate only),
+ * the document freed at once (dispose) rather than at the next garbage collection.
  * The schemas are served from memory by an input provider that knows only them: libxml2-wasm has
  * no network client and, without a registered provider, no file access.
  *
@@ -18,8 +19,14 @@ import type { DocumentValidator, LibxmlOutcome } from '../../src/checks/context.
 import type { Namespaces, NsKey } from '../../src/contract/catalogue.js';
 import { escapeAttr } from '../../src/xml/escape.js';
 
-/** Parse options for target documents: the libxmljs2 { noent: false, nonet: true, huge: false } plus no external entities. */
+/** Parse options: the libxmljs2 { noent: false, nonet: true, huge: false } plus no external entities. */
 export const TARGET_PARSE = ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE;
+/**
+ * For a target document given as (already decoded) text: libxml2-wasm hands the string to libxml2
+ * as UTF-8 but libxml2 would still decode it as the declaration says (iso-8859-1: mojibake, utf-16:
+ * an error); IGNORE_ENC reads it as the UTF-8 it is, as libxmljs2 does with a string.
+ */
+export const DOCUMENT_PARSE = TARGET_PARSE | ParseOption.XML_PARSE_IGNORE_ENC;
 
 const VIRTUAL_DIR = '/accommodation-conformance-schemas';
 let providerFiles: XmlBufferInputProvider | undefined;
@@ -73,7 +80,7 @@ export function createWasmDocumentValidator(namespaces: Namespaces, options: { m
       }
       let doc: XmlDocument;
       try {
-        doc = XmlDocument.fromString(xml, { option: TARGET_PARSE });
+        doc = XmlDocument.fromString(xml, { option: DOCUMENT_PARSE });
       } catch (e) {
         const d = e instanceof XmlParseError ? e.details.find((x) => x.level >= 2) : undefined;
         return { wellFormedError: d ? `${d.message.trim()}${where(d)}` : (e as Error).message.trim(), xsdErrors: [] };
