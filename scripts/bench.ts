@@ -72,7 +72,7 @@ if (sections.has('1') || sections.has('2') || sections.has('5') || sections.has(
       const floor = await runChild<Floor>('./throughput.ts', ['floor', url, String(CONCURRENCY), '5']);
       raw.floor = floor;
       floorRps = stat(floor.rps);
-      add({ section: '1 floor', what: `raw undici → mock, c=${CONCURRENCY}, the run's ${floor.mixSize}-request mix, no checks`, unit: 'req/s', value: floorRps });
+      add({ section: '1 floor', what: `raw undici → mock, c=${CONCURRENCY}, a run's ${floor.mixSize} requests, no checks`, unit: 'req/s', value: floorRps });
       add({ section: '1 floor', what: '  client CPU per request', unit: 'ms', value: stat(floor.cpuMsPerRequest) });
     }
     if (sections.has('2')) {
@@ -80,18 +80,18 @@ if (sections.has('1') || sections.has('2') || sections.has('5') || sections.has(
       const h = await runChild<Harness>('./throughput.ts', ['harness', url, String(CONCURRENCY), '5']);
       raw.harness = h;
       const eps = stat(h.eps);
-      add({ section: '2 harness', what: `exchanges/s, every check + equivalence + negatives (libxmljs2), c=${CONCURRENCY}`, unit: 'exch/s', value: eps });
-      add({ section: '2 harness', what: '  harness CPU per exchange (1000 ÷ this = its rate on one free core)', unit: 'ms', value: stat(h.cpuMsPerExchange) });
+      add({ section: '2 harness', what: `every check + equivalence + negatives, libxmljs2, c=${CONCURRENCY}`, unit: 'exch/s', value: eps });
+      add({ section: '2 harness', what: '  harness CPU per exchange', unit: 'ms', value: stat(h.cpuMsPerExchange) });
       const ratio = (eps.median / floorRps!.median) * 100;
       add({ section: '2 harness', what: 'harness / floor', unit: '%', value: ratio, goal: '≥ 60 %', met: ratio >= 60 });
       log('2 harness: the same with the libxml2-wasm prototype validator');
       const w = await runChild<Harness>('./throughput.ts', ['harness', url, String(CONCURRENCY), '5', 'wasm']);
       raw.harnessWasm = w;
       const weps = stat(w.eps);
-      add({ section: '2 harness', what: 'the same with the libxml2-wasm validator (bench prototype, not shipped)', unit: 'exch/s', value: weps });
+      add({ section: '2 harness', what: 'the same, libxml2-wasm validator (bench prototype)', unit: 'exch/s', value: weps });
       add({ section: '2 harness', what: '  harness CPU per exchange', unit: 'ms', value: stat(w.cpuMsPerExchange) });
       add({ section: '2 harness', what: 'harness (libxml2-wasm) / floor', unit: '%', value: (weps.median / floorRps!.median) * 100, goal: '≥ 60 %', met: weps.median / floorRps!.median >= 0.6 });
-      if (h.failed || w.failed) add({ section: '2 harness', what: 'failed checks during the harness runs (should be 0)', unit: '', value: `${h.failed} / ${w.failed}` });
+      if (h.failed || w.failed) add({ section: '2 harness', what: 'failed checks in those runs (should be 0)', unit: '', value: `${h.failed} / ${w.failed}` });
     }
     if (sections.has('5')) {
       const byFactor: Cases[] = [];
@@ -110,8 +110,9 @@ if (sections.has('1') || sections.has('2') || sections.has('5') || sections.has(
       const growth = (stat(byFactor[2]!.ms).median / stat(byFactor[1]!.ms).median) / (byFactor[2]!.exchanges / byFactor[1]!.exchanges);
       const cpuGrowth = cpuPer[2]! / cpuPer[1]!;
       const marginal = (stat(byFactor[2]!.ms).median - stat(byFactor[1]!.ms).median) / (byFactor[2]!.exchanges - byFactor[1]!.exchanges);
-      add({ section: '5 cases', what: `wall ms per exchange at 1× / 4× / 16×: ${per.map((x) => x.toFixed(2)).join(' / ')} (1×: half are cheap negative cases); per added exchange 4× → 16×: ${marginal.toFixed(2)}`, unit: '', value: '' });
-      add({ section: '5 cases', what: `harness CPU ms per exchange at 1× / 4× / 16×: ${cpuPer.map((x) => x.toFixed(2)).join(' / ')}`, unit: '', value: '' });
+      add({ section: '5 cases', what: 'wall ms per exchange, 1× / 4× / 16×', unit: 'ms', value: per.map((x) => x.toFixed(2)).join(' / ') });
+      add({ section: '5 cases', what: 'harness CPU ms per exchange, 1× / 4× / 16×', unit: 'ms', value: cpuPer.map((x) => x.toFixed(2)).join(' / ') });
+      add({ section: '5 cases', what: '  wall ms per exchange added from 4× to 16×', unit: 'ms', value: marginal });
       add({ section: '5 cases', what: 'wall time growth 4× → 16× ÷ exchange growth (1.00 = linear)', unit: '×', value: growth, goal: 'linear (≤ 1.2)', met: growth <= 1.2 });
       add({ section: '5 cases', what: 'CPU time growth 4× → 16× ÷ exchange growth (1.00 = linear)', unit: '×', value: cpuGrowth, goal: 'linear (≤ 1.2)', met: cpuGrowth <= 1.2 });
       const conc: Cases[] = [];
@@ -134,10 +135,10 @@ if (sections.has('1') || sections.has('2') || sections.has('5') || sections.has(
       const mockCpuPerRequest = (await mock.cpuMs() - cpu0) / (m.reps.reduce((n, r) => n + r.requests, 0) + m.warmupRequests);
       raw.mock = { ...m, mockCpuPerRequest };
       const rps = stat(m.reps.map((r) => r.rps));
-      add({ section: '7 mock', what: 'requests/s at 64 keep-alive connections (the run\'s mix)', unit: 'req/s', value: rps, goal: '≥ 5,000', met: rps.median >= 5000 });
+      add({ section: '7 mock', what: 'requests/s, 64 keep-alive connections, a run\'s mix', unit: 'req/s', value: rps, goal: '≥ 5,000', met: rps.median >= 5000 });
       add({ section: '7 mock', what: 'latency p50 at 64 connections', unit: 'ms', value: stat(m.reps.map((r) => r.p50)) });
       add({ section: '7 mock', what: 'latency p99 at 64 connections', unit: 'ms', value: stat(m.reps.map((r) => r.p99)) });
-      add({ section: '7 mock', what: '  mock CPU per request (1000 ÷ this = its rate on one free core)', unit: 'ms', value: mockCpuPerRequest });
+      add({ section: '7 mock', what: '  mock CPU per request', unit: 'ms', value: mockCpuPerRequest });
     }
   });
 }
@@ -165,8 +166,8 @@ function fullRun(dir: string): Promise<{ wallMs: number; cpuMs: number; maxRssKB
 }
 
 if (sections.has('3')) {
-  const places: [string, string][] = [['a temporary directory', join(tmp, 'full-run')]];
-  if (existsSync('/dev/shm')) places.push(['tmpfs (/dev/shm): no disk in the way', mkdtempSync(join('/dev/shm', 'conformance-bench-'))]);
+  const places: [string, string][] = [['on disk (tmp dir)', join(tmp, 'full-run')]];
+  if (existsSync('/dev/shm')) places.push(['on tmpfs (/dev/shm)', mkdtempSync(join('/dev/shm', 'conformance-bench-'))]);
   for (const [where, dir] of places) {
     log(`3 full run: node bin/conformance.js run --quiet (embedded mock), reports in ${where}`);
     await fullRun(dir); // warm-up: tsx's transform cache, the schema cache
@@ -177,10 +178,10 @@ if (sections.has('3')) {
     const wall = scale(stat(runs.map((r) => r.wallMs)), 1 / 1000);
     (raw.fullRun as unknown[] | undefined) ?? (raw.fullRun = []);
     (raw.fullRun as unknown[]).push({ where, runs, exchanges, checks: report.summary.total, failed: report.summary.failed });
-    add({ section: '3 full run', what: `conformance run, start → exit, reports in ${where}: ${exchanges} exchanges, ${report.summary.total} checks, ${report.summary.failed} failed`,
-      unit: 's', value: wall, goal: '< 2.5 s', met: wall.median < 2.5 });
-    add({ section: '3 full run', what: '  CPU time of that process (all threads)', unit: 's', value: scale(stat(runs.map((r) => r.cpuMs)), 1 / 1000) });
-    add({ section: '3 full run', what: '  engine part (conformance.json durationMs: plan → last check)', unit: 's', value: scale(stat(runs.map((r) => r.engineMs)), 1 / 1000) });
+    add({ section: '3 full run', what: `conformance run, start → exit, reports ${where}`, unit: 's', value: wall, goal: '< 2.5 s', met: wall.median < 2.5 });
+    add({ section: '3 full run', what: `  made ${exchanges} exchanges, ${report.summary.total} checks (${report.summary.failed} failed)`, unit: '', value: '' });
+    add({ section: '3 full run', what: '  CPU time, all threads', unit: 's', value: scale(stat(runs.map((r) => r.cpuMs)), 1 / 1000) });
+    add({ section: '3 full run', what: '  engine part (durationMs in conformance.json)', unit: 's', value: scale(stat(runs.map((r) => r.engineMs)), 1 / 1000) });
     if (dir.startsWith('/dev/shm')) rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -211,10 +212,10 @@ if (sections.has('4')) {
   for (const r of results) {
     const mb = r.bytes / MB;
     const peakX = r.peakRssDelta / r.bytes;
-    add({ section: '4 scaling', what: `${mb.toFixed(1)} MB SearchTransfers: every check + canonical form (${r.failed.length} findings)`, unit: 's', value: scale(r.ms, 1 / 1000) });
-    add({ section: '4 scaling', what: `  ${mb.toFixed(1)} MB throughput`, unit: 'MB/s', value: r.mbPerS, goal: '≥ 50 MB/s', met: r.mbPerS >= 50 });
-    add({ section: '4 scaling', what: `  ${mb.toFixed(1)} MB peak RSS Δ ${(r.peakRssDelta / MB).toFixed(0)} MB, retained heap ${(r.retainedHeapDelta / MB).toFixed(0)} MB; peak ÷ size`, unit: '×', value: peakX, goal: '< 5×', met: peakX < 5 });
-    add({ section: '4 scaling', what: `  ${mb.toFixed(1)} MB stages (ms): ${Object.entries(r.stages).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', ')}; CPU ${r.cpuMs.median.toFixed(0)}`, unit: '', value: '' });
+    add({ section: '4 scaling', what: `${mb.toFixed(1)} MB SearchTransfers, every check + canonical form (${r.failed.length} findings)`, unit: 's', value: scale(r.ms, 1 / 1000) });
+    add({ section: '4 scaling', what: '  throughput', unit: 'MB/s', value: r.mbPerS, goal: '≥ 50 MB/s', met: r.mbPerS >= 50 });
+    add({ section: '4 scaling', what: `  peak RSS Δ ${(r.peakRssDelta / MB).toFixed(0)} MB (heap kept ${(r.retainedHeapDelta / MB).toFixed(0)} MB) ÷ size`, unit: '×', value: peakX, goal: '< 5×', met: peakX < 5 });
+    add({ section: '4 scaling', what: '  ms: ' + Object.entries(r.stages).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', '), unit: 'ms CPU', value: r.cpuMs.median });
   }
   if (results.length >= 2) {
     const a = results[0]!;
@@ -228,13 +229,14 @@ if (sections.has('6')) {
   log('6 engine: libxmljs2 vs libxml2-wasm on the mock\'s documents');
   const small = await runChild<SmallEngines>('./engines.ts', ['small']);
   raw.engineSmall = small;
-  add({ section: '6 engine', what: `libxmljs2 0.35 (shipped validator), ${small.documents} mock responses of ~${small.averageBytes} B`, unit: 'µs/doc', value: small.usPerDoc.libxmljs2Validator! });
+  add({ section: '6 engine', what: `libxmljs2 0.35 (shipped), ${small.documents} mock responses of ~${small.averageBytes} B`, unit: 'µs/doc', value: small.usPerDoc.libxmljs2Validator! });
   add({ section: '6 engine', what: '  of which parse only', unit: 'µs/doc', value: small.usPerDoc.libxmljs2ParseOnly! });
-  add({ section: '6 engine', what: 'libxml2-wasm 0.7 (schema compiled once), same documents', unit: 'µs/doc', value: small.usPerDoc.wasmValidator! });
+  add({ section: '6 engine', what: 'libxml2-wasm 0.7 (schema compiled once), same', unit: 'µs/doc', value: small.usPerDoc.wasmValidator! });
   add({ section: '6 engine', what: '  of which parse only', unit: 'µs/doc', value: small.usPerDoc.wasmParseOnly! });
   const agree = small.agreement.every((a) => a.agree === a.documents);
-  add({ section: '6 engine', what: `verdicts agree (valid, bad int, unknown element, " 42 ", not well-formed, iso-8859-1 declared): ${small.agreement.map((a) => `${a.agree}/${a.documents}`).join(', ')}`, unit: '', value: agree ? 'yes' : 'NO' });
-  add({ section: '6 engine', what: 'external entity read (own probe, DOCTYPE is refused before either engine anyway)', unit: '', value: `libxmljs2 ${small.externalEntityLoaded.libxmljs2 ? 'YES' : 'no'}, wasm ${small.externalEntityLoaded.wasm ? 'YES' : 'no'}` });
+  add({ section: '6 engine', what: `verdicts agree: as served, bad int, unknown element, " 42 ", broken, iso-8859-1`, unit: '',
+    value: `${agree ? 'yes' : 'NO'} ${small.agreement.reduce((n, a) => n + a.agree, 0)}/${small.agreement.reduce((n, a) => n + a.documents, 0)}` });
+  add({ section: '6 engine', what: 'external entity loaded, libxmljs2 / wasm (DOCTYPE is refused first anyway)', unit: '', value: `${small.externalEntityLoaded.libxmljs2 ? 'YES' : 'no'} / ${small.externalEntityLoaded.wasm ? 'YES' : 'no'}` });
   const large: LargeEngine[] = [];
   for (const f of files) {
     for (const e of ['libxmljs2', 'wasm']) {
@@ -244,7 +246,7 @@ if (sections.has('6')) {
   }
   raw.engineLarge = large;
   for (const r of large) {
-    add({ section: '6 engine', what: `${r.engine === 'wasm' ? 'libxml2-wasm' : 'libxmljs2'}: parse + XSD of ${(r.bytes / MB).toFixed(0)} MB (valid: ${r.valid}), peak RSS Δ ${(r.peakRssDelta / r.bytes).toFixed(1)}× size`, unit: 'MB/s', value: r.mbPerS });
+    add({ section: '6 engine', what: `${r.engine === 'wasm' ? 'libxml2-wasm' : 'libxmljs2'}, ${(r.bytes / MB).toFixed(0)} MB${r.valid ? '' : ' (NOT valid)'}, peak RSS Δ ${(r.peakRssDelta / r.bytes).toFixed(1)}× size`, unit: 'MB/s', value: r.mbPerS });
   }
 }
 
