@@ -8,10 +8,9 @@
  */
 import { createHash } from 'node:crypto';
 import { UsageError } from '../core/errors.js';
-import { REDACTED, makeRedactor } from '../core/redact.js';
 import type { ResultRow, RunReport } from '../core/types.js';
 import type { Expectation } from './expectations.js';
-import { planUnits, runUnitRedacted, summarise, type EngineDeps, type RunPlan, type Unit } from './run.js';
+import { planUnits, runConformance, type EngineDeps, type RunPlan, type Unit } from './run.js';
 
 export interface Shard {
   /** 1-based. */
@@ -99,28 +98,6 @@ export function shardJudge(sp: Pick<ShardPlan, 'all' | 'mine'>): (e: Expectation
 }
 
 /** Run the units of one shard and build its report, as runConformance builds a whole run's. */
-export async function runShard(plan: RunPlan, deps: EngineDeps, sp: ShardPlan, version = '0.1.0'): Promise<RunReport> {
-  const started = Date.now();
-  const redact = makeRedactor([plan.target.password]);
-  let done = 0;
-  const perUnit = await Promise.all(sp.mine.map(async (u) => {
-    const rows = await runUnitRedacted(plan, deps, u, redact);
-    deps.onProgress?.(++done, sp.mine.length, `${u.op.name} ${u.caseId}`);
-    return rows;
-  }));
-  const results = perUnit.flat();
-  const t = plan.target;
-  return {
-    tool: { name: 'accommodation-conformance', version },
-    target: {
-      bookUrl: redact(t.bookUrl), searchUrl: redact(t.searchUrl), transfersUrl: redact(t.transfersUrl), namespaces: t.namespaces,
-      user: t.user, password: t.password ? REDACTED : '', embedded: t.embedded,
-    },
-    startedAt: new Date(started).toISOString(),
-    durationMs: Date.now() - started,
-    bindings: plan.bindings,
-    operations: plan.operations.map((o) => o.name),
-    summary: summarise(results),
-    results,
-  };
+export function runShard(plan: RunPlan, deps: EngineDeps, sp: ShardPlan, version = '0.1.0'): Promise<RunReport> {
+  return runConformance(plan, deps, version, sp.mine);
 }
