@@ -9,13 +9,13 @@
  * bad_request_rejected judges bad requests the same way, and notes the form of the rejection.
  */
 import { operationsOf, type Operation } from '../contract/catalogue.js';
-import { effective } from '../contract/model.js';
+import { effective, extendsType } from '../contract/model.js';
 import type { Finding } from '../core/types.js';
 import { isNil, type XElement } from '../xml/tree.js';
 import { finding, type Check, type CheckOutcome } from './types.js';
 import { describeFault, findFault } from './soap-fault.js';
 import { BAD_REQUEST_KINDS, type CheckContext } from './context.js';
-import { extendsType, step } from './support.js';
+import { step } from './support.js';
 
 interface Found { readonly el: XElement; readonly path: string; readonly op: Operation }
 

@@ -10,13 +10,13 @@
  */
 import type { Finding } from '../core/types.js';
 import {
-  effective, hasOpenFields, isSimple, MODEL, namedType,
+  effective, extendsType, hasOpenFields, isSimple, MODEL, namedType,
   type EffectiveType, type ElementField, type SimpleType, type TypeRef,
 } from '../contract/model.js';
 import { isBlank, isNil, XSI_NS, type XElement } from '../xml/tree.js';
 import { finding, type Check, type CheckOutcome } from './types.js';
 import { collapse, lexicalProblem, xsdName } from './lexical.js';
-import { caseHint, childPath, clarkOf, extendsType, isSkip, needsDocument, nsDifference, quote } from './support.js';
+import { caseHint, childPath, clarkOf, isSkip, needsDocument, nsDifference, quote } from './support.js';
 
 export interface ShapeOptions {
   /** Whether the element itself may be nil (the result element: op.resultNillable). Default false. */
@@ -269,7 +269,7 @@ export const shape: Check = {
     if (isSkip(doc)) return doc;
     const loc = ctx.located();
     if (!loc.result) {
-      return { skipped: ctx.caseKind === 'valid' ? 'result element not found: reported by result_element or soap_envelope' : 'no result element in the rejection' };
+      return { skipped: 'result element not found: reported by result_element or soap_envelope' };
     }
     if (isNil(loc.result) && !ctx.op.resultNillable) return { skipped: 'nil result element: reported by result_element' };
     return shapeFindings(loc.result, ctx.op.resultType, loc.path, ctx.ns, { nillable: ctx.op.resultNillable, check: this.name, namespaces: ctx.namespaces });

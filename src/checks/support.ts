@@ -3,7 +3,6 @@
  * defect is reported by exactly one check and the others skip with a reason naming it), paths,
  * short quotes and the hints that explain a near miss (case, namespace version, other group).
  */
-import { MODEL } from '../contract/model.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS, type XElement } from '../xml/tree.js';
 import type { CheckContext } from './context.js';
 
@@ -91,12 +90,3 @@ export function caseHint(seen: string, expected: string): string {
     : '';
 }
 
-/** True when the type is, or derives from, `base` in the type model. */
-export function extendsType(typeName: string, base: string): boolean {
-  for (let t: string | undefined = typeName; t; ) {
-    if (t === base) return true;
-    const nt = MODEL.get(t);
-    t = nt?.kind === 'complex' ? nt.base : undefined;
-  }
-  return false;
-}

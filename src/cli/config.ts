@@ -2,8 +2,8 @@
  * Run settings from flags, environment and an optional JSON config file (in that order of
  * precedence), checked completely: every bad value is named in a UsageError/ConfigError (exit 2).
  */
-import { readFileSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { readJsonFile } from '../core/json-file.js';
 import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, type BindingId, type Namespaces, type Operation } from '../contract/catalogue.js';
 import { ConfigError, UsageError } from '../core/errors.js';
 import { loadFixtureCases, mergeCases, type CaseTable } from '../engine/cases.js';
@@ -106,18 +106,7 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>, P 
 type Json = Record<string, unknown>;
 
 function readConfigFile(path: string): Json {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new ConfigError(`cannot read config file ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new ConfigError(`config file ${path} is not valid JSON: ${(e as Error).message}`);
-  }
+  const json = readJsonFile(path, `config file ${path}`, (m) => new ConfigError(m));
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ConfigError(`config file ${path}: the top level must be an object`);
   const known = ['$schema', 'target', 'bindings', 'operations', 'allowMutations', 'concurrency', 'timeoutMs', 'deadlineMs', 'maxRps', 'maxBodyBytes',
     'insecureTls', 'reportDir', 'checks', 'skipChecks', 'negative', 'equivalence', 'cases', 'casesMode', 'expectations'];

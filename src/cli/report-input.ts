@@ -3,8 +3,9 @@
  * checked against the report schema and for a summary that counts its rows. Any problem is bad
  * input (UsageError, exit 2) naming the file and what is wrong with it.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { readJsonFile } from '../core/json-file.js';
 import { UsageError } from '../core/errors.js';
 import type { RunReport } from '../core/types.js';
 import { SHARD_FILE, SHARD_FORMAT, type ShardInfo } from '../engine/shard.js';
@@ -20,17 +21,7 @@ export interface ReportInput {
 }
 
 function readJson(path: string, what: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new UsageError(`cannot read ${what} ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new UsageError(`${what} ${path} is not valid JSON: ${(e as Error).message}`);
-  }
+  return readJsonFile(path, `${what} ${path}`, (m) => new UsageError(m));
 }
 
 /** Read a report: `path` is a conformance.json or a directory holding one. */

@@ -268,6 +268,16 @@ export function hasOpenFields(name: string): boolean {
   return effective(name).fields.some((f) => f.kind === 'open');
 }
 
+/** True when the type is `base` or extends it (through any number of extensions). */
+export function extendsType(typeName: string, base: string): boolean {
+  for (let t: string | undefined = typeName; t; ) {
+    if (t === base) return true;
+    const nt = MODEL.get(t);
+    t = nt?.kind === 'complex' ? nt.base : undefined;
+  }
+  return false;
+}
+
 export function allTypes(): NamedType[] {
   return TYPES;
 }

@@ -3,9 +3,10 @@
  * config file can extend or replace for a real target. Credentials are never part of a case: they
  * come from the target configuration.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readJsonFile } from '../core/json-file.js';
 import { findOperation, OPERATIONS, type Operation } from '../contract/catalogue.js';
 import { ConfigError } from '../core/errors.js';
 
@@ -55,12 +56,7 @@ export function loadFixtureCases(dir = CASES_DIR): Map<string, RequestCase[]> {
     const name = file.slice(0, -5);
     const op = findOperation(name);
     if (!op) throw new ConfigError(`${join(dir, file)}: no operation named "${name}" in the catalogue`);
-    let json: unknown;
-    try {
-      json = JSON.parse(readFileSync(join(dir, file), 'utf8'));
-    } catch (e) {
-      throw new ConfigError(`${join(dir, file)}: not valid JSON: ${(e as Error).message}`);
-    }
+    const json = readJsonFile(join(dir, file), join(dir, file), (m) => new ConfigError(m));
     table.set(name, parseCases(op, (json as { cases?: unknown }).cases, join(dir, file)));
   }
   for (const op of OPERATIONS) {

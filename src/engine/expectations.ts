@@ -8,6 +8,7 @@
  * earlier `expectations` rows are dropped, so a merged report can be re-judged with the same file.
  */
 import { readFileSync } from 'node:fs';
+import { readJsonFile } from '../core/json-file.js';
 import { findOperation, OPERATIONS } from '../contract/catalogue.js';
 import { CHECK_NAMES } from '../checks/registry.js';
 import { ConfigError } from '../core/errors.js';
@@ -76,19 +77,8 @@ export function parseExpectations(json: unknown, where: string): ExpectationsFil
 
 /** Read and check an expectations file. */
 export function readExpectations(path: string): ExpectationsFile {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new ConfigError(`cannot read expectations file ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new ConfigError(`expectations file ${path} is not valid JSON: ${(e as Error).message}`);
-  }
-  return parseExpectations(json, `expectations file ${path}`);
+  const what = `expectations file ${path}`;
+  return parseExpectations(readJsonFile(path, what, (m) => new ConfigError(m)), what);
 }
 
 /** The file's text as --update-expectations writes it. */

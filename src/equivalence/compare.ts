@@ -6,11 +6,12 @@
  * expectation (HTTP GET and HTTP POST both carry activecancellationpolicy's text) must still agree.
  */
 import type { BindingId, Operation } from '../contract/catalogue.js';
-import { MODEL } from '../contract/model.js';
+import { extendsType } from '../contract/model.js';
+import { findFault } from '../checks/soap-fault.js';
 import type { CaseKind, CheckContext } from '../checks/context.js';
 import type { CheckOutcome } from '../checks/types.js';
 import type { Finding } from '../core/types.js';
-import { isNil, SOAP11_ENV_NS, SOAP12_ENV_NS } from '../xml/tree.js';
+import { isNil } from '../xml/tree.js';
 import { canonicalEntries, type Entry } from './canonical.js';
 import { BINDING_DIFFERENCES, documentedDifference } from '../contract/binding-differences.js';
 import { displayValue } from './values.js';
@@ -22,25 +23,16 @@ export type Acceptance =
   | { readonly kind: 'rejected'; readonly how: string }
   | { readonly kind: 'unknown'; readonly why: string };
 
-function extendsBaseResult(typeName: string): boolean {
-  for (let t = MODEL.get(typeName); t?.kind === 'complex'; t = t.base ? MODEL.get(t.base) : undefined) {
-    if (t.name === 'BaseResult') return true;
-  }
-  return false;
-}
 
 /** Whether a binding answered with data, rejected the request (fault, HTTP error, in-band Error), or neither. */
 export function acceptance(ctx: CheckContext): Acceptance {
   const res = ctx.response;
   if (!res) return { kind: 'unknown', why: 'no response' };
-  const root = ctx.xml().parsed?.root;
-  const body = root && (root.ns === SOAP11_ENV_NS || root.ns === SOAP12_ENV_NS) ? root.children.find((c) => c.local === 'Body') : undefined;
-  const fault = body?.children.find((c) => c.local === 'Fault');
-  if (fault) return { kind: 'rejected', how: `SOAP fault (HTTP ${res.status})` };
+  if (findFault(ctx.xml().parsed?.root)) return { kind: 'rejected', how: `SOAP fault (HTTP ${res.status})` };
   if (res.status < 200 || res.status >= 300) return { kind: 'rejected', how: `HTTP ${res.status}` };
   const result = ctx.located().result;
   if (!result) return { kind: 'unknown', why: 'no result element' };
-  if (extendsBaseResult(ctx.op.resultType) && result.children.some((c) => c.local === 'Error' && c.ns === ctx.ns)) {
+  if (extendsType(ctx.op.resultType, 'BaseResult') && result.children.some((c) => c.local === 'Error' && c.ns === ctx.ns)) {
     return { kind: 'rejected', how: 'in-band Error' };
   }
   return { kind: 'accepted' };

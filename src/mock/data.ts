@@ -15,7 +15,7 @@
  *   catalogue stays the only list of operations.
  */
 import type { BindingId, Operation } from '../contract/catalogue.js';
-import { complexType } from '../contract/model.js';
+import { extendsType } from '../contract/model.js';
 import type { AnyContent, DataObject, Value } from './serialize.js';
 import bookingJson from '../../fixtures/mock-data/booking.json' with { type: 'json' };
 import referenceJson from '../../fixtures/mock-data/reference.json' with { type: 'json' };
@@ -188,8 +188,7 @@ export const AUTH_FAILED = 'Authentication failed: the userName or password is n
 
 /** True when the type (or a base of it) is BaseResult: errors are then reported in-band (section 7.1). */
 export function reportsErrorsInBand(resultType: string): boolean {
-  for (let t: string | undefined = resultType; t; t = complexType(t).base) if (t === 'BaseResult') return true;
-  return false;
+  return extendsType(resultType, 'BaseResult');
 }
 
 function inBandError(errorType: string, message: string): DataObject {

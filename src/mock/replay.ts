@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readJsonFile } from '../core/json-file.js';
 import { HttpResponse } from 'msw';
 import type { Binding, IncomingRequest } from '../bindings/types.js';
 import type { BindingId, Namespaces, Operation } from '../contract/catalogue.js';
@@ -83,18 +84,7 @@ const NOT_REPLAYED = new Set(['connection', 'keep-alive', 'transfer-encoding', '
 /** Load a recording directory (index.json and every body file it names). */
 export function loadReplay(dir: string): ReplayStore {
   const indexPath = join(dir, RECORDING_INDEX);
-  let text: string;
-  try {
-    text = readFileSync(indexPath, 'utf8');
-  } catch (e) {
-    throw new ReplayError(`cannot read ${indexPath}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (record one with: conformance record --out ${dir})`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new ReplayError(`${indexPath} is not valid JSON: ${(e as Error).message}`);
-  }
+  const json = readJsonFile(indexPath, indexPath, (m) => new ReplayError(m), ` (record one with: conformance record --out ${dir})`);
   const index = parseRecordingIndex(json, indexPath);
   const answers = new Map<string, { entry: RecordingEntry; body: Buffer }>();
   index.entries.forEach((entry, i) => {
