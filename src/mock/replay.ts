@@ -11,6 +11,8 @@ import { HttpResponse } from 'msw';
 import type { Binding, IncomingRequest } from '../bindings/types.js';
 import type { BindingId, Namespaces, Operation } from '../contract/catalogue.js';
 import { validateJson } from '../report/schema.js';
+import type { MockResponse } from './faults.js';
+import { isPlainHeaderName, isPlainHeaderValue } from './wire.js';
 
 export const RECORDING_FORMAT = 'accommodation-conformance-recording/1';
 export const RECORDING_INDEX = 'index.json';
@@ -45,7 +47,43 @@ export class ReplayError extends Error {
 }
 
 /** Answers a decoded request from the recording, or undefined when nothing was recorded for it. */
-export type ReplayLookup = (operation: string, binding: BindingId, params: Readonly<Record<string, string | undefined>>) => Response | undefined;
+export type ReplayLookup = (operation: string, binding: BindingId, params: Readonly<Record<string, string | undefined>>) => ReplayHit | undefined;
+
+/** A recorded answer, served as a Fetch Response (msw) or, when that would carry it unchanged, as plain data. */
+export class ReplayHit {
+  constructor(private readonly entry: RecordingEntry, private readonly bytes: Buffer) {}
+
+  /** The recorded status, headers (without the connection's own) and body bytes. */
+  response(): Response {
+    const headers = new Headers();
+    for (const [k, v] of Object.entries(this.entry.headers)) if (!NOT_REPLAYED.has(k.toLowerCase())) headers.set(k, v);
+    if (this.entry.contentType) headers.set('content-type', this.entry.contentType);
+    else headers.delete('content-type');
+    const empty = [204, 205, 304].includes(this.entry.status);
+    return new HttpResponse(empty ? null : Uint8Array.from(this.bytes), { status: this.entry.status, headers });
+  }
+
+  /**
+   * The same answer as plain data, or undefined when Headers would change or refuse a header, or
+   * the status carries no body (then use response()).
+   */
+  plain(): MockResponse | undefined {
+    if ([204, 205, 304].includes(this.entry.status)) return undefined;
+    const headers: Record<string, string> = {};
+    const set = (k: string, v: string): boolean => {
+      if (!isPlainHeaderName(k) || !isPlainHeaderValue(v)) return false;
+      headers[k.toLowerCase()] = v;
+      return true;
+    };
+    for (const [k, v] of Object.entries(this.entry.headers)) if (!NOT_REPLAYED.has(k.toLowerCase()) && !set(k, v)) return undefined;
+    if (this.entry.contentType) {
+      if (!set('content-type', this.entry.contentType)) return undefined;
+    } else {
+      delete headers['content-type'];
+    }
+    return { status: this.entry.status, headers, body: this.bytes };
+  }
+}
 
 export interface ReplayStore {
   readonly dir: string;
@@ -104,13 +142,7 @@ export function loadReplay(dir: string): ReplayStore {
     namespaces: index.target.namespaces,
     lookup(operation, binding, params) {
       const hit = answers.get(replayKey(operation, binding, params));
-      if (!hit) return undefined;
-      const headers = new Headers();
-      for (const [k, v] of Object.entries(hit.entry.headers)) if (!NOT_REPLAYED.has(k.toLowerCase())) headers.set(k, v);
-      if (hit.entry.contentType) headers.set('content-type', hit.entry.contentType);
-      else headers.delete('content-type');
-      const empty = [204, 205, 304].includes(hit.entry.status);
-      return new HttpResponse(empty ? null : Uint8Array.from(hit.body), { status: hit.entry.status, headers });
+      return hit && new ReplayHit(hit.entry, hit.body);
     },
   };
 }
@@ -123,7 +155,7 @@ export function loadReplay(dir: string): ReplayStore {
 export function replayAnswer(
   lookup: ReplayLookup, credentials: { readonly user: string; readonly password: string },
   b: Binding, req: IncomingRequest, servicePath: string, ops: readonly Operation[], ns: string,
-): Response | undefined {
+): ReplayHit | undefined {
   const decoded = b.decode(req, servicePath, ops, ns);
   if (!decoded.ok) return undefined;
   if (decoded.params.userName !== credentials.user || decoded.params.password !== credentials.password) return undefined;

@@ -1,14 +1,23 @@
 /**
- * A small node:http adapter serving the mock's msw handlers: IncomingMessage → Fetch Request,
- * msw's getResponse(handlers, request), Response → ServerResponse. Bodies are read with a size cap
- * enforced while reading (413 beyond it, never buffered unbounded); keep-alive is left on.
+ * A small node:http adapter serving the mock. Two paths to the same answers:
+ *   direct  the plain core of src/mock/core.ts called with the request as it arrived (no Fetch
+ *           objects), its answer written as it is;
+ *   msw     IncomingMessage → Fetch Request, msw's getResponse(handlers, request), Response →
+ *           ServerResponse: the reference path, and the one taken for what the direct path does not
+ *           reproduce byte for byte (fault objects, request headers or URLs Fetch would change or
+ *           refuse, answers a Fetch Response would change or refuse).
+ * Bodies are read with a size cap enforced while reading (413 beyond it, never buffered unbounded);
+ * keep-alive is left on.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { getResponse, type RequestHandler } from 'msw';
 import type { Namespaces } from '../contract/catalogue.js';
-import { createHandlers, DEFAULT_PASSWORD, DEFAULT_USER, MAX_BODY_BYTES, type MockHandlerOptions } from './handlers.js';
-import { loadReplay } from './replay.js';
+import { createMockCore, DEFAULT_PASSWORD, DEFAULT_USER, incomingOf, MAX_BODY_BYTES, type MockCore, type MockHandlerOptions, type Route } from './core.js';
+import type { MockResponse } from './faults.js';
+import { handlersOf } from './handlers.js';
+import { loadReplay, ReplayHit } from './replay.js';
+import { isPlainHeaderName, isPlainHeaderValue, plainToWire, responseToWire, toResponse, type Wire } from './wire.js';
 
 export interface MockOptions {
   /** Port to listen on; 0 or absent picks a free one. */
@@ -29,6 +38,12 @@ export interface MockOptions {
    * its namespaces are used unless `namespaces` is given. A bad recording rejects with ReplayError.
    */
   readonly replay?: string;
+  /**
+   * How requests reach the handlers: 'direct' (default) calls the plain core and builds no Fetch
+   * objects where that gives the same bytes; 'msw' always goes through msw's getResponse (the
+   * reference path; tests compare the two).
+   */
+  readonly via?: 'direct' | 'msw';
 }
 
 export interface RunningMock {
@@ -49,7 +64,7 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const host = options.host ?? '127.0.0.1';
   const replay = options.replay === undefined ? undefined : loadReplay(options.replay);
-  const handlers = createHandlers({
+  const core = createMockCore({
     user: options.user ?? DEFAULT_USER,
     password: options.password ?? DEFAULT_PASSWORD,
     namespaces: options.namespaces ?? replay?.namespaces,
@@ -58,8 +73,9 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     vary: options.vary,
     replay: replay?.lookup,
   });
+  const served: Served = { core, handlers: handlersOf(core), direct: options.via !== 'msw' && core.catalogueFaultsOnly };
   const server = createServer((req, res) => {
-    void handle(handlers, req, res, host);
+    void handle(served, req, res, host);
   });
   // A slow client must not hold a request open forever.
   server.requestTimeout = 30_000;
@@ -86,7 +102,17 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
-async function handle(handlers: RequestHandler[], req: IncomingMessage, res: ServerResponse, host: string): Promise<void> {
+interface Served {
+  readonly core: MockCore;
+  /** The same routes as msw handlers. */
+  readonly handlers: RequestHandler[];
+  /** Whether the direct path may be taken (else every request goes through msw). */
+  readonly direct: boolean;
+}
+
+const EMPTY = Buffer.alloc(0);
+
+async function handle(served: Served, req: IncomingMessage, res: ServerResponse, host: string): Promise<void> {
   try {
     const method = (req.method ?? 'GET').toUpperCase();
     if (FORBIDDEN_METHODS.has(method)) {
@@ -101,26 +127,12 @@ async function handle(handlers: RequestHandler[], req: IncomingMessage, res: Ser
     } catch {
       return send(res, 400, { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(`Bad request target: ${req.url ?? ''}`));
     }
-    const headers = new Headers();
-    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-      const name = req.rawHeaders[i]!;
-      if (HOP_BY_HOP.has(name.toLowerCase())) continue;
-      try {
-        headers.append(name, req.rawHeaders[i + 1]!);
-      } catch {
-        // A header Fetch cannot represent is dropped; Node has already checked the syntax.
-      }
-    }
-    const hasBody = method !== 'GET' && method !== 'HEAD';
-    const request = new Request(url, { method, headers, body: hasBody ? Uint8Array.from(body) : undefined });
-    const response = await getResponse(handlers, request);
-    if (!response) {
+    const wire = (served.direct ? await direct(served.core, method, url, req.rawHeaders, body) : undefined)
+      ?? await viaMsw(served.handlers, method, url, req.rawHeaders, body);
+    if (wire === undefined) {
       return send(res, 404, { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(`No such resource: ${url.pathname}`));
     }
-    const out: Record<string, string> = {};
-    response.headers.forEach((v, k) => { out[k] = v; });
-    const bytes = Buffer.from(await response.arrayBuffer());
-    send(res, response.status, out, method === 'HEAD' ? Buffer.alloc(0) : bytes, bytes.length);
+    send(res, wire.status, wire.headers, method === 'HEAD' ? EMPTY : wire.body, wire.body.length);
   } catch (e) {
     if (!res.headersSent) {
       send(res, 500, { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(`internal mock error: ${e instanceof Error ? e.message : String(e)}`));
@@ -128,6 +140,83 @@ async function handle(handlers: RequestHandler[], req: IncomingMessage, res: Ser
       res.destroy();
     }
   }
+}
+
+/** Through msw: a Fetch Request, getResponse, the Response read back; undefined when no handler answers. */
+async function viaMsw(handlers: RequestHandler[], method: string, url: URL, rawHeaders: readonly string[], body: Buffer): Promise<Wire | undefined> {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    if (HOP_BY_HOP.has(name.toLowerCase())) continue;
+    try {
+      headers.append(name, rawHeaders[i + 1]!);
+    } catch {
+      // A header Fetch cannot represent is dropped; Node has already checked the syntax.
+    }
+  }
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  const request = new Request(url, { method, headers, body: hasBody ? Uint8Array.from(body) : undefined });
+  const response = await getResponse(handlers, request);
+  return response && responseToWire(response);
+}
+
+/**
+ * The direct path: the headers msw's handlers would see (Headers' normalisation: names lower-cased,
+ * repeated ones joined with ", ", sorted), the core's route and answer, written as a Fetch Response
+ * would carry it. Undefined (take the msw path) for a request Fetch would change or refuse.
+ */
+function direct(core: MockCore, method: string, url: URL, rawHeaders: readonly string[], body: Buffer): Wire | Promise<Wire> | undefined {
+  // A Request refuses a URL with credentials.
+  if (url.username !== '' || url.password !== '') return undefined;
+  const headers = handlerHeaders(rawHeaders);
+  if (headers === undefined) return undefined;
+  const req = { method, url, incoming: incomingOf(method, url, headers) };
+  const route = core.route(req);
+  if (route === undefined) return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from(`No such resource: ${url.pathname}`) };
+  const answer = route.kind === 'binding'
+    ? core.serveBinding(route, req.incoming!, method === 'GET' || method === 'HEAD' ? EMPTY : body)
+    : core.respond(route, req);
+  const plain = answer instanceof ReplayHit ? answer.plain() : answer;
+  return (plain && plainToWire(plain)) ?? throughResponse(core, route, answer);
+}
+
+/** An answer a Fetch Response would change or refuse: build one, as the msw handler does (a throw is the route's 500). */
+function throughResponse(core: MockCore, route: Route, answer: MockResponse | ReplayHit): Promise<Wire> | Wire {
+  let response: Response;
+  try {
+    response = answer instanceof ReplayHit ? answer.response() : toResponse(answer);
+  } catch (e) {
+    response = toResponse(core.internalError(route, e));
+  }
+  return responseToWire(response);
+}
+
+/**
+ * The request headers as Object.fromEntries(new Request(...).headers) gives them, without the
+ * hop-by-hop ones; undefined when Headers would refuse or rewrite one (then the msw path decides).
+ */
+function handlerHeaders(rawHeaders: readonly string[]): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  let sorted = true;
+  let last = '';
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!;
+    const lower = name.toLowerCase();
+    if (HOP_BY_HOP.has(lower)) continue;
+    const value = rawHeaders[i + 1]!;
+    if (!isPlainHeaderName(name) || !isPlainHeaderValue(value) || lower === '__proto__') return undefined;
+    const seen = out[lower];
+    // Set-Cookie values stay apart in Headers; Object.fromEntries keeps the last.
+    out[lower] = seen === undefined || lower === 'set-cookie' ? value : `${seen}, ${value}`;
+    if (seen === undefined) {
+      if (lower < last) sorted = false;
+      last = lower;
+    }
+  }
+  if (sorted) return out;
+  const inOrder: Record<string, string> = {};
+  for (const k of Object.keys(out).sort()) inOrder[k] = out[k]!;
+  return inOrder;
 }
 
 function requestUrl(req: IncomingMessage, host: string): URL {

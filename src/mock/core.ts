@@ -1,0 +1,280 @@
+/**
+ * The mock's logic as plain functions, without Fetch objects: the route table (for each ASMX
+ * service a WSDL route, one route per binding, a fallback naming what is wrong; an origin-wide 404
+ * when an origin is configured) and each route's answer as { status, headers, body }.
+ *
+ * Two front ends share it: the msw handlers of src/mock/handlers.ts (one handler per route, in
+ * this order) and the node:http adapter of src/mock/server.ts, which calls it directly and skips
+ * building Request/Response objects. Whatever the mock answers is decided here, once.
+ */
+import {
+  BINDINGS, DEFAULT_NAMESPACES, operationsOf, SERVICE_PATHS, SERVICES,
+  type BindingId, type Namespaces, type Operation,
+} from '../contract/catalogue.js';
+import { generateWsdl, type ServiceName } from '../contract/wsdl.js';
+import { binding as bindingModule } from '../bindings/index.js';
+import type { Binding, IncomingRequest } from '../bindings/types.js';
+import { parseContentType } from '../bindings/media-type.js';
+import type { Credentials } from './data.js';
+import type { SerializeOptions } from './serialize.js';
+import { findFault, resolveFaults, type Fault, type MockResponse } from './faults.js';
+import { answer, type AnswerConfig } from './respond.js';
+import { replayAnswer, type ReplayHit, type ReplayLookup } from './replay.js';
+
+export const DEFAULT_USER = 'mock-user';
+export const DEFAULT_PASSWORD = 'mock-password';
+/** Largest request body accepted (1 MiB); larger bodies get 413. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Serialisation choices a binding's result may legitimately be written with. */
+export type ResultStyle = Partial<Pick<SerializeOptions, 'prefix' | 'xsiPrefix' | 'pretty'>>;
+
+export interface MockHandlerOptions {
+  /** Accepted userName (default 'mock-user'). */
+  readonly user?: string;
+  /** Accepted password (default 'mock-password'). */
+  readonly password?: string;
+  /** Group namespaces (default DEFAULT_NAMESPACES). */
+  readonly namespaces?: Partial<Namespaces>;
+  /** Answer only requests to this origin (e.g. 'http://mock.test'); default: any origin. */
+  readonly baseUrl?: string;
+  /** Request body limit in bytes (default 1 MiB). */
+  readonly maxBodyBytes?: number;
+  /** How results are written, per binding (default: compact, default namespace, xsi prefix). */
+  readonly style?: (binding: BindingId) => ResultStyle;
+  /**
+   * Faults to commit (names from src/mock/faults.ts, or fault objects): each breaks the contract in
+   * one stated way on one operation and its bindings. An unknown name throws UnknownFaultError.
+   */
+  readonly faults?: readonly (string | Fault)[];
+  /** Variation mode (src/mock/vary.ts): every legitimate serialisation and data variation. */
+  readonly vary?: boolean;
+  /** Recorded answers to serve first (src/mock/replay.ts, `--replay DIR`). */
+  readonly replay?: ReplayLookup;
+}
+
+interface Config {
+  readonly credentials: Credentials;
+  readonly namespaces: Namespaces;
+  readonly origin?: string;
+  readonly maxBodyBytes: number;
+  readonly faults: readonly Fault[];
+  readonly vary: boolean;
+  readonly replay?: ReplayLookup;
+  /** What answer() needs: the above and the reference serialisation options. */
+  readonly answer: AnswerConfig;
+}
+
+/** One entry of the route table; the msw handlers are these, one each, in order. */
+export type Route =
+  | { readonly kind: 'wsdl'; readonly service: ServiceName; readonly servicePath: string }
+  | { readonly kind: 'binding'; readonly binding: Binding; readonly servicePath: string; readonly ops: readonly Operation[]; readonly ns: string }
+  | { readonly kind: 'fallback'; readonly servicePath: string }
+  | { readonly kind: 'origin' };
+
+/** A request as the routes see it, before its body is read. */
+export interface RouteRequest {
+  /** As the request carries it (the routes compare it upper-cased). */
+  readonly method: string;
+  readonly url: URL;
+  /** The decoded request (body ''), or undefined when the path does not percent-decode. */
+  readonly incoming: IncomingRequest | undefined;
+}
+
+export interface MockCore {
+  readonly routes: readonly Route[];
+  /** Whether a route answers this request (msw's predicate of that route's handler). */
+  matches(route: Route, req: RouteRequest): boolean;
+  /** The first route answering the request, or undefined (msw: no handler matched). */
+  route(req: RouteRequest): Route | undefined;
+  /** The answer of a route other than 'binding' (which needs its body: serveBinding). */
+  respond(route: Exclude<Route, { kind: 'binding' }>, req: RouteRequest): MockResponse;
+  /**
+   * A binding route's answer to a request whose body is read: a response, or a recorded answer
+   * (replay). `body` is the raw bytes (decoded here in the declared charset).
+   */
+  serveBinding(route: Extract<Route, { kind: 'binding' }>, incoming: IncomingRequest, body: Uint8Array): MockResponse | ReplayHit;
+  /** The answer when a route's resolver throws (a 500 in the binding's failure format). */
+  internalError(route: Route, e: unknown): MockResponse;
+  readonly maxBodyBytes: number;
+  /**
+   * True when every fault is one of the catalogue's (given by name): their responses are plain
+   * data and never set cookies. Fault objects may do anything a Fetch Response can carry.
+   */
+  readonly catalogueFaultsOnly: boolean;
+}
+
+const PLAIN = 'text/plain; charset=utf-8';
+
+export function plain(status: number, message: string, headers: Record<string, string> = {}): MockResponse {
+  return { status, headers: { 'content-type': PLAIN, ...headers }, body: message };
+}
+
+/**
+ * How a binding's result element is written. SOAP: inside <OpResponse xmlns="ns"> in an envelope
+ * that binds xsi, so nothing needs declaring unless another prefix is chosen. GET/POST: the result
+ * is the document root and declares both namespaces itself.
+ */
+export function resultOptions(b: Binding, ns: string, style: ResultStyle = {}): SerializeOptions {
+  const soap = b.envelopeNs !== undefined;
+  const prefix = style.prefix ?? '';
+  const xsiPrefix = style.xsiPrefix ?? 'xsi';
+  return {
+    ns, prefix, xsiPrefix, pretty: style.pretty ?? false,
+    declareNamespace: !soap || prefix !== '',
+    declareXsi: !soap || xsiPrefix !== 'xsi',
+  };
+}
+
+/** The request as the binding modules see it, or undefined if its path does not percent-decode. */
+export function incomingOf(method: string, url: URL, headers: Readonly<Record<string, string>>, body = ''): IncomingRequest | undefined {
+  let path: string;
+  try {
+    path = decodeURIComponent(url.pathname);
+  } catch {
+    return undefined;
+  }
+  return { method: method.toUpperCase(), path, query: url.searchParams, headers, body };
+}
+
+export type BodyText = { ok: true; text: string } | { ok: false; status: number; reason: string };
+
+const decoders = new Map<string, TextDecoder | null>();
+
+/** The body decoded in the charset its Content-Type declares (utf-8 by default); 415 for an unknown one. */
+export function decodeBody(bytes: Uint8Array, contentType: string | undefined): BodyText {
+  const charset = parseContentType(contentType)?.params.charset ?? 'utf-8';
+  let decoder = decoders.get(charset);
+  if (decoder === undefined) {
+    // A TextDecoder without { stream } keeps no state between decode() calls: one per charset will do.
+    try {
+      decoder = new TextDecoder(charset);
+    } catch {
+      decoder = null;
+    }
+    if (decoders.size < 64) decoders.set(charset, decoder);
+  }
+  if (decoder === null) return { ok: false, status: 415, reason: `Unsupported charset "${charset}" in Content-Type.` };
+  return { ok: true, text: decoder.decode(bytes) };
+}
+
+function serviceNsKey(ops: readonly Operation[]) {
+  const keys = new Set(ops.map((o) => o.ns));
+  if (keys.size !== 1) throw new Error(`operations of one service use ${keys.size} namespaces`);
+  return ops[0]!.ns;
+}
+
+/** The mock's routes and answers for these options. */
+export function createMockCore(options: MockHandlerOptions = {}): MockCore {
+  const style = options.style ?? (() => ({}));
+  const credentials = { user: options.user ?? DEFAULT_USER, password: options.password ?? DEFAULT_PASSWORD };
+  const namespaces = { ...DEFAULT_NAMESPACES, ...options.namespaces };
+  const faults = resolveFaults(options.faults);
+  const vary = options.vary ?? false;
+  const cfg: Config = {
+    credentials,
+    namespaces,
+    origin: options.baseUrl === undefined ? undefined : new URL(options.baseUrl).origin,
+    maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
+    faults,
+    vary,
+    replay: options.replay,
+    answer: { credentials, namespaces, faults, vary, options: (bm: Binding, n: string) => resultOptions(bm, n, style(bm.id)) },
+  };
+
+  const routes: Route[] = [];
+  for (const service of SERVICES) {
+    const servicePath = SERVICE_PATHS[service];
+    const ops = operationsOf(service);
+    const ns = cfg.namespaces[serviceNsKey(ops)];
+    routes.push({ kind: 'wsdl', service, servicePath });
+    for (const id of BINDINGS) routes.push({ kind: 'binding', binding: bindingModule(id), servicePath, ops, ns });
+    routes.push({ kind: 'fallback', servicePath });
+  }
+  if (cfg.origin) routes.push({ kind: 'origin' });
+
+  // The WSDL of a service depends only on the origin it is fetched from (and the fixed namespaces).
+  const wsdls = new Map<string, string>();
+  const wsdlOf = (service: ServiceName, origin: string): string => {
+    const key = `${service} ${origin}`;
+    let text = wsdls.get(key);
+    if (text === undefined) {
+      text = generateWsdl(service, origin, cfg.namespaces);
+      if (wsdls.size < 256) wsdls.set(key, text);
+    }
+    return text;
+  };
+
+  const matches = (route: Route, req: RouteRequest): boolean => {
+    if (route.kind === 'origin') return req.url.origin === cfg.origin;
+    if (route.kind === 'wsdl' && req.method.toUpperCase() !== 'GET') return false;
+    if (cfg.origin && req.url.origin !== cfg.origin) return false;
+    const r = req.incoming;
+    if (r === undefined) return false;
+    switch (route.kind) {
+      case 'wsdl': {
+        if (r.path !== route.servicePath) return false;
+        for (const k of r.query.keys()) if (k.toLowerCase() === 'wsdl') return true;
+        return false;
+      }
+      case 'binding': return route.binding.claims(r, route.servicePath);
+      case 'fallback': return r.path === route.servicePath || r.path.startsWith(`${route.servicePath}/`);
+    }
+  };
+
+  return {
+    routes,
+    matches,
+    route(req) {
+      for (const route of routes) if (matches(route, req)) return route;
+      return undefined;
+    },
+    respond(route, req) {
+      try {
+        switch (route.kind) {
+          case 'wsdl':
+            return { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: wsdlOf(route.service, req.url.origin) };
+          case 'origin':
+            return plain(404, `No such resource: ${req.url.pathname}`);
+          case 'fallback': {
+            const r = req.incoming!;
+            const { servicePath } = route;
+            if (r.path === servicePath) {
+              if (r.method === 'POST') {
+                const ct = r.headers['content-type'];
+                return plain(415, `${ct === undefined ? 'No Content-Type' : `Content-Type "${ct}"`} is not served on POST ${servicePath}: `
+                  + 'SOAP 1.1 needs text/xml with a SOAPAction header, SOAP 1.2 application/soap+xml.');
+              }
+              if (r.method === 'GET') {
+                return plain(400, `GET ${servicePath} serves only the service description (add ?WSDL); HTTP GET calls go to ${servicePath}/<Operation>.`);
+              }
+              return plain(405, `Method ${r.method} is not allowed on ${servicePath}: use POST (SOAP) or GET ?WSDL.`, { allow: 'GET, POST' });
+            }
+            return plain(405, `Method ${r.method} is not allowed on ${r.path}: the HTTP GET and HTTP POST bindings use GET and POST.`, { allow: 'GET, POST' });
+          }
+        }
+      } catch (e) {
+        return this.internalError(route, e);
+      }
+    },
+    serveBinding(route, incoming, body) {
+      const { binding: b, servicePath, ops, ns } = route;
+      try {
+        const text = decodeBody(body, incoming.headers['content-type']);
+        if (!text.ok) return plain(text.status, text.reason);
+        const req: IncomingRequest = { ...incoming, body: text.text };
+        const replayed = cfg.replay && replayAnswer(cfg.replay, cfg.credentials, b, req, servicePath, ops, ns);
+        if (replayed) return replayed;
+        return answer(cfg.answer, b, req, servicePath, ops, ns);
+      } catch (e) {
+        return this.internalError(route, e);
+      }
+    },
+    internalError(route, e) {
+      const reason = `internal mock error: ${e instanceof Error ? e.message : String(e)}`;
+      return route.kind === 'binding' ? route.binding.encodeFault(500, reason, 'server') : plain(500, reason);
+    },
+    maxBodyBytes: cfg.maxBodyBytes,
+    catalogueFaultsOnly: faults.every((f) => findFault(f.name) === f),
+  };
+}
