@@ -1,0 +1,285 @@
+/**
+ * The node:http adapter's direct path (the plain core, no Fetch objects) against the msw path
+ * (Request → getResponse → Response): byte-identical responses, Date aside, for a run's request
+ * mix, every fault, the variation, replay and custom-namespace modes, and requests Fetch would
+ * change or refuse.
+ */
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { binding } from '../bindings/index.js';
+import { CHECKS } from '../checks/registry.js';
+import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, SERVICE_PATHS, type BindingId, type Namespaces } from '../contract/catalogue.js';
+import type { HttpRequest, Target } from '../core/types.js';
+import { loadFixtureCases } from '../engine/cases.js';
+import { planUnits } from '../engine/run.js';
+import { createMockCore, DEFAULT_PASSWORD, DEFAULT_USER, MAX_BODY_BYTES } from './core.js';
+import { FAULTS, type Fault, type MockResponse } from './faults.js';
+import { RECORDING_FORMAT, RECORDING_INDEX } from './replay.js';
+import { startMock, type MockOptions, type RunningMock } from './server.js';
+import { plainToWire, responseToWire, toResponse } from './wire.js';
+import { validParams } from './test-support.js';
+
+/** One raw request: method, request target, headers as sent (Host included unless given), body. */
+interface Raw {
+  readonly method: string;
+  readonly target: string;
+  readonly headers: readonly (readonly [string, string])[];
+  readonly body?: string | Buffer;
+}
+
+/** Send a request on a fresh connection (Connection: close) and return the whole answer, Date line removed. */
+function exchange(port: number, r: Raw): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const body = r.body === undefined ? undefined : Buffer.isBuffer(r.body) ? r.body : Buffer.from(r.body, 'utf8');
+    const lines = [`${r.method} ${r.target} HTTP/1.1`];
+    // One Host for both mocks: the WSDL names the origin it was fetched from.
+    if (!r.headers.some(([k]) => k.toLowerCase() === 'host')) lines.push('Host: mock.test');
+    for (const [k, v] of r.headers) lines.push(`${k}: ${v}`);
+    if (body !== undefined && !r.headers.some(([k]) => ['content-length', 'transfer-encoding'].includes(k.toLowerCase()))) lines.push(`Content-Length: ${body.length}`);
+    lines.push('Connection: close', '', '');
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (c) => chunks.push(c));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1').replace(/\r\nDate: [^\r]*/, '')));
+    socket.write(Buffer.from(lines.join('\r\n'), 'latin1'));
+    if (body !== undefined) socket.write(body);
+  });
+}
+
+function rawOf(r: HttpRequest): Raw {
+  const u = new URL(r.url);
+  return { method: r.method, target: u.pathname + u.search, headers: Object.entries(r.headers), body: r.body };
+}
+
+function target(namespaces: Namespaces = DEFAULT_NAMESPACES, user = DEFAULT_USER, password = DEFAULT_PASSWORD): Target {
+  return { bookUrl: 'http://mock', searchUrl: 'http://mock', transfersUrl: 'http://mock', namespaces, user, password, embedded: true };
+}
+
+/** Every request a `conformance run` against the mock sends (valid cases, negatives, probes). */
+function requestMix(t: Target = target()): Raw[] {
+  const plan = { target: t, bindings: BINDINGS, operations: OPERATIONS, cases: loadFixtureCases(), allowMutations: false, checks: CHECKS, negative: true, equivalence: true };
+  const out: Raw[] = [];
+  for (const unit of planUnits(plan)) {
+    const ns = t.namespaces[unit.op.ns];
+    for (const b of BINDINGS.filter((x: BindingId) => !unit.only || unit.only.includes(x))) {
+      const req = binding(b).encodeRequest(unit.op, unit.params, 'http://mock', ns);
+      out.push(rawOf(unit.headers ? { ...req, headers: unit.headers(unit.op, ns) } : req));
+    }
+  }
+  return out;
+}
+
+/** A direct and an msw mock with the same options. */
+async function pair(options: MockOptions = {}): Promise<{ direct: RunningMock; msw: RunningMock; close(): Promise<void> }> {
+  const direct = await startMock({ ...options, port: 0, via: 'direct' });
+  const msw = await startMock({ ...options, port: 0, via: 'msw' });
+  return { direct, msw, close: async () => { await direct.close(); await msw.close(); } };
+}
+
+/** Send each request to both (a few at a time) and expect the same bytes; returns the direct answers. */
+async function expectSame(p: { direct: RunningMock; msw: RunningMock }, reqs: readonly Raw[], label = ''): Promise<string[]> {
+  const out: string[] = new Array(reqs.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < reqs.length; i = next++) {
+      const r = reqs[i]!;
+      const [a, b] = await Promise.all([exchange(p.direct.port, r), exchange(p.msw.port, r)]);
+      expect(a, `${label} ${r.method} ${r.target} ${JSON.stringify(r.headers)}`).toBe(b);
+      out[i] = a;
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return out;
+}
+
+/** A body in two chunks and the last one. */
+function chunked(text: string): Buffer {
+  const b = Buffer.from(text);
+  const half = b.subarray(0, 10);
+  const rest = b.subarray(10);
+  return Buffer.concat([Buffer.from(`${half.length.toString(16)}\r\n`), half, Buffer.from(`\r\n${rest.length.toString(16)}\r\n`), rest, Buffer.from('\r\n0\r\n\r\n')]);
+}
+
+const statusOf = (answer: string) => Number(answer.slice(9, 12));
+
+describe('direct path = msw path, byte for byte', () => {
+  let p: Awaited<ReturnType<typeof pair>>;
+  beforeAll(async () => { p = await pair(); });
+  afterAll(() => p.close());
+
+  test("a run's request mix", async () => {
+    const mix = requestMix();
+    const answers = await expectSame(p, mix);
+    // The mix is not vacuous: results, rejections and bad requests.
+    const statuses = new Set(answers.map(statusOf));
+    expect(statuses).toContain(200);
+    expect(statuses).toContain(500);
+    expect(statuses).toContain(404);
+  });
+
+  test('requests Fetch would change or refuse, odd methods, paths and bodies', async () => {
+    const book = SERVICE_PATHS.Booking;
+    const search = SERVICE_PATHS.NonStaticXMLAPI;
+    const meals = findOperation('GetMeals')!;
+    const get = rawOf(binding('get').encodeRequest(meals, validParams(meals), 'http://mock', DEFAULT_NAMESPACES.search));
+    const soap11 = rawOf(binding('soap11').encodeRequest(meals, validParams(meals), 'http://mock', DEFAULT_NAMESPACES.search));
+    const soap12 = rawOf(binding('soap12').encodeRequest(meals, validParams(meals), 'http://mock', DEFAULT_NAMESPACES.search));
+    const post = rawOf(binding('post').encodeRequest(meals, validParams(meals), 'http://mock', DEFAULT_NAMESPACES.search));
+    const reqs: Raw[] = [
+      { method: 'HEAD', target: get.target, headers: [] },
+      { method: 'HEAD', target: `${search}?wsdl`, headers: [] },
+      { method: 'GET', target: `${search}?WSDL`, headers: [] },
+      { method: 'GET', target: `${book}?Wsdl&x=1`, headers: [['Host', 'example.org:8443']] },
+      { method: 'GET', target: `${book}/`, headers: [] },
+      { method: 'GET', target: book, headers: [] },
+      { method: 'OPTIONS', target: book, headers: [] },
+      { method: 'PUT', target: `${search}/GetMeals`, headers: [], body: 'language=en' },
+      { method: 'DELETE', target: book, headers: [] },
+      { method: 'PATCH', target: book, headers: [['content-type', 'application/soap+xml']], body: soap12.body },
+      { method: 'M-SEARCH', target: book, headers: [] },
+      { method: 'GET', target: '/%E0%A4%A', headers: [] },
+      { method: 'GET', target: `${search}/Get%4Deals?language=en&userName=${DEFAULT_USER}&password=${DEFAULT_PASSWORD}`, headers: [] },
+      { method: 'GET', target: `${search}/../${search}/GetMeals`, headers: [] },
+      { method: 'GET', target: `http://example.org${get.target}`, headers: [] },
+      { method: 'GET', target: `http://user:secret@127.0.0.1${get.target}`, headers: [] },
+      { method: 'GET', target: get.target, headers: [['Host', 'bad host']] },
+      { method: 'GET', target: get.target, headers: [['Cookie', 'a=1; b=2'], ['Set-Cookie', 'x=1'], ['set-cookie', 'y=2']] },
+      { method: 'GET', target: get.target, headers: [['__proto__', 'x'], ['X-Z', 'z'], ['x-a', 'a']] },
+      { method: 'GET', target: get.target, headers: [['X-Latin', Buffer.from('caf\u00e9', 'latin1').toString('latin1')], ['Accept', 'a'], ['accept', 'b']] },
+      { method: 'GET', target: get.target, headers: [['X-Empty', ''], ['X-Tab', 'a\tb']] },
+      { ...soap11, headers: [...soap11.headers, ['SOAPAction', '"other"']] },
+      { ...soap11, headers: [['Content-Type', 'text/xml'], ['content-type', 'charset=utf-8'], ['SOAPAction', soap11.headers.find(([k]) => k === 'soapaction')![1]]] },
+      { ...soap11, headers: [['SOAPAction', soap11.headers.find(([k]) => k === 'soapaction')![1]]] },
+      { ...soap12, headers: [['content-type', 'application/soap+xml; charset=iso-8859-1']], body: Buffer.from(String(soap12.body), 'latin1') },
+      { ...soap12, headers: [['content-type', 'application/soap+xml; charset=x-nothing']] },
+      { ...soap12, headers: [['content-type', 'application/soap+xml; charset=utf-16le']], body: Buffer.from(String(soap12.body), 'utf16le') },
+      { ...soap12, body: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(String(soap12.body))]) },
+      { ...soap12, body: Buffer.from([0x3c, 0xff, 0xfe, 0x3e]) },
+      { ...soap12, headers: [['content-type', 'application/soap+xml'], ['Transfer-Encoding', 'chunked']], body: chunked(String(soap12.body)) },
+      { ...post, headers: [['content-type', 'text/xml']] },
+      { ...post, headers: [] },
+      { method: 'POST', target: book, headers: [['content-type', '']], body: 'x' },
+      { method: 'POST', target: book, headers: [], body: 'x' },
+      { method: 'POST', target: book, headers: [['content-type', 'application/json']], body: '{}' },
+      { method: 'POST', target: book, headers: [['content-type', 'application/soap+xml'], ['Content-Length', String(MAX_BODY_BYTES + 1)]] },
+      { method: 'POST', target: book, headers: [['content-type', 'application/soap+xml']], body: 'y'.repeat(MAX_BODY_BYTES) },
+    ];
+    const answers = await expectSame(p, reqs);
+    expect(new Set(answers.map(statusOf))).toEqual(new Set([200, 400, 404, 405, 413, 415, 500]));
+  });
+
+  test.for(FAULTS.map((f) => f.name))('fault %s: its operation on every binding, probes included', async (name) => {
+    const f = FAULTS.find((x) => x.name === name)!;
+    const q = await pair({ faults: [name] });
+    try {
+      const mix = requestMix().filter((r) => `${r.target} ${String(r.body ?? '')}`.includes(f.operation));
+      expect(mix.length).toBeGreaterThan(4);
+      await expectSame(q, mix, name);
+    } finally {
+      await q.close();
+    }
+  });
+
+  test('variation mode', async () => {
+    const q = await pair({ vary: true });
+    try {
+      await expectSame(q, requestMix());
+    } finally {
+      await q.close();
+    }
+  });
+
+  test('configured namespaces and credentials', async () => {
+    const ns: Namespaces = { book: 'urn:example:booking:1/', search: 'https://api.example.org/search/1/' };
+    const q = await pair({ namespaces: ns, user: 'alice', password: 'S3cret&<"' });
+    try {
+      const answers = await expectSame(q, [...requestMix(target(ns, 'alice', 'S3cret&<"')), ...requestMix()]);
+      expect(answers.filter((a) => statusOf(a) === 200).length).toBeGreaterThan(100);
+    } finally {
+      await q.close();
+    }
+  });
+
+  test('a fault object goes through msw: same bytes', async () => {
+    const cookie: Fault = {
+      name: 'sets-a-cookie', description: 'sets a cookie', category: 'status', operation: 'GetMeals', bindings: 'all',
+      apply: { headers: (h) => ({ ...h, 'Set-Cookie': 'session=1', 'X-Padded': 'v' }) },
+    };
+    expect(createMockCore({ faults: [cookie] }).catalogueFaultsOnly).toBe(false);
+    expect(createMockCore({ faults: [FAULTS[0]!, FAULTS[1]!.name] }).catalogueFaultsOnly).toBe(true);
+    const q = await pair({ faults: [cookie] });
+    try {
+      const mix = requestMix().filter((r) => `${r.target} ${String(r.body ?? '')}`.includes('GetMeals'));
+      const answers = await expectSame(q, [...mix, ...mix]);
+      expect(answers[0]).toMatch(/\r\nset-cookie: session=1\r\n/);
+    } finally {
+      await q.close();
+    }
+  });
+
+  test('replay mode, recorded answers Fetch keeps or changes included', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mock-direct-'));
+    const languages = findOperation('GetLanguages')!;
+    const meals = findOperation('GetMeals')!;
+    const { userName: _u, password: _p, ...langParams } = validParams(languages);
+    const { userName: _u2, password: _p2, ...mealParams } = validParams(meals);
+    const entries = [
+      { operation: 'GetLanguages', binding: 'soap11', status: 200, contentType: 'text/xml; charset=utf-8', headers: { 'x-served-by': 'recording', 'Content-Type': 'x/ignored', Date: 'old' }, body: '<recorded/>' },
+      { operation: 'GetLanguages', binding: 'soap12', status: 204, contentType: '', headers: {}, body: '' },
+      { operation: 'GetLanguages', binding: 'get', status: 200, contentType: '', headers: { 'X-Upper': 'v', 'x-tab': 'a\tb', 'content-type': 'text/plain' }, body: 'caf\u00e9' },
+      { operation: 'GetLanguages', binding: 'post', status: 500, contentType: 'text/plain', headers: { 'x-bad': '\u20ac' }, body: 'nope' },
+      { operation: 'GetMeals', binding: 'get', status: 404, contentType: 'text/html', headers: { 'x-padded': ' v ' }, body: '<html/>' },
+      { operation: 'GetMeals', binding: 'post', status: 299, contentType: 'text/xml', headers: {}, body: '<x/>' },
+    ];
+    mkdirSync(join(dir, 'r'));
+    entries.forEach((e, i) => writeFileSync(join(dir, 'r', `${i}.txt`), e.body));
+    writeFileSync(join(dir, RECORDING_INDEX), JSON.stringify({
+      format: RECORDING_FORMAT, recordedAt: '2025-01-01T00:00:00Z',
+      target: { bookUrl: 'http://x', searchUrl: 'http://x', transfersUrl: 'http://x', namespaces: DEFAULT_NAMESPACES, embedded: true },
+      entries: entries.map(({ body: _b, ...e }, i) => ({ ...e, case: `c${i}`, params: e.operation === 'GetLanguages' ? langParams : mealParams, file: `r/${i}.txt` })),
+    }));
+    const q = await pair({ replay: dir });
+    try {
+      const calls = [languages, meals].flatMap((o) => BINDINGS.map((id) => rawOf(binding(id).encodeRequest(o, validParams(o), 'http://mock', DEFAULT_NAMESPACES[o.ns]))));
+      const answers = await expectSame(q, [...calls, ...requestMix()]);
+      expect(answers[0]).toContain('<recorded/>');
+      expect(statusOf(answers[1]!)).toBe(204);
+      expect(answers[3]).toMatch(/^HTTP\/1.1 500 .*internal mock error/s);
+      expect(answers[6]).toContain('\r\nx-padded: v\r\n');
+      expect(statusOf(answers[7]!)).toBe(299);
+    } finally {
+      await q.close();
+    }
+  });
+});
+
+describe('plainToWire', () => {
+  test('gives what a Fetch Response carries, or nothing', async () => {
+    const value = fc.constantFrom('text/xml; charset=utf-8', '', ' padded', 'a\tb', 'caf\u00e9', '\u20ac', 'a\nb', 'x ');
+    const name = fc.constantFrom('content-type', 'Content-Type', 'x-a', 'allow', 'set-cookie', 'bad name', 'content-length');
+    const response = fc.record({
+      status: fc.constantFrom(200, 202, 204, 205, 299, 304, 404, 500, 599, 600, 199),
+      headers: fc.dictionary(name, value, { maxKeys: 3 }),
+      body: fc.oneof(fc.string(), fc.constantFrom('\ud800x', 'caf\u00e9'), fc.uint8Array({ maxLength: 8 })),
+    });
+    await fc.assert(fc.asyncProperty(response, async (r: MockResponse) => {
+      const direct = plainToWire(r);
+      let viaFetch;
+      try {
+        viaFetch = await responseToWire(toResponse(r));
+      } catch {
+        expect(direct).toBeUndefined();
+        return;
+      }
+      if (direct) expect(direct).toEqual(viaFetch);
+    }), { numRuns: 500 });
+    // It does take the fast way for the mock's ordinary answers.
+    expect(plainToWire({ status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: '<a/>' })).toBeDefined();
+    expect(plainToWire({ status: 405, headers: { 'content-type': 'text/plain; charset=utf-8', allow: 'GET, POST' }, body: 'no' })).toBeDefined();
+  });
+});
