@@ -8,8 +8,11 @@
  * schema that xs:imports the SOAP 1.1 and 1.2 envelope schemas and the two group schemas by
  * absolute file path (libxml2 needs a schemaLocation to import). The bundle document is parsed once
  * per namespace set. libxmljs2 0.35 compiles the schema again inside every validate() call, reading
- * the imported files again (measured: about 2.7 ms of the about 3 ms one validate() of a small
- * document costs); there is no API to keep the compiled schema.
+ * the imported files again, and has no API to keep a compiled schema; the cost grows with the
+ * schema (whole bundle: about 1 ms per small document). So each document is validated against the
+ * smallest bundle that gives the same outcome: the schemas of the namespaces it uses, and of the
+ * group schemas only what it names (SchemaBundle.docFor; about 0.1–0.3 ms). A test compares the
+ * outcomes with the whole bundle's on every document of the self-test and on crafted ones.
  *
  * SECURITY: libxmljs2 bundles an old libxml2 (2.9.9) with known flaws in DOM navigation. Target
  * documents are only ever parsed (no entity substitution, no network, no "huge" limits, DOCTYPE
@@ -23,9 +26,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import libxml, { type Document } from 'libxmljs2';
-import { DEFAULT_NAMESPACES, type Namespaces, type NsKey } from '../contract/catalogue.js';
+import { DEFAULT_NAMESPACES, OPERATIONS, type Namespaces, type NsKey, type Operation } from '../contract/catalogue.js';
 import type { DocumentValidator, LibxmlOutcome } from '../checks/context.js';
-import { SCHEMA_FILES, generateCombinedXsd } from '../contract/xsd.js';
+import { SCHEMA_FILES, generateCombinedXsd, generateXsdSubset, operationElementNames } from '../contract/xsd.js';
+import { allTypes } from '../contract/model.js';
 import { escapeAttr } from './escape.js';
 import { hasDoctype, SOAP11_ENV_NS, SOAP12_ENV_NS, XML_NS } from './tree.js';
 
@@ -35,6 +39,27 @@ export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
 /** The project's schema directory (schemas/ at the repository root). */
 export const SCHEMAS_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
 
+/**
+ * Documents up to this many characters are validated against a schema subset: only the elements
+ * and types whose names occur in the document (see SchemaBundle.docFor). Larger ones use the whole
+ * schemas: there the compile time no longer matters and the name search would cost more.
+ */
+const SUBSET_MAX_CHARS = 64 * 1024;
+
+/**
+ * Every maximal run of ASCII name characters ([A-Za-z0-9_.-]) of a text. A name the document uses
+ * (an element's local name after "<" or ":", a type's name in an xsi:type value after a quote,
+ * ":" or white space) is followed by a character that cannot continue an XML name, so it is one
+ * of these runs; a run may also be a longer name's ASCII part, which only makes the set larger.
+ */
+function nameTokens(xml: string): Set<string> {
+  return new Set(xml.match(/[A-Za-z0-9_.-]+/g));
+}
+/** Documentation in a generated schema: left out of the subsets, which only libxml2 reads. */
+const ANNOTATION_RE = /^ *<xs:annotation>\n(?: *<xs:documentation>[^<]*<\/xs:documentation>\n)+ *<\/xs:annotation>\n/gm;
+/** At most this many subset schemas are kept per namespace set; beyond, the whole schemas are used. */
+const MAX_SUBSETS = 256;
+
 /** Hand-written schemas copied as they are (envelopes, and xml.xsd imported by the SOAP 1.2 one). */
 const STATIC_FILES = ['xml.xsd', 'soap11-envelope.xsd', 'soap12-envelope.xsd'] as const;
 
@@ -43,6 +68,12 @@ export interface ValidatorOptions {
   readonly maxBytes?: number;
   /** Where the substituted schemas are written; default a directory under os.tmpdir(). */
   readonly cacheDir?: string;
+  /**
+   * Validate each document against the subset of the schemas it can reach (default true; see
+   * SchemaBundle.docFor); false always compiles the whole bundle (the reference the subsets are
+   * tested against).
+   */
+  readonly subsets?: boolean;
 }
 
 export interface SchemaBundle {
@@ -53,19 +84,27 @@ export interface SchemaBundle {
   /** The parsed bundle document (compiled by libxml2 on each validate()). */
   readonly doc: Document;
   /**
-   * The bundle for one document: only the imports whose namespace URI occurs in its text (plus the
-   * XML namespace's schema). libxmljs2 0.35 compiles the schema inside every validate(), so this
-   * halves the cost of a validation; the verdict and messages are the same, because an element, an
-   * attribute or an xsi:type can only be in a namespace the document declares, a declaration spells
-   * the URI literally unless it uses character references (then the whole bundle is used), and the
-   * group schemas import nothing.
+   * The bundle for one document. libxmljs2 0.35 compiles the schema inside every validate(), and
+   * the cost grows with the schema (a one-element schema: 7 µs; one group schema: 660 µs), so each
+   * document gets the smallest schema that gives the same verdict and messages as the whole:
+   * - only the imports whose namespace URI occurs in its text (plus the XML namespace's schema): an
+   *   element, an attribute or an xsi:type can only be in a namespace the document declares, and a
+   *   declaration spells the URI literally;
+   * - for a document up to 512 KiB, of each group schema only the operations' elements and the
+   *   types whose names occur in its text, closed under reference (generateXsdSubset): validation
+   *   only looks up a global element by the name an element has in the document (the root, and
+   *   children of lax wildcards) and a type by its name in an xsi:type attribute, so whatever the
+   *   document can reach is declared; everything else is never consulted.
+   * A document with character references (`&#`) gets the whole bundle (a name or URI could be
+   * spelled with them). At most 256 subsets are kept; beyond, the whole bundle is used.
    */
   docFor(xml: string): Document;
   /**
-   * Write the schema files again if any was removed (a tmp cleaner): libxml2 reads the imported
-   * files on each validate() and silently skips a missing import, which would reject everything.
+   * Write the schema files again if any `schema` imports (default: any file) was removed (a tmp
+   * cleaner): libxml2 reads the imported files on each validate() and silently skips a missing
+   * import, which would reject everything.
    */
-  ensureFiles(): void;
+  ensureFiles(schema?: Document): void;
 }
 
 /** Substitute the default (mock) namespaces of a schema text by the target's. */
@@ -94,17 +133,24 @@ export function schemaTexts(namespaces: Namespaces): Map<string, string> {
   return files;
 }
 
-function bundleImports(namespaces: Namespaces): [string, string][] {
+/** One xs:import of the bundle; `ops` is set for a group schema (generated from the model). */
+interface BundleImport {
+  readonly ns: string;
+  readonly file: string;
+  readonly ops?: readonly Operation[];
+}
+
+function bundleImports(namespaces: Namespaces): BundleImport[] {
   return [
-    [SOAP11_ENV_NS, 'soap11-envelope.xsd'],
-    [SOAP12_ENV_NS, 'soap12-envelope.xsd'],
+    { ns: SOAP11_ENV_NS, file: 'soap11-envelope.xsd' },
+    { ns: SOAP12_ENV_NS, file: 'soap12-envelope.xsd' },
     ...(namespaces.book === namespaces.search
-      ? [[namespaces.book, 'groups.xsd'] as [string, string]]
-      : (Object.keys(SCHEMA_FILES) as NsKey[]).map((k): [string, string] => [namespaces[k], SCHEMA_FILES[k]])),
+      ? [{ ns: namespaces.book, file: 'groups.xsd', ops: OPERATIONS }]
+      : (Object.keys(SCHEMA_FILES) as NsKey[]).map((k) => ({ ns: namespaces[k], file: SCHEMA_FILES[k], ops: OPERATIONS.filter((op) => op.ns === k) }))),
   ];
 }
 
-function bundleText(dir: string, imports: readonly [string, string][]): string {
+function bundleText(dir: string, imports: readonly (readonly [string, string])[]): string {
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
     '<!-- Bundle written by src/xml/xsd-validator.ts: imports every schema a response may need. -->',
@@ -149,31 +195,39 @@ function cacheRoot(cacheDir: string | undefined): string {
  * by a hash of the namespaces and the schema texts) and parsed (once per process). Throws when a
  * schema does not compile.
  */
-export function schemaBundle(namespaces: Namespaces, cacheDir?: string): SchemaBundle {
+export function schemaBundle(namespaces: Namespaces, cacheDir?: string, subsetsOn = true): SchemaBundle {
   const files = schemaTexts(namespaces);
   const hash = createHash('sha256');
   hash.update(JSON.stringify(namespaces));
   for (const [name, text] of files) hash.update(`\0${name}\0${text}`);
   const digest = hash.digest('hex').slice(0, 20);
-  const key = `${cacheDir ?? ''}\0${digest}`;
+  const key = `${cacheDir ?? ''}\0${digest}\0${subsetsOn}`;
   const cached = bundles.get(key);
   if (cached) return cached;
 
   const dir = join(cacheRoot(cacheDir), digest);
   const path = join(dir, 'bundle.xsd');
   const imports = bundleImports(namespaces);
-  const text = bundleText(dir, imports);
-  const paths = [...files.keys()].map((name) => join(dir, name)).concat(path);
-  const write = () => {
+  const text = bundleText(dir, imports.map((i) => [i.ns, i.file]));
+  const written = new Map<string, string>(files); // every file of the directory: name → text
+  written.set('bundle.xsd', text);
+  const writeAll = () => {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    for (const [name, t] of files) writeIfChanged(join(dir, name), t);
-    writeIfChanged(path, text);
+    for (const [name, t] of written) writeIfChanged(join(dir, name), t);
   };
-  const ensureFiles = () => {
-    if (!paths.every((p) => existsSync(p))) write();
+  const importsOf = new Map<Document, string[]>(); // the files each bundle document imports
+  const ensureFiles = (schema?: Document) => {
+    for (const name of (schema && importsOf.get(schema)) ?? written.keys()) {
+      if (!existsSync(join(dir, name))) {
+        writeAll();
+        return;
+      }
+    }
   };
-  write();
-  const doc = libxml.parseXml(text, { baseUrl: path, nonet: true, noent: false, huge: false });
+  writeAll();
+  const parse = (xsd: string) => libxml.parseXml(xsd, { baseUrl: path, nonet: true, noent: false, huge: false });
+  const doc = parse(text);
+  importsOf.set(doc, [...written.keys()]);
 
   // Compile once now so that a broken schema fails here, with libxml2's messages, not on first use.
   const probe = libxml.parseXml('<probe/>', { nonet: true, noent: false, huge: false });
@@ -183,19 +237,47 @@ export function schemaBundle(namespaces: Namespaces, cacheDir?: string): SchemaB
     const details = (probe.validationErrors ?? []).map((v) => v.message.trim()).join('; ');
     throw new Error(`the XSD bundle ${path} does not compile: ${(e as Error).message}${details ? `: ${details}` : ''}`);
   }
+
+  // Every name a group schema declares (operation elements, then types), per group import.
+  const typeNames = allTypes().map((t) => t.name);
+  const groupNames = new Map(imports.filter((i) => i.ops).map((i) => [i, [...new Set([...i.ops!.flatMap(operationElementNames), ...typeNames])]]));
   const subsets = new Map<string, Document>();
   const docFor = (xml: string): Document => {
-    if (xml.includes('&#')) return doc;
-    const used = imports.filter(([ns]) => xml.includes(ns));
-    if (used.length === imports.length) return doc;
-    const subsetKey = used.map(([, file]) => file).join(' ');
+    if (!subsetsOn || xml.includes('&#')) return doc; // a name or a namespace could be spelled with character references
+    const used = imports.filter((i) => xml.includes(i.ns));
+    const small = xml.length <= SUBSET_MAX_CHARS;
+    if (!small && used.length === imports.length) return doc;
+    // Per used import: its file, or for a group schema the subset file of the names mentioned.
+    let tokens: Set<string> | undefined;
+    const parts = used.map((i) => {
+      const names = small ? groupNames.get(i) : undefined;
+      if (!names) return { i, key: i.file };
+      tokens ??= nameTokens(xml);
+      const mentioned = names.filter((n) => tokens!.has(n));
+      return { i, key: `${i.file}:${mentioned.join(',')}`, mentioned };
+    });
+    // soap12-envelope.xsd imports xml.xsd itself; otherwise import it as the whole bundle does, unless
+    // the text has no "xml:" (an attribute of the XML namespace must use the prefix xml).
+    const needsXml = !used.some((i) => i.ns === SOAP12_ENV_NS) && (xml.includes('xml:') || xml.includes(XML_NS));
+    const subsetKey = parts.map((p) => p.key).concat(needsXml ? ['xml.xsd'] : []).join(' ');
     let sub = subsets.get(subsetKey);
-    if (!sub) {
-      // soap12-envelope.xsd imports xml.xsd itself; otherwise import it here, as the whole bundle has it.
-      const withXml: [string, string][] = used.some(([ns]) => ns === SOAP12_ENV_NS) ? used : [...used, [XML_NS, 'xml.xsd']];
-      sub = libxml.parseXml(bundleText(dir, withXml), { baseUrl: path, nonet: true, noent: false, huge: false });
-      subsets.set(subsetKey, sub);
-    }
+    if (sub) return sub;
+    if (subsets.size >= MAX_SUBSETS) return doc; // a target that varies its names endlessly: no unbounded cache
+    const pairs = parts.map(({ i, key, mentioned }): [string, string] => {
+      if (!mentioned) return [i.ns, i.file];
+      const file = `${i.file.replace(/\.xsd$/, '')}.subset-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.xsd`;
+      if (!written.has(file)) {
+        const only = new Set(mentioned);
+        const xsd = generateXsdSubset(i.ns, i.ops!, i.file, (n) => only.has(n)).text.replace(ANNOTATION_RE, '');
+        written.set(file, xsd);
+        writeIfChanged(join(dir, file), xsd);
+      }
+      return [i.ns, file];
+    });
+    const withXml = needsXml ? [...pairs, [XML_NS, 'xml.xsd'] as [string, string]] : pairs;
+    sub = parse(bundleText(dir, withXml));
+    importsOf.set(sub, withXml.map(([, file]) => file).concat(withXml.some(([, f]) => f === 'soap12-envelope.xsd') ? ['xml.xsd'] : []));
+    subsets.set(subsetKey, sub);
     return sub;
   };
   const bundle = { path, dir, doc, docFor, ensureFiles };
@@ -257,7 +339,7 @@ export function createDocumentValidator(namespaces: Namespaces, options: Validat
     // libxml2 keeps "&" of a namespace declaration as "&#38;", so no element would ever match.
     if (ns.includes('&')) throw new Error(`namespace ${ns}: libxml2 cannot validate documents whose namespace URI contains "&"`);
   }
-  const bundle = schemaBundle(namespaces, options.cacheDir);
+  const bundle = schemaBundle(namespaces, options.cacheDir, options.subsets ?? true);
 
   return {
     validate(xml: string): LibxmlOutcome {
@@ -283,8 +365,9 @@ export function createDocumentValidator(namespaces: Namespaces, options: Validat
 
       let valid: boolean;
       try {
-        bundle.ensureFiles();
-        valid = doc.validate(bundle.docFor(xml));
+        const schema = bundle.docFor(xml);
+        bundle.ensureFiles(schema);
+        valid = doc.validate(schema);
       } catch (e) {
         return { xsdErrors: [{ message: `XSD validation could not run (schemas in ${bundle.dir}): ${(e as Error).message}` }] };
       }
