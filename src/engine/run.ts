@@ -259,7 +259,14 @@ export function summarise(rows: readonly ResultRow[]): RunReport['summary'] {
 
 /** Run one unit and redact its rows (the form suites and reports use). */
 export async function runUnitRedacted(plan: RunPlan, deps: EngineDeps, unit: Unit, redact: Redactor): Promise<ResultRow[]> {
-  return (await runUnit(plan, deps, unit)).map((r) => redactRow(r, redact));
+  // A unit's rows repeat the same texts (each binding's reproduce command on every check row): redact each once.
+  const memo = new Map<string, string>();
+  const once: Redactor = (text) => {
+    let out = memo.get(text);
+    if (out === undefined) memo.set(text, (out = redact(text)));
+    return out;
+  };
+  return (await runUnit(plan, deps, unit)).map((r) => redactRow(r, once));
 }
 
 /**
