@@ -19,7 +19,7 @@ import { planUnits } from '../engine/run.js';
 import { createMockCore, DEFAULT_PASSWORD, DEFAULT_USER, MAX_BODY_BYTES } from './core.js';
 import { FAULTS, type Fault, type MockResponse } from './faults.js';
 import { RECORDING_FORMAT, RECORDING_INDEX } from './replay.js';
-import { startMock, type MockOptions, type RunningMock } from './server.js';
+import { AnswerMemo, startMock, type MockOptions, type RunningMock } from './server.js';
 import { plainToWire, responseToWire, toResponse } from './wire.js';
 import { validParams } from './test-support.js';
 
@@ -112,9 +112,10 @@ describe('direct path = msw path, byte for byte', () => {
   beforeAll(async () => { p = await pair(); });
   afterAll(() => p.close());
 
-  test("a run's request mix", async () => {
+  test("a run's request mix, twice (the second time from the direct path's memo)", async () => {
     const mix = requestMix();
-    const answers = await expectSame(p, mix);
+    const answers = await expectSame(p, [...mix, ...mix]);
+    expect(answers.slice(mix.length)).toEqual(answers.slice(0, mix.length));
     // The mix is not vacuous: results, rejections and bad requests.
     const statuses = new Set(answers.map(statusOf));
     expect(statuses).toContain(200);
@@ -179,7 +180,7 @@ describe('direct path = msw path, byte for byte', () => {
     try {
       const mix = requestMix().filter((r) => `${r.target} ${String(r.body ?? '')}`.includes(f.operation));
       expect(mix.length).toBeGreaterThan(4);
-      await expectSame(q, mix, name);
+      await expectSame(q, [...mix, ...mix], name);
     } finally {
       await q.close();
     }
@@ -188,7 +189,7 @@ describe('direct path = msw path, byte for byte', () => {
   test('variation mode', async () => {
     const q = await pair({ vary: true });
     try {
-      await expectSame(q, requestMix());
+      await expectSame(q, [...requestMix(), ...requestMix()]);
     } finally {
       await q.close();
     }
@@ -246,7 +247,7 @@ describe('direct path = msw path, byte for byte', () => {
     const q = await pair({ replay: dir });
     try {
       const calls = [languages, meals].flatMap((o) => BINDINGS.map((id) => rawOf(binding(id).encodeRequest(o, validParams(o), 'http://mock', DEFAULT_NAMESPACES[o.ns]))));
-      const answers = await expectSame(q, [...calls, ...requestMix()]);
+      const answers = await expectSame(q, [...calls, ...requestMix(), ...calls]);
       expect(answers[0]).toContain('<recorded/>');
       expect(statusOf(answers[1]!)).toBe(204);
       expect(answers[3]).toMatch(/^HTTP\/1.1 500 .*internal mock error/s);
@@ -255,6 +256,35 @@ describe('direct path = msw path, byte for byte', () => {
     } finally {
       await q.close();
     }
+  });
+});
+
+describe('AnswerMemo', () => {
+  const wire = (n: number) => ({ status: 200, headers: {}, body: Buffer.alloc(n) });
+  test('keeps at most its entry and byte budgets, dropping the oldest first', () => {
+    const memo = new AnswerMemo(3, 1000);
+    for (const k of ['a', 'b', 'c', 'd']) memo.set(k, wire(10));
+    expect(memo.size).toBe(3);
+    expect(memo.get('a')).toBeUndefined();
+    expect(memo.get('d')?.body.length).toBe(10);
+    memo.set('big', wire(900));
+    expect(memo.get('b')).toBeUndefined();
+    expect(memo.get('big')).toBeDefined();
+    memo.set('huge', wire(5000));
+    expect(memo.get('huge')).toBeUndefined();
+  });
+
+  test('keys: Host aside, every header, the body, method, path and query count; large bodies are not kept', () => {
+    const url = new URL('http://a/p?q=1');
+    const base = AnswerMemo.key('POST', url, { 'content-type': 'text/xml', host: 'a' }, Buffer.from('x'));
+    expect(AnswerMemo.key('POST', new URL('http://b/p?q=1'), { 'content-type': 'text/xml', host: 'b' }, Buffer.from('x'))).toBe(base);
+    for (const other of [
+      AnswerMemo.key('GET', url, { 'content-type': 'text/xml', host: 'a' }, Buffer.from('x')),
+      AnswerMemo.key('POST', new URL('http://a/p?q=2'), { 'content-type': 'text/xml', host: 'a' }, Buffer.from('x')),
+      AnswerMemo.key('POST', url, { 'content-type': 'text/xml', soapaction: '"a"', host: 'a' }, Buffer.from('x')),
+      AnswerMemo.key('POST', url, { 'content-type': 'text/xml', host: 'a' }, Buffer.from('y')),
+    ]) expect(other).not.toBe(base);
+    expect(AnswerMemo.key('POST', url, {}, Buffer.alloc(64 * 1024))).toBeUndefined();
   });
 });
 

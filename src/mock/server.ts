@@ -73,7 +73,13 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     vary: options.vary,
     replay: replay?.lookup,
   });
-  const served: Served = { core, handlers: handlersOf(core), direct: options.via !== 'msw' && core.catalogueFaultsOnly };
+  const direct = options.via !== 'msw' && core.catalogueFaultsOnly;
+  const served: Served = {
+    core, handlers: handlersOf(core), direct,
+    // Every answer is a function of the request alone once the style function (the one piece of
+    // caller code left) is out of the way: the catalogue's faults, variation and replay are pure.
+    memo: direct && options.style === undefined ? new AnswerMemo() : undefined,
+  };
   const server = createServer((req, res) => {
     void handle(served, req, res, host);
   });
@@ -108,6 +114,53 @@ interface Served {
   readonly handlers: RequestHandler[];
   /** Whether the direct path may be taken (else every request goes through msw). */
   readonly direct: boolean;
+  /** Answers of the binding routes already given, when they depend on nothing but the request. */
+  readonly memo?: AnswerMemo;
+}
+
+/** Largest request body whose answer is remembered. */
+const MEMO_MAX_BODY = 16 * 1024;
+
+/**
+ * Answers already given, by request: method, path and query, the headers the handlers see (Host
+ * aside: no binding route reads it) and the body. A binding route's answer depends on nothing else
+ * (decode reads Content-Type, SOAPAction and the body; the data are seeded by the parameters; the
+ * catalogue's faults are pure), so the same request gets the same bytes without being decoded,
+ * resolved and serialised again. Bounded; the oldest entries are dropped first.
+ */
+export class AnswerMemo {
+  private readonly answers = new Map<string, Wire>();
+  private bytes = 0;
+  constructor(private readonly maxEntries = 4096, private readonly maxBytes = 32 * 1024 * 1024) {}
+
+  /** The key of a request, or undefined when its answer is not to be remembered (large body). */
+  static key(method: string, url: URL, headers: Readonly<Record<string, string>>, body: Buffer): string | undefined {
+    if (body.length > MEMO_MAX_BODY) return undefined;
+    // Unambiguous: a method, path or query holds no newline; a header name no colon, a value no newline.
+    let key = `${method} ${url.pathname}${url.search}\n`;
+    for (const name in headers) if (name !== 'host') key += `${name}:${headers[name]}\n`;
+    return `${key}\n${body.toString('latin1')}`;
+  }
+
+  get(key: string): Wire | undefined {
+    return this.answers.get(key);
+  }
+
+  set(key: string, wire: Wire): void {
+    const size = key.length + wire.body.length;
+    if (size > this.maxBytes) return;
+    while (this.answers.size >= this.maxEntries || (this.answers.size > 0 && this.bytes + size > this.maxBytes)) {
+      const [oldKey, old] = this.answers.entries().next().value!;
+      this.answers.delete(oldKey);
+      this.bytes -= oldKey.length + old.body.length;
+    }
+    this.answers.set(key, wire);
+    this.bytes += size;
+  }
+
+  get size(): number {
+    return this.answers.size;
+  }
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -127,7 +180,7 @@ async function handle(served: Served, req: IncomingMessage, res: ServerResponse,
     } catch {
       return send(res, 400, { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(`Bad request target: ${req.url ?? ''}`));
     }
-    const wire = (served.direct ? await direct(served.core, method, url, req.rawHeaders, body) : undefined)
+    const wire = (served.direct ? await direct(served.core, served.memo, method, url, req.rawHeaders, body) : undefined)
       ?? await viaMsw(served.handlers, method, url, req.rawHeaders, body);
     if (wire === undefined) {
       return send(res, 404, { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(`No such resource: ${url.pathname}`));
@@ -165,11 +218,14 @@ async function viaMsw(handlers: RequestHandler[], method: string, url: URL, rawH
  * repeated ones joined with ", ", sorted), the core's route and answer, written as a Fetch Response
  * would carry it. Undefined (take the msw path) for a request Fetch would change or refuse.
  */
-function direct(core: MockCore, method: string, url: URL, rawHeaders: readonly string[], body: Buffer): Wire | Promise<Wire> | undefined {
+function direct(core: MockCore, memo: AnswerMemo | undefined, method: string, url: URL, rawHeaders: readonly string[], body: Buffer): Wire | Promise<Wire> | undefined {
   // A Request refuses a URL with credentials.
   if (url.username !== '' || url.password !== '') return undefined;
   const headers = handlerHeaders(rawHeaders);
   if (headers === undefined) return undefined;
+  const key = memo && AnswerMemo.key(method, url, headers, body);
+  const known = key === undefined ? undefined : memo!.get(key);
+  if (known) return known;
   const req = { method, url, incoming: incomingOf(method, url, headers) };
   const route = core.route(req);
   if (route === undefined) return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from(`No such resource: ${url.pathname}`) };
@@ -177,7 +233,11 @@ function direct(core: MockCore, method: string, url: URL, rawHeaders: readonly s
     ? core.serveBinding(route, req.incoming!, method === 'GET' || method === 'HEAD' ? EMPTY : body)
     : core.respond(route, req);
   const plain = answer instanceof ReplayHit ? answer.plain() : answer;
-  return (plain && plainToWire(plain)) ?? throughResponse(core, route, answer);
+  const wire = plain && plainToWire(plain);
+  if (wire === undefined) return throughResponse(core, route, answer);
+  // Only a binding route's answer: the WSDL names the origin (Host), and the rest are cheap.
+  if (key !== undefined && route.kind === 'binding') memo!.set(key, wire);
+  return wire;
 }
 
 /** An answer a Fetch Response would change or refuse: build one, as the msw handler does (a throw is the route's 500). */
