@@ -126,12 +126,12 @@ export function parseXml(xml: string): ParsedXml {
   }
   const roots = raw.filter((n) => elementName(n) !== undefined);
   if (roots.length !== 1) throw new XmlError(roots.length === 0 ? 'no root element' : `${roots.length} root elements, expected one`);
-  const root = build(roots[0]!, new Map([['xml', XML_NS]]), '/');
+  const root = build(roots[0]!, new Map([['xml', XML_NS]]), []);
   return { root, declaration: readDeclaration(xml) };
 }
 
 function elementName(n: RawNode): string | undefined {
-  for (const k of Object.keys(n)) if (k !== ':@' && k !== '#text') return k;
+  for (const k in n) if (k !== ':@' && k !== '#text') return k;
   return undefined;
 }
 
@@ -140,36 +140,45 @@ function split(qname: string): [string, string] {
   return i < 0 ? ['', qname] : [qname.slice(0, i), qname.slice(i + 1)];
 }
 
-function build(node: RawNode, scope: Map<string, string>, parentPath: string): XElement {
+/** The path of the element being built, for messages only: joined when an error is thrown. */
+function pathOf(stack: readonly string[]): string {
+  return `/${stack.join('/')}`;
+}
+
+/** `stack` holds the qualified names from the root down to this element's parent; it is restored on return. */
+function build(node: RawNode, scope: Map<string, string>, stack: string[]): XElement {
   const qname = elementName(node)!;
   const rawAttrs = (node[':@'] ?? {}) as Record<string, string>;
   let local = scope;
-  for (const [k, v] of Object.entries(rawAttrs)) {
+  for (const k in rawAttrs) {
     if (k === 'xmlns' || k.startsWith('xmlns:')) {
       if (local === scope) local = new Map(scope);
-      local.set(k === 'xmlns' ? '' : k.slice(6), v);
+      local.set(k === 'xmlns' ? '' : k.slice(6), rawAttrs[k]!);
     }
   }
   const [prefix, name] = split(qname);
-  const here = `${parentPath}${qname}`;
+  stack.push(qname);
   const ns = local.get(prefix);
-  if (ns === undefined && prefix !== '') throw new XmlError(`undeclared namespace prefix "${prefix}" on element ${here}`);
+  if (ns === undefined && prefix !== '') throw new XmlError(`undeclared namespace prefix "${prefix}" on element ${pathOf(stack)}`);
   const attrs: XAttr[] = [];
-  for (const [k, v] of Object.entries(rawAttrs)) {
+  for (const k in rawAttrs) {
     if (k === 'xmlns' || k.startsWith('xmlns:')) continue;
     const [ap, al] = split(k);
     const ans = ap === '' ? '' : local.get(ap);
-    if (ans === undefined) throw new XmlError(`undeclared namespace prefix "${ap}" on attribute ${k} of ${here}`);
-    attrs.push({ ns: ans, local: al, prefix: ap, value: v });
+    if (ans === undefined) throw new XmlError(`undeclared namespace prefix "${ap}" on attribute ${k} of ${pathOf(stack)}`);
+    attrs.push({ ns: ans, local: al, prefix: ap, value: rawAttrs[k]! });
   }
   const el: XElement = { ns: ns ?? '', local: name, prefix, attrs, children: [], text: '' };
   const kids = node[qname] as RawNode[];
   let text = '';
   for (const k of kids) {
-    if (typeof k['#text'] === 'string' || typeof k['#text'] === 'number') text += String(k['#text']);
-    else if (elementName(k) !== undefined) el.children.push(build(k, local, `${here}/`));
+    const t = k['#text'];
+    if (typeof t === 'string') text += t;
+    else if (typeof t === 'number') text += String(t);
+    else if (elementName(k) !== undefined) el.children.push(build(k, local, stack));
   }
   el.text = text;
+  stack.pop();
   return el;
 }
 
