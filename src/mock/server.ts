@@ -6,6 +6,8 @@
  *           ServerResponse: the reference path, and the one taken for what the direct path does not
  *           reproduce byte for byte (fault objects, request headers or URLs Fetch would change or
  *           refuse, answers a Fetch Response would change or refuse).
+ * On the direct path the answers of the binding routes are remembered by request (AnswerMemo): a
+ * request seen before is answered with the same bytes without being decoded and answered again.
  * Bodies are read with a size cap enforced while reading (413 beyond it, never buffered unbounded);
  * keep-alive is left on.
  */
