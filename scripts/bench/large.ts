@@ -16,6 +16,8 @@ import type { Exchange } from '../../src/core/types.js';
 import { canonicalResult } from '../../src/equivalence/compare.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, serializeResult, type DataObject } from '../../src/mock/index.js';
 import { createDocumentValidator } from '../../src/xml/xsd-validator.js';
+import { PARSER_OPTIONS } from '../../src/xml/tree.js';
+import { XMLParser } from 'fast-xml-parser';
 import { MB, stat } from './common.js';
 import { createWasmDocumentValidator } from './wasm-validator.js';
 
@@ -97,11 +99,26 @@ function check(file: string, engine: string) {
     gc();
     runs.push(checkOnce(body, validator));
   }
+  // The bound of the tree stage: fast-xml-parser alone, same options, on the decoded text.
+  const text = body.toString('utf8');
+  const fxp = new XMLParser(PARSER_OPTIONS);
+  const fxpMs: number[] = [];
+  let fxpHeap = 0;
+  for (let i = 0; i < 3; i++) {
+    gc();
+    const h0 = process.memoryUsage().heapUsed;
+    const t = performance.now();
+    const out = fxp.parse(text) as unknown;
+    fxpMs.push(performance.now() - t);
+    fxpHeap = Math.max(fxpHeap, process.memoryUsage().heapUsed - h0);
+    if (!out) throw new Error('no output');
+  }
   const total = stat(runs.map((r) => r.total));
   const stages = Object.fromEntries(Object.keys(first.stages).map((k) => [k, stat(runs.map((r) => r.stages[k as keyof typeof first.stages])).median]));
   return {
     engine, bytes: body.length, ms: total, cpuMs: stat(runs.map((r) => r.cpuMs)), mbPerS: body.length / MB / (total.median / 1000), stages,
     peakRssDelta: peakRss, retainedHeapDelta: retainedHeap, failed: first.failed, checks: first.checks,
+    parserOnly: { ms: stat(fxpMs), mbPerS: body.length / MB / (stat(fxpMs).median / 1000), heapDelta: fxpHeap },
   };
 }
 
