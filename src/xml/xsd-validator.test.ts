@@ -447,6 +447,17 @@ describe('schema subsets (libxmljs2 compiles the schema on every validate: each 
         out.push({ name: `${o.name} soap11 + ${other.name}`, xml: documentOf('soap11', o, result, tns).replace('</soap:Body>', `${foreign}</soap:Body>`) });
         out.push({ name: `${o.name} root ${other.resultElement}`, xml: documentOf('bare', o, foreign, tns) });
       }
+      // SOAP faults, broken ones, and the envelope's fault types named only by xsi:type
+      for (const [kind, b, env] of [['soap11', soap11, 'http://schemas.xmlsoap.org/soap/envelope/'], ['soap12', soap12, 'http://www.w3.org/2003/05/soap-envelope']] as const) {
+        const fault = b.encodeFault(500, 'Server was unable to process request.', 'server').body;
+        out.push({ name: `${o.name} ${kind} fault`, xml: fault });
+        out.push({ name: `${o.name} ${kind} fault without reason`, xml: fault.replace(/<faultstring>[^<]*<\/faultstring>|<([\w]+:)?Reason>.*<\/([\w]+:)?Reason>/s, '') });
+        out.push({ name: `${o.name} ${kind} fault text without xml:lang`, xml: fault.replace(/ xml:lang="[^"]*"/, '') });
+        for (const t of ['Fault', 'detail', 'faultreason', 'reasontext', 'faultcode', 'subcode', 'faultcodeEnum', 'Body']) {
+          const typed = result.replace(/^<([\w:]+)/, `<$1 ${XSI} xmlns:e="${env}" xsi:type="e:${t}"`);
+          out.push({ name: `${o.name} ${kind} xsi:type=e:${t}`, xml: documentOf(kind, o, typed, tns) });
+        }
+      }
       // a name spelled with a character reference, and a type name only as part of a longer name
       out.push({ name: `${o.name} charref`, xml: documentOf('bare', o, result.replace(/^<([\w:]+)/, `<$1 ${XSI} xmlns:q="${tns}" xsi:type="q:&#77;onetaryValue"`), tns) });
       // xml:lang on every element: checked against xml.xsd where an attribute wildcard is lax

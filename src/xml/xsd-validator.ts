@@ -55,6 +55,23 @@ const SUBSET_MAX_CHARS = 64 * 1024;
 function nameTokens(xml: string): Set<string> {
   return new Set(xml.match(/[A-Za-z0-9_.-]+/g));
 }
+
+/**
+ * A SOAP envelope schema without its Fault part: everything from the Fault element's declaration to
+ * the end of the schema (both envelope schemas keep it there), and the xs:import a schema then no
+ * longer uses. `names` are the names declared in the part left out: a document naming none of them
+ * can hold no element or xsi:type the part declares, so it validates the same without it (the SOAP
+ * 1.2 one then also needs no xml.xsd: only its fault text uses xml:lang).
+ */
+export function withoutFault(xsd: string): { text: string; names: string[] } | undefined {
+  const start = xsd.indexOf('  <xs:element name="Fault"');
+  const end = xsd.lastIndexOf('</xs:schema>');
+  if (start < 0 || end < start) return undefined;
+  const cut = xsd.slice(start, end);
+  let text = xsd.slice(0, start) + xsd.slice(end);
+  if (!/ref="xml:/.test(text)) text = text.replace(/^ *<xs:import namespace="http:\/\/www\.w3\.org\/XML\/1998\/namespace"[^>]*\/>\n/m, '');
+  return { text, names: [...new Set([...cut.matchAll(/\bname="([^"]+)"/g)].map((m) => m[1]!))] };
+}
 /** Documentation in a generated schema: left out of the subsets, which only libxml2 reads. */
 const ANNOTATION_RE = /^ *<xs:annotation>\n(?: *<xs:documentation>[^<]*<\/xs:documentation>\n)+ *<\/xs:annotation>\n/gm;
 /** At most this many subset schemas are kept per namespace set; beyond, the whole schemas are used. */
@@ -238,6 +255,16 @@ export function schemaBundle(namespaces: Namespaces, cacheDir?: string, subsetsO
     throw new Error(`the XSD bundle ${path} does not compile: ${(e as Error).message}${details ? `: ${details}` : ''}`);
   }
 
+  // The envelope schemas without their Fault part, and the names that part declares.
+  const faultless = new Map<string, { file: string; names: string[] }>();
+  for (const i of imports) {
+    const cut = i.ops ? undefined : withoutFault(files.get(i.file)!);
+    if (!cut) continue;
+    const file = i.file.replace(/\.xsd$/, '.nofault.xsd');
+    written.set(file, cut.text);
+    writeIfChanged(join(dir, file), cut.text);
+    faultless.set(i.file, { file, names: cut.names });
+  }
   // Every name a group schema declares (operation elements, then types), per group import.
   const typeNames = allTypes().map((t) => t.name);
   const groupNames = new Map(imports.filter((i) => i.ops).map((i) => [i, [...new Set([...i.ops!.flatMap(operationElementNames), ...typeNames])]]));
@@ -249,22 +276,26 @@ export function schemaBundle(namespaces: Namespaces, cacheDir?: string, subsetsO
     if (!small && used.length === imports.length) return doc;
     // Per used import: its file, or for a group schema the subset file of the names mentioned.
     let tokens: Set<string> | undefined;
-    const parts = used.map((i) => {
-      const names = small ? groupNames.get(i) : undefined;
-      if (!names) return { i, key: i.file };
+    const parts = used.map((i): { i: BundleImport; key: string; file?: string; mentioned?: string[] } => {
+      if (!small) return { i, key: i.file };
       tokens ??= nameTokens(xml);
+      const cut = faultless.get(i.file);
+      if (cut) return cut.names.some((n) => tokens!.has(n)) ? { i, key: i.file } : { i, key: cut.file, file: cut.file };
+      const names = groupNames.get(i);
+      if (!names) return { i, key: i.file };
       const mentioned = names.filter((n) => tokens!.has(n));
       return { i, key: `${i.file}:${mentioned.join(',')}`, mentioned };
     });
-    // soap12-envelope.xsd imports xml.xsd itself; otherwise import it as the whole bundle does, unless
-    // the text has no "xml:" (an attribute of the XML namespace must use the prefix xml).
-    const needsXml = !used.some((i) => i.ns === SOAP12_ENV_NS) && (xml.includes('xml:') || xml.includes(XML_NS));
+    // The whole soap12-envelope.xsd imports xml.xsd itself; otherwise import it as the whole bundle
+    // does, unless the text has no "xml:" (an attribute of the XML namespace must use the prefix xml).
+    const envelopeImportsXml = parts.some((p) => p.key === 'soap12-envelope.xsd');
+    const needsXml = !envelopeImportsXml && (xml.includes('xml:') || xml.includes(XML_NS));
     const subsetKey = parts.map((p) => p.key).concat(needsXml ? ['xml.xsd'] : []).join(' ');
     let sub = subsets.get(subsetKey);
     if (sub) return sub;
     if (subsets.size >= MAX_SUBSETS) return doc; // a target that varies its names endlessly: no unbounded cache
-    const pairs = parts.map(({ i, key, mentioned }): [string, string] => {
-      if (!mentioned) return [i.ns, i.file];
+    const pairs = parts.map(({ i, key, file: fixed, mentioned }): [string, string] => {
+      if (!mentioned) return [i.ns, fixed ?? i.file];
       const file = `${i.file.replace(/\.xsd$/, '')}.subset-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.xsd`;
       if (!written.has(file)) {
         const only = new Set(mentioned);
@@ -276,7 +307,7 @@ export function schemaBundle(namespaces: Namespaces, cacheDir?: string, subsetsO
     });
     const withXml = needsXml ? [...pairs, [XML_NS, 'xml.xsd'] as [string, string]] : pairs;
     sub = parse(bundleText(dir, withXml));
-    importsOf.set(sub, withXml.map(([, file]) => file).concat(withXml.some(([, f]) => f === 'soap12-envelope.xsd') ? ['xml.xsd'] : []));
+    importsOf.set(sub, withXml.map(([, file]) => file).concat(envelopeImportsXml ? ['xml.xsd'] : []));
     subsets.set(subsetKey, sub);
     return sub;
   };
