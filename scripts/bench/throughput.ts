@@ -4,7 +4,8 @@
  *   floor   URL CONC REPS   raw undici requests/s, the run's request mix, no checks
  *   harness URL CONC REPS [wasm]  exchanges/s of the engine with every check, equivalence and
  *                           negatives (wasm: the libxml2-wasm prototype validator instead of libxmljs2)
- *   mock    URL CONNS SECS  the mock's requests/s and latency percentiles at CONNS keep-alive connections
+ *   mock    URL CONNS SECS [unique]  the mock's requests/s and latency percentiles at CONNS keep-alive
+ *                           connections (unique: every request different, so none is answered from the memo)
  *   cases   URL CONC FACTOR REPS  wall time of an engine run with the shipped cases multiplied FACTOR times
  *
  * Prints one JSON line with the per-repetition figures; scripts/bench.ts takes medians.
@@ -89,20 +90,36 @@ async function harness(conc: number, reps: number, engine?: string) {
   return { exchangesPerRun: last.exchanges, checksPerRun: last.checks, failed: last.failed, eps, cpuMsPerExchange };
 }
 
-async function mockLoad(conns: number, seconds: number) {
+/**
+ * The request `r` made unique by `n` without changing its meaning: an XML comment in a SOAP body,
+ * an extra parameter (ignored by the service, as by ASP.NET) in a query or form body. The mock's
+ * answer memo then never hits: every request is parsed, resolved and serialised.
+ */
+function unique(r: HttpRequest, n: number): HttpRequest {
+  const ct = String(r.headers['content-type'] ?? r.headers['Content-Type'] ?? '');
+  if (r.method === 'GET') return { ...r, url: `${r.url}${r.url.includes('?') ? '&' : '?'}benchRequest=${n}` };
+  if (ct.includes('form')) return { ...r, body: `${r.body}&benchRequest=${n}` };
+  const body = String(r.body);
+  const decl = /^<\?xml[^>]*\?>/.exec(body)?.[0] ?? '';
+  return { ...r, body: `${decl}<!-- bench request ${n} -->${body.slice(decl.length)}` };
+}
+
+async function mockLoad(conns: number, seconds: number, fresh: boolean) {
   const agent = new Agent({ connections: conns, pipelining: 1, keepAliveTimeout: 10_000 });
-  const batch = Array.from({ length: 4 }, () => mix).flat();
+  let counter = 0;
+  const batchOf = () => Array.from({ length: 4 }, () => mix).flat().map((r) => (fresh ? unique(r, counter++) : r));
+  const batch = batchOf();
   await blast(agent, batch, conns); // warm-up: opens the connections
   const reps: { rps: number; p50: number; p99: number; requests: number }[] = [];
   for (let i = 0; i < 3; i++) {
     const lat: number[] = [];
     const t = performance.now();
-    while (performance.now() - t < seconds * 1000) lat.push(...await blast(agent, batch, conns));
+    while (performance.now() - t < seconds * 1000) lat.push(...await blast(agent, fresh ? batchOf() : batch, conns));
     const s = (performance.now() - t) / 1000;
     reps.push({ rps: lat.length / s, p50: percentile(lat, 50), p99: percentile(lat, 99), requests: lat.length });
   }
   await agent.close();
-  return { connections: conns, warmupRequests: batch.length, reps };
+  return { connections: conns, fresh, warmupRequests: batch.length, reps };
 }
 
 async function cases(conc: number, factor: number, reps: number) {
@@ -129,7 +146,7 @@ const n = Number(a);
 const m = Number(b);
 const result = mode === 'floor' ? await floor(n, m)
   : mode === 'harness' ? await harness(n, m, c)
-    : mode === 'mock' ? await mockLoad(n, m)
+    : mode === 'mock' ? await mockLoad(n, m, c === 'unique')
       : mode === 'cases' ? await cases(n, m, Number(c ?? 3))
         : undefined;
 if (!result) throw new Error(`unknown mode ${mode}`);
