@@ -22,10 +22,23 @@ describe('reproduce command', () => {
     expect(cmd).not.toContain('p@ss');
     expect(cmd).toContain("-H 'soapaction: \"urn:x/Op\"'");
     // Expand the here-document with a real shell: the variable comes back, $HOME and `id` stay literal.
-    const heredoc = cmd.slice(cmd.indexOf('<<EOF'));
-    const out = execFileSync('bash', ['-c', `cat ${heredoc}`], { env: { CONFORMANCE_PASSWORD: 'S3CRET', PATH: process.env.PATH } }).toString();
+    const script = cmd.replace(/curl [^\n]*--data-binary @- /, 'cat ');
+    const out = execFileSync('bash', ['-c', script], { env: { CONFORMANCE_PASSWORD: 'S3CRET', PATH: process.env.PATH } }).toString();
     expect(out).toContain('<password>S3CRET</password>');
     expect(out).toContain('<t>$HOME `id`</t>');
+  });
+
+  test('SOAP: a password with XML special characters comes back escaped, so the body stays well-formed', () => {
+    const body = `<Envelope><password>${'p@ss w&amp;rd&lt;"$x'}</password></Envelope>`;
+    const cmd = curlCommand({ method: 'POST', url: 'http://h/1/SOAP/Booking.asmx', headers: { 'content-type': 'text/xml; charset=utf-8' }, body }, SECRET);
+    expect(cmd).not.toContain('p@ss');
+    // Run the whole command with a real shell, curl replaced by cat.
+    const script = cmd.replace(/curl [^\n]*--data-binary @- /, 'cat ');
+    expect(script).not.toBe(cmd);
+    for (const [pw, xml] of [[SECRET, 'p@ss w&amp;rd&lt;&quot;$x'], [`a&b<c>d"e'f`, 'a&amp;b&lt;c&gt;d&quot;e&apos;f'], ['plain', 'plain']]) {
+      const out = execFileSync('bash', ['-c', script], { env: { CONFORMANCE_PASSWORD: pw, PATH: process.env.PATH } }).toString();
+      expect(out, pw).toBe(`<Envelope><password>${xml}</password></Envelope>\n`);
+    }
   });
 
   test('URL user-info is never part of the command (the transport does not send it either)', () => {

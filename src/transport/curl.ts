@@ -1,12 +1,16 @@
 /**
  * A curl command that reproduces one request, with the password replaced by the shell variable
  * $CONFORMANCE_PASSWORD: GET/POST parameters go through --data-urlencode (so any password encodes
- * right), SOAP bodies through an unquoted here-document that expands the variable.
+ * right), SOAP bodies through an unquoted here-document that expands the variable, XML-escaped by
+ * the command first where the body held the password escaped (a password with "&" or "<").
  */
 import type { HttpRequest } from '../core/types.js';
 import { secretForms } from '../core/redact.js';
 
 export const PASSWORD_VARIABLE = 'CONFORMANCE_PASSWORD';
+/** The password escaped for XML text and attribute values, set by the command itself. */
+const XML_VARIABLE = `${PASSWORD_VARIABLE}_XML`;
+const XML_ESCAPE = `$(printf '%s' "$${PASSWORD_VARIABLE}" | sed -e 's/&/\\&amp;/g' -e 's/</\\&lt;/g' -e 's/>/\\&gt;/g' -e 's/"/\\&quot;/g' -e "s/'/\\&apos;/g")`;
 
 /** Quote for a POSIX shell. */
 export function shellQuote(s: string): string {
@@ -41,8 +45,18 @@ export function curlCommand(req: HttpRequest, password: string): string {
     for (const [k, v] of new URLSearchParams(req.body ?? '')) parts.push('--data-urlencode', pairArg(k, v, password));
     return parts.join(' ');
   }
-  let body = (req.body ?? '').replace(/[\\$`]/g, (c) => `\\${c}`);
-  if (password) for (const f of secretForms(password)) body = body.split(f.replace(/[\\$`]/g, (c) => `\\${c}`)).join(`\${${PASSWORD_VARIABLE}}`);
+  const hereDoc = (t: string) => t.replace(/[\\$`]/g, (c) => `\\${c}`);
+  let body = hereDoc(req.body ?? '');
+  let escaped = false;
+  if (password) {
+    for (const f of secretForms(password)) {
+      // An XML-escaped form stands for the password as XML text: the command escapes the variable the same way.
+      const xml = f !== password && f.includes('&');
+      const next = body.split(hereDoc(f)).join(`\${${xml ? XML_VARIABLE : PASSWORD_VARIABLE}}`);
+      if (xml && next !== body) escaped = true;
+      body = next;
+    }
+  }
   parts.push('--data-binary', '@-', `<<EOF\n${body}\nEOF`);
-  return parts.join(' ');
+  return (escaped ? `${XML_VARIABLE}=${XML_ESCAPE}; ` : '') + parts.join(' ');
 }
