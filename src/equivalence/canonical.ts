@@ -6,6 +6,7 @@
  * An xsi:type naming the element's declared type says nothing and is left out; another one is kept
  * by the type's local name (its prefix is the writer's choice).
  */
+import { createHash } from 'node:crypto';
 import { effective, isSimple, MODEL, type ElementField, type TypeRef } from '../contract/model.js';
 import { isBlank, isNil, XSI_NS, type XElement } from '../xml/tree.js';
 import { canonicalUntyped, canonicalValue } from './values.js';
@@ -26,14 +27,47 @@ export type IgnorePredicate = (namePath: string) => boolean;
 interface Walk {
   readonly ns: string;
   readonly ignore: IgnorePredicate;
-  readonly out: Entry[];
+  readonly out: { push(e: Entry): void };
 }
 
 /** The canonical entries of a result element of a model type. */
 export function canonicalEntries(el: XElement, typeName: TypeRef, groupNs: string, ignore: IgnorePredicate = () => false): Entry[] {
-  const w: Walk = { ns: groupNs, ignore, out: [] };
-  visit(w, el, typeName, `/${el.local}`, el.local);
-  return w.out;
+  const out: Entry[] = [];
+  visit({ ns: groupNs, ignore, out }, el, typeName, `/${el.local}`, el.local);
+  return out;
+}
+
+/**
+ * A digest of the canonical entries (SHA-256 over each path and value, length-prefixed), computed
+ * without holding them: equal digests mean equal entries. For large results this keeps the
+ * comparison of bindings that agree from holding one path string per value for every binding.
+ */
+export function canonicalDigest(el: XElement, typeName: TypeRef, groupNs: string, ignore: IgnorePredicate = () => false): string {
+  const digest = new EntryDigest();
+  visit({ ns: groupNs, ignore, out: digest }, el, typeName, `/${el.local}`, el.local);
+  return digest.finish();
+}
+
+/** Entries into a SHA-256, fed in chunks of about 64 K characters. */
+export class EntryDigest {
+  readonly #hash = createHash('sha256');
+  #pending: string[] = [];
+  #size = 0;
+  push(e: Entry): void {
+    const s = `${e.path.length}:${e.path}${e.value.length}:${e.value}`;
+    this.#pending.push(s);
+    this.#size += s.length;
+    if (this.#size > 65_536) this.#flush();
+  }
+  #flush(): void {
+    this.#hash.update(this.#pending.join(''), 'utf16le'); // every JS string, lone surrogates too, hashes apart
+    this.#pending = [];
+    this.#size = 0;
+  }
+  finish(): string {
+    this.#flush();
+    return this.#hash.digest('hex');
+  }
 }
 
 function name(el: XElement, ns: string): string {

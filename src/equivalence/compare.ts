@@ -12,7 +12,7 @@ import type { CaseKind, CheckContext } from '../checks/context.js';
 import type { CheckOutcome } from '../checks/types.js';
 import type { Finding } from '../core/types.js';
 import { isNil } from '../xml/tree.js';
-import { canonicalEntries, type Entry } from './canonical.js';
+import { canonicalDigest, canonicalEntries, EntryDigest, type Entry } from './canonical.js';
 import { BINDING_DIFFERENCES, documentedDifference } from '../contract/binding-differences.js';
 import { displayValue } from './values.js';
 
@@ -56,25 +56,7 @@ function groups<T>(items: readonly T[], key: (t: T) => string): T[][] {
   return [...m.values()].sort((a, b) => b.length - a.length);
 }
 
-/**
- * Group bindings whose entries are equal, the largest group first (ties keep binding order): the
- * groups a JSON.stringify key would give, without building that key (for a 50 MB result a string of
- * some 300 million characters per binding, four of them alive at once).
- */
-function groupsOfEqual(bindings: readonly BindingId[], entries: ReadonlyMap<BindingId, Entry[]>): BindingId[][] {
-  const out: BindingId[][] = [];
-  for (const b of bindings) {
-    const mine = entries.get(b)!;
-    const same = out.find((g) => {
-      const ref = entries.get(g[0]!)!;
-      return ref.length === mine.length && firstDifference(ref, mine) < 0;
-    });
-    if (same) same.push(b);
-    else out.push([b]);
-  }
-  return out.sort((x, y) => y.length - x.length);
-}
-
+/** The index of the first entry where two lists differ, or -1. */
 function firstDifference(ref: readonly Entry[], other: readonly Entry[]): number {
   const n = Math.max(ref.length, other.length);
   for (let i = 0; i < n; i++) {
@@ -125,27 +107,42 @@ export function compareBindings(
     return [{ outcome: { skipped: `fewer than two bindings gave a readable result (${list(known) || 'none'})` } }];
   }
   const ignore = (namePath: string) => documentedDifference(op.name, namePath) !== undefined;
-  const rows = differences(accepted, entriesOf(op, accepted, contexts, ignore), '');
+  const rows = differences(accepted, canonicalOf(op, contexts, ignore), '');
   if (rows.length > 0) return rows;
   // Where a documented difference was set aside, the bindings that share an expectation must agree.
   const documented = BINDING_DIFFERENCES.filter((d) => d.operation === op.name);
   for (const same of groups(accepted, (b) => documented.map((d) => d.expect[b]).join('|'))) {
     if (documented.length === 0 || same.length < 2) continue;
     const where = documented.map((d) => d.path).join(', ');
-    rows.push(...differences(same, entriesOf(op, same, contexts, () => false),
+    rows.push(...differences(same, canonicalOf(op, contexts, () => false),
       ` (${list(same)} must agree there: the contract treats them alike at ${where})`));
   }
   return rows.length > 0 ? rows : [{ outcome: [] }];
 }
 
-function entriesOf(op: Operation, bindings: readonly BindingId[], contexts: ReadonlyMap<BindingId, CheckContext>, ignore: (namePath: string) => boolean): Map<BindingId, Entry[]> {
-  const entries = new Map<BindingId, Entry[]>();
-  for (const b of bindings) {
-    const ctx = contexts.get(b)!;
-    const result = ctx.located().result!;
-    entries.set(b, isNil(result) ? [{ path: `/${result.local}`, value: '<nil>' }] : canonicalEntries(result, op.resultType, ctx.ns, ignore));
-  }
-  return entries;
+/** What the comparison reads of each binding's result: a digest of its canonical entries, and the entries themselves only where digests differ. */
+interface Canonical {
+  digest(b: BindingId): string;
+  entries(b: BindingId): Entry[];
+}
+
+function canonicalOf(op: Operation, contexts: ReadonlyMap<BindingId, CheckContext>, ignore: (namePath: string) => boolean): Canonical {
+  const nilEntries = (local: string): Entry[] => [{ path: `/${local}`, value: '<nil>' }];
+  return {
+    digest(b) {
+      const ctx = contexts.get(b)!;
+      const result = ctx.located().result!;
+      if (!isNil(result)) return canonicalDigest(result, op.resultType, ctx.ns, ignore);
+      const d = new EntryDigest();
+      for (const e of nilEntries(result.local)) d.push(e);
+      return d.finish();
+    },
+    entries(b) {
+      const ctx = contexts.get(b)!;
+      const result = ctx.located().result!;
+      return isNil(result) ? nilEntries(result.local) : canonicalEntries(result, op.resultType, ctx.ns, ignore);
+    },
+  };
 }
 
 /**
@@ -153,9 +150,12 @@ function entriesOf(op: Operation, bindings: readonly BindingId[], contexts: Read
  * differing path and every binding's value there. Two bindings that differ (no majority) are named
  * together: nothing says which of them is wrong.
  */
-function differences(accepted: readonly BindingId[], entries: ReadonlyMap<BindingId, Entry[]>, note: string): EquivalenceRow[] {
-  const byValue = groupsOfEqual(accepted, entries);
+function differences(accepted: readonly BindingId[], canonical: Canonical, note: string): EquivalenceRow[] {
+  // Group by digest: bindings that agree (the usual case) never hold their entries.
+  const digests = new Map(accepted.map((b) => [b, canonical.digest(b)]));
+  const byValue = groups(accepted, (b) => digests.get(b)!);
   if (byValue.length === 1) return [];
+  const entries = new Map(accepted.map((b) => [b, canonical.entries(b)]));
   const reference = byValue[0]!;
   const others = byValue.slice(1);
   const noMajority = others.some((g) => g.length === reference.length);
