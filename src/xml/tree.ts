@@ -26,8 +26,8 @@ export interface XElement {
   readonly local: string;
   readonly prefix: string;
   /** Attributes other than namespace declarations, in document order. */
-  readonly attrs: XAttr[];
-  readonly children: XElement[];
+  readonly attrs: readonly XAttr[];
+  readonly children: readonly XElement[];
   /** Direct text content, concatenated (CDATA included), untrimmed. */
   text: string;
 }
@@ -143,6 +143,12 @@ function split(qname: string): [string, string] {
   return i < 0 ? ['', qname] : [qname.slice(0, i), qname.slice(i + 1)];
 }
 
+/**
+ * The one empty list every element without attributes or without children shares (most of a large
+ * document's elements: one array less each). Frozen: a tree is read, never changed.
+ */
+const NONE: readonly never[] = Object.freeze([]);
+
 /** The path of the element being built, for messages only: joined when an error is thrown. */
 function pathOf(stack: readonly string[]): string {
   return `/${stack.join('/')}`;
@@ -163,26 +169,29 @@ function build(node: RawNode, scope: Map<string, string>, stack: string[]): XEle
   stack.push(qname);
   const ns = local.get(prefix);
   if (ns === undefined && prefix !== '') throw new XmlError(`undeclared namespace prefix "${prefix}" on element ${pathOf(stack)}`);
-  const attrs: XAttr[] = [];
+  let attrs: readonly XAttr[] | XAttr[] = NONE;
   for (const k in rawAttrs) {
     if (k === 'xmlns' || k.startsWith('xmlns:')) continue;
     const [ap, al] = split(k);
     const ans = ap === '' ? '' : local.get(ap);
     if (ans === undefined) throw new XmlError(`undeclared namespace prefix "${ap}" on attribute ${k} of ${pathOf(stack)}`);
-    attrs.push({ ns: ans, local: al, prefix: ap, value: rawAttrs[k]! });
+    if (attrs === NONE) attrs = [];
+    (attrs as XAttr[]).push({ ns: ans, local: al, prefix: ap, value: rawAttrs[k]! });
   }
-  const el: XElement = { ns: ns ?? '', local: name, prefix, attrs, children: [], text: '' };
   const kids = node[qname] as RawNode[];
+  let children: readonly XElement[] = NONE;
   let text = '';
   for (const k of kids) {
     const t = k['#text'];
     if (typeof t === 'string') text += t;
     else if (typeof t === 'number') text += String(t);
-    else if (elementName(k) !== undefined) el.children.push(build(k, local, stack));
+    else if (elementName(k) !== undefined) {
+      if (children === NONE) children = [];
+      (children as XElement[]).push(build(k, local, stack));
+    }
   }
-  el.text = text;
   stack.pop();
-  return el;
+  return { ns: ns ?? '', local: name, prefix, attrs, children, text };
 }
 
 /** The attribute of that namespace and local name. */
