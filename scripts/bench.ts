@@ -195,6 +195,7 @@ interface LargeCheck {
   bytes: number; ms: Stat; cpuMs: Stat; mbPerS: number; stages: Record<string, number>; peakRssDelta: number; retainedHeapDelta: number; failed: string[]; checks: number;
   parserOnly: { ms: Stat; mbPerS: number; heapDelta: number };
 }
+interface LargeUnit { bytes: number; bindings: number; ms: number; cpuMs: number; peakRssDelta: number; agreed: boolean }
 interface LargeEngine { engine: string; bytes: number; ms: Stat; mbPerS: number; valid: boolean; peakRssDelta: number }
 interface SmallEngines {
   documents: number; averageBytes: number; setupMs: { libxmljs2: number; wasm: number };
@@ -224,6 +225,14 @@ if (sections.has('4')) {
     add({ section: '4 scaling', what: '  ms: ' + Object.entries(r.stages).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', '), unit: 'ms CPU', value: r.cpuMs.median });
     add({ section: '4 scaling', what: `  bound: fast-xml-parser alone (the tree stage's parser), heap Δ ${(r.parserOnly.heapDelta / r.bytes).toFixed(0)}× size`, unit: 'MB/s', value: r.parserOnly.mbPerS });
     add({ section: '4 scaling', what: '  bound: libxml2 parse + XSD alone (libxml2 stage)', unit: 'MB/s', value: mb / ((r.stages.libxml2 ?? Infinity) / 1000) });
+  }
+  const ten = files.find((f) => f.mb === 10) ?? files[0];
+  if (ten) {
+    log(`4 scaling: one unit, the ${ten.mb} MB response on four bindings (own process)`);
+    const u = await runChild<LargeUnit>('./large.ts', ['unit', ten.file], ['--expose-gc'], 600_000);
+    raw.scalingUnit = u;
+    add({ section: '4 scaling', what: `one unit: ${(u.bytes / MB).toFixed(0)} MB on ${u.bindings} bindings, checks + comparison (${u.agreed ? 'agree' : 'DIFFER'})`, unit: 's', value: u.ms / 1000 });
+    add({ section: '4 scaling', what: `  peak RSS Δ ${(u.peakRssDelta / MB).toFixed(0)} MB ÷ the ${u.bindings} documents' size`, unit: '×', value: u.peakRssDelta / (u.bytes * u.bindings) });
   }
   if (results.length >= 2) {
     const a = results[0]!;

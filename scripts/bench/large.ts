@@ -5,15 +5,17 @@
  *                     (many airports, many transfers; serialised from the type model like the mock)
  *   check FILE [wasm] feed one through every check as an exchange (run with --expose-gc, one
  *                     process per size): time per stage, MB/s, peak RSS and retained heap
+ *   unit FILE         one unit: the document on all four bindings, every check, then the
+ *                     binding comparison: wall time and peak RSS
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { binding } from '../../src/bindings/index.js';
-import { DEFAULT_NAMESPACES, findOperation, type Operation } from '../../src/contract/catalogue.js';
+import { DEFAULT_NAMESPACES, findOperation, type BindingId, type Operation } from '../../src/contract/catalogue.js';
 import { CheckContext, type DocumentValidator } from '../../src/checks/context.js';
 import { CHECKS, runChecks } from '../../src/checks/registry.js';
 import type { Exchange } from '../../src/core/types.js';
-import { canonicalResult } from '../../src/equivalence/compare.js';
+import { canonicalResult, compareBindings } from '../../src/equivalence/compare.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, serializeResult, type DataObject } from '../../src/mock/index.js';
 import { createDocumentValidator } from '../../src/xml/xsd-validator.js';
 import { PARSER_OPTIONS } from '../../src/xml/tree.js';
@@ -122,11 +124,39 @@ function check(file: string, engine: string) {
   };
 }
 
+/**
+ * One unit as the engine runs it: the same document answered on all four bindings (each exchange
+ * checked in turn, its context kept), then the binding comparison. Peak RSS of the whole unit.
+ */
+function unit(file: string) {
+  const body = readFileSync(file);
+  const validator = createDocumentValidator(DEFAULT_NAMESPACES, { maxBytes: 64 * MB });
+  checkOnce(Buffer.from(document(3)), validator); // warm-up
+  globalThis.gc?.();
+  const rss0 = process.memoryUsage().rss;
+  const cpu0 = process.cpuUsage();
+  const t = performance.now();
+  const bindings: BindingId[] = ['soap11', 'soap12', 'get', 'post'];
+  const contexts = new Map<BindingId, CheckContext>();
+  for (const b of bindings) {
+    const ctx = new CheckContext({ op, binding: 'soap11', caseId: 'large', caseKind: 'valid', namespaces: DEFAULT_NAMESPACES, exchange: exchange(Buffer.from(body)), validator });
+    runChecks(ctx, CHECKS);
+    contexts.set(b, ctx);
+  }
+  const rows = compareBindings(op, 'valid', bindings, contexts);
+  const ms = performance.now() - t;
+  const cpu = process.cpuUsage(cpu0);
+  const agreed = rows.length === 1 && Array.isArray(rows[0]!.outcome) && rows[0]!.outcome.length === 0;
+  return { bytes: body.length, bindings: bindings.length, ms, cpuMs: (cpu.user + cpu.system) / 1000, peakRssDelta: process.resourceUsage().maxRSS * 1024 - rss0, agreed };
+}
+
 const [mode, ...args] = process.argv.slice(2);
 if (mode === 'gen') {
   process.stdout.write(`${JSON.stringify(gen(args[0]!, args.slice(1).map(Number)))}\n`);
 } else if (mode === 'check') {
   process.stdout.write(`${JSON.stringify(check(args[0]!, args[1] ?? 'libxmljs2'))}\n`);
+} else if (mode === 'unit') {
+  process.stdout.write(`${JSON.stringify(unit(args[0]!))}\n`);
 } else if (mode !== undefined) {
-  throw new Error('usage: large.ts gen DIR MB... | check FILE [wasm]');
+  throw new Error('usage: large.ts gen DIR MB... | check FILE [wasm] | unit FILE');
 }
