@@ -72,6 +72,7 @@ export function withoutFault(xsd: string): { text: string; names: string[] } | u
   if (!/ref="xml:/.test(text)) text = text.replace(/^ *<xs:import namespace="http:\/\/www\.w3\.org\/XML\/1998\/namespace"[^>]*\/>\n/m, '');
   return { text, names: [...new Set([...cut.matchAll(/\bname="([^"]+)"/g)].map((m) => m[1]!))] };
 }
+
 /** Documentation in a generated schema: left out of the subsets, which only libxml2 reads. */
 const ANNOTATION_RE = /^ *<xs:annotation>\n(?: *<xs:documentation>[^<]*<\/xs:documentation>\n)+ *<\/xs:annotation>\n/gm;
 /** At most this many subset schemas are kept per namespace set; beyond, the whole schemas are used. */
@@ -104,14 +105,17 @@ export interface SchemaBundle {
    * The bundle for one document. libxmljs2 0.35 compiles the schema inside every validate(), and
    * the cost grows with the schema (a one-element schema: 7 µs; one group schema: 660 µs), so each
    * document gets the smallest schema that gives the same verdict and messages as the whole:
-   * - only the imports whose namespace URI occurs in its text (plus the XML namespace's schema): an
-   *   element, an attribute or an xsi:type can only be in a namespace the document declares, and a
-   *   declaration spells the URI literally;
-   * - for a document up to 512 KiB, of each group schema only the operations' elements and the
-   *   types whose names occur in its text, closed under reference (generateXsdSubset): validation
-   *   only looks up a global element by the name an element has in the document (the root, and
-   *   children of lax wildcards) and a type by its name in an xsi:type attribute, so whatever the
-   *   document can reach is declared; everything else is never consulted.
+   * - only the imports whose namespace URI occurs in its text: an element, an attribute or an
+   *   xsi:type can only be in a namespace the document declares, and a declaration spells the URI
+   *   literally; the XML namespace's schema only where "xml:" occurs (its attributes must use the
+   *   prefix xml);
+   * - for a document up to 64 K characters, of each group schema only the operations' elements and
+   *   the types whose names occur in its text as whole name tokens, closed under reference
+   *   (generateXsdSubset), and the SOAP envelope schema without its Fault part where none of that
+   *   part's names occurs (withoutFault): validation only looks up a global element by the name an
+   *   element has in the document (the root, children of lax or strict wildcards) and a type by
+   *   the name in an xsi:type attribute, so whatever the document can reach is declared; the rest
+   *   is never consulted.
    * A document with character references (`&#`) gets the whole bundle (a name or URI could be
    * spelled with them). At most 256 subsets are kept; beyond, the whole bundle is used.
    */
