@@ -36,22 +36,26 @@ describe('bad_request_rejected', () => {
   });
 
   test('fails when a bad request is answered with data, naming the bad request', () => {
-    const f = findingsOf(badRequestRejected, bad('GetSpecialRequest', 'post', documentFor('GetSpecialRequest', 'post')));
-    expect(f).toHaveLength(1);
-    expect(f[0]!.message).toMatch(/^a request whose bookingId does not parse as int answered with data: status 200/);
-    const missing = findingsOf(badRequestRejected, bad('AmendmentRequest', 'soap12', documentFor('AmendmentRequest', 'soap12'), { kind: 'missing-param', caseId: 'missing-roomId' }));
+    const f = findingsOf(badRequestRejected, bad('GetSpecialRequest', 'post', documentFor('GetSpecialRequest', 'post', { full: true })));
+    expect(f.map((x) => x.message)).toEqual([
+      'a request whose bookingId does not parse as int answered with data: text holds content',
+      'a request whose bookingId does not parse as int answered with a getSpecialRequestResult without an Error element (section 7.1: errors are reported as an Error element)',
+    ]);
+    // Without data (a null string left out) and without Error: still not a rejection.
+    const empty = findingsOf(badRequestRejected, bad('GetSpecialRequest', 'post', documentFor('GetSpecialRequest', 'post')));
+    expect(empty.map((x) => x.path)).toEqual(['/getSpecialRequestResult/Error']);
+    const missing = findingsOf(badRequestRejected, bad('AmendmentRequest', 'soap12', documentFor('AmendmentRequest', 'soap12', { full: true }), { kind: 'missing-param', caseId: 'missing-roomId' }));
     expect(missing[0]!.message).toMatch(/^a request without its required parameter roomId answered with data/);
-    const action = findingsOf(badRequestRejected, bad('GetMeals', 'soap11', documentFor('GetMeals', 'soap11'), { kind: 'wrong-soapaction', caseId: 'wrong-soapaction' }));
+    const action = findingsOf(badRequestRejected, bad('GetMeals', 'soap11', documentFor('GetMeals', 'soap11', { full: true }), { kind: 'wrong-soapaction', caseId: 'wrong-soapaction' }));
     expect(action[0]!.message).toMatch(/^a SOAP 1\.1 request whose SOAPAction names another operation answered with data/);
   });
 
   test("fails when the answer is another operation's result: dispatch by SOAPAction, an unknown operation served as a known one", () => {
-    const action = findingsOf(badRequestRejected, bad('GetHotelNoteTypes', 'soap11', documentFor('GetLanguages', 'soap11'), { kind: 'wrong-soapaction', caseId: 'wrong-soapaction' }));
-    expect(action).toHaveLength(1);
-    expect(action[0]!.path).toBe('/Envelope/Body/GetLanguagesResponse/getLanguagesResult');
-    expect(action[0]!.message).toMatch(/SOAPAction names another operation answered with data: status 200 and a getLanguagesResult result element \(the result of GetLanguages, another operation\)/);
-    expect(findingsOf(badRequestRejected, unknownOp(documentFor('GetMeals', 'get')))[0]!.message)
-      .toMatch(/^a request for an operation the service does not have \(NoSuchOperation\) answered with data: .*the result of GetMeals/);
+    const action = findingsOf(badRequestRejected, bad('GetHotelNoteTypes', 'soap11', documentFor('GetLanguages', 'soap11', { full: true }), { kind: 'wrong-soapaction', caseId: 'wrong-soapaction' }));
+    expect(action.map((x) => x.path)).toEqual(['/Envelope/Body/GetLanguagesResponse/getLanguagesResult/languages', '/Envelope/Body/GetLanguagesResponse/getLanguagesResult/Error']);
+    expect(action[0]!.message).toMatch(/SOAPAction names another operation answered with data \(the result of GetLanguages, another operation\): languages holds 2 language items/);
+    expect(findingsOf(badRequestRejected, unknownOp(documentFor('GetMeals', 'get', { full: true })))[0]!.message)
+      .toMatch(/^a request for an operation the service does not have \(NoSuchOperation\) answered with data \(the result of GetMeals, another operation\)/);
     // A BaseResult result of another operation holding an Error is still a rejection.
     const err = node('getRoomTypesResult', [], [node('Error', [], [node('Message', [], [], 'unknown operation')])]);
     expect(outcomeOf(badRequestRejected, unknownOp(documentFor('GetRoomTypes', 'get', { result: err })))).toEqual({ note: expect.any(String) });

@@ -45,7 +45,7 @@ describe('binding_rules: CancelBooking activecancellationpolicy', () => {
   test.each(['get', 'post'] as const)('reports nil or empty where %s must hold text', (b) => {
     const nil = checked(b, (r) => { const p = at(r, POLICY); p.text = undefined; p.attrs = [['xsi:nil', 'true']]; });
     expect(nil).toEqual([expect.objectContaining({ path: `/result/${POLICY}`, actual: 'xsi:nil="true"' })]);
-    expect(nil[0]!.message).toMatch(/^activecancellationpolicy without text in HTTP (GET|POST) \(xsi:nil="true"\)/);
+    expect(nil[0]!.message).toMatch(/^activecancellationpolicy without content in HTTP (GET|POST) \(xsi:nil="true"\): expected text or child elements/);
     const empty = checked(b, (r) => { at(r, POLICY).text = '  '; });
     expect(empty[0]!.actual).toBe('an empty element');
   });

@@ -8,7 +8,7 @@ import { BINDING_DIFFERENCES, documentedDifference, type BindingDifference } fro
 import type { Finding } from '../core/types.js';
 import { isBlank, isNil, type XElement } from '../xml/tree.js';
 import { finding, type Check, type CheckOutcome } from './types.js';
-import { isSkip, needsDocument, quote, step } from './support.js';
+import { inBandError, isSkip, needsDocument, quote, step } from './support.js';
 
 export type BindingRule = BindingDifference;
 /** The binding rules, each with the contract sentence it comes from. */
@@ -28,7 +28,7 @@ function reach(result: XElement, steps: readonly string[], path: string): { el: 
 
 export const bindingRules: Check = {
   name: 'binding_rules',
-  description: 'What the contract states per binding holds: e.g. CancelBooking activecancellationpolicy is nil in SOAP and holds text in HTTP GET/POST.',
+  description: 'What the contract states per binding holds: e.g. CancelBooking activecancellationpolicy is nil in SOAP and holds text or child elements in HTTP GET/POST.',
   appliesTo: (ctx) => ctx.caseKind === 'valid' && BINDING_RULES.some((r) => r.operation === ctx.op.name),
   run(ctx): CheckOutcome {
     const doc = needsDocument(ctx);
@@ -36,6 +36,8 @@ export const bindingRules: Check = {
     const loc = ctx.located();
     if (!loc.result) return { skipped: 'result element not found: reported by result_element or soap_envelope' };
     if (isNil(loc.result)) return { skipped: 'nil result element: nothing to apply the rules to' };
+    const error = inBandError(loc.result, ctx.op.resultType, ctx.ns);
+    if (error) return { skipped: `answered with an in-band Error (${error.type || 'no ErrorType'}): no data to apply the rules to` };
     const out: Finding[] = [];
     for (const rule of BINDING_RULES.filter((r) => r.operation === ctx.op.name)) {
       const [first, ...steps] = rule.path.split('/');
@@ -44,11 +46,12 @@ export const bindingRules: Check = {
       for (const { el, path } of reach(loc.result, steps, loc.path)) {
         const nil = isNil(el);
         if (want === 'nil' && !nil) {
-          const seen = isBlank(el.text) && el.children.length === 0 ? 'an empty element without xsi:nil' : `text ${quote(el.text, 60)}`;
+          const seen = el.children.length > 0 ? `child element ${el.children[0]!.local}` : isBlank(el.text) ? 'an empty element without xsi:nil' : `text ${quote(el.text, 60)}`;
           out.push(finding(this.name, path, `${el.local} not nil in ${ctx.binding.label}: ${seen}; ${rule.source}`, 'xsi:nil="true"', seen));
-        } else if (want === 'text' && (nil || isBlank(el.text))) {
+        } else if (want === 'content' && (nil || (isBlank(el.text) && el.children.length === 0))) {
           const seen = nil ? 'xsi:nil="true"' : 'an empty element';
-          out.push(finding(this.name, path, `${el.local} without text in ${ctx.binding.label} (${seen}); ${rule.source}`, 'child text', seen));
+          out.push(finding(this.name, path, `${el.local} without content in ${ctx.binding.label} (${seen}): expected text or child elements; ${rule.source}`,
+            'child text or elements', seen));
         }
       }
     }

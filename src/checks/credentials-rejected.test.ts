@@ -36,23 +36,41 @@ describe('credentials_rejected reports', () => {
   test('a 200 with data for a BaseResult operation (and no Error)', () => {
     const f = findingsOf(credentialsRejected, wc('GetRoomTypes', 'soap11', documentFor('GetRoomTypes', 'soap11', { full: true })));
     const base = '/Envelope/Body/GetRoomTypesResponse/getRoomTypesResult';
-    expect(f).toEqual([expect.objectContaining({ path: `${base}/roomTypes`, message: 'wrong credentials answered with data: roomTypes holds 2 roomType items' })]);
+    expect(f).toEqual([
+      expect.objectContaining({ path: `${base}/roomTypes`, message: 'wrong credentials answered with data: roomTypes holds 2 roomType items' }),
+      expect.objectContaining({ path: `${base}/Error`, message: expect.stringContaining('without an Error element') }),
+    ]);
     const g = findingsOf(credentialsRejected, wc('GetRoomTypes', 'get', documentFor('GetRoomTypes', 'get', { result: sampleResult('GetRoomTypes', 'get', { full: false }) })));
     expect(g).toEqual([expect.objectContaining({ path: '/getRoomTypesResult/Error', message: expect.stringContaining('without an Error element') })]);
   });
 
   test('an Error next to data', () => {
-    const r = errorResult('searchTransfersResult', sampleResult('SearchTransfers', 'post', { full: true }).children[1]!);
+    const r = errorResult('searchTransfersResult', sampleResult('SearchTransfers', 'post', { full: true }).children.find((c) => c.name === 'airports')!);
     const f = findingsOf(credentialsRejected, wc('SearchTransfers', 'post', documentFor('SearchTransfers', 'post', { result: r })));
     expect(f.map((x) => [x.path, x.message])).toEqual([['/searchTransfersResult/airports', 'wrong credentials answered with data: airports holds 2 airport items']]);
   });
 
-  test.each(['soap11', 'get'] as const)('any 200 result of an operation without an Error element (%s)', (b) => {
-    const f = findingsOf(credentialsRejected, wc('GetMeals', b, documentFor('GetMeals', b)));
-    expect(f).toHaveLength(1);
-    expect(f[0]!.message).toMatch(/^wrong credentials answered with data: status 200 and a getMealsResult result element holding 1 element; GetMealsResult has no Error element/);
+  test.each(['soap11', 'get'] as const)('any 200 result without an Error element, data or not (%s)', (b) => {
+    const f = findingsOf(credentialsRejected, wc('GetMeals', b, documentFor('GetMeals', b, { full: true })));
+    expect(f.map((x) => x.message)).toEqual([
+      'wrong credentials answered with data: meals holds 2 meal items',
+      'wrong credentials answered with a getMealsResult without an Error element (section 7.1: errors are reported as an Error element)',
+    ]);
     const empty = findingsOf(credentialsRejected, wc('GetMeals', b, documentFor('GetMeals', b, { result: node('getMealsResult', [], [node('meals')]) })));
-    expect(empty).toHaveLength(1);
+    expect(empty.map((x) => x.message)).toEqual([expect.stringContaining('without an Error element')]);
+  });
+
+  test('beside an Error, value types are not data (the serializer writes them always); records, list items and strings are', () => {
+    const code = errorResult('result', node('Code', [], [], '-2'));
+    expect(findingsOf(credentialsRejected, wc('CancelBooking', 'get', documentFor('CancelBooking', 'get', { result: code })))).toEqual([]);
+    const price = errorResult('amendmentPriceRequestResult', node('Price', [['currency', 'EUR']], [], '12.50'), node('RoomId', [], [], '0'),
+      node('BookingType', [], [], 'FullPeriod'));
+    expect(findingsOf(credentialsRejected, wc('AmendmentPriceRequest', 'get', documentFor('AmendmentPriceRequest', 'get', { result: price })))
+      .map((x) => x.path)).toEqual(['/amendmentPriceRequestResult/Price']);
+    const text = errorResult('getSpecialRequestResult', node('text', [], [], 'Late arrival'));
+    expect(findingsOf(credentialsRejected, wc('GetSpecialRequest', 'soap12', documentFor('GetSpecialRequest', 'soap12', { result: text })))).toHaveLength(1);
+    const attributes = errorResult('getMealsResult', node('ErrorAttributes', [], [node('item', [['key', 'user'], ['value', 'x']])]));
+    expect(findingsOf(credentialsRejected, wc('GetMeals', 'post', documentFor('GetMeals', 'post', { result: attributes })))).toEqual([]);
   });
 
   test('a result element in the wrong namespace still counts as data', () => {

@@ -9,9 +9,9 @@
  * bad_request_rejected judges bad requests the same way, and notes the form of the rejection.
  */
 import { operationsOf, type Operation } from '../contract/catalogue.js';
-import { effective, extendsType } from '../contract/model.js';
+import { effective, isValueType, rejectionFields } from '../contract/model.js';
 import type { Finding } from '../core/types.js';
-import { isNil, type XElement } from '../xml/tree.js';
+import { isBlank, isNil, type XElement } from '../xml/tree.js';
 import { finding, type Check, type CheckOutcome } from './types.js';
 import { describeFault, findFault } from './soap-fault.js';
 import { BAD_REQUEST_KINDS, type CheckContext } from './context.js';
@@ -67,31 +67,37 @@ function dataFindings(ctx: CheckContext, check: string, what: string): Finding[]
   const { el, path, op } = hit;
   const status = `status ${r.status}`;
   const whose = op === ctx.op ? '' : ` (the result of ${op.name}, another operation)`;
-  if (!extendsType(op.resultType, 'BaseResult')) {
+  const e = effective(op.resultType);
+  if (e.rejection === undefined) {
     const kids = el.children.length;
     return [finding(check, path,
       `${what} answered with data: ${status} and a ${el.local} result element${whose}${kids ? ` holding ${kids} element${kids > 1 ? 's' : ''}` : ''}; ${op.resultType} has no Error element, so only an error status or a fault rejects`,
       EXPECTED, `${status} with ${el.local}`)];
   }
-  const fields = effective(op.resultType).fields;
+  const envelope = new Set(rejectionFields(op.resultType));
+  const fields = new Map(e.fields.flatMap((f) => (f.kind === 'element' ? [[f.name, f] as const] : [])));
+  const error = el.children.find((c) => c.local === e.rejection);
   const out: Finding[] = [];
-  let error: XElement | undefined;
   for (const c of el.children) {
-    if (c.local === 'Error') { error ??= c; continue; }
-    const f = fields.find((x) => x.kind === 'element' && x.name === c.local);
-    if (f?.kind === 'element' && f.list && c.children.length === 0) continue; // an empty list carries no data
-    const items = f?.kind === 'element' && f.list ? `${c.children.length} ${f.list.item === '*' ? 'item' : f.list.item} item${c.children.length > 1 ? 's' : ''}` : 'content';
+    if (envelope.has(c.local)) continue; // Error, ErrorAttributes: the rejection itself
+    const f = fields.get(c.local);
+    if (f?.list && c.children.length === 0) continue; // an empty list carries no data
+    // Beside an Error, a value type is written whatever happened (XmlSerializer always writes them):
+    // a code such as CancelBooking's Code is not data. Records, list items and strings are.
+    if (error && f && !f.list && isValueType(f.type)) continue;
+    if (c.children.length === 0 && c.attrs.length === 0 && isBlank(c.text)) continue; // nothing in it
+    const items = f?.list ? `${c.children.length} ${f.list.item === '*' ? 'item' : f.list.item} item${c.children.length > 1 ? 's' : ''}` : 'content';
     out.push(finding(check, `${path}/${step(el, c)}`, `${what} answered with data${whose}: ${c.local} holds ${items}`, EXPECTED, `${c.local} with ${items}`));
   }
   if (!error) {
-    out.push(finding(check, `${path}/Error`, `${what} answered with a ${el.local} without an Error element (section 7.1: errors are reported as an Error element)`, 'an Error element', '(absent)'));
+    out.push(finding(check, `${path}/${e.rejection}`, `${what} answered with a ${el.local} without an ${e.rejection} element (section 7.1: errors are reported as an Error element)`, `an ${e.rejection} element`, '(absent)'));
   }
   return out.length ? out : undefined;
 }
 
 export const credentialsRejected: Check = {
   name: 'credentials_rejected',
-  description: 'A call with a wrong password is answered without data: an error status, a SOAP fault, or a BaseResult result with Error and no data.',
+  description: 'A call with a wrong password is answered without data: an error status, a SOAP fault, or a result with an in-band Error and no data.',
   appliesTo: (ctx) => ctx.caseKind === 'wrong-credentials',
   run(ctx): CheckOutcome {
     if (!ctx.response) return { skipped: `no response (${ctx.exchange.error?.code ?? 'no exchange'}): nothing to judge` };

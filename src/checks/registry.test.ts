@@ -114,9 +114,9 @@ describe('one defect, one finding: the other checks skip naming the reporter', (
   });
 
   test('a wrong field name: shape and xsd_valid, nothing else', () => {
-    const r = sampleResult('GetSpecialRequest', 'get');
-    at(r, 'text').name = 'Text';
-    const s = summary(runChecks(contextFor('GetSpecialRequest', 'get', documentFor('GetSpecialRequest', 'get', { result: r }), { validator })));
+    const r = sampleResult('UpdateSpecialRequest', 'get', { full: true });
+    at(r, 'resultCode').name = 'ResultCode';
+    const s = summary(runChecks(contextFor('UpdateSpecialRequest', 'get', documentFor('UpdateSpecialRequest', 'get', { result: r }), { validator })));
     expect(s).toEqual({ status_code: 0, content_type: 0, xml_wellformed: 0, soap_envelope: 0, result_element: 0, xsd_valid: 1, shape: 2 });
   });
 });

@@ -117,7 +117,11 @@ export function runChecks(ctx: CheckContext, checks: readonly Check[] = CHECKS):
     runs.push({
       check,
       outcome: Array.isArray(outcome) ? outcome.map((f) => scrub(f, redact))
-        : 'note' in outcome ? { note: redact(outcome.note) } : { skipped: redact(outcome.skipped) },
+        : 'note' in outcome ? { note: redact(outcome.note) }
+          : {
+            skipped: redact(outcome.skipped),
+            ...(outcome.inBandError ? { inBandError: { type: redact(outcome.inBandError.type), message: redact(outcome.inBandError.message) } } : {}),
+          },
     });
   }
   return runs;

@@ -10,13 +10,13 @@
  */
 import type { Finding } from '../core/types.js';
 import {
-  effective, extendsType, hasOpenFields, isSimple, MODEL, namedType,
+  contentNotShown, effective, extendsType, hasOpenFields, isSimple, MODEL, namedType,
   type EffectiveType, type ElementField, type SimpleType, type TypeRef,
 } from '../contract/model.js';
 import { isBlank, isNil, XSI_NS, type XElement } from '../xml/tree.js';
 import { finding, type Check, type CheckOutcome } from './types.js';
 import { collapse, lexicalProblem, xsdName } from './lexical.js';
-import { caseHint, childPath, clarkOf, isSkip, needsDocument, nsDifference, quote } from './support.js';
+import { caseHint, childPath, clarkOf, inBandError, inBandErrorMessage, isSkip, needsDocument, nsDifference, quote } from './support.js';
 
 export interface ShapeOptions {
   /** Whether the element itself may be nil (the result element: op.resultNillable). Default false. */
@@ -58,7 +58,7 @@ class Walker {
 
   /** An element declared with `type` (simple, enum, complex or anyType). */
   element(el: XElement, type: TypeRef, nillable: boolean, path: string): void {
-    if (type === 'anyType') return; // "not shown": anything goes
+    if (contentNotShown(type)) return; // "not shown": anything goes, nil included
     const nil = this.nilMarker(el, nillable, path);
     if (isSimple(type) || namedType(type).kind === 'enum') {
       this.noAttributes(el, path);
@@ -70,7 +70,21 @@ class Walker {
     const actual = this.resolveXsiType(el, type, path);
     const e = effective(actual);
     this.attributes(el, e, path);
-    if (nil || e.openContent !== undefined) return;
+    if (nil) return;
+    if (e.openContent !== undefined) {
+      // Content not shown: any elements; a typed text (TransferRate's price), when not blank, keeps its type.
+      if (e.text !== undefined && !isBlank(el.text)) this.value(el.text, e.text, path, false, `element ${el.local}`);
+      return;
+    }
+    if (e.orText !== undefined && el.children.length === 0) {
+      // The text reading of an ambiguous place (activecancellationpolicy): text of that type.
+      this.value(el.text, e.orText, path, false, `element ${el.local}`);
+      return;
+    }
+    if (e.orText !== undefined && !isBlank(el.text)) {
+      this.add(path, `text ${quote(el.text, 60)} beside child elements in ${el.local}: it holds either text or the elements of ${actual}, not both`,
+        'text or elements', 'both');
+    }
     if (e.text !== undefined) {
       this.noChildren(el, path, `${actual} (simple content)`);
       this.value(el.text, e.text, path, false, `element ${el.local}`);
@@ -112,7 +126,7 @@ class Walker {
     const open = hasOpenFields(typeName);
     const fields = e.fields.filter((f): f is ElementField => f.kind === 'element');
     const byName = new Map(fields.map((f, i) => [f.name, { f, i }]));
-    if (!open && !isBlank(el.text)) {
+    if (!open && e.orText === undefined && !isBlank(el.text)) {
       this.add(path, `text ${quote(el.text, 60)} in ${el.local}, whose type ${typeName} holds only elements`, 'elements only', el.text.trim().slice(0, 60));
     }
     const inGroupNs = new Set(el.children.filter((c) => c.ns === this.ns).map((c) => c.local));
@@ -153,8 +167,10 @@ class Walker {
         near ? clarkOf(this.ns, near.name) : undefined, clarkOf(c.ns, c.local));
     }
 
+    // An in-band rejection (a BaseResult carrying Error) need not hold the result's other fields.
+    const rejected = e.rejection !== undefined && counts.has(e.rejection);
     for (const f of fields) {
-      if (f.min === 0 || counts.has(f.name) || wrongNsSeen.has(f.name)) continue;
+      if (f.min === 0 || rejected || counts.has(f.name) || wrongNsSeen.has(f.name)) continue;
       const near = el.children.find((c) => c.local !== f.name && c.local.toLowerCase() === f.name.toLowerCase());
       const hint = near ? ` (an element ${near.local} is present: names are case-sensitive)` : '';
       this.add(`${path}/${f.name}`, `missing required element ${f.name} in ${el.local}${hint}`, clarkOf(this.ns, f.name), '(absent)');
@@ -272,6 +288,9 @@ export const shape: Check = {
       return { skipped: 'result element not found: reported by result_element or soap_envelope' };
     }
     if (isNil(loc.result) && !ctx.op.resultNillable) return { skipped: 'nil result element: reported by result_element' };
-    return shapeFindings(loc.result, ctx.op.resultType, loc.path, ctx.ns, { nillable: ctx.op.resultNillable, check: this.name, namespaces: ctx.namespaces });
+    const found = shapeFindings(loc.result, ctx.op.resultType, loc.path, ctx.ns, { nillable: ctx.op.resultNillable, check: this.name, namespaces: ctx.namespaces });
+    const error = ctx.caseKind === 'valid' && found.length === 0 ? inBandError(loc.result, ctx.op.resultType, ctx.ns) : undefined;
+    if (error) return { skipped: inBandErrorMessage(error), inBandError: error };
+    return found;
   },
 };

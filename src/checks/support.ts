@@ -3,6 +3,7 @@
  * defect is reported by exactly one check and the others skip with a reason naming it), paths,
  * short quotes and the hints that explain a near miss (case, namespace version, other group).
  */
+import { effective, MODEL } from '../contract/model.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS, type XElement } from '../xml/tree.js';
 import type { CheckContext } from './context.js';
 
@@ -81,6 +82,31 @@ export function nsDifference(seen: string, expected: string, namespaces?: Readon
   if (seen.replace(/\/$/, '') === expected.replace(/\/$/, '')) return 'the namespace differs in its trailing slash';
   if (isSoapEnvNs(seen)) return `the ${soapLabel(seen)} envelope namespace`;
   return 'another namespace';
+}
+
+/** An in-band rejection carried by a result element (section 7.1, BaseResult's Error), as read from it. */
+export interface InBandError {
+  /** ErrorType's text ('' when absent): a .NET exception class name on the real service. */
+  readonly type: string;
+  readonly message: string;
+}
+
+/**
+ * The in-band Error a result element carries, or undefined: the type model's rejection field
+ * (BaseResult's Error) present among its children in the group namespace.
+ */
+export function inBandError(result: XElement, resultType: string, ns: string): InBandError | undefined {
+  const field = MODEL.get(resultType)?.kind === 'complex' ? effective(resultType).rejection : undefined;
+  const error = field === undefined ? undefined : result.children.find((c) => c.local === field && c.ns === ns);
+  if (!error) return undefined;
+  const text = (local: string) => error.children.find((c) => c.local === local)?.text.trim() ?? '';
+  return { type: text('ErrorType'), message: text('Message') };
+}
+
+/** What a valid call answered with an in-band Error means, in words (the shape check's skip reason). */
+export function inBandErrorMessage(e: InBandError): string {
+  return `answered with an in-band Error${e.type ? ` ${e.type}` : ''}${e.message ? ` (${quote(e.message, 160)})` : ''}: not a contract violation, `
+    + 'but this case never reached the data path; give it data that exists on this target (the config file\'s "cases")';
 }
 
 /** A hint when two local names differ only in letter case, else ''. */

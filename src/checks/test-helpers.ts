@@ -8,7 +8,7 @@
 import libxml from 'libxmljs2';
 import { DEFAULT_NAMESPACES, findOperation, type BindingId, type Namespaces, type Operation } from '../contract/catalogue.js';
 import { documentedDifference } from '../contract/binding-differences.js';
-import { effective, isSimple, namedType, type SimpleType, type TypeRef } from '../contract/model.js';
+import { effective, isSimple, namedType, rejectionFields, type SimpleType, type TypeRef } from '../contract/model.js';
 import type { Exchange, Finding, HttpRequest } from '../core/types.js';
 import type { Check, CheckOutcome } from './types.js';
 import { binding as bindingModule } from '../bindings/index.js';
@@ -66,7 +66,9 @@ function sampleTyped(opName: string, steps: string[], name: string, type: TypeRe
   if (e.text !== undefined) return node(name, attrs, [], SAMPLE[e.text]);
   if (e.openContent !== undefined) return node(name, attrs, full ? [node('notShown')] : [], '10.00');
   const children: XNode[] = [];
+  const rejection = new Set(rejectionFields(type)); // Error, ErrorAttributes: a result with data carries neither
   for (const f of e.fields) {
+    if (f.kind === 'element' && rejection.has(f.name)) continue;
     if (f.kind === 'open') {
       if (full) children.push(node('notShownField', [['any', '1']], [node('deeper', [], [], 'x')]));
       continue;

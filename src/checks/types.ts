@@ -5,13 +5,23 @@
  */
 import type { Finding } from '../core/types.js';
 import type { CheckContext } from './context.js';
+import type { InBandError } from './support.js';
 
 /**
  * What a check says about one exchange: findings (empty: passed), a pass with a note (something
  * worth reporting that the contract does not let us fail, e.g. the form of an error it does not
  * show), or why it could not run.
  */
-export type CheckOutcome = Finding[] | { readonly note: string } | { readonly skipped: string };
+export type CheckOutcome = Finding[] | { readonly note: string } | Skipped;
+
+/**
+ * Why a check could not run. `inBandError` marks the one skip a person must see: a valid call
+ * answered with an in-band Error (not a contract violation, but the data path was never reached).
+ */
+export interface Skipped {
+  readonly skipped: string;
+  readonly inBandError?: InBandError;
+}
 
 export interface Check {
   /** Stable snake_case name, used in reports and to switch checks on and off. */

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { firstInvalidUtf8, xmlWellformed } from './xml-wellformed.js';
 import { contextFor, documentFor, findingsOf, skipOf } from './test-helpers.js';
 
-const doc = (o: Parameters<typeof documentFor>[2] = {}) => documentFor('GetLanguages', 'soap11', o);
+const doc = (o: Parameters<typeof documentFor>[2] = {}) => documentFor('GetLanguages', 'soap11', { full: true, ...o });
 
 describe('xml_wellformed', () => {
   test.each([

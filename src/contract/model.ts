@@ -4,16 +4,23 @@
  * (scripts/generate-schemas.ts, kept in sync by a test), the shape checks walk it, the mock
  * serialises its data with it and the equivalence check reads values in their XSD value space with it.
  *
- * Conventions where the contract is silent (also stated in the README):
+ * Readings where the contract is silent, ambiguous or says "not shown" (also stated in the README,
+ * "Conventions where the contract is silent"). The real service is an ASMX service serialised by
+ * .NET's XmlSerializer, and it is the referee: a reading that fails it is a defect of the model.
  * - child elements are qualified in the group namespace, attributes unqualified;
  * - element order follows the contract's tables, base type before extension;
  * - "req" → exactly once; "opt" → may be absent; "req, nillable" → present, may carry xsi:nil;
- * - fields of the result records of 2.5 and 2.6 that state no kind are required, except lists
- *   inside records, which may be absent (an empty list may be serialised as no element);
+ * - where sections 2.5 and 2.6 state no kind, the serializer's convention: reference types
+ *   (strings, records, lists) and string attributes are optional (a null is left out), value types
+ *   (int, decimal, double, boolean, dateTime, enumerations) are required (always written);
+ * - every result type extends BaseResult: it may begin with an Error (then ErrorAttributes), and a
+ *   result carrying Error is an in-band rejection whose other fields may be absent (`rejection`);
  * - a list is a wrapper element holding repeated items named as the contract says; where the
  *   contract names no item, the singular of the wrapper is used (types no operation returns) or,
  *   for TransferRate (returned by SearchTransfers), any item name is accepted;
- * - "not shown" → open: `open` fields accept any elements, `anyType` any content.
+ * - "not shown" → open, fully: `open` fields accept any elements, `anyType` any content and nil,
+ *   `openContent` any content (with `text`: the text, when not blank, is of that type);
+ * - ambiguous → every reasonable reading: `orText` types hold text or their element content.
  */
 
 export type SimpleType = 'string' | 'int' | 'decimal' | 'double' | 'boolean' | 'dateTime' | 'intList';
@@ -58,6 +65,16 @@ export interface ComplexType {
   readonly openContent?: string;
   /** Attributes beyond the listed ones not shown: any attribute accepted. */
   readonly anyAttribute?: string;
+  /**
+   * The element holds either text of this simple type or its element content (an ambiguous place:
+   * both readings are accepted; activecancellationpolicy).
+   */
+  readonly orText?: SimpleType;
+  /**
+   * The field whose presence makes an element of this type an in-band rejection (BaseResult's
+   * Error, section 7.1): its other fields, required or not, may then be absent.
+   */
+  readonly rejection?: string;
 }
 
 export interface EnumType {
@@ -103,7 +120,9 @@ const strings = (...names: string[]) => names.map((n) => opt(n, 'string'));
 
 const TYPES: NamedType[] = [
   // 2.1 Common
-  complex('BaseResult', '2.1', [opt('Error', 'ErrorObject')]),
+  // Every result type extends BaseResult (the service's published types): an Error, then an optional
+  // ErrorAttributes list of key/value items whose form is not shown, then the result's own fields.
+  complex('BaseResult', '2.1', [opt('Error', 'ErrorObject'), opt('ErrorAttributes', 'anyType')], { rejection: 'Error' }),
   complex('ErrorObject', '2.1', [opt('ErrorType', 'string'), opt('Message', 'string')]),
   complex('MonetaryValue', '2.1', [], { text: 'decimal', attributes: [attr('currency', 'string', false)] }),
   complex('MonetaryValueWithPaymentMethods', '2.1', [], { base: 'MonetaryValue', attributes: [attr('paymentMethods', 'intList', true)] }),
@@ -169,55 +188,65 @@ const TYPES: NamedType[] = [
   complex('Transfer', '2.4', ['transferTypeId', 'minimumPassengers', 'maximumPassengers', 'estimatedTimeInHours', 'estimatedTimeInMinutes']
     .map((n) => req(n, 'int')), { base: 'NonStaticTransfer' }),
   complex('StaticTransfer', '2.4', [opt('transferTypeName', 'string')], { base: 'Transfer' }),
+  // A price (decimal text with a currency) or, beyond the price type, anything: the real service
+  // writes direction, startHour, endHour and prices/price elements. Text, when not blank, is a decimal.
   complex('TransferRate', '2.4', [], {
     text: 'decimal', attributes: [attr('currency', 'string', false)],
     anyAttribute: 'Fields of a TransferRate beyond the price type: not shown.',
+    openContent: 'Fields of a TransferRate beyond the price type: not shown (element children allowed; text, when not blank, is a decimal).',
   }),
   complex('SearchTransfersResult', '4.3', [list('airports', 'airport', 'Airport')], { base: 'BaseResult' }),
 
-  // 2.5 Booking-group result records
+  // 2.5 Booking-group result records (no kinds stated: the serializer convention, see the header)
   enumType('BookingType', '2.5', ['FullPeriod', 'ExtraDays', 'NoAmendmentAvailable']),
   enumType('BookingStatus', '2.5', ['NotActive', 'Active']),
   complex('AmendmentPriceRequestResult', '2.5', [
-    req('Price', 'MonetaryValue'), req('RoomId', 'int'), list('hotelnotes', 'note', 'CalendarNote'), list('roomnotes', 'note', 'CalendarNote'),
+    opt('Price', 'MonetaryValue'), req('RoomId', 'int'), list('hotelnotes', 'note', 'CalendarNote'), list('roomnotes', 'note', 'CalendarNote'),
     list('cancellation_policies', 'cancellation_policy', 'PercentageCancellationPolicy'), req('BookingType', 'BookingType'),
-  ]),
-  complex('AmendmentRequestResult', '2.5', [req('AmendmentBooking', 'AmendmentBookingRecord'), req('OriginalBooking', 'AmendmentBookingRecord')]),
+  ], { base: 'BaseResult' }),
+  complex('AmendmentRequestResult', '2.5', [opt('AmendmentBooking', 'AmendmentBookingRecord'), opt('OriginalBooking', 'AmendmentBookingRecord')],
+    { base: 'BaseResult' }),
   complex('AmendmentBookingRecord', '2.5', [
     req('bookingStatus', 'BookingStatus'), list('currentCancellationPolicyFee', 'fee', 'anyType'), req('currentCancellationPolicyDeadline', 'dateTime'),
   ]),
-  complex('CancelBookingResult', '2.5', [req('Code', 'int'), many('CancellationPaymentMethod', 'CancellationPaymentMethod')]),
+  complex('CancelBookingResult', '2.5', [req('Code', 'int'), many('CancellationPaymentMethod', 'CancellationPaymentMethod')], { base: 'BaseResult' }),
   complex('CancellationPaymentMethod', '2.5', [many('cancellationfee', 'CancellationFee'), many('cancellation', 'Cancellation')],
-    { attributes: [attr('id', 'int', true), attr('name', 'string', true)] }),
+    { attributes: [attr('id', 'int', true), attr('name', 'string', false)] }),
   complex('CancellationFee', '2.5', [], {
-    attributes: [attr('currency', 'string', true)], openContent: 'Numeric content of a cancellationfee element: not shown.',
+    attributes: [attr('currency', 'string', false)], openContent: 'Numeric content of a cancellationfee element: not shown.',
   }),
-  complex('Cancellation', '2.5', [nil('activecancellationpolicy', 'string')], { attributes: [attr('type', 'string', true)] }),
+  complex('Cancellation', '2.5', [nil('activecancellationpolicy', 'ActiveCancellationPolicy')], { attributes: [attr('type', 'string', false)] }),
+  // "contains child text (string)" (GET/POST) reads two ways, both accepted: text content, or child
+  // elements as the real service writes them (a StaticPercentageCancellationPolicy: deadline,
+  // percentage, text). Which binding must hold what is the documented binding difference.
+  complex('ActiveCancellationPolicy', '2.5', [], { base: 'StaticPercentageCancellationPolicy', orText: 'string' }),
   complex('CancelTransferBookingResult', '2.5', [
-    req('cancellationFeeInEuros', 'decimal'), req('cancellationFeeInLocalCurrency', 'decimal'), req('currency', 'string'), req('code', 'int'),
-  ]),
-  complex('UpdateSpecialRequestResult', '2.5', [req('resultCode', 'int'), req('resultMessage', 'string')]),
-  complex('GetSpecialRequestResult', '2.5', [req('text', 'string')]),
+    req('cancellationFeeInEuros', 'decimal'), req('cancellationFeeInLocalCurrency', 'decimal'), opt('currency', 'string'), req('code', 'int'),
+  ], { base: 'BaseResult' }),
+  complex('UpdateSpecialRequestResult', '2.5', [req('resultCode', 'int'), opt('resultMessage', 'string')], { base: 'BaseResult' }),
+  complex('GetSpecialRequestResult', '2.5', [opt('text', 'string')], { base: 'BaseResult' }),
 
-  // 2.6 Reference-data results
-  complex('GetMealsResult', '2.6', [list('meals', 'meal', 'Meal', 1)]),
-  complex('Meal', '2.6', [req('id', 'int'), req('name', 'string'), list('labels', 'label', 'anyType')]),
-  // Extends BaseResult (section 7.1): an Error result carries no data, so roomTypes may be absent.
+  // 2.6 Reference-data results (no kinds stated: the serializer convention, see the header)
+  complex('GetMealsResult', '2.6', [list('meals', 'meal', 'Meal')], { base: 'BaseResult' }),
+  complex('Meal', '2.6', [req('id', 'int'), opt('name', 'string'), list('labels', 'label', 'anyType')]),
   complex('GetRoomTypesResult', '2.6', [list('roomTypes', 'roomType', 'RoomType')], { base: 'BaseResult' }),
-  complex('GetLanguagesResult', '2.6', [list('languages', 'language', 'Language', 1)]),
-  complex('Language', '2.6', [req('isoCode', 'string'), req('name', 'string')]),
-  complex('GetHotelNoteTypesResult', '2.6', [list('noteTypes', 'noteType', 'NoteType', 1)]),
-  complex('GetRoomNoteTypesResult', '2.6', [list('noteTypes', 'noteType', 'NoteType', 1)]),
-  complex('NoteType', '2.6', [], { attributes: [attr('id', 'int', true), attr('text', 'string', true)] }),
-  complex('GetThemesResult', '2.6', [list('themes', 'theme', 'Theme', 1)]),
-  complex('GetFeaturesResult', '2.6', [list('features', 'feature', 'ReferenceFeature', 1)]),
-  complex('ReferenceFeature', '2.6', [], { attributes: [attr('name', 'string', true)] }),
+  complex('GetLanguagesResult', '2.6', [list('languages', 'language', 'Language')], { base: 'BaseResult' }),
+  complex('Language', '2.6', [opt('isoCode', 'string'), opt('name', 'string')]),
+  complex('GetHotelNoteTypesResult', '2.6', [list('noteTypes', 'noteType', 'NoteType')], { base: 'BaseResult' }),
+  complex('GetRoomNoteTypesResult', '2.6', [list('noteTypes', 'noteType', 'NoteType')], { base: 'BaseResult' }),
+  complex('NoteType', '2.6', [], { attributes: [attr('id', 'int', true), attr('text', 'string', false)] }),
+  complex('GetThemesResult', '2.6', [list('themes', 'theme', 'Theme')], { base: 'BaseResult' }),
+  complex('GetFeaturesResult', '2.6', [list('features', 'feature', 'ReferenceFeature')], { base: 'BaseResult' }),
+  // Section 2.6 names the name attribute; the real service also writes section 2.1's Feature id
+  // (FeatureWithName): both readings are accepted.
+  complex('ReferenceFeature', '2.6', [], { attributes: [attr('id', 'int', false), attr('name', 'string', false)] }),
 ];
 
 /** Not-shown notes attached to anyType fields, quoted in the schema documentation. */
 export const ANY_TYPE_NOTES: Record<string, string> = {
   label: 'Fields of a label element in GetMeals: not shown.',
-  fee: 'Fields of a fee element: not shown.',
+  fee: 'Fields of a fee element: not shown (an item may be nil).',
+  ErrorAttributes: 'Error format not shown (section 7.5): an optional list of key/value items after Error, any content.',
 };
 
 export const MODEL: ReadonlyMap<string, NamedType> = new Map(TYPES.map((t) => [t.name, t]));
@@ -242,6 +271,8 @@ export interface EffectiveType {
   readonly text?: SimpleType;
   readonly openContent?: string;
   readonly anyAttribute?: string;
+  readonly orText?: SimpleType;
+  readonly rejection?: string;
 }
 
 const effectiveCache = new Map<string, EffectiveType>();
@@ -258,6 +289,8 @@ export function effective(name: string): EffectiveType {
     text: t.text ?? b.text,
     openContent: t.openContent ?? b.openContent,
     anyAttribute: t.anyAttribute ?? b.anyAttribute,
+    orText: t.orText ?? b.orText,
+    rejection: t.rejection ?? b.rejection,
   };
   effectiveCache.set(name, e);
   return e;
@@ -266,6 +299,32 @@ export function effective(name: string): EffectiveType {
 /** True when the type's element content has a "not shown" region (its known fields may come in any place). */
 export function hasOpenFields(name: string): boolean {
   return effective(name).fields.some((f) => f.kind === 'open');
+}
+
+/**
+ * The fields that make up an in-band rejection of a type (BaseResult's Error and ErrorAttributes):
+ * the own fields of the base that declares `rejection`; empty for a type without one.
+ */
+export function rejectionFields(typeName: string): string[] {
+  for (let t: string | undefined = typeName; t; ) {
+    const nt = MODEL.get(t);
+    if (nt?.kind !== 'complex') return [];
+    if (nt.rejection !== undefined) return nt.fields.flatMap((f) => (f.kind === 'element' ? [f.name] : []));
+    t = nt.base;
+  }
+  return [];
+}
+
+/** True where the content of an element of this type is not shown at all: any content, nil included. */
+export function contentNotShown(t: TypeRef): boolean {
+  return t === 'anyType';
+}
+
+/** Value types: always written by the serializer (never left out as a null is). */
+export function isValueType(t: TypeRef): boolean {
+  if (t === 'string' || t === 'anyType' || t === 'intList') return false;
+  if (isSimple(t)) return true;
+  return MODEL.get(t)?.kind === 'enum';
 }
 
 /** True when the type is `base` or extends it (through any number of extensions). */

@@ -14,12 +14,18 @@
  *   say "unknown elements between known ones" deterministically (Unique Particle Attribution: a
  *   wildcard next to optional or repeated named elements is ambiguous and libxml2 refuses such a
  *   schema), so the known fields of those types are checked by name by the shape check instead;
- * - `anyType` → xs:anyType.
+ * - `anyType` → xs:anyType, nillable wherever it stands (its content, nil included, is not shown).
+ *
+ * Where the contract is ambiguous, every reasonable reading is accepted:
+ * - an `orText` type → mixed content whose element content is optional (text, or the elements);
+ *   the shape check refuses text and elements together;
+ * - a type extending BaseResult (`rejection`) → a choice of an in-band rejection (Error first,
+ *   then anything, checked by the shape walk) and the result with its fields as listed.
  */
 import { OPERATIONS, type Namespaces, type NsKey, type Operation, type ParamType } from './catalogue.js';
 import {
-  ANY_TYPE_NOTES, MODEL, allTypes, effective, hasOpenFields, isSimple, namedType,
-  type AttributeDef, type ComplexType, type ElementField, type EnumType, type Field, type NamedType, type SimpleType, type TypeRef,
+  ANY_TYPE_NOTES, MODEL, allTypes, contentNotShown, effective, hasOpenFields, isSimple, namedType,
+  type AttributeDef, type ComplexType, type EffectiveType, type ElementField, type EnumType, type Field, type NamedType, type SimpleType, type TypeRef,
 } from './model.js';
 import { escapeAttr, escapeText } from '../xml/escape.js';
 
@@ -117,7 +123,7 @@ function writeField(w: Writer, f: Field): void {
 }
 
 function writeElementField(w: Writer, f: ElementField): void {
-  const more = { ...occurs(f.min, f.max), nillable: f.nillable ? 'true' : undefined };
+  const more = { ...occurs(f.min, f.max), nillable: f.nillable || contentNotShown(f.type) ? 'true' : undefined };
   if (f.list) {
     const base = { name: f.name, ...more };
     w.open(`<xs:element${attrs(base)}>`);
@@ -139,7 +145,8 @@ function writeElementField(w: Writer, f: ElementField): void {
 }
 
 function writeItem(w: Writer, item: string, type: TypeRef): void {
-  writeTyped(w, { name: item, type: typeQName(type), minOccurs: '0', maxOccurs: 'unbounded' },
+  const nillable = contentNotShown(type) ? 'true' : undefined;
+  writeTyped(w, { name: item, type: typeQName(type), minOccurs: '0', maxOccurs: 'unbounded', nillable },
     type === 'anyType' ? ANY_TYPE_NOTES[item] : undefined);
 }
 
@@ -165,10 +172,56 @@ function openNotes(t: ComplexType): string[] {
   return notes;
 }
 
+/** A type holding text or its element content: mixed, the element content optional as a whole. */
+function writeOrText(w: Writer, t: ComplexType, e: EffectiveType): void {
+  w.open(`<xs:complexType${attrs({ name: t.name, mixed: 'true' })}>`);
+  w.doc(`Section ${t.section}. Either text (${e.orText}) or the element content${t.base ? ` of ${t.base}` : ''}: both readings `
+    + 'of the contract are accepted (XSD 1.0 cannot refuse text beside the elements: the shape check does).');
+  w.open('<xs:sequence minOccurs="0">');
+  for (const f of e.fields) writeField(w, f);
+  w.close('</xs:sequence>');
+  writeAttributes(w, e.attributes, e.anyAttribute);
+  w.close('</xs:complexType>');
+}
+
+/**
+ * A type extending BaseResult: an in-band rejection (the rejection field first, then anything: the
+ * fields after it need not be complete, and the shape check walks them) or the result as listed.
+ * Unique Particle Attribution holds: the first branch starts with the rejection field, which the
+ * second does not hold.
+ */
+function writeRejectable(w: Writer, t: ComplexType, e: EffectiveType): void {
+  const rejection = e.fields.find((f): f is ElementField => f.kind === 'element' && f.name === e.rejection);
+  if (!rejection) throw new Error(`${t.name}: rejection field ${e.rejection} is not a field`);
+  w.open(`<xs:complexType${attrs({ name: t.name })}>`);
+  w.doc(`Section ${t.section}. Extends BaseResult (every result does): either an in-band rejection, ${rejection.name} first and then `
+    + `any of the result's fields, which need not be complete (the shape check walks them), or the result with its fields.`);
+  w.open('<xs:choice>');
+  w.open('<xs:sequence>');
+  writeElementField(w, { ...rejection, min: 1 });
+  w.line(LAX_ANY);
+  w.close('</xs:sequence>');
+  w.open('<xs:sequence>');
+  for (const f of e.fields) if (f !== rejection) writeField(w, f);
+  w.close('</xs:sequence>');
+  w.close('</xs:choice>');
+  writeAttributes(w, e.attributes, e.anyAttribute);
+  w.close('</xs:complexType>');
+}
+
 function writeComplex(w: Writer, t: ComplexType): void {
   const e = effective(t.name);
   const base = t.base ? namedType(t.base) : undefined;
   if (base && base.kind !== 'complex') throw new Error(`base of ${t.name} is not a complex type`);
+  if (e.orText !== undefined) {
+    writeOrText(w, t, e);
+    return;
+  }
+  if (e.rejection !== undefined && base) {
+    if (isOpenType(t)) throw new Error(`${t.name}: a rejectable type cannot have open content`);
+    writeRejectable(w, t, e);
+    return;
+  }
 
   if (isOpenType(t)) {
     const known = e.fields.flatMap((f) => (f.kind === 'element' ? [f.name] : []));

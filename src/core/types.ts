@@ -65,6 +65,11 @@ export interface ResultRow {
   readonly path: string;
   readonly reproduce: string;
   readonly findings: Finding[];
+  /**
+   * Set on a skipped row of a valid call answered with an in-band Error (section 7.1): not a
+   * contract violation, but the case never reached the data path. Reports list these.
+   */
+  readonly inBandError?: { readonly type: string; readonly message: string };
   /** Redacted excerpts of the exchange behind the row (for the HTML report). */
   readonly request?: string;
   readonly response?: string;

@@ -169,7 +169,9 @@ function rowFrom(base: RowBase, check: string, outcome: CheckOutcome, durationMs
     reproduce: base.reproduce, ...(durationMs !== undefined ? { durationMs } : {}),
   };
   if ('note' in outcome) return { ...common, status: 'passed', message: outcome.note, path: '', findings: [] };
-  if (!Array.isArray(outcome)) return { ...common, status: 'skipped', message: outcome.skipped, path: '', findings: [] };
+  if (!Array.isArray(outcome)) {
+    return { ...common, status: 'skipped', message: outcome.skipped, path: '', findings: [], ...(outcome.inBandError ? { inBandError: outcome.inBandError } : {}) };
+  }
   if (outcome.length === 0) return { ...common, status: 'passed', message: '', path: '', findings: [] };
   const first = outcome[0]!;
   return {
@@ -194,6 +196,7 @@ function redactRow(row: ResultRow, redact: Redactor): ResultRow {
     path: redact(row.path),
     reproduce: redact(row.reproduce),
     findings: row.findings.map(f),
+    ...(row.inBandError !== undefined ? { inBandError: { type: redact(row.inBandError.type), message: redact(row.inBandError.message) } } : {}),
     ...(row.request !== undefined ? { request: redact(row.request) } : {}),
     ...(row.response !== undefined ? { response: redact(row.response) } : {}),
   };

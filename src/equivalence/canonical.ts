@@ -115,12 +115,22 @@ function visit(w: Walk, el: XElement, type: TypeRef | undefined, path: string, n
     return;
   }
   const eff = effective(named.name);
+  if (eff.openContent) {
+    // Content not shown: untyped, but a typed text (TransferRate's price) keeps its value space.
+    if (eff.text && !isBlank(el.text)) {
+      w.out.push({ path: `${path}/text()`, value: canonicalValue(eff.text, el.text) });
+      children(w, el, path, namePath, () => undefined);
+    } else {
+      untyped(w, el, path, namePath);
+    }
+    return;
+  }
   if (eff.text) {
     w.out.push({ path: `${path}/text()`, value: canonicalValue(eff.text, el.text) });
     return;
   }
-  if (eff.openContent) {
-    untyped(w, el, path, namePath);
+  if (eff.orText && el.children.length === 0) {
+    w.out.push({ path: `${path}/text()`, value: canonicalValue(eff.orText, el.text) });
     return;
   }
   if (!isBlank(el.text)) w.out.push({ path: `${path}/text()`, value: canonicalUntyped(el.text) });

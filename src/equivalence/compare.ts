@@ -6,8 +6,8 @@
  * expectation (HTTP GET and HTTP POST both carry activecancellationpolicy's text) must still agree.
  */
 import type { BindingId, Operation } from '../contract/catalogue.js';
-import { extendsType } from '../contract/model.js';
 import { findFault } from '../checks/soap-fault.js';
+import { inBandError } from '../checks/support.js';
 import type { CaseKind, CheckContext } from '../checks/context.js';
 import type { CheckOutcome } from '../checks/types.js';
 import type { Finding } from '../core/types.js';
@@ -20,7 +20,7 @@ export const EQUIVALENCE_CHECK = 'binding_equivalence';
 
 export type Acceptance =
   | { readonly kind: 'accepted' }
-  | { readonly kind: 'rejected'; readonly how: string }
+  | { readonly kind: 'rejected'; readonly how: string; readonly errorType?: string }
   | { readonly kind: 'unknown'; readonly why: string };
 
 
@@ -32,9 +32,8 @@ export function acceptance(ctx: CheckContext): Acceptance {
   if (res.status < 200 || res.status >= 300) return { kind: 'rejected', how: `HTTP ${res.status}` };
   const result = ctx.located().result;
   if (!result) return { kind: 'unknown', why: 'no result element' };
-  if (extendsType(ctx.op.resultType, 'BaseResult') && result.children.some((c) => c.local === 'Error' && c.ns === ctx.ns)) {
-    return { kind: 'rejected', how: 'in-band Error' };
-  }
+  const error = inBandError(result, ctx.op.resultType, ctx.ns);
+  if (error) return { kind: 'rejected', how: `in-band Error${error.type ? ` ${error.type}` : ''}`, errorType: error.type };
   return { kind: 'accepted' };
 }
 
@@ -102,6 +101,25 @@ export function compareBindings(
   }
 
   const accepted = known.filter((b) => acc.get(b)!.kind === 'accepted');
+  if (kind === 'valid' && accepted.length === 0) {
+    // A valid call every binding answered with an in-band Error: the same error on every binding.
+    const errorType = (b: BindingId): string | undefined => { const a = acc.get(b)!; return a.kind === 'rejected' ? a.errorType : undefined; };
+    const inBand = known.filter((b) => errorType(b) !== undefined);
+    const byType = groups(inBand, (b) => errorType(b)!);
+    if (byType.length > 1) {
+      const [major, ...rest] = byType;
+      const minority = rest.flat();
+      const tie = major!.length === minority.length;
+      const shown = (b: BindingId) => errorType(b) || '(no ErrorType)';
+      const f: Finding = {
+        check: EQUIVALENCE_CHECK, path: `/${op.resultElement}/Error/ErrorType`,
+        message: `bindings answer with different in-band Errors: ${inBand.map((b) => `${b}=${shown(b)}`).join(', ')}${tie ? ' (no majority: either side may be wrong)' : ''}`,
+        expected: `${list(major!)}: ${shown(major![0]!)}`,
+        actual: `${list(minority)}: ${minority.map(shown).join(', ')}`,
+      };
+      return [{ binding: (tie && inBand.length === 2 ? inBand : minority).join(','), outcome: [f] }];
+    }
+  }
   if (accepted.length < 2) {
     if (known.length >= 2) return [{ outcome: [] }];
     return [{ outcome: { skipped: `fewer than two bindings gave a readable result (${list(known) || 'none'})` } }];

@@ -6,15 +6,16 @@
  *   seeds a small PRNG; no clock, no global state). Different bookingID, language, dates... give
  *   different data. The mock is stateless: UpdateSpecialRequest does not change what
  *   GetSpecialRequest returns, so results never depend on the order of requests.
- * - Binding-independent: one result per request, whatever the binding; the one documented exception
- *   (contract 2.5: CancelBooking's activecancellationpolicy is nil in the SOAP bindings, text in
- *   HTTP GET/POST) is applied by `adjustForBinding` and nowhere else.
+ * - Binding-independent: one result per request, whatever the binding; the documented differences
+ *   (src/contract/binding-differences.ts: CancelBooking's activecancellationpolicy is nil in the
+ *   SOAP bindings) are applied from that table by `adjustForBinding` and nowhere else.
  * - Wrong credentials never return data: results whose type extends BaseResult carry an in-band
  *   Error (section 7.1); every other operation answers with a fault.
  * - Generators are keyed by result type (a name of the type model), not by operation, so the
  *   catalogue stays the only list of operations.
  */
 import type { BindingId, Operation } from '../contract/catalogue.js';
+import { differencesOf } from '../contract/binding-differences.js';
 import { extendsType } from '../contract/model.js';
 import type { AnyContent, DataObject, Value } from './serialize.js';
 import bookingJson from '../../fixtures/mock-data/booking.json' with { type: 'json' };
@@ -213,20 +214,27 @@ export function hasGenerator(resultType: string): boolean {
 }
 
 /**
- * The single documented difference between bindings (contract 2.5): in CancelBooking's result
- * activecancellationpolicy holds text in HTTP GET/POST and is nil in the SOAP bindings.
+ * The documented differences between bindings (src/contract/binding-differences.ts, the one table the
+ * checks and the comparison also read): where a binding must write the nil marker, the value is
+ * replaced by null; where it must write content, the value is kept.
  */
 export function adjustForBinding(op: Operation, binding: BindingId, value: Value): Value {
-  if (op.resultType !== 'CancelBookingResult' || (binding !== 'soap11' && binding !== 'soap12') || !isObject(value)) return value;
-  const methods = value.CancellationPaymentMethod;
-  if (!Array.isArray(methods)) return value;
-  return {
-    ...value,
-    CancellationPaymentMethod: methods.map((m: Value) => (!isObject(m) || !Array.isArray(m.cancellation) ? m : {
-      ...m,
-      cancellation: m.cancellation.map((c: Value) => (isObject(c) ? { ...c, activecancellationpolicy: null } : c)),
-    })),
-  };
+  let out = value;
+  for (const d of differencesOf(op.name)) {
+    if (d.expect[binding] !== 'nil') continue;
+    const [root, ...steps] = d.path.split('/');
+    if (root === op.resultElement) out = setAt(out, steps, null);
+  }
+  return out;
+}
+
+/** A copy of `value` with every value reached by the field names `steps` (through lists) replaced by `to`. */
+function setAt(value: Value, steps: readonly string[], to: Value): Value {
+  if (Array.isArray(value)) return (value as readonly Value[]).map((v) => setAt(v, steps, to));
+  if (!isObject(value) || steps.length === 0) return value;
+  const [name, ...rest] = steps as [string, ...string[]];
+  if (value[name] === undefined) return value;
+  return { ...value, [name]: rest.length === 0 ? (Array.isArray(value[name]) ? (value[name] as readonly Value[]).map(() => to) : to) : setAt(value[name], rest, to) };
 }
 
 function isObject(v: Value): v is DataObject {

@@ -12,8 +12,10 @@
  *   decimals are given as strings so that "12.50" keeps its digits; an intList is an array of ints;
  * - a list wrapper field (`list` in the model) is an array of item values; `[]` is an empty wrapper;
  * - a repeated field (max unbounded, no wrapper) is an array of values, `[]` writes nothing;
- * - `$text`: the text of a type with simple content (MonetaryValue, TransferRate);
+ * - `$text`: the text of a type with simple content (MonetaryValue), or the typed text of a type
+ *   whose other content is not shown (TransferRate: `$text` and `$content` may both be given);
  * - `$content`: the content of a type whose content is not shown (CancellationFee), as AnyContent;
+ * - a string for a type that holds text or its element content (`orText`: activecancellationpolicy);
  * - `$open`: AnyContent written where an `open` field ("not shown") stands in the element content;
  * - `$element`: for items of a list whose item name is free ('*'), the item's element name
  *   (default: the item type's name, as ASMX names array items);
@@ -168,20 +170,26 @@ function writeElement(ctx: Ctx, name: string, type: TypeRef, value: Value, nilla
     if (ctx.strict && !t.values.includes(v)) fail(path, `"${v}" is not one of ${t.name}'s values ${t.values.join(', ')}`);
     return wrap(tag, decls, '', textOf(ctx, v, false));
   }
+  const e = effective(type);
+  // Text instead of the element content, where the model accepts both (orText).
+  if (e.orText !== undefined && typeof value === 'string') return wrap(tag, decls, '', textOf(ctx, simple(ctx, e.orText, value, path), e.orText === 'string'));
   if (typeof value !== 'object' || Array.isArray(value)) fail(path, `an object is needed for type ${type}`);
   const obj = value as DataObject;
-  const e = effective(type);
   let attrs = writeAttributes(ctx, e, obj, path);
   if (ctx.xsiType) {
     const local = ctx.xsiOnNil && !decls.includes(`xmlns:${ctx.xsi}=`) ? ` xmlns:${ctx.xsi}="${XSI_NS}"` : '';
     attrs = `${local} ${ctx.xsi}:type="${ctx.p}${type}"${attrs}`;
+  }
+  if (e.openContent) {
+    // Content not shown: any content; with a typed text (TransferRate), the text comes first.
+    const text = e.text && obj.$text !== undefined && obj.$text !== null ? textOf(ctx, simple(ctx, e.text, obj.$text, `${path}/text()`), false) : '';
+    return wrap(tag, decls, attrs, text + (obj.$content === undefined ? '' : writeAny(kid, obj.$content as AnyContent, path)));
   }
   if (e.text) {
     const text = obj.$text;
     if (text === undefined || text === null) return ctx.strict ? fail(path, `simple content ($text) of ${type} missing`) : wrap(tag, decls, attrs, '');
     return wrap(tag, decls, attrs, textOf(ctx, simple(ctx, e.text, text, `${path}/text()`), false));
   }
-  if (e.openContent) return wrap(tag, decls, attrs, obj.$content === undefined ? '' : writeAny(kid, obj.$content as AnyContent, path));
   let inner = '';
   for (const f of e.fields) {
     if (f.kind === 'open') {
