@@ -9,7 +9,7 @@ import * as allure from 'allure-js-commons';
 import { describe, expect, inject, test } from 'vitest';
 import { checksOf } from '../src/cli/run.js';
 import { resolveRunSettings } from '../src/cli/config.js';
-import { BINDING_LABELS } from '../src/contract/catalogue.js';
+import { BINDING_LABELS, DEFAULT_PATHS } from '../src/contract/catalogue.js';
 import { makeRedactor } from '../src/core/redact.js';
 import type { ResultRow, Target } from '../src/core/types.js';
 import { EQUIVALENCE_CHECK, planUnits, runUnitRedacted, type RunPlan, type Unit } from '../src/engine/run.js';
@@ -22,7 +22,7 @@ const mockUrl = inject('conformanceMockUrl');
 const target: Target = {
   bookUrl: mockUrl || settings.bookUrl || '',
   searchUrl: mockUrl || settings.searchUrl || '',
-  transfersUrl: mockUrl || settings.transfersUrl || '',
+  transfersUrl: mockUrl || settings.transfersUrl || '', paths: DEFAULT_PATHS,
   namespaces: settings.namespaces,
   user: settings.user,
   password: settings.password,

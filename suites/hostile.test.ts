@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS } from '../src/contract/catalogue.js';
+import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, OPERATIONS } from '../src/contract/catalogue.js';
 import { selectChecks } from '../src/checks/registry.js';
 import { loadFixtureCases } from '../src/engine/cases.js';
 import { runConformance, type RunPlan } from '../src/engine/run.js';
@@ -218,7 +218,7 @@ describe('the harness\'s memory and time around large bodies and entity bombs (i
 
   async function measure(book: string, maxBodyBytes: number): Promise<Measured> {
     const plan: RunPlan = {
-      target: { bookUrl: book, searchUrl: hostile.url('proxy'), transfersUrl: hostile.url('proxy'), namespaces: DEFAULT_NAMESPACES, user: USER, password: PASSWORD, embedded: false },
+      target: { bookUrl: book, searchUrl: hostile.url('proxy'), transfersUrl: hostile.url('proxy'), paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, user: USER, password: PASSWORD, embedded: false },
       bindings: BINDINGS, operations: [findOperation('GetSpecialRequest')!], cases: loadFixtureCases(), allowMutations: false,
       checks: selectChecks(), negative: true, equivalence: true,
     };

@@ -21,7 +21,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { CHECKS } from '../src/checks/registry.js';
-import { BINDINGS, DEFAULT_NAMESPACES, OPERATIONS, findOperation, type BindingId, type Namespaces, type Operation } from '../src/contract/catalogue.js';
+import {
+  BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, OPERATIONS, findOperation, resolvePaths, type BindingId, type Namespaces, type Operation, type ServicePaths,
+} from '../src/contract/catalogue.js';
 import type { ResultRow, RunReport } from '../src/core/types.js';
 import { loadFixtureCases, type CaseTable, type RequestCase } from '../src/engine/cases.js';
 import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, runConformance, type RunPlan } from '../src/engine/run.js';
@@ -108,9 +110,9 @@ const variationCases: CaseTable = new Map(OPERATIONS.map((op) => [op.name, [...f
 
 // ---- running the harness ---------------------------------------------------------------------------
 
-function planFor(url: string, namespaces: Namespaces, operations: readonly Operation[], cases: CaseTable): RunPlan {
+function planFor(url: string, namespaces: Namespaces, operations: readonly Operation[], cases: CaseTable, paths: ServicePaths = DEFAULT_PATHS): RunPlan {
   return {
-    target: { bookUrl: url, searchUrl: url, transfersUrl: url, namespaces, user: DEFAULT_USER, password: DEFAULT_PASSWORD, embedded: true },
+    target: { bookUrl: url, searchUrl: url, transfersUrl: url, paths, namespaces, user: DEFAULT_USER, password: DEFAULT_PASSWORD, embedded: true },
     bindings: BINDINGS, operations, cases, allowMutations: true, checks: CHECKS, negative: true, equivalence: true,
   };
 }
@@ -120,7 +122,7 @@ async function runAgainst(mock: MockOptions, operations: readonly Operation[], c
   const namespaces = { ...DEFAULT_NAMESPACES, ...mock.namespaces };
   const running = await startMock({ port: 0, ...mock });
   try {
-    return await runConformance(planFor(running.url, namespaces, operations, cases), { transport, validator: validatorFor(namespaces) });
+    return await runConformance(planFor(running.url, namespaces, operations, cases, mock.paths), { transport, validator: validatorFor(namespaces) });
   } finally {
     await running.close();
   }
@@ -165,7 +167,21 @@ function judge(fault: Fault, report: RunReport): FaultOutcome {
 }
 const pinpointed = (o: FaultOutcome) => o.detected && o.missed.length === 0 && o.misattributed.length === 0;
 
+/**
+ * The real service's deployments (issue 12, fact 8): HTTP GET and POST under /1/PostGet/, SOAP under
+ * /1/SOAP/; and a later version with all 14 operations at one path and in one namespace.
+ */
+const POSTGET_PATHS = resolvePaths({
+  booking: { soap: '/1/SOAP/Booking.asmx', http: '/1/PostGet/Booking.asmx' },
+  reference: { soap: '/1/SOAP/NonStaticXMLAPI.asmx', http: '/1/PostGet/NonStaticXMLAPI.asmx' },
+});
+const V15_PATH = '/15/SOAP/NonStaticXMLAPI.asmx';
+const V15_PATHS = resolvePaths({ booking: { soap: V15_PATH }, reference: { soap: V15_PATH } });
+const V15_NS = 'http://xml.example.test/15/';
+
 let variation: RunReport[] = [];
+/** Runs against the mock answering as the real service does: PostGet paths; one path and namespace (version 15). */
+let realStyle: RunReport[] = [];
 const outcomes = new Map<string, FaultOutcome>();
 let elapsedMs = 0;
 
@@ -175,6 +191,10 @@ beforeAll(async () => {
     runAgainst({ vary: true }, OPERATIONS, variationCases),
     runAgainst({ vary: true, namespaces: OTHER_NAMESPACES }, OPERATIONS, fixtureCases),
   ]);
+  realStyle = await Promise.all([
+    runAgainst({ realService: true, paths: POSTGET_PATHS }, OPERATIONS, variationCases),
+    runAgainst({ realService: true, paths: V15_PATHS, namespaces: { book: V15_NS, search: V15_NS } }, OPERATIONS, fixtureCases),
+  ]);
   for (let i = 0; i < FAULTS.length; i += BATCH) {
     await Promise.all(FAULTS.slice(i, i + BATCH).map(async (fault) => {
       const report = await runAgainst({ faults: [fault.name] }, [findOperation(fault.operation)!]);
@@ -183,7 +203,7 @@ beforeAll(async () => {
   }
   elapsedMs = Date.now() - started;
   const all = [...outcomes.values()];
-  const falseAlarms = variation.reduce((n, r) => n + failedRows(r).length, 0) + all.reduce((n, o) => n + o.misattributed.length, 0);
+  const falseAlarms = [...variation, ...realStyle].reduce((n, r) => n + failedRows(r).length, 0) + all.reduce((n, o) => n + o.misattributed.length, 0);
   console.log(`faults pinpointed: ${all.filter(pinpointed).length}/${FAULTS.length}, detected: ${all.filter((o) => o.detected).length}/${FAULTS.length}, `
     + `false alarms: ${falseAlarms} (${variation.reduce((n, r) => n + r.summary.total, 0)} checks in variation mode; self-test ${(elapsedMs / 1000).toFixed(1)} s)`);
 }, 120_000);
@@ -224,6 +244,71 @@ describe('no false alarm: the mock in variation mode conforms', () => {
   });
 });
 
+describe("no false alarm on the real service's style (issue 12)", () => {
+  const responses = (r: RunReport) => r.results.filter((x) => x.check === EXCHANGE_CHECK && x.response).map((x) => x.response!);
+
+  test('zero findings: wrong credentials answered 200 with Error everywhere, null strings left out, element policies and rates, nil fees, feature ids', () => {
+    for (const r of realStyle) {
+      expect(r.summary.total).toBeGreaterThan(1000);
+      expect(failedRows(r), formatFindings(failedRows(r).slice(0, 20))).toEqual([]);
+    }
+    const all = realStyle.flatMap(responses);
+    const seen = (re: RegExp) => all.filter((t) => re.test(t)).length;
+    expect(seen(/<(\w+:)?direction>Arrival</)).toBeGreaterThan(0);
+    expect(seen(/<(\w+:)?transferId>/)).toBeGreaterThan(0);
+    expect(seen(/<(\w+:)?activecancellationpolicy><(\w+:)?deadline xsi:nil="true"\/><(\w+:)?percentage>0</)).toBeGreaterThan(0);
+    expect(seen(/<(\w+:)?fee xsi:nil="true"\/>/)).toBeGreaterThan(0);
+    expect(seen(/<(\w+:)?feature id="\d+" name="/)).toBeGreaterThan(0);
+    expect(seen(/<(\w+:)?ErrorAttributes>/)).toBeGreaterThan(0);
+    expect(seen(/<(\w+:)?getSpecialRequestResult\/>/)).toBeGreaterThan(0);
+  });
+
+  test('requests went to the configured paths: GET/POST under /1/PostGet/, everything at the one version-15 path', () => {
+    const urls = (r: RunReport) => r.results.filter((x) => x.check === EXCHANGE_CHECK && x.request).map((x) => x.request!.split('\n')[0]!);
+    expect(urls(realStyle[0]!).filter((l) => l.startsWith('GET ')).every((l) => l.includes('/1/PostGet/'))).toBe(true);
+    expect(urls(realStyle[0]!).some((l) => l.startsWith('POST /1/SOAP/'))).toBe(true);
+    expect(urls(realStyle[1]!).every((l) => l.includes(V15_PATH))).toBe(true);
+  });
+
+  test('every negative case is a clean rejection by an in-band Error on every binding and operation', () => {
+    for (const r of realStyle) {
+      const rows = r.results.filter((x) => x.check === 'credentials_rejected');
+      expect(new Set(rows.map((x) => x.operation)).size).toBe(OPERATIONS.length);
+      expect(rows.every((x) => x.status === 'passed')).toBe(true);
+    }
+  });
+
+  test('a valid case answered with an in-band Error is a visible outcome, not a pass and not a failure; the bindings agree on it', () => {
+    const noData = realStyle[0]!.results.filter((x) => x.inBandError);
+    expect(noData.length).toBeGreaterThan(0);
+    for (const x of noData) {
+      expect(x.status).toBe('skipped');
+      expect(x.check).toBe('shape');
+      expect(x.message).toMatch(/^answered with an in-band Error .*never reached the data path/);
+    }
+    const cancelled = noData.find((x) => x.operation === 'CancelBooking');
+    expect(cancelled?.inBandError?.type).toBe('Fitruums.Framework.Booking.Exceptions.BookingAlreadyCancelledException');
+    const eq = realStyle[0]!.results.filter((x) => x.check === EQUIVALENCE_CHECK && x.operation === 'CancelBooking' && x.case === cancelled!.case);
+    expect(eq.map((x) => x.status)).toEqual(['passed']);
+  });
+
+  test("the variation run covers the real service's style too", () => {
+    const all = variation.flatMap(responses);
+    const seen = (re: RegExp) => all.filter((t) => re.test(t)).length;
+    expect(seen(/<(\w+:)?direction>/)).toBeGreaterThan(0);
+    expect(seen(/activecancellationpolicy[^>]*><(\w+:)?deadline/)).toBeGreaterThan(0);
+    expect(seen(/<(\w+:)?fee [^>]*nil="true"/)).toBeGreaterThan(0);
+    expect(seen(/<(\w+:)?feature [^>]*\bid="/)).toBeGreaterThan(0);
+    expect(seen(/<(\w+:)?ErrorAttributes>/)).toBeGreaterThan(0);
+    expect(variation[0]!.results.filter((x) => x.inBandError).length).toBeGreaterThan(0);
+    // Wrong credentials rejected in-band on operations section 7.1 does not name, and with a fault on others.
+    const cred = variation.flatMap((r) => r.results).filter((x) => x.check === EXCHANGE_CHECK && x.case === 'wrong-credentials'
+      && !['GetRoomTypes', 'SearchTransfers'].includes(x.operation));
+    expect(cred.some((x) => /<(\w+:)?Error>/.test(x.response ?? ''))).toBe(true);
+    expect(cred.some((x) => /Fault>/.test(x.response ?? ''))).toBe(true);
+  });
+});
+
 describe('every fault is caught and pinpointed', () => {
   test('the catalogue holds at least 40 faults', () => {
     expect(FAULTS.length).toBeGreaterThanOrEqual(40);
@@ -241,7 +326,7 @@ describe('every fault is caught and pinpointed', () => {
     const all = [...outcomes.values()];
     expect(all).toHaveLength(FAULTS.length);
     expect(all.filter((o) => !pinpointed(o)).map((o) => o.fault.name)).toEqual([]);
-    expect(variation.flatMap(failedRows)).toEqual([]);
+    expect([...variation, ...realStyle].flatMap(failedRows)).toEqual([]);
     expect(elapsedMs).toBeLessThan(60_000);
   });
 

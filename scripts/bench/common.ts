@@ -5,8 +5,8 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { binding as bindingModule } from '../../src/bindings/index.js';
-import { BINDINGS, DEFAULT_NAMESPACES, OPERATIONS, type BindingId } from '../../src/contract/catalogue.js';
+import { requestFor } from '../../src/bindings/endpoint.js';
+import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, OPERATIONS, type BindingId } from '../../src/contract/catalogue.js';
 import { CHECKS } from '../../src/checks/registry.js';
 import type { HttpRequest, Target } from '../../src/core/types.js';
 import { loadFixtureCases, type CaseTable } from '../../src/engine/cases.js';
@@ -38,7 +38,7 @@ export function percentile(values: readonly number[], p: number): number {
 
 /** A target for a mock listening at `url` (the default credentials and namespaces). */
 export function mockTarget(url: string): Target {
-  return { bookUrl: url, searchUrl: url, transfersUrl: url, namespaces: DEFAULT_NAMESPACES, user: DEFAULT_USER, password: DEFAULT_PASSWORD, embedded: true };
+  return { bookUrl: url, searchUrl: url, transfersUrl: url, paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, user: DEFAULT_USER, password: DEFAULT_PASSWORD, embedded: true };
 }
 
 /** The plan of `conformance run` against the mock: all operations × bindings, every check, negatives, equivalence. */
@@ -66,9 +66,8 @@ export function requestMix(plan: RunPlan): HttpRequest[] {
   for (const unit of planUnits(plan)) {
     const { op } = unit;
     const ns = plan.target.namespaces[op.ns];
-    const baseUrl = op.group === 'booking' ? plan.target.bookUrl : op.group === 'transfers' ? plan.target.transfersUrl : plan.target.searchUrl;
     for (const b of plan.bindings.filter((x: BindingId) => !unit.only || unit.only.includes(x))) {
-      const req = bindingModule(b).encodeRequest(op, unit.params, baseUrl, ns);
+      const req = requestFor(plan.target, op, b, unit.params);
       out.push(unit.headers ? { ...req, headers: unit.headers(op, ns) } : req);
     }
   }

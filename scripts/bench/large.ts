@@ -11,7 +11,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { binding } from '../../src/bindings/index.js';
-import { DEFAULT_NAMESPACES, findOperation, type BindingId, type Operation } from '../../src/contract/catalogue.js';
+import { DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, type BindingId, type Operation } from '../../src/contract/catalogue.js';
 import { CheckContext, type DocumentValidator } from '../../src/checks/context.js';
 import { CHECKS, runChecks } from '../../src/checks/registry.js';
 import type { Exchange } from '../../src/core/types.js';
@@ -64,7 +64,7 @@ function gen(dir: string, sizes: number[]) {
 }
 
 function exchange(body: Buffer): Exchange {
-  const request = soap11.encodeRequest(op, { userName: DEFAULT_USER, password: DEFAULT_PASSWORD }, 'http://127.0.0.1:1', ns);
+  const request = soap11.encodeRequest(op, { userName: DEFAULT_USER, password: DEFAULT_PASSWORD }, `http://127.0.0.1:1${DEFAULT_PATHS.transfers.soap}`, ns);
   return { request, response: { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body, elapsedMs: 0 } };
 }
 

@@ -22,9 +22,11 @@ function makeHttpBinding(id: 'get' | 'post'): Binding {
     requestMediaType: id === 'post' ? FORM : undefined,
     responseMediaType: 'text/xml',
 
-    encodeRequest(op, params, baseUrl): HttpRequest {
+    servicePath: (paths) => paths.http,
+
+    encodeRequest(op, params, serviceUrl): HttpRequest {
       const pairs = encodePairs(op, params);
-      const url = `${baseUrl}${op.path}/${op.name}`;
+      const url = `${serviceUrl}/${op.name}`;
       if (id === 'get') return { method: 'GET', url: pairs ? `${url}?${pairs}` : url, headers: {} };
       return { method: 'POST', url, headers: { 'content-type': FORM }, body: pairs };
     },

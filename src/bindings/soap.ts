@@ -53,13 +53,15 @@ function makeSoapBinding(v: SoapVersion): Binding {
 
     soapAction: v.usesSoapAction ? soapAction : undefined,
 
-    encodeRequest(op, params: Params, baseUrl, ns) {
+    servicePath: (paths) => paths.soap,
+
+    encodeRequest(op, params: Params, serviceUrl, ns) {
       const children = op.params
         .filter((p) => params[p.name] !== undefined)
         .map((p) => `<${p.name}>${escapeText(params[p.name]!)}</${p.name}>`).join('');
       const headers: Record<string, string> = { 'content-type': contentType };
       if (v.usesSoapAction) headers.soapaction = soapAction(op, ns);
-      return { method: 'POST', url: baseUrl + op.path, headers, body: envelope(v, `<${op.name} xmlns="${ns}">${children}</${op.name}>`) };
+      return { method: 'POST', url: serviceUrl, headers, body: envelope(v, `<${op.name} xmlns="${ns}">${children}</${op.name}>`) };
     },
 
     claims(req, servicePath) {
@@ -68,7 +70,7 @@ function makeSoapBinding(v: SoapVersion): Binding {
       return mt === v.mediaType || (v.usesSoapAction && mt === undefined && req.headers.soapaction !== undefined);
     },
 
-    decode(req: IncomingRequest, _servicePath, ops, ns): Decoded {
+    decode(req: IncomingRequest, _servicePath, ops, namespaces): Decoded {
       let root: XElement;
       try {
         root = parseXml(req.body).root;
@@ -83,8 +85,9 @@ function makeSoapBinding(v: SoapVersion): Binding {
       if (!body) return fail(500, 'the envelope has no Body');
       const call = body.children[0];
       if (!call) return fail(500, 'the Body holds no operation element');
-      const op = ops.find((o) => o.name === call.local);
-      if (!op || call.ns !== ns) return fail(500, `unknown operation {${call.ns}}${call.local}`);
+      const op = ops.find((o) => o.name === call.local && namespaces[o.ns] === call.ns);
+      if (!op) return fail(500, `unknown operation {${call.ns}}${call.local}`);
+      const ns = namespaces[op.ns];
       if (v.usesSoapAction) {
         const action = req.headers.soapaction;
         if (action === undefined) return fail(500, 'missing SOAPAction header');

@@ -3,7 +3,7 @@
  * in a response) and the server half (recognise a request, decode its parameters, encode a result
  * or a fault) used by the mock. Every rule of a binding lives in its module.
  */
-import type { BindingId, Operation } from '../contract/catalogue.js';
+import type { BindingId, GroupPaths, Namespaces, Operation } from '../contract/catalogue.js';
 import type { HttpRequest } from '../core/types.js';
 import type { XElement } from '../xml/tree.js';
 
@@ -52,17 +52,23 @@ export interface Binding {
   /** SOAP envelope namespace, undefined for GET/POST. */
   readonly envelopeNs?: string;
 
+  /** The service path this binding is served at, of a group's configured paths. */
+  servicePath(paths: GroupPaths): string;
+
   // client half
-  /** Build the request for an operation. `baseUrl` has no trailing slash; `ns` is the group namespace. */
-  encodeRequest(op: Operation, params: Params, baseUrl: string, ns: string): HttpRequest;
+  /**
+   * Build the request for an operation. `serviceUrl` is the base URL and this binding's service
+   * path (see requestFor in ./endpoint.ts); `ns` is the operation's group namespace.
+   */
+  encodeRequest(op: Operation, params: Params, serviceUrl: string, ns: string): HttpRequest;
   /** SOAPAction header value for an operation (SOAP 1.1 only). */
   soapAction?(op: Operation, ns: string): string;
 
   // server half
   /** True when this binding is the one the request uses (method, path, media type). */
   claims(req: IncomingRequest, servicePath: string): boolean;
-  /** Decode the operation and parameters, given the operations of the service and its namespace. */
-  decode(req: IncomingRequest, servicePath: string, ops: readonly Operation[], ns: string): Decoded;
+  /** Decode the operation and parameters, given the operations served at the path and the namespaces. */
+  decode(req: IncomingRequest, servicePath: string, ops: readonly Operation[], namespaces: Namespaces): Decoded;
   /** Wrap a serialised result element (as written for this binding) into a complete response. */
   encodeResult(op: Operation, resultXml: string, ns: string): OutgoingResponse;
   /** A failure response: SOAP fault (SOAP) or plain text (GET/POST). */

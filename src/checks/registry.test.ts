@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { CHECK_NAMES, CHECKS, requestSecrets, runChecks, selectChecks, type CheckRun } from './registry.js';
+import { requestAt } from '../bindings/endpoint.js';
 import { ALL_BINDINGS, at, contextFor, documentFor, NS, op, sampleResult, type DocOptions } from './test-helpers.js';
 import { OPERATIONS, type BindingId } from '../contract/catalogue.js';
 import { binding as bindingModule } from '../bindings/index.js';
@@ -70,8 +71,8 @@ describe('runChecks', () => {
     expect(text).toContain('Invalid password *** for user u');
     expect(text).not.toContain('S3cr');
 
-    const get = bindingModule('get').encodeRequest(op('GetMeals'), { userName: 'u', password: 'p@ss word', language: 'en' }, 'http://t', NS.search);
-    const post = bindingModule('post').encodeRequest(op('GetMeals'), { userName: 'u', password: 'p@ss word', language: 'en' }, 'http://t', NS.search);
+    const get = requestAt('http://t', op('GetMeals'), 'get', { userName: 'u', password: 'p@ss word', language: 'en' }, NS);
+    const post = requestAt('http://t', op('GetMeals'), 'post', { userName: 'u', password: 'p@ss word', language: 'en' }, NS);
     expect(requestSecrets(contextFor('GetMeals', 'get', '', { request: get }))).toEqual(['p@ss word']);
     expect(requestSecrets(contextFor('GetMeals', 'post', '', { request: post }))).toEqual(['p@ss word']);
     const echoed = runChecks(contextFor('GetMeals', 'get', 'bad password p@ss word', { request: get, status: 401, contentType: 'text/plain' }));

@@ -14,7 +14,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { binding as bindingModule } from '../bindings/index.js';
+import { requestFor } from '../bindings/endpoint.js';
 import { BINDING_LABELS, type BindingId, type Operation } from '../contract/catalogue.js';
 import { CheckContext } from '../checks/context.js';
 import { ConfigError, UsageError } from '../core/errors.js';
@@ -74,7 +74,10 @@ interface Side {
 }
 
 /** Environment variables that name a target: ignored, so each side's target is its file's. */
-const TARGET_VARIABLES = ['CONFORMANCE_BOOK_URL', 'CONFORMANCE_SEARCH_URL', 'CONFORMANCE_TRANSFERS_URL', 'CONFORMANCE_BOOK_NS', 'CONFORMANCE_SEARCH_NS'];
+const TARGET_VARIABLES = [
+  'CONFORMANCE_BOOK_URL', 'CONFORMANCE_SEARCH_URL', 'CONFORMANCE_TRANSFERS_URL', 'CONFORMANCE_BOOK_NS', 'CONFORMANCE_SEARCH_NS',
+  ...['BOOK', 'SEARCH', 'TRANSFERS'].flatMap((g) => [`CONFORMANCE_${g}_PATH`, `CONFORMANCE_${g}_HTTP_PATH`]),
+];
 
 /** The cases both tables have (A's order); the same id with other parameters is a config error. */
 function commonCases(op: string, a: readonly RequestCase[], b: readonly RequestCase[], where: string): RequestCase[] {
@@ -238,8 +241,7 @@ export async function compareCommand(argv: string[], io: CommandIO): Promise<num
       const skip = plans.map((p) => skipReason(p, op)).find((x) => x !== undefined);
       if (skip) return { operation: op.name, binding: b, case: c.id, status: 'skipped', message: skip };
       const [ea, eb] = await Promise.all(sessions.map((s) => {
-        const base = op.group === 'booking' ? s.target.bookUrl : op.group === 'transfers' ? s.target.transfersUrl : s.target.searchUrl;
-        const req = bindingModule(b).encodeRequest(op, { ...c.params, userName: s.target.user, password: s.target.password }, base, s.target.namespaces[op.ns]);
+        const req = requestFor(s.target, op, b, { ...c.params, userName: s.target.user, password: s.target.password });
         return s.transport.send(req, op.mutates ? 0 : 2);
       })) as [Exchange, Exchange];
       const j = judge(answerOf(op, b, ea, A, ignoreValues), answerOf(op, b, eb, B, ignoreValues), names);

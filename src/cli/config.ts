@@ -4,7 +4,10 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { readJsonFile } from '../core/json-file.js';
-import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, type BindingId, type Namespaces, type Operation } from '../contract/catalogue.js';
+import {
+  BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, resolvePaths, servicePathProblem,
+  type BindingId, type Namespaces, type Operation, type ServicePaths,
+} from '../contract/catalogue.js';
 import { ConfigError, UsageError } from '../core/errors.js';
 import { loadFixtureCases, mergeCases, type CaseTable } from '../engine/cases.js';
 import { parseShard, type Shard } from '../engine/shard.js';
@@ -23,6 +26,8 @@ export interface RunSettings {
   readonly bookUrl?: string;
   readonly searchUrl?: string;
   readonly transfersUrl?: string;
+  /** Service paths per group: section 4's unless configured (deployments differ). */
+  readonly paths: ServicePaths;
   readonly namespaces: Namespaces;
   readonly user: string;
   readonly password: string;
@@ -55,6 +60,12 @@ export const RUN_OPTIONS = {
   'book-url': { type: 'string' },
   'search-url': { type: 'string' },
   'transfers-url': { type: 'string' },
+  'book-path': { type: 'string' },
+  'book-http-path': { type: 'string' },
+  'search-path': { type: 'string' },
+  'search-http-path': { type: 'string' },
+  'transfers-path': { type: 'string' },
+  'transfers-http-path': { type: 'string' },
   'book-ns': { type: 'string' },
   'search-ns': { type: 'string' },
   user: { type: 'string' },
@@ -81,6 +92,8 @@ export const RUN_OPTIONS = {
 } as const;
 
 export const RUN_USAGE = `usage: conformance run [--config FILE] [--book-url URL] [--search-url URL] [--transfers-url URL]
+    [--book-path PATH] [--book-http-path PATH] [--search-path PATH] [--search-http-path PATH]
+    [--transfers-path PATH] [--transfers-http-path PATH]
     [--book-ns URI] [--search-ns URI] [--user NAME] [--password SECRET]
     [--bindings soap11,soap12,get,post] [--operations A,B] [--allow-mutations]
     [--concurrency N] [--timeout MS] [--report-dir DIR]
@@ -88,7 +101,9 @@ export const RUN_USAGE = `usage: conformance run [--config FILE] [--book-url URL
     [--checks a,b] [--skip-checks a,b] [--no-negative] [--no-equivalence] [--quiet]
     [--expectations FILE [--update-expectations]] [--shard i/n]
 
-With no target URL the embedded mock is started and tested. The password may come from the
+With no target URL the embedded mock is started and tested. Service paths default to section 4's
+(/1/SOAP/Booking.asmx, /1/SOAP/NonStaticXMLAPI.asmx); --X-http-path is where HTTP GET/POST are
+served when not at the SOAP path (default: the --X-path). The password may come from the
 environment variable CONFORMANCE_PASSWORD instead of --password (preferred: flags show in process lists).
 --expectations FILE reports the failures it lists as known (exit 0 when only those fail) and fails on
 entries that no longer fail or have expired; --update-expectations rewrites FILE from this run.
@@ -114,7 +129,7 @@ function readConfigFile(path: string): Json {
   const target = (json as Json).target;
   if (target !== undefined) {
     if (typeof target !== 'object' || target === null) throw new ConfigError(`config file ${path}: "target" must be an object`);
-    const tk = ['bookUrl', 'searchUrl', 'transfersUrl', 'bookNs', 'searchNs', 'user', 'password', 'passwordEnv'];
+    const tk = ['bookUrl', 'searchUrl', 'transfersUrl', ...PATH_SETTINGS.flatMap((p) => [p.key, p.httpKey]), 'bookNs', 'searchNs', 'user', 'password', 'passwordEnv'];
     for (const k of Object.keys(target)) if (!tk.includes(k)) throw new ConfigError(`config file ${path}: unknown key "target.${k}" (known: ${tk.join(', ')})`);
   }
   return json as Json;
@@ -159,6 +174,41 @@ function namespace(v: string | undefined, what: string): string | undefined {
   return v;
 }
 
+/** The service path settings: flag, environment variable and config key of each group's two paths. */
+const PATH_SETTINGS = [
+  { group: 'booking', flag: 'book-path', httpFlag: 'book-http-path', env: 'CONFORMANCE_BOOK_PATH', httpEnv: 'CONFORMANCE_BOOK_HTTP_PATH', key: 'bookPath', httpKey: 'bookHttpPath' },
+  { group: 'reference', flag: 'search-path', httpFlag: 'search-http-path', env: 'CONFORMANCE_SEARCH_PATH', httpEnv: 'CONFORMANCE_SEARCH_HTTP_PATH', key: 'searchPath', httpKey: 'searchHttpPath' },
+  { group: 'transfers', flag: 'transfers-path', httpFlag: 'transfers-http-path', env: 'CONFORMANCE_TRANSFERS_PATH', httpEnv: 'CONFORMANCE_TRANSFERS_HTTP_PATH', key: 'transfersPath', httpKey: 'transfersHttpPath' },
+] as const;
+
+/** A setting's value and where it came from (flag, environment variable or config key), for messages. */
+interface Sourced { readonly value: string; readonly source: string }
+
+function sourced(f: Record<string, unknown>, flag: string, env: NodeJS.ProcessEnv, envName: string, file: Json, key: string, where: string): Sourced | undefined {
+  const fv = f[flag];
+  if (typeof fv === 'string') return { value: fv, source: `--${flag}` };
+  const ev = env[envName];
+  if (ev !== undefined && ev !== '') return { value: ev, source: `environment variable ${envName}` };
+  const cv = str(file[key], `${where}: target.${key}`);
+  return cv === undefined ? undefined : { value: cv, source: `${where}: target.${key}` };
+}
+
+/** A service path setting, checked. */
+function servicePath(s: Sourced | undefined): string | undefined {
+  if (s === undefined) return undefined;
+  const problem = servicePathProblem(s.value);
+  if (problem) throw new UsageError(`${s.source} is not a service path: ${problem} (got ${JSON.stringify(s.value)})`);
+  return s.value;
+}
+
+/** The service paths from flags, environment and config (section 4's where none is given). */
+function pathsOf(f: Record<string, unknown>, env: NodeJS.ProcessEnv, t: Json, where: string): ServicePaths {
+  return resolvePaths(Object.fromEntries(PATH_SETTINGS.map((p) => [p.group, {
+    soap: servicePath(sourced(f, p.flag, env, p.env, t, p.key, where)),
+    http: servicePath(sourced(f, p.httpFlag, env, p.httpEnv, t, p.httpKey, where)),
+  }])));
+}
+
 function closest(name: string, names: readonly string[]): string {
   const lower = name.toLowerCase();
   const hit = names.find((n) => n.toLowerCase() === lower);
@@ -176,6 +226,7 @@ export function resolveRunSettings(argv: string[], env: NodeJS.ProcessEnv = proc
   const searchUrl = url(f['search-url'] ?? env.CONFORMANCE_SEARCH_URL ?? str(t.searchUrl, `${where}: target.searchUrl`), '--search-url');
   const transfersUrl = url(f['transfers-url'] ?? env.CONFORMANCE_TRANSFERS_URL ?? str(t.transfersUrl, `${where}: target.transfersUrl`), '--transfers-url');
   const embedded = !bookUrl && !searchUrl && !transfersUrl;
+  const paths = pathsOf(f, env, t, where);
 
   const namespaces: Namespaces = {
     book: namespace(f['book-ns'] ?? env.CONFORMANCE_BOOK_NS ?? str(t.bookNs, `${where}: target.bookNs`), '--book-ns') ?? DEFAULT_NAMESPACES.book,
@@ -222,7 +273,7 @@ export function resolveRunSettings(argv: string[], env: NodeJS.ProcessEnv = proc
   return {
     embedded,
     bookUrl, searchUrl, transfersUrl: transfersUrl ?? searchUrl,
-    namespaces, user, password,
+    paths, namespaces, user, password,
     bindings: bindingNames as BindingId[],
     operations,
     allowMutations: f['allow-mutations'] ?? bool(file.allowMutations, 'allowMutations') ?? false,

@@ -4,6 +4,7 @@
  * still checks credentials and answers what was not recorded itself.
  */
 import { createServer, type Server } from 'node:http';
+import { requestAt } from '../bindings/endpoint.js';
 import type { AddressInfo } from 'node:net';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -113,7 +114,7 @@ describe('record', () => {
 
   test('a target that does not answer: exit 1 naming what was not recorded; bad usage: exit 2', async () => {
     const r = await cli(['record', '--out', tempDir('none'), '--search-url', 'http://127.0.0.1:1', '--user', 'u', '--operations', 'GetThemes', '--bindings', 'get', '--quiet',
-      '--timeout', '2000'], { CONFORMANCE_PASSWORD: 'x' });
+      '--timeout', '2000'], { CONFORMANCE_PASSWORD: 'no-answer-pw' });
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/GetThemes \[get\] default: no response: connection_refused/);
     const file = join(tempDir('notdir'), 'f');
@@ -131,7 +132,7 @@ describe('record', () => {
 describe('mock --replay', () => {
   const getMeals = (password: string, language = 'en') => {
     const op = findOperation('GetMeals')!;
-    const req = binding('get').encodeRequest(op, { userName: 'mock-user', password, language }, replaying.url, DEFAULT_NAMESPACES.search);
+    const req = requestAt(replaying.url, op, 'get', { userName: 'mock-user', password, language }, DEFAULT_NAMESPACES);
     return fetch(req.url);
   };
 
@@ -144,7 +145,7 @@ describe('mock --replay', () => {
     const m = await startMock({ replay: doctored });
     try {
       const op = findOperation('GetMeals')!;
-      const req = binding('get').encodeRequest(op, { userName: 'mock-user', password: 'mock-password', language: 'en' }, m.url, DEFAULT_NAMESPACES.search);
+      const req = requestAt(m.url, op, 'get', { userName: 'mock-user', password: 'mock-password', language: 'en' }, DEFAULT_NAMESPACES);
       const res = await fetch(req.url);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/xml; charset=utf-8');

@@ -12,7 +12,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { binding as bindingModule } from '../bindings/index.js';
+import { requestFor } from '../bindings/endpoint.js';
 import type { BindingId } from '../contract/catalogue.js';
 import { UsageError } from '../core/errors.js';
 import { makeRedactor, REDACTED, secretForms } from '../core/redact.js';
@@ -125,10 +125,8 @@ export async function recordCommand(argv: string[], io: CommandIO): Promise<numb
       const bindings = s.bindings.filter((b) => !unit.only || unit.only.includes(b));
       const skip = skipReason(plan, op);
       if (skip) return bindings.map((b) => ({ unit, b, skipped: skip }));
-      const ns = target.namespaces[op.ns];
-      const base = op.group === 'booking' ? target.bookUrl : op.group === 'transfers' ? target.transfersUrl : target.searchUrl;
       return Promise.all(bindings.map(async (b) => {
-        const req = bindingModule(b).encodeRequest(op, unit.params, base, ns);
+        const req = requestFor(target, op, b, unit.params);
         return { unit, b, ex: await session.transport.send(req, op.mutates ? 0 : 2) };
       }));
     }))).flat();
@@ -164,7 +162,7 @@ export async function recordCommand(argv: string[], io: CommandIO): Promise<numb
     recordedAt: new Date().toISOString(),
     target: {
       bookUrl: redact(target.bookUrl), searchUrl: redact(target.searchUrl), transfersUrl: redact(target.transfersUrl),
-      namespaces: target.namespaces, embedded: target.embedded,
+      paths: target.paths, namespaces: target.namespaces, embedded: target.embedded,
     },
     entries,
   };

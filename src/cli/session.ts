@@ -26,7 +26,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
   let running: RunningMock | undefined;
   if (s.embedded) {
     try {
-      running = await startMock({ ...mock, port: 0, user: s.user, password: s.password, namespaces: s.namespaces });
+      running = await startMock({ ...mock, port: 0, user: s.user, password: s.password, namespaces: s.namespaces, paths: s.paths });
     } catch (e) {
       throw new EnvironmentError(`cannot start the embedded mock: ${(e as Error).message}`);
     }
@@ -35,6 +35,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     bookUrl: running?.url ?? s.bookUrl ?? '',
     searchUrl: running?.url ?? s.searchUrl ?? '',
     transfersUrl: running?.url ?? s.transfersUrl ?? s.searchUrl ?? '',
+    paths: s.paths,
     namespaces: s.namespaces,
     user: s.user,
     password: s.password,

@@ -30,11 +30,11 @@ describe('validate', () => {
   });
 
   test('a broken document is invalid: every finding with its check and path, exit 1', async () => {
-    const text = readFileSync(join(rec, 'GetMeals/default.soap12.xml'), 'utf8').replace('<id>2</id>', '<id>two</id>').replace('<name>Breakfast</name>', '');
+    const text = readFileSync(join(rec, 'GetMeals/default.soap12.xml'), 'utf8').replace('<id>2</id>', '<id>two</id>').replace('<id>3</id>', '');
     const r = await cli(['validate', write('broken.xml', text)]);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/✗ shape at \/Envelope\/Body\/GetMealsResponse\/getMealsResult\/meals\/meal\[2\]\/id: invalid xs:int value "two"/);
-    expect(r.out).toMatch(/✗ shape at \/Envelope\/Body\/GetMealsResponse\/getMealsResult\/meals\/meal\[2\].*name/);
+    expect(r.out).toMatch(/✗ shape at \/Envelope\/Body\/GetMealsResponse\/getMealsResult\/meals\/meal\[3\]\/id: missing required element id/);
     expect(r.out).toMatch(/✗ xsd_valid at \S*id: .*'two' is not a valid value of the atomic type 'xs:int'/);
     expect(r.out).toMatch(/INVALID: \d+ findings \(xsd_valid \d+, shape \d+\)/);
   });

@@ -20,10 +20,10 @@ export interface Param {
 
 export interface Operation {
   readonly name: string;
+  /** Decides the host (base URL) and the service paths the operation is reached at (section 4). */
   readonly group: Group;
-  /** ASMX service the operation is published on (WSDL service name and path segment). */
+  /** ASMX service the operation is published on (WSDL service name). */
   readonly service: 'Booking' | 'NonStaticXMLAPI';
-  readonly path: string;
   readonly ns: NsKey;
   readonly params: readonly Param[];
   /** Element holding the result: the child of <Operation>Response (SOAP), the document root (GET/POST). */
@@ -38,8 +38,52 @@ export interface Operation {
   readonly source: string;
 }
 
+/** Where one group's operations are served: the SOAP bindings' service path, and the HTTP GET/POST one. */
+export interface GroupPaths {
+  readonly soap: string;
+  readonly http: string;
+}
+/** The service paths of each group: configuration of a target (and of the mock). */
+export type ServicePaths = Readonly<Record<Group, GroupPaths>>;
+
 const BOOKING_PATH = '/1/SOAP/Booking.asmx';
 const SEARCH_PATH = '/1/SOAP/NonStaticXMLAPI.asmx';
+
+/**
+ * Section 4's service paths, the default of every target and of the mock: the only place a version
+ * segment is written. Deployments differ (GET/POST under another path than SOAP, one path for all
+ * operations): every path is configuration (--book-path, --book-http-path, ...).
+ */
+export const DEFAULT_PATHS: ServicePaths = {
+  booking: { soap: BOOKING_PATH, http: BOOKING_PATH },
+  reference: { soap: SEARCH_PATH, http: SEARCH_PATH },
+  // Path and host of SearchTransfers: not shown (section 4.3); the NonStaticXMLAPI service's.
+  transfers: { soap: SEARCH_PATH, http: SEARCH_PATH },
+};
+
+/** Paths a user gave, per group: any may be missing. */
+export type GivenPaths = Partial<Record<Group, { readonly soap?: string; readonly http?: string }>>;
+
+/**
+ * The service paths from the ones given: section 4's by default; a group's HTTP path defaults to its
+ * SOAP path, and the transfers paths (not shown) to the reference-data ones, as the transfers URL
+ * defaults to the search URL.
+ */
+export function resolvePaths(given: GivenPaths): ServicePaths {
+  const group = (g: 'booking' | 'reference') => ({
+    soap: given[g]?.soap ?? DEFAULT_PATHS[g].soap,
+    http: given[g]?.http ?? given[g]?.soap ?? DEFAULT_PATHS[g].http,
+  });
+  const booking = group('booking');
+  const reference = group('reference');
+  const t = given.transfers;
+  return { booking, reference, transfers: { soap: t?.soap ?? reference.soap, http: t?.http ?? t?.soap ?? reference.http } };
+}
+
+/** Why a text is not a service path (absolute, no query, fragment or white space), or undefined. */
+export function servicePathProblem(path: string): string | undefined {
+  return /^\/[^\s?#]*[^\s?#/]$/.test(path) ? undefined : 'a service path starts with "/" and has no query, fragment, spaces or trailing "/"';
+}
 
 const s = (name: string, required = true): Param => ({ name, type: 'string', required });
 const typed = (name: string, type: ParamType): Param => ({ name, type, required: true });
@@ -53,7 +97,7 @@ function booking(
   mutates: boolean,
 ): Operation {
   return {
-    name, group: 'booking', service: 'Booking', path: BOOKING_PATH, ns: 'book',
+    name, group: 'booking', service: 'Booking', ns: 'book',
     params: [...credentials, ...params], resultElement, resultType, resultNillable: false, mutates,
     source: 'section 4.1',
   };
@@ -61,7 +105,7 @@ function booking(
 
 function reference(name: string, params: Param[], resultElement: string, resultType: string): Operation {
   return {
-    name, group: 'reference', service: 'NonStaticXMLAPI', path: SEARCH_PATH, ns: 'search',
+    name, group: 'reference', service: 'NonStaticXMLAPI', ns: 'search',
     params: [...credentials, ...params], resultElement, resultType, resultNillable: false, mutates: false,
     source: 'section 4.2',
   };
@@ -92,7 +136,7 @@ export const OPERATIONS: readonly Operation[] = [
   reference('GetThemes', [], 'getThemesResult', 'GetThemesResult'),
   reference('GetFeatures', [s('language')], 'getFeaturesResult', 'GetFeaturesResult'),
   {
-    name: 'SearchTransfers', group: 'transfers', service: 'NonStaticXMLAPI', path: SEARCH_PATH, ns: 'search',
+    name: 'SearchTransfers', group: 'transfers', service: 'NonStaticXMLAPI', ns: 'search',
     params: SEARCH_TRANSFERS_PARAMS, resultElement: 'searchTransfersResult', resultType: 'SearchTransfersResult',
     resultNillable: true, mutates: false,
     source: 'section 4.3 (path and host not shown: served on the NonStaticXMLAPI path of the transfers URL, which defaults to the search URL)',
@@ -112,7 +156,7 @@ export function operationsOf(service: Operation['service']): Operation[] {
 }
 
 export const SERVICES = ['Booking', 'NonStaticXMLAPI'] as const;
-export const SERVICE_PATHS: Record<Operation['service'], string> = { Booking: BOOKING_PATH, NonStaticXMLAPI: SEARCH_PATH };
+export const GROUPS: readonly Group[] = ['booking', 'reference', 'transfers'];
 
 /** Binding identifiers used everywhere (flags, reports, findings). */
 export const BINDINGS = ['soap11', 'soap12', 'get', 'post'] as const;

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import libxml from 'libxmljs2';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_NAMESPACES, SERVICES, SERVICE_PATHS, operationsOf, type Namespaces } from './catalogue.js';
-import { generateWsdl, serviceNsKey, WSDL_PORTS } from './wsdl.js';
+import { DEFAULT_NAMESPACES, SERVICES, DEFAULT_PATHS, operationsOf, type Namespaces } from './catalogue.js';
+import { serviceWsdl, serviceNsKey, WSDL_PORTS } from './wsdl.js';
 import { generateXsd, sampleInstance } from './xsd.js';
 import { parseXml, type XElement } from '../xml/tree.js';
 
@@ -35,7 +35,7 @@ describe('generated WSDL', () => {
   const base = 'http://127.0.0.1:8080/';
   for (const service of SERVICES) {
     describe(service, () => {
-      const text = generateWsdl(service, base, DEFAULT_NAMESPACES);
+      const text = serviceWsdl(service, base, DEFAULT_NAMESPACES);
       const root = parseXml(text).root;
       const ops = operationsOf(service);
       const tns = DEFAULT_NAMESPACES[serviceNsKey(service)];
@@ -136,7 +136,7 @@ describe('generated WSDL', () => {
         const svc = named(root, WSDL, 'service', service);
         const ports = kids(svc, WSDL, 'port');
         expect(ports.map((p) => attr(p, 'name'))).toEqual(WSDL_PORTS.map((p) => `${service}${p.port}`));
-        const address = `http://127.0.0.1:8080${SERVICE_PATHS[service]}`;
+        const address = `http://127.0.0.1:8080${DEFAULT_PATHS[service === 'Booking' ? 'booking' : 'reference'].soap}`;
         const protos = [SOAP, SOAP12, HTTP, HTTP];
         ports.forEach((p, i) => {
           expect(attr(p, 'binding')).toBe(`tns:${attr(p, 'name')}`);
@@ -148,18 +148,18 @@ describe('generated WSDL', () => {
 
   it('uses the configured namespaces and escapes them', () => {
     const ns: Namespaces = { book: 'urn:b/1/?a=1&b="2"', search: 'urn:s/1/' };
-    const text = generateWsdl('Booking', 'https://h.example', ns);
+    const text = serviceWsdl('Booking', 'https://h.example', ns);
     const root = parseXml(text).root;
     expect(attr(root, 'targetNamespace')).toBe(ns.book);
     expect(text).toContain('location="https://h.example/1/SOAP/Booking.asmx"');
     expect(text).not.toContain(DEFAULT_NAMESPACES.book);
-    expect(generateWsdl('NonStaticXMLAPI', 'https://h.example', ns)).toContain('targetNamespace="urn:s/1/"');
+    expect(serviceWsdl('NonStaticXMLAPI', 'https://h.example', ns)).toContain('targetNamespace="urn:s/1/"');
   });
 
   it('SearchTransfers is on NonStaticXMLAPI with the search namespace', () => {
-    const text = generateWsdl('NonStaticXMLAPI', 'http://x', DEFAULT_NAMESPACES);
+    const text = serviceWsdl('NonStaticXMLAPI', 'http://x', DEFAULT_NAMESPACES);
     expect(text).toContain('<wsdl:operation name="SearchTransfers">');
     expect(text).toContain(`soapAction="${DEFAULT_NAMESPACES.search}SearchTransfers"`);
-    expect(generateWsdl('Booking', 'http://x', DEFAULT_NAMESPACES)).not.toMatch(/"SearchTransfers"|SearchTransfersSoapIn|tns:SearchTransfers"/);
+    expect(serviceWsdl('Booking', 'http://x', DEFAULT_NAMESPACES)).not.toMatch(/"SearchTransfers"|SearchTransfersSoapIn|tns:SearchTransfers"/);
   });
 });

@@ -6,8 +6,8 @@
  * 1.2 share the Soap one), four bindings and a service with four ports. The embedded mock serves
  * it at <service path>?WSDL.
  */
-import { SERVICE_PATHS, operationsOf, type Namespaces, type NsKey, type Operation } from './catalogue.js';
-import { generateXsd } from './xsd.js';
+import { DEFAULT_PATHS, operationsOf, type Namespaces, type NsKey, type Operation, type ServicePaths } from './catalogue.js';
+import { generateXsdFor } from './xsd.js';
 import { escapeAttr } from '../xml/escape.js';
 
 export type ServiceName = Operation['service'];
@@ -38,19 +38,25 @@ export function serviceNsKey(service: ServiceName): NsKey {
 const a = (pairs: Record<string, string>): string =>
   Object.entries(pairs).map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('');
 
-/** The group schema without its XML declaration and header comment, indented for <wsdl:types>. */
-function inlineSchema(nsKey: NsKey, namespaces: Namespaces, indent: string): string[] {
-  const xsd = generateXsd(nsKey, namespaces);
+/** The schema of the operations' namespace without its XML declaration and header comment, indented for <wsdl:types>. */
+function inlineSchema(tns: string, ops: readonly Operation[], indent: string): string[] {
+  const xsd = generateXsdFor(tns, ops, `operations of this WSDL`);
   const start = xsd.indexOf('<xs:schema');
   return xsd.slice(start).trimEnd().split('\n').map((l) => indent + l);
 }
 
-/** WSDL 1.1 of one service with port addresses baseUrl + service path. */
-export function generateWsdl(service: ServiceName, baseUrl: string, namespaces: Namespaces): string {
-  const ops = operationsOf(service);
-  const nsKey = serviceNsKey(service);
-  const tns = namespaces[nsKey];
-  const address = baseUrl.replace(/\/+$/, '') + SERVICE_PATHS[service];
+/** Where a WSDL's ports are: the SOAP ports' address and the HTTP GET/POST ports' address. */
+export interface WsdlAddresses {
+  readonly soap: string;
+  readonly http: string;
+}
+
+/**
+ * WSDL 1.1 of a service named `service` publishing `ops` (one namespace, `tns`) at the given
+ * addresses: a service of the catalogue (operationsOf) or, where a deployment serves several
+ * groups at one path, the operations served there.
+ */
+export function generateWsdl(service: string, ops: readonly Operation[], tns: string, addresses: WsdlAddresses): string {
   const out: string[] = [];
   const l = (depth: number, s: string) => out.push('  '.repeat(depth) + s);
 
@@ -62,7 +68,7 @@ export function generateWsdl(service: ServiceName, baseUrl: string, namespaces: 
   })}>`);
 
   l(1, '<wsdl:types>');
-  out.push(...inlineSchema(nsKey, namespaces, '    '));
+  out.push(...inlineSchema(tns, ops, '    '));
   l(1, '</wsdl:types>');
 
   // messages
@@ -134,10 +140,18 @@ export function generateWsdl(service: ServiceName, baseUrl: string, namespaces: 
   const addressElement = { Soap: 'soap:address', Soap12: 'soap12:address', HttpGet: 'http:address', HttpPost: 'http:address' } as const;
   for (const p of WSDL_PORTS) {
     l(2, `<wsdl:port${a({ name: `${service}${p.port}`, binding: `tns:${service}${p.port}` })}>`);
-    l(3, `<${addressElement[p.port]}${a({ location: address })}/>`);
+    l(3, `<${addressElement[p.port]}${a({ location: p.port === 'Soap' || p.port === 'Soap12' ? addresses.soap : addresses.http })}/>`);
     l(2, '</wsdl:port>');
   }
   l(1, '</wsdl:service>');
   l(0, '</wsdl:definitions>');
   return out.join('\n') + '\n';
+}
+
+/** The WSDL of one ASMX service of the catalogue, its ports at `baseUrl` + the service paths of its operations' group. */
+export function serviceWsdl(service: ServiceName, baseUrl: string, namespaces: Namespaces, paths: ServicePaths = DEFAULT_PATHS): string {
+  const ops = operationsOf(service);
+  const base = baseUrl.replace(/\/+$/, '');
+  const group = paths[ops[0]!.group];
+  return generateWsdl(service, ops, namespaces[serviceNsKey(service)], { soap: base + group.soap, http: base + group.http });
 }

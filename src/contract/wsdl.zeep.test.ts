@@ -7,8 +7,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_NAMESPACES, SERVICES, SERVICE_PATHS, operationsOf, type Namespaces } from './catalogue.js';
-import { generateWsdl, WSDL_PORTS } from './wsdl.js';
+import { DEFAULT_NAMESPACES, SERVICES, DEFAULT_PATHS, operationsOf, type Namespaces } from './catalogue.js';
+import { serviceWsdl, WSDL_PORTS } from './wsdl.js';
 import { startMock, type RunningMock } from '../mock/index.js';
 
 const run = promisify(execFile);
@@ -61,9 +61,9 @@ describe('zeep builds clients from the served WSDLs and calls all 14 operations 
 
   it('the mock serves the generated WSDL with its own address', async () => {
     for (const service of SERVICES) {
-      const res = await fetch(`${mock.url}${SERVICE_PATHS[service]}?WSDL`);
+      const res = await fetch(`${mock.url}${DEFAULT_PATHS[service === 'Booking' ? 'booking' : 'reference'].soap}?WSDL`);
       expect(res.status).toBe(200);
-      expect(await res.text()).toBe(generateWsdl(service, mock.url, DEFAULT_NAMESPACES));
+      expect(await res.text()).toBe(serviceWsdl(service, mock.url, DEFAULT_NAMESPACES));
     }
   });
 
@@ -93,7 +93,7 @@ describe('zeep against a mock with other namespaces and credentials', () => {
   it('all 56 calls succeed', async () => {
     await requireZeep();
     for (const service of SERVICES) {
-      const text = await (await fetch(`${mock.url}${SERVICE_PATHS[service]}?WSDL`)).text();
+      const text = await (await fetch(`${mock.url}${DEFAULT_PATHS[service === 'Booking' ? 'booking' : 'reference'].soap}?WSDL`)).text();
       expect(text).toContain(`targetNamespace="${service === 'Booking' ? namespaces.book : namespaces.search}"`);
     }
     expectEveryCallSucceeded(await zeepCalls(mock.url, 'agent-7', 's3cret&"<x>'));

@@ -1,5 +1,5 @@
 /** Shared shapes: the target, one recorded exchange, a finding, a result row and a whole run's report. */
-import type { BindingId, Namespaces } from '../contract/catalogue.js';
+import type { BindingId, Namespaces, ServicePaths } from '../contract/catalogue.js';
 
 /** Where and how to reach a service under test. Everything about a target is configuration. */
 export interface Target {
@@ -8,6 +8,8 @@ export interface Target {
   readonly searchUrl: string;
   /** SearchTransfers' base URL (contract: not shown); defaults to searchUrl. */
   readonly transfersUrl: string;
+  /** Service paths per group and binding kind (section 4's by default; deployments differ). */
+  readonly paths: ServicePaths;
   readonly namespaces: Namespaces;
   readonly user: string;
   readonly password: string;

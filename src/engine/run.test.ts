@@ -1,6 +1,6 @@
 import { MockAgent } from 'undici';
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_NAMESPACES, findOperation, OPERATIONS, type BindingId } from '../contract/catalogue.js';
+import { DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, OPERATIONS, type BindingId } from '../contract/catalogue.js';
 import { selectChecks } from '../checks/registry.js';
 import type { Target } from '../core/types.js';
 import { Transport } from '../transport/client.js';
@@ -9,7 +9,7 @@ import { planUnits, runConformance, WRONG_PASSWORD, type RunPlan } from './run.j
 
 const PASSWORD = 'Engine-Secret-91';
 const target = (embedded: boolean): Target => ({
-  bookUrl: 'http://target.test', searchUrl: 'http://target.test', transfersUrl: 'http://target.test',
+  bookUrl: 'http://target.test', searchUrl: 'http://target.test', transfersUrl: 'http://target.test', paths: DEFAULT_PATHS,
   namespaces: DEFAULT_NAMESPACES, user: 'u', password: PASSWORD, embedded,
 });
 const plan = (o: Partial<RunPlan> = {}): RunPlan => ({

@@ -3,7 +3,7 @@
  * binding (concurrently, through the transport's limits), run the checks on each exchange, compare
  * the bindings' results, and turn everything into redacted result rows.
  */
-import { binding as bindingModule } from '../bindings/index.js';
+import { requestFor } from '../bindings/endpoint.js';
 import type { Params } from '../bindings/types.js';
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import { CheckContext, type CaseKind, type DocumentValidator } from '../checks/context.js';
@@ -214,9 +214,8 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
   const { op } = unit;
   const redact = redactorFor(plan.target.password);
   const ns = plan.target.namespaces[op.ns];
-  const baseUrl = op.group === 'booking' ? plan.target.bookUrl : op.group === 'transfers' ? plan.target.transfersUrl : plan.target.searchUrl;
   const requests = plan.bindings.filter((b) => !unit.only || unit.only.includes(b)).map((b) => {
-    const req = bindingModule(b).encodeRequest(op, unit.params, baseUrl, ns);
+    const req = requestFor(plan.target, op, b, unit.params);
     return { b, req: unit.headers ? { ...req, headers: unit.headers(op, ns) } : req };
   });
   const reproduce = (req: Parameters<typeof curlCommand>[0]) => curlCommand(req, unit.kind === 'wrong-credentials' ? '' : plan.target.password);

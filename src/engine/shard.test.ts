@@ -2,12 +2,13 @@ import { describe, expect, test } from 'vitest';
 import { resolveRunSettings } from '../cli/config.js';
 import { UsageError } from '../core/errors.js';
 import type { ResultRow } from '../core/types.js';
+import { DEFAULT_PATHS } from '../contract/catalogue.js';
 import { planUnits, type RunPlan } from './run.js';
 import { assignShards, parseShard, shardJudge, shardPlan, unitKey } from './shard.js';
 
 const s = resolveRunSettings([], {});
 const plan: RunPlan = {
-  target: { bookUrl: 'http://m', searchUrl: 'http://m', transfersUrl: 'http://m', namespaces: s.namespaces, user: 'u', password: 'p', embedded: true },
+  target: { bookUrl: 'http://m', searchUrl: 'http://m', transfersUrl: 'http://m', paths: DEFAULT_PATHS, namespaces: s.namespaces, user: 'u', password: 'p', embedded: true },
   bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: false, checks: [], negative: true, equivalence: true,
 };
 

@@ -8,10 +8,10 @@
  * building Request/Response objects. Whatever the mock answers is decided here, once.
  */
 import {
-  BINDINGS, DEFAULT_NAMESPACES, operationsOf, SERVICE_PATHS, SERVICES,
-  type BindingId, type Namespaces, type Operation,
+  BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, GROUPS, OPERATIONS,
+  type BindingId, type Namespaces, type Operation, type ServicePaths,
 } from '../contract/catalogue.js';
-import { generateWsdl, type ServiceName } from '../contract/wsdl.js';
+import { generateWsdl } from '../contract/wsdl.js';
 import { binding as bindingModule } from '../bindings/index.js';
 import type { Binding, IncomingRequest } from '../bindings/types.js';
 import { parseContentType } from '../bindings/media-type.js';
@@ -36,6 +36,14 @@ export interface MockHandlerOptions {
   readonly password?: string;
   /** Group namespaces (default DEFAULT_NAMESPACES). */
   readonly namespaces?: Partial<Namespaces>;
+  /** Service paths per group (default section 4's, DEFAULT_PATHS): deployments differ. */
+  readonly paths?: ServicePaths;
+  /**
+   * Answer as the real service does (src/mock/real-style.ts): wrong credentials get 200 and a
+   * result holding only Error on every operation, null strings are left out, policies and rates
+   * hold elements, fees may be nil, features carry an id, some valid calls get an in-band Error.
+   */
+  readonly realService?: boolean;
   /** Answer only requests to this origin (e.g. 'http://mock.test'); default: any origin. */
   readonly baseUrl?: string;
   /** Request body limit in bytes (default 1 MiB). */
@@ -61,14 +69,15 @@ interface Config {
   readonly faults: readonly Fault[];
   readonly vary: boolean;
   readonly replay?: ReplayLookup;
+  readonly paths: ServicePaths;
   /** What answer() needs: the above and the reference serialisation options. */
   readonly answer: AnswerConfig;
 }
 
 /** One entry of the route table; the msw handlers are these, one each, in order. */
 export type Route =
-  | { readonly kind: 'wsdl'; readonly service: ServiceName; readonly servicePath: string }
-  | { readonly kind: 'binding'; readonly binding: Binding; readonly servicePath: string; readonly ops: readonly Operation[]; readonly ns: string }
+  | { readonly kind: 'wsdl'; readonly servicePath: string; readonly ops: readonly Operation[] }
+  | { readonly kind: 'binding'; readonly binding: Binding; readonly servicePath: string; readonly ops: readonly Operation[] }
   | { readonly kind: 'fallback'; readonly servicePath: string }
   | { readonly kind: 'origin' };
 
@@ -158,10 +167,27 @@ export function decodeBody(bytes: Uint8Array, contentType: string | undefined): 
   return { ok: true, text: decoder.decode(bytes) };
 }
 
-function serviceNsKey(ops: readonly Operation[]) {
-  const keys = new Set(ops.map((o) => o.ns));
-  if (keys.size !== 1) throw new Error(`operations of one service use ${keys.size} namespaces`);
-  return ops[0]!.ns;
+/** The operations served at each distinct path of a binding, in catalogue order. */
+function opsByPath(paths: ServicePaths, b: Binding): Map<string, Operation[]> {
+  const out = new Map<string, Operation[]>();
+  for (const op of OPERATIONS) {
+    const path = b.servicePath(paths[op.group]);
+    out.set(path, [...(out.get(path) ?? []), op]);
+  }
+  return out;
+}
+
+/**
+ * The WSDL of the operations served at a SOAP path: named after their ASMX service (or, where a
+ * deployment serves several at one path, after the path), in their namespace; undefined when they
+ * use two namespaces (no one WSDL can describe them).
+ */
+function wsdlOf(ops: readonly Operation[], servicePath: string, origin: string, namespaces: Namespaces, paths: ServicePaths): string | undefined {
+  const spaces = new Set(ops.map((o) => namespaces[o.ns]));
+  if (spaces.size !== 1) return undefined;
+  const services = new Set(ops.map((o) => o.service));
+  const name = services.size === 1 ? ops[0]!.service : (/([A-Za-z0-9_]+)\.asmx$/i.exec(servicePath)?.[1] ?? 'Service');
+  return generateWsdl(name, ops, [...spaces][0]!, { soap: origin + servicePath, http: origin + paths[ops[0]!.group].http });
 }
 
 /** The mock's routes and answers for these options. */
@@ -171,37 +197,44 @@ export function createMockCore(options: MockHandlerOptions = {}): MockCore {
   const namespaces = { ...DEFAULT_NAMESPACES, ...options.namespaces };
   const faults = resolveFaults(options.faults);
   const vary = options.vary ?? false;
+  const paths = options.paths ?? DEFAULT_PATHS;
   const cfg: Config = {
     credentials,
     namespaces,
+    paths,
     origin: options.baseUrl === undefined ? undefined : new URL(options.baseUrl).origin,
     maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
     faults,
     vary,
     replay: options.replay,
-    answer: { credentials, namespaces, faults, vary, options: (bm: Binding, n: string) => resultOptions(bm, n, style(bm.id)) },
+    answer: { credentials, namespaces, faults, vary, realService: options.realService ?? false, options: (bm: Binding, n: string) => resultOptions(bm, n, style(bm.id)) },
   };
 
+  // Per distinct service path: the WSDL (at a SOAP path), one route per binding served there, and a
+  // fallback naming what is wrong with a request no binding claims. Section 4's paths give the two
+  // ASMX services; a deployment may serve GET/POST elsewhere, or every operation at one path.
   const routes: Route[] = [];
-  for (const service of SERVICES) {
-    const servicePath = SERVICE_PATHS[service];
-    const ops = operationsOf(service);
-    const ns = cfg.namespaces[serviceNsKey(ops)];
-    routes.push({ kind: 'wsdl', service, servicePath });
-    for (const id of BINDINGS) routes.push({ kind: 'binding', binding: bindingModule(id), servicePath, ops, ns });
+  const byBinding = BINDINGS.map((id) => ({ b: bindingModule(id), at: opsByPath(paths, bindingModule(id)) }));
+  const servicePaths = [...new Set(byBinding.flatMap(({ at }) => [...at.keys()]))];
+  for (const servicePath of servicePaths) {
+    // The WSDL is served where the SOAP bindings are (ASMX: <service path>?WSDL).
+    const wsdlOps = OPERATIONS.filter((op) => byBinding.some(({ b, at }) => b.envelopeNs !== undefined && at.get(servicePath)?.includes(op)));
+    if (wsdlOps.length > 0) routes.push({ kind: 'wsdl', servicePath, ops: wsdlOps });
+    for (const { b, at } of byBinding) {
+      const ops = at.get(servicePath);
+      if (ops) routes.push({ kind: 'binding', binding: b, servicePath, ops });
+    }
     routes.push({ kind: 'fallback', servicePath });
   }
   if (cfg.origin) routes.push({ kind: 'origin' });
 
-  // The WSDL of a service depends only on the origin it is fetched from (and the fixed namespaces).
-  const wsdls = new Map<string, string>();
-  const wsdlOf = (service: ServiceName, origin: string): string => {
-    const key = `${service} ${origin}`;
-    let text = wsdls.get(key);
-    if (text === undefined) {
-      text = generateWsdl(service, origin, cfg.namespaces);
-      if (wsdls.size < 256) wsdls.set(key, text);
-    }
+  // The WSDL at a path depends only on the origin it is fetched from (and the fixed configuration).
+  const wsdls = new Map<string, string | undefined>();
+  const wsdlAt = (route: Extract<Route, { kind: 'wsdl' }>, origin: string): string | undefined => {
+    const key = `${route.servicePath} ${origin}`;
+    if (wsdls.has(key)) return wsdls.get(key);
+    const text = wsdlOf(route.ops, route.servicePath, origin, cfg.namespaces, paths);
+    if (wsdls.size < 256) wsdls.set(key, text);
     return text;
   };
 
@@ -232,8 +265,12 @@ export function createMockCore(options: MockHandlerOptions = {}): MockCore {
     respond(route, req) {
       try {
         switch (route.kind) {
-          case 'wsdl':
-            return { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: wsdlOf(route.service, req.url.origin) };
+          case 'wsdl': {
+            const text = wsdlAt(route, req.url.origin);
+            return text === undefined
+              ? plain(500, `No WSDL for ${route.servicePath}: its operations use more than one namespace.`)
+              : { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: text };
+          }
           case 'origin':
             return plain(404, `No such resource: ${req.url.pathname}`);
           case 'fallback': {
@@ -258,14 +295,15 @@ export function createMockCore(options: MockHandlerOptions = {}): MockCore {
       }
     },
     serveBinding(route, incoming, body) {
-      const { binding: b, servicePath, ops, ns } = route;
+      const { binding: b, servicePath, ops } = route;
+
       try {
         const text = decodeBody(body, incoming.headers['content-type']);
         if (!text.ok) return plain(text.status, text.reason);
         const req: IncomingRequest = { ...incoming, body: text.text };
-        const replayed = cfg.replay && replayAnswer(cfg.replay, cfg.credentials, b, req, servicePath, ops, ns);
+        const replayed = cfg.replay && replayAnswer(cfg.replay, cfg.credentials, b, req, servicePath, ops, cfg.namespaces);
         if (replayed) return replayed;
-        return answer(cfg.answer, b, req, servicePath, ops, ns);
+        return answer(cfg.answer, b, req, servicePath, ops);
       } catch (e) {
         return this.internalError(route, e);
       }

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_NAMESPACES, findOperation, OPERATIONS, type Operation } from '../contract/catalogue.js';
 import { createDocumentValidator } from '../xml/xsd-validator.js';
-import { adjustForBinding, AUTH_FAILED, hasGenerator, languageOf, reportsErrorsInBand, resolveOperation, stableHash } from './data.js';
+import { adjustForBinding, AUTH_ERROR_TYPE, AUTH_FAILED, hasGenerator, languageOf, reportsErrorsInBand, resolveOperation, stableHash } from './data.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER } from './handlers.js';
 import { serializeResult, type DataObject, type Value } from './serialize.js';
 import { validParams } from './test-support.js';
@@ -176,7 +176,7 @@ describe('credentials', () => {
     for (const params of [validParams(o, { password: 'nope' }), validParams(o, { userName: 'nobody' }), validParams(o, { userName: undefined, password: undefined })]) {
       const outcome = resolveOperation(o, params, CREDS);
       if (reportsErrorsInBand(o.resultType)) {
-        expect(outcome).toEqual({ kind: 'result', value: { Error: { ErrorType: 'AuthenticationFailed', Message: AUTH_FAILED } } });
+        expect(outcome).toEqual({ kind: 'result', value: { Error: { ErrorType: AUTH_ERROR_TYPE, Message: AUTH_FAILED } } });
       } else {
         expect(outcome).toEqual({ kind: 'fault', reason: AUTH_FAILED });
       }

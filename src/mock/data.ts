@@ -9,14 +9,14 @@
  * - Binding-independent: one result per request, whatever the binding; the documented differences
  *   (src/contract/binding-differences.ts: CancelBooking's activecancellationpolicy is nil in the
  *   SOAP bindings) are applied from that table by `adjustForBinding` and nowhere else.
- * - Wrong credentials never return data: results whose type extends BaseResult carry an in-band
- *   Error (section 7.1); every other operation answers with a fault.
+ * - Wrong credentials never return data: the result types section 7.1 names carry an in-band Error,
+ *   every other operation answers with a fault (the real service's in-band Error everywhere is
+ *   src/mock/real-style.ts's).
  * - Generators are keyed by result type (a name of the type model), not by operation, so the
  *   catalogue stays the only list of operations.
  */
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import { differencesOf } from '../contract/binding-differences.js';
-import { extendsType } from '../contract/model.js';
 import type { AnyContent, DataObject, Value } from './serialize.js';
 import bookingJson from '../../fixtures/mock-data/booking.json' with { type: 'json' };
 import referenceJson from '../../fixtures/mock-data/reference.json' with { type: 'json' };
@@ -186,24 +186,34 @@ interface GenContext { readonly op: Operation; readonly params: RawParams; reado
 type Generator = (ctx: GenContext) => Value;
 
 export const AUTH_FAILED = 'Authentication failed: the userName or password is not valid.';
+/** ErrorType of an in-band rejection of wrong credentials: a .NET exception class name, as the real service writes it. */
+export const AUTH_ERROR_TYPE = 'System.Security.Authentication.AuthenticationException';
 
-/** True when the type (or a base of it) is BaseResult: errors are then reported in-band (section 7.1). */
+/**
+ * The result types section 7.1 names as reporting errors in the result: the reference mock rejects
+ * wrong credentials in-band for these and with a fault for the others (section 7.5 does not show
+ * the form). The real service rejects in-band everywhere (`--real-service`, src/mock/real-style.ts).
+ */
+const SECTION_7_1 = new Set(['SearchTransfersResult', 'SearchResult', 'GetRoomTypesResult']);
+
+/** Whether the reference mock reports a rejection of this result type in-band (section 7.1). */
 export function reportsErrorsInBand(resultType: string): boolean {
-  return extendsType(resultType, 'BaseResult');
+  return SECTION_7_1.has(resultType);
 }
 
 function inBandError(errorType: string, message: string): DataObject {
   return { Error: { ErrorType: errorType, Message: message } };
 }
 
-/** The answer to a request whose parameters passed checkParams. */
-export function resolveOperation(op: Operation, params: RawParams, credentials: Credentials): Outcome {
+/**
+ * The answer to a request whose parameters passed checkParams. Wrong credentials get a result
+ * holding only an in-band Error where `rejectInBand` (every result extends BaseResult), else a fault.
+ */
+export function resolveOperation(op: Operation, params: RawParams, credentials: Credentials, rejectInBand = reportsErrorsInBand(op.resultType)): Outcome {
   const gen = GENERATORS[op.resultType];
   if (!gen) return { kind: 'fault', reason: `the mock has no data for ${op.name} (result type ${op.resultType})` };
   if (params.userName !== credentials.user || params.password !== credentials.password) {
-    return reportsErrorsInBand(op.resultType)
-      ? { kind: 'result', value: inBandError('AuthenticationFailed', AUTH_FAILED) }
-      : { kind: 'fault', reason: AUTH_FAILED };
+    return rejectInBand ? { kind: 'result', value: inBandError(AUTH_ERROR_TYPE, AUTH_FAILED) } : { kind: 'fault', reason: AUTH_FAILED };
   }
   return { kind: 'result', value: gen({ op, params, language: languageOf(params.language) }) };
 }
@@ -424,6 +434,7 @@ function getThemes(): Value {
 }
 
 function getFeatures({ language }: GenContext): Value {
+  // Section 2.6 names only the name; the real service also writes the id (--real-service).
   return { features: REF.features.map((f) => ({ name: loc(f.name, language) })) };
 }
 

@@ -5,6 +5,7 @@
  * change or refuse.
  */
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { requestAt } from '../bindings/endpoint.js';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { binding } from '../bindings/index.js';
 import { CHECKS } from '../checks/registry.js';
-import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, SERVICE_PATHS, type BindingId, type Namespaces } from '../contract/catalogue.js';
+import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, DEFAULT_PATHS, type BindingId, type Namespaces } from '../contract/catalogue.js';
 import type { HttpRequest, Target } from '../core/types.js';
 import { loadFixtureCases } from '../engine/cases.js';
 import { planUnits } from '../engine/run.js';
@@ -57,7 +58,7 @@ function rawOf(r: HttpRequest): Raw {
 }
 
 function target(namespaces: Namespaces = DEFAULT_NAMESPACES, user = DEFAULT_USER, password = DEFAULT_PASSWORD): Target {
-  return { bookUrl: 'http://mock', searchUrl: 'http://mock', transfersUrl: 'http://mock', namespaces, user, password, embedded: true };
+  return { bookUrl: 'http://mock', searchUrl: 'http://mock', transfersUrl: 'http://mock', paths: DEFAULT_PATHS, namespaces, user, password, embedded: true };
 }
 
 /** Every request a `conformance run` against the mock sends (valid cases, negatives, probes). */
@@ -67,7 +68,7 @@ function requestMix(t: Target = target()): Raw[] {
   for (const unit of planUnits(plan)) {
     const ns = t.namespaces[unit.op.ns];
     for (const b of BINDINGS.filter((x: BindingId) => !unit.only || unit.only.includes(x))) {
-      const req = binding(b).encodeRequest(unit.op, unit.params, 'http://mock', ns);
+      const req = requestAt('http://mock', unit.op, b, unit.params, { book: ns, search: ns });
       out.push(rawOf(unit.headers ? { ...req, headers: unit.headers(unit.op, ns) } : req));
     }
   }
@@ -124,13 +125,13 @@ describe('direct path = msw path, byte for byte', () => {
   });
 
   test('requests Fetch would change or refuse, odd methods, paths and bodies', async () => {
-    const book = SERVICE_PATHS.Booking;
-    const search = SERVICE_PATHS.NonStaticXMLAPI;
+    const book = DEFAULT_PATHS.booking.soap;
+    const search = DEFAULT_PATHS.reference.soap;
     const meals = findOperation('GetMeals')!;
-    const get = rawOf(binding('get').encodeRequest(meals, validParams(meals), 'http://mock', DEFAULT_NAMESPACES.search));
-    const soap11 = rawOf(binding('soap11').encodeRequest(meals, validParams(meals), 'http://mock', DEFAULT_NAMESPACES.search));
-    const soap12 = rawOf(binding('soap12').encodeRequest(meals, validParams(meals), 'http://mock', DEFAULT_NAMESPACES.search));
-    const post = rawOf(binding('post').encodeRequest(meals, validParams(meals), 'http://mock', DEFAULT_NAMESPACES.search));
+    const get = rawOf(requestAt('http://mock', meals, 'get', validParams(meals), DEFAULT_NAMESPACES));
+    const soap11 = rawOf(requestAt('http://mock', meals, 'soap11', validParams(meals), DEFAULT_NAMESPACES));
+    const soap12 = rawOf(requestAt('http://mock', meals, 'soap12', validParams(meals), DEFAULT_NAMESPACES));
+    const post = rawOf(requestAt('http://mock', meals, 'post', validParams(meals), DEFAULT_NAMESPACES));
     const reqs: Raw[] = [
       { method: 'HEAD', target: get.target, headers: [] },
       { method: 'HEAD', target: `${search}?wsdl`, headers: [] },
@@ -241,12 +242,12 @@ describe('direct path = msw path, byte for byte', () => {
     entries.forEach((e, i) => writeFileSync(join(dir, 'r', `${i}.txt`), e.body));
     writeFileSync(join(dir, RECORDING_INDEX), JSON.stringify({
       format: RECORDING_FORMAT, recordedAt: '2025-01-01T00:00:00Z',
-      target: { bookUrl: 'http://x', searchUrl: 'http://x', transfersUrl: 'http://x', namespaces: DEFAULT_NAMESPACES, embedded: true },
+      target: { bookUrl: 'http://x', searchUrl: 'http://x', transfersUrl: 'http://x', paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, embedded: true },
       entries: entries.map(({ body: _b, ...e }, i) => ({ ...e, case: `c${i}`, params: e.operation === 'GetLanguages' ? langParams : mealParams, file: `r/${i}.txt` })),
     }));
     const q = await pair({ replay: dir });
     try {
-      const calls = [languages, meals].flatMap((o) => BINDINGS.map((id) => rawOf(binding(id).encodeRequest(o, validParams(o), 'http://mock', DEFAULT_NAMESPACES[o.ns]))));
+      const calls = [languages, meals].flatMap((o) => BINDINGS.map((id) => rawOf(requestAt('http://mock', o, id, validParams(o), DEFAULT_NAMESPACES))));
       const answers = await expectSame(q, [...calls, ...requestMix(), ...calls]);
       expect(answers[0]).toContain('<recorded/>');
       expect(statusOf(answers[1]!)).toBe(204);

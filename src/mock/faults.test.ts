@@ -1,5 +1,6 @@
 /** The fault catalogue and its hook points: each fault breaks only its operation and bindings. */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { requestAt } from '../bindings/endpoint.js';
 import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, type BindingId } from '../contract/catalogue.js';
 import { parseXml } from '../xml/tree.js';
 import { createHandlers } from './handlers.js';
@@ -116,7 +117,7 @@ describe('hook points, confined to the fault operation and bindings', () => {
     const url = await withFaults('wrong-soapaction-answered');
     const wrongAction = (name: string) => {
       const o = op(name);
-      const r = binding('soap11').encodeRequest(o, validParams(o), url, NS[o.ns]);
+      const r = requestAt(url, o, 'soap11', validParams(o), NS);
       return sendRequest({ ...r, headers: { ...r.headers, soapaction: `"${NS[o.ns]}GetFeatures"` } });
     };
     expect((await wrongAction('GetMeals')).status).toBe(200);
@@ -131,7 +132,7 @@ describe('hook points, confined to the fault operation and bindings', () => {
   test('rewritten: a request hook that made a refused request acceptable is known to the later hooks', async () => {
     const url = await withFaults('soapaction-dispatch-ignores-body');
     const o = op('GetHotelNoteTypes');
-    const r = binding('soap11').encodeRequest(o, validParams(o), url, NS[o.ns]);
+    const r = requestAt(url, o, 'soap11', validParams(o), NS);
     const wrong = await sendRequest({ ...r, headers: { ...r.headers, soapaction: `"${NS[o.ns]}GetThemes"` } });
     expect(resultElement(op('GetLanguages'), 'soap11', wrong.body).local).toBe('getLanguagesResult');
     // A call as sent is answered as always.

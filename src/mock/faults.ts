@@ -228,12 +228,12 @@ export const FAULTS: readonly Fault[] = [
     apply: { options: (o, c) => (c.kind === 'data' ? { ...o, ns: c.namespaces.book } : o) } },
 
   // required content, nil
-  { name: 'missing-required-element', category: 'required', operation: 'GetLanguages', bindings: ['get'],
-    description: 'a language item lacks its required name element',
-    apply: { value: edit((v) => { v.languages[0].name = undefined; }) } },
-  { name: 'missing-required-element-currency', category: 'required', operation: 'CancelTransferBooking', bindings: ['soap12'],
-    description: 'cancelTransferBookingResult lacks its required currency element',
-    apply: { value: edit((v) => { v.currency = undefined; }) } },
+  { name: 'missing-required-element', category: 'required', operation: 'GetMeals', bindings: ['get'],
+    description: 'a meal item lacks its required id element (an int: value types are always written)',
+    apply: { value: edit((v) => { v.meals[0].id = undefined; }) } },
+  { name: 'missing-required-element-code', category: 'required', operation: 'CancelTransferBooking', bindings: ['soap12'],
+    description: 'cancelTransferBookingResult lacks its required code element (an int) without an Error',
+    apply: { value: edit((v) => { v.code = undefined; }) } },
   { name: 'missing-required-attribute', category: 'required', operation: 'GetHotelNoteTypes', bindings: ['post'],
     description: 'a noteType item lacks its required id attribute',
     apply: { value: edit((v) => { v.noteTypes[0].id = undefined; }) } },
@@ -337,7 +337,7 @@ export const FAULTS: readonly Fault[] = [
 
   // wrong credentials answered with data
   { name: 'wrong-credentials-answered-with-data', category: 'credentials', operation: 'GetSpecialRequest', bindings: ['get'],
-    description: 'HTTP GET answers a call with a wrong password with the data (no Error element exists in the result type)',
+    description: 'HTTP GET answers a call with a wrong password with the data and no Error element',
     apply: { params: rightCredentials } },
   { name: 'wrong-credentials-error-with-data', category: 'credentials', operation: 'GetRoomTypes', bindings: ['post'],
     description: 'HTTP POST answers a wrong password with an in-band Error and the room types as well',

@@ -1,5 +1,6 @@
 /** The handlers in-process, as a consumer's own tests would use them with msw's setupServer. */
 import { setupServer } from 'msw/node';
+import { requestAt } from '../bindings/endpoint.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS } from '../contract/catalogue.js';
 import { binding } from '../bindings/index.js';
@@ -14,7 +15,7 @@ afterAll(() => server.close());
 
 async function fetchEncoded(opName: string, id: (typeof BINDINGS)[number]) {
   const op = findOperation(opName)!;
-  const r = binding(id).encodeRequest(op, validParams(op), BASE, DEFAULT_NAMESPACES[op.ns]);
+  const r = requestAt(BASE, op, id, validParams(op), DEFAULT_NAMESPACES);
   const res = await fetch(r.url, { method: r.method, headers: r.headers, body: r.body });
   return { op, res, text: await res.text() };
 }

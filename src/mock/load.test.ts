@@ -5,6 +5,7 @@
  * second (the figures are printed).
  */
 import { Pool } from 'undici';
+import { requestAt } from '../bindings/endpoint.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { binding } from '../bindings/index.js';
 import { BINDINGS, DEFAULT_NAMESPACES, OPERATIONS } from '../contract/catalogue.js';
@@ -35,7 +36,7 @@ function calls(): Call[] {
   const out: Call[] = [];
   for (const op of OPERATIONS) {
     for (const b of BINDINGS) {
-      const req = binding(b).encodeRequest(op, validParams(op), '', DEFAULT_NAMESPACES[op.ns]);
+      const req = requestAt('', op, b, validParams(op), DEFAULT_NAMESPACES);
       out.push({ req, status: 200, op, binding: b });
     }
   }

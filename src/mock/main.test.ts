@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
-import { DEFAULT_NAMESPACES, findOperation } from '../contract/catalogue.js';
+import { DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation } from '../contract/catalogue.js';
 import { call, resultElement, validParams } from './test-support.js';
 import { parseMockFlags } from './main.js';
 import { FAULTS } from './faults.js';
@@ -154,7 +154,7 @@ describe('parseMockFlags', () => {
     expect(parseMockFlags([])).toEqual({
       port: 8080, user: 'mock-user', password: 'mock-password',
       namespaces: { book: 'http://mock.accommodation.test/book/1/', search: 'http://mock.accommodation.test/search/1/' },
-      faults: [], vary: false,
+      paths: DEFAULT_PATHS, faults: [], vary: false, realService: false,
     });
   });
   test('--help', () => {

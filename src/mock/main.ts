@@ -1,22 +1,30 @@
 /**
  * `npm run mock -- [--port P] [--user U] [--password S] [--book-ns URI] [--search-ns URI]
- * [--fault NAME[,NAME]]... [--vary] [--list-faults]`: start the reference mock, print the URL it
- * listens on (never the password), run until SIGINT or SIGTERM, then close. `--fault` makes it
- * break the contract in the named ways (src/mock/faults.ts), `--vary` makes it answer in every
- * legitimate way (src/mock/vary.ts), `--list-faults` prints the fault catalogue and exits.
+ * [--book-path P] [--book-http-path P] [--search-path P] [--search-http-path P] [--transfers-path P]
+ * [--transfers-http-path P] [--fault NAME[,NAME]]... [--vary] [--real-service] [--list-faults]`: start
+ * the reference mock, print the URL it listens on (never the password), run until SIGINT or SIGTERM,
+ * then close. `--fault` makes it break the contract in the named ways (src/mock/faults.ts), `--vary`
+ * makes it answer in every legitimate way (src/mock/vary.ts), `--real-service` as the real service
+ * does (src/mock/real-style.ts), `--list-faults` prints the fault catalogue and exits.
  * Bad flags (an unknown fault name included): a message naming what was wrong on stderr and exit code 2.
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { DEFAULT_NAMESPACES, type Namespaces } from '../contract/catalogue.js';
+import { DEFAULT_NAMESPACES, resolvePaths, servicePathProblem, type GivenPaths, type Namespaces, type ServicePaths } from '../contract/catalogue.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER } from './handlers.js';
 import { FAULTS, listFaults, resolveFaults, UnknownFaultError } from './faults.js';
 import { startMock } from './server.js';
 import { ReplayError } from './replay.js';
 
 const USAGE = 'usage: npm run mock -- [--port P] [--user U] [--password S] [--book-ns URI] [--search-ns URI]\n'
-  + '                    [--fault NAME[,NAME]]... [--vary] [--list-faults] [--replay DIR]';
+  + '                    [--book-path P] [--book-http-path P] [--search-path P] [--search-http-path P]\n'
+  + '                    [--transfers-path P] [--transfers-http-path P]\n'
+  + '                    [--fault NAME[,NAME]]... [--vary] [--real-service] [--list-faults] [--replay DIR]';
+
+/** The path flags: group, SOAP path flag, HTTP GET/POST path flag. */
+const PATH_FLAGS = [['booking', 'book-path', 'book-http-path'], ['reference', 'search-path', 'search-http-path'],
+  ['transfers', 'transfers-path', 'transfers-http-path']] as const;
 
 export interface MockCommandIO {
   readonly out: (line: string) => void;
@@ -25,7 +33,10 @@ export interface MockCommandIO {
 
 const consoleIO: MockCommandIO = { out: (s) => console.log(s), err: (s) => console.error(s) };
 
-interface MockFlags { port: number; user: string; password: string; namespaces: Namespaces; faults: string[]; vary: boolean; replay?: string }
+interface MockFlags {
+  port: number; user: string; password: string; namespaces: Namespaces; paths: ServicePaths; faults: string[]; vary: boolean; realService: boolean;
+  replay?: string;
+}
 
 /** Parse the flags, or throw an Error whose message names the bad flag. */
 export function parseMockFlags(argv: readonly string[]): MockFlags | 'help' | 'list-faults' {
@@ -41,7 +52,10 @@ export function parseMockFlags(argv: readonly string[]): MockFlags | 'help' | 'l
       'search-ns': { type: 'string' },
       fault: { type: 'string', multiple: true },
       vary: { type: 'boolean' },
+      'real-service': { type: 'boolean' },
       'list-faults': { type: 'boolean' },
+      ...Object.fromEntries(PATH_FLAGS.flatMap(([, soap, http]) => [[soap, { type: 'string' }], [http, { type: 'string' }]])) as
+        Record<(typeof PATH_FLAGS)[number][1 | 2], { type: 'string' }>,
       replay: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -61,6 +75,13 @@ export function parseMockFlags(argv: readonly string[]): MockFlags | 'help' | 'l
   for (const [flag, v] of [['--user', values.user], ['--password', values.password]] as const) {
     if (v !== undefined && v === '') throw new Error(`${flag} must not be empty`);
   }
+  const path = (flag: string): string | undefined => {
+    const v = (values as Record<string, unknown>)[flag] as string | undefined;
+    const problem = v === undefined ? undefined : servicePathProblem(v);
+    if (problem) throw new Error(`--${flag} is not a service path: ${problem} (got ${JSON.stringify(v)})`);
+    return v;
+  };
+  const given: GivenPaths = Object.fromEntries(PATH_FLAGS.map(([group, soap, http]) => [group, { soap: path(soap), http: path(http) }]));
   const faults = (values.fault ?? []).flatMap((v) => v.split(',')).map((n) => n.trim()).filter(Boolean);
   if (values.fault !== undefined && faults.length === 0) throw new Error('--fault names no fault');
   resolveFaults(faults);
@@ -72,8 +93,10 @@ export function parseMockFlags(argv: readonly string[]): MockFlags | 'help' | 'l
       book: ns('--book-ns', values['book-ns'], DEFAULT_NAMESPACES.book),
       search: ns('--search-ns', values['search-ns'], DEFAULT_NAMESPACES.search),
     },
+    paths: resolvePaths(given),
     faults,
     vary: values.vary ?? false,
+    realService: values['real-service'] ?? false,
     ...(values.replay !== undefined ? { replay: values.replay } : {}),
   };
 }
@@ -100,8 +123,8 @@ export async function mockMain(argv: readonly string[], io: MockCommandIO = cons
   let mock;
   try {
     mock = await startMock({
-      port: flags.port, user: flags.user, password: flags.password, namespaces: flags.namespaces, faults: flags.faults, vary: flags.vary,
-      replay: flags.replay,
+      port: flags.port, user: flags.user, password: flags.password, namespaces: flags.namespaces, paths: flags.paths, faults: flags.faults,
+      vary: flags.vary, realService: flags.realService, replay: flags.replay,
     });
   } catch (e) {
     if (e instanceof ReplayError) {
@@ -114,7 +137,9 @@ export async function mockMain(argv: readonly string[], io: MockCommandIO = cons
   io.out(`mock listening on ${mock.url}`);
   io.out(`  user ${flags.user}; book namespace ${flags.namespaces.book}; search namespace ${flags.namespaces.search}`);
   if (flags.faults.length) io.out(`  faults: ${flags.faults.join(', ')}`);
+  for (const [group, p] of Object.entries(flags.paths)) io.out(`  ${group}: SOAP at ${p.soap}, HTTP GET/POST at ${p.http}`);
   if (flags.vary) io.out('  variation mode: every binding answers in other legitimate forms');
+  if (flags.realService) io.out('  real-service style: in-band Error results, null strings left out, element policies and rates, nil fees');
   if (mock.replay) {
     const r = mock.replay;
     io.out(`  replaying ${r.size} recorded responses from ${r.dir}`);

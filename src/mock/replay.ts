@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { readJsonFile } from '../core/json-file.js';
 import { HttpResponse } from 'msw';
 import type { Binding, IncomingRequest } from '../bindings/types.js';
-import type { BindingId, Namespaces, Operation } from '../contract/catalogue.js';
+import type { BindingId, Namespaces, Operation, ServicePaths } from '../contract/catalogue.js';
 import { validateJson } from '../report/schema.js';
 import type { MockResponse } from './faults.js';
 import { isPlainHeaderName, isPlainHeaderValue } from './wire.js';
@@ -36,7 +36,7 @@ export interface RecordingIndex {
   readonly recordedAt: string;
   readonly target: {
     readonly bookUrl: string; readonly searchUrl: string; readonly transfersUrl: string;
-    readonly namespaces: Namespaces; readonly embedded: boolean;
+    readonly paths?: ServicePaths; readonly namespaces: Namespaces; readonly embedded: boolean;
   };
   readonly entries: readonly RecordingEntry[];
 }
@@ -89,8 +89,9 @@ export interface ReplayStore {
   readonly dir: string;
   /** Entries that can be served. */
   readonly size: number;
-  /** The recorded target's namespaces (the replaying mock uses them unless told otherwise). */
+  /** The recorded target's namespaces and service paths (the replaying mock uses them unless told otherwise). */
   readonly namespaces: Namespaces;
+  readonly paths?: ServicePaths;
   readonly lookup: ReplayLookup;
 }
 
@@ -140,6 +141,7 @@ export function loadReplay(dir: string): ReplayStore {
     dir,
     size: answers.size,
     namespaces: index.target.namespaces,
+    ...(index.target.paths ? { paths: index.target.paths } : {}),
     lookup(operation, binding, params) {
       const hit = answers.get(replayKey(operation, binding, params));
       return hit && new ReplayHit(hit.entry, hit.body);
@@ -154,9 +156,9 @@ export function loadReplay(dir: string): ReplayStore {
  */
 export function replayAnswer(
   lookup: ReplayLookup, credentials: { readonly user: string; readonly password: string },
-  b: Binding, req: IncomingRequest, servicePath: string, ops: readonly Operation[], ns: string,
+  b: Binding, req: IncomingRequest, servicePath: string, ops: readonly Operation[], namespaces: Namespaces,
 ): ReplayHit | undefined {
-  const decoded = b.decode(req, servicePath, ops, ns);
+  const decoded = b.decode(req, servicePath, ops, namespaces);
   if (!decoded.ok) return undefined;
   if (decoded.params.userName !== credentials.user || decoded.params.password !== credentials.password) return undefined;
   return lookup(decoded.op.name, b.id, decoded.params);

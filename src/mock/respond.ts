@@ -16,7 +16,8 @@ import type { BindingId, Namespaces, Operation } from '../contract/catalogue.js'
 import { adjustForBinding, resolveOperation, type Credentials } from './data.js';
 import { faultApplies, faultBindings, type Fault, type FaultContext, type MockResponse, type ResponseKind } from './faults.js';
 import { serializeResult, type SerializeOptions, type Value } from './serialize.js';
-import { contentTypeOf, presentationFor, requestSeed, variedBody, variedOptions, varyData } from './vary.js';
+import { contentTypeOf, presentationFor, requestSeed, variedBody, variedOptions, variedRejection, varyData } from './vary.js';
+import { realStyle } from './real-style.js';
 
 export interface AnswerConfig {
   readonly credentials: Credentials;
@@ -25,6 +26,8 @@ export interface AnswerConfig {
   readonly options: (b: Binding, ns: string) => SerializeOptions;
   readonly faults: readonly Fault[];
   readonly vary: boolean;
+  /** Answer as the real service does (src/mock/real-style.ts). */
+  readonly realService: boolean;
 }
 
 const toMock = (r: OutgoingResponse): MockResponse => ({ status: r.status, headers: r.headers, body: r.body });
@@ -37,23 +40,24 @@ function isObject(v: Value): v is Readonly<Record<string, Value>> {
  * Decode, letting a fault's request hook turn a request into a call of the fault's operation;
  * `rewritten` tells that a request refused as sent was made acceptable so.
  */
-function decode(cfg: AnswerConfig, b: Binding, req: IncomingRequest, servicePath: string, ops: readonly Operation[], ns: string): Decoded & { rewritten?: boolean } {
-  let decoded: Decoded & { rewritten?: boolean } = b.decode(req, servicePath, ops, ns);
+function decode(cfg: AnswerConfig, b: Binding, req: IncomingRequest, servicePath: string, ops: readonly Operation[]): Decoded & { rewritten?: boolean } {
+  let decoded: Decoded & { rewritten?: boolean } = b.decode(req, servicePath, ops, cfg.namespaces);
   for (const f of cfg.faults) {
     if (!f.apply.request || !faultBindings(f).includes(b.id)) continue;
     const op = ops.find((o) => o.name === f.operation);
     if (!op || (decoded.ok && decoded.op !== op)) continue;
-    const alt = b.decode(f.apply.request(req, { binding: b.id, op, ns }), servicePath, ops, ns);
+    const alt = b.decode(f.apply.request(req, { binding: b.id, op, ns: cfg.namespaces[op.ns] }), servicePath, ops, cfg.namespaces);
     if (alt.ok && alt.op === op) decoded = { ...alt, rewritten: !decoded.ok || decoded.rewritten === true };
   }
   return decoded;
 }
 
 /** The response to a request `b` claimed. */
-export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, servicePath: string, ops: readonly Operation[], ns: string): MockResponse {
-  const decoded = decode(cfg, b, req, servicePath, ops, ns);
+export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, servicePath: string, ops: readonly Operation[]): MockResponse {
+  const decoded = decode(cfg, b, req, servicePath, ops);
   if (!decoded.ok) return toMock(b.encodeFault(decoded.status, decoded.reason, decoded.faultCode));
   const { op } = decoded;
+  const ns = cfg.namespaces[op.ns];
   const faults = cfg.faults.filter((f) => faultApplies(f, op.name, b.id));
   const cred = cfg.credentials;
   let params: Readonly<Record<string, string | undefined>> = decoded.params;
@@ -67,11 +71,13 @@ export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, serv
 
   const problem = checkParams(op, b.id, params);
   if (problem) return finish(faults, toMock(b.encodeFault(500, problem.reason, 'client')), ctxOf('rejection'));
-  const outcome = resolveOperation(op, params, cred);
+  // The real service rejects in-band everywhere; variation mode picks one of the two forms per request.
+  const inBand = cfg.realService ? true : cfg.vary ? variedRejection(op, params) === 'in-band' : undefined;
+  const outcome = resolveOperation(op, params, cred, inBand);
   if (outcome.kind === 'fault') return finish(faults, toMock(b.encodeFault(500, outcome.reason, 'client')), ctxOf('rejection'));
 
-  const ctx = ctxOf(isObject(outcome.value) && outcome.value.Error !== undefined ? 'in-band-error' : 'data');
-  let value = cfg.vary ? varyData(op, params, outcome.value) : outcome.value;
+  let value = cfg.realService ? realStyle(op, params, outcome.value, () => true) : cfg.vary ? varyData(op, params, outcome.value) : outcome.value;
+  const ctx = ctxOf(isObject(value) && value.Error !== undefined ? 'in-band-error' : 'data');
   value = adjustForBinding(op, b.id, value);
   for (const f of faults) if (f.apply.value) value = f.apply.value(value, ctx);
 

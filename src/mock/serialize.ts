@@ -31,7 +31,7 @@
  */
 import { validParamValue } from '../bindings/params.js';
 import {
-  effective, isSimple, namedType, type EffectiveType, type ElementField, type SimpleType, type TypeRef,
+  contentNotShown, effective, isSimple, namedType, type EffectiveType, type ElementField, type SimpleType, type TypeRef,
 } from '../contract/model.js';
 import type { Operation } from '../contract/catalogue.js';
 import { escapeAttr, escapeText } from '../xml/escape.js';
@@ -217,7 +217,7 @@ function writeField(ctx: Ctx, f: ElementField, v: Value, depth: number, path: st
         const given = it !== null && typeof it === 'object' && !Array.isArray(it) ? (it as DataObject).$element : undefined;
         name = typeof given === 'string' ? given : type;
       }
-      inner += nl(ctx, depth + 1) + writeElement(ctx, name, type, it, false, depth + 1, '', `${path}/${name}[${i + 1}]`);
+      inner += nl(ctx, depth + 1) + writeElement(ctx, name, type, it, contentNotShown(type), depth + 1, '', `${path}/${name}[${i + 1}]`);
     });
     if (inner) inner += nl(ctx, depth);
     return nl(ctx, depth) + wrap(ctx.p + f.name, '', '', inner);
@@ -226,7 +226,7 @@ function writeField(ctx: Ctx, f: ElementField, v: Value, depth: number, path: st
     if (!Array.isArray(v)) return ctx.strict ? fail(path, 'a repeated element needs an array') : '';
     return (v as readonly Value[]).map((it, i) => nl(ctx, depth) + writeElement(ctx, f.name, f.type, it, f.nillable, depth, '', `${path}[${i + 1}]`)).join('');
   }
-  return nl(ctx, depth) + writeElement(ctx, f.name, f.type, v, f.nillable, depth, '', path);
+  return nl(ctx, depth) + writeElement(ctx, f.name, f.type, v, f.nillable || contentNotShown(f.type), depth, '', path);
 }
 
 function writeAttributes(ctx: Ctx, e: EffectiveType, obj: DataObject, path: string): string {

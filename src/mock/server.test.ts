@@ -1,9 +1,10 @@
 /** The mock over real HTTP: every operation × binding, equivalence, credentials, bad input, namespaces. */
 import { Readable } from 'node:stream';
+import { requestAt } from '../bindings/endpoint.js';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
-  BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, SOAP_BINDINGS, SERVICE_PATHS,
+  BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, SOAP_BINDINGS, DEFAULT_PATHS,
   type BindingId, type Namespaces, type Operation,
 } from '../contract/catalogue.js';
 import { binding } from '../bindings/index.js';
@@ -188,8 +189,8 @@ describe('wrong credentials never return data', () => {
 describe('bad input: a clear error, never a crash, and the next request is served', () => {
   const soapBody = (envNs: string, inner: string) =>
     `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${envNs}"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
-  const bookPath = () => mock.url + SERVICE_PATHS.Booking;
-  const searchPath = () => mock.url + SERVICE_PATHS.NonStaticXMLAPI;
+  const bookPath = () => mock.url + DEFAULT_PATHS.booking.soap;
+  const searchPath = () => mock.url + DEFAULT_PATHS.reference.soap;
   const send = (url: string, method: 'GET' | 'POST', headers: Record<string, string>, body?: string) =>
     sendRequest({ method, url, headers, body });
 
@@ -207,7 +208,7 @@ describe('bad input: a clear error, never a crash, and the next request is serve
 
   test('wrong or missing SOAPAction → fault naming SOAPAction', async () => {
     const o = op('GetSpecialRequest');
-    const req = binding('soap11').encodeRequest(o, validParams(o), mock.url, NS.book);
+    const req = requestAt(mock.url, o, 'soap11', validParams(o), NS);
     const wrong = await sendRequest({ ...req, headers: { ...req.headers, soapaction: `"${NS.book}GetMeals"` } });
     expect(wrong.status).toBe(500);
     expect(faultReason(wrong.body)).toMatch(/SOAPAction .*does not match/);
@@ -359,7 +360,7 @@ describe('bad input: a clear error, never a crash, and the next request is serve
 describe('WSDL', () => {
   const send = (url: string) => sendRequest({ method: 'GET', url, headers: {} });
   test.for(['WSDL', 'wsdl', 'Wsdl'])('GET <service path>?%s serves the WSDL of each service', async (key) => {
-    for (const [service, path] of Object.entries(SERVICE_PATHS)) {
+    for (const [service, path] of Object.entries({ Booking: DEFAULT_PATHS.booking.soap, NonStaticXMLAPI: DEFAULT_PATHS.reference.soap })) {
       const r = await send(`${mock.url}${path}?${key}`);
       expect(r.status).toBe(200);
       expect(r.headers['content-type']).toBe('text/xml; charset=utf-8');
@@ -395,7 +396,7 @@ describe('configurable namespaces and credentials', () => {
   test('the default credentials and namespaces are refused there', async () => {
     const o = op('GetRoomTypes');
     const defaults = await call(other.url, custom, o, 'get', validParams(o));
-    expect(defaults.body).toMatch(/AuthenticationFailed/);
+    expect(defaults.body).toMatch(/AuthenticationException/);
     const wrongNs = await call(other.url, NS, o, 'soap12', validParams(o, { userName: 'alice', password: 'S3cret&<"' }));
     expect(wrongNs.status).toBe(500);
     expect(faultReason(wrongNs.body)).toMatch(/unknown operation/);

@@ -29,6 +29,10 @@ export interface MockOptions {
   readonly user?: string;
   readonly password?: string;
   readonly namespaces?: Partial<Namespaces>;
+  /** Service paths per group (default section 4's). */
+  readonly paths?: MockHandlerOptions['paths'];
+  /** Answer as the real service does (see MockHandlerOptions.realService). */
+  readonly realService?: boolean;
   /** Result serialisation style per binding (see MockHandlerOptions.style). */
   readonly style?: MockHandlerOptions['style'];
   /** Faults to commit, by name (src/mock/faults.ts); an unknown name rejects with UnknownFaultError. */
@@ -73,6 +77,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     style: options.style,
     faults: options.faults,
     vary: options.vary,
+    paths: options.paths ?? replay?.paths,
+    realService: options.realService,
     replay: replay?.lookup,
   });
   const direct = options.via !== 'msw' && core.catalogueFaultsOnly;

@@ -5,6 +5,7 @@
  * still serves a valid request afterwards.
  */
 import { connect } from 'node:net';
+import { requestAt } from '../bindings/endpoint.js';
 import fc from 'fast-check';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -111,7 +112,7 @@ const soapActionArb = fc.option(fc.oneof(
 /** A valid request of some operation and binding, then possibly damaged. */
 const validRequestArb = fc.tuple(fc.constantFrom(...OPERATIONS), fc.constantFrom(...BINDINGS), fc.boolean(), fc.boolean()).map(([op, b, wrongPw, dropParam]) => {
   const params = validParams(op, { password: wrongPw ? 'wrong' : DEFAULT_PASSWORD, ...(dropParam ? { [op.params[op.params.length - 1]!.name]: undefined } : {}) });
-  return binding(b).encodeRequest(op, params, '', DEFAULT_NAMESPACES[op.ns]);
+  return requestAt('', op, b, params, DEFAULT_NAMESPACES);
 });
 
 const bodyArb = fc.oneof(
@@ -165,7 +166,7 @@ const randomRequestArb: fc.Arbitrary<Sent> = fc.oneof(
 async function expectStillServes(): Promise<void> {
   const op = OPERATIONS.find((o) => o.name === 'GetMeals')!;
   for (const b of BINDINGS) {
-    const req = binding(b).encodeRequest(op, validParams(op), mock.url, DEFAULT_NAMESPACES.search);
+    const req = requestAt(mock.url, op, b, validParams(op), DEFAULT_NAMESPACES);
     const res = await request(req.url, { method: req.method, headers: req.headers, body: req.body, dispatcher: agent, signal: AbortSignal.timeout(PER_REQUEST_MS) });
     const text = await res.body.text();
     expect(res.statusCode, text).toBe(200);

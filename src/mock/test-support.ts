@@ -3,8 +3,8 @@
  * binding's client half, and finding the result element in a response.
  */
 import { request } from 'undici';
-import type { BindingId, Namespaces, Operation } from '../contract/catalogue.js';
-import { binding } from '../bindings/index.js';
+import { DEFAULT_PATHS, type BindingId, type Namespaces, type Operation, type ServicePaths } from '../contract/catalogue.js';
+import { requestAt } from '../bindings/endpoint.js';
 import type { HttpRequest } from '../core/types.js';
 import { parseXml, type XElement } from '../xml/tree.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER } from './handlers.js';
@@ -59,9 +59,9 @@ export async function sendRequest(r: HttpRequest): Promise<Sent> {
   return { status: res.statusCode, headers, body: await res.body.text() };
 }
 
-/** Call an operation through a binding's client half. */
-export function call(baseUrl: string, namespaces: Namespaces, op: Operation, id: BindingId, params: Record<string, string>): Promise<Sent> {
-  return sendRequest(binding(id).encodeRequest(op, params, baseUrl, namespaces[op.ns]));
+/** Call an operation through a binding's client half (section 4's paths unless others are given). */
+export function call(baseUrl: string, namespaces: Namespaces, op: Operation, id: BindingId, params: Record<string, string>, paths: ServicePaths = DEFAULT_PATHS): Promise<Sent> {
+  return sendRequest(requestAt(baseUrl, op, id, params, namespaces, paths));
 }
 
 /** The result element of a response document: inside <OpResponse> (SOAP) or the root (GET/POST). */

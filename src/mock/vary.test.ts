@@ -72,10 +72,13 @@ describe('varyData: the same for every binding, only what the contract allows', 
     expect(requestSeed(o, p)).toBe(requestSeed(o, { ...p, userName: 'x', password: 'y', notAParam: '1' }));
     expect(requestSeed(o, p)).not.toBe(requestSeed(o, { ...p, language: 'fr' }));
   });
-  test('an in-band Error is never touched', () => {
+  test('an in-band Error keeps its Error and gains nothing but ErrorAttributes', () => {
     const o = findOperation('GetRoomTypes')!;
     const err = { Error: { ErrorType: 'AuthenticationFailed', Message: 'no' } };
-    expect(varyData(o, { language: 'en' }, err)).toBe(err);
+    const varied = varyData(o, { language: 'en' }, err);
+    // The Error stays as it is: at most ErrorAttributes (key/value items, the real service's style) follow it.
+    expect(varied).toEqual(expect.objectContaining({ Error: err.Error }));
+    expect(Object.keys(varied as object).filter((k) => k !== 'Error' && k !== 'ErrorAttributes')).toEqual([]);
   });
 });
 

@@ -25,6 +25,7 @@ import { escapeAttr } from '../xml/escape.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS, XSI_NS } from '../xml/tree.js';
 import { Rng, stableHash } from './data.js';
 import type { AnyContent, DataObject, SerializeOptions, Value } from './serialize.js';
+import { realStyle } from './real-style.js';
 
 type RawParams = Readonly<Record<string, string | undefined>>;
 
@@ -64,10 +65,18 @@ interface DataWalk {
  * request. Results carrying an Error element (rejections reported in-band) are left alone.
  */
 export function varyData(op: Operation, params: RawParams, value: Value): Value {
-  if (!isObject(value) || 'Error' in value) return value;
   const seed = requestSeed(op, params);
+  // The real service's style (src/mock/real-style.ts), each part by chance for this request.
+  const parts = new Rng(seed ^ 0x7ea1);
+  const real = realStyle(op, params, value, () => parts.chance(0.5));
+  if (!isObject(real) || 'Error' in real) return real;
   const rng = new Rng(seed ^ 0x5eed);
-  return complex({ rng, op, zone: rng.chance(0.5) }, value, op.resultType, op.resultElement);
+  return complex({ rng, op, zone: rng.chance(0.5) }, real, op.resultType, op.resultElement);
+}
+
+/** How a request with wrong credentials is rejected in variation mode: an in-band Error or a fault, per request. */
+export function variedRejection(op: Operation, params: RawParams): 'in-band' | 'fault' {
+  return new Rng(requestSeed(op, params) ^ 0x0e44).chance(0.5) ? 'in-band' : 'fault';
 }
 
 function isObject(v: Value): v is DataObject {
@@ -86,7 +95,11 @@ function complex(w: DataWalk, obj: DataObject, type: string, namePath: string): 
     if (pick === 1) out.$content = undefined;
     if (pick === 2) out.$content = [{ $element: 'amount', $content: String(out.$content) }, { $element: 'rule', $content: 'no-show' }];
   }
-  for (const a of e.attributes) if (a.type === 'dateTime' && typeof out[a.name] === 'string') out[a.name] = zoned(w, out[a.name] as string);
+  for (const a of e.attributes) {
+    if (a.type === 'dateTime' && typeof out[a.name] === 'string') out[a.name] = zoned(w, out[a.name] as string);
+    // An optional attribute left out (a null string attribute is not written).
+    if (!a.required && out[a.name] !== undefined && w.rng.chance(0.2)) out[a.name] = undefined;
+  }
   for (const f of e.fields) {
     if (f.kind === 'open') {
       if (w.rng.chance(0.6)) out.$open = w.rng.sample(OPEN_ELEMENTS, w.rng.int(1, OPEN_ELEMENTS.length));
