@@ -2,9 +2,16 @@
  * `conformance validate FILE`: documents the mock wrote (recorded) are valid in every binding; a
  * broken one is invalid with the path of each finding; the kind of document is inferred or given.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, test } from 'vitest';
+import { requestAt } from '../bindings/endpoint.js';
+import { DEFAULT_NAMESPACES, findOperation } from '../contract/catalogue.js';
+import { loadFixtureCases } from '../engine/cases.js';
+import { faultBindings, FAULTS, findFault } from '../mock/faults.js';
+import { startMock } from '../mock/index.js';
+import { validParams } from '../mock/test-support.js';
 import { cli, tempDir } from './test-support.js';
 
 const rec = tempDir('validate-rec');
@@ -88,6 +95,60 @@ describe('validate', () => {
       const r = await cli(argv);
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.err).toMatch(msg);
+    }
+  });
+});
+
+/**
+ * Issue 12: the real service's answers, one document per fact in each binding form where the fact
+ * applies (fixtures/real-service/, README there), are valid; the document faults of the self-test
+ * are still invalid.
+ */
+describe('validate: the real service is the referee', () => {
+  const dir = fileURLToPath(new URL('../../fixtures/real-service/', import.meta.url));
+  const ns = ['--book-ns', 'http://xml.example.com/book/1/', '--search-ns', 'http://xml.example.com/search/1/'];
+  const files = readdirSync(dir).filter((f) => f.endsWith('.xml')).sort();
+
+  test('one fixture per fact 1 to 7', () => {
+    for (let fact = 1; fact <= 7; fact++) expect(files.some((f) => f.startsWith(`fact${fact}-`)), `fact ${fact}`).toBe(true);
+  });
+
+  test.for(files)('%s is valid', async (file) => {
+    const binding = /\.(soap11|soap12|get|post)\.xml$/.exec(file)![1]!;
+    const r = await cli(['validate', join(dir, file), '--binding', binding, ...ns]);
+    expect(r.code, r.out).toBe(0);
+  });
+
+  test('a valid call answered with an in-band Error is said to be so, not passed silently', async () => {
+    const r = await cli(['validate', join(dir, 'fact1-cancel-booking-already-cancelled.get.xml'), ...ns]);
+    expect(r.out).toMatch(/note: shape: not run: answered with an in-band Error Fitruums\.Framework\.Booking\.Exceptions\.BookingAlreadyCancelledException/);
+  });
+
+  // The faults whose violation is in the document a valid call gets (the others are about status,
+  // media type, credentials, bad requests or a comparison of bindings, which one document cannot
+  // show; a declaration contradicting the Content-Type charset over ASCII bytes needs the header).
+  const DOCUMENT_FAULTS = FAULTS.filter((f) => ['envelope', 'result-element', 'namespace', 'required', 'nil', 'enumeration', 'lexical',
+    'structure', 'encoding', 'binding-rules'].includes(f.category) && f.name !== 'declared-encoding-contradicts-bytes');
+  const cases = loadFixtureCases();
+
+  test('the document faults are more than half the catalogue', () => {
+    expect(DOCUMENT_FAULTS.length).toBeGreaterThan(FAULTS.length / 2);
+  });
+
+  test.for(DOCUMENT_FAULTS.map((f) => [f.name] as const))('still invalid: %s', async ([name]) => {
+    const fault = findFault(name)!;
+    const op = findOperation(fault.operation)!;
+    const mock = await startMock({ faults: [name] });
+    try {
+      for (const b of faultBindings(fault)) {
+        const req = requestAt(mock.url, op, b, validParams(op, cases.get(op.name)![0]!.params), DEFAULT_NAMESPACES);
+        const res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body });
+        const file = write(`${name}.${b}.xml`, Buffer.from(await res.arrayBuffer()));
+        const r = await cli(['validate', file, '--binding', b, '--operation', op.name]);
+        expect(r.code, `${name} on ${b}: ${r.out}`).toBe(1);
+      }
+    } finally {
+      await mock.close();
     }
   });
 });

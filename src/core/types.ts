@@ -82,6 +82,8 @@ export interface RunReport {
   readonly tool: { readonly name: string; readonly version: string };
   readonly target: {
     readonly bookUrl: string; readonly searchUrl: string; readonly transfersUrl: string;
+    /** The service paths tested (absent in reports of versions that always used section 4's). */
+    readonly paths?: ServicePaths;
     readonly namespaces: Namespaces; readonly user: string; readonly password: string; readonly embedded: boolean;
   };
   readonly startedAt: string;

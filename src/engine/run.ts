@@ -289,7 +289,7 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, version = 
   return {
     tool: { name: 'accommodation-conformance', version },
     target: {
-      bookUrl: redact(t.bookUrl), searchUrl: redact(t.searchUrl), transfersUrl: redact(t.transfersUrl), namespaces: t.namespaces,
+      bookUrl: redact(t.bookUrl), searchUrl: redact(t.searchUrl), transfersUrl: redact(t.transfersUrl), paths: t.paths, namespaces: t.namespaces,
       user: t.user, password: t.password ? REDACTED : '', embedded: t.embedded,
     },
     startedAt: new Date(started).toISOString(),

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { BINDINGS } from '../contract/catalogue.js';
 import type { ResultRow, RunReport, Status } from '../core/types.js';
 import {
-  bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS,
+  bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, IN_BAND_NOTE, inBandCases,
   truncate, verdictOf, visibleText, type Column, type Counts,
 } from './model.js';
 
@@ -108,6 +108,7 @@ details.exchange>summary{cursor:pointer;color:var(--muted);font-size:12.5px;marg
 .ex-grid{display:grid;grid-template-columns:1fr 1fr;gap:10px}
 .ex-grid h4{margin:0 0 3px;font-size:12px;color:var(--muted);font-weight:600}
 .note{color:var(--known);font-size:12px;margin:3px 0 0}
+table.in-band{border-collapse:collapse;font-size:13px;margin:6px 0 14px}table.in-band td,table.in-band th{border:1px solid var(--line);padding:3px 8px;text-align:left;overflow-wrap:anywhere}
 ul.others{list-style:none;padding:0;margin:4px 0 6px;display:flex;flex-wrap:wrap;gap:6px}
 ul.others li{font-size:12.5px;padding:1px 8px;border-radius:4px;background:var(--soft);border:1px solid var(--line)}
 ul.others li.passed{background:var(--pass-bg);border-color:#b7e0c2}
@@ -309,6 +310,17 @@ function cellDetail(id: string, operation: string, column: Column, rows: ResultR
     + `<div class="body" id="${id}">${ordered.map(([name, rs]) => caseSection(name, rs)).join('')}</div></details>`;
 }
 
+/** The valid cases answered with an in-band Error, as a table (empty when there are none). */
+function inBandSection(report: RunReport): string {
+  const noData = inBandCases(report);
+  if (noData.length === 0) return '';
+  const rows = noData.map((c) => `<tr><td>${esc(c.operation)}</td><td><code>${esc(c.case)}</code></td><td>${esc(c.bindings.join(', '))}</td>`
+    + `<td><code>${esc(c.type || '(none)')}</code></td><td>${esc(truncate(c.message, 300).text)}</td></tr>`).join('');
+  return `<section class="in-band" id="in-band" aria-labelledby="in-band-title"><h2 id="in-band-title">Cases that did not reach the data path (${noData.length})</h2>`
+    + `<p class="note">${esc(`${noData.length} ${IN_BAND_NOTE}`)}</p>`
+    + `<table class="in-band"><thead><tr><th scope="col">Operation</th><th scope="col">Case</th><th scope="col">Bindings</th><th scope="col">ErrorType</th><th scope="col">Message</th></tr></thead><tbody>${rows}</tbody></table></section>\n`;
+}
+
 /** Render conformance.html. */
 export function renderHtml(report: RunReport): string {
   const s = report.summary;
@@ -349,6 +361,10 @@ export function renderHtml(report: RunReport): string {
     ...urlRows.map(([k, v]): [string, string] => [k, `<code>${esc(v)}</code>`]),
     ['User', `<code>${esc(t.user)}</code> / password <code>${esc(t.password)}</code>`],
     ['Namespaces', `book <code>${esc(t.namespaces.book)}</code><br>search <code>${esc(t.namespaces.search)}</code>`],
+    ...(t.paths ? [['Service paths', (['booking', 'reference', 'transfers'] as const).map((g) => {
+      const p = t.paths![g];
+      return `${g} <code>${esc(p.soap)}</code>${p.http !== p.soap ? ` (GET/POST <code>${esc(p.http)}</code>)` : ''}`;
+    }).join('<br>')] as [string, string]] : []),
     ['Started', esc(formatDate(report.startedAt))],
     ['Duration', esc(formatDuration(report.durationMs))],
     ['Target', t.embedded ? 'embedded mock' : 'external service'],
@@ -386,7 +402,7 @@ export function renderHtml(report: RunReport): string {
 <thead><tr><th scope="col">Operation</th>${COLUMNS.map((c) => `<th scope="col" data-column="${c}">${esc(COLUMN_LABELS[c])}</th>`).join('')}</tr></thead>
 ${matrixRows.join('\n')}
 </table>
-<p class="legend"><span class="n failed">✗ failed</span><span class="n passed">✓ passed</span><span class="n known">! known deviation (accepted)</span><span class="n skipped">○ skipped</span>Select a cell to see its checks, findings and how to reproduce them.</p>
+${inBandSection(report)}<p class="legend"><span class="n failed">✗ failed</span><span class="n passed">✓ passed</span><span class="n known">! known deviation (accepted)</span><span class="n skipped">○ skipped</span>Select a cell to see its checks, findings and how to reproduce them.</p>
 <h2 id="details-title">Details</h2>
 <div class="toolbar" data-js-only hidden><button type="button" data-action="expand-failures">Expand all failures</button><button type="button" data-action="collapse">Collapse all</button><button type="button" data-action="only-failures" aria-pressed="false">Failures only</button></div>
 <section id="details" aria-labelledby="details-title">

@@ -6,7 +6,7 @@
  */
 import type { ResultRow, RunReport } from '../core/types.js';
 import {
-  bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS,
+  bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, IN_BAND_NOTE, inBandCases,
   truncate, verdictOf, visibleText, type Counts,
 } from './model.js';
 
@@ -104,6 +104,15 @@ export function renderMarkdown(report: RunReport): string {
   lines.push(`Target: ${urls.map((u) => mdCode(u)).join(', ')}${report.target.embedded ? ' (embedded mock)' : ''} · ${mdText(`${report.tool.name} ${report.tool.version}`)}`);
   if (s.total === 0) lines.push('', '> [!WARNING]', '> No checks ran.');
   lines.push('');
+  const noData = inBandCases(report);
+  if (noData.length > 0) {
+    lines.push('> [!NOTE]', `> ${noData.length} ${mdText(IN_BAND_NOTE)}`, '', '| operation | case | bindings | ErrorType | Message |', '|---|---|---|---|---|');
+    for (const c of noData.slice(0, 50)) {
+      lines.push(`| ${mdText(c.operation)} | ${mdCode(c.case)} | ${mdText(c.bindings.join(', '))} | ${mdCode(c.type || '(none)')} | ${mdText(c.message, 200)} |`);
+    }
+    if (noData.length > 50) lines.push('', `… and ${noData.length - 50} more: see conformance.json.`);
+    lines.push('');
+  }
   if (verdict === 'PASS') {
     lines.push('<details><summary>Operations × bindings</summary>', '', matrix(report), '', '</details>', '');
     return lines.join('\n');

@@ -30,6 +30,7 @@ function sameTarget(a: RunReport['target'], b: RunReport['target']): string | un
   if (a.embedded !== b.embedded) return 'one tested the embedded mock, the other a remote target';
   if (a.namespaces.book !== b.namespaces.book || a.namespaces.search !== b.namespaces.search) return 'the namespaces differ';
   if (a.user !== b.user) return 'the user names differ';
+  if (JSON.stringify(a.paths ?? null) !== JSON.stringify(b.paths ?? null)) return 'the service paths differ';
   if (a.embedded) return undefined; // every embedded mock listens on its own port
   for (const k of ['bookUrl', 'searchUrl', 'transfersUrl'] as const) if (a[k] !== b[k]) return `${k} differs (${a[k]} vs ${b[k]})`;
   return undefined;

@@ -188,6 +188,40 @@ export function truncate(s: string, max: number): { text: string; truncated: boo
   return { text: s.slice(0, end), truncated: true, length: s.length };
 }
 
+/** A valid case some binding answered with an in-band Error: the case never reached the data path. */
+export interface InBandCase {
+  readonly operation: string;
+  readonly case: string;
+  readonly bindings: readonly string[];
+  /** ErrorType and Message as the first binding gave them. */
+  readonly type: string;
+  readonly message: string;
+}
+
+/**
+ * The valid cases answered with an in-band Error (rows carrying `inBandError`), one entry per
+ * operation × case, in report order. Not a contract violation, but a person must see them: the case
+ * needs data that exists on the target (real booking ids in the config's cases).
+ */
+export function inBandCases(report: Pick<RunReport, 'results'>): InBandCase[] {
+  const out = new Map<string, { operation: string; case: string; bindings: string[]; type: string; message: string }>();
+  for (const r of report.results) {
+    if (!r.inBandError) continue;
+    const key = JSON.stringify([r.operation, r.case]);
+    const hit = out.get(key);
+    if (hit) {
+      if (!hit.bindings.includes(r.binding)) hit.bindings.push(r.binding);
+    } else {
+      out.set(key, { operation: r.operation, case: r.case, bindings: [r.binding], type: r.inBandError.type, message: r.inBandError.message });
+    }
+  }
+  return [...out.values()];
+}
+
+/** The one-line explanation that goes with a list of in-band cases, in every format. */
+export const IN_BAND_NOTE = 'valid cases answered with an in-band Error: not a contract violation, but these cases never reached the data path. '
+  + 'Give them data that exists on this target (the config file\'s "cases", README "Testing the real service").';
+
 /** "12.3 s", "850 ms", "2 min 5 s". */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return 'n/a';
