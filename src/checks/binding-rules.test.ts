@@ -50,6 +50,17 @@ describe('binding_rules: CancelBooking activecancellationpolicy', () => {
     expect(empty[0]!.actual).toBe('an empty element');
   });
 
+  test.each(['get', 'post'] as const)('passes when %s holds child elements instead of text (the real service), reports elements in SOAP', (b) => {
+    expect(checked(b, (r) => { const p = at(r, POLICY); p.text = undefined; p.children = [node('deadline', [['xsi:nil', 'true']]), node('percentage', [], [], '0')]; })).toEqual([]);
+    const soap = checked('soap12', (r) => { const p = at(r, POLICY); p.attrs = []; p.children = [node('percentage', [], [], '0')]; });
+    expect(soap.map((f) => f.actual)).toEqual(['child element percentage']);
+  });
+
+  test('skips a result carrying an in-band Error: no data to apply the rules to', () => {
+    const r = node('result', [], [node('Error', [], [node('ErrorType', [], [], 'X')]), node('Code', [], [], '-2')]);
+    expect(skipOf(bindingRules, contextFor('CancelBooking', 'get', documentFor('CancelBooking', 'get', { result: r })))).toMatch(/in-band Error \(X\)/);
+  });
+
   test('has nothing to say when the element is absent (shape reports that) or the result is minimal', () => {
     expect(checked('soap11', (r) => { at(r, 'CancellationPaymentMethod[1]/cancellation[1]').children = []; })).toEqual([]);
     const minimal = documentFor('CancelBooking', 'get');

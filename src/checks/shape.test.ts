@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { shape, shapeFindings } from './shape.js';
 import {
-  ALL_BINDINGS, at, contextFor, documentFor, findingsOf, node, NS, sampleResult, skipOf,
+  ALL_BINDINGS, at, contextFor, documentFor, findingsOf, node, NS, outcomeOf, sampleResult, skipOf,
   type DocOptions, type XNode,
 } from './test-helpers.js';
 import { OPERATIONS, type BindingId } from '../contract/catalogue.js';
@@ -75,6 +75,60 @@ describe('shape passes on legitimate variations', () => {
     expect(shaped('CancelBooking', (r) => {
       at(r, 'CancellationPaymentMethod[1]/cancellationfee[1]').children.push(node('value', [], [], 'abc'));
     })).toEqual([]);
+  });
+
+  test("the real service's rates: elements instead of text, any of them; transferId after the rates", () => {
+    expect(shaped('SearchTransfers', (r) => {
+      const t = at(r, 'airports/airport[1]/transfers/transfer[1]');
+      at(t, 'rates').children = [node('rate', [], [node('direction', [], [], 'Arrival'), node('startHour', [], [], '0'), node('endHour', [], [], '24'),
+        node('prices', [], [node('price', [['currency', 'EUR']], [], '45.00')])], '\n  '), node('rate')];
+      t.children.splice(1, 0, node('transferId', [], [], '70112'));
+    })).toEqual([]);
+  });
+
+  test('fee items may be nil; ErrorAttributes and label hold anything, nil included', () => {
+    expect(shaped('AmendmentRequest', (r) => {
+      at(r, 'AmendmentBooking/currentCancellationPolicyFee').children.unshift(node('fee', [['xsi:nil', 'true']]));
+    })).toEqual([]);
+    expect(shaped('GetMeals', (r) => { at(r, 'meals/meal[1]/labels').children.push(node('label', [['xsi:nil', 'true']])); })).toEqual([]);
+  });
+
+  test('activecancellationpolicy holds text or the elements of a StaticPercentageCancellationPolicy (both readings)', () => {
+    const POLICY = 'CancellationPaymentMethod[1]/cancellation[1]/activecancellationpolicy';
+    for (const b of ['get', 'post'] as const) {
+      expect(shaped('CancelBooking', (r) => { const p = at(r, POLICY); p.text = undefined; p.children = [node('deadline', [['xsi:nil', 'true']]), node('percentage', [], [], '0')]; }, { binding: b })).toEqual([]);
+      expect(shaped('CancelBooking', (r) => { const p = at(r, POLICY); p.text = '\n'; p.children = [node('deadline', [], [], '48'), node('percentage', [], [], '50'), node('text', [], [], 'Half')]; }, { binding: b })).toEqual([]);
+    }
+  });
+
+  test("GetFeatures' feature with and without section 2.1's id; null strings left out (2.5, 2.6)", () => {
+    expect(shaped('GetFeatures', (r) => { at(r, 'features/feature[1]').attrs = [['id', '1'], ['name', 'Pool']]; at(r, 'features/feature[2]').attrs = []; })).toEqual([]);
+    expect(shaped('GetSpecialRequest', (r) => remove(r, 'text'))).toEqual([]);
+    expect(shaped('UpdateSpecialRequest', (r) => remove(r, 'resultMessage'))).toEqual([]);
+    expect(shaped('AmendmentPriceRequest', (r) => remove(r, 'Price'))).toEqual([]);
+    expect(shaped('GetHotelNoteTypes', (r) => { at(r, 'noteTypes/noteType[1]').attrs = [['id', '4']]; })).toEqual([]);
+    expect(shaped('GetThemes', (r) => { at(r, 'themes/theme[1]').attrs = [['id', '4']]; })).toEqual([]);
+  });
+
+  test('an in-band Error: the other fields may be absent; present ones still conform', () => {
+    const error = () => node('Error', [], [node('ErrorType', [], [], 'X.Y.ZException'), node('Message', [], [], 'No.')]);
+    const outcome = (opName: string, children: XNode[], binding: BindingId = 'get') => {
+      const r = sampleResult(opName, binding);
+      r.children = children;
+      return outcomeOf(shape, contextFor(opName, binding, documentFor(opName, binding, { result: r })));
+    };
+    // A valid call: not a finding, but a visible skip that says the data path was not reached.
+    const inBand = { skipped: expect.stringMatching(/^answered with an in-band Error X\.Y\.ZException \("No\."\): not a contract violation/), inBandError: { type: 'X.Y.ZException', message: 'No.' } };
+    expect(outcome('CancelBooking', [error(), node('Code', [], [], '-2')])).toEqual(inBand);
+    expect(outcome('AmendmentPriceRequest', [error(), node('ErrorAttributes', [], [node('item', [], [node('Key', [], [], 'k')])])], 'soap12')).toEqual(inBand);
+    // A negative case (wrong credentials): the Error-only result conforms, nothing to say.
+    const wc = sampleResult('GetMeals', 'post');
+    wc.children = [error()];
+    expect(findingsOf(shape, contextFor('GetMeals', 'post', documentFor('GetMeals', 'post', { result: wc }), { caseKind: 'wrong-credentials' }))).toEqual([]);
+    const bad = shaped('CancelBooking', (r) => { r.children = [error(), node('Code', [], [], 'minus two')]; }, { binding: 'get' });
+    expect(bad.map((f) => f.message)).toEqual(['invalid xs:int value "minus two" of element Code: not an integer (optional sign, digits only)']);
+    const late = shaped('CancelBooking', (r) => { r.children = [node('Code', [], [], '-2'), error()]; }, { binding: 'get' });
+    expect(late.map((f) => f.message)).toEqual(['element Error out of order: expected before Code']);
   });
 
   test('a nil searchTransfersResult (nillable result)', () => {
@@ -180,6 +234,25 @@ describe('shape reports', () => {
       'duplicated element maximumPassengers: at most one allowed in transfer',
       'invalid xs:int value "two" of element estimatedTimeInHours: not an integer (optional sign, digits only)',
       'missing required element minimumPassengers in transfer',
+    ]);
+  });
+
+  test('a rate with elements and text that is not a decimal; activecancellationpolicy with text and elements at once', () => {
+    const f = shaped('SearchTransfers', (r) => {
+      at(r, 'airports/airport[1]/transfers/transfer[1]/rates').children = [node('rate', [], [node('direction', [], [], 'Arrival')], 'forty-five')];
+    });
+    expect(f.map((x) => x.message)).toEqual(['invalid xs:decimal value "forty-five" of element rate: not a decimal (optional sign, digits, optional fraction)']);
+    const g = shaped('CancelBooking', (r) => {
+      const p = at(r, 'CancellationPaymentMethod[1]/cancellation[1]/activecancellationpolicy');
+      p.text = 'Free'; p.children = [node('deadline', [], [], '1'), node('percentage', [], [], '0')];
+    }, { binding: 'get' });
+    expect(g.map((x) => x.message)).toEqual([expect.stringMatching(/^text "Free" beside child elements in activecancellationpolicy: it holds either text or the elements/)]);
+    const h = shaped('CancelBooking', (r) => {
+      const p = at(r, 'CancellationPaymentMethod[1]/cancellation[1]/activecancellationpolicy'); p.text = undefined; p.children = [node('percentage', [], [], 'x')];
+    }, { binding: 'post' });
+    expect(h.map((x) => x.message)).toEqual([
+      'invalid xs:decimal value "x" of element percentage: not a decimal (optional sign, digits, optional fraction)',
+      'missing required element deadline in activecancellationpolicy',
     ]);
   });
 

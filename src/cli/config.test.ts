@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, UsageError } from '../core/errors.js';
-import { DEFAULT_NAMESPACES } from '../contract/catalogue.js';
+import { DEFAULT_NAMESPACES, DEFAULT_PATHS } from '../contract/catalogue.js';
 import { resolveRunSettings } from './config.js';
 import { main } from './main.js';
 
@@ -38,6 +38,34 @@ describe('run settings', () => {
     expect(meals.map((c) => c.id)).toContain('fi');
   });
 
+  test("service paths: section 4's by default; per group and binding kind from flags, environment or config; HTTP and transfers follow", () => {
+    expect(resolveRunSettings([], {}).paths).toEqual(DEFAULT_PATHS);
+    const postGet = resolveRunSettings([...remote, '--book-http-path', '/1/PostGet/Booking.asmx', '--search-http-path', '/1/PostGet/NonStaticXMLAPI.asmx'],
+      { CONFORMANCE_PASSWORD: 'pw' }).paths;
+    expect(postGet).toEqual({
+      booking: { soap: '/1/SOAP/Booking.asmx', http: '/1/PostGet/Booking.asmx' },
+      reference: { soap: '/1/SOAP/NonStaticXMLAPI.asmx', http: '/1/PostGet/NonStaticXMLAPI.asmx' },
+      transfers: { soap: '/1/SOAP/NonStaticXMLAPI.asmx', http: '/1/PostGet/NonStaticXMLAPI.asmx' },
+    });
+    const one = '/15/SOAP/NonStaticXMLAPI.asmx';
+    const v15 = resolveRunSettings(remote, { CONFORMANCE_PASSWORD: 'pw', CONFORMANCE_BOOK_PATH: one, CONFORMANCE_SEARCH_PATH: one }).paths;
+    expect(new Set([v15.booking.soap, v15.booking.http, v15.reference.soap, v15.reference.http, v15.transfers.soap, v15.transfers.http])).toEqual(new Set([one]));
+    const cfg = file('paths.json', { target: { transfersPath: '/t/Transfers.asmx', transfersHttpPath: '/t/PostGet/Transfers.asmx' } });
+    expect(resolveRunSettings(['--config', cfg, ...remote], { CONFORMANCE_PASSWORD: 'pw' }).paths.transfers).toEqual({ soap: '/t/Transfers.asmx', http: '/t/PostGet/Transfers.asmx' });
+    // Flags over environment over config.
+    expect(resolveRunSettings(['--config', cfg, ...remote, '--transfers-path', '/flag.asmx'], { CONFORMANCE_PASSWORD: 'pw', CONFORMANCE_TRANSFERS_PATH: '/env.asmx' }).paths.transfers.soap).toBe('/flag.asmx');
+    expect(resolveRunSettings(['--config', cfg, ...remote], { CONFORMANCE_PASSWORD: 'pw', CONFORMANCE_TRANSFERS_PATH: '/env.asmx' }).paths.transfers.soap).toBe('/env.asmx');
+  });
+
+  test.each<[string, string[], NodeJS.ProcessEnv, RegExp]>([
+    ['a flag', ['--book-path', 'Booking.asmx'], {}, /^--book-path is not a service path: .*\(got "Booking\.asmx"\)/],
+    ['an environment variable', [], { CONFORMANCE_SEARCH_HTTP_PATH: '/a b' }, /^environment variable CONFORMANCE_SEARCH_HTTP_PATH is not a service path/],
+    ['a query', ['--transfers-http-path', '/x.asmx?a=1'], {}, /--transfers-http-path is not a service path/],
+  ])('a bad service path in %s is a usage error naming its source', (_what, argv, env, message) => {
+    expect(() => resolveRunSettings(argv, env)).toThrow(UsageError);
+    expect(() => resolveRunSettings(argv, env)).toThrow(message);
+  });
+
   const usage: [string, string[], NodeJS.ProcessEnv, RegExp][] = [
     ['unknown flag', ['--bogus'], {}, /bogus/],
     ['flag without value', ['--book-url'], {}, /book-url/],
@@ -69,6 +97,7 @@ describe('run settings', () => {
     ['a case with an unknown parameter', { cases: { GetMeals: [{ id: 'x', params: { lang: 'en' } }] } }, /GetMeals has no parameter "lang"/],
     ['a non-string parameter value', { cases: { GetSpecialRequest: [{ id: 'x', params: { bookingId: 7 } }] } }, /must be a string/],
     ['a bad casesMode', { casesMode: 'merge' }, /casesMode must be "extend" or "replace"/],
+    ['a bad service path', { target: { bookHttpPath: 'PostGet/Booking.asmx' } }, /: target\.bookHttpPath is not a service path/],
   ];
   test.each(config)('a config file with %s is a config error naming it', (_what, json, message) => {
     const p = file(`bad-${Math.random()}.json`, json);

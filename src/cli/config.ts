@@ -182,22 +182,22 @@ const PATH_SETTINGS = [
 ] as const;
 
 /** A setting's value and where it came from (flag, environment variable or config key), for messages. */
-interface Sourced { readonly value: string; readonly source: string }
+interface Sourced { readonly value: string; readonly source: string; readonly fromFile: boolean }
 
 function sourced(f: Record<string, unknown>, flag: string, env: NodeJS.ProcessEnv, envName: string, file: Json, key: string, where: string): Sourced | undefined {
   const fv = f[flag];
-  if (typeof fv === 'string') return { value: fv, source: `--${flag}` };
+  if (typeof fv === 'string') return { value: fv, source: `--${flag}`, fromFile: false };
   const ev = env[envName];
-  if (ev !== undefined && ev !== '') return { value: ev, source: `environment variable ${envName}` };
+  if (ev !== undefined && ev !== '') return { value: ev, source: `environment variable ${envName}`, fromFile: false };
   const cv = str(file[key], `${where}: target.${key}`);
-  return cv === undefined ? undefined : { value: cv, source: `${where}: target.${key}` };
+  return cv === undefined ? undefined : { value: cv, source: `${where}: target.${key}`, fromFile: true };
 }
 
 /** A service path setting, checked. */
 function servicePath(s: Sourced | undefined): string | undefined {
   if (s === undefined) return undefined;
   const problem = servicePathProblem(s.value);
-  if (problem) throw new UsageError(`${s.source} is not a service path: ${problem} (got ${JSON.stringify(s.value)})`);
+  if (problem) throw new (s.fromFile ? ConfigError : UsageError)(`${s.source} is not a service path: ${problem} (got ${JSON.stringify(s.value)})`);
   return s.value;
 }
 

@@ -24,7 +24,7 @@
  */
 import { OPERATIONS, type Namespaces, type NsKey, type Operation, type ParamType } from './catalogue.js';
 import {
-  ANY_TYPE_NOTES, MODEL, allTypes, contentNotShown, effective, hasOpenFields, isSimple, namedType,
+  ANY_TYPE_NOTES, MODEL, allTypes, contentNotShown, effective, hasOpenFields, isSimple, namedType, rejectionFields,
   type AttributeDef, type ComplexType, type EffectiveType, type ElementField, type EnumType, type Field, type NamedType, type SimpleType, type TypeRef,
 } from './model.js';
 import { escapeAttr, escapeText } from '../xml/escape.js';
@@ -454,8 +454,9 @@ function sampleContent(typeName: string, optional: boolean): { attrs: string; co
   if (e.text !== undefined) return { attrs: attrText, content: sampleValue(e.text) };
   if (e.openContent !== undefined) return { attrs: attrText, content: '10.00' };
   let content = '';
+  const rejection = new Set(rejectionFields(typeName)); // a sample with data carries no Error
   for (const f of e.fields) {
-    if (f.kind === 'open') continue;
+    if (f.kind === 'open' || rejection.has(f.name)) continue;
     if (f.min === 0 && !optional && !f.list) continue;
     if (f.list) {
       if (f.min === 0 && !optional) continue;

@@ -143,6 +143,31 @@ describe('binding equivalence', () => {
     expect(f!.message).toContain('soap11="(absent)"');
   });
 
+  test('a valid call every binding answers with an in-band Error: the same ErrorType, or a finding naming the departing binding', () => {
+    const err = (type: string) => `<result xmlns="${BNS}"><Error><ErrorType>${type}</ErrorType><Message>m</Message></Error><Code>-2</Code></result>`;
+    const same = run('CancelBooking', Object.fromEntries(ALL.map((b) => [b, { body: doc(b, 'CancelBooking', err('A.CancelledException'), BNS) }])));
+    expect(same).toEqual([{ outcome: [] }]);
+    const rows = run('CancelBooking', Object.fromEntries(ALL.map((b) => [b, { body: doc(b, 'CancelBooking', err(b === 'post' ? 'A.NotFoundException' : 'A.CancelledException'), BNS) }])));
+    const [f] = findings(rows);
+    expect(f).toMatchObject({ binding: 'post', path: '/result/Error/ErrorType', actual: 'post: A.NotFoundException' });
+    expect(f!.message).toMatch(/^bindings answer with different in-band Errors: soap11=A\.CancelledException/);
+    // In a negative case the error forms may differ (a fault on one binding, an Error on another): not compared.
+    expect(findings(run('CancelBooking', Object.fromEntries(ALL.map((b) => [b, { body: doc(b, 'CancelBooking', err(b), BNS) }])), 'wrong-credentials'))).toEqual([]);
+  });
+
+  test('policies as elements in GET and POST are compared by value; nil in SOAP stays the documented difference', () => {
+    const cancel = (policy: string) => `<result xmlns="${BNS}" xmlns:xsi="${XSI}"><Code>1</Code><CancellationPaymentMethod id="1"><cancellation>${policy}</cancellation></CancellationPaymentMethod></result>`;
+    const elements = (pct: string) => `<activecancellationpolicy><deadline xsi:nil="true"/><percentage>${pct}</percentage></activecancellationpolicy>`;
+    const bodies = (post: string) => ({
+      soap11: { body: doc('soap11', 'CancelBooking', cancel('<activecancellationpolicy xsi:nil="true"/>'), BNS) },
+      soap12: { body: doc('soap12', 'CancelBooking', cancel('<activecancellationpolicy xsi:nil="true"/>'), BNS) },
+      get: { body: doc('get', 'CancelBooking', cancel(elements('0'))) },
+      post: { body: doc('post', 'CancelBooking', cancel(post)) },
+    });
+    expect(run('CancelBooking', bodies(elements('0.00')))).toEqual([{ outcome: [] }]);
+    expect(findings(run('CancelBooking', bodies(elements('50')))).map((f) => f.path)).toEqual(['/result/CancellationPaymentMethod[1]/cancellation[1]/activecancellationpolicy/percentage/text()']);
+  });
+
   test('xsi:nil is distinguished from empty', () => {
     const rt = (sf: string) => `<getRoomTypesResult xmlns="${NS}" xmlns:xsi="${XSI}"><roomTypes><roomType><id>1</id><sharedRoom>0</sharedRoom>${sf}</roomType></roomTypes></getRoomTypesResult>`;
     const rows = run('GetRoomTypes', {

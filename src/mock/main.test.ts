@@ -160,6 +160,18 @@ describe('parseMockFlags', () => {
   test('--help', () => {
     expect(parseMockFlags(['--help'])).toBe('help');
   });
+  test('--real-service and the service paths (HTTP follows SOAP, transfers follow search); a bad path is named', () => {
+    const f = parseMockFlags(['--real-service', '--book-http-path', '/1/PostGet/Booking.asmx', '--search-path', '/15/SOAP/NonStaticXMLAPI.asmx']);
+    expect(f).toMatchObject({
+      realService: true,
+      paths: {
+        booking: { soap: '/1/SOAP/Booking.asmx', http: '/1/PostGet/Booking.asmx' },
+        reference: { soap: '/15/SOAP/NonStaticXMLAPI.asmx', http: '/15/SOAP/NonStaticXMLAPI.asmx' },
+        transfers: { soap: '/15/SOAP/NonStaticXMLAPI.asmx', http: '/15/SOAP/NonStaticXMLAPI.asmx' },
+      },
+    });
+    expect(() => parseMockFlags(['--book-path', 'x'])).toThrow(/--book-path is not a service path/);
+  });
   test('--user= and --password= may not be empty', () => {
     expect(() => parseMockFlags(['--user='])).toThrow(/--user must not be empty/);
   });

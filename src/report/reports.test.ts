@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunReport } from '../core/types.js';
-import { renderHtml, SecretLeakError, validateReport, writeReports, type ReportPaths } from './index.js';
+import { formatSummary, renderHtml, SecretLeakError, validateReport, writeReports, type ReportPaths } from './index.js';
 import { groupTests } from './model.js';
 import { FAILED_MESSAGE, fixtureReport, passingReport, REPRODUCE_FAILED } from './test-fixture.js';
 
@@ -166,6 +166,37 @@ describe('conformance.md', () => {
     expect(md).not.toContain('### Failures');
     expect(md).toContain('<details><summary>Operations × bindings</summary>');
     expect(md.split('\n').length).toBeLessThan(25);
+  });
+});
+
+describe('valid cases answered with an in-band Error (issue 12)', () => {
+  const noData = (): RunReport => {
+    const rows = fixtureReport().results.filter((r) => r.status === 'passed');
+    const skip = { group: 'booking', case: 'default', check: 'shape', status: 'skipped' as const, message: 'answered with an in-band Error …', path: '', reproduce: '', findings: [],
+      inBandError: { type: 'Fitruums.Framework.Booking.Exceptions.BookingAlreadyCancelledException', message: 'The booking with ID 6981148 has already been cancelled.' } };
+    return fixtureReport([...rows, { ...skip, operation: 'CancelBooking', binding: 'soap11' }, { ...skip, operation: 'CancelBooking', binding: 'get' }]);
+  };
+
+  test('are listed once per case with their bindings and ErrorType in the console, Markdown and HTML; the verdict stays PASS', async () => {
+    const r = noData();
+    const p = await writeReports(r, await tempDir());
+    const md = await readFile(p.markdown, 'utf8');
+    expect(md.split('\n')[0]).toBe('## ✅ Conformance PASS');
+    expect(md).toMatch(/> 1 valid cases answered with an in-band Error: not a contract violation/);
+    expect(md).toContain('| CancelBooking | `default` | soap11, get | `Fitruums.Framework.Booking.Exceptions.BookingAlreadyCancelledException` |');
+    const html = await readFile(p.html, 'utf8');
+    expect(html).toContain('Cases that did not reach the data path (1)');
+    expect(html).toContain('<td>soap11, get</td>');
+    const summary = formatSummary(r, p);
+    expect(summary).toMatch(/Note: 1 valid cases answered with an in-band Error/);
+    expect(summary).toContain('  CancelBooking default [soap11,get]: Fitruums.Framework.Booking.Exceptions.BookingAlreadyCancelledException "The booking with ID 6981148 has already been cancelled."');
+    expect(validateReport(JSON.parse(await readFile(p.json, 'utf8')))).toEqual([]);
+  });
+
+  test('a report without them says nothing about them', async () => {
+    const p = await writeReports(passingReport(), await tempDir());
+    expect(await readFile(p.markdown, 'utf8')).not.toContain('in-band');
+    expect(formatSummary(passingReport(), p)).not.toContain('in-band');
   });
 });
 

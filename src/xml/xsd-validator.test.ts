@@ -80,8 +80,8 @@ describe('documents breaking a rule are rejected, with a message naming the elem
       ns: B, local: 'cancelTransferBookingResult', pattern: /Missing child element.*code/,
     },
     {
-      name: 'missing required element (empty result)', op: 'GetSpecialRequest',
-      xml: `<getSpecialRequestResult xmlns="${B}"/>`, ns: B, local: 'getSpecialRequestResult', pattern: /Missing child element.*text/,
+      name: 'missing required element (empty result without an Error)', op: 'UpdateSpecialRequest',
+      xml: `<updateSpecialRequestResult xmlns="${B}"/>`, ns: B, local: 'updateSpecialRequestResult', pattern: /Missing child element.*resultCode/,
     },
     {
       name: 'missing required attribute', op: 'GetThemes',
@@ -328,6 +328,28 @@ describe('legitimate variations pass', () => {
     ] as const) {
       checkAllKinds(validator, op(name), x, nsOf(op(name)), (out, kind) => expectValid(out, `${name} ${kind}`));
     }
+  });
+
+  it("the real service's forms: an in-band Error alone on every result, then fields; nil fees; policies and rates as elements; feature ids", () => {
+    const error = '<Error><ErrorType>System.Security.Authentication.AuthenticationException</ErrorType><Message>no</Message></Error>';
+    for (const o of OPERATIONS) {
+      const ns = nsOf(o);
+      checkAllKinds(validator, o, `<${o.resultElement} xmlns="${ns}">${error}</${o.resultElement}>`, ns, (out, kind) => expectValid(out, `${o.name} ${kind}`));
+      checkAllKinds(validator, o, `<${o.resultElement} xmlns="${ns}">${error}<ErrorAttributes><a><Key>k</Key></a></ErrorAttributes></${o.resultElement}>`, ns,
+        (out, kind) => expectValid(out, `${o.name} ErrorAttributes ${kind}`));
+    }
+    checkAllKinds(validator, op('CancelBooking'), `<result xmlns="${B}">${error}<Code>-2</Code></result>`, B, (out, kind) => expectValid(out, `Error and Code ${kind}`));
+    const fees = `<currentCancellationPolicyFee><fee ${XSI} xsi:nil="true"/><fee><x/></fee></currentCancellationPolicyFee>`;
+    checkAllKinds(validator, op('AmendmentRequest'), sampleInstance('AmendmentRequestResult', B, 'amendmentRequestResult')
+      .replace(/<currentCancellationPolicyFee>.*?<\/currentCancellationPolicyFee>/, fees), B, (out, kind) => expectValid(out, `nil fee ${kind}`));
+    const policy = `<result xmlns="${B}" ${XSI}><Code>1</Code><CancellationPaymentMethod id="1"><cancellationfee currency="EUR">0.0000</cancellationfee><cancellation>`
+      + '<activecancellationpolicy><deadline xsi:nil="true"/><percentage>0</percentage></activecancellationpolicy></cancellation></CancellationPaymentMethod></result>';
+    checkAllKinds(validator, op('CancelBooking'), policy, B, (out, kind) => expectValid(out, `policy elements ${kind}`));
+    const features = `<getFeaturesResult xmlns="${S}"><features><feature id="1" name="Swimming pool"/><feature/></features></getFeaturesResult>`;
+    checkAllKinds(validator, op('GetFeatures'), features, S, (out, kind) => expectValid(out, `feature id ${kind}`));
+    // Still explicit: without an Error a required value type must be there; an incomplete policy is refused.
+    expectRejected(validator.validate(`<result xmlns="${B}"><CancellationPaymentMethod id="1"/></result>`), B, 'CancellationPaymentMethod', 'no Code', /not expected/);
+    expectRejected(validator.validate(policy.replace('<percentage>0</percentage>', '')), B, 'activecancellationpolicy', 'no percentage', /Missing child element/);
   });
 
   it('outside the not-shown places the same unknown content is rejected (the openness is local)', () => {
