@@ -1,7 +1,7 @@
 /** Plain-text renderings: the findings text (vitest failure message, console detail) and the CLI's closing summary. */
 import { relative, sep } from 'node:path';
 import type { ResultRow, RunReport } from '../core/types.js';
-import { consoleText, countsLine, formatDuration, IN_BAND_NOTE, inBandCases, rowTitle, truncate, verdictOf } from './model.js';
+import { consoleText, countsLine, formatDuration, inBandCases, inBandNote, rowTitle, truncate, verdictOf } from './model.js';
 import type { ReportPaths } from './paths.js';
 
 /** Longest expected/actual/message value printed before it is cut. */
@@ -67,7 +67,7 @@ export function formatSummary(report: RunReport, paths: ReportPaths): string {
   if (s.total === 0) lines.push('Warning: no checks ran.');
   const noData = inBandCases(report);
   if (noData.length > 0) {
-    lines.push(`Note: ${noData.length} ${IN_BAND_NOTE}`);
+    lines.push(`Note: ${inBandNote(noData.length)}`);
     for (const c of noData.slice(0, 12)) lines.push(consoleText(`  ${c.operation} ${c.case} [${c.bindings.join(',')}]: ${c.type || '(no ErrorType)'}${c.message ? ` "${truncate(c.message, 120).text}"` : ''}`));
     if (noData.length > 12) lines.push(`  … and ${noData.length - 12} more: see the reports`);
   }

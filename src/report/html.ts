@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { BINDINGS } from '../contract/catalogue.js';
 import type { ResultRow, RunReport, Status } from '../core/types.js';
 import {
-  bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, IN_BAND_NOTE, inBandCases,
+  bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote,
   truncate, verdictOf, visibleText, type Column, type Counts,
 } from './model.js';
 
@@ -317,7 +317,7 @@ function inBandSection(report: RunReport): string {
   const rows = noData.map((c) => `<tr><td>${esc(c.operation)}</td><td><code>${esc(c.case)}</code></td><td>${esc(c.bindings.join(', '))}</td>`
     + `<td><code>${esc(c.type || '(none)')}</code></td><td>${esc(truncate(c.message, 300).text)}</td></tr>`).join('');
   return `<section class="in-band" id="in-band" aria-labelledby="in-band-title"><h2 id="in-band-title">Cases that did not reach the data path (${noData.length})</h2>`
-    + `<p class="note">${esc(`${noData.length} ${IN_BAND_NOTE}`)}</p>`
+    + `<p class="note">${esc(inBandNote(noData.length))}</p>`
     + `<table class="in-band"><thead><tr><th scope="col">Operation</th><th scope="col">Case</th><th scope="col">Bindings</th><th scope="col">ErrorType</th><th scope="col">Message</th></tr></thead><tbody>${rows}</tbody></table></section>\n`;
 }
 

@@ -6,7 +6,7 @@
  */
 import type { ResultRow, RunReport } from '../core/types.js';
 import {
-  bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, IN_BAND_NOTE, inBandCases,
+  bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote,
   truncate, verdictOf, visibleText, type Counts,
 } from './model.js';
 
@@ -106,7 +106,7 @@ export function renderMarkdown(report: RunReport): string {
   lines.push('');
   const noData = inBandCases(report);
   if (noData.length > 0) {
-    lines.push('> [!NOTE]', `> ${noData.length} ${mdText(IN_BAND_NOTE)}`, '', '| operation | case | bindings | ErrorType | Message |', '|---|---|---|---|---|');
+    lines.push('> [!NOTE]', `> ${mdText(inBandNote(noData.length))}`, '', '| operation | case | bindings | ErrorType | Message |', '|---|---|---|---|---|');
     for (const c of noData.slice(0, 50)) {
       lines.push(`| ${mdText(c.operation)} | ${mdCode(c.case)} | ${mdText(c.bindings.join(', '))} | ${mdCode(c.type || '(none)')} | ${mdText(c.message, 200)} |`);
     }

@@ -218,9 +218,11 @@ export function inBandCases(report: Pick<RunReport, 'results'>): InBandCase[] {
   return [...out.values()];
 }
 
-/** The one-line explanation that goes with a list of in-band cases, in every format. */
-export const IN_BAND_NOTE = 'valid cases answered with an in-band Error: not a contract violation, but these cases never reached the data path. '
-  + 'Give them data that exists on this target (the config file\'s "cases", README "Testing the real service").';
+/** The one-line explanation that goes with a list of `n` in-band cases, in every format. */
+export function inBandNote(n: number): string {
+  return `${n} valid case${n === 1 ? '' : 's'} answered with an in-band Error: not a contract violation, but ${n === 1 ? 'it' : 'they'} never reached the data path. `
+    + 'Give them data that exists on this target (the config file\'s "cases", README "Testing the real service").';
+}
 
 /** "12.3 s", "850 ms", "2 min 5 s". */
 export function formatDuration(ms: number): string {

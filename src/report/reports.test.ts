@@ -182,13 +182,13 @@ describe('valid cases answered with an in-band Error (issue 12)', () => {
     const p = await writeReports(r, await tempDir());
     const md = await readFile(p.markdown, 'utf8');
     expect(md.split('\n')[0]).toBe('## ✅ Conformance PASS');
-    expect(md).toMatch(/> 1 valid cases answered with an in-band Error: not a contract violation/);
+    expect(md).toMatch(/> 1 valid case answered with an in-band Error: not a contract violation/);
     expect(md).toContain('| CancelBooking | `default` | soap11, get | `Fitruums.Framework.Booking.Exceptions.BookingAlreadyCancelledException` |');
     const html = await readFile(p.html, 'utf8');
     expect(html).toContain('Cases that did not reach the data path (1)');
     expect(html).toContain('<td>soap11, get</td>');
     const summary = formatSummary(r, p);
-    expect(summary).toMatch(/Note: 1 valid cases answered with an in-band Error/);
+    expect(summary).toMatch(/Note: 1 valid case answered with an in-band Error/);
     expect(summary).toContain('  CancelBooking default [soap11,get]: Fitruums.Framework.Booking.Exceptions.BookingAlreadyCancelledException "The booking with ID 6981148 has already been cancelled."');
     expect(validateReport(JSON.parse(await readFile(p.json, 'utf8')))).toEqual([]);
   });
