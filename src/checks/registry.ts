@@ -17,6 +17,7 @@
  */
 import { makeRedactor, REDACTED, type Redactor } from '../core/redact.js';
 import { UsageError } from '../core/errors.js';
+import { didYouMean } from '../core/suggest.js';
 import type { Finding } from '../core/types.js';
 import type { CheckContext } from './context.js';
 import { finding, type Check, type CheckOutcome } from './types.js';
@@ -42,7 +43,7 @@ export function selectChecks(names?: readonly string[]): readonly Check[] {
   if (!names || names.length === 0) return CHECKS;
   const unknown = names.filter((n) => !CHECK_NAMES.includes(n));
   if (unknown.length > 0) {
-    throw new UsageError(`unknown check name${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')} (known checks: ${CHECK_NAMES.join(', ')})`);
+    throw new UsageError(`unknown check name${unknown.length > 1 ? 's' : ''}: ${unknown.map((n) => `${n}${didYouMean(n, CHECK_NAMES)}`).join(', ')} (known checks: ${CHECK_NAMES.join(', ')})`);
   }
   return CHECKS.filter((c) => names.includes(c.name));
 }

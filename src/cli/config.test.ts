@@ -66,6 +66,46 @@ describe('run settings', () => {
     expect(() => resolveRunSettings(argv, env)).toThrow(message);
   });
 
+  test('a bad value names where it came from: the flag, the environment variable, or the config key and its file (issue 15)', () => {
+    expect(() => resolveRunSettings([], { CONFORMANCE_BOOK_URL: 'zzz' })).toThrow(/^environment variable CONFORMANCE_BOOK_URL is not a valid URL: "zzz"$/);
+    const cfg = file('bad-url.json', { target: { bookUrl: 'zzz' }, concurrency: 0 });
+    expect(() => resolveRunSettings(['--config', cfg], {})).toThrow(ConfigError);
+    expect(() => resolveRunSettings(['--config', cfg], {})).toThrow(new RegExp(`^config file ${cfg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: target\\.bookUrl is not a valid URL`));
+    const cfg2 = file('bad-int.json', { concurrency: 0 });
+    expect(() => resolveRunSettings(['--config', cfg2], {})).toThrow(/: concurrency must be a whole number from 1 to 256 \(got 0\)/);
+    expect(() => resolveRunSettings(['--concurrency', '0'], {})).toThrow(/^--concurrency must be a whole number/);
+    expect(() => resolveRunSettings([], { CONFORMANCE_SEARCH_NS: 'search' })).toThrow(/^environment variable CONFORMANCE_SEARCH_NS must be an absolute URI/);
+  });
+
+  test('--operations and --bindings: duplicates refused, near misses get a "did you mean" (issue 15)', () => {
+    expect(() => resolveRunSettings(['--operations', 'GetMeals,GetMeals'], {})).toThrow(/^--operations names the operation GetMeals twice/);
+    expect(() => resolveRunSettings(['--operations', 'GetMeal'], {})).toThrow(/unknown operation "GetMeal" \(did you mean GetMeals\?\)/);
+    expect(() => resolveRunSettings(['--operations', 'SerchTransfers'], {})).toThrow(/did you mean SearchTransfers\?/);
+    expect(() => resolveRunSettings(['--bindings', 'soap11,soap11'], {})).toThrow(/^--bindings names the binding soap11 twice/);
+    expect(() => resolveRunSettings(['--bindings', 'soap1.1'], {})).toThrow(/unknown binding "soap1\.1" \(did you mean soap11\?\)/);
+    expect(() => resolveRunSettings(['--bindings', 'rest'], {})).toThrow(/unknown binding "rest" \(bindings: soap11, soap12, get, post\)/);
+    const cfg = file('dup-ops.json', { operations: ['GetThemes', 'GetThemes'] });
+    expect(() => resolveRunSettings(['--config', cfg], {})).toThrow(ConfigError);
+  });
+
+  test('a password in URL user-info is never printed, even one holding "/", ":" or "@"', () => {
+    let message = '';
+    try {
+      resolveRunSettings(['--book-url', 'http://user:p/a:s@s@ho st/'], {});
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/is not a valid URL/);
+    expect(message).not.toMatch(/p\/a|s@s/);
+  });
+
+  test('the variable the password came from is kept, for reproduce commands', () => {
+    const cfg = file('pwenv.json', { target: { passwordEnv: 'ACME_PW' } });
+    expect(resolveRunSettings([...remote, '--config', cfg], { ACME_PW: 'x' }).passwordVar).toBe('ACME_PW');
+    expect(resolveRunSettings(remote, { CONFORMANCE_PASSWORD: 'x' }).passwordVar).toBe('CONFORMANCE_PASSWORD');
+    expect(resolveRunSettings([...remote, '--password', 'x'], {}).passwordVar).toBeUndefined();
+  });
+
   const usage: [string, string[], NodeJS.ProcessEnv, RegExp][] = [
     ['unknown flag', ['--bogus'], {}, /bogus/],
     ['flag without value', ['--book-url'], {}, /book-url/],

@@ -9,6 +9,7 @@ import {
   type BindingId, type Namespaces, type Operation, type ServicePaths,
 } from '../contract/catalogue.js';
 import { ConfigError, UsageError } from '../core/errors.js';
+import { didYouMean } from '../core/suggest.js';
 import { loadFixtureCases, mergeCases, type CaseTable } from '../engine/cases.js';
 import { parseShard, type Shard } from '../engine/shard.js';
 
@@ -31,6 +32,8 @@ export interface RunSettings {
   readonly namespaces: Namespaces;
   readonly user: string;
   readonly password: string;
+  /** The environment variable the password came from (a reproduce command names it); undefined for --password or the mock's. */
+  readonly passwordVar?: string;
   readonly bindings: BindingId[];
   readonly operations: Operation[];
   readonly allowMutations: boolean;
@@ -135,43 +138,111 @@ function readConfigFile(path: string): Json {
   return json as Json;
 }
 
-function str(v: unknown, what: string): string | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string' || v === '') throw new ConfigError(`${what} must be a non-empty string (got ${JSON.stringify(v)})`);
-  return v;
+/**
+ * One setting as given: its value and where it came from (a flag, an environment variable, or a
+ * config key with its file), so that a message about a bad value names the place to fix it.
+ */
+interface Sourced<T = unknown> {
+  readonly value: T;
+  readonly source: string;
+  readonly fromFile: boolean;
 }
 
-function list(v: unknown, what: string): string[] | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter(Boolean);
-  if (Array.isArray(v) && v.every((x) => typeof x === 'string')) return v as string[];
-  throw new ConfigError(`${what} must be a comma-separated string or an array of strings`);
+/** A bad value: a ConfigError for a config key (the file is wrong), else a UsageError. */
+function bad(s: Sourced, message: string): never {
+  throw new (s.fromFile ? ConfigError : UsageError)(`${s.source} ${message}`);
 }
 
-function int(v: unknown, what: string, min: number, max: number): number | undefined {
-  if (v === undefined) return undefined;
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${what} must be a whole number from ${min} to ${max} (got ${JSON.stringify(v)})`);
-  return n;
+/** Reads settings from flags, then environment variables, then the config file, naming each source. */
+class Settings {
+  constructor(
+    private readonly flags: Record<string, unknown>,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly file: Json,
+    private readonly where: string,
+  ) {}
+
+  /** The first given of `--flag`, the environment variable and the config key (`target.x` or a top-level key). */
+  get(flag: string | undefined, envName: string | undefined, key: string | undefined): Sourced | undefined {
+    const fv = flag === undefined ? undefined : this.flags[flag];
+    if (fv !== undefined) return { value: fv, source: `--${flag}`, fromFile: false };
+    const ev = envName === undefined ? undefined : this.env[envName];
+    if (ev !== undefined && ev !== '') return { value: ev, source: `environment variable ${envName}`, fromFile: false };
+    if (key === undefined) return undefined;
+    const [head, tail] = key.startsWith('target.') ? ['target', key.slice(7)] : [key, undefined];
+    const container = tail === undefined ? this.file : (this.file.target ?? {}) as Json;
+    const cv = container[tail ?? head];
+    return cv === undefined ? undefined : { value: cv, source: `${this.where}: ${key}`, fromFile: true };
+  }
+
+  string(flag: string | undefined, envName: string | undefined, key: string | undefined): Sourced<string> | undefined {
+    const s = this.get(flag, envName, key);
+    if (s === undefined) return undefined;
+    if (typeof s.value !== 'string' || s.value === '') bad(s, `must be a non-empty string (got ${JSON.stringify(s.value)})`);
+    return s as Sourced<string>;
+  }
+
+  list(flag: string, key: string): Sourced<string[]> | undefined {
+    const s = this.get(flag, undefined, key);
+    if (s === undefined) return undefined;
+    if (typeof s.value === 'string') return { ...s, value: s.value.split(',').map((x) => x.trim()).filter(Boolean) };
+    if (Array.isArray(s.value) && s.value.every((x) => typeof x === 'string')) return s as Sourced<string[]>;
+    return bad(s, 'must be a comma-separated string or an array of strings');
+  }
+
+  int(flag: string, key: string, min: number, max: number): number | undefined {
+    const s = this.get(flag, undefined, key);
+    if (s === undefined) return undefined;
+    const v = s.value;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
+    if (!Number.isInteger(n) || n < min || n > max) bad(s, `must be a whole number from ${min} to ${max} (got ${JSON.stringify(v)})`);
+    return n;
+  }
+
+  bool(flag: string | undefined, key: string): boolean | undefined {
+    const s = this.get(flag, undefined, key);
+    if (s === undefined) return undefined;
+    if (typeof s.value !== 'boolean') bad(s, 'must be true or false');
+    return s.value as boolean;
+  }
 }
 
-function url(v: string | undefined, what: string): string | undefined {
-  if (v === undefined) return undefined;
+/** A URL with any user-info password hidden: "//user:***@" (the password may hold "/", ":" or "@"). */
+function hideUserInfo(v: string): string {
+  return v.replace(/\/\/([^/@:]*):.*@/, '//$1:***@');
+}
+
+function url(s: Sourced<string> | undefined): string | undefined {
+  if (s === undefined) return undefined;
   let u: URL;
   try {
-    u = new URL(v);
+    u = new URL(s.value);
   } catch {
-    throw new UsageError(`${what} is not a valid URL: ${JSON.stringify(v.replace(/\/\/([^/@]*):[^/]*@/, '//$1:***@'))}`);
+    return bad(s, `is not a valid URL: ${JSON.stringify(hideUserInfo(s.value))}`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`${what} must be an http or https URL (got ${u.protocol})`);
-  if (u.search || u.hash) throw new UsageError(`${what} must be a base URL without query or fragment`);
-  return v.replace(/\/+$/, '');
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') bad(s, `must be an http or https URL (got ${u.protocol})`);
+  if (u.search || u.hash) bad(s, 'must be a base URL without query or fragment');
+  return s.value.replace(/\/+$/, '');
 }
 
-function namespace(v: string | undefined, what: string): string | undefined {
-  if (v === undefined) return undefined;
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(v)) throw new UsageError(`${what} must be an absolute URI (got ${JSON.stringify(v)})`);
-  return v;
+function namespace(s: Sourced<string> | undefined): string | undefined {
+  if (s === undefined) return undefined;
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(s.value)) bad(s, `must be an absolute URI (got ${JSON.stringify(s.value)})`);
+  return s.value;
+}
+
+/** Names from a list setting, each a known one, none twice; a near miss gets a "did you mean". */
+function names<T>(s: Sourced<string[]>, what: string, known: readonly string[], find: (n: string) => T | undefined): T[] {
+  const seen = new Set<string>();
+  const out = s.value.map((n) => {
+    const hit = find(n);
+    if (hit === undefined) bad(s, `names an unknown ${what} "${n}"${didYouMean(n, known)} (${what}s: ${known.join(', ')})`);
+    if (seen.has(n)) bad(s, `names the ${what} ${n} twice`);
+    seen.add(n);
+    return hit;
+  });
+  if (out.length === 0) bad(s, `names no ${what}`);
+  return out;
 }
 
 /** The service path settings: flag, environment variable and config key of each group's two paths. */
@@ -181,38 +252,20 @@ const PATH_SETTINGS = [
   { group: 'transfers', flag: 'transfers-path', httpFlag: 'transfers-http-path', env: 'CONFORMANCE_TRANSFERS_PATH', httpEnv: 'CONFORMANCE_TRANSFERS_HTTP_PATH', key: 'transfersPath', httpKey: 'transfersHttpPath' },
 ] as const;
 
-/** A setting's value and where it came from (flag, environment variable or config key), for messages. */
-interface Sourced { readonly value: string; readonly source: string; readonly fromFile: boolean }
-
-function sourced(f: Record<string, unknown>, flag: string, env: NodeJS.ProcessEnv, envName: string, file: Json, key: string, where: string): Sourced | undefined {
-  const fv = f[flag];
-  if (typeof fv === 'string') return { value: fv, source: `--${flag}`, fromFile: false };
-  const ev = env[envName];
-  if (ev !== undefined && ev !== '') return { value: ev, source: `environment variable ${envName}`, fromFile: false };
-  const cv = str(file[key], `${where}: target.${key}`);
-  return cv === undefined ? undefined : { value: cv, source: `${where}: target.${key}`, fromFile: true };
-}
-
 /** A service path setting, checked. */
-function servicePath(s: Sourced | undefined): string | undefined {
+function servicePath(s: Sourced<string> | undefined): string | undefined {
   if (s === undefined) return undefined;
   const problem = servicePathProblem(s.value);
-  if (problem) throw new (s.fromFile ? ConfigError : UsageError)(`${s.source} is not a service path: ${problem} (got ${JSON.stringify(s.value)})`);
+  if (problem) bad(s, `is not a service path: ${problem} (got ${JSON.stringify(s.value)})`);
   return s.value;
 }
 
 /** The service paths from flags, environment and config (section 4's where none is given). */
-function pathsOf(f: Record<string, unknown>, env: NodeJS.ProcessEnv, t: Json, where: string): ServicePaths {
+function pathsOf(in_: Settings): ServicePaths {
   return resolvePaths(Object.fromEntries(PATH_SETTINGS.map((p) => [p.group, {
-    soap: servicePath(sourced(f, p.flag, env, p.env, t, p.key, where)),
-    http: servicePath(sourced(f, p.httpFlag, env, p.httpEnv, t, p.httpKey, where)),
+    soap: servicePath(in_.string(p.flag, p.env, `target.${p.key}`)),
+    http: servicePath(in_.string(p.httpFlag, p.httpEnv, `target.${p.httpKey}`)),
   }])));
-}
-
-function closest(name: string, names: readonly string[]): string {
-  const lower = name.toLowerCase();
-  const hit = names.find((n) => n.toLowerCase() === lower);
-  return hit ? ` (did you mean ${hit}? names are case-sensitive)` : '';
 }
 
 /** Resolve run settings. `env` is process.env in production. */
@@ -222,35 +275,34 @@ export function resolveRunSettings(argv: string[], env: NodeJS.ProcessEnv = proc
   const where = f.config ? `config file ${f.config}` : 'config';
   const t = (file.target ?? {}) as Json;
 
-  const bookUrl = url(f['book-url'] ?? env.CONFORMANCE_BOOK_URL ?? str(t.bookUrl, `${where}: target.bookUrl`), '--book-url');
-  const searchUrl = url(f['search-url'] ?? env.CONFORMANCE_SEARCH_URL ?? str(t.searchUrl, `${where}: target.searchUrl`), '--search-url');
-  const transfersUrl = url(f['transfers-url'] ?? env.CONFORMANCE_TRANSFERS_URL ?? str(t.transfersUrl, `${where}: target.transfersUrl`), '--transfers-url');
+  const in_ = new Settings(f, env, file, where);
+
+  const bookUrl = url(in_.string('book-url', 'CONFORMANCE_BOOK_URL', 'target.bookUrl'));
+  const searchUrl = url(in_.string('search-url', 'CONFORMANCE_SEARCH_URL', 'target.searchUrl'));
+  const transfersUrl = url(in_.string('transfers-url', 'CONFORMANCE_TRANSFERS_URL', 'target.transfersUrl'));
   const embedded = !bookUrl && !searchUrl && !transfersUrl;
-  const paths = pathsOf(f, env, t, where);
+  const paths = pathsOf(in_);
 
   const namespaces: Namespaces = {
-    book: namespace(f['book-ns'] ?? env.CONFORMANCE_BOOK_NS ?? str(t.bookNs, `${where}: target.bookNs`), '--book-ns') ?? DEFAULT_NAMESPACES.book,
-    search: namespace(f['search-ns'] ?? env.CONFORMANCE_SEARCH_NS ?? str(t.searchNs, `${where}: target.searchNs`), '--search-ns') ?? DEFAULT_NAMESPACES.search,
+    book: namespace(in_.string('book-ns', 'CONFORMANCE_BOOK_NS', 'target.bookNs')) ?? DEFAULT_NAMESPACES.book,
+    search: namespace(in_.string('search-ns', 'CONFORMANCE_SEARCH_NS', 'target.searchNs')) ?? DEFAULT_NAMESPACES.search,
   };
-  const passwordEnv = str(t.passwordEnv, `${where}: target.passwordEnv`);
+  const passwordEnv = in_.string(undefined, undefined, 'target.passwordEnv')?.value;
   if (t.password !== undefined) throw new ConfigError(`${where}: target.password is not accepted in a file (files get committed); use --password, CONFORMANCE_PASSWORD or target.passwordEnv`);
-  const user = f.user ?? env.CONFORMANCE_USER ?? str(t.user, `${where}: target.user`) ?? (embedded ? DEFAULT_USER : undefined);
-  const password = f.password ?? env.CONFORMANCE_PASSWORD ?? (passwordEnv ? env[passwordEnv] : undefined) ?? (embedded ? DEFAULT_PASSWORD : undefined);
+  const user = in_.string('user', 'CONFORMANCE_USER', 'target.user')?.value ?? (embedded ? DEFAULT_USER : undefined);
+  // Where the password came from: a reproduce command names that variable.
+  const given = in_.string('password', 'CONFORMANCE_PASSWORD', undefined) ?? (passwordEnv ? in_.string(undefined, passwordEnv, undefined) : undefined);
+  const password = given?.value ?? (embedded ? DEFAULT_PASSWORD : undefined);
+  const passwordVar = given === undefined ? undefined : given.source.startsWith('environment variable ') ? given.source.slice('environment variable '.length) : undefined;
   if (user === undefined) throw new UsageError('no user name for the target: pass --user NAME (or CONFORMANCE_USER, or target.user in the config file)');
   if (password === undefined) {
     throw new UsageError(`no password for the target: set CONFORMANCE_PASSWORD${passwordEnv ? ` or ${passwordEnv}` : ''} (or pass --password)`);
   }
 
-  const bindingNames = list(f.bindings ?? file.bindings, '--bindings') ?? [...BINDINGS];
-  for (const b of bindingNames) {
-    if (!(BINDINGS as readonly string[]).includes(b)) throw new UsageError(`unknown binding "${b}" in --bindings (bindings: ${BINDINGS.join(', ')})`);
-  }
-  if (bindingNames.length === 0) throw new UsageError('--bindings names no binding');
-  const opNames = list(f.operations ?? file.operations, '--operations');
-  const operations = opNames
-    ? opNames.map((n) => findOperation(n) ?? (() => { throw new UsageError(`unknown operation "${n}" in --operations${closest(n, OPERATIONS.map((o) => o.name))}`); })())
-    : [...OPERATIONS];
-  if (operations.length === 0) throw new UsageError('--operations names no operation');
+  const bindingList = in_.list('bindings', 'bindings');
+  const bindings = bindingList ? names(bindingList, 'binding', BINDINGS, (n) => BINDINGS.find((b) => b === n)) : [...BINDINGS];
+  const opList = in_.list('operations', 'operations');
+  const operations = opList ? names(opList, 'operation', OPERATIONS.map((o) => o.name), findOperation) : [...OPERATIONS];
 
   if (!embedded) {
     const need = (group: Operation['group']) => operations.filter((o) => o.group === group).map((o) => o.name);
@@ -259,39 +311,36 @@ export function resolveRunSettings(argv: string[], env: NodeJS.ProcessEnv = proc
     if (!searchUrl && !transfersUrl && need('transfers').length) throw new UsageError('no --search-url or --transfers-url for SearchTransfers; pass one or narrow --operations');
   }
 
-  const bool = (v: unknown, what: string) => {
-    if (v === undefined || typeof v === 'boolean') return v as boolean | undefined;
-    throw new ConfigError(`${where}: ${what} must be true or false`);
-  };
   const casesMode = file.casesMode ?? 'extend';
   if (casesMode !== 'extend' && casesMode !== 'replace') throw new ConfigError(`${where}: casesMode must be "extend" or "replace"`);
   if (file.cases !== undefined && (typeof file.cases !== 'object' || file.cases === null || Array.isArray(file.cases))) {
     throw new ConfigError(`${where}: "cases" must be an object keyed by operation name`);
   }
   const cases = file.cases ? mergeCases(loadFixtureCases(), file.cases as Json, casesMode, where) : loadFixtureCases();
+  const expectations = in_.string('expectations', undefined, 'expectations')?.value;
 
   return {
     embedded,
     bookUrl, searchUrl, transfersUrl: transfersUrl ?? searchUrl,
-    paths, namespaces, user, password,
-    bindings: bindingNames as BindingId[],
+    paths, namespaces, user, password, passwordVar,
+    bindings,
     operations,
-    allowMutations: f['allow-mutations'] ?? bool(file.allowMutations, 'allowMutations') ?? false,
-    concurrency: int(f.concurrency ?? file.concurrency, '--concurrency', 1, 256) ?? (embedded ? 16 : 4),
-    timeoutMs: int(f.timeout ?? file.timeoutMs, '--timeout', 1, 3_600_000) ?? 10_000,
-    deadlineMs: int(f.deadline ?? file.deadlineMs, '--deadline', 1, 86_400_000),
-    maxRps: int(f['max-rps'] ?? file.maxRps, '--max-rps', 1, 100_000) ?? (embedded ? undefined : 20),
-    maxBodyBytes: int(f['max-body-bytes'] ?? file.maxBodyBytes, '--max-body-bytes', 1024, 2 ** 31) ?? 32 * 1024 * 1024,
-    insecureTls: f['insecure-tls'] ?? bool(file.insecureTls, 'insecureTls') ?? false,
-    reportDir: f['report-dir'] ?? str(file.reportDir, `${where}: reportDir`) ?? 'reports',
-    checks: list(f.checks ?? file.checks, '--checks'),
-    skipChecks: list(f['skip-checks'] ?? file.skipChecks, '--skip-checks') ?? [],
-    negative: !(f['no-negative'] ?? false) && (bool(file.negative, 'negative') ?? true),
-    equivalence: !(f['no-equivalence'] ?? false) && (bool(file.equivalence, 'equivalence') ?? true),
+    allowMutations: f['allow-mutations'] ?? in_.bool(undefined, 'allowMutations') ?? false,
+    concurrency: in_.int('concurrency', 'concurrency', 1, 256) ?? (embedded ? 16 : 4),
+    timeoutMs: in_.int('timeout', 'timeoutMs', 1, 3_600_000) ?? 10_000,
+    deadlineMs: in_.int('deadline', 'deadlineMs', 1, 86_400_000),
+    maxRps: in_.int('max-rps', 'maxRps', 1, 100_000) ?? (embedded ? undefined : 20),
+    maxBodyBytes: in_.int('max-body-bytes', 'maxBodyBytes', 1024, 2 ** 31) ?? 32 * 1024 * 1024,
+    insecureTls: f['insecure-tls'] ?? in_.bool(undefined, 'insecureTls') ?? false,
+    reportDir: in_.string('report-dir', undefined, 'reportDir')?.value ?? 'reports',
+    checks: in_.list('checks', 'checks')?.value,
+    skipChecks: in_.list('skip-checks', 'skipChecks')?.value ?? [],
+    negative: !(f['no-negative'] ?? false) && (in_.bool(undefined, 'negative') ?? true),
+    equivalence: !(f['no-equivalence'] ?? false) && (in_.bool(undefined, 'equivalence') ?? true),
     cases,
     quiet: f.quiet ?? false,
-    expectations: f.expectations ?? str(file.expectations, `${where}: expectations`),
-    updateExpectations: updateExpectations(f['update-expectations'] ?? false, f.expectations ?? file.expectations),
+    expectations,
+    updateExpectations: updateExpectations(f['update-expectations'] ?? false, expectations),
     shard: f.shard === undefined ? undefined : parseShard(f.shard),
   };
 }

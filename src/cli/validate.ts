@@ -18,6 +18,7 @@ import { CheckContext } from '../checks/context.js';
 import { runChecks, selectChecks } from '../checks/registry.js';
 import { shapeFindings } from '../checks/shape.js';
 import { UsageError } from '../core/errors.js';
+import { didYouMean } from '../core/suggest.js';
 import type { Finding } from '../core/types.js';
 import { consoleText } from '../report/model.js';
 import { parseXml, SOAP11_ENV_NS, SOAP12_ENV_NS, type XElement } from '../xml/tree.js';
@@ -46,10 +47,6 @@ function nsFlag(v: string | undefined, what: string): string | undefined {
   return v;
 }
 
-function hint(name: string, names: readonly string[]): string {
-  const hit = names.find((n) => n.toLowerCase() === name.toLowerCase());
-  return hit ? ` (did you mean ${hit}? names are case-sensitive)` : '';
-}
 
 interface Inferred {
   readonly op: Operation;
@@ -103,10 +100,10 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
     search: nsFlag(f['search-ns'] ?? io.env.CONFORMANCE_SEARCH_NS, '--search-ns') ?? DEFAULT_NAMESPACES.search,
   };
   if (f.type !== undefined && !MODEL.has(f.type) && !(SIMPLE_TYPES as readonly string[]).includes(f.type)) {
-    throw new UsageError(`unknown type "${f.type}"${hint(f.type, [...MODEL.keys()])} (types: ${[...MODEL.keys()].join(', ')})`);
+    throw new UsageError(`unknown type "${f.type}"${didYouMean(f.type, [...MODEL.keys()])} (types: ${[...MODEL.keys()].join(', ')})`);
   }
   const opFlag = f.operation === undefined ? undefined
-    : findOperation(f.operation) ?? (() => { throw new UsageError(`unknown operation "${f.operation}"${hint(f.operation!, OPERATIONS.map((o) => o.name))}`); })();
+    : findOperation(f.operation) ?? (() => { throw new UsageError(`unknown operation "${f.operation}"${didYouMean(f.operation!, OPERATIONS.map((o) => o.name))}`); })();
   if (f.binding !== undefined && !(BINDINGS as readonly string[]).includes(f.binding)) {
     throw new UsageError(`unknown binding "${f.binding}" (bindings: ${BINDINGS.join(', ')})`);
   }

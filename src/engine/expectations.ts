@@ -7,6 +7,7 @@
  * Applying is idempotent: rows a previous application marked known are failed again first, and
  * earlier `expectations` rows are dropped, so a merged report can be re-judged with the same file.
  */
+import { didYouMean } from '../core/suggest.js';
 import { readFileSync } from 'node:fs';
 import { readJsonFile } from '../core/json-file.js';
 import { findOperation, OPERATIONS } from '../contract/catalogue.js';
@@ -60,11 +61,10 @@ export function parseExpectations(json: unknown, where: string): ExpectationsFil
   file.expectations.forEach((e, i) => {
     const at = `${where}: /expectations/${i}`;
     if (!findOperation(e.operation) && e.operation !== UNKNOWN_OPERATION) {
-      const hit = OPERATIONS.find((o) => o.name.toLowerCase() === e.operation.toLowerCase());
-      throw new ConfigError(`${at}: unknown operation "${e.operation}"${hit ? ` (did you mean ${hit.name}? names are case-sensitive)` : ''}`);
+      throw new ConfigError(`${at}: unknown operation "${e.operation}"${didYouMean(e.operation, OPERATIONS.map((o) => o.name))}`);
     }
     if (e.check === EXPECTATIONS_CHECK) throw new ConfigError(`${at}: check "${EXPECTATIONS_CHECK}" reports the file itself and cannot be accepted`);
-    if (!checks.includes(e.check)) throw new ConfigError(`${at}: unknown check "${e.check}" (checks: ${checks.join(', ')})`);
+    if (!checks.includes(e.check)) throw new ConfigError(`${at}: unknown check "${e.check}"${didYouMean(e.check, checks)} (checks: ${checks.join(', ')})`);
     const bs = normBinding(e.binding).split(',');
     if (new Set(bs).size !== bs.length) throw new ConfigError(`${at}: binding "${e.binding}" names a binding twice`);
     if (e.expires !== undefined && !realDate(e.expires)) throw new ConfigError(`${at}: expires "${e.expires}" is not a calendar date (YYYY-MM-DD)`);

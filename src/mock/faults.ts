@@ -21,6 +21,7 @@
  * data from an in-band Error and from a rejection.
  */
 import { binding as bindingModule } from '../bindings/index.js';
+import { didYouMean } from '../core/suggest.js';
 import type { IncomingRequest, OutgoingResponse } from '../bindings/types.js';
 import { BINDINGS, findOperation, type BindingId, type Namespaces, type Operation } from '../contract/catalogue.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../xml/tree.js';
@@ -428,7 +429,7 @@ export function resolveFaults(names: readonly (string | Fault)[] | undefined): F
   for (const n of names ?? []) {
     const f = typeof n === 'string' ? BY_NAME.get(n) : n;
     if (!f) {
-      throw new UnknownFaultError(`unknown fault "${String(n)}": list the ${FAULTS.length} fault names with npm run mock -- --list-faults`);
+      throw new UnknownFaultError(`unknown fault "${String(n)}"${didYouMean(String(n), FAULTS.map((x) => x.name))}: list the ${FAULTS.length} fault names with npm run mock -- --list-faults`);
     }
     if (!out.includes(f)) out.push(f);
   }
