@@ -9,7 +9,6 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { binding } from '../bindings/index.js';
 import { DEFAULT_NAMESPACES, findOperation } from '../contract/catalogue.js';
 import { startMock, type RunningMock } from '../mock/index.js';
 import { mockMain } from '../mock/main.js';

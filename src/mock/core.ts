@@ -8,7 +8,7 @@
  * building Request/Response objects. Whatever the mock answers is decided here, once.
  */
 import {
-  BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, GROUPS, OPERATIONS,
+  BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, OPERATIONS,
   type BindingId, type Namespaces, type Operation, type ServicePaths,
 } from '../contract/catalogue.js';
 import { generateWsdl } from '../contract/wsdl.js';
@@ -69,7 +69,6 @@ interface Config {
   readonly faults: readonly Fault[];
   readonly vary: boolean;
   readonly replay?: ReplayLookup;
-  readonly paths: ServicePaths;
   /** What answer() needs: the above and the reference serialisation options. */
   readonly answer: AnswerConfig;
 }
@@ -201,7 +200,6 @@ export function createMockCore(options: MockHandlerOptions = {}): MockCore {
   const cfg: Config = {
     credentials,
     namespaces,
-    paths,
     origin: options.baseUrl === undefined ? undefined : new URL(options.baseUrl).origin,
     maxBodyBytes: options.maxBodyBytes ?? MAX_BODY_BYTES,
     faults,
@@ -296,7 +294,6 @@ export function createMockCore(options: MockHandlerOptions = {}): MockCore {
     },
     serveBinding(route, incoming, body) {
       const { binding: b, servicePath, ops } = route;
-
       try {
         const text = decodeBody(body, incoming.headers['content-type']);
         if (!text.ok) return plain(text.status, text.reason);

@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { binding } from '../bindings/index.js';
 import { CHECKS } from '../checks/registry.js';
 import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, DEFAULT_PATHS, type BindingId, type Namespaces } from '../contract/catalogue.js';
 import type { HttpRequest, Target } from '../core/types.js';

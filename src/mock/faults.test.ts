@@ -8,7 +8,6 @@ import {
   catalogueProblems, FAULTS, faultBindings, findFault, listFaults, resolveFaults, UnknownFaultError, type Fault, type FaultCategory,
 } from './faults.js';
 import { startMock, type RunningMock } from './server.js';
-import { binding } from '../bindings/index.js';
 import { call, resultElement, sendRequest, validParams } from './test-support.js';
 
 const NS = DEFAULT_NAMESPACES;

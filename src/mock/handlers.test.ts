@@ -3,7 +3,6 @@ import { setupServer } from 'msw/node';
 import { requestAt } from '../bindings/endpoint.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS } from '../contract/catalogue.js';
-import { binding } from '../bindings/index.js';
 import { createHandlers } from './handlers.js';
 import { canon, resultElement, validParams } from './test-support.js';
 

@@ -7,7 +7,6 @@
 import { Pool } from 'undici';
 import { requestAt } from '../bindings/endpoint.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { binding } from '../bindings/index.js';
 import { BINDINGS, DEFAULT_NAMESPACES, OPERATIONS } from '../contract/catalogue.js';
 import type { HttpRequest } from '../core/types.js';
 import { memoryAfterGc, mib, MiB, type MemoryFigures } from '../testing/support.js';

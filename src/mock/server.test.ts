@@ -7,7 +7,6 @@ import {
   BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, SOAP_BINDINGS, DEFAULT_PATHS,
   type BindingId, type Namespaces, type Operation,
 } from '../contract/catalogue.js';
-import { binding } from '../bindings/index.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS, XSI_NS, parseXml } from '../xml/tree.js';
 import { createDocumentValidator } from '../xml/xsd-validator.js';
 import type { DocumentValidator } from '../checks/context.js';

@@ -9,7 +9,6 @@ import { requestAt } from '../bindings/endpoint.js';
 import fc from 'fast-check';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { binding } from '../bindings/index.js';
 import { BINDINGS, DEFAULT_NAMESPACES, OPERATIONS } from '../contract/catalogue.js';
 import { parseXml } from '../xml/tree.js';
 import { createDocumentValidator } from '../xml/xsd-validator.js';
