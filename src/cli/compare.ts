@@ -26,6 +26,7 @@ import { DOCUMENTED, ELEMENT, NIL, type Entry } from '../equivalence/canonical.j
 import { acceptance, canonicalResult } from '../equivalence/compare.js';
 import { displayValue } from '../equivalence/values.js';
 import { consoleText } from '../report/model.js';
+import { reportDirProblem } from '../report/paths.js';
 import { SecretGuard } from '../report/secrets.js';
 import { parseFlags, resolveRunSettings, type RunSettings } from './config.js';
 import type { CommandIO } from './run.js';
@@ -213,6 +214,8 @@ export async function compareCommand(argv: string[], io: CommandIO): Promise<num
   if (positionals.length) throw new UsageError(`compare takes no positional arguments (got ${positionals.join(' ')}): name the two targets with --config A --config B`);
   const configs = f.config ?? [];
   if (configs.length !== 2) throw new UsageError(`compare needs exactly two --config files, one per target (got ${configs.length})`);
+  const dirProblem = reportDirProblem(f['report-dir'] ?? 'reports');
+  if (dirProblem) throw new UsageError(`${f['report-dir'] === undefined ? 'the default report directory' : '--report-dir'} cannot hold the reports: ${dirProblem}`);
   const env: NodeJS.ProcessEnv = { ...io.env };
   for (const k of TARGET_VARIABLES) delete env[k];
   const settings = configs.map((c) => resolveRunSettings(['--config', c], env)) as [RunSettings, RunSettings];

@@ -99,6 +99,17 @@ describe('run settings', () => {
     expect(message).not.toMatch(/p\/a|s@s/);
   });
 
+  test('a report directory that cannot hold the reports is refused before anything is sent, naming its source (issue 15)', () => {
+    const f = file('a-file', 'x');
+    expect(() => resolveRunSettings(['--report-dir', f], {})).toThrow(new RegExp(`^--report-dir cannot hold the reports: .*a-file is a file, not a directory`));
+    expect(() => resolveRunSettings(['--report-dir', join(f, 'sub', 'dir')], {})).toThrow(/^--report-dir cannot hold the reports: .*would sit under .*a-file, which is a file/);
+    const cfg = file('rd.json', { reportDir: join(f, 'x') });
+    expect(() => resolveRunSettings(['--config', cfg], {})).toThrow(ConfigError);
+    expect(() => resolveRunSettings(['--config', cfg], {})).toThrow(/: reportDir cannot hold the reports/);
+    expect(resolveRunSettings(['--report-dir', join(dir, 'new', 'deeper')], {}).reportDir).toBe(join(dir, 'new', 'deeper'));
+    expect(() => resolveRunSettings(['--expectations', join(f, 'e.json'), '--update-expectations'], {})).toThrow(/^--expectations cannot be written: .*a-file is a file, not a directory/);
+  });
+
   test('the variable the password came from is kept, for reproduce commands', () => {
     const cfg = file('pwenv.json', { target: { passwordEnv: 'ACME_PW' } });
     expect(resolveRunSettings([...remote, '--config', cfg], { ACME_PW: 'x' }).passwordVar).toBe('ACME_PW');

@@ -2,6 +2,7 @@
  * Run settings from flags, environment and an optional JSON config file (in that order of
  * precedence), checked completely: every bad value is named in a UsageError/ConfigError (exit 2).
  */
+import { dirname } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { readJsonFile } from '../core/json-file.js';
 import {
@@ -10,6 +11,7 @@ import {
 } from '../contract/catalogue.js';
 import { ConfigError, UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
+import { reportDirProblem } from '../report/paths.js';
 import { loadFixtureCases, mergeCases, type CaseTable } from '../engine/cases.js';
 import { parseShard, type Shard } from '../engine/shard.js';
 
@@ -231,6 +233,15 @@ function namespace(s: Sourced<string> | undefined): string | undefined {
   return s.value;
 }
 
+/** The report directory, checked before anything is sent (a run must never be lost to a bad path). */
+function reportDir(s: Sourced<string> | undefined): string {
+  const dir = s?.value ?? 'reports';
+  const problem = reportDirProblem(dir);
+  if (problem && s) bad(s, `cannot hold the reports: ${problem}`);
+  if (problem) throw new UsageError(`the default report directory cannot hold the reports: ${problem}; pass --report-dir DIR`);
+  return dir;
+}
+
 /** Names from a list setting, each a known one, none twice; a near miss gets a "did you mean". */
 function names<T>(s: Sourced<string[]>, what: string, known: readonly string[], find: (n: string) => T | undefined): T[] {
   const seen = new Set<string>();
@@ -317,7 +328,13 @@ export function resolveRunSettings(argv: string[], env: NodeJS.ProcessEnv = proc
     throw new ConfigError(`${where}: "cases" must be an object keyed by operation name`);
   }
   const cases = file.cases ? mergeCases(loadFixtureCases(), file.cases as Json, casesMode, where) : loadFixtureCases();
-  const expectations = in_.string('expectations', undefined, 'expectations')?.value;
+  const expectationsSetting = in_.string('expectations', undefined, 'expectations');
+  const expectations = expectationsSetting?.value;
+  if (expectationsSetting && f['update-expectations']) {
+    // --update-expectations writes the file after the run: find out now whether it can.
+    const problem = reportDirProblem(dirname(expectationsSetting.value));
+    if (problem) bad(expectationsSetting, `cannot be written: ${problem}`);
+  }
 
   return {
     embedded,
@@ -332,7 +349,7 @@ export function resolveRunSettings(argv: string[], env: NodeJS.ProcessEnv = proc
     maxRps: in_.int('max-rps', 'maxRps', 1, 100_000) ?? (embedded ? undefined : 20),
     maxBodyBytes: in_.int('max-body-bytes', 'maxBodyBytes', 1024, 2 ** 31) ?? 32 * 1024 * 1024,
     insecureTls: f['insecure-tls'] ?? in_.bool(undefined, 'insecureTls') ?? false,
-    reportDir: in_.string('report-dir', undefined, 'reportDir')?.value ?? 'reports',
+    reportDir: reportDir(in_.string('report-dir', undefined, 'reportDir')),
     checks: in_.list('checks', 'checks')?.value,
     skipChecks: in_.list('skip-checks', 'skipChecks')?.value ?? [],
     negative: !(f['no-negative'] ?? false) && (in_.bool(undefined, 'negative') ?? true),

@@ -1,7 +1,9 @@
 /** `conformance help` lists every command; every command answers --help with exit 0 and a usage line. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { COMMANDS } from './main.js';
-import { cli } from './test-support.js';
+import { cli, tempDir } from './test-support.js';
 
 describe('conformance help', () => {
   test('lists every command the dispatcher knows', async () => {
@@ -26,5 +28,20 @@ describe('conformance help', () => {
       expect(x.code, c).toBe(2);
       expect(x.err, c).toMatch(/no-such-flag/);
     }
+  });
+});
+
+describe('a report directory that cannot hold the reports (issue 15)', () => {
+  test('run, merge and compare refuse it with exit 2 before sending or reading anything', async () => {
+    const file = join(tempDir('rd'), 'a-file');
+    writeFileSync(file, 'x');
+    const started = Date.now();
+    const run = await cli(['run', '--report-dir', join(file, 'reports'), '--quiet']);
+    expect(run).toMatchObject({ code: 2, err: expect.stringMatching(/^conformance: --report-dir cannot hold the reports: .* which is a file/) });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const merge = await cli(['merge', 'nowhere', '--report-dir', file]);
+    expect(merge).toMatchObject({ code: 2, err: expect.stringMatching(/--report-dir cannot hold the reports: .*a-file is a file, not a directory/) });
+    const compare = await cli(['compare', '--config', 'a.json', '--config', 'b.json', '--report-dir', file]);
+    expect(compare).toMatchObject({ code: 2, err: expect.stringMatching(/--report-dir cannot hold the reports/) });
   });
 });

@@ -8,6 +8,7 @@ import { UsageError } from '../core/errors.js';
 import { applyExpectations, describeEntry, readExpectations } from '../engine/expectations.js';
 import { formatSummary } from '../report/console.js';
 import { writeReports } from '../report/index.js';
+import { reportDirProblem } from '../report/paths.js';
 import { mergeReports } from '../report/merge.js';
 import { parseFlags } from './config.js';
 import { readReportInput } from './report-input.js';
@@ -32,6 +33,9 @@ export async function mergeCommand(argv: string[], io: CommandIO): Promise<numbe
     return 0;
   }
   if (positionals.length === 0) throw new UsageError('merge: name at least one report directory (or conformance.json) to merge');
+  const out = f['report-dir'] ?? 'reports';
+  const problem = reportDirProblem(out);
+  if (problem) throw new UsageError(`${f['report-dir'] === undefined ? 'the default report directory' : '--report-dir'} cannot hold the reports: ${problem}`);
   const expectations = f.expectations ? readExpectations(f.expectations) : undefined;
   const inputs = positionals.map((p) => readReportInput(p));
   let report = mergeReports(inputs);
@@ -42,7 +46,7 @@ export async function mergeCommand(argv: string[], io: CommandIO): Promise<numbe
       if (v.state === 'stale' || v.state === 'expired') io.err(`warning: ${f.expectations} /expectations/${v.index} (${describeEntry(v.entry)}) is ${v.state}`);
     }
   }
-  const paths = await writeReports(report, f['report-dir'] ?? 'reports');
+  const paths = await writeReports(report, out);
   if (!f.quiet) io.err(`conformance: merged ${inputs.length} report${inputs.length > 1 ? 's' : ''}${inputs[0]!.shard ? ` (${inputs[0]!.shard.count} shards)` : ''}`);
   io.out(formatSummary(report, paths));
   return report.summary.failed > 0 ? 1 : 0;
