@@ -127,6 +127,28 @@ describe('run --expectations', () => {
     expect(rep.results.filter((x) => x.status === 'failed').map((x) => x.check).sort()).toEqual([EXPECTATIONS_CHECK, 'xsd_valid']);
   });
 
+  test('the job summary lists the accepted deviations, flagging a missing reason and an early expiry (issue 15)', async () => {
+    const file = join(work, 'listed.json');
+    const soon = new Date(Date.now() + 10 * 86_400_000).toISOString().slice(0, 10);
+    writeFileSync(file, JSON.stringify({
+      expectations: [
+        { operation: 'GetMeals', binding: 'get', check: 'xsd_valid', reason: TODO_REASON },
+        { operation: 'GetMeals', binding: 'get', check: 'shape', reason: 'OPS-7: meal ids', expires: soon },
+        { operation: 'GetMeals', binding: 'get', check: 'binding_equivalence', reason: 'OPS-7', expires: '2999-12-31' },
+      ],
+    }));
+    const r = await run('listed', '--expectations', file);
+    expect(r.code).toBe(0);
+    const md = readFileSync(join(work, 'listed', 'conformance.md'), 'utf8');
+    expect(md).toContain('### Accepted deviations (3, 2 need attention)');
+    expect(md).toMatch(/\| ⚠️ \| GetMeals \| get \| `xsd_valid` \| all \| TODO: explain \| — \| no reason given \|/);
+    expect(md).toMatch(new RegExp(`\\| ⚠️ \\| GetMeals \\| get \\| \`shape\` \\| all \\| OPS-7: meal ids \\| ${soon} \\| expires in 10 days \\|`));
+    expect(md).toMatch(/\| ✔️ \| GetMeals \| get \| `binding_equivalence` \| all \| OPS-7 \| 2999-12-31 \| {2}\|/);
+    expect(r.out).toMatch(/Accepted deviations: 3 \(.*listed\.json\), 2 need attention:\n {2}GetMeals \[get\] \* :: xsd_valid: no reason given/);
+    expect(readFileSync(join(work, 'listed', 'conformance.html'), 'utf8')).toContain('Accepted deviations (3, 2 need attention)');
+    expect(readReport(join(work, 'listed')).expectations?.entries.map((e) => e.state)).toEqual(['ok', 'ok', 'ok']);
+  });
+
   test('bad expectations input exits 2 naming the problem, before anything is sent', async () => {
     const bad = join(work, 'bad.json');
     writeFileSync(bad, '{ "expectations": [ { "operation": "GetMeals" ');

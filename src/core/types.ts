@@ -92,4 +92,26 @@ export interface RunReport {
   readonly operations: readonly string[];
   summary: { passed: number; failed: number; skipped: number; known: number; total: number };
   results: ResultRow[];
+  /** The expectations file applied to the results, entry by entry (absent when none was). */
+  readonly expectations?: ExpectationsSummary;
+}
+
+/** What an expectations file did to a run: each entry with its verdict, for the reports to list. */
+export interface ExpectationsSummary {
+  readonly file: string;
+  /** The day expiry was judged on (YYYY-MM-DD, UTC). */
+  readonly today: string;
+  readonly entries: readonly {
+    readonly index: number;
+    readonly operation: string;
+    readonly binding: string;
+    readonly check: string;
+    readonly case?: string;
+    readonly reason: string;
+    readonly expires?: string;
+    /** ok: still fails, accepted; stale: no longer fails; expired: still fails, no longer accepted; unexercised: not judged by this run. */
+    readonly state: 'ok' | 'stale' | 'expired' | 'unexercised';
+    /** Rows the entry accepted (ok) or left failed (expired). */
+    readonly rows: number;
+  }[];
 }

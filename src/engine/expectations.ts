@@ -13,7 +13,7 @@ import { readJsonFile } from '../core/json-file.js';
 import { findOperation, OPERATIONS } from '../contract/catalogue.js';
 import { CHECK_NAMES } from '../checks/registry.js';
 import { ConfigError } from '../core/errors.js';
-import type { ResultRow, RunReport } from '../core/types.js';
+import type { ExpectationsSummary, ResultRow, RunReport } from '../core/types.js';
 import { validateJson } from '../report/schema.js';
 import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, summarise, UNKNOWN_OPERATION } from './run.js';
 
@@ -200,7 +200,15 @@ export function applyExpectations(report: RunReport, file: ExpectationsFile, opt
     });
   });
   const results = [...rows, ...extra];
-  return { report: { ...report, results, summary: summarise(results) }, verdicts };
+  const summary: ExpectationsSummary = {
+    file: opts.source ?? 'expectations', today: day,
+    entries: verdicts.map((v) => ({
+      index: v.index, operation: v.entry.operation, binding: normBinding(v.entry.binding), check: v.entry.check,
+      ...(v.entry.case !== undefined ? { case: v.entry.case } : {}), reason: v.entry.reason,
+      ...(v.entry.expires !== undefined ? { expires: v.entry.expires } : {}), state: v.state, rows: v.failing,
+    })),
+  };
+  return { report: { ...report, results, summary: summarise(results), expectations: summary }, verdicts };
 }
 
 export interface UpdateOutcome {

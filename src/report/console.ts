@@ -1,7 +1,7 @@
 /** Plain-text renderings: the findings text (vitest failure message, console detail) and the CLI's closing summary. */
 import { relative, sep } from 'node:path';
 import type { ResultRow, RunReport } from '../core/types.js';
-import { consoleText, countsLine, formatDuration, inBandCases, inBandNote, rowTitle, truncate, verdictOf } from './model.js';
+import { consoleText, countsLine, formatDuration, inBandCases, inBandNote, deviations, deviationFlags, rowTitle, truncate, verdictOf } from './model.js';
 import type { ReportPaths } from './paths.js';
 
 /** Longest expected/actual/message value printed before it is cut. */
@@ -65,6 +65,16 @@ export function formatSummary(report: RunReport, paths: ReportPaths): string {
   const lines: string[] = [];
   lines.push(`Conformance ${verdict}: ${countsLine(s)} in ${formatDuration(report.durationMs)}`);
   if (s.total === 0) lines.push('Warning: no checks ran.');
+  const accepted = deviations(report);
+  const flagged = accepted.filter((d) => d.flagged);
+  if (accepted.length > 0) {
+    lines.push(`Accepted deviations: ${accepted.length} (${report.expectations!.file})${flagged.length ? `, ${flagged.length} need${flagged.length === 1 ? 's' : ''} attention:` : ''}`);
+    for (const d of flagged.slice(0, 12)) {
+      const e = d.entry;
+      lines.push(consoleText(`  ${e.operation} [${e.binding}] ${e.case ?? '*'} :: ${e.check}: ${deviationFlags(d)} (reason: ${JSON.stringify(truncate(e.reason, 80).text)})`));
+    }
+    if (flagged.length > 12) lines.push(`  … and ${flagged.length - 12} more: see conformance.md`);
+  }
   const noData = inBandCases(report);
   if (noData.length > 0) {
     lines.push(`Note: ${inBandNote(noData.length)}`);

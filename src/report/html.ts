@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { BINDINGS } from '../contract/catalogue.js';
 import type { ResultRow, RunReport, Status } from '../core/types.js';
 import {
-  bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote,
+  bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags,
   truncate, verdictOf, visibleText, type Column, type Counts,
 } from './model.js';
 
@@ -108,7 +108,7 @@ details.exchange>summary{cursor:pointer;color:var(--muted);font-size:12.5px;marg
 .ex-grid{display:grid;grid-template-columns:1fr 1fr;gap:10px}
 .ex-grid h4{margin:0 0 3px;font-size:12px;color:var(--muted);font-weight:600}
 .note{color:var(--known);font-size:12px;margin:3px 0 0}
-table.in-band{border-collapse:collapse;font-size:13px;margin:6px 0 14px}table.in-band td,table.in-band th{border:1px solid var(--line);padding:3px 8px;text-align:left;overflow-wrap:anywhere}
+tr.flagged td{background:var(--known-bg,#fff8c5)}table.in-band{border-collapse:collapse;font-size:13px;margin:6px 0 14px}table.in-band td,table.in-band th{border:1px solid var(--line);padding:3px 8px;text-align:left;overflow-wrap:anywhere}
 ul.others{list-style:none;padding:0;margin:4px 0 6px;display:flex;flex-wrap:wrap;gap:6px}
 ul.others li{font-size:12.5px;padding:1px 8px;border-radius:4px;background:var(--soft);border:1px solid var(--line)}
 ul.others li.passed{background:var(--pass-bg);border-color:#b7e0c2}
@@ -310,6 +310,23 @@ function cellDetail(id: string, operation: string, column: Column, rows: ResultR
     + `<div class="body" id="${id}">${ordered.map(([name, rs]) => caseSection(name, rs)).join('')}</div></details>`;
 }
 
+/** The accepted deviations the run judged, as a table, flagged where a person must act (empty when none). */
+function deviationSection(report: RunReport): string {
+  const accepted = deviations(report);
+  if (accepted.length === 0) return '';
+  const rows = accepted.map((d) => {
+    const e = d.entry;
+    return `<tr${d.flagged ? ' class="flagged"' : ''}><td>${esc(e.operation)}</td><td>${esc(e.binding)}</td><td><code>${esc(e.check)}</code></td>`
+      + `<td>${e.case === undefined ? 'all' : `<code>${esc(e.case)}</code>`}</td><td>${esc(truncate(e.reason, 300).text)}</td><td>${esc(e.expires ?? '—')}</td>`
+      + `<td>${esc(deviationFlags(d))}</td></tr>`;
+  }).join('');
+  const flagged = accepted.filter((d) => d.flagged).length;
+  return `<section class="in-band" id="deviations" aria-labelledby="deviations-title"><h2 id="deviations-title">Accepted deviations (${accepted.length}${flagged ? `, ${flagged} need attention` : ''})</h2>`
+    + `<p class="note">From <code>${esc(report.expectations!.file)}</code>.</p>`
+    + `<table class="in-band"><thead><tr><th scope="col">Operation</th><th scope="col">Binding</th><th scope="col">Check</th><th scope="col">Case</th>`
+    + `<th scope="col">Reason</th><th scope="col">Expires</th><th scope="col">Attention</th></tr></thead><tbody>${rows}</tbody></table></section>\n`;
+}
+
 /** The valid cases answered with an in-band Error, as a table (empty when there are none). */
 function inBandSection(report: RunReport): string {
   const noData = inBandCases(report);
@@ -402,7 +419,7 @@ export function renderHtml(report: RunReport): string {
 <thead><tr><th scope="col">Operation</th>${COLUMNS.map((c) => `<th scope="col" data-column="${c}">${esc(COLUMN_LABELS[c])}</th>`).join('')}</tr></thead>
 ${matrixRows.join('\n')}
 </table>
-${inBandSection(report)}<p class="legend"><span class="n failed">✗ failed</span><span class="n passed">✓ passed</span><span class="n known">! known deviation (accepted)</span><span class="n skipped">○ skipped</span>Select a cell to see its checks, findings and how to reproduce them.</p>
+${deviationSection(report)}${inBandSection(report)}<p class="legend"><span class="n failed">✗ failed</span><span class="n passed">✓ passed</span><span class="n known">! known deviation (accepted)</span><span class="n skipped">○ skipped</span>Select a cell to see its checks, findings and how to reproduce them.</p>
 <h2 id="details-title">Details</h2>
 <div class="toolbar" data-js-only hidden><button type="button" data-action="expand-failures">Expand all failures</button><button type="button" data-action="collapse">Collapse all</button><button type="button" data-action="only-failures" aria-pressed="false">Failures only</button></div>
 <section id="details" aria-labelledby="details-title">

@@ -6,7 +6,7 @@
  */
 import type { ResultRow, RunReport } from '../core/types.js';
 import {
-  bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote,
+  bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags,
   truncate, verdictOf, visibleText, type Counts,
 } from './model.js';
 
@@ -104,6 +104,20 @@ export function renderMarkdown(report: RunReport): string {
   lines.push(`Target: ${urls.map((u) => mdCode(u)).join(', ')}${report.target.embedded ? ' (embedded mock)' : ''} · ${mdText(`${report.tool.name} ${report.tool.version}`)}`);
   if (s.total === 0) lines.push('', '> [!WARNING]', '> No checks ran.');
   lines.push('');
+  const accepted = deviations(report);
+  if (accepted.length > 0) {
+    const flagged = accepted.filter((d) => d.flagged).length;
+    lines.push(`### Accepted deviations (${accepted.length}${flagged ? `, ${flagged} need${flagged === 1 ? 's' : ''} attention` : ''})`, '',
+      `From ${mdCode(report.expectations!.file)}:`, '',
+      '| | operation | binding | check | case | reason | expires | |', '|---|---|---|---|---|---|---|---|');
+    for (const d of accepted.slice(0, 100)) {
+      const e = d.entry;
+      lines.push(`| ${d.flagged ? '⚠️' : '✔️'} | ${mdText(e.operation)} | ${mdText(e.binding)} | ${mdCode(e.check)} | ${e.case === undefined ? 'all' : mdCode(e.case)} | `
+        + `${mdText(e.reason, 200)} | ${e.expires ?? '—'} | ${mdText(deviationFlags(d))} |`);
+    }
+    if (accepted.length > 100) lines.push('', `… and ${accepted.length - 100} more: see conformance.json.`);
+    lines.push('');
+  }
   const noData = inBandCases(report);
   if (noData.length > 0) {
     lines.push('> [!NOTE]', `> ${mdText(inBandNote(noData.length))}`, '', '| operation | case | bindings | ErrorType | Message |', '|---|---|---|---|---|');

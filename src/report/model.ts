@@ -224,6 +224,44 @@ export function inBandNote(n: number): string {
     + 'Give them data that exists on this target (the config file\'s "cases", README "Testing the real service").';
 }
 
+/** An accepted deviation as the reports list it, with what a person should look at. */
+export interface Deviation {
+  readonly entry: NonNullable<RunReport['expectations']>['entries'][number];
+  /** The reason is still the placeholder --update-expectations writes. */
+  readonly todo: boolean;
+  /** Days until the entry expires (0: it expires today; negative: expired), when it has an expiry. */
+  readonly daysLeft?: number;
+  /** It needs attention: no reason, expiring within 30 days, expired or stale. */
+  readonly flagged: boolean;
+}
+
+/** Days from `today` to `day` (both YYYY-MM-DD, UTC). */
+function daysBetween(today: string, day: string): number {
+  return Math.round((Date.parse(`${day}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+}
+
+/** The expectations file's entries that this run judged (accepted, stale or expired), flagged where a person must act. */
+export function deviations(report: Pick<RunReport, 'expectations'>): Deviation[] {
+  const x = report.expectations;
+  if (!x) return [];
+  return x.entries.filter((e) => e.state !== 'unexercised').map((entry) => {
+    const todo = /^TODO\b/.test(entry.reason.trim());
+    const daysLeft = entry.expires === undefined ? undefined : daysBetween(x.today, entry.expires);
+    const flagged = todo || entry.state !== 'ok' || (daysLeft !== undefined && daysLeft <= 30);
+    return { entry, todo, ...(daysLeft !== undefined ? { daysLeft } : {}), flagged };
+  });
+}
+
+/** What is wrong with an accepted deviation, in words ('' when nothing). */
+export function deviationFlags(d: Deviation): string {
+  const out: string[] = [];
+  if (d.entry.state === 'stale') out.push('stale: no longer fails, remove it');
+  if (d.entry.state === 'expired') out.push(`expired on ${d.entry.expires}: fails again`);
+  if (d.todo) out.push('no reason given');
+  if (d.entry.state === 'ok' && d.daysLeft !== undefined && d.daysLeft <= 30) out.push(d.daysLeft === 0 ? 'expires today' : `expires in ${d.daysLeft} day${d.daysLeft === 1 ? '' : 's'}`);
+  return out.join('; ');
+}
+
 /** "12.3 s", "850 ms", "2 min 5 s". */
 export function formatDuration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return 'n/a';
