@@ -12,7 +12,7 @@ import { ContentType, LabelName, Stage, Status, type Label, type StepResult, typ
 import { FileSystemWriter, ReporterRuntime, stringifyEnvInfo, type Writer } from 'allure-js-commons/sdk/reporter';
 import type { ResultRow, RunReport, Status as RowStatus } from '../core/types.js';
 import { formatFindings } from './console.js';
-import { bindingLabel, columnOf, GROUP_LABELS, groupTests, truncate, type TestGroup } from './model.js';
+import { bindingLabel, COLUMN_LABELS, GROUP_LABELS, groupTests, truncate, type TestGroup } from './model.js';
 
 /** Longest request/response attachment, in characters (attachments are excerpts, not archives). */
 const ATTACHMENT_MAX = 64 * 1024;
@@ -92,9 +92,7 @@ function testStatus(rows: readonly ResultRow[]): Status {
 }
 
 function labelsOf(t: TestGroup): Label[] {
-  const binding = columnOf({ binding: t.binding, check: t.rows[0]!.check }) === 'equivalence' && t.binding.includes(',')
-    ? `Equivalence: ${bindingLabel(t.binding)}`
-    : bindingLabel(t.binding);
+  const binding = COLUMN_LABELS[t.column];
   const labels: Label[] = [
     { name: LabelName.EPIC, value: t.group },
     { name: LabelName.FEATURE, value: binding },
@@ -138,17 +136,23 @@ export function renderAllure(report: RunReport): DeferredWriter {
   let clock = Number.isNaN(started) ? Date.now() : started;
 
   for (const t of groupTests(report.results)) {
-    const fullName = `${t.group}.${t.operation}.${t.binding}.${t.case}`;
+    // The identity (fullName, and the parameters Allure hashes into historyId) is operation × column ×
+    // case, the same in every run; which binding departed in a comparison is an excluded parameter.
+    const fullName = `${t.group}.${t.operation}.${t.column}.${t.case}`;
+    const departing = [...new Set(t.rows.filter((r) => r.binding.includes(',') || t.column === 'equivalence').map((r) => r.binding))];
     const status = testStatus(t.rows);
     const failed = t.rows.filter((r) => r.status === 'failed');
     const start = clock;
     const uuid = runtime.startTest({
-      name: `${t.operation} [${t.binding}] ${t.case}`,
+      name: `${t.operation} [${t.column}] ${t.case}`,
       fullName,
-      titlePath: [t.group, t.operation, t.binding],
+      titlePath: [t.group, t.operation, t.column],
       labels: labelsOf(t),
-      parameters: [{ name: 'binding', value: t.binding }, { name: 'case', value: t.case }],
-      description: `${t.operation} on ${bindingLabel(t.binding)}, case ${t.case}: ${t.rows.length} check${t.rows.length === 1 ? '' : 's'}.`,
+      parameters: [{ name: 'binding', value: t.column }, { name: 'case', value: t.case },
+        ...(t.column === 'equivalence' ? [{ name: 'bindings', value: departing.join(' | ') || 'all', excluded: true }] : [])],
+      description: t.column === 'equivalence'
+        ? `${t.operation}, case ${t.case}: the bindings compared (${departing.map(bindingLabel).join('; ') || 'all agree'}).`
+        : `${t.operation} on ${bindingLabel(t.column)}, case ${t.case}: ${t.rows.length} check${t.rows.length === 1 ? '' : 's'}.`,
       start,
       stage: Stage.RUNNING,
     });

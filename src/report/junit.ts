@@ -1,5 +1,7 @@
 /**
- * junit.xml: one <testsuite> per operation, one <testcase> per result row.
+ * junit.xml: one <testsuite> per operation, one <testcase> per result row, named the same in every
+ * run (testName: the departing binding of a comparison is the property conformance.binding, not part
+ * of the name), so CI test history and "new vs existing" failures hold.
  *
  * Known deviations are testcases that pass (they do not gate a release) and carry
  * <property name="conformance.status" value="known"/> plus the deviation in <system-out>, so
@@ -8,7 +10,7 @@
 import type { ResultRow, RunReport } from '../core/types.js';
 import { escapeAttr, escapeText } from '../xml/escape.js';
 import { formatFindings } from './console.js';
-import { countRows, rowTitle, truncate, visibleText } from './model.js';
+import { columnOf, countRows, testName, truncate, visibleText } from './model.js';
 
 /** Longest request/response excerpt copied into <system-out>. */
 const EXCERPT_MAX = 2048;
@@ -32,9 +34,10 @@ function rowMessage(r: ResultRow): string {
 }
 
 function testcase(r: ResultRow): string {
-  const open = `    <testcase name="${attr(rowTitle(r))}" classname="${attr(`${r.group}.${r.operation}.${r.binding}`)}" time="${seconds(r.durationMs)}"`;
+  const open = `    <testcase name="${attr(testName(r))}" classname="${attr(`${r.group}.${r.operation}.${columnOf(r)}`)}" time="${seconds(r.durationMs)}"`;
   const body: string[] = [];
-  const props: Array<[string, string]> = [['conformance.status', r.status], ['conformance.check', r.check], ['conformance.case', r.case]];
+  const props: Array<[string, string]> = [['conformance.status', r.status], ['conformance.check', r.check], ['conformance.case', r.case],
+    ['conformance.binding', r.binding]];
   if (r.path) props.push(['conformance.path', r.path]);
   if (r.status === 'known') props.push(['known_deviation', r.message]);
   body.push('      <properties>');

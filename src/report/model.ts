@@ -130,28 +130,42 @@ export function cellState(c: Counts): 'failed' | 'known' | 'passed' | 'skipped' 
   return 'skipped';
 }
 
-/** One Allure/JUnit-style "test": the rows of one operation × binding × case, in report order. */
+/**
+ * One Allure/JUnit-style "test": the rows of one operation × column × case, in report order. The
+ * column is the binding of per-exchange rows and 'equivalence' for every comparison of bindings, so
+ * a test keeps its identity from run to run whichever binding departs.
+ */
 export interface TestGroup {
   readonly operation: string;
   readonly group: string;
-  readonly binding: string;
+  readonly column: Column;
   readonly case: string;
   readonly rows: ResultRow[];
 }
 
-/** Group rows by operation × binding × case, keeping first-appearance order. */
+/** Group rows by operation × column × case, keeping first-appearance order. */
 export function groupTests(rows: readonly ResultRow[]): TestGroup[] {
   const out = new Map<string, TestGroup>();
   for (const r of rows) {
-    const key = JSON.stringify([r.operation, r.binding, r.case]);
+    const column = columnOf(r);
+    const key = JSON.stringify([r.operation, column, r.case]);
     let g = out.get(key);
     if (!g) {
-      g = { operation: r.operation, group: r.group, binding: r.binding, case: r.case, rows: [] };
+      g = { operation: r.operation, group: r.group, column, case: r.case, rows: [] };
       out.set(key, g);
     }
     g.rows.push(r);
   }
   return [...out.values()];
+}
+
+/**
+ * A row's identity as a test in JUnit and Allure, the same in every run: operation, column (the
+ * binding, or 'equivalence' for a comparison whichever binding departs), case and check. The
+ * departing binding is a detail of the result (a property, the message), never part of the name.
+ */
+export function testName(r: Pick<ResultRow, 'operation' | 'binding' | 'case' | 'check'>): string {
+  return `${r.operation} [${columnOf(r)}] ${r.case} :: ${r.check}`;
 }
 
 /** The one-line name of a row, shared by JUnit, console and Markdown. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunReport } from '../core/types.js';
-import { formatSummary, renderHtml, SecretLeakError, validateReport, writeReports, type ReportPaths } from './index.js';
+import { formatSummary, renderHtml, renderJunit, SecretLeakError, validateReport, writeReports, type ReportPaths } from './index.js';
 import { groupTests } from './model.js';
 import { FAILED_MESSAGE, fixtureReport, passingReport, REPRODUCE_FAILED } from './test-fixture.js';
 
@@ -101,7 +101,7 @@ describe('junit.xml', () => {
     expect({ tests, failures, skipped }).toEqual({ tests: s.total, failures: s.failed, skipped: s.skipped });
   });
 
-  test('a testcase per row, named "<operation> [<binding>] <case> :: <check>" with classname group.operation.binding', () => {
+  test('a testcase per row, named "<operation> [<binding or equivalence>] <case> :: <check>" with classname group.operation.column', () => {
     const cases = asArray<any>(doc.testsuites.testsuite).flatMap((x) => asArray<any>(x.testcase));
     expect(cases).toHaveLength(report.results.length);
     const failed = cases.find((c) => c.name === 'GetMeals [soap12] default :: xsd_validity');
@@ -112,8 +112,22 @@ describe('junit.xml', () => {
     expect(failed.failure['#text']).toContain('reproduce:');
     const skipped = cases.find((c) => c.name === 'CancelBooking [post] default :: not_run');
     expect(skipped.skipped.message).toBe('mutating operation: pass --allow-mutations');
-    const equivalence = cases.find((c) => c.name === 'GetMeals [soap11,get] default :: binding_equivalence');
+    const equivalence = cases.find((c) => c.name === 'GetMeals [equivalence] default :: binding_equivalence');
     expect(equivalence.failure).toBeDefined();
+    expect(equivalence.classname).toBe('reference.GetMeals.equivalence');
+    expect(asArray<any>(equivalence.properties.property)).toContainEqual({ name: 'conformance.binding', value: 'soap11,get' });
+  });
+
+  test('test identities do not change with the departing binding (issue 15): passing, failing on soap12, failing on post', () => {
+    const base = fixtureReport().results.filter((r) => r.operation === 'GetMeals' && r.check === 'binding_equivalence')[0]!;
+    const variants = [{ ...base, status: 'passed' as const, binding: 'soap11,soap12,get,post', findings: [] }, { ...base, binding: 'soap12' }, { ...base, binding: 'post' }];
+    const names = variants.map((r) => {
+      const x = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(renderJunit(fixtureReport([r])));
+      const c = asArray<any>(x.testsuites.testsuite)[0].testcase;
+      return `${c.classname} ${c.name}`;
+    });
+    expect(new Set(names)).toEqual(new Set(['reference.GetMeals.equivalence GetMeals [equivalence] default :: binding_equivalence']));
+    expect(new Set(variants.map((r) => groupTests([r])[0]!.column))).toEqual(new Set(['equivalence']));
   });
 
   test('a known deviation passes and carries its status as a property and its finding in system-out', () => {
@@ -259,8 +273,8 @@ describe('allure-results', () => {
     expect(results).toHaveLength(expected.length);
     expect(new Set(results.map((r) => r.fullName)).size).toBe(expected.length);
     for (const t of expected) {
-      const r = find(`${t.operation} [${t.binding}] ${t.case}`);
-      expect(r, `${t.operation} ${t.binding} ${t.case}`).toBeDefined();
+      const r = find(`${t.operation} [${t.column}] ${t.case}`);
+      expect(r, `${t.operation} ${t.column} ${t.case}`).toBeDefined();
       expect(r.steps.map((s: any) => s.name)).toEqual(t.rows.map((x) => x.check));
       expect(r.stage).toBe('finished');
     }
@@ -276,7 +290,10 @@ describe('allure-results', () => {
     expect(label(r, 'subSuite')).toEqual(['SOAP 1.2']);
     expect(label(find('CancelBooking [get] default'), 'epic')).toEqual(['booking']);
     expect(label(find('SearchTransfers [post] nil-result'), 'feature')).toEqual(['HTTP POST']);
-    expect(label(find('GetMeals [soap11,get] default'), 'feature')).toEqual(['Equivalence: SOAP 1.1 ↔ HTTP GET']);
+    const eq = find('GetMeals [equivalence] default');
+    expect(label(eq, 'feature')).toEqual(['Equivalence']);
+    expect(eq.fullName).toBe('reference.GetMeals.equivalence.default');
+    expect(eq.parameters).toContainEqual({ name: 'bindings', value: 'soap11,get', excluded: true });
   });
 
   test('statuses: failed, skipped, and known deviations passing with a skipped step', () => {
