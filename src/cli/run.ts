@@ -12,6 +12,7 @@ import { runShard, SHARD_FILE, shardJudge, shardPlan } from '../engine/shard.js'
 import { formatFindings, formatSummary } from '../report/console.js';
 import { writeReports } from '../report/index.js';
 import { makeRedactor } from '../core/redact.js';
+import { weakPasswordWarning } from '../core/weak-password.js';
 import { resolveRunSettings, RUN_USAGE, type RunSettings } from './config.js';
 import { progressLine } from './progress.js';
 import { openSession } from './session.js';
@@ -44,6 +45,8 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   }
   const s = resolveRunSettings(argv, io.env);
   const checks = checksOf(s);
+  const weak = weakPasswordWarning(s.password);
+  if (weak) io.err(`warning: ${weak}`);
   // A bad expectations file is bad input: refused before anything is sent.
   let expectations: ExpectationsFile | undefined;
   if (s.expectations && !(s.updateExpectations && !existsSync(s.expectations))) expectations = readExpectations(s.expectations);
