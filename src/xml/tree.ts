@@ -51,6 +51,13 @@ export class XmlError extends Error {
   override name = 'XmlError';
 }
 
+/** Put before every element and attribute name fast-xml-parser keys its objects with (see PARSER_OPTIONS). */
+const NAME_MARK = '\u0001';
+
+function mark(name: string): string {
+  return name.charCodeAt(0) === 1 ? name : `${NAME_MARK}${name}`;
+}
+
 /** fast-xml-parser's options for target documents (exported for the benchmark's parser-only figure). */
 export const PARSER_OPTIONS = {
   preserveOrder: true,
@@ -69,6 +76,12 @@ export const PARSER_OPTIONS = {
   // No callback here reads the path, so do not build a path string for every tag, attribute and
   // text (same tree; about 20% of the parser's time on a 10 MB response).
   jPath: false,
+  // fast-xml-parser refuses elements and attributes named __proto__, constructor or prototype and
+  // renames toString, valueOf, hasOwnProperty... (its objects are keyed by name). Every name gets a
+  // mark no XML name can hold, so it is never one of those; build() takes the mark off again. (The
+  // parser transforms the name of an empty-element tag twice: marking is idempotent.)
+  transformTagName: mark,
+  transformAttributeName: mark,
 } as const;
 
 const parser = new XMLParser(PARSER_OPTIONS);
@@ -133,8 +146,9 @@ export function parseXml(xml: string): ParsedXml {
   return { root, declaration: readDeclaration(xml) };
 }
 
+/** The element name of a raw node (without its mark), or undefined for text and other nodes. */
 function elementName(n: RawNode): string | undefined {
-  for (const k in n) if (k !== ':@' && k !== '#text') return k;
+  for (const k in n) if (k.charCodeAt(0) === 1) return k.slice(1);
   return undefined;
 }
 
@@ -154,44 +168,75 @@ function pathOf(stack: readonly string[]): string {
   return `/${stack.join('/')}`;
 }
 
-/** `stack` holds the qualified names from the root down to this element's parent; it is restored on return. */
+/**
+ * Build one element and its descendants. `scope` maps each prefix in scope to its URI ('' for the
+ * default namespace) and is shared by the whole walk: an element's declarations are set on entry
+ * and the previous bindings put back on return, so a declaration costs the same however many are
+ * in scope (copying the scope per declaring element was quadratic: 20,000 declarations on the root
+ * and 20,000 children declaring one more took a minute). `stack` holds the qualified names from the
+ * root down to this element's parent; it is restored on return.
+ */
 function build(node: RawNode, scope: Map<string, string>, stack: string[]): XElement {
-  const qname = elementName(node)!;
-  const rawAttrs = (node[':@'] ?? {}) as Record<string, string>;
-  let local = scope;
-  for (const k in rawAttrs) {
-    if (k === 'xmlns' || k.startsWith('xmlns:')) {
-      if (local === scope) local = new Map(scope);
-      local.set(k === 'xmlns' ? '' : k.slice(6), rawAttrs[k]!);
+  let marked = '';
+  for (const k in node) {
+    if (k.charCodeAt(0) === 1) {
+      marked = k;
+      break;
     }
   }
-  const [prefix, name] = split(qname);
-  stack.push(qname);
-  const ns = local.get(prefix);
-  if (ns === undefined && prefix !== '') throw new XmlError(`undeclared namespace prefix "${prefix}" on element ${pathOf(stack)}`);
-  let attrs: readonly XAttr[] | XAttr[] = NONE;
-  for (const k in rawAttrs) {
-    if (k === 'xmlns' || k.startsWith('xmlns:')) continue;
-    const [ap, al] = split(k);
-    const ans = ap === '' ? '' : local.get(ap);
-    if (ans === undefined) throw new XmlError(`undeclared namespace prefix "${ap}" on attribute ${k} of ${pathOf(stack)}`);
-    if (attrs === NONE) attrs = [];
-    (attrs as XAttr[]).push({ ns: ans, local: al, prefix: ap, value: rawAttrs[k]! });
-  }
-  const kids = node[qname] as RawNode[];
-  let children: readonly XElement[] = NONE;
-  let text = '';
-  for (const k of kids) {
-    const t = k['#text'];
-    if (typeof t === 'string') text += t;
-    else if (typeof t === 'number') text += String(t);
-    else if (elementName(k) !== undefined) {
-      if (children === NONE) children = [];
-      (children as XElement[]).push(build(k, local, stack));
+  const qname = marked.slice(1);
+  const rawAttrs = (node[':@'] ?? undefined) as Record<string, string> | undefined;
+  // Bindings this element replaced (prefix → previous URI, undefined when there was none).
+  let saved: Map<string, string | undefined> | undefined;
+  if (rawAttrs) {
+    for (const key in rawAttrs) {
+      const k = key.slice(1);
+      if (k !== 'xmlns' && !k.startsWith('xmlns:')) continue;
+      const p = k === 'xmlns' ? '' : k.slice(6);
+      saved ??= new Map();
+      if (!saved.has(p)) saved.set(p, scope.get(p));
+      scope.set(p, rawAttrs[key]!);
     }
   }
-  stack.pop();
-  return { ns: ns ?? '', local: name, prefix, attrs, children, text };
+  try {
+    const [prefix, name] = split(qname);
+    stack.push(qname);
+    const ns = scope.get(prefix);
+    if (ns === undefined && prefix !== '') throw new XmlError(`undeclared namespace prefix "${prefix}" on element ${pathOf(stack)}`);
+    let attrs: readonly XAttr[] | XAttr[] = NONE;
+    if (rawAttrs) {
+      for (const key in rawAttrs) {
+        const k = key.slice(1);
+        if (k === 'xmlns' || k.startsWith('xmlns:')) continue;
+        const [ap, al] = split(k);
+        const ans = ap === '' ? '' : scope.get(ap);
+        if (ans === undefined) throw new XmlError(`undeclared namespace prefix "${ap}" on attribute ${k} of ${pathOf(stack)}`);
+        if (attrs === NONE) attrs = [];
+        (attrs as XAttr[]).push({ ns: ans, local: al, prefix: ap, value: rawAttrs[key]! });
+      }
+    }
+    const kids = node[marked] as RawNode[];
+    let children: readonly XElement[] = NONE;
+    let text = '';
+    for (const k of kids) {
+      const t = k['#text'];
+      if (typeof t === 'string') text += t;
+      else if (typeof t === 'number') text += String(t);
+      else if (elementName(k) !== undefined) {
+        if (children === NONE) children = [];
+        (children as XElement[]).push(build(k, scope, stack));
+      }
+    }
+    stack.pop();
+    return { ns: ns ?? '', local: name, prefix, attrs, children, text };
+  } finally {
+    if (saved) {
+      for (const [p, uri] of saved) {
+        if (uri === undefined) scope.delete(p);
+        else scope.set(p, uri);
+      }
+    }
+  }
 }
 
 /** The attribute of that namespace and local name. */
