@@ -1,0 +1,35 @@
+/**
+ * The validator process (src/xml/validator-process.ts): reads documents sent over the IPC channel
+ * with the same validator as the parent and sends back libxml2's outcome, one at a time. Exits when
+ * the parent goes away or after the idle time given as its argument.
+ */
+import type { DocumentValidator } from '../checks/context.js';
+import { createDocumentValidator } from './xsd-validator.js';
+import type { ChildRequest, ChildResponse } from './validator-process.js';
+
+const idleMs = Number(process.argv[2] ?? 60_000);
+const validators = new Map<string, DocumentValidator>();
+let timer: NodeJS.Timeout | undefined;
+const rest = () => {
+  clearTimeout(timer);
+  timer = setTimeout(() => process.exit(0), idleMs);
+};
+
+process.on('disconnect', () => process.exit(0));
+process.on('message', (m: ChildRequest) => {
+  clearTimeout(timer);
+  let reply: ChildResponse;
+  try {
+    const key = JSON.stringify(m.setup);
+    let v = validators.get(key);
+    if (!v) {
+      v = createDocumentValidator(m.setup.namespaces, { maxBytes: m.setup.maxBytes, cacheDir: m.setup.cacheDir, subsets: m.setup.subsets });
+      validators.set(key, v);
+    }
+    reply = { id: m.id, outcome: v.validate(m.xml) };
+  } catch (e) {
+    reply = { id: m.id, error: e instanceof Error ? e.message : String(e) };
+  }
+  process.send!(reply, () => rest());
+});
+rest();
