@@ -35,7 +35,9 @@ export function needsDocument(ctx: CheckContext): { root: XElement } | Skip {
   if (s) return s;
   const d = ctx.decoded();
   if (d.text === undefined) return { skipped: 'the body cannot be decoded: reported by xml_wellformed' };
-  if (ctx.libxml().wellFormedError !== undefined) return { skipped: 'the body is not well-formed XML: reported by xml_wellformed' };
+  const lx = ctx.libxml();
+  if (lx.notParsed !== undefined) return { skipped: 'the document was not read (a limit of this harness, or its time): reported by xml_wellformed' };
+  if (lx.wellFormedError !== undefined) return { skipped: 'the body is not well-formed XML: reported by xml_wellformed' };
   const x = ctx.xml();
   if (!x.parsed) return { skipped: 'the body cannot be read as XML: reported by xml_wellformed' };
   return { root: x.parsed.root };
