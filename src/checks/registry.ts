@@ -19,7 +19,7 @@ import { makeRedactor, REDACTED, type Redactor } from '../core/redact.js';
 import { UsageError } from '../core/errors.js';
 import type { Finding } from '../core/types.js';
 import type { CheckContext } from './context.js';
-import { finding, type Check, type CheckOutcome } from './types.js';
+import { compactFindings, finding, type Check, type CheckOutcome } from './types.js';
 import { statusCode } from './status-code.js';
 import { contentType } from './content-type.js';
 import { xmlWellformed } from './xml-wellformed.js';
@@ -116,7 +116,7 @@ export function runChecks(ctx: CheckContext, checks: readonly Check[] = CHECKS):
     }
     runs.push({
       check,
-      outcome: Array.isArray(outcome) ? outcome.map((f) => scrub(f, redact))
+      outcome: Array.isArray(outcome) ? compactFindings(outcome).map((f) => scrub(f, redact))
         : 'note' in outcome ? { note: redact(outcome.note) } : { skipped: redact(outcome.skipped) },
     });
   }

@@ -50,16 +50,44 @@ export function isSkip(x: unknown): x is Skip {
 export const isSoapEnvNs = (ns: string): boolean => ns === SOAP11_ENV_NS || ns === SOAP12_ENV_NS;
 export const soapLabel = (ns: string): string => (ns === SOAP11_ENV_NS ? 'SOAP 1.1' : ns === SOAP12_ENV_NS ? 'SOAP 1.2' : `namespace ${ns || '(none)'}`);
 
-/** Path step of a child: its local name, with a 1-based index only when siblings of that name repeat. */
+/** Each child's path step, per parent, computed for all its children at once on first use. */
+const STEPS = new WeakMap<XElement, Map<XElement, string>>();
+
+/**
+ * Path step of a child: its local name, with a 1-based index only when siblings of that name
+ * repeat. The steps of all children of a parent are computed in one pass and kept while the tree
+ * lives (parents of up to 16 children are counted directly): counting the siblings for each child
+ * was quadratic in a list's length.
+ */
 export function step(parent: XElement, child: XElement): string {
-  let n = 0;
-  let at = 0;
-  for (const c of parent.children) {
-    if (c.local !== child.local) continue;
-    n++;
-    if (c === child) at = n;
+  if (parent.children.length <= 16) {
+    let n = 0;
+    let at = 0;
+    for (const c of parent.children) {
+      if (c.local !== child.local) continue;
+      n++;
+      if (c === child) at = n;
+    }
+    return n > 1 ? `${child.local}[${at}]` : child.local;
   }
-  return n > 1 ? `${child.local}[${at}]` : child.local;
+  let steps = STEPS.get(parent);
+  if (!steps) {
+    const total = new Map<string, number>();
+    for (const c of parent.children) total.set(c.local, (total.get(c.local) ?? 0) + 1);
+    const at = new Map<string, number>();
+    steps = new Map();
+    for (const c of parent.children) {
+      if (total.get(c.local) === 1) {
+        steps.set(c, c.local);
+        continue;
+      }
+      const i = (at.get(c.local) ?? 0) + 1;
+      at.set(c.local, i);
+      steps.set(c, `${c.local}[${i}]`);
+    }
+    STEPS.set(parent, steps);
+  }
+  return steps.get(child) ?? child.local;
 }
 
 export const childPath = (path: string, parent: XElement, child: XElement): string => `${path}/${step(parent, child)}`;

@@ -57,12 +57,14 @@ export function pathsOfMessages(items: readonly { readonly message: string; read
   // Lines of the start tags of each needed local name, in document order.
   const lines = new Map<string, number[]>([...needed].map((l) => [l, []]));
   let line = 1;
-  let from = 0;
+  let nl = text.indexOf('\n'); // the next line break not yet counted (-1: none left)
   for (const m of text.matchAll(START_TAG)) {
     const list = lines.get(m[1]!);
     if (!list) continue;
-    for (let i = text.indexOf('\n', from); i >= 0 && i < m.index!; i = text.indexOf('\n', i + 1)) line++;
-    from = m.index!;
+    while (nl >= 0 && nl < m.index!) {
+      line++;
+      nl = text.indexOf('\n', nl + 1);
+    }
     list.push(line);
   }
 
