@@ -14,6 +14,14 @@ export const MAX_NAMESPACES_IN_SCOPE = 256;
 /** Bytes of document per element or attribute allowed: a cap of 32 MiB allows 2,097,152 of them. */
 export const BYTES_PER_NODE = 16;
 
+/**
+ * How long reading or checking a document of `bytes` bytes may take: 10 s, plus 1 s per MiB. libxml2
+ * is stopped when it takes longer; a check that does is reported (a finding of its own).
+ */
+export function checkBudgetMs(bytes: number): number {
+  return 10_000 + Math.ceil((bytes / (1024 * 1024)) * 1000);
+}
+
 /** The limits for documents of at most `maxBytes` bytes. */
 export interface MarkupLimits {
   readonly attributesPerElement: number;

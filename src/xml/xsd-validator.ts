@@ -32,7 +32,7 @@ import { SCHEMA_FILES, generateCombinedXsd, generateXsdSubset, operationElementN
 import { allTypes } from '../contract/model.js';
 import { escapeAttr } from './escape.js';
 import { hasDoctype, SOAP11_ENV_NS, SOAP12_ENV_NS, XML_NS } from './tree.js';
-import { markupLimits, overLimit, scanMarkup } from './limits.js';
+import { checkBudgetMs, markupLimits, overLimit, scanMarkup } from './limits.js';
 import { validateInProcessOfItsOwn, type ValidatorSetup } from './validator-process.js';
 
 /** Default cap on the size of a validated document. */
@@ -426,10 +426,6 @@ function withErrorCap<T>(tallies: Map<unknown[], ErrorTally>, call: () => T): T 
 /** Documents up to this many characters are read in this process; larger ones in a validator process (see validateAsync). */
 export const IN_PROCESS_MAX_CHARS = 256 * 1024;
 
-/** The time libxml2 may take on a document of `bytes` bytes before it is stopped: 10 s, plus 1 s per MiB. */
-export function libxmlBudgetMs(bytes: number): number {
-  return 10_000 + Math.ceil((bytes / (1024 * 1024)) * 1000);
-}
 
 /** A validator of whole response documents for one namespace configuration. */
 export function createDocumentValidator(namespaces: Namespaces, options: ValidatorOptions = {}): DocumentValidator {
@@ -497,7 +493,7 @@ export function createDocumentValidator(namespaces: Namespaces, options: Validat
     limits,
     async validateAsync(xml: string, opts: ValidateOptions = {}): Promise<LibxmlOutcome> {
       if (xml.length <= IN_PROCESS_MAX_CHARS) return validate(xml);
-      return validateInProcessOfItsOwn(setup, xml, { budgetMs: opts.budgetMs ?? libxmlBudgetMs(Buffer.byteLength(xml)), signal: opts.signal });
+      return validateInProcessOfItsOwn(setup, xml, { budgetMs: opts.budgetMs ?? checkBudgetMs(Buffer.byteLength(xml)), signal: opts.signal });
     },
   };
 }
