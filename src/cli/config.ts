@@ -146,7 +146,8 @@ function url(v: string | undefined, what: string): string | undefined {
   try {
     u = new URL(v);
   } catch {
-    throw new UsageError(`${what} is not a valid URL: ${JSON.stringify(v.replace(/\/\/([^/@]*):[^/]*@/, '//$1:***@'))}`);
+    // Everything up to the last "@" may be user-info (a password can hold "/", "@" or spaces).
+    throw new UsageError(`${what} is not a valid URL: ${JSON.stringify(v.replace(/\/\/.*@/s, '//***@'))}`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`${what} must be an http or https URL (got ${u.protocol})`);
   if (u.search || u.hash) throw new UsageError(`${what} must be a base URL without query or fragment`);
