@@ -169,7 +169,8 @@ export class CheckContext {
    * a process of its own, within `options`' budget and signal); libxml() then returns its outcome.
    */
   async prepare(options: ValidateOptions = {}): Promise<void> {
-    if (this.#libxml || !this.validator.validateAsync) return;
+    // Only a 200's document is read by libxml2 (the checks of other answers do not ask for it).
+    if (this.#libxml || !this.validator.validateAsync || this.exchange.response?.status !== 200) return;
     const d = this.decoded();
     if (d.text === undefined) return;
     this.#libxml = await this.validator.validateAsync(d.text, options);

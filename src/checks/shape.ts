@@ -54,7 +54,7 @@ class Walker {
   constructor(readonly ns: string, readonly check: string, readonly namespaces?: Readonly<Record<string, string>>) {}
 
   add(path: string, message: string, expected?: string, actual?: string): void {
-    this.out.push(finding(this.check, path, message, expected, actual));
+    this.out.add(this.check, path, message, expected, actual);
   }
 
   /** An element declared with `type` (simple, enum, complex or anyType). */

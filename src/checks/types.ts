@@ -52,10 +52,27 @@ function anywhere(path: string): string {
 export class FindingList {
   readonly #kinds = new Map<string, { first: Finding; listed: number; more: number }>();
   readonly #listed: Finding[] = [];
+  /** Kinds of messages already seen (a million findings often share a handful of messages). */
+  readonly #kindOfMessage = new Map<string, string>();
 
   push(f: Finding): void {
-    const key = kindOf(f);
+    this.add(f.check, f.path, f.message, f.expected, f.actual);
+  }
+
+  /** push(finding(...)), without building the finding when it is only counted. */
+  add(check: string, path: string, message: string, expected?: string, actual?: string): void {
+    const cacheKey = `${check}\u0000${message}`;
+    let key = this.#kindOfMessage.get(cacheKey);
+    if (key === undefined) {
+      key = kindOf({ check, path, message });
+      if (this.#kindOfMessage.size < 4096) this.#kindOfMessage.set(cacheKey, key);
+    }
     let k = this.#kinds.get(key);
+    if (k && (k.listed >= MAX_FINDINGS_PER_KIND || this.#listed.length >= MAX_FINDINGS_LISTED)) {
+      k.more++;
+      return;
+    }
+    const f = finding(check, path, message, expected, actual);
     if (!k) this.#kinds.set(key, (k = { first: f, listed: 0, more: 0 }));
     if (k.listed < MAX_FINDINGS_PER_KIND && this.#listed.length < MAX_FINDINGS_LISTED) {
       k.listed++;

@@ -21,6 +21,7 @@ import { makeRedactor, REDACTED, type Redactor } from '../core/redact.js';
 import type { Exchange, Finding, ResultRow, RunReport, Target } from '../core/types.js';
 import { compareViews, detachedView, EQUIVALENCE_CHECK, type BindingView } from '../equivalence/compare.js';
 import { checkBudgetMs } from '../xml/limits.js';
+import { collectGarbage } from '../core/memory.js';
 export { EQUIVALENCE_CHECK };
 import { curlCommand } from '../transport/curl.js';
 import type { Transport } from '../transport/client.js';
@@ -141,10 +142,15 @@ const EXCERPT_BYTES = 4096;
 /** Wider first cut: bounds the redaction work on a large body and keeps a secret at the boundary whole. */
 const EXCERPT_MARGIN = 4096;
 
-/** The start of a text, redacted before it is cut so no secret is left half-cut at the boundary. */
-function excerpt(text: string, redact: Redactor): string {
+/**
+ * The start of a text, redacted before it is cut so no secret is left half-cut at the boundary.
+ * `more` counts what follows the text given (a body is decoded only as far as an excerpt needs).
+ */
+function excerpt(text: string, redact: Redactor, more = 0, unit = 'characters'): string {
   const head = redact(text.length > EXCERPT_BYTES + EXCERPT_MARGIN ? text.slice(0, EXCERPT_BYTES + EXCERPT_MARGIN) : text);
-  return head.length > EXCERPT_BYTES ? `${head.slice(0, EXCERPT_BYTES)}\n… (${text.length - EXCERPT_BYTES} more characters)` : head;
+  if (head.length <= EXCERPT_BYTES && more === 0) return head;
+  const left = more > 0 ? `${more + Math.max(0, text.length - EXCERPT_BYTES)} more ${unit}` : `${text.length - EXCERPT_BYTES} more characters`;
+  return `${head.slice(0, EXCERPT_BYTES)}\n… (${left})`;
 }
 
 /** The request as text: request line, headers, body. */
@@ -160,7 +166,10 @@ export function responseText(ex: Exchange, redact: Redactor): string {
   if (!ex.response) return `(no response: ${ex.error?.code}: ${ex.error?.message})`;
   const r = ex.response;
   const head = [`HTTP/1.1 ${r.status}`, ...Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`)];
-  return excerpt(`${head.join('\n')}\n\n${r.body.toString('utf8')}`, redact);
+  // Only the start of a large body is decoded: an excerpt never needs more.
+  const take = EXCERPT_BYTES + EXCERPT_MARGIN;
+  const shown = r.body.length > take ? r.body.subarray(0, take) : r.body;
+  return excerpt(`${head.join('\n')}\n\n${shown.toString('utf8')}`, redact, r.body.length - shown.length, 'bytes of the body');
 }
 
 interface RowBase {
@@ -288,19 +297,31 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, unit: Unit, b: Bin
     return { rows, unviewed: DEADLINE_PASSED };
   }
   const init = { op, binding: b, caseId: unit.caseId, caseKind: unit.kind, namespaces: plan.target.namespaces, exchange: ex, validator: deps.validator };
-  const ctx = new CheckContext(init);
-  const budgetMs = checkBudgetMs(ex.response.body.length);
-  await ctx.prepare({ budgetMs, ...(deadline !== undefined ? { signal: signalAt(deadline) } : {}) });
-  const { runs, notRun } = await runChecksAsync(ctx, plan.checks, { ...(deadline !== undefined ? { deadline } : {}), budgetMs });
-  for (const r of runs) rows.push(rowFrom(base, r.check.name, r.outcome));
-  if (notRun.length > 0) rows.push(rowFrom(base, NOT_RUN_CHECK, { skipped: `not run: ${DEADLINE_PASSED} before ${notRun.join(', ')}` }));
-  if (!compare) return { rows };
-  if (passed()) return { rows, unviewed: DEADLINE_PASSED };
-  // Acceptance and digests now, while the tree lives; entries later only if digests differ.
-  const view = detachedView(op, ctx, () => new CheckContext(init));
-  await yieldToLoop();
-  return { rows, view };
+  const bytes = ex.response.body.length;
+  const budgetMs = checkBudgetMs(bytes);
+  // In turn: one document at a time, its libxml2 reading (in the validator process when large,
+  // the event loop free meanwhile) and then its checks. Reading the next document while this one is
+  // checked was tried: the two processes' garbage collectors then slowed each other down by half.
+  return inTurn(async () => {
+    let ctx: CheckContext | undefined = new CheckContext(init);
+    await ctx.prepare({ budgetMs, ...(deadline !== undefined ? { signal: signalAt(deadline) } : {}) });
+    const { runs, notRun } = await runChecksAsync(ctx!, plan.checks, { ...(deadline !== undefined ? { deadline } : {}), budgetMs });
+    for (const r of runs) rows.push(rowFrom(base, r.check.name, r.outcome));
+    if (notRun.length > 0) rows.push(rowFrom(base, NOT_RUN_CHECK, { skipped: `not run: ${DEADLINE_PASSED} before ${notRun.join(', ')}` }));
+    // Acceptance and digests now, while the tree lives; entries later only if digests differ.
+    const view = compare && !passed() ? detachedView(op, ctx!, () => new CheckContext(init)) : undefined;
+    ctx = undefined;
+    // The tree of a large document is garbage now: collect it before the next one is built, so
+    // what the process holds stays one document's worth (V8 would let garbage pile up first).
+    if (bytes > LARGE_DOCUMENT) collectGarbage();
+    await yieldToLoop();
+    if (!compare) return { rows };
+    return view ? { rows, view } : { rows, unviewed: DEADLINE_PASSED };
+  });
 }
+
+/** Bytes from which a document's tree is collected as soon as it is checked. */
+const LARGE_DOCUMENT = 1024 * 1024;
 
 /** Execute one unit on every selected binding and produce its rows (excerpts redacted; the rest by runUnitRedacted). */
 export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Promise<ResultRow[]> {
@@ -326,7 +347,7 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
   const checked = await Promise.all(requests.map(async ({ b, req }) => {
     const ex = await deps.transport.send(req, retries);
     const command = reproduce(ex.request);
-    const result = await inTurn(() => checkExchange(plan, deps, unit, b, ex, command, compare));
+    const result = await checkExchange(plan, deps, unit, b, ex, command, compare);
     return { b, ex, command, ...result };
   }));
   const rows = checked.flatMap((c) => c.rows);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { attr, isNil, parseXml, XmlError, XSI_NS } from './tree.js';
+import { attr, isNil, LONG_TEXT, parseXml, XmlError, XSI_NS } from './tree.js';
 
 describe('namespace-resolved tree', () => {
   test('prefixes resolve to URIs; default namespace applies to elements, not attributes', () => {
@@ -69,6 +69,24 @@ describe('namespace-resolved tree', () => {
     expect(root.children[12_345]!.attrs).toEqual([{ ns: 'urn:q:12345', local: 'a', prefix: 'q12345', value: '12345' }]);
     expect(root.children.every((c) => c.ns === 'urn:p:0')).toBe(true);
     expect(ms).toBeLessThan(10_000); // a bound against a hang, not a speed goal: it takes well under a second
+  });
+  test('long character data (kept away from the parser) reads the same: references decoded, line ends normalised, markup around it intact', () => {
+    const long = (c: string) => c.repeat(LONG_TEXT + 10);
+    const doc = `<?xml version="1.0"?><!-- a "quote' and <b> in a comment --><r a="x>y" b='<'>${long('a')}&lt;&#233;&#x41;&amp;\r\n${long('b')}`
+      + `<![CDATA[<kept &amp;>]]>${long('c')}<?pi ${long('d')} ?><c x=">">${long('e')}\r</c>short</r>`;
+    const { root } = parseXml(doc);
+    expect(root.attrs.map((a) => a.value)).toEqual(['x>y', '<']);
+    expect(root.text).toBe(`${long('a')}<éA&\n${long('b')}<kept &amp;>${long('c')}short`);
+    expect(root.children).toHaveLength(1);
+    expect(root.children[0]!.text).toBe(`${long('e')}\n`);
+  });
+  test('a 10 MB text is read without building it a character at a time, inside the root or outside any markup', () => {
+    const t0 = performance.now();
+    const { root } = parseXml(`<r><t>${'x'.repeat(10 * 1024 * 1024)}</t></r>`);
+    expect(root.children[0]!.text.length).toBe(10 * 1024 * 1024);
+    expect(() => parseXml(`System.InvalidOperationException ${'at X.Y() '.repeat(1024 * 1024)}`)).toThrow(/no root element/);
+    expect(parseXml(`${' '.repeat(LONG_TEXT * 2)}<r>x</r>`).root.text).toBe('x');
+    expect(performance.now() - t0).toBeLessThan(5_000); // a bound (each took 2 s and 350 MB), not a speed goal
   });
   test('a DOCTYPE-like string inside content is not mistaken for one', () => {
     expect(parseXml('<r><![CDATA[<!DOCTYPE x>]]></r>').root.text).toBe('<!DOCTYPE x>');

@@ -6,6 +6,7 @@
 import type { DocumentValidator } from '../checks/context.js';
 import { createDocumentValidator } from './xsd-validator.js';
 import type { ChildRequest, ChildResponse } from './validator-process.js';
+import { collectGarbage } from '../core/memory.js';
 
 const idleMs = Number(process.argv[2] ?? 60_000);
 const validators = new Map<string, DocumentValidator>();
@@ -27,6 +28,9 @@ process.on('message', (m: ChildRequest) => {
       validators.set(key, v);
     }
     reply = { id: m.id, outcome: v.validate(m.xml) };
+    // libxml2's tree of the document is freed when its JavaScript object is collected: now, not
+    // when the next document has been parsed beside it.
+    collectGarbage();
   } catch (e) {
     reply = { id: m.id, error: e instanceof Error ? e.message : String(e) };
   }

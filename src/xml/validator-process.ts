@@ -87,12 +87,15 @@ function start(): Handle {
 
 /** The child keeps this process alive only while a document is being read. */
 function idle(h: Handle): void {
+  const stderr = h.proc.stderr as (NodeJS.ReadableStream & { ref?: () => void; unref?: () => void }) | null;
   if (h.pending.size > 0) {
     h.proc.ref();
     h.proc.channel?.ref();
+    stderr?.ref?.();
   } else {
     h.proc.unref();
     h.proc.channel?.unref();
+    stderr?.unref?.();
   }
 }
 
