@@ -36,6 +36,28 @@ export interface CliResult {
   readonly stdout: string;
   readonly stderr: string;
   readonly ms: number;
+  /** Peak resident memory of the command and every process it started, summed (sampled every 50 ms; Linux /proc). */
+  readonly peakTreeRss: number;
+}
+
+/** Resident memory of a process and all its descendants, in bytes (0 where /proc cannot tell). */
+export function treeRss(pid: number): number {
+  let total = 0;
+  const stack = [pid];
+  const seen = new Set<number>();
+  while (stack.length > 0) {
+    const p = stack.pop()!;
+    if (seen.has(p)) continue;
+    seen.add(p);
+    try {
+      const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1];
+      total += Number(kb ?? 0) * 1024;
+      for (const t of readdirSync(`/proc/${p}/task`)) {
+        for (const c of readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim().split(/\s+/)) if (c) stack.push(Number(c));
+      }
+    } catch { /* gone meanwhile */ }
+  }
+  return total;
 }
 
 /**
@@ -55,10 +77,13 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => err.push(c));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (e) => { clearTimeout(timer); reject(e); });
+    let peakTreeRss = 0;
+    const sampler = setInterval(() => { if (child.pid) peakTreeRss = Math.max(peakTreeRss, treeRss(child.pid)); }, 50);
+    child.on('error', (e) => { clearTimeout(timer); clearInterval(sampler); reject(e); });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ms: Date.now() - started });
+      clearInterval(sampler);
+      resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ms: Date.now() - started, peakTreeRss });
     });
   });
 }

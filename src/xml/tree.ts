@@ -222,6 +222,7 @@ export function parseXml(xml: string): ParsedXml {
     throw new XmlError(`not well-formed XML: ${(e as Error).message}`);
   }
   const roots = raw.filter(isElement);
+  raw.length = 0;
   if (roots.length !== 1) throw new XmlError(roots.length === 0 ? 'no root element' : `${roots.length} root elements, expected one`);
   const restore = lifted ? (t: string) => (t.includes(LIFT_OPEN) ? t.replace(LIFTED_RE, (_, k: string) => decodeText(lifted.texts[Number(k)]!)) : t) : undefined;
   const root = build(roots[0]!, new Map([['xml', XML_NS]]), [], restore);
@@ -319,7 +320,10 @@ function build(node: RawNode, scope: Map<string, string>, stack: string[], resto
     const kids = node[marked] as RawNode[];
     let children: readonly XElement[] = NONE;
     let text = '';
-    for (const k of kids) {
+    for (let i = 0; i < kids.length; i++) {
+      const k = kids[i]!;
+      // The parser's node is let go once read: its output and the tree are not held whole together.
+      (kids as unknown[])[i] = undefined;
       const t = k['#text'];
       if (typeof t === 'string') text += t;
       else if (typeof t === 'number') text += String(t);

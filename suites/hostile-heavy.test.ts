@@ -1,0 +1,182 @@
+/**
+ * The proof of issue 13: whatever a target sends, the run ends within its deadline, memory and
+ * reports stay bounded, and the password appears nowhere. Each hostile answer of
+ * src/testing/hostile-server.ts at the size that once broke the harness, through the real command
+ * line against GetMeals on all four bindings: exit 1, wall time within --deadline + 15 s, peak
+ * memory of the whole run (the CLI and its validator process, summed) at most 1 GiB, all reports
+ * together at most 50 MB, and no spelling of the password in any file or on the console. The mock
+ * gets the namespace-heavy request that once froze it. Figures are printed ([bound] lines).
+ *
+ * About a minute of CPU (the million siblings dominate); leave it out while working with
+ * `npx vitest run --exclude suites/hostile-heavy.test.ts`.
+ */
+import { writeFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DEFAULT_NAMESPACES } from '../src/contract/catalogue.js';
+import { startMock, type RunningMock } from '../src/mock/index.js';
+import { startHostileServer, type Behaviour, type HostileServer } from '../src/testing/hostile-server.js';
+import { deepNamespaces } from '../src/testing/hostile-docs.js';
+import { findSecret, memoryAfterGc, mib, MiB, readReport, readTree, runCli, tempDir, type CliResult, type ReportJson } from '../src/testing/support.js';
+
+const USER = 'heavy-user';
+/** Distinctive and different in every encoding. */
+const PASSWORD = `Hv9 "q'<&>\\ %+é/=Kw`;
+const DEADLINE_MS = 60_000;
+const SLACK_MS = 15_000;
+const MAX_TREE_RSS = 1024 * MiB;
+const MAX_REPORTS = 50 * 1000 * 1000;
+const TEST_MS = DEADLINE_MS + SLACK_MS + 30_000;
+
+let mock: RunningMock;
+let hostile: HostileServer;
+let work: string;
+let config: string;
+
+beforeAll(async () => {
+  work = tempDir('heavy');
+  config = join(work, 'one-case.json');
+  // One request case for GetMeals: each behaviour costs four documents (plus the negative cases where asked).
+  writeFileSync(config, JSON.stringify({ cases: { GetMeals: [{ id: 'heavy', params: { language: 'en' } }] }, casesMode: 'replace' }));
+  mock = await startMock({ port: 0, user: USER, password: PASSWORD });
+  hostile = await startHostileServer({ upstream: mock.url });
+});
+
+afterAll(async () => {
+  await hostile?.close();
+  await mock?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+interface Proof {
+  readonly cli: CliResult;
+  readonly report: ReportJson;
+  readonly reportBytes: number;
+}
+
+async function prove(b: Behaviour, extra: readonly string[] = []): Promise<Proof> {
+  const dir = join(work, `run-${b}`);
+  const cli = await runCli([
+    'run', '--search-url', hostile.url(b), '--book-url', hostile.url('proxy'), '--operations', 'GetMeals', '--config', config,
+    '--deadline', String(DEADLINE_MS), '--timeout', '30000', '--max-rps', '1000', '--concurrency', '4', '--report-dir', dir, ...extra,
+  ], { CONFORMANCE_USER: USER, CONFORMANCE_PASSWORD: PASSWORD }, DEADLINE_MS + 60_000);
+  const files = readTree(dir);
+  const reportBytes = files.reduce((n, f) => n + f.bytes.length, 0);
+  console.log(`[bound] ${b}: exit ${cli.code}, ${(cli.ms / 1000).toFixed(1)} s (deadline ${DEADLINE_MS / 1000} s), peak memory of the run ${mib(cli.peakTreeRss)}, `
+    + `reports ${(reportBytes / 1e6).toFixed(2)} MB in ${files.length} files`);
+  expect(cli.signal, cli.stderr).toBeNull();
+  expect(cli.code, cli.stderr).toBe(1);
+  expect(cli.ms).toBeLessThan(DEADLINE_MS + SLACK_MS);
+  expect(cli.peakTreeRss).toBeGreaterThan(0);
+  expect(cli.peakTreeRss).toBeLessThan(MAX_TREE_RSS);
+  expect(reportBytes).toBeLessThan(MAX_REPORTS);
+  const where = findSecret(PASSWORD, [...files.map((f) => ({ name: f.path.slice(dir.length + 1), bytes: f.bytes })), { name: 'stdout', bytes: cli.stdout }, { name: 'stderr', bytes: cli.stderr }]);
+  expect(where).toEqual([]);
+  return { cli, report: readReport(dir), reportBytes };
+}
+
+/** The rows of GetMeals' case on each binding for a check. */
+function rows(p: Proof, check: string) {
+  return p.report.results.filter((r) => r.operation === 'GetMeals' && r.case === 'heavy' && r.check === check);
+}
+
+// One run at a time: each is measured alone (peak memory of the run, wall time), as a user would run it.
+describe('hostile answers at full size: bounded time, memory and reports, no password', () => {
+  test('5,000 XSD errors: a few per kind, then "and N more like it"', { timeout: TEST_MS }, async () => {
+    const p = await prove('xsd-errors', ['--no-negative']);
+    const xsd = rows(p, 'xsd_valid');
+    expect(xsd).toHaveLength(4);
+    for (const r of xsd) {
+      expect(r.findings.length).toBeLessThanOrEqual(8);
+      expect(r.findings.some((f) => /^and 4,997 more like it: Element '\{[^}]+\}id': 'not-an-int' is not a valid value/.test(f.message)), JSON.stringify(r.findings)).toBe(true);
+    }
+  });
+
+  for (const [b, what] of [
+    ['many-attributes', /^document not read: element <meal> \(line 1\) has 100,000 attributes and namespace declarations: more than the 256/],
+    ['deep-namespaces', /^document not read: element <getMealsResult> \(line 1\) has 20,00\d attributes and namespace declarations/],
+    ['namespace-declarations', /^document not read: element <meal> \(line 1\) has 400,000 attributes and namespace declarations/],
+  ] as const) {
+    test(`${b}: refused before either reader starts, a finding says which limit`, { timeout: TEST_MS }, async () => {
+      const p = await prove(b, ['--no-negative']);
+      const wf = rows(p, 'xml_wellformed');
+      expect(wf).toHaveLength(4);
+      for (const r of wf) expect(r.message).toMatch(what);
+    });
+  }
+
+  // Two bindings: each document costs about ten seconds of checking (four would double the suite's time).
+  test('a million siblings: every check ends, findings a few per kind', { timeout: TEST_MS }, async () => {
+    const p = await prove('siblings', ['--no-negative', '--bindings', 'soap11,get']);
+    expect(rows(p, 'shape')).toHaveLength(2);
+    for (const r of [...rows(p, 'shape'), ...rows(p, 'xsd_valid')]) {
+      expect(r.findings.length, r.check).toBeLessThanOrEqual(8);
+      expect(r.findings.some((f) => /^and 999,99\d more like it/.test(f.message)), `${r.binding} ${r.check}: ${JSON.stringify(r.findings)}`).toBe(true);
+    }
+  });
+
+  test('two bindings with 5 MB texts that differ: the comparison quotes 200 characters of each', { timeout: TEST_MS }, async () => {
+    const p = await prove('differ', ['--no-negative']);
+    const eq = p.report.results.filter((r) => r.check === 'binding_equivalence' && r.case === 'heavy');
+    expect(eq.some((r) => r.status === 'failed')).toBe(true);
+    for (const r of eq) for (const f of r.findings) expect(f.message.length).toBeLessThan(2_200);
+    expect(eq.flatMap((r) => r.findings).some((f) => /first difference at \/getMealsResult\/meals\/meal\[1\]\/name\/text\(\)/.test(f.message))).toBe(true);
+    expect(p.reportBytes).toBeLessThan(5 * 1000 * 1000);
+  });
+
+  test('10 MB faults, with the negative cases: quoted briefly, memory bounded', { timeout: TEST_MS }, async () => {
+    const p = await prove('fault-10mb');
+    const status = rows(p, 'status_code');
+    expect(status).toHaveLength(4);
+    for (const r of status) expect(r.message).toMatch(/^status 500 instead of 200/);
+  });
+
+  test('a target echoing the password in every spelling, in UTF-8, UTF-16 (both orders) and Latin-1 bodies', { timeout: 4 * TEST_MS }, async () => {
+    for (const b of ['echo', 'echo-utf16le', 'echo-utf16be', 'echo-latin1'] as const) {
+      const p = await prove(b, ['--no-negative']);
+      // The target did send the password back: the reports are clean because of redaction.
+      expect(p.report.results.some((r) => r.response?.includes('***')), b).toBe(true);
+    }
+  });
+});
+
+test('--deadline ends a run of a million siblings per document on time, the reports written, rows not run said so', async () => {
+  const dir = join(work, 'deadline');
+  const deadline = 15_000;
+  const cli = await runCli([
+    'run', '--search-url', hostile.url('siblings'), '--book-url', hostile.url('siblings'), '--operations', 'GetMeals,GetSpecialRequest',
+    '--deadline', String(deadline), '--timeout', '30000', '--max-rps', '1000', '--report-dir', dir,
+  ], { CONFORMANCE_USER: USER, CONFORMANCE_PASSWORD: PASSWORD }, deadline + 60_000);
+  console.log(`[bound] deadline ${deadline / 1000} s: exit ${cli.code}, ended after ${(cli.ms / 1000).toFixed(1)} s, peak memory ${mib(cli.peakTreeRss)}`);
+  expect(cli.code, cli.stderr).toBe(1);
+  expect(cli.ms).toBeLessThan(deadline + SLACK_MS);
+  const report = readReport(dir);
+  const late = report.results.filter((r) => /deadline/.test(r.message));
+  expect(late.length).toBeGreaterThan(0);
+  expect(report.summary.total).toBe(report.results.length);
+}, 120_000);
+
+describe('the mock and the namespace-heavy request', () => {
+  test('a 0.9 MB SOAP request declaring 30,000 namespaces is answered at once, and the mock goes on', async () => {
+    const decls = deepNamespaces(undefined, 15_000).match(/ xmlns:p\d+="[^"]*"/g)!.join('');
+    const kids = Array.from({ length: 15_000 }, (_, i) => `<q${i}:x xmlns:q${i}="urn:q:${i}"/>`).join('');
+    const body = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"${decls}><soap:Body>`
+      + `<GetMeals xmlns="${DEFAULT_NAMESPACES.search}"><userName>${USER}</userName><password>x</password><language>en</language>${kids}</GetMeals></soap:Body></soap:Envelope>`;
+    expect(body.length).toBeGreaterThan(850_000);
+    expect(body.length).toBeLessThan(1024 * 1024);
+    const before = memoryAfterGc();
+    const t0 = performance.now();
+    const res = await fetch(`${mock.url}/1/SOAP/NonStaticXMLAPI.asmx`, {
+      method: 'POST', headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${DEFAULT_NAMESPACES.search}GetMeals"` }, body,
+    });
+    await res.text();
+    const ms = performance.now() - t0;
+    const after = memoryAfterGc();
+    console.log(`[bound] mock, namespace-heavy request of ${(body.length / 1e6).toFixed(2)} MB: answered in ${Math.round(ms)} ms (once 74.5 s), heap retained ${mib(after.heapUsed - before.heapUsed)}`);
+    expect(res.status).toBeGreaterThanOrEqual(200);
+    expect(ms).toBeLessThan(15_000); // a bound against the freeze, not a speed goal
+    const next = await fetch(`${mock.url}/1/SOAP/NonStaticXMLAPI.asmx/GetLanguages?userName=${USER}&password=${encodeURIComponent(PASSWORD)}`);
+    expect(next.status).toBe(200);
+    expect(after.heapUsed - before.heapUsed).toBeLessThan(64 * MiB);
+  });
+});
