@@ -172,6 +172,21 @@ const CASES: BehaviourCase[] = [
     },
   },
   {
+    name: 'a status line with the code 099 is named plainly (not undici\'s assertion)', book: () => hostile.url('status-099'), check: 'http_exchange',
+    message: /^no response: invalid_response: invalid HTTP status line: a status code below 100/,
+    more: (run) => expect(run.files.some((f) => /ERR_ASSERTION|statusCode >= 100/.test(f.bytes.toString('utf8')))).toBe(false),
+  },
+  {
+    name: 'bidirectional controls and line separators from the target are escaped on the console and in every report',
+    book: () => hostile.url('spoof'), check: 'status_code', message: /status 500 instead of 200/,
+    more: (run) => {
+      const RAW = /[\u202E\u2028\u2029\u0085]/;
+      expect(RAW.test(run.cli.stdout), 'stdout').toBe(false);
+      expect(run.files.filter((f) => RAW.test(f.bytes.toString('utf8'))).map((f) => f.path)).toEqual([]);
+      expect(run.cli.stdout).toContain('\\u202Etxt.exe\\u2028::error file=conformance.json');
+    },
+  },
+  {
     name: 'HTTP 500 with a SOAP fault', book: () => hostile.url('fault500'), check: 'status_code',
     message: (b) => ({
       soap11: /status 500 instead of 200, with SOAP 1\.1 fault \(faultcode "soap:Server", faultstring "Server was unable to process request\. ---> Object reference not set/,
