@@ -105,10 +105,11 @@ describe('hostile answers at full size: bounded time, memory and reports, no pas
     });
   }
 
-  // Two bindings: each document costs about ten seconds of checking (four would double the suite's time).
+  // One binding: each such document costs about ten seconds of checking (the bench runs two, and
+  // the deadline test below many).
   test('a million siblings: every check ends, findings a few per kind', { timeout: TEST_MS }, async () => {
-    const p = await prove('siblings', ['--no-negative', '--bindings', 'soap11,get']);
-    expect(rows(p, 'shape')).toHaveLength(2);
+    const p = await prove('siblings', ['--no-negative', '--bindings', 'soap12']);
+    expect(rows(p, 'shape')).toHaveLength(1);
     for (const r of [...rows(p, 'shape'), ...rows(p, 'xsd_valid')]) {
       expect(r.findings.length, r.check).toBeLessThanOrEqual(8);
       expect(r.findings.some((f) => /^and 999,99\d more like it/.test(f.message)), `${r.binding} ${r.check}: ${JSON.stringify(r.findings)}`).toBe(true);
@@ -142,7 +143,7 @@ describe('hostile answers at full size: bounded time, memory and reports, no pas
 
 test('--deadline ends a run of a million siblings per document on time, the reports written, rows not run said so', async () => {
   const dir = join(work, 'deadline');
-  const deadline = 15_000;
+  const deadline = 10_000;
   const cli = await runCli([
     'run', '--search-url', hostile.url('siblings'), '--book-url', hostile.url('siblings'), '--operations', 'GetMeals,GetSpecialRequest',
     '--deadline', String(deadline), '--timeout', '30000', '--max-rps', '1000', '--report-dir', dir,

@@ -143,26 +143,35 @@ export class Transport {
     return this.#opts;
   }
 
-  async #acquire(): Promise<void> {
+  /**
+   * A slot among the requests in flight and, with a rate bound, this request's turn. Returns the
+   * function to call right before the request goes: its time is the one the next turn counts from.
+   */
+  async #acquire(): Promise<() => void> {
     if (this.#active >= this.#opts.concurrency) await new Promise<void>((r) => this.#waiting.push(r));
     this.#active++;
-    if (this.#opts.maxRps) await this.#pace(1000 / this.#opts.maxRps);
+    return this.#opts.maxRps ? this.#pace(1000 / this.#opts.maxRps) : () => {};
   }
 
   /**
    * Let requests go one at a time, each at least `gap` ms after the previous one actually went.
-   * Times are taken when a request is let go, not planned ahead: timers that fire late (the event
-   * loop busy with checks) must not release a burst of requests at once.
+   * Times are taken when a request goes (the returned function), not planned ahead, and the next
+   * turn starts only then: timers that fire late (the event loop busy with checks) must not release
+   * a burst of requests at once.
    */
-  #pace(gap: number): Promise<void> {
+  #pace(gap: number): Promise<() => void> {
+    let went!: () => void;
+    const gone = new Promise<void>((r) => { went = r; });
     const turn = this.#pacing.then(async () => {
       for (let wait = this.#lastStart + gap - performance.now(); wait > 0; wait = this.#lastStart + gap - performance.now()) {
         await new Promise((r) => setTimeout(r, Math.ceil(wait)));
       }
-      this.#lastStart = performance.now();
     });
-    this.#pacing = turn;
-    return turn;
+    this.#pacing = turn.then(() => gone);
+    return turn.then(() => () => {
+      this.#lastStart = performance.now();
+      went();
+    });
   }
 
   #release(): void {
@@ -188,13 +197,14 @@ export class Transport {
     if (deadline !== undefined && Date.now() >= deadline) {
       return { request: req, error: { code: 'deadline_exceeded', message: 'the run\'s overall deadline passed before this request was sent' } };
     }
-    await this.#acquire();
+    const go = await this.#acquire();
     const started = performance.now();
     const budget = this.#opts.timeoutMs;
     const controller = new AbortController();
     const { signal } = controller;
     const disarm = armTimers(controller, budget, deadline);
     try {
+      go();
       const res = await abortable(request(req.url, {
         method: req.method,
         headers: req.headers,

@@ -46,8 +46,8 @@ describe('reproduce command', () => {
     const { findOperation, DEFAULT_NAMESPACES } = await import('../contract/catalogue.js');
     const { parseXml } = await import('../xml/tree.js');
     const op = findOperation('GetMeals')!;
-    for (const pw of ['a\rb', 'a\nb\n', 'x\r\n', `q'"<&>\\ $\`{}\r\n\t%.`, 'ends with a dot.', 'é€\u2028']) {
-      for (const b of [soap11, soap12]) {
+    for (const [i, pw] of ['a\rb', 'a\nb\n', `q'"<&>\\ $\`{}\r\n\t%.`, 'é€\u2028 ends with a dot.'].entries()) {
+      for (const b of [i % 2 ? soap12 : soap11]) {
         const req = b.encodeRequest(op, { userName: 'u', password: pw, language: 'en' }, 'http://h', DEFAULT_NAMESPACES.search);
         const cmd = curlCommand(req, pw);
         const script = cmd.replace(/curl [^\n]*--data-binary @- /, 'cat ');
