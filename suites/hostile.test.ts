@@ -172,11 +172,6 @@ const CASES: BehaviourCase[] = [
     },
   },
   {
-    name: 'a status line with the code 099 is named plainly (not undici\'s assertion)', book: () => hostile.url('status-099'), check: 'http_exchange',
-    message: /^no response: invalid_response: invalid HTTP status line: a status code below 100/,
-    more: (run) => expect(run.files.some((f) => /ERR_ASSERTION|statusCode >= 100/.test(f.bytes.toString('utf8')))).toBe(false),
-  },
-  {
     name: 'bidirectional controls and line separators from the target are escaped on the console and in every report',
     book: () => hostile.url('spoof'), check: 'status_code', message: /status 500 instead of 200/,
     more: (run) => {
