@@ -11,6 +11,8 @@
  *   5 cases      1×, 4×, 16× the request cases; concurrency 1 → core count
  *   6 engine     libxmljs2 against libxml2-wasm on the same bundle schema and documents
  *   7 mock       requests/s and p99 latency at 64 keep-alive connections
+ *   8 bounds     hostile answers through `conformance run`: time within --deadline + 15 s, peak memory
+ *                of the run ≤ 1 GiB, reports ≤ 50 MB, no password; one unit at the body cap; redaction
  *
  * Options: --sections 1,2,... (default all), --out FILE (default reports/bench.json).
  * No timed assertion anywhere: goals are reported as met or missed, never fail the command.
@@ -24,7 +26,7 @@ import { parseArgs } from 'node:util';
 import { MB, ROOT, runChild, startMockProcess, stat, type MockProcess, type Stat } from './bench/common.js';
 
 const { values: flags } = parseArgs({ options: { sections: { type: 'string' }, out: { type: 'string' } } });
-const sections = new Set((flags.sections ?? '1,2,3,4,5,6,7').split(',').map((s) => s.trim()));
+const sections = new Set((flags.sections ?? '1,2,3,4,5,6,7,8').split(',').map((s) => s.trim()));
 const outFile = flags.out ?? join(ROOT, 'reports', 'bench.json');
 const CORES = availableParallelism();
 const CONCURRENCY = 16; // `conformance run` against the mock (README: --concurrency default)
@@ -266,6 +268,40 @@ if (sections.has('6')) {
   for (const r of large) {
     add({ section: '6 engine', what: `${r.engine === 'wasm' ? 'libxml2-wasm' : 'libxmljs2'}, ${(r.bytes / MB).toFixed(0)} MB${r.valid ? '' : ' (NOT valid)'}, peak RSS Δ ${(r.peakRssDelta / r.bytes).toFixed(1)}× size`, unit: 'MB/s', value: r.mbPerS });
   }
+}
+
+// ---- 8: bounds whatever the target sends (issue 13) ---------------------------------------------
+
+interface Bounded { what: string; exit: number | null; ms: number; deadlineMs: number; peakTreeRss: number; reportBytes: number; leaks: number }
+
+if (sections.has('8')) {
+  const GiB = 1024 * MB;
+  const judge = (m: Bounded) => {
+    add({ section: '8 bounds', what: `${m.what}: exit ${m.exit}, wall time (--deadline ${m.deadlineMs / 1000} s)`, unit: 's', value: m.ms / 1000,
+      goal: `≤ ${(m.deadlineMs + 15_000) / 1000} s`, met: m.ms <= m.deadlineMs + 15_000 && m.exit === 1 });
+    add({ section: '8 bounds', what: `  peak memory of the run (CLI + validator process), reports ${(m.reportBytes / 1e6).toFixed(2)} MB, password found ${m.leaks}×`, unit: 'MiB',
+      value: m.peakTreeRss / MB, goal: '≤ 1,024 MiB, ≤ 50 MB, 0', met: m.peakTreeRss <= GiB && m.reportBytes <= 50e6 && m.leaks === 0 });
+  };
+  log('8 bounds: hostile answers through the command line (about 1½ minutes)');
+  const proofs = await runChild<Bounded[]>('./bounds.ts', ['proof'], [], 900_000);
+  raw.bounds = proofs;
+  for (const m of proofs) judge(m);
+  log('8 bounds: one unit at the body cap: four 32 MiB answers of broken items');
+  const c = await runChild<Bounded & { capBytes: number; documentBytes: number }>('./bounds.ts', ['cap'], [], 900_000);
+  raw.boundsCap = c;
+  judge({ ...c, what: `one unit at the cap: 4 × ${(c.documentBytes / MB).toFixed(0)} MiB of broken list items (1.9 M elements each)` });
+  add({ section: '8 bounds', what: '  peak memory of the run ÷ --max-body-bytes', unit: '×', value: c.peakTreeRss / c.capBytes });
+  log('8 bounds: a conforming answer of 32 MiB, one exchange');
+  const gen = await runChild<{ file: string; bytes: number }[]>('./large.ts', ['gen', join(tmp, 'cap'), '30']);
+  const k = await runChild<Bounded & { documentBytes: number }>('./bounds.ts', ['conforming', gen[0]!.file], [], 600_000);
+  raw.boundsConforming = k;
+  add({ section: '8 bounds', what: `${k.what}: exit ${k.exit}`, unit: 's', value: k.ms / 1000 });
+  add({ section: '8 bounds', what: '  peak memory of the run ÷ the document\'s size', unit: '×', value: k.peakTreeRss / k.documentBytes });
+  const r = await runChild<{ excerptUs: Stat; findingUs: Stat; jsonMb: number; jsonUs: Stat }>('./bounds.ts', ['redact']);
+  raw.redaction = r;
+  add({ section: '8 bounds', what: 'redaction of an 8 KB excerpt full of escapes', unit: 'µs', value: r.excerptUs });
+  add({ section: '8 bounds', what: 'redaction of a finding\'s message', unit: 'µs', value: r.findingUs });
+  add({ section: '8 bounds', what: `redaction (the guard's matcher) over a ${r.jsonMb.toFixed(1)} MB JSON report`, unit: 'ms', value: scale(r.jsonUs, 1 / 1000) });
 }
 
 // ---- output ------------------------------------------------------------------------------------

@@ -172,6 +172,16 @@ const CASES: BehaviourCase[] = [
     },
   },
   {
+    name: 'bidirectional controls and line separators from the target are escaped on the console and in every report',
+    book: () => hostile.url('spoof'), check: 'status_code', message: /status 500 instead of 200/,
+    more: (run) => {
+      const RAW = /[\u202E\u2028\u2029\u0085]/;
+      expect(RAW.test(run.cli.stdout), 'stdout').toBe(false);
+      expect(run.files.filter((f) => RAW.test(f.bytes.toString('utf8'))).map((f) => f.path)).toEqual([]);
+      expect(run.cli.stdout).toContain('\\u202Etxt.exe\\u2028::error file=conformance.json');
+    },
+  },
+  {
     name: 'HTTP 500 with a SOAP fault', book: () => hostile.url('fault500'), check: 'status_code',
     message: (b) => ({
       soap11: /status 500 instead of 200, with SOAP 1\.1 fault \(faultcode "soap:Server", faultstring "Server was unable to process request\. ---> Object reference not set/,

@@ -20,7 +20,7 @@ import { UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
 import type { Finding } from '../core/types.js';
 import type { CheckContext } from './context.js';
-import { finding, type Check, type CheckOutcome } from './types.js';
+import { compactFindings, finding, type Check, type CheckOutcome } from './types.js';
 import { statusCode } from './status-code.js';
 import { contentType } from './content-type.js';
 import { xmlWellformed } from './xml-wellformed.js';
@@ -98,32 +98,73 @@ function redactorOf(secrets: string[]): Redactor {
   return r;
 }
 
+/** One check on one exchange: its outcome, or undefined when it does not apply. A throw becomes a finding. */
+function runOne(ctx: CheckContext, check: Check, redact: Redactor, budgetMs?: number): CheckRun | undefined {
+  const t0 = performance.now();
+  let outcome: CheckOutcome;
+  try {
+    if (!check.appliesTo(ctx)) return undefined;
+    outcome = check.run(ctx);
+  } catch (e) {
+    const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+    outcome = [finding(check.name, '/', `check crashed: ${why.slice(0, 200)}`)];
+  }
+  const ms = performance.now() - t0;
+  if (budgetMs !== undefined && ms > budgetMs) {
+    // Over its budget: a finding of its own (the check could not be stopped, but is reported).
+    const over = finding(check.name, '/', `check took longer than ${Math.round(budgetMs / 1000)} s on a document of ${ctx.bodyBytes.toLocaleString('en-US')} bytes `
+      + `(${(ms / 1000).toFixed(1)} s)`);
+    outcome = Array.isArray(outcome) ? [...outcome, over] : [over];
+  }
+  return {
+    check,
+    outcome: Array.isArray(outcome) ? compactFindings(outcome).map((f) => scrub(f, redact))
+      : 'note' in outcome ? { note: redact(outcome.note) }
+        : {
+          skipped: redact(outcome.skipped),
+          ...(outcome.inBandError ? { inBandError: { type: redact(outcome.inBandError.type), message: redact(outcome.inBandError.message) } } : {}),
+        },
+  };
+}
+
 /**
  * Run the checks that apply to the exchange, in order. A check that throws becomes a finding of its
  * own ("check crashed") and the others still run; the request's password is scrubbed from every
- * outcome. Checks that do not apply are left out.
+ * outcome; findings are kept a few per kind (compactFindings). Checks that do not apply are left out.
  */
 export function runChecks(ctx: CheckContext, checks: readonly Check[] = CHECKS): CheckRun[] {
   const redact = redactorOf(requestSecrets(ctx));
   const runs: CheckRun[] = [];
   for (const check of checks) {
-    let outcome: CheckOutcome;
-    try {
-      if (!check.appliesTo(ctx)) continue;
-      outcome = check.run(ctx);
-    } catch (e) {
-      const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-      outcome = [finding(check.name, '/', `check crashed: ${why.slice(0, 200)}`)];
-    }
-    runs.push({
-      check,
-      outcome: Array.isArray(outcome) ? outcome.map((f) => scrub(f, redact))
-        : 'note' in outcome ? { note: redact(outcome.note) }
-          : {
-            skipped: redact(outcome.skipped),
-            ...(outcome.inBandError ? { inBandError: { type: redact(outcome.inBandError.type), message: redact(outcome.inBandError.message) } } : {}),
-          },
-    });
+    const r = runOne(ctx, check, redact);
+    if (r) runs.push(r);
   }
   return runs;
+}
+
+export interface AsyncCheckOptions {
+  /** Epoch milliseconds after which no further check starts. */
+  readonly deadline?: number;
+  /** A check taking longer than this gets a finding saying so. */
+  readonly budgetMs?: number;
+}
+
+/** Give timers and I/O a turn (exchanges in flight are read while checks run). */
+export const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * runChecks for the engine: the event loop gets a turn after every check (exchanges in flight are
+ * read meanwhile), no check starts after `deadline` (the names of those not run are returned), and
+ * a check that takes longer than `budgetMs` gets a finding saying so.
+ */
+export async function runChecksAsync(ctx: CheckContext, checks: readonly Check[], opts: AsyncCheckOptions = {}): Promise<{ runs: CheckRun[]; notRun: string[] }> {
+  const redact = redactorOf(requestSecrets(ctx));
+  const runs: CheckRun[] = [];
+  for (const [i, check] of checks.entries()) {
+    if (opts.deadline !== undefined && Date.now() >= opts.deadline) return { runs, notRun: checks.slice(i).map((c) => c.name) };
+    const r = runOne(ctx, check, redact, opts.budgetMs);
+    if (r) runs.push(r);
+    await yieldToLoop();
+  }
+  return { runs, notRun: [] };
 }

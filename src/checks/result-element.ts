@@ -53,8 +53,9 @@ function soap(ctx: CheckContext, root: XElement): CheckOutcome {
   }
   const wrapper = wrappers[0]!;
   if (wrappers.length > 1) out.push(finding(CHECK, `${bodyPath}/${step(body, wrappers[1]!)}`, `${wrappers.length} ${wrapperName} elements in the Body, expected one`, '1', String(wrappers.length)));
+  const isWrapper = new Set(wrappers);
   for (const c of body.children) {
-    if (!wrappers.includes(c)) out.push(finding(CHECK, `${bodyPath}/${step(body, c)}`, `unexpected element ${clarkOf(c.ns, c.local)} in the Body besides ${wrapperName}`));
+    if (!isWrapper.has(c)) out.push(finding(CHECK, `${bodyPath}/${step(body, c)}`, `unexpected element ${clarkOf(c.ns, c.local)} in the Body besides ${wrapperName}`));
   }
   const wrapperPath = `${bodyPath}/${step(body, wrapper)}`;
   const results = wrapper.children.filter((c) => c.ns === ctx.ns && c.local === ctx.op.resultElement);
@@ -69,8 +70,9 @@ function soap(ctx: CheckContext, root: XElement): CheckOutcome {
     return out;
   }
   if (results.length > 1) out.push(finding(CHECK, `${wrapperPath}/${step(wrapper, results[1]!)}`, `${results.length} result elements ${ctx.op.resultElement} in ${wrapperName}, expected one`, '1', String(results.length)));
+  const isResult = new Set(results);
   for (const c of wrapper.children) {
-    if (!results.includes(c)) out.push(finding(CHECK, `${wrapperPath}/${step(wrapper, c)}`, `unexpected element ${clarkOf(c.ns, c.local)} in ${wrapperName} besides the result element${caseHint(c.local, ctx.op.resultElement)}`));
+    if (!isResult.has(c)) out.push(finding(CHECK, `${wrapperPath}/${step(wrapper, c)}`, `unexpected element ${clarkOf(c.ns, c.local)} in ${wrapperName} besides the result element${caseHint(c.local, ctx.op.resultElement)}`));
   }
   out.push(...checkNil(ctx, results[0]!, `${wrapperPath}/${step(wrapper, results[0]!)}`));
   return out;

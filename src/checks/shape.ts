@@ -14,7 +14,7 @@ import {
   type EffectiveType, type ElementField, type SimpleType, type TypeRef,
 } from '../contract/model.js';
 import { isBlank, isNil, XSI_NS, type XElement } from '../xml/tree.js';
-import { finding, type Check, type CheckOutcome } from './types.js';
+import { finding, FindingList, type Check, type CheckOutcome } from './types.js';
 import { collapse, lexicalProblem, xsdName } from './lexical.js';
 import { caseHint, childPath, clarkOf, inBandError, inBandErrorMessage, isSkip, needsDocument, nsDifference, quote } from './support.js';
 
@@ -49,11 +49,12 @@ const names = (list: readonly string[]): string =>
   list.length <= MAX_NAMES ? list.join(', ') : `${list.slice(0, MAX_NAMES).join(', ')}, …`;
 
 class Walker {
-  readonly out: Finding[] = [];
+  /** Bounded: a list of a million broken items gives a few findings per kind and counts the rest. */
+  readonly out = new FindingList();
   constructor(readonly ns: string, readonly check: string, readonly namespaces?: Readonly<Record<string, string>>) {}
 
   add(path: string, message: string, expected?: string, actual?: string): void {
-    this.out.push(finding(this.check, path, message, expected, actual));
+    this.out.add(this.check, path, message, expected, actual);
   }
 
   /** An element declared with `type` (simple, enum, complex or anyType). */
@@ -272,7 +273,7 @@ class Walker {
 export function shapeFindings(el: XElement, typeName: string, path: string, ns: string, opts: ShapeOptions = {}): Finding[] {
   const w = new Walker(ns, opts.check ?? 'shape', opts.namespaces);
   w.element(el, typeName, opts.nillable ?? false, path);
-  return w.out;
+  return w.out.list();
 }
 
 export const shape: Check = {

@@ -11,11 +11,28 @@ export type Skip = { readonly skipped: string };
 
 export const MAX_QUOTE = 200;
 
-/** A short quote of response text for a message: whitespace runs folded, at most MAX_QUOTE characters. */
+const isXmlSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+
+/**
+ * A short quote of response text for a message: whitespace runs folded, at most MAX_QUOTE
+ * characters. Only as much of the text is read as the quote needs (a fault's text can be 30 MB:
+ * folding all of it first cost seconds of garbage collection).
+ */
 export function quote(s: string, max = MAX_QUOTE): string {
-  const folded = s.replace(/[ \t\r\n]+/g, ' ').trim();
-  const body = folded.length > max - 2 ? `${folded.slice(0, max - 3)}…` : folded;
-  return `"${body}"`;
+  // The folded, trimmed text, built only until it is known to be longer than fits (max - 2).
+  let out = '';
+  let space = false;
+  for (let i = 0; i < s.length && out.length <= max - 2; i++) {
+    const c = s.charCodeAt(i);
+    if (isXmlSpace(c)) {
+      space = out.length > 0;
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += s[i];
+  }
+  return `"${out.length > max - 2 ? `${out.slice(0, max - 3)}…` : out}"`;
 }
 
 /** Why no check about the response document can run: no response, or not a 200 (status_code or credentials_rejected speak). */
@@ -36,7 +53,9 @@ export function needsDocument(ctx: CheckContext): { root: XElement } | Skip {
   if (s) return s;
   const d = ctx.decoded();
   if (d.text === undefined) return { skipped: 'the body cannot be decoded: reported by xml_wellformed' };
-  if (ctx.libxml().wellFormedError !== undefined) return { skipped: 'the body is not well-formed XML: reported by xml_wellformed' };
+  const lx = ctx.libxml();
+  if (lx.notParsed !== undefined) return { skipped: 'the document was not read (a limit of this harness, or its time): reported by xml_wellformed' };
+  if (lx.wellFormedError !== undefined) return { skipped: 'the body is not well-formed XML: reported by xml_wellformed' };
   const x = ctx.xml();
   if (!x.parsed) return { skipped: 'the body cannot be read as XML: reported by xml_wellformed' };
   return { root: x.parsed.root };
@@ -49,16 +68,44 @@ export function isSkip(x: unknown): x is Skip {
 export const isSoapEnvNs = (ns: string): boolean => ns === SOAP11_ENV_NS || ns === SOAP12_ENV_NS;
 export const soapLabel = (ns: string): string => (ns === SOAP11_ENV_NS ? 'SOAP 1.1' : ns === SOAP12_ENV_NS ? 'SOAP 1.2' : `namespace ${ns || '(none)'}`);
 
-/** Path step of a child: its local name, with a 1-based index only when siblings of that name repeat. */
+/** Each child's path step, per parent, computed for all its children at once on first use. */
+const STEPS = new WeakMap<XElement, Map<XElement, string>>();
+
+/**
+ * Path step of a child: its local name, with a 1-based index only when siblings of that name
+ * repeat. The steps of all children of a parent are computed in one pass and kept while the tree
+ * lives (parents of up to 16 children are counted directly): counting the siblings for each child
+ * was quadratic in a list's length.
+ */
 export function step(parent: XElement, child: XElement): string {
-  let n = 0;
-  let at = 0;
-  for (const c of parent.children) {
-    if (c.local !== child.local) continue;
-    n++;
-    if (c === child) at = n;
+  if (parent.children.length <= 16) {
+    let n = 0;
+    let at = 0;
+    for (const c of parent.children) {
+      if (c.local !== child.local) continue;
+      n++;
+      if (c === child) at = n;
+    }
+    return n > 1 ? `${child.local}[${at}]` : child.local;
   }
-  return n > 1 ? `${child.local}[${at}]` : child.local;
+  let steps = STEPS.get(parent);
+  if (!steps) {
+    const total = new Map<string, number>();
+    for (const c of parent.children) total.set(c.local, (total.get(c.local) ?? 0) + 1);
+    const at = new Map<string, number>();
+    steps = new Map();
+    for (const c of parent.children) {
+      if (total.get(c.local) === 1) {
+        steps.set(c, c.local);
+        continue;
+      }
+      const i = (at.get(c.local) ?? 0) + 1;
+      at.set(c.local, i);
+      steps.set(c, `${c.local}[${i}]`);
+    }
+    STEPS.set(parent, steps);
+  }
+  return steps.get(child) ?? child.local;
 }
 
 export const childPath = (path: string, parent: XElement, child: XElement): string => `${path}/${step(parent, child)}`;

@@ -37,3 +37,80 @@ export interface Check {
 export function finding(check: string, path: string, message: string, expected?: string, actual?: string): Finding {
   return { check, path, message, ...(expected !== undefined ? { expected } : {}), ...(actual !== undefined ? { actual } : {}) };
 }
+
+/** Findings of one check listed one by one at most; the rest are counted per kind ("and N more like it"). */
+export const MAX_FINDINGS_LISTED = 50;
+/** Findings of one kind listed at most. */
+export const MAX_FINDINGS_PER_KIND = 3;
+
+/** A finding's kind: its check and its message with quoted values and numbers left out. */
+function kindOf(f: Finding): string {
+  return `${f.check}\u0000${f.message.replace(/'[^']*'|"[^"]*"|\d+/g, '#')}`;
+}
+
+/** "//name" from a path: its last step without an index (where the rest of a kind are). */
+function anywhere(path: string): string {
+  const last = path.split('/').filter(Boolean).pop();
+  return last ? `//${last.replace(/\[\d+\]$/, '')}` : '/';
+}
+
+/**
+ * Findings collected with a bound: the first MAX_FINDINGS_PER_KIND of each kind are kept, at most
+ * MAX_FINDINGS_LISTED in all, and the others are counted by kind. A document with a million
+ * defects gives a report a person can read, and never holds a million finding objects.
+ */
+export class FindingList {
+  readonly #kinds = new Map<string, { first: Finding; listed: number; more: number }>();
+  readonly #listed: Finding[] = [];
+  /** Kinds of messages already seen (a million findings often share a handful of messages). */
+  readonly #kindOfMessage = new Map<string, string>();
+
+  push(f: Finding): void {
+    this.add(f.check, f.path, f.message, f.expected, f.actual);
+  }
+
+  /** push(finding(...)), without building the finding when it is only counted. */
+  add(check: string, path: string, message: string, expected?: string, actual?: string): void {
+    const cacheKey = `${check}\u0000${message}`;
+    let key = this.#kindOfMessage.get(cacheKey);
+    if (key === undefined) {
+      key = kindOf({ check, path, message });
+      if (this.#kindOfMessage.size < 4096) this.#kindOfMessage.set(cacheKey, key);
+    }
+    let k = this.#kinds.get(key);
+    if (k && (k.listed >= MAX_FINDINGS_PER_KIND || this.#listed.length >= MAX_FINDINGS_LISTED)) {
+      k.more++;
+      return;
+    }
+    const f = finding(check, path, message, expected, actual);
+    if (!k) this.#kinds.set(key, (k = { first: f, listed: 0, more: 0 }));
+    if (k.listed < MAX_FINDINGS_PER_KIND && this.#listed.length < MAX_FINDINGS_LISTED) {
+      k.listed++;
+      this.#listed.push(f);
+    } else {
+      k.more++;
+    }
+  }
+
+  get length(): number {
+    return this.#listed.length;
+  }
+
+  /** The findings kept, then one per kind with findings left out: "and N more like it: <the first one's message>". */
+  list(): Finding[] {
+    const out = [...this.#listed];
+    for (const k of this.#kinds.values()) {
+      if (k.more === 0) continue;
+      out.push(finding(k.first.check, anywhere(k.first.path), `and ${k.more.toLocaleString('en-US')} more like it: ${k.first.message}`));
+    }
+    return out;
+  }
+}
+
+/** The findings bounded as FindingList bounds them (unchanged when there are few). */
+export function compactFindings(findings: readonly Finding[]): Finding[] {
+  if (findings.length <= MAX_FINDINGS_LISTED) return [...findings];
+  const list = new FindingList();
+  for (const f of findings) list.push(f);
+  return list.list();
+}

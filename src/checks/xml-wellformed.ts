@@ -96,7 +96,9 @@ export const xmlWellformed: Check = {
     }
 
     const lx = ctx.libxml();
-    if (lx.wellFormedError !== undefined) {
+    if (lx.notParsed !== undefined) {
+      out.push(finding(name, DOCUMENT_PATH, `document not read: ${lx.notParsed}`, 'a document within the limits of this harness (see README, Safety)'));
+    } else if (lx.wellFormedError !== undefined) {
       out.push(finding(name, DOCUMENT_PATH, `body not well-formed XML: ${lx.wellFormedError.trim().slice(0, 200)}`, 'well-formed XML'));
     } else {
       const x = ctx.xml();

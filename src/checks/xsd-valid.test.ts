@@ -98,3 +98,42 @@ describe('xsd_valid mapping of libxml2 errors', () => {
     expect(isLibxmlWhitespaceDefect("Element 'v', attribute 'a': '\n2024-05-01T00:00:00' is not a valid value of the atomic type 'xs:dateTime'.")).toBe(true);
   });
 });
+
+describe('xsd_valid on a document with thousands of errors', () => {
+  const meals = (n: number, pretty: boolean) => {
+    const meal = (i: number) => `<meal><id>bad-${i}</id><name>Room only</name></meal>`;
+    const items = Array.from({ length: n }, (_, i) => meal(i)).join(pretty ? '\n' : '');
+    return `<?xml version="1.0" encoding="utf-8"?><getMealsResult xmlns="${SEARCH}"><meals>${pretty ? '\n' : ''}${items}</meals></getMealsResult>`;
+  };
+
+  test('5,000 invalid values: the first three with their exact paths, then "and 4,997 more like it", in one pass', () => {
+    const t0 = performance.now();
+    const f = findingsOf(xsdValid, contextFor('GetMeals', 'get', meals(5_000, true), { validator }));
+    const ms = performance.now() - t0;
+    expect(f.map((x) => x.path)).toEqual(['/getMealsResult/meals/meal[1]/id', '/getMealsResult/meals/meal[2]/id', '/getMealsResult/meals/meal[3]/id', '//id']);
+    // (the validator keeps 1,000 error objects and counts the rest by code)
+    expect(f[3]!.message).toMatch(/^and 4,997 more like it: Element '\{[^}]+\}id': 'bad-0' is not a valid value of the atomic type 'xs:int'\./);
+    expect(ms).toBeLessThan(20_000); // a bound against the old quadratic mapping (77 s for 2,000), not a speed goal
+  });
+
+  test('errors beyond those the validator keeps are counted; kinds are listed apart', () => {
+    const errors = [
+      ...Array.from({ length: 10 }, (_, i) => ({ message: `Element '{${SEARCH}}id': 'x${i}' is not a valid value of the atomic type 'xs:int'.`, code: 1824 })),
+      { message: `Element '{${SEARCH}}name': This element is not expected.`, code: 1871 },
+    ];
+    const validator2 = { validate: () => ({ xsdErrors: errors, moreXsdErrors: 123_456, moreXsdErrorsByCode: [{ code: 1824, count: 100_000 }, { code: 1866, count: 23_456 }] }) };
+    const f = findingsOf(xsdValid, contextFor('GetMeals', 'get', meals(10, false), { validator: validator2 }));
+    expect(f.map((x) => x.message.replace(/ \(line \d+\)$/, ''))).toEqual([
+      expect.stringContaining("'x0'"), expect.stringContaining("'x1'"), expect.stringContaining("'x2'"), expect.stringContaining('This element is not expected'),
+      expect.stringMatching(/^and 100,007 more like it: .*'x0'/),
+      'and 23,456 more XSD errors of other kinds: libxml2 reported 123,467 in all',
+    ]);
+  });
+
+  test('one line holding every element: a path among repeats needs the namespace to tell them apart, else a descendant path', () => {
+    const root = parseXml(meals(3, false)).root;
+    const text = meals(3, false);
+    expect(pathOfMessage(`Element '{${SEARCH}}id': x`, 1, root, text)).toBe('//id');
+    expect(pathOfMessage(`Element '{${SEARCH}}meals': x`, 1, root, text)).toBe('/getMealsResult/meals');
+  });
+});

@@ -269,11 +269,9 @@ export async function compareCommand(argv: string[], io: CommandIO): Promise<num
     a: side(0), b: side(1), operations: operations.map((o) => o.name), bindings, summary, results,
   };
   const dir = resolve(f['report-dir'] ?? 'reports');
-  const json = `${JSON.stringify(report, null, 2)}\n`;
-  const md = markdown(report);
-  const guard = new SecretGuard([sa.password, sb.password]);
-  guard.check('compare.json', json);
-  guard.check('compare.md', md);
+  const guard = new SecretGuard([sa.password, sb.password], io.err);
+  const json = guard.protect('compare.json', `${JSON.stringify(report, null, 2)}\n`);
+  const md = guard.protect('compare.md', markdown(report));
   await mkdir(dir, { recursive: true });
   await writeFile(join(dir, 'compare.json'), json, 'utf8');
   await writeFile(join(dir, 'compare.md'), md, 'utf8');

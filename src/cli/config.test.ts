@@ -171,6 +171,12 @@ describe('command line', () => {
     expect(await main(['run', '--book-url', 'http://u:hunter2@x y'], a.io)).toBe(2);
     expect(a.err.join('\n')).toMatch(/^conformance: --book-url is not a valid URL/);
     expect(a.err.join('\n')).not.toContain('hunter2');
+    for (const pw of ['hun/ter2', 'p/a@s:s']) {
+      const c = io();
+      expect(await main(['run', '--book-url', `http://u:${pw}@host.example:99999/p`], c.io)).toBe(2);
+      expect(c.err.join('\n'), pw).toMatch(/is not a valid URL: "http:\/\/\*\*\*@host\.example:99999\/p"/);
+      expect(c.err.join('\n'), pw).not.toContain(pw.slice(0, 4));
+    }
     const b = io();
     expect(await main(['frobnicate'], b.io)).toBe(2);
     expect(b.err.join()).toContain('unknown command "frobnicate"');

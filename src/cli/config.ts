@@ -209,9 +209,9 @@ class Settings {
   }
 }
 
-/** A URL with any user-info password hidden: "//user:***@" (the password may hold "/", ":" or "@"). */
+/** A URL with its user-info hidden: everything up to the last "@" may be it (a password can hold "/", ":", "@" or spaces). */
 function hideUserInfo(v: string): string {
-  return v.replace(/\/\/([^/@:]*):.*@/, '//$1:***@');
+  return v.replace(/\/\/.*@/s, '//***@');
 }
 
 function url(s: Sourced<string> | undefined): string | undefined {

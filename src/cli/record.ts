@@ -134,7 +134,7 @@ export async function recordCommand(argv: string[], io: CommandIO): Promise<numb
     await session.close();
   }
 
-  const guard = new SecretGuard([s.password]);
+  const guard = new SecretGuard([s.password], io.err);
   const files: Array<[string, Buffer]> = [];
   const entries: RecordingEntry[] = [];
   const missing: string[] = [];
@@ -146,14 +146,14 @@ export async function recordCommand(argv: string[], io: CommandIO): Promise<numb
       missing.push(`${what}: no response: ${redact(`${g.ex?.error?.code}: ${g.ex?.error?.message}`)}`);
       continue;
     }
-    const body = redactBytes(res.body, [s.password]);
+    const file0 = `${g.unit.op.name}/${g.unit.caseId}.${g.b}`;
+    const body = guard.protectBytes(file0, redactBytes(res.body, [s.password]));
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) if (!NOT_RECORDED.has(k.toLowerCase())) headers[k.toLowerCase()] = redact(v);
     const contentType = headers['content-type'] ?? '';
     const file = `${g.unit.op.name}/${g.unit.caseId}.${g.b}.${extensionOf(contentType, body)}`;
     const params: Record<string, string> = {};
     for (const [k, v] of Object.entries(g.unit.params)) if (k !== 'userName' && k !== 'password') params[k] = redact(v);
-    guard.check(file, body);
     files.push([file, body]);
     entries.push({ operation: g.unit.op.name, binding: g.b, case: g.unit.caseId, params, status: res.status, contentType, headers, file });
   }
@@ -166,8 +166,7 @@ export async function recordCommand(argv: string[], io: CommandIO): Promise<numb
     },
     entries,
   };
-  const indexText = `${JSON.stringify(index, null, 2)}\n`;
-  guard.check(RECORDING_INDEX, indexText);
+  const indexText = guard.protect(RECORDING_INDEX, `${JSON.stringify(index, null, 2)}\n`);
 
   // Everything is checked: now replace the previous recording's files with this one's.
   await mkdir(out, { recursive: true });

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, test } from 'vitest';
 import { echoedForms, makeRedactor, REDACTED } from './redact.js';
 
 describe('makeRedactor', () => {
@@ -29,5 +29,90 @@ describe('makeRedactor', () => {
 
   it('redacts a start of a form left before a cut', () => {
     expect(redact(`… p@ss w<…`)).not.toContain('p@ss w<');
+  });
+});
+
+describe('every spelling a target or a log can produce', () => {
+  const PW = `Zx9 "q'<&>\\ %+é/=Kv`;
+  const r = makeRedactor([PW]);
+  const hex = (s: string) => [...s].map((c) => c.codePointAt(0)!.toString(16));
+  const clean = (out: string) => !/Zx9|q'|Kv|K&#|Z&#|%5A|\\u005a/i.test(out);
+
+  test('entities: named in any case, numeric decimal and hex (any case, leading zeros), mixed with literal characters', () => {
+    const spellings = [
+      PW.replace(/&/g, '&AMP;').replace(/</g, '&Lt;').replace(/"/g, '&QUOT;').replace(/'/g, '&apos;'),
+      [...PW].map((c) => `&#${c.codePointAt(0)};`).join(''),
+      [...PW].map((c, i) => (i % 2 ? `&#X${hex(c)[0]!.toUpperCase()};` : `&#x000${hex(c)[0]};`)).join(''),
+      PW.replace(/'/g, '&#x27;').replace(/"/g, '&quot;').replace(/&(?!#|quot)/g, '&amp;').replace(/</g, '&#60;'),
+    ];
+    for (const s of spellings) expect(r(`<e>${s}</e>`), s).toBe('<e>***</e>');
+  });
+
+  test('percent-encoding in any case and for any subset of bytes; form encoding; %uXXXX', () => {
+    const bytes = [...Buffer.from(PW, 'utf8')];
+    const spellings = [
+      encodeURIComponent(PW).toLowerCase().replace(/zx9/, 'Zx9').replace(/kv$/, 'Kv'),
+      bytes.map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''),
+      bytes.map((b, i) => (i % 3 === 0 ? `%${b.toString(16).toUpperCase().padStart(2, '0')}` : b < 0x80 && !/[%+ ]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16)}`)).join(''),
+      new URLSearchParams({ p: PW }).toString().slice(2),
+      escape(PW),
+    ];
+    for (const s of spellings) expect(r(`q=${s}&x=1`), s).toBe('q=***&x=1');
+  });
+
+  test('JSON escapes: \\uXXXX in any case, short escapes, mixed', () => {
+    for (const s of [[...PW].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''), [...PW].map((c) => `\\U${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join(''),
+      JSON.stringify(PW).slice(1, -1), JSON.stringify(JSON.stringify(PW).slice(1, -1)).slice(1, -1)]) {
+      expect(r(`{"a":"${s}"}`), s).toBe('{"a":"***"}');
+    }
+  });
+
+  test('two layers of any of them (a fault quoting the escaped request, a JSON log of an XML body)', () => {
+    const xml = PW.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    for (const s of [xml.replace(/&/g, '&amp;'), encodeURIComponent(xml), JSON.stringify(encodeURIComponent(PW)).slice(1, -1), xml.replace(/&/g, '&#38;'),
+      [...xml].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')]) {
+      expect(r(`[${s}]`), s).toBe('[***]');
+    }
+  });
+
+  test('UTF-16 in both byte orders: NUL characters between the characters, as they are or escaped', () => {
+    for (const order of ['le', 'be'] as const) {
+      const le = Buffer.from(PW, 'utf16le');
+      const bytes = order === 'le' ? le : Buffer.from(le).swap16();
+      for (const read of [bytes.toString('utf8'), bytes.toString('latin1')]) {
+        for (const s of [read, read.replace(/\u0000/g, '\\u0000')]) {
+          const out = r(`<a>${s}</a>`);
+          expect(clean(out), `${order}: ${JSON.stringify(out)}`).toBe(true);
+          expect(out).toMatch(/^<a>\*\*\*.{0,2}<\/a>$/);
+        }
+      }
+    }
+  });
+
+  test('single-byte readings: a Latin-1 body read as UTF-8, the UTF-8 bytes read as Latin-1 or Windows-1252', () => {
+    for (const s of [Buffer.from(PW, 'latin1').toString('utf8'), Buffer.from(PW, 'utf8').toString('latin1'), new TextDecoder('windows-1252').decode(Buffer.from(PW, 'utf8'))]) {
+      expect(r(`<a>${s}</a>`), s).toBe('<a>***</a>');
+    }
+    const euro = makeRedactor(['s€cret-ä']);
+    const cp1252 = Buffer.from([0x73, 0x80, 0x63, 0x72, 0x65, 0x74, 0x2d, 0xe4]); // the password in Windows-1252
+    expect(euro(`(${cp1252.toString('utf8')})`)).toBe('(***)');
+  });
+
+  test('base64, alone and inside a longer base64 text', () => {
+    expect(r(Buffer.from(PW).toString('base64'))).toBe('***');
+    const inside = Buffer.from(`user:${PW}:more`).toString('base64');
+    expect(r(inside)).toContain('***');
+  });
+
+  test('a cut through an escape sequence still takes the start of the secret along', () => {
+    expect(r(`"${'P'.repeat(20)}Zx9 &quot;q&#3…"`)).toBe(`"${'P'.repeat(20)}***…"`);
+    expect(r('a cut … of ordinary text… stays')).toBe('a cut … of ordinary text… stays');
+  });
+
+  test('nothing else is touched, and the work is linear (a large text with many escapes)', () => {
+    const text = `&amp;&lt;%41%42\\u0041\\n ${'<a b="c &amp; d">e%20f</a>'.repeat(60_000)}`;
+    const t0 = performance.now();
+    expect(r(text)).toBe(text);
+    expect(performance.now() - t0).toBeLessThan(10_000); // a bound against a hang, not a speed goal (about 0.3 s)
   });
 });

@@ -1,8 +1,24 @@
 /**
- * Secrets never reach a report, a log or the console. A redactor replaces every form a secret can
- * take on the wire (raw, percent-encoded, form-encoded, XML-escaped), the forms a target may echo it
- * back in (one or two layers of XML, URL, form and JSON escaping; base64), the start of a form left
- * where a text was cut, and URL user-info passwords.
+ * Secrets never reach a report, a log or the console. Rather than listing the spellings a secret
+ * can take (they multiply: any mix of escaped and literal characters, any case of hex digits, two
+ * layers of escaping), a text is read through decoded views and the secret looked for in each:
+ *
+ * - the text as it is;
+ * - the text with one layer of escaping undone: XML/HTML entities (named, decimal and hex numeric
+ *   references, any case), percent-encoding (any case, any subset of bytes; UTF-8, else Latin-1),
+ *   `%uXXXX`, JSON escapes (`\uXXXX`, `\"`, `\n`...), form encoding (`+` for a space, in a view of
+ *   its own), and NUL characters dropped (a UTF-16 body read as UTF-8 or Latin-1 puts one between
+ *   every two characters);
+ * - the same applied twice (a fault quoting an escaped request escapes it again).
+ *
+ * In each view the secret is looked for as itself, whitespace runs folded to one space (as quotes in
+ * findings fold them), as the single-byte readings of its UTF-8 bytes (Latin-1, Windows-1252...),
+ * as its single-byte encodings read as UTF-8 (a Latin-1 body: every non-ASCII character becomes
+ * U+FFFD), as its UTF-16 bytes read as UTF-8 or Latin-1, and in base64; and its start (3 characters
+ * or more) right before a cut ("…"). A hit in a view is mapped back to the characters of the text
+ * that produced it, and those are replaced. Linear in the text: one pass per view, and a view is
+ * only built when the text holds something it would decode. URL user-info passwords are redacted
+ * too.
  */
 import { escapeText } from '../xml/escape.js';
 
@@ -10,7 +26,7 @@ export const REDACTED = '***';
 
 export type Redactor = (text: string) => string;
 
-/** Every wire form of a secret, longest first so a longer form is replaced before its parts. */
+/** Every wire form of a secret, longest first so a longer form is replaced before its parts (the reproduce commands' substitution). */
 export function secretForms(secret: string): string[] {
   if (!secret) return [];
   const forms = new Set([
@@ -23,69 +39,386 @@ export function secretForms(secret: string): string[] {
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
-/** Encodings a secret passes through on the wire, in documents and in reports. */
+/** Encodings a secret passes through on the wire, in documents and in reports (examples for tests and the bench). */
 const ENCODERS: readonly ((s: string) => string)[] = [
   escapeText,
-  (s) => escapeText(s).replace(/"/g, '&quot;'),
   (s) => escapeText(s).replace(/"/g, '&quot;').replace(/'/g, '&apos;'),
-  (s) => escapeText(s).replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
-  (s) => escapeText(s).replace(/"/g, '&#34;').replace(/'/g, '&#39;'),
+  (s) => escapeText(s).replace(/"/g, '&#34;').replace(/'/g, '&#x27;'),
+  (s) => [...s].map((c) => `&#${c.codePointAt(0)};`).join(''),
+  (s) => [...s].map((c) => `&#X${c.codePointAt(0)!.toString(16)};`).join(''),
   encodeURIComponent,
+  (s) => encodeURIComponent(s).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()),
+  (s) => [...Buffer.from(s, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join(''),
   (s) => new URLSearchParams({ s }).toString().slice(2),
   (s) => JSON.stringify(s).slice(1, -1),
+  (s) => [...s].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
 ];
 
 /**
- * The wire forms plus the spellings a target may echo a secret back in: any one or two of the
- * encodings above (a fault quoting the escaped request escapes it again), and base64. A hostile or
- * careless target must not get the password into a report through its response. Also the raw and
- * once-encoded forms with whitespace runs folded (as quoted in findings).
+ * Spellings a secret can be echoed in: one or two of the encodings above, whitespace folded,
+ * base64, UTF-16 read as UTF-8, a single-byte reading of its UTF-8 bytes. Examples only: the
+ * redactor does not match by this list but by decoding (makeSecretMatcher), so any mix of them is
+ * found too.
  */
 export function echoedForms(secret: string): string[] {
   if (!secret) return [];
   const once = ENCODERS.map((e) => e(secret));
-  // Quotes in findings fold runs of XML whitespace into one space.
-  const fold = (s: string) => s.replace(/[ \t\r\n]+/g, ' ');
   const forms = new Set([
     ...secretForms(secret),
     ...once,
     ...once.flatMap((f) => ENCODERS.map((e) => e(f))),
-    fold(secret),
-    ...once.map(fold),
+    secret.replace(/[ \t\r\n]+/g, ' '),
     Buffer.from(secret, 'utf8').toString('base64'),
     Buffer.from(secret, 'utf8').toString('base64url'),
+    Buffer.from(secret, 'utf16le').toString('utf8'),
+    Buffer.from(secret, 'utf8').toString('latin1'),
   ]);
   return [...forms].sort((a, b) => b.length - a.length);
 }
 
-/** Shortest start of a secret form redacted where a text was cut ("…"). */
-const MIN_PARTIAL = 3;
+// ---- decoded views ---------------------------------------------------------------------------------
+
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+const JSON_SHORT: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', "'": "'" };
+const ENTITY_RE = /^&(?:#[xX]([0-9a-fA-F]{1,8})|#([0-9]{1,10})|([a-zA-Z]{2,4}));/;
+const HEX2 = /^[0-9a-fA-F]{2}$/;
+const HEX4 = /^[0-9a-fA-F]{4}$/;
+
+/** Whether one layer of decoding could change the text at all. */
+function decodable(text: string, plus: boolean): boolean {
+  return /[&%\\\u0000]/.test(text) || (plus && text.includes('+'));
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function fromCodePoint(cp: number): string | undefined {
+  return cp >= 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : undefined;
+}
 
 /**
- * Texts are cut to excerpts ("…" after the cut) before they are redacted: a secret form straddling
- * the cut leaves its start behind. Replace a start of a form (at least MIN_PARTIAL characters) that
- * stands right before a "…" (or a line break and "…").
+ * The text with one layer of escaping undone, and where each of its characters came from: output
+ * character k was produced by the input range [from[k], to[k]). `map` false skips the ranges (a
+ * first look, to see whether the view holds a secret at all).
  */
-function redactCuts(text: string, forms: readonly string[], replacement: string): string {
-  let out = text;
-  // Right to left; after an edit the search goes on left of the edited part, which never moves.
-  for (let pos = out.lastIndexOf('…'); pos > 0; pos = out.lastIndexOf('…', pos - 1)) {
-    const end = out[pos - 1] === '\n' ? pos - 1 : pos;
-    let longest = 0;
-    for (const f of forms) {
-      for (let k = Math.min(f.length - 1, end); k >= MIN_PARTIAL && k > longest; k--) {
-        if (out.startsWith(f.slice(0, k), end - k)) {
-          longest = k;
-          break;
-        }
+function decodeOnce(text: string, plus: boolean, map: boolean): { text: string; from?: Int32Array; to?: Int32Array } {
+  const parts: string[] = [];
+  const from = map ? new Int32Array(text.length) : undefined;
+  const to = map ? new Int32Array(text.length) : undefined;
+  let n = 0; // output characters so far
+  const emit = (s: string, start: number, end: number) => {
+    parts.push(s);
+    if (from) {
+      for (let k = 0; k < s.length; k++) {
+        from[n + k] = start;
+        to![n + k] = end;
       }
     }
-    if (longest > 0) {
-      out = `${out.slice(0, end - longest)}${replacement}${out.slice(end)}`;
-      pos = end - longest;
+    n += s.length;
+  };
+  let i = 0;
+  const len = text.length;
+  while (i < len) {
+    // Copy the run up to the next character that could start an escape.
+    let j = i;
+    while (j < len) {
+      const c = text.charCodeAt(j);
+      if (c === 0x26 || c === 0x25 || c === 0x5c || c === 0 || (plus && c === 0x2b)) break;
+      j++;
+    }
+    if (j > i) {
+      if (from) {
+        for (let k = i; k < j; k++) {
+          from[n + k - i] = k;
+          to![n + k - i] = k + 1;
+        }
+      }
+      parts.push(text.slice(i, j));
+      n += j - i;
+      i = j;
+      if (i >= len) break;
+    }
+    const c = text[i]!;
+    if (c === '\u0000') { i++; continue; } // dropped: UTF-16 read as bytes
+    if (c === '+') { emit(' ', i, i + 1); i++; continue; }
+    if (c === '&') {
+      const m = ENTITY_RE.exec(text.slice(i, i + 14));
+      const s = m ? (m[1] !== undefined ? fromCodePoint(parseInt(m[1], 16)) : m[2] !== undefined ? fromCodePoint(Number(m[2])) : NAMED[m[3]!.toLowerCase()]) : undefined;
+      if (m && s !== undefined) {
+        if (s !== '\u0000') emit(s, i, i + m[0].length);
+        i += m[0].length;
+      } else {
+        emit('&', i, i + 1);
+        i++;
+      }
+      continue;
+    }
+    if (c === '%') {
+      if (text[i + 1] === 'u' || text[i + 1] === 'U') {
+        const h = text.slice(i + 2, i + 6);
+        if (HEX4.test(h)) {
+          const s = String.fromCharCode(parseInt(h, 16));
+          if (s !== '\u0000') emit(s, i, i + 6);
+          i += 6;
+          continue;
+        }
+      }
+      // A run of %XX bytes: UTF-8 when they are, else one Latin-1 character per byte.
+      const bytes: number[] = [];
+      let k = i;
+      while (text[k] === '%' && HEX2.test(text.slice(k + 1, k + 3))) {
+        bytes.push(parseInt(text.slice(k + 1, k + 3), 16));
+        k += 3;
+      }
+      if (bytes.length === 0) {
+        emit('%', i, i + 1);
+        i++;
+        continue;
+      }
+      let decoded: string | undefined;
+      try {
+        decoded = utf8.decode(Uint8Array.from(bytes));
+      } catch {
+        decoded = undefined;
+      }
+      if (decoded !== undefined && decoded.length > 0 && bytes.length > 1) {
+        // Map the decoded characters onto the run (a character per its bytes, in order).
+        let at = i;
+        for (const ch of decoded) {
+          const w = Buffer.byteLength(ch, 'utf8') * 3;
+          if (ch !== '\u0000') emit(ch, at, at + w);
+          at += w;
+        }
+      } else {
+        for (let b = 0; b < bytes.length; b++) if (bytes[b] !== 0) emit(String.fromCharCode(bytes[b]!), i + 3 * b, i + 3 * b + 3);
+      }
+      i = k;
+      continue;
+    }
+    // A backslash: JSON escapes.
+    const next = text[i + 1];
+    if (next === 'u' || next === 'U') {
+      const h = text.slice(i + 2, i + 6);
+      if (HEX4.test(h)) {
+        const s = String.fromCharCode(parseInt(h, 16));
+        if (s !== '\u0000') emit(s, i, i + 6);
+        i += 6;
+        continue;
+      }
+    }
+    if (next !== undefined && JSON_SHORT[next] !== undefined) {
+      emit(JSON_SHORT[next]!, i, i + 2);
+      i += 2;
+      continue;
+    }
+    emit('\\', i, i + 1);
+    i++;
+  }
+  return { text: parts.join(''), ...(from ? { from: from.subarray(0, n), to: to!.subarray(0, n) } : {}) };
+}
+
+/** A view of the text and how to map its ranges back onto the text. */
+interface View {
+  readonly text: string;
+  /** The range of the original text a range of this view came from. */
+  span(start: number, end: number): [number, number];
+}
+
+const identity = (text: string): View => ({ text, span: (s, e) => [s, e] });
+
+/** A NUL character as it is or escaped (JSON, percent, character reference): a UTF-16 text read as bytes. */
+const NULS = /\u0000|\\u0000|%00|&#0+;|&#[xX]0+;/g;
+
+/**
+ * The view of `parent` with its NUL characters and their escapes taken out, and nothing else
+ * decoded: in a report, the backslash of a password can stand right before an escaped NUL ("\\u0000"
+ * in HTML), which a JSON reading would take as an escaped backslash.
+ */
+function withoutNuls(parent: View): View | undefined {
+  if (!/\u0000|\\u0000|%00|&#/.test(parent.text)) return undefined;
+  const kept: Array<[number, number]> = []; // ranges of the parent kept, in order
+  let at = 0;
+  for (const m of parent.text.matchAll(NULS)) {
+    if (m.index! > at) kept.push([at, m.index!]);
+    at = m.index! + m[0].length;
+  }
+  if (kept.length === 0 && at === 0) return undefined;
+  if (at < parent.text.length) kept.push([at, parent.text.length]);
+  const text = kept.map(([a, b]) => parent.text.slice(a, b)).join('');
+  const starts: number[] = []; // offset in this view where each kept range starts
+  let n = 0;
+  for (const [a, b] of kept) {
+    starts.push(n);
+    n += b - a;
+  }
+  const toParent = (k: number): number => {
+    let lo = 0;
+    let hi = kept.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= k) lo = mid;
+      else hi = mid - 1;
+    }
+    return kept[lo]![0] + (k - starts[lo]!);
+  };
+  return { text, span: (s, e) => parent.span(toParent(s), toParent(e - 1) + 1) };
+}
+
+/** The view decoded once more from `parent`, or undefined when decoding changes nothing. */
+function decodedView(parent: View, plus: boolean): View | undefined {
+  if (!decodable(parent.text, plus)) return undefined;
+  const look = decodeOnce(parent.text, plus, false).text;
+  if (look === parent.text) return undefined;
+  let mapped: { from: Int32Array; to: Int32Array } | undefined;
+  return {
+    text: look,
+    span(s, e) {
+      mapped ??= decodeOnce(parent.text, plus, true) as { text: string; from: Int32Array; to: Int32Array };
+      return parent.span(mapped.from[s]!, mapped.to[e - 1]!);
+    },
+  };
+}
+
+// ---- what is looked for ----------------------------------------------------------------------------
+
+/** windows-1252's bytes 0x80-0x9F, by character (the rest of the range is Latin-1). */
+const CP1252 = new Map<string, number>();
+{
+  const d = new TextDecoder('windows-1252');
+  for (let b = 0x80; b <= 0x9f; b++) CP1252.set(d.decode(Uint8Array.of(b)), b);
+}
+
+/** The secret in a single-byte encoding, or undefined when a character has no byte there. */
+function singleByte(secret: string, cp1252: boolean): Buffer | undefined {
+  const out: number[] = [];
+  for (const ch of secret) {
+    const c = ch.codePointAt(0)!;
+    const b = cp1252 && CP1252.has(ch) ? CP1252.get(ch)! : c <= 0xff && !(cp1252 && c >= 0x80 && c <= 0x9f) ? c : undefined;
+    if (b === undefined) return undefined;
+    out.push(b);
+  }
+  return Buffer.from(out);
+}
+
+const SINGLE_BYTE_READINGS = ['windows-1252', 'iso-8859-2', 'iso-8859-15', 'windows-1250', 'windows-1251', 'koi8-r', 'ibm866'];
+
+/** The strings a secret can read as, in any decoded view (see the module comment). */
+function readings(secret: string): string[] {
+  const out = new Set<string>([secret, secret.replace(/[ \t\r\n]+/g, ' ')]);
+  const bytes = Buffer.from(secret, 'utf8');
+  if (/[^\u0000-\u007f]/.test(secret)) {
+    out.add(bytes.toString('latin1'));
+    for (const label of SINGLE_BYTE_READINGS) {
+      try {
+        out.add(new TextDecoder(label).decode(bytes));
+      } catch { /* an encoding this Node lacks */ }
+    }
+    for (const cp1252 of [false, true]) {
+      const b = singleByte(secret, cp1252);
+      if (b) out.add(b.toString('utf8'));
+    }
+    out.add(secret.replace(/[^\u0000-\u007f]/gu, '\uFFFD'));
+  }
+  const le = Buffer.from(secret, 'utf16le');
+  const be = Buffer.from(le).swap16();
+  for (const b of [le, be]) {
+    out.add(b.toString('utf8').replace(/\u0000/g, ''));
+    out.add(b.toString('latin1').replace(/\u0000/g, ''));
+  }
+  for (const enc of ['base64', 'base64url'] as const) {
+    out.add(bytes.toString(enc));
+    // Inside a longer base64 text (user:password, a JSON body): the characters that depend on the secret alone, for each alignment.
+    for (let pad = 1; pad <= 2; pad++) {
+      const whole = Buffer.concat([Buffer.alloc(pad), bytes]).toString(enc).replace(/=+$/, '');
+      const stable = whole.slice(Math.ceil(((pad) * 4) / 3), Math.floor(((pad + bytes.length) * 4) / 3));
+      if (stable.length >= 8) out.add(stable);
     }
   }
-  return out;
+  return [...out].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
+}
+
+/** Shortest start of a secret redacted where a text was cut ("…"). */
+const MIN_PARTIAL = 3;
+/** An escape sequence left incomplete by a cut. */
+const CUT_ESCAPE = /(?:&#?[xX]?[0-9a-zA-Z]{0,8}|%[uU]?[0-9a-fA-F]{0,3}|\\[uU]?[0-9a-fA-F]{0,3})$/;
+
+/** A NUL character, as it is or escaped, right after or right before a range. */
+const NUL_SPELLING = '(?:\\u0000|\\\\u0000|%00|&#0+;|&#[xX]0+;)';
+const NUL_AFTER = new RegExp(`^${NUL_SPELLING}`);
+const NUL_BEFORE = new RegExp(`${NUL_SPELLING}$`);
+
+export interface SecretMatcher {
+  /** Ranges [start, end) of the text that spell a secret, merged, in order. */
+  spans(text: string): Array<[number, number]>;
+}
+
+/** Finds every spelling of the given secrets in a text (see the module comment). */
+export function makeSecretMatcher(secrets: readonly string[]): SecretMatcher {
+  const forms = [...new Set(secrets.filter(Boolean).flatMap(readings))].sort((a, b) => b.length - a.length);
+  const plus = secrets.some((s) => /[ \t\r\n]/.test(s));
+  const partials = forms.filter((f) => f.length > MIN_PARTIAL);
+  return {
+    spans(text: string): Array<[number, number]> {
+      if (forms.length === 0 || text === '') return [];
+      const found: Array<[number, number]> = [];
+      // The text, without its NULs; each decoded once, then twice (form decoding in views of their own).
+      const v0 = identity(text);
+      const start = [v0, withoutNuls(v0)].filter((v): v is View => v !== undefined);
+      const once = start.flatMap((v) => [decodedView(v, false), plus ? decodedView(v, true) : undefined]).filter((v): v is View => v !== undefined);
+      const twice = once.flatMap((v) => [decodedView(v, false), plus ? decodedView(v, true) : undefined]).filter((v): v is View => v !== undefined);
+      const views = [...start, ...once, ...twice];
+      for (const view of views) {
+        const t = view.text;
+        for (const f of forms) {
+          for (let at = t.indexOf(f); at >= 0; at = t.indexOf(f, at + f.length)) found.push(view.span(at, at + f.length));
+        }
+        // The start of a secret right before a cut ("…", or a line break and "…").
+        if (partials.length === 0 || !t.includes('…')) continue;
+        for (let pos = t.indexOf('…'); pos >= 0; pos = t.indexOf('…', pos + 1)) {
+          if (pos === 0) continue;
+          let end = t[pos - 1] === '\n' ? pos - 1 : pos;
+          const tail = CUT_ESCAPE.exec(t.slice(Math.max(0, end - 16), end));
+          const cutEnd = end;
+          if (tail && tail[0].length > 0) end -= tail[0].length;
+          let longest = 0;
+          for (const f of partials) {
+            for (let k = Math.min(f.length - 1, end); k >= MIN_PARTIAL && k > longest; k--) {
+              if (t.startsWith(f.slice(0, k), end - k)) {
+                longest = k;
+                break;
+              }
+            }
+          }
+          if (longest > 0) found.push(view.span(end - longest, cutEnd));
+        }
+      }
+      // A UTF-16 spelling: take the NULs on either side of it along (as they are, or escaped).
+      for (const f of found) {
+        for (let m = NUL_AFTER.exec(text.slice(f[1], f[1] + 16)); m && m[0].length > 0; m = NUL_AFTER.exec(text.slice(f[1], f[1] + 16))) f[1] += m[0].length;
+        for (let m = NUL_BEFORE.exec(text.slice(Math.max(0, f[0] - 16), f[0])); m && m[0].length > 0; m = NUL_BEFORE.exec(text.slice(Math.max(0, f[0] - 16), f[0]))) f[0] -= m[0].length;
+      }
+      if (found.length <= 1) return found;
+      found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+      const merged: Array<[number, number]> = [found[0]!];
+      for (const [s, e] of found.slice(1)) {
+        const last = merged[merged.length - 1]!;
+        if (s <= last[1]) last[1] = Math.max(last[1], e);
+        else merged.push([s, e]);
+      }
+      return merged;
+    },
+  };
+}
+
+/** The text with the given ranges replaced. */
+export function replaceSpans(text: string, spans: readonly (readonly [number, number])[], replacement = REDACTED): string {
+  if (spans.length === 0) return text;
+  let out = '';
+  let at = 0;
+  for (const [s, e] of spans) {
+    out += text.slice(at, s) + replacement;
+    at = e;
+  }
+  return out + text.slice(at);
 }
 
 // scheme://user:password@ — the password runs to the last "@" before the path (it may hold "@").
@@ -93,14 +426,12 @@ const USERINFO_RE = /(\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]*:)[^/\s]*@/gi;
 // The same shape without the scheme: a literal start, so texts without user info are passed over fast.
 const USERINFO_HINT_RE = /:\/\/[^/\s:@]*:[^/\s]*@/;
 
-/** A function that redacts the given secrets (and any URL user-info password) from text. */
+/** A function that redacts the given secrets (in every spelling) and any URL user-info password from text. */
 export function makeRedactor(secrets: readonly string[], replacement = REDACTED): Redactor {
-  const forms = [...new Set(secrets.flatMap(echoedForms))].sort((a, b) => b.length - a.length);
+  const matcher = makeSecretMatcher(secrets);
   return (text: string) => {
     if (text === '') return text;
-    // (the includes() tests only skip work: each replacement below is a no-op where they are false)
-    let out = USERINFO_HINT_RE.test(text) ? text.replace(USERINFO_RE, `$1${replacement}@`) : text;
-    for (const f of forms) if (f && out.includes(f)) out = out.split(f).join(replacement);
-    return out.includes('…') ? redactCuts(out, forms, replacement) : out;
+    const out = USERINFO_HINT_RE.test(text) ? text.replace(USERINFO_RE, `$1${replacement}@`) : text;
+    return replaceSpans(out, matcher.spans(out), replacement);
   };
 }

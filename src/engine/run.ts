@@ -2,16 +2,26 @@
  * The conformance run: for every operation × request case, send the request on every selected
  * binding (concurrently, through the transport's limits), run the checks on each exchange, compare
  * the bindings' results, and turn everything into redacted result rows.
+ *
+ * Bounded whatever the target sends: each exchange is checked as it arrives, one at a time in the
+ * whole process (one document's tree in memory), with the event loop given a turn between checks
+ * and libxml2 on large documents in a process of its own; its tree is dropped once checked, and
+ * the comparison of bindings keeps digests (entries are read again only where digests differ). No
+ * check starts after the deadline: what was not run is reported as such. Units run a few at a time
+ * (about the transport's concurrency in requests), so bodies held wait for their unit's comparison
+ * in bounded number.
  */
 import { requestFor } from '../bindings/endpoint.js';
 import type { Params } from '../bindings/types.js';
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import { CheckContext, type CaseKind, type DocumentValidator } from '../checks/context.js';
 import type { Check, CheckOutcome } from '../checks/types.js';
-import { runChecks } from '../checks/registry.js';
+import { runChecksAsync, yieldToLoop } from '../checks/registry.js';
 import { makeRedactor, REDACTED, type Redactor } from '../core/redact.js';
 import type { Exchange, Finding, ResultRow, RunReport, Target } from '../core/types.js';
-import { compareBindings, EQUIVALENCE_CHECK } from '../equivalence/compare.js';
+import { compareViews, detachedView, EQUIVALENCE_CHECK, type BindingView } from '../equivalence/compare.js';
+import { checkBudgetMs } from '../xml/limits.js';
+import { collectGarbage } from '../core/memory.js';
 export { EQUIVALENCE_CHECK };
 import { curlCommand } from '../transport/curl.js';
 import type { Transport } from '../transport/client.js';
@@ -132,10 +142,15 @@ const EXCERPT_BYTES = 4096;
 /** Wider first cut: bounds the redaction work on a large body and keeps a secret at the boundary whole. */
 const EXCERPT_MARGIN = 4096;
 
-/** The start of a text, redacted before it is cut so no secret is left half-cut at the boundary. */
-function excerpt(text: string, redact: Redactor): string {
+/**
+ * The start of a text, redacted before it is cut so no secret is left half-cut at the boundary.
+ * `more` counts what follows the text given (a body is decoded only as far as an excerpt needs).
+ */
+function excerpt(text: string, redact: Redactor, more = 0, unit = 'characters'): string {
   const head = redact(text.length > EXCERPT_BYTES + EXCERPT_MARGIN ? text.slice(0, EXCERPT_BYTES + EXCERPT_MARGIN) : text);
-  return head.length > EXCERPT_BYTES ? `${head.slice(0, EXCERPT_BYTES)}\n… (${text.length - EXCERPT_BYTES} more characters)` : head;
+  if (head.length <= EXCERPT_BYTES && more === 0) return head;
+  const left = more > 0 ? `${more + Math.max(0, text.length - EXCERPT_BYTES)} more ${unit}` : `${text.length - EXCERPT_BYTES} more characters`;
+  return `${head.slice(0, EXCERPT_BYTES)}\n… (${left})`;
 }
 
 /** The request as text: request line, headers, body. */
@@ -151,7 +166,10 @@ export function responseText(ex: Exchange, redact: Redactor): string {
   if (!ex.response) return `(no response: ${ex.error?.code}: ${ex.error?.message})`;
   const r = ex.response;
   const head = [`HTTP/1.1 ${r.status}`, ...Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`)];
-  return excerpt(`${head.join('\n')}\n\n${r.body.toString('utf8')}`, redact);
+  // Only the start of a large body is decoded: an excerpt never needs more.
+  const take = EXCERPT_BYTES + EXCERPT_MARGIN;
+  const shown = r.body.length > take ? r.body.subarray(0, take) : r.body;
+  return excerpt(`${head.join('\n')}\n\n${shown.toString('utf8')}`, redact, r.body.length - shown.length, 'bytes of the body');
 }
 
 interface RowBase {
@@ -159,8 +177,30 @@ interface RowBase {
   readonly binding: string;
   readonly caseId: string;
   readonly reproduce: string;
-  readonly exchange?: Exchange;
-  readonly redact: Redactor;
+  /** The exchange's request and response excerpts, redacted (failed rows carry them). */
+  readonly excerpts?: { readonly request: string; readonly response: string };
+}
+
+/** Longest row or finding message kept; longer ones are cut (a value quoted in full could be 30 MB). */
+export const MAX_MESSAGE_CHARS = 2000;
+/** Longest path, expected or actual value of a finding kept. */
+export const MAX_VALUE_CHARS = 1000;
+
+/** Text cut to `max` characters with a note of what was left out (never splitting a surrogate pair). */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const c = text.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  return `${text.slice(0, end)}… (${(text.length - end).toLocaleString('en-US')} more characters)`;
+}
+
+function clipFinding(f: Finding): Finding {
+  return {
+    ...f, path: clip(f.path, MAX_VALUE_CHARS), message: clip(f.message, MAX_MESSAGE_CHARS),
+    ...(f.expected !== undefined ? { expected: clip(f.expected, MAX_VALUE_CHARS) } : {}),
+    ...(f.actual !== undefined ? { actual: clip(f.actual, MAX_VALUE_CHARS) } : {}),
+  };
 }
 
 function rowFrom(base: RowBase, check: string, outcome: CheckOutcome, durationMs?: number): ResultRow {
@@ -168,19 +208,23 @@ function rowFrom(base: RowBase, check: string, outcome: CheckOutcome, durationMs
     operation: base.op.name, group: base.op.group, binding: base.binding, case: base.caseId, check,
     reproduce: base.reproduce, ...(durationMs !== undefined ? { durationMs } : {}),
   };
-  if ('note' in outcome) return { ...common, status: 'passed', message: outcome.note, path: '', findings: [] };
+  if ('note' in outcome) return { ...common, status: 'passed', message: clip(outcome.note, MAX_MESSAGE_CHARS), path: '', findings: [] };
   if (!Array.isArray(outcome)) {
-    return { ...common, status: 'skipped', message: outcome.skipped, path: '', findings: [], ...(outcome.inBandError ? { inBandError: outcome.inBandError } : {}) };
+    return {
+      ...common, status: 'skipped', message: clip(outcome.skipped, MAX_MESSAGE_CHARS), path: '', findings: [],
+      ...(outcome.inBandError ? { inBandError: { type: clip(outcome.inBandError.type, MAX_MESSAGE_CHARS), message: clip(outcome.inBandError.message, MAX_MESSAGE_CHARS) } } : {}),
+    };
   }
   if (outcome.length === 0) return { ...common, status: 'passed', message: '', path: '', findings: [] };
-  const first = outcome[0]!;
+  const findings = outcome.map(clipFinding);
+  const first = findings[0]!;
   return {
     ...common,
     status: 'failed',
-    message: outcome.length > 1 ? `${first.message} (+${outcome.length - 1} more)` : first.message,
+    message: findings.length > 1 ? `${first.message} (+${findings.length - 1} more)` : first.message,
     path: first.path,
-    findings: outcome,
-    ...(base.exchange ? { request: requestText(base.exchange, base.redact), response: responseText(base.exchange, base.redact) } : {}),
+    findings,
+    ...(base.excerpts ?? {}),
   };
 }
 
@@ -209,6 +253,82 @@ function redactorFor(password: string): Redactor {
   return cachedRedactor.redact;
 }
 
+/** Exchanges are checked one at a time in the whole process: one document's tree in memory at once. */
+let checking: Promise<unknown> = Promise.resolve();
+function inTurn<T>(f: () => Promise<T>): Promise<T> {
+  const turn = checking.then(f);
+  checking = turn.catch(() => undefined);
+  return turn;
+}
+
+const deadlineSignals = new Map<number, AbortSignal>();
+/** A signal that aborts at the deadline (one per deadline; its timer never keeps the process alive). */
+function signalAt(deadline: number): AbortSignal {
+  let s = deadlineSignals.get(deadline);
+  if (!s) {
+    const c = new AbortController();
+    setTimeout(() => c.abort(new Error('the run\'s deadline passed')), Math.max(0, deadline - Date.now())).unref();
+    if (deadlineSignals.size > 16) deadlineSignals.clear();
+    deadlineSignals.set(deadline, (s = c.signal));
+  }
+  return s;
+}
+
+const DEADLINE_PASSED = 'the run\'s deadline passed';
+
+/** What checking one exchange leaves: its rows, and what the comparison of bindings needs (no tree). */
+interface Checked {
+  readonly rows: ResultRow[];
+  readonly view?: BindingView;
+  /** Why the exchange has no view though it has a response (the deadline). */
+  readonly unviewed?: string;
+}
+
+/** Check one exchange: its rows, and a view for the comparison when `compare` is set. */
+async function checkExchange(plan: RunPlan, deps: EngineDeps, unit: Unit, b: BindingId, ex: Exchange, reproduce: string, compare: boolean): Promise<Checked> {
+  const { op } = unit;
+  const redact = redactorFor(plan.target.password);
+  if (ex.error || !ex.response) {
+    const base: RowBase = { op, binding: b, caseId: unit.caseId, reproduce, excerpts: { request: requestText(ex, redact), response: responseText(ex, redact) } };
+    return { rows: [rowFrom(base, EXCHANGE_CHECK, [{ check: EXCHANGE_CHECK, path: '/', message: `no response: ${ex.error?.code}: ${ex.error?.message}` }])] };
+  }
+  const excerpts = { request: requestText(ex, redact), response: responseText(ex, redact) };
+  const base: RowBase = { op, binding: b, caseId: unit.caseId, reproduce, excerpts };
+  // Every exchange is recorded once, on its http_exchange row (redacted with the rest of the row).
+  const rows: ResultRow[] = [{ ...rowFrom(base, EXCHANGE_CHECK, [], ex.response.elapsedMs), ...excerpts }];
+  const deadline = deps.transport.options.deadline;
+  const passed = () => deadline !== undefined && Date.now() >= deadline;
+  if (passed()) {
+    rows.push(rowFrom(base, NOT_RUN_CHECK, { skipped: `not checked: ${DEADLINE_PASSED} before this exchange's turn` }));
+    return { rows, unviewed: DEADLINE_PASSED };
+  }
+  const init = { op, binding: b, caseId: unit.caseId, caseKind: unit.kind, namespaces: plan.target.namespaces, exchange: ex, validator: deps.validator };
+  const bytes = ex.response.body.length;
+  const budgetMs = checkBudgetMs(bytes);
+  // In turn: one document at a time, its libxml2 reading (in the validator process when large,
+  // the event loop free meanwhile) and then its checks. Reading the next document while this one is
+  // checked was tried: the two processes' garbage collectors then slowed each other down by half.
+  return inTurn(async () => {
+    let ctx: CheckContext | undefined = new CheckContext(init);
+    await ctx.prepare({ budgetMs, ...(deadline !== undefined ? { signal: signalAt(deadline) } : {}) });
+    const { runs, notRun } = await runChecksAsync(ctx!, plan.checks, { ...(deadline !== undefined ? { deadline } : {}), budgetMs });
+    for (const r of runs) rows.push(rowFrom(base, r.check.name, r.outcome));
+    if (notRun.length > 0) rows.push(rowFrom(base, NOT_RUN_CHECK, { skipped: `not run: ${DEADLINE_PASSED} before ${notRun.join(', ')}` }));
+    // Acceptance and digests now, while the tree lives; entries later only if digests differ.
+    const view = compare && !passed() ? detachedView(op, ctx!, () => new CheckContext(init)) : undefined;
+    ctx = undefined;
+    // The tree of a large document is garbage now: collect it before the next one is built, so
+    // what the process holds stays one document's worth (V8 would let garbage pile up first).
+    if (bytes > LARGE_DOCUMENT) collectGarbage();
+    await yieldToLoop();
+    if (!compare) return { rows };
+    return view ? { rows, view } : { rows, unviewed: DEADLINE_PASSED };
+  });
+}
+
+/** Bytes from which a document's tree is collected as soon as it is checked. */
+const LARGE_DOCUMENT = 1024 * 1024;
+
 /** Execute one unit on every selected binding and produce its rows (excerpts redacted; the rest by runUnitRedacted). */
 export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Promise<ResultRow[]> {
   const { op } = unit;
@@ -222,30 +342,30 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
 
   const skip = skipReason(plan, op);
   if (skip) {
-    return requests.map(({ b, req }) => rowFrom({ op, binding: b, caseId: unit.caseId, reproduce: reproduce(req), redact }, NOT_RUN_CHECK, { skipped: skip }));
+    return requests.map(({ b, req }) => rowFrom({ op, binding: b, caseId: unit.caseId, reproduce: reproduce(req) }, NOT_RUN_CHECK, { skipped: skip }));
   }
 
   const retries = op.mutates ? 0 : 2;
-  const exchanges = await Promise.all(requests.map(async ({ b, req }) => ({ b, ex: await deps.transport.send(req, retries) })));
-  const rows: ResultRow[] = [];
-  const contexts = new Map<BindingId, CheckContext>();
-  for (const { b, ex } of exchanges) {
-    const base: RowBase = { op, binding: b, caseId: unit.caseId, reproduce: reproduce(ex.request), exchange: ex, redact };
-    if (ex.error || !ex.response) {
-      rows.push(rowFrom(base, EXCHANGE_CHECK, [{ check: EXCHANGE_CHECK, path: '/', message: `no response: ${ex.error?.code}: ${ex.error?.message}` }]));
-      continue;
-    }
-    // Every exchange is recorded once, on its http_exchange row (redacted with the rest of the row).
-    rows.push({ ...rowFrom(base, EXCHANGE_CHECK, [], ex.response.elapsedMs), request: requestText(ex, redact), response: responseText(ex, redact) });
-    const ctx = new CheckContext({ op, binding: b, caseId: unit.caseId, caseKind: unit.kind, namespaces: plan.target.namespaces, exchange: ex, validator: deps.validator });
-    contexts.set(b, ctx);
-    for (const r of runChecks(ctx, plan.checks)) rows.push(rowFrom(base, r.check.name, r.outcome));
-  }
   const sent = requests.map((r) => r.b);
-  if (plan.equivalence && sent.length > 1) {
-    for (const eq of compareBindings(op, unit.kind, sent, contexts)) {
-      const ex = exchanges.find((e) => e.b === eq.binding)?.ex;
-      rows.push(rowFrom({ op, binding: eq.binding ?? sent.join(','), caseId: unit.caseId, reproduce: ex ? reproduce(ex.request) : '', exchange: ex, redact },
+  const compare = plan.equivalence && sent.length > 1;
+  // Each exchange is checked as soon as it arrives (in turn with every other exchange of the process).
+  const checked = await Promise.all(requests.map(async ({ b, req }) => {
+    const ex = await deps.transport.send(req, retries);
+    const command = reproduce(ex.request);
+    const result = await checkExchange(plan, deps, unit, b, ex, command, compare);
+    return { b, ex, command, ...result };
+  }));
+  const rows = checked.flatMap((c) => c.rows);
+  if (compare) {
+    const views = new Map(checked.flatMap((c) => (c.view ? [[c.b, c.view] as const] : [])));
+    const late = checked.filter((c) => c.unviewed !== undefined);
+    const outcomes = late.length > 0
+      ? [{ binding: undefined, outcome: { skipped: `not compared: ${DEADLINE_PASSED} before ${late.map((c) => c.b).join(', ')} ${late.length > 1 ? 'were' : 'was'} checked` } }]
+      : await inTurn(async () => compareViews(op, unit.kind, sent, views));
+    for (const eq of outcomes) {
+      const c = checked.find((x) => x.b === eq.binding);
+      const excerpts = c?.ex ? { request: requestText(c.ex, redact), response: responseText(c.ex, redact) } : undefined;
+      rows.push(rowFrom({ op, binding: eq.binding ?? sent.join(','), caseId: unit.caseId, reproduce: c?.command ?? '', ...(excerpts ? { excerpts } : {}) },
         EQUIVALENCE_CHECK, eq.outcome));
     }
   }
@@ -279,10 +399,20 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, version = 
   const started = Date.now();
   const redact = redactorFor(plan.target.password);
   let done = 0;
-  const perUnit = await Promise.all(units.map(async (u) => {
-    const rows = await runUnitRedacted(plan, deps, u, redact);
-    deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`);
-    return rows;
+  // A few units at a time: about the transport's concurrency in requests, plus one unit so the
+  // connections stay busy while a unit waits for its comparison. Bodies are held until their unit is
+  // compared, so this bounds them: (units at once) × (bindings) × --max-body-bytes.
+  const perBinding = Math.max(1, plan.bindings.length);
+  const atOnce = Math.max(1, Math.ceil(deps.transport.options.concurrency / perBinding) + 1);
+  const perUnit: ResultRow[][] = new Array(units.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(atOnce, units.length) }, async () => {
+    while (next < units.length) {
+      const i = next++;
+      const u = units[i]!;
+      perUnit[i] = await runUnitRedacted(plan, deps, u, redact);
+      deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`);
+    }
   }));
   const results = perUnit.flat();
   const t = plan.target;

@@ -30,10 +30,26 @@ interface Walk {
   readonly out: { push(e: Entry): void };
 }
 
-/** The canonical entries of a result element of a model type. */
+/** Values longer than this are kept in entries as their start, length and digest (compactValue). */
+export const MAX_ENTRY_VALUE = 1024;
+
+/**
+ * A long value as entries hold it: its first 120 characters, its length and a digest of the whole.
+ * Two values compact alike only when they are equal (bar a SHA-256 collision), and a finding that
+ * quotes one stays small: two answers that differ in a 30 MB text held both texts whole in every
+ * entry list, message and report format.
+ */
+export function compactValue(value: string): string {
+  if (value.length <= MAX_ENTRY_VALUE) return value;
+  const digest = createHash('sha256').update(value, 'utf16le').digest('hex').slice(0, 16);
+  return `${value.slice(0, 120)}… (${value.length.toLocaleString('en-US')} characters, SHA-256 ${digest})`;
+}
+
+/** The canonical entries of a result element of a model type (long values compacted: compactValue). */
 export function canonicalEntries(el: XElement, typeName: TypeRef, groupNs: string, ignore: IgnorePredicate = () => false): Entry[] {
   const out: Entry[] = [];
-  visit({ ns: groupNs, ignore, out }, el, typeName, `/${el.local}`, el.local);
+  const push = (e: Entry) => { out.push(e.value.length > MAX_ENTRY_VALUE ? { path: e.path, value: compactValue(e.value) } : e); };
+  visit({ ns: groupNs, ignore, out: { push } }, el, typeName, `/${el.local}`, el.local);
   return out;
 }
 

@@ -66,19 +66,77 @@ function firstDifference(ref: readonly Entry[], other: readonly Entry[]): number
   return -1;
 }
 
-function valueAt(entries: readonly Entry[], path: string): string {
-  const e = entries.find((x) => x.path === path);
-  return e ? displayValue(e.value) : '(absent)';
+/**
+ * What the comparison needs of one binding's answer: whether it accepted the request, and for an
+ * accepted one the digest of its canonical entries (documented differences ignored, or not), and
+ * the entries themselves only where digests differ (possibly read again from the body, one binding
+ * at a time).
+ */
+export interface BindingView {
+  readonly acceptance: Acceptance;
+  digest(ignoreDocumented: boolean): string;
+  entries(ignoreDocumented: boolean): Entry[];
+}
+
+/** The canonical form of a context's result: digests and entries, computed when asked. */
+function canonicalView(op: Operation, ctx: CheckContext) {
+  const ignore = (namePath: string) => documentedDifference(op.name, namePath) !== undefined;
+  const nilEntries = (local: string): Entry[] => [{ path: `/${local}`, value: '<nil>' }];
+  return {
+    digest(ignoreDocumented: boolean): string {
+      const result = ctx.located().result!;
+      if (!isNil(result)) return canonicalDigest(result, op.resultType, ctx.ns, ignoreDocumented ? ignore : () => false);
+      const d = new EntryDigest();
+      for (const e of nilEntries(result.local)) d.push(e);
+      return d.finish();
+    },
+    entries(ignoreDocumented: boolean): Entry[] {
+      const result = ctx.located().result!;
+      return isNil(result) ? nilEntries(result.local) : canonicalEntries(result, op.resultType, ctx.ns, ignoreDocumented ? ignore : () => false);
+    },
+  };
+}
+
+/** A view reading a live context (its tree) whenever asked. */
+export function viewOf(op: Operation, ctx: CheckContext): BindingView {
+  return { acceptance: acceptance(ctx), ...canonicalView(op, ctx) };
+}
+
+/**
+ * A view that holds no tree: acceptance and the digests the comparison will ask for are taken from
+ * `ctx` now; entries are derived from a fresh context (`reread`: the body parsed again) only if
+ * asked, when digests differ. The engine drops each exchange's tree once it is checked.
+ */
+export function detachedView(op: Operation, ctx: CheckContext, reread: () => CheckContext): BindingView {
+  const acc = acceptance(ctx);
+  const digests = new Map<boolean, string>();
+  if (acc.kind === 'accepted') {
+    const live = canonicalView(op, ctx);
+    digests.set(true, live.digest(true));
+    if (BINDING_DIFFERENCES.some((d) => d.operation === op.name)) digests.set(false, live.digest(false));
+  }
+  return {
+    acceptance: acc,
+    digest: (ignoreDocumented) => digests.get(ignoreDocumented) ?? canonicalView(op, reread()).digest(ignoreDocumented),
+    entries: (ignoreDocumented) => canonicalView(op, reread()).entries(ignoreDocumented),
+  };
 }
 
 /** Compare the bindings of one unit. `contexts` holds the bindings that got a response. */
 export function compareBindings(
   op: Operation, kind: CaseKind, bindings: readonly BindingId[], contexts: ReadonlyMap<BindingId, CheckContext>,
 ): EquivalenceRow[] {
-  const answered = bindings.filter((b) => contexts.has(b));
+  return compareViews(op, kind, bindings, new Map([...contexts].map(([b, c]) => [b, viewOf(op, c)])));
+}
+
+/** Compare the bindings of one unit by their views. `views` holds the bindings that got a response. */
+export function compareViews(
+  op: Operation, kind: CaseKind, bindings: readonly BindingId[], views: ReadonlyMap<BindingId, BindingView>,
+): EquivalenceRow[] {
+  const answered = bindings.filter((b) => views.has(b));
   if (answered.length < 2) return [{ outcome: { skipped: `fewer than two bindings answered (${list(answered) || 'none'})` } }];
 
-  const acc = new Map(answered.map((b) => [b, acceptance(contexts.get(b)!)]));
+  const acc = new Map(answered.map((b) => [b, views.get(b)!.acceptance]));
   const known = answered.filter((b) => acc.get(b)!.kind !== 'unknown');
   const byKind = groups(known, (b) => acc.get(b)!.kind);
   if (byKind.length > 1) {
@@ -124,15 +182,14 @@ export function compareBindings(
     if (known.length >= 2) return [{ outcome: [] }];
     return [{ outcome: { skipped: `fewer than two bindings gave a readable result (${list(known) || 'none'})` } }];
   }
-  const ignore = (namePath: string) => documentedDifference(op.name, namePath) !== undefined;
-  const rows = differences(accepted, canonicalOf(op, contexts, ignore), '');
+  const rows = differences(accepted, canonicalOf(views, true), '');
   if (rows.length > 0) return rows;
   // Where a documented difference was set aside, the bindings that share an expectation must agree.
   const documented = BINDING_DIFFERENCES.filter((d) => d.operation === op.name);
   for (const same of groups(accepted, (b) => documented.map((d) => d.expect[b]).join('|'))) {
     if (documented.length === 0 || same.length < 2) continue;
     const where = documented.map((d) => d.path).join(', ');
-    rows.push(...differences(same, canonicalOf(op, contexts, () => false),
+    rows.push(...differences(same, canonicalOf(views, false),
       ` (${list(same)} must agree there: the contract treats them alike at ${where})`));
   }
   return rows.length > 0 ? rows : [{ outcome: [] }];
@@ -144,62 +201,76 @@ interface Canonical {
   entries(b: BindingId): Entry[];
 }
 
-function canonicalOf(op: Operation, contexts: ReadonlyMap<BindingId, CheckContext>, ignore: (namePath: string) => boolean): Canonical {
-  const nilEntries = (local: string): Entry[] => [{ path: `/${local}`, value: '<nil>' }];
+function canonicalOf(views: ReadonlyMap<BindingId, BindingView>, ignoreDocumented: boolean): Canonical {
   return {
-    digest(b) {
-      const ctx = contexts.get(b)!;
-      const result = ctx.located().result!;
-      if (!isNil(result)) return canonicalDigest(result, op.resultType, ctx.ns, ignore);
-      const d = new EntryDigest();
-      for (const e of nilEntries(result.local)) d.push(e);
-      return d.finish();
-    },
-    entries(b) {
-      const ctx = contexts.get(b)!;
-      const result = ctx.located().result!;
-      return isNil(result) ? nilEntries(result.local) : canonicalEntries(result, op.resultType, ctx.ns, ignore);
-    },
+    digest: (b) => views.get(b)!.digest(ignoreDocumented),
+    entries: (b) => views.get(b)!.entries(ignoreDocumented),
   };
+}
+
+/** A value quoted in a finding: at most this many characters (entries already hold long values compacted). */
+const MAX_QUOTED = 200;
+
+function quoted(value: string): string {
+  const v = displayValue(value);
+  return v.length > MAX_QUOTED ? `${v.slice(0, MAX_QUOTED)}… (${v.length.toLocaleString('en-US')} characters)` : v;
 }
 
 /**
  * Rows for the bindings whose entries depart from the largest group's, each naming the first
  * differing path and every binding's value there. Two bindings that differ (no majority) are named
- * together: nothing says which of them is wrong.
+ * together: nothing says which of them is wrong. At most two bindings' entries are held at once:
+ * the reference's, and one other's while its first difference is found; the values of the others
+ * are then read one binding at a time.
  */
 function differences(accepted: readonly BindingId[], canonical: Canonical, note: string): EquivalenceRow[] {
   // Group by digest: bindings that agree (the usual case) never hold their entries.
   const digests = new Map(accepted.map((b) => [b, canonical.digest(b)]));
   const byValue = groups(accepted, (b) => digests.get(b)!);
   if (byValue.length === 1) return [];
-  const entries = new Map(accepted.map((b) => [b, canonical.entries(b)]));
   const reference = byValue[0]!;
   const others = byValue.slice(1);
   const noMajority = others.some((g) => g.length === reference.length);
   const pair = accepted.length === 2;
-  const rows: EquivalenceRow[] = [];
-  for (const g of others) {
-    const ref = entries.get(reference[0]!)!;
-    const mine = entries.get(g[0]!)!;
+  const ref = canonical.entries(reference[0]!);
+  const valueIn = (entries: readonly Entry[], path: string) => {
+    const e = entries.find((x) => x.path === path);
+    return e ? e.value : undefined;
+  };
+  // The first difference of each departing group, and its own value there.
+  const found = others.map((g) => {
+    const mine = canonical.entries(g[0]!);
     const i = firstDifference(ref, mine);
     // Where one side has an entry the other lacks, that entry's place is the difference.
     const [a, m] = [ref[i], mine[i]];
     let path: string;
     if (a && m && a.path !== m.path) path = ref.some((e) => e.path === m.path) ? a.path : m.path;
     else path = (a ?? m)!.path;
-    const values = accepted.map((b) => `${b}=${JSON.stringify(valueAt(entries.get(b)!, path))}`).join(', ');
+    return { g, path, mine: valueIn(mine, path) };
+  });
+  // Every binding's value at every path named, reading each binding's entries once.
+  const paths = [...new Set(found.map((f) => f.path))];
+  const values = new Map<BindingId, Map<string, string | undefined>>();
+  for (const b of accepted) {
+    if (values.has(b)) continue;
+    const g = byValue.find((x) => x.includes(b))!;
+    const entries = g === reference ? ref : canonical.entries(g[0]!);
+    values.set(b, new Map(paths.map((p) => [p, valueIn(entries, p)])));
+    if (g !== reference) for (const other of g) values.set(other, values.get(b)!);
+  }
+  const shown = (v: string | undefined) => (v === undefined ? '(absent)' : quoted(v));
+  return found.map(({ g, path, mine }) => {
+    const all = accepted.map((b) => `${b}=${JSON.stringify(shown(values.get(b)!.get(path)))}`).join(', ');
     const f: Finding = {
       check: EQUIVALENCE_CHECK,
       path,
       message: `${list(g)} ${g.length > 1 ? 'depart' : 'departs'} from ${list(reference)}${noMajority ? ' (no majority: either side may be wrong)' : ''}: `
-        + `first difference at ${path}: ${values}${note}`,
-      expected: `${list(reference)}: ${valueAt(ref, path)}`,
-      actual: `${list(g)}: ${valueAt(mine, path)}`,
+        + `first difference at ${path}: ${all}${note}`,
+      expected: `${list(reference)}: ${shown(valueIn(ref, path))}`,
+      actual: `${list(g)}: ${shown(mine)}`,
     };
-    rows.push({ binding: (pair ? accepted : g).join(','), outcome: [f] });
-  }
-  return rows;
+    return { binding: (pair ? accepted : g).join(','), outcome: [f] };
+  });
 }
 
 /** Exposed for the compare command and tests: a result's canonical entries with the documented differences ignored. */

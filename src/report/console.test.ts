@@ -69,3 +69,27 @@ describe('formatSummary', () => {
     expect(formatSummary(empty, reportPaths('/tmp/x'))).toContain('  Allure    /tmp/x/allure-results/');
   });
 });
+
+describe('characters that reorder or break lines, from the target', () => {
+  const SPOOF = 'price\u202Etxt.exe\u2028::error::fake CI line\u2029\u200F\u2066x\u2069\u0085';
+  const report = fixtureReport();
+  const i = report.results.findIndex((r) => r.status === 'failed');
+  report.results[i] = { ...report.results[i]!, message: SPOOF, findings: [{ ...report.results[i]!.findings[0]!, message: SPOOF, actual: SPOOF }], response: SPOOF };
+  const RAW = /[\u202E\u2028\u2029\u200F\u2066\u2069\u0085]/;
+
+  test('are shown as \\uXXXX escapes on the console and in HTML, Markdown and JUnit', async () => {
+    const { renderHtml, renderMarkdown, renderJunit } = await import('./index.js');
+    for (const [name, text] of [['console', formatFindings(report.results)], ['html', renderHtml(report)], ['markdown', renderMarkdown(report)], ['junit', renderJunit(report)]] as const) {
+      expect(RAW.test(text), name).toBe(false);
+      expect(text, name).toContain('price\\u202Etxt.exe\\u2028::error::fake CI line');
+    }
+  });
+
+  test('are JSON escapes in conformance.json and the Allure files: the values parse back the same', async () => {
+    const { renderJson, renderAllure } = await import('./index.js');
+    const json = renderJson(report);
+    expect(RAW.test(json)).toBe(false);
+    expect(JSON.parse(json).results[i].message).toBe(SPOOF);
+    for (const p of renderAllure(report).pending) expect(RAW.test(p.bytes.toString('utf8')), p.name).toBe(false);
+  });
+});

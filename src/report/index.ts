@@ -1,18 +1,18 @@
 /**
  * The reports of a run: conformance.json, junit.xml, conformance.md, conformance.html and
- * allure-results/, all derived from one RunReport. Everything is rendered in memory and checked
- * for secrets first, so a report that would leak a credential is never partly written.
+ * allure-results/, all derived from one RunReport. Everything is rendered in memory and searched
+ * for secrets first; what the guard finds is redacted before the first byte is written.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import type { RunReport } from '../core/types.js';
-import { renderAllure } from './allure.js';
+import { renderAllure, type DeferredWriter } from './allure.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
-import { assertSummaryConsistent } from './model.js';
+import { assertSummaryConsistent, jsonText } from './model.js';
 import { reportPaths, type ReportPaths } from './paths.js';
 import { isRedactionMarker } from './schema.js';
-import { SecretGuard } from './secrets.js';
+import { SecretGuard, stderrWarn, type Warn } from './secrets.js';
 
 export { formatFindings, formatSummary } from './console.js';
 export { renderAllure } from './allure.js';
@@ -26,31 +26,93 @@ export { SecretLeakError } from './secrets.js';
 
 /** conformance.json's text: the report as pretty JSON. */
 export function renderJson(report: RunReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  return `${jsonText(JSON.stringify(report, null, 2))}\n`;
+}
+
+/**
+ * The report with everything that was sent to the target or came back from it left out (target
+ * URLs, user and password, messages, paths, findings, excerpts, reproduce commands): what is left is the
+ * harness's own text. A short password can be spelled in that text ("en" in "content_type"); the
+ * guard leaves a file alone when it holds no more spellings than this skeleton does.
+ */
+export function harnessOnly(report: RunReport): RunReport {
+  // A placeholder per distinct value, not '': the writers' layout must stay the same (a Copy button
+  // shows for a command, equal excerpts are shown once). Private-use characters spell no word.
+  const seen = new Map<string, string>();
+  const x = (v: string | undefined) => {
+    if (v === undefined || v === '') return v;
+    let p = seen.get(v);
+    if (p === undefined) {
+      let n = seen.size;
+      p = '';
+      do {
+        p += String.fromCharCode(0xe000 + (n % 6400));
+        n = Math.floor(n / 6400);
+      } while (n > 0);
+      seen.set(v, p);
+    }
+    return p;
+  };
+  return {
+    ...report,
+    target: { ...report.target, bookUrl: x(report.target.bookUrl)!, searchUrl: x(report.target.searchUrl)!, transfersUrl: x(report.target.transfersUrl)!, user: x(report.target.user)!, password: x(report.target.password)! },
+    results: report.results.map((r) => ({
+      ...r, message: x(r.message)!, path: x(r.path)!, reproduce: x(r.reproduce)!,
+      findings: r.findings.map((f) => ({
+        check: f.check, path: x(f.path)!, message: x(f.message)!,
+        ...(f.expected !== undefined ? { expected: x(f.expected) } : {}), ...(f.actual !== undefined ? { actual: x(f.actual) } : {}),
+      })),
+      ...(r.request !== undefined ? { request: x(r.request) } : {}),
+      ...(r.response !== undefined ? { response: x(r.response) } : {}),
+    })),
+  };
+}
+
+type Rendered = Record<'json' | 'junit' | 'markdown' | 'html', string>;
+
+function render(report: RunReport): Rendered {
+  return { json: renderJson(report), junit: renderJunit(report), markdown: renderMarkdown(report), html: renderHtml(report) };
 }
 
 /**
  * Write every report of `report` into `dir` (created if missing; its allure-results/ is replaced)
- * and return their paths. Throws SecretLeakError, before writing anything, if any output would
- * contain one of `secrets` (or the target password, should the report carry it unredacted), and
- * an Error if report.summary does not count report.results.
+ * and return their paths. Every file is searched for `secrets` (and the target password, should the
+ * report carry it unredacted) first: a spelling found beyond what the harness's own text holds is
+ * redacted in that file, and `warn` (stderr) names the file. A finished run is never thrown away.
+ * Throws an Error if report.summary does not count report.results.
  */
-export async function writeReports(report: RunReport, dir: string, secrets: readonly string[] = []): Promise<ReportPaths> {
+export async function writeReports(report: RunReport, dir: string, secrets: readonly string[] = [], warn: Warn = stderrWarn): Promise<ReportPaths> {
   assertSummaryConsistent(report);
   const all = [...secrets];
   if (report.target.password !== '' && !isRedactionMarker(report.target.password)) all.push(report.target.password);
-  const guard = new SecretGuard(all);
+  const guard = new SecretGuard(all, warn);
   const paths = reportPaths(dir);
 
+  const rendered = render(report);
+  let skeleton: Rendered | undefined;
+  let skeletonAllure: DeferredWriter | undefined;
+  const harness = () => (skeleton ??= render(harnessOnly(report)));
+  const allowed = (key: keyof Rendered) => () => guard.find(harness()[key]).spans.length;
   const files: Array<[string, string]> = [
-    [paths.json, renderJson(report)],
-    [paths.junit, renderJunit(report)],
-    [paths.markdown, renderMarkdown(report)],
-    [paths.html, renderHtml(report)],
+    [paths.json, guard.protect(paths.json, rendered.json, allowed('json'))],
+    [paths.junit, guard.protect(paths.junit, rendered.junit, allowed('junit'))],
+    [paths.markdown, guard.protect(paths.markdown, rendered.markdown, allowed('markdown'))],
+    [paths.html, guard.protect(paths.html, rendered.html, allowed('html'))],
   ];
   const allure = renderAllure(report);
-  for (const [path, text] of files) guard.check(path, text);
-  for (const p of allure.pending) guard.check(`allure-results/${p.name}`, p.bytes);
+  // Allure's file names are random: the whole directory is compared with the skeleton's.
+  const hits = allure.pending.map((p) => guard.find(p.bytes.toString('utf8')).spans.length);
+  const total = hits.reduce((a, b) => a + b, 0);
+  if (total > 0) {
+    skeletonAllure ??= renderAllure(harnessOnly(report));
+    const harnessTotal = skeletonAllure.pending.reduce((n, p) => n + guard.find(p.bytes.toString('utf8')).spans.length, 0);
+    if (total > harnessTotal) {
+      allure.pending.forEach((p, i) => {
+        if (hits[i] === 0) return;
+        p.bytes = Buffer.from(guard.protect(`allure-results/${p.name}`, p.bytes.toString('utf8')), 'utf8');
+      });
+    }
+  }
 
   await mkdir(paths.dir, { recursive: true });
   // Allure reads every file in its results directory: stale results of a previous run would mix in.

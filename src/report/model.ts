@@ -174,16 +174,23 @@ export function rowTitle(r: Pick<ResultRow, 'operation' | 'binding' | 'case' | '
 }
 
 // Characters XML 1.0 forbids (C0 controls but TAB/LF/CR, lone surrogates, U+FFFE/U+FFFF). HTML and
-// terminals mishandle them too, so every text format shows them as visible \uXXXX escapes.
-const XML_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+// terminals mishandle them too, so every text format shows them as visible \uXXXX escapes. So are
+// characters that reorder or break lines where a reader does not see it: the bidirectional
+// controls (U+202E turns "exe.txt" into "txt.exe"), NEL and the line and paragraph separators (a
+// CI log or an editor starts a new line there, so a target could write a fake log line).
+const BIDI_AND_LINES = String.raw`\u0085\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069`;
+const LONE_SURROGATE = String.raw`[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]`;
+const XML_ILLEGAL = new RegExp(String.raw`[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF${BIDI_AND_LINES}]|${LONE_SURROGATE}`, 'g');
 // For terminals also DEL and C1 controls (ESC sequences can rewrite a CI log).
-const CONSOLE_ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const CONSOLE_ILLEGAL = new RegExp(String.raw`[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF${BIDI_AND_LINES}]|${LONE_SURROGATE}`, 'g');
+/** The same characters inside a JSON text, where an escape keeps the value and makes the file safe to read. */
+const JSON_UNSAFE = new RegExp(String.raw`[${BIDI_AND_LINES}\u007F-\u009F]`, 'g');
 
 function uEscape(ch: string): string {
   return `\\u${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-/** Text with XML-1.0-illegal characters replaced by visible \uXXXX escapes. */
+/** Text with XML-1.0-illegal, bidirectional-control and line-separator characters replaced by visible \uXXXX escapes. */
 export function visibleText(s: string): string {
   return s.replace(XML_ILLEGAL, uEscape);
 }
@@ -191,6 +198,15 @@ export function visibleText(s: string): string {
 /** Text safe to print to a terminal: also C1 controls and DEL made visible, CR normalised. */
 export function consoleText(s: string): string {
   return s.replace(/\r\n?/g, '\n').replace(CONSOLE_ILLEGAL, uEscape);
+}
+
+/**
+ * A JSON text (from JSON.stringify) with the characters a reader of the file would not see written
+ * as JSON escapes: the parsed values are the same, the file cannot reorder or fake lines. They can
+ * only occur inside strings, where \uXXXX is their escape.
+ */
+export function jsonText(json: string): string {
+  return json.replace(JSON_UNSAFE, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 /** The first `max` characters of s, and whether anything was cut. Never splits a surrogate pair. */

@@ -1,39 +1,88 @@
 /**
- * The last line of defence against publishing a credential: every byte a report writer is about
- * to write is searched for each secret, in every spelling the redactor knows (src/core/redact.ts).
+ * The last line of defence against publishing a credential: every file a writer is about to write
+ * is searched for each secret, in every spelling the redactor finds (src/core/redact.ts: the same
+ * decoded views, so the same forms). What it finds is redacted, not refused: a finished run is
+ * never thrown away. The guard says so on stderr, naming the file, and never the secret.
  */
 import { HarnessError } from '../core/errors.js';
-import { echoedForms } from '../core/redact.js';
+import { makeSecretMatcher, REDACTED, replaceSpans, type SecretMatcher } from '../core/redact.js';
 
-/** A report would have contained a secret; nothing was written. Exit 2 (a harness fault, not a finding). */
+/** Kept for callers that still name it: the guard no longer throws it. */
 export class SecretLeakError extends HarnessError {
   override readonly code = 'SECRET_LEAK';
   override name = 'SecretLeakError';
 }
 
-/** The spellings a secret can take in reports: the redactor's own list (raw, escaped, encoded, echoed). */
-function variants(secret: string): Array<{ form: string; bytes: Buffer }> {
-  return echoedForms(secret).map((v) => ({ form: v === secret ? 'raw' : 'an encoded or escaped form', bytes: Buffer.from(v, 'utf8') }));
-}
+/** Writes a warning line (default: stderr). */
+export type Warn = (message: string) => void;
 
-/** Searches written content for secrets; each secret is identified by its index, never echoed. */
+export const stderrWarn: Warn = (m) => { process.stderr.write(`${m}\n`); };
+
+/** Searches content about to be written for secrets and redacts them; each secret is named by its index, never echoed. */
 export class SecretGuard {
-  private readonly needles: Array<{ index: number; form: string; bytes: Buffer }>;
+  readonly #matchers: SecretMatcher[];
+  readonly #warn: Warn;
+  /** Files the guard redacted something in, and how many places. */
+  readonly redacted: Array<{ file: string; places: number }> = [];
 
-  constructor(secrets: readonly string[]) {
-    this.needles = secrets.flatMap((s, index) => (s.length === 0 ? [] : variants(s).map((v) => ({ index, ...v }))));
+  constructor(secrets: readonly string[], warn: Warn = stderrWarn) {
+    this.#matchers = secrets.filter((s) => s.length > 0).map((s) => makeSecretMatcher([s]));
+    this.#warn = warn;
   }
 
-  /** Throw SecretLeakError if content holds any secret; `name` says which file it was for. */
-  check(name: string, content: string | Buffer): void {
-    const buf = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-    for (const n of this.needles) {
-      if (buf.includes(n.bytes)) {
-        throw new SecretLeakError(
-          `refusing to write reports: ${name} would contain secret #${n.index + 1} (${n.form}); nothing was written. `
-          + 'Redact it in the run report (target.password, request/response excerpts, reproduce commands) before reporting.',
-        );
-      }
+  /** Ranges of `text` that spell a secret, merged (and which secrets: 1-based indexes). */
+  find(text: string): { spans: Array<[number, number]>; which: number[] } {
+    const all: Array<[number, number]> = [];
+    const which: number[] = [];
+    this.#matchers.forEach((m, i) => {
+      const spans = m.spans(text);
+      if (spans.length) which.push(i + 1);
+      all.push(...spans);
+    });
+    all.sort((a, b) => a[0] - b[0]);
+    const merged: Array<[number, number]> = [];
+    for (const [s, e] of all) {
+      const last = merged[merged.length - 1];
+      if (last && s <= last[1]) last[1] = Math.max(last[1], e);
+      else merged.push([s, e]);
     }
+    return { spans: merged, which };
+  }
+
+  /**
+   * `text` with every spelling of a secret replaced by *** (a warning names the file). `allowed`
+   * is how many such places the harness's own text holds (a short password spelled in a word of
+   * the report's vocabulary): when there are no more than that, nothing is secret-bearing and the
+   * text is left as it is.
+   */
+  protect(file: string, text: string, allowed: number | (() => number) = 0): string {
+    const { spans, which } = this.find(text);
+    if (spans.length === 0 || spans.length <= (typeof allowed === 'number' ? allowed : allowed())) return text;
+    this.#report(file, spans.length, which);
+    return replaceSpans(text, spans, REDACTED);
+  }
+
+  /**
+   * The same for bytes in any encoding (a recorded body): read one byte per character (Latin-1),
+   * which the redactor's single-byte readings cover, so the other bytes are kept exactly.
+   */
+  protectBytes(file: string, bytes: Buffer): Buffer {
+    const { spans, which } = this.find(bytes.toString('latin1'));
+    if (spans.length === 0) return bytes;
+    this.#report(file, spans.length, which);
+    const parts: Buffer[] = [];
+    let at = 0;
+    for (const [s, e] of spans) {
+      parts.push(bytes.subarray(at, s), Buffer.from(REDACTED, 'latin1'));
+      at = e;
+    }
+    parts.push(bytes.subarray(at));
+    return Buffer.concat(parts);
+  }
+
+  #report(file: string, places: number, which: number[]): void {
+    this.redacted.push({ file, places });
+    this.#warn(`warning: ${file} would have contained secret ${which.map((i) => `#${i}`).join(', ')} in ${places} place${places > 1 ? 's' : ''} `
+      + 'that the run\'s own redaction did not cover: redacted there as *** before writing');
   }
 }

@@ -14,6 +14,7 @@
 import { request as httpRequest, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
+import { deepNamespaces, hugeFault, longText, manyAttributes, manyNamespaceDeclarations, manySiblings, manyXsdErrors } from './hostile-docs.js';
 
 export const BEHAVIOURS = [
   'proxy', // forwards to the upstream (the embedded mock): a conforming target
@@ -35,6 +36,18 @@ export const BEHAVIOURS = [
   'fault500', // 500 with a SOAP fault of the request's SOAP version (text for GET/POST)
   'echo', // echoes the request's password back, in many encodings, in a fault / document and a header
   'echo-cut', // a 500 whose fault or text puts the password where a 120-character quote cuts it
+  'echo-utf16le', // the echo document in UTF-16LE with a BOM, declared utf-16
+  'echo-utf16be', // the echo document in UTF-16BE without a BOM, declared utf-8 (a lie)
+  'echo-latin1', // the echo document in ISO-8859-1 bytes, declared utf-8 (a lie)
+  'xsd-errors', // a GetMeals answer with thousands of meals whose id is not an int (sizes.xsdErrors)
+  'many-attributes', // one meal with 100,000 attributes (sizes.attributes)
+  'deep-namespaces', // 20,000 declarations on the result, and 20,000 meals declaring one more (sizes.namespaces)
+  'siblings', // a million empty meals (sizes.siblings)
+  'namespace-declarations', // 400,000 namespace declarations on one element (sizes.declarations)
+  'differ', // a valid answer whose meal name is 5 MB of text, different in SOAP and in GET/POST (sizes.differBytes)
+  'fault-10mb', // HTTP 500 with a SOAP fault (text for GET/POST) of 10 MB (sizes.faultBytes)
+  'status-099', // a status line with the code 099
+  'spoof', // a 500 whose fault text holds U+202E, U+2028 and a fake CI log line
 ] as const;
 
 export type Behaviour = (typeof BEHAVIOURS)[number];
@@ -66,7 +79,31 @@ export interface HostileOptions {
   readonly hugeBytes?: number;
   /** Longest time a trickle goes on (default 60 s). */
   readonly trickleMaxMs?: number;
+  /** Sizes of the documents of the heavy behaviours (defaults: the sizes that once broke the harness). */
+  readonly sizes?: Partial<HostileSizes>;
 }
+
+export interface HostileSizes {
+  /** Meals with an invalid id ('xsd-errors'). */
+  readonly xsdErrors: number;
+  /** Attributes on one meal ('many-attributes'). */
+  readonly attributes: number;
+  /** Declarations on the result and declaring meals ('deep-namespaces'). */
+  readonly namespaces: number;
+  /** Empty meals ('siblings'). */
+  readonly siblings: number;
+  /** Declarations on one element ('namespace-declarations'). */
+  readonly declarations: number;
+  /** Characters of the differing text ('differ'). */
+  readonly differBytes: number;
+  /** Characters of the fault ('fault-10mb'). */
+  readonly faultBytes: number;
+}
+
+export const DEFAULT_SIZES: HostileSizes = {
+  xsdErrors: 5_000, attributes: 100_000, namespaces: 20_000, siblings: 1_000_000, declarations: 400_000,
+  differBytes: 5 * 1024 * 1024, faultBytes: 10 * 1024 * 1024,
+};
 
 export interface HostileServer {
   /** http://127.0.0.1:PORT */
@@ -136,6 +173,31 @@ function soapVersion(req: IncomingMessage): '1.1' | '1.2' | undefined {
   return undefined;
 }
 
+/**
+ * The password in the spellings a target or its logs produce (kept apart from src/core/redact.ts):
+ * entities named, decimal and hex (any case), percent-encoding upper and lower case and of every
+ * byte, form encoding, JSON escapes, base64, and the whole request quoted (as faults do).
+ */
+export function echoForms(pw: string, request: string): string[] {
+  const cps = [...pw].map((c) => c.codePointAt(0)!);
+  const bytes = [...Buffer.from(pw, 'utf8')];
+  const forms: [string, string][] = [
+    ['apos-x27', xmlText(pw).replace(/'/g, '&#x27;').replace(/"/g, '&quot;')],
+    ['dec-refs', cps.map((c) => `&#${c};`).join('')],
+    ['hex-refs', cps.map((c) => `&#x${c.toString(16)};`).join('')],
+    ['HEX-refs', cps.map((c) => `&#X${c.toString(16).toUpperCase()};`).join('')],
+    ['pct-lower', encodeURIComponent(pw).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())],
+    ['pct-every-byte', bytes.map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')],
+    ['pct-some-bytes', bytes.map((b, i) => (i % 2 && b < 0x80 && /[A-Za-z0-9]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('')],
+    ['form', new URLSearchParams({ p: pw }).toString().slice(2)],
+    ['json-u', [...pw].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+    ['json-U', [...pw].map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('')],
+    ['json', JSON.stringify(pw)],
+    ['b64', Buffer.from(pw, 'utf8').toString('base64')],
+  ];
+  return [...forms.map(([k, t]) => `<${k}>${xmlText(t)}</${k}>`), `<quoted-request>${xmlText(request)}</quoted-request>`];
+}
+
 function envelope(v: '1.1' | '1.2', inner: string, prolog = ''): string {
   return `<?xml version="1.0" encoding="utf-8"?>${prolog}<soap:Envelope xmlns:soap="${v === '1.1' ? SOAP11_NS : SOAP12_NS}"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
 }
@@ -164,6 +226,14 @@ function listen(server: Server): Promise<number> {
 /** Start the hostile target. */
 export async function startHostileServer(options: HostileOptions = {}): Promise<HostileServer> {
   const hugeBytes = options.hugeBytes ?? 512 * 1024 * 1024;
+  const sizes: HostileSizes = { ...DEFAULT_SIZES, ...options.sizes };
+  // The heavy documents are built once per framing and size, then served again and again.
+  const built = new Map<string, Buffer>();
+  const once = (key: string, make: () => string) => {
+    let b = built.get(key);
+    if (!b) built.set(key, (b = Buffer.from(make(), 'utf8')));
+    return b;
+  };
   const trickleMaxMs = options.trickleMaxMs ?? 60_000;
   const requests: RecordedRequest[] = [];
   const redirectTargetRequests: RecordedRequest[] = [];
@@ -331,9 +401,44 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
         const reason = `${'P'.repeat(110)}${pw}`;
         return v ? xml(500, fault(v, 'Client', reason)) : xml(500, reason, 'text/plain; charset=utf-8');
       }
+      case 'echo-utf16le':
+      case 'echo-utf16be':
+      case 'echo-latin1': {
+        const pw = passwordOf(url, body) ?? '';
+        const doc = `<?xml version="1.0" encoding="${b === 'echo-utf16le' ? 'utf-16' : b === 'echo-latin1' ? 'iso-8859-1' : 'utf-8'}"?>`
+          + `<Echo xmlns="urn:hostile"><message>Login failed for password '${xmlText(pw)}'</message>${echoForms(pw, body).join('')}</Echo>`;
+        if (b === 'echo-latin1') return xml(200, Buffer.from(doc, 'latin1'), 'text/xml; charset=utf-8');
+        const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(doc, 'utf16le')]);
+        if (b === 'echo-utf16le') return xml(200, le, 'text/xml; charset=utf-16');
+        return xml(200, Buffer.from(doc, 'utf16le').swap16(), 'text/xml; charset=utf-8');
+      }
+      case 'xsd-errors':
+        return xml(200, once(`x${v}${sizes.xsdErrors}`, () => manyXsdErrors(v, sizes.xsdErrors)));
+      case 'many-attributes':
+        return xml(200, once(`a${v}${sizes.attributes}`, () => manyAttributes(v, sizes.attributes)));
+      case 'deep-namespaces':
+        return xml(200, once(`n${v}${sizes.namespaces}`, () => deepNamespaces(v, sizes.namespaces)));
+      case 'siblings':
+        return xml(200, once(`s${v}${sizes.siblings}`, () => manySiblings(v, sizes.siblings)));
+      case 'namespace-declarations':
+        return xml(200, once(`d${v}${sizes.declarations}`, () => manyNamespaceDeclarations(v, sizes.declarations)));
+      case 'differ':
+        return xml(200, once(`t${v}${sizes.differBytes}`, () => longText(v, sizes.differBytes, v ? 'soap text ' : 'http text ')));
+      case 'fault-10mb':
+        return v ? xml(500, once(`f${v}${sizes.faultBytes}`, () => hugeFault(v, sizes.faultBytes)))
+          : xml(500, once(`f${sizes.faultBytes}`, () => hugeFault(undefined, sizes.faultBytes)), 'text/plain; charset=utf-8');
+      case 'status-099':
+        count(b, 0);
+        req.socket.end('HTTP/1.1 099 Weird\r\ncontent-type: text/xml\r\ncontent-length: 4\r\n\r\n<a/>');
+        return;
+      case 'spoof': {
+        const text = 'Server error \u202Etxt.exe\u2028::error file=conformance.json::all checks passed\u2029\u0085ok';
+        return v ? xml(500, fault(v, 'Server', text)) : xml(500, text, 'text/plain; charset=utf-8');
+      }
       case 'echo': {
         const pw = passwordOf(url, body) ?? '';
         const forms = [
+          ...echoForms(pw, body),
           `<raw>${xmlText(pw)}</raw>`,
           `<cdata><![CDATA[${pw.replace(/]]>/g, ']]]]><![CDATA[>')}]]></cdata>`,
           `<url>${xmlText(encodeURIComponent(pw))}</url>`,

@@ -36,6 +36,28 @@ export interface CliResult {
   readonly stdout: string;
   readonly stderr: string;
   readonly ms: number;
+  /** Peak resident memory of the command and every process it started, summed (sampled every 50 ms; Linux /proc). */
+  readonly peakTreeRss: number;
+}
+
+/** Resident memory of a process and all its descendants, in bytes (0 where /proc cannot tell). */
+export function treeRss(pid: number): number {
+  let total = 0;
+  const stack = [pid];
+  const seen = new Set<number>();
+  while (stack.length > 0) {
+    const p = stack.pop()!;
+    if (seen.has(p)) continue;
+    seen.add(p);
+    try {
+      const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1];
+      total += Number(kb ?? 0) * 1024;
+      for (const t of readdirSync(`/proc/${p}/task`)) {
+        for (const c of readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim().split(/\s+/)) if (c) stack.push(Number(c));
+      }
+    } catch { /* gone meanwhile */ }
+  }
+  return total;
 }
 
 /**
@@ -55,10 +77,13 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
     child.stdout.on('data', (c: Buffer) => out.push(c));
     child.stderr.on('data', (c: Buffer) => err.push(c));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (e) => { clearTimeout(timer); reject(e); });
+    let peakTreeRss = 0;
+    const sampler = setInterval(() => { if (child.pid) peakTreeRss = Math.max(peakTreeRss, treeRss(child.pid)); }, 50);
+    child.on('error', (e) => { clearTimeout(timer); clearInterval(sampler); reject(e); });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ms: Date.now() - started });
+      clearInterval(sampler);
+      resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ms: Date.now() - started, peakTreeRss });
     });
   });
 }
@@ -148,15 +173,39 @@ export const mib = (n: number) => `${(n / MiB).toFixed(1)} MiB`;
 const SPELLERS: readonly [string, (s: string) => string][] = [
   ['url-encoded', encodeURIComponent],
   ['url-encoded (encodeURI)', encodeURI],
+  ['url-encoded, lower-case hex', (s) => encodeURIComponent(s).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())],
+  ['every byte url-encoded', (s) => [...Buffer.from(s, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('')],
   ['form-encoded', (s) => new URLSearchParams({ p: s }).toString().slice(2)],
   ['xml-escaped', (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')],
   ['xml-escaped, &quot; &apos;', (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')],
   ['html-escaped, &quot; &#39;', (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')],
-  ['xml-escaped, &#34; &#39;', (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;').replace(/'/g, '&#39;')],
+  ['xml-escaped, &#34; &#x27;', (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;').replace(/'/g, '&#x27;')],
+  ['decimal character references', (s) => [...s].map((c) => `&#${c.codePointAt(0)};`).join('')],
+  ['hex character references', (s) => [...s].map((c) => `&#x${c.codePointAt(0)!.toString(16)};`).join('')],
   ['json-escaped', (s) => JSON.stringify(s).slice(1, -1)],
+  ['json \\u escapes', (s) => [...s].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
 ];
 
-/** Every spelling of a secret worth searching for: raw, one or two layers of each encoding, whitespace folded, base64. */
+/** The spellings of a secret's bytes read in another encoding than they were written in. */
+function misread(secret: string): [string, string][] {
+  const le = Buffer.from(secret, 'utf16le');
+  const be = Buffer.from(le).swap16();
+  const escNul = (t: string) => t.replace(/\u0000/g, '\\u0000');
+  return [
+    ['UTF-16LE read as UTF-8', le.toString('utf8')],
+    ['UTF-16BE read as UTF-8', be.toString('utf8')],
+    ['UTF-16LE read as UTF-8, NULs shown as \\u0000', escNul(le.toString('utf8'))],
+    ['UTF-16BE read as UTF-8, NULs shown as \\u0000', escNul(be.toString('utf8'))],
+    ['Latin-1 bytes read as UTF-8', Buffer.from(secret, 'latin1').toString('utf8')],
+    ['UTF-8 bytes read as Latin-1', Buffer.from(secret, 'utf8').toString('latin1')],
+    ['UTF-8 bytes read as Windows-1252', new TextDecoder('windows-1252').decode(Buffer.from(secret, 'utf8'))],
+  ];
+}
+
+/**
+ * Every spelling of a secret worth searching for: raw, one or two layers of each encoding,
+ * whitespace folded, base64, and its bytes misread (UTF-16 as UTF-8, Latin-1 as UTF-8...).
+ */
 export function secretSpellings(secret: string): { form: string; text: string }[] {
   const all: [string, string][] = [['raw', secret]];
   for (const [n1, e1] of SPELLERS) {
@@ -166,8 +215,11 @@ export function secretSpellings(secret: string): { form: string; text: string }[
   }
   all.push(['whitespace runs folded', secret.replace(/\s+/g, ' ')]);
   all.push(['base64', Buffer.from(secret, 'utf8').toString('base64')], ['base64url', Buffer.from(secret, 'utf8').toString('base64url')]);
+  all.push(...misread(secret));
   const seen = new Set<string>();
-  return all.filter(([, t]) => (seen.has(t) ? false : (seen.add(t), true))).map(([form, text]) => ({ form, text }));
+  // A misreading that keeps fewer than 4 characters of the secret finds nothing but noise.
+  return all.filter(([, t]) => t.replace(/[\u0000\uFFFD]/g, '').length >= Math.min(4, secret.length))
+    .filter(([, t]) => (seen.has(t) ? false : (seen.add(t), true))).map(([form, text]) => ({ form, text }));
 }
 
 /**

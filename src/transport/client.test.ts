@@ -41,6 +41,8 @@ beforeAll(async () => {
       // Declares 10 MiB and sends nothing: only a check of the declared length ends this quickly.
       res.writeHead(200, { 'content-type': 'text/xml', 'content-length': String(10 * 1024 * 1024) });
       res.flushHeaders();
+    } else if (path === '/soon') {
+      setTimeout(() => { res.writeHead(200, { 'content-type': 'text/xml' }); res.end('<soon/>'); }, 50);
     } else if (path === '/echo') {
       let body = '';
       req.on('data', (c) => (body += c));
@@ -152,6 +154,50 @@ describe('transport', () => {
     const gaps = sent.slice(1).map((x, i) => x - sent[i]!);
     expect(sent.length).toBe(16);
     expect(Math.min(...gaps)).toBeGreaterThanOrEqual(49); // 1000 / 20 ms, timer granularity aside
+  });
+
+  test('time the event loop spends blocked (our checks) is not counted against an exchange', async () => {
+    const t = new Transport({ timeoutMs: 400 });
+    const pending = t.send({ method: 'GET', url: `${base}/soon`, headers: {} });
+    // The answer arrives after 50 ms; this process is busy for 0.8 s meanwhile: the target was on time.
+    await new Promise((r) => setTimeout(r, 10));
+    const end = performance.now() + 800;
+    while (performance.now() < end) { /* busy */ }
+    const ex = await pending;
+    expect(ex.error).toBeUndefined();
+    expect(ex.response?.body.toString()).toBe('<soon/>');
+    // A target that does not answer still times out, the blocked time aside.
+    const silent = t.send({ method: 'GET', url: `${base}/silent`, headers: {} });
+    await new Promise((r) => setTimeout(r, 10));
+    const end2 = performance.now() + 450;
+    while (performance.now() < end2) { /* busy */ }
+    expect((await silent).error?.code).toBe('timeout');
+    await t.close();
+  });
+
+  test('the deadline is wall-clock time, a blocked event loop included', async () => {
+    const t = new Transport({ timeoutMs: 60_000, deadline: Date.now() + 200 });
+    const pending = t.send({ method: 'GET', url: `${base}/silent`, headers: {} });
+    const end = performance.now() + 300;
+    while (performance.now() < end) { /* busy */ }
+    expect((await pending).error?.code).toBe('deadline_exceeded');
+    await t.close();
+  });
+
+  // (src/testing/hostile-server.ts serves the same status line as 'status-099'.)
+  test('a status below 100 or a broken status line is named plainly, without undici\'s internals', async () => {
+    const { createServer: raw } = await import('node:net');
+    const t = new Transport({ timeoutMs: 2000 });
+    for (const [line, message] of [['099', /^invalid HTTP status line: a status code below 100/], ['abc', /^the response is not valid HTTP\/1\.1: invalid status code$/]] as const) {
+      const srv = raw((sock) => { sock.on('data', () => sock.end(`HTTP/1.1 ${line} Weird\r\ncontent-length: 2\r\n\r\nok`)); });
+      await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+      const ex = await t.send({ method: 'GET', url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/x`, headers: {} });
+      await new Promise<void>((r) => srv.close(() => r()));
+      expect(ex.error?.code, line).toBe('invalid_response');
+      expect(ex.error?.message, line).toMatch(message);
+      expect(ex.error?.message).not.toMatch(/assert|ERR_ASSERTION/i);
+    }
+    await t.close();
   });
 
   test('redirects are not followed: the 302 is the response', async () => {

@@ -3,6 +3,11 @@
  * exchange (headers and a trickling body), an overall deadline for the run, a response-size cap
  * enforced while reading (the body is aborted, never buffered past the cap), no redirects, bounded
  * concurrency and request rate, retries only where the caller says it is safe.
+ *
+ * The per-exchange timeout measures the target, not this process: time the event loop spent
+ * blocked (checking a large document) while an exchange was in flight is not counted against it,
+ * and a timer that fires gives the poll phase a turn first, so a response that arrived while the
+ * loop was busy is read before the exchange is declared timed out. The deadline is wall-clock time.
  */
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Exchange, HttpRequest } from '../core/types.js';
@@ -29,9 +34,87 @@ export const DEFAULT_TRANSPORT: TransportOptions = { concurrency: 8, timeoutMs: 
 /** Stable codes of transport failures, as they appear in findings. */
 export type TransportErrorCode =
   | 'connection_refused' | 'unknown_host' | 'tls_error' | 'timeout' | 'deadline_exceeded'
-  | 'connection_reset' | 'response_too_large' | 'transport_error';
+  | 'connection_reset' | 'response_too_large' | 'invalid_response' | 'transport_error';
 
 class SizeCapError extends Error {}
+/** Why the transport aborted an exchange (the abort signal's reason). */
+class Stop extends Error {
+  constructor(readonly why: 'timeout' | 'deadline') {
+    super(why);
+  }
+}
+
+/**
+ * How long the event loop has been blocked, summed: a timer every 25 ms notes how late it fires.
+ * Runs only while exchanges are in flight, and never keeps the process alive.
+ */
+class LoopLag {
+  static readonly INTERVAL = 25;
+  /** Lateness below this is timer jitter, not a blocked loop. */
+  static readonly SLACK = 15;
+  #blocked = 0;
+  #last = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #users = 0;
+
+  acquire(): void {
+    if (this.#users++ > 0) return;
+    this.#last = performance.now();
+    this.#timer = setInterval(() => {
+      const now = performance.now();
+      const late = now - this.#last - LoopLag.INTERVAL;
+      if (late > LoopLag.SLACK) this.#blocked += late;
+      this.#last = now;
+    }, LoopLag.INTERVAL);
+    this.#timer.unref();
+  }
+
+  release(): void {
+    if (--this.#users > 0) return;
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /** Milliseconds blocked so far, a block still going on (this very call runs late) included. */
+  blocked(): number {
+    const late = performance.now() - this.#last - LoopLag.INTERVAL;
+    return this.#blocked + (late > LoopLag.SLACK ? late : 0);
+  }
+}
+
+const lag = new LoopLag();
+
+/**
+ * Abort `controller` after `budget` ms of the exchange's own time (time the event loop was blocked
+ * not counted), and at the deadline (wall clock). Returns the function that disarms both.
+ */
+function armTimers(controller: AbortController, budget: number, deadline: number | undefined): () => void {
+  const started = performance.now();
+  lag.acquire();
+  const blocked0 = lag.blocked();
+  let timer: NodeJS.Timeout | undefined;
+  let immediate: NodeJS.Immediate | undefined;
+  const arm = (ms: number) => { timer = setTimeout(fire, Math.max(1, Math.ceil(ms))); };
+  // Fire after the poll phase of this loop turn: what arrived while the loop was busy is read first.
+  const fire = () => {
+    immediate = setImmediate(() => {
+      const spent = performance.now() - started - (lag.blocked() - blocked0);
+      if (spent >= budget) controller.abort(new Stop('timeout'));
+      else arm(budget - spent);
+    });
+  };
+  arm(budget);
+  const wall = deadline === undefined ? undefined : setTimeout(() => controller.abort(new Stop('deadline')), Math.max(1, deadline - Date.now()));
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    clearTimeout(wall);
+    if (immediate) clearImmediate(immediate);
+    lag.release();
+  };
+}
 
 export class Transport {
   readonly #opts: TransportOptions;
@@ -50,8 +133,9 @@ export class Transport {
       connections: this.#opts.concurrency,
       pipelining: 1,
       keepAliveTimeout: 10_000,
-      // Name lookup, TCP and TLS handshake within one exchange's time (undici's default is 10 s).
-      connect: { timeout: this.#opts.timeoutMs, ...(this.#opts.insecureTls ? { rejectUnauthorized: false } : {}) },
+      // Name lookup, TCP and TLS handshake are bounded by the exchange's own timer (armTimers); this
+      // is only a backstop, long enough that a blocked event loop cannot make it fire first.
+      connect: { timeout: this.#opts.timeoutMs + 60_000, ...(this.#opts.insecureTls ? { rejectUnauthorized: false } : {}) },
     });
   }
 
@@ -59,26 +143,35 @@ export class Transport {
     return this.#opts;
   }
 
-  async #acquire(): Promise<void> {
+  /**
+   * A slot among the requests in flight and, with a rate bound, this request's turn. Returns the
+   * function to call right before the request goes: its time is the one the next turn counts from.
+   */
+  async #acquire(): Promise<() => void> {
     if (this.#active >= this.#opts.concurrency) await new Promise<void>((r) => this.#waiting.push(r));
     this.#active++;
-    if (this.#opts.maxRps) await this.#pace(1000 / this.#opts.maxRps);
+    return this.#opts.maxRps ? this.#pace(1000 / this.#opts.maxRps) : () => {};
   }
 
   /**
    * Let requests go one at a time, each at least `gap` ms after the previous one actually went.
-   * Times are taken when a request is let go, not planned ahead: timers that fire late (the event
-   * loop busy with checks) must not release a burst of requests at once.
+   * Times are taken when a request goes (the returned function), not planned ahead, and the next
+   * turn starts only then: timers that fire late (the event loop busy with checks) must not release
+   * a burst of requests at once.
    */
-  #pace(gap: number): Promise<void> {
+  #pace(gap: number): Promise<() => void> {
+    let went!: () => void;
+    const gone = new Promise<void>((r) => { went = r; });
     const turn = this.#pacing.then(async () => {
       for (let wait = this.#lastStart + gap - performance.now(); wait > 0; wait = this.#lastStart + gap - performance.now()) {
         await new Promise((r) => setTimeout(r, Math.ceil(wait)));
       }
-      this.#lastStart = performance.now();
     });
-    this.#pacing = turn;
-    return turn;
+    this.#pacing = turn.then(() => gone);
+    return turn.then(() => () => {
+      this.#lastStart = performance.now();
+      went();
+    });
   }
 
   #release(): void {
@@ -104,20 +197,24 @@ export class Transport {
     if (deadline !== undefined && Date.now() >= deadline) {
       return { request: req, error: { code: 'deadline_exceeded', message: 'the run\'s overall deadline passed before this request was sent' } };
     }
-    await this.#acquire();
+    const go = await this.#acquire();
     const started = performance.now();
-    const budget = Math.max(1, Math.min(this.#opts.timeoutMs, deadline !== undefined ? deadline - Date.now() : Infinity));
-    const byDeadline = deadline !== undefined && deadline - Date.now() < this.#opts.timeoutMs;
-    const signal = AbortSignal.timeout(budget);
+    const budget = this.#opts.timeoutMs;
+    const controller = new AbortController();
+    const { signal } = controller;
+    const disarm = armTimers(controller, budget, deadline);
     try {
+      go();
       const res = await abortable(request(req.url, {
         method: req.method,
         headers: req.headers,
         body: req.body,
         dispatcher: this.#dispatcher,
         signal,
-        headersTimeout: budget,
-        bodyTimeout: budget,
+        // undici's own timers would fire after a blocked event loop without counting it: the
+        // exchange's timer (armTimers) covers headers and body instead.
+        headersTimeout: 0,
+        bodyTimeout: 0,
       }), signal);
       const chunks: Buffer[] = [];
       let size = 0;
@@ -135,13 +232,17 @@ export class Transport {
       }
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
+      chunks.length = 0;
       return {
         request: req,
-        response: { status: res.statusCode, headers, body: Buffer.concat(chunks), elapsedMs: performance.now() - started },
+        response: { status: res.statusCode, headers, body, elapsedMs: performance.now() - started },
       };
     } catch (e) {
-      return { request: req, error: classify(e, this.#opts, budget, byDeadline) };
+      const stop = signal.aborted && signal.reason instanceof Stop ? signal.reason.why : undefined;
+      return { request: req, error: classify(e, this.#opts, stop, performance.now() - started) };
     } finally {
+      disarm();
       this.#release();
     }
   }
@@ -172,18 +273,18 @@ function abortable(p: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Pr
   });
 }
 
-function classify(e: unknown, opts: TransportOptions, budget: number, byDeadline: boolean): { code: TransportErrorCode; message: string } {
+function classify(e: unknown, opts: TransportOptions, stop: 'timeout' | 'deadline' | undefined, elapsed: number): { code: TransportErrorCode; message: string } {
   if (e instanceof SizeCapError) {
     return { code: 'response_too_large', message: `response body larger than ${opts.maxBodyBytes} bytes: reading aborted` };
   }
+  if (stop === 'deadline') return { code: 'deadline_exceeded', message: `the run's overall deadline passed after ${Math.round(elapsed)} ms of this exchange` };
+  if (stop === 'timeout') return { code: 'timeout', message: `no complete response within ${opts.timeoutMs} ms` };
   const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = err.code ?? err.cause?.code ?? '';
   const msg = err.message ?? String(e);
   if (err.name === 'TimeoutError' || err.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_ABORTED'
     || code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return byDeadline
-      ? { code: 'deadline_exceeded', message: `the run's overall deadline passed after ${Math.round(budget)} ms of this exchange` }
-      : { code: 'timeout', message: `no complete response within ${Math.round(budget)} ms` };
+    return { code: 'timeout', message: `no complete response within ${opts.timeoutMs} ms` };
   }
   if (code === 'ECONNREFUSED') return { code: 'connection_refused', message: `connection refused: ${msg}` };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'unknown_host', message: `unknown host: ${msg}` };
@@ -191,5 +292,13 @@ function classify(e: unknown, opts: TransportOptions, budget: number, byDeadline
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED') {
     return { code: 'connection_reset', message: `connection closed before the response was complete: ${msg}` };
   }
-  return { code: 'transport_error', message: `${code ? code + ': ' : ''}${msg}` };
+  // undici asserts on a status below 100 (its parser lets "099" through): say what the target sent, not undici's internals.
+  if (code === 'ERR_ASSERTION' && /statusCode >= 100/.test(msg)) {
+    return { code: 'invalid_response', message: 'invalid HTTP status line: a status code below 100 (HTTP/1.1 status codes are 100 to 599)' };
+  }
+  if (code.startsWith('HPE_') || err.name === 'HTTPParserError') {
+    const detail = /\(([^)]*)\)\s*$/.exec(msg)?.[1];
+    return { code: 'invalid_response', message: `the response is not valid HTTP/1.1${detail ? `: ${detail.toLowerCase()}` : ''}` };
+  }
+  return { code: 'transport_error', message: `${code ? code + ': ' : ''}${msg.split('\n')[0]!.slice(0, 300)}` };
 }

@@ -41,6 +41,23 @@ describe('reproduce command', () => {
     }
   });
 
+  test('SOAP: any byte of the password survives the command, CR and LF included (the service reads the same password)', async () => {
+    const { soap11, soap12 } = await import('../bindings/soap.js');
+    const { findOperation, DEFAULT_NAMESPACES } = await import('../contract/catalogue.js');
+    const { parseXml } = await import('../xml/tree.js');
+    const op = findOperation('GetMeals')!;
+    for (const [i, pw] of ['a\rb', 'a\nb\n', `q'"<&>\\ $\`{}\r\n\t%.`, 'é€\u2028 ends with a dot.'].entries()) {
+      for (const b of [i % 2 ? soap12 : soap11]) {
+        const req = b.encodeRequest(op, { userName: 'u', password: pw, language: 'en' }, 'http://h', DEFAULT_NAMESPACES.search);
+        const cmd = curlCommand(req, pw);
+        const script = cmd.replace(/curl [^\n]*--data-binary @- /, 'cat ');
+        const out = execFileSync('bash', ['-c', script], { env: { CONFORMANCE_PASSWORD: pw, PATH: process.env.PATH } }).toString();
+        const call = parseXml(out).root.children[0]!.children[0]!;
+        expect(call.children.find((c) => c.local === 'password')?.text, JSON.stringify(pw)).toBe(pw);
+      }
+    }
+  });
+
   test('URL user-info is never part of the command (the transport does not send it either)', () => {
     const reqs: HttpRequest[] = [
       { method: 'GET', url: 'http://bob:urlsecret@h:8/1/SOAP/X.asmx/Op?a=1', headers: {} },

@@ -10,7 +10,13 @@ import { secretForms } from '../core/redact.js';
 export const PASSWORD_VARIABLE = 'CONFORMANCE_PASSWORD';
 /** The password escaped for XML text and attribute values, set by the command itself. */
 const XML_VARIABLE = `${PASSWORD_VARIABLE}_XML`;
-const XML_ESCAPE = `$(printf '%s' "$${PASSWORD_VARIABLE}" | sed -e 's/&/\\&amp;/g' -e 's/</\\&lt;/g' -e 's/>/\\&gt;/g' -e 's/"/\\&quot;/g' -e "s/'/\\&apos;/g")`;
+/**
+ * Sets the escaped variable: & < > " ' as entities and CR as &#13; (a raw CR would reach the service
+ * as LF: XML normalises line ends). Any byte survives: sed works line by line, so LF stays as it is,
+ * and a '.' appended then taken off keeps trailing line breaks that $(...) would strip.
+ */
+const XML_ESCAPE = `${XML_VARIABLE}=$(printf '%s.' "$${PASSWORD_VARIABLE}" | sed -e 's/&/\\&amp;/g' -e 's/</\\&lt;/g' -e 's/>/\\&gt;/g' -e 's/"/\\&quot;/g' -e "s/'/\\&apos;/g" `
+  + `-e "s/$(printf '\\r')/\\&#13;/g"); ${XML_VARIABLE}=\${${XML_VARIABLE}%.}`;
 
 /** Quote for a POSIX shell. */
 export function shellQuote(s: string): string {
@@ -58,5 +64,5 @@ export function curlCommand(req: HttpRequest, password: string): string {
     }
   }
   parts.push('--data-binary', '@-', `<<EOF\n${body}\nEOF`);
-  return (escaped ? `${XML_VARIABLE}=${XML_ESCAPE}; ` : '') + parts.join(' ');
+  return (escaped ? `${XML_ESCAPE}; ` : '') + parts.join(' ');
 }

@@ -51,6 +51,22 @@ export class XmlError extends Error {
   override name = 'XmlError';
 }
 
+/** Put before every element and attribute name fast-xml-parser keys its objects with (see PARSER_OPTIONS). */
+const NAME_MARK = '\u0001';
+
+/** Marked names by name: a document repeats a few names, and each marked copy costs memory per element. */
+const MARKED = new Map<string, string>();
+
+function mark(name: string): string {
+  if (name.charCodeAt(0) === 1) return name;
+  let m = MARKED.get(name);
+  if (m === undefined) {
+    m = `${NAME_MARK}${name}`;
+    if (MARKED.size < 4096) MARKED.set(name, m);
+  }
+  return m;
+}
+
 /** fast-xml-parser's options for target documents (exported for the benchmark's parser-only figure). */
 export const PARSER_OPTIONS = {
   preserveOrder: true,
@@ -69,6 +85,12 @@ export const PARSER_OPTIONS = {
   // No callback here reads the path, so do not build a path string for every tag, attribute and
   // text (same tree; about 20% of the parser's time on a 10 MB response).
   jPath: false,
+  // fast-xml-parser refuses elements and attributes named __proto__, constructor or prototype and
+  // renames toString, valueOf, hasOwnProperty... (its objects are keyed by name). Every name gets a
+  // mark no XML name can hold, so it is never one of those; build() takes the mark off again. (The
+  // parser transforms the name of an empty-element tag twice: marking is idempotent.)
+  transformTagName: mark,
+  transformAttributeName: mark,
 } as const;
 
 const parser = new XMLParser(PARSER_OPTIONS);
@@ -118,29 +140,123 @@ export function readDeclaration(xml: string): XmlDeclaration | undefined {
 
 type RawNode = Record<string, unknown>;
 
+/** Character data runs at least this long are kept away from fast-xml-parser (liftLongTexts). */
+export const LONG_TEXT = 4096;
+const LIFT_OPEN = '\u0001';
+const LIFT_CLOSE = '\u0002';
+const LIFTED_RE = /\u0001(\d+)\u0002/g;
+const ENTITY_RE = /&(?:#x([0-9a-fA-F]+)|#([0-9]+)|(lt|gt|amp|quot|apos));/g;
+const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+/** Character data as fast-xml-parser would give it: line ends normalised, then references decoded. */
+function decodeText(raw: string): string {
+  return raw.replace(/\r\n?/g, '\n').replace(ENTITY_RE, (m, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
+    if (name !== undefined) return PREDEFINED[name]!;
+    const cp = hex !== undefined ? parseInt(hex, 16) : Number(dec);
+    return cp >= 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
+  });
+}
+
+/**
+ * fast-xml-parser builds character data one character at a time (a string concatenation per
+ * character): a 10 MB text took 2 s and 350 MB. Runs of character data of LONG_TEXT characters or
+ * more are cut out of the text before it parses it, a numbered placeholder in their place, and put
+ * back (decoded) when the tree is built. Markup is stepped over as the parsers see it: comments,
+ * CDATA sections, processing instructions, and tags with their quoted attribute values. A text
+ * already holding the placeholder characters (U+0001, U+0002: not allowed in XML) is left as it is.
+ */
+function liftLongTexts(xml: string): { xml: string; texts: string[] } | undefined {
+  // A first look: is there any run between two "<" long enough to matter?
+  let long = false;
+  for (let i = xml.indexOf('<'), j = 0; ; i = j) {
+    j = i < 0 ? -1 : xml.indexOf('<', i + 1);
+    if ((j < 0 ? xml.length : j) - Math.max(i, 0) >= LONG_TEXT) { long = true; break; }
+    if (j < 0) break;
+  }
+  if (!long || xml.includes(LIFT_OPEN) || xml.includes(LIFT_CLOSE)) return undefined;
+  const texts: string[] = [];
+  const parts: string[] = [];
+  let copied = 0;
+  const lift = (from: number, to: number) => {
+    parts.push(xml.slice(copied, from), `${LIFT_OPEN}${texts.length}${LIFT_CLOSE}`);
+    texts.push(xml.slice(from, to));
+    copied = to;
+  };
+  let i = xml.indexOf('<');
+  // Text before the first markup (outside the root: dropped by the parser, but read a character at a time).
+  if ((i < 0 ? xml.length : i) >= LONG_TEXT) lift(0, i < 0 ? xml.length : i);
+  while (i >= 0) {
+    // The end of the markup construct at i.
+    let end: number;
+    if (xml.startsWith('<!--', i)) end = xml.indexOf('-->', i + 4) + 3;
+    else if (xml.startsWith('<![CDATA[', i)) end = xml.indexOf(']]>', i + 9) + 3;
+    else if (xml.startsWith('<?', i)) end = xml.indexOf('?>', i + 2) + 2;
+    else {
+      let q = '';
+      let k = i + 1;
+      for (; k < xml.length; k++) {
+        const c = xml[k]!;
+        if (q) { if (c === q) q = ''; } else if (c === '"' || c === "'") q = c; else if (c === '>') break;
+      }
+      end = k + 1;
+    }
+    if (end <= i || end > xml.length) break; // unterminated: libxml2 reports it
+    const next = xml.indexOf('<', end);
+    const stop = next < 0 ? xml.length : next;
+    if (stop - end >= LONG_TEXT) lift(end, stop);
+    i = next;
+  }
+  if (texts.length === 0) return undefined;
+  parts.push(xml.slice(copied));
+  return { xml: parts.join(''), texts };
+}
+
 /** Parse a document into a namespace-resolved tree. Throws XmlError with a precise message. */
 export function parseXml(xml: string): ParsedXml {
   if (hasDoctype(xml)) throw new XmlError('document type declaration (<!DOCTYPE) present: not allowed in these messages, entities are never expanded');
+  const lifted = liftLongTexts(xml);
   let raw: RawNode[];
   try {
-    raw = parser.parse(xml) as RawNode[];
+    raw = parser.parse(lifted ? lifted.xml : xml) as RawNode[];
   } catch (e) {
     throw new XmlError(`not well-formed XML: ${(e as Error).message}`);
   }
-  const roots = raw.filter((n) => elementName(n) !== undefined);
+  const roots = raw.filter(isElement);
+  raw.length = 0;
   if (roots.length !== 1) throw new XmlError(roots.length === 0 ? 'no root element' : `${roots.length} root elements, expected one`);
-  const root = build(roots[0]!, new Map([['xml', XML_NS]]), []);
+  const restore = lifted ? (t: string) => (t.includes(LIFT_OPEN) ? t.replace(LIFTED_RE, (_, k: string) => decodeText(lifted.texts[Number(k)]!)) : t) : undefined;
+  const root = build(roots[0]!, new Map([['xml', XML_NS]]), [], restore);
   return { root, declaration: readDeclaration(xml) };
 }
 
-function elementName(n: RawNode): string | undefined {
-  for (const k in n) if (k !== ':@' && k !== '#text') return k;
-  return undefined;
+/** A marked name without its mark (shared per distinct name). */
+const UNMARKED = new Map<string, string>();
+function unmark(marked: string): string {
+  let n = UNMARKED.get(marked);
+  if (n === undefined) {
+    n = marked.slice(1);
+    if (UNMARKED.size < 4096) UNMARKED.set(marked, n);
+  }
+  return n;
 }
 
+/** Whether a raw node is an element (it has a marked key). */
+function isElement(n: RawNode): boolean {
+  for (const k in n) if (k.charCodeAt(0) === 1) return true;
+  return false;
+}
+
+/** Split qualified names by qualified name (one pair of strings per distinct name, not per element). */
+const SPLIT = new Map<string, [string, string]>();
+
 function split(qname: string): [string, string] {
-  const i = qname.indexOf(':');
-  return i < 0 ? ['', qname] : [qname.slice(0, i), qname.slice(i + 1)];
+  let pair = SPLIT.get(qname);
+  if (pair === undefined) {
+    const i = qname.indexOf(':');
+    pair = i < 0 ? ['', qname] : [qname.slice(0, i), qname.slice(i + 1)];
+    if (SPLIT.size < 4096) SPLIT.set(qname, pair);
+  }
+  return pair;
 }
 
 /**
@@ -154,44 +270,78 @@ function pathOf(stack: readonly string[]): string {
   return `/${stack.join('/')}`;
 }
 
-/** `stack` holds the qualified names from the root down to this element's parent; it is restored on return. */
-function build(node: RawNode, scope: Map<string, string>, stack: string[]): XElement {
-  const qname = elementName(node)!;
-  const rawAttrs = (node[':@'] ?? {}) as Record<string, string>;
-  let local = scope;
-  for (const k in rawAttrs) {
-    if (k === 'xmlns' || k.startsWith('xmlns:')) {
-      if (local === scope) local = new Map(scope);
-      local.set(k === 'xmlns' ? '' : k.slice(6), rawAttrs[k]!);
+/**
+ * Build one element and its descendants. `scope` maps each prefix in scope to its URI ('' for the
+ * default namespace) and is shared by the whole walk: an element's declarations are set on entry
+ * and the previous bindings put back on return, so a declaration costs the same however many are
+ * in scope (copying the scope per declaring element was quadratic: 20,000 declarations on the root
+ * and 20,000 children declaring one more took a minute). `stack` holds the qualified names from the
+ * root down to this element's parent; it is restored on return.
+ */
+function build(node: RawNode, scope: Map<string, string>, stack: string[], restore?: (text: string) => string): XElement {
+  let marked = '';
+  for (const k in node) {
+    if (k.charCodeAt(0) === 1) {
+      marked = k;
+      break;
     }
   }
-  const [prefix, name] = split(qname);
-  stack.push(qname);
-  const ns = local.get(prefix);
-  if (ns === undefined && prefix !== '') throw new XmlError(`undeclared namespace prefix "${prefix}" on element ${pathOf(stack)}`);
-  let attrs: readonly XAttr[] | XAttr[] = NONE;
-  for (const k in rawAttrs) {
-    if (k === 'xmlns' || k.startsWith('xmlns:')) continue;
-    const [ap, al] = split(k);
-    const ans = ap === '' ? '' : local.get(ap);
-    if (ans === undefined) throw new XmlError(`undeclared namespace prefix "${ap}" on attribute ${k} of ${pathOf(stack)}`);
-    if (attrs === NONE) attrs = [];
-    (attrs as XAttr[]).push({ ns: ans, local: al, prefix: ap, value: rawAttrs[k]! });
-  }
-  const kids = node[qname] as RawNode[];
-  let children: readonly XElement[] = NONE;
-  let text = '';
-  for (const k of kids) {
-    const t = k['#text'];
-    if (typeof t === 'string') text += t;
-    else if (typeof t === 'number') text += String(t);
-    else if (elementName(k) !== undefined) {
-      if (children === NONE) children = [];
-      (children as XElement[]).push(build(k, local, stack));
+  const qname = unmark(marked);
+  const rawAttrs = (node[':@'] ?? undefined) as Record<string, string> | undefined;
+  // Bindings this element replaced (prefix → previous URI, undefined when there was none).
+  let saved: Map<string, string | undefined> | undefined;
+  if (rawAttrs) {
+    for (const key in rawAttrs) {
+      const k = key.slice(1);
+      if (k !== 'xmlns' && !k.startsWith('xmlns:')) continue;
+      const p = k === 'xmlns' ? '' : k.slice(6);
+      saved ??= new Map();
+      if (!saved.has(p)) saved.set(p, scope.get(p));
+      scope.set(p, rawAttrs[key]!);
     }
   }
-  stack.pop();
-  return { ns: ns ?? '', local: name, prefix, attrs, children, text };
+  try {
+    const [prefix, name] = split(qname);
+    stack.push(qname);
+    const ns = scope.get(prefix);
+    if (ns === undefined && prefix !== '') throw new XmlError(`undeclared namespace prefix "${prefix}" on element ${pathOf(stack)}`);
+    let attrs: readonly XAttr[] | XAttr[] = NONE;
+    if (rawAttrs) {
+      for (const key in rawAttrs) {
+        const k = key.slice(1);
+        if (k === 'xmlns' || k.startsWith('xmlns:')) continue;
+        const [ap, al] = split(k);
+        const ans = ap === '' ? '' : scope.get(ap);
+        if (ans === undefined) throw new XmlError(`undeclared namespace prefix "${ap}" on attribute ${k} of ${pathOf(stack)}`);
+        if (attrs === NONE) attrs = [];
+        (attrs as XAttr[]).push({ ns: ans, local: al, prefix: ap, value: rawAttrs[key]! });
+      }
+    }
+    const kids = node[marked] as RawNode[];
+    let children: readonly XElement[] = NONE;
+    let text = '';
+    for (let i = 0; i < kids.length; i++) {
+      const k = kids[i]!;
+      // The parser's node is let go once read: its output and the tree are not held whole together.
+      (kids as unknown[])[i] = undefined;
+      const t = k['#text'];
+      if (typeof t === 'string') text += t;
+      else if (typeof t === 'number') text += String(t);
+      else if (isElement(k)) {
+        if (children === NONE) children = [];
+        (children as XElement[]).push(build(k, scope, stack, restore));
+      }
+    }
+    stack.pop();
+    return { ns: ns ?? '', local: name, prefix, attrs, children, text: restore ? restore(text) : text };
+  } finally {
+    if (saved) {
+      for (const [p, uri] of saved) {
+        if (uri === undefined) scope.delete(p);
+        else scope.set(p, uri);
+      }
+    }
+  }
 }
 
 /** The attribute of that namespace and local name. */

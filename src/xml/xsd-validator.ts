@@ -27,11 +27,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import libxml, { type Document } from 'libxmljs2';
 import { DEFAULT_NAMESPACES, OPERATIONS, type Namespaces, type NsKey, type Operation } from '../contract/catalogue.js';
-import type { DocumentValidator, LibxmlOutcome } from '../checks/context.js';
+import type { DocumentValidator, LibxmlOutcome, ValidateOptions } from '../checks/context.js';
 import { SCHEMA_FILES, generateCombinedXsd, generateXsdSubset, operationElementNames } from '../contract/xsd.js';
 import { allTypes } from '../contract/model.js';
 import { escapeAttr } from './escape.js';
 import { hasDoctype, SOAP11_ENV_NS, SOAP12_ENV_NS, XML_NS } from './tree.js';
+import { checkBudgetMs, markupLimits, overLimit, scanMarkup } from './limits.js';
+import { validateInProcessOfItsOwn, type ValidatorSetup } from './validator-process.js';
 
 /** Default cap on the size of a validated document. */
 export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
@@ -320,7 +322,7 @@ export function schemaBundle(namespaces: Namespaces, cacheDir?: string, subsetsO
   return bundle;
 }
 
-type LibxmlError = { message?: string; line?: number; column?: number; level?: number; code?: number; str1?: string };
+type LibxmlError = { message?: string; line?: number; column?: number; level?: number; code?: number; str1?: string; domain?: number };
 
 /**
  * Work-around for a libxml2 bug: XSD collapses whitespace around the value of xs:int and
@@ -334,24 +336,36 @@ const ATOMIC_ERROR_CODE = 1824; // XML_SCHEMAV_CVC_DATATYPE_VALID_1_2_1
 const ATOMIC_TYPE_RE = /is not a valid value of the atomic type 'xs:([A-Za-z]+)'\.$/;
 const XML_WS_RE = /^[ \t\r\n]+|[ \t\r\n]+$/g;
 let builtinSchema: Document | undefined;
+/** Verdicts of validTrimmed by type and value (a document repeats its values). */
+const trimmedVerdicts = new Map<string, boolean>();
 
 function validTrimmed(value: string, type: string): boolean {
   if (!(RECHECKED_TYPES as readonly string[]).includes(type)) return false;
+  const trimmed = value.replace(XML_WS_RE, '');
+  const key = `${type}\u0000${trimmed}`;
+  const known = trimmedVerdicts.get(key);
+  if (known !== undefined) return known;
   builtinSchema ??= libxml.parseXml(
     `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">${RECHECKED_TYPES.map((t) => `<xs:element name="${t}" type="xs:${t}"/>`).join('')}</xs:schema>`,
     { nonet: true },
   );
-  const trimmed = value.replace(XML_WS_RE, '');
   const probe = libxml.parseXml(`<${type}>${trimmed.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</${type}>`, { nonet: true, noent: false, huge: false });
-  return probe.validate(builtinSchema);
+  const verdict = probe.validate(builtinSchema);
+  if (trimmedVerdicts.size >= 4096) trimmedVerdicts.clear();
+  trimmedVerdicts.set(key, verdict);
+  return verdict;
+}
+
+/** An error libxml2 may have reported only because of its whitespace bug (the value has surrounding XML whitespace). */
+function whitespaceCandidate(e: LibxmlError): boolean {
+  return e.code === ATOMIC_ERROR_CODE && e.str1 !== undefined && e.str1.replace(XML_WS_RE, '') !== e.str1;
 }
 
 /** True for an error that only exists because of the libxml2 whitespace bug. */
 function whitespaceBugOnly(e: LibxmlError): boolean {
-  if (e.code !== ATOMIC_ERROR_CODE || e.str1 === undefined) return false;
-  if (e.str1.replace(XML_WS_RE, '') === e.str1) return false;
+  if (!whitespaceCandidate(e)) return false;
   const type = ATOMIC_TYPE_RE.exec((e.message ?? '').trim())?.[1];
-  return type !== undefined && validTrimmed(e.str1, type);
+  return type !== undefined && validTrimmed(e.str1!, type);
 }
 
 function where(e: LibxmlError): string {
@@ -367,55 +381,119 @@ function byteLengthOver(xml: string, max: number): number | undefined {
   return n > max ? n : undefined;
 }
 
+/** Errors of one libxml2 call kept as objects; the others are only counted. */
+export const MAX_ERRORS_KEPT = 1000;
+/** Errors that may be the whitespace bug's, kept to be checked again (the rest are taken to be the bug's too). */
+const MAX_CANDIDATES_KEPT = 200;
+
+interface ErrorTally { kept: number; candidates: number; dropped: number; byCode: Map<number, number> }
+
+/**
+ * Run a libxml2 call that reports its errors into fresh arrays (libxmljs2 builds a JavaScript Error
+ * for each one and calls the array's `push`), keeping at most MAX_ERRORS_KEPT of them (and
+ * MAX_CANDIDATES_KEPT whitespace-bug candidates) per array and counting the rest: a document with
+ * millions of defects would otherwise hold millions of error objects. While the call runs no other
+ * JavaScript does (it is synchronous), so `Array.prototype.push` is swapped for a filter and put
+ * back at once; only an Error carrying libxml2's `domain` field is filtered, any other push goes
+ * through unchanged. Errors are built without stack traces (libxml2's are not JavaScript's).
+ */
+function withErrorCap<T>(tallies: Map<unknown[], ErrorTally>, call: () => T): T {
+  // eslint-disable-next-line @typescript-eslint/unbound-method
+  const push = Array.prototype.push;
+  const stackLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  Array.prototype.push = function cappedPush(this: unknown[], ...items: unknown[]): number {
+    const item = items[0];
+    if (items.length !== 1 || !(item instanceof Error) || typeof (item as LibxmlError).domain !== 'number') return push.apply(this, items);
+    const e = item as LibxmlError;
+    let t = tallies.get(this);
+    if (!t) tallies.set(this, (t = { kept: 0, candidates: 0, dropped: 0, byCode: new Map() }));
+    if (whitespaceCandidate(e) ? t.candidates++ < MAX_CANDIDATES_KEPT : t.kept++ < MAX_ERRORS_KEPT) return push.call(this, e);
+    if (!whitespaceCandidate(e)) {
+      t.dropped++;
+      t.byCode.set(e.code ?? 0, (t.byCode.get(e.code ?? 0) ?? 0) + 1);
+    }
+    return this.length;
+  };
+  try {
+    return call();
+  } finally {
+    Array.prototype.push = push;
+    Error.stackTraceLimit = stackLimit;
+  }
+}
+
+/** Documents up to this many characters are read in this process; larger ones in a validator process (see validateAsync). */
+export const IN_PROCESS_MAX_CHARS = 256 * 1024;
+
+
 /** A validator of whole response documents for one namespace configuration. */
 export function createDocumentValidator(namespaces: Namespaces, options: ValidatorOptions = {}): DocumentValidator {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const limits = markupLimits(maxBytes);
   for (const ns of Object.values(namespaces)) {
     // libxml2 keeps "&" of a namespace declaration as "&#38;", so no element would ever match.
     if (ns.includes('&')) throw new Error(`namespace ${ns}: libxml2 cannot validate documents whose namespace URI contains "&"`);
   }
   const bundle = schemaBundle(namespaces, options.cacheDir, options.subsets ?? true);
 
-  return {
-    validate(xml: string): LibxmlOutcome {
-      if (byteLengthOver(xml, maxBytes) !== undefined) {
-        return { wellFormedError: `document larger than ${maxBytes} bytes: not parsed`, xsdErrors: [] };
-      }
-      if (hasDoctype(xml)) {
-        return {
-          wellFormedError: 'document type declaration (<!DOCTYPE) present: not parsed (not allowed in these messages; entities are never expanded)',
-          xsdErrors: [],
-        };
-      }
-      let doc: Document;
-      try {
-        doc = libxml.parseXml(xml, { noent: false, nonet: true, huge: false });
-      } catch (e) {
-        const err = e as LibxmlError;
-        return { wellFormedError: `${(err.message ?? String(e)).trim()}${where(err)}`, xsdErrors: [] };
-      }
-      // Namespace well-formedness errors (an undeclared prefix...) do not stop libxml2's parser.
-      const nsError = (doc.errors as unknown as LibxmlError[]).find((e) => (e.level ?? 0) >= 2);
-      if (nsError) return { wellFormedError: `${(nsError.message ?? '').trim()}${where(nsError)}`, xsdErrors: [] };
+  function validate(xml: string): LibxmlOutcome {
+    if (byteLengthOver(xml, maxBytes) !== undefined) {
+      return { wellFormedError: `document larger than ${maxBytes} bytes: not parsed`, xsdErrors: [] };
+    }
+    if (hasDoctype(xml)) {
+      return {
+        wellFormedError: 'document type declaration (<!DOCTYPE) present: not parsed (not allowed in these messages; entities are never expanded)',
+        xsdErrors: [],
+      };
+    }
+    const over = overLimit(scanMarkup(xml), limits);
+    if (over !== undefined) return { notParsed: over, xsdErrors: [] };
+    const tallies = new Map<unknown[], ErrorTally>();
+    let doc: Document;
+    try {
+      doc = withErrorCap(tallies, () => libxml.parseXml(xml, { noent: false, nonet: true, huge: false }));
+    } catch (e) {
+      const err = e as LibxmlError;
+      return { wellFormedError: `${(err.message ?? String(e)).trim()}${where(err)}`, xsdErrors: [] };
+    }
+    // Namespace well-formedness errors (an undeclared prefix...) do not stop libxml2's parser.
+    const nsError = (doc.errors as unknown as LibxmlError[]).find((e) => (e.level ?? 0) >= 2);
+    if (nsError) return { wellFormedError: `${(nsError.message ?? '').trim()}${where(nsError)}`, xsdErrors: [] };
 
-      let valid: boolean;
-      try {
-        const schema = bundle.docFor(xml);
-        bundle.ensureFiles(schema);
-        valid = doc.validate(schema);
-      } catch (e) {
-        return { xsdErrors: [{ message: `XSD validation could not run (schemas in ${bundle.dir}): ${(e as Error).message}` }] };
-      }
-      if (valid) return { xsdErrors: [] };
-      const all = (doc.validationErrors as unknown as LibxmlError[]).filter((e) => (e.level ?? 2) >= 2);
-      const errors = all.filter((e) => !whitespaceBugOnly(e));
-      if (all.length > 0 && errors.length === 0) return { xsdErrors: [] };
-      const xsdErrors = errors.map((e) => ({
-        message: (e.message ?? 'invalid').trim(),
-        ...(e.line ? { line: e.line } : {}),
-        ...(e.column ? { column: e.column } : {}),
-      }));
-      return { xsdErrors: xsdErrors.length > 0 ? xsdErrors : [{ message: 'the document is not valid against the schemas' }] };
+    let valid: boolean;
+    try {
+      const schema = bundle.docFor(xml);
+      bundle.ensureFiles(schema);
+      valid = withErrorCap(tallies, () => doc.validate(schema));
+    } catch (e) {
+      return { xsdErrors: [{ message: `XSD validation could not run (schemas in ${bundle.dir}): ${(e as Error).message}` }] };
+    }
+    if (valid) return { xsdErrors: [] };
+    const reported = doc.validationErrors as unknown as LibxmlError[];
+    const tally = tallies.get(reported);
+    const more = tally?.dropped ?? 0;
+    const extra = more ? { moreXsdErrors: more, moreXsdErrorsByCode: [...tally!.byCode].map(([code, count]) => ({ code, count })) } : {};
+    const all = reported.filter((e) => (e.level ?? 2) >= 2);
+    const errors = all.filter((e) => !whitespaceBugOnly(e));
+    if (all.length > 0 && errors.length === 0 && more === 0) return { xsdErrors: [] };
+    const xsdErrors = errors.map((e) => ({
+      message: (e.message ?? 'invalid').trim(),
+      ...(e.line ? { line: e.line } : {}),
+      ...(e.column ? { column: e.column } : {}),
+      ...(e.code ? { code: e.code } : {}),
+    }));
+    if (xsdErrors.length === 0) return { xsdErrors: [{ message: 'the document is not valid against the schemas' }], ...extra };
+    return { xsdErrors, ...extra };
+  }
+
+  const setup: ValidatorSetup = { namespaces, maxBytes, cacheDir: options.cacheDir, subsets: options.subsets ?? true };
+  return {
+    validate,
+    limits,
+    async validateAsync(xml: string, opts: ValidateOptions = {}): Promise<LibxmlOutcome> {
+      if (xml.length <= IN_PROCESS_MAX_CHARS) return validate(xml);
+      return validateInProcessOfItsOwn(setup, xml, { budgetMs: opts.budgetMs ?? checkBudgetMs(Buffer.byteLength(xml)), signal: opts.signal });
     },
   };
 }

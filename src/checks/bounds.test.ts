@@ -1,0 +1,71 @@
+/** Checks on hostile documents stay bounded by the document: linear work, a few findings per kind. */
+import { describe, expect, test } from 'vitest';
+import { DEFAULT_NAMESPACES } from '../contract/catalogue.js';
+import { manySiblings, manyXsdErrors } from '../testing/hostile-docs.js';
+import { parseXml } from '../xml/tree.js';
+import { createDocumentValidator } from '../xml/xsd-validator.js';
+import { CHECKS, runChecks } from './registry.js';
+import { step } from './support.js';
+import { contextFor } from './test-helpers.js';
+import { compactFindings, finding, FindingList, MAX_FINDINGS_LISTED } from './types.js';
+
+describe('FindingList and compactFindings', () => {
+  test('the first three of each kind, 50 in all, then "and N more like it" per kind (values and numbers do not make a kind)', () => {
+    const list = new FindingList();
+    for (let i = 0; i < 10_000; i++) list.push(finding('shape', `/r/item[${i + 1}]/id`, `value '${i}' of id is not an int (item ${i})`));
+    for (let i = 0; i < 5; i++) list.push(finding('shape', `/r/item[${i + 1}]`, 'missing required element name'));
+    const out = list.list();
+    expect(out.map((f) => f.path)).toEqual(['/r/item[1]/id', '/r/item[2]/id', '/r/item[3]/id', '/r/item[1]', '/r/item[2]', '/r/item[3]', '//id', '//item']);
+    expect(out[6]!.message).toBe("and 9,997 more like it: value '0' of id is not an int (item 0)");
+    expect(out[7]!.message).toBe('and 2 more like it: missing required element name');
+  });
+
+  test('at most 50 listed across kinds; a short list is left as it is', () => {
+    const many = Array.from({ length: 200 }, (_, i) => finding('shape', `/k${i}`, `kind ${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}`));
+    const out = compactFindings(many);
+    expect(out.filter((f) => !f.message.startsWith('and ')).length).toBe(MAX_FINDINGS_LISTED);
+    expect(out.length).toBe(200);
+    const few = many.slice(0, 50);
+    expect(compactFindings(few)).toEqual(few);
+  });
+});
+
+describe('checks on 150,000 broken list items', () => {
+  test('every check ends, each row has a few findings per kind', () => {
+    const doc = manySiblings('1.1', 150_000);
+    const validator = createDocumentValidator(DEFAULT_NAMESPACES);
+    const ctx = contextFor('GetMeals', 'soap11', doc, { validator });
+    const t0 = performance.now();
+    const runs = runChecks(ctx, CHECKS);
+    const ms = performance.now() - t0;
+    const by = Object.fromEntries(runs.map((r) => [r.check.name, r.outcome]));
+    const shape = by.shape as { message: string; path: string }[];
+    expect(shape.length).toBeLessThanOrEqual(8);
+    expect(shape.map((f) => f.message)).toContain('and 149,997 more like it: missing required element id in meal');
+    const xsd = by.xsd_valid as { message: string }[];
+    expect(xsd.length).toBeLessThanOrEqual(8);
+    expect(xsd.some((f) => /^and 149,997 more like it: Element '\{[^}]+\}meal': Missing child element/.test(f.message))).toBe(true);
+    expect(ms).toBeLessThan(60_000); // a bound against a hang (quadratic paths took hours), not a speed goal
+  }, 120_000);
+
+  test('path steps of 200,000 siblings: one pass per parent', () => {
+    const root = parseXml(`<r>${'<a/>'.repeat(200_000)}<b/></r>`).root;
+    const t0 = performance.now();
+    const steps = root.children.map((c) => step(root, c));
+    expect(performance.now() - t0).toBeLessThan(5_000); // counting siblings per child: 20 billion steps
+    expect(steps.slice(0, 2)).toEqual(['a[1]', 'a[2]']);
+    expect(steps.slice(-2)).toEqual(['a[200000]', 'b']);
+    const small = parseXml('<r><a/><b/><a/></r>').root;
+    expect(small.children.map((c) => step(small, c))).toEqual(['a[1]', 'b', 'a[2]']);
+  });
+
+  test('xsd_valid and shape on 30,000 invalid values', () => {
+    const ctx = contextFor('GetMeals', 'get', manyXsdErrors(undefined, 30_000), { validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+    const runs = runChecks(ctx, CHECKS.filter((c) => c.name === 'xsd_valid' || c.name === 'shape'));
+    for (const r of runs) {
+      const f = r.outcome as { message: string }[];
+      expect(f.length, r.check.name).toBeLessThanOrEqual(6);
+      expect(f.some((x) => /^and 29,997 more like it/.test(x.message)), `${r.check.name}: ${JSON.stringify(f)}`).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,55 @@
+import { afterAll, describe, expect, test } from 'vitest';
+import { DEFAULT_NAMESPACES } from '../contract/catalogue.js';
+import { manySiblings, manyXsdErrors, mealsDocument } from '../testing/hostile-docs.js';
+import { stopValidatorProcess } from './validator-process.js';
+import { createDocumentValidator, IN_PROCESS_MAX_CHARS, MAX_ERRORS_KEPT } from './xsd-validator.js';
+
+const validator = createDocumentValidator(DEFAULT_NAMESPACES);
+afterAll(() => stopValidatorProcess());
+
+/** Timer ticks of this process while `p` runs: the event loop stays free when the work is elsewhere. */
+async function ticksDuring<T>(p: () => Promise<T>): Promise<{ value: T; ticks: number; ms: number }> {
+  let ticks = 0;
+  const iv = setInterval(() => ticks++, 20);
+  const t0 = performance.now();
+  try {
+    const value = await p();
+    return { value, ticks, ms: performance.now() - t0 };
+  } finally {
+    clearInterval(iv);
+  }
+}
+
+describe('libxml2 on a large document runs in a process of its own', () => {
+  test('the same outcome as in this process, and the event loop stays free meanwhile', async () => {
+    const doc = manyXsdErrors('1.1', 60_000); // 3 MB, 60,000 errors
+    expect(doc.length).toBeGreaterThan(IN_PROCESS_MAX_CHARS);
+    const here = validator.validate(doc);
+    const { value: there, ticks, ms } = await ticksDuring(() => validator.validateAsync!(doc));
+    expect(there).toEqual(here);
+    expect(there.xsdErrors).toHaveLength(MAX_ERRORS_KEPT);
+    expect(there.moreXsdErrors).toBe(60_000 - MAX_ERRORS_KEPT);
+    expect(ticks).toBeGreaterThan((ms / 20) * 0.3); // a blocked loop would tick once
+    expect(Array.prototype.push.name).toBe('push');
+  });
+
+  test('a document that takes longer than its budget is stopped, and the next one gets a fresh process', async () => {
+    const slow = await validator.validateAsync!(manySiblings('1.1', 1_000_000), { budgetMs: 300 });
+    expect(slow.notParsed).toMatch(/^libxml2 took longer than 0\.3 s on a document of 7,000,335 bytes: stopped after 0\.\d s; the document was not checked$/);
+    const valid = mealsDocument('1.2', `<meals>${'<meal><id>1</id><name>x</name></meal>'.repeat(20_000)}</meals>`);
+    expect(await validator.validateAsync!(valid)).toEqual({ xsdErrors: [] });
+  });
+
+  test('an abort (the run\'s deadline) stops it at once', async () => {
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(new Error('the run\'s deadline passed')), 200);
+    const { value, ms } = await ticksDuring(() => validator.validateAsync!(manySiblings('1.1', 1_000_000), { signal: ac.signal }));
+    expect(value.notParsed).toBe('libxml2 was stopped before it finished reading the document: the run\'s deadline passed');
+    expect(ms).toBeLessThan(2_000);
+  });
+
+  test('small documents are read here, without a process', async () => {
+    const doc = mealsDocument(undefined, '<meals><meal><id>x</id><name>y</name></meal></meals>');
+    expect((await validator.validateAsync!(doc)).xsdErrors).toHaveLength(1);
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * libxml2 on a large document, in a process of its own. libxmljs2 cannot be loaded in worker
+ * threads, and libxml2's work on a hostile document of a few MiB can take seconds to minutes
+ * (quadratic corners, millions of errors) with the event loop blocked all along: exchanges in
+ * flight would time out on our CPU, not the target's, and --deadline could not stop it. A child
+ * process reads the document instead, one at a time: the event loop stays free, and a read that
+ * takes longer than its budget, or outlives the run's deadline, is ended by killing the process
+ * (the next document starts a new one). Small documents never come here (their cost is bounded by
+ * their size); see createDocumentValidator.
+ *
+ * The process is started on first use with tsx (the sources are TypeScript), kept while documents
+ * come, and never keeps this process alive: it exits when the channel closes or after a minute idle.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Namespaces } from '../contract/catalogue.js';
+import type { LibxmlOutcome } from '../checks/context.js';
+
+/** What the child needs to build the same validator as this process. */
+export interface ValidatorSetup {
+  readonly namespaces: Namespaces;
+  readonly maxBytes: number;
+  readonly cacheDir?: string;
+  readonly subsets: boolean;
+}
+
+export interface ChildRequest {
+  readonly id: number;
+  readonly setup: ValidatorSetup;
+  readonly xml: string;
+}
+
+export interface ChildResponse {
+  readonly id: number;
+  readonly outcome?: LibxmlOutcome;
+  readonly error?: string;
+}
+
+const CHILD = fileURLToPath(new URL('./validator-child.ts', import.meta.url));
+/** The child ends itself after this long without a document. */
+export const CHILD_IDLE_MS = 60_000;
+
+/** One validator process and the documents it was given (at most one at a time). */
+interface Handle {
+  readonly proc: ChildProcess;
+  readonly pending: Map<number, (o: LibxmlOutcome) => void>;
+}
+
+let current: Handle | undefined;
+let nextId = 1;
+/** Documents wait here for their turn: one at a time, so the child holds one document's DOM. */
+let queue: Promise<unknown> = Promise.resolve();
+
+function tsxLoader(): string {
+  return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+}
+
+function start(): Handle {
+  const proc = fork(CHILD, [String(CHILD_IDLE_MS)], {
+    execArgv: ['--import', tsxLoader()],
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  const h: Handle = { proc, pending: new Map() };
+  let stderr = '';
+  proc.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString('utf8')).slice(-2000); });
+  proc.on('message', (m: ChildResponse) => {
+    const done = h.pending.get(m.id);
+    if (!done) return;
+    h.pending.delete(m.id);
+    done(m.outcome ?? { notParsed: `the validator process failed on this document: ${m.error ?? 'no outcome'}`, xsdErrors: [] });
+    idle(h);
+  });
+  proc.on('exit', (code, signal) => {
+    if (current === h) current = undefined;
+    const last = stderr.trim().split('\n').pop();
+    for (const done of h.pending.values()) {
+      done({ notParsed: `the validator process ended (${signal ?? `exit code ${code}`}) while reading this document${last ? `: ${last}` : ''}`, xsdErrors: [] });
+    }
+    h.pending.clear();
+  });
+  proc.on('error', () => { /* reported through 'exit' */ });
+  idle(h);
+  return h;
+}
+
+/** The child keeps this process alive only while a document is being read. */
+function idle(h: Handle): void {
+  const stderr = h.proc.stderr as (NodeJS.ReadableStream & { ref?: () => void; unref?: () => void }) | null;
+  if (h.pending.size > 0) {
+    h.proc.ref();
+    h.proc.channel?.ref();
+    stderr?.ref?.();
+  } else {
+    h.proc.unref();
+    h.proc.channel?.unref();
+    stderr?.unref?.();
+  }
+}
+
+function kill(h: Handle): void {
+  if (current === h) current = undefined;
+  h.proc.kill('SIGKILL');
+}
+
+/**
+ * libxml2's outcome for one document, read in the validator process; when it takes longer than
+ * `budgetMs` or `signal` aborts first, the process is killed and the outcome says why (notParsed).
+ */
+export function validateInProcessOfItsOwn(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; signal?: AbortSignal }): Promise<LibxmlOutcome> {
+  const turn = queue.then(() => once(setup, xml, opts));
+  queue = turn.catch(() => undefined);
+  return turn;
+}
+
+const seconds = (ms: number) => (ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`);
+
+function once(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; signal?: AbortSignal }): Promise<LibxmlOutcome> {
+  const bytes = Buffer.byteLength(xml);
+  if (opts.signal?.aborted) return Promise.resolve({ notParsed: stopped(opts.signal), xsdErrors: [] });
+  return new Promise((resolve) => {
+    const h = (current ??= start());
+    const id = nextId++;
+    const started = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (o: LibxmlOutcome) => {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      resolve(o);
+    };
+    const giveUp = (why: string) => {
+      if (!h.pending.delete(id)) return;
+      kill(h);
+      finish({ notParsed: why, xsdErrors: [] });
+    };
+    const onAbort = () => giveUp(stopped(opts.signal!));
+    h.pending.set(id, finish);
+    idle(h);
+    timer = setTimeout(() => giveUp(`libxml2 took longer than ${seconds(opts.budgetMs)} on a document of ${bytes.toLocaleString('en-US')} bytes: `
+      + `stopped after ${seconds(performance.now() - started)}; the document was not checked`), opts.budgetMs);
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    h.proc.send({ id, setup, xml } satisfies ChildRequest);
+  });
+}
+
+function stopped(signal: AbortSignal): string {
+  const why = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'aborted');
+  return `libxml2 was stopped before it finished reading the document: ${why}`;
+}
+
+/** End the validator process now (tests; a session that is done). */
+export function stopValidatorProcess(): void {
+  if (current) kill(current);
+}

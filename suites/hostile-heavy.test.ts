@@ -1,0 +1,188 @@
+/**
+ * The proof of issue 13: whatever a target sends, the run ends within its deadline, memory and
+ * reports stay bounded, and the password appears nowhere. Each hostile answer of
+ * src/testing/hostile-server.ts at the size that once broke the harness, through the real command
+ * line against GetMeals on all four bindings: exit 1, wall time within --deadline + 15 s, peak
+ * memory of the whole run (the CLI and its validator process, summed) at most 1 GiB, all reports
+ * together at most 50 MB, and no spelling of the password in any file or on the console. The mock
+ * gets the namespace-heavy request that once froze it. Figures are printed ([bound] lines).
+ *
+ * About a minute of CPU (the million siblings dominate); leave it out while working with
+ * `npx vitest run --exclude suites/hostile-heavy.test.ts`.
+ */
+import { writeFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DEFAULT_NAMESPACES } from '../src/contract/catalogue.js';
+import { startMock, type RunningMock } from '../src/mock/index.js';
+import { startHostileServer, type Behaviour, type HostileServer } from '../src/testing/hostile-server.js';
+import { deepNamespaces } from '../src/testing/hostile-docs.js';
+import { findSecret, memoryAfterGc, mib, MiB, readReport, readTree, runCli, tempDir, type CliResult, type ReportJson } from '../src/testing/support.js';
+
+const USER = 'heavy-user';
+/** Distinctive and different in every encoding. */
+const PASSWORD = `Hv9 "q'<&>\\ %+é/=Kw`;
+const DEADLINE_MS = 60_000;
+const SLACK_MS = 15_000;
+const MAX_TREE_RSS = 1024 * MiB;
+const MAX_REPORTS = 50 * 1000 * 1000;
+const TEST_MS = DEADLINE_MS + SLACK_MS + 30_000;
+
+let mock: RunningMock;
+let hostile: HostileServer;
+let work: string;
+let config: string;
+
+beforeAll(async () => {
+  work = tempDir('heavy');
+  config = join(work, 'one-case.json');
+  // One request case for GetMeals: each behaviour costs four documents (plus the negative cases where asked).
+  writeFileSync(config, JSON.stringify({ cases: { GetMeals: [{ id: 'heavy', params: { language: 'en' } }] }, casesMode: 'replace' }));
+  mock = await startMock({ port: 0, user: USER, password: PASSWORD });
+  hostile = await startHostileServer({ upstream: mock.url });
+});
+
+afterAll(async () => {
+  await hostile?.close();
+  await mock?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+interface Proof {
+  readonly cli: CliResult;
+  readonly report: ReportJson;
+  readonly reportBytes: number;
+}
+
+/** Where each group's operations are sent: a hostile behaviour per base URL. */
+interface Targets {
+  readonly search: Behaviour;
+  readonly book?: Behaviour;
+  readonly transfers?: Behaviour;
+}
+
+/** One run through the command line, and the bounds every run must keep. */
+async function prove(name: string, t: Targets, extra: readonly string[] = [], operations = 'GetMeals', deadlineMs = DEADLINE_MS): Promise<Proof> {
+  const dir = join(work, `run-${name}`);
+  const cli = await runCli([
+    'run', '--search-url', hostile.url(t.search), '--book-url', hostile.url(t.book ?? 'proxy'), '--transfers-url', hostile.url(t.transfers ?? 'proxy'),
+    '--operations', operations, '--config', config, '--deadline', String(deadlineMs), '--timeout', '30000', '--max-rps', '1000', '--concurrency', '4',
+    '--report-dir', dir, ...extra,
+  ], { CONFORMANCE_USER: USER, CONFORMANCE_PASSWORD: PASSWORD }, deadlineMs + 60_000);
+  const files = readTree(dir);
+  const reportBytes = files.reduce((n, f) => n + f.bytes.length, 0);
+  console.log(`[bound] ${name}: exit ${cli.code}, ${(cli.ms / 1000).toFixed(1)} s (deadline ${deadlineMs / 1000} s), peak memory of the run ${mib(cli.peakTreeRss)}, `
+    + `reports ${(reportBytes / 1e6).toFixed(2)} MB in ${files.length} files`);
+  expect(cli.signal, cli.stderr).toBeNull();
+  expect(cli.code, cli.stderr).toBe(1);
+  expect(cli.ms).toBeLessThan(deadlineMs + SLACK_MS);
+  expect(cli.peakTreeRss).toBeGreaterThan(0);
+  expect(cli.peakTreeRss).toBeLessThan(MAX_TREE_RSS);
+  expect(reportBytes).toBeLessThan(MAX_REPORTS);
+  const where = findSecret(PASSWORD, [...files.map((f) => ({ name: f.path.slice(dir.length + 1), bytes: f.bytes })), { name: 'stdout', bytes: cli.stdout }, { name: 'stderr', bytes: cli.stderr }]);
+  expect(where).toEqual([]);
+  return { cli, report: readReport(dir), reportBytes };
+}
+
+/** The rows of an operation's first case (GetMeals: the one case of the config) for a check. */
+function rows(p: Proof, check: string, operation = 'GetMeals') {
+  const first = p.report.results.find((r) => r.operation === operation)?.case;
+  return p.report.results.filter((r) => r.operation === operation && r.case === first && r.check === check);
+}
+
+// One run at a time: each is measured alone (peak memory of the run, wall time), as a user would run it.
+describe('hostile answers at full size: bounded time, memory and reports, no password', () => {
+  test('5,000 XSD errors: a few per kind, then "and N more like it"', { timeout: TEST_MS }, async () => {
+    const p = await prove('xsd-errors', { search: 'xsd-errors' }, ['--no-negative']);
+    const xsd = rows(p, 'xsd_valid');
+    expect(xsd).toHaveLength(4);
+    for (const r of xsd) {
+      expect(r.findings.length).toBeLessThanOrEqual(8);
+      expect(r.findings.some((f) => /^and 4,997 more like it: Element '\{[^}]+\}id': 'not-an-int' is not a valid value/.test(f.message)), JSON.stringify(r.findings)).toBe(true);
+    }
+  });
+
+  test('100,000 attributes, 20,000 + 20,000 and 400,000 namespace declarations: refused before either reader starts, a finding says which limit', { timeout: TEST_MS }, async () => {
+    // One run, a behaviour per group: GetMeals (search), GetSpecialRequest (booking), SearchTransfers (transfers).
+    const p = await prove('limits', { search: 'many-attributes', book: 'namespace-declarations', transfers: 'deep-namespaces' }, ['--no-negative'],
+      'GetMeals,GetSpecialRequest,SearchTransfers');
+    for (const [op, what] of [
+      ['GetMeals', /^document not read: element <meal> \(line 1\) has 100,000 attributes and namespace declarations: more than the 256/],
+      ['GetSpecialRequest', /^document not read: element <meal> \(line 1\) has 400,000 attributes and namespace declarations/],
+      ['SearchTransfers', /^document not read: element <getMealsResult> \(line 1\) has 20,00\d attributes and namespace declarations/],
+    ] as const) {
+      const wf = rows(p, 'xml_wellformed', op);
+      expect(wf, op).toHaveLength(4);
+      for (const r of wf) expect(r.message, op).toMatch(what);
+    }
+  });
+
+  // One binding: such a document costs about ten seconds of checking (the bench runs two, and the
+  // deadline test below many).
+  test('a million siblings: every check ends, findings a few per kind', { timeout: TEST_MS }, async () => {
+    const p = await prove('siblings', { search: 'siblings' }, ['--no-negative', '--bindings', 'soap12']);
+    expect(rows(p, 'shape')).toHaveLength(1);
+    for (const r of [...rows(p, 'shape'), ...rows(p, 'xsd_valid')]) {
+      expect(r.findings.length, r.check).toBeLessThanOrEqual(8);
+      expect(r.findings.some((f) => /^and 999,99\d more like it/.test(f.message)), `${r.binding} ${r.check}: ${JSON.stringify(r.findings)}`).toBe(true);
+    }
+  });
+
+  test('two bindings with 5 MB texts that differ: the comparison quotes 200 characters of each', { timeout: TEST_MS }, async () => {
+    const p = await prove('differ', { search: 'differ' }, ['--no-negative']);
+    const eq = p.report.results.filter((r) => r.check === 'binding_equivalence' && r.case === 'heavy');
+    expect(eq.some((r) => r.status === 'failed')).toBe(true);
+    for (const r of eq) for (const f of r.findings) expect(f.message.length).toBeLessThan(2_200);
+    expect(eq.flatMap((r) => r.findings).some((f) => /first difference at \/getMealsResult\/meals\/meal\[1\]\/name\/text\(\)/.test(f.message))).toBe(true);
+    expect(p.reportBytes).toBeLessThan(5 * 1000 * 1000);
+  });
+
+  test('10 MB faults, with the negative cases: quoted briefly, memory bounded', { timeout: TEST_MS }, async () => {
+    const p = await prove('fault-10mb', { search: 'fault-10mb' });
+    const status = rows(p, 'status_code');
+    expect(status).toHaveLength(4);
+    for (const r of status) expect(r.message).toMatch(/^status 500 instead of 200/);
+  });
+
+  test('a target echoing the password in every spelling, in UTF-8, UTF-16 (both orders) and Latin-1 bodies', { timeout: 2 * TEST_MS }, async () => {
+    const a = await prove('echo, echo-utf16le, echo-latin1', { search: 'echo', book: 'echo-utf16le', transfers: 'echo-latin1' }, ['--no-negative'],
+      'GetMeals,GetSpecialRequest,SearchTransfers');
+    const b = await prove('echo-utf16be', { search: 'echo-utf16be' }, ['--no-negative']);
+    // The target did send the password back: the reports are clean because of redaction.
+    for (const [p, op] of [[a, 'GetMeals'], [a, 'GetSpecialRequest'], [a, 'SearchTransfers'], [b, 'GetMeals']] as const) {
+      expect(p.report.results.some((r) => r.operation === op && r.response?.includes('***')), op).toBe(true);
+    }
+  });
+});
+
+test('--deadline ends a run of million-sibling answers on time, the reports written, rows not run said so', { timeout: TEST_MS }, async () => {
+  const deadline = 5_000;
+  const p = await prove('deadline', { search: 'siblings', book: 'siblings' }, [], 'GetMeals,GetSpecialRequest', deadline);
+  expect(p.report.results.filter((r) => /deadline/.test(r.message)).length).toBeGreaterThan(0);
+  expect(p.report.summary.total).toBe(p.report.results.length);
+});
+
+describe('the mock and the namespace-heavy request', () => {
+  test('a 0.9 MB SOAP request declaring 30,000 namespaces is answered at once, and the mock goes on', async () => {
+    const decls = deepNamespaces(undefined, 15_000).match(/ xmlns:p\d+="[^"]*"/g)!.join('');
+    const kids = Array.from({ length: 15_000 }, (_, i) => `<q${i}:x xmlns:q${i}="urn:q:${i}"/>`).join('');
+    const body = `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"${decls}><soap:Body>`
+      + `<GetMeals xmlns="${DEFAULT_NAMESPACES.search}"><userName>${USER}</userName><password>x</password><language>en</language>${kids}</GetMeals></soap:Body></soap:Envelope>`;
+    expect(body.length).toBeGreaterThan(850_000);
+    expect(body.length).toBeLessThan(1024 * 1024);
+    const before = memoryAfterGc();
+    const t0 = performance.now();
+    const res = await fetch(`${mock.url}/1/SOAP/NonStaticXMLAPI.asmx`, {
+      method: 'POST', headers: { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${DEFAULT_NAMESPACES.search}GetMeals"` }, body,
+    });
+    await res.text();
+    const ms = performance.now() - t0;
+    const after = memoryAfterGc();
+    console.log(`[bound] mock, namespace-heavy request of ${(body.length / 1e6).toFixed(2)} MB: answered in ${Math.round(ms)} ms (once 74.5 s), heap retained ${mib(after.heapUsed - before.heapUsed)}`);
+    expect(res.status).toBeGreaterThanOrEqual(200);
+    expect(ms).toBeLessThan(15_000); // a bound against the freeze, not a speed goal
+    const next = await fetch(`${mock.url}/1/SOAP/NonStaticXMLAPI.asmx/GetLanguages?userName=${USER}&password=${encodeURIComponent(PASSWORD)}`);
+    expect(next.status).toBe(200);
+    expect(after.heapUsed - before.heapUsed).toBeLessThan(64 * MiB);
+  });
+});
