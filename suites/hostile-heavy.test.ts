@@ -1,7 +1,7 @@
 /**
  * The proof of issue 13: whatever a target sends, the run ends within its deadline, memory and
  * reports stay bounded, and the password appears nowhere. Each hostile answer of
- * src/testing/hostile-server.ts at the size that once broke the harness, through the real command
+ * test/support/hostile-server.ts at the size that once broke the harness, through the real command
  * line against GetMeals on all four bindings: exit 1, wall time within --deadline + 15 s, peak
  * memory of the whole run (the CLI and its validator process, summed) at most 1 GiB, all reports
  * together at most 50 MB, and no spelling of the password in any file or on the console. The mock
@@ -15,9 +15,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_NAMESPACES } from '../src/contract/catalogue.js';
 import { startMock, type RunningMock } from '../src/mock/index.js';
-import { startHostileServer, type Behaviour, type HostileServer } from '../src/testing/hostile-server.js';
-import { deepNamespaces } from '../src/testing/hostile-docs.js';
-import { findSecret, memoryAfterGc, mib, MiB, readReport, readTree, runCli, tempDir, type CliResult, type ReportJson } from '../src/testing/support.js';
+import { startHostileServer, type Behaviour, type HostileServer } from '../test/support/hostile-server.js';
+import { deepNamespaces } from '../test/support/hostile-docs.js';
+import { findSecret, memoryAfterGc, mib, MiB, readReport, readTree, runCli, tempDir, type CliResult, type ReportJson } from '../test/support/processes.js';
 
 const USER = 'heavy-user';
 /** Distinctive and different in every encoding. */

@@ -1,5 +1,5 @@
 /**
- * The harness against a broken or hostile target (src/testing/hostile-server.ts), through the real
+ * The harness against a broken or hostile target (test/support/hostile-server.ts), through the real
  * command line: every behaviour gives findings on the exchanges it affects, the rest of the run goes
  * on, the reports are written and the exit code is 1. In-process runs measure the harness's own
  * memory around the large-body and entity-bomb cases. Then the rules for pointing the harness at a
@@ -15,11 +15,11 @@ import { loadFixtureCases } from '../src/engine/cases.js';
 import { runConformance, type RunPlan } from '../src/engine/run.js';
 import { startMock, type RunningMock } from '../src/mock/index.js';
 import { writeReports } from '../src/report/index.js';
-import { startHostileServer, type Behaviour, type HostileServer } from '../src/testing/hostile-server.js';
+import { startHostileServer, type Behaviour, type HostileServer } from '../test/support/hostile-server.js';
 import {
   memoryAfterGc, mib, MiB, readReport, readTree, REPO_ROOT, REPORT_FILES, runCli, sampleMemory, selfSignedCert, tempDir,
   type CliResult, type MemoryFigures, type ReportJson,
-} from '../src/testing/support.js';
+} from '../test/support/processes.js';
 import { Transport } from '../src/transport/client.js';
 import { createDocumentValidator } from '../src/xml/xsd-validator.js';
 import { hasDoctype, parseXml } from '../src/xml/tree.js';
@@ -426,7 +426,7 @@ describe('libxml2 (libxmljs2) only parses and validates target documents', () =>
     return e.isDirectory() ? sources(p) : /\.(ts|js|mjs)$/.test(e.name) ? [p] : [];
   });
   const production = [...sources(join(REPO_ROOT, 'src')), ...sources(join(REPO_ROOT, 'bin'))]
-    .filter((p) => !/\.test\.ts$|test-helpers\.ts$|test-support\.ts$|\/src\/testing\//.test(p));
+    .filter((p) => !/\.test\.ts$/.test(p));
   const VALIDATOR = join(REPO_ROOT, 'src', 'xml', 'xsd-validator.ts');
   const NAVIGATION = ['root', 'get', 'find', 'childNodes', 'child', 'attr', 'attrs', 'namespace', 'namespaces', 'text', 'node', 'parent',
     'nextSibling', 'prevSibling', 'nextElement', 'prevElement', 'path', 'getDtd', 'setDtd', 'toString', 'name', 'type', 'line', 'cdata',

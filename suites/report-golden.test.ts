@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cli, readReport, tempDir } from '../src/cli/test-support.js';
+import { cli, readReport, tempDir } from '../test/support/cli.js';
 import type { RunReport } from '../src/core/types.js';
 import { startMock, type RunningMock } from '../src/mock/index.js';
 import { renderHtml, renderJson, renderJunit, renderMarkdown } from '../src/report/index.js';

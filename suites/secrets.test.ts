@@ -2,15 +2,15 @@
  * The password never appears in any output: whole conformance runs through the command line (the
  * embedded mock; a target that echoes the password back in every encoding, in faults, documents and
  * headers; one that puts it where excerpts are cut), then every written file (allure-results
- * included) and the console are searched for it in every spelling (src/testing/support.ts:
+ * included) and the console are searched for it in every spelling (test/support/processes.ts:
  * secretSpellings, one or two layers of URL, form, XML, HTML and JSON escaping, base64, and its
  * start before a cut). Also: credentials from the environment, reproduce commands, and error paths.
  */
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startHostileServer, type Behaviour, type HostileServer } from '../src/testing/hostile-server.js';
-import { findSecret, readReport, readTree, REPORT_FILES, runCli, tempDir, type CliResult } from '../src/testing/support.js';
+import { startHostileServer, type Behaviour, type HostileServer } from '../test/support/hostile-server.js';
+import { findSecret, readReport, readTree, REPORT_FILES, runCli, tempDir, type CliResult } from '../test/support/processes.js';
 
 /** Distinctive, and different in every encoding: quotes, markup, backslash, space, %, +, non-ASCII. */
 const PASSWORD = `Zx9 "q'<&>\\ %+é/=Kv`;

@@ -1,6 +1,6 @@
 /**
  * Bench child: the bounds of issue 13, measured as a user meets them. A hostile target
- * (src/testing/hostile-server.ts, the reference mock behind it) in this process; `conformance run`
+ * (test/support/hostile-server.ts, the reference mock behind it) in this process; `conformance run`
  * in a process of its own for each answer, GetMeals with one request case: wall time, peak
  * resident memory of the CLI and its validator process summed (sampled from /proc every 50 ms),
  * bytes of all reports, spellings of the password found in any output (must be 0).
@@ -15,8 +15,8 @@ import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeRedactor } from '../../src/core/redact.js';
 import { startMock } from '../../src/mock/index.js';
-import { startHostileServer, type Behaviour } from '../../src/testing/hostile-server.js';
-import { findSecret, readTree, runCli, tempDir } from '../../src/testing/support.js';
+import { startHostileServer, type Behaviour } from '../../test/support/hostile-server.js';
+import { findSecret, readTree, runCli, tempDir } from '../../test/support/processes.js';
 import { stat } from './common.js';
 
 const USER = 'bench-user';

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { badRequestRejected } from './credentials-rejected.js';
-import { contextFor, documentFor, exchangeOf, findingsOf, node, NS, op, outcomeOf, wellFormedOnly } from './test-helpers.js';
+import { contextFor, documentFor, exchangeOf, findingsOf, node, NS, op, outcomeOf, wellFormedOnly } from '../../test/support/checks.js';
 import type { BindingId } from '../contract/catalogue.js';
 import { CheckContext, type CaseKind } from './context.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { BINDING_RULES, bindingRuleAt, bindingRules } from './binding-rules.js';
-import { ALL_BINDINGS, at, contextFor, documentFor, findingsOf, node, outcomeOf, sampleResult, skipOf, type XNode } from './test-helpers.js';
+import { ALL_BINDINGS, at, contextFor, documentFor, findingsOf, node, outcomeOf, sampleResult, skipOf, type XNode } from '../../test/support/checks.js';
 import type { BindingId } from '../contract/catalogue.js';
 
 const POLICY = 'CancellationPaymentMethod[2]/cancellation[2]/activecancellationpolicy';

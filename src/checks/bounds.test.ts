@@ -1,12 +1,12 @@
 /** Checks on hostile documents stay bounded by the document: linear work, a few findings per kind. */
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_NAMESPACES } from '../contract/catalogue.js';
-import { manySiblings, manyXsdErrors } from '../testing/hostile-docs.js';
+import { manySiblings, manyXsdErrors } from '../../test/support/hostile-docs.js';
 import { parseXml } from '../xml/tree.js';
 import { createDocumentValidator } from '../xml/xsd-validator.js';
 import { CHECKS, runChecks } from './registry.js';
 import { step } from './support.js';
-import { contextFor } from './test-helpers.js';
+import { contextFor } from '../../test/support/checks.js';
 import { compactFindings, finding, FindingList, MAX_FINDINGS_LISTED } from './types.js';
 
 describe('FindingList and compactFindings', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { contentType } from './content-type.js';
-import { contextFor, documentFor, findingsOf, outcomeOf, skipOf } from './test-helpers.js';
+import { contextFor, documentFor, findingsOf, outcomeOf, skipOf } from '../../test/support/checks.js';
 import type { BindingId } from '../contract/catalogue.js';
 
 const ctx = (binding: BindingId, ct: string | null, status = 200) =>

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { credentialsRejected } from './credentials-rejected.js';
-import { contextFor, documentFor, findingsOf, node, NS, outcomeOf, sampleResult, skipOf } from './test-helpers.js';
+import { contextFor, documentFor, findingsOf, node, NS, outcomeOf, sampleResult, skipOf } from '../../test/support/checks.js';
 import type { BindingId } from '../contract/catalogue.js';
 import type { Exchange } from '../core/types.js';
 

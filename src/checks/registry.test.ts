@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { CHECK_NAMES, CHECKS, requestSecrets, runChecks, selectChecks, type CheckRun } from './registry.js';
 import { requestAt } from '../bindings/endpoint.js';
-import { ALL_BINDINGS, at, contextFor, documentFor, NS, op, sampleResult, type DocOptions } from './test-helpers.js';
+import { ALL_BINDINGS, at, contextFor, documentFor, NS, op, sampleResult, type DocOptions } from '../../test/support/checks.js';
 import { OPERATIONS, type BindingId } from '../contract/catalogue.js';
 import { binding as bindingModule } from '../bindings/index.js';
 import { UsageError } from '../core/errors.js';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { resultElement } from './result-element.js';
-import { contextFor, documentFor, findingsOf, node, NS, sampleResult, skipOf } from './test-helpers.js';
-import { ALL_BINDINGS } from './test-helpers.js';
+import { contextFor, documentFor, findingsOf, node, NS, sampleResult, skipOf } from '../../test/support/checks.js';
+import { ALL_BINDINGS } from '../../test/support/checks.js';
 import { OPERATIONS } from '../contract/catalogue.js';
 
 const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/';

@@ -3,7 +3,7 @@ import { shape, shapeFindings } from './shape.js';
 import {
   ALL_BINDINGS, at, contextFor, documentFor, findingsOf, node, NS, outcomeOf, sampleResult, skipOf,
   type DocOptions, type XNode,
-} from './test-helpers.js';
+} from '../../test/support/checks.js';
 import { OPERATIONS, type BindingId } from '../contract/catalogue.js';
 import { parseXml } from '../xml/tree.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { soapEnvelope } from './soap-envelope.js';
-import { contextFor, documentFor, ENV, findingsOf, skipOf } from './test-helpers.js';
+import { contextFor, documentFor, ENV, findingsOf, skipOf } from '../../test/support/checks.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../xml/tree.js';
 
 const result = '<getThemesResult xmlns="http://mock.accommodation.test/search/1/"><themes><theme id="1"/></themes></getThemesResult>';

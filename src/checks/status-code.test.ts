@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { statusCode } from './status-code.js';
-import { contextFor, documentFor, findingsOf, outcomeOf } from './test-helpers.js';
+import { contextFor, documentFor, findingsOf, outcomeOf } from '../../test/support/checks.js';
 import type { Exchange } from '../core/types.js';
 
 const fault11 = '<?xml version="1.0"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault>'

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { firstInvalidUtf8, xmlWellformed } from './xml-wellformed.js';
-import { contextFor, documentFor, findingsOf, skipOf } from './test-helpers.js';
+import { contextFor, documentFor, findingsOf, skipOf } from '../../test/support/checks.js';
 
 const doc = (o: Parameters<typeof documentFor>[2] = {}) => documentFor('GetLanguages', 'soap11', { full: true, ...o });
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { isLibxmlWhitespaceDefect, pathOfMessage, xsdValid } from './xsd-valid.js';
-import { ALL_BINDINGS, at, contextFor, documentFor, findingsOf, fixedErrors, node, NS, sampleResult, skipOf, type DocOptions, type XNode } from './test-helpers.js';
-import { outcomeOf } from './test-helpers.js';
+import { ALL_BINDINGS, at, contextFor, documentFor, findingsOf, fixedErrors, node, NS, sampleResult, skipOf, type DocOptions, type XNode } from '../../test/support/checks.js';
+import { outcomeOf } from '../../test/support/checks.js';
 import { OPERATIONS, type BindingId } from '../contract/catalogue.js';
 import { createDocumentValidator } from '../xml/xsd-validator.js';
 import type { DocumentValidator } from './context.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CompareReport } from './compare.js';
 import type { ReportDiff } from './diff.js';
-import { cli, doctoredTarget, mockTarget, readReport, tempDir } from './test-support.js';
+import { cli, doctoredTarget, mockTarget, readReport, tempDir } from '../../test/support/cli.js';
 
 let target: Awaited<ReturnType<typeof doctoredTarget>>;
 const work = tempDir('diff');

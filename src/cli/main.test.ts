@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { COMMANDS } from './main.js';
-import { cli, tempDir } from './test-support.js';
+import { cli, tempDir } from '../../test/support/cli.js';
 
 describe('conformance help', () => {
   test('lists every command the dispatcher knows', async () => {

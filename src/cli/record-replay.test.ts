@@ -14,7 +14,7 @@ import { startMock, type RunningMock } from '../mock/index.js';
 import { mockMain } from '../mock/main.js';
 import { parseRecordingIndex, RECORDING_INDEX, ReplayError, type RecordingIndex } from '../mock/replay.js';
 import { redactBytes } from './record.js';
-import { cli, mockTarget, readReport, rowKey, tempDir } from './test-support.js';
+import { cli, mockTarget, readReport, rowKey, tempDir } from '../../test/support/cli.js';
 
 const rec = tempDir('rec');
 let index: RecordingIndex;

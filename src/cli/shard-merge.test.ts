@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunReport } from '../core/types.js';
 import { startMock, type RunningMock } from '../mock/index.js';
-import { cli, doctoredTarget, junitAgrees, mockTarget, readReport, tempDir } from './test-support.js';
+import { cli, doctoredTarget, junitAgrees, mockTarget, readReport, tempDir } from '../../test/support/cli.js';
 
 let mock: RunningMock;
 const work = tempDir('shards');

@@ -11,8 +11,8 @@ import { DEFAULT_NAMESPACES, findOperation } from '../contract/catalogue.js';
 import { loadFixtureCases } from '../engine/cases.js';
 import { faultBindings, FAULTS, findFault } from '../mock/faults.js';
 import { startMock } from '../mock/index.js';
-import { validParams } from '../mock/test-support.js';
-import { cli, tempDir } from './test-support.js';
+import { validParams } from '../../test/support/mock.js';
+import { cli, tempDir } from '../../test/support/cli.js';
 
 const rec = tempDir('validate-rec');
 const work = tempDir('validate');

@@ -5,7 +5,7 @@ import { createDocumentValidator } from '../xml/xsd-validator.js';
 import { adjustForBinding, AUTH_ERROR_TYPE, AUTH_FAILED, hasGenerator, languageOf, reportsErrorsInBand, resolveOperation, stableHash } from './data.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER } from './handlers.js';
 import { serializeResult, type DataObject, type Value } from './serialize.js';
-import { validParams } from './test-support.js';
+import { validParams } from '../../test/support/mock.js';
 
 const CREDS = { user: DEFAULT_USER, password: DEFAULT_PASSWORD };
 const op = (name: string): Operation => findOperation(name)!;

@@ -21,7 +21,7 @@ import { FAULTS, type Fault, type MockResponse } from './faults.js';
 import { RECORDING_FORMAT, RECORDING_INDEX } from './replay.js';
 import { AnswerMemo, startMock, type MockOptions, type RunningMock } from './server.js';
 import { plainToWire, responseToWire, toResponse } from './wire.js';
-import { validParams } from './test-support.js';
+import { validParams } from '../../test/support/mock.js';
 
 /** One raw request: method, request target, headers as sent (Host included unless given), body. */
 interface Raw {

@@ -8,7 +8,7 @@ import {
   catalogueProblems, FAULTS, faultBindings, findFault, listFaults, resolveFaults, UnknownFaultError, type Fault, type FaultCategory,
 } from './faults.js';
 import { startMock, type RunningMock } from './server.js';
-import { call, resultElement, sendRequest, validParams } from './test-support.js';
+import { call, resultElement, sendRequest, validParams } from '../../test/support/mock.js';
 
 const NS = DEFAULT_NAMESPACES;
 const op = (name: string) => findOperation(name)!;

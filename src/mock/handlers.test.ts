@@ -4,7 +4,7 @@ import { requestAt } from '../bindings/endpoint.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS } from '../contract/catalogue.js';
 import { createHandlers } from './handlers.js';
-import { canon, resultElement, validParams } from './test-support.js';
+import { canon, resultElement, validParams } from '../../test/support/mock.js';
 
 const BASE = 'http://mock.accommodation.example';
 const server = setupServer(...createHandlers({ baseUrl: BASE, style: (id) => (id === 'get' ? { prefix: 'g', pretty: true } : {}) }));

@@ -9,9 +9,9 @@ import { requestAt } from '../bindings/endpoint.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BINDINGS, DEFAULT_NAMESPACES, OPERATIONS } from '../contract/catalogue.js';
 import type { HttpRequest } from '../core/types.js';
-import { memoryAfterGc, mib, MiB, type MemoryFigures } from '../testing/support.js';
+import { memoryAfterGc, mib, MiB, type MemoryFigures } from '../../test/support/processes.js';
 import { startMock, type RunningMock } from './index.js';
-import { resultElement, validParams } from './test-support.js';
+import { resultElement, validParams } from '../../test/support/mock.js';
 
 const CLIENTS = 64;
 const DURATION_MS = 10_000;

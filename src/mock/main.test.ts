@@ -4,7 +4,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation } from '../contract/catalogue.js';
-import { call, resultElement, validParams } from './test-support.js';
+import { call, resultElement, validParams } from '../../test/support/mock.js';
 import { parseMockFlags } from './main.js';
 import { FAULTS } from './faults.js';
 

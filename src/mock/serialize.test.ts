@@ -4,7 +4,7 @@ import { DEFAULT_NAMESPACES, findOperation } from '../contract/catalogue.js';
 import { allTypes, effective } from '../contract/model.js';
 import { parseXml, XSI_NS } from '../xml/tree.js';
 import { serializeElement, serializeResult, SerializeError, type SerializeOptions } from './serialize.js';
-import { canon } from './test-support.js';
+import { canon } from '../../test/support/mock.js';
 
 const NS = 'urn:test:1/';
 const root: SerializeOptions = { ns: NS, declareNamespace: true };

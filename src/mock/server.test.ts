@@ -16,7 +16,7 @@ import { DEFAULT_PASSWORD, DEFAULT_USER, MAX_BODY_BYTES } from './handlers.js';
 import { reportsErrorsInBand } from './data.js';
 import {
   call, canon, faultCode, faultReason, resultElement, sendRequest, validParams, walk, type CanonElement, type Sent,
-} from './test-support.js';
+} from '../../test/support/mock.js';
 
 const NS = DEFAULT_NAMESPACES;
 const PAIRS = OPERATIONS.flatMap((op) => BINDINGS.map((id) => [op, id] as const));

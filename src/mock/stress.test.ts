@@ -13,7 +13,7 @@ import { BINDINGS, DEFAULT_NAMESPACES, OPERATIONS } from '../contract/catalogue.
 import { parseXml } from '../xml/tree.js';
 import { createDocumentValidator } from '../xml/xsd-validator.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, startMock, type RunningMock } from './index.js';
-import { resultElement, validParams } from './test-support.js';
+import { resultElement, validParams } from '../../test/support/mock.js';
 
 const PER_REQUEST_MS = 5_000;
 const SOAP11 = 'http://schemas.xmlsoap.org/soap/envelope/';

@@ -9,7 +9,7 @@ import { createDocumentValidator } from '../xml/xsd-validator.js';
 import { presentationFor, relexical, requestSeed, varyData } from './vary.js';
 import { validSimple } from './serialize.js';
 import { startMock, type RunningMock } from './server.js';
-import { call, resultElement, validParams } from './test-support.js';
+import { call, resultElement, validParams } from '../../test/support/mock.js';
 
 const NS = DEFAULT_NAMESPACES;
 const VARIANTS = [0, 1, 2, 3] as const;

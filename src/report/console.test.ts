@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { formatFindings, formatSummary } from './console.js';
 import { reportPaths } from './paths.js';
-import { FAILED_MESSAGE, fixtureReport, passingReport, REPRODUCE_FAILED } from './test-fixture.js';
+import { FAILED_MESSAGE, fixtureReport, passingReport, REPRODUCE_FAILED } from '../../test/support/report.js';
 
 describe('formatFindings', () => {
   const rows = fixtureReport().results;

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { writeReports } from './index.js';
-import { FAILED_MESSAGE, fixtureReport } from './test-fixture.js';
+import { FAILED_MESSAGE, fixtureReport } from '../../test/support/report.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = '/tmp/conformance-html.png';

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { OPERATIONS } from '../contract/catalogue.js';
 import { buildMatrix, columnOf, consoleText, truncate, visibleText } from './model.js';
 import { isRedactionMarker, validateJson } from './schema.js';
-import { fixtureReport } from './test-fixture.js';
+import { fixtureReport } from '../../test/support/report.js';
 
 describe('matrix model', () => {
   test('columns: a single binding is its column; comma lists and binding_equivalence go to equivalence', () => {

@@ -9,7 +9,7 @@ import type { RunReport } from '../core/types.js';
 import { makeRedactor } from '../core/redact.js';
 import { formatSummary, renderHtml, renderJson, renderJunit, validateReport, writeReports, type ReportPaths } from './index.js';
 import { groupTests } from './model.js';
-import { FAILED_MESSAGE, fixtureReport, passingReport, REPRODUCE_FAILED } from './test-fixture.js';
+import { FAILED_MESSAGE, fixtureReport, passingReport, REPRODUCE_FAILED } from '../../test/support/report.js';
 
 const tmp: string[] = [];
 async function tempDir(): Promise<string> {

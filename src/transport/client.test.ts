@@ -184,7 +184,7 @@ describe('transport', () => {
     await t.close();
   });
 
-  // (src/testing/hostile-server.ts serves the same status line as 'status-099'.)
+  // (test/support/hostile-server.ts serves the same status line as 'status-099'.)
   test('a status below 100 or a broken status line is named plainly, without undici\'s internals', async () => {
     const { createServer: raw } = await import('node:net');
     const t = new Transport({ timeoutMs: 2000 });

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_NAMESPACES } from '../contract/catalogue.js';
-import { contextFor } from '../checks/test-helpers.js';
+import { contextFor } from '../../test/support/checks.js';
 import { xmlWellformed } from '../checks/xml-wellformed.js';
 import { CHECKS } from '../checks/registry.js';
-import { manyAttributes, manyNamespaceDeclarations, manySiblings, mealsDocument } from '../testing/hostile-docs.js';
+import { manyAttributes, manyNamespaceDeclarations, manySiblings, mealsDocument } from '../../test/support/hostile-docs.js';
 import { markupLimits, MAX_ATTRIBUTES_PER_ELEMENT, MAX_NAMESPACES_IN_SCOPE, overLimit, scanMarkup } from './limits.js';
 import { createDocumentValidator } from './xsd-validator.js';
 

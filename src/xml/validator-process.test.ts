@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { DEFAULT_NAMESPACES } from '../contract/catalogue.js';
-import { manySiblings, manyXsdErrors, mealsDocument } from '../testing/hostile-docs.js';
+import { manySiblings, manyXsdErrors, mealsDocument } from '../../test/support/hostile-docs.js';
 import { stopValidatorProcess } from './validator-process.js';
 import { createDocumentValidator, IN_PROCESS_MAX_CHARS, MAX_ERRORS_KEPT } from './xsd-validator.js';
 

@@ -5,8 +5,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunReport } from '../core/types.js';
-import { main } from './main.js';
+import type { RunReport } from '../../src/core/types.js';
+import { main } from '../../src/cli/main.js';
 
 export interface CliResult {
   readonly code: number;
@@ -84,7 +84,7 @@ export async function doctoredTarget(operations = 'GetMeals,GetThemes'): Promise
   const text = readFileSync(path, 'utf8');
   if (!text.includes('<id>2</id>')) throw new Error(`${path} has no <id>2</id> to break`);
   writeFileSync(path, text.replace('<id>2</id>', '<id>two</id>'));
-  const { startMock } = await import('../mock/index.js');
+  const { startMock } = await import('../../src/mock/index.js');
   const mock = await startMock({ replay: dir });
   return { dir, url: mock.url, close: () => mock.close() };
 }

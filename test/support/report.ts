@@ -3,8 +3,8 @@
  * and bindings, a cross-binding equivalence row, an oversized response, and hostile text (markup,
  * a CDATA terminator, control characters, an ANSI escape) where a target could put it.
  */
-import type { ResultRow, RunReport, Status } from '../core/types.js';
-import { groupOf } from './model.js';
+import type { ResultRow, RunReport, Status } from '../../src/core/types.js';
+import { groupOf } from '../../src/report/model.js';
 
 export const HOSTILE = '<script>alert(1)</script> ]]> bell:\u0007 esc:\u001b[2J & "quotes" \'single\' | `tick`';
 export const HOSTILE_RESPONSE = 'HTTP/1.1 200 OK\ncontent-type: text/xml\n\n<?xml version="1.0"?><soap:Envelope><soap:Body>'

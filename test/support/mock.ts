@@ -3,11 +3,11 @@
  * binding's client half, and finding the result element in a response.
  */
 import { request } from 'undici';
-import { DEFAULT_PATHS, type BindingId, type Namespaces, type Operation, type ServicePaths } from '../contract/catalogue.js';
-import { requestAt } from '../bindings/endpoint.js';
-import type { HttpRequest } from '../core/types.js';
-import { parseXml, type XElement } from '../xml/tree.js';
-import { DEFAULT_PASSWORD, DEFAULT_USER } from './handlers.js';
+import { DEFAULT_PATHS, type BindingId, type Namespaces, type Operation, type ServicePaths } from '../../src/contract/catalogue.js';
+import { requestAt } from '../../src/bindings/endpoint.js';
+import type { HttpRequest } from '../../src/core/types.js';
+import { parseXml, type XElement } from '../../src/xml/tree.js';
+import { DEFAULT_PASSWORD, DEFAULT_USER } from '../../src/mock/handlers.js';
 
 /** A sample value per parameter name; SearchTransfers uses all of its own. */
 const SAMPLE: Readonly<Record<string, string>> = {

@@ -1,10 +1,10 @@
 /**
  * Documents a hostile target sends to make a checker do too much work or hold too much memory, each
  * well-formed and shaped as a GetMeals answer (so every check has something to read), sized by the
- * caller: the hostile server serves them (src/testing/hostile-server.ts), the heavy suite and the
+ * caller: the hostile server serves them (test/support/hostile-server.ts), the heavy suite and the
  * bench build them at the sizes they prove. Each is linear to build.
  */
-import { DEFAULT_NAMESPACES } from '../contract/catalogue.js';
+import { DEFAULT_NAMESPACES } from '../../src/contract/catalogue.js';
 
 const SOAP11_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 const SOAP12_NS = 'http://www.w3.org/2003/05/soap-envelope';

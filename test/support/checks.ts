@@ -6,15 +6,15 @@
  * attribute order, where xsi is declared), and exchanges and contexts around them.
  */
 import libxml from 'libxmljs2';
-import { DEFAULT_NAMESPACES, findOperation, type BindingId, type Namespaces, type Operation } from '../contract/catalogue.js';
-import { documentedDifference } from '../contract/binding-differences.js';
-import { effective, isSimple, namedType, rejectionFields, type SimpleType, type TypeRef } from '../contract/model.js';
-import type { Exchange, Finding, HttpRequest } from '../core/types.js';
-import type { Check, CheckOutcome } from './types.js';
-import { binding as bindingModule } from '../bindings/index.js';
-import { escapeAttr, escapeText } from '../xml/escape.js';
-import { SOAP11_ENV_NS, SOAP12_ENV_NS, XSI_NS } from '../xml/tree.js';
-import { CheckContext, type CaseKind, type DocumentValidator, type LibxmlOutcome } from './context.js';
+import { DEFAULT_NAMESPACES, findOperation, type BindingId, type Namespaces, type Operation } from '../../src/contract/catalogue.js';
+import { documentedDifference } from '../../src/contract/binding-differences.js';
+import { effective, isSimple, namedType, rejectionFields, type SimpleType, type TypeRef } from '../../src/contract/model.js';
+import type { Exchange, Finding, HttpRequest } from '../../src/core/types.js';
+import type { Check, CheckOutcome } from '../../src/checks/types.js';
+import { binding as bindingModule } from '../../src/bindings/index.js';
+import { escapeAttr, escapeText } from '../../src/xml/escape.js';
+import { SOAP11_ENV_NS, SOAP12_ENV_NS, XSI_NS } from '../../src/xml/tree.js';
+import { CheckContext, type CaseKind, type DocumentValidator, type LibxmlOutcome } from '../../src/checks/context.js';
 
 /** A small element tree; names may carry a prefix, namespace declarations are attributes. */
 export interface XNode {
