@@ -1,13 +1,13 @@
 /**
  * Writes schemas/booking.xsd and schemas/search.xsd from the type model and the operation
- * catalogue (src/contract/xsd.ts), with the embedded mock's default namespaces. Run after any change
+ * catalogue (src/schema/xsd.ts), with the embedded mock's default namespaces. Run after any change
  * to src/contract/model.ts or src/contract/catalogue.ts: `npm run generate`. A test fails when the
  * committed files and the generator disagree. The SOAP envelope schemas in schemas/ are hand-written.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_NAMESPACES, type NsKey } from '../src/contract/catalogue.js';
-import { SCHEMA_FILES, generateXsd } from '../src/contract/xsd.js';
+import { SCHEMA_FILES, generateXsd } from '../src/schema/xsd.js';
 
 const dir = fileURLToPath(new URL('../schemas/', import.meta.url));
 for (const key of Object.keys(SCHEMA_FILES) as NsKey[]) {

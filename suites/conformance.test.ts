@@ -15,7 +15,7 @@ import type { ResultRow, Target } from '../src/core/types.js';
 import { EQUIVALENCE_CHECK, planUnits, runUnitRedacted, type RunPlan, type Unit } from '../src/engine/run.js';
 import { formatFindings } from '../src/report/console.js';
 import { Transport } from '../src/transport/client.js';
-import { createDocumentValidator } from '../src/xml/xsd-validator.js';
+import { createDocumentValidator } from '../src/schema/xsd-validator.js';
 
 const settings = resolveRunSettings([], process.env);
 const mockUrl = inject('conformanceMockUrl');

@@ -21,7 +21,7 @@ import {
   type CliResult, type MemoryFigures, type ReportJson,
 } from '../test/support/processes.js';
 import { Transport } from '../src/transport/client.js';
-import { createDocumentValidator } from '../src/xml/xsd-validator.js';
+import { createDocumentValidator } from '../src/schema/xsd-validator.js';
 import { hasDoctype, parseXml } from '../src/xml/tree.js';
 
 const USER = 'mock-user';
@@ -427,12 +427,12 @@ describe('libxml2 (libxmljs2) only parses and validates target documents', () =>
   });
   const production = [...sources(join(REPO_ROOT, 'src')), ...sources(join(REPO_ROOT, 'bin'))]
     .filter((p) => !/\.test\.ts$/.test(p));
-  const VALIDATOR = join(REPO_ROOT, 'src', 'xml', 'xsd-validator.ts');
+  const VALIDATOR = join(REPO_ROOT, 'src', 'schema', 'xsd-validator.ts');
   const NAVIGATION = ['root', 'get', 'find', 'childNodes', 'child', 'attr', 'attrs', 'namespace', 'namespaces', 'text', 'node', 'parent',
     'nextSibling', 'prevSibling', 'nextElement', 'prevElement', 'path', 'getDtd', 'setDtd', 'toString', 'name', 'type', 'line', 'cdata',
     'addChild', 'clone', 'encoding', 'version', 'rngValidate', 'schematronValidate', 'defineNamespace'];
 
-  test('only src/xml/xsd-validator.ts imports libxmljs2 among the harness\'s sources', () => {
+  test('only src/schema/xsd-validator.ts imports libxmljs2 among the harness\'s sources', () => {
     const importers = production.filter((p) => /from\s+['"]libxmljs2['"]|require\(\s*['"]libxmljs2['"]\s*\)|import\(\s*['"]libxmljs2['"]\s*\)/.test(readFileSync(p, 'utf8')));
     expect(importers).toEqual([VALIDATOR]);
   });

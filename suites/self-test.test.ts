@@ -32,7 +32,7 @@ import { FAULTS, faultBindings, findFault, type Fault } from '../src/mock/faults
 import { formatFindings } from '../src/report/console.js';
 import { Transport } from '../src/transport/client.js';
 import type { DocumentValidator } from '../src/checks/context.js';
-import { createDocumentValidator } from '../src/xml/xsd-validator.js';
+import { createDocumentValidator } from '../src/schema/xsd-validator.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const OTHER_NAMESPACES: Namespaces = { book: 'urn:acme:accommodation:book:1/', search: 'https://acme.example/xml/search/1/' };

@@ -1,5 +1,5 @@
 /**
- * Bench child: XSD engine comparison, libxmljs2 (the shipped validator, src/xml/xsd-validator.ts)
+ * Bench child: XSD engine comparison, libxmljs2 (the shipped validator, src/schema/xsd-validator.ts)
  * against libxml2-wasm (scripts/bench/wasm-validator.ts). The same bundle schema, the same
  * documents, the same security rules.
  *
@@ -17,7 +17,7 @@ import { XmlDocument } from 'libxml2-wasm';
 import { Agent, request } from 'undici';
 import { DEFAULT_NAMESPACES } from '../../src/contract/catalogue.js';
 import { startMock } from '../../src/mock/index.js';
-import { createDocumentValidator } from '../../src/xml/xsd-validator.js';
+import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
 import { fullPlan, MB, mockTarget, requestMix, stat } from './common.js';
 import { createWasmDocumentValidator, DOCUMENT_PARSE, TARGET_PARSE } from './wasm-validator.js';
 

@@ -17,7 +17,7 @@ import { CHECKS, runChecks } from '../../src/checks/registry.js';
 import type { Exchange } from '../../src/core/types.js';
 import { canonicalResult, compareBindings } from '../../src/equivalence/compare.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, serializeResult, type DataObject } from '../../src/mock/index.js';
-import { createDocumentValidator } from '../../src/xml/xsd-validator.js';
+import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
 import { PARSER_OPTIONS } from '../../src/xml/tree.js';
 import { XMLParser } from 'fast-xml-parser';
 import { MB, stat } from './common.js';

@@ -14,7 +14,7 @@ import { Agent, request } from 'undici';
 import type { HttpRequest } from '../../src/core/types.js';
 import { runConformance } from '../../src/engine/run.js';
 import { Transport } from '../../src/transport/client.js';
-import { createDocumentValidator } from '../../src/xml/xsd-validator.js';
+import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
 import { fullPlan, mockTarget, multipliedCases, percentile, requestMix } from './common.js';
 import { createWasmDocumentValidator } from './wasm-validator.js';
 

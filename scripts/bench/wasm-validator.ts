@@ -1,5 +1,5 @@
 /**
- * Bench-only prototype: the DocumentValidator of src/xml/xsd-validator.ts on libxml2-wasm instead
+ * Bench-only prototype: the DocumentValidator of src/schema/xsd-validator.ts on libxml2-wasm instead
  * of libxmljs2, so the engine choice rests on a measurement. NOT the shipped engine.
  *
  * The same rules as the shipped validator: size cap first, DOCTYPE refused before parsing, no
@@ -13,9 +13,9 @@
  */
 import { ParseOption, XmlBufferInputProvider, XmlDocument, XmlParseError, XmlValidateError, XsdValidator, xmlRegisterInputProvider } from 'libxml2-wasm';
 import { hasDoctype, SOAP11_ENV_NS, SOAP12_ENV_NS } from '../../src/xml/tree.js';
-import { DEFAULT_MAX_BYTES, schemaTexts } from '../../src/xml/xsd-validator.js';
-import { SCHEMA_FILES } from '../../src/contract/xsd.js';
-import type { DocumentValidator, LibxmlOutcome } from '../../src/checks/context.js';
+import { DEFAULT_MAX_BYTES, schemaTexts } from '../../src/schema/xsd-validator.js';
+import { SCHEMA_FILES } from '../../src/schema/xsd.js';
+import type { DocumentValidator, LibxmlOutcome } from '../../src/schema/types.js';
 import type { Namespaces, NsKey } from '../../src/contract/catalogue.js';
 import { escapeAttr } from '../../src/xml/escape.js';
 

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { DEFAULT_NAMESPACES } from '../contract/catalogue.js';
 import { manySiblings, manyXsdErrors } from '../../test/support/hostile-docs.js';
 import { parseXml } from '../xml/tree.js';
-import { createDocumentValidator } from '../xml/xsd-validator.js';
+import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { CHECKS, runChecks } from './registry.js';
 import { step } from './support.js';
 import { contextFor } from '../../test/support/checks.js';

@@ -8,7 +8,10 @@ import { binding as bindingModule } from '../bindings/index.js';
 import type { Exchange } from '../core/types.js';
 import { parseXml, XmlError, type ParsedXml } from '../xml/tree.js';
 import { parseContentType } from '../bindings/media-type.js';
-import { overLimit, scanMarkup, type MarkupLimits } from '../xml/limits.js';
+import { overLimit, scanMarkup } from '../xml/limits.js';
+import type { DocumentValidator, LibxmlOutcome, ValidateOptions } from '../schema/types.js';
+
+export type { DocumentValidator, LibxmlOutcome, ValidateOptions, XsdError } from '../schema/types.js';
 
 /** What kind of request a case sends, which decides the outcome the checks expect. */
 export type CaseKind =
@@ -21,50 +24,6 @@ export type CaseKind =
 
 /** Case kinds whose request is bad: the target must reject it cleanly (no data, no crash). */
 export const BAD_REQUEST_KINDS: readonly CaseKind[] = ['missing-param', 'bad-param', 'unknown-operation', 'wrong-soapaction'];
-
-/** One XSD error as libxml2 reported it. */
-export interface XsdError {
-  readonly message: string;
-  readonly line?: number;
-  readonly column?: number;
-  /** libxml2's error code (e.g. 1824: a value not valid for its atomic type). */
-  readonly code?: number;
-}
-
-/** Result of parsing and XSD-validating one document with libxml2 (src/xml/xsd-validator.ts). */
-export interface LibxmlOutcome {
-  /** Set when libxml2 finds the document not well-formed: the parser's message with line and column. */
-  readonly wellFormedError?: string;
-  /**
-   * Set when the document was not read at all: it is over one of the limits of src/xml/limits.ts,
-   * or reading it took longer than its budget or the run's deadline allowed. Says which and why.
-   */
-  readonly notParsed?: string;
-  /** XSD errors; empty when valid (or when not well-formed). At most the first ones are kept: see `moreXsdErrors`. */
-  readonly xsdErrors: readonly XsdError[];
-  /** XSD errors libxml2 reported beyond those kept in `xsdErrors` (a document can hold millions). */
-  readonly moreXsdErrors?: number;
-  /** The same, by libxml2 error code. */
-  readonly moreXsdErrorsByCode?: readonly { readonly code: number; readonly count: number }[];
-}
-
-/** How long reading a document may take, and when to give up regardless (the run's deadline). */
-export interface ValidateOptions {
-  readonly budgetMs?: number;
-  readonly signal?: AbortSignal;
-}
-
-/** Validates a whole response document (SOAP envelope or bare result root) against the schemas. */
-export interface DocumentValidator {
-  validate(xml: string): LibxmlOutcome;
-  /**
-   * The same without blocking the event loop for long: a large document is read in a process of
-   * its own, stopped when it takes longer than the budget or the signal aborts.
-   */
-  validateAsync?(xml: string, options?: ValidateOptions): Promise<LibxmlOutcome>;
-  /** What the readers are asked to do at most (src/xml/limits.ts): the tree reader applies them too. */
-  readonly limits?: MarkupLimits;
-}
 
 export interface DecodedBody {
   readonly text?: string;

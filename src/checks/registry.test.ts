@@ -5,7 +5,7 @@ import { ALL_BINDINGS, at, contextFor, documentFor, NS, op, sampleResult, type D
 import { OPERATIONS, type BindingId } from '../contract/catalogue.js';
 import { binding as bindingModule } from '../bindings/index.js';
 import { UsageError } from '../core/errors.js';
-import { createDocumentValidator } from '../xml/xsd-validator.js';
+import { createDocumentValidator } from '../schema/xsd-validator.js';
 import type { DocumentValidator } from './context.js';
 import type { Check } from './types.js';
 

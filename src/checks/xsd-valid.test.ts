@@ -3,7 +3,7 @@ import { isLibxmlWhitespaceDefect, pathOfMessage, xsdValid } from './xsd-valid.j
 import { ALL_BINDINGS, at, contextFor, documentFor, findingsOf, fixedErrors, node, NS, sampleResult, skipOf, type DocOptions, type XNode } from '../../test/support/checks.js';
 import { outcomeOf } from '../../test/support/checks.js';
 import { OPERATIONS, type BindingId } from '../contract/catalogue.js';
-import { createDocumentValidator } from '../xml/xsd-validator.js';
+import { createDocumentValidator } from '../schema/xsd-validator.js';
 import type { DocumentValidator } from './context.js';
 import { parseXml } from '../xml/tree.js';
 

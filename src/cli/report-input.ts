@@ -10,7 +10,7 @@ import { UsageError } from '../core/errors.js';
 import type { RunReport } from '../core/types.js';
 import { SHARD_FILE, SHARD_FORMAT, type ShardInfo } from '../engine/shard.js';
 import { countRows } from '../report/model.js';
-import { validateReport } from '../report/schema.js';
+import { validateReport } from '../schema/json.js';
 
 export interface ReportInput {
   /** The JSON file read. */

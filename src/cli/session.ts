@@ -6,10 +6,10 @@
 import type { Target } from '../core/types.js';
 import { EnvironmentError } from '../core/errors.js';
 import { makeRedactor } from '../core/redact.js';
-import type { DocumentValidator } from '../checks/context.js';
+import type { DocumentValidator } from '../schema/types.js';
 import { startMock, type MockOptions, type RunningMock } from '../mock/index.js';
 import { Transport } from '../transport/client.js';
-import { createDocumentValidator } from '../xml/xsd-validator.js';
+import { createDocumentValidator } from '../schema/xsd-validator.js';
 import type { RunSettings } from './config.js';
 
 export interface Session {

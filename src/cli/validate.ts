@@ -22,7 +22,7 @@ import { didYouMean } from '../core/suggest.js';
 import type { Finding } from '../core/types.js';
 import { consoleText } from '../report/model.js';
 import { parseXml, SOAP11_ENV_NS, SOAP12_ENV_NS, type XElement } from '../xml/tree.js';
-import { createDocumentValidator } from '../xml/xsd-validator.js';
+import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { binding as bindingModule } from '../bindings/index.js';
 import { parseFlags } from './config.js';
 import type { CommandIO } from './run.js';

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { ConfigError } from '../core/errors.js';
 import type { ResultRow, RunReport, Status } from '../core/types.js';
-import { validateReport } from '../report/schema.js';
+import { validateReport } from '../schema/json.js';
 import {
   applyExpectations, EXPECTATIONS_CHECK, parseExpectations, TODO_REASON, updateExpectations, type ExpectationsFile,
 } from './expectations.js';

@@ -14,7 +14,7 @@ import { findOperation, OPERATIONS } from '../contract/catalogue.js';
 import { CHECK_NAMES } from '../checks/registry.js';
 import { ConfigError } from '../core/errors.js';
 import type { ExpectationsSummary, ResultRow, RunReport } from '../core/types.js';
-import { validateJson } from '../report/schema.js';
+import { validateJson } from '../schema/json.js';
 import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, summarise, UNKNOWN_OPERATION } from './run.js';
 
 /** Check name of the rows about the expectations file itself (stale or expired entries). */

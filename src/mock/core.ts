@@ -11,7 +11,7 @@ import {
   BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, OPERATIONS,
   type BindingId, type Namespaces, type Operation, type ServicePaths,
 } from '../contract/catalogue.js';
-import { generateWsdl } from '../contract/wsdl.js';
+import { generateWsdl } from '../schema/wsdl.js';
 import { binding as bindingModule } from '../bindings/index.js';
 import type { Binding, IncomingRequest } from '../bindings/types.js';
 import { parseContentType } from '../bindings/media-type.js';

@@ -1,7 +1,7 @@
 /** The mock's data: determinism, variety over parameters, credentials, the one binding difference. */
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_NAMESPACES, findOperation, OPERATIONS, type Operation } from '../contract/catalogue.js';
-import { createDocumentValidator } from '../xml/xsd-validator.js';
+import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { adjustForBinding, AUTH_ERROR_TYPE, AUTH_FAILED, hasGenerator, languageOf, reportsErrorsInBand, resolveOperation, stableHash } from './data.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER } from './handlers.js';
 import { serializeResult, type DataObject, type Value } from './serialize.js';

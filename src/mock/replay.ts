@@ -10,7 +10,7 @@ import { readJsonFile } from '../core/json-file.js';
 import { HttpResponse } from 'msw';
 import type { Binding, IncomingRequest } from '../bindings/types.js';
 import type { BindingId, Namespaces, Operation, ServicePaths } from '../contract/catalogue.js';
-import { validateJson } from '../report/schema.js';
+import { validateJson } from '../schema/json.js';
 import type { MockResponse } from './faults.js';
 import { isPlainHeaderName, isPlainHeaderValue } from './wire.js';
 

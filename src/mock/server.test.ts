@@ -8,8 +8,8 @@ import {
   type BindingId, type Namespaces, type Operation,
 } from '../contract/catalogue.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS, XSI_NS, parseXml } from '../xml/tree.js';
-import { createDocumentValidator } from '../xml/xsd-validator.js';
-import type { DocumentValidator } from '../checks/context.js';
+import { createDocumentValidator } from '../schema/xsd-validator.js';
+import type { DocumentValidator } from '../schema/types.js';
 import { loadFixtureCases } from '../engine/cases.js';
 import { startMock, type RunningMock } from './server.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, MAX_BODY_BYTES } from './handlers.js';

@@ -11,7 +11,7 @@ import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BINDINGS, DEFAULT_NAMESPACES, OPERATIONS } from '../contract/catalogue.js';
 import { parseXml } from '../xml/tree.js';
-import { createDocumentValidator } from '../xml/xsd-validator.js';
+import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, startMock, type RunningMock } from './index.js';
 import { resultElement, validParams } from '../../test/support/mock.js';
 

@@ -5,7 +5,7 @@ import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, type BindingId
 import { documentedDifference } from '../contract/binding-differences.js';
 import { canonicalEntries } from '../equivalence/canonical.js';
 import { canonicalValue } from '../equivalence/values.js';
-import { createDocumentValidator } from '../xml/xsd-validator.js';
+import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { presentationFor, relexical, requestSeed, varyData } from './vary.js';
 import { validSimple } from './serialize.js';
 import { startMock, type RunningMock } from './server.js';

@@ -11,7 +11,7 @@ import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import { assertSummaryConsistent, jsonText } from './model.js';
 import { reportPaths, type ReportPaths } from './paths.js';
-import { isRedactionMarker } from './schema.js';
+import { isRedactionMarker } from '../schema/json.js';
 import { SecretGuard, stderrWarn, type Warn } from './secrets.js';
 
 export { formatFindings, formatSummary } from './console.js';
@@ -21,7 +21,7 @@ export { renderJunit } from './junit.js';
 export { renderMarkdown } from './markdown.js';
 export { buildMatrix, columnOf, verdictOf, type Column, type Verdict } from './model.js';
 export { reportPaths, type ReportPaths } from './paths.js';
-export { REPORT_SCHEMA_URL, reportSchema, validateJson, validateReport } from './schema.js';
+export { REPORT_SCHEMA_URL, reportSchema, validateJson, validateReport } from '../schema/json.js';
 export { SecretLeakError } from './secrets.js';
 
 /** conformance.json's text: the report as pretty JSON. */

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { UsageError } from '../core/errors.js';
 import type { ResultRow, RunReport } from '../core/types.js';
 import { mergeReports, type MergeInput } from './merge.js';
-import { validateReport } from './schema.js';
+import { validateReport } from '../schema/json.js';
 
 function row(operation: string, caseId: string, status: ResultRow['status'] = 'passed'): ResultRow {
   return { operation, group: 'reference', binding: 'get', case: caseId, check: 'shape', status, message: '', path: '', reproduce: '', findings: [] };

@@ -2,7 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { OPERATIONS } from '../contract/catalogue.js';
 import { buildMatrix, columnOf, consoleText, truncate, visibleText } from './model.js';
-import { isRedactionMarker, validateJson } from './schema.js';
+import { isRedactionMarker, validateJson } from '../schema/json.js';
 import { fixtureReport } from '../../test/support/report.js';
 
 describe('matrix model', () => {

@@ -5,7 +5,7 @@ import { xmlWellformed } from '../checks/xml-wellformed.js';
 import { CHECKS } from '../checks/registry.js';
 import { manyAttributes, manyNamespaceDeclarations, manySiblings, mealsDocument } from '../../test/support/hostile-docs.js';
 import { markupLimits, MAX_ATTRIBUTES_PER_ELEMENT, MAX_NAMESPACES_IN_SCOPE, overLimit, scanMarkup } from './limits.js';
-import { createDocumentValidator } from './xsd-validator.js';
+import { createDocumentValidator } from '../schema/xsd-validator.js';
 
 const limits = markupLimits(32 * 1024 * 1024);
 const attrs = (n: number, prefix = 'a') => Array.from({ length: n }, (_, i) => ` ${prefix}${i}="${i}"`).join('');

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import libxml from 'libxmljs2';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_NAMESPACES, OPERATIONS, type NsKey } from './catalogue.js';
-import { ANY_TYPE_NOTES, allTypes, effective, hasOpenFields, type ComplexType } from './model.js';
+import { DEFAULT_NAMESPACES, OPERATIONS, type NsKey } from '../contract/catalogue.js';
+import { ANY_TYPE_NOTES, allTypes, effective, hasOpenFields, type ComplexType } from '../contract/model.js';
 import { SCHEMA_FILES, generateCombinedXsd, generateXsd, sampleInstance } from './xsd.js';
-import { SCHEMAS_DIR } from '../xml/xsd-validator.js';
+import { SCHEMAS_DIR } from './xsd-validator.js';
 
 const KEYS: NsKey[] = ['book', 'search'];
 const complexTypes = allTypes().filter((t): t is ComplexType => t.kind === 'complex');

@@ -1,9 +1,9 @@
 /**
- * The validator process (src/xml/validator-process.ts): reads documents sent over the IPC channel
+ * The validator process (src/schema/validator-process.ts): reads documents sent over the IPC channel
  * with the same validator as the parent and sends back libxml2's outcome, one at a time. Exits when
  * the parent goes away or after the idle time given as its argument.
  */
-import type { DocumentValidator } from '../checks/context.js';
+import type { DocumentValidator } from './types.js';
 import { createDocumentValidator } from './xsd-validator.js';
 import type { ChildRequest, ChildResponse } from './validator-process.js';
 import { collectGarbage } from '../core/memory.js';

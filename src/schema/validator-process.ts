@@ -15,7 +15,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Namespaces } from '../contract/catalogue.js';
-import type { LibxmlOutcome } from '../checks/context.js';
+import type { LibxmlOutcome } from './types.js';
 
 /** What the child needs to build the same validator as this process. */
 export interface ValidatorSetup {

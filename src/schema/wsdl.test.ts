@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import libxml from 'libxmljs2';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_NAMESPACES, SERVICES, DEFAULT_PATHS, operationsOf, type Namespaces } from './catalogue.js';
+import { DEFAULT_NAMESPACES, SERVICES, DEFAULT_PATHS, operationsOf, type Namespaces } from '../contract/catalogue.js';
 import { serviceWsdl, serviceNsKey, WSDL_PORTS } from './wsdl.js';
 import { generateXsd, sampleInstance } from './xsd.js';
 import { parseXml, type XElement } from '../xml/tree.js';

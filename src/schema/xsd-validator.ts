@@ -27,12 +27,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import libxml, { type Document } from 'libxmljs2';
 import { DEFAULT_NAMESPACES, OPERATIONS, type Namespaces, type NsKey, type Operation } from '../contract/catalogue.js';
-import type { DocumentValidator, LibxmlOutcome, ValidateOptions } from '../checks/context.js';
-import { SCHEMA_FILES, generateCombinedXsd, generateXsdSubset, operationElementNames } from '../contract/xsd.js';
+import type { DocumentValidator, LibxmlOutcome, ValidateOptions } from './types.js';
+import { SCHEMA_FILES, generateCombinedXsd, generateXsdSubset, operationElementNames } from './xsd.js';
 import { allTypes } from '../contract/model.js';
-import { escapeAttr } from './escape.js';
-import { hasDoctype, SOAP11_ENV_NS, SOAP12_ENV_NS, XML_NS } from './tree.js';
-import { checkBudgetMs, markupLimits, overLimit, scanMarkup } from './limits.js';
+import { escapeAttr } from '../xml/escape.js';
+import { hasDoctype, SOAP11_ENV_NS, SOAP12_ENV_NS, XML_NS } from '../xml/tree.js';
+import { checkBudgetMs, markupLimits, overLimit, scanMarkup } from '../xml/limits.js';
 import { validateInProcessOfItsOwn, type ValidatorSetup } from './validator-process.js';
 
 /** Default cap on the size of a validated document. */
@@ -176,7 +176,7 @@ function bundleImports(namespaces: Namespaces): BundleImport[] {
 function bundleText(dir: string, imports: readonly (readonly [string, string])[]): string {
   return [
     '<?xml version="1.0" encoding="utf-8"?>',
-    '<!-- Bundle written by src/xml/xsd-validator.ts: imports every schema a response may need. -->',
+    '<!-- Bundle written by src/schema/xsd-validator.ts: imports every schema a response may need. -->',
     '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:x-accommodation-conformance:bundle">',
     ...imports.map(([ns, file]) => `  <xs:import namespace="${escapeAttr(ns)}" schemaLocation="${escapeAttr(join(dir, file))}"/>`),
     '</xs:schema>',

@@ -22,11 +22,11 @@
  * - a type extending BaseResult (`rejection`) → a choice of an in-band rejection (Error first,
  *   then anything, checked by the shape walk) and the result with its fields as listed.
  */
-import { OPERATIONS, type Namespaces, type NsKey, type Operation, type ParamType } from './catalogue.js';
+import { OPERATIONS, type Namespaces, type NsKey, type Operation, type ParamType } from '../contract/catalogue.js';
 import {
   ANY_TYPE_NOTES, MODEL, allTypes, contentNotShown, effective, hasOpenFields, isSimple, namedType, rejectionFields,
   type AttributeDef, type ComplexType, type EffectiveType, type ElementField, type EnumType, type Field, type NamedType, type SimpleType, type TypeRef,
-} from './model.js';
+} from '../contract/model.js';
 import { escapeAttr, escapeText } from '../xml/escape.js';
 
 export const XS_NS = 'http://www.w3.org/2001/XMLSchema';
@@ -394,7 +394,7 @@ export function typeClosure(roots: Iterable<string>): Set<string> {
  * the operations any of whose element names `mentioned` accepts, and the types those need plus
  * every type whose name `mentioned` accepts (an xsi:type names its type), closed under reference.
  * For a document whose text mentions every name it uses, validating against this schema gives the
- * same verdict and messages as against the whole schema (src/xml/xsd-validator.ts); it compiles in
+ * same verdict and messages as against the whole schema (src/schema/xsd-validator.ts); it compiles in
  * a fraction of the time, which matters because libxmljs2 compiles the schema on every validate().
  */
 export function generateXsdSubset(

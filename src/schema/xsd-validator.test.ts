@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_NAMESPACES, OPERATIONS, findOperation, type Namespaces, type Operation } from '../contract/catalogue.js';
-import { sampleInstance } from '../contract/xsd.js';
+import { sampleInstance } from './xsd.js';
 import { soap11, soap12 } from '../bindings/soap.js';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { allTypes } from '../contract/model.js';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createDocumentValidator, schemaBundle, substituteNamespaces } from './xsd-validator.js';
-import type { DocumentValidator, LibxmlOutcome } from '../checks/context.js';
+import type { DocumentValidator, LibxmlOutcome } from './types.js';
 
 const NS = DEFAULT_NAMESPACES;
 const B = NS.book;

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_NAMESPACES, SERVICES, DEFAULT_PATHS, operationsOf, type Namespaces } from './catalogue.js';
+import { DEFAULT_NAMESPACES, SERVICES, DEFAULT_PATHS, operationsOf, type Namespaces } from '../contract/catalogue.js';
 import { serviceWsdl, WSDL_PORTS } from './wsdl.js';
 import { startMock, type RunningMock } from '../mock/index.js';
 
