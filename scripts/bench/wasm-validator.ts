@@ -17,7 +17,7 @@ import { DEFAULT_MAX_BYTES, schemaTexts } from '../../src/schema/xsd-validator.j
 import { SCHEMA_FILES } from '../../src/schema/xsd.js';
 import type { DocumentValidator, LibxmlOutcome } from '../../src/schema/types.js';
 import type { Namespaces, NsKey } from '../../src/contract/catalogue.js';
-import { escapeAttr } from '../../src/xml/escape.js';
+import { escapeAttr } from '../../src/core/escape.js';
 
 /** Parse options: the libxmljs2 { noent: false, nonet: true, huge: false } plus no external entities. */
 export const TARGET_PARSE = ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE;

@@ -1,6 +1,6 @@
 /** SOAP 1.1 and SOAP 1.2: the two envelope bindings, one factory with the differences as data. */
 import type { Operation } from '../contract/catalogue.js';
-import { escapeText } from '../xml/escape.js';
+import { escapeText } from '../core/escape.js';
 import { parseXml, SOAP11_ENV_NS, SOAP12_ENV_NS, XmlError, isNil, type XElement } from '../xml/tree.js';
 import type { Binding, Decoded, IncomingRequest, OutgoingResponse, Params } from './types.js';
 import { mediaType } from './media-type.js';

@@ -14,7 +14,7 @@ import {
   type EffectiveType, type ElementField, type SimpleType, type TypeRef,
 } from '../contract/model.js';
 import { isBlank, isNil, XSI_NS, type XElement } from '../xml/tree.js';
-import { finding, FindingList, type Check, type CheckOutcome } from './types.js';
+import { FindingList, type Check, type CheckOutcome } from './types.js';
 import { collapse, lexicalProblem, xsdName } from './lexical.js';
 import { caseHint, childPath, clarkOf, inBandError, inBandErrorMessage, isSkip, needsDocument, nsDifference, quote } from './support.js';
 

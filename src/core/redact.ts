@@ -20,7 +20,7 @@
  * only built when the text holds something it would decode. URL user-info passwords are redacted
  * too.
  */
-import { escapeText } from '../xml/escape.js';
+import { escapeText } from './escape.js';
 
 export const REDACTED = '***';
 

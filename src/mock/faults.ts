@@ -21,7 +21,10 @@
  * data from an in-band Error and from a rejection.
  */
 import { binding as bindingModule } from '../bindings/index.js';
+import { UnknownFaultError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
+
+export { UnknownFaultError };
 import type { IncomingRequest, OutgoingResponse } from '../bindings/types.js';
 import { BINDINGS, findOperation, type BindingId, type Namespaces, type Operation } from '../contract/catalogue.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../xml/tree.js';
@@ -412,10 +415,6 @@ export const FAULTS: readonly Fault[] = [
 
 // ---- lookup -----------------------------------------------------------------------------------
 
-/** An unknown fault name: the message says how to list the known ones. */
-export class UnknownFaultError extends Error {
-  override name = 'UnknownFaultError';
-}
 
 const BY_NAME = new Map(FAULTS.map((f) => [f.name, f]));
 

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ReplayError } from '../core/errors.js';
 import { readJsonFile } from '../core/json-file.js';
 import { HttpResponse } from 'msw';
 import type { Binding, IncomingRequest } from '../bindings/types.js';
@@ -41,10 +42,7 @@ export interface RecordingIndex {
   readonly entries: readonly RecordingEntry[];
 }
 
-/** A recording that cannot be served (missing, unreadable, not the format). */
-export class ReplayError extends Error {
-  override name = 'ReplayError';
-}
+export { ReplayError };
 
 /** Answers a decoded request from the recording, or undefined when nothing was recorded for it. */
 export type ReplayLookup = (operation: string, binding: BindingId, params: Readonly<Record<string, string | undefined>>) => ReplayHit | undefined;

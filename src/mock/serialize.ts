@@ -29,12 +29,13 @@
  * and lexical forms valid, no unknown keys. Fault injection (src/mock/faults.ts) turns strict off, so
  * that invalid data is written as given.
  */
+import { SerializeError } from '../core/errors.js';
 import { validParamValue } from '../bindings/params.js';
 import {
   contentNotShown, effective, isSimple, namedType, type EffectiveType, type ElementField, type SimpleType, type TypeRef,
 } from '../contract/model.js';
 import type { Operation } from '../contract/catalogue.js';
-import { escapeAttr, escapeText } from '../xml/escape.js';
+import { escapeAttr, escapeText } from '../core/escape.js';
 import { XSI_NS } from '../xml/tree.js';
 
 export type SimpleValue = string | number | boolean;
@@ -94,10 +95,7 @@ export interface SerializeOptions {
   readonly attributeQuote?: '"' | "'";
 }
 
-/** The data do not fit the model (a fixture or generator bug): names the path and the problem. */
-export class SerializeError extends Error {
-  override name = 'SerializeError';
-}
+export { SerializeError };
 
 interface Ctx {
   readonly p: string;          // 'p:' or ''

@@ -21,7 +21,7 @@ import type { BindingId, Operation } from '../contract/catalogue.js';
 import { BINDINGS } from '../contract/catalogue.js';
 import { documentedDifference } from '../contract/binding-differences.js';
 import { effective, isSimple, MODEL, type ElementField, type SimpleType, type TypeRef } from '../contract/model.js';
-import { escapeAttr } from '../xml/escape.js';
+import { escapeAttr } from '../core/escape.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS, XSI_NS } from '../xml/tree.js';
 import { Rng, stableHash } from './data.js';
 import type { AnyContent, DataObject, SerializeOptions, Value } from './serialize.js';

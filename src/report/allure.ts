@@ -9,7 +9,7 @@
  * "Known deviations".
  */
 import { ContentType, LabelName, Stage, Status, type Label, type StepResult, type TestResult, type TestResultContainer, type Globals } from 'allure-js-commons';
-import { FileSystemWriter, ReporterRuntime, stringifyEnvInfo, type Writer } from 'allure-js-commons/sdk/reporter';
+import { ReporterRuntime, stringifyEnvInfo, type Writer } from 'allure-js-commons/sdk/reporter';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResultRow, RunReport, Status as RowStatus } from '../core/types.js';

@@ -22,7 +22,6 @@ export { renderMarkdown } from './markdown.js';
 export { buildMatrix, columnOf, verdictOf, type Column, type Verdict } from './model.js';
 export { reportPaths, type ReportPaths } from './paths.js';
 export { REPORT_SCHEMA_URL, reportSchema, validateJson, validateReport } from '../schema/json.js';
-export { SecretLeakError } from './secrets.js';
 
 /** conformance.json's text: the report as pretty JSON. */
 export function renderJson(report: RunReport): string {

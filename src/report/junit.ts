@@ -8,7 +8,7 @@
  * tests / failures / skipped equal summary.total / failed / skipped exactly.
  */
 import type { ResultRow, RunReport } from '../core/types.js';
-import { escapeAttr, escapeText } from '../xml/escape.js';
+import { escapeAttr, escapeText } from '../core/escape.js';
 import { formatFindings } from './console.js';
 import { columnOf, countRows, testName, truncate, visibleText } from './model.js';
 

@@ -4,14 +4,8 @@
  * decoded views, so the same forms). What it finds is redacted, not refused: a finished run is
  * never thrown away. The guard says so on stderr, naming the file, and never the secret.
  */
-import { HarnessError } from '../core/errors.js';
 import { makeSecretMatcher, REDACTED, replaceSpans, type SecretMatcher } from '../core/redact.js';
 
-/** Kept for callers that still name it: the guard no longer throws it. */
-export class SecretLeakError extends HarnessError {
-  override readonly code = 'SECRET_LEAK';
-  override name = 'SecretLeakError';
-}
 
 /** Writes a warning line (default: stderr). */
 export type Warn = (message: string) => void;

@@ -8,7 +8,7 @@
  */
 import { DEFAULT_PATHS, operationsOf, type Namespaces, type NsKey, type Operation, type ServicePaths } from '../contract/catalogue.js';
 import { generateXsdFor } from './xsd.js';
-import { escapeAttr } from '../xml/escape.js';
+import { escapeAttr } from '../core/escape.js';
 
 export type ServiceName = Operation['service'];
 

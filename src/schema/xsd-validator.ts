@@ -30,7 +30,7 @@ import { DEFAULT_NAMESPACES, OPERATIONS, type Namespaces, type NsKey, type Opera
 import type { DocumentValidator, LibxmlOutcome, ValidateOptions } from './types.js';
 import { SCHEMA_FILES, generateCombinedXsd, generateXsdSubset, operationElementNames } from './xsd.js';
 import { allTypes } from '../contract/model.js';
-import { escapeAttr } from '../xml/escape.js';
+import { escapeAttr } from '../core/escape.js';
 import { hasDoctype, SOAP11_ENV_NS, SOAP12_ENV_NS, XML_NS } from '../xml/tree.js';
 import { checkBudgetMs, markupLimits, overLimit, scanMarkup } from '../xml/limits.js';
 import { validateInProcessOfItsOwn, type ValidatorSetup } from './validator-process.js';

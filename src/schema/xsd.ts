@@ -27,7 +27,7 @@ import {
   ANY_TYPE_NOTES, MODEL, allTypes, contentNotShown, effective, hasOpenFields, isSimple, namedType, rejectionFields,
   type AttributeDef, type ComplexType, type EffectiveType, type ElementField, type EnumType, type Field, type NamedType, type SimpleType, type TypeRef,
 } from '../contract/model.js';
-import { escapeAttr, escapeText } from '../xml/escape.js';
+import { escapeAttr, escapeText } from '../core/escape.js';
 
 export const XS_NS = 'http://www.w3.org/2001/XMLSchema';
 

@@ -9,6 +9,7 @@
  * and a timer that fires gives the poll phase a turn first, so a response that arrived while the
  * loop was busy is read before the exchange is declared timed out. The deadline is wall-clock time.
  */
+import { SizeCapError } from '../core/errors.js';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Exchange, HttpRequest } from '../core/types.js';
 
@@ -36,7 +37,6 @@ export type TransportErrorCode =
   | 'connection_refused' | 'unknown_host' | 'tls_error' | 'timeout' | 'deadline_exceeded'
   | 'connection_reset' | 'response_too_large' | 'invalid_response' | 'transport_error';
 
-class SizeCapError extends Error {}
 /** Why the transport aborted an exchange (the abort signal's reason). */
 class Stop extends Error {
   constructor(readonly why: 'timeout' | 'deadline') {

@@ -7,6 +7,7 @@
  * xml_wellformed check, is the authority on well-formedness; this reader only has to be safe.
  */
 import { XMLParser } from 'fast-xml-parser';
+import { XmlError } from '../core/errors.js';
 
 export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
@@ -45,11 +46,7 @@ export interface ParsedXml {
   readonly declaration?: XmlDeclaration;
 }
 
-/** The document is not well-formed or not namespace-well-formed; `message` says where. */
-export class XmlError extends Error {
-  readonly code = 'XML_ERROR';
-  override name = 'XmlError';
-}
+export { XmlError };
 
 /** Put before every element and attribute name fast-xml-parser keys its objects with (see PARSER_OPTIONS). */
 const NAME_MARK = '\u0001';

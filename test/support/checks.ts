@@ -12,7 +12,7 @@ import { effective, isSimple, namedType, rejectionFields, type SimpleType, type 
 import type { Exchange, Finding, HttpRequest } from '../../src/core/types.js';
 import type { Check, CheckOutcome } from '../../src/checks/types.js';
 import { binding as bindingModule } from '../../src/bindings/index.js';
-import { escapeAttr, escapeText } from '../../src/xml/escape.js';
+import { escapeAttr, escapeText } from '../../src/core/escape.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS, XSI_NS } from '../../src/xml/tree.js';
 import { CheckContext, type CaseKind, type DocumentValidator, type LibxmlOutcome } from '../../src/checks/context.js';
 
