@@ -9,7 +9,8 @@ import * as allure from 'allure-js-commons';
 import { describe, expect, inject, test } from 'vitest';
 import { checksOf } from '../src/cli/run.js';
 import { resolveRunSettings } from '../src/cli/config.js';
-import { BINDING_LABELS, DEFAULT_PATHS } from '../src/contract/catalogue.js';
+import { DEFAULT_PATHS } from '../src/contract/catalogue.js';
+import { bindingLabel } from '../src/bindings/index.js';
 import { makeRedactor } from '../src/core/redact.js';
 import type { ResultRow, Target } from '../src/core/types.js';
 import { EQUIVALENCE_CHECK, planUnits, runUnitRedacted, type RunPlan, type Unit } from '../src/engine/run.js';
@@ -65,7 +66,7 @@ async function rowsOf(unit: Unit, pick: (r: ResultRow) => boolean, ctx: { skip: 
 /** The tests of one unit: one per binding it was sent on, and the equivalence of those bindings. */
 function unitTests(unit: Unit): void {
   const bindings = plan.bindings.filter((b) => !unit.only || unit.only.includes(b));
-  test.for(bindings.map((b) => [BINDING_LABELS[b], b] as const))('%s', async ([label, b], ctx) => {
+  test.for(bindings.map((b) => [bindingLabel(b), b] as const))('%s', async ([label, b], ctx) => {
     await allure.epic(unit.op.group);
     await allure.feature(label);
     await allure.story(unit.op.name);

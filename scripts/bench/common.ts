@@ -65,10 +65,9 @@ export function requestMix(plan: RunPlan): HttpRequest[] {
   const out: HttpRequest[] = [];
   for (const unit of planUnits(plan)) {
     const { op } = unit;
-    const ns = plan.target.namespaces[op.ns];
     for (const b of plan.bindings.filter((x: BindingId) => !unit.only || unit.only.includes(x))) {
       const req = requestFor(plan.target, op, b, unit.params);
-      out.push(unit.headers ? { ...req, headers: unit.headers(op, ns) } : req);
+      out.push(unit.headers ? { ...req, headers: unit.headers } : req);
     }
   }
   return out;

@@ -3,6 +3,7 @@ import type { Operation } from '../contract/catalogue.js';
 import type { HttpRequest } from '../core/types.js';
 import type { Binding, Decoded, IncomingRequest, OutgoingResponse, Params } from './types.js';
 import { mediaType } from './media-type.js';
+import { escapeAttr } from '../core/escape.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 const TEXT_XML = 'text/xml; charset=utf-8';
@@ -16,11 +17,24 @@ export function encodePairs(op: Operation, params: Params): string {
 
 function makeHttpBinding(id: 'get' | 'post'): Binding {
   const method = id === 'get' ? 'GET' : 'POST';
+  const port = id === 'get' ? 'HttpGet' : 'HttpPost';
   return {
     id,
     label: id === 'get' ? 'HTTP GET' : 'HTTP POST',
     requestMediaType: id === 'post' ? FORM : undefined,
     responseMediaType: 'text/xml',
+
+    wrapperOf: () => undefined,
+    wrapperIn: () => undefined,
+    locate(root, op, ns) {
+      const ok = root.ns === ns && root.local === op.resultElement;
+      return { result: ok ? root : undefined, path: `/${op.resultElement}` };
+    },
+    // ASMX answers a GET or POST without a required parameter with "Missing parameter".
+    mayOmit: (p) => !p.required,
+    // The result element is the document root: it declares both namespaces itself (xsi unless each nil element does).
+    resultDeclarations: (_prefix, _xsiPrefix, form) => ({ declareNamespace: true, declareXsi: form?.xsiAt !== 'nil' }),
+    writeDocument: (_op, resultXml) => resultXml,
 
     servicePath: (paths) => paths.http,
 
@@ -43,7 +57,7 @@ function makeHttpBinding(id: 'get' | 'post'): Binding {
         return { ok: false, status: 415, reason: `HTTP POST needs Content-Type ${FORM}`, faultCode: 'client' };
       }
       const pairs = id === 'get' ? req.query : new URLSearchParams(req.body);
-      const params: Record<string, string | undefined> = {};
+      const params: Record<string, string | undefined> = Object.create(null) as Record<string, string | undefined>;
       for (const p of op.params) {
         const v = pairs.get(p.name);
         if (v !== null) params[p.name] = v;
@@ -57,6 +71,23 @@ function makeHttpBinding(id: 'get' | 'post'): Binding {
 
     encodeFault(status, reason): OutgoingResponse {
       return { status, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: reason };
+    },
+
+    wsdl: {
+      port,
+      portType: port,
+      messages: 'http',
+      bindingLines: (ops) => [
+        `<http:binding verb="${method}"/>`,
+        ...ops.flatMap((op) => [
+          `<wsdl:operation name="${escapeAttr(op.name)}">`,
+          `  <http:operation location="${escapeAttr(`/${op.name}`)}"/>`,
+          '  <wsdl:input>', `    ${id === 'get' ? '<http:urlEncoded/>' : `<mime:content type="${FORM}"/>`}`, '  </wsdl:input>',
+          '  <wsdl:output>', '    <mime:mimeXml part="Body"/>', '  </wsdl:output>',
+          '</wsdl:operation>',
+        ]),
+      ],
+      address: (location) => `<http:address location="${escapeAttr(location)}"/>`,
     },
   };
 }

@@ -3,7 +3,7 @@
  * required parameters and the lexical forms of the SOAP types (section 4).
  */
 import type { Operation, ParamType } from '../contract/catalogue.js';
-import type { BindingId } from '../contract/catalogue.js';
+import type { Binding } from './types.js';
 
 export type ParamError = { readonly param: string; readonly reason: string };
 
@@ -28,16 +28,12 @@ export function validParamValue(type: ParamType, value: string): boolean {
   }
 }
 
-/**
- * Check the parameters of a decoded request. GET/POST need every required parameter (ASMX answers
- * "Missing parameter"); SOAP needs the typed ones (strings may be absent: they read as null).
- */
-export function checkParams(op: Operation, binding: BindingId, params: Record<string, string | undefined>): ParamError | undefined {
-  const soap = binding === 'soap11' || binding === 'soap12';
+/** Check the parameters of a decoded request: present where the binding needs them (Binding.mayOmit), in their lexical form. */
+export function checkParams(op: Operation, binding: Binding, params: Record<string, string | undefined>): ParamError | undefined {
   for (const p of op.params) {
     const v = params[p.name];
     if (v === undefined) {
-      if (p.required && (!soap || p.type !== 'string')) return { param: p.name, reason: `Missing parameter: ${p.name}.` };
+      if (!binding.mayOmit(p)) return { param: p.name, reason: `Missing parameter: ${p.name}.` };
       continue;
     }
     if (!validParamValue(p.type, v)) return { param: p.name, reason: `Invalid value for parameter ${p.name}: "${v}" is not a valid ${p.type}.` };

@@ -1,8 +1,8 @@
 /** SOAP 1.1 and SOAP 1.2: the two envelope bindings, one factory with the differences as data. */
 import type { Operation } from '../contract/catalogue.js';
-import { escapeText } from '../core/escape.js';
-import { parseXml, SOAP11_ENV_NS, SOAP12_ENV_NS, XmlError, isNil, type XElement } from '../xml/tree.js';
-import type { Binding, Decoded, IncomingRequest, OutgoingResponse, Params } from './types.js';
+import { escapeAttr, escapeText } from '../core/escape.js';
+import { parseXml, SOAP11_ENV_NS, SOAP12_ENV_NS, XmlError, XSI_NS, isNil, type XElement } from '../xml/tree.js';
+import type { Binding, Decoded, DocumentForm, IncomingRequest, OutgoingResponse, Params } from './types.js';
 import { mediaType } from './media-type.js';
 
 interface SoapVersion {
@@ -12,13 +12,19 @@ interface SoapVersion {
   readonly otherEnvNs: string;
   readonly mediaType: string;
   readonly usesSoapAction: boolean;
+  /** Section 4.1 of SOAP 1.1 lets qualified elements follow the Body; SOAP 1.2 does not. */
+  readonly qualifiedAfterBody: boolean;
+  /** WSDL: port suffix, namespace prefix of the binding extension and its namespace. */
+  readonly wsdl: { readonly port: string; readonly prefix: string };
   fault(code: 'client' | 'server' | 'version', reason: string): string;
 }
 
-const XSI = 'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema"';
+const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
+const SOAP_HTTP_TRANSPORT = 'http://schemas.xmlsoap.org/soap/http';
 
 const SOAP11: SoapVersion = {
   id: 'soap11', label: 'SOAP 1.1', envNs: SOAP11_ENV_NS, otherEnvNs: SOAP12_ENV_NS, mediaType: 'text/xml', usesSoapAction: true,
+  qualifiedAfterBody: true, wsdl: { port: 'Soap', prefix: 'soap' },
   fault: (code, reason) => {
     const c = code === 'client' ? 'Client' : code === 'server' ? 'Server' : 'VersionMismatch';
     return `<soap:Fault><faultcode>soap:${c}</faultcode><faultstring>${escapeText(reason)}</faultstring><detail/></soap:Fault>`;
@@ -27,6 +33,7 @@ const SOAP11: SoapVersion = {
 
 const SOAP12: SoapVersion = {
   id: 'soap12', label: 'SOAP 1.2', envNs: SOAP12_ENV_NS, otherEnvNs: SOAP11_ENV_NS, mediaType: 'application/soap+xml', usesSoapAction: false,
+  qualifiedAfterBody: false, wsdl: { port: 'Soap12', prefix: 'soap12' },
   fault: (code, reason) => {
     const c = code === 'client' ? 'Sender' : code === 'server' ? 'Receiver' : 'VersionMismatch';
     return `<soap:Fault><soap:Code><soap:Value>soap:${c}</soap:Value></soap:Code>`
@@ -34,9 +41,34 @@ const SOAP12: SoapVersion = {
   },
 };
 
-function envelope(v: SoapVersion, body: string): string {
-  return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${v.envNs}" ${XSI}><soap:Body>${body}</soap:Body></soap:Envelope>`;
+/** The form every request, fault and reference result is written in: compact, prefix soap, xsi and xsd on the Envelope. */
+const REFERENCE: DocumentForm = {
+  envelopePrefix: 'soap', soapHeader: 'none', namespaceAt: 'wrapper', resultPrefix: '', xsiPrefix: 'xsi', xsiAt: 'envelope', indent: '', newline: '\n',
+};
+
+/**
+ * The one envelope writer: an Envelope of this version around `inner` (and, given `wrapper`, an
+ * <Operation>Response declaring the group namespace around it), in a form.
+ */
+function envelopeOf(v: SoapVersion, form: DocumentForm, inner: string, wrapper?: { name: string; ns: string }, header = ''): string {
+  const e = form.envelopePrefix;
+  const nl = form.indent ? form.newline : '';
+  const ind = (n: number) => form.indent.repeat(n);
+  const xsi = form.xsiAt === 'envelope' ? ` xmlns:${form.xsiPrefix}="${XSI_NS}"${form === REFERENCE ? ` xmlns:xsd="${XSD_NS}"` : ''}` : '';
+  let envDecl = '';
+  let body = inner;
+  if (wrapper) {
+    const w = form.resultPrefix ? `${form.resultPrefix}:${wrapper.name}` : wrapper.name;
+    const nsDecl = form.resultPrefix ? ` xmlns:${form.resultPrefix}="${escapeAttr(wrapper.ns)}"` : ` xmlns="${escapeAttr(wrapper.ns)}"`;
+    const [onEnvelope, onWrapper] = form.namespaceAt === 'envelope' ? [nsDecl, ''] : ['', nsDecl];
+    envDecl = onEnvelope;
+    body = `${ind(2)}<${w}${onWrapper}>${nl}${ind(3)}${inner}${nl}${ind(2)}</${w}>`;
+  }
+  return `<${e}:Envelope xmlns:${e}="${v.envNs}"${xsi}${envDecl}>${nl}${header}${ind(1)}<${e}:Body>${nl}${body}${nl}${ind(1)}</${e}:Body>${nl}</${e}:Envelope>`;
 }
+
+const DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
+const envelope = (v: SoapVersion, inner: string): string => DECLARATION + envelopeOf(v, REFERENCE, inner);
 
 const fail = (status: number, reason: string, faultCode: 'client' | 'server' | 'version' = 'client'): Decoded =>
   ({ ok: false, status, reason, faultCode });
@@ -51,9 +83,24 @@ function makeSoapBinding(v: SoapVersion): Binding {
     responseMediaType: v.mediaType,
     envelopeNs: v.envNs,
 
+    qualifiedAfterBody: v.qualifiedAfterBody,
+
     soapAction: v.usesSoapAction ? soapAction : undefined,
+    misroutedProbe: v.usesSoapAction
+      ? (routedTo, ns) => ({ headers: { 'content-type': contentType, soapaction: `"${ns}${routedTo}"` }, description: `${v.label} call whose SOAPAction names ${routedTo}` })
+      : undefined,
 
     servicePath: (paths) => paths.soap,
+    wrapperOf: (op) => `${op.name}Response`,
+    wrapperIn: (root) => root.children.find((c) => c.local === 'Body' && c.ns === root.ns)?.children[0],
+    locate(root, op, ns) {
+      const body = root.children.find((c) => c.local === 'Body' && c.ns === root.ns);
+      const wrapper = body?.children.find((c) => c.ns === ns && c.local === `${op.name}Response`);
+      const result = wrapper?.children.find((c) => c.ns === ns && c.local === op.resultElement);
+      return { wrapper, result, path: `/Envelope/Body/${op.name}Response/${op.resultElement}` };
+    },
+    // An absent string parameter reads as null; a typed one cannot be read without a value.
+    mayOmit: (p) => !p.required || p.type === 'string',
 
     encodeRequest(op, params: Params, serviceUrl, ns) {
       const children = op.params
@@ -95,7 +142,7 @@ function makeSoapBinding(v: SoapVersion): Binding {
           return fail(500, `SOAPAction ${action} does not match the operation: expected ${soapAction(op, ns)}`);
         }
       }
-      const params: Record<string, string | undefined> = {};
+      const params: Record<string, string | undefined> = Object.create(null) as Record<string, string | undefined>;
       for (const c of call.children) {
         if (c.ns !== ns) continue;
         params[c.local] = isNil(c) ? undefined : c.text;
@@ -103,16 +150,47 @@ function makeSoapBinding(v: SoapVersion): Binding {
       return { ok: true, op, params };
     },
 
+    // The wrapper declares the group namespace (the reference one only as the default namespace) and
+    // the Envelope binds xsi (the reference one only as "xsi"): the result declares the rest.
+    resultDeclarations: (prefix, xsiPrefix, form) => (form
+      ? { declareNamespace: false, declareXsi: form.xsiAt === 'result' }
+      : { declareNamespace: prefix !== '', declareXsi: xsiPrefix !== 'xsi' }),
+
     encodeResult(op, resultXml, ns): OutgoingResponse {
-      return {
-        status: 200,
-        headers: { 'content-type': contentType },
-        body: envelope(v, `<${op.name}Response xmlns="${ns}">${resultXml}</${op.name}Response>`),
-      };
+      return { status: 200, headers: { 'content-type': contentType }, body: DECLARATION + envelopeOf(v, REFERENCE, resultXml, { name: `${op.name}Response`, ns }) };
+    },
+
+    writeDocument(op, resultXml, ns, form) {
+      const nl = form.indent ? form.newline : '';
+      const e = form.envelopePrefix;
+      const header = form.soapHeader === 'none' ? ''
+        : form.soapHeader === 'empty' ? `${form.indent}<${e}:Header/>${nl}`
+          : `${form.indent}<${e}:Header><t:Trace xmlns:t="urn:example:trace">mock-${op.name}</t:Trace></${e}:Header>${nl}`;
+      return envelopeOf(v, form, resultXml, { name: `${op.name}Response`, ns }, header);
     },
 
     encodeFault(status, reason, faultCode): OutgoingResponse {
       return { status, headers: { 'content-type': contentType }, body: envelope(v, v.fault(faultCode, reason)) };
+    },
+
+    wsdl: {
+      port: v.wsdl.port,
+      portType: 'Soap',
+      messages: 'soap',
+      bindingLines(ops, tns) {
+        const p = v.wsdl.prefix;
+        return [
+          `<${p}:binding transport="${SOAP_HTTP_TRANSPORT}"/>`,
+          ...ops.flatMap((op) => [
+            `<wsdl:operation name="${escapeAttr(op.name)}">`,
+            `  <${p}:operation soapAction="${escapeAttr(`${tns}${op.name}`)}" style="document"/>`,
+            '  <wsdl:input>', `    <${p}:body use="literal"/>`, '  </wsdl:input>',
+            '  <wsdl:output>', `    <${p}:body use="literal"/>`, '  </wsdl:output>',
+            '</wsdl:operation>',
+          ]),
+        ];
+      },
+      address: (location) => `<${v.wsdl.prefix}:address location="${escapeAttr(location)}"/>`,
     },
   };
 }

@@ -153,13 +153,6 @@ export class CheckContext {
     if (this.#located) return this.#located;
     const root = this.xml().parsed?.root;
     if (!root) return (this.#located = { path: '/' });
-    if (!this.binding.envelopeNs) {
-      const ok = root.ns === this.ns && root.local === this.op.resultElement;
-      return (this.#located = { result: ok ? root : undefined, path: `/${this.op.resultElement}` });
-    }
-    const body = root.children.find((c) => c.local === 'Body' && c.ns === root.ns);
-    const wrapper = body?.children.find((c) => c.ns === this.ns && c.local === `${this.op.name}Response`);
-    const result = wrapper?.children.find((c) => c.ns === this.ns && c.local === this.op.resultElement);
-    return (this.#located = { wrapper, result, path: `/Envelope/Body/${this.op.name}Response/${this.op.resultElement}` });
+    return (this.#located = this.binding.locate(root, this.op, this.ns));
   }
 }

@@ -33,11 +33,11 @@ function checkNil(ctx: CheckContext, result: XElement, path: string): Finding[] 
   return [finding(CHECK, path, `nil result element ${ctx.op.resultElement}: the contract does not allow a nil result for ${ctx.op.name}`, 'a result', 'xsi:nil="true"')];
 }
 
-function soap(ctx: CheckContext, root: XElement): CheckOutcome {
+/** A binding that wraps the result (SOAP): the Body holds the wrapper, the wrapper the result element. */
+function wrapped(ctx: CheckContext, root: XElement, wrapperName: string): CheckOutcome {
   const body = soapBody(root);
   if (!body) return { skipped: 'no SOAP Envelope/Body: reported by soap_envelope' };
   if (findFault(root)) return { skipped: 'the Body holds a SOAP Fault: reported by soap_envelope' };
-  const wrapperName = `${ctx.op.name}Response`;
   const bodyPath = '/Envelope/Body';
   const out: Finding[] = [];
   const wrappers = body.children.filter((c) => c.ns === ctx.ns && c.local === wrapperName);
@@ -93,6 +93,7 @@ export const resultElement: Check = {
   run(ctx): CheckOutcome {
     const doc = needsDocument(ctx);
     if (isSkip(doc)) return doc;
-    return ctx.binding.envelopeNs ? soap(ctx, doc.root) : bare(ctx, doc.root);
+    const wrapperName = ctx.binding.wrapperOf(ctx.op);
+    return wrapperName === undefined ? bare(ctx, doc.root) : wrapped(ctx, doc.root, wrapperName);
   },
 };

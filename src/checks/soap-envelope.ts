@@ -62,9 +62,9 @@ export const soapEnvelope: Check = {
       }
       if (c.ns === envNs || c.local === 'Body') {
         out.push(finding(name, at(c), `unexpected envelope child ${clarkOf(c.ns, c.local)}: an Envelope holds an optional Header and one Body`));
-      } else if (ctx.bindingId === 'soap12' || c.ns === '' || !seenBody) {
+      } else if (!ctx.binding.qualifiedAfterBody || c.ns === '' || !seenBody) {
         // SOAP 1.1 (4.1) lets qualified elements follow the Body; SOAP 1.2 (5.1) allows nothing besides Header and Body.
-        out.push(finding(name, at(c), `unexpected envelope child ${clarkOf(c.ns, c.local)}${ctx.bindingId === 'soap11' && !seenBody ? ' before the Body' : ''}`));
+        out.push(finding(name, at(c), `unexpected envelope child ${clarkOf(c.ns, c.local)}${ctx.binding.qualifiedAfterBody && !seenBody ? ' before the Body' : ''}`));
       }
     }
 

@@ -15,7 +15,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { requestFor } from '../bindings/endpoint.js';
-import { BINDING_LABELS, type BindingId, type Operation } from '../contract/catalogue.js';
+import type { BindingId, Operation } from '../contract/catalogue.js';
+import { bindingLabel } from '../bindings/index.js';
 import { CheckContext } from '../checks/context.js';
 import { ConfigError, UsageError } from '../core/errors.js';
 import { makeRedactor, type Redactor } from '../core/redact.js';
@@ -169,7 +170,7 @@ function cellStatus(rows: readonly CompareRow[]): string {
 }
 
 function table(report: CompareReport): string {
-  const head = ['operation', ...report.bindings.map((b) => BINDING_LABELS[b])];
+  const head = ['operation', ...report.bindings.map(bindingLabel)];
   const body = report.operations.map((op) => [op, ...report.bindings.map((b) => cellStatus(report.results.filter((r) => r.operation === op && r.binding === b)))]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
@@ -186,7 +187,7 @@ function markdown(report: CompareReport): string {
     `\`${mdCell(report.a.name)}\` (${mdCell(report.a.target.embedded ? 'embedded mock' : report.a.target.bookUrl)}) ↔ `
       + `\`${mdCell(report.b.name)}\` (${mdCell(report.b.target.embedded ? 'embedded mock' : report.b.target.bookUrl)})`
       + `${report.ignoreValues ? ', structure only (--ignore-values)' : ''}: ${s.same} same, ${s.different} different, ${s.error} unanswered, ${s.skipped} skipped`,
-    '', `| operation | ${report.bindings.map((b) => BINDING_LABELS[b]).join(' | ')} |`, `|---|${report.bindings.map(() => '---').join('|')}|`,
+    '', `| operation | ${report.bindings.map(bindingLabel).join(' | ')} |`, `|---|${report.bindings.map(() => '---').join('|')}|`,
   ];
   for (const op of report.operations) {
     lines.push(`| ${mdCell(op)} | ${report.bindings.map((b) => mdCell(cellStatus(report.results.filter((r) => r.operation === op && r.binding === b)))).join(' | ')} |`);

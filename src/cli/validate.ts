@@ -12,7 +12,7 @@
  * a document whose kind cannot be told).
  */
 import { readFileSync } from 'node:fs';
-import { BINDINGS, BINDING_LABELS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, type BindingId, type Namespaces, type Operation } from '../contract/catalogue.js';
+import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, type BindingId, type Namespaces, type Operation } from '../contract/catalogue.js';
 import { MODEL, SIMPLE_TYPES } from '../contract/model.js';
 import { CheckContext } from '../checks/context.js';
 import { runChecks, selectChecks } from '../checks/registry.js';
@@ -21,9 +21,9 @@ import { UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
 import type { Finding } from '../core/types.js';
 import { consoleText } from '../report/model.js';
-import { parseXml, SOAP11_ENV_NS, SOAP12_ENV_NS, type XElement } from '../xml/tree.js';
+import { parseXml, type XElement } from '../xml/tree.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
-import { binding as bindingModule } from '../bindings/index.js';
+import { binding as bindingModule, bindingLabel, documentBinding } from '../bindings/index.js';
 import { parseFlags } from './config.js';
 import type { CommandIO } from './run.js';
 
@@ -56,20 +56,20 @@ interface Inferred {
 
 /** Operation and binding of a document, from the flags or its root. */
 function infer(root: XElement | undefined, ns: Namespaces, opFlag: Operation | undefined, bFlag: BindingId | undefined, file: string): Inferred {
-  const envelope = root && (root.ns === SOAP11_ENV_NS || root.ns === SOAP12_ENV_NS) && root.local === 'Envelope' ? root : undefined;
-  const binding: BindingId = bFlag ?? (envelope ? (envelope.ns === SOAP11_ENV_NS ? 'soap11' : 'soap12') : 'get');
-  const bHow = bFlag ? 'given' : envelope ? `the ${BINDING_LABELS[binding]} envelope` : 'HTTP GET (a bare root: GET and POST answer alike)';
+  const found = documentBinding(root);
+  const enveloped = bindingModule(found).envelopeNs !== undefined;
+  const binding: BindingId = bFlag ?? found;
+  const bHow = bFlag ? 'given' : enveloped ? `the ${bindingLabel(binding)} envelope` : 'HTTP GET (a bare root: GET and POST answer alike)';
   if (opFlag) return { op: opFlag, binding, how: `operation given, binding ${bHow}` };
   if (!root) throw new Error('unreachable: a document that does not parse needs --operation');
-  if (envelope) {
-    const body = envelope.children.find((c) => c.local === 'Body' && c.ns === envelope.ns);
-    const first = body?.children[0];
-    const name = first?.local.endsWith('Response') ? first.local.slice(0, -'Response'.length) : undefined;
-    const op = name ? findOperation(name) : undefined;
+  if (enveloped) {
+    const b = bindingModule(found);
+    const first = b.wrapperIn(root);
+    const op = first && OPERATIONS.find((o) => b.wrapperOf(o) === first.local);
     if (!op) {
       throw new UsageError(`${file}: cannot tell the operation: the SOAP Body holds ${first ? `<${first.local}>` : 'nothing'}, not an <Operation>Response of the catalogue; pass --operation`);
     }
-    return { op, binding, how: `<${first!.local}> in a ${BINDING_LABELS[binding]} envelope` };
+    return { op, binding, how: `<${first!.local}> in a ${bindingLabel(found)} envelope` };
   }
   const candidates = OPERATIONS.filter((o) => o.resultElement === root.local && (root.ns === ns[o.ns] || !Object.values(ns).includes(root.ns)));
   if (candidates.length === 1) return { op: candidates[0]!, binding, how: `root <${root.local}> (result of ${candidates[0]!.name}), binding ${bHow}` };
@@ -134,10 +134,11 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
       io.out('INVALID');
       return 1;
     }
-    const envelope = (root.ns === SOAP11_ENV_NS || root.ns === SOAP12_ENV_NS) && root.local === 'Envelope';
-    const body = envelope ? root.children.find((c) => c.local === 'Body') : undefined;
-    const el = envelope ? body?.children[0]?.children[0] : root;
-    const path = envelope ? `/Envelope/Body/${body?.children[0]?.local}/${el?.local}` : `/${root.local}`;
+    const b = bindingModule(documentBinding(root));
+    const envelope = b.envelopeNs !== undefined;
+    const wrapper = envelope ? b.wrapperIn(root) : undefined;
+    const el = envelope ? wrapper?.children[0] : root;
+    const path = envelope ? `/Envelope/Body/${wrapper?.local}/${el?.local}` : `/${root.local}`;
     if (!el) throw new UsageError(`${file}: the SOAP Body holds no element inside its first child to check as ${f.type}`);
     findings = [];
     let ns = el.ns;
@@ -175,7 +176,7 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
       if (Array.isArray(r.outcome)) findings.push(...r.outcome);
       else if ('skipped' in r.outcome) notes.push(`${r.check.name}: not run: ${r.outcome.skipped}`);
     }
-    what = `${inf.op.name} result, ${BINDING_LABELS[inf.binding]} (${inf.how})`;
+    what = `${inf.op.name} result, ${bindingLabel(inf.binding)} (${inf.how})`;
   }
   io.out(consoleText(`${file}: ${what}`));
   for (const x of findings) io.out(formatFinding(x));

@@ -161,10 +161,6 @@ export const GROUPS: readonly Group[] = ['booking', 'reference', 'transfers'];
 /** Binding identifiers used everywhere (flags, reports, findings). */
 export const BINDINGS = ['soap11', 'soap12', 'get', 'post'] as const;
 export type BindingId = (typeof BINDINGS)[number];
-export const SOAP_BINDINGS: readonly BindingId[] = ['soap11', 'soap12'];
-export const BINDING_LABELS: Record<BindingId, string> = {
-  soap11: 'SOAP 1.1', soap12: 'SOAP 1.2', get: 'HTTP GET', post: 'HTTP POST',
-};
 
 /** Embedded mock's default namespaces; any target's namespaces are configuration. */
 export const DEFAULT_NAMESPACES: Record<NsKey, string> = {

@@ -12,6 +12,7 @@
  * in bounded number.
  */
 import { requestFor } from '../bindings/endpoint.js';
+import { binding as bindingModule } from '../bindings/index.js';
 import type { Params } from '../bindings/types.js';
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import { CheckContext, type CaseKind, type DocumentValidator } from '../checks/context.js';
@@ -65,7 +66,7 @@ export interface Unit {
   /** Only these bindings (e.g. the SOAPAction case is SOAP 1.1's); all selected ones when absent. */
   readonly only?: readonly BindingId[];
   /** Headers replacing the binding's own (the wrong-SOAPAction case). */
-  readonly headers?: (op: Operation, ns: string) => Record<string, string>;
+  readonly headers?: Record<string, string>;
 }
 
 /** Name of the operation the unknown-operation case asks for. */
@@ -107,14 +108,17 @@ export function planUnits(plan: RunPlan): Unit[] {
       units.push({ op, caseId: `unparsable-${parsed.name}`, kind: 'bad-param', params: { ...params, [parsed.name]: UNPARSABLE[parsed.type]! },
         description: `${parsed.name} (${parsed.type}) sent as "${UNPARSABLE[parsed.type]}"` });
     }
-    if (plan.bindings.includes('soap11')) {
-      // An ASMX service dispatches SOAP 1.1 on SOAPAction: the header must never name an operation
-      // that changes state, or this probe could perform it.
-      const other = plan.operations.find((o) => o.service === op.service && o !== op && !o.mutates) ?? op;
+    // A binding that routes on a header (SOAP 1.1's SOAPAction) is probed with one naming another
+    // operation. An ASMX service dispatches on it: it must never name an operation that changes
+    // state, or the probe could perform it.
+    const other = plan.operations.find((o) => o.service === op.service && o !== op && !o.mutates);
+    const routedTo = other?.name ?? UNKNOWN_OPERATION;
+    for (const b of plan.bindings) {
+      const probe = bindingModule(b).misroutedProbe?.(routedTo, plan.target.namespaces[op.ns]);
+      if (!probe) continue;
       units.push({
-        op, caseId: 'wrong-soapaction', kind: 'wrong-soapaction', params, only: ['soap11'],
-        headers: (_op, ns) => ({ 'content-type': 'text/xml; charset=utf-8', soapaction: `"${ns}${other === op ? UNKNOWN_OPERATION : other.name}"` }),
-        description: `SOAP 1.1 call whose SOAPAction names ${other === op ? 'no operation' : other.name}`,
+        op, caseId: 'wrong-soapaction', kind: 'wrong-soapaction', params, only: [b],
+        headers: probe.headers, description: probe.description,
       });
     }
   }
@@ -333,10 +337,9 @@ const LARGE_DOCUMENT = 1024 * 1024;
 export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Promise<ResultRow[]> {
   const { op } = unit;
   const redact = redactorFor(plan.target.password);
-  const ns = plan.target.namespaces[op.ns];
   const requests = plan.bindings.filter((b) => !unit.only || unit.only.includes(b)).map((b) => {
     const req = requestFor(plan.target, op, b, unit.params);
-    return { b, req: unit.headers ? { ...req, headers: unit.headers(op, ns) } : req };
+    return { b, req: unit.headers ? { ...req, headers: unit.headers } : req };
   });
   const reproduce = (req: Parameters<typeof curlCommand>[0]) => curlCommand(req, unit.kind === 'wrong-credentials' ? '' : plan.target.password);
 

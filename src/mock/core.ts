@@ -118,20 +118,11 @@ export function plain(status: number, message: string, headers: Record<string, s
   return { status, headers: { 'content-type': PLAIN, ...headers }, body: message };
 }
 
-/**
- * How a binding's result element is written. SOAP: inside <OpResponse xmlns="ns"> in an envelope
- * that binds xsi, so nothing needs declaring unless another prefix is chosen. GET/POST: the result
- * is the document root and declares both namespaces itself.
- */
+/** How a binding's result element is written: what it declares itself is the binding's rule (Binding.resultDeclarations). */
 export function resultOptions(b: Binding, ns: string, style: ResultStyle = {}): SerializeOptions {
-  const soap = b.envelopeNs !== undefined;
   const prefix = style.prefix ?? '';
   const xsiPrefix = style.xsiPrefix ?? 'xsi';
-  return {
-    ns, prefix, xsiPrefix, pretty: style.pretty ?? false,
-    declareNamespace: !soap || prefix !== '',
-    declareXsi: !soap || xsiPrefix !== 'xsi',
-  };
+  return { ns, prefix, xsiPrefix, pretty: style.pretty ?? false, ...b.resultDeclarations(prefix, xsiPrefix) };
 }
 
 /** The request as the binding modules see it, or undefined if its path does not percent-decode. */

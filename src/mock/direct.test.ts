@@ -68,7 +68,7 @@ function requestMix(t: Target = target()): Raw[] {
     const ns = t.namespaces[unit.op.ns];
     for (const b of BINDINGS.filter((x: BindingId) => !unit.only || unit.only.includes(x))) {
       const req = requestAt('http://mock', unit.op, b, unit.params, { book: ns, search: ns });
-      out.push(rawOf(unit.headers ? { ...req, headers: unit.headers(unit.op, ns) } : req));
+      out.push(rawOf(unit.headers ? { ...req, headers: unit.headers } : req));
     }
   }
   return out;

@@ -69,7 +69,7 @@ export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, serv
   for (const f of faults) if (f.apply.params) params = f.apply.params(params, base);
   const ctxOf = (kind: ResponseKind): FaultContext => ({ ...base, params, kind });
 
-  const problem = checkParams(op, b.id, params);
+  const problem = checkParams(op, b, params);
   if (problem) return finish(faults, toMock(b.encodeFault(500, problem.reason, 'client')), ctxOf('rejection'));
   // The real service rejects in-band everywhere; variation mode picks one of the two forms per request.
   const inBand = cfg.realService ? true : cfg.vary ? variedRejection(op, params) === 'in-band' : undefined;
@@ -81,9 +81,8 @@ export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, serv
   value = adjustForBinding(op, b.id, value);
   for (const f of faults) if (f.apply.value) value = f.apply.value(value, ctx);
 
-  const soap = b.envelopeNs !== undefined;
   const look = cfg.vary ? presentationFor(b.id, requestSeed(op, params)) : undefined;
-  let options = look ? variedOptions(look, ns, soap) : cfg.options(b, ns);
+  let options = look ? variedOptions(look, ns, b) : cfg.options(b, ns);
   // A fault writes what it was given: the serialiser's model checks are off.
   if (faults.length > 0) options = { ...options, strict: false };
   for (const f of faults) if (f.apply.options) options = f.apply.options(options, ctx);
@@ -92,7 +91,7 @@ export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, serv
   for (const f of faults) if (f.apply.xml) xml = f.apply.xml(xml, ctx);
 
   const response = look
-    ? { status: 200, headers: { 'content-type': contentTypeOf(b.responseMediaType, look.contentType) }, body: variedBody(look, op, b.id, xml, ns) }
+    ? { status: 200, headers: { 'content-type': contentTypeOf(b.responseMediaType, look.contentType) }, body: variedBody(look, op, b, xml, ns) }
     : toMock(b.encodeResult(op, xml, ns));
   return finish(faults, response, ctx);
 }

@@ -21,8 +21,7 @@ import type { BindingId, Operation } from '../contract/catalogue.js';
 import { BINDINGS } from '../contract/catalogue.js';
 import { documentedDifference } from '../contract/binding-differences.js';
 import { effective, isSimple, MODEL, type ElementField, type SimpleType, type TypeRef } from '../contract/model.js';
-import { escapeAttr } from '../core/escape.js';
-import { SOAP11_ENV_NS, SOAP12_ENV_NS, XSI_NS } from '../xml/tree.js';
+import type { Binding, DocumentForm } from '../bindings/types.js';
 import { Rng, stableHash } from './data.js';
 import type { AnyContent, DataObject, SerializeOptions, Value } from './serialize.js';
 import { realStyle } from './real-style.js';
@@ -268,15 +267,13 @@ function otherZone(s: string, v: Presentation['lexical']): string {
 }
 
 /** Serialisation options of the result element under a presentation. */
-export function variedOptions(p: Presentation, ns: string, soap: boolean): SerializeOptions {
-  const xsiHere = p.xsiAt === 'result' || (!soap && p.xsiAt === 'envelope');
+export function variedOptions(p: Presentation, ns: string, b: Binding): SerializeOptions {
   return {
     ns,
     prefix: p.resultPrefix,
-    // SOAP: the <OpResponse> wrapper declares the group namespace (default or prefixed).
-    declareNamespace: !soap,
     xsiPrefix: p.xsiPrefix,
-    declareXsi: xsiHere,
+    // Which declarations the document around the result makes is the binding's rule.
+    ...b.resultDeclarations(p.resultPrefix, p.xsiPrefix, documentForm(p)),
     xsiOnNil: p.xsiAt === 'nil',
     pretty: p.indent === '' ? false : p.indent,
     attributeOrder: p.attributeOrder,
@@ -299,26 +296,18 @@ function declaration(p: Presentation): string {
   }
 }
 
-/** The whole body of a result: the document (SOAP: envelope, Body and wrapper) around the result element. */
-export function variedBody(p: Presentation, op: Operation, binding: BindingId, resultXml: string, ns: string): string {
+/** The form of the document around the result element, as the binding writes it. */
+function documentForm(p: Presentation): DocumentForm {
+  return {
+    envelopePrefix: p.envelopePrefix, soapHeader: p.soapHeader, namespaceAt: p.namespaceAt, resultPrefix: p.resultPrefix,
+    xsiPrefix: p.xsiPrefix, xsiAt: p.xsiAt, indent: p.indent, newline: p.newline,
+  };
+}
+
+/** The whole body of a result: the binding's document (SOAP: envelope, Body and wrapper) around the result element, then comments, declaration, line ends. */
+export function variedBody(p: Presentation, op: Operation, b: Binding, resultXml: string, ns: string): string {
   const nl = p.indent ? p.newline : '';
-  const ind = (n: number) => (p.indent ? p.indent.repeat(n) : '');
-  let doc: string;
-  if (binding === 'soap11' || binding === 'soap12') {
-    const e = p.envelopePrefix;
-    const envNs = binding === 'soap11' ? SOAP11_ENV_NS : SOAP12_ENV_NS;
-    const xsi = p.xsiAt === 'envelope' ? ` xmlns:${p.xsiPrefix}="${XSI_NS}"` : '';
-    const w = p.resultPrefix ? `${p.resultPrefix}:${op.name}Response` : `${op.name}Response`;
-    const nsDecl = p.resultPrefix ? ` xmlns:${p.resultPrefix}="${escapeAttr(ns)}"` : ` xmlns="${escapeAttr(ns)}"`;
-    const [envDecl, wDecl] = p.namespaceAt === 'envelope' ? [nsDecl, ''] : ['', nsDecl];
-    const header = p.soapHeader === 'none' ? ''
-      : p.soapHeader === 'empty' ? `${ind(1)}<${e}:Header/>${nl}`
-        : `${ind(1)}<${e}:Header><t:Trace xmlns:t="urn:example:trace">mock-${op.name}</t:Trace></${e}:Header>${nl}`;
-    doc = `<${e}:Envelope xmlns:${e}="${envNs}"${xsi}${envDecl}>${nl}` + header
-      + `${ind(1)}<${e}:Body>${nl}${ind(2)}<${w}${wDecl}>${nl}${ind(3)}${resultXml}${nl}${ind(2)}</${w}>${nl}${ind(1)}</${e}:Body>${nl}</${e}:Envelope>`;
-  } else {
-    doc = resultXml;
-  }
+  let doc = b.writeDocument(op, resultXml, ns, documentForm(p));
   if (p.comments) {
     // Inside the result element (when it has content) and before the document element.
     doc = doc.replace(new RegExp(`(<(?:[\\w.-]+:)?${op.resultElement}(?:\\s[^>]*[^/])?>)`), '$1<!-- result of the reference mock -->');

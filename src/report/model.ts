@@ -3,14 +3,15 @@
  * matrix, per-test grouping, and the text hygiene rules for hostile content (the target's
  * responses end up in reports, so every writer treats report text as untrusted).
  */
-import { BINDINGS, BINDING_LABELS, findOperation, OPERATIONS, type BindingId } from '../contract/catalogue.js';
+import { BINDINGS, findOperation, OPERATIONS, type BindingId } from '../contract/catalogue.js';
+import { bindingLabel as labelOf } from '../bindings/index.js';
 import type { ResultRow, RunReport, Status } from '../core/types.js';
 
 export type Verdict = 'PASS' | 'FAIL';
 /** Matrix columns: the four bindings, then rows that compare bindings. */
 export type Column = BindingId | 'equivalence';
 export const COLUMNS: readonly Column[] = [...BINDINGS, 'equivalence'];
-export const COLUMN_LABELS: Record<Column, string> = { ...BINDING_LABELS, equivalence: 'Equivalence' };
+export const COLUMN_LABELS = { ...Object.fromEntries(BINDINGS.map((b) => [b, labelOf(b)])), equivalence: 'Equivalence' } as Record<Column, string>;
 export const GROUP_ORDER = ['booking', 'reference', 'transfers'] as const;
 export const GROUP_LABELS: Record<string, string> = {
   booking: 'Booking', reference: 'Reference data', transfers: 'Transfers',
@@ -69,7 +70,7 @@ export function columnOf(row: Pick<ResultRow, 'binding' | 'check'>): Column {
 export function bindingLabel(binding: string): string {
   const names = bindingsOf({ binding });
   if (names.length === 0) return binding;
-  return names.map((b) => (BINDING_LABELS as Record<string, string>)[b] ?? b).join(' ↔ ');
+  return names.map(labelOf).join(' ↔ ');
 }
 
 /** An operation's group: the catalogue's, else what the row says. */

@@ -5,6 +5,7 @@
 import { request } from 'undici';
 import { DEFAULT_PATHS, type BindingId, type Namespaces, type Operation, type ServicePaths } from '../../src/contract/catalogue.js';
 import { requestAt } from '../../src/bindings/endpoint.js';
+import { binding } from '../../src/bindings/index.js';
 import type { HttpRequest } from '../../src/core/types.js';
 import { parseXml, type XElement } from '../../src/xml/tree.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER } from '../../src/mock/handlers.js';
@@ -64,15 +65,13 @@ export function call(baseUrl: string, namespaces: Namespaces, op: Operation, id:
   return sendRequest(requestAt(baseUrl, op, id, params, namespaces, paths));
 }
 
-/** The result element of a response document: inside <OpResponse> (SOAP) or the root (GET/POST). */
+/** The result element of a response document, where its binding puts it (in the namespace the document gives it). */
 export function resultElement(op: Operation, id: BindingId, body: string): XElement {
   const root = parseXml(body).root;
-  if (id === 'get' || id === 'post') return root;
-  const bodyEl = root.children.find((c) => c.local === 'Body');
-  const wrapper = bodyEl?.children[0];
-  if (!wrapper || wrapper.local !== `${op.name}Response`) throw new Error(`no ${op.name}Response in ${body.slice(0, 300)}`);
-  const result = wrapper.children.find((c) => c.local === op.resultElement);
-  if (!result) throw new Error(`no ${op.resultElement} in ${op.name}Response`);
+  const b = binding(id);
+  const ns = b.wrapperIn(root)?.ns ?? root.ns;
+  const { result } = b.locate(root, op, ns);
+  if (!result) throw new Error(`no ${op.resultElement} where ${b.label} puts it in ${body.slice(0, 300)}`);
   return result;
 }
 
