@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { BINDING_RULES, bindingRuleAt, bindingRules } from './binding-rules.js';
+import { bindingRules } from './binding-rules.js';
+import { BINDING_DIFFERENCES as BINDING_RULES, documentedDifference as bindingRuleAt } from '../contract/binding-differences.js';
 import { ALL_BINDINGS, at, contextFor, documentFor, findingsOf, node, outcomeOf, sampleResult, skipOf, type XNode } from '../../test/support/checks.js';
 import type { BindingId } from '../contract/catalogue.js';
 

@@ -2,19 +2,14 @@
  * binding_rules: the per-binding rules the contract states, enforced both ways. The rules are data,
  * each with its contract sentence, kept in src/contract/binding-differences.ts (one place shared
  * with the mock and the equivalence comparison, which ignores exactly these places); this module
- * re-exports them under the checks' name and walks them.
+ * walks them.
  */
-import { BINDING_DIFFERENCES, documentedDifference, type BindingDifference } from '../contract/binding-differences.js';
+import { BINDING_DIFFERENCES } from '../contract/binding-differences.js';
 import type { Finding } from '../core/types.js';
 import { isBlank, isNil, type XElement } from '../xml/tree.js';
 import { finding, type Check, type CheckOutcome } from './types.js';
 import { inBandError, isSkip, needsDocument, quote, step } from './support.js';
 
-export type BindingRule = BindingDifference;
-/** The binding rules, each with the contract sentence it comes from. */
-export const BINDING_RULES: readonly BindingRule[] = BINDING_DIFFERENCES;
-/** The rule at a place of an operation's result (local names from the result element down, '/'-joined, no indexes). */
-export const bindingRuleAt = documentedDifference;
 
 /** Every element reached by a rule's name path from the result element, with its path. */
 function reach(result: XElement, steps: readonly string[], path: string): { el: XElement; path: string }[] {
@@ -29,7 +24,7 @@ function reach(result: XElement, steps: readonly string[], path: string): { el: 
 export const bindingRules: Check = {
   name: 'binding_rules',
   description: 'What the contract states per binding holds: e.g. CancelBooking activecancellationpolicy is nil in SOAP and holds text or child elements in HTTP GET/POST.',
-  appliesTo: (ctx) => ctx.caseKind === 'valid' && BINDING_RULES.some((r) => r.operation === ctx.op.name),
+  appliesTo: (ctx) => ctx.caseKind === 'valid' && BINDING_DIFFERENCES.some((r) => r.operation === ctx.op.name),
   run(ctx): CheckOutcome {
     const doc = needsDocument(ctx);
     if (isSkip(doc)) return doc;
@@ -39,7 +34,7 @@ export const bindingRules: Check = {
     const error = inBandError(loc.result, ctx.op.resultType, ctx.ns);
     if (error) return { skipped: `answered with an in-band Error (${error.type || 'no ErrorType'}): no data to apply the rules to` };
     const out: Finding[] = [];
-    for (const rule of BINDING_RULES.filter((r) => r.operation === ctx.op.name)) {
+    for (const rule of BINDING_DIFFERENCES.filter((r) => r.operation === ctx.op.name)) {
       const [first, ...steps] = rule.path.split('/');
       if (first !== ctx.op.resultElement) continue;
       const want = rule.expect[ctx.bindingId];

@@ -6,7 +6,8 @@ import libxml from 'libxmljs2';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_NAMESPACES, SERVICES, DEFAULT_PATHS, operationsOf, type Namespaces } from '../contract/catalogue.js';
 import { serviceWsdl, serviceNsKey, WSDL_PORTS } from './wsdl.js';
-import { generateXsd, sampleInstance } from './xsd.js';
+import { generateXsd } from './xsd.js';
+import { sampleInstance } from '../../test/support/checks.js';
 import { parseXml, type XElement } from '../xml/tree.js';
 
 const WSDL = 'http://schemas.xmlsoap.org/wsdl/';
@@ -65,10 +66,10 @@ describe('generated WSDL', () => {
         const schema = libxml.parseXml(inlineSchemaText(text), { nonet: true });
         for (const op of ops) {
           for (const optional of [true, false]) {
-            const doc = libxml.parseXml(sampleInstance(op.resultType, tns, op.resultElement, { optional }), { nonet: true });
+            const doc = libxml.parseXml(sampleInstance(op, tns, { full: optional }), { nonet: true });
             expect(doc.validate(schema), `${op.name}: ${doc.validationErrors.map((e) => e.message).join('')}`).toBe(true);
           }
-          const response = libxml.parseXml(`<${op.name}Response xmlns="${tns}">${sampleInstance(op.resultType, tns, op.resultElement)}</${op.name}Response>`, { nonet: true });
+          const response = libxml.parseXml(`<${op.name}Response xmlns="${tns}">${sampleInstance(op, tns, { full: true })}</${op.name}Response>`, { nonet: true });
           expect(response.validate(schema)).toBe(true);
         }
         const broken = libxml.parseXml(`<${ops[0]!.resultElement} xmlns="${tns}"><unknown/></${ops[0]!.resultElement}>`, { nonet: true });

@@ -9,6 +9,8 @@
 import { DEFAULT_PATHS, operationsOf, type Namespaces, type NsKey, type Operation, type ServicePaths } from '../contract/catalogue.js';
 import { generateXsdFor } from './xsd.js';
 import { escapeAttr } from '../core/escape.js';
+import { BINDING_MODULES } from '../bindings/index.js';
+import type { WsdlPort } from '../bindings/types.js';
 
 export type ServiceName = Operation['service'];
 
@@ -18,15 +20,9 @@ const SOAP12_NS = 'http://schemas.xmlsoap.org/wsdl/soap12/';
 const HTTP_NS = 'http://schemas.xmlsoap.org/wsdl/http/';
 const MIME_NS = 'http://schemas.xmlsoap.org/wsdl/mime/';
 const XS_NS = 'http://www.w3.org/2001/XMLSchema';
-const SOAP_HTTP_TRANSPORT = 'http://schemas.xmlsoap.org/soap/http';
 
-/** The four ports of a service: name suffix, binding suffix, portType suffix. */
-export const WSDL_PORTS = [
-  { binding: 'soap11', port: 'Soap', portType: 'Soap' },
-  { binding: 'soap12', port: 'Soap12', portType: 'Soap' },
-  { binding: 'get', port: 'HttpGet', portType: 'HttpGet' },
-  { binding: 'post', port: 'HttpPost', portType: 'HttpPost' },
-] as const;
+/** The ports of a service, one per binding, each described by its binding module. */
+export const WSDL_PORTS: readonly WsdlPort[] = Object.values(BINDING_MODULES).map((b) => b.wsdl);
 
 /** The namespace key shared by every operation of a service (throws if the catalogue mixes them). */
 export function serviceNsKey(service: ServiceName): NsKey {
@@ -71,26 +67,23 @@ export function generateWsdl(service: string, ops: readonly Operation[], tns: st
   out.push(...inlineSchema(tns, ops, '    '));
   l(1, '</wsdl:types>');
 
+  const portTypes = new Map(WSDL_PORTS.map((p) => [p.portType, p.messages]));
   // messages
   for (const op of ops) {
-    l(1, `<wsdl:message${a({ name: `${op.name}SoapIn` })}>`);
-    l(2, `<wsdl:part${a({ name: 'parameters', element: `tns:${op.name}` })}/>`);
-    l(1, '</wsdl:message>');
-    l(1, `<wsdl:message${a({ name: `${op.name}SoapOut` })}>`);
-    l(2, `<wsdl:part${a({ name: 'parameters', element: `tns:${op.name}Response` })}/>`);
-    l(1, '</wsdl:message>');
-    for (const http of ['HttpGet', 'HttpPost']) {
-      l(1, `<wsdl:message${a({ name: `${op.name}${http}In` })}>`);
-      for (const p of op.params) l(2, `<wsdl:part${a({ name: p.name, type: 's:string' })}/>`);
+    for (const [kind, messages] of portTypes) {
+      l(1, `<wsdl:message${a({ name: `${op.name}${kind}In` })}>`);
+      if (messages === 'soap') l(2, `<wsdl:part${a({ name: 'parameters', element: `tns:${op.name}` })}/>`);
+      else for (const p of op.params) l(2, `<wsdl:part${a({ name: p.name, type: 's:string' })}/>`);
       l(1, '</wsdl:message>');
-      l(1, `<wsdl:message${a({ name: `${op.name}${http}Out` })}>`);
-      l(2, `<wsdl:part${a({ name: 'Body', element: `tns:${op.resultElement}` })}/>`);
+      l(1, `<wsdl:message${a({ name: `${op.name}${kind}Out` })}>`);
+      if (messages === 'soap') l(2, `<wsdl:part${a({ name: 'parameters', element: `tns:${op.name}Response` })}/>`);
+      else l(2, `<wsdl:part${a({ name: 'Body', element: `tns:${op.resultElement}` })}/>`);
       l(1, '</wsdl:message>');
     }
   }
 
   // port types
-  for (const kind of ['Soap', 'HttpGet', 'HttpPost']) {
+  for (const kind of portTypes.keys()) {
     l(1, `<wsdl:portType${a({ name: `${service}${kind}` })}>`);
     for (const op of ops) {
       l(2, `<wsdl:operation${a({ name: op.name })}>`);
@@ -102,45 +95,17 @@ export function generateWsdl(service: string, ops: readonly Operation[], tns: st
   }
 
   // bindings
-  for (const [prefix, port] of [['soap', 'Soap'], ['soap12', 'Soap12']] as const) {
-    l(1, `<wsdl:binding${a({ name: `${service}${port}`, type: `tns:${service}Soap` })}>`);
-    l(2, `<${prefix}:binding${a({ transport: SOAP_HTTP_TRANSPORT })}/>`);
-    for (const op of ops) {
-      l(2, `<wsdl:operation${a({ name: op.name })}>`);
-      l(3, `<${prefix}:operation${a({ soapAction: `${tns}${op.name}`, style: 'document' })}/>`);
-      l(3, '<wsdl:input>');
-      l(4, `<${prefix}:body use="literal"/>`);
-      l(3, '</wsdl:input>');
-      l(3, '<wsdl:output>');
-      l(4, `<${prefix}:body use="literal"/>`);
-      l(3, '</wsdl:output>');
-      l(2, '</wsdl:operation>');
-    }
-    l(1, '</wsdl:binding>');
-  }
-  for (const [verb, port] of [['GET', 'HttpGet'], ['POST', 'HttpPost']] as const) {
-    l(1, `<wsdl:binding${a({ name: `${service}${port}`, type: `tns:${service}${port}` })}>`);
-    l(2, `<http:binding${a({ verb })}/>`);
-    for (const op of ops) {
-      l(2, `<wsdl:operation${a({ name: op.name })}>`);
-      l(3, `<http:operation${a({ location: `/${op.name}` })}/>`);
-      l(3, '<wsdl:input>');
-      l(4, verb === 'GET' ? '<http:urlEncoded/>' : '<mime:content type="application/x-www-form-urlencoded"/>');
-      l(3, '</wsdl:input>');
-      l(3, '<wsdl:output>');
-      l(4, '<mime:mimeXml part="Body"/>');
-      l(3, '</wsdl:output>');
-      l(2, '</wsdl:operation>');
-    }
+  for (const p of WSDL_PORTS) {
+    l(1, `<wsdl:binding${a({ name: `${service}${p.port}`, type: `tns:${service}${p.portType}` })}>`);
+    for (const line of p.bindingLines(ops, tns)) l(2, line);
     l(1, '</wsdl:binding>');
   }
 
   // service
   l(1, `<wsdl:service${a({ name: service })}>`);
-  const addressElement = { Soap: 'soap:address', Soap12: 'soap12:address', HttpGet: 'http:address', HttpPost: 'http:address' } as const;
   for (const p of WSDL_PORTS) {
     l(2, `<wsdl:port${a({ name: `${service}${p.port}`, binding: `tns:${service}${p.port}` })}>`);
-    l(3, `<${addressElement[p.port]}${a({ location: p.port === 'Soap' || p.port === 'Soap12' ? addresses.soap : addresses.http })}/>`);
+    l(3, p.address(p.messages === 'soap' ? addresses.soap : addresses.http));
     l(2, '</wsdl:port>');
   }
   l(1, '</wsdl:service>');

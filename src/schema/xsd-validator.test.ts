@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_NAMESPACES, OPERATIONS, findOperation, type Namespaces, type Operation } from '../contract/catalogue.js';
-import { sampleInstance } from './xsd.js';
+import { sampleInstance } from '../../test/support/checks.js';
 import { soap11, soap12 } from '../bindings/soap.js';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { allTypes } from '../contract/model.js';
@@ -57,7 +57,7 @@ describe('valid documents of every operation validate, in all three document kin
   for (const o of OPERATIONS) {
     it(o.name, () => {
       for (const optional of [true, false]) {
-        const result = sampleInstance(o.resultType, nsOf(o), o.resultElement, { optional });
+        const result = sampleInstance(o, nsOf(o), { full: optional });
         checkAllKinds(validator, o, result, nsOf(o), (out, kind) => expectValid(out, `${o.name} ${kind} optional=${optional}`));
       }
     });
@@ -90,12 +90,12 @@ describe('documents breaking a rule are rejected, with a message naming the elem
     },
     {
       name: 'value outside an enumeration', op: 'AmendmentPriceRequest',
-      xml: sampleInstance('AmendmentPriceRequestResult', B, 'amendmentPriceRequestResult').replace('<BookingType>FullPeriod<', '<BookingType>Partial<'),
+      xml: sampleInstance('AmendmentPriceRequest', B, { full: true }).replace('<BookingType>FullPeriod<', '<BookingType>Partial<'),
       ns: B, local: 'BookingType', pattern: /enumeration/,
     },
     {
       name: 'value outside an enumeration (bookingStatus)', op: 'AmendmentRequest',
-      xml: sampleInstance('AmendmentRequestResult', B, 'amendmentRequestResult').replace('<bookingStatus>NotActive<', '<bookingStatus>active<'),
+      xml: sampleInstance('AmendmentRequest', B, { full: true }).replace('<bookingStatus>NotActive<', '<bookingStatus>active<'),
       ns: B, local: 'bookingStatus', pattern: /enumeration/,
     },
     {
@@ -166,7 +166,7 @@ describe('documents breaking a rule are rejected, with a message naming the elem
     },
     {
       name: 'bad dateTime', op: 'AmendmentRequest',
-      xml: sampleInstance('AmendmentRequestResult', B, 'amendmentRequestResult').replace('2024-05-01T12:00:00', '01/05/2024'),
+      xml: sampleInstance('AmendmentRequest', B, { full: true }).replace('2024-05-01T12:00:00', '01/05/2024'),
       ns: B, local: 'currentCancellationPolicyDeadline', pattern: /xs:dateTime/,
     },
     {
@@ -185,7 +185,7 @@ describe('documents breaking a rule are rejected, with a message naming the elem
 
   it('result root in the namespace of another version: rejected as root and inside an envelope', () => {
     const o = op('GetMeals');
-    const result = sampleInstance('GetMealsResult', S2, 'getMealsResult');
+    const result = sampleInstance('GetMeals', S2, { full: true });
     expectRejected(validator.validate(documentOf('bare', o, result, S2)), S2, 'getMealsResult', 'bare', /No matching global declaration/);
     for (const kind of ['soap11', 'soap12'] as const) {
       // wrapper and result both in the other version's namespace
@@ -197,7 +197,7 @@ describe('documents breaking a rule are rejected, with a message naming the elem
 
   it('result in the namespace of the other group: rejected as root and inside an envelope', () => {
     const o = op('GetMeals');
-    const result = sampleInstance('GetMealsResult', B, 'getMealsResult');
+    const result = sampleInstance('GetMeals', B, { full: true });
     expectRejected(validator.validate(documentOf('bare', o, result, B)), B, 'getMealsResult', 'bare', /No matching global declaration/);
     for (const kind of ['soap11', 'soap12'] as const) {
       expectRejected(validator.validate(documentOf(kind, o, result, B)), B, 'GetMealsResponse', kind, /No matching global element declaration/);
@@ -206,7 +206,7 @@ describe('documents breaking a rule are rejected, with a message naming the elem
 
   it('the wrong result element inside a response wrapper is rejected', () => {
     const o = op('GetMeals');
-    const other = sampleInstance('GetThemesResult', S, 'getThemesResult');
+    const other = sampleInstance('GetThemes', S, { full: true });
     for (const kind of ['soap11', 'soap12'] as const) {
       expectRejected(validator.validate(documentOf(kind, o, other, S)), S, 'getThemesResult', kind, /not expected/);
     }
@@ -278,7 +278,7 @@ describe('legitimate variations pass', () => {
     // XSD collapses whitespace around these values; libxml2 2.9 wrongly rejects it for int and dateTime (worked around)
     expectValid(validator.validate(`<result xmlns="${B}"><Code>\n  42\n</Code></result>`), 'whitespace around an int');
     expectValid(validator.validate(`<getThemesResult xmlns="${S}"><themes><theme id=" 7 "/></themes></getThemesResult>`), 'whitespace around an int attribute');
-    const deadline = sampleInstance('AmendmentRequestResult', B, 'amendmentRequestResult').replace(/>2024-05-01T12:00:00</g, '>\n\t2024-05-01T12:00:00Z \n<');
+    const deadline = sampleInstance('AmendmentRequest', B, { full: true }).replace(/>2024-05-01T12:00:00</g, '>\n\t2024-05-01T12:00:00Z \n<');
     expectValid(validator.validate(deadline), 'whitespace around a dateTime');
     expect(validator.validate(`<result xmlns="${B}"><Code> 4 2 </Code></result>`).xsdErrors[0]?.message).toMatch(/' 4 2 ' is not a valid value/);
     expect(validator.validate(`<result xmlns="${B}"><Code> 2147483648 </Code></result>`).xsdErrors[0]?.message).toMatch(/xs:int/);
@@ -317,7 +317,7 @@ describe('legitimate variations pass', () => {
     const fee = `<fee currency="EUR" kind="late"><amount>12.5</amount><x:rule xmlns:x="urn:x">anything</x:rule><percentage>not a number</percentage></fee>`;
     for (const [name, x] of [
       ['GetMeals', `<getMealsResult xmlns="${S}"><meals><meal><id>1</id><name>Breakfast</name><labels>${label}<label/><label>text only</label></labels></meal></meals></getMealsResult>`],
-      ['AmendmentRequest', sampleInstance('AmendmentRequestResult', B, 'amendmentRequestResult').replace(/<currentCancellationPolicyFee>.*?<\/currentCancellationPolicyFee>/, `<currentCancellationPolicyFee>${fee}<fee/></currentCancellationPolicyFee>`)],
+      ['AmendmentRequest', sampleInstance('AmendmentRequest', B, { full: true }).replace(/<currentCancellationPolicyFee>.*?<\/currentCancellationPolicyFee>/, `<currentCancellationPolicyFee>${fee}<fee/></currentCancellationPolicyFee>`)],
       ['CancelBooking', `<result xmlns="${B}"><Code>0</Code><CancellationPaymentMethod id="1" name="Card"><cancellationfee currency="EUR">12.50</cancellationfee><cancellationfee currency="USD"><amount>3</amount>text<x:y xmlns:x="urn:x"/></cancellationfee><cancellationfee currency="GBP"/><cancellation type="full"><activecancellationpolicy>Free until 2 days before arrival</activecancellationpolicy></cancellation></CancellationPaymentMethod></result>`],
       ['SearchTransfers', `<searchTransfersResult xmlns="${S}"><airports><airport><airportId>1</airportId><resortId>2</resortId><transfers><transfer>`
         + `<rates><rate currency="EUR" extra="1" xmlns:p="urn:p" p:band="A">10.00</rate><price currency="USD">11</price></rates>`
@@ -340,7 +340,7 @@ describe('legitimate variations pass', () => {
     }
     checkAllKinds(validator, op('CancelBooking'), `<result xmlns="${B}">${error}<Code>-2</Code></result>`, B, (out, kind) => expectValid(out, `Error and Code ${kind}`));
     const fees = `<currentCancellationPolicyFee><fee ${XSI} xsi:nil="true"/><fee><x/></fee></currentCancellationPolicyFee>`;
-    checkAllKinds(validator, op('AmendmentRequest'), sampleInstance('AmendmentRequestResult', B, 'amendmentRequestResult')
+    checkAllKinds(validator, op('AmendmentRequest'), sampleInstance('AmendmentRequest', B, { full: true })
       .replace(/<currentCancellationPolicyFee>.*?<\/currentCancellationPolicyFee>/, fees), B, (out, kind) => expectValid(out, `nil fee ${kind}`));
     const policy = `<result xmlns="${B}" ${XSI}><Code>1</Code><CancellationPaymentMethod id="1"><cancellationfee currency="EUR">0.0000</cancellationfee><cancellation>`
       + '<activecancellationpolicy><deadline xsi:nil="true"/><percentage>0</percentage></activecancellationpolicy></cancellation></CancellationPaymentMethod></result>';
@@ -415,7 +415,7 @@ describe('namespace configuration', () => {
 
   it('a target with other namespace URIs is validated with them substituted', () => {
     for (const o of OPERATIONS) {
-      const result = sampleInstance(o.resultType, other[o.ns], o.resultElement);
+      const result = sampleInstance(o, other[o.ns], { full: true });
       checkAllKinds(v, o, result, other[o.ns], (out, kind) => expectValid(out, `${o.name} ${kind}`));
     }
     const broken = `<result xmlns="${other.book}"><Code>x</Code></result>`;
@@ -424,7 +424,7 @@ describe('namespace configuration', () => {
 
   it('documents in the default namespaces are rejected under another configuration', () => {
     const o = op('GetMeals');
-    const result = sampleInstance('GetMealsResult', S, 'getMealsResult');
+    const result = sampleInstance('GetMeals', S, { full: true });
     checkAllKinds(v, o, result, S, (out, kind) => expectRejected(out, S, kind === 'bare' ? 'getMealsResult' : 'GetMealsResponse', kind));
   });
 
@@ -432,7 +432,7 @@ describe('namespace configuration', () => {
     const one: Namespaces = { book: 'urn:one/1/', search: 'urn:one/1/' };
     const v1 = createDocumentValidator(one);
     for (const o of OPERATIONS) {
-      checkAllKinds(v1, o, sampleInstance(o.resultType, one.book, o.resultElement), one.book, (out, kind) => expectValid(out, `${o.name} ${kind}`));
+      checkAllKinds(v1, o, sampleInstance(o, one.book, { full: true }), one.book, (out, kind) => expectValid(out, `${o.name} ${kind}`));
     }
   });
 
@@ -454,10 +454,10 @@ describe('schema subsets (libxmljs2 compiles the schema on every validate: each 
     for (const o of OPERATIONS) {
       const tns = ns[o.ns];
       for (const optional of [true, false]) {
-        const result = sampleInstance(o.resultType, tns, o.resultElement, { optional });
+        const result = sampleInstance(o, tns, { full: optional });
         for (const kind of KINDS) out.push({ name: `${o.name} ${kind} optional=${optional}`, xml: documentOf(kind, o, result, tns) });
       }
-      const result = sampleInstance(o.resultType, tns, o.resultElement);
+      const result = sampleInstance(o, tns, { full: true });
       // xsi:type naming each type of the model (also ones the operation never reaches), and unknown ones
       for (const t of [...typeNames, 'NoSuchType']) {
         const typed = result.replace(/^<([\w:]+)/, `<$1 ${XSI} xmlns:q="${tns}" xsi:type="q:${t}"`);
@@ -465,7 +465,7 @@ describe('schema subsets (libxmljs2 compiles the schema on every validate: each 
       }
       // the whole sample of every other operation where a lax or strict wildcard may look it up
       for (const other of OPERATIONS) {
-        const foreign = sampleInstance(other.resultType, ns[other.ns], other.resultElement).replace(/<Code>[^<]*<\/Code>/, '<Code>not-an-int</Code>');
+        const foreign = sampleInstance(other, ns[other.ns], { full: true }).replace(/<Code>[^<]*<\/Code>/, '<Code>not-an-int</Code>');
         out.push({ name: `${o.name} soap11 + ${other.name}`, xml: documentOf('soap11', o, result, tns).replace('</soap:Body>', `${foreign}</soap:Body>`) });
         out.push({ name: `${o.name} root ${other.resultElement}`, xml: documentOf('bare', o, foreign, tns) });
       }
@@ -524,7 +524,7 @@ describe('schema subsets (libxmljs2 compiles the schema on every validate: each 
   it('a document gets only the operation elements and types it names', () => {
     const o = op('GetLanguages');
     const bundle = schemaBundle(NS);
-    const schema = bundle.docFor(documentOf('bare', o, sampleInstance(o.resultType, S, o.resultElement), S)).toString();
+    const schema = bundle.docFor(documentOf('bare', o, sampleInstance(o, S, { full: true }), S)).toString();
     const file = /schemaLocation="([^"]*search\.subset-[^"]*)"/.exec(schema)?.[1];
     expect(file, schema).toBeDefined();
     const text = readFileSync(file!, 'utf8');
@@ -541,7 +541,7 @@ describe('schema subsets (libxmljs2 compiles the schema on every validate: each 
       const v = createDocumentValidator(NS, { cacheDir: dir });
       const names = allTypes().map((t) => t.name);
       const o = op('GetLanguages');
-      const base = sampleInstance(o.resultType, S, o.resultElement);
+      const base = sampleInstance(o, S, { full: true });
       let n = 0;
       for (let i = 0; i < names.length && n < 300; i++) {
         for (let j = i + 1; j < names.length && n < 300; j++, n++) {

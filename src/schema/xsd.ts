@@ -24,7 +24,7 @@
  */
 import { OPERATIONS, type Namespaces, type NsKey, type Operation, type ParamType } from '../contract/catalogue.js';
 import {
-  ANY_TYPE_NOTES, MODEL, allTypes, contentNotShown, effective, hasOpenFields, isSimple, namedType, rejectionFields,
+  ANY_TYPE_NOTES, MODEL, allTypes, contentNotShown, effective, hasOpenFields, isSimple, namedType,
   type AttributeDef, type ComplexType, type EffectiveType, type ElementField, type EnumType, type Field, type NamedType, type SimpleType, type TypeRef,
 } from '../contract/model.js';
 import { escapeAttr, escapeText } from '../core/escape.js';
@@ -415,64 +415,4 @@ export function generateXsdSubset(
 /** One schema for both groups, for a target whose book and search namespaces are the same URI. */
 export function generateCombinedXsd(namespace: string): string {
   return generateXsdFor(namespace, OPERATIONS, 'booking and reference-data groups (one namespace for both)');
-}
-
-// ---- sample instances -------------------------------------------------------------------------
-
-export interface SampleOptions {
-  /** Include optional elements and attributes, one item per list (default true). False: required parts only. */
-  readonly optional?: boolean;
-}
-
-const SAMPLE_VALUES: Record<SimpleType, string> = {
-  string: 'sample', int: '7', decimal: '12.50', double: '1.5', boolean: 'true', dateTime: '2024-05-01T12:00:00', intList: '1 2',
-};
-
-/** A valid lexical value of a simple or enum type. */
-export function sampleValue(t: TypeRef): string {
-  if (isSimple(t)) return SAMPLE_VALUES[t];
-  if (t === 'anyType') return 'any content';
-  const n = namedType(t);
-  if (n.kind !== 'enum') throw new Error(`${t} is not a simple type`);
-  return n.values[0]!;
-}
-
-/**
- * A valid instance of a named complex type: an element `elementName` in namespace `ns` (declared as
- * the default namespace on it; children unprefixed). Open regions get no extra content.
- */
-export function sampleInstance(typeName: string, ns: string, elementName: string = typeName, opts: SampleOptions = {}): string {
-  const body = sampleContent(typeName, opts.optional ?? true);
-  return `<${elementName} xmlns="${escapeAttr(ns)}"${body.attrs}>${body.content}</${elementName}>`;
-}
-
-function sampleContent(typeName: string, optional: boolean): { attrs: string; content: string } {
-  const e = effective(typeName);
-  const attrText = e.attributes
-    .filter((a) => a.required || optional)
-    .map((a) => ` ${a.name}="${escapeAttr(sampleValue(a.type))}"`).join('');
-  if (e.text !== undefined) return { attrs: attrText, content: sampleValue(e.text) };
-  if (e.openContent !== undefined) return { attrs: attrText, content: '10.00' };
-  let content = '';
-  const rejection = new Set(rejectionFields(typeName)); // a sample with data carries no Error
-  for (const f of e.fields) {
-    if (f.kind === 'open' || rejection.has(f.name)) continue;
-    if (f.min === 0 && !optional && !f.list) continue;
-    if (f.list) {
-      if (f.min === 0 && !optional) continue;
-      const item = f.list.item === '*' ? 'item' : f.list.item;
-      content += `<${f.name}>${optional ? sampleElement(item, f.list.type, optional) : ''}</${f.name}>`;
-    } else {
-      content += sampleElement(f.name, f.type, optional);
-    }
-  }
-  return { attrs: attrText, content };
-}
-
-function sampleElement(name: string, type: TypeRef, optional: boolean): string {
-  if (isSimple(type) || type === 'anyType' || namedType(type).kind === 'enum') {
-    return `<${name}>${escapeText(sampleValue(type))}</${name}>`;
-  }
-  const c = sampleContent(type, optional);
-  return `<${name}${c.attrs}>${c.content}</${name}>`;
 }

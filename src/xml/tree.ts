@@ -11,7 +11,6 @@ import { XmlError } from '../core/errors.js';
 
 export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
-export const XMLNS_NS = 'http://www.w3.org/2000/xmlns/';
 export const SOAP11_ENV_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 export const SOAP12_ENV_NS = 'http://www.w3.org/2003/05/soap-envelope';
 
@@ -351,11 +350,6 @@ export function attr(el: XElement, local: string, ns = ''): string | undefined {
 export function isNil(el: XElement): boolean {
   const v = attr(el, 'nil', XSI_NS)?.trim();
   return v === 'true' || v === '1';
-}
-
-/** The element's Clark name {ns}local, for messages. */
-export function clark(el: { ns: string; local: string }): string {
-  return el.ns ? `{${el.ns}}${el.local}` : el.local;
 }
 
 /** Text is whitespace only (XML whitespace: space, tab, CR, LF). */

@@ -101,6 +101,21 @@ export function sampleResult(operation: string | Operation, binding: BindingId =
   return sampleTyped(o.name, [o.resultElement], o.resultElement, o.resultType, opts.full ?? false, binding);
 }
 
+/**
+ * A result element (or an element `element` of any model type) as text, in namespace `ns` declared
+ * as the default on it (xsi beside it where used): the same generator as sampleResult, for tests
+ * that need the element without a binding's wrapping (the schema tests wrap it themselves).
+ */
+export function sampleInstance(of: string | Operation | { readonly type: string; readonly element: string }, ns: string,
+  opts: SampleOptions & { readonly binding?: BindingId } = {}): string {
+  const r = typeof of === 'object' && 'type' in of
+    ? sampleTyped('', [of.element], of.element, of.type, opts.full ?? false, opts.binding ?? 'soap11')
+    : sampleResult(of, opts.binding, opts);
+  const usesXsi = (n: XNode): boolean => n.attrs.some(([k]) => k.startsWith('xsi:')) || n.children.some(usesXsi);
+  const decls: [string, string][] = [['xmlns', ns], ...(usesXsi(r) ? [['xmlns:xsi', XSI_NS] as [string, string]] : [])];
+  return serialize({ ...r, attrs: [...decls, ...r.attrs] });
+}
+
 // ---- tree editing ----------------------------------------------------------------------------------
 
 /** The node at a '/'-separated path of names below `root` (name[n] picks the n-th of that name, 1-based). */
