@@ -3,7 +3,6 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'suites/**/*.test.ts'],
-    globalSetup: ['suites/global-setup.ts'],
     pool: 'forks',
     // Allure results of `npm test` (the suites label them: epic = group, feature = binding, story =
     // operation); `conformance run` writes its own into --report-dir.

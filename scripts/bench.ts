@@ -17,6 +17,7 @@
  * Options: --sections 1,2,... (default all), --out FILE (default reports/bench.json).
  * No timed assertion anywhere: goals are reported as met or missed, never fail the command.
  */
+import { rowKind } from '../src/core/rows.js';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
@@ -179,7 +180,7 @@ if (sections.has('3')) {
     const runs = [];
     for (let i = 0; i < 5; i++) runs.push(await fullRun(dir));
     const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { summary: { total: number; failed: number }; results: { check: string }[] };
-    const exchanges = report.results.filter((r) => r.check === 'http_exchange').length;
+    const exchanges = report.results.filter((r) => rowKind(r) === 'exchange').length;
     const wall = scale(stat(runs.map((r) => r.wallMs)), 1 / 1000);
     (raw.fullRun as unknown[] | undefined) ?? (raw.fullRun = []);
     (raw.fullRun as unknown[]).push({ where, runs, exchanges, checks: report.summary.total, failed: report.summary.failed });

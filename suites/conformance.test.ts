@@ -3,44 +3,27 @@
  * × binding, each test asserting that every check passed on that exchange (its failure message is
  * the formatted findings), plus one binding-equivalence test per case. The target comes from the
  * environment (CONFORMANCE_* variables, as `conformance run` reads them); with none, the embedded
- * mock started by the global setup.
+ * mock, started here as `conformance run` starts it.
  */
 import * as allure from 'allure-js-commons';
-import { describe, expect, inject, test } from 'vitest';
-import { checksOf } from '../src/cli/run.js';
+import { afterAll, describe, expect, test } from 'vitest';
 import { resolveRunSettings } from '../src/cli/config.js';
-import { DEFAULT_PATHS } from '../src/contract/catalogue.js';
+import { openSession } from '../src/cli/session.js';
 import { bindingLabel } from '../src/bindings/index.js';
-import { makeRedactor } from '../src/core/redact.js';
-import type { ResultRow, Target } from '../src/core/types.js';
-import { EQUIVALENCE_CHECK, planUnits, runUnitRedacted, type RunPlan, type Unit } from '../src/engine/run.js';
+import { EQUIVALENCE_CHECK, rowKind } from '../src/core/rows.js';
+import type { ResultRow } from '../src/core/types.js';
+import { planUnits, type Unit } from '../src/engine/plan.js';
+import { runUnit } from '../src/engine/run.js';
 import { formatFindings } from '../src/report/console.js';
-import { Transport } from '../src/transport/client.js';
-import { createDocumentValidator } from '../src/schema/xsd-validator.js';
 
-const settings = resolveRunSettings([], process.env);
-const mockUrl = inject('conformanceMockUrl');
-const target: Target = {
-  bookUrl: mockUrl || settings.bookUrl || '',
-  searchUrl: mockUrl || settings.searchUrl || '',
-  transfersUrl: mockUrl || settings.transfersUrl || '', paths: DEFAULT_PATHS,
-  namespaces: settings.namespaces,
-  user: settings.user,
-  password: settings.password,
-  embedded: !!mockUrl,
-};
-const plan: RunPlan = {
-  target, bindings: settings.bindings, operations: settings.operations, cases: settings.cases,
-  allowMutations: settings.allowMutations, checks: checksOf(settings), negative: settings.negative, equivalence: settings.equivalence,
-};
-const deps = {
-  transport: new Transport({ concurrency: settings.concurrency, timeoutMs: settings.timeoutMs, maxBodyBytes: settings.maxBodyBytes, maxRps: settings.maxRps }),
-  validator: createDocumentValidator(settings.namespaces),
-};
-const redact = makeRedactor([settings.password]);
+// The target, its plan and its transport (limits, deadline, TLS) exactly as `conformance run` opens them.
+const session = await openSession(resolveRunSettings([], process.env));
+afterAll(() => session.close());
+const { plan } = session;
+const deps = session.deps();
 const units = planUnits(plan);
 // Every unit starts now, bounded by the transport: the tests below only wait for their own unit.
-const pending = new Map<Unit, Promise<ResultRow[]>>(units.map((u) => [u, runUnitRedacted(plan, deps, u, redact)]));
+const pending = new Map<Unit, Promise<ResultRow[]>>(units.map((u) => [u, runUnit(plan, deps, u)]));
 
 expect.extend({
   toConform(rows: ResultRow[]) {
@@ -70,7 +53,7 @@ function unitTests(unit: Unit): void {
     await allure.epic(unit.op.group);
     await allure.feature(label);
     await allure.story(unit.op.name);
-    const rows = await rowsOf(unit, (r) => r.binding === b && r.check !== EQUIVALENCE_CHECK, ctx);
+    const rows = await rowsOf(unit, (r) => r.binding === b && rowKind(r) !== 'equivalence', ctx);
     expect(rows).toConform();
   });
   if (plan.equivalence && bindings.length > 1) {
@@ -78,7 +61,7 @@ function unitTests(unit: Unit): void {
       await allure.epic(unit.op.group);
       await allure.feature('Equivalence');
       await allure.story(unit.op.name);
-      const rows = await rowsOf(unit, (r) => r.check === EQUIVALENCE_CHECK, ctx);
+      const rows = await rowsOf(unit, (r) => rowKind(r) === 'equivalence', ctx);
       expect(rows).toConform();
     });
   }

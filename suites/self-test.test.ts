@@ -26,7 +26,9 @@ import {
 } from '../src/contract/catalogue.js';
 import type { ResultRow, RunReport } from '../src/core/types.js';
 import { loadFixtureCases, type CaseTable, type RequestCase } from '../src/engine/cases.js';
-import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, runConformance, type RunPlan } from '../src/engine/run.js';
+import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, rowBindings } from '../src/core/rows.js';
+import { runConformance } from '../src/engine/run.js';
+import type { RunPlan } from '../src/engine/plan.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, startMock, type MockOptions } from '../src/mock/index.js';
 import { FAULTS, faultBindings, findFault, type Fault } from '../src/mock/faults.js';
 import { formatFindings } from '../src/report/console.js';
@@ -129,7 +131,6 @@ async function runAgainst(mock: MockOptions, operations: readonly Operation[], c
 }
 
 const failedRows = (r: RunReport): ResultRow[] => r.results.filter((x) => x.status === 'failed');
-const bindingsOf = (row: ResultRow): string[] => row.binding.split(',').map((b) => b.trim());
 
 interface FaultOutcome {
   readonly fault: Fault;
@@ -150,7 +151,7 @@ interface FaultOutcome {
 function fair(fault: Fault, row: ResultRow): boolean {
   const bindings: readonly string[] = faultBindings(fault);
   if (row.operation !== fault.operation) return false;
-  const named = bindingsOf(row);
+  const named = rowBindings(row);
   if (named.every((b) => bindings.includes(b))) return true;
   return row.check === EQUIVALENCE_CHECK && /no majority/.test(row.message) && named.length === 2 && named.some((b) => bindings.includes(b));
 }
@@ -161,7 +162,7 @@ function judge(fault: Fault, report: RunReport): FaultOutcome {
   return {
     fault, report,
     detected: report.summary.failed > 0,
-    missed: faultBindings(fault).filter((b) => !onOp.some((r) => bindingsOf(r).includes(b))),
+    missed: faultBindings(fault).filter((b) => !onOp.some((r) => rowBindings(r).includes(b))),
     misattributed: failed.filter((r) => !fair(fault, r)),
   };
 }
@@ -421,7 +422,7 @@ describe('conformance run against npm run mock -- --fault', () => {
     const failed = report.results.filter((r) => r.status === 'failed');
     const binding = faultBindings(fault)[0]!;
     expect(failed.some((r) => r.operation === fault.operation && r.binding === binding && r.check === check), stdout).toBe(true);
-    expect(failed.every((r) => r.operation === fault.operation && bindingsOf(r).every((b) => b === binding)), stdout).toBe(true);
+    expect(failed.every((r) => r.operation === fault.operation && rowBindings(r).every((b) => b === binding)), stdout).toBe(true);
   });
 
   test.concurrent('a clean mock: exit 0', async ({ expect }) => {

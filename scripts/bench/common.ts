@@ -5,12 +5,11 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { requestFor } from '../../src/bindings/endpoint.js';
-import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, OPERATIONS, type BindingId } from '../../src/contract/catalogue.js';
+import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, OPERATIONS } from '../../src/contract/catalogue.js';
 import { CHECKS } from '../../src/checks/registry.js';
 import type { HttpRequest, Target } from '../../src/core/types.js';
 import { loadFixtureCases, type CaseTable } from '../../src/engine/cases.js';
-import { planUnits, type RunPlan } from '../../src/engine/run.js';
+import { planUnits, unitRequests, type RunPlan } from '../../src/engine/plan.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER } from '../../src/mock/index.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -62,15 +61,7 @@ export function multipliedCases(factor: number): CaseTable {
 
 /** Every HTTP request one run of `plan` sends, in unit order (the same encoders and headers as the engine). */
 export function requestMix(plan: RunPlan): HttpRequest[] {
-  const out: HttpRequest[] = [];
-  for (const unit of planUnits(plan)) {
-    const { op } = unit;
-    for (const b of plan.bindings.filter((x: BindingId) => !unit.only || unit.only.includes(x))) {
-      const req = requestFor(plan.target, op, b, unit.params);
-      out.push(unit.headers ? { ...req, headers: unit.headers } : req);
-    }
-  }
-  return out;
+  return planUnits(plan).flatMap((unit) => unitRequests(plan, unit).map((r) => r.request));
 }
 
 /** Argument list running a TypeScript file of this repository under tsx in a fresh Node process. */

@@ -10,6 +10,7 @@
  *
  * Prints one JSON line with the per-repetition figures; scripts/bench.ts takes medians.
  */
+import { rowKind } from '../../src/core/rows.js';
 import { Agent, request } from 'undici';
 import type { HttpRequest } from '../../src/core/types.js';
 import { runConformance } from '../../src/engine/run.js';
@@ -67,7 +68,7 @@ async function harness(conc: number, reps: number, engine?: string) {
   const plan = fullPlan(target);
   const once = async () => {
     const report = await runConformance(plan, { transport, validator });
-    return { exchanges: report.results.filter((r) => r.check === 'http_exchange').length, checks: report.results.length, failed: report.summary.failed };
+    return { exchanges: report.results.filter((r) => rowKind(r) === 'exchange').length, checks: report.results.length, failed: report.summary.failed };
   };
   await once(); // warm-up
   const rounds = 2;
@@ -139,7 +140,7 @@ async function cases(conc: number, factor: number, reps: number) {
     cpuMs.push((u.user + u.system) / 1000);
   }
   await transport.close();
-  return { factor, concurrency: conc, ms, cpuMs, exchanges: report!.results.filter((r) => r.check === 'http_exchange').length, checks: report!.results.length, failed: report!.summary.failed };
+  return { factor, concurrency: conc, ms, cpuMs, exchanges: report!.results.filter((r) => rowKind(r) === 'exchange').length, checks: report!.results.length, failed: report!.summary.failed };
 }
 
 const n = Number(a);

@@ -15,10 +15,8 @@
  *   bad_request_rejected only, judged on "rejected, no data" alone; the form of the rejection is
  *   reported as a note, never failed (the contract does not show error formats).
  */
-import { makeRedactor, REDACTED, type Redactor } from '../core/redact.js';
 import { UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
-import type { Finding } from '../core/types.js';
 import type { CheckContext } from './context.js';
 import { compactFindings, finding, type Check, type CheckOutcome } from './types.js';
 import { statusCode } from './status-code.js';
@@ -53,53 +51,8 @@ export interface CheckRun {
   readonly outcome: CheckOutcome;
 }
 
-/** The password values of the request (query, form body or SOAP body), to keep them out of findings. */
-export function requestSecrets(ctx: CheckContext): string[] {
-  const req = ctx.exchange.request;
-  const found = new Set<string>();
-  const add = (v: string | null | undefined) => { if (v && v !== REDACTED) found.add(v); };
-  try {
-    add(new URL(req.url).searchParams.get('password'));
-  } catch { /* not a URL: nothing to take */ }
-  if (req.body) {
-    if (/^\s*</.test(req.body)) {
-      for (const m of req.body.matchAll(/<(?:[\w.-]+:)?password(?:\s[^>]*)?>([^<]*)<\//g)) {
-        add(m[1]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'")
-          .replace(/&#(\d+);/g, (_, d: string) => String.fromCodePoint(Number(d)))
-          .replace(/&#x([0-9a-f]+);/gi, (_, h: string) => String.fromCodePoint(parseInt(h, 16))).replace(/&amp;/g, '&'));
-      }
-    } else {
-      add(new URLSearchParams(req.body).get('password'));
-    }
-  }
-  return [...found];
-}
-
-function scrub(f: Finding, redact: Redactor): Finding {
-  return {
-    ...f,
-    path: redact(f.path),
-    message: redact(f.message),
-    ...(f.expected !== undefined ? { expected: redact(f.expected) } : {}),
-    ...(f.actual !== undefined ? { actual: redact(f.actual) } : {}),
-  };
-}
-
-const redactors = new Map<string, Redactor>();
-/** One redactor per set of secrets (a run uses one password): building one costs ~90 µs. */
-function redactorOf(secrets: string[]): Redactor {
-  const key = JSON.stringify(secrets);
-  let r = redactors.get(key);
-  if (!r) {
-    if (redactors.size > 64) redactors.clear();
-    r = makeRedactor(secrets);
-    redactors.set(key, r);
-  }
-  return r;
-}
-
 /** One check on one exchange: its outcome, or undefined when it does not apply. A throw becomes a finding. */
-function runOne(ctx: CheckContext, check: Check, redact: Redactor, budgetMs?: number): CheckRun | undefined {
+function runOne(ctx: CheckContext, check: Check, budgetMs?: number): CheckRun | undefined {
   const t0 = performance.now();
   let outcome: CheckOutcome;
   try {
@@ -116,27 +69,19 @@ function runOne(ctx: CheckContext, check: Check, redact: Redactor, budgetMs?: nu
       + `(${(ms / 1000).toFixed(1)} s)`);
     outcome = Array.isArray(outcome) ? [...outcome, over] : [over];
   }
-  return {
-    check,
-    outcome: Array.isArray(outcome) ? compactFindings(outcome).map((f) => scrub(f, redact))
-      : 'note' in outcome ? { note: redact(outcome.note) }
-        : {
-          skipped: redact(outcome.skipped),
-          ...(outcome.inBandError ? { inBandError: { type: redact(outcome.inBandError.type), message: redact(outcome.inBandError.message) } } : {}),
-        },
-  };
+  return { check, outcome: Array.isArray(outcome) ? compactFindings(outcome) : outcome };
 }
 
 /**
  * Run the checks that apply to the exchange, in order. A check that throws becomes a finding of its
- * own ("check crashed") and the others still run; the request's password is scrubbed from every
- * outcome; findings are kept a few per kind (compactFindings). Checks that do not apply are left out.
+ * own ("check crashed") and the others still run; findings are kept a few per kind
+ * (compactFindings). Checks that do not apply are left out. Outcomes are not redacted: a run's rows
+ * are, where they are made (engine/rows.ts).
  */
 export function runChecks(ctx: CheckContext, checks: readonly Check[] = CHECKS): CheckRun[] {
-  const redact = redactorOf(requestSecrets(ctx));
   const runs: CheckRun[] = [];
   for (const check of checks) {
-    const r = runOne(ctx, check, redact);
+    const r = runOne(ctx, check);
     if (r) runs.push(r);
   }
   return runs;
@@ -158,11 +103,10 @@ export const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImme
  * a check that takes longer than `budgetMs` gets a finding saying so.
  */
 export async function runChecksAsync(ctx: CheckContext, checks: readonly Check[], opts: AsyncCheckOptions = {}): Promise<{ runs: CheckRun[]; notRun: string[] }> {
-  const redact = redactorOf(requestSecrets(ctx));
   const runs: CheckRun[] = [];
   for (const [i, check] of checks.entries()) {
     if (opts.deadline !== undefined && Date.now() >= opts.deadline) return { runs, notRun: checks.slice(i).map((c) => c.name) };
-    const r = runOne(ctx, check, redact, opts.budgetMs);
+    const r = runOne(ctx, check, opts.budgetMs);
     if (r) runs.push(r);
     await yieldToLoop();
   }

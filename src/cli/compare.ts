@@ -14,7 +14,6 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
-import { requestFor } from '../bindings/endpoint.js';
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import { bindingLabel } from '../bindings/index.js';
 import { CheckContext } from '../checks/context.js';
@@ -22,10 +21,12 @@ import { ConfigError, UsageError } from '../core/errors.js';
 import { makeRedactor, type Redactor } from '../core/redact.js';
 import type { Exchange } from '../core/types.js';
 import type { RequestCase } from '../engine/cases.js';
-import { skipReason, type RunPlan } from '../engine/run.js';
+import { exchangeUnit } from '../engine/exchange.js';
+import { caseUnit, skipReason, type RunPlan } from '../engine/plan.js';
+import { TOOL } from '../core/version.js';
 import { DOCUMENTED, ELEMENT, NIL, type Entry } from '../equivalence/canonical.js';
-import { acceptance, canonicalResult } from '../equivalence/compare.js';
-import { displayValue } from '../equivalence/values.js';
+import { acceptance, canonicalResult, firstDifferingPath, shown, valueIn } from '../equivalence/compare.js';
+import { mdCode, mdText } from '../report/markdown.js';
 import { consoleText } from '../report/model.js';
 import { reportDirProblem } from '../report/paths.js';
 import { SecretGuard } from '../report/secrets.js';
@@ -112,18 +113,6 @@ export function structureOf(entries: readonly Entry[]): Entry[] {
   return out;
 }
 
-function firstDifference(a: readonly Entry[], b: readonly Entry[]): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    if (a[i]?.path !== b[i]?.path || a[i]?.value !== b[i]?.value) return i;
-  }
-  return -1;
-}
-
-function valueAt(entries: readonly Entry[], path: string): string {
-  const e = entries.find((x) => x.path === path);
-  return e ? displayValue(e.value) : '(absent)';
-}
-
 type Answer = { kind: 'none'; why: string } | { kind: 'rejected'; how: string } | { kind: 'unknown'; why: string } | { kind: 'accepted'; entries: Entry[] };
 
 function answerOf(op: Operation, b: BindingId, ex: Exchange, s: Session, ignoreValues: boolean): Answer {
@@ -142,11 +131,10 @@ function judge(a: Answer, b: Answer, names: [string, string]): Pick<CompareRow, 
   const [na, nb] = names;
   if (a.kind === 'none' && b.kind === 'none') return { status: 'error', message: `neither target answered (${na}: ${a.why}; ${nb}: ${b.why})` };
   if (a.kind === 'accepted' && b.kind === 'accepted') {
-    const i = firstDifference(a.entries, b.entries);
-    if (i < 0) return { status: 'same', message: '' };
-    const path = (a.entries[i] ?? b.entries[i])!.path;
-    const va = valueAt(a.entries, path);
-    const vb = valueAt(b.entries, path);
+    const path = firstDifferingPath(a.entries, b.entries);
+    if (path === undefined) return { status: 'same', message: '' };
+    const va = shown(valueIn(a.entries, path));
+    const vb = shown(valueIn(b.entries, path));
     return { status: 'different', path, a: va, b: vb, message: `first difference at ${path}: ${na} ${JSON.stringify(va)}, ${nb} ${JSON.stringify(vb)}` };
   }
   if (a.kind === b.kind && (a.kind === 'rejected' || (a.kind === 'unknown' && a.why === (b as typeof a).why))) {
@@ -177,25 +165,23 @@ function table(report: CompareReport): string {
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
-const mdCell = (s: string) => s.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ').replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!);
-
 function markdown(report: CompareReport): string {
   const s = report.summary;
   const verdict = s.different + s.error > 0 ? 'DIFFERENT' : 'SAME';
   const lines = [
     `## Target comparison: ${verdict}`, '',
-    `\`${mdCell(report.a.name)}\` (${mdCell(report.a.target.embedded ? 'embedded mock' : report.a.target.bookUrl)}) ↔ `
-      + `\`${mdCell(report.b.name)}\` (${mdCell(report.b.target.embedded ? 'embedded mock' : report.b.target.bookUrl)})`
+    `${mdCode(report.a.name)} (${mdText(report.a.target.embedded ? 'embedded mock' : report.a.target.bookUrl)}) ↔ `
+      + `${mdCode(report.b.name)} (${mdText(report.b.target.embedded ? 'embedded mock' : report.b.target.bookUrl)})`
       + `${report.ignoreValues ? ', structure only (--ignore-values)' : ''}: ${s.same} same, ${s.different} different, ${s.error} unanswered, ${s.skipped} skipped`,
     '', `| operation | ${report.bindings.map(bindingLabel).join(' | ')} |`, `|---|${report.bindings.map(() => '---').join('|')}|`,
   ];
   for (const op of report.operations) {
-    lines.push(`| ${mdCell(op)} | ${report.bindings.map((b) => mdCell(cellStatus(report.results.filter((r) => r.operation === op && r.binding === b)))).join(' | ')} |`);
+    lines.push(`| ${mdText(op)} | ${report.bindings.map((b) => mdText(cellStatus(report.results.filter((r) => r.operation === op && r.binding === b)))).join(' | ')} |`);
   }
   const diffs = report.results.filter((r) => r.status === 'different' || r.status === 'error');
   if (diffs.length) {
     lines.push('', '### Differences', '', '| operation | binding | case | where | message |', '|---|---|---|---|---|');
-    for (const r of diffs.slice(0, 500)) lines.push(`| ${mdCell(r.operation)} | ${r.binding} | ${mdCell(r.case)} | ${mdCell(r.path ?? '')} | ${mdCell(r.message.slice(0, 300))} |`);
+    for (const r of diffs.slice(0, 500)) lines.push(`| ${mdText(r.operation)} | ${r.binding} | ${mdText(r.case)} | ${mdText(r.path ?? '')} | ${mdText(r.message.slice(0, 300))} |`);
     if (diffs.length > 500) lines.push('', `… and ${diffs.length - 500} more: see compare.json`);
   }
   return `${lines.join('\n')}\n`;
@@ -228,27 +214,29 @@ export async function compareCommand(argv: string[], io: CommandIO): Promise<num
   if (bindings.length === 0) throw new UsageError('the two configs select no binding in common');
   const cases = new Map(operations.map((o) => [o.name, commonCases(o.name, sa.cases.get(o.name) ?? [], sb.cases.get(o.name) ?? [], `${configs[0]} and ${configs[1]}`)]));
   const ignoreValues = f['ignore-values'] ?? false;
-  const redact: Redactor = makeRedactor([sa.password, sb.password]);
 
   const started = Date.now();
   const sessions: Session[] = [];
   let results: CompareRow[];
+  let secrets: string[] = [];
+  let redact: Redactor = (t) => t;
   try {
     for (const s of settings) sessions.push(await openSession(s));
     const [A, B] = sessions as [Session, Session];
+    secrets = [...new Set([...A.secrets, ...B.secrets])];
+    redact = makeRedactor(secrets);
     if (!f.quiet) io.err(redact(`conformance: comparing ${names[0]} (${A.where}) with ${names[1]} (${B.where})`));
-    const plans = settings.map((s, i): RunPlan => ({
-      target: sessions[i]!.target, bindings, operations, cases, allowMutations: s.allowMutations, checks: [], negative: false, equivalence: false,
-    }));
+    const plans = sessions.map((x): RunPlan => ({ ...x.plan, bindings, operations, cases }));
     const jobs = operations.flatMap((op) => (cases.get(op.name) ?? []).flatMap((c) => bindings.map((b) => ({ op, c, b }))));
     results = await Promise.all(jobs.map(async ({ op, c, b }): Promise<CompareRow> => {
+      // Neither side is sent a case one side's policy skips.
       const skip = plans.map((p) => skipReason(p, op)).find((x) => x !== undefined);
       if (skip) return { operation: op.name, binding: b, case: c.id, status: 'skipped', message: skip };
-      const [ea, eb] = await Promise.all(sessions.map((s) => {
-        const req = requestFor(s.target, op, b, { ...c.params, userName: s.target.user, password: s.target.password });
-        return s.transport.send(req, op.mutates ? 0 : 2);
-      })) as [Exchange, Exchange];
-      const j = judge(answerOf(op, b, ea, A, ignoreValues), answerOf(op, b, eb, B, ignoreValues), names);
+      const [ea, eb] = await Promise.all(sessions.map(async (x, i) => {
+        const sent = await exchangeUnit(plans[i]!, x.transport, { ...caseUnit(x.target, op, c), only: [b] }, (_b, ex) => ex);
+        return 'sent' in sent ? sent.sent[0]!.exchange : undefined;
+      }));
+      const j = judge(answerOf(op, b, ea!, A, ignoreValues), answerOf(op, b, eb!, B, ignoreValues), names);
       return {
         operation: op.name, binding: b, case: c.id, status: j.status, message: redact(j.message),
         ...(j.path !== undefined ? { path: redact(j.path) } : {}), ...(j.a !== undefined ? { a: redact(j.a) } : {}), ...(j.b !== undefined ? { b: redact(j.b) } : {}),
@@ -265,12 +253,12 @@ export async function compareCommand(argv: string[], io: CommandIO): Promise<num
     return { name: names[i], config: configs[i]!, target: { bookUrl: redact(t.bookUrl), searchUrl: redact(t.searchUrl), transfersUrl: redact(t.transfersUrl), embedded: t.embedded } };
   };
   const report: CompareReport = {
-    tool: { name: 'accommodation-conformance', version: '0.1.0' },
+    tool: { ...TOOL },
     startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, ignoreValues,
     a: side(0), b: side(1), operations: operations.map((o) => o.name), bindings, summary, results,
   };
   const dir = resolve(f['report-dir'] ?? 'reports');
-  const guard = new SecretGuard([sa.password, sb.password], io.err);
+  const guard = new SecretGuard(secrets, io.err);
   const json = guard.protect('compare.json', `${JSON.stringify(report, null, 2)}\n`);
   const md = guard.protect('compare.md', markdown(report));
   await mkdir(dir, { recursive: true });

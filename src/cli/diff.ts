@@ -6,7 +6,7 @@
  */
 import { UsageError } from '../core/errors.js';
 import type { ResultRow } from '../core/types.js';
-import { EQUIVALENCE_CHECK } from '../equivalence/compare.js';
+import { rowKind } from '../core/rows.js';
 import { consoleText, rowTitle } from '../report/model.js';
 import { parseFlags } from './config.js';
 import { readReportInput } from './report-input.js';
@@ -44,7 +44,7 @@ export interface ReportDiff {
  * keyed by operation, case and check alone.
  */
 const keyOf = (r: Pick<ResultRow, 'operation' | 'binding' | 'case' | 'check'>) =>
-  JSON.stringify([r.operation, r.check === EQUIVALENCE_CHECK ? '*' : r.binding.replace(/\s+/g, ''), r.case, r.check]);
+  JSON.stringify([r.operation, rowKind(r) === 'equivalence' ? '*' : r.binding.replace(/\s+/g, ''), r.case, r.check]);
 
 /** Rows by key; when a key repeats, a failed row wins (the key counts as failing). */
 function index(rows: readonly ResultRow[]): Map<string, ResultRow> {

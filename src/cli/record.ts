@@ -12,12 +12,12 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { requestFor } from '../bindings/endpoint.js';
 import type { BindingId } from '../contract/catalogue.js';
 import { UsageError } from '../core/errors.js';
-import { makeRedactor, REDACTED, secretForms } from '../core/redact.js';
+import { REDACTED, secretForms } from '../core/redact.js';
 import type { Exchange } from '../core/types.js';
-import { planUnits, skipReason, type RunPlan, type Unit } from '../engine/run.js';
+import { exchangeUnit } from '../engine/exchange.js';
+import { planUnits, type Unit } from '../engine/plan.js';
 import { parseRecordingIndex, RECORDING_FORMAT, RECORDING_INDEX, type RecordingEntry, type RecordingIndex } from '../mock/replay.js';
 import { SecretGuard } from '../report/secrets.js';
 import { parseFlags, resolveRunSettings, RUN_OPTIONS } from './config.js';
@@ -109,32 +109,23 @@ export async function recordCommand(argv: string[], io: CommandIO): Promise<numb
   const old = previousFiles(out);
   const s = resolveRunSettings(rest, io.env);
   const session = await openSession(s);
-  const { target } = session;
-  const plan: RunPlan = {
-    target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations,
-    checks: [], negative: false, equivalence: false,
-  };
-  const redact = makeRedactor([s.password]);
+  const { target, redact, secrets } = session;
   if (!s.quiet) io.err(`conformance: recording ${session.where} into ${out}`);
   type Got = { unit: Unit; b: BindingId; ex?: Exchange; skipped?: string };
   let got: Got[];
   try {
-    const units = planUnits(plan);
-    got = (await Promise.all(units.map(async (unit): Promise<Got[]> => {
-      const op = unit.op;
-      const bindings = s.bindings.filter((b) => !unit.only || unit.only.includes(b));
-      const skip = skipReason(plan, op);
-      if (skip) return bindings.map((b) => ({ unit, b, skipped: skip }));
-      return Promise.all(bindings.map(async (b) => {
-        const req = requestFor(target, op, b, unit.params);
-        return { unit, b, ex: await session.transport.send(req, op.mutates ? 0 : 2) };
-      }));
+    // The valid cases only: a recording replays what a conforming service answers.
+    const plan = { ...session.plan, negative: false };
+    got = (await Promise.all(planUnits(plan).map(async (unit): Promise<Got[]> => {
+      const sent = await exchangeUnit(plan, session.transport, unit, (_b, ex) => ex);
+      if ('skipped' in sent) return sent.requests.map((r) => ({ unit, b: r.binding, skipped: sent.skipped }));
+      return sent.sent.map((x) => ({ unit, b: x.binding, ex: x.exchange }));
     }))).flat();
   } finally {
     await session.close();
   }
 
-  const guard = new SecretGuard([s.password], io.err);
+  const guard = new SecretGuard(secrets, io.err);
   const files: Array<[string, Buffer]> = [];
   const entries: RecordingEntry[] = [];
   const missing: string[] = [];
@@ -147,7 +138,7 @@ export async function recordCommand(argv: string[], io: CommandIO): Promise<numb
       continue;
     }
     const file0 = `${g.unit.op.name}/${g.unit.caseId}.${g.b}`;
-    const body = guard.protectBytes(file0, redactBytes(res.body, [s.password]));
+    const body = guard.protectBytes(file0, redactBytes(res.body, secrets));
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) if (!NOT_RECORDED.has(k.toLowerCase())) headers[k.toLowerCase()] = redact(v);
     const contentType = headers['content-type'] ?? '';

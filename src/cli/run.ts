@@ -2,18 +2,15 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { selectChecks } from '../checks/registry.js';
-import { UsageError } from '../core/errors.js';
 import {
   applyExpectations, describeEntry, readExpectations, renderExpectations, TODO_REASON, updateExpectations, type ExpectationsFile,
 } from '../engine/expectations.js';
-import { runConformance, type RunPlan } from '../engine/run.js';
+import { runConformance } from '../engine/run.js';
 import { runShard, SHARD_FILE, shardJudge, shardPlan } from '../engine/shard.js';
 import { formatFindings, formatSummary } from '../report/console.js';
 import { writeReports } from '../report/index.js';
-import { makeRedactor } from '../core/redact.js';
 import { weakPasswordWarning } from '../core/weak-password.js';
-import { resolveRunSettings, RUN_USAGE, type RunSettings } from './config.js';
+import { resolveRunSettings, RUN_USAGE } from './config.js';
 import { progressLine } from './progress.js';
 import { openSession } from './session.js';
 
@@ -24,19 +21,6 @@ export interface CommandIO {
   readonly isTTY: boolean;
 }
 
-/** Checks named by --checks / --skip-checks, resolved against the registry. */
-export function checksOf(s: Pick<RunSettings, 'checks' | 'skipChecks'>) {
-  let checks;
-  try {
-    checks = selectChecks(s.checks);
-    const unknown = s.skipChecks.filter((n) => !selectChecks().some((c) => c.name === n));
-    if (unknown.length) throw new Error(`unknown check name(s) in --skip-checks: ${unknown.join(', ')}`);
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
-  return checks.filter((c) => !s.skipChecks.includes(c.name));
-}
-
 /** Run and report; returns the process exit code (0 conforming, 1 not conforming). */
 export async function runCommand(argv: string[], io: CommandIO): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
@@ -44,30 +28,15 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     return 0;
   }
   const s = resolveRunSettings(argv, io.env);
-  const checks = checksOf(s);
   const weak = weakPasswordWarning(s.password);
   if (weak) io.err(`warning: ${weak}`);
   // A bad expectations file is bad input: refused before anything is sent.
   let expectations: ExpectationsFile | undefined;
   if (s.expectations && !(s.updateExpectations && !existsSync(s.expectations))) expectations = readExpectations(s.expectations);
   const session = await openSession(s);
-  const { target } = session;
-  // Passwords in URL user-info are secrets too (the transport never sends them; reports must not show them).
-  const urlSecrets = [s.bookUrl, s.searchUrl, s.transfersUrl].flatMap((u) => {
-    try {
-      return u && new URL(u).password ? [decodeURIComponent(new URL(u).password)] : [];
-    } catch {
-      return [];
-    }
-  });
-  const secrets = [s.password, ...urlSecrets];
-  const redact = makeRedactor(secrets);
+  const { plan, secrets } = session;
   try {
-    const plan: RunPlan = {
-      target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
-      negative: s.negative, equivalence: s.equivalence,
-    };
-    const deps = { transport: session.transport, validator: session.validator, onProgress: s.quiet ? undefined : progressLine(io.err, io.isTTY) };
+    const deps = session.deps(s.quiet ? undefined : progressLine(io.err, io.isTTY));
     const sp = s.shard ? shardPlan(plan, s.shard) : undefined;
     if (!s.quiet) {
       io.err(`conformance: testing ${session.where} — ${s.operations.length} operations × ${s.bindings.length} bindings`
@@ -89,8 +58,8 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
       report = applied.report;
       for (const v of applied.verdicts) {
         if (v.state === 'stale' || v.state === 'expired') {
-          io.err(redact(`warning: ${s.expectations} /expectations/${v.index} (${describeEntry(v.entry)}) is ${v.state === 'stale'
-            ? 'stale: it no longer fails; remove it or run --update-expectations' : `expired on ${v.entry.expires} and still fails`}`));
+          io.err(`warning: ${s.expectations} /expectations/${v.index} (${describeEntry(v.entry)}) is ${v.state === 'stale'
+            ? 'stale: it no longer fails; remove it or run --update-expectations' : `expired on ${v.entry.expires} and still fails`}`);
         }
       }
       const unexercised = applied.verdicts.filter((v) => v.state === 'unexercised').length;
@@ -102,8 +71,8 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     if (sp) await writeFile(shardFile, `${JSON.stringify(sp.info, null, 2)}\n`, 'utf8');
     else await rm(shardFile, { force: true });
     const failed = report.results.filter((r) => r.status === 'failed');
-    if (failed.length && !s.quiet) io.out(redact(formatFindings(failed.slice(0, 50))) + (failed.length > 50 ? `\n… and ${failed.length - 50} more failed checks: see the reports` : ''));
-    io.out(redact(formatSummary(report, paths)));
+    if (failed.length && !s.quiet) io.out(formatFindings(failed.slice(0, 50)) + (failed.length > 50 ? `\n… and ${failed.length - 50} more failed checks: see the reports` : ''));
+    io.out(formatSummary(report, paths));
     return report.summary.failed > 0 ? 1 : 0;
   } finally {
     await session.close();

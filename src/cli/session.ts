@@ -1,28 +1,55 @@
 /**
  * A target ready to be called, from run settings: the embedded mock started when no URL is given,
- * the Target, a Transport with the settings' limits and a document validator for its namespaces.
- * Shared by run, record and compare.
+ * the Target, the run's plan (engine/plan.ts), and what the engine needs to send and check: a
+ * Transport with the settings' limits (deadline, TLS), a document validator for its namespaces, and
+ * the redactor of every secret the run holds (gathered once, engine/plan.ts secretsOf). Shared by
+ * run, record, compare and the conformance suites, so all of them send the same way.
  */
+import { selectChecks } from '../checks/registry.js';
+import type { Check } from '../checks/types.js';
+import { EnvironmentError, UsageError } from '../core/errors.js';
+import { makeRedactor, type Redactor } from '../core/redact.js';
 import type { Target } from '../core/types.js';
-import { EnvironmentError } from '../core/errors.js';
-import { makeRedactor } from '../core/redact.js';
-import type { DocumentValidator } from '../schema/types.js';
+import { secretsOf, type RunPlan } from '../engine/plan.js';
+import type { EngineDeps } from '../engine/run.js';
 import { startMock, type MockOptions, type RunningMock } from '../mock/index.js';
-import { Transport } from '../transport/client.js';
+import type { DocumentValidator } from '../schema/types.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
+import { Transport } from '../transport/client.js';
 import type { RunSettings } from './config.js';
 
 export interface Session {
   readonly target: Target;
+  readonly plan: RunPlan;
   readonly transport: Transport;
   readonly validator: DocumentValidator;
+  /** Every secret of the run: the password and any password in a target URL's user-info. */
+  readonly secrets: readonly string[];
+  /** The redactor of those secrets, built once. */
+  readonly redact: Redactor;
   /** Where the target is, credentials redacted (for messages). */
   readonly where: string;
+  /** The engine's dependencies (progress added by the caller). */
+  deps(onProgress?: EngineDeps['onProgress']): EngineDeps;
   close(): Promise<void>;
+}
+
+/** Checks named by --checks / --skip-checks, resolved against the registry. */
+export function checksOf(s: Pick<RunSettings, 'checks' | 'skipChecks'>): Check[] {
+  let checks;
+  try {
+    checks = selectChecks(s.checks);
+    const unknown = s.skipChecks.filter((n) => !selectChecks().some((c) => c.name === n));
+    if (unknown.length) throw new Error(`unknown check name(s) in --skip-checks: ${unknown.join(', ')}`);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  return checks.filter((c) => !s.skipChecks.includes(c.name));
 }
 
 /** Open a session; `mock` adds options for the embedded mock. */
 export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {}): Promise<Session> {
+  const checks = checksOf(s);
   let running: RunningMock | undefined;
   if (s.embedded) {
     try {
@@ -41,6 +68,10 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     password: s.password,
     embedded: s.embedded,
   };
+  const plan: RunPlan = {
+    target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
+    negative: s.negative, equivalence: s.equivalence,
+  };
   let transport: Transport | undefined;
   try {
     transport = new Transport({
@@ -48,11 +79,13 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
       deadline: s.deadlineMs ? Date.now() + s.deadlineMs : undefined, insecureTls: s.insecureTls,
     });
     const validator = createDocumentValidator(s.namespaces, { maxBytes: s.maxBodyBytes });
-    const redact = makeRedactor([s.password]);
+    const secrets = secretsOf(target);
+    const redact = makeRedactor(secrets);
     const t = transport;
     return {
-      target, transport: t, validator,
+      target, plan, transport: t, validator, secrets, redact,
       where: s.embedded ? `embedded mock at ${target.bookUrl}` : redact(`book ${target.bookUrl}, search ${target.searchUrl}, transfers ${target.transfersUrl}`),
+      deps: (onProgress) => ({ transport: t, validator, redact, ...(onProgress ? { onProgress } : {}) }),
       async close() {
         await t.close();
         await running?.close();

@@ -15,7 +15,9 @@ import { CHECK_NAMES } from '../checks/registry.js';
 import { ConfigError } from '../core/errors.js';
 import type { ExpectationsSummary, ResultRow, RunReport } from '../core/types.js';
 import { validateJson } from '../schema/json.js';
-import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, summarise, UNKNOWN_OPERATION } from './run.js';
+import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
+import { summarise } from './run.js';
+import { UNKNOWN_OPERATION } from './plan.js';
 
 /** Check name of the rows about the expectations file itself (stale or expired entries). */
 export const EXPECTATIONS_CHECK = 'expectations';

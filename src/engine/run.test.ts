@@ -5,7 +5,8 @@ import { selectChecks } from '../checks/registry.js';
 import type { Target } from '../core/types.js';
 import { Transport } from '../transport/client.js';
 import { loadFixtureCases } from './cases.js';
-import { planUnits, runConformance, WRONG_PASSWORD, type RunPlan } from './run.js';
+import { planUnits, WRONG_PASSWORD, type RunPlan } from './plan.js';
+import { runConformance } from './run.js';
 
 const PASSWORD = 'Engine-Secret-91';
 const target = (embedded: boolean): Target => ({

@@ -3,7 +3,7 @@ import { resolveRunSettings } from '../cli/config.js';
 import { UsageError } from '../core/errors.js';
 import type { ResultRow } from '../core/types.js';
 import { DEFAULT_PATHS } from '../contract/catalogue.js';
-import { planUnits, type RunPlan } from './run.js';
+import { planUnits, type RunPlan } from './plan.js';
 import { assignShards, parseShard, shardJudge, shardPlan, unitKey } from './shard.js';
 
 const s = resolveRunSettings([], {});

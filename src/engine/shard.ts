@@ -10,7 +10,8 @@ import { createHash } from 'node:crypto';
 import { UsageError } from '../core/errors.js';
 import type { ResultRow, RunReport } from '../core/types.js';
 import type { Expectation } from './expectations.js';
-import { planUnits, runConformance, type EngineDeps, type RunPlan, type Unit } from './run.js';
+import { planUnits, type RunPlan, type Unit } from './plan.js';
+import { runConformance, type EngineDeps } from './run.js';
 
 export interface Shard {
   /** 1-based. */
@@ -98,6 +99,6 @@ export function shardJudge(sp: Pick<ShardPlan, 'all' | 'mine'>): (e: Expectation
 }
 
 /** Run the units of one shard and build its report, as runConformance builds a whole run's. */
-export function runShard(plan: RunPlan, deps: EngineDeps, sp: ShardPlan, version = '0.1.0'): Promise<RunReport> {
-  return runConformance(plan, deps, version, sp.mine);
+export function runShard(plan: RunPlan, deps: EngineDeps, sp: ShardPlan): Promise<RunReport> {
+  return runConformance(plan, deps, sp.mine);
 }

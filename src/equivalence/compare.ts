@@ -5,6 +5,7 @@
  * difference sets apart only bindings the contract expects to differ there: bindings with the same
  * expectation (HTTP GET and HTTP POST both carry activecancellationpolicy's text) must still agree.
  */
+import { EQUIVALENCE_CHECK } from '../core/rows.js';
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import { findFault } from '../checks/soap-fault.js';
 import { inBandError } from '../checks/support.js';
@@ -16,7 +17,7 @@ import { canonicalDigest, canonicalEntries, EntryDigest, type Entry } from './ca
 import { BINDING_DIFFERENCES, documentedDifference } from '../contract/binding-differences.js';
 import { displayValue } from './values.js';
 
-export const EQUIVALENCE_CHECK = 'binding_equivalence';
+
 
 export type Acceptance =
   | { readonly kind: 'accepted' }
@@ -64,6 +65,18 @@ function firstDifference(ref: readonly Entry[], other: readonly Entry[]): number
     if (!a || !b || a.path !== b.path || a.value !== b.value) return i;
   }
   return -1;
+}
+
+/**
+ * The place where two canonical entry lists first differ, or undefined when they are equal. Where
+ * one side has an entry the other lacks, that entry's place is the difference.
+ */
+export function firstDifferingPath(ref: readonly Entry[], other: readonly Entry[]): string | undefined {
+  const i = firstDifference(ref, other);
+  if (i < 0) return undefined;
+  const [a, m] = [ref[i], other[i]];
+  if (a && m && a.path !== m.path) return ref.some((e) => e.path === m.path) ? a.path : m.path;
+  return (a ?? m)!.path;
 }
 
 /**
@@ -211,9 +224,16 @@ function canonicalOf(views: ReadonlyMap<BindingId, BindingView>, ignoreDocumente
 /** A value quoted in a finding: at most this many characters (entries already hold long values compacted). */
 const MAX_QUOTED = 200;
 
-function quoted(value: string): string {
+/** A canonical value as a finding (or the comparison of two targets) quotes it; "(absent)" for none. */
+export function shown(value: string | undefined): string {
+  if (value === undefined) return '(absent)';
   const v = displayValue(value);
   return v.length > MAX_QUOTED ? `${v.slice(0, MAX_QUOTED)}… (${v.length.toLocaleString('en-US')} characters)` : v;
+}
+
+/** The value of the entry at `path`, or undefined when there is none. */
+export function valueIn(entries: readonly Entry[], path: string): string | undefined {
+  return entries.find((x) => x.path === path)?.value;
 }
 
 /**
@@ -233,19 +253,10 @@ function differences(accepted: readonly BindingId[], canonical: Canonical, note:
   const noMajority = others.some((g) => g.length === reference.length);
   const pair = accepted.length === 2;
   const ref = canonical.entries(reference[0]!);
-  const valueIn = (entries: readonly Entry[], path: string) => {
-    const e = entries.find((x) => x.path === path);
-    return e ? e.value : undefined;
-  };
   // The first difference of each departing group, and its own value there.
   const found = others.map((g) => {
     const mine = canonical.entries(g[0]!);
-    const i = firstDifference(ref, mine);
-    // Where one side has an entry the other lacks, that entry's place is the difference.
-    const [a, m] = [ref[i], mine[i]];
-    let path: string;
-    if (a && m && a.path !== m.path) path = ref.some((e) => e.path === m.path) ? a.path : m.path;
-    else path = (a ?? m)!.path;
+    const path = firstDifferingPath(ref, mine)!;
     return { g, path, mine: valueIn(mine, path) };
   });
   // Every binding's value at every path named, reading each binding's entries once.
@@ -258,7 +269,6 @@ function differences(accepted: readonly BindingId[], canonical: Canonical, note:
     values.set(b, new Map(paths.map((p) => [p, valueIn(entries, p)])));
     if (g !== reference) for (const other of g) values.set(other, values.get(b)!);
   }
-  const shown = (v: string | undefined) => (v === undefined ? '(absent)' : quoted(v));
   return found.map(({ g, path, mine }) => {
     const all = accepted.map((b) => `${b}=${JSON.stringify(shown(values.get(b)!.get(path)))}`).join(', ');
     const f: Finding = {

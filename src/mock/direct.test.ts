@@ -15,7 +15,7 @@ import { CHECKS } from '../checks/registry.js';
 import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, DEFAULT_PATHS, type BindingId, type Namespaces } from '../contract/catalogue.js';
 import type { HttpRequest, Target } from '../core/types.js';
 import { loadFixtureCases } from '../engine/cases.js';
-import { planUnits } from '../engine/run.js';
+import { planUnits } from '../engine/plan.js';
 import { createMockCore, DEFAULT_PASSWORD, DEFAULT_USER, MAX_BODY_BYTES } from './core.js';
 import { FAULTS, type Fault, type MockResponse } from './faults.js';
 import { RECORDING_FORMAT, RECORDING_INDEX } from './replay.js';

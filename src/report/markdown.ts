@@ -27,7 +27,7 @@ export function mdText(s: string, max = VALUE_MAX): string {
 }
 
 /** Inline code that survives backticks in the content (CommonMark: a longer fence). */
-function mdCode(s: string, max = VALUE_MAX): string {
+export function mdCode(s: string, max = VALUE_MAX): string {
   const t = truncate(visibleText(s).replace(/\s*[\r\n]+\s*/g, ' '), max);
   const v = t.truncated ? `${t.text}…` : t.text;
   const longest = Math.max(0, ...[...v.matchAll(/`+/g)].map((m) => m[0].length));

@@ -3,6 +3,7 @@
  * matrix, per-test grouping, and the text hygiene rules for hostile content (the target's
  * responses end up in reports, so every writer treats report text as untrusted).
  */
+import { rowBindings, rowKind } from '../core/rows.js';
 import { BINDINGS, findOperation, OPERATIONS, type BindingId } from '../contract/catalogue.js';
 import { bindingLabel as labelOf } from '../bindings/index.js';
 import type { ResultRow, RunReport, Status } from '../core/types.js';
@@ -53,22 +54,17 @@ export function assertSummaryConsistent(report: RunReport): void {
   }
 }
 
-/** The bindings a row's binding field names ("soap11", or "soap11,get" for cross-binding rows). */
-export function bindingsOf(row: Pick<ResultRow, 'binding'>): string[] {
-  return row.binding.split(',').map((b) => b.trim()).filter((b) => b.length > 0);
-}
-
 /** The matrix column of a row: its binding, or equivalence for rows about several bindings. */
 export function columnOf(row: Pick<ResultRow, 'binding' | 'check'>): Column {
-  if (row.check === 'binding_equivalence') return 'equivalence';
-  const names = bindingsOf(row);
+  if (rowKind(row) === 'equivalence') return 'equivalence';
+  const names = rowBindings(row);
   if (names.length === 1 && (BINDINGS as readonly string[]).includes(names[0]!)) return names[0] as BindingId;
   return 'equivalence';
 }
 
 /** Human label of a row's binding field ("SOAP 1.2", or "SOAP 1.1 ↔ HTTP GET"). */
 export function bindingLabel(binding: string): string {
-  const names = bindingsOf({ binding });
+  const names = rowBindings({ binding });
   if (names.length === 0) return binding;
   return names.map(labelOf).join(' ↔ ');
 }

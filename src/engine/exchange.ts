@@ -1,0 +1,35 @@
+/**
+ * The one send path. A unit's requests (./plan.ts unitRequests) are sent through the transport,
+ * under the plan's policies (./plan.ts: a state-changing operation is not sent to a real target
+ * without --allow-mutations, and never retried), and each exchange is handed on as it arrives.
+ * `run` checks it there, `record` keeps its bytes, `compare` reads its result, the bench times it.
+ */
+import type { BindingId } from '../contract/catalogue.js';
+import type { Exchange } from '../core/types.js';
+import type { Transport } from '../transport/client.js';
+import { retriesFor, skipReason, unitRequests, type RunPlan, type Unit, type UnitRequest } from './plan.js';
+
+/** What sending a unit gave: why it was not sent, or each binding's exchange and what `then` made of it. */
+export type UnitOutcome<T> =
+  | { readonly skipped: string; readonly requests: readonly UnitRequest[] }
+  | { readonly sent: readonly { readonly binding: BindingId; readonly exchange: Exchange; readonly value: T }[] };
+
+/**
+ * Send a unit on each of its bindings at once (bounded by the transport) and hand every exchange to
+ * `then` as it arrives; or, where the policy says so, send nothing and say why.
+ */
+export async function exchangeUnit<T>(
+  plan: Pick<RunPlan, 'target' | 'bindings' | 'allowMutations'>, transport: Transport, unit: Unit,
+  then: (binding: BindingId, exchange: Exchange) => T | Promise<T>,
+): Promise<UnitOutcome<T>> {
+  const requests = unitRequests(plan, unit);
+  const skipped = skipReason(plan, unit.op);
+  if (skipped) return { skipped, requests };
+  const retries = retriesFor(unit.op);
+  return {
+    sent: await Promise.all(requests.map(async ({ binding, request }) => {
+      const exchange = await transport.send(request, retries);
+      return { binding, exchange, value: await then(binding, exchange) };
+    })),
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * What a run sends, decided before anything is sent: the plan (target, bindings, operations, cases,
+ * checks), its units (one operation × request case, each sent on every selected binding: the valid
+ * cases, then the negative cases), and the policies every command that sends obeys: a
+ * state-changing operation is skipped on a real target without --allow-mutations and never retried,
+ * and every request goes to its group's host and path (bindings/endpoint.ts). `run`, `record`,
+ * `compare`, the suites and the bench all plan here and send through ./exchange.ts.
+ */
+import { requestFor } from '../bindings/endpoint.js';
+import { binding as bindingModule } from '../bindings/index.js';
+import type { Params } from '../bindings/types.js';
+import type { BindingId, Operation } from '../contract/catalogue.js';
+import type { CaseKind } from '../checks/context.js';
+import type { Check } from '../checks/types.js';
+import type { HttpRequest, Target } from '../core/types.js';
+import type { CaseTable, RequestCase } from './cases.js';
+
+/** A password no real account has: the wrong-credentials case sends it. */
+export const WRONG_PASSWORD = 'conformance-wrong-password-7f3a';
+export const WRONG_CREDENTIALS_CASE = 'wrong-credentials';
+/** Name of the operation the unknown-operation case asks for. */
+export const UNKNOWN_OPERATION = 'NoSuchOperation';
+
+export interface RunPlan {
+  readonly target: Target;
+  readonly bindings: readonly BindingId[];
+  readonly operations: readonly Operation[];
+  readonly cases: CaseTable;
+  readonly allowMutations: boolean;
+  /** Checks to run on each exchange (already selected by name). */
+  readonly checks: readonly Check[];
+  /** Send the negative cases per operation (wrong credentials, bad parameters, misrouting). */
+  readonly negative: boolean;
+  /** Compare the bindings' results per case. */
+  readonly equivalence: boolean;
+}
+
+/** One operation × case, sent on every selected binding. */
+export interface Unit {
+  readonly op: Operation;
+  readonly caseId: string;
+  readonly kind: CaseKind;
+  readonly params: Params;
+  readonly description?: string;
+  /** Only these bindings (e.g. the SOAPAction case is SOAP 1.1's); all selected ones when absent. */
+  readonly only?: readonly BindingId[];
+  /** Headers replacing the binding's own (the wrong-SOAPAction case). */
+  readonly headers?: Record<string, string>;
+}
+
+/** A stand-in operation the service does not have, on the path and namespace of `like`. */
+function unknownOperation(like: Operation): Operation {
+  return { ...like, name: UNKNOWN_OPERATION, params: like.params.filter((p) => p.name === 'userName' || p.name === 'password'),
+    resultElement: 'noSuchOperationResult', mutates: false, source: 'negative case: an operation the service does not have' };
+}
+
+/** Unparsable values per parameter type. */
+const UNPARSABLE: Partial<Record<string, string>> = { int: 'not-a-number', dateTime: 'not-a-date', decimal: 'not-a-decimal' };
+
+/** The valid unit of one request case: its parameters and the target's credentials. */
+export function caseUnit(target: Pick<Target, 'user' | 'password'>, op: Operation, c: RequestCase): Unit {
+  return { op, caseId: c.id, kind: 'valid', params: { ...c.params, userName: target.user, password: target.password }, description: c.description };
+}
+
+/** The units of a plan, in catalogue order: the valid cases, then the negative case per operation. */
+export function planUnits(plan: RunPlan): Unit[] {
+  const units: Unit[] = [];
+  for (const op of plan.operations) {
+    const cases: readonly RequestCase[] = plan.cases.get(op.name) ?? [];
+    for (const c of cases) units.push(caseUnit(plan.target, op, c));
+    const first = cases[0];
+    if (!plan.negative || !first) continue;
+    const params = { ...first.params, userName: plan.target.user, password: plan.target.password };
+    units.push({
+      op, caseId: WRONG_CREDENTIALS_CASE, kind: 'wrong-credentials',
+      params: { ...params, password: WRONG_PASSWORD },
+      description: 'a valid call with a wrong password: no binding may answer with data',
+    });
+    const typed = op.params.find((p) => p.required && p.type !== 'string');
+    if (typed) {
+      const rest: Record<string, string> = { ...params };
+      delete rest[typed.name];
+      units.push({ op, caseId: `missing-${typed.name}`, kind: 'missing-param', params: rest, description: `the required ${typed.type} parameter ${typed.name} left out` });
+    }
+    const parsed = op.params.find((p) => p.type === 'int' || p.type === 'dateTime');
+    if (parsed) {
+      units.push({ op, caseId: `unparsable-${parsed.name}`, kind: 'bad-param', params: { ...params, [parsed.name]: UNPARSABLE[parsed.type]! },
+        description: `${parsed.name} (${parsed.type}) sent as "${UNPARSABLE[parsed.type]}"` });
+    }
+    // A binding that routes on a header (SOAP 1.1's SOAPAction) is probed with one naming another
+    // operation. An ASMX service dispatches on it: it must never name an operation that changes
+    // state, or the probe could perform it.
+    const other = plan.operations.find((o) => o.service === op.service && o !== op && !o.mutates);
+    const routedTo = other?.name ?? UNKNOWN_OPERATION;
+    for (const b of plan.bindings) {
+      const probe = bindingModule(b).misroutedProbe?.(routedTo, plan.target.namespaces[op.ns]);
+      if (!probe) continue;
+      units.push({
+        op, caseId: 'wrong-soapaction', kind: 'wrong-soapaction', params, only: [b],
+        headers: probe.headers, description: probe.description,
+      });
+    }
+  }
+  if (plan.negative) {
+    for (const service of [...new Set(plan.operations.map((o) => o.service))]) {
+      const like = plan.operations.find((o) => o.service === service && !o.mutates) ?? plan.operations.find((o) => o.service === service)!;
+      units.push({
+        op: unknownOperation(like), caseId: `unknown-operation-${service}`, kind: 'unknown-operation',
+        params: { userName: plan.target.user, password: plan.target.password }, description: `${UNKNOWN_OPERATION} on the ${service} service`,
+      });
+    }
+  }
+  return units;
+}
+
+// ---- the state-changing policy: its one home ------------------------------------------------------
+
+/** Why a unit of `op` is not sent to the plan's target, or undefined when it is. */
+export function skipReason(plan: Pick<RunPlan, 'target' | 'allowMutations'>, op: Operation): string | undefined {
+  if (op.mutates && !plan.target.embedded && !plan.allowMutations) {
+    return `${op.name} changes state on the target: not called without --allow-mutations`;
+  }
+  return undefined;
+}
+
+/** Retries after a failed exchange: none for a state-changing operation (a retry could apply it twice). */
+export function retriesFor(op: Operation): number {
+  return op.mutates ? 0 : 2;
+}
+
+// ---- requests -----------------------------------------------------------------------------------
+
+/** One binding's request of a unit. */
+export interface UnitRequest {
+  readonly binding: BindingId;
+  readonly request: HttpRequest;
+}
+
+/** The requests of a unit: one per binding it is sent on, at its group's host and service path. */
+export function unitRequests(plan: Pick<RunPlan, 'target' | 'bindings'>, unit: Unit): UnitRequest[] {
+  return plan.bindings.filter((b) => !unit.only || unit.only.includes(b)).map((b) => {
+    const req = requestFor(plan.target, unit.op, b, unit.params);
+    return { binding: b, request: unit.headers ? { ...req, headers: unit.headers } : req };
+  });
+}
+
+// ---- secrets --------------------------------------------------------------------------------------
+
+/**
+ * Every secret a run against `target` holds, gathered once: the password, and the password of any
+ * target URL's user-info (never sent, but a report must not show it either). The wrong-credentials
+ * case's password is no secret.
+ */
+export function secretsOf(target: Pick<Target, 'password' | 'bookUrl' | 'searchUrl' | 'transfersUrl'>): string[] {
+  const fromUrls = [target.bookUrl, target.searchUrl, target.transfersUrl].flatMap((u) => {
+    try {
+      const p = u ? new URL(u).password : '';
+      return p ? [decodeURIComponent(p)] : [];
+    } catch {
+      return [];
+    }
+  });
+  return [...new Set([target.password, ...fromUrls].filter((s) => s !== ''))];
+}

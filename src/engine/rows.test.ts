@@ -1,0 +1,52 @@
+import { describe, expect, test } from 'vitest';
+import { findOperation } from '../contract/catalogue.js';
+import { makeRedactor } from '../core/redact.js';
+import type { Exchange } from '../core/types.js';
+import { clip, MAX_MESSAGE_CHARS, RowMaker } from './rows.js';
+
+const SECRET = 'Pa55-w0rd!x';
+const op = findOperation('GetMeals')!;
+const exchange = (body: string): Exchange => ({
+  request: { method: 'POST', url: 'http://t.example/SOAP/x.asmx', headers: { 'content-type': 'text/xml' }, body: `<password>${SECRET}</password>` },
+  response: { status: 500, headers: { 'content-type': 'text/plain' }, body: Buffer.from(body), elapsedMs: 1 },
+});
+
+describe('rows: the redaction boundary of a run', () => {
+  test('every text of a failed row is redacted: message, path, expected, actual, reproduce, excerpts, in-band Error', () => {
+    const rows = new RowMaker(makeRedactor([SECRET]));
+    const base = { op, binding: 'soap11', caseId: 'c', reproduce: `curl -d 'password=${SECRET}'`, exchange: exchange(`bad password ${SECRET}`) };
+    const failed = rows.row(base, 'shape', [{ check: 'shape', path: `/a[@x='${SECRET}']`, message: `m ${SECRET}`, expected: SECRET, actual: `x${SECRET}` }]);
+    const skipped = rows.row(base, 'shape', { skipped: `s ${SECRET}`, inBandError: { type: SECRET, message: SECRET } });
+    const noted = rows.row(base, 'shape', { note: `n ${SECRET}` });
+    const text = JSON.stringify([failed, skipped, noted]);
+    expect(text).not.toContain(SECRET);
+    expect(failed.response).toContain('bad password ***');
+    expect(failed.request).toContain('<password>***</password>');
+    expect(failed.reproduce).toContain('password=***');
+  });
+
+  test('each distinct text is redacted once per unit, however many rows repeat it', () => {
+    let calls = 0;
+    const inner = makeRedactor([SECRET]);
+    const rows = new RowMaker((t) => { calls++; return inner(t); });
+    const base = { op, binding: 'get', caseId: 'c', reproduce: 'curl http://t.example/x' };
+    for (let i = 0; i < 10; i++) rows.row(base, `check${i}`, []);
+    expect(calls).toBe(1);
+  });
+
+  test('a long message is cut after redaction, so a secret at the cut is never left half-shown', () => {
+    const rows = new RowMaker(makeRedactor([SECRET]));
+    const long = `${'x'.repeat(MAX_MESSAGE_CHARS - 4)}${SECRET}${'y'.repeat(50_000)}`;
+    const r = rows.row({ op, binding: 'get', caseId: 'c', reproduce: '' }, 'shape', [{ check: 'shape', path: '/', message: long }]);
+    expect(r.message).not.toContain(SECRET.slice(0, 4));
+    expect(r.message).toMatch(/… \([\d,]+ more characters\)$/);
+    expect(r.message.length).toBeLessThan(MAX_MESSAGE_CHARS + 40);
+  });
+
+  test('clip keeps surrogate pairs whole and counts what it left out', () => {
+    expect(clip('abc', 5)).toBe('abc');
+    expect(clip('abcdef', 3)).toBe('abc… (3 more characters)');
+    expect(clip('ab\u{1F600}cd', 3)).toBe('ab… (4 more characters)');
+    expect(clip('abc', 2, 100)).toBe('ab… (98 more characters)');
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * Result rows, and the redaction boundary of a run: every text a row carries (messages, paths,
+ * expected and actual values, the reproduce command, the exchange excerpts, an in-band Error) passes
+ * the run's redactor exactly once, here, as the row is made. Nothing upstream redacts (checks and
+ * the comparison are pure); the reports' write-time guard (report/secrets.ts) is the last line of
+ * defence behind this one. Texts are also bounded here: a finding quoting a 30 MB value is cut.
+ */
+import type { Operation } from '../contract/catalogue.js';
+import type { CheckOutcome } from '../checks/types.js';
+import type { Redactor } from '../core/redact.js';
+import type { Exchange, Finding, ResultRow } from '../core/types.js';
+
+const EXCERPT_BYTES = 4096;
+/** Wider first cut: bounds the redaction work on a large body and keeps a secret at the boundary whole. */
+const EXCERPT_MARGIN = 4096;
+
+/** Longest row or finding message kept; longer ones are cut (a value quoted in full could be 30 MB). */
+export const MAX_MESSAGE_CHARS = 2000;
+/** Longest path, expected or actual value of a finding kept. */
+export const MAX_VALUE_CHARS = 1000;
+
+/**
+ * Text cut to `max` characters with a note of what was left out (never splitting a surrogate pair);
+ * `total` is the length of the whole text when `text` is already its start.
+ */
+export function clip(text: string, max: number, total = text.length): string {
+  if (total <= max) return text;
+  let end = Math.min(max, text.length);
+  const c = text.charCodeAt(end - 1);
+  if (c >= 0xd800 && c <= 0xdbff) end--;
+  return `${text.slice(0, end)}… (${(total - end).toLocaleString('en-US')} more characters)`;
+}
+
+/**
+ * The start of a text, redacted before it is cut so no secret is left half-cut at the boundary.
+ * `more` counts what follows the text given (a body is decoded only as far as an excerpt needs).
+ */
+function excerpt(text: string, redact: Redactor, more = 0, unit = 'characters'): string {
+  const head = redact(text.length > EXCERPT_BYTES + EXCERPT_MARGIN ? text.slice(0, EXCERPT_BYTES + EXCERPT_MARGIN) : text);
+  if (head.length <= EXCERPT_BYTES && more === 0) return head;
+  const left = more > 0 ? `${more + Math.max(0, text.length - EXCERPT_BYTES)} more ${unit}` : `${text.length - EXCERPT_BYTES} more characters`;
+  return `${head.slice(0, EXCERPT_BYTES)}\n… (${left})`;
+}
+
+/** The request as text (request line, headers, body), redacted and cut. */
+export function requestText(ex: Exchange, redact: Redactor): string {
+  const r = ex.request;
+  const u = new URL(r.url);
+  const head = [`${r.method} ${u.pathname}${u.search} HTTP/1.1`, `host: ${u.host}`, ...Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`)];
+  return excerpt(`${head.join('\n')}\n\n${r.body ?? ''}`, redact);
+}
+
+/** The response as text (status line, headers, body, or the transport error), redacted and cut. */
+export function responseText(ex: Exchange, redact: Redactor): string {
+  if (!ex.response) return redact(`(no response: ${ex.error?.code}: ${ex.error?.message})`);
+  const r = ex.response;
+  const head = [`HTTP/1.1 ${r.status}`, ...Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`)];
+  // Only the start of a large body is decoded: an excerpt never needs more.
+  const take = EXCERPT_BYTES + EXCERPT_MARGIN;
+  const shown = r.body.length > take ? r.body.subarray(0, take) : r.body;
+  return excerpt(`${head.join('\n')}\n\n${shown.toString('utf8')}`, redact, r.body.length - shown.length, 'bytes of the body');
+}
+
+/** What the rows of one exchange share. */
+export interface RowBase {
+  readonly op: Operation;
+  /** The binding field: one binding, or several for a cross-binding row (core/rows.ts bindingField). */
+  readonly binding: string;
+  readonly caseId: string;
+  /** The reproduce command, not yet redacted. */
+  readonly reproduce: string;
+  /** The exchange behind the rows: failed rows carry its excerpts. */
+  readonly exchange?: Exchange;
+}
+
+/**
+ * Makes the rows of one unit, redacted. A unit's rows repeat the same texts (each binding's
+ * reproduce command on every check row, its excerpts on every failed one): each is redacted once.
+ */
+export class RowMaker {
+  readonly #memo = new Map<string, string>();
+  readonly #excerpts = new Map<Exchange, { readonly request: string; readonly response: string }>();
+  readonly #redact: Redactor;
+
+  constructor(redact: Redactor) {
+    this.#redact = redact;
+  }
+
+  /** A text redacted (each distinct text once per unit). */
+  redact(text: string): string {
+    if (text === '') return text;
+    let out = this.#memo.get(text);
+    if (out === undefined) {
+      out = this.#redact(text);
+      if (text.length < 65536) this.#memo.set(text, out);
+    }
+    return out;
+  }
+
+  /** The request and response excerpts of an exchange, redacted (once per exchange). */
+  excerpts(ex: Exchange): { readonly request: string; readonly response: string } {
+    let e = this.#excerpts.get(ex);
+    if (!e) this.#excerpts.set(ex, (e = { request: requestText(ex, this.#redact), response: responseText(ex, this.#redact) }));
+    return e;
+  }
+
+  /** A text redacted and cut; a long one is redacted only as far as it is kept (and a margin, so no secret is half-cut). */
+  #text(text: string, max: number): string {
+    if (text.length <= max) return this.redact(text);
+    return clip(this.redact(text.slice(0, max + EXCERPT_MARGIN)), max, text.length);
+  }
+
+  #finding(f: Finding): Finding {
+    return {
+      ...f, path: this.#text(f.path, MAX_VALUE_CHARS), message: this.#text(f.message, MAX_MESSAGE_CHARS),
+      ...(f.expected !== undefined ? { expected: this.#text(f.expected, MAX_VALUE_CHARS) } : {}),
+      ...(f.actual !== undefined ? { actual: this.#text(f.actual, MAX_VALUE_CHARS) } : {}),
+    };
+  }
+
+  /** The row of one check's outcome (or of the exchange, a not-run unit, the comparison). */
+  row(base: RowBase, check: string, outcome: CheckOutcome, durationMs?: number): ResultRow {
+    const common = {
+      operation: base.op.name, group: base.op.group, binding: base.binding, case: base.caseId, check,
+      reproduce: this.redact(base.reproduce), ...(durationMs !== undefined ? { durationMs } : {}),
+    };
+    if ('note' in outcome) return { ...common, status: 'passed', message: this.#text(outcome.note, MAX_MESSAGE_CHARS), path: '', findings: [] };
+    if (!Array.isArray(outcome)) {
+      return {
+        ...common, status: 'skipped', message: this.#text(outcome.skipped, MAX_MESSAGE_CHARS), path: '', findings: [],
+        ...(outcome.inBandError ? { inBandError: {
+          type: this.#text(outcome.inBandError.type, MAX_MESSAGE_CHARS), message: this.#text(outcome.inBandError.message, MAX_MESSAGE_CHARS),
+        } } : {}),
+      };
+    }
+    if (outcome.length === 0) return { ...common, status: 'passed', message: '', path: '', findings: [] };
+    const findings = outcome.map((f) => this.#finding(f));
+    const first = findings[0]!;
+    return {
+      ...common,
+      status: 'failed',
+      message: findings.length > 1 ? `${first.message} (+${findings.length - 1} more)` : first.message,
+      path: first.path,
+      findings,
+      ...(base.exchange ? this.excerpts(base.exchange) : {}),
+    };
+  }
+
+  /** The row recording an exchange (it carries the excerpts whatever its status). */
+  exchangeRow(base: RowBase & { readonly exchange: Exchange }, check: string, outcome: CheckOutcome, durationMs?: number): ResultRow {
+    return { ...this.row(base, check, outcome, durationMs), ...this.excerpts(base.exchange) };
+  }
+}
