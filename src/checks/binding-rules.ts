@@ -42,10 +42,10 @@ export const bindingRules: Check = {
         const nil = isNil(el);
         if (want === 'nil' && !nil) {
           const seen = el.children.length > 0 ? `child element ${el.children[0]!.local}` : isBlank(el.text) ? 'an empty element without xsi:nil' : `text ${quote(el.text, 60)}`;
-          out.push(finding(this.name, path, `${el.local} not nil in ${ctx.binding.label}: ${seen}; ${rule.source}`, 'xsi:nil="true"', seen));
+          out.push(finding(this.name, 'binding_rule_not_nil', path, `${el.local} not nil in ${ctx.binding.label}: ${seen}; ${rule.source}`, 'xsi:nil="true"', seen));
         } else if (want === 'content' && (nil || (isBlank(el.text) && el.children.length === 0))) {
           const seen = nil ? 'xsi:nil="true"' : 'an empty element';
-          out.push(finding(this.name, path, `${el.local} without content in ${ctx.binding.label} (${seen}): expected text or child elements; ${rule.source}`,
+          out.push(finding(this.name, 'binding_rule_no_content', path, `${el.local} without content in ${ctx.binding.label} (${seen}): expected text or child elements; ${rule.source}`,
             'child text or elements', seen));
         }
       }

@@ -12,8 +12,8 @@ import { compactFindings, finding, FindingList, MAX_FINDINGS_LISTED } from './ty
 describe('FindingList and compactFindings', () => {
   test('the first three of each kind, 50 in all, then "and N more like it" per kind (values and numbers do not make a kind)', () => {
     const list = new FindingList();
-    for (let i = 0; i < 10_000; i++) list.push(finding('shape', `/r/item[${i + 1}]/id`, `value '${i}' of id is not an int (item ${i})`));
-    for (let i = 0; i < 5; i++) list.push(finding('shape', `/r/item[${i + 1}]`, 'missing required element name'));
+    for (let i = 0; i < 10_000; i++) list.push(finding('shape', 'invalid_lexical_value', `/r/item[${i + 1}]/id`, `value '${i}' of id is not an int (item ${i})`));
+    for (let i = 0; i < 5; i++) list.push(finding('shape', 'missing_required_element', `/r/item[${i + 1}]`, 'missing required element name'));
     const out = list.list();
     expect(out.map((f) => f.path)).toEqual(['/r/item[1]/id', '/r/item[2]/id', '/r/item[3]/id', '/r/item[1]', '/r/item[2]', '/r/item[3]', '//id', '//item']);
     expect(out[6]!.message).toBe("and 9,997 more like it: value '0' of id is not an int (item 0)");
@@ -21,7 +21,7 @@ describe('FindingList and compactFindings', () => {
   });
 
   test('at most 50 listed across kinds; a short list is left as it is', () => {
-    const many = Array.from({ length: 200 }, (_, i) => finding('shape', `/k${i}`, `kind ${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}`));
+    const many = Array.from({ length: 200 }, (_, i) => finding('shape', 'unknown_element', `/k${i}`, `kind ${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}`));
     const out = compactFindings(many);
     expect(out.filter((f) => !f.message.startsWith('and ')).length).toBe(MAX_FINDINGS_LISTED);
     expect(out.length).toBe(200);

@@ -70,7 +70,7 @@ function dataFindings(ctx: CheckContext, check: string, what: string): Finding[]
   const e = effective(op.resultType);
   if (e.rejection === undefined) {
     const kids = el.children.length;
-    return [finding(check, path,
+    return [finding(check, 'answered_with_data', path,
       `${what} answered with data: ${status} and a ${el.local} result element${whose}${kids ? ` holding ${kids} element${kids > 1 ? 's' : ''}` : ''}; ${op.resultType} has no Error element, so only an error status or a fault rejects`,
       EXPECTED, `${status} with ${el.local}`)];
   }
@@ -87,10 +87,10 @@ function dataFindings(ctx: CheckContext, check: string, what: string): Finding[]
     if (error && f && !f.list && isValueType(f.type)) continue;
     if (c.children.length === 0 && c.attrs.length === 0 && isBlank(c.text)) continue; // nothing in it
     const items = f?.list ? `${c.children.length} ${f.list.item === '*' ? 'item' : f.list.item} item${c.children.length > 1 ? 's' : ''}` : 'content';
-    out.push(finding(check, `${path}/${step(el, c)}`, `${what} answered with data${whose}: ${c.local} holds ${items}`, EXPECTED, `${c.local} with ${items}`));
+    out.push(finding(check, 'answered_with_data', `${path}/${step(el, c)}`, `${what} answered with data${whose}: ${c.local} holds ${items}`, EXPECTED, `${c.local} with ${items}`));
   }
   if (!error) {
-    out.push(finding(check, `${path}/${e.rejection}`, `${what} answered with a ${el.local} without an ${e.rejection} element (section 7.1: errors are reported as an Error element)`, `an ${e.rejection} element`, '(absent)'));
+    out.push(finding(check, 'error_element_missing', `${path}/${e.rejection}`, `${what} answered with a ${el.local} without an ${e.rejection} element (section 7.1: errors are reported as an Error element)`, `an ${e.rejection} element`, '(absent)'));
   }
   return out.length ? out : undefined;
 }

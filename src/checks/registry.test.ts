@@ -42,8 +42,8 @@ describe('runChecks', () => {
     const boom: Check = { name: 'boom', description: 'throws', appliesTo: () => true, run: () => { throw new TypeError('x is undefined'); } };
     const badGuard: Check = { name: 'bad_guard', description: 'throws in appliesTo', appliesTo: () => { throw new Error('guard'); }, run: () => [] };
     const runs = runChecks(contextFor('GetMeals', 'get', ok), [boom, badGuard, ...CHECKS]);
-    expect(runs[0]!.outcome).toEqual([{ check: 'boom', path: '/', message: 'check crashed: TypeError: x is undefined' }]);
-    expect(runs[1]!.outcome).toEqual([{ check: 'bad_guard', path: '/', message: 'check crashed: Error: guard' }]);
+    expect(runs[0]!.outcome).toEqual([{ check: 'boom', code: 'check_crashed', path: '/', message: 'check crashed: TypeError: x is undefined' }]);
+    expect(runs[1]!.outcome).toEqual([{ check: 'bad_guard', code: 'check_crashed', path: '/', message: 'check crashed: Error: guard' }]);
     expect(runs.slice(2).map((r) => r.check.name)).toEqual(['status_code', 'content_type', 'xml_wellformed', 'soap_envelope', 'result_element', 'xsd_valid', 'shape']);
   });
 

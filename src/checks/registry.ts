@@ -60,12 +60,12 @@ function runOne(ctx: CheckContext, check: Check, budgetMs?: number): CheckRun | 
     outcome = check.run(ctx);
   } catch (e) {
     const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-    outcome = [finding(check.name, '/', `check crashed: ${why.slice(0, 200)}`)];
+    outcome = [finding(check.name, 'check_crashed', '/', `check crashed: ${why.slice(0, 200)}`)];
   }
   const ms = performance.now() - t0;
   if (budgetMs !== undefined && ms > budgetMs) {
     // Over its budget: a finding of its own (the check could not be stopped, but is reported).
-    const over = finding(check.name, '/', `check took longer than ${Math.round(budgetMs / 1000)} s on a document of ${ctx.bodyBytes.toLocaleString('en-US')} bytes `
+    const over = finding(check.name, 'check_over_budget', '/', `check took longer than ${Math.round(budgetMs / 1000)} s on a document of ${ctx.bodyBytes.toLocaleString('en-US')} bytes `
       + `(${(ms / 1000).toFixed(1)} s)`);
     outcome = Array.isArray(outcome) ? [...outcome, over] : [over];
   }

@@ -8,6 +8,7 @@
  * "Not shown" is never flagged: anyType content, openContent, unknown elements of open types and
  * attributes under anyAttribute are accepted whatever they hold.
  */
+import type { DefectCode } from '../core/defect-codes.js';
 import type { Finding } from '../core/types.js';
 import {
   contentNotShown, effective, extendsType, hasOpenFields, isSimple, MODEL, namedType,
@@ -53,8 +54,8 @@ class Walker {
   readonly out = new FindingList();
   constructor(readonly ns: string, readonly check: string, readonly namespaces?: Readonly<Record<string, string>>) {}
 
-  add(path: string, message: string, expected?: string, actual?: string): void {
-    this.out.add(this.check, path, message, expected, actual);
+  add(code: DefectCode, path: string, message: string, expected?: string, actual?: string): void {
+    this.out.add(this.check, code, path, message, expected, actual);
   }
 
   /** An element declared with `type` (simple, enum, complex or anyType). */
@@ -83,7 +84,7 @@ class Walker {
       return;
     }
     if (e.orText !== undefined && !isBlank(el.text)) {
-      this.add(path, `text ${quote(el.text, 60)} beside child elements in ${el.local}: it holds either text or the elements of ${actual}, not both`,
+      this.add('mixed_content', path, `text ${quote(el.text, 60)} beside child elements in ${el.local}: it holds either text or the elements of ${actual}, not both`,
         'text or elements', 'both');
     }
     if (e.text !== undefined) {
@@ -99,7 +100,7 @@ class Walker {
     const { item, type } = f.list!;
     if (this.nilMarker(el, f.nillable, path)) return;
     this.noAttributes(el, path);
-    if (!isBlank(el.text)) this.add(path, `text ${quote(el.text, 60)} in the list ${el.local}, which holds only ${item === '*' ? '' : `${item} `}elements`);
+    if (!isBlank(el.text)) this.add('unexpected_text', path, `text ${quote(el.text, 60)} in the list ${el.local}, which holds only ${item === '*' ? '' : `${item} `}elements`);
     const paths = childPaths(path, el);
     for (const [k, c] of el.children.entries()) {
       const p = paths[k]!;
@@ -111,14 +112,14 @@ class Walker {
       } else if (c.local === item) {
         this.wrongNs(c, p);
       } else {
-        this.add(p, `unknown element ${clarkOf(c.ns, c.local)} in the list ${el.local}: expected ${item} items${caseHint(c.local, item)}`,
+        this.add('unknown_element', p, `unknown element ${clarkOf(c.ns, c.local)} in the list ${el.local}: expected ${item} items${caseHint(c.local, item)}`,
           clarkOf(this.ns, item), clarkOf(c.ns, c.local));
       }
     }
   }
 
   wrongNs(c: XElement, p: string): void {
-    this.add(p, `element ${c.local} in ${nsDifference(c.ns, this.ns, this.namespaces)} (${c.ns || 'none'}) instead of the group namespace`,
+    this.add('wrong_namespace', p, `element ${c.local} in ${nsDifference(c.ns, this.ns, this.namespaces)} (${c.ns || 'none'}) instead of the group namespace`,
       clarkOf(this.ns, c.local), clarkOf(c.ns, c.local));
   }
 
@@ -128,7 +129,7 @@ class Walker {
     const fields = e.fields.filter((f): f is ElementField => f.kind === 'element');
     const byName = new Map(fields.map((f, i) => [f.name, { f, i }]));
     if (!open && e.orText === undefined && !isBlank(el.text)) {
-      this.add(path, `text ${quote(el.text, 60)} in ${el.local}, whose type ${typeName} holds only elements`, 'elements only', el.text.trim().slice(0, 60));
+      this.add('unexpected_text', path, `text ${quote(el.text, 60)} in ${el.local}, whose type ${typeName} holds only elements`, 'elements only', el.text.trim().slice(0, 60));
     }
     const inGroupNs = new Set(el.children.filter((c) => c.ns === this.ns).map((c) => c.local));
     const counts = new Map<string, number>();
@@ -144,11 +145,11 @@ class Walker {
         const n = (counts.get(f.name) ?? 0) + 1;
         counts.set(f.name, n);
         if (n > 1 && f.max === 1) {
-          this.add(p, `duplicated element ${f.name}: at most one allowed in ${el.local}`, '1', String(n));
+          this.add('duplicated_element', p, `duplicated element ${f.name}: at most one allowed in ${el.local}`, '1', String(n));
           continue;
         }
         if (!open) {
-          if (last && i < last.i) this.add(p, `element ${f.name} out of order: expected before ${last.name}`, `${f.name} before ${last.name}`, `${f.name} after ${last.name}`);
+          if (last && i < last.i) this.add('element_out_of_order', p, `element ${f.name} out of order: expected before ${last.name}`, `${f.name} before ${last.name}`, `${f.name} after ${last.name}`);
           else last = { i, name: f.name };
         }
         if (f.list) this.list(c, f, p);
@@ -164,7 +165,7 @@ class Walker {
       }
       if (open) continue;
       const near = fields.find((f) => f.name.toLowerCase() === c.local.toLowerCase());
-      this.add(p, `unknown element ${clarkOf(c.ns, c.local)} in ${el.local}${near ? caseHint(c.local, near.name) : `: expected only ${names(fields.map((f) => f.name))}`}`,
+      this.add('unknown_element', p, `unknown element ${clarkOf(c.ns, c.local)} in ${el.local}${near ? caseHint(c.local, near.name) : `: expected only ${names(fields.map((f) => f.name))}`}`,
         near ? clarkOf(this.ns, near.name) : undefined, clarkOf(c.ns, c.local));
     }
 
@@ -174,7 +175,7 @@ class Walker {
       if (f.min === 0 || rejected || counts.has(f.name) || wrongNsSeen.has(f.name)) continue;
       const near = el.children.find((c) => c.local !== f.name && c.local.toLowerCase() === f.name.toLowerCase());
       const hint = near ? ` (an element ${near.local} is present: names are case-sensitive)` : '';
-      this.add(`${path}/${f.name}`, `missing required element ${f.name} in ${el.local}${hint}`, clarkOf(this.ns, f.name), '(absent)');
+      this.add('missing_required_element', `${path}/${f.name}`, `missing required element ${f.name} in ${el.local}${hint}`, clarkOf(this.ns, f.name), '(absent)');
     }
   }
 
@@ -187,7 +188,7 @@ class Walker {
         if (e.anyAttribute !== undefined) continue;
         const near = e.attributes.find((d) => d.name === a.local || d.name.toLowerCase() === a.local.toLowerCase());
         const why = near && a.ns !== '' ? ` (attributes are unqualified: expected ${near.name} without a namespace)` : near ? caseHint(a.local, near.name) : '';
-        this.add(p, `unknown attribute ${clarkOf(a.ns, a.local)} on ${el.local}${why}`, near ? near.name : undefined, clarkOf(a.ns, a.local));
+        this.add('unknown_attribute', p, `unknown attribute ${clarkOf(a.ns, a.local)} on ${el.local}${why}`, near ? near.name : undefined, clarkOf(a.ns, a.local));
         continue;
       }
       this.value(a.value, def.type, p, false, `attribute ${a.local}`);
@@ -196,20 +197,20 @@ class Walker {
       if (!d.required || el.attrs.some((a) => a.ns === '' && a.local === d.name)) continue;
       const near = el.attrs.find((a) => a.local.toLowerCase() === d.name.toLowerCase());
       const hint = near ? ` (an attribute ${near.prefix ? `${near.prefix}:` : ''}${near.local} is present${near.local === d.name ? ' in a namespace: attributes are unqualified' : ': names are case-sensitive'})` : '';
-      this.add(`${path}/@${d.name}`, `missing required attribute ${d.name} on ${el.local}${hint}`, d.name, '(absent)');
+      this.add('missing_required_attribute', `${path}/@${d.name}`, `missing required attribute ${d.name} on ${el.local}${hint}`, d.name, '(absent)');
     }
   }
 
   noAttributes(el: XElement, path: string): void {
     for (const a of el.attrs) {
       if (a.ns === XSI_NS) continue;
-      this.add(`${path}/@${a.local}`, `unknown attribute ${clarkOf(a.ns, a.local)} on ${el.local}, which has no attributes`, undefined, clarkOf(a.ns, a.local));
+      this.add('unknown_attribute', `${path}/@${a.local}`, `unknown attribute ${clarkOf(a.ns, a.local)} on ${el.local}, which has no attributes`, undefined, clarkOf(a.ns, a.local));
     }
   }
 
   noChildren(el: XElement, path: string, what: string): void {
     for (const c of el.children) {
-      this.add(childPath(path, el, c), `child element ${clarkOf(c.ns, c.local)} in ${el.local}, whose content is a ${what} value`, 'text only', clarkOf(c.ns, c.local));
+      this.add('unexpected_child_element', childPath(path, el, c), `child element ${clarkOf(c.ns, c.local)} in ${el.local}, whose content is a ${what} value`, 'text only', clarkOf(c.ns, c.local));
     }
   }
 
@@ -219,14 +220,14 @@ class Walker {
     if (!a) return false;
     const v = collapse(a.value);
     if (!/^(true|false|1|0)$/.test(v)) {
-      this.add(`${path}/@nil`, `invalid xsi:nil value ${quote(a.value, 40)} on ${el.local}: expected true or false`, 'true', a.value);
+      this.add('invalid_nil_value', `${path}/@nil`, `invalid xsi:nil value ${quote(a.value, 40)} on ${el.local}: expected true or false`, 'true', a.value);
       return false;
     }
     if (!isNil(el)) return false;
-    if (!nillable) this.add(path, `xsi:nil on ${el.local}, which is not nillable`, 'a value', 'xsi:nil="true"');
+    if (!nillable) this.add('nil_not_allowed', path, `xsi:nil on ${el.local}, which is not nillable`, 'a value', 'xsi:nil="true"');
     if (el.children.length > 0 || !isBlank(el.text)) {
       const what = el.children.length > 0 ? `child element ${el.children[0]!.local}` : `text ${quote(el.text, 40)}`;
-      this.add(path, `nil element ${el.local} with content (${what}): a nil element must be empty`, 'empty', what);
+      this.add('nil_with_content', path, `nil element ${el.local} with content (${what}): a nil element must be empty`, 'empty', what);
     }
     return true;
   }
@@ -237,7 +238,7 @@ class Walker {
     const t = isSimple(type) ? undefined : namedType(type);
     if (collapse(raw) === '' && type !== 'intList') {
       const nilHint = nillable ? ' (the element is nillable: no value is written as xsi:nil="true")' : '';
-      this.add(path, `empty value of ${what}: expected ${t ? `one of ${t.kind === 'enum' ? t.values.join(', ') : t.name}` : `an ${xsdName(type as SimpleType)} value`}${what.startsWith('element') ? ' without xsi:nil' : ''}${nilHint}`,
+      this.add('empty_value', path, `empty value of ${what}: expected ${t ? `one of ${t.kind === 'enum' ? t.values.join(', ') : t.name}` : `an ${xsdName(type as SimpleType)} value`}${what.startsWith('element') ? ' without xsi:nil' : ''}${nilHint}`,
         t ? (t.kind === 'enum' ? t.values.join(' | ') : t.name) : xsdName(type as SimpleType), '(empty)');
       return;
     }
@@ -245,12 +246,12 @@ class Walker {
       if (t.values.includes(raw)) return;
       const hint = t.values.includes(collapse(raw)) ? ' (surrounding whitespace: the enumeration is of xs:string, whose whitespace is kept)'
         : t.values.find((v) => v.toLowerCase() === collapse(raw).toLowerCase()) ? ' (values are case-sensitive)' : '';
-      this.add(path, `value ${quote(raw, 60)} of ${what} outside the enumeration ${t.name}: expected one of ${t.values.join(', ')}${hint}`, t.values.join(' | '), raw.slice(0, 60));
+      this.add('value_outside_enumeration', path, `value ${quote(raw, 60)} of ${what} outside the enumeration ${t.name}: expected one of ${t.values.join(', ')}${hint}`, t.values.join(' | '), raw.slice(0, 60));
       return;
     }
     const st = type as SimpleType;
     const problem = lexicalProblem(st, raw);
-    if (problem) this.add(path, `invalid ${xsdName(st)} value ${quote(raw, 60)} of ${what}: ${problem}`, xsdName(st), raw.slice(0, 60));
+    if (problem) this.add('invalid_lexical_value', path, `invalid ${xsdName(st)} value ${quote(raw, 60)} of ${what}: ${problem}`, xsdName(st), raw.slice(0, 60));
   }
 
   /** The type to walk with: the declared one, or an xsi:type naming a model type derived from it. */
@@ -261,7 +262,7 @@ class Walker {
     if (local === declared) return declared;
     const t = MODEL.get(local);
     if (t?.kind === 'complex' && extendsType(local, declared)) return local;
-    this.add(`${path}/@type`, `xsi:type ${quote(a.value, 60)} on ${el.local} does not name a type derived from ${declared}`, declared, a.value);
+    this.add('invalid_xsi_type', `${path}/@type`, `xsi:type ${quote(a.value, 60)} on ${el.local} does not name a type derived from ${declared}`, declared, a.value);
     return declared;
   }
 }

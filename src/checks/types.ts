@@ -3,6 +3,7 @@
  * exchange through its context and returns findings. It never does I/O; validators come in the
  * context. A check that throws becomes a finding of its own and never stops the others.
  */
+import type { DefectCode } from '../core/defect-codes.js';
 import type { Finding } from '../core/types.js';
 import type { CheckContext } from './context.js';
 import type { InBandError } from './support.js';
@@ -33,9 +34,9 @@ export interface Check {
   run(ctx: CheckContext): CheckOutcome;
 }
 
-/** Build a finding of a check. */
-export function finding(check: string, path: string, message: string, expected?: string, actual?: string): Finding {
-  return { check, path, message, ...(expected !== undefined ? { expected } : {}), ...(actual !== undefined ? { actual } : {}) };
+/** Build a finding of a check: its check, its defect code (stable snake_case), where, and what. */
+export function finding(check: string, code: DefectCode, path: string, message: string, expected?: string, actual?: string): Finding {
+  return { check, code, path, message, ...(expected !== undefined ? { expected } : {}), ...(actual !== undefined ? { actual } : {}) };
 }
 
 /** Findings of one check listed one by one at most; the rest are counted per kind ("and N more like it"). */
@@ -43,9 +44,9 @@ export const MAX_FINDINGS_LISTED = 50;
 /** Findings of one kind listed at most. */
 export const MAX_FINDINGS_PER_KIND = 3;
 
-/** A finding's kind: its check and its message with quoted values and numbers left out. */
-function kindOf(f: Finding): string {
-  return `${f.check}\u0000${f.message.replace(/'[^']*'|"[^"]*"|\d+/g, '#')}`;
+/** A finding's kind: its check, its code, and its message with quoted values and numbers left out. */
+function kindOf(f: Pick<Finding, 'check' | 'code' | 'message'>): string {
+  return `${f.check}\u0000${f.code}\u0000${f.message.replace(/'[^']*'|"[^"]*"|\d+/g, '#')}`;
 }
 
 /** "//name" from a path: its last step without an index (where the rest of a kind are). */
@@ -66,15 +67,15 @@ export class FindingList {
   readonly #kindOfMessage = new Map<string, string>();
 
   push(f: Finding): void {
-    this.add(f.check, f.path, f.message, f.expected, f.actual);
+    this.add(f.check, f.code, f.path, f.message, f.expected, f.actual);
   }
 
   /** push(finding(...)), without building the finding when it is only counted. */
-  add(check: string, path: string, message: string, expected?: string, actual?: string): void {
-    const cacheKey = `${check}\u0000${message}`;
+  add(check: string, code: DefectCode, path: string, message: string, expected?: string, actual?: string): void {
+    const cacheKey = `${check}\u0000${code}\u0000${message}`;
     let key = this.#kindOfMessage.get(cacheKey);
     if (key === undefined) {
-      key = kindOf({ check, path, message });
+      key = kindOf({ check, code, message });
       if (this.#kindOfMessage.size < 4096) this.#kindOfMessage.set(cacheKey, key);
     }
     let k = this.#kinds.get(key);
@@ -82,7 +83,7 @@ export class FindingList {
       k.more++;
       return;
     }
-    const f = finding(check, path, message, expected, actual);
+    const f = finding(check, code, path, message, expected, actual);
     if (!k) this.#kinds.set(key, (k = { first: f, listed: 0, more: 0 }));
     if (k.listed < MAX_FINDINGS_PER_KIND && this.#listed.length < MAX_FINDINGS_LISTED) {
       k.listed++;
@@ -101,7 +102,7 @@ export class FindingList {
     const out = [...this.#listed];
     for (const k of this.#kinds.values()) {
       if (k.more === 0) continue;
-      out.push(finding(k.first.check, anywhere(k.first.path), `and ${k.more.toLocaleString('en-US')} more like it: ${k.first.message}`));
+      out.push(finding(k.first.check, k.first.code, anywhere(k.first.path), `and ${k.more.toLocaleString('en-US')} more like it: ${k.first.message}`));
     }
     return out;
   }

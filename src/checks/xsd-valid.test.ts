@@ -53,6 +53,18 @@ describe('xsd_valid with the real schemas', () => {
     expect(g[0]!.message).toContain('This element is not expected. Expected is');
   });
 
+  test('each finding carries the defect code of its libxml2 error, the same codes the shape walk uses', () => {
+    const codes = (...a: Parameters<typeof validated>) => validated(...a).map((f) => f.code);
+    expect(codes('GetMeals', 'soap11', (r) => { at(r, 'meals/meal[2]/id').text = 'abc'; })).toEqual(['invalid_lexical_value']);
+    expect(codes('GetThemes', 'post', (r) => { at(r, 'themes/theme[2]').attrs = [['id', 'x']]; })).toEqual(['invalid_lexical_value']);
+    expect(codes('CancelTransferBooking', 'get', (r) => { r.children = r.children.filter((c) => c.name !== 'cancellationFeeInLocalCurrency'); })).toEqual(['unexpected_element']);
+    expect(codes('GetThemes', 'post', (r) => { at(r, 'themes/theme[1]').attrs = [['id', '1'], ['bogus', 'x']]; })).toEqual(['unknown_attribute']);
+    expect(codes('GetThemes', 'get', (r) => { at(r, 'themes/theme[1]').attrs = []; })).toEqual(['missing_required_attribute']);
+    expect(codes('AmendmentPriceRequest', 'get', (r) => { at(r, 'BookingType').text = 'Sometimes'; })).toEqual(['value_outside_enumeration']);
+    const rootless = '<?xml version="1.0"?><nothing xmlns="urn:none"/>';
+    expect(findingsOf(xsdValid, contextFor('GetMeals', 'get', rootless, { validator })).map((f) => f.code)).toEqual(['unknown_root_element']);
+  });
+
   test('reports a SOAP 1.2 document that is not a valid envelope (Body in no namespace)', () => {
     const body = `<e:Envelope xmlns:e="http://www.w3.org/2003/05/soap-envelope"><Body/></e:Envelope>`;
     expect(findingsOf(xsdValid, contextFor('GetThemes', 'soap12', body, { validator })).length).toBeGreaterThan(0);

@@ -1,4 +1,5 @@
 /** xsd_valid: the whole response document is valid against the schemas (libxml2, schemas/ with the target's namespaces). */
+import type { DefectCode } from '../core/defect-codes.js';
 import type { Finding } from '../core/types.js';
 import type { XElement } from '../xml/tree.js';
 import type { XsdError } from './context.js';
@@ -150,6 +151,25 @@ function kindOf(e: XsdError): string {
   return `${what}\u0000${x ? `${x.ns}\u0000${x.local}\u0000${x.attribute ?? ''}` : ''}`;
 }
 
+/** The defect code of a libxml2 validity error, from its message (the same codes the shape walk uses). */
+const XSD_CODES: readonly (readonly [RegExp, DefectCode])[] = [
+  [/No matching global (element )?declaration/, 'unknown_root_element'],
+  [/Missing child element/, 'missing_required_element'],
+  [/This element is not expected/, 'unexpected_element'],
+  [/is not an element of the set/, 'value_outside_enumeration'],
+  [/The attribute '[^']*' is required but missing/, 'missing_required_attribute'],
+  [/The attribute '[^']*' is not allowed/, 'unknown_attribute'],
+  [/because the element was 'nilled'/, 'nil_with_content'],
+  [/not 'nillable'|not nillable/, 'nil_not_allowed'],
+  [/Element content is not allowed, because the content type is a simple type/, 'unexpected_child_element'],
+  [/Character content( other than whitespace)? is not allowed/, 'unexpected_text'],
+  [/is not a valid value of/, 'invalid_lexical_value'],
+];
+
+export function xsdDefectCode(message: string): DefectCode {
+  return XSD_CODES.find(([re]) => re.test(message))?.[1] ?? 'xsd_invalid';
+}
+
 function shortMessage(e: XsdError): string {
   const msg = e.message.trim().replace(/\s+/g, ' ');
   const short = msg.length > MAX_MESSAGE ? `${msg.slice(0, MAX_MESSAGE - 1)}…` : msg;
@@ -191,18 +211,18 @@ export const xsdValid: Check = {
     }
     const shown = [...kinds.values()].flatMap((k) => k.listed);
     const paths = pathsOfMessages(shown.map((e) => ({ message: e.message.trim().replace(/\s+/g, ' '), ...(e.line !== undefined ? { line: e.line } : {}) })), doc.root, text);
-    const out: Finding[] = shown.map((e, i) => finding(this.name, paths[i]!, shortMessage(e)));
+    const out: Finding[] = shown.map((e, i) => finding(this.name, xsdDefectCode(e.message), paths[i]!, shortMessage(e)));
     for (const k of kinds.values()) {
       const more = k.count - k.listed.length;
       if (more === 0) continue;
       const like = k.listed[0];
       const subject = like ? subjectOf(like.message) : undefined;
       const path = subject ? `//${subject.local}${subject.attribute !== undefined ? `/@${subject.attribute}` : ''}` : '/';
-      out.push(finding(this.name, path, `and ${more.toLocaleString('en-US')} more like it${like ? `: ${shortMessage({ message: like.message })}` : ''}`));
+      out.push(finding(this.name, like ? xsdDefectCode(like.message) : 'xsd_invalid', path, `and ${more.toLocaleString('en-US')} more like it${like ? `: ${shortMessage({ message: like.message })}` : ''}`));
     }
     if (unplaced > 0) {
       const total = lx.xsdErrors.length + (lx.moreXsdErrors ?? 0);
-      out.push(finding(this.name, '/', `and ${unplaced.toLocaleString('en-US')} more XSD errors of other kinds: libxml2 reported ${total.toLocaleString('en-US')} in all`));
+      out.push(finding(this.name, 'xsd_invalid', '/', `and ${unplaced.toLocaleString('en-US')} more XSD errors of other kinds: libxml2 reported ${total.toLocaleString('en-US')} in all`));
     }
     return out;
   },

@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
+import { DEFECT_CODES } from '../core/defect-codes.js';
 import { readExpectations } from '../engine/expectations.js';
 import { COMPARE_OPTIONS } from './compare.js';
 import { parseFlags, resolveRunSettings, RUN_OPTIONS } from './config.js';
@@ -53,6 +54,11 @@ describe('README', () => {
   test('documents every run flag in the options table', () => {
     const table = README.slice(README.indexOf('### `conformance run` options'), README.indexOf('### Config file'));
     for (const flag of Object.keys(RUN_OPTIONS).filter((f) => f !== 'help')) expect(table, flag).toContain(`--${flag}`);
+  });
+  test('lists every defect code with its meaning, and no other', () => {
+    const section = README.slice(README.indexOf('### Defect codes'), README.indexOf('## Conventions where the contract is silent'));
+    const rows = [...section.matchAll(/^\| `([a-z0-9_]+)` \| (.*) \|$/gm)].map((m) => [m[1], m[2]]);
+    expect(Object.fromEntries(rows)).toEqual(DEFECT_CODES);
   });
   test('has a section per command', () => {
     for (const c of ['diff', 'compare', 'record', 'validate', 'merge']) expect(README).toMatch(new RegExp(`^### .*\`conformance ${c}\``, 'm'));

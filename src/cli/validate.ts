@@ -17,6 +17,7 @@ import { MODEL, SIMPLE_TYPES } from '../contract/model.js';
 import { CheckContext } from '../checks/context.js';
 import { runChecks, selectChecks } from '../checks/registry.js';
 import { shapeFindings } from '../checks/shape.js';
+import { xsdDefectCode } from '../checks/xsd-valid.js';
 import { UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
 import type { Finding } from '../core/types.js';
@@ -143,21 +144,21 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
     findings = [];
     let ns = el.ns;
     if (el.ns !== namespaces.book && el.ns !== namespaces.search) {
-      findings.push({ check: 'namespace', path, message: `element ${el.local} is in ${el.ns ? `namespace ${el.ns}` : 'no namespace'}, neither the book nor the search namespace`,
+      findings.push({ check: 'namespace', code: 'wrong_namespace', path, message: `element ${el.local} is in ${el.ns ? `namespace ${el.ns}` : 'no namespace'}, neither the book nor the search namespace`,
         expected: `${namespaces.book} or ${namespaces.search}`, actual: el.ns || '(none)' });
       ns = el.ns;
     }
     findings.push(...shapeFindings(el, f.type, path, ns, { namespaces }));
     const xsd = validator.validate(text);
-    if (xsd.wellFormedError) findings.push({ check: 'xml_wellformed', path: '/', message: xsd.wellFormedError });
+    if (xsd.wellFormedError) findings.push({ check: 'xml_wellformed', code: 'not_well_formed', path: '/', message: xsd.wellFormedError });
     else if (xsd.xsdErrors.some((e) => NO_GLOBAL_DECLARATION.test(e.message))) notes.push(`xsd_valid: not run: <${root.local}> is not a global element of the schemas (checked with the type model only)`);
-    else findings.push(...xsd.xsdErrors.map((e) => ({ check: 'xsd_valid', path: e.line ? `line ${e.line}${e.column ? `, column ${e.column}` : ''}` : '/', message: e.message })));
+    else findings.push(...xsd.xsdErrors.map((e) => ({ check: 'xsd_valid', code: xsdDefectCode(e.message), path: e.line ? `line ${e.line}${e.column ? `, column ${e.column}` : ''}` : '/', message: e.message })));
     what = `<${el.local}> as type ${f.type}`;
   } else {
     if (!root && !opFlag) {
       // Whatever it was meant to be, a document that does not parse is invalid.
       io.out(consoleText(`${file}: not well-formed XML (pass --operation and --binding for the full checks)`));
-      io.out(formatFinding({ check: 'xml_wellformed', path: '/', message: parseError ?? 'not well-formed' }));
+      io.out(formatFinding({ check: 'xml_wellformed', code: 'not_well_formed', path: '/', message: parseError ?? 'not well-formed' }));
       io.out('INVALID: 1 finding (xml_wellformed 1)');
       return 1;
     }

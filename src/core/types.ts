@@ -1,4 +1,5 @@
 /** Shared shapes: the target, one recorded exchange, a finding, a result row and a whole run's report. */
+import type { DefectCode } from './defect-codes.js';
 import type { BindingId, Namespaces, ServicePaths } from '../contract/catalogue.js';
 
 /** Where and how to reach a service under test. Everything about a target is configuration. */
@@ -47,6 +48,11 @@ export type Status = 'passed' | 'failed' | 'skipped' | 'known';
 /** What one check found wrong in one place. */
 export interface Finding {
   readonly check: string;
+  /**
+   * The kind of defect, stable snake_case (missing_required_element, media_type_mismatch,
+   * value_differs, ...): what an expectation may match and a diff may key on beside the check.
+   */
+  readonly code: DefectCode;
   /** XPath-like location, e.g. /Envelope/Body/GetMealsResponse/getMealsResult/meals/meal[2]/id */
   readonly path: string;
   readonly message: string;
@@ -107,6 +113,7 @@ export interface ExpectationsSummary {
     readonly binding: string;
     readonly check: string;
     readonly case?: string;
+    readonly code?: string;
     readonly reason: string;
     readonly expires?: string;
     /** ok: still fails, accepted; stale: no longer fails; expired: still fails, no longer accepted; unexercised: not judged by this run. */

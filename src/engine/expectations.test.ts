@@ -9,7 +9,7 @@ import {
 function row(operation: string, binding: string, caseId: string, check: string, status: Status): ResultRow {
   return {
     operation, group: 'reference', binding, case: caseId, check, status, path: status === 'failed' ? '/x' : '',
-    message: status === 'failed' ? 'broken' : '', reproduce: '', findings: status === 'failed' ? [{ check, path: '/x', message: 'broken' }] : [],
+    message: status === 'failed' ? 'broken' : '', reproduce: '', findings: status === 'failed' ? [{ check, code: 'value_differs' as const, path: '/x', message: 'broken' }] : [],
   };
 }
 
@@ -90,6 +90,26 @@ describe('applyExpectations', () => {
     expect(verdicts[0]!.state).toBe('unexercised');
   });
 
+  test('an entry with a defect code accepts rows failing only with that code; a new kind in the same check stays failed', () => {
+    const twoKinds = (r: ResultRow): ResultRow => ({ ...r, findings: [...r.findings, { check: r.check, code: 'missing_required_element', path: '/y', message: 'missing y' }] });
+    const rows = base().results.map((r, i) => (i === 1 ? twoKinds(r) : r));
+    const { report: r, verdicts } = applyExpectations(report(rows), file({ operation: 'GetMeals', binding: 'get', check: 'shape', code: 'value_differs', reason: 'OPS-2' }));
+    expect(r.results.slice(0, 2).map((x) => x.status)).toEqual(['known', 'failed']);
+    expect(verdicts[0]).toMatchObject({ state: 'ok', failing: 2 });
+    expect(r.expectations?.entries[0]).toMatchObject({ code: 'value_differs', state: 'ok' });
+    expect(validateReport(r)).toEqual([]);
+  });
+
+  test('an entry with a defect code is stale once its rows fail only with other codes', () => {
+    const other = base().results.map((r) => (r.status === 'failed' ? { ...r, findings: r.findings.map((f) => ({ ...f, code: 'unknown_element' as const })) } : r));
+    const e = { operation: 'GetMeals', binding: 'get', check: 'shape', code: 'value_differs', reason: 'fixed, but another defect came' };
+    const { report: r, verdicts } = applyExpectations(report(other), file(e));
+    expect(verdicts[0]!.state).toBe('stale');
+    expect(r.results.filter((x) => x.status === 'known')).toEqual([]);
+    expect(r.results.find((x) => x.check === EXPECTATIONS_CHECK)!.findings[0]!.code).toBe('expectation_stale');
+    expect(updateExpectations(report(other), file(e)).removed).toEqual([e]);
+  });
+
   test('applying twice, or another file after the first, gives what applying once gives', () => {
     const f1 = file({ operation: 'GetMeals', binding: 'get', check: 'shape', reason: 'first' }, { operation: 'GetThemes', binding: 'get', check: 'content_type', reason: 'stale' });
     const once = applyExpectations(base(), f1).report;
@@ -133,6 +153,9 @@ describe('parseExpectations', () => {
     expect(bad({ expectations: [{ operation: 'GetMeals', binding: 'get', check: 'xsd', reason: 'r' }] })).toThrow(/unknown check "xsd"/);
     expect(bad({ expectations: [{ operation: 'GetMeals', binding: 'soap13', check: 'shape', reason: 'r' }] })).toThrow(/binding/);
     expect(bad({ expectations: [{ operation: 'GetMeals', binding: 'get', check: 'shape', reason: 'r', expires: '2026-02-30' }] })).toThrow(/not a calendar date/);
+    expect(bad({ expectations: [{ operation: 'GetMeals', binding: 'get', check: 'shape', code: 'missing_required_elemnt', reason: 'r' }] }))
+      .toThrow(/unknown defect code "missing_required_elemnt" \(did you mean missing_required_element/);
+    expect(bad({ expectations: [{ operation: 'GetMeals', binding: 'get', check: 'shape', code: 'Missing', reason: 'r' }] })).toThrow(/code/);
     expect(bad({ expectations: [{ operation: 'GetMeals', binding: 'get', check: 'shape', reason: 'r' }, { operation: 'GetMeals', binding: 'get', check: 'shape', reason: 'again' }] }))
       .toThrow(/same deviation as \/expectations\/0/);
     expect(bad([])).toThrow(ConfigError);

@@ -7,6 +7,7 @@
  * Applying is idempotent: rows a previous application marked known are failed again first, and
  * earlier `expectations` rows are dropped, so a merged report can be re-judged with the same file.
  */
+import { DEFECT_CODE_NAMES } from '../core/defect-codes.js';
 import { didYouMean } from '../core/suggest.js';
 import { readFileSync } from 'node:fs';
 import { readJsonFile } from '../core/json-file.js';
@@ -30,6 +31,8 @@ export interface Expectation {
   readonly binding: string;
   readonly check: string;
   readonly case?: string;
+  /** Only this kind of defect (a finding's code): a row failing with another kind stays failed. */
+  readonly code?: string;
   readonly reason: string;
   readonly expires?: string;
 }
@@ -67,6 +70,9 @@ export function parseExpectations(json: unknown, where: string): ExpectationsFil
     }
     if (e.check === EXPECTATIONS_CHECK) throw new ConfigError(`${at}: check "${EXPECTATIONS_CHECK}" reports the file itself and cannot be accepted`);
     if (!checks.includes(e.check)) throw new ConfigError(`${at}: unknown check "${e.check}"${didYouMean(e.check, checks)} (checks: ${checks.join(', ')})`);
+    if (e.code !== undefined && !(DEFECT_CODE_NAMES as readonly string[]).includes(e.code)) {
+      throw new ConfigError(`${at}: unknown defect code "${e.code}"${didYouMean(e.code, DEFECT_CODE_NAMES)} (codes: README, "Defect codes")`);
+    }
     const bs = normBinding(e.binding).split(',');
     if (new Set(bs).size !== bs.length) throw new ConfigError(`${at}: binding "${e.binding}" names a binding twice`);
     if (e.expires !== undefined && !realDate(e.expires)) throw new ConfigError(`${at}: expires "${e.expires}" is not a calendar date (YYYY-MM-DD)`);
@@ -88,19 +94,30 @@ export function renderExpectations(file: ExpectationsFile): string {
   return `${JSON.stringify(file, null, 2)}\n`;
 }
 
-function keyOf(e: Pick<Expectation, 'operation' | 'binding' | 'check' | 'case'>): string {
-  return JSON.stringify([e.operation, normBinding(e.binding), e.check, e.case ?? null]);
+function keyOf(e: Pick<Expectation, 'operation' | 'binding' | 'check' | 'case' | 'code'>): string {
+  return JSON.stringify([e.operation, normBinding(e.binding), e.check, e.case ?? null, e.code ?? null]);
 }
 
-/** Whether the entry is about this row. */
+/** Whether the entry is about this row (its operation, binding, check and case). */
 export function matches(e: Expectation, row: Pick<ResultRow, 'operation' | 'binding' | 'check' | 'case'>): boolean {
   return row.operation === e.operation && normBinding(row.binding) === normBinding(e.binding) && row.check === e.check
     && (e.case === undefined || row.case === e.case);
 }
 
-/** `operation [binding] case :: check` of an entry (`*` for every case). */
+/** Whether the entry's deviation occurs in this failing row: any failure, or one finding of the entry's code. */
+function occursIn(e: Expectation, row: ResultRow): boolean {
+  return matches(e, row) && (row.status === 'failed' || row.status === 'known')
+    && (e.code === undefined || row.findings.some((f) => f.code === e.code));
+}
+
+/** Whether the entry accepts this failing row: it occurs, and every finding is of the entry's code (a new kind is not hidden). */
+function accepts(e: Expectation, row: ResultRow): boolean {
+  return occursIn(e, row) && (e.code === undefined || row.findings.every((f) => f.code === e.code));
+}
+
+/** `operation [binding] case :: check` of an entry (`*` for every case; `check/code` for one kind of defect). */
 export function describeEntry(e: Expectation): string {
-  return `${e.operation} [${normBinding(e.binding)}] ${e.case ?? '*'} :: ${e.check}`;
+  return `${e.operation} [${normBinding(e.binding)}] ${e.case ?? '*'} :: ${e.check}${e.code !== undefined ? `/${e.code}` : ''}`;
 }
 
 const KNOWN_PREFIX_RE = /^known deviation: ("(?:[^"\\]|\\.)*") — /;
@@ -160,17 +177,19 @@ export function applyExpectations(report: RunReport, file: ExpectationsFile, opt
   const extra: ResultRow[] = [];
   file.expectations.forEach((entry, index) => {
     const mine = rows.map((r, i) => [r, i] as const).filter(([r]) => matches(entry, r));
-    const failing = mine.filter(([r]) => r.status === 'failed' || r.status === 'known');
+    const failing = mine.filter(([r]) => occursIn(entry, r));
     const expired = entry.expires !== undefined && day > entry.expires;
     const decided = judged(entry, mine.map(([r]) => r));
     if (!expired) {
       for (const [r, i] of failing) {
-        if (r.status === 'failed') rows[i] = { ...r, status: 'known', message: knownMessage(entry.reason, r.message) };
+        if (r.status === 'failed' && accepts(entry, r)) rows[i] = { ...r, status: 'known', message: knownMessage(entry.reason, r.message) };
       }
     }
+    // Gone: its rows pass, or (an entry of one code) fail only with other kinds of defect.
+    const gone = mine.some(([r]) => r.status === 'passed' || (entry.code !== undefined && r.status === 'failed'));
     let state: EntryVerdict['state'];
     if (failing.length > 0) state = expired ? 'expired' : 'ok';
-    else if (decided && mine.some(([r]) => r.status === 'passed')) state = 'stale';
+    else if (decided && gone) state = 'stale';
     else state = 'unexercised';
     verdicts.push({ index, entry, state, failing: failing.length });
     if (state === 'ok' || state === 'unexercised') return;
@@ -194,6 +213,7 @@ export function applyExpectations(report: RunReport, file: ExpectationsFile, opt
       reproduce: '',
       findings: [{
         check: entry.check,
+        code: state === 'stale' ? 'expectation_stale' : 'expectation_expired',
         path: `/expectations/${index}`,
         message: state === 'stale' ? `${what}: the accepted deviation no longer occurs` : `${what}: the acceptance has expired`,
         expected: state === 'stale' ? `a failing ${entry.check} row (the accepted deviation)` : `accepted until ${entry.expires}`,
@@ -206,7 +226,7 @@ export function applyExpectations(report: RunReport, file: ExpectationsFile, opt
     file: opts.source ?? 'expectations', today: day,
     entries: verdicts.map((v) => ({
       index: v.index, operation: v.entry.operation, binding: normBinding(v.entry.binding), check: v.entry.check,
-      ...(v.entry.case !== undefined ? { case: v.entry.case } : {}), reason: v.entry.reason,
+      ...(v.entry.case !== undefined ? { case: v.entry.case } : {}), ...(v.entry.code !== undefined ? { code: v.entry.code } : {}), reason: v.entry.reason,
       ...(v.entry.expires !== undefined ? { expires: v.entry.expires } : {}), state: v.state, rows: v.failing,
     })),
   };
@@ -233,12 +253,12 @@ export function updateExpectations(report: RunReport, old: ExpectationsFile | un
   const removed: Expectation[] = [];
   for (const e of old?.expectations ?? []) {
     const mine = rows.filter((r) => matches(e, r));
-    if (failing.some((r) => matches(e, r)) || !judged(e, mine) || !mine.some((r) => r.status === 'passed')) kept.push(e);
+    if (failing.some((r) => occursIn(e, r)) || !judged(e, mine) || !mine.some((r) => r.status === 'passed' || (e.code !== undefined && r.status === 'failed'))) kept.push(e);
     else removed.push(e);
   }
   const added: Expectation[] = [];
   for (const r of failing) {
-    if ([...kept, ...added].some((e) => matches(e, r))) continue;
+    if ([...kept, ...added].some((e) => accepts(e, r))) continue;
     added.push({ operation: r.operation, binding: normBinding(r.binding), check: r.check, case: r.case, reason: TODO_REASON });
   }
   const file: ExpectationsFile = {

@@ -15,7 +15,7 @@ describe('rows: the redaction boundary of a run', () => {
   test('every text of a failed row is redacted: message, path, expected, actual, reproduce, excerpts, in-band Error', () => {
     const rows = new RowMaker(makeRedactor([SECRET]));
     const base = { op, binding: 'soap11', caseId: 'c', reproduce: `curl -d 'password=${SECRET}'`, exchange: exchange(`bad password ${SECRET}`) };
-    const failed = rows.row(base, 'shape', [{ check: 'shape', path: `/a[@x='${SECRET}']`, message: `m ${SECRET}`, expected: SECRET, actual: `x${SECRET}` }]);
+    const failed = rows.row(base, 'shape', [{ check: 'shape', code: 'unknown_attribute', path: `/a[@x='${SECRET}']`, message: `m ${SECRET}`, expected: SECRET, actual: `x${SECRET}` }]);
     const skipped = rows.row(base, 'shape', { skipped: `s ${SECRET}`, inBandError: { type: SECRET, message: SECRET } });
     const noted = rows.row(base, 'shape', { note: `n ${SECRET}` });
     const text = JSON.stringify([failed, skipped, noted]);
@@ -37,7 +37,7 @@ describe('rows: the redaction boundary of a run', () => {
   test('a long message is cut after redaction, so a secret at the cut is never left half-shown', () => {
     const rows = new RowMaker(makeRedactor([SECRET]));
     const long = `${'x'.repeat(MAX_MESSAGE_CHARS - 4)}${SECRET}${'y'.repeat(50_000)}`;
-    const r = rows.row({ op, binding: 'get', caseId: 'c', reproduce: '' }, 'shape', [{ check: 'shape', path: '/', message: long }]);
+    const r = rows.row({ op, binding: 'get', caseId: 'c', reproduce: '' }, 'shape', [{ check: 'shape', code: 'unexpected_text', path: '/', message: long }]);
     expect(r.message).not.toContain(SECRET.slice(0, 4));
     expect(r.message).toMatch(/… \([\d,]+ more characters\)$/);
     expect(r.message.length).toBeLessThan(MAX_MESSAGE_CHARS + 40);

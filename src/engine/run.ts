@@ -80,7 +80,7 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
   const { op } = unit;
   const base: RowBase = { op, binding: b, caseId: unit.caseId, reproduce: reproduceCommand(plan, unit, ex), exchange: ex };
   if (ex.error || !ex.response) {
-    return { rows: [rows.row(base, EXCHANGE_CHECK, [{ check: EXCHANGE_CHECK, path: '/', message: `no response: ${ex.error?.code}: ${ex.error?.message}` }])] };
+    return { rows: [rows.row(base, EXCHANGE_CHECK, [{ check: EXCHANGE_CHECK, code: 'no_response', path: '/', message: `no response: ${ex.error?.code}: ${ex.error?.message}` }])] };
   }
   // Every exchange is recorded once, on its http_exchange row.
   const out: ResultRow[] = [rows.exchangeRow({ ...base, exchange: ex }, EXCHANGE_CHECK, [], ex.response.elapsedMs)];

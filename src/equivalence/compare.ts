@@ -162,7 +162,7 @@ export function compareViews(
       return `${b}: ${a.kind === 'rejected' ? `rejected (${a.how})` : 'answered with data'}`;
     };
     const f: Finding = {
-      check: EQUIVALENCE_CHECK, path: `/${op.resultElement}`,
+      check: EQUIVALENCE_CHECK, code: 'acceptance_differs', path: `/${op.resultElement}`,
       message: `bindings disagree on accepting the request: ${known.map(describe).join('; ')}`
         + (kind === 'wrong-credentials' ? ' (wrong credentials must be rejected by every binding)' : ''),
       expected: `every binding ${kind === 'wrong-credentials' ? 'rejects' : acc.get(major![0]!)!.kind === 'accepted' ? 'answers with data' : 'rejects'}`,
@@ -183,7 +183,7 @@ export function compareViews(
       const tie = major!.length === minority.length;
       const shown = (b: BindingId) => errorType(b) || '(no ErrorType)';
       const f: Finding = {
-        check: EQUIVALENCE_CHECK, path: `/${op.resultElement}/Error/ErrorType`,
+        check: EQUIVALENCE_CHECK, code: 'error_type_differs', path: `/${op.resultElement}/Error/ErrorType`,
         message: `bindings answer with different in-band Errors: ${inBand.map((b) => `${b}=${shown(b)}`).join(', ')}${tie ? ' (no majority: either side may be wrong)' : ''}`,
         expected: `${list(major!)}: ${shown(major![0]!)}`,
         actual: `${list(minority)}: ${minority.map(shown).join(', ')}`,
@@ -272,7 +272,7 @@ function differences(accepted: readonly BindingId[], canonical: Canonical, note:
   return found.map(({ g, path, mine }) => {
     const all = accepted.map((b) => `${b}=${JSON.stringify(shown(values.get(b)!.get(path)))}`).join(', ');
     const f: Finding = {
-      check: EQUIVALENCE_CHECK,
+      check: EQUIVALENCE_CHECK, code: 'value_differs',
       path,
       message: `${list(g)} ${g.length > 1 ? 'depart' : 'departs'} from ${list(reference)}${noMajority ? ' (no majority: either side may be wrong)' : ''}: `
         + `first difference at ${path}: ${all}${note}`,

@@ -35,7 +35,7 @@ describe('formatFindings', () => {
 
   test('cuts very long values', () => {
     const [row] = fixtureReport().results.filter((r) => r.status === 'failed');
-    const long = { ...row!, findings: [{ check: 'x', path: '/a', message: 'm', actual: 'y'.repeat(5000) }] };
+    const long = { ...row!, findings: [{ check: 'x', code: 'value_differs' as const, path: '/a', message: 'm', actual: 'y'.repeat(5000) }] };
     const out = formatFindings([long]);
     expect(out).toContain('… (4400 more characters)');
     expect(out.length).toBeLessThan(2000);

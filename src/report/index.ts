@@ -58,7 +58,7 @@ export function harnessOnly(report: RunReport): RunReport {
     results: report.results.map((r) => ({
       ...r, message: x(r.message)!, path: x(r.path)!, reproduce: x(r.reproduce)!,
       findings: r.findings.map((f) => ({
-        check: f.check, path: x(f.path)!, message: x(f.message)!,
+        check: f.check, code: f.code, path: x(f.path)!, message: x(f.message)!,
         ...(f.expected !== undefined ? { expected: x(f.expected) } : {}), ...(f.actual !== undefined ? { actual: x(f.actual) } : {}),
       })),
       ...(r.request !== undefined ? { request: x(r.request) } : {}),

@@ -45,15 +45,15 @@ export function fixtureRows(): ResultRow[] {
       reproduce: REPRODUCE_FAILED,
       request: SOAP12_REQUEST, response: HOSTILE_RESPONSE,
       findings: [
-        { check: 'xsd_validity', path: '/Envelope/Body/GetMealsResponse/getMealsResult/meals/meal[2]/id', message: FAILED_MESSAGE, expected: 'xs:int', actual: 'abc' },
-        { check: 'xsd_validity', path: '/Envelope/Body/GetMealsResponse/getMealsResult/meals/meal[3]/name', message: `unexpected content ${HOSTILE}`, expected: 'text', actual: HOSTILE },
+        { check: 'xsd_validity', code: 'invalid_lexical_value', path: '/Envelope/Body/GetMealsResponse/getMealsResult/meals/meal[2]/id', message: FAILED_MESSAGE, expected: 'xs:int', actual: 'abc' },
+        { check: 'xsd_validity', code: 'unexpected_text', path: '/Envelope/Body/GetMealsResponse/getMealsResult/meals/meal[3]/name', message: `unexpected content ${HOSTILE}`, expected: 'text', actual: HOSTILE },
       ],
     }),
     row({ operation: 'GetMeals', binding: 'soap12', check: 'content_type', status: 'passed', request: SOAP12_REQUEST, response: HOSTILE_RESPONSE }),
     row({
       operation: 'GetMeals', binding: 'get', check: 'content_type', status: 'known',
       path: '/headers/content-type', message: 'media type text/xml; charset=iso-8859-1, expected utf-8 (accepted in expectations)',
-      findings: [{ check: 'content_type', path: '/headers/content-type', message: 'charset is iso-8859-1', expected: 'utf-8', actual: 'iso-8859-1' }],
+      findings: [{ check: 'content_type', code: 'charset_not_utf8', path: '/headers/content-type', message: 'charset is iso-8859-1', expected: 'utf-8', actual: 'iso-8859-1' }],
       request: 'GET /1/SOAP/NonStaticXMLAPI.asmx/GetMeals?userName=u&password=***&language=en', response: 'HTTP/1.1 200 OK\n\n<getMealsResult/>',
     }),
     row({ operation: 'GetMeals', binding: 'get', check: 'xsd_validity', status: 'passed', request: 'GET ...', response: 'HTTP/1.1 200 OK' }),
@@ -61,7 +61,7 @@ export function fixtureRows(): ResultRow[] {
     row({
       operation: 'GetMeals', binding: 'soap11,get', check: 'binding_equivalence', status: 'failed',
       path: '/getMealsResult/meals/meal[1]/name', message: 'SOAP 1.1 and HTTP GET results differ',
-      findings: [{ check: 'binding_equivalence', path: '/getMealsResult/meals/meal[1]/name', message: 'values differ', expected: 'Breakfast (soap11)', actual: 'Frühstück (get)' }],
+      findings: [{ check: 'binding_equivalence', code: 'value_differs', path: '/getMealsResult/meals/meal[1]/name', message: 'values differ', expected: 'Breakfast (soap11)', actual: 'Frühstück (get)' }],
     }),
     // CancelBooking mutates: skipped on a real target without --allow-mutations.
     ...(['soap11', 'soap12', 'get', 'post'] as const).map((b) => row({
@@ -76,7 +76,7 @@ export function fixtureRows(): ResultRow[] {
     row({
       operation: 'SearchTransfers', binding: 'post', case: 'nil-result', check: 'status_code', status: 'failed',
       path: '/status', message: 'HTTP status 500, expected 200', reproduce: "curl -sS -i -X POST 'http://127.0.0.1:8080/1/SOAP/NonStaticXMLAPI.asmx/SearchTransfers' --data-urlencode 'password=${CONFORMANCE_PASSWORD}'",
-      findings: [{ check: 'status_code', path: '/status', message: 'HTTP status 500, expected 200', expected: '200', actual: '500' }],
+      findings: [{ check: 'status_code', code: 'status_not_200', path: '/status', message: 'HTTP status 500, expected 200', expected: '200', actual: '500' }],
       request: 'POST transfers', response: big,
     }),
   ];
