@@ -3,6 +3,7 @@
  * defect is reported by exactly one check and the others skip with a reason naming it), paths,
  * short quotes and the hints that explain a near miss (case, namespace version, other group).
  */
+import { BINDING_MODULES } from '../bindings/index.js';
 import { effective, MODEL } from '../contract/model.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS, type XElement } from '../xml/tree.js';
 import type { CheckContext } from './context.js';
@@ -66,7 +67,8 @@ export function isSkip(x: unknown): x is Skip {
 }
 
 export const isSoapEnvNs = (ns: string): boolean => ns === SOAP11_ENV_NS || ns === SOAP12_ENV_NS;
-export const soapLabel = (ns: string): string => (ns === SOAP11_ENV_NS ? 'SOAP 1.1' : ns === SOAP12_ENV_NS ? 'SOAP 1.2' : `namespace ${ns || '(none)'}`);
+/** The label of the binding whose envelope namespace `ns` is ("SOAP 1.1"), or the namespace itself. */
+export const soapLabel = (ns: string): string => Object.values(BINDING_MODULES).find((b) => b.envelopeNs === ns)?.label ?? `namespace ${ns || '(none)'}`;
 
 /** Each child's path step, per parent, computed for all its children at once on first use. */
 const STEPS = new WeakMap<XElement, Map<XElement, string>>();
