@@ -95,6 +95,11 @@ interface BehaviourCase {
   readonly message: RegExp | ((binding: string) => RegExp);
   /** Bound on the CLI's wall time. */
   readonly maxMs?: number;
+  /**
+   * Nothing answers at that address: the preflight reports it once (a failed http_exchange row, case
+   * "preflight", with `message`) and the operation's exchanges are not sent (skipped rows saying why).
+   */
+  readonly unreachable?: boolean;
   readonly more?: (run: Run) => void;
 }
 
@@ -109,15 +114,15 @@ function attempts(b: Behaviour): number[] {
 }
 
 const CASES: BehaviourCase[] = [
-  { name: 'connection refused', book: () => hostile.refusedUrl, check: 'http_exchange', message: /no response: connection_refused: connection refused/ },
+  { name: 'connection refused', book: () => hostile.refusedUrl, check: 'http_exchange', message: /does not answer: connection refused/, unreachable: true },
   {
     name: 'unknown host (.invalid: no DNS here, lookup fails fast; a hanging one is bounded by --timeout, see client.test.ts)',
-    book: () => 'http://conformance-target.invalid', check: 'http_exchange', message: /no response: unknown_host: unknown host: .*conformance-target\.invalid/,
-    maxMs: 30_000,
+    book: () => 'http://conformance-target.invalid', check: 'http_exchange', message: /conformance-target\.invalid does not answer: unknown host: .*conformance-target\.invalid/,
+    maxMs: 30_000, unreachable: true,
   },
   {
     name: 'TLS failure: self-signed certificate, no --insecure-tls', book: () => hostile.tlsUrl('proxy'), check: 'http_exchange',
-    message: /no response: tls_error: TLS failure: .*self[- ]signed/i,
+    message: /does not answer: TLS failure: .*self[- ]signed/i, unreachable: true,
     more: () => expect(hostile.requests.filter((r) => r.listener === 'tls')).toEqual([]),
   },
   {
@@ -199,7 +204,19 @@ describe.concurrent('a broken or hostile target: findings, the run goes on, repo
       const run = await runAgainst(c.book(), c.args);
       expect(run.cli.code, run.cli.stderr).toBe(1);
       expectReportsWritten(run);
-      for (const b of BINDINGS) {
+      if (c.unreachable) {
+        const pre = run.report.results.filter((r) => r.case === 'preflight');
+        expect(pre.map((r) => [r.operation, r.check, r.status])).toEqual([['GetSpecialRequest', 'http_exchange', 'failed']]);
+        expect(pre[0]!.message).toMatch(c.message as RegExp);
+        expect(run.report.diagnosis?.[0]).toMatchObject({ level: 'error', message: expect.stringMatching(c.message as RegExp) });
+        const unsent = run.report.results.filter((r) => r.operation === 'GetSpecialRequest' && r.case !== 'preflight');
+        expect(unsent.length).toBeGreaterThan(8);
+        expect(unsent.every((r) => r.status === 'skipped' && /unreachable at the preflight/.test(r.message)), JSON.stringify(unsent[0])).toBe(true);
+        // One clear line on the console, not a block per exchange.
+        expect(run.cli.stdout).toMatch(/^Diagnosis:\n  ✗ .*does not answer/m);
+        expect(run.cli.stdout.match(/✗ GetSpecialRequest/g) ?? []).toHaveLength(1);
+      }
+      for (const b of c.unreachable ? [] : BINDINGS) {
         const row = run.report.results.find((r) => r.operation === 'GetSpecialRequest' && r.case === 'default' && r.binding === b && r.check === c.check);
         expect(row, `${b} ${c.check}`).toBeDefined();
         expect(row!.status).toBe('failed');
@@ -393,7 +410,9 @@ describe('a real service is not a test fixture', () => {
   });
 
   test('retries: read-only operations only, connection errors only, with backoff; mutations never', async () => {
-    const r = await run(['--allow-mutations', '--no-negative', '--operations', 'GetSpecialRequest,CancelBooking,GetMeals', '--max-rps', '1000'], 'reset-conn', 'fault500');
+    // --give-up-after 0: every request of this host fails, and each must show its own retries.
+    const r = await run(['--allow-mutations', '--no-negative', '--operations', 'GetSpecialRequest,CancelBooking,GetMeals', '--max-rps', '1000', '--give-up-after', '0'],
+      'reset-conn', 'fault500');
     expect(r.cli.code).toBe(1);
     const perRequest = (op: string, b: Behaviour) => {
       const by = new Map<string, number[]>();

@@ -49,9 +49,10 @@ describe('the password appears in no output', () => {
     expect(scan(PASSWORD, cli, dir)).toEqual([]);
     // Reproduce commands name the variable instead: GET/POST through --data-urlencode, SOAP in the here-document.
     const commands = report.results.filter((r) => r.case === 'default').map((r) => r.reproduce);
-    expect(commands.some((c) => c.includes('"password=$CONFORMANCE_PASSWORD"'))).toBe(true);
+    expect(commands.some((c) => c.includes('"password=${CONFORMANCE_PASSWORD:?set CONFORMANCE_PASSWORD to the password}"'))).toBe(true);
     // (this password holds XML special characters: the command escapes it into CONFORMANCE_PASSWORD_XML first)
-    expect(commands.some((c) => c.startsWith('CONFORMANCE_PASSWORD_XML=$(printf') && c.includes('<password>${CONFORMANCE_PASSWORD_XML}</password>'))).toBe(true);
+    expect(commands.some((c) => c.startsWith(': "${CONFORMANCE_PASSWORD:?set CONFORMANCE_PASSWORD to the password}" && CONFORMANCE_PASSWORD_XML=$(printf')
+      && c.includes('<password>${CONFORMANCE_PASSWORD_XML}</password>'))).toBe(true);
     expect(report.target.password).toBe('***');
   });
 
@@ -110,12 +111,12 @@ describe('error paths print no password', () => {
     expect(cli.stderr).not.toContain('Secret-7Q2x');
   });
 
-  test('a valid --book-url holding user:password@: the run goes on and no output holds that password', async () => {
+  test('a valid --book-url holding user:password@ (a host that refuses: exit 4): the run goes on and no output holds that password', async () => {
     const dir = join(work, 'userinfo');
     const book = hostile.refusedUrl.replace('http://', `http://acme:${URL_SECRET}@`);
     const cli = await runCli(['run', '--book-url', book, '--search-url', book, '--operations', 'GetMeals', '--user', 'u', '--report-dir', dir],
       { CONFORMANCE_PASSWORD: PASSWORD });
-    expect(cli.code, cli.stderr).toBe(1);
+    expect(cli.code, cli.stderr).toBe(4);
     expectAllReports(dir);
     expect(readReport(dir).results.some((r) => /connection_refused/.test(r.message))).toBe(true);
     expect(scan(URL_SECRET, cli, dir)).toEqual([]);

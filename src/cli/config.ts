@@ -14,6 +14,7 @@ import { didYouMean } from '../core/suggest.js';
 import { reportDirProblem } from '../report/paths.js';
 import { loadFixtureCases, mergeCases, type CaseTable } from '../engine/cases.js';
 import { parseShard, type Shard } from '../engine/shard.js';
+import { DEFAULT_TRANSPORT } from '../transport/client.js';
 
 function updateExpectations(update: boolean, file: unknown): boolean {
   if (update && file === undefined) throw new UsageError('--update-expectations needs --expectations FILE (the file to write)');
@@ -38,6 +39,8 @@ export interface RunSettings {
   readonly passwordVar?: string;
   readonly bindings: BindingId[];
   readonly operations: Operation[];
+  /** The operations were named (--operations or the config), not all by default. */
+  readonly operationsNamed: boolean;
   readonly allowMutations: boolean;
   readonly concurrency: number;
   readonly timeoutMs: number;
@@ -58,6 +61,10 @@ export interface RunSettings {
   readonly updateExpectations: boolean;
   /** Run only this part of the matrix (src/engine/shard.ts). */
   readonly shard?: Shard;
+  /** Stop sending after this many failed rows (--max-failures). */
+  readonly maxFailures?: number;
+  /** Give up on a service after this many time-outs or connection failures in a row (0: never). */
+  readonly giveUpAfter: number;
 }
 
 export const RUN_OPTIONS = {
@@ -83,6 +90,8 @@ export const RUN_OPTIONS = {
   deadline: { type: 'string' },
   'max-rps': { type: 'string' },
   'max-body-bytes': { type: 'string' },
+  'max-failures': { type: 'string' },
+  'give-up-after': { type: 'string' },
   'insecure-tls': { type: 'boolean' },
   'report-dir': { type: 'string' },
   checks: { type: 'string' },
@@ -102,7 +111,7 @@ export const RUN_USAGE = `usage: conformance run [--config FILE] [--book-url URL
     [--book-ns URI] [--search-ns URI] [--user NAME] [--password SECRET]
     [--bindings soap11,soap12,get,post] [--operations A,B] [--allow-mutations]
     [--concurrency N] [--timeout MS] [--report-dir DIR]
-    [--deadline MS] [--max-rps N] [--max-body-bytes N] [--insecure-tls]
+    [--deadline MS] [--max-rps N] [--max-body-bytes N] [--max-failures N] [--give-up-after N] [--insecure-tls]
     [--checks a,b] [--skip-checks a,b] [--no-negative] [--no-equivalence] [--quiet]
     [--expectations FILE [--update-expectations]] [--shard i/n]
 
@@ -128,7 +137,7 @@ type Json = Record<string, unknown>;
 function readConfigFile(path: string): Json {
   const json = readJsonFile(path, `config file ${path}`, (m) => new ConfigError(m));
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ConfigError(`config file ${path}: the top level must be an object`);
-  const known = ['$schema', 'target', 'bindings', 'operations', 'allowMutations', 'concurrency', 'timeoutMs', 'deadlineMs', 'maxRps', 'maxBodyBytes',
+  const known = ['$schema', 'target', 'bindings', 'operations', 'allowMutations', 'concurrency', 'timeoutMs', 'deadlineMs', 'maxRps', 'maxBodyBytes', 'maxFailures', 'giveUpAfter',
     'insecureTls', 'reportDir', 'checks', 'skipChecks', 'negative', 'equivalence', 'cases', 'casesMode', 'expectations'];
   for (const k of Object.keys(json)) if (!known.includes(k)) throw new ConfigError(`config file ${path}: unknown key "${k}" (known: ${known.slice(1).join(', ')})`);
   const target = (json as Json).target;
@@ -298,7 +307,9 @@ export function resolveRunSettings(argv: string[], env: NodeJS.ProcessEnv = proc
     book: namespace(in_.string('book-ns', 'CONFORMANCE_BOOK_NS', 'target.bookNs')) ?? DEFAULT_NAMESPACES.book,
     search: namespace(in_.string('search-ns', 'CONFORMANCE_SEARCH_NS', 'target.searchNs')) ?? DEFAULT_NAMESPACES.search,
   };
-  const passwordEnv = in_.string(undefined, undefined, 'target.passwordEnv')?.value;
+  const passwordEnvSetting = in_.string(undefined, undefined, 'target.passwordEnv');
+  if (passwordEnvSetting && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(passwordEnvSetting.value)) bad(passwordEnvSetting, `must name an environment variable (letters, digits, _; got ${JSON.stringify(passwordEnvSetting.value)})`);
+  const passwordEnv = passwordEnvSetting?.value;
   if (t.password !== undefined) throw new ConfigError(`${where}: target.password is not accepted in a file (files get committed); use --password, CONFORMANCE_PASSWORD or target.passwordEnv`);
   const user = in_.string('user', 'CONFORMANCE_USER', 'target.user')?.value ?? (embedded ? DEFAULT_USER : undefined);
   // Where the password came from: a reproduce command names that variable.
@@ -342,6 +353,7 @@ export function resolveRunSettings(argv: string[], env: NodeJS.ProcessEnv = proc
     paths, namespaces, user, password, passwordVar,
     bindings,
     operations,
+    operationsNamed: opList !== undefined,
     allowMutations: f['allow-mutations'] ?? in_.bool(undefined, 'allowMutations') ?? false,
     concurrency: in_.int('concurrency', 'concurrency', 1, 256) ?? (embedded ? 16 : 4),
     timeoutMs: in_.int('timeout', 'timeoutMs', 1, 3_600_000) ?? 10_000,
@@ -359,5 +371,7 @@ export function resolveRunSettings(argv: string[], env: NodeJS.ProcessEnv = proc
     expectations,
     updateExpectations: updateExpectations(f['update-expectations'] ?? false, expectations),
     shard: f.shard === undefined ? undefined : parseShard(f.shard),
+    maxFailures: in_.int('max-failures', 'maxFailures', 1, 1_000_000),
+    giveUpAfter: in_.int('give-up-after', 'giveUpAfter', 0, 1_000_000) ?? DEFAULT_TRANSPORT.giveUpAfter!,
   };
 }

@@ -5,7 +5,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
+import { CHECK_NAMES } from '../checks/registry.js';
 import { DEFECT_CODES } from '../core/defect-codes.js';
+import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
+import { EXPECTATIONS_CHECK } from '../engine/expectations.js';
+import { EXIT_UNREACHABLE } from './run.js';
 import { readExpectations } from '../engine/expectations.js';
 import { COMPARE_OPTIONS } from './compare.js';
 import { parseFlags, resolveRunSettings, RUN_OPTIONS } from './config.js';
@@ -54,6 +58,23 @@ describe('README', () => {
   test('documents every run flag in the options table', () => {
     const table = README.slice(README.indexOf('### `conformance run` options'), README.indexOf('### Config file'));
     for (const flag of Object.keys(RUN_OPTIONS).filter((f) => f !== 'help')) expect(table, flag).toContain(`--${flag}`);
+  });
+  test('every flag of the options table is one the command line takes', () => {
+    const table = README.slice(README.indexOf('### `conformance run` options'), README.indexOf('### Config file'));
+    const flags = [...table.matchAll(/`--([a-z-]+)/g)].map((m) => m[1]!);
+    expect(flags.length).toBeGreaterThan(30);
+    for (const f of flags) expect(Object.keys(RUN_OPTIONS), `--${f}`).toContain(f);
+  });
+  test('the checks table is the registry, in its order; the other rows are named apart', () => {
+    const section = README.slice(README.indexOf('## Checks'), README.indexOf('Places the contract marks'));
+    const [checks, others] = section.split('Other rows of the reports');
+    const names = (t: string) => [...t!.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
+    expect(names(checks!)).toEqual([...CHECK_NAMES]);
+    expect(names(others!)).toEqual([EXCHANGE_CHECK, EQUIVALENCE_CHECK, EXPECTATIONS_CHECK, NOT_RUN_CHECK]);
+  });
+  test('documents every exit code', () => {
+    const para = README.slice(README.indexOf('**Exit codes**'), README.indexOf('**Before the matrix'));
+    for (const code of [0, 1, 2, 3, EXIT_UNREACHABLE, 130, 143]) expect(para, String(code)).toContain(`\`${code}\``);
   });
   test('lists every defect code with its meaning, and no other', () => {
     const section = README.slice(README.indexOf('### Defect codes'), README.indexOf('## Conventions where the contract is silent'));

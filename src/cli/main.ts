@@ -1,6 +1,7 @@
 /**
  * `conformance <command>`: run | diff | compare | record | validate | merge | mock | help. Exit codes: 0 conforming, 1 the target broke the
- * contract, 2 bad usage or configuration (with a message naming what was wrong), 3 an internal error.
+ * contract, 2 bad usage or configuration (with a message naming what was wrong), 3 an internal error or the environment, 4 the target
+ * answered not a single request (run), 130/143 interrupted by SIGINT/SIGTERM (run: partial reports written).
  */
 import { HarnessError, UsageError } from '../core/errors.js';
 import { runCommand, type CommandIO } from './run.js';
@@ -53,6 +54,6 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
 
 /** Run the command line of this process and set its exit code. */
 export async function cliEntry(): Promise<void> {
-  const io: CommandIO = { out: (s) => console.log(s), err: (s) => console.error(s), env: process.env, isTTY: !!process.stderr.isTTY };
+  const io: CommandIO = { out: (s) => console.log(s), err: (s) => console.error(s), env: process.env, isTTY: !!process.stderr.isTTY, signals: true };
   process.exitCode = await main(process.argv.slice(2), io);
 }

@@ -5,9 +5,10 @@ import { dirname, join } from 'node:path';
 import {
   applyExpectations, describeEntry, readExpectations, renderExpectations, TODO_REASON, updateExpectations, type ExpectationsFile,
 } from '../engine/expectations.js';
+import { nothingAnswered } from '../engine/diagnose.js';
 import { runConformance } from '../engine/run.js';
 import { runShard, SHARD_FILE, shardJudge, shardPlan } from '../engine/shard.js';
-import { formatFindings, formatSummary } from '../report/console.js';
+import { formatDiagnosis, formatFindings, formatSummary } from '../report/console.js';
 import { writeReports } from '../report/index.js';
 import { weakPasswordWarning } from '../core/weak-password.js';
 import { resolveRunSettings, RUN_USAGE } from './config.js';
@@ -19,6 +20,30 @@ export interface CommandIO {
   readonly err: (s: string) => void;
   readonly env: NodeJS.ProcessEnv;
   readonly isTTY: boolean;
+  /** Handle SIGINT and SIGTERM (the process's own command line): stop, write what ran, exit 130 or 143. */
+  readonly signals?: boolean;
+}
+
+/** Exit code when not one exchange got a response: the target is down, not broken (CI can tell an outage). */
+export const EXIT_UNREACHABLE = 4;
+
+/**
+ * On SIGINT or SIGTERM (a CI time-out): stop sending, abort what is in flight, and let the run end
+ * so its partial reports are written, marked incomplete; a second signal leaves at once.
+ */
+function watchSignals(transport: { stop(why: string): void }, io: CommandIO) {
+  const state: { why?: string; code?: number } = {};
+  const on = (sig: NodeJS.Signals) => {
+    const code = sig === 'SIGINT' ? 130 : 143;
+    if (state.why) process.exit(state.code ?? code);
+    state.why = `interrupted by ${sig}`;
+    state.code = code;
+    io.err(`conformance: ${sig}: stopping and writing the reports of what ran (${sig} again to leave at once)`);
+    transport.stop(state.why);
+  };
+  process.on('SIGINT', on);
+  process.on('SIGTERM', on);
+  return { state, dispose: () => { process.off('SIGINT', on); process.off('SIGTERM', on); } };
 }
 
 /** Run and report; returns the process exit code (0 conforming, 1 not conforming). */
@@ -35,8 +60,9 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   if (s.expectations && !(s.updateExpectations && !existsSync(s.expectations))) expectations = readExpectations(s.expectations);
   const session = await openSession(s);
   const { plan, secrets } = session;
+  const signals = io.signals ? watchSignals(session.transport, io) : undefined;
   try {
-    const deps = session.deps(s.quiet ? undefined : progressLine(io.err, io.isTTY));
+    const deps = { ...session.deps(s.quiet ? undefined : progressLine(io.err, io.isTTY)), stopped: () => signals?.state.why };
     const sp = s.shard ? shardPlan(plan, s.shard) : undefined;
     if (!s.quiet) {
       io.err(`conformance: testing ${session.where} — ${s.operations.length} operations × ${s.bindings.length} bindings`
@@ -45,7 +71,9 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     let report = sp ? await runShard(plan, deps, sp) : await runConformance(plan, deps);
     const judged = sp ? shardJudge(sp) : undefined;
 
-    if (s.updateExpectations && s.expectations) {
+    if (s.updateExpectations && s.expectations && report.incomplete) {
+      io.err(`warning: ${s.expectations} not updated: the run is incomplete (${report.incomplete})`);
+    } else if (s.updateExpectations && s.expectations) {
       const up = updateExpectations(report, expectations, { judged });
       await mkdir(dirname(s.expectations), { recursive: true });
       await writeFile(s.expectations, renderExpectations(up.file), 'utf8');
@@ -70,11 +98,19 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     const shardFile = join(paths.dir, SHARD_FILE);
     if (sp) await writeFile(shardFile, `${JSON.stringify(sp.info, null, 2)}\n`, 'utf8');
     else await rm(shardFile, { force: true });
+    const diagnosis = formatDiagnosis(report);
+    if (diagnosis) io.out(diagnosis);
     const failed = report.results.filter((r) => r.status === 'failed');
     if (failed.length && !s.quiet) io.out(formatFindings(failed.slice(0, 50)) + (failed.length > 50 ? `\n… and ${failed.length - 50} more failed checks: see the reports` : ''));
     io.out(formatSummary(report, paths));
+    if (signals?.state.code) return signals.state.code;
+    if (nothingAnswered(report.results)) {
+      io.err(`conformance: the target did not answer a single request: nothing was tested (exit ${EXIT_UNREACHABLE}); see the diagnosis above`);
+      return EXIT_UNREACHABLE;
+    }
     return report.summary.failed > 0 ? 1 : 0;
   } finally {
+    signals?.dispose();
     await session.close();
   }
 }

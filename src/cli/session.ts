@@ -66,17 +66,19 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     namespaces: s.namespaces,
     user: s.user,
     password: s.password,
+    ...(s.passwordVar ? { passwordVariable: s.passwordVar } : {}),
     embedded: s.embedded,
   };
   const plan: RunPlan = {
     target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
-    negative: s.negative, equivalence: s.equivalence,
+    negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed,
+    ...(s.maxFailures !== undefined ? { maxFailures: s.maxFailures } : {}),
   };
   let transport: Transport | undefined;
   try {
     transport = new Transport({
       concurrency: s.concurrency, timeoutMs: s.timeoutMs, maxBodyBytes: s.maxBodyBytes, maxRps: s.maxRps,
-      deadline: s.deadlineMs ? Date.now() + s.deadlineMs : undefined, insecureTls: s.insecureTls,
+      deadline: s.deadlineMs ? Date.now() + s.deadlineMs : undefined, insecureTls: s.insecureTls, giveUpAfter: s.giveUpAfter,
     });
     const validator = createDocumentValidator(s.namespaces, { maxBytes: s.maxBodyBytes });
     const secrets = secretsOf(target);

@@ -33,3 +33,13 @@ export function rowBindings(row: Pick<ResultRow, 'binding'>): string[] {
 export function bindingField(bindings: readonly string[]): string {
   return bindings.join(',');
 }
+
+/**
+ * Why an operation got no exchange at all, when none of its rows is more than a not-run row: the
+ * reason its not-run rows give, without the operation's own name in front. Undefined when it was called.
+ */
+export function notCalledReason(operation: string, rows: readonly Pick<ResultRow, 'check' | 'message' | 'status'>[]): string | undefined {
+  if (rows.length === 0 || rows.some((r) => rowKind(r) !== 'not-run')) return undefined;
+  const reason = (rows.find((r) => r.status === 'skipped') ?? rows[0]!).message.replace(/^not run: /, '');
+  return reason.startsWith(`${operation} `) ? reason.slice(operation.length + 1) : reason;
+}

@@ -14,6 +14,8 @@ export interface Target {
   readonly namespaces: Namespaces;
   readonly user: string;
   readonly password: string;
+  /** The environment variable a reproduce command reads the password from (default CONFORMANCE_PASSWORD). */
+  readonly passwordVariable?: string;
   /** True for the mock this harness starts itself: mutations are then always allowed. */
   readonly embedded: boolean;
 }
@@ -100,6 +102,23 @@ export interface RunReport {
   results: ResultRow[];
   /** The expectations file applied to the results, entry by entry (absent when none was). */
   readonly expectations?: ExpectationsSummary;
+  /** Why the run ended before it had sent every case, and how far it got (absent: it ran to the end). */
+  readonly incomplete?: string;
+  /**
+   * What the harness concluded about the target as a whole, before any single finding: it is not
+   * reachable, it does not answer like this service, it uses another namespace, operations named
+   * were not called. Reports put these first.
+   */
+  readonly diagnosis?: readonly Diagnosis[];
+  /** The environment variable the reproduce commands read the password from. */
+  readonly passwordVariable?: string;
+}
+
+/** One conclusion about the target as a whole. */
+export interface Diagnosis {
+  /** error: the run cannot pass because of it; hint: what to try. */
+  readonly level: 'error' | 'hint';
+  readonly message: string;
 }
 
 /** What an expectations file did to a run: each entry with its verdict, for the reports to list. */

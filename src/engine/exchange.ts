@@ -6,6 +6,7 @@
  */
 import type { BindingId } from '../contract/catalogue.js';
 import type { Exchange } from '../core/types.js';
+import { serviceUrlOf } from '../bindings/endpoint.js';
 import type { Transport } from '../transport/client.js';
 import { retriesFor, skipReason, unitRequests, type RunPlan, type Unit, type UnitRequest } from './plan.js';
 
@@ -26,9 +27,11 @@ export async function exchangeUnit<T>(
   const skipped = skipReason(plan, unit.op);
   if (skipped) return { skipped, requests };
   const retries = retriesFor(unit.op);
+  // Giving up on a target that stopped answering is counted per service: another one on the same host may still answer.
+  const service = serviceUrlOf(plan.target, unit.op, 'soap11');
   return {
     sent: await Promise.all(requests.map(async ({ binding, request }) => {
-      const exchange = await transport.send(request, retries);
+      const exchange = await transport.send(request, retries, service);
       return { binding, exchange, value: await then(binding, exchange) };
     })),
   };

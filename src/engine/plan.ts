@@ -33,6 +33,13 @@ export interface RunPlan {
   readonly negative: boolean;
   /** Compare the bindings' results per case. */
   readonly equivalence: boolean;
+  /** Stop sending once this many rows have failed (--max-failures; undefined: never). */
+  readonly maxFailures?: number;
+  /**
+   * The operations were named by the user (--operations or the config): one of them that gets no
+   * exchange at all fails the run, since a gate that tested nothing must not pass.
+   */
+  readonly operationsNamed?: boolean;
 }
 
 /** One operation × case, sent on every selected binding. */

@@ -61,10 +61,12 @@ describe('a real target is not a test fixture', () => {
     const mutating = OPERATIONS.filter((o) => o.mutates);
     const sent: string[] = [];
     const report = await runConformance(plan({ operations: mutating }), { transport: forbiddingTransport(sent), validator: noValidator });
-    // Only the harmless per-service probe for an operation that does not exist may be sent.
-    expect(sent.filter((s) => !s.includes('NoSuchOperation'))).toEqual([]);
+    // Only the harmless per-service probe for an operation that does not exist may be sent, and the
+    // preflight's request for the service's WSDL.
+    expect(sent.filter((s) => !s.includes('NoSuchOperation') && !s.endsWith('?WSDL'))).toEqual([]);
     expect(sent.filter((s) => mutating.some((o) => s.includes(o.name)))).toEqual([]);
-    expect(sent).toHaveLength(4);
+    expect(sent.filter((s) => s.endsWith('?WSDL'))).toEqual(['GET /1/SOAP/Booking.asmx?WSDL']);
+    expect(sent).toHaveLength(5);
     expect(report.results.length).toBeGreaterThan(0);
     for (const r of report.results.filter((x) => x.operation !== 'NoSuchOperation')) {
       expect(r.status).toBe('skipped');
@@ -76,7 +78,7 @@ describe('a real target is not a test fixture', () => {
     for (const p of [plan({ operations: [op], allowMutations: true, negative: false }), plan({ operations: [op], target: target(true), negative: false })]) {
       const sent: string[] = [];
       await runConformance(p, { transport: forbiddingTransport(sent), validator: noValidator });
-      expect(sent.length).toBe(p.cases.get('CancelBooking')!.length * 4);
+      expect(sent.filter((s) => !s.endsWith('?WSDL')).length).toBe(p.cases.get('CancelBooking')!.length * 4);
     }
   });
 });
@@ -95,7 +97,7 @@ describe('redaction', () => {
     expect(text).not.toContain(PASSWORD);
     expect(text).not.toContain(encodeURIComponent(PASSWORD));
     expect(report.results.some((r) => r.response?.includes('***'))).toBe(true);
-    expect(report.results.every((r) => !r.reproduce || r.reproduce.includes('$CONFORMANCE_PASSWORD') || r.reproduce.includes('${CONFORMANCE_PASSWORD}'))).toBe(true);
+    expect(report.results.every((r) => !r.reproduce || r.reproduce.endsWith('?WSDL') || r.reproduce.includes('${CONFORMANCE_PASSWORD:?set CONFORMANCE_PASSWORD to the password}'))).toBe(true);
     expect(report.target.password).toBe('***');
   });
 });

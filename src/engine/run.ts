@@ -23,8 +23,9 @@ import { checkBudgetMs } from '../xml/limits.js';
 import { collectGarbage } from '../core/memory.js';
 import { curlCommand } from '../transport/curl.js';
 import type { Transport } from '../transport/client.js';
+import { diagnoseUnits, preflight } from './diagnose.js';
 import { exchangeUnit } from './exchange.js';
-import { planUnits, secretsOf, type RunPlan, type Unit } from './plan.js';
+import { planUnits, secretsOf, unitRequests, type RunPlan, type Unit } from './plan.js';
 import { RowMaker, type RowBase } from './rows.js';
 
 export interface EngineDeps {
@@ -33,6 +34,8 @@ export interface EngineDeps {
   /** The run's redactor (of every secret it holds, gathered once); by default, of secretsOf(plan.target). */
   readonly redact?: Redactor;
   readonly onProgress?: (done: number, total: number, unit: string) => void;
+  /** Why the run stops early (an interrupt), asked before each unit; the transport is stopped too. */
+  readonly stopped?: () => string | undefined;
 }
 
 const targetRedactors = new WeakMap<Target, Redactor>();
@@ -79,6 +82,7 @@ interface Checked {
 async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, unit: Unit, b: BindingId, ex: Exchange, compare: boolean): Promise<Checked> {
   const { op } = unit;
   const base: RowBase = { op, binding: b, caseId: unit.caseId, reproduce: reproduceCommand(plan, unit, ex), exchange: ex };
+  if (ex.error?.code === 'not_sent') return { rows: [rows.row(base, NOT_RUN_CHECK, { skipped: ex.error.message })], unviewed: ex.error.message };
   if (ex.error || !ex.response) {
     return { rows: [rows.row(base, EXCHANGE_CHECK, [{ check: EXCHANGE_CHECK, code: 'no_response', path: '/', message: `no response: ${ex.error?.code}: ${ex.error?.message}` }])] };
   }
@@ -119,7 +123,7 @@ const LARGE_DOCUMENT = 1024 * 1024;
 
 /** The command reproducing an exchange (the wrong-credentials case shows its own password, no secret). */
 function reproduceCommand(plan: RunPlan, unit: Unit, ex: Pick<Exchange, 'request'>): string {
-  return curlCommand(ex.request, unit.kind === 'wrong-credentials' ? '' : plan.target.password);
+  return curlCommand(ex.request, unit.kind === 'wrong-credentials' ? '' : plan.target.password, plan.target.passwordVariable);
 }
 
 /** Send one unit on every selected binding and produce its rows, redacted. */
@@ -130,18 +134,20 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
   const compare = plan.equivalence && bindings.length > 1;
   // Each exchange is checked as soon as it arrives (in turn with every other exchange of the process).
   const outcome = await exchangeUnit(plan, deps.transport, unit, (b, ex) => checkExchange(plan, deps, rows, unit, b, ex, compare));
-  if ('skipped' in outcome) {
-    return outcome.requests.map(({ binding, request }) =>
-      rows.row({ op, binding, caseId: unit.caseId, reproduce: reproduceCommand(plan, unit, { request }) }, NOT_RUN_CHECK, { skipped: outcome.skipped }));
-  }
+  if ('skipped' in outcome) return notRunRows(plan, rows, unit, outcome.skipped);
   const checked = outcome.sent;
   const out = checked.flatMap((c) => c.value.rows);
   if (compare) {
     const views = new Map(checked.flatMap((c) => (c.value.view ? [[c.binding, c.value.view] as const] : [])));
     const late = checked.filter((c) => c.value.unviewed !== undefined);
-    const outcomes = late.length > 0
-      ? [{ binding: undefined, outcome: { skipped: `not compared: ${DEADLINE_PASSED} before ${late.map((c) => c.binding).join(', ')} ${late.length > 1 ? 'were' : 'was'} checked` } }]
-      : await inTurn(async () => compareViews(op, unit.kind, bindings, views));
+    // A comparison needs every binding's answer: one not sent (an interrupt, a host given up on) or not
+    // checked before the deadline leaves nothing to compare.
+    const unsent = late.find((c) => c.exchange.error?.code === 'not_sent');
+    const outcomes = unsent
+      ? [{ binding: undefined, outcome: { skipped: `not compared: ${unsent.exchange.error!.message}` } }]
+      : late.length > 0
+        ? [{ binding: undefined, outcome: { skipped: `not compared: ${DEADLINE_PASSED} before ${late.map((c) => c.binding).join(', ')} ${late.length > 1 ? 'were' : 'was'} checked` } }]
+        : await inTurn(async () => compareViews(op, unit.kind, bindings, views));
     for (const eq of outcomes) {
       const c = checked.find((x) => x.binding === eq.binding);
       out.push(rows.row({
@@ -151,6 +157,12 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
     }
   }
   return out;
+}
+
+/** The rows of a unit not sent: one not-run row per binding, saying why. */
+function notRunRows(plan: RunPlan, rows: RowMaker, unit: Unit, why: string): ResultRow[] {
+  return unitRequests(plan, unit).map(({ binding, request }) =>
+    rows.row({ op: unit.op, binding, caseId: unit.caseId, reproduce: reproduceCommand(plan, unit, { request }) }, NOT_RUN_CHECK, { skipped: why }));
 }
 
 /** Summary counts of rows. */
@@ -167,6 +179,7 @@ export function summarise(rows: readonly ResultRow[]): RunReport['summary'] {
 export async function runConformance(plan: RunPlan, deps: EngineDeps, units: readonly Unit[] = planUnits(plan)): Promise<RunReport> {
   const started = Date.now();
   const redact = redactorOf(plan, deps);
+  const before = await preflight(plan, deps.transport, redact);
   let done = 0;
   // A few units at a time: about the transport's concurrency in requests, plus one unit so the
   // connections stay busy while a unit waits for its comparison. Bodies are held until their unit is
@@ -175,15 +188,30 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
   const atOnce = Math.max(1, Math.ceil(deps.transport.options.concurrency / perBinding) + 1);
   const perUnit: ResultRow[][] = new Array(units.length);
   let next = 0;
+  // Why the run stopped early (--max-failures, an interrupt): the units after it are not sent.
+  let halted: string | undefined;
+  let failed = 0;
+  let sent = 0;
   await Promise.all(Array.from({ length: Math.min(atOnce, units.length) }, async () => {
     while (next < units.length) {
       const i = next++;
       const u = units[i]!;
+      halted ??= deps.stopped?.();
+      if (halted) {
+        perUnit[i] = notRunRows(plan, new RowMaker(redact), u, `not run: ${halted}`);
+        continue;
+      }
       perUnit[i] = await runUnit(plan, deps, u);
+      sent++;
+      failed += perUnit[i]!.filter((r) => r.status === 'failed').length;
+      if (plan.maxFailures !== undefined && failed >= plan.maxFailures) halted ??= `--max-failures ${plan.maxFailures} reached (${failed} failed rows)`;
       deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`);
     }
   }));
-  const results = perUnit.flat();
+  halted ??= deps.stopped?.();
+  const after = diagnoseUnits(plan, units, perUnit);
+  const results = [...before.rows, ...perUnit.flat(), ...after.rows];
+  const diagnosis = [...before.diagnosis, ...after.diagnosis];
   const t = plan.target;
   return {
     tool: { ...TOOL },
@@ -197,5 +225,8 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     operations: plan.operations.map((o) => o.name),
     summary: summarise(results),
     results,
+    ...(t.passwordVariable ? { passwordVariable: t.passwordVariable } : {}),
+    ...(diagnosis.length > 0 ? { diagnosis } : {}),
+    ...(halted ? { incomplete: `${halted}: ${sent} of ${units.length} cases run` } : {}),
   };
 }

@@ -1,7 +1,9 @@
 /** Plain-text renderings: the findings text (vitest failure message, console detail) and the CLI's closing summary. */
 import { relative, sep } from 'node:path';
 import type { ResultRow, RunReport } from '../core/types.js';
-import { consoleText, countsLine, formatDuration, inBandCases, inBandNote, deviations, deviationFlags, rowTitle, truncate, verdictOf } from './model.js';
+import {
+  consoleText, countsLine, formatDuration, inBandCases, inBandNote, deviations, deviationFlags, rowTitle, skippedOperations, truncate, verdictOf,
+} from './model.js';
 import type { ReportPaths } from './paths.js';
 
 /** Longest expected/actual/message value printed before it is cut. */
@@ -56,6 +58,15 @@ function shown(path: string): string {
 }
 
 /**
+ * What holds for the target as a whole (unreachable, not this service, another namespace, operations
+ * not called): printed before any single failure, which it explains. Empty when there is none.
+ */
+export function formatDiagnosis(report: Pick<RunReport, 'diagnosis'>): string {
+  if (!report.diagnosis?.length) return '';
+  return ['Diagnosis:', ...report.diagnosis.map((d) => consoleText(`  ${d.level === 'error' ? '✗' : 'hint:'} ${d.message}`))].join('\n');
+}
+
+/**
  * The lines the CLI prints last: verdict with counts and duration, which operation × binding
  * cells failed, and where each report was written.
  */
@@ -63,8 +74,14 @@ export function formatSummary(report: RunReport, paths: ReportPaths): string {
   const s = report.summary;
   const verdict = verdictOf(s);
   const lines: string[] = [];
+  if (report.incomplete) lines.push(consoleText(`Incomplete: ${report.incomplete}`));
   lines.push(`Conformance ${verdict}: ${countsLine(s)} in ${formatDuration(report.durationMs)}`);
   if (s.total === 0) lines.push('Warning: no checks ran.');
+  const notCalled = skippedOperations(report);
+  if (notCalled.length > 0) {
+    lines.push(`Not called: ${notCalled.length} operation${notCalled.length === 1 ? '' : 's'}:`);
+    for (const o of notCalled) lines.push(consoleText(`  ${o.operation}: ${o.reason}`));
+  }
   const accepted = deviations(report);
   const flagged = accepted.filter((d) => d.flagged);
   if (accepted.length > 0) {

@@ -6,7 +6,7 @@
  */
 import type { ResultRow, RunReport } from '../core/types.js';
 import {
-  bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags,
+  bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
   truncate, verdictOf, visibleText, type Counts,
 } from './model.js';
 
@@ -102,7 +102,18 @@ export function renderMarkdown(report: RunReport): string {
   lines.push('');
   const urls = [...new Set([report.target.bookUrl, report.target.searchUrl, report.target.transfersUrl])];
   lines.push(`Target: ${urls.map((u) => mdCode(u)).join(', ')}${report.target.embedded ? ' (embedded mock)' : ''} · ${mdText(`${report.tool.name} ${report.tool.version}`)}`);
+  lines.push('', `Reproduce commands read the password from ${mdCode(`$${passwordVariableOf(report)}`)}.`);
   if (s.total === 0) lines.push('', '> [!WARNING]', '> No checks ran.');
+  if (report.incomplete) lines.push('', '> [!WARNING]', `> Incomplete run: ${mdText(report.incomplete)}`);
+  if (report.diagnosis?.length) {
+    lines.push('', '> [!CAUTION]', '> **Diagnosis**', '>');
+    for (const d of report.diagnosis) lines.push(`> - ${d.level === 'error' ? '✗' : 'hint:'} ${mdText(d.message, 600)}`);
+  }
+  const notCalled = skippedOperations(report);
+  if (notCalled.length > 0) {
+    lines.push('', '> [!NOTE]', `> Not called (${notCalled.length}):`, '>');
+    for (const o of notCalled) lines.push(`> - ${mdText(o.operation)}: ${mdText(o.reason, 300)}`);
+  }
   lines.push('');
   const accepted = deviations(report);
   if (accepted.length > 0) {

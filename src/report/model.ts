@@ -3,10 +3,11 @@
  * matrix, per-test grouping, and the text hygiene rules for hostile content (the target's
  * responses end up in reports, so every writer treats report text as untrusted).
  */
-import { rowBindings, rowKind } from '../core/rows.js';
+import { notCalledReason, rowBindings, rowKind } from '../core/rows.js';
 import { BINDINGS, findOperation, OPERATIONS, type BindingId } from '../contract/catalogue.js';
 import { bindingLabel as labelOf } from '../bindings/index.js';
 import type { ResultRow, RunReport, Status } from '../core/types.js';
+import { PASSWORD_VARIABLE } from '../transport/curl.js';
 
 export type Verdict = 'PASS' | 'FAIL';
 /** Matrix columns: the four bindings, then rows that compare bindings. */
@@ -302,4 +303,26 @@ export function formatDuration(ms: number): string {
 /** "3 failed, 120 passed, 5 skipped, 2 known deviations (130 checks)". */
 export function countsLine(c: Counts | RunReport['summary']): string {
   return `${c.failed} failed, ${c.passed} passed, ${c.skipped} skipped, ${c.known} known deviation${c.known === 1 ? '' : 's'} (${c.total} check${c.total === 1 ? '' : 's'})`;
+}
+
+/** An operation not called at all, and why (the reason its rows give). */
+export interface SkippedOperation {
+  readonly operation: string;
+  readonly reason: string;
+}
+
+/**
+ * The operations of a run that got no exchange at all (every row of theirs is a not-run row), with
+ * the reason: a count of skipped rows does not say that a whole operation went untested.
+ */
+export function skippedOperations(report: Pick<RunReport, 'results' | 'operations'>): SkippedOperation[] {
+  return report.operations.flatMap((operation) => {
+    const reason = notCalledReason(operation, report.results.filter((r) => r.operation === operation));
+    return reason === undefined ? [] : [{ operation, reason }];
+  });
+}
+
+/** Where reproduce commands read the password from, for the report headers. */
+export function passwordVariableOf(report: Pick<RunReport, 'passwordVariable'>): string {
+  return report.passwordVariable ?? PASSWORD_VARIABLE;
 }

@@ -246,7 +246,7 @@ describe('conformance.html', () => {
   });
 
   test('truncates long excerpts with a note', () => {
-    expect(html).toMatch(/Truncated: showing the first 4,096 of 13,63\d characters/);
+    expect(html).toMatch(/Truncated: showing the first 4,352 of 13,63\d characters. The reports keep only the start of each exchange/);
   });
 
   test('has the header: verdict, counts, target URLs, duration, date', () => {

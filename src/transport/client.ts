@@ -28,18 +28,29 @@ export interface TransportOptions {
   readonly insecureTls?: boolean;
   /** Use this dispatcher instead of the pool (tests: undici MockAgent). */
   readonly dispatcher?: Dispatcher;
+  /**
+   * Consecutive time-outs or connection failures from one host after which nothing more is sent to
+   * it (0: never give up). A target that stops answering would otherwise hold the run for
+   * exchanges × timeout ÷ concurrency.
+   */
+  readonly giveUpAfter?: number;
 }
 
-export const DEFAULT_TRANSPORT: TransportOptions = { concurrency: 8, timeoutMs: 10_000, maxBodyBytes: 32 * 1024 * 1024 };
+export const DEFAULT_TRANSPORT: TransportOptions = { concurrency: 8, timeoutMs: 10_000, maxBodyBytes: 32 * 1024 * 1024, giveUpAfter: 5 };
 
 /** Stable codes of transport failures, as they appear in findings. */
 export type TransportErrorCode =
   | 'connection_refused' | 'unknown_host' | 'tls_error' | 'timeout' | 'deadline_exceeded'
-  | 'connection_reset' | 'response_too_large' | 'invalid_response' | 'transport_error';
+  | 'connection_reset' | 'response_too_large' | 'invalid_response' | 'transport_error'
+  /** Not sent: the run was stopped (an interrupt), or the host stopped answering earlier in the run. */
+  | 'not_sent';
+
+/** Failures that say the host does not answer at all (a response of any kind says it does). */
+const SILENT: ReadonlySet<string> = new Set(['connection_refused', 'unknown_host', 'tls_error', 'timeout', 'connection_reset']);
 
 /** Why the transport aborted an exchange (the abort signal's reason). */
 class Stop extends Error {
-  constructor(readonly why: 'timeout' | 'deadline') {
+  constructor(readonly why: 'timeout' | 'deadline' | 'stopped', readonly detail = '') {
     super(why);
   }
 }
@@ -125,6 +136,12 @@ export class Transport {
   /** When the last request was let go (performance.now()), and the queue of requests waiting for their turn. */
   #lastStart = -Infinity;
   #pacing: Promise<void> = Promise.resolve();
+  /** Why nothing more is sent (stop()), and the exchanges in flight, to abort then. */
+  #stopped: string | undefined;
+  readonly #inFlight = new Set<AbortController>();
+  /** Per service (or host): consecutive silent failures, and why the transport gave up on it. */
+  readonly #silent = new Map<string, number>();
+  readonly #gaveUp = new Map<string, string>();
 
   constructor(opts: Partial<TransportOptions> = {}) {
     this.#opts = { ...DEFAULT_TRANSPORT, ...opts };
@@ -141,6 +158,34 @@ export class Transport {
 
   get options(): TransportOptions {
     return this.#opts;
+  }
+
+  /** Send nothing more, and abort what is in flight (an interrupt): those exchanges come back `not_sent`. */
+  stop(why: string): void {
+    this.#stopped ??= why;
+    for (const c of this.#inFlight) c.abort(new Stop('stopped', why));
+  }
+
+  /** Give up on a service (or host) from the start (a preflight found it unreachable). */
+  giveUp(host: string, why: string): void {
+    if (!this.#gaveUp.has(host)) this.#gaveUp.set(host, why);
+  }
+
+  /** The hosts given up on, with why. */
+  get hostsGivenUp(): ReadonlyMap<string, string> {
+    return this.#gaveUp;
+  }
+
+  /** Count a host's silent failures in a row; a response of any kind resets them. */
+  #note(host: string, ex: Exchange): void {
+    const limit = this.#opts.giveUpAfter ?? 0;
+    if (!ex.error || !SILENT.has(ex.error.code)) {
+      if (ex.error?.code !== 'not_sent' && ex.error?.code !== 'deadline_exceeded') this.#silent.delete(host);
+      return;
+    }
+    const n = (this.#silent.get(host) ?? 0) + 1;
+    this.#silent.set(host, n);
+    if (limit > 0 && n >= limit) this.giveUp(host, `${host} stopped answering after ${n} time-outs or connection failures in a row (last: ${ex.error.code})`);
   }
 
   /**
@@ -182,26 +227,48 @@ export class Transport {
   /**
    * Send one request and record the exchange. Never throws for target failures: they come back as
    * `exchange.error`. `retries` (read-only operations only) repeats on connection errors with backoff.
+   * `service` is what giving up is counted by (the host, unless the caller names the service: two
+   * services on one host may fail apart).
    */
-  async send(req: HttpRequest, retries = 0): Promise<Exchange> {
+  async send(req: HttpRequest, retries = 0, service: string = hostOf(req.url)): Promise<Exchange> {
+    const host = service;
     for (let attempt = 0; ; attempt++) {
-      const ex = await this.#sendOnce(req);
+      const ex = await this.#exchange(req, host);
       const retriable = ex.error && (ex.error.code === 'connection_refused' || ex.error.code === 'connection_reset');
-      if (!retriable || attempt >= retries) return ex;
+      if (!retriable || attempt >= retries) {
+        // One exchange, however many attempts: what giving up on a host counts.
+        this.#note(host, ex);
+        return ex;
+      }
       await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
     }
   }
 
-  async #sendOnce(req: HttpRequest): Promise<Exchange> {
+  /** Why a request to `host` is not sent now, if it is not. */
+  #notSent(host: string): string | undefined {
+    return this.#stopped ?? this.#gaveUp.get(host);
+  }
+
+  async #exchange(req: HttpRequest, host: string): Promise<Exchange> {
     const deadline = this.#opts.deadline;
     if (deadline !== undefined && Date.now() >= deadline) {
       return { request: req, error: { code: 'deadline_exceeded', message: 'the run\'s overall deadline passed before this request was sent' } };
     }
+    const before = this.#notSent(host);
+    if (before) return { request: req, error: { code: 'not_sent', message: `not sent: ${before}` } };
     const go = await this.#acquire();
+    const waited = this.#notSent(host);
+    if (waited) {
+      // Its turn passes on (a rate bound's queue waits for it), and its slot too.
+      go();
+      this.#release();
+      return { request: req, error: { code: 'not_sent', message: `not sent: ${waited}` } };
+    }
     const started = performance.now();
     const budget = this.#opts.timeoutMs;
     const controller = new AbortController();
     const { signal } = controller;
+    this.#inFlight.add(controller);
     const disarm = armTimers(controller, budget, deadline);
     try {
       go();
@@ -239,9 +306,11 @@ export class Transport {
         response: { status: res.statusCode, headers, body, elapsedMs: performance.now() - started },
       };
     } catch (e) {
-      const stop = signal.aborted && signal.reason instanceof Stop ? signal.reason.why : undefined;
-      return { request: req, error: classify(e, this.#opts, stop, performance.now() - started) };
+      const stop = signal.aborted && signal.reason instanceof Stop ? signal.reason : undefined;
+      if (stop?.why === 'stopped') return { request: req, error: { code: 'not_sent', message: `not completed: ${stop.detail}` } };
+      return { request: req, error: classify(e, this.#opts, stop?.why, performance.now() - started) };
     } finally {
+      this.#inFlight.delete(controller);
       disarm();
       this.#release();
     }
@@ -271,6 +340,15 @@ function abortable(p: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Pr
       (e) => { signal.removeEventListener('abort', onAbort); reject(e); },
     );
   });
+}
+
+/** The host (and port) a request goes to: what giving up is counted by. */
+export function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
 }
 
 function classify(e: unknown, opts: TransportOptions, stop: 'timeout' | 'deadline' | undefined, elapsed: number): { code: TransportErrorCode; message: string } {

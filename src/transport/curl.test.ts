@@ -7,12 +7,12 @@ import type { HttpRequest } from '../core/types.js';
 const SECRET = 'p@ss w&rd<"$x';
 
 describe('reproduce command', () => {
-  test('GET: parameters url-encoded by curl, the password as $CONFORMANCE_PASSWORD', () => {
+  test('GET: parameters url-encoded by curl, the password as the guarded $CONFORMANCE_PASSWORD', () => {
     const q = new URLSearchParams({ userName: 'u', password: SECRET, language: 'en' });
     const cmd = curlCommand({ method: 'GET', url: `http://h:8/1/SOAP/NonStaticXMLAPI.asmx/GetMeals?${q}`, headers: {} }, SECRET);
     expect(cmd).not.toContain('p@ss');
     expect(cmd).toContain('-G http://h:8/1/SOAP/NonStaticXMLAPI.asmx/GetMeals');
-    expect(cmd).toContain('--data-urlencode "password=$CONFORMANCE_PASSWORD"');
+    expect(cmd).toContain('--data-urlencode "password=${CONFORMANCE_PASSWORD:?set CONFORMANCE_PASSWORD to the password}"');
     expect(cmd).toContain('--data-urlencode userName=u');
   });
 
@@ -56,6 +56,25 @@ describe('reproduce command', () => {
         expect(call.children.find((c) => c.local === 'password')?.text, JSON.stringify(pw)).toBe(pw);
       }
     }
+  });
+
+  test('the password is read from the variable it came from; unset, the command stops and says what to set', () => {
+    const op = { method: 'POST' as const, url: 'http://h/x/Op', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ password: SECRET }).toString() };
+    const cmd = curlCommand(op, SECRET, 'ACME_PASSWORD');
+    expect(cmd).toContain('"password=${ACME_PASSWORD:?set ACME_PASSWORD to the password}"');
+    expect(cmd).not.toContain('CONFORMANCE_PASSWORD');
+    const soap = curlCommand({ method: 'POST', url: 'http://h/s', headers: { 'content-type': 'text/xml' }, body: '<p>p@ss w&amp;rd&lt;"$x</p><q>' + SECRET.replace('&', '') + '</q>' }, SECRET, 'ACME_PASSWORD');
+    const script = soap.replace(/curl [^\n]*--data-binary @- /, 'cat ');
+    const run = (env: Record<string, string>) => {
+      try {
+        return { out: execFileSync('bash', ['-c', script], { env: { ...env, PATH: process.env.PATH! }, stdio: 'pipe' }).toString(), err: '' };
+      } catch (e) {
+        return { out: '', err: String((e as { stderr: Buffer }).stderr) };
+      }
+    };
+    expect(run({ ACME_PASSWORD: 'S3' }).out).toContain('<p>S3</p>');
+    expect(run({}).err).toContain('ACME_PASSWORD: set ACME_PASSWORD to the password');
+    expect(run({ CONFORMANCE_PASSWORD: 'S3' }).err).toContain('set ACME_PASSWORD to the password');
   });
 
   test('URL user-info is never part of the command (the transport does not send it either)', () => {

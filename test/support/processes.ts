@@ -112,6 +112,8 @@ export interface ReportJson {
   summary: { passed: number; failed: number; skipped: number; known: number; total: number };
   target: Record<string, unknown>;
   results: ReportRow[];
+  diagnosis?: { level: string; message: string }[];
+  incomplete?: string;
 }
 
 export function readReport(dir: string): ReportJson {

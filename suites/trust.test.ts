@@ -1,0 +1,272 @@
+/**
+ * A gate you can trust: green only when something was tested, red that says why, nothing lost on
+ * the way. Whole `conformance run`s against targets that are down, silent, not the service, in
+ * another namespace, or given state-changing operations only; the reproduce commands pasted into a
+ * shell; --max-failures; and SIGINT/SIGTERM in the middle of a run (a child process).
+ */
+import { execFile, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { cli, readReport, tempDir } from '../test/support/cli.js';
+import { CLI, REPO_ROOT } from '../test/support/processes.js';
+import { startMock, type RunningMock } from '../src/mock/index.js';
+import { DEFAULT_NAMESPACES } from '../src/contract/catalogue.js';
+
+const MOCK_ENV = { CONFORMANCE_PASSWORD: 'mock-password' };
+let mock: RunningMock;
+let work: string;
+const servers: Server[] = [];
+
+/** A server answering every request with `answer` (or never, for a silent one). */
+async function serve(answer: ((res: import('node:http').ServerResponse) => void) | 'silent'): Promise<string> {
+  const server = createServer((req, res) => {
+    req.resume();
+    if (answer !== 'silent') answer(res);
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** A port nothing listens on. */
+async function freePort(): Promise<string> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return `http://127.0.0.1:${port}`;
+}
+
+const at = (url: string) => ['--book-url', url, '--search-url', url, '--user', 'mock-user'];
+
+beforeAll(async () => {
+  work = tempDir('trust');
+  mock = await startMock({ port: 0 });
+});
+afterAll(async () => {
+  await mock?.close();
+  for (const s of servers) s.closeAllConnections?.(), s.close();
+});
+
+describe('a run that tested nothing does not pass', () => {
+  test('operations named in --operations that are never called fail the run and say why', async () => {
+    const dir = join(work, 'mutating-only');
+    const r = await cli(['run', ...at(mock.url), '--operations', 'CancelBooking,AmendmentRequest', '--report-dir', dir], MOCK_ENV);
+    expect(r.code, r.err).toBe(1);
+    const report = readReport(dir);
+    const failed = report.results.filter((x) => x.status === 'failed');
+    expect(failed.map((x) => [x.operation, x.findings[0]!.code])).toEqual([['CancelBooking', 'operation_not_called'], ['AmendmentRequest', 'operation_not_called']]);
+    expect(failed[0]!.message).toMatch(/CancelBooking was named in --operations but never called: .*not called without --allow-mutations/);
+    expect(report.diagnosis?.filter((d) => d.level === 'error')).toHaveLength(2);
+    expect(r.out).toMatch(/Not called: 2 operations:\n {2}CancelBooking: changes state on the target: not called without --allow-mutations/);
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toMatch(/Not called \(2\)/);
+  });
+
+  test('all operations by default: the state-changing ones are listed as not called, the run still passes', async () => {
+    const r = await cli(['run', ...at(mock.url), '--operations', 'GetThemes', '--report-dir', join(work, 'one')], MOCK_ENV);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).not.toMatch(/Not called/);
+    const all = await cli(['run', ...at(mock.url), '--max-rps', '100000', '--concurrency', '16', '--report-dir', join(work, 'all')], MOCK_ENV);
+    expect(all.code, all.err).toBe(0);
+    expect(all.out).toMatch(/Not called: 4 operations:\n(  \w+: changes state on the target: not called without --allow-mutations\n){4}/);
+  });
+});
+
+describe('a common or short password never costs the run', () => {
+  test.each(['password', 'test', 'booking', 'hotel', 'en'])('--password %s: exit 0, every report written, a warning, URLs intact', async (pw) => {
+    const dir = join(work, `weak-${pw}`);
+    const r = await cli(['run', '--password', pw, '--operations', 'GetMeals,CancelBooking', '--report-dir', dir]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/^warning: the password (is \d+ characters? long|is a common word|is a word the service and the reports use): its redaction/m);
+    expect(r.err).not.toMatch(/refusing/);
+    for (const f of ['conformance.json', 'conformance.html', 'conformance.md', 'junit.xml']) expect(existsSync(join(dir, f)), f).toBe(true);
+    expect(r.out).toMatch(/HTML +\S*conformance\.html/);
+    expect(r.out).not.toContain('***://');
+    expect(readReport(dir).target.bookUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  });
+});
+
+describe('reproduce commands name the variable the password came from', () => {
+  test('target.passwordEnv: the commands read ${VAR:?…}, the headers say so, and a pasted command reproduces', async () => {
+    const dir = join(work, 'password-env');
+    const config = join(work, 'acme.json');
+    writeFileSync(config, JSON.stringify({ target: { bookUrl: mock.url, searchUrl: mock.url, user: 'mock-user', passwordEnv: 'ACME_PW' } }));
+    const r = await cli(['run', '--config', config, '--operations', 'GetThemes', '--report-dir', dir], { ACME_PW: 'mock-password' });
+    expect(r.code, r.err).toBe(0);
+    const report = readReport(dir);
+    expect(report.passwordVariable).toBe('ACME_PW');
+    const commands = report.results.filter((x) => x.case === 'default' && x.check === 'http_exchange').map((x) => x.reproduce);
+    expect(commands).toHaveLength(4);
+    for (const c of commands) {
+      expect(c).toContain('${ACME_PW:?set ACME_PW to the password}');
+      expect(c).not.toContain('CONFORMANCE_PASSWORD');
+    }
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain('Reproduce commands read the password from `$ACME_PW`.');
+    expect(readFileSync(join(dir, 'conformance.html'), 'utf8')).toContain('reproduce commands read it from <code>$ACME_PW</code>');
+    // Pasted as printed, with the variable set as the config says: the service answers with data
+    // (asynchronously: the mock answers from this process).
+    const bash = promisify(execFile);
+    for (const c of commands) {
+      const { stdout } = await bash('bash', ['-c', c], { env: { PATH: process.env.PATH!, ACME_PW: 'mock-password' } });
+      expect(stdout).toMatch(/^HTTP\/1\.1 200/);
+      expect(stdout).toContain('<theme');
+      expect(stdout).not.toMatch(/Authentication failed|<Error>/);
+    }
+    // Without it, the command stops before sending and says what to set.
+    await expect(bash('bash', ['-c', commands[2]!], { env: { PATH: process.env.PATH! } })).rejects.toThrow(/set ACME_PW to the password/);
+  });
+
+  test('a bad target.passwordEnv is refused naming the key and its file (exit 2)', async () => {
+    const config = join(work, 'bad-env.json');
+    writeFileSync(config, JSON.stringify({ target: { bookUrl: mock.url, searchUrl: mock.url, user: 'u', passwordEnv: 'MY PW' } }));
+    const r = await cli(['run', '--config', config], { 'MY PW': 'x' });
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/config file .*bad-env\.json: target\.passwordEnv must name an environment variable \(letters, digits, _; got "MY PW"\)/);
+  });
+});
+
+describe('a target that is down is an outage, not a broken contract', () => {
+  test('nothing listening: exit 4 within seconds, one clear line, the reports written', async () => {
+    const url = await freePort();
+    const dir = join(work, 'down');
+    const started = Date.now();
+    const r = await cli(['run', ...at(url), '--report-dir', dir], MOCK_ENV);
+    expect(r.code, r.err).toBe(4);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(r.out).toMatch(/^Diagnosis:\n {2}✗ 127\.0\.0\.1:\d+ does not answer: connection refused/);
+    expect(r.out.match(/^✗ /gm) ?? []).toHaveLength(1);
+    expect(r.err).toMatch(/did not answer a single request: nothing was tested \(exit 4\)/);
+    const report = readReport(dir);
+    expect(report.summary.failed).toBe(1);
+    expect(report.results.filter((x) => x.status !== 'skipped').map((x) => [x.case, x.check, x.findings[0]?.code])).toEqual([['preflight', 'http_exchange', 'host_unreachable']]);
+    for (const f of ['conformance.json', 'conformance.html', 'conformance.md', 'junit.xml']) expect(existsSync(join(dir, f)), f).toBe(true);
+  });
+
+  test('a target that stops answering is given up on: the run ends in a few time-outs, the rest reported not run', async () => {
+    const url = await serve('silent');
+    const dir = join(work, 'silent');
+    const started = Date.now();
+    const r = await cli(['run', ...at(url), '--operations', 'GetMeals,GetThemes,GetFeatures,GetLanguages', '--timeout', '400', '--concurrency', '4', '--report-dir', dir], MOCK_ENV);
+    const ms = Date.now() - started;
+    expect(r.code, r.err).toBe(4);
+    const report = readReport(dir);
+    const timedOut = report.results.filter((x) => x.check === 'http_exchange' && x.status === 'failed');
+    const notRun = report.results.filter((x) => x.status === 'skipped' && /stopped answering after 5 time-outs or connection failures in a row/.test(x.message));
+    expect(timedOut.length).toBeGreaterThanOrEqual(4);
+    expect(timedOut.length).toBeLessThanOrEqual(4 + 4); // the streak, and what was in flight when it ended
+    expect(notRun.length).toBeGreaterThan(40);
+    // A small multiple of the time-out (the preflight, then about two rounds of 4 in flight).
+    expect(ms).toBeLessThan(6 * 400 + 3_000);
+  });
+});
+
+describe('a target that is not the service', () => {
+  test('a static file server: the diagnosis says so first, and its rejections are not counted as passed', async () => {
+    const url = await serve((res) => { res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8' }); res.end('<?xml version="1.0"?><index><file>a.txt</file></index>'); });
+    const dir = join(work, 'static');
+    const r = await cli(['run', ...at(url), '--operations', 'GetMeals,GetThemes,GetSpecialRequest', '--report-dir', dir], MOCK_ENV);
+    expect(r.code).toBe(1);
+    const report = readReport(dir);
+    const messages = report.diagnosis?.map((d) => d.message) ?? [];
+    expect(messages).toHaveLength(2);
+    expect(messages).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^the target at http:\/\/127\.0\.0\.1:\d+\/1\/SOAP\/Booking\.asmx does not answer like this service: no valid call of the Booking service returned its result element \(4 tried; for example GetSpecialRequest \[\w+\] default: root element: index instead of the result element/),
+      expect.stringMatching(/NonStaticXMLAPI\.asmx does not answer like this service/),
+    ]));
+    const rejections = report.results.filter((x) => x.check === 'credentials_rejected' || x.check === 'bad_request_rejected');
+    expect(rejections.length).toBeGreaterThan(0);
+    expect(rejections.filter((x) => x.status === 'passed')).toEqual([]);
+    expect(r.out.indexOf('Diagnosis:')).toBeLessThan(r.out.indexOf('Conformance FAIL'));
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8').indexOf('**Diagnosis**')).toBeLessThan(readFileSync(join(dir, 'conformance.md'), 'utf8').indexOf('Operations × bindings'));
+    expect(readFileSync(join(dir, 'conformance.html'), 'utf8')).toMatch(/<section class="in-band" id="diagnosis"[^]*does not answer like this service[^]*id="matrix-title"/);
+  });
+
+  test('the real service style (in-band Error on every wrong credential, null strings left out) gets no diagnosis', async () => {
+    const real = await startMock({ port: 0, realService: true });
+    try {
+      const dir = join(work, 'real-style');
+      const r = await cli(['run', ...at(real.url), '--max-rps', '100000', '--concurrency', '16', '--report-dir', dir], MOCK_ENV);
+      expect(r.code, r.out).toBe(0);
+      expect(readReport(dir).diagnosis).toBeUndefined();
+    } finally {
+      await real.close();
+    }
+  });
+
+  test('another namespace than configured: the hint names the flag and the namespace the target uses', async () => {
+    const dir = join(work, 'namespace');
+    const r = await cli(['run', ...at(mock.url), '--search-ns', 'http://wrong.example/search/1/', '--operations', 'GetMeals', '--report-dir', dir], MOCK_ENV);
+    expect(r.code).toBe(1);
+    const hints = readReport(dir).diagnosis!.filter((d) => d.level === 'hint').map((d) => d.message);
+    expect(hints).toEqual([
+      `the WSDL at ${mock.url}/1/SOAP/NonStaticXMLAPI.asmx?WSDL declares targetNamespace ${DEFAULT_NAMESPACES.search}, not http://wrong.example/search/1/: pass --search-ns ${DEFAULT_NAMESPACES.search}`,
+      `the target answers GetMeals with getMealsResult in namespace ${DEFAULT_NAMESPACES.search}, not http://wrong.example/search/1/: pass --search-ns ${DEFAULT_NAMESPACES.search}`,
+    ]);
+    expect(r.out).toContain(`hint: the target answers GetMeals with getMealsResult in namespace ${DEFAULT_NAMESPACES.search}`);
+  });
+});
+
+describe('--max-failures', () => {
+  test('stops sending after N failed rows; the reports say the run is incomplete and how far it got', async () => {
+    const url = await serve((res) => { res.writeHead(500, { 'content-type': 'text/plain' }); res.end('down for maintenance'); });
+    const dir = join(work, 'max-failures');
+    const r = await cli(['run', ...at(url), '--max-failures', '3', '--concurrency', '1', '--report-dir', dir], MOCK_ENV);
+    expect(r.code).toBe(1);
+    const report = readReport(dir);
+    // With one connection, two cases are under way at once: the second finishes after the first reached the bound.
+    expect(report.incomplete).toMatch(/^--max-failures 3 reached \(\d+ failed rows\): [12] of 65 cases run$/);
+    expect(report.results.filter((x) => x.status === 'skipped' && x.message.startsWith('not run: --max-failures 3 reached')).length).toBeGreaterThan(100);
+    expect(r.out).toMatch(/^Incomplete: --max-failures 3 reached/m);
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain('> Incomplete run: \\--max-failures 3 reached');
+  });
+
+  test('a bad value is refused naming the flag or the config key (exit 2)', async () => {
+    const r = await cli(['run', '--max-failures', '0']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/--max-failures must be a whole number from 1/);
+  });
+});
+
+/** Run the CLI as a process and send it `signal` once its run is under way. */
+function interrupted(args: string[], signal: NodeJS.Signals): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, env: { PATH: process.env.PATH!, CONFORMANCE_PASSWORD: 'x' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let sent = false;
+    child.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+      // The run is under way once it says what it tests; give its requests a moment to be in flight.
+      if (!sent && stderr.includes('conformance: testing')) {
+        sent = true;
+        setTimeout(() => child.kill(signal), 700);
+      }
+    });
+    const killer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('close', (code) => { clearTimeout(killer); resolve({ code, stdout, stderr, ms: Date.now() - started }); });
+  });
+}
+
+describe('an interrupted run keeps what it did', () => {
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    test(`${signal}: exit ${code}, the partial reports written and marked incomplete`, async () => {
+      const url = await serve('silent');
+      const dir = join(work, `interrupted-${signal}`);
+      const r = await interrupted(['run', ...at(url), '--timeout', '60000', '--report-dir', dir], signal);
+      expect(r.code, r.stderr).toBe(code);
+      expect(r.ms).toBeLessThan(20_000);
+      expect(r.stderr).toContain(`conformance: ${signal}: stopping and writing the reports of what ran`);
+      const report = readReport(dir);
+      expect(report.incomplete).toMatch(new RegExp(`^interrupted by ${signal}: \\d+ of \\d+ cases run$`));
+      expect(report.results.every((x) => x.status === 'skipped')).toBe(true);
+      expect(r.stdout).toContain(`Incomplete: interrupted by ${signal}`);
+      for (const f of ['conformance.html', 'conformance.md', 'junit.xml']) expect(existsSync(join(dir, f)), f).toBe(true);
+    }, 60_000);
+  }
+});
