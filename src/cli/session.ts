@@ -8,7 +8,7 @@
 import { selectChecks } from '../checks/registry.js';
 import type { Check } from '../checks/types.js';
 import { EnvironmentError, UsageError } from '../core/errors.js';
-import { makeRedactor, type Redactor } from '../core/redact.js';
+import { makeRedactor, redactUserInfo, type Redactor } from '../core/redact.js';
 import type { Target } from '../core/types.js';
 import { secretsOf, type RunPlan } from '../engine/plan.js';
 import type { EngineDeps } from '../engine/run.js';
@@ -86,7 +86,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     const t = transport;
     return {
       target, plan, transport: t, validator, secrets, redact,
-      where: s.embedded ? `embedded mock at ${target.bookUrl}` : redact(`book ${target.bookUrl}, search ${target.searchUrl}, transfers ${target.transfersUrl}`),
+      where: s.embedded ? `embedded mock at ${target.bookUrl}` : redactUserInfo(`book ${target.bookUrl}, search ${target.searchUrl}, transfers ${target.transfersUrl}`),
       deps: (onProgress) => ({ transport: t, validator, redact, ...(onProgress ? { onProgress } : {}) }),
       async close() {
         await t.close();

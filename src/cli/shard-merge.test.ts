@@ -97,6 +97,21 @@ describe('run --shard and merge', () => {
     }
   });
 
+  test('shards of a target that is down: each says so (exit 4), the merge holds one preflight row and the diagnosis once', async () => {
+    const down = 'http://127.0.0.1:9';
+    const flags = ['run', '--book-url', down, '--search-url', down, '--user', 'u', '--password', 'p', '--quiet'];
+    const [s1, s2] = await Promise.all([
+      cli([...flags, '--shard', '1/2', '--report-dir', join(work, 'down1')]),
+      cli([...flags, '--shard', '2/2', '--report-dir', join(work, 'down2')]),
+    ]);
+    expect([s1.code, s2.code]).toEqual([4, 4]);
+    const m = await cli(['merge', join(work, 'down1'), join(work, 'down2'), '--report-dir', join(work, 'down-merged')]);
+    expect(m.code, m.err).toBe(1);
+    const merged = readReport(join(work, 'down-merged'));
+    expect(merged.results.filter((r) => r.case === 'preflight').map((r) => r.findings[0]!.code)).toEqual(['host_unreachable']);
+    expect(merged.diagnosis).toEqual([{ level: 'error', message: expect.stringMatching(/^127\.0\.0\.1:9 does not answer: connection refused/) }]);
+  });
+
   test('bad input exits 2 naming it', async () => {
     const flags = ['run', ...mockTarget(mock.url), '--operations', 'GetThemes,GetMeals'];
     expect((await cli([...flags, '--shard', '1/2', '--report-dir', join(work, 'b1')])).code).toBe(0);

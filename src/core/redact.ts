@@ -435,3 +435,9 @@ export function makeRedactor(secrets: readonly string[], replacement = REDACTED)
     return replaceSpans(out, matcher.spans(out), replacement);
   };
 }
+
+/**
+ * Hides a URL user-info password and nothing else: for what the harness writes of the target's own
+ * addresses, where no other secret can be (a short password redacted there would turn "http" into "htt***").
+ */
+export const redactUserInfo: Redactor = makeRedactor([]);

@@ -10,6 +10,8 @@ import type { ResultRow } from './types.js';
 export const EXCHANGE_CHECK = 'http_exchange';
 /** Row check name of a unit or of checks not run (mutation guard, deadline). */
 export const NOT_RUN_CHECK = 'all';
+/** Case of the preflight's rows: a host that answered nothing before the matrix (engine/diagnose.ts). */
+export const PREFLIGHT_CASE = 'preflight';
 /** Row check name of the comparison of bindings. */
 export const EQUIVALENCE_CHECK = 'binding_equivalence';
 

@@ -7,9 +7,11 @@
  */
 import { serviceUrlOf } from '../bindings/endpoint.js';
 import type { Operation } from '../contract/catalogue.js';
-import { bindingField, EXCHANGE_CHECK, NOT_RUN_CHECK, notCalledReason } from '../core/rows.js';
+import { bindingField, EXCHANGE_CHECK, NOT_RUN_CHECK, notCalledReason, PREFLIGHT_CASE } from '../core/rows.js';
 import type { Diagnosis, ResultRow } from '../core/types.js';
+import { redactUserInfo } from '../core/redact.js';
 import { hostOf, type Transport } from '../transport/client.js';
+import { curlCommand } from '../transport/curl.js';
 import type { RunPlan, Unit } from './plan.js';
 
 /**
@@ -30,13 +32,10 @@ export function wsdlTargetNamespace(text: string): string | undefined {
   return defs ? /\btargetNamespace\s*=\s*(["'])([^"']*)\1/.exec(defs)?.[2] : undefined;
 }
 
-/** What the preflight found: conclusions, and one failed row per host that does not answer at all. */
+/** What the preflight found: conclusions, and one failed row per host that does not answer at all (nothing more is sent there). */
 export interface Preflight {
   readonly diagnosis: Diagnosis[];
   readonly rows: ResultRow[];
-  /** Hosts that answered nothing: the transport sends them nothing more. */
-  readonly unreachable: number;
-  readonly hosts: number;
 }
 
 /**
@@ -44,7 +43,9 @@ export interface Preflight {
  * answer at all is reported once (not once per exchange) and given up on; a WSDL whose
  * targetNamespace differs from the configured one gives the flag to pass.
  */
-export async function preflight(plan: Pick<RunPlan, 'target' | 'operations'>, transport: Transport, redact: (s: string) => string): Promise<Preflight> {
+export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'bindings'>, transport: Transport): Promise<Preflight> {
+  // What is written here is the harness's own text about the target's addresses: only URL user-info can hold a secret.
+  const redact = redactUserInfo;
   const byUrl = new Map<string, Operation>();
   for (const op of plan.operations) {
     const url = serviceUrlOf(plan.target, op, 'soap11');
@@ -52,7 +53,6 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations'>, tr
   }
   const diagnosis: Diagnosis[] = [];
   const rows: ResultRow[] = [];
-  const hosts = new Set([...byUrl.keys()].map(hostOf));
   const down = new Set<string>();
   await Promise.all([...byUrl].map(async ([url, op]) => {
     const ex = await transport.send({ method: 'GET', url: `${url}?WSDL`, headers: { accept: 'text/xml' } }, 0, url);
@@ -64,8 +64,8 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations'>, tr
       const message = redact(`${host} does not answer: ${ex.error.message}`);
       diagnosis.push({ level: 'error', message: `${message}: nothing can be tested there` });
       rows.push({
-        operation: op.name, group: op.group, binding: '*', case: 'preflight', check: EXCHANGE_CHECK, status: 'failed',
-        message, path: '/', reproduce: `curl -sS -i ${redact(`${url}?WSDL`)}`,
+        operation: op.name, group: op.group, binding: bindingField(plan.bindings), case: PREFLIGHT_CASE, check: EXCHANGE_CHECK, status: 'failed',
+        message, path: '/', reproduce: curlCommand({ method: 'GET', url: `${url}?WSDL`, headers: {} }, ''),
         findings: [{ check: EXCHANGE_CHECK, code: 'host_unreachable', path: '/', message }],
       });
       return;
@@ -77,7 +77,7 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations'>, tr
       diagnosis.push({ level: 'hint', message: redact(`the WSDL at ${url}?WSDL declares targetNamespace ${declared}, not ${configured}: pass ${nsFlag(op)} ${declared}`) });
     }
   }));
-  return { diagnosis, rows, unreachable: down.size, hosts: hosts.size };
+  return { diagnosis, rows };
 }
 
 /** The checks that judge a rejection: a pass means the target refused what it had to. */

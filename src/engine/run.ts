@@ -14,7 +14,7 @@
 import type { BindingId } from '../contract/catalogue.js';
 import { CheckContext, type DocumentValidator } from '../checks/context.js';
 import { runChecksAsync, yieldToLoop } from '../checks/registry.js';
-import { makeRedactor, REDACTED, type Redactor } from '../core/redact.js';
+import { makeRedactor, REDACTED, redactUserInfo, type Redactor } from '../core/redact.js';
 import { bindingField, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
 import type { Exchange, ResultRow, RunReport, Target } from '../core/types.js';
 import { TOOL } from '../core/version.js';
@@ -179,7 +179,7 @@ export function summarise(rows: readonly ResultRow[]): RunReport['summary'] {
 export async function runConformance(plan: RunPlan, deps: EngineDeps, units: readonly Unit[] = planUnits(plan)): Promise<RunReport> {
   const started = Date.now();
   const redact = redactorOf(plan, deps);
-  const before = await preflight(plan, deps.transport, redact);
+  const before = await preflight(plan, deps.transport);
   let done = 0;
   // A few units at a time: about the transport's concurrency in requests, plus one unit so the
   // connections stay busy while a unit waits for its comparison. Bodies are held until their unit is
@@ -216,7 +216,7 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
   return {
     tool: { ...TOOL },
     target: {
-      bookUrl: redact(t.bookUrl), searchUrl: redact(t.searchUrl), transfersUrl: redact(t.transfersUrl), paths: t.paths, namespaces: t.namespaces,
+      bookUrl: redactUserInfo(t.bookUrl), searchUrl: redactUserInfo(t.searchUrl), transfersUrl: redactUserInfo(t.transfersUrl), paths: t.paths, namespaces: t.namespaces,
       user: t.user, password: t.password ? REDACTED : '', embedded: t.embedded,
     },
     startedAt: new Date(started).toISOString(),

@@ -5,6 +5,7 @@
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import type { RunReport } from '../core/types.js';
+import { redactUserInfo } from '../core/redact.js';
 import { renderAllure, type DeferredWriter } from './allure.js';
 import { renderHtml } from './html.js';
 import { renderJunit } from './junit.js';
@@ -54,7 +55,12 @@ export function harnessOnly(report: RunReport): RunReport {
   };
   return {
     ...report,
-    target: { ...report.target, bookUrl: x(report.target.bookUrl)!, searchUrl: x(report.target.searchUrl)!, transfersUrl: x(report.target.transfersUrl)!, user: x(report.target.user)!, password: x(report.target.password)! },
+    // The target's addresses are the harness's own words once user-info is hidden (no other secret can be there).
+    target: {
+      ...report.target, bookUrl: redactUserInfo(report.target.bookUrl), searchUrl: redactUserInfo(report.target.searchUrl),
+      transfersUrl: redactUserInfo(report.target.transfersUrl), user: x(report.target.user)!,
+      password: isRedactionMarker(report.target.password) ? report.target.password : x(report.target.password)!,
+    },
     results: report.results.map((r) => ({
       ...r, message: x(r.message)!, path: x(r.path)!, reproduce: x(r.reproduce)!,
       findings: r.findings.map((f) => ({
@@ -91,9 +97,11 @@ export async function writeReports(report: RunReport, dir: string, secrets: read
   let skeleton: Rendered | undefined;
   let skeletonAllure: DeferredWriter | undefined;
   const harness = () => (skeleton ??= render(harnessOnly(report)));
-  const allowed = (key: keyof Rendered) => () => guard.find(harness()[key]).spans.length;
+  const allowed = (key: keyof Rendered) => () => harness()[key];
+  // conformance.json is guarded value by value (its keys and the harness's strings are never touched); the others line by line.
+  const json = guard.find(rendered.json).spans.length > 0 ? renderJson(guard.protectTree(paths.json, report, harnessOnly(report))) : rendered.json;
   const files: Array<[string, string]> = [
-    [paths.json, guard.protect(paths.json, rendered.json, allowed('json'))],
+    [paths.json, json],
     [paths.junit, guard.protect(paths.junit, rendered.junit, allowed('junit'))],
     [paths.markdown, guard.protect(paths.markdown, rendered.markdown, allowed('markdown'))],
     [paths.html, guard.protect(paths.html, rendered.html, allowed('html'))],

@@ -4,6 +4,7 @@
  * one target (the embedded mock's port may differ) and one set of bindings, and must not overlap
  * (one operation × case in two inputs). Shards must all be of one plan and all be there.
  */
+import { PREFLIGHT_CASE } from '../core/rows.js';
 import { OPERATIONS } from '../contract/catalogue.js';
 import { UsageError } from '../core/errors.js';
 import type { ResultRow, RunReport } from '../core/types.js';
@@ -77,7 +78,7 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
   // One operation × case belongs to one input: otherwise its rows would be counted twice.
   const owner = new Map<string, string>();
   for (const i of inputs) {
-    const units = new Set(i.report.results.filter((r) => r.check !== FILE_ROW_CHECK).map((r) => `${r.operation} case ${r.case}`));
+    const units = new Set(i.report.results.filter((r) => r.check !== FILE_ROW_CHECK && r.case !== PREFLIGHT_CASE).map((r) => `${r.operation} case ${r.case}`));
     for (const u of units) {
       const other = owner.get(u);
       if (other !== undefined) throw new UsageError(`the reports overlap: ${u} is in ${other} and in ${i.source}`);
@@ -96,13 +97,22 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
     const at = operations.indexOf(op);
     return at >= 0 ? at : operations.length;
   };
+  // Every shard asks the same hosts before its matrix: a host found down is one row, not one per shard.
+  const preflights = new Set<string>();
   const results: ResultRow[] = inputs.flatMap((i) => i.report.results)
+    .filter((r) => {
+      if (r.case !== PREFLIGHT_CASE) return true;
+      const key = `${r.operation}\u0000${r.check}\u0000${r.message}`;
+      return !preflights.has(key) && !!preflights.add(key);
+    })
     .map((r, n) => ({ r, n }))
     .sort((x, y) => rank(x.r.operation) - rank(y.r.operation) || x.n - y.n)
     .map(({ r }) => r);
   const start = Math.min(...inputs.map((i) => Date.parse(i.report.startedAt)));
   const end = Math.max(...inputs.map((i) => Date.parse(i.report.startedAt) + i.report.durationMs));
   const c = countRows(results);
+  const diagnosis = [...new Map(inputs.flatMap((i) => i.report.diagnosis ?? []).map((d) => [`${d.level}\u0000${d.message}`, d])).values()];
+  const incomplete = inputs.flatMap((i) => (i.report.incomplete ? [`${i.source}: ${i.report.incomplete}`] : []));
   return {
     tool: first.report.tool,
     target: first.report.target,
@@ -112,5 +122,8 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
     operations,
     summary: { passed: c.passed, failed: c.failed, skipped: c.skipped, known: c.known, total: c.total },
     results,
+    ...(diagnosis.length > 0 ? { diagnosis } : {}),
+    ...(incomplete.length > 0 ? { incomplete: incomplete.join('; ') } : {}),
+    ...(first.report.passwordVariable ? { passwordVariable: first.report.passwordVariable } : {}),
   };
 }

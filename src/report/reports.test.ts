@@ -391,6 +391,22 @@ describe('secrets', () => {
     expect(readFileSync(join(dir, 'conformance.json'), 'utf8')).toBe(renderJson(r));
   });
 
+  test('a secret that slipped through is redacted in values only: keys, URLs and the harness\'s words stay, the JSON stays valid', async () => {
+    const warnings: string[] = [];
+    const dir = join(await tempDir(), 'p');
+    const f = fixtureReport();
+    // "p" is in "password", "path", "http": only the response that leaks it may change.
+    const r: RunReport = { ...f, results: f.results.map((x, i) => (i === 0 ? { ...x, response: 'leaked p here' } : x)) };
+    await writeReports(r, dir, ['p'], (m) => warnings.push(m));
+    const json = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as RunReport;
+    expect(validateReport(json)).toEqual([]);
+    expect(json.target.bookUrl).toBe(f.target.bookUrl);
+    expect(json.results[0]!.response).toBe('leaked *** here');
+    const own = (x: RunReport['results'][number]) => [Object.keys(x), x.operation, x.check, x.case, x.status, x.binding];
+    expect(json.results.map(own)).toEqual(r.results.map(own));
+    expect(warnings.some((w) => w.includes('conformance.json'))).toBe(true);
+  });
+
   test('passes when the secret is absent (redacted)', async () => {
     await expect(writeReports(fixtureReport(), await tempDir(), ['s3cr&t pa$$', ''])).resolves.toBeDefined();
   });

@@ -7,6 +7,12 @@
 import { makeSecretMatcher, REDACTED, replaceSpans, type SecretMatcher } from '../core/redact.js';
 
 
+/** Where the line holding position `at` ends. */
+function lineEnd(text: string, at: number): number {
+  const n = text.indexOf('\n', Math.max(0, at - 1));
+  return n < 0 ? text.length : n;
+}
+
 /** Writes a warning line (default: stderr). */
 export type Warn = (message: string) => void;
 
@@ -44,16 +50,52 @@ export class SecretGuard {
   }
 
   /**
-   * `text` with every spelling of a secret replaced by *** (a warning names the file). `allowed`
-   * is how many such places the harness's own text holds (a short password spelled in a word of
-   * the report's vocabulary): when there are no more than that, nothing is secret-bearing and the
-   * text is left as it is.
+   * `text` with every spelling of a secret replaced by *** (a warning names the file). `harness` is
+   * the same file rendered from the harness's own text alone (a short password can be spelled there:
+   * "en" in "content_type", "p" in "http"). When the file holds no more spellings than that, none of
+   * them is the target's and the file is left as it is; when it holds more, only spellings on lines
+   * the harness does not write itself are redacted, so the report keeps its structure and words.
    */
-  protect(file: string, text: string, allowed: number | (() => number) = 0): string {
-    const { spans, which } = this.find(text);
-    if (spans.length === 0 || spans.length <= (typeof allowed === 'number' ? allowed : allowed())) return text;
+  protect(file: string, text: string, harness?: () => string): string {
+    let { spans, which } = this.find(text);
+    if (spans.length > 0 && harness) {
+      const own = harness();
+      if (spans.length <= this.find(own).spans.length) return text;
+      const lines = new Set(own.split('\n'));
+      spans = spans.filter(([s, e]) => !lines.has(text.slice(text.lastIndexOf('\n', s - 1) + 1, lineEnd(text, e))));
+    }
+    if (spans.length === 0) return text;
     this.#report(file, spans.length, which);
     return replaceSpans(text, spans, REDACTED);
+  }
+
+  /**
+   * A JSON value with the secret redacted from every string that differs from the harness's own
+   * rendering (`skeleton`, the same value with what was sent and received left out): keys and the
+   * harness's own strings are never touched, so the file keeps its structure whatever the password.
+   */
+  protectTree<T>(file: string, value: T, skeleton: unknown): T {
+    let places = 0;
+    const which = new Set<number>();
+    const walk = (v: unknown, k: unknown): unknown => {
+      if (typeof v === 'string') {
+        if (v === k) return v;
+        const f = this.find(v);
+        if (f.spans.length === 0) return v;
+        places += f.spans.length;
+        for (const w of f.which) which.add(w);
+        return replaceSpans(v, f.spans, REDACTED);
+      }
+      if (Array.isArray(v)) return v.map((x, i) => walk(x, Array.isArray(k) ? k[i] : undefined));
+      if (v !== null && typeof v === 'object') {
+        const ks = k !== null && typeof k === 'object' ? (k as Record<string, unknown>) : {};
+        return Object.fromEntries(Object.entries(v).map(([key, x]) => [key, walk(x, ks[key])]));
+      }
+      return v;
+    };
+    const out = walk(value, skeleton) as T;
+    if (places > 0) this.#report(file, places, [...which].sort((a, b) => a - b));
+    return out;
   }
 
   /**

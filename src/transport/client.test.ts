@@ -237,3 +237,48 @@ describe('transport', () => {
     expect(peak).toBe(3);
   });
 });
+
+describe('a service that stops answering, and a run that is stopped', () => {
+  test('after giveUpAfter silent failures in a row nothing more is sent to that service; another one goes on', async () => {
+    const t = new Transport({ timeoutMs: 150, giveUpAfter: 3 });
+    try {
+      const before = hits;
+      const silent = await Promise.all(Array.from({ length: 3 }, () => t.send({ method: 'GET', url: `${base}/silent`, headers: {} }, 0, 'svc-a')));
+      expect(silent.map((e) => e.error?.code)).toEqual(['timeout', 'timeout', 'timeout']);
+      const after = await t.send({ method: 'GET', url: `${base}/silent`, headers: {} }, 0, 'svc-a');
+      expect(after.error).toEqual({ code: 'not_sent', message: 'not sent: svc-a stopped answering after 3 time-outs or connection failures in a row (last: timeout)' });
+      expect(hits - before).toBe(3);
+      expect((await t.send({ method: 'GET', url: `${base}/ok`, headers: {} }, 0, 'svc-b')).response?.status).toBe(200);
+      expect([...t.hostsGivenUp.keys()]).toEqual(['svc-a']);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('a response of any kind resets the count; 0 never gives up', async () => {
+    const t = new Transport({ timeoutMs: 150, giveUpAfter: 2 });
+    const never = new Transport({ timeoutMs: 150, giveUpAfter: 0 });
+    try {
+      for (const path of ['/silent', '/ok', '/silent', '/ok', '/silent']) await t.send({ method: 'GET', url: `${base}${path}`, headers: {} }, 0, 'svc');
+      expect(t.hostsGivenUp.size).toBe(0);
+      for (let i = 0; i < 4; i++) expect((await never.send({ method: 'GET', url: `${base}/silent`, headers: {} })).error?.code).toBe('timeout');
+    } finally {
+      await t.close();
+      await never.close();
+    }
+  });
+
+  test('stop() aborts what is in flight at once and sends nothing more', async () => {
+    const t = new Transport({ timeoutMs: 60_000 });
+    try {
+      const started = Date.now();
+      const pending = t.send({ method: 'GET', url: `${base}/silent`, headers: {} });
+      setTimeout(() => t.stop('interrupted by SIGINT'), 100);
+      expect((await pending).error).toEqual({ code: 'not_sent', message: 'not completed: interrupted by SIGINT' });
+      expect(Date.now() - started).toBeLessThan(2_000);
+      expect((await t.send({ method: 'GET', url: `${base}/ok`, headers: {} })).error?.message).toBe('not sent: interrupted by SIGINT');
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -232,14 +232,18 @@ export class Transport {
    */
   async send(req: HttpRequest, retries = 0, service: string = hostOf(req.url)): Promise<Exchange> {
     const host = service;
+    let last: Exchange | undefined;
     for (let attempt = 0; ; attempt++) {
       const ex = await this.#exchange(req, host);
+      // A retry that is not sent (the service was given up on meanwhile) leaves the failure it retried.
+      if (last && ex.error?.code === 'not_sent') return last;
       const retriable = ex.error && (ex.error.code === 'connection_refused' || ex.error.code === 'connection_reset');
       if (!retriable || attempt >= retries) {
         // One exchange, however many attempts: what giving up on a host counts.
         this.#note(host, ex);
         return ex;
       }
+      last = ex;
       await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
     }
   }
