@@ -3,7 +3,7 @@
  * precedence), checked completely: every bad value is named in a UsageError/ConfigError (exit 2).
  */
 import { dirname } from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import { readJsonFile } from '../core/json-file.js';
 import {
   BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, resolvePaths, servicePathProblem,
@@ -114,10 +114,18 @@ environment variable CONFORMANCE_PASSWORD instead of --password (preferred: flag
 entries that no longer fail or have expired; --update-expectations rewrites FILE from this run.
 --shard i/n runs the i-th of n parts of the matrix; join the parts with conformance merge.`;
 
+/** A command's flags, as node:util's parseArgs takes them. */
+export type FlagSpec = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
+
+/** The parsed values of a FlagSpec (named here so the type declarations can name it). */
+export type FlagValues<T extends FlagSpec> = {
+  [K in keyof T]?: T[K]['type'] extends 'string' ? (T[K]['multiple'] extends true ? string[] : string) : (T[K]['multiple'] extends true ? boolean[] : boolean)
+};
+
 /** Parse argv with node:util, turning its errors into UsageError. */
-export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>, P extends boolean = false>(argv: string[], options: T, positionals?: P) {
+export function parseFlags<T extends FlagSpec>(argv: string[], options: T, positionals = false): { values: FlagValues<T>; positionals: string[] } {
   try {
-    return parseArgs({ args: argv, options, allowPositionals: (positionals ?? false) as P, strict: true });
+    return parseArgs({ args: argv, options, allowPositionals: positionals, strict: true }) as { values: FlagValues<T>; positionals: string[] };
   } catch (e) {
     throw new UsageError((e as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
   }
@@ -127,17 +135,22 @@ type Json = Record<string, unknown>;
 
 function readConfigFile(path: string): Json {
   const json = readJsonFile(path, `config file ${path}`, (m) => new ConfigError(m));
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ConfigError(`config file ${path}: the top level must be an object`);
+  checkConfigObject(json, `config file ${path}`);
+  return json as Json;
+}
+
+/** The keys of a config file (and of runConformance's settings); unknown keys are errors. */
+function checkConfigObject(json: unknown, where: string): asserts json is Json {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ConfigError(`${where}: the top level must be an object`);
   const known = ['$schema', 'target', 'bindings', 'operations', 'allowMutations', 'concurrency', 'timeoutMs', 'deadlineMs', 'maxRps', 'maxBodyBytes',
     'insecureTls', 'reportDir', 'checks', 'skipChecks', 'negative', 'equivalence', 'cases', 'casesMode', 'expectations'];
-  for (const k of Object.keys(json)) if (!known.includes(k)) throw new ConfigError(`config file ${path}: unknown key "${k}" (known: ${known.slice(1).join(', ')})`);
+  for (const k of Object.keys(json)) if (!known.includes(k)) throw new ConfigError(`${where}: unknown key "${k}" (known: ${known.slice(1).join(', ')})`);
   const target = (json as Json).target;
   if (target !== undefined) {
-    if (typeof target !== 'object' || target === null) throw new ConfigError(`config file ${path}: "target" must be an object`);
+    if (typeof target !== 'object' || target === null) throw new ConfigError(`${where}: "target" must be an object`);
     const tk = ['bookUrl', 'searchUrl', 'transfersUrl', ...PATH_SETTINGS.flatMap((p) => [p.key, p.httpKey]), 'bookNs', 'searchNs', 'user', 'password', 'passwordEnv'];
-    for (const k of Object.keys(target)) if (!tk.includes(k)) throw new ConfigError(`config file ${path}: unknown key "target.${k}" (known: ${tk.join(', ')})`);
+    for (const k of Object.keys(target)) if (!tk.includes(k)) throw new ConfigError(`${where}: unknown key "target.${k}" (known: ${tk.join(', ')})`);
   }
-  return json as Json;
 }
 
 /**
@@ -283,7 +296,25 @@ function pathsOf(in_: Settings): ServicePaths {
 export function resolveRunSettings(argv: string[], env: NodeJS.ProcessEnv = process.env): RunSettings {
   const { values: f } = parseFlags(argv, RUN_OPTIONS);
   const file = f.config ? readConfigFile(f.config) : {};
-  const where = f.config ? `config file ${f.config}` : 'config';
+  return resolveSettings(f, env, file, f.config ? `config file ${f.config}` : 'config');
+}
+
+/**
+ * The settings of a run given as an object (the library's runConformance): the keys of a config
+ * file, plus `target.password` (a program holds it in memory, not in a committed file). Checked
+ * as a config file is, each message naming `where` and the key. No flags; the environment only as
+ * given (for `target.passwordEnv`, and the CONFORMANCE_* variables when the caller passes them).
+ */
+export function resolveRunSettingsObject(settings: unknown, env: NodeJS.ProcessEnv = {}, where = 'settings'): RunSettings {
+  checkConfigObject(settings, where);
+  const { target, ...rest } = settings as Json & { target?: Json };
+  const { password, ...targetRest } = target ?? {};
+  if (password !== undefined && (typeof password !== 'string' || password === '')) throw new ConfigError(`${where}: target.password must be a non-empty string`);
+  const flags = password === undefined ? {} : { password };
+  return resolveSettings(flags, env, target === undefined ? rest : { ...rest, target: targetRest }, where);
+}
+
+function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv, file: Json, where: string): RunSettings {
   const t = (file.target ?? {}) as Json;
 
   const in_ = new Settings(f, env, file, where);

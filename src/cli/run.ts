@@ -8,9 +8,10 @@ import {
 import { runConformance } from '../engine/run.js';
 import { runShard, SHARD_FILE, shardJudge, shardPlan } from '../engine/shard.js';
 import { formatFindings, formatSummary } from '../report/console.js';
-import { writeReports } from '../report/index.js';
+import { writeReports, type ReportPaths } from '../report/index.js';
+import type { RunReport } from '../core/types.js';
 import { weakPasswordWarning } from '../core/weak-password.js';
-import { resolveRunSettings, RUN_USAGE } from './config.js';
+import { resolveRunSettings, RUN_USAGE, type RunSettings } from './config.js';
 import { progressLine } from './progress.js';
 import { openSession } from './session.js';
 
@@ -28,6 +29,23 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     return 0;
   }
   const s = resolveRunSettings(argv, io.env);
+  const { report, paths } = await executeRun(s, io);
+  const failed = report.results.filter((r) => r.status === 'failed');
+  if (failed.length && !s.quiet) io.out(formatFindings(failed.slice(0, 50)) + (failed.length > 50 ? `\n… and ${failed.length - 50} more failed checks: see the reports` : ''));
+  io.out(formatSummary(report, paths!));
+  return report.summary.failed > 0 ? 1 : 0;
+}
+
+/** What a run needs to say things (warnings, progress) while it runs. */
+export type RunIO = Pick<CommandIO, 'err' | 'isTTY'>;
+
+/**
+ * One run from resolved settings, as `conformance run` makes it: the expectations file read (bad
+ * input refused before anything is sent), the session opened, the plan (or its shard) run, the
+ * expectations updated and applied, and the reports written unless `write` is false. Shared by the
+ * command and the library's runConformance.
+ */
+export async function executeRun(s: RunSettings, io: RunIO, write = true): Promise<{ report: RunReport; paths?: ReportPaths }> {
   const weak = weakPasswordWarning(s.password);
   if (weak) io.err(`warning: ${weak}`);
   // A bad expectations file is bad input: refused before anything is sent.
@@ -65,15 +83,13 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
       const unexercised = applied.verdicts.filter((v) => v.state === 'unexercised').length;
       if (unexercised && !s.quiet) io.err(`conformance: ${unexercised} expectation${unexercised > 1 ? 's' : ''} not judged by this run (operation, binding, check or case not run${sp ? ' completely in this shard' : ''})`);
     }
+    if (!write) return { report };
 
     const paths = await writeReports(report, s.reportDir, secrets);
     const shardFile = join(paths.dir, SHARD_FILE);
     if (sp) await writeFile(shardFile, `${JSON.stringify(sp.info, null, 2)}\n`, 'utf8');
     else await rm(shardFile, { force: true });
-    const failed = report.results.filter((r) => r.status === 'failed');
-    if (failed.length && !s.quiet) io.out(formatFindings(failed.slice(0, 50)) + (failed.length > 50 ? `\n… and ${failed.length - 50} more failed checks: see the reports` : ''));
-    io.out(formatSummary(report, paths));
-    return report.summary.failed > 0 ? 1 : 0;
+    return { report, paths };
   } finally {
     await session.close();
   }
