@@ -4,7 +4,9 @@
  */
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
+import { readFileSync } from 'node:fs';
 import { readJsonFile } from '../core/json-file.js';
+import { validateJson } from '../schema/json.js';
 import {
   BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, resolvePaths, servicePathProblem,
   type BindingId, type Namespaces, type Operation, type ServicePaths,
@@ -133,24 +135,49 @@ export function parseFlags<T extends FlagSpec>(argv: string[], options: T, posit
 
 type Json = Record<string, unknown>;
 
-function readConfigFile(path: string): Json {
+function readConfigFile(path: string): { file: Json; problems: string[] } {
   const json = readJsonFile(path, `config file ${path}`, (m) => new ConfigError(m));
-  checkConfigObject(json, `config file ${path}`);
-  return json as Json;
+  return { file: json as Json, problems: checkConfigObject(json, `config file ${path}`) };
 }
 
-/** The keys of a config file (and of runConformance's settings); unknown keys are errors. */
-function checkConfigObject(json: unknown, where: string): asserts json is Json {
+/** The config file's JSON Schema, published for editors and used here. */
+export const CONFIG_SCHEMA_URL = new URL('../../schemas/config.schema.json', import.meta.url);
+let configSchema: Record<string, unknown> | undefined;
+
+/** "/target/bookUrl" → "target.bookUrl", "/cases/GetMeals/0/id" → "cases.GetMeals[0].id". */
+const keyOf = (pointer: string) => pointer.slice(1).split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'))
+  .reduce((a, k) => (/^\d+$/.test(k) ? `${a}[${k}]` : a ? `${a}.${k}` : k), '');
+
+/**
+ * Check a config file (or runConformance's settings) against schemas/config.schema.json. Its
+ * shape is checked here: the top level, unknown keys (with a "did you mean"), a password in the
+ * file. A bad value is returned, not thrown: the settings checks name it first in the words they
+ * use for a flag or a variable too (resolveSettings), and the schema's message stands for what
+ * they do not check.
+ */
+function checkConfigObject(json: unknown, where: string, allowPassword = false): string[] {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ConfigError(`${where}: the top level must be an object`);
-  const known = ['$schema', 'target', 'bindings', 'operations', 'allowMutations', 'concurrency', 'timeoutMs', 'deadlineMs', 'maxRps', 'maxBodyBytes',
-    'insecureTls', 'reportDir', 'checks', 'skipChecks', 'negative', 'equivalence', 'cases', 'casesMode', 'expectations'];
-  for (const k of Object.keys(json)) if (!known.includes(k)) throw new ConfigError(`${where}: unknown key "${k}" (known: ${known.slice(1).join(', ')})`);
+  configSchema ??= JSON.parse(readFileSync(CONFIG_SCHEMA_URL, 'utf8')) as Record<string, unknown>;
+  const props = configSchema.properties as Record<string, { properties?: Record<string, unknown> }>;
   const target = (json as Json).target;
-  if (target !== undefined) {
-    if (typeof target !== 'object' || target === null) throw new ConfigError(`${where}: "target" must be an object`);
-    const tk = ['bookUrl', 'searchUrl', 'transfersUrl', ...PATH_SETTINGS.flatMap((p) => [p.key, p.httpKey]), 'bookNs', 'searchNs', 'user', 'password', 'passwordEnv'];
-    for (const k of Object.keys(target)) if (!tk.includes(k)) throw new ConfigError(`${where}: unknown key "target.${k}" (known: ${tk.join(', ')})`);
+  const rest = allowPassword && typeof target === 'object' && target !== null ? { ...json, target: { ...target, password: undefined } } : json;
+  if (!allowPassword && typeof target === 'object' && target !== null && 'password' in target) {
+    throw new ConfigError(`${where}: target.password is not accepted in a file (files get committed); use --password, CONFORMANCE_PASSWORD or target.passwordEnv`);
   }
+  const problems: string[] = [];
+  for (const line of validateJson(JSON.parse(JSON.stringify(rest)), configSchema)) {
+    const at = line.slice(0, line.indexOf(': '));
+    const problem = line.slice(line.indexOf(': ') + 2);
+    if (problem === 'property not allowed') {
+      const key = keyOf(at);
+      const parent = key.includes('.') ? props[key.slice(0, key.lastIndexOf('.'))]?.properties : props;
+      const known = Object.keys(parent ?? {}).filter((k) => k !== '$schema');
+      const name = key.slice(key.lastIndexOf('.') + 1);
+      throw new ConfigError(`${where}: unknown key "${key}"${didYouMean(name, known)}${known.length ? ` (known: ${known.join(', ')})` : ''}`);
+    }
+    problems.push(`${where}: ${at === '/' ? 'the file' : keyOf(at)}: ${problem}`);
+  }
+  return problems;
 }
 
 /**
@@ -295,8 +322,14 @@ function pathsOf(in_: Settings): ServicePaths {
 /** Resolve run settings. `env` is process.env in production. */
 export function resolveRunSettings(argv: string[], env: NodeJS.ProcessEnv = process.env): RunSettings {
   const { values: f } = parseFlags(argv, RUN_OPTIONS);
-  const file = f.config ? readConfigFile(f.config) : {};
-  return resolveSettings(f, env, file, f.config ? `config file ${f.config}` : 'config');
+  const { file, problems } = f.config ? readConfigFile(f.config) : { file: {}, problems: [] };
+  return withSchema(resolveSettings(f, env, file, f.config ? `config file ${f.config}` : 'config'), problems);
+}
+
+/** Settings the checks accepted, unless the schema found a problem they do not check. */
+function withSchema(s: RunSettings, problems: readonly string[]): RunSettings {
+  if (problems.length) throw new ConfigError(problems.slice(0, 5).join('; '));
+  return s;
 }
 
 /**
@@ -306,12 +339,12 @@ export function resolveRunSettings(argv: string[], env: NodeJS.ProcessEnv = proc
  * given (for `target.passwordEnv`, and the CONFORMANCE_* variables when the caller passes them).
  */
 export function resolveRunSettingsObject(settings: unknown, env: NodeJS.ProcessEnv = {}, where = 'settings'): RunSettings {
-  checkConfigObject(settings, where);
+  const problems = checkConfigObject(settings, where, true);
   const { target, ...rest } = settings as Json & { target?: Json };
   const { password, ...targetRest } = target ?? {};
   if (password !== undefined && (typeof password !== 'string' || password === '')) throw new ConfigError(`${where}: target.password must be a non-empty string`);
   const flags = password === undefined ? {} : { password };
-  return resolveSettings(flags, env, target === undefined ? rest : { ...rest, target: targetRest }, where);
+  return withSchema(resolveSettings(flags, env, target === undefined ? rest : { ...rest, target: targetRest }, where), problems);
 }
 
 function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv, file: Json, where: string): RunSettings {
