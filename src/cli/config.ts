@@ -3,10 +3,10 @@
  * precedence), checked completely: every bad value is named in a UsageError/ConfigError (exit 2).
  */
 import { dirname } from 'node:path';
-import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { readJsonFile } from '../core/json-file.js';
 import { validateJson } from '../schema/json.js';
+import { parseFlags, type FlagHelp, type FlagValues } from '../core/flags.js';
 import {
   BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, resolvePaths, servicePathProblem,
   type BindingId, type Namespaces, type Operation, type ServicePaths,
@@ -116,22 +116,8 @@ environment variable CONFORMANCE_PASSWORD instead of --password (preferred: flag
 entries that no longer fail or have expired; --update-expectations rewrites FILE from this run.
 --shard i/n runs the i-th of n parts of the matrix; join the parts with conformance merge.`;
 
-/** A command's flags, as node:util's parseArgs takes them. */
-export type FlagSpec = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
-
-/** The parsed values of a FlagSpec (named here so the type declarations can name it). */
-export type FlagValues<T extends FlagSpec> = {
-  [K in keyof T]?: T[K]['type'] extends 'string' ? (T[K]['multiple'] extends true ? string[] : string) : (T[K]['multiple'] extends true ? boolean[] : boolean)
-};
-
-/** Parse argv with node:util, turning its errors into UsageError. */
-export function parseFlags<T extends FlagSpec>(argv: string[], options: T, positionals = false): { values: FlagValues<T>; positionals: string[] } {
-  try {
-    return parseArgs({ args: argv, options, allowPositionals: positionals, strict: true }) as { values: FlagValues<T>; positionals: string[] };
-  } catch (e) {
-    throw new UsageError((e as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
-  }
-}
+// One parser for every command (src/core/flags.ts); re-exported for the commands beside this file.
+export { parseFlags, helpText, type FlagSpec, type FlagValues, type FlagHelp } from '../core/flags.js';
 
 type Json = Record<string, unknown>;
 

@@ -11,7 +11,8 @@ import { formatFindings, formatSummary } from '../report/console.js';
 import { writeReports, type ReportPaths } from '../report/index.js';
 import type { RunReport } from '../core/types.js';
 import { weakPasswordWarning } from '../core/weak-password.js';
-import { resolveRunSettings, RUN_USAGE, type RunSettings } from './config.js';
+import { helpText, resolveRunSettings, RUN_OPTIONS, RUN_USAGE, type RunSettings } from './config.js';
+import { RUN_HELP } from './help.js';
 import { progressLine } from './progress.js';
 import { openSession } from './session.js';
 
@@ -25,7 +26,7 @@ export interface CommandIO {
 /** Run and report; returns the process exit code (0 conforming, 1 not conforming). */
 export async function runCommand(argv: string[], io: CommandIO): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(RUN_USAGE);
+    io.out(helpText(RUN_USAGE, RUN_OPTIONS, RUN_HELP));
     return 0;
   }
   const s = resolveRunSettings(argv, io.env);

@@ -25,7 +25,8 @@ import { consoleText } from '../report/model.js';
 import { parseXml, type XElement } from '../xml/tree.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { binding as bindingModule, bindingLabel, documentBinding } from '../bindings/index.js';
-import { parseFlags } from './config.js';
+import { helpText, parseFlags } from './config.js';
+import { VALIDATE_HELP } from './help.js';
 import type { CommandIO } from './run.js';
 
 export const VALIDATE_USAGE = `usage: conformance validate FILE [--type NAME] [--operation OP] [--binding soap11|soap12|get|post]
@@ -206,7 +207,7 @@ export function validateDocument(document: Uint8Array | string, options: Validat
 export async function validateCommand(argv: string[], io: CommandIO): Promise<number> {
   const { values: f, positionals } = parseFlags(argv, VALIDATE_OPTIONS, true);
   if (f.help) {
-    io.out(VALIDATE_USAGE);
+    io.out(helpText(VALIDATE_USAGE, VALIDATE_OPTIONS, VALIDATE_HELP));
     return 0;
   }
   if (positionals.length !== 1) throw new UsageError(`validate needs exactly one FILE (got ${positionals.length})`);
