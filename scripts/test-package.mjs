@@ -34,7 +34,7 @@ function step(title, cmd, args, { cwd = work, expect = 0, show = false, env = {}
   timings.push([title, ms]);
   const ok = r.status === expect;
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${title} (${(ms / 1000).toFixed(1)} s${ok ? '' : `, exit ${r.status ?? r.signal}, expected ${expect}`})`);
-  if (!ok || show) process.stdout.write(`${r.stdout}${r.stderr}`.replace(/^/gm, '     | '));
+  if (!ok || show) process.stdout.write(`${`${r.stdout}${r.stderr}`.trimEnd().replace(/^/gm, '     | ')}\n`);
   if (!ok) failed = true;
   return r;
 }
@@ -115,7 +115,8 @@ test('the fault catalogue and runConformance', async () => {
   expect(report.summary.passed).toBeGreaterThan(0);
 });
 `);
-step('npx vitest run (consumer.test.js: setupServer(...createHandlers()) + fetch)', 'npx', ['--no-install', 'vitest', 'run'], { cwd: consumer, show: failed });
+const vitest = step('npx vitest run (consumer.test.js: setupServer(...createHandlers()) + fetch)', 'npx', ['--no-install', 'vitest', 'run'], { cwd: consumer });
+check('the consumer\'s 3 tests ran and passed', /Tests\s+3 passed \(3\)/.test(vitest.stdout.replace(/\x1b\[[0-9;]*m/g, '')));
 
 console.log(`\npackage test: ${failed ? 'FAILED' : 'passed'}; ${timings.map(([t, ms]) => `${t.split(' (')[0]} ${(ms / 1000).toFixed(1)} s`).join(', ')}`);
 if (!failed) rmSync(work, { recursive: true, force: true });
