@@ -6,7 +6,7 @@ import { dirname } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { readJsonFile } from '../core/json-file.js';
 import { validateJson } from '../schema/json.js';
-import { parseFlags, type FlagHelp, type FlagValues } from '../core/flags.js';
+import { parseFlags, type FlagValues } from '../core/flags.js';
 import {
   BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, resolvePaths, servicePathProblem,
   type BindingId, type Namespaces, type Operation, type ServicePaths,
