@@ -5,6 +5,8 @@
  * temporary project with `npm install <tarball>`, then there
  *   - runs `npx accommodation-conformance --version`, `--help`, `run --help` and
  *     `run` against the embedded mock (exit 0, reports written), timed;
+ *   - has the compiled libxml2 validator process (dist/schema/validator-child.js, no tsx) check a
+ *     document over 256 K characters;
  *   - runs a small vitest file that imports the package by name: `setupServer(...createHandlers())`
  *     from `accommodation-conformance/mock` answering a plain `fetch`, and `runConformance` and
  *     `validateDocument` from `accommodation-conformance`.
@@ -83,6 +85,22 @@ if (existsSync(join(consumer, 'reports', 'conformance.json'))) {
   const report = JSON.parse(readFileSync(join(consumer, 'reports', 'conformance.json'), 'utf8'));
   check('the report passes, with rows', report.summary.failed === 0 && report.summary.total > 1000, JSON.stringify(report.summary));
 }
+
+// The libxml2 validator process from dist/ (documents over 256 K characters): the compiled child,
+// forked without tsx. By file path: it is not an entry point of the package.
+const xsdValidator = join(consumer, 'node_modules', 'accommodation-conformance', 'dist', 'schema', 'xsd-validator.js');
+const child = step('the validator process from dist/ (a 2 MB document)', process.execPath, ['--input-type=module', '-e', `
+  const { createDocumentValidator, IN_PROCESS_MAX_CHARS } = await import(${JSON.stringify(xsdValidator)});
+  const { stopValidatorProcess } = await import(${JSON.stringify(xsdValidator.replace('xsd-validator.js', 'validator-process.js'))});
+  const ns = 'http://mock.accommodation.test/search/1/';
+  const doc = '<getLanguagesResult xmlns="' + ns + '"><languages>' + '<language isoCode="en" name="English" bogus="1"/>'.repeat(40000) + '</languages></getLanguagesResult>';
+  if (doc.length <= IN_PROCESS_MAX_CHARS) throw new Error('the document is not large enough');
+  const v = createDocumentValidator({ book: 'http://mock.accommodation.test/book/1/', search: ns });
+  const out = await v.validateAsync(doc);
+  stopValidatorProcess();
+  console.log(JSON.stringify({ xsdErrors: out.xsdErrors.length, notParsed: out.notParsed }));
+`], { cwd: consumer });
+check('the validator process checked it', /"xsdErrors":[1-9]/.test(child.stdout), child.stdout.trim());
 
 // 4. The library, by the package's name, under the consumer's own vitest.
 writeFileSync(join(consumer, 'consumer.test.js'), `\
