@@ -9,7 +9,8 @@
  *     document over 256 K characters;
  *   - runs a small vitest file that imports the package by name: `setupServer(...createHandlers())`
  *     from `accommodation-conformance/mock` answering a plain `fetch`, and `runConformance` and
- *     `validateDocument` from `accommodation-conformance`.
+ *     `validateDocument` from `accommodation-conformance`;
+ *   - compiles a TypeScript file against the type declarations of both entry points (tsc).
  * Kept out of `npm test` (it installs a project: about a minute, most of it building libxmljs2 from
  * source); `.ci/run` runs it after `npm test`. Plain JavaScript so it runs with no build and no tsx.
  * Exit 0 when every step passed; otherwise 1 with the step that failed and its output.
@@ -67,8 +68,9 @@ check('the tarball holds nothing of the tests or the sources', testish.length ==
 const consumer = join(work, 'consumer');
 mkdirSync(consumer);
 writeFileSync(join(consumer, 'package.json'), `${JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
-const install = step('npm install <tarball> msw vitest', 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball,
-  `msw@${versionOf('msw')}`, `vitest@${versionOf('vitest')}`], { cwd: consumer, env: { npm_config_build_from_source: 'true' } });
+const install = step('npm install <tarball> msw vitest typescript', 'npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', tarball,
+  `msw@${versionOf('msw')}`, `vitest@${versionOf('vitest')}`, `typescript@${versionOf('typescript')}`, `@types/node@${versionOf('@types/node')}`],
+{ cwd: consumer, env: { npm_config_build_from_source: 'true' } });
 if (install.status !== 0) process.exit(1);
 
 // 3. The command, from the installed package: compiled JavaScript, no tsx.
@@ -135,6 +137,24 @@ test('the fault catalogue and runConformance', async () => {
 `);
 const vitest = step('npx vitest run (consumer.test.js: setupServer(...createHandlers()) + fetch)', 'npx', ['--no-install', 'vitest', 'run'], { cwd: consumer });
 check('the consumer\'s 3 tests ran and passed', /Tests\s+3 passed \(3\)/.test(vitest.stdout.replace(/\x1b\[[0-9;]*m/g, '')));
+
+// 5. The type declarations, as a TypeScript consumer compiles against them.
+writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] }, files: ['types.ts'] }));
+writeFileSync(join(consumer, 'types.ts'), `\
+import { runConformance, validateDocument, type ConformanceSettings, type DocumentValidation, type RunReport } from 'accommodation-conformance';
+import { createHandlers, startMock, FAULTS, type Fault, type MockOptions } from 'accommodation-conformance/mock';
+
+const settings: ConformanceSettings = { operations: ['GetMeals'], bindings: ['soap11'], concurrency: 2 };
+const options: MockOptions = { port: 0, faults: [FAULTS[0]!.name], vary: true };
+export async function check(): Promise<[RunReport, DocumentValidation, number, Fault[]]> {
+  const mock = await startMock(options);
+  await mock.close();
+  return [await runConformance(settings), validateDocument('<x/>', { binding: 'get' }), createHandlers().length, [...FAULTS]];
+}
+// @ts-expect-error: a binding the types do not know
+export const wrong: ConformanceSettings = { bindings: ['rest'] };
+`);
+step('tsc --noEmit against the type declarations', 'npx', ['--no-install', 'tsc', '-p', '.'], { cwd: consumer });
 
 console.log(`\npackage test: ${failed ? 'FAILED' : 'passed'}; ${timings.map(([t, ms]) => `${t.split(' (')[0]} ${(ms / 1000).toFixed(1)} s`).join(', ')}`);
 if (!failed) rmSync(work, { recursive: true, force: true });
