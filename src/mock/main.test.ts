@@ -1,6 +1,7 @@
 /** The mock command: flags, the printed URL, signals, exit codes. */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation } from '../contract/catalogue.js';
 import { call, resultElement, validParams } from '../../test/support/mock.js';
@@ -23,13 +24,14 @@ afterEach(async () => {
   }
 });
 
+const TSX_CLI = fileURLToPath(new URL('node_modules/tsx/dist/cli.mjs', ROOT));
+
 /**
- * Start the command as `npx tsx src/mock/main.ts ...`, or (for signal tests) as node with tsx's
- * loader: npm exec does not hand a signal's outcome back as an exit code, and tsx's CLI relays a
- * signal with a 30 ms wait for the child's word, then kills it (exit 143) on a loaded machine.
+ * Start the command as `npx tsx src/mock/main.ts ...`, or (for signal tests) through tsx's CLI
+ * directly: npm exec does not hand a signal's outcome back as an exit code, tsx does.
  */
 function run(args: string[], via: 'npx' | 'tsx' = 'npx') {
-  const [cmd, pre] = via === 'npx' ? ['npx', ['tsx']] : [process.execPath, ['--import', 'tsx']];
+  const [cmd, pre] = via === 'npx' ? ['npx', ['tsx']] : [process.execPath, [TSX_CLI]];
   const child = spawn(cmd, [...pre, 'src/mock/main.ts', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.push(child);
   let stdout = '';
