@@ -30,7 +30,8 @@ import { mdCode, mdText } from '../report/markdown.js';
 import { consoleText } from '../report/model.js';
 import { reportDirProblem } from '../report/paths.js';
 import { SecretGuard } from '../report/secrets.js';
-import { parseFlags, resolveRunSettings, type RunSettings } from './config.js';
+import { helpText, parseFlags, resolveRunSettings, type RunSettings } from './config.js';
+import { COMPARE_HELP } from './help.js';
 import type { CommandIO } from './run.js';
 import { openSession, type Session } from './session.js';
 
@@ -195,7 +196,7 @@ export const COMPARE_OPTIONS = {
 export async function compareCommand(argv: string[], io: CommandIO): Promise<number> {
   const { values: f, positionals } = parseFlags(argv, COMPARE_OPTIONS, true);
   if (f.help) {
-    io.out(COMPARE_USAGE);
+    io.out(helpText(COMPARE_USAGE, COMPARE_OPTIONS, COMPARE_HELP));
     return 0;
   }
   if (positionals.length) throw new UsageError(`compare takes no positional arguments (got ${positionals.join(' ')}): name the two targets with --config A --config B`);

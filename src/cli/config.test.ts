@@ -1,10 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, UsageError } from '../core/errors.js';
-import { DEFAULT_NAMESPACES, DEFAULT_PATHS } from '../contract/catalogue.js';
-import { resolveRunSettings } from './config.js';
+import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, OPERATIONS } from '../contract/catalogue.js';
+import { CHECK_NAMES } from '../checks/registry.js';
+import { validateJson } from '../schema/json.js';
+import { CONFIG_SCHEMA_URL, resolveRunSettings } from './config.js';
 import { main } from './main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'conf-config-'));
@@ -188,5 +190,28 @@ describe('command line', () => {
     const a = io();
     expect(await main(['run', '--help'], a.io)).toBe(0);
     expect(a.out.join()).toContain('--allow-mutations');
+  });
+});
+
+describe('schemas/config.schema.json (ajv)', () => {
+  const schema = JSON.parse(readFileSync(CONFIG_SCHEMA_URL, 'utf8')) as { properties: Record<string, { anyOf?: { items?: { enum: string[] } }[]; propertyNames?: { enum: string[] } }> };
+  test('its names are the catalogue\'s and the registry\'s', () => {
+    expect(schema.properties.operations!.anyOf![0]!.items!.enum).toEqual(OPERATIONS.map((o) => o.name));
+    expect(schema.properties.cases!.propertyNames!.enum).toEqual(OPERATIONS.map((o) => o.name));
+    expect(schema.properties.bindings!.anyOf![0]!.items!.enum).toEqual([...BINDINGS]);
+    expect(schema.properties.checks!.anyOf![0]!.items!.enum).toEqual(CHECK_NAMES);
+    expect(schema.properties.skipChecks!.anyOf![0]!.items!.enum).toEqual(CHECK_NAMES);
+  });
+  test('the example configs are valid', () => {
+    for (const f of ['examples/target.json', 'examples/mock.json']) expect(validateJson(JSON.parse(readFileSync(f, 'utf8')), schema), f).toEqual([]);
+  });
+  test('an unknown key gets a "did you mean"; a problem only the schema sees is named with its key and file', () => {
+    const typo = file('typo.json', { target: { bookUrll: 'https://b.example' } });
+    expect(() => resolveRunSettings(['--config', typo], {})).toThrow(/^config file .*typo\.json: unknown key "target\.bookUrll" \(did you mean bookUrl\?\) \(known: bookUrl, /);
+    const extra = file('extra.json', { cases: { GetMeals: [{ id: 'x', params: {}, note: 'y' }] } });
+    expect(() => resolveRunSettings(['--config', extra], {})).toThrow(ConfigError);
+    expect(() => resolveRunSettings(['--config', extra], {})).toThrow(/^config file .*extra\.json: unknown key "cases\.GetMeals\[0\]\.note"/);
+    const bad = file('type.json', { negative: 'no' });
+    expect(() => resolveRunSettings(['--config', bad], {})).toThrow(/^config file .*type\.json: negative must be true or false/);
   });
 });

@@ -3,8 +3,10 @@
  * precedence), checked completely: every bad value is named in a UsageError/ConfigError (exit 2).
  */
 import { dirname } from 'node:path';
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { readFileSync } from 'node:fs';
 import { readJsonFile } from '../core/json-file.js';
+import { validateJson } from '../schema/json.js';
+import { parseFlags, type FlagValues } from '../core/flags.js';
 import {
   BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, resolvePaths, servicePathProblem,
   type BindingId, type Namespaces, type Operation, type ServicePaths,
@@ -123,30 +125,54 @@ environment variable CONFORMANCE_PASSWORD instead of --password (preferred: flag
 entries that no longer fail or have expired; --update-expectations rewrites FILE from this run.
 --shard i/n runs the i-th of n parts of the matrix; join the parts with conformance merge.`;
 
-/** Parse argv with node:util, turning its errors into UsageError. */
-export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>, P extends boolean = false>(argv: string[], options: T, positionals?: P) {
-  try {
-    return parseArgs({ args: argv, options, allowPositionals: (positionals ?? false) as P, strict: true });
-  } catch (e) {
-    throw new UsageError((e as Error).message.replace(/^TypeError \[[A-Z_]+\]: /, ''));
-  }
-}
+// One parser for every command (src/core/flags.ts); re-exported for the commands beside this file.
+export { parseFlags, helpText, type FlagSpec, type FlagValues, type FlagHelp } from '../core/flags.js';
 
 type Json = Record<string, unknown>;
 
-function readConfigFile(path: string): Json {
+function readConfigFile(path: string): { file: Json; problems: string[] } {
   const json = readJsonFile(path, `config file ${path}`, (m) => new ConfigError(m));
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ConfigError(`config file ${path}: the top level must be an object`);
-  const known = ['$schema', 'target', 'bindings', 'operations', 'allowMutations', 'concurrency', 'timeoutMs', 'deadlineMs', 'maxRps', 'maxBodyBytes', 'maxFailures', 'giveUpAfter',
-    'insecureTls', 'reportDir', 'checks', 'skipChecks', 'negative', 'equivalence', 'cases', 'casesMode', 'expectations'];
-  for (const k of Object.keys(json)) if (!known.includes(k)) throw new ConfigError(`config file ${path}: unknown key "${k}" (known: ${known.slice(1).join(', ')})`);
+  return { file: json as Json, problems: checkConfigObject(json, `config file ${path}`) };
+}
+
+/** The config file's JSON Schema, published for editors and used here. */
+export const CONFIG_SCHEMA_URL = new URL('../../schemas/config.schema.json', import.meta.url);
+let configSchema: Record<string, unknown> | undefined;
+
+/** "/target/bookUrl" → "target.bookUrl", "/cases/GetMeals/0/id" → "cases.GetMeals[0].id". */
+const keyOf = (pointer: string) => pointer.slice(1).split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'))
+  .reduce((a, k) => (/^\d+$/.test(k) ? `${a}[${k}]` : a ? `${a}.${k}` : k), '');
+
+/**
+ * Check a config file (or runConformance's settings) against schemas/config.schema.json. Its
+ * shape is checked here: the top level, unknown keys (with a "did you mean"), a password in the
+ * file. A bad value is returned, not thrown: the settings checks name it first in the words they
+ * use for a flag or a variable too (resolveSettings), and the schema's message stands for what
+ * they do not check.
+ */
+function checkConfigObject(json: unknown, where: string, allowPassword = false): string[] {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ConfigError(`${where}: the top level must be an object`);
+  configSchema ??= JSON.parse(readFileSync(CONFIG_SCHEMA_URL, 'utf8')) as Record<string, unknown>;
+  const props = configSchema.properties as Record<string, { properties?: Record<string, unknown> }>;
   const target = (json as Json).target;
-  if (target !== undefined) {
-    if (typeof target !== 'object' || target === null) throw new ConfigError(`config file ${path}: "target" must be an object`);
-    const tk = ['bookUrl', 'searchUrl', 'transfersUrl', ...PATH_SETTINGS.flatMap((p) => [p.key, p.httpKey]), 'bookNs', 'searchNs', 'user', 'password', 'passwordEnv'];
-    for (const k of Object.keys(target)) if (!tk.includes(k)) throw new ConfigError(`config file ${path}: unknown key "target.${k}" (known: ${tk.join(', ')})`);
+  const rest = allowPassword && typeof target === 'object' && target !== null ? { ...json, target: { ...target, password: undefined } } : json;
+  if (!allowPassword && typeof target === 'object' && target !== null && 'password' in target) {
+    throw new ConfigError(`${where}: target.password is not accepted in a file (files get committed); use --password, CONFORMANCE_PASSWORD or target.passwordEnv`);
   }
-  return json as Json;
+  const problems: string[] = [];
+  for (const line of validateJson(JSON.parse(JSON.stringify(rest)), configSchema)) {
+    const at = line.slice(0, line.indexOf(': '));
+    const problem = line.slice(line.indexOf(': ') + 2);
+    if (problem === 'property not allowed') {
+      const key = keyOf(at);
+      const parent = key.includes('.') ? props[key.slice(0, key.lastIndexOf('.'))]?.properties : props;
+      const known = Object.keys(parent ?? {}).filter((k) => k !== '$schema');
+      const name = key.slice(key.lastIndexOf('.') + 1);
+      throw new ConfigError(`${where}: unknown key "${key}"${didYouMean(name, known)}${known.length ? ` (known: ${known.join(', ')})` : ''}`);
+    }
+    problems.push(`${where}: ${at === '/' ? 'the file' : keyOf(at)}: ${problem}`);
+  }
+  return problems;
 }
 
 /**
@@ -291,8 +317,32 @@ function pathsOf(in_: Settings): ServicePaths {
 /** Resolve run settings. `env` is process.env in production. */
 export function resolveRunSettings(argv: string[], env: NodeJS.ProcessEnv = process.env): RunSettings {
   const { values: f } = parseFlags(argv, RUN_OPTIONS);
-  const file = f.config ? readConfigFile(f.config) : {};
-  const where = f.config ? `config file ${f.config}` : 'config';
+  const { file, problems } = f.config ? readConfigFile(f.config) : { file: {}, problems: [] };
+  return withSchema(resolveSettings(f, env, file, f.config ? `config file ${f.config}` : 'config'), problems);
+}
+
+/** Settings the checks accepted, unless the schema found a problem they do not check. */
+function withSchema(s: RunSettings, problems: readonly string[]): RunSettings {
+  if (problems.length) throw new ConfigError(problems.slice(0, 5).join('; '));
+  return s;
+}
+
+/**
+ * The settings of a run given as an object (the library's runConformance): the keys of a config
+ * file, plus `target.password` (a program holds it in memory, not in a committed file). Checked
+ * as a config file is, each message naming `where` and the key. No flags; the environment only as
+ * given (for `target.passwordEnv`, and the CONFORMANCE_* variables when the caller passes them).
+ */
+export function resolveRunSettingsObject(settings: unknown, env: NodeJS.ProcessEnv = {}, where = 'settings'): RunSettings {
+  const problems = checkConfigObject(settings, where, true);
+  const { target, ...rest } = settings as Json & { target?: Json };
+  const { password, ...targetRest } = target ?? {};
+  if (password !== undefined && (typeof password !== 'string' || password === '')) throw new ConfigError(`${where}: target.password must be a non-empty string`);
+  const flags = password === undefined ? {} : { password };
+  return withSchema(resolveSettings(flags, env, target === undefined ? rest : { ...rest, target: targetRest }, where), problems);
+}
+
+function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv, file: Json, where: string): RunSettings {
   const t = (file.target ?? {}) as Json;
 
   const in_ = new Settings(f, env, file, where);

@@ -8,7 +8,8 @@ import { UsageError } from '../core/errors.js';
 import type { ResultRow } from '../core/types.js';
 import { rowKind } from '../core/rows.js';
 import { consoleText, rowTitle } from '../report/model.js';
-import { parseFlags } from './config.js';
+import { helpText, parseFlags } from './config.js';
+import { DIFF_HELP } from './help.js';
 import { readReportInput } from './report-input.js';
 import type { CommandIO } from './run.js';
 
@@ -110,7 +111,7 @@ export const DIFF_OPTIONS = { format: { type: 'string' }, help: { type: 'boolean
 export async function diffCommand(argv: string[], io: CommandIO): Promise<number> {
   const { values: f, positionals } = parseFlags(argv, DIFF_OPTIONS, true);
   if (f.help) {
-    io.out(DIFF_USAGE);
+    io.out(helpText(DIFF_USAGE, DIFF_OPTIONS, DIFF_HELP));
     return 0;
   }
   if (positionals.length !== 2) throw new UsageError(`diff needs two reports, OLD and NEW (got ${positionals.length})`);

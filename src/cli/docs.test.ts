@@ -27,14 +27,14 @@ const OPTIONS: Record<string, [NonNullable<Parameters<typeof parseFlags>[1]>, bo
   validate: [VALIDATE_OPTIONS, true], merge: [MERGE_OPTIONS, true],
 };
 
-/** The `npx conformance` command lines of a text: continuations joined, comments and env assignments dropped. */
+/** The `npx conformance` (or `npx accommodation-conformance`) command lines of a text: continuations joined, comments and env assignments dropped. */
 function commandLines(text: string): string[][] {
   const joined = text.replace(/\\\n\s*/g, ' ');
   const out: string[][] = [];
   for (const line of joined.split('\n')) {
-    const at = line.indexOf('npx conformance ');
-    if (at < 0) continue;
-    const cmd = line.slice(at + 'npx conformance '.length).replace(/\s+#.*$/, '').replace(/`.*$/, '').replace(/\$\{\{[^}]*\}\}/g, '1/2');
+    const m = /npx (?:accommodation-)?conformance (?=[a-z])/.exec(line);
+    if (!m) continue;
+    const cmd = line.slice(m.index + m[0].length).replace(/\s+#.*$/, '').replace(/`.*$/, '').replace(/\$\{\{[^}]*\}\}/g, '1/2');
     out.push(cmd.trim().split(/\s+/));
   }
   return out;

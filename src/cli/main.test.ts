@@ -3,6 +3,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { COMMANDS } from './main.js';
+import { RUN_OPTIONS } from './config.js';
+import { RUN_HELP } from './help.js';
+import { TOOL_VERSION } from '../core/version.js';
 import { cli, tempDir } from '../../test/support/cli.js';
 
 describe('conformance help', () => {
@@ -17,6 +20,29 @@ describe('conformance help', () => {
     const r = await cli([c, '--help']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(new RegExp(`^usage: conformance ${c} `));
+  });
+
+  test('run --help: every flag with its meaning and default, and its environment variable (commander)', async () => {
+    const r = await cli(['run', '--help']);
+    const options = r.out.slice(r.out.indexOf('\nOptions:\n'));
+    for (const flag of Object.keys(RUN_OPTIONS)) {
+      const line = new RegExp(`^  (?:-\\w, )?--${flag}\\b[\\s\\S]*?(?=\\n  -|(?![\\s\\S]))`, 'm').exec(options)?.[0].replace(/\s+/g, ' ');
+      expect(line, flag).toBeDefined();
+      expect(line, flag).toContain(RUN_HELP[flag as keyof typeof RUN_HELP].description);
+      if (flag !== 'help') expect(line, flag).toContain(`(default: ${RUN_HELP[flag as keyof typeof RUN_HELP].default})`);
+    }
+    expect(r.out).toMatch(/--password <SECRET>[\s\S]*\(env: CONFORMANCE_PASSWORD\)/);
+  });
+
+  test('--version prints the package version', async () => {
+    expect(await cli(['--version'])).toMatchObject({ code: 0, out: TOOL_VERSION });
+  });
+
+  test('a near miss gets a "did you mean": a command, a flag', async () => {
+    expect((await cli(['rnu'])).err).toMatch(/unknown command "rnu" \(did you mean run\?\)/);
+    const r = await cli(['run', '--bok-url', 'http://x']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/unknown option '--bok-url' \(Did you mean --book-url\?\)/);
   });
 
   test('an unknown command or flag exits 2 naming it', async () => {

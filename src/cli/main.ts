@@ -4,6 +4,8 @@
  * answered not a single request (run), 130/143 interrupted by SIGINT/SIGTERM (run: partial reports written).
  */
 import { HarnessError, UsageError } from '../core/errors.js';
+import { didYouMean } from '../core/suggest.js';
+import { TOOL_VERSION } from '../core/version.js';
 import { runCommand, type CommandIO } from './run.js';
 
 const USAGE = `usage: conformance <command> [options]
@@ -18,7 +20,7 @@ commands:
   mock       start the reference mock (same flags as npm run mock; --replay DIR serves a recording)
   help       this text
 
-conformance <command> --help shows a command's options.`;
+conformance <command> --help shows a command's options; conformance --version the version.`;
 
 export const COMMANDS = ['run', 'diff', 'compare', 'record', 'validate', 'merge', 'mock', 'help'] as const;
 
@@ -36,11 +38,14 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
         const { mockMain } = await import('../mock/main.js');
         return await mockMain(rest);
       }
+      case '--version': case '-V':
+        io.out(TOOL_VERSION);
+        return 0;
       case 'help': case '--help': case '-h': case undefined:
         io.out(USAGE);
         return cmd === undefined ? 2 : 0;
       default:
-        throw new UsageError(`unknown command "${cmd}" (commands: ${COMMANDS.join(', ')})`);
+        throw new UsageError(`unknown command "${cmd}"${didYouMean(cmd, COMMANDS)} (commands: ${COMMANDS.join(', ')})`);
     }
   } catch (e) {
     if (e instanceof HarnessError) {

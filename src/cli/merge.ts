@@ -10,7 +10,8 @@ import { formatSummary } from '../report/console.js';
 import { writeReports } from '../report/index.js';
 import { reportDirProblem } from '../report/paths.js';
 import { mergeReports } from '../report/merge.js';
-import { parseFlags } from './config.js';
+import { helpText, parseFlags } from './config.js';
+import { MERGE_HELP } from './help.js';
 import { readReportInput } from './report-input.js';
 import type { CommandIO } from './run.js';
 
@@ -29,7 +30,7 @@ export const MERGE_OPTIONS = {
 export async function mergeCommand(argv: string[], io: CommandIO): Promise<number> {
   const { values: f, positionals } = parseFlags(argv, MERGE_OPTIONS, true);
   if (f.help) {
-    io.out(MERGE_USAGE);
+    io.out(helpText(MERGE_USAGE, MERGE_OPTIONS, MERGE_HELP));
     return 0;
   }
   if (positionals.length === 0) throw new UsageError('merge: name at least one report directory (or conformance.json) to merge');

@@ -20,7 +20,8 @@ import { exchangeUnit } from '../engine/exchange.js';
 import { planUnits, type Unit } from '../engine/plan.js';
 import { parseRecordingIndex, RECORDING_FORMAT, RECORDING_INDEX, type RecordingEntry, type RecordingIndex } from '../mock/replay.js';
 import { SecretGuard } from '../report/secrets.js';
-import { parseFlags, resolveRunSettings, RUN_OPTIONS } from './config.js';
+import { helpText, parseFlags, resolveRunSettings, RUN_OPTIONS } from './config.js';
+import { RECORD_HELP } from './help.js';
 import type { CommandIO } from './run.js';
 import { openSession } from './session.js';
 
@@ -98,7 +99,7 @@ function previousFiles(dir: string): string[] {
 
 export async function recordCommand(argv: string[], io: CommandIO): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(RECORD_USAGE);
+    io.out(helpText(RECORD_USAGE, RECORD_OPTIONS, RECORD_HELP));
     return 0;
   }
   const { value: outFlag, rest } = takeFlag(argv, 'out');

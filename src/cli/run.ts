@@ -9,9 +9,11 @@ import { nothingAnswered } from '../engine/diagnose.js';
 import { runConformance } from '../engine/run.js';
 import { runShard, SHARD_FILE, shardJudge, shardPlan } from '../engine/shard.js';
 import { formatDiagnosis, formatFindings, formatSummary } from '../report/console.js';
-import { writeReports } from '../report/index.js';
+import { writeReports, type ReportPaths } from '../report/index.js';
+import type { RunReport } from '../core/types.js';
 import { weakPasswordWarning } from '../core/weak-password.js';
-import { resolveRunSettings, RUN_USAGE } from './config.js';
+import { helpText, resolveRunSettings, RUN_OPTIONS, RUN_USAGE, type RunSettings } from './config.js';
+import { RUN_HELP } from './help.js';
 import { progressLine } from './progress.js';
 import { openSession } from './session.js';
 
@@ -31,7 +33,7 @@ export const EXIT_UNREACHABLE = 4;
  * On SIGINT or SIGTERM (a CI time-out): stop sending, abort what is in flight, and let the run end
  * so its partial reports are written, marked incomplete; a second signal leaves at once.
  */
-function watchSignals(transport: { stop(why: string): void }, io: CommandIO) {
+function watchSignals(transport: { stop(why: string): void }, io: RunIO) {
   const state: { why?: string; code?: number } = {};
   const on = (sig: NodeJS.Signals) => {
     const code = sig === 'SIGINT' ? 130 : 143;
@@ -49,10 +51,35 @@ function watchSignals(transport: { stop(why: string): void }, io: CommandIO) {
 /** Run and report; returns the process exit code (0 conforming, 1 not conforming). */
 export async function runCommand(argv: string[], io: CommandIO): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
-    io.out(RUN_USAGE);
+    io.out(helpText(RUN_USAGE, RUN_OPTIONS, RUN_HELP));
     return 0;
   }
   const s = resolveRunSettings(argv, io.env);
+  const { report, paths, interrupted } = await executeRun(s, io);
+  // What holds for the target as a whole first: it explains the failures below it.
+  const diagnosis = formatDiagnosis(report);
+  if (diagnosis) io.out(diagnosis);
+  const failed = report.results.filter((r) => r.status === 'failed');
+  if (failed.length && !s.quiet) io.out(formatFindings(failed.slice(0, 50)) + (failed.length > 50 ? `\n… and ${failed.length - 50} more failed checks: see the reports` : ''));
+  io.out(formatSummary(report, paths!));
+  if (interrupted) return interrupted;
+  if (nothingAnswered(report.results)) {
+    io.err(`conformance: the target did not answer a single request: nothing was tested (exit ${EXIT_UNREACHABLE}); see the diagnosis above`);
+    return EXIT_UNREACHABLE;
+  }
+  return report.summary.failed > 0 ? 1 : 0;
+}
+
+/** What a run needs to say things (warnings, progress) while it runs, and whether it handles signals. */
+export type RunIO = Pick<CommandIO, 'err' | 'isTTY' | 'signals'>;
+
+/**
+ * One run from resolved settings, as `conformance run` makes it: the expectations file read (bad
+ * input refused before anything is sent), the session opened, the plan (or its shard) run, the
+ * expectations updated and applied, and the reports written unless `write` is false. Shared by the
+ * command and the library's runConformance.
+ */
+export async function executeRun(s: RunSettings, io: RunIO, write = true): Promise<{ report: RunReport; paths?: ReportPaths; interrupted?: number }> {
   const weak = weakPasswordWarning(s.password);
   if (weak) io.err(`warning: ${weak}`);
   // A bad expectations file is bad input: refused before anything is sent.
@@ -93,22 +120,14 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
       const unexercised = applied.verdicts.filter((v) => v.state === 'unexercised').length;
       if (unexercised && !s.quiet) io.err(`conformance: ${unexercised} expectation${unexercised > 1 ? 's' : ''} not judged by this run (operation, binding, check or case not run${sp ? ' completely in this shard' : ''})`);
     }
+    const interrupted = signals?.state.code;
+    if (!write) return { report, ...(interrupted ? { interrupted } : {}) };
 
     const paths = await writeReports(report, s.reportDir, secrets);
     const shardFile = join(paths.dir, SHARD_FILE);
     if (sp) await writeFile(shardFile, `${JSON.stringify(sp.info, null, 2)}\n`, 'utf8');
     else await rm(shardFile, { force: true });
-    const diagnosis = formatDiagnosis(report);
-    if (diagnosis) io.out(diagnosis);
-    const failed = report.results.filter((r) => r.status === 'failed');
-    if (failed.length && !s.quiet) io.out(formatFindings(failed.slice(0, 50)) + (failed.length > 50 ? `\n… and ${failed.length - 50} more failed checks: see the reports` : ''));
-    io.out(formatSummary(report, paths));
-    if (signals?.state.code) return signals.state.code;
-    if (nothingAnswered(report.results)) {
-      io.err(`conformance: the target did not answer a single request: nothing was tested (exit ${EXIT_UNREACHABLE}); see the diagnosis above`);
-      return EXIT_UNREACHABLE;
-    }
-    return report.summary.failed > 0 ? 1 : 0;
+    return { report, paths, ...(interrupted ? { interrupted } : {}) };
   } finally {
     signals?.dispose();
     await session.close();

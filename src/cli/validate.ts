@@ -25,7 +25,8 @@ import { consoleText } from '../report/model.js';
 import { parseXml, type XElement } from '../xml/tree.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { binding as bindingModule, bindingLabel, documentBinding } from '../bindings/index.js';
-import { parseFlags } from './config.js';
+import { helpText, parseFlags } from './config.js';
+import { VALIDATE_HELP } from './help.js';
 import type { CommandIO } from './run.js';
 
 export const VALIDATE_USAGE = `usage: conformance validate FILE [--type NAME] [--operation OP] [--binding soap11|soap12|get|post]
@@ -88,33 +89,61 @@ export const VALIDATE_OPTIONS = {
   'book-ns': { type: 'string' }, 'search-ns': { type: 'string' }, help: { type: 'boolean', short: 'h' },
 } as const;
 
-export async function validateCommand(argv: string[], io: CommandIO): Promise<number> {
-  const { values: f, positionals } = parseFlags(argv, VALIDATE_OPTIONS, true);
-  if (f.help) {
-    io.out(VALIDATE_USAGE);
-    return 0;
-  }
-  if (positionals.length !== 1) throw new UsageError(`validate needs exactly one FILE (got ${positionals.length})`);
-  const file = positionals[0]!;
+/** What to check a document as; everything is optional (read from the document when not given). */
+export interface ValidateDocumentOptions {
+  /** Walk the root element (in an envelope: the element inside the Body's first child) as this model type. */
+  readonly type?: string;
+  /** The operation whose result the document is (default: read from the document). */
+  readonly operation?: string;
+  /** The binding that carried it (default: read from the document: an envelope's version, a bare root is GET). */
+  readonly binding?: BindingId;
+  /** The target's namespaces (default: the mock's). */
+  readonly namespaces?: Partial<Namespaces>;
+  /** Names the document in messages (a file name). */
+  readonly source?: string;
+}
+
+/** The outcome of validateDocument. */
+export interface DocumentValidation {
+  readonly valid: boolean;
+  /** What the document was checked as ("GetMeals result, SOAP 1.2 (...)"); undefined when it did not parse and nothing said what it is. */
+  readonly what?: string;
+  /** Set when the document is not well-formed XML (or not decodable): the parser's message. */
+  readonly parseError?: string;
+  /** Each finding with its check, defect code and path. */
+  readonly findings: Finding[];
+  /** Checks that could not run, and why. */
+  readonly notes: string[];
+}
+
+/** The options checked: namespaces absolute URIs, type, operation and binding known names (UsageError otherwise). */
+function checkedOptions(options: ValidateDocumentOptions): { namespaces: Namespaces; type?: string; opFlag?: Operation } {
   const namespaces: Namespaces = {
-    book: nsFlag(f['book-ns'] ?? io.env.CONFORMANCE_BOOK_NS, '--book-ns') ?? DEFAULT_NAMESPACES.book,
-    search: nsFlag(f['search-ns'] ?? io.env.CONFORMANCE_SEARCH_NS, '--search-ns') ?? DEFAULT_NAMESPACES.search,
+    book: nsFlag(options.namespaces?.book, '--book-ns') ?? DEFAULT_NAMESPACES.book,
+    search: nsFlag(options.namespaces?.search, '--search-ns') ?? DEFAULT_NAMESPACES.search,
   };
-  if (f.type !== undefined && !MODEL.has(f.type) && !(SIMPLE_TYPES as readonly string[]).includes(f.type)) {
-    throw new UsageError(`unknown type "${f.type}"${didYouMean(f.type, [...MODEL.keys()])} (types: ${[...MODEL.keys()].join(', ')})`);
+  const type = options.type;
+  if (type !== undefined && !MODEL.has(type) && !(SIMPLE_TYPES as readonly string[]).includes(type)) {
+    throw new UsageError(`unknown type "${type}"${didYouMean(type, [...MODEL.keys()])} (types: ${[...MODEL.keys()].join(', ')})`);
   }
-  const opFlag = f.operation === undefined ? undefined
-    : findOperation(f.operation) ?? (() => { throw new UsageError(`unknown operation "${f.operation}"${didYouMean(f.operation!, OPERATIONS.map((o) => o.name))}`); })();
-  if (f.binding !== undefined && !(BINDINGS as readonly string[]).includes(f.binding)) {
-    throw new UsageError(`unknown binding "${f.binding}" (bindings: ${BINDINGS.join(', ')})`);
+  const opFlag = options.operation === undefined ? undefined
+    : findOperation(options.operation) ?? (() => { throw new UsageError(`unknown operation "${options.operation}"${didYouMean(options.operation!, OPERATIONS.map((o) => o.name))}`); })();
+  if (options.binding !== undefined && !(BINDINGS as readonly string[]).includes(options.binding)) {
+    throw new UsageError(`unknown binding "${options.binding}" (bindings: ${BINDINGS.join(', ')})`);
   }
-  if (f.type !== undefined && (opFlag || f.binding)) throw new UsageError('--type checks one element as a model type: it does not combine with --operation or --binding');
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(file);
-  } catch (e) {
-    throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
+  if (type !== undefined && (opFlag || options.binding)) throw new UsageError('--type checks one element as a model type: it does not combine with --operation or --binding');
+  return { namespaces, type, opFlag };
+}
+
+/**
+ * Run the document checks of a run on one document: well-formedness and encoding, SOAP framing, the
+ * result element, XSD (libxml2) and the shape walk. Throws a UsageError for an unknown type,
+ * operation or binding, or a document whose kind cannot be told.
+ */
+export function validateDocument(document: Uint8Array | string, options: ValidateDocumentOptions = {}): DocumentValidation {
+  const file = options.source ?? 'document';
+  const { namespaces, type, opFlag } = checkedOptions(options);
+  const bytes = typeof document === 'string' ? Buffer.from(document, 'utf8') : Buffer.from(document.buffer, document.byteOffset, document.byteLength);
   let root: XElement | undefined;
   let parseError: string | undefined;
   let text: string | undefined;
@@ -129,18 +158,14 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
   let findings: Finding[];
   let what: string;
   const notes: string[] = [];
-  if (f.type !== undefined) {
-    if (!root || text === undefined) {
-      io.out(`${file}: not well-formed XML: ${parseError}`);
-      io.out('INVALID');
-      return 1;
-    }
+  if (type !== undefined) {
+    if (!root || text === undefined) return { valid: false, parseError, findings: [], notes };
     const b = bindingModule(documentBinding(root));
     const envelope = b.envelopeNs !== undefined;
     const wrapper = envelope ? b.wrapperIn(root) : undefined;
     const el = envelope ? wrapper?.children[0] : root;
     const path = envelope ? `/Envelope/Body/${wrapper?.local}/${el?.local}` : `/${root.local}`;
-    if (!el) throw new UsageError(`${file}: the SOAP Body holds no element inside its first child to check as ${f.type}`);
+    if (!el) throw new UsageError(`${file}: the SOAP Body holds no element inside its first child to check as ${type}`);
     findings = [];
     let ns = el.ns;
     if (el.ns !== namespaces.book && el.ns !== namespaces.search) {
@@ -148,21 +173,18 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
         expected: `${namespaces.book} or ${namespaces.search}`, actual: el.ns || '(none)' });
       ns = el.ns;
     }
-    findings.push(...shapeFindings(el, f.type, path, ns, { namespaces }));
+    findings.push(...shapeFindings(el, type, path, ns, { namespaces }));
     const xsd = validator.validate(text);
     if (xsd.wellFormedError) findings.push({ check: 'xml_wellformed', code: 'not_well_formed', path: '/', message: xsd.wellFormedError });
     else if (xsd.xsdErrors.some((e) => NO_GLOBAL_DECLARATION.test(e.message))) notes.push(`xsd_valid: not run: <${root.local}> is not a global element of the schemas (checked with the type model only)`);
     else findings.push(...xsd.xsdErrors.map((e) => ({ check: 'xsd_valid', code: xsdDefectCode(e.message), path: e.line ? `line ${e.line}${e.column ? `, column ${e.column}` : ''}` : '/', message: e.message })));
-    what = `<${el.local}> as type ${f.type}`;
+    what = `<${el.local}> as type ${type}`;
   } else {
     if (!root && !opFlag) {
       // Whatever it was meant to be, a document that does not parse is invalid.
-      io.out(consoleText(`${file}: not well-formed XML (pass --operation and --binding for the full checks)`));
-      io.out(formatFinding({ check: 'xml_wellformed', code: 'not_well_formed', path: '/', message: parseError ?? 'not well-formed' }));
-      io.out('INVALID: 1 finding (xml_wellformed 1)');
-      return 1;
+      return { valid: false, parseError, findings: [{ check: 'xml_wellformed', code: 'not_well_formed', path: '/', message: parseError ?? 'not well-formed' }], notes };
     }
-    const inf = infer(root, namespaces, opFlag, f.binding as BindingId | undefined, file);
+    const inf = infer(root, namespaces, opFlag, options.binding, file);
     const b = bindingModule(inf.binding);
     const ctx = new CheckContext({
       op: inf.op, binding: inf.binding, caseId: 'validate', caseKind: 'valid', namespaces, validator,
@@ -179,16 +201,50 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
     }
     what = `${inf.op.name} result, ${bindingLabel(inf.binding)} (${inf.how})`;
   }
-  io.out(consoleText(`${file}: ${what}`));
-  for (const x of findings) io.out(formatFinding(x));
-  for (const n of notes) io.out(consoleText(`  note: ${n}`));
-  if (findings.length === 0) {
+  return { valid: findings.length === 0, what, ...(parseError !== undefined ? { parseError } : {}), findings, notes };
+}
+
+export async function validateCommand(argv: string[], io: CommandIO): Promise<number> {
+  const { values: f, positionals } = parseFlags(argv, VALIDATE_OPTIONS, true);
+  if (f.help) {
+    io.out(helpText(VALIDATE_USAGE, VALIDATE_OPTIONS, VALIDATE_HELP));
+    return 0;
+  }
+  if (positionals.length !== 1) throw new UsageError(`validate needs exactly one FILE (got ${positionals.length})`);
+  const file = positionals[0]!;
+  const options: ValidateDocumentOptions = {
+    type: f.type, operation: f.operation, binding: f.binding as BindingId | undefined, source: file,
+    namespaces: { book: f['book-ns'] ?? io.env.CONFORMANCE_BOOK_NS, search: f['search-ns'] ?? io.env.CONFORMANCE_SEARCH_NS },
+  };
+  checkedOptions(options); // bad names are bad usage before the file is read
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (e) {
+    throw new UsageError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  const r = validateDocument(bytes, options);
+  if (r.what === undefined) {
+    if (f.type !== undefined) {
+      io.out(`${file}: not well-formed XML: ${r.parseError}`);
+      io.out('INVALID');
+    } else {
+      io.out(consoleText(`${file}: not well-formed XML (pass --operation and --binding for the full checks)`));
+      io.out(formatFinding(r.findings[0]!));
+      io.out('INVALID: 1 finding (xml_wellformed 1)');
+    }
+    return 1;
+  }
+  io.out(consoleText(`${file}: ${r.what}`));
+  for (const x of r.findings) io.out(formatFinding(x));
+  for (const n of r.notes) io.out(consoleText(`  note: ${n}`));
+  if (r.valid) {
     io.out('VALID');
     return 0;
   }
   const byCheck = new Map<string, number>();
-  for (const x of findings) byCheck.set(x.check, (byCheck.get(x.check) ?? 0) + 1);
-  io.out(`INVALID: ${findings.length} finding${findings.length > 1 ? 's' : ''} (${[...byCheck].map(([k, n]) => `${k} ${n}`).join(', ')})`);
+  for (const x of r.findings) byCheck.set(x.check, (byCheck.get(x.check) ?? 0) + 1);
+  io.out(`INVALID: ${r.findings.length} finding${r.findings.length > 1 ? 's' : ''} (${[...byCheck].map(([k, n]) => `${k} ${n}`).join(', ')})`);
   return 1;
 }
 

@@ -1,4 +1,8 @@
-/** The reference mock: public API. */
+/**
+ * The reference mock: public API, the package's `accommodation-conformance/mock` entry point.
+ * `createHandlers(options)` gives msw handlers (`setupServer(...createHandlers())`), `startMock`
+ * a node:http server; `faults` (FAULTS) and `vary` are options of both.
+ */
 export { startMock, type MockOptions, type RunningMock } from './server.js';
 export {
   createHandlers, resultOptions, DEFAULT_USER, DEFAULT_PASSWORD, MAX_BODY_BYTES,
@@ -15,3 +19,4 @@ export {
   type Fault, type FaultHooks, type FaultContext, type FaultCategory, type MockResponse, type ResponseKind,
 } from './faults.js';
 export { varyData, presentationFor, relexical, type Presentation } from './vary.js';
+export { DEFAULT_NAMESPACES, DEFAULT_PATHS, OPERATIONS, BINDINGS, type Namespaces, type ServicePaths, type BindingId } from '../contract/catalogue.js';

@@ -10,7 +10,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { helpText, parseFlags, type FlagHelp } from '../core/flags.js';
 import { DEFAULT_NAMESPACES, resolvePaths, servicePathProblem, type GivenPaths, type Namespaces, type ServicePaths } from '../contract/catalogue.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER } from './handlers.js';
 import { FAULTS, listFaults, resolveFaults, UnknownFaultError } from './faults.js';
@@ -26,6 +26,44 @@ const USAGE = 'usage: npm run mock -- [--port P] [--user U] [--password S] [--bo
 const PATH_FLAGS = [['booking', 'book-path', 'book-http-path'], ['reference', 'search-path', 'search-http-path'],
   ['transfers', 'transfers-path', 'transfers-http-path']] as const;
 
+/** The mock's flags (src/core/flags.ts parses them, as every command's). */
+export const MOCK_OPTIONS = {
+  port: { type: 'string' },
+  user: { type: 'string' },
+  password: { type: 'string' },
+  'book-ns': { type: 'string' },
+  'search-ns': { type: 'string' },
+  fault: { type: 'string', multiple: true },
+  vary: { type: 'boolean' },
+  'real-service': { type: 'boolean' },
+  'list-faults': { type: 'boolean' },
+  ...Object.fromEntries(PATH_FLAGS.flatMap(([, soap, http]) => [[soap, { type: 'string' }], [http, { type: 'string' }]])) as
+    Record<(typeof PATH_FLAGS)[number][1 | 2], { type: 'string' }>,
+  replay: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** What --help says of each flag. */
+export const MOCK_HELP: FlagHelp<typeof MOCK_OPTIONS> = {
+  port: { value: 'P', description: 'port to listen on (0: a free one)', default: '8080' },
+  user: { value: 'U', description: 'the accepted user name', default: DEFAULT_USER },
+  password: { value: 'S', description: 'the accepted password (never printed)', default: 'the mock\'s' },
+  'book-ns': { value: 'URI', description: 'the booking namespace', default: DEFAULT_NAMESPACES.book },
+  'search-ns': { value: 'URI', description: 'the search namespace', default: DEFAULT_NAMESPACES.search },
+  fault: { value: 'NAME[,NAME]', description: 'commit these faults (repeatable; --list-faults names them)', default: 'none' },
+  vary: { description: 'variation mode: every binding answers in other legitimate forms', default: 'off' },
+  'real-service': { description: 'answer as the real service does', default: 'off' },
+  'list-faults': { description: 'print the fault catalogue and exit' },
+  'book-path': { value: 'P', description: 'service path of the booking SOAP bindings', default: '/1/SOAP/Booking.asmx' },
+  'book-http-path': { value: 'P', description: 'service path of the booking HTTP GET/POST bindings', default: 'the book path' },
+  'search-path': { value: 'P', description: 'service path of the reference-data SOAP bindings', default: '/1/SOAP/NonStaticXMLAPI.asmx' },
+  'search-http-path': { value: 'P', description: 'service path of the reference-data HTTP GET/POST bindings', default: 'the search path' },
+  'transfers-path': { value: 'P', description: 'service path of SearchTransfers\' SOAP bindings', default: 'the search path' },
+  'transfers-http-path': { value: 'P', description: 'service path of SearchTransfers\' HTTP GET/POST bindings', default: 'the transfers path' },
+  replay: { value: 'DIR', description: 'serve a recording (conformance record --out DIR) first', default: 'none' },
+  help: { description: 'show this help' },
+};
+
 export interface MockCommandIO {
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
@@ -40,26 +78,7 @@ interface MockFlags {
 
 /** Parse the flags, or throw an Error whose message names the bad flag. */
 export function parseMockFlags(argv: readonly string[]): MockFlags | 'help' | 'list-faults' {
-  const { values } = parseArgs({
-    args: [...argv],
-    strict: true,
-    allowPositionals: false,
-    options: {
-      port: { type: 'string' },
-      user: { type: 'string' },
-      password: { type: 'string' },
-      'book-ns': { type: 'string' },
-      'search-ns': { type: 'string' },
-      fault: { type: 'string', multiple: true },
-      vary: { type: 'boolean' },
-      'real-service': { type: 'boolean' },
-      'list-faults': { type: 'boolean' },
-      ...Object.fromEntries(PATH_FLAGS.flatMap(([, soap, http]) => [[soap, { type: 'string' }], [http, { type: 'string' }]])) as
-        Record<(typeof PATH_FLAGS)[number][1 | 2], { type: 'string' }>,
-      replay: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  const { values } = parseFlags(argv, MOCK_OPTIONS);
   if (values.help) return 'help';
   if (values['list-faults']) return 'list-faults';
   let port = 8080;
@@ -112,7 +131,7 @@ export async function mockMain(argv: readonly string[], io: MockCommandIO = cons
     return 2;
   }
   if (flags === 'help') {
-    io.out(USAGE);
+    io.out(helpText(USAGE, MOCK_OPTIONS, MOCK_HELP));
     return 0;
   }
   if (flags === 'list-faults') {

@@ -1,17 +1,19 @@
 /**
- * A validator for the subset of JSON Schema (2020-12) that schemas/conformance-report.schema.json
- * uses, so a report can be checked without a schema library: type, enum, const, properties,
- * required, additionalProperties, items, minItems, minimum, minLength, pattern, local $ref.
- * A keyword it does not know is an error, so the schema cannot silently outgrow the validator.
+ * JSON Schema (2020-12) validation with ajv, for conformance.json, the expectations file, the
+ * recording index and the config file (schemas/*.schema.json). ajv runs in strict mode: a keyword
+ * it does not know is an error, so a schema cannot silently say more than is checked. Errors are
+ * turned into "<JSON pointer>: <problem>" lines, the form the harness's messages always had.
+ * `format` is an annotation here (as before ajv): the one format used, a report's `date-time`, is
+ * written by the harness itself.
  */
 import { readFileSync } from 'node:fs';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 
 export type JsonSchema = { readonly [keyword: string]: unknown } | boolean;
 
-const KNOWN = new Set([
-  '$schema', '$id', '$defs', '$ref', 'title', 'description', 'format', 'type', 'enum', 'const', 'properties',
-  'required', 'additionalProperties', 'items', 'minItems', 'minimum', 'minLength', 'pattern',
-]);
+const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, validateFormats: false });
+/** Compiled validators by schema text: a schema file read again is not compiled again (ajv refuses a second schema of one $id). */
+const compiled = new Map<string, ValidateFunction>();
 
 /** URL of the report schema in the repository. */
 export const REPORT_SCHEMA_URL = new URL('../../schemas/conformance-report.schema.json', import.meta.url);
@@ -31,77 +33,44 @@ function typeOf(v: unknown): string {
   return typeof v;
 }
 
-function typeMatches(v: unknown, t: string): boolean {
-  const actual = typeOf(v);
-  return actual === t || (t === 'number' && actual === 'integer');
-}
+const show = (v: unknown): string => JSON.stringify(typeof v === 'string' && v.length > 80 ? `${v.slice(0, 80)}…` : v);
 
-function pointer(path: string, key: string | number): string {
-  return `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
-}
-
-function resolveRef(root: Record<string, unknown>, ref: string): JsonSchema {
-  if (!ref.startsWith('#/')) throw new Error(`unsupported $ref ${ref}: only local references`);
-  let node: unknown = root;
-  for (const raw of ref.slice(2).split('/')) {
-    const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    node = (node as Record<string, unknown> | undefined)?.[key];
+/** One ajv error as "<JSON pointer>: <problem>". */
+function describe(e: ErrorObject): string {
+  const at = e.instancePath || '/';
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required': return `${at}: missing required property ${String(p.missingProperty)}`;
+    case 'additionalProperties': return `${e.instancePath}/${String(p.additionalProperty).replace(/~/g, '~0').replace(/\//g, '~1')}: property not allowed`;
+    case 'type': return `${at}: expected ${String(p.type).split(',').join(' or ')}, got ${typeOf(e.data)}`;
+    case 'enum': return `${at}: expected one of ${(p.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ')}, got ${JSON.stringify(e.data)}`;
+    case 'const': return `${at}: expected ${JSON.stringify(p.allowedValue)}, got ${JSON.stringify(e.data)}`;
+    case 'pattern': return `${at}: ${show(e.data)} does not match ${String(p.pattern)}`;
+    case 'minLength': return `${at}: shorter than ${String(p.limit)} characters`;
+    case 'minimum': return `${at}: ${String(e.data)} is less than ${String(p.limit)}`;
+    case 'minItems': return `${at}: fewer than ${String(p.limit)} items`;
+    default: return `${at}: ${e.message ?? e.keyword}`;
   }
-  if (node === undefined) throw new Error(`unresolvable $ref ${ref}`);
-  return node as JsonSchema;
 }
 
 /**
  * Validate value against schema; returns error strings "<JSON pointer>: <problem>", empty when valid.
- * Errors from the value are collected; problems with the schema itself throw.
+ * Errors from the value are collected; problems with the schema itself (an unknown keyword) throw.
  */
-export function validateJson(value: unknown, schema: JsonSchema, root: Record<string, unknown> = schema as Record<string, unknown>): string[] {
-  const errors: string[] = [];
-  const visit = (v: unknown, s: JsonSchema, at: string): void => {
-    if (s === true) return;
-    if (s === false) { errors.push(`${at || '/'}: not allowed`); return; }
-    for (const k of Object.keys(s)) if (!KNOWN.has(k)) throw new Error(`schema keyword ${k} is not supported by this validator`);
-    if (typeof s.$ref === 'string') visit(v, resolveRef(root, s.$ref), at);
-    const where = at || '/';
-    if (s.type !== undefined) {
-      const types = Array.isArray(s.type) ? (s.type as string[]) : [s.type as string];
-      if (!types.some((t) => typeMatches(v, t))) {
-        errors.push(`${where}: expected ${types.join(' or ')}, got ${typeOf(v)}`);
-        return;
-      }
-    }
-    if (Array.isArray(s.enum) && !s.enum.some((e) => e === v)) {
-      errors.push(`${where}: expected one of ${s.enum.map((e) => JSON.stringify(e)).join(', ')}, got ${JSON.stringify(v)}`);
-    }
-    if ('const' in s && s.const !== v) errors.push(`${where}: expected ${JSON.stringify(s.const)}, got ${JSON.stringify(v)}`);
-    if (typeof v === 'string') {
-      if (typeof s.minLength === 'number' && [...v].length < s.minLength) errors.push(`${where}: shorter than ${s.minLength} characters`);
-      if (typeof s.pattern === 'string' && !new RegExp(s.pattern, 'u').test(v)) {
-        errors.push(`${where}: ${JSON.stringify(v.length > 80 ? `${v.slice(0, 80)}…` : v)} does not match ${s.pattern}`);
-      }
-    }
-    if (typeof v === 'number' && typeof s.minimum === 'number' && v < s.minimum) errors.push(`${where}: ${v} is less than ${s.minimum}`);
-    if (Array.isArray(v)) {
-      if (typeof s.minItems === 'number' && v.length < s.minItems) errors.push(`${where}: fewer than ${s.minItems} items`);
-      if (s.items !== undefined) v.forEach((item, i) => visit(item, s.items as JsonSchema, pointer(at, i)));
-    }
-    if (typeOf(v) === 'object') {
-      const obj = v as Record<string, unknown>;
-      const props = (s.properties ?? {}) as Record<string, JsonSchema>;
-      if (Array.isArray(s.required)) {
-        for (const k of s.required as string[]) if (!(k in obj)) errors.push(`${where}: missing required property ${k}`);
-      }
-      for (const [k, child] of Object.entries(obj)) {
-        if (k in props) visit(child, props[k]!, pointer(at, k));
-        else if (s.additionalProperties === false) errors.push(`${pointer(at, k)}: property not allowed`);
-        else if (s.additionalProperties !== undefined && s.additionalProperties !== true) {
-          visit(child, s.additionalProperties as JsonSchema, pointer(at, k));
-        }
-      }
-    }
-  };
-  visit(value, schema, '');
-  return errors;
+export function validateJson(value: unknown, schema: JsonSchema): string[] {
+  if (typeof schema === 'boolean') return schema ? [] : ['/: not allowed'];
+  const key = JSON.stringify(schema);
+  let validate = compiled.get(key);
+  if (!validate) {
+    validate = ajv.compile(schema);
+    compiled.set(key, validate);
+  }
+  if (validate(value)) return [];
+  // ajv reports the failed branch of an if/anyOf too; the branch's own errors say what is wrong.
+  // Sorted by path (stable), so the messages come in the order of the document's places.
+  const lines = (validate.errors ?? []).filter((e) => e.keyword !== 'if' && e.keyword !== 'anyOf').map(describe);
+  const pathOf = (line: string) => line.slice(0, line.indexOf(': '));
+  return lines.sort((a, b) => (pathOf(a) < pathOf(b) ? -1 : pathOf(a) > pathOf(b) ? 1 : 0));
 }
 
 /** Validate a parsed conformance.json against the report schema; empty when valid. */

@@ -37,7 +37,12 @@ export interface ChildResponse {
   readonly error?: string;
 }
 
-const CHILD = fileURLToPath(new URL('./validator-child.ts', import.meta.url));
+/**
+ * The child module beside this one: validator-child.ts run through tsx when this module is the
+ * TypeScript source (tests, the in-repo `conformance`), validator-child.js when it is compiled (dist/).
+ */
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const CHILD = fileURLToPath(new URL(FROM_SOURCE ? './validator-child.ts' : './validator-child.js', import.meta.url));
 /** The child ends itself after this long without a document. */
 export const CHILD_IDLE_MS = 60_000;
 
@@ -58,7 +63,7 @@ function tsxLoader(): string {
 
 function start(): Handle {
   const proc = fork(CHILD, [String(CHILD_IDLE_MS)], {
-    execArgv: ['--import', tsxLoader()],
+    execArgv: FROM_SOURCE ? ['--import', tsxLoader()] : [],
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });

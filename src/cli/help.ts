@@ -1,0 +1,87 @@
+/**
+ * What `conformance <command> --help` says of each flag: meaning, default and environment variable.
+ * One table per command, beside (not inside) the option tables, which stay the parsers' input
+ * (src/cli/config.ts RUN_OPTIONS, ...). The types ask for an entry for every flag of a table, so a
+ * flag added there without a line here does not compile; the README's tables say the same (a test
+ * keeps them in step, src/cli/docs.test.ts).
+ */
+import type { FlagHelp } from '../core/flags.js';
+import type { COMPARE_OPTIONS } from './compare.js';
+import type { RUN_OPTIONS } from './config.js';
+import type { DIFF_OPTIONS } from './diff.js';
+import type { MERGE_OPTIONS } from './merge.js';
+import type { VALIDATE_OPTIONS } from './validate.js';
+
+const HELP_FLAG = { description: 'show this help' };
+
+export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = {
+  config: { value: 'FILE', description: 'JSON config file (schemas/config.schema.json)', default: 'none' },
+  'book-url': { value: 'URL', description: 'base URL of the booking operations; no URL at all: the embedded mock', default: 'embedded mock', env: 'CONFORMANCE_BOOK_URL' },
+  'search-url': { value: 'URL', description: 'base URL of the reference-data operations', default: 'embedded mock', env: 'CONFORMANCE_SEARCH_URL' },
+  'transfers-url': { value: 'URL', description: 'base URL of SearchTransfers', default: 'the search URL', env: 'CONFORMANCE_TRANSFERS_URL' },
+  'book-path': { value: 'P', description: 'service path of the booking SOAP bindings', default: '/1/SOAP/Booking.asmx', env: 'CONFORMANCE_BOOK_PATH' },
+  'book-http-path': { value: 'P', description: 'service path of the booking HTTP GET/POST bindings', default: 'the book path', env: 'CONFORMANCE_BOOK_HTTP_PATH' },
+  'search-path': { value: 'P', description: 'service path of the reference-data SOAP bindings', default: '/1/SOAP/NonStaticXMLAPI.asmx', env: 'CONFORMANCE_SEARCH_PATH' },
+  'search-http-path': { value: 'P', description: 'service path of the reference-data HTTP GET/POST bindings', default: 'the search path', env: 'CONFORMANCE_SEARCH_HTTP_PATH' },
+  'transfers-path': { value: 'P', description: 'service path of SearchTransfers\' SOAP bindings', default: 'the search path', env: 'CONFORMANCE_TRANSFERS_PATH' },
+  'transfers-http-path': { value: 'P', description: 'service path of SearchTransfers\' HTTP GET/POST bindings', default: 'the transfers path', env: 'CONFORMANCE_TRANSFERS_HTTP_PATH' },
+  'book-ns': { value: 'URI', description: 'the target\'s booking namespace ({book_ns})', default: 'the mock\'s', env: 'CONFORMANCE_BOOK_NS' },
+  'search-ns': { value: 'URI', description: 'the target\'s search namespace ({search_ns})', default: 'the mock\'s', env: 'CONFORMANCE_SEARCH_NS' },
+  user: { value: 'NAME', description: 'user name', default: 'the mock\'s', env: 'CONFORMANCE_USER' },
+  password: { value: 'SECRET', description: 'password (prefer the variable: flags show in process lists)', default: 'the mock\'s', env: 'CONFORMANCE_PASSWORD' },
+  bindings: { value: 'LIST', description: 'bindings to test, of soap11,soap12,get,post', default: 'all four' },
+  operations: { value: 'LIST', description: 'operations to test (case-sensitive)', default: 'all 14' },
+  'allow-mutations': { description: 'allow state-changing operations on a real target', default: 'off' },
+  concurrency: { value: 'N', description: 'requests in flight', default: '16 mock, 4 remote' },
+  timeout: { value: 'MS', description: 'one exchange, first byte to last', default: '10000' },
+  deadline: { value: 'MS', description: 'the whole run', default: 'none' },
+  'max-rps': { value: 'N', description: 'request rate bound', default: 'none mock, 20 remote' },
+  'max-body-bytes': { value: 'N', description: 'response size cap, enforced while reading', default: '33554432' },
+  'max-failures': { value: 'N', description: 'stop sending after N failed rows; the reports say the run is incomplete', default: 'none' },
+  'give-up-after': { value: 'N', description: 'stop sending to a service after N time-outs or connection failures in a row (0: never)', default: '5' },
+  'insecure-tls': { description: 'accept self-signed certificates (explicit opt-in)', default: 'off' },
+  'report-dir': { value: 'DIR', description: 'where reports go', default: 'reports' },
+  checks: { value: 'LIST', description: 'checks to run, by name', default: 'all' },
+  'skip-checks': { value: 'LIST', description: 'checks to leave out, by name', default: 'none' },
+  'no-negative': { description: 'leave out the wrong-credentials and bad-request cases', default: 'they run' },
+  'no-equivalence': { description: 'leave out the binding comparison', default: 'it runs' },
+  quiet: { description: 'no progress, no finding details', default: 'off' },
+  expectations: { value: 'FILE', description: 'known deviations of the target: matching failures are known, not failed', default: 'none' },
+  'update-expectations': { description: 'rewrite FILE from this run\'s failures first (reasons kept)', default: 'off' },
+  shard: { value: 'i/n', description: 'run the i-th of n parts of the matrix; join them with conformance merge', default: 'whole matrix' },
+  help: HELP_FLAG,
+};
+
+export const DIFF_HELP: FlagHelp<typeof DIFF_OPTIONS> = {
+  format: { value: 'text|markdown|json', description: 'output format', default: 'text' },
+  help: HELP_FLAG,
+};
+
+export const COMPARE_HELP: FlagHelp<typeof COMPARE_OPTIONS> = {
+  config: { value: 'FILE', description: 'a run config file; given twice, A then B (no target URL: the embedded mock)', default: 'none: required twice' },
+  'report-dir': { value: 'DIR', description: 'where compare.json and compare.md go', default: 'reports' },
+  'ignore-values': { description: 'compare only which elements and attributes occur', default: 'off' },
+  quiet: { description: 'no progress', default: 'off' },
+  help: HELP_FLAG,
+};
+
+export const RECORD_HELP = {
+  ...RUN_HELP,
+  out: { value: 'DIR', description: 'where the recording goes', default: 'fixtures/recorded' },
+} as const;
+
+export const VALIDATE_HELP: FlagHelp<typeof VALIDATE_OPTIONS> = {
+  type: { value: 'NAME', description: 'walk the root element as this model type', default: 'none' },
+  operation: { value: 'OP', description: 'the operation whose result the document is', default: 'read from the document' },
+  binding: { value: 'soap11|soap12|get|post', description: 'the binding that carried it', default: 'read from the document' },
+  'book-ns': { value: 'URI', description: 'the booking namespace', default: 'the mock\'s', env: 'CONFORMANCE_BOOK_NS' },
+  'search-ns': { value: 'URI', description: 'the search namespace', default: 'the mock\'s', env: 'CONFORMANCE_SEARCH_NS' },
+  help: HELP_FLAG,
+};
+
+export const MERGE_HELP: FlagHelp<typeof MERGE_OPTIONS> = {
+  'report-dir': { value: 'OUT', description: 'where the merged reports go', default: 'reports' },
+  expectations: { value: 'FILE', description: 'apply the known deviations again to the merged rows', default: 'none' },
+  quiet: { description: 'no finding details', default: 'off' },
+  help: HELP_FLAG,
+};

@@ -1,0 +1,89 @@
+/**
+ * The library: `import { runConformance, validateDocument } from 'accommodation-conformance'`.
+ * The top of the house: it imports the CLI's settings and run (src/cli/) and nothing imports it.
+ * The mock has its own entry point, `accommodation-conformance/mock` (src/mock/index.ts).
+ */
+import { resolveRunSettingsObject } from './cli/config.js';
+import { executeRun } from './cli/run.js';
+import type { BindingId } from './contract/catalogue.js';
+import type { RunReport } from './core/types.js';
+
+/**
+ * The settings of one run: the keys of a config file (README, "Config file";
+ * `schemas/config.schema.json`), plus the password. No target URL: the embedded mock is started
+ * and tested. Every value is checked as in a config file: a bad one throws a ConfigError (a
+ * HarnessError) whose message names the key.
+ */
+export interface ConformanceSettings {
+  readonly target?: {
+    readonly bookUrl?: string;
+    readonly searchUrl?: string;
+    readonly transfersUrl?: string;
+    readonly bookPath?: string;
+    readonly bookHttpPath?: string;
+    readonly searchPath?: string;
+    readonly searchHttpPath?: string;
+    readonly transfersPath?: string;
+    readonly transfersHttpPath?: string;
+    readonly bookNs?: string;
+    readonly searchNs?: string;
+    readonly user?: string;
+    /** The password itself (a program holds it; a config file may not). */
+    readonly password?: string;
+    /** Or the environment variable holding it (looked up in `options.env`). */
+    readonly passwordEnv?: string;
+  };
+  readonly bindings?: readonly BindingId[];
+  readonly operations?: readonly string[];
+  readonly allowMutations?: boolean;
+  readonly concurrency?: number;
+  readonly timeoutMs?: number;
+  readonly deadlineMs?: number;
+  readonly maxRps?: number;
+  readonly maxBodyBytes?: number;
+  /** Stop sending after this many failed rows (the report's `incomplete` says so). */
+  readonly maxFailures?: number;
+  /** Stop sending to a service after this many time-outs or connection failures in a row (0: never; default 5). */
+  readonly giveUpAfter?: number;
+  readonly insecureTls?: boolean;
+  /** Write the reports (JSON, JUnit, Markdown, HTML, Allure) here; none are written without it. */
+  readonly reportDir?: string;
+  readonly checks?: readonly string[];
+  readonly skipChecks?: readonly string[];
+  readonly negative?: boolean;
+  readonly equivalence?: boolean;
+  /** Request cases per operation: `{ GetMeals: [{ id, params }] }`. */
+  readonly cases?: Readonly<Record<string, readonly { readonly id: string; readonly params: Readonly<Record<string, unknown>> }[]>>;
+  readonly casesMode?: 'extend' | 'replace';
+  /** A known-deviations file (schemas/expectations.schema.json). */
+  readonly expectations?: string;
+}
+
+export interface RunConformanceOptions {
+  /**
+   * The environment read for `target.passwordEnv` and the CONFORMANCE_* variables (as the command
+   * reads them, with precedence over the settings). Default: none, so only the settings count;
+   * pass `process.env` to read the process's.
+   */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Warnings and progress lines (default: dropped). */
+  readonly log?: (line: string) => void;
+}
+
+/**
+ * Run the matrix against a target (or the embedded mock) and return the report (the content of
+ * conformance.json): `report.summary.failed === 0` is a conforming target. Known deviations are
+ * applied when `expectations` is given; reports are written when `reportDir` is given.
+ */
+export async function runConformance(settings: ConformanceSettings = {}, options: RunConformanceOptions = {}): Promise<RunReport> {
+  const s = resolveRunSettingsObject(settings, options.env ?? {}, 'runConformance settings');
+  const log = options.log ?? (() => undefined);
+  const { report } = await executeRun({ ...s, quiet: options.log === undefined }, { err: log, isTTY: false }, settings.reportDir !== undefined);
+  return report;
+}
+
+export { validateDocument, type DocumentValidation, type ValidateDocumentOptions } from './cli/validate.js';
+export { HarnessError, UsageError, ConfigError, EnvironmentError } from './core/errors.js';
+export { TOOL_NAME, TOOL_VERSION } from './core/version.js';
+export { BINDINGS, OPERATIONS, DEFAULT_NAMESPACES, DEFAULT_PATHS, type BindingId, type Namespaces, type Operation, type ServicePaths } from './contract/catalogue.js';
+export type { RunReport, ResultRow, Finding, Status } from './core/types.js';
