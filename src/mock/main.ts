@@ -153,6 +153,16 @@ export async function mockMain(argv: readonly string[], io: MockCommandIO = cons
     io.err(`mock: cannot listen on port ${flags.port}: ${(e as Error).message}`);
     return 2;
   }
+  // Listening for the signals before the URL is printed: a supervisor may send one as soon as it reads it.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
   io.out(`mock listening on ${mock.url}`);
   io.out(`  user ${flags.user}; book namespace ${flags.namespaces.book}; search namespace ${flags.namespaces.search}`);
   if (flags.faults.length) io.out(`  faults: ${flags.faults.join(', ')}`);
@@ -166,15 +176,7 @@ export async function mockMain(argv: readonly string[], io: MockCommandIO = cons
       io.out(`  note: recorded with book namespace ${r.namespaces.book}, search namespace ${r.namespaces.search}: pass them as --book-ns/--search-ns to replay them`);
     }
   }
-  await new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+  await stopped;
   await mock.close();
   io.out('mock closed');
   return 0;
