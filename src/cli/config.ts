@@ -2,6 +2,7 @@
  * Run settings from flags, environment and an optional JSON config file (in that order of
  * precedence), checked completely: every bad value is named in a UsageError/ConfigError (exit 2).
  */
+import { DEFAULT_EXAMPLES, DEFAULT_SEED } from '../engine/generate.js';
 import { dirname } from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { readJsonFile } from '../core/json-file.js';
@@ -58,6 +59,10 @@ export interface RunSettings {
   readonly updateExpectations: boolean;
   /** Run only this part of the matrix (src/engine/shard.ts). */
   readonly shard?: Shard;
+  /** Seed of the generated cases (src/engine/generate.ts). */
+  readonly seed: number;
+  /** Generated cases per operation; 0 turns generation off. */
+  readonly examples: number;
 }
 
 export const RUN_OPTIONS = {
@@ -93,6 +98,8 @@ export const RUN_OPTIONS = {
   expectations: { type: 'string' },
   'update-expectations': { type: 'boolean' },
   shard: { type: 'string' },
+  seed: { type: 'string' },
+  examples: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -104,7 +111,7 @@ export const RUN_USAGE = `usage: conformance run [--config FILE] [--book-url URL
     [--concurrency N] [--timeout MS] [--report-dir DIR]
     [--deadline MS] [--max-rps N] [--max-body-bytes N] [--insecure-tls]
     [--checks a,b] [--skip-checks a,b] [--no-negative] [--no-equivalence] [--quiet]
-    [--expectations FILE [--update-expectations]] [--shard i/n]
+    [--expectations FILE [--update-expectations]] [--shard i/n] [--seed N] [--examples N]
 
 With no target URL the embedded mock is started and tested. Service paths default to section 4's
 (/1/SOAP/Booking.asmx, /1/SOAP/NonStaticXMLAPI.asmx); --X-http-path is where HTTP GET/POST are
@@ -112,7 +119,9 @@ served when not at the SOAP path (default: the --X-path). The password may come 
 environment variable CONFORMANCE_PASSWORD instead of --password (preferred: flags show in process lists).
 --expectations FILE reports the failures it lists as known (exit 0 when only those fail) and fails on
 entries that no longer fail or have expired; --update-expectations rewrites FILE from this run.
---shard i/n runs the i-th of n parts of the matrix; join the parts with conformance merge.`;
+--shard i/n runs the i-th of n parts of the matrix; join the parts with conformance merge.
+--examples N generated request cases per operation (default ${DEFAULT_EXAMPLES}; 0: none), drawn with
+--seed N (default ${DEFAULT_SEED}): the same seed gives the same cases.`;
 
 /** Parse argv with node:util, turning its errors into UsageError. */
 export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>, P extends boolean = false>(argv: string[], options: T, positionals?: P) {
@@ -129,7 +138,7 @@ function readConfigFile(path: string): Json {
   const json = readJsonFile(path, `config file ${path}`, (m) => new ConfigError(m));
   if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ConfigError(`config file ${path}: the top level must be an object`);
   const known = ['$schema', 'target', 'bindings', 'operations', 'allowMutations', 'concurrency', 'timeoutMs', 'deadlineMs', 'maxRps', 'maxBodyBytes',
-    'insecureTls', 'reportDir', 'checks', 'skipChecks', 'negative', 'equivalence', 'cases', 'casesMode', 'expectations'];
+    'insecureTls', 'reportDir', 'checks', 'skipChecks', 'negative', 'equivalence', 'cases', 'casesMode', 'expectations', 'seed', 'examples'];
   for (const k of Object.keys(json)) if (!known.includes(k)) throw new ConfigError(`config file ${path}: unknown key "${k}" (known: ${known.slice(1).join(', ')})`);
   const target = (json as Json).target;
   if (target !== undefined) {
@@ -359,5 +368,7 @@ export function resolveRunSettings(argv: string[], env: NodeJS.ProcessEnv = proc
     expectations,
     updateExpectations: updateExpectations(f['update-expectations'] ?? false, expectations),
     shard: f.shard === undefined ? undefined : parseShard(f.shard),
+    seed: in_.int('seed', 'seed', 0, 2 ** 31 - 1) ?? DEFAULT_SEED,
+    examples: in_.int('examples', 'examples', 0, 1000) ?? DEFAULT_EXAMPLES,
   };
 }

@@ -11,6 +11,7 @@ import { EnvironmentError, UsageError } from '../core/errors.js';
 import { makeRedactor, type Redactor } from '../core/redact.js';
 import type { Target } from '../core/types.js';
 import { secretsOf, type RunPlan } from '../engine/plan.js';
+import { discoverLanguages } from '../engine/languages.js';
 import type { EngineDeps } from '../engine/run.js';
 import { startMock, type MockOptions, type RunningMock } from '../mock/index.js';
 import type { DocumentValidator } from '../schema/types.js';
@@ -68,10 +69,6 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     password: s.password,
     embedded: s.embedded,
   };
-  const plan: RunPlan = {
-    target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
-    negative: s.negative, equivalence: s.equivalence,
-  };
   let transport: Transport | undefined;
   try {
     transport = new Transport({
@@ -79,6 +76,13 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
       deadline: s.deadlineMs ? Date.now() + s.deadlineMs : undefined, insecureTls: s.insecureTls,
     });
     const validator = createDocumentValidator(s.namespaces, { maxBytes: s.maxBodyBytes });
+    // Generated cases take `language` from the target's GetLanguages (engine/languages.ts).
+    const langs = s.examples > 0 ? await discoverLanguages(target, s.bindings, s.operations, transport, s.shard !== undefined) : undefined;
+    const plan: RunPlan = {
+      target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
+      negative: s.negative, equivalence: s.equivalence,
+      ...(langs ? { generation: { seed: s.seed, examples: s.examples, languages: langs.languages, languagesFrom: langs.from } } : {}),
+    };
     const secrets = secretsOf(target);
     const redact = makeRedactor(secrets);
     const t = transport;

@@ -100,6 +100,8 @@ export interface RunReport {
   results: ResultRow[];
   /** The expectations file applied to the results, entry by entry (absent when none was). */
   readonly expectations?: ExpectationsSummary;
+  /** Generated request cases: the seed that repeats them, the examples per operation, where `language` came from (absent: none generated). */
+  readonly generation?: { readonly seed: number; readonly examples: number; readonly languagesFrom: string };
 }
 
 /** What an expectations file did to a run: each entry with its verdict, for the reports to list. */

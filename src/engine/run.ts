@@ -117,9 +117,12 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
 /** Bytes from which a document's tree is collected as soon as it is checked. */
 const LARGE_DOCUMENT = 1024 * 1024;
 
-/** The command reproducing an exchange (the wrong-credentials case shows its own password, no secret). */
+/**
+ * The command reproducing an exchange: the target's password as its variable wherever the unit sends
+ * it (the wrong-user variant too); a wrong password is no secret and is shown.
+ */
 function reproduceCommand(plan: RunPlan, unit: Unit, ex: Pick<Exchange, 'request'>): string {
-  return curlCommand(ex.request, unit.kind === 'wrong-credentials' ? '' : plan.target.password);
+  return curlCommand(ex.request, unit.params.password === plan.target.password ? plan.target.password : '');
 }
 
 /** Send one unit on every selected binding and produce its rows, redacted. */
@@ -197,5 +200,7 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     operations: plan.operations.map((o) => o.name),
     summary: summarise(results),
     results,
+    ...(plan.generation && plan.generation.examples > 0
+      ? { generation: { seed: plan.generation.seed, examples: plan.generation.examples, languagesFrom: plan.generation.languagesFrom } } : {}),
   };
 }

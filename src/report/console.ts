@@ -65,6 +65,8 @@ export function formatSummary(report: RunReport, paths: ReportPaths): string {
   const lines: string[] = [];
   lines.push(`Conformance ${verdict}: ${countsLine(s)} in ${formatDuration(report.durationMs)}`);
   if (s.total === 0) lines.push('Warning: no checks ran.');
+  const g = report.generation;
+  if (g) lines.push(`Generated cases: seed ${g.seed} (repeat with --seed ${g.seed}), ${g.examples} per operation; language from ${g.languagesFrom}`);
   const accepted = deviations(report);
   const flagged = accepted.filter((d) => d.flagged);
   if (accepted.length > 0) {
