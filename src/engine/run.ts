@@ -156,6 +156,44 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
   return out;
 }
 
+/** At most this many re-sends of a unit while shrinking it. */
+const SHRINK_ATTEMPTS = 16;
+
+/**
+ * Shrink a failing generated unit to a minimal parameter set: each generated value in turn is put
+ * back to the first hand-written case's (an optional parameter left out when that case leaves it
+ * out), and kept back when the unit still fails one of the checks it failed. Deterministic: the
+ * same seed and target give the same minimal set, reported under the unit's case id (stable for
+ * the seed); its rows are those of the minimal unit, their reproduce commands its requests, and a
+ * failed row names the generated values that the failure needs.
+ */
+export async function shrinkUnit(plan: RunPlan, deps: EngineDeps, unit: Unit, rows: ResultRow[]): Promise<ResultRow[]> {
+  const baseline = unit.baseline;
+  if (!baseline) return rows;
+  const failing = new Set(rows.filter((r) => r.status === 'failed').map((r) => r.check));
+  const stillFails = (rs: readonly ResultRow[]) => rs.some((r) => r.status === 'failed' && failing.has(r.check));
+  const isCredential = (k: string) => k === 'userName' || k === 'password';
+  const keys = [...new Set([...Object.keys(unit.params), ...Object.keys(baseline)])].filter((k) => !isCredential(k) && unit.params[k] !== baseline[k]);
+  let current = unit;
+  let best = rows;
+  let attempts = 0;
+  for (const k of keys) {
+    if (attempts++ >= SHRINK_ATTEMPTS) break;
+    if (deps.transport.options.deadline !== undefined && Date.now() >= deps.transport.options.deadline) break;
+    const params: Record<string, string> = { ...current.params };
+    if (baseline[k] === undefined) delete params[k]; else params[k] = baseline[k];
+    const candidate: Unit = { ...current, params };
+    const candidateRows = await runUnit(plan, deps, candidate);
+    if (stillFails(candidateRows)) {
+      current = candidate;
+      best = candidateRows;
+    }
+  }
+  const kept = keys.filter((k) => current.params[k] !== baseline[k]);
+  const note = ` [generated case shrunk: ${kept.length ? `the failure needs ${kept.join(', ')}` : 'the failure needs none of its generated values'}; ${keys.length - kept.length} of ${keys.length} generated values put back to the first hand-written case's]`;
+  return best.map((r) => (r.status === 'failed' ? { ...r, message: `${r.message}${note}` } : r));
+}
+
 /** Summary counts of rows. */
 export function summarise(rows: readonly ResultRow[]): RunReport['summary'] {
   const s = { passed: 0, failed: 0, skipped: 0, known: 0, total: rows.length };
@@ -182,7 +220,8 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     while (next < units.length) {
       const i = next++;
       const u = units[i]!;
-      perUnit[i] = await runUnit(plan, deps, u);
+      const rows = await runUnit(plan, deps, u);
+      perUnit[i] = u.baseline && rows.some((r) => r.status === 'failed') ? await shrinkUnit(plan, deps, u, rows) : rows;
       deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`);
     }
   }));
