@@ -33,3 +33,11 @@ export function rowBindings(row: Pick<ResultRow, 'binding'>): string[] {
 export function bindingField(bindings: readonly string[]): string {
   return bindings.join(',');
 }
+
+/** Prefix of the case ids of generated cases (src/engine/generate.ts): the reports group them. */
+export const GENERATED_CASE_PREFIX = 'gen-';
+
+/** Whether a row's case is a generated one. */
+export function isGeneratedCase(caseId: string): boolean {
+  return caseId.startsWith(GENERATED_CASE_PREFIX);
+}

@@ -19,6 +19,7 @@
 import fc from 'fast-check';
 import type { Operation, Param, ParamType } from '../contract/catalogue.js';
 import type { Params } from '../bindings/types.js';
+import { GENERATED_CASE_PREFIX, isGeneratedCase } from '../core/rows.js';
 
 /** The seed a run uses unless --seed (or `seed` in the config file) is given. */
 export const DEFAULT_SEED = 16;
@@ -30,8 +31,8 @@ export const DEFAULT_SEED = 16;
 export const DEFAULT_EXAMPLES = 4;
 /** Language codes used when the target's GetLanguages cannot be asked (a shard, --operations without it). */
 export const FIXED_LANGUAGES: readonly string[] = ['en', 'de', 'fr', 'el', 'ja', 'sv', 'es', 'tr'];
-export const GENERATED_PREFIX = 'gen-';
-export const BROADEST_CASE = 'gen-broadest';
+export const GENERATED_PREFIX = GENERATED_CASE_PREFIX;
+export const BROADEST_CASE = `${GENERATED_CASE_PREFIX}broadest`;
 
 export interface Generation {
   readonly seed: number;
@@ -203,7 +204,4 @@ export function broadestCase(op: Operation, first: Params): GeneratedCase | unde
   return { id: BROADEST_CASE, params: set, description: 'the broadest result the parameters allow: every optional parameter (filter) left out' };
 }
 
-/** Whether a case id is a generated one. */
-export function isGeneratedCase(id: string): boolean {
-  return id.startsWith(GENERATED_PREFIX);
-}
+export { isGeneratedCase };
