@@ -204,6 +204,7 @@ export function secretsOf(target: Pick<Target, 'password' | 'bookUrl' | 'searchU
       return [];
     }
   });
-  // The password-case variant sends the password with its letter case swapped: as good as the password.
-  return [...new Set([target.password, swapCase(target.password), ...fromUrls].filter((s) => s !== ''))];
+  // The password-case variant's password (its letter case swapped) is one of the password's readings
+  // the redactor looks for (core/redact.ts): not a secret of its own, which would double the search.
+  return [...new Set([target.password, ...fromUrls].filter((s) => s !== ''))];
 }
