@@ -170,7 +170,9 @@ const SHRINK_ATTEMPTS = 16;
 export async function shrinkUnit(plan: RunPlan, deps: EngineDeps, unit: Unit, rows: ResultRow[]): Promise<ResultRow[]> {
   const baseline = unit.baseline;
   if (!baseline) return rows;
-  const failing = new Set(rows.filter((r) => r.status === 'failed').map((r) => r.check));
+  // A transport failure (no response, the deadline) says nothing about the inputs: not shrunk.
+  const failing = new Set(rows.filter((r) => r.status === 'failed' && r.check !== EXCHANGE_CHECK && r.check !== NOT_RUN_CHECK).map((r) => r.check));
+  if (failing.size === 0) return rows;
   const stillFails = (rs: readonly ResultRow[]) => rs.some((r) => r.status === 'failed' && failing.has(r.check));
   const isCredential = (k: string) => k === 'userName' || k === 'password';
   const keys = [...new Set([...Object.keys(unit.params), ...Object.keys(baseline)])].filter((k) => !isCredential(k) && unit.params[k] !== baseline[k]);
