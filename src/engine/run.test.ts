@@ -140,6 +140,23 @@ describe('redaction', () => {
 });
 
 describe('shrinking a failing generated case', () => {
+  test('never on a state-changing operation of a real target: it would be performed again', async () => {
+    const op = findOperation('CancelBooking')!;
+    const sent: string[] = [];
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    agent.get('http://target.test').intercept({ path: () => true, method: () => true }).reply((o) => {
+      sent.push(String(o.path));
+      return { statusCode: 200, data: '<broken', responseOptions: { headers: { 'content-type': 'text/xml; charset=utf-8' } } };
+    }).persist();
+    const generation = { seed: 16, examples: 2, languages: FIXED_LANGUAGES, languagesFrom: 'test' };
+    const report = await runConformance(plan({ operations: [op], allowMutations: true, negative: false, generation }),
+      { transport: new Transport({ dispatcher: agent }), validator: noValidator });
+    // 2 hand-written cases and 2 generated ones, once each on 4 bindings: no re-send, though the generated ones fail (not well-formed).
+    expect(sent).toHaveLength((2 + 2) * 4);
+    expect(report.results.some((r) => r.case.startsWith('gen-') && r.status === 'failed')).toBe(true);
+  });
+
   test('to the generated values the failure needs, under the same case id for the same seed', async () => {
     const m = await startMock({ port: 0, faults: ['post-plus-literal'] });
     const transport = new Transport({ concurrency: 8, timeoutMs: 10_000, maxBodyBytes: 1 << 25 });

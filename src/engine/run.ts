@@ -169,7 +169,9 @@ const SHRINK_ATTEMPTS = 16;
  */
 export async function shrinkUnit(plan: RunPlan, deps: EngineDeps, unit: Unit, rows: ResultRow[]): Promise<ResultRow[]> {
   const baseline = unit.baseline;
-  if (!baseline) return rows;
+  // A state-changing operation on a real target is sent once per case, never again (as it is never
+  // retried): shrinking would re-send it, with the hand-written case's booking, to perform it.
+  if (!baseline || (unit.op.mutates && !plan.target.embedded)) return rows;
   // A transport failure (no response, the deadline) says nothing about the inputs: not shrunk.
   const failing = new Set(rows.filter((r) => r.status === 'failed' && r.check !== EXCHANGE_CHECK && r.check !== NOT_RUN_CHECK).map((r) => r.check));
   if (failing.size === 0) return rows;
