@@ -13,6 +13,8 @@
  *   7 mock       requests/s and p99 latency at 64 keep-alive connections
  *   8 bounds     hostile answers through `conformance run`: time within --deadline + 15 s, peak memory
  *                of the run ≤ 1 GiB, reports ≤ 50 MB, no password; one unit at the body cap; redaction
+ *   9 generation what generated cases cost: full runs at --examples 0, the default and 16, alternated;
+ *                per example (one parameter set of one operation on every binding), and drawing alone
  *
  * Options: --sections 1,2,... (default all), --out FILE (default reports/bench.json).
  * No timed assertion anywhere: goals are reported as met or missed, never fail the command.
@@ -27,7 +29,7 @@ import { parseArgs } from 'node:util';
 import { MB, ROOT, runChild, startMockProcess, stat, type MockProcess, type Stat } from './bench/common.js';
 
 const { values: flags } = parseArgs({ options: { sections: { type: 'string' }, out: { type: 'string' } } });
-const sections = new Set((flags.sections ?? '1,2,3,4,5,6,7,8').split(',').map((s) => s.trim()));
+const sections = new Set((flags.sections ?? '1,2,3,4,5,6,7,8,9').split(',').map((s) => s.trim()));
 const outFile = flags.out ?? join(ROOT, 'reports', 'bench.json');
 const CORES = availableParallelism();
 const CONCURRENCY = 16; // `conformance run` against the mock (README: --concurrency default)
@@ -154,11 +156,11 @@ if (sections.has('1') || sections.has('2') || sections.has('5') || sections.has(
 const USAGE_HOOK = pathToFileURL(join(ROOT, 'scripts', 'bench', 'exit-usage.mjs')).href;
 
 /** One `conformance run` process, start to exit: wall ms, and the CPU ms and peak RSS it reports at exit. */
-function fullRun(dir: string): Promise<{ wallMs: number; cpuMs: number; maxRssKB: number; engineMs: number }> {
+function fullRun(dir: string, extra: readonly string[] = []): Promise<{ wallMs: number; cpuMs: number; maxRssKB: number; engineMs: number }> {
   const usageFile = join(tmp, 'usage.json');
   return new Promise((resolve, reject) => {
     const t = performance.now();
-    const child = spawn(process.execPath, ['--import', USAGE_HOOK, join(ROOT, 'bin', 'conformance.js'), 'run', '--quiet', '--report-dir', dir],
+    const child = spawn(process.execPath, ['--import', USAGE_HOOK, join(ROOT, 'bin', 'conformance.js'), 'run', '--quiet', '--report-dir', dir, ...extra],
       { cwd: ROOT, stdio: 'ignore', env: { ...process.env, BENCH_USAGE_FILE: usageFile } });
     child.on('error', reject);
     child.on('close', (code) => {
@@ -190,6 +192,44 @@ if (sections.has('3')) {
     add({ section: '3 full run', what: '  engine part (durationMs in conformance.json)', unit: 's', value: scale(stat(runs.map((r) => r.engineMs)), 1 / 1000) });
     if (dir.startsWith('/dev/shm')) rmSync(dir, { recursive: true, force: true });
   }
+}
+
+// ---- 9: what generated cases cost -------------------------------------------------------------
+
+if (sections.has('9')) {
+  const { DEFAULT_EXAMPLES, FIXED_LANGUAGES, generatedCases } = await import('../src/engine/generate.js');
+  const { OPERATIONS } = await import('../src/contract/catalogue.js');
+  const dir = join(tmp, 'generation');
+  const budgets = [0, DEFAULT_EXAMPLES, 16];
+  log(`9 generation: conformance run --examples ${budgets.join(' / ')}, alternated, 5 runs each`);
+  await fullRun(dir, ['--examples', '0']); // warm-up
+  const runs = new Map<number, { wallMs: number; cpuMs: number; engineMs: number }[]>(budgets.map((b) => [b, []]));
+  const exchanges = new Map<number, number>();
+  for (let i = 0; i < 5; i++) {
+    for (const b of budgets) {
+      runs.get(b)!.push(await fullRun(dir, ['--examples', String(b)]));
+      const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { results: { check: string }[] };
+      exchanges.set(b, report.results.filter((r) => rowKind(r) === 'exchange').length);
+    }
+  }
+  const med = (b: number, k: 'wallMs' | 'cpuMs' | 'engineMs') => stat(runs.get(b)!.map((r) => r[k])).median;
+  for (const b of budgets) {
+    const wall = scale(stat(runs.get(b)!.map((r) => r.wallMs)), 1 / 1000);
+    add({ section: '9 generation', what: `conformance run --examples ${b}${b === DEFAULT_EXAMPLES ? ' (default)' : ''}: ${exchanges.get(b)} exchanges, start → exit`, unit: 's', value: wall,
+      ...(b === DEFAULT_EXAMPLES ? { goal: '≤ 2.5 s', met: wall.median <= 2.5 } : {}) });
+  }
+  const perExample = (k: 'wallMs' | 'cpuMs' | 'engineMs') => (med(16, k) - med(0, k)) / (16 * OPERATIONS.length);
+  add({ section: '9 generation', what: `  per example (one parameter set of one operation on ${4} bindings, checked and compared): wall / CPU / engine`, unit: 'ms',
+    value: `${perExample('wallMs').toFixed(1)} / ${perExample('cpuMs').toFixed(1)} / ${perExample('engineMs').toFixed(1)}` });
+  add({ section: '9 generation', what: `  the default budget adds (wall, ${DEFAULT_EXAMPLES} × ${OPERATIONS.length} examples)`, unit: 's', value: ((med(DEFAULT_EXAMPLES, 'wallMs') - med(0, 'wallMs')) / 1000).toFixed(2) });
+  const draws: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const t = performance.now();
+    OPERATIONS.forEach((op, k) => generatedCases(op, { seed: i, examples: 64, languages: FIXED_LANGUAGES }, k));
+    draws.push(((performance.now() - t) * 1000) / (64 * OPERATIONS.length));
+  }
+  add({ section: '9 generation', what: '  drawing the values alone (fast-check), per example', unit: 'µs', value: stat(draws) });
+  raw.generation = Object.fromEntries(budgets.map((b) => [b, { runs: runs.get(b), exchanges: exchanges.get(b) }]));
 }
 
 // ---- 4 and 6: large documents, and the XSD engines ----------------------------------------------

@@ -41,6 +41,10 @@ export interface ConformanceSettings {
   readonly deadlineMs?: number;
   readonly maxRps?: number;
   readonly maxBodyBytes?: number;
+  /** Seed of the generated request cases (default 16): the same seed sends the same cases. */
+  readonly seed?: number;
+  /** Generated request cases per operation (default 4; 0: none). */
+  readonly examples?: number;
   /** Stop sending after this many failed rows (the report's `incomplete` says so). */
   readonly maxFailures?: number;
   /** Stop sending to a service after this many time-outs or connection failures in a row (0: never; default 5). */

@@ -29,6 +29,7 @@ import { loadFixtureCases, type CaseTable, type RequestCase } from '../src/engin
 import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, rowBindings } from '../src/core/rows.js';
 import { runConformance } from '../src/engine/run.js';
 import type { RunPlan } from '../src/engine/plan.js';
+import { DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANGUAGES } from '../src/engine/generate.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, startMock, type MockOptions } from '../src/mock/index.js';
 import { FAULTS, faultBindings, findFault, type Fault } from '../src/mock/faults.js';
 import { formatFindings } from '../src/report/console.js';
@@ -116,6 +117,8 @@ function planFor(url: string, namespaces: Namespaces, operations: readonly Opera
   return {
     target: { bookUrl: url, searchUrl: url, transfersUrl: url, paths, namespaces, user: DEFAULT_USER, password: DEFAULT_PASSWORD, embedded: true },
     bindings: BINDINGS, operations, cases, allowMutations: true, checks: CHECKS, negative: true, equivalence: true,
+    // Generated cases at the default budget and seed, as `conformance run` sends them.
+    generation: { seed: DEFAULT_SEED, examples: DEFAULT_EXAMPLES, languages: FIXED_LANGUAGES, languagesFrom: 'the fixed list (self-test)' },
   };
 }
 

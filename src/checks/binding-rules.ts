@@ -8,7 +8,7 @@ import { BINDING_DIFFERENCES } from '../contract/binding-differences.js';
 import type { Finding } from '../core/types.js';
 import { isBlank, isNil, type XElement } from '../xml/tree.js';
 import { finding, type Check, type CheckOutcome } from './types.js';
-import { inBandError, isSkip, needsDocument, quote, step } from './support.js';
+import { inBandError, isSkip, needsDocument, quote, step, judgedAsAnswer } from './support.js';
 
 
 /** Every element reached by a rule's name path from the result element, with its path. */
@@ -24,7 +24,7 @@ function reach(result: XElement, steps: readonly string[], path: string): { el: 
 export const bindingRules: Check = {
   name: 'binding_rules',
   description: 'What the contract states per binding holds: e.g. CancelBooking activecancellationpolicy is nil in SOAP and holds text or child elements in HTTP GET/POST.',
-  appliesTo: (ctx) => ctx.caseKind === 'valid' && BINDING_DIFFERENCES.some((r) => r.operation === ctx.op.name),
+  appliesTo: (ctx) => judgedAsAnswer(ctx) && BINDING_DIFFERENCES.some((r) => r.operation === ctx.op.name),
   run(ctx): CheckOutcome {
     const doc = needsDocument(ctx);
     if (isSkip(doc)) return doc;

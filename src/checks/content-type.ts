@@ -1,14 +1,14 @@
 /** content_type: the binding's response media type with charset utf-8 (section 4, Endpoints table). */
 import { parseContentType } from '../bindings/media-type.js';
 import { finding, type Check, type CheckOutcome } from './types.js';
-import { needsSuccess, quote } from './support.js';
+import { needsSuccess, quote, judgedAsAnswer } from './support.js';
 
 export const CONTENT_TYPE_PATH = 'http:content-type';
 
 export const contentType: Check = {
   name: 'content_type',
   description: "The response Content-Type is the binding's media type with charset=utf-8 (parameter order, spacing, quoting and case of utf-8 free).",
-  appliesTo: (ctx) => ctx.caseKind === 'valid',
+  appliesTo: (ctx) => judgedAsAnswer(ctx),
   run(ctx): CheckOutcome {
     const skip = needsSuccess(ctx);
     if (skip) return skip;

@@ -20,7 +20,8 @@ export type CaseKind =
   | 'missing-param'      // a required typed parameter left out
   | 'bad-param'          // an int or dateTime parameter that does not parse
   | 'unknown-operation'  // an operation the service does not have
-  | 'wrong-soapaction';  // SOAP 1.1 with a SOAPAction naming another operation
+  | 'wrong-soapaction'   // SOAP 1.1 with a SOAPAction naming another operation
+  | 'generated';         // a generated parameter set (src/engine/generate.ts): may be accepted or rejected
 
 /** Case kinds whose request is bad: the target must reject it cleanly (no data, no crash). */
 export const BAD_REQUEST_KINDS: readonly CaseKind[] = ['missing-param', 'bad-param', 'unknown-operation', 'wrong-soapaction'];

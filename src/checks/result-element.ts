@@ -9,7 +9,7 @@ import { isNil, type XElement } from '../xml/tree.js';
 import type { CheckContext } from './context.js';
 import { finding, type Check, type CheckOutcome } from './types.js';
 import { findFault, soapBody } from './soap-fault.js';
-import { caseHint, clarkOf, isSkip, isSoapEnvNs, needsDocument, nsDifference, step } from './support.js';
+import { caseHint, clarkOf, isSkip, isSoapEnvNs, needsDocument, nsDifference, step, judgedAsAnswer } from './support.js';
 
 const CHECK = 'result_element';
 
@@ -89,7 +89,7 @@ function bare(ctx: CheckContext, root: XElement): CheckOutcome {
 export const resultElement: Check = {
   name: CHECK,
   description: 'The result element sits where the binding puts it, with its exact name, in the group namespace; nil only where allowed.',
-  appliesTo: (ctx) => ctx.caseKind === 'valid',
+  appliesTo: (ctx) => judgedAsAnswer(ctx),
   run(ctx): CheckOutcome {
     const doc = needsDocument(ctx);
     if (isSkip(doc)) return doc;

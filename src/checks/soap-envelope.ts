@@ -10,12 +10,12 @@ import type { Finding } from '../core/types.js';
 import type { XElement } from '../xml/tree.js';
 import { finding, type Check, type CheckOutcome } from './types.js';
 import { describeFault, findFault } from './soap-fault.js';
-import { clarkOf, isSkip, isSoapEnvNs, needsDocument, soapLabel, step } from './support.js';
+import { clarkOf, isSkip, isSoapEnvNs, needsDocument, soapLabel, step, judgedAsAnswer } from './support.js';
 
 export const soapEnvelope: Check = {
   name: 'soap_envelope',
   description: 'SOAP bindings: an Envelope of the binding\'s SOAP version with exactly one Body and, on a valid call, no Fault; HTTP GET/POST: no SOAP envelope.',
-  appliesTo: (ctx) => ctx.caseKind === 'valid',
+  appliesTo: (ctx) => judgedAsAnswer(ctx),
   run(ctx): CheckOutcome {
     const doc = needsDocument(ctx);
     if (isSkip(doc)) return doc;

@@ -3,6 +3,7 @@
  * defect is reported by exactly one check and the others skip with a reason naming it), paths,
  * short quotes and the hints that explain a near miss (case, namespace version, other group).
  */
+import { findFault } from './soap-fault.js';
 import { BINDING_MODULES } from '../bindings/index.js';
 import { effective, MODEL } from '../contract/model.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS, type XElement } from '../xml/tree.js';
@@ -34,6 +35,18 @@ export function quote(s: string, max = MAX_QUOTE): string {
     out += s[i];
   }
   return `"${out.length > max - 2 ? `${out.slice(0, max - 3)}…` : out}"`;
+}
+
+/**
+ * Whether the per-exchange checks of a valid call judge this exchange: a valid case always; a
+ * generated case (which a conforming service may reject: an unparsable date) only when it was
+ * answered as a success, with 200 and no SOAP fault. A rejection of a generated case is judged only
+ * by the comparison of bindings: all must reject it alike.
+ */
+export function judgedAsAnswer(ctx: CheckContext): boolean {
+  if (ctx.caseKind === 'valid') return true;
+  if (ctx.caseKind !== 'generated' || ctx.response?.status !== 200) return false;
+  return findFault(ctx.xml().parsed?.root) === undefined;
 }
 
 /** Why no check about the response document can run: no response, or not a 200 (status_code or credentials_rejected speak). */

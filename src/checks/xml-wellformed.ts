@@ -7,7 +7,7 @@ import { parseContentType } from '../bindings/media-type.js';
 import { readDeclaration } from '../xml/tree.js';
 import type { Finding } from '../core/types.js';
 import { finding, type Check, type CheckOutcome } from './types.js';
-import { needsSuccess, quote } from './support.js';
+import { needsSuccess, quote, judgedAsAnswer } from './support.js';
 
 export const DOCUMENT_PATH = '/';
 
@@ -55,7 +55,7 @@ function bomEncoding(buf: Buffer): string | undefined {
 export const xmlWellformed: Check = {
   name: 'xml_wellformed',
   description: 'The body is well-formed XML in the encoding that its XML declaration (absent: UTF-8) and the Content-Type charset name.',
-  appliesTo: (ctx) => ctx.caseKind === 'valid',
+  appliesTo: (ctx) => judgedAsAnswer(ctx),
   run(ctx): CheckOutcome {
     const skip = needsSuccess(ctx);
     if (skip) return skip;

@@ -222,7 +222,8 @@ export async function compareCommand(argv: string[], io: CommandIO): Promise<num
   let secrets: string[] = [];
   let redact: Redactor = (t) => t;
   try {
-    for (const s of settings) sessions.push(await openSession(s));
+    // compare sends the hand-written cases both configs have: no generation, no GetLanguages request.
+    for (const s of settings) sessions.push(await openSession({ ...s, examples: 0 }));
     const [A, B] = sessions as [Session, Session];
     secrets = [...new Set([...A.secrets, ...B.secrets])];
     redact = makeRedactor(secrets);

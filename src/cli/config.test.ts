@@ -5,6 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { ConfigError, UsageError } from '../core/errors.js';
 import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, OPERATIONS } from '../contract/catalogue.js';
 import { CHECK_NAMES } from '../checks/registry.js';
+import { DEFAULT_EXAMPLES, DEFAULT_SEED } from '../engine/generate.js';
 import { validateJson } from '../schema/json.js';
 import { CONFIG_SCHEMA_URL, resolveRunSettings } from './config.js';
 import { main } from './main.js';
@@ -32,6 +33,16 @@ describe('run settings', () => {
     const cfg = file('p.json', { target: { bookUrl: 'http://file', searchUrl: 'http://file', user: 'fileuser', passwordEnv: 'MY_PW' }, concurrency: 3 });
     const s = resolveRunSettings(['--config', cfg, '--concurrency', '5'], { CONFORMANCE_BOOK_URL: 'http://env', MY_PW: 'x' });
     expect(s).toMatchObject({ bookUrl: 'http://env', searchUrl: 'http://file', user: 'fileuser', password: 'x', concurrency: 5 });
+  });
+  test('generated cases: --seed and --examples, or seed and examples in the config file; the defaults otherwise', () => {
+    expect(resolveRunSettings([], {})).toMatchObject({ seed: DEFAULT_SEED, examples: DEFAULT_EXAMPLES });
+    expect(resolveRunSettings(['--seed', '42', '--examples', '0'], {})).toMatchObject({ seed: 42, examples: 0 });
+    const cfg = file('g.json', { seed: 7, examples: 9 });
+    expect(resolveRunSettings(['--config', cfg], {})).toMatchObject({ seed: 7, examples: 9 });
+    expect(resolveRunSettings(['--config', cfg, '--seed', '8'], {})).toMatchObject({ seed: 8, examples: 9 });
+    expect(() => resolveRunSettings(['--examples=-1'], {})).toThrow(/--examples must be a whole number from 0 to 1000 \(got "-1"\)/);
+    expect(() => resolveRunSettings(['--seed', 'abc'], {})).toThrow(/--seed must be a whole number/);
+    expect(() => resolveRunSettings(['--config', file('g2.json', { examples: 'many' })], {})).toThrow(/examples.*g2\.json|g2\.json.*examples/);
   });
   test('config cases extend the shipped ones; an existing id is replaced', () => {
     const cfg = file('c.json', { cases: { GetMeals: [{ id: 'default', params: { language: 'sv' } }, { id: 'fi', params: { language: 'fi' } }] } });

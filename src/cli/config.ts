@@ -2,6 +2,7 @@
  * Run settings from flags, environment and an optional JSON config file (in that order of
  * precedence), checked completely: every bad value is named in a UsageError/ConfigError (exit 2).
  */
+import { DEFAULT_EXAMPLES, DEFAULT_SEED } from '../engine/generate.js';
 import { dirname } from 'node:path';
 import { readFileSync } from 'node:fs';
 import { readJsonFile } from '../core/json-file.js';
@@ -67,6 +68,10 @@ export interface RunSettings {
   readonly maxFailures?: number;
   /** Give up on a service after this many time-outs or connection failures in a row (0: never). */
   readonly giveUpAfter: number;
+  /** Seed of the generated cases (src/engine/generate.ts). */
+  readonly seed: number;
+  /** Generated cases per operation; 0 turns generation off. */
+  readonly examples: number;
 }
 
 export const RUN_OPTIONS = {
@@ -104,6 +109,8 @@ export const RUN_OPTIONS = {
   expectations: { type: 'string' },
   'update-expectations': { type: 'boolean' },
   shard: { type: 'string' },
+  seed: { type: 'string' },
+  examples: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -115,7 +122,7 @@ export const RUN_USAGE = `usage: conformance run [--config FILE] [--book-url URL
     [--concurrency N] [--timeout MS] [--report-dir DIR]
     [--deadline MS] [--max-rps N] [--max-body-bytes N] [--max-failures N] [--give-up-after N] [--insecure-tls]
     [--checks a,b] [--skip-checks a,b] [--no-negative] [--no-equivalence] [--quiet]
-    [--expectations FILE [--update-expectations]] [--shard i/n]
+    [--expectations FILE [--update-expectations]] [--shard i/n] [--seed N] [--examples N]
 
 With no target URL the embedded mock is started and tested. Service paths default to section 4's
 (/1/SOAP/Booking.asmx, /1/SOAP/NonStaticXMLAPI.asmx); --X-http-path is where HTTP GET/POST are
@@ -123,7 +130,9 @@ served when not at the SOAP path (default: the --X-path). The password may come 
 environment variable CONFORMANCE_PASSWORD instead of --password (preferred: flags show in process lists).
 --expectations FILE reports the failures it lists as known (exit 0 when only those fail) and fails on
 entries that no longer fail or have expired; --update-expectations rewrites FILE from this run.
---shard i/n runs the i-th of n parts of the matrix; join the parts with conformance merge.`;
+--shard i/n runs the i-th of n parts of the matrix; join the parts with conformance merge.
+--examples N generated request cases per operation (default ${DEFAULT_EXAMPLES}; 0: none), drawn with
+--seed N (default ${DEFAULT_SEED}): the same seed gives the same cases.`;
 
 // One parser for every command (src/core/flags.ts); re-exported for the commands beside this file.
 export { parseFlags, helpText, type FlagSpec, type FlagValues, type FlagHelp } from '../core/flags.js';
@@ -423,5 +432,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     shard: f.shard === undefined ? undefined : parseShard(f.shard),
     maxFailures: in_.int('max-failures', 'maxFailures', 1, 1_000_000),
     giveUpAfter: in_.int('give-up-after', 'giveUpAfter', 0, 1_000_000) ?? DEFAULT_TRANSPORT.giveUpAfter!,
+    seed: in_.int('seed', 'seed', 0, 2 ** 31 - 1) ?? DEFAULT_SEED,
+    examples: in_.int('examples', 'examples', 0, 1000) ?? DEFAULT_EXAMPLES,
   };
 }

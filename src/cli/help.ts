@@ -5,6 +5,7 @@
  * flag added there without a line here does not compile; the README's tables say the same (a test
  * keeps them in step, src/cli/docs.test.ts).
  */
+import { DEFAULT_EXAMPLES, DEFAULT_SEED } from '../engine/generate.js';
 import type { FlagHelp } from '../core/flags.js';
 import type { COMPARE_OPTIONS } from './compare.js';
 import type { RUN_OPTIONS } from './config.js';
@@ -37,6 +38,8 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = {
   deadline: { value: 'MS', description: 'the whole run', default: 'none' },
   'max-rps': { value: 'N', description: 'request rate bound', default: 'none mock, 20 remote' },
   'max-body-bytes': { value: 'N', description: 'response size cap, enforced while reading', default: '33554432' },
+  seed: { value: 'N', description: 'seed of the generated request cases: the same seed sends the same cases under the same ids', default: String(DEFAULT_SEED) },
+  examples: { value: 'N', description: 'generated request cases per operation (0: none)', default: String(DEFAULT_EXAMPLES) },
   'max-failures': { value: 'N', description: 'stop sending after N failed rows; the reports say the run is incomplete', default: 'none' },
   'give-up-after': { value: 'N', description: 'stop sending to a service after N time-outs or connection failures in a row (0: never)', default: '5' },
   'insecure-tls': { description: 'accept self-signed certificates (explicit opt-in)', default: 'off' },

@@ -33,19 +33,28 @@ export const EXIT_UNREACHABLE = 4;
  * On SIGINT or SIGTERM (a CI time-out): stop sending, abort what is in flight, and let the run end
  * so its partial reports are written, marked incomplete; a second signal leaves at once.
  */
-function watchSignals(transport: { stop(why: string): void }, io: RunIO) {
+function watchSignals(io: RunIO) {
   const state: { why?: string; code?: number } = {};
+  let transport: { stop(why: string): void } | undefined;
   const on = (sig: NodeJS.Signals) => {
     const code = sig === 'SIGINT' ? 130 : 143;
     if (state.why) process.exit(state.code ?? code);
     state.why = `interrupted by ${sig}`;
     state.code = code;
     io.err(`conformance: ${sig}: stopping and writing the reports of what ran (${sig} again to leave at once)`);
-    transport.stop(state.why);
+    transport?.stop(state.why);
   };
   process.on('SIGINT', on);
   process.on('SIGTERM', on);
-  return { state, dispose: () => { process.off('SIGINT', on); process.off('SIGTERM', on); } };
+  return {
+    state,
+    /** The transport to stop (it may be stopped at once: the signal came while it was being made). */
+    attach(t: { stop(why: string): void }) {
+      transport = t;
+      if (state.why) t.stop(state.why);
+    },
+    dispose: () => { process.off('SIGINT', on); process.off('SIGTERM', on); },
+  };
 }
 
 /** Run and report; returns the process exit code (0 conforming, 1 not conforming). */
@@ -80,14 +89,22 @@ export type RunIO = Pick<CommandIO, 'err' | 'isTTY' | 'signals'>;
  * command and the library's runConformance.
  */
 export async function executeRun(s: RunSettings, io: RunIO, write = true): Promise<{ report: RunReport; paths?: ReportPaths; interrupted?: number }> {
-  const weak = weakPasswordWarning(s.password);
-  if (weak) io.err(`warning: ${weak}`);
   // A bad expectations file is bad input: refused before anything is sent.
   let expectations: ExpectationsFile | undefined;
   if (s.expectations && !(s.updateExpectations && !existsSync(s.expectations))) expectations = readExpectations(s.expectations);
-  const session = await openSession(s);
+  // Signals are watched from before the session opens (it may ask the target for its languages
+  // first), and before anything is printed: a supervisor may signal as soon as it reads a line.
+  const signals = io.signals ? watchSignals(io) : undefined;
+  const weak = weakPasswordWarning(s.password);
+  if (weak) io.err(`warning: ${weak}`);
+  let session;
+  try {
+    session = await openSession(s, {}, (t) => signals?.attach(t));
+  } catch (e) {
+    signals?.dispose();
+    throw e;
+  }
   const { plan, secrets } = session;
-  const signals = io.signals ? watchSignals(session.transport, io) : undefined;
   try {
     const deps = { ...session.deps(s.quiet ? undefined : progressLine(io.err, io.isTTY)), stopped: () => signals?.state.why };
     const sp = s.shard ? shardPlan(plan, s.shard) : undefined;

@@ -11,6 +11,7 @@ import { EnvironmentError, UsageError } from '../core/errors.js';
 import { makeRedactor, redactUserInfo, type Redactor } from '../core/redact.js';
 import type { Target } from '../core/types.js';
 import { secretsOf, type RunPlan } from '../engine/plan.js';
+import { discoverLanguages } from '../engine/languages.js';
 import type { EngineDeps } from '../engine/run.js';
 import { startMock, type MockOptions, type RunningMock } from '../mock/index.js';
 import type { DocumentValidator } from '../schema/types.js';
@@ -47,8 +48,8 @@ export function checksOf(s: Pick<RunSettings, 'checks' | 'skipChecks'>): Check[]
   return checks.filter((c) => !s.skipChecks.includes(c.name));
 }
 
-/** Open a session; `mock` adds options for the embedded mock. */
-export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {}): Promise<Session> {
+/** Open a session; `mock` adds options for the embedded mock; `onTransport` gets the transport as soon as it exists. */
+export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {}, onTransport?: (t: Transport) => void): Promise<Session> {
   const checks = checksOf(s);
   let running: RunningMock | undefined;
   if (s.embedded) {
@@ -69,18 +70,23 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     ...(s.passwordVar ? { passwordVariable: s.passwordVar } : {}),
     embedded: s.embedded,
   };
-  const plan: RunPlan = {
-    target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
-    negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed,
-    ...(s.maxFailures !== undefined ? { maxFailures: s.maxFailures } : {}),
-  };
   let transport: Transport | undefined;
   try {
     transport = new Transport({
       concurrency: s.concurrency, timeoutMs: s.timeoutMs, maxBodyBytes: s.maxBodyBytes, maxRps: s.maxRps,
       deadline: s.deadlineMs ? Date.now() + s.deadlineMs : undefined, insecureTls: s.insecureTls, giveUpAfter: s.giveUpAfter,
     });
+    // The caller may stop it from now on (an interrupt during the language discovery below).
+    onTransport?.(transport);
     const validator = createDocumentValidator(s.namespaces, { maxBytes: s.maxBodyBytes });
+    // Generated cases take `language` from the target's GetLanguages (engine/languages.ts).
+    const langs = s.examples > 0 ? await discoverLanguages(target, s.bindings, s.operations, transport, s.shard !== undefined) : undefined;
+    const plan: RunPlan = {
+      target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
+      negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed,
+      ...(s.maxFailures !== undefined ? { maxFailures: s.maxFailures } : {}),
+      ...(langs ? { generation: { seed: s.seed, examples: s.examples, languages: langs.languages, languagesFrom: langs.from } } : {}),
+    };
     const secrets = secretsOf(target);
     const redact = makeRedactor(secrets);
     const t = transport;

@@ -303,7 +303,10 @@ const SINGLE_BYTE_READINGS = ['windows-1252', 'iso-8859-2', 'iso-8859-15', 'wind
 
 /** The strings a secret can read as, in any decoded view (see the module comment). */
 function readings(secret: string): string[] {
-  const out = new Set<string>([secret, secret.replace(/[ \t\r\n]+/g, ' ')]);
+  // The password in other letter case is as good as the password (the password-case credential
+  // variant sends it; a service comparing without regard to case accepts it).
+  const swapped = [...secret].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+  const out = new Set<string>([secret, secret.replace(/[ \t\r\n]+/g, ' '), swapped]);
   const bytes = Buffer.from(secret, 'utf8');
   if (/[^\u0000-\u007f]/.test(secret)) {
     out.add(bytes.toString('latin1'));

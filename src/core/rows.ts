@@ -45,3 +45,11 @@ export function notCalledReason(operation: string, rows: readonly Pick<ResultRow
   const reason = (rows.find((r) => r.status === 'skipped') ?? rows[0]!).message.replace(/^not run: /, '');
   return reason.startsWith(`${operation} `) ? reason.slice(operation.length + 1) : reason;
 }
+
+/** Prefix of the case ids of generated cases (src/engine/generate.ts): the reports group them. */
+export const GENERATED_CASE_PREFIX = 'gen-';
+
+/** Whether a row's case is a generated one. */
+export function isGeneratedCase(caseId: string): boolean {
+  return caseId.startsWith(GENERATED_CASE_PREFIX);
+}

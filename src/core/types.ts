@@ -102,6 +102,8 @@ export interface RunReport {
   results: ResultRow[];
   /** The expectations file applied to the results, entry by entry (absent when none was). */
   readonly expectations?: ExpectationsSummary;
+  /** Generated request cases: the seed that repeats them, the examples per operation, where `language` came from (absent: none generated). */
+  readonly generation?: { readonly seed: number; readonly examples: number; readonly languagesFrom: string };
   /** Why the run ended before it had sent every case, and how far it got (absent: it ran to the end). */
   readonly incomplete?: string;
   /**

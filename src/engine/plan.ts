@@ -14,10 +14,19 @@ import type { CaseKind } from '../checks/context.js';
 import type { Check } from '../checks/types.js';
 import type { HttpRequest, Target } from '../core/types.js';
 import type { CaseTable, RequestCase } from './cases.js';
+import { broadestCase, generatedCases, type Generation } from './generate.js';
+import { OPERATIONS } from '../contract/catalogue.js';
 
 /** A password no real account has: the wrong-credentials case sends it. */
 export const WRONG_PASSWORD = 'conformance-wrong-password-7f3a';
 export const WRONG_CREDENTIALS_CASE = 'wrong-credentials';
+/** A user name no real account has: the wrong-user case sends it with the right password. */
+export const WRONG_USER = 'conformance-wrong-user-7f3a';
+
+/** The password with the case of every letter swapped (equal to it when it has no letter). */
+export function swapCase(s: string): string {
+  return [...s].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+}
 /** Name of the operation the unknown-operation case asks for. */
 export const UNKNOWN_OPERATION = 'NoSuchOperation';
 
@@ -40,6 +49,8 @@ export interface RunPlan {
    * exchange at all fails the run, since a gate that tested nothing must not pass.
    */
   readonly operationsNamed?: boolean;
+  /** Generated cases (./generate.ts); none when absent or at 0 examples. */
+  readonly generation?: Generation;
 }
 
 /** One operation × case, sent on every selected binding. */
@@ -53,6 +64,8 @@ export interface Unit {
   readonly only?: readonly BindingId[];
   /** Headers replacing the binding's own (the wrong-SOAPAction case). */
   readonly headers?: Record<string, string>;
+  /** A generated unit: the parameters shrinking goes back to (the first hand-written case's). */
+  readonly baseline?: Params;
 }
 
 /** A stand-in operation the service does not have, on the path and namespace of `like`. */
@@ -69,6 +82,31 @@ export function caseUnit(target: Pick<Target, 'user' | 'password'>, op: Operatio
   return { op, caseId: c.id, kind: 'valid', params: { ...c.params, userName: target.user, password: target.password }, description: c.description };
 }
 
+/**
+ * The credential variants of an operation's first case (section 5): each must get no data on any
+ * binding. The wrong password, an empty one, the right password with a wrong user name, the right
+ * password in other letter case (left out when it has no letter), both credentials absent.
+ */
+export function credentialUnits(op: Operation, params: Params, password: string): Unit[] {
+  const kind = 'wrong-credentials' as const;
+  const absent: Record<string, string> = { ...params };
+  delete absent.userName;
+  delete absent.password;
+  const swapped = swapCase(password);
+  return [
+    { op, caseId: WRONG_CREDENTIALS_CASE, kind, params: { ...params, password: WRONG_PASSWORD },
+      description: 'a valid call with a wrong password: no binding may answer with data' },
+    { op, caseId: 'empty-password', kind, params: { ...params, password: '' },
+      description: 'a valid call with an empty password: no binding may answer with data' },
+    { op, caseId: 'wrong-user', kind, params: { ...params, userName: WRONG_USER },
+      description: 'the right password with a user name no account has: no binding may answer with data' },
+    ...(swapped !== password ? [{ op, caseId: 'password-case', kind, params: { ...params, password: swapped },
+      description: 'the right password in other letter case (shown as ***): no binding may answer with data' }] : []),
+    { op, caseId: 'no-credentials', kind, params: absent,
+      description: 'neither userName nor password sent: no binding may answer with data' },
+  ];
+}
+
 /** The units of a plan, in catalogue order: the valid cases, then the negative case per operation. */
 export function planUnits(plan: RunPlan): Unit[] {
   const units: Unit[] = [];
@@ -76,13 +114,19 @@ export function planUnits(plan: RunPlan): Unit[] {
     const cases: readonly RequestCase[] = plan.cases.get(op.name) ?? [];
     for (const c of cases) units.push(caseUnit(plan.target, op, c));
     const first = cases[0];
+    const g = plan.generation;
+    if (g && g.examples > 0 && first) {
+      const credentials = { userName: plan.target.user, password: plan.target.password };
+      const baseline = { ...first.params, ...credentials };
+      const broadest = broadestCase(op, first.params);
+      const generated = [...(broadest ? [broadest] : []), ...generatedCases(op, g, OPERATIONS.indexOf(op))];
+      for (const c of generated) {
+        units.push({ op, caseId: c.id, kind: 'generated', params: { ...c.params, ...credentials }, description: c.description, baseline });
+      }
+    }
     if (!plan.negative || !first) continue;
     const params = { ...first.params, userName: plan.target.user, password: plan.target.password };
-    units.push({
-      op, caseId: WRONG_CREDENTIALS_CASE, kind: 'wrong-credentials',
-      params: { ...params, password: WRONG_PASSWORD },
-      description: 'a valid call with a wrong password: no binding may answer with data',
-    });
+    units.push(...credentialUnits(op, params, plan.target.password));
     const typed = op.params.find((p) => p.required && p.type !== 'string');
     if (typed) {
       const rest: Record<string, string> = { ...params };
@@ -167,5 +211,7 @@ export function secretsOf(target: Pick<Target, 'password' | 'bookUrl' | 'searchU
       return [];
     }
   });
+  // The password-case variant's password (its letter case swapped) is one of the password's readings
+  // the redactor looks for (core/redact.ts): not a secret of its own, which would double the search.
   return [...new Set([target.password, ...fromUrls].filter((s) => s !== ''))];
 }

@@ -5,7 +5,11 @@ import { selectChecks } from '../checks/registry.js';
 import type { Target } from '../core/types.js';
 import { Transport } from '../transport/client.js';
 import { loadFixtureCases } from './cases.js';
-import { planUnits, WRONG_PASSWORD, type RunPlan } from './plan.js';
+import { planUnits, secretsOf, swapCase, WRONG_PASSWORD, WRONG_USER, type RunPlan } from './plan.js';
+import { DEFAULT_EXAMPLES, FIXED_LANGUAGES } from './generate.js';
+import { startMock } from '../mock/index.js';
+import { createDocumentValidator } from '../schema/xsd-validator.js';
+import { makeRedactor } from '../core/redact.js';
 import { runConformance } from './run.js';
 
 const PASSWORD = 'Engine-Secret-91';
@@ -26,7 +30,7 @@ describe('planning', () => {
     const valid = units.filter((u) => u.kind === 'valid');
     expect(valid).toHaveLength([...cases.values()].reduce((n, c) => n + c.length, 0));
     for (const u of valid) expect(u.params).toMatchObject({ userName: 'u', password: PASSWORD });
-    const wrong = units.filter((u) => u.kind === 'wrong-credentials');
+    const wrong = units.filter((u) => u.caseId === 'wrong-credentials');
     expect(wrong).toHaveLength(14);
     for (const u of wrong) expect(u.params.password).toBe(WRONG_PASSWORD);
     // typed parameters: AmendmentPriceRequest, AmendmentRequest, UpdateSpecialRequest, GetSpecialRequest
@@ -38,6 +42,31 @@ describe('planning', () => {
     expect(units.find((u) => u.caseId === 'unparsable-checkInDate')!.params.checkInDate).toBe('not-a-date');
     expect(units.filter((u) => u.kind === 'wrong-soapaction').every((u) => u.only?.join() === 'soap11')).toBe(true);
     expect(units.filter((u) => u.kind === 'unknown-operation').map((u) => u.caseId)).toEqual(['unknown-operation-Booking', 'unknown-operation-NonStaticXMLAPI']);
+  });
+  test('credential variants of every operation: wrong password, empty password, wrong user, password in other case, none', () => {
+    const units = planUnits(plan()).filter((u) => u.kind === 'wrong-credentials');
+    expect(units).toHaveLength(14 * 5);
+    const of = (id: string) => units.filter((u) => u.caseId === id).map((u) => u.params);
+    for (const p of of('empty-password')) expect(p).toMatchObject({ userName: 'u', password: '' });
+    for (const p of of('wrong-user')) expect(p).toMatchObject({ userName: WRONG_USER, password: PASSWORD });
+    for (const p of of('password-case')) expect(p).toMatchObject({ userName: 'u', password: 'eNGINE-sECRET-91' });
+    for (const p of of('no-credentials')) expect('userName' in p || 'password' in p).toBe(false);
+    // A password without letters has no other case: that variant is left out.
+    expect(planUnits(plan({ target: { ...target(false), password: '1234-5678' } })).some((u) => u.caseId === 'password-case')).toBe(false);
+    // The password in other case is as secret as the password: one of its readings for the redactor.
+    expect(secretsOf(target(false))).toEqual([PASSWORD]);
+    expect(makeRedactor(secretsOf(target(false)))(`a ${swapCase(PASSWORD)} b ${encodeURIComponent(swapCase(PASSWORD))}`)).toBe('a *** b ***');
+  });
+  test('generated cases: --examples per operation after the hand-written ones, none at 0 or without generation', () => {
+    const generation = { seed: 16, examples: 3, languages: FIXED_LANGUAGES, languagesFrom: 'test' };
+    const units = planUnits(plan({ generation }));
+    const gen = units.filter((u) => u.kind === 'generated');
+    expect(gen.filter((u) => u.caseId !== 'gen-broadest')).toHaveLength(14 * 3);
+    expect(gen.filter((u) => u.caseId === 'gen-broadest').map((u) => u.op.name)).toEqual(['SearchTransfers']);
+    for (const u of gen) expect(u.params).toMatchObject({ userName: 'u', password: PASSWORD });
+    for (const u of gen) expect(u.baseline).toMatchObject({ ...loadFixtureCases().get(u.op.name)![0]!.params, userName: 'u' });
+    expect(planUnits(plan({ generation: { ...generation, examples: 0 } })).some((u) => u.kind === 'generated')).toBe(false);
+    expect(planUnits(plan()).some((u) => u.kind === 'generated')).toBe(false);
   });
   test('no negative cases when switched off; no SOAPAction case without SOAP 1.1', () => {
     expect(planUnits(plan({ negative: false })).every((u) => u.kind === 'valid')).toBe(true);
@@ -73,6 +102,16 @@ describe('a real target is not a test fixture', () => {
       expect(r.message).toMatch(/changes state on the target: not called without --allow-mutations/);
     }
   });
+  test('generated cases of state-changing operations are not sent without --allow-mutations either', async () => {
+    const mutating = OPERATIONS.filter((o) => o.mutates);
+    const sent: string[] = [];
+    const generation = { seed: 16, examples: DEFAULT_EXAMPLES, languages: FIXED_LANGUAGES, languagesFrom: 'test' };
+    const report = await runConformance(plan({ operations: mutating, generation }), { transport: forbiddingTransport(sent), validator: noValidator });
+    expect(sent.filter((s) => !s.includes('NoSuchOperation') && !s.endsWith('?WSDL'))).toEqual([]);
+    const generated = report.results.filter((r) => r.case.startsWith('gen-'));
+    expect(generated).toHaveLength(mutating.length * DEFAULT_EXAMPLES * 4);
+    for (const r of generated) expect(r.status).toBe('skipped');
+  });
   test('with --allow-mutations, or on the embedded mock, they are sent', async () => {
     const op = findOperation('CancelBooking')!;
     for (const p of [plan({ operations: [op], allowMutations: true, negative: false }), plan({ operations: [op], target: target(true), negative: false })]) {
@@ -99,5 +138,50 @@ describe('redaction', () => {
     expect(report.results.some((r) => r.response?.includes('***'))).toBe(true);
     expect(report.results.every((r) => !r.reproduce || r.reproduce.endsWith('?WSDL') || r.reproduce.includes('${CONFORMANCE_PASSWORD:?set CONFORMANCE_PASSWORD to the password}'))).toBe(true);
     expect(report.target.password).toBe('***');
+  });
+});
+
+describe('shrinking a failing generated case', () => {
+  test('never on a state-changing operation of a real target: it would be performed again', async () => {
+    const op = findOperation('CancelBooking')!;
+    const sent: string[] = [];
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    agent.get('http://target.test').intercept({ path: () => true, method: () => true }).reply((o) => {
+      sent.push(String(o.path));
+      return { statusCode: 200, data: '<broken', responseOptions: { headers: { 'content-type': 'text/xml; charset=utf-8' } } };
+    }).persist();
+    const generation = { seed: 16, examples: 2, languages: FIXED_LANGUAGES, languagesFrom: 'test' };
+    const report = await runConformance(plan({ operations: [op], allowMutations: true, negative: false, generation }),
+      { transport: new Transport({ dispatcher: agent }), validator: noValidator });
+    // 2 hand-written cases and 2 generated ones, once each on 4 bindings: no re-send, though the generated ones fail (not well-formed).
+    expect(sent.filter((p) => !p.endsWith('?WSDL'))).toHaveLength((2 + 2) * 4);
+    expect(report.results.some((r) => r.case.startsWith('gen-') && r.status === 'failed')).toBe(true);
+  });
+
+  test('to the generated values the failure needs, under the same case id for the same seed', async () => {
+    const m = await startMock({ port: 0, faults: ['post-plus-literal'] });
+    const transport = new Transport({ concurrency: 8, timeoutMs: 10_000, maxBodyBytes: 1 << 25 });
+    try {
+      const t: Target = { ...target(true), bookUrl: m.url, searchUrl: m.url, transfersUrl: m.url, user: 'mock-user', password: 'mock-password' };
+      const p = plan({ target: t, operations: [findOperation('AmendmentPriceRequest')!], negative: false,
+        generation: { seed: 16, examples: DEFAULT_EXAMPLES, languages: FIXED_LANGUAGES, languagesFrom: 'test' } });
+      const deps = { transport, validator: createDocumentValidator(DEFAULT_NAMESPACES) };
+      const [a, b] = [await runConformance(p, deps), await runConformance(p, deps)];
+      const failed = (r: typeof a) => r.results.filter((x) => x.status === 'failed');
+      expect(failed(a).length).toBeGreaterThan(0);
+      expect(failed(a).map((x) => [x.case, x.binding, x.check, x.reproduce])).toEqual(failed(b).map((x) => [x.case, x.binding, x.check, x.reproduce]));
+      for (const r of failed(a)) {
+        expect(r).toMatchObject({ binding: 'post', check: 'binding_equivalence' });
+        expect(r.case).toMatch(/^gen-\d+-[0-9a-f]{6}$/);
+        // Only bookingID (which holds a space) is needed: the dates and the language are the first case's again.
+        expect(r.message).toMatch(/generated case shrunk: the failure needs bookingID;/);
+        expect(r.reproduce).toContain('checkInDate=2027-03-10T00:00:00');
+        expect(r.reproduce).toMatch(/bookingID=[^']* /);
+      }
+    } finally {
+      await transport.close();
+      await m.close();
+    }
   });
 });

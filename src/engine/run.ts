@@ -121,9 +121,12 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
 /** Bytes from which a document's tree is collected as soon as it is checked. */
 const LARGE_DOCUMENT = 1024 * 1024;
 
-/** The command reproducing an exchange (the wrong-credentials case shows its own password, no secret). */
+/**
+ * The command reproducing an exchange: the target's password as its variable wherever the unit sends
+ * it (the wrong-user variant too); a wrong password is no secret and is shown.
+ */
 function reproduceCommand(plan: RunPlan, unit: Unit, ex: Pick<Exchange, 'request'>): string {
-  return curlCommand(ex.request, unit.kind === 'wrong-credentials' ? '' : plan.target.password, plan.target.passwordVariable);
+  return curlCommand(ex.request, unit.params.password === plan.target.password ? plan.target.password : '', plan.target.passwordVariable);
 }
 
 /** Send one unit on every selected binding and produce its rows, redacted. */
@@ -165,6 +168,48 @@ function notRunRows(plan: RunPlan, rows: RowMaker, unit: Unit, why: string): Res
     rows.row({ op: unit.op, binding, caseId: unit.caseId, reproduce: reproduceCommand(plan, unit, { request }) }, NOT_RUN_CHECK, { skipped: why }));
 }
 
+/** At most this many re-sends of a unit while shrinking it. */
+const SHRINK_ATTEMPTS = 16;
+
+/**
+ * Shrink a failing generated unit to a minimal parameter set: each generated value in turn is put
+ * back to the first hand-written case's (an optional parameter left out when that case leaves it
+ * out), and kept back when the unit still fails one of the checks it failed. Deterministic: the
+ * same seed and target give the same minimal set, reported under the unit's case id (stable for
+ * the seed); its rows are those of the minimal unit, their reproduce commands its requests, and a
+ * failed row names the generated values that the failure needs.
+ */
+export async function shrinkUnit(plan: RunPlan, deps: EngineDeps, unit: Unit, rows: ResultRow[]): Promise<ResultRow[]> {
+  const baseline = unit.baseline;
+  // A state-changing operation on a real target is sent once per case, never again (as it is never
+  // retried): shrinking would re-send it, with the hand-written case's booking, to perform it.
+  if (!baseline || (unit.op.mutates && !plan.target.embedded)) return rows;
+  // A transport failure (no response, the deadline) says nothing about the inputs: not shrunk.
+  const failing = new Set(rows.filter((r) => r.status === 'failed' && r.check !== EXCHANGE_CHECK && r.check !== NOT_RUN_CHECK).map((r) => r.check));
+  if (failing.size === 0) return rows;
+  const stillFails = (rs: readonly ResultRow[]) => rs.some((r) => r.status === 'failed' && failing.has(r.check));
+  const isCredential = (k: string) => k === 'userName' || k === 'password';
+  const keys = [...new Set([...Object.keys(unit.params), ...Object.keys(baseline)])].filter((k) => !isCredential(k) && unit.params[k] !== baseline[k]);
+  let current = unit;
+  let best = rows;
+  let attempts = 0;
+  for (const k of keys) {
+    if (attempts++ >= SHRINK_ATTEMPTS) break;
+    if (deps.transport.options.deadline !== undefined && Date.now() >= deps.transport.options.deadline) break;
+    const params: Record<string, string> = { ...current.params };
+    if (baseline[k] === undefined) delete params[k]; else params[k] = baseline[k];
+    const candidate: Unit = { ...current, params };
+    const candidateRows = await runUnit(plan, deps, candidate);
+    if (stillFails(candidateRows)) {
+      current = candidate;
+      best = candidateRows;
+    }
+  }
+  const kept = keys.filter((k) => current.params[k] !== baseline[k]);
+  const note = ` [generated case shrunk: ${kept.length ? `the failure needs ${kept.join(', ')}` : 'the failure needs none of its generated values'}; ${keys.length - kept.length} of ${keys.length} generated values put back to the first hand-written case's]`;
+  return best.map((r) => (r.status === 'failed' ? { ...r, message: `${r.message}${note}` } : r));
+}
+
 /** Summary counts of rows. */
 export function summarise(rows: readonly ResultRow[]): RunReport['summary'] {
   const s = { passed: 0, failed: 0, skipped: 0, known: 0, total: rows.length };
@@ -201,7 +246,8 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
         perUnit[i] = notRunRows(plan, new RowMaker(redact), u, `not run: ${halted}`);
         continue;
       }
-      perUnit[i] = await runUnit(plan, deps, u);
+      const rows = await runUnit(plan, deps, u);
+      perUnit[i] = u.baseline && rows.some((r) => r.status === 'failed') ? await shrinkUnit(plan, deps, u, rows) : rows;
       sent++;
       failed += perUnit[i]!.filter((r) => r.status === 'failed').length;
       if (plan.maxFailures !== undefined && failed >= plan.maxFailures) halted ??= `--max-failures ${plan.maxFailures} reached (${failed} failed rows)`;
@@ -228,5 +274,7 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     ...(t.passwordVariable ? { passwordVariable: t.passwordVariable } : {}),
     ...(diagnosis.length > 0 ? { diagnosis } : {}),
     ...(halted ? { incomplete: `${halted}: ${sent} of ${units.length} cases run` } : {}),
+    ...(plan.generation && plan.generation.examples > 0
+      ? { generation: { seed: plan.generation.seed, examples: plan.generation.examples, languagesFrom: plan.generation.languagesFrom } } : {}),
   };
 }

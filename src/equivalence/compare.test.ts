@@ -268,6 +268,39 @@ describe('binding equivalence', () => {
     });
   });
 
+  describe('generated cases (issue 16): judged by agreement, never by assuming success', () => {
+    const fault11 = doc('soap11', 'X', '').replace(/<XResponse[^]*<\/XResponse>/, '<soap:Fault><faultcode>soap:Client</faultcode><faultstring>bad date</faultstring></soap:Fault>');
+    const fault12 = doc('soap12', 'X', '').replace(/<XResponse[^]*<\/XResponse>/, '<soap:Fault><soap:Code><soap:Value>soap:Sender</soap:Value></soap:Code><soap:Reason><soap:Text xml:lang="en">bad</soap:Text></soap:Reason></soap:Fault>');
+    test('every binding rejecting it, each in its own way (fault, HTTP 500 text), agrees', () => {
+      const rows = run('GetMeals', {
+        soap11: { body: fault11, status: 500 }, soap12: { body: fault12, status: 500 },
+        get: { body: 'System.FormatException: String was not recognized', status: 500 }, post: { body: 'Invalid value', status: 400 },
+      }, 'generated');
+      expect(rows).toEqual([{ outcome: [] }]);
+    });
+    test('every binding accepting it with equal values agrees; one rejecting it departs', () => {
+      const ok = { soap11: { body: doc('soap11', 'GetMeals', meals(THREE)) }, soap12: { body: doc('soap12', 'GetMeals', meals(THREE)) },
+        get: { body: doc('get', 'GetMeals', meals(THREE)) }, post: { body: doc('post', 'GetMeals', meals(THREE)) } };
+      expect(run('GetMeals', ok, 'generated')).toEqual([{ outcome: [] }]);
+      const [f] = findings(run('GetMeals', { ...ok, get: { body: 'Invalid value for parameter', status: 500 } }, 'generated'));
+      expect(f).toMatchObject({ binding: 'get', code: 'acceptance_differs' });
+    });
+    test('the real service\'s in-band Error on every binding agrees; another ErrorType on one binding departs', () => {
+      const err = (t: string) => `<getRoomTypesResult xmlns="${NS}"><Error><ErrorType>${t}</ErrorType><Message>Invalid language</Message></Error></getRoomTypesResult>`;
+      const all = (t: string) => ({ soap11: { body: doc('soap11', 'GetRoomTypes', err(t)) }, soap12: { body: doc('soap12', 'GetRoomTypes', err(t)) },
+        get: { body: doc('get', 'GetRoomTypes', err(t)) }, post: { body: doc('post', 'GetRoomTypes', err(t)) } });
+      expect(run('GetRoomTypes', all('System.ArgumentException'), 'generated')).toEqual([{ outcome: [] }]);
+      const [f] = findings(run('GetRoomTypes', { ...all('System.ArgumentException'), post: { body: doc('post', 'GetRoomTypes', err('System.FormatException')) } }, 'generated'));
+      expect(f).toMatchObject({ binding: 'post', code: 'error_type_differs' });
+    });
+    test('values that differ in one binding are named', () => {
+      const other = [meal('1', 'Breakfast'), meal('2', 'Half+board'), meal('3', 'Crème brûlée')];
+      const rows = run('GetMeals', { soap11: { body: doc('soap11', 'GetMeals', meals(THREE)) }, soap12: { body: doc('soap12', 'GetMeals', meals(THREE)) },
+        get: { body: doc('get', 'GetMeals', meals(THREE)) }, post: { body: doc('post', 'GetMeals', meals(other)) } }, 'generated');
+      expect(findings(rows)[0]).toMatchObject({ binding: 'post', code: 'value_differs' });
+    });
+  });
+
   test('fewer than two answering bindings is a skip, not a pass', () => {
     const op = findOperation('GetMeals')!;
     const rows = compareBindings(op, 'valid', ALL, new Map([['get', ctx('GetMeals', 'get', doc('get', 'GetMeals', meals(THREE)))]]));

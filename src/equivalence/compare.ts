@@ -172,7 +172,7 @@ export function compareViews(
   }
 
   const accepted = known.filter((b) => acc.get(b)!.kind === 'accepted');
-  if (kind === 'valid' && accepted.length === 0) {
+  if ((kind === 'valid' || kind === 'generated') && accepted.length === 0) {
     // A valid call every binding answered with an in-band Error: the same error on every binding.
     const errorType = (b: BindingId): string | undefined => { const a = acc.get(b)!; return a.kind === 'rejected' ? a.errorType : undefined; };
     const inBand = known.filter((b) => errorType(b) !== undefined);

@@ -80,7 +80,7 @@ export interface FaultHooks {
 
 export type FaultCategory =
   | 'status' | 'media-type' | 'envelope' | 'result-element' | 'namespace' | 'required' | 'nil' | 'enumeration'
-  | 'lexical' | 'structure' | 'encoding' | 'binding-rules' | 'equivalence' | 'credentials' | 'bad-request';
+  | 'lexical' | 'structure' | 'encoding' | 'binding-rules' | 'equivalence' | 'credentials' | 'bad-request' | 'input';
 
 export interface Fault {
   /** kebab-case, unique. */
@@ -93,6 +93,12 @@ export interface Fault {
   /** The bindings it is confined to. */
   readonly bindings: readonly BindingId[] | 'all';
   readonly apply: FaultHooks;
+  /**
+   * The inputs that trigger it, when only some do (issue 16): the mock then answers every other
+   * request, the hand-written cases and the wrong-password case included, byte for byte as the
+   * correct mock does (a test proves it); only generated cases and credential variants find it.
+   */
+  readonly triggeredBy?: string;
 }
 
 // ---- helpers for the entries ------------------------------------------------------------------
@@ -155,6 +161,17 @@ function answerOf(name: string, c: FaultContext): MockResponse {
   const value = outcome.kind === 'result' ? outcome.value : null;
   const b = bindingModule(c.binding);
   return toMock(b.encodeResult(other, serializeResult(other, value, { ns, declareNamespace: b.envelopeNs === undefined }), ns));
+}
+/** Every parameter value but the credentials, mapped. */
+const mapStrings = (p: RawParams, f: (v: string) => string): RawParams =>
+  Object.fromEntries(Object.entries(p).map(([k, v]) => [k, v === undefined || k === 'userName' || k === 'password' ? v : f(v)]));
+
+/** A dateTime at 22:00 or later moved to the next day, the time kept (other values as they are). */
+function nextDayIfLate(v: string | undefined): string | undefined {
+  const m = v === undefined ? null : /^(\s*)(\d{4}-\d{2}-\d{2})T(2[2-3]):(.*)$/s.exec(v);
+  if (!m) return v;
+  const next = new Date(Date.parse(`${m[2]}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  return `${m[1]}${next}T${m[3]}:${m[4]}`;
 }
 const isDateTime = (v: string) => /^\s*\d{4}-\d{2}-\d{2}/.test(v);
 
@@ -411,6 +428,62 @@ export const FAULTS: readonly Fault[] = [
   { name: 'soap-header-after-body', category: 'envelope', operation: 'AmendmentRequest', bindings: ['soap11'],
     description: 'the SOAP Header comes after the Body',
     apply: { body: onData((b) => b.replace('</soap:Body>', '</soap:Body><soap:Header/>')) } },
+  // faults only some inputs trigger (issue 16): the generated cases and the credential variants find them
+  { name: 'post-plus-literal', category: 'input', operation: 'AmendmentPriceRequest', bindings: ['post'],
+    description: 'HTTP POST decodes "+" in a form value literally: a space sent as "+" reaches the service as "+"',
+    triggeredBy: 'a string parameter holding a space',
+    apply: { params: (p) => mapStrings(p, (v) => v.replace(/ /g, '+')) } },
+  { name: 'get-utf8-as-latin1', category: 'input', operation: 'CancelBooking', bindings: ['get'],
+    description: 'HTTP GET decodes percent-encoded UTF-8 as Latin-1 ("Zürich" becomes "ZÃ¼rich")',
+    triggeredBy: 'a parameter holding a character beyond ASCII',
+    apply: { params: (p) => mapStrings(p, (v) => Buffer.from(v, 'utf8').toString('latin1')) } },
+  { name: 'soap12-truncates-long-strings', category: 'input', operation: 'CancelTransferBooking', bindings: ['soap12'],
+    description: 'SOAP 1.2 cuts string parameters longer than 64 characters to 64',
+    triggeredBy: 'a string parameter longer than 64 characters',
+    apply: { params: (p) => mapStrings(p, (v) => ([...v].length > 64 ? [...v].slice(0, 64).join('') : v)) } },
+  { name: 'soap11-late-evening-next-day', category: 'input', operation: 'AmendmentPriceRequest', bindings: ['soap11'],
+    description: 'SOAP 1.1 shifts a dateTime from 22:00 on to the next day (a time-zone conversion gone wrong)',
+    triggeredBy: 'a checkInDate or checkOutDate at 22:00 or later',
+    apply: { params: (p) => ({ ...p, checkInDate: nextDayIfLate(p.checkInDate), checkOutDate: nextDayIfLate(p.checkOutDate) }) } },
+  { name: 'get-rejects-negative-int', category: 'input', operation: 'GetSpecialRequest', bindings: ['get'],
+    description: 'HTTP GET rejects a negative bookingId that the other bindings accept',
+    triggeredBy: 'a negative bookingId',
+    apply: { params: (p) => (/^\s*-\d/.test(p.bookingId ?? '') ? { ...p, bookingId: 'negative' } : p) } },
+  { name: 'post-rejects-int-max', category: 'input', operation: 'UpdateSpecialRequest', bindings: ['post'],
+    description: 'HTTP POST rejects bookingId 2147483647 (the xs:int maximum) that the other bindings accept',
+    triggeredBy: 'bookingId 2147483647',
+    apply: { params: (p) => (Number(p.bookingId) === 2147483647 ? { ...p, bookingId: 'overflow' } : p) } },
+  { name: 'soap12-ignores-transfer-id', category: 'input', operation: 'SearchTransfers', bindings: ['soap12'],
+    description: 'SOAP 1.2 ignores the transferID filter of SearchTransfers',
+    triggeredBy: 'a non-empty transferID',
+    apply: { params: (p) => { const { transferID: _ignored, ...rest } = p; return rest; } } },
+  { name: 'empty-password-accepted', category: 'credentials', operation: 'GetThemes', bindings: 'all',
+    description: 'the right user name with an empty password is answered with data',
+    triggeredBy: 'an empty password',
+    apply: { params: (p, c) => (p.password === '' && p.userName === c.credentials.user ? rightCredentials(p, c) : p) } },
+  { name: 'any-user-accepted', category: 'credentials', operation: 'GetHotelNoteTypes', bindings: 'all',
+    description: 'the right password is accepted with any user name',
+    triggeredBy: 'a wrong user name with the right password',
+    apply: { params: (p, c) => (p.password === c.credentials.password ? rightCredentials(p, c) : p) } },
+  { name: 'password-case-insensitive', category: 'credentials', operation: 'GetRoomTypes', bindings: 'all',
+    description: 'the password is compared without regard to letter case',
+    triggeredBy: 'the right password in other letter case',
+    apply: { params: (p, c) => (p.userName === c.credentials.user && p.password?.toLowerCase() === c.credentials.password.toLowerCase() ? rightCredentials(p, c) : p) } },
+  { name: 'no-credentials-accepted', category: 'credentials', operation: 'GetFeatures', bindings: 'all',
+    description: 'a call without userName and password is answered with data',
+    triggeredBy: 'neither userName nor password sent',
+    apply: { params: (p, c) => (p.userName === undefined && p.password === undefined ? rightCredentials(p, c) : p) } },
+  { name: 'missing-element-for-one-language', category: 'input', operation: 'GetMeals', bindings: 'all',
+    description: 'for language "el" the first meal has no id (a required element)',
+    triggeredBy: 'language el',
+    apply: { value: edit((v, c) => { if (c.params.language === 'el' && v.meals?.[0]) v.meals[0].id = undefined; }) } },
+  { name: 'nil-as-empty-for-boundary', category: 'input', operation: 'AmendmentPriceRequest', bindings: ['soap12'],
+    description: 'SOAP 1.2 writes the deadline of the last cancellation policy as an empty element, not xsi:nil, when bookingID is "0"',
+    triggeredBy: 'bookingID 0',
+    apply: { value: edit((v, c) => {
+      const last = (v.cancellation_policies ?? []).at(-1);
+      if (c.params.bookingID?.trim() === '0' && last) last.deadline = '';
+    }) } },
 ];
 
 // ---- lookup -----------------------------------------------------------------------------------

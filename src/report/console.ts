@@ -82,6 +82,8 @@ export function formatSummary(report: RunReport, paths: ReportPaths): string {
     lines.push(`Not called: ${notCalled.length} operation${notCalled.length === 1 ? '' : 's'}:`);
     for (const o of notCalled) lines.push(consoleText(`  ${o.operation}: ${o.reason}`));
   }
+  const g = report.generation;
+  if (g) lines.push(`Generated cases: seed ${g.seed} (repeat with --seed ${g.seed}), ${g.examples} per operation; language from ${g.languagesFrom}`);
   const accepted = deviations(report);
   const flagged = accepted.filter((d) => d.flagged);
   if (accepted.length > 0) {

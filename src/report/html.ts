@@ -10,6 +10,7 @@
 import { createHash } from 'node:crypto';
 import { BINDINGS } from '../contract/catalogue.js';
 import type { ResultRow, RunReport, Status } from '../core/types.js';
+import { isGeneratedCase } from '../core/rows.js';
 import {
   bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
   truncate, verdictOf, visibleText, type Column, type Counts,
@@ -88,6 +89,7 @@ details.cell-detail:has(>.body:target),details.cell-detail.selected{box-shadow:0
 .ttl{font-weight:600;font-family:var(--mono)}
 .sum{color:var(--muted);font-size:13px}
 .only-failures details.cell-detail:not(.failed),.only-failures .others-title{display:none}
+details.generated>summary{cursor:pointer;list-style-position:inside}details.generated>summary h3.sub{display:inline}
 h3.sub{font-size:13px;font-weight:600;color:var(--muted);margin:16px 0 8px;text-transform:uppercase;letter-spacing:.05em}
 .body{padding:4px 14px 12px}
 .case h3{font-size:13.5px;margin:12px 0 8px;font-weight:600}
@@ -311,7 +313,21 @@ function cellDetail(id: string, operation: string, column: Column, rows: ResultR
   return `<details class="cell-detail ${state}" id="d-${id}" data-operation="${esc(operation)}" data-column="${column}">`
     + `<summary><span class="badge ${state}">${STATE_LABEL[state]}</span><span class="ttl">${esc(operation)}</span>`
     + `<span>${esc(COLUMN_LABELS[column])}</span><span class="sum">${esc(countsText(c))}</span></summary>`
-    + `<div class="body" id="${id}">${ordered.map(([name, rs]) => caseSection(name, rs)).join('')}</div></details>`;
+    + `<div class="body" id="${id}">${ordered.filter(([name]) => !isGeneratedCase(name)).map(([name, rs]) => caseSection(name, rs)).join('')}`
+    + `${generatedGroup(ordered.filter(([name]) => isGeneratedCase(name)))}</div></details>`;
+}
+
+/**
+ * The generated cases of a cell, grouped after the hand-written ones so the cell stays readable:
+ * one collapsible group, failing cases first (the group open when one failed).
+ */
+function generatedGroup(cases: readonly (readonly [string, ResultRow[]])[]): string {
+  if (cases.length === 0) return '';
+  const all = countRows(cases.flatMap(([, rs]) => rs));
+  const failing = cases.filter(([, rs]) => rs.some((r) => r.status === 'failed')).length;
+  return `<details class="generated"${failing > 0 ? ' open' : ''}><summary><h3 class="sub">${cases.length} generated case${cases.length > 1 ? 's' : ''}`
+    + `${failing ? `, ${failing} failing first` : ''}</h3> <span class="sum">${esc(countsText(all))}</span></summary>`
+    + `${cases.map(([name, rs]) => caseSection(name, rs)).join('')}</details>`;
 }
 
 /** The accepted deviations the run judged, as a table, flagged where a person must act (empty when none). */
@@ -403,6 +419,8 @@ export function renderHtml(report: RunReport): string {
     ['Duration', esc(formatDuration(report.durationMs))],
     ['Target', t.embedded ? 'embedded mock' : 'external service'],
     ['Bindings', esc(report.bindings.map((b) => COLUMN_LABELS[b]).join(', '))],
+    ...(report.generation ? [['Generated cases', `seed <code>${report.generation.seed}</code> (<code>--seed ${report.generation.seed}</code> repeats them), `
+      + `${report.generation.examples} per operation; language from ${esc(report.generation.languagesFrom)}`] as [string, string]] : []),
     ['Tool', esc(`${report.tool.name} ${report.tool.version}`)],
   ];
   const counts = (['failed', 'passed', 'skipped', 'known'] as const)

@@ -103,6 +103,8 @@ export function renderMarkdown(report: RunReport): string {
   const urls = [...new Set([report.target.bookUrl, report.target.searchUrl, report.target.transfersUrl])];
   lines.push(`Target: ${urls.map((u) => mdCode(u)).join(', ')}${report.target.embedded ? ' (embedded mock)' : ''} · ${mdText(`${report.tool.name} ${report.tool.version}`)}`);
   lines.push('', `Reproduce commands read the password from ${mdCode(`$${passwordVariableOf(report)}`)}.`);
+  const g = report.generation;
+  if (g) lines.push('', `Generated cases: seed ${g.seed} (repeat with \`--seed ${g.seed}\`), ${g.examples} per operation; language from ${mdText(g.languagesFrom)}`);
   if (s.total === 0) lines.push('', '> [!WARNING]', '> No checks ran.');
   if (report.incomplete) lines.push('', '> [!WARNING]', `> Incomplete run: ${mdText(report.incomplete)}`);
   if (report.diagnosis?.length) {

@@ -56,3 +56,14 @@ describe('mergeReports', () => {
     expect(mergeReports([a, b({})]).summary.total).toBe(2);
   });
 });
+
+describe('generated cases (issue 16)', () => {
+  const g = (seed: number) => ({ generation: { seed, examples: 4, languagesFrom: 'the fixed list (a shard)' } });
+  test('the merged report keeps the shards\' seed; shards of another seed or budget are refused', () => {
+    const a: MergeInput = { source: 'a', report: report([row('GetMeals', 'gen-1-aaaaaa')], g(7)), shard: shard(1) };
+    const b: MergeInput = { source: 'b', report: report([row('GetThemes', 'gen-1-bbbbbb')], g(7)), shard: shard(2) };
+    expect(mergeReports([a, b]).generation).toEqual(g(7).generation);
+    expect(() => mergeReports([a, { ...b, report: report([row('GetThemes', 'gen-1-bbbbbb')], g(8)) }])).toThrow(/b was run with seed 8, 4 examples, a with seed 7, 4 examples/);
+    expect(() => mergeReports([a, { ...b, report: report([row('GetThemes', 'default')]) }])).toThrow(/no generated cases/);
+  });
+});

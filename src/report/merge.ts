@@ -74,6 +74,9 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
     const a = [...first.report.bindings].sort().join(',');
     const b = [...i.report.bindings].sort().join(',');
     if (a !== b) throw new UsageError(`${i.source} tested bindings ${b}, ${first.source} tested ${a}`);
+    // Generated cases of another seed or budget are other cases: the reports would not add up to one run.
+    const gen = (r: RunReport) => (r.generation ? `seed ${r.generation.seed}, ${r.generation.examples} examples` : 'no generated cases');
+    if (gen(i.report) !== gen(first.report)) throw new UsageError(`${i.source} was run with ${gen(i.report)}, ${first.source} with ${gen(first.report)}`);
   }
   // One operation × case belongs to one input: otherwise its rows would be counted twice.
   const owner = new Map<string, string>();
@@ -125,5 +128,6 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
     ...(diagnosis.length > 0 ? { diagnosis } : {}),
     ...(incomplete.length > 0 ? { incomplete: incomplete.join('; ') } : {}),
     ...(first.report.passwordVariable ? { passwordVariable: first.report.passwordVariable } : {}),
+    ...(first.report.generation ? { generation: first.report.generation } : {}),
   };
 }

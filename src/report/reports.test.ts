@@ -411,3 +411,36 @@ describe('secrets', () => {
     await expect(writeReports(fixtureReport(), await tempDir(), ['s3cr&t pa$$', ''])).resolves.toBeDefined();
   });
 });
+
+describe('generated cases in the reports (issue 16)', () => {
+  const row = (c: string, status: 'passed' | 'failed', check = 'shape') => ({
+    operation: 'GetMeals', group: 'reference', binding: 'post', case: c, check, status, message: status === 'failed' ? `broken in ${c}` : '',
+    path: '/getMealsResult', reproduce: `curl ${c}`, findings: [],
+  });
+  const report = () => ({
+    ...fixtureReport([row('default', 'passed'), row('gen-1-aaaaaa', 'passed'), row('gen-2-bbbbbb', 'failed'), row('gen-3-cccccc', 'passed'), row('gen-4-dddddd', 'failed')]),
+    generation: { seed: 42, examples: 4, languagesFrom: "the target's GetLanguages (8 isoCodes)" },
+  });
+  test('the HTML groups them per operation after the hand-written cases, failing ones first, open when one fails', () => {
+    const html = renderHtml(report());
+    const group = html.slice(html.indexOf('<details class="generated" open>'));
+    expect(group).toMatch(/^<details class="generated" open><summary><h3 class="sub">4 generated cases, 2 failing first<\/h3>/);
+    const order = ['gen-2-bbbbbb', 'gen-4-dddddd', 'gen-1-aaaaaa', 'gen-3-cccccc'].map((c) => group.indexOf(`case <code>${c}</code>`));
+    expect(order.every((i) => i > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(html.indexOf('case <code>default</code>')).toBeLessThan(html.indexOf('<details class="generated"'));
+    expect(html).toContain('seed <code>42</code>');
+    const passing = renderHtml({ ...report(), results: report().results.map((r) => ({ ...r, status: 'passed' as const })), summary: { passed: 5, failed: 0, skipped: 0, known: 0, total: 5 } });
+    expect(passing).toContain('<details class="generated"><summary>');
+  });
+  test('the seed is in the console summary, conformance.md and conformance.json (valid against its schema)', async () => {
+    const dir = await tempDir();
+    const paths = await writeReports(report(), dir);
+    expect(formatSummary(report(), paths)).toContain('Generated cases: seed 42 (repeat with --seed 42), 4 per operation');
+    expect(await readFile(paths.markdown, 'utf8')).toContain('Generated cases: seed 42 (repeat with `--seed 42`)');
+    const json = JSON.parse(await readFile(paths.json, 'utf8')) as RunReport;
+    expect(json.generation).toEqual({ seed: 42, examples: 4, languagesFrom: "the target's GetLanguages (8 isoCodes)" });
+    expect(validateReport(json)).toEqual([]);
+    expect(validateReport({ ...json, generation: { seed: -1, examples: 4, languagesFrom: 'x' } }).length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,207 @@
+/**
+ * Generated request cases: per operation, parameter sets drawn from the catalogue's parameter types
+ * and biased to the values that break services (issue 16). The four bindings are each other's
+ * oracle: whatever the target answers to a generated set, every binding must answer the same
+ * (equivalence), and whatever document it answers with must pass the per-exchange checks. A
+ * generated set may legitimately be rejected (a date a service cannot parse): it is never assumed to
+ * succeed (case kind 'generated', src/checks/context.ts).
+ *
+ * Deterministic: a seed (default DEFAULT_SEED) fixes every value; each operation draws from its own
+ * stream (the seed and the operation's name), so narrowing --operations or sharding never changes
+ * the cases of the others. Example i of an operation takes the boundary value number
+ * (i + rotation) of each parameter's pool, the rotation drawn from the seed, so the pools (a few
+ * packed values each) are covered within a few examples; further examples draw from fast-check
+ * arbitraries that are themselves biased to boundaries.
+ *
+ * Case sources: this file is one (the hand-written cases of fixtures/cases and a config file's
+ * `cases` are the other, src/engine/cases.ts); a source only has to produce Units (./plan.ts).
+ */
+import fc from 'fast-check';
+import type { Operation, Param, ParamType } from '../contract/catalogue.js';
+import type { Params } from '../bindings/types.js';
+import { GENERATED_CASE_PREFIX, isGeneratedCase } from '../core/rows.js';
+
+/** The seed a run uses unless --seed (or `seed` in the config file) is given. */
+export const DEFAULT_SEED = 16;
+/**
+ * Generated cases per operation unless --examples (or `examples`) is given: every pool below has
+ * four values, so four examples send each boundary value of each parameter whatever the seed, and
+ * the embedded full run stays within its 2.5 s goal (README, "Performance").
+ */
+export const DEFAULT_EXAMPLES = 4;
+/** Language codes used when the target's GetLanguages cannot be asked (a shard, --operations without it). */
+export const FIXED_LANGUAGES: readonly string[] = ['en', 'de', 'fr', 'el', 'ja', 'sv', 'es', 'tr'];
+export const GENERATED_PREFIX = GENERATED_CASE_PREFIX;
+export const BROADEST_CASE = `${GENERATED_CASE_PREFIX}broadest`;
+
+export interface Generation {
+  readonly seed: number;
+  /** Generated cases per operation (0: generation off). */
+  readonly examples: number;
+  /** The values of `language`: the target's isoCodes, or FIXED_LANGUAGES. */
+  readonly languages: readonly string[];
+  /** Where the languages came from, in words (reported). */
+  readonly languagesFrom: string;
+}
+
+// ---- boundary pools ------------------------------------------------------------------------------
+
+const LONG = ` ${'Ünïcode long value, spaces & ümlauts 😀; '.repeat(7)}end `; // > 255 characters, non-ASCII, leading and trailing space
+/** Strings: form and URL delimiters and XML markup, Latin-1 and beyond the BMP, long and padded, empty. */
+const STRING_POOL: readonly string[] = [
+  'a+b c&d=e%41#f<g>h"i\'j', // + & = % # < " ' and a space
+  'Zürich Ærø façade – 😀𝄞', // Latin-1 range, beyond the BMP (surrogate pairs), a dash
+  LONG,
+  '',
+];
+/** ID-like strings (bookingID, transferBookingID, ...): `0` is their boundary. */
+const ID_POOL: readonly string[] = ['0', 'a+b c&d=e%41#f<g>h"i\'j', LONG, ''];
+/** 0, a negative with a leading zero, the xs:int maximum and minimum. */
+const INT_POOL: readonly string[] = ['0', '-01', '2147483647', '-2147483648'];
+const DECIMAL_POOL: readonly string[] = ['-12.75', '0.5', '123456789012345.123456789', '0'];
+/** The last minutes before midnight (with and without a zone), first and last days of months and years, 29 February. */
+const DATETIME_POOL: readonly string[] = ['2028-02-29T23:59:59', '2027-12-31T23:45:00+01:00', '2027-01-01T00:00:00Z', '2027-03-31T22:30:00-05:00'];
+/** Strings whose name tells their domain (SearchTransfers: all its parameters are strings). */
+const NAMED_POOLS: Readonly<Record<string, readonly string[]>> = {
+  currencies: ['EUR,SEK', 'eur', '', 'XXX'],
+  arrivalDate: ['2028-02-29', '2027-12-31', '2027-01-01', 'not-a-date'],
+  returnDepartureDate: ['2027-01-01', '2028-02-29', '2027-12-31', '2027-02-30'],
+  arrivalTime: ['23:59', '00:00', '24:00', '7:05'],
+  returnDepartureTime: ['00:00', '23:59', '12:60', '23:30'],
+  bookingType: ['FullPeriod', 'ExtraDays', 'NoAmendmentAvailable', 'fullperiod'],
+  email: ['a+b@example.com', 'Zoë@exämple.com', 'not an email', `${'a'.repeat(250)}@example.com`],
+};
+const INT_LIKE = new Set(['hotelID', 'roomID', 'resortID', 'transferID']);
+
+const isIdLike = (name: string) => /I[Dd]$/.test(name);
+
+/** The boundary pool of a parameter (its type, its name's domain). */
+export function poolOf(p: Param): readonly string[] {
+  const named = NAMED_POOLS[p.name];
+  if (named) return named;
+  if (INT_LIKE.has(p.name)) return ['0', '-1', '2147483647', '12345'];
+  switch (p.type) {
+    case 'int': return INT_POOL;
+    case 'decimal': return DECIMAL_POOL;
+    case 'dateTime': return DATETIME_POOL;
+    case 'string': return isIdLike(p.name) ? ID_POOL : STRING_POOL;
+  }
+}
+
+// ---- fast-check arbitraries (beyond the pools) ----------------------------------------------------
+
+/** XML 1.0 cannot carry these: C0/C1 controls (but tab), lone surrogates, U+FFFE/U+FFFF. */
+const NOT_XML = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+
+/** dateTime: every hour of the day, minutes near midnight, month and year edges, with and without a zone. */
+const dateTimeArb: fc.Arbitrary<string> = fc.record({
+  y: fc.constantFrom(2024, 2027, 2028, 2099),
+  m: fc.integer({ min: 1, max: 12 }),
+  d: fc.oneof(fc.constant(1), fc.constant(31), fc.integer({ min: 1, max: 31 })),
+  h: fc.integer({ min: 0, max: 23 }),
+  mi: fc.oneof(fc.constant(59), fc.constant(0), fc.integer({ min: 0, max: 59 })),
+  zone: fc.constantFrom('', 'Z', '+14:00', '-12:00', '+05:30'),
+}).map(({ y, m, d, h, mi, zone }) => {
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return `${y}-${pad(m)}-${pad(Math.min(d, last))}T${pad(h)}:${pad(mi)}:00${zone}`;
+});
+
+/** The fast-check arbitrary of a parameter: its pool, or a value of its type biased to edges. */
+export function arbitraryOf(p: Param): fc.Arbitrary<string> {
+  const pool = fc.constantFrom(...poolOf(p));
+  let random: fc.Arbitrary<string>;
+  if (INT_LIKE.has(p.name) || p.type === 'int') {
+    random = fc.integer({ min: -2147483648, max: 2147483647 }).map(String); // fast-check biases to 0, ±1, min and max
+  } else if (p.type === 'decimal') {
+    random = fc.tuple(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), fc.integer({ min: 0, max: 12 }))
+      .map(([n, places]) => {
+        const s = (n < 0n ? -n : n).toString().padStart(places + 1, '0');
+        return `${n < 0n ? '-' : ''}${places ? `${s.slice(0, -places)}.${s.slice(-places)}` : s}`;
+      });
+  } else if (p.type === 'dateTime' || /Date$/.test(p.name)) {
+    random = p.type === 'dateTime' ? dateTimeArb : dateTimeArb.map((s) => s.slice(0, 10));
+  } else {
+    random = fc.oneof(
+      fc.string({ unit: 'grapheme', maxLength: 80 }),
+      fc.string({ unit: fc.constantFrom(' ', '+', '&', '=', '%', '#', '<', '"', '\'', 'é', '😀', 'a', '0'), maxLength: 300 }),
+    ).filter((s) => !NOT_XML.test(s));
+  }
+  return fc.oneof({ weight: 1, arbitrary: pool }, { weight: 2, arbitrary: random });
+}
+
+// ---- cases ----------------------------------------------------------------------------------------
+
+/** A small stable hash (FNV-1a, 32 bits). */
+function hash32(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+/** One generated parameter set of an operation (credentials excluded). */
+export interface GeneratedCase {
+  readonly id: string;
+  readonly params: Params;
+  readonly description: string;
+}
+
+/** Parameters a generated case fills in: all but the credentials. */
+const generatedParams = (op: Operation) => op.params.filter((p) => p.name !== 'userName' && p.name !== 'password');
+
+/**
+ * The generated cases of an operation: `examples` parameter sets (the pools first, in an order the
+ * seed rotates; then fast-check draws), ids stable for the same seed. `baseline` is the operation's
+ * first hand-written case: an example keeps none of it, but shrinking goes back to it.
+ */
+export function generatedCases(op: Operation, g: Pick<Generation, 'seed' | 'examples' | 'languages'>, opIndex: number): GeneratedCase[] {
+  if (g.examples <= 0) return [];
+  const stream = hash32(`${g.seed}\u0000${op.name}`);
+  const params = generatedParams(op);
+  const draws = params.map((p, k) => fc.sample(arbitraryOf(p), { seed: (stream + k * 7919) | 0, numRuns: g.examples }));
+  const rotation = stream % 997;
+  const out: GeneratedCase[] = [];
+  const languages = g.languages.length ? g.languages : FIXED_LANGUAGES;
+  for (let i = 0; i < g.examples; i++) {
+    const set: Record<string, string> = {};
+    const notes: string[] = [];
+    params.forEach((p, k) => {
+      if (p.name === 'language') {
+        // Every isoCode the target lists, spread over the operations and examples of the run.
+        set[p.name] = languages[(opIndex * g.examples + i) % languages.length]!;
+        return;
+      }
+      if (!p.required) {
+        // An optional parameter is absent, present and empty, or given: each its own case.
+        const state = (i + k + rotation) % 3;
+        if (state === 0) return;
+        if (state === 1) { set[p.name] = ''; return; }
+      }
+      const pool = poolOf(p);
+      set[p.name] = i < pool.length ? pool[(i + k + rotation) % pool.length]! : draws[k]![i]!;
+    });
+    const inn = set.checkInDate;
+    const outDate = set.checkOutDate;
+    if (inn !== undefined && outDate !== undefined && Date.parse(outDate) < Date.parse(inn)) notes.push('check-out before check-in');
+    const id = `${GENERATED_PREFIX}${i + 1}-${hash32(JSON.stringify([op.name, set])).toString(16).padStart(8, '0').slice(0, 6)}`;
+    out.push({ id, params: set, description: `generated (seed ${g.seed}, example ${i + 1} of ${g.examples})${notes.length ? `: ${notes.join(', ')}` : ''}` });
+  }
+  return out;
+}
+
+/**
+ * The broadest-result case of an operation: every optional parameter left out (SearchTransfers with
+ * no filter), the required ones as in the first hand-written case; undefined when an operation has
+ * no optional parameter (its hand-written cases are as broad as its parameters allow).
+ */
+export function broadestCase(op: Operation, first: Params): GeneratedCase | undefined {
+  if (!op.params.some((p) => !p.required && p.name !== 'userName' && p.name !== 'password')) return undefined;
+  const set: Record<string, string> = {};
+  for (const p of generatedParams(op)) if (p.required && first[p.name] !== undefined) set[p.name] = first[p.name]!;
+  return { id: BROADEST_CASE, params: set, description: 'the broadest result the parameters allow: every optional parameter (filter) left out' };
+}
+
+export { isGeneratedCase };

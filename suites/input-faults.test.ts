@@ -1,0 +1,73 @@
+/**
+ * The faults only some inputs trigger (issue 16, src/mock/faults.ts `triggeredBy`): byte for byte the
+ * correct mock on every hand-written case and every request the harness sent before generation
+ * (the wrong password, the bad requests), and different only on the fault's bindings for some
+ * generated case or credential variant. The self-test (suites/self-test.test.ts) shows that the
+ * harness pinpoints each at the default budget.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation } from '../src/contract/catalogue.js';
+import type { Exchange } from '../src/core/types.js';
+import { loadFixtureCases } from '../src/engine/cases.js';
+import { DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANGUAGES } from '../src/engine/generate.js';
+import { planUnits, unitRequests, WRONG_CREDENTIALS_CASE, type RunPlan, type Unit } from '../src/engine/plan.js';
+import { DEFAULT_PASSWORD, DEFAULT_USER, startMock, type RunningMock } from '../src/mock/index.js';
+import { FAULTS, faultBindings, type Fault } from '../src/mock/faults.js';
+import { Transport } from '../src/transport/client.js';
+
+const TRIGGERED = FAULTS.filter((f) => f.triggeredBy !== undefined);
+const VARIANTS = new Set(['empty-password', 'wrong-user', 'password-case', 'no-credentials']);
+const cases = loadFixtureCases();
+const transport = new Transport({ concurrency: 16, timeoutMs: 10_000, maxBodyBytes: 32 * 1024 * 1024 });
+let clean: RunningMock;
+afterAll(async () => { await clean?.close(); await transport.close(); });
+beforeAll(async () => { clean = await startMock({ port: 0 }); });
+
+function plan(url: string, f: Fault, generated: boolean): RunPlan {
+  return {
+    target: { bookUrl: url, searchUrl: url, transfersUrl: url, paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, user: DEFAULT_USER, password: DEFAULT_PASSWORD, embedded: true },
+    bindings: BINDINGS, operations: [findOperation(f.operation)!], cases, allowMutations: true, checks: [], negative: true, equivalence: true,
+    ...(generated ? { generation: { seed: DEFAULT_SEED, examples: DEFAULT_EXAMPLES, languages: FIXED_LANGUAGES, languagesFrom: 'test' } } : {}),
+  };
+}
+
+const wire = (ex: Exchange) => (ex.response ? `${ex.response.status}\n${JSON.stringify(ex.response.headers['content-type'])}\n${ex.response.body.toString('latin1')}` : `no response: ${ex.error?.code}`);
+
+/** Each request of the units against the faulty and the clean mock: the bindings where they differ, per case. */
+async function differences(url: string, f: Fault, units: readonly Unit[]): Promise<Map<string, Set<string>>> {
+  const out = new Map<string, Set<string>>();
+  await Promise.all(units.map(async (u) => {
+    const faulty = unitRequests(plan(url, f, false), u);
+    const reference = unitRequests(plan(clean.url, f, false), u);
+    await Promise.all(faulty.map(async ({ binding, request }, i) => {
+      const [a, b] = await Promise.all([transport.send(request), transport.send(reference[i]!.request)]);
+      if (wire(a) !== wire(b)) out.set(u.caseId, (out.get(u.caseId) ?? new Set()).add(binding));
+    }));
+  }));
+  return out;
+}
+
+describe('faults only some inputs trigger', () => {
+  test('there is one of each kind the issue names', () => {
+    expect(TRIGGERED.map((f) => f.name).sort()).toEqual([
+      'any-user-accepted', 'empty-password-accepted', 'get-rejects-negative-int', 'get-utf8-as-latin1', 'missing-element-for-one-language',
+      'nil-as-empty-for-boundary', 'no-credentials-accepted', 'password-case-insensitive', 'post-plus-literal', 'post-rejects-int-max',
+      'soap11-late-evening-next-day', 'soap12-ignores-transfer-id', 'soap12-truncates-long-strings',
+    ]);
+  });
+
+  test.each(TRIGGERED.map((f) => [f.name, f] as const))('%s: identical to the correct mock except for the triggering inputs', async (_name, f) => {
+    const m = await startMock({ port: 0, faults: [f] });
+    try {
+      const before = planUnits(plan(m.url, f, false)).filter((u) => !VARIANTS.has(u.caseId));
+      expect(before.some((u) => u.caseId === WRONG_CREDENTIALS_CASE)).toBe(true);
+      expect(await differences(m.url, f, before), 'hand-written and old negative cases').toEqual(new Map());
+      const after = planUnits(plan(m.url, f, true)).filter((u) => u.kind === 'generated' || VARIANTS.has(u.caseId));
+      const diff = await differences(m.url, f, after);
+      expect(diff.size, `${f.name} (${f.triggeredBy}) is triggered by a generated case or a credential variant`).toBeGreaterThan(0);
+      for (const bindings of diff.values()) for (const b of bindings) expect(faultBindings(f)).toContain(b);
+    } finally {
+      await m.close();
+    }
+  });
+});
