@@ -25,10 +25,9 @@ function nsFlag(op: Pick<Operation, 'ns'>): string {
   return op.ns === 'book' ? '--book-ns' : '--search-ns';
 }
 
-/** targetNamespace of a WSDL's definitions element, read from its start (no DTD, nothing fetched). */
+/** targetNamespace of a WSDL's definitions element, read from its first 64 KB (no DTD, nothing fetched). */
 export function wsdlTargetNamespace(text: string): string | undefined {
-  const head = text.slice(0, 65_536);
-  const defs = /<(?:[A-Za-z_][\w.-]*:)?definitions\b[^>]*>/.exec(head)?.[0];
+  const defs = /<(?:[A-Za-z_][\w.-]*:)?definitions\b[^>]*>/.exec(text.slice(0, 65_536))?.[0];
   return defs ? /\btargetNamespace\s*=\s*(["'])([^"']*)\1/.exec(defs)?.[2] : undefined;
 }
 
@@ -71,7 +70,7 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'b
       return;
     }
     if (ex.response?.status !== 200) return;
-    const declared = wsdlTargetNamespace(ex.response.body.toString('utf8'));
+    const declared = wsdlTargetNamespace(ex.response.body.subarray(0, 65_536).toString('utf8'));
     const configured = plan.target.namespaces[op.ns];
     if (declared !== undefined && declared !== configured) {
       diagnosis.push({ level: 'hint', message: redact(`the WSDL at ${url}?WSDL declares targetNamespace ${declared}, not ${configured}: pass ${nsFlag(op)} ${declared}`) });
