@@ -285,7 +285,10 @@ describe('the harness\'s memory and time around large bodies and entity bombs (i
     expect(exchanges.every((r) => r.status === 'failed' && /response_too_large/.test(r.message))).toBe(true);
     const hits = hostile.of('huge').length - hitsBefore;
     expect((hostile.bytesSent('huge') - sentBefore) / hits).toBeLessThan(16 * MiB);
-    expect(m.peak.arrayBuffers - m.before.arrayBuffers).toBeLessThan(48 * MiB);
+    // The peak holds the live bodies (at most the cap per connection) and the aborted ones the GC has
+    // not collected yet (at most the cap and a chunk each): bounded by the cap, never by the 512 MiB
+    // offered per response (one uncapped body alone would exceed this bound several times over).
+    expect(m.peak.arrayBuffers - m.before.arrayBuffers).toBeLessThan(hits * 2 * MiB + 16 * MiB);
     expect(m.peak.rss - m.before.rss).toBeLessThan(160 * MiB);
     expect(m.after.heapUsed - m.before.heapUsed).toBeLessThan(16 * MiB);
     expect(m.after.arrayBuffers - m.before.arrayBuffers).toBeLessThan(8 * MiB);
