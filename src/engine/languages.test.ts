@@ -31,6 +31,8 @@ describe('language values from the target', () => {
       [[target, ['get'], OPERATIONS, answer('oops', 500), false], /GetLanguages answered HTTP 500/],
       [[target, ['get'], OPERATIONS, answer(`<getLanguagesResult xmlns="${NS}"><Error><Message>no</Message></Error></getLanguagesResult>`), false], /listed no isoCode/],
       [[target, ['get'], OPERATIONS, answer('<not xml'), false], /no readable document/],
+      [[target, ['get'], OPERATIONS, answer(`<getLanguagesResult xmlns="${NS}"><languages><language ${Array.from({ length: 300 }, (_, i) => `a${i}="x"`).join(' ')}><isoCode>en</isoCode></language></languages></getLanguagesResult>`), false],
+        /beyond the harness's limits/],
     ];
     for (const [args, why] of cases) {
       const l = await discoverLanguages(...args);

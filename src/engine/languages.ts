@@ -8,6 +8,7 @@ import { findOperation, type BindingId } from '../contract/catalogue.js';
 import type { Target } from '../core/types.js';
 import { requestFor } from '../bindings/endpoint.js';
 import type { Transport } from '../transport/client.js';
+import { markupLimits, overLimit, scanMarkup } from '../xml/limits.js';
 import { parseXml, type XElement } from '../xml/tree.js';
 import { FIXED_LANGUAGES } from './generate.js';
 
@@ -46,7 +47,11 @@ export async function discoverLanguages(
   if (!ex.response) return fixed(`GetLanguages got no response: ${ex.error?.code ?? 'no exchange'}`);
   if (ex.response.status !== 200) return fixed(`GetLanguages answered HTTP ${ex.response.status}`);
   try {
-    const codes = isoCodesOf(ex.response.body.toString('utf8'));
+    const text = ex.response.body.toString('utf8');
+    // The same limits as every other reading of a target's document, before the parser sees it.
+    const over = overLimit(scanMarkup(text), markupLimits(transport.options.maxBodyBytes));
+    if (over) return fixed(`GetLanguages answered a document beyond the harness's limits: ${over.slice(0, 200)}`);
+    const codes = isoCodesOf(text);
     return codes.length ? { languages: codes, from: `the target's GetLanguages (${codes.length} isoCodes)` } : fixed('GetLanguages listed no isoCode');
   } catch (e) {
     return fixed(`GetLanguages answered no readable document: ${(e as Error).message.slice(0, 200)}`);
