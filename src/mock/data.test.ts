@@ -162,6 +162,26 @@ describe('variety: optional present and absent, nil and not, over parameters', (
     expect(Number(rate('2025-07-01'))).toBeGreaterThan(Number(rate('2025-03-01')));
   });
 
+  test('SearchTransfers: the broadest result is large, the filtered ones are not, the same every time', () => {
+    const broadest = () => arr(obj(result('SearchTransfers', { hotelID: undefined, bookingID: undefined })).airports).map(obj);
+    const all = broadest();
+    expect(all.length).toBeGreaterThanOrEqual(300);
+    expect(JSON.stringify(broadest())).toBe(JSON.stringify(all));
+    expect(new Set(all.map((a) => a.airportId)).size).toBe(all.length);
+    expect(new Set(all.map((a) => a.iataCode).filter(Boolean)).size).toBe(all.filter((a) => a.iataCode).length);
+    expect(all.slice(0, 7).map((a) => a.airportId)).toEqual([11, 12, 13, 14, 15, 16, 17]);
+    // The rest of the network varies as the hand-written airports do.
+    const network = all.slice(7);
+    expect(network.some((a) => a.airportName === undefined) && network.some((a) => a.timeZone === undefined) && network.some((a) => a.transfers === undefined)).toBe(true);
+    // A network resort lists its airports; hotels and bookings stay near the hand-written ones.
+    const resortOf300th = all[299]!.resortId;
+    const resort = arr(obj(result('SearchTransfers', { resortID: String(resortOf300th), hotelID: undefined, bookingID: undefined })).airports).map(obj);
+    expect(resort.map((a) => a.airportId)).toContain(all[299]!.airportId);
+    expect(resort.every((a) => a.resortId === resortOf300th)).toBe(true);
+    expect(arr(obj(result('SearchTransfers', { hotelID: '777', bookingID: undefined })).airports).map(obj).every((a) => Number(a.airportId) < 100)).toBe(true);
+    expect(arr(obj(result('SearchTransfers', { transferID: '1', hotelID: undefined, bookingID: undefined })).airports).length).toBeLessThan(300);
+  });
+
   test('SearchTransfers: bad optional values are reported in-band', () => {
     expect(result('SearchTransfers', { hotelID: 'abc' })).toEqual({ Error: { ErrorType: 'InvalidParameter', Message: 'hotelID must be an integer, got "abc".' } });
     expect(obj(obj(result('SearchTransfers', { currencies: 'EUR,XYZ' })).Error).Message).toMatch(/XYZ/);

@@ -54,12 +54,15 @@ interface BookingData {
   transferCancellationFeeEuroCents: { min: number; max: number };
 }
 
+interface Airport {
+  airportId: number; resortId: number; airportName?: string; iataCode?: string; timeZone?: string;
+  transfers?: { transferTypeId: number; minimumPassengers: number; maximumPassengers: number; minutes: number; priceCents: number; named: boolean }[];
+}
+
 interface TransferData {
   transferTypes: { id: number; name: Localized }[];
-  airports: {
-    airportId: number; resortId: number; airportName?: string; iataCode?: string; timeZone?: string;
-    transfers?: { transferTypeId: number; minimumPassengers: number; maximumPassengers: number; minutes: number; priceCents: number; named: boolean }[];
-  }[];
+  network: { airports: number; firstAirportId: number; firstResortId: number; resorts: number; timeZones: string[] };
+  airports: Airport[];
 }
 
 const REF: ReferenceData = referenceJson;
@@ -440,6 +443,38 @@ function getFeatures({ language }: GenContext): Value {
 
 // ---- transfers ---------------------------------------------------------------------------------
 
+/**
+ * The rest of the network (transfers.json "network"): airports made up once, the same on every run,
+ * in the style of the hand-written ones (optional names, codes and zones left out now and then, an
+ * airport without transfers, unnamed transfer types). Only the unfiltered search lists them all.
+ */
+function networkAirports(n: TransferData['network']): Airport[] {
+  const rng = new Rng(stableHash('transfer-network'));
+  const types = TRANSFERS.transferTypes.map((t) => t.id);
+  return Array.from({ length: n.airports }, (_, i) => {
+    // Three letters, distinct per airport (7919 is prime to 26³).
+    const code = [2, 1, 0].map((k) => String.fromCharCode(65 + (Math.floor(((i * 7919 + 4321) % 17_576) / 26 ** k) % 26))).join('');
+    const kinds = i % 29 === 28 ? undefined : rng.sample(types, rng.chance(0.25) ? 2 : 1);
+    return {
+      airportId: n.firstAirportId + i,
+      resortId: n.firstResortId + (i % n.resorts),
+      airportName: i % 13 === 12 ? undefined : `${code} ${rng.pick(['International', 'Regional', 'Airport', 'Airfield'])}`,
+      iataCode: i % 17 === 16 ? undefined : code,
+      timeZone: i % 7 === 6 ? undefined : rng.pick(n.timeZones),
+      transfers: kinds?.map((transferTypeId) => {
+        const min = transferTypeId === 1 ? 1 : rng.int(1, 4);
+        return {
+          transferTypeId, minimumPassengers: min, maximumPassengers: min + rng.int(2, transferTypeId === 1 ? 48 : 6),
+          minutes: rng.int(15, 150), priceCents: rng.int(16, 600) * 50 * transferTypeId, named: rng.chance(0.85),
+        };
+      }),
+    };
+  });
+}
+
+/** Every airport: the hand-written ones, then the rest of the network. */
+const ALL_AIRPORTS: readonly Airport[] = [...TRANSFERS.airports, ...networkAirports(TRANSFERS.network)];
+
 const NUMERIC_TRANSFER_PARAMS = ['hotelID', 'roomID', 'resortID', 'transferID'] as const;
 const DATE_RE = /^\s*\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:\d{2})?)?\s*$/;
 const TIME_RE = /^\s*\d{1,2}:\d{2}(:\d{2})?\s*$/;
@@ -461,15 +496,16 @@ function searchTransfers({ params, language }: GenContext): Value {
   const unknown = currencies.find((c) => !BOOK.currencies.some((x) => x.code === c));
   if (unknown) return inBandError('InvalidParameter', `currency "${unknown}" is not offered; use ${BOOK.currencies.map((c) => c.code).join(', ')}.`);
 
-  let airports = TRANSFERS.airports;
+  // No resort, hotel or booking: the whole network, the broadest (and a large) result.
+  let airports = ALL_AIRPORTS;
   if (given('resortID')) {
     const resort = intParam(params.resortID);
     const serving = airports.filter((a) => a.resortId === resort);
     // A resort the fixtures do not know is served by one airport, a stable pick per resort.
-    airports = serving.length ? serving : rngFor('resort-airports', params, ['resortID']).sample(airports.slice(0, 5), 1);
+    airports = serving.length ? serving : rngFor('resort-airports', params, ['resortID']).sample(TRANSFERS.airports.slice(0, 5), 1);
   } else if (given('hotelID') || given('bookingID')) {
-    // A hotel is near one or two airports: a stable pick per hotel / booking.
-    airports = rngFor('hotel-airports', params, ['hotelID', 'bookingID']).sample(airports, 2);
+    // A hotel is near one or two of the hand-written airports: a stable pick per hotel / booking.
+    airports = rngFor('hotel-airports', params, ['hotelID', 'bookingID']).sample(TRANSFERS.airports, 2);
   }
   const transferType = given('transferID') ? intParam(params.transferID) : undefined;
   const month = given('arrivalDate') ? new Date(dayOf(params.arrivalDate)!).getUTCMonth() : undefined;
