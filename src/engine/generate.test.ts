@@ -95,7 +95,13 @@ describe('generated cases', () => {
   });
 
   test('the broadest-result case leaves every optional parameter out; operations without one have none', () => {
-    expect(broadestCase(op('SearchTransfers'), { language: 'en', hotelID: '1' })).toEqual(expect.objectContaining({ id: 'gen-broadest', params: {} }));
-    expect(broadestCase(op('GetMeals'), { language: 'en' })).toBeUndefined();
+    expect(broadestCase(op('SearchTransfers'), [{ params: { language: 'en', hotelID: '1' } }])).toEqual(expect.objectContaining({ id: 'gen-broadest', params: {} }));
+    expect(broadestCase(op('GetMeals'), [{ params: { language: 'en' } }])).toBeUndefined();
+  });
+
+  test('no broadest-result case when a hand-written case already sends the same parameters', () => {
+    expect(broadestCase(op('SearchTransfers'), [{ params: { resortID: '341' } }, { params: {} }])).toBeUndefined();
+    expect(broadestCase(op('SearchTransfers'), [{ params: { userName: 'u', password: 'p' } }])).toBeUndefined();
+    expect(broadestCase(op('SearchTransfers'), [{ params: { currencies: '' } }])).toEqual(expect.objectContaining({ params: {} }));
   });
 });

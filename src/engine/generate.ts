@@ -194,13 +194,21 @@ export function generatedCases(op: Operation, g: Pick<Generation, 'seed' | 'exam
 
 /**
  * The broadest-result case of an operation: every optional parameter left out (SearchTransfers with
- * no filter), the required ones as in the first hand-written case; undefined when an operation has
- * no optional parameter (its hand-written cases are as broad as its parameters allow).
+ * no filter), the required ones as in the first hand-written case. Undefined when an operation has
+ * no optional parameter (its hand-written cases are as broad as its parameters allow), and when a
+ * hand-written case already sends exactly these parameters (the fixture's SearchTransfers `default`
+ * does): the same request twice would only cost time, and a large one at that.
  */
-export function broadestCase(op: Operation, first: Params): GeneratedCase | undefined {
+export function broadestCase(op: Operation, handWritten: readonly { readonly params: Params }[]): GeneratedCase | undefined {
   if (!op.params.some((p) => !p.required && p.name !== 'userName' && p.name !== 'password')) return undefined;
+  const first = handWritten[0]?.params ?? {};
   const set: Record<string, string> = {};
   for (const p of generatedParams(op)) if (p.required && first[p.name] !== undefined) set[p.name] = first[p.name]!;
+  const same = (params: Params) => {
+    const keys = Object.keys(params).filter((k) => params[k] !== undefined && k !== 'userName' && k !== 'password');
+    return keys.length === Object.keys(set).length && keys.every((k) => params[k] === set[k]);
+  };
+  if (handWritten.some((c) => same(c.params))) return undefined;
   return { id: BROADEST_CASE, params: set, description: 'the broadest result the parameters allow: every optional parameter (filter) left out' };
 }
 

@@ -118,7 +118,7 @@ export function planUnits(plan: RunPlan): Unit[] {
     if (g && g.examples > 0 && first) {
       const credentials = { userName: plan.target.user, password: plan.target.password };
       const baseline = { ...first.params, ...credentials };
-      const broadest = broadestCase(op, first.params);
+      const broadest = broadestCase(op, cases);
       const generated = [...(broadest ? [broadest] : []), ...generatedCases(op, g, OPERATIONS.indexOf(op))];
       for (const c of generated) {
         units.push({ op, caseId: c.id, kind: 'generated', params: { ...c.params, ...credentials }, description: c.description, baseline });
