@@ -4,12 +4,17 @@
  * (the wrong password, the bad requests), and different only on the fault's bindings for some
  * generated case or credential variant. The self-test (suites/self-test.test.ts) shows that the
  * harness pinpoints each at the default budget.
+ *
+ * One exception, by nature: the fault far down a large result is triggered by the broadest result,
+ * and the fixture's SearchTransfers `default` case asks for exactly that (so the planner sends no
+ * `gen-broadest` beside it). That fault must differ on `default` alone among the hand-written cases;
+ * with a case table that has no such case, as a user's may not, `gen-broadest` must find it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation } from '../src/contract/catalogue.js';
 import type { Exchange } from '../src/core/types.js';
-import { loadFixtureCases } from '../src/engine/cases.js';
-import { DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANGUAGES } from '../src/engine/generate.js';
+import { loadFixtureCases, type CaseTable, type RequestCase } from '../src/engine/cases.js';
+import { BROADEST_CASE, broadestCase, DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANGUAGES } from '../src/engine/generate.js';
 import { planUnits, unitRequests, WRONG_CREDENTIALS_CASE, type RunPlan, type Unit } from '../src/engine/plan.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, startMock, type RunningMock } from '../src/mock/index.js';
 import { FAULTS, faultBindings, type Fault } from '../src/mock/faults.js';
@@ -17,13 +22,19 @@ import { Transport } from '../src/transport/client.js';
 
 const TRIGGERED = FAULTS.filter((f) => f.triggeredBy !== undefined);
 const VARIANTS = new Set(['empty-password', 'wrong-user', 'password-case', 'no-credentials']);
-const cases = loadFixtureCases();
+/** Triggered by the broadest result, which a hand-written case may ask for too. */
+const BY_BROADEST = new Set(['bad-int-in-300th-airport']);
+const fixtureCases = loadFixtureCases();
+/** The hand-written cases that ask for the broadest result (the planner's test: no gen-broadest beside them). */
+const asksBroadest = (opName: string, c: RequestCase) => broadestCase(findOperation(opName)!, []) !== undefined && broadestCase(findOperation(opName)!, [c]) === undefined;
+/** The fixture's table without those cases: a table that leaves the broadest result to generation. */
+const narrowCases: CaseTable = new Map([...fixtureCases].map(([op, cs]) => [op, cs.filter((c) => !asksBroadest(op, c))]));
 const transport = new Transport({ concurrency: 16, timeoutMs: 10_000, maxBodyBytes: 32 * 1024 * 1024 });
 let clean: RunningMock;
 afterAll(async () => { await clean?.close(); await transport.close(); });
 beforeAll(async () => { clean = await startMock({ port: 0 }); });
 
-function plan(url: string, f: Fault, generated: boolean): RunPlan {
+function plan(url: string, f: Fault, generated: boolean, cases: CaseTable = fixtureCases): RunPlan {
   return {
     target: { bookUrl: url, searchUrl: url, transfersUrl: url, paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, user: DEFAULT_USER, password: DEFAULT_PASSWORD, embedded: true },
     bindings: BINDINGS, operations: [findOperation(f.operation)!], cases, allowMutations: true, checks: [], negative: true, equivalence: true,
@@ -50,7 +61,7 @@ async function differences(url: string, f: Fault, units: readonly Unit[]): Promi
 describe('faults only some inputs trigger', () => {
   test('there is one of each kind the issue names', () => {
     expect(TRIGGERED.map((f) => f.name).sort()).toEqual([
-      'any-user-accepted', 'empty-password-accepted', 'get-rejects-negative-int', 'get-utf8-as-latin1', 'missing-element-for-one-language',
+      'any-user-accepted', 'bad-int-in-300th-airport', 'empty-password-accepted', 'get-rejects-negative-int', 'get-utf8-as-latin1', 'missing-element-for-one-language',
       'nil-as-empty-for-boundary', 'no-credentials-accepted', 'password-case-insensitive', 'post-plus-literal', 'post-rejects-int-max',
       'soap11-late-evening-next-day', 'soap12-ignores-transfer-id', 'soap12-truncates-long-strings',
     ]);
@@ -61,11 +72,16 @@ describe('faults only some inputs trigger', () => {
     try {
       const before = planUnits(plan(m.url, f, false)).filter((u) => !VARIANTS.has(u.caseId));
       expect(before.some((u) => u.caseId === WRONG_CREDENTIALS_CASE)).toBe(true);
-      expect(await differences(m.url, f, before), 'hand-written and old negative cases').toEqual(new Map());
-      const after = planUnits(plan(m.url, f, true)).filter((u) => u.kind === 'generated' || VARIANTS.has(u.caseId));
+      const broadestHere = new Map(BY_BROADEST.has(f.name)
+        ? (fixtureCases.get(f.operation) ?? []).filter((c) => asksBroadest(f.operation, c)).map((c) => [c.id, new Set(faultBindings(f))] as const)
+        : []);
+      if (BY_BROADEST.has(f.name)) expect(broadestHere.size, 'the fixture has a hand-written case asking for the broadest result').toBe(1);
+      expect(await differences(m.url, f, before), 'hand-written and old negative cases').toEqual(broadestHere);
+      const after = planUnits(plan(m.url, f, true, narrowCases)).filter((u) => u.kind === 'generated' || VARIANTS.has(u.caseId));
       const diff = await differences(m.url, f, after);
       expect(diff.size, `${f.name} (${f.triggeredBy}) is triggered by a generated case or a credential variant`).toBeGreaterThan(0);
       for (const bindings of diff.values()) for (const b of bindings) expect(faultBindings(f)).toContain(b);
+      if (BY_BROADEST.has(f.name)) expect([...diff.keys()]).toEqual([BROADEST_CASE]);
     } finally {
       await m.close();
     }

@@ -326,6 +326,27 @@ describe('every fault is caught and pinpointed', () => {
       expect(o.misattributed.map((r) => `${r.operation} ${r.binding} ${r.case} ${r.check}: ${r.message}`), `${name}: findings elsewhere`).toEqual([]);
     });
 
+  test('the fault far down a large result: at airport[300], and found by gen-broadest when no hand-written case asks for the broadest result', async () => {
+    const fault = findFault('bad-int-in-300th-airport')!;
+    const withDefault = outcomes.get(fault.name)!.report;
+    // The shape walk and the comparison name the item; libxml2 names the element (its errors carry no path).
+    const paths = new Map(failedRows(withDefault).map((x) => [x.check, x.findings.map((f) => f.path)]));
+    expect(paths.get('shape')).toEqual(['/Envelope/Body/SearchTransfersResponse/searchTransfersResult/airports/airport[300]/resortId']);
+    expect(paths.get(EQUIVALENCE_CHECK)).toEqual(['/searchTransfersResult/airports/airport[300]/resortId/text()']);
+    expect(paths.get('xsd_valid')).toEqual(['//resortId']);
+    expect(new Set(failedRows(withDefault).map((x) => x.case))).toEqual(new Set(['default']));
+    // A case table without the broadest request (as a user's may be): the generated case must find it.
+    const narrow: CaseTable = new Map([...fixtureCases].map(([op, cs]) => [op, cs.filter((c) => !(op === fault.operation && c.id === 'default'))]));
+    const report = await runAgainst({ faults: [fault.name] }, [findOperation(fault.operation)!], narrow);
+    const o = judge(fault, report);
+    expect(pinpointed(o), formatFindings(failedRows(report).slice(0, 5))).toBe(true);
+    expect(new Set(failedRows(report).map((x) => x.case))).toEqual(new Set(['gen-broadest']));
+    // And the variation run checked that large answer whole, with no false alarm.
+    const large = variation[0]!.results.filter((x) => x.operation === 'SearchTransfers' && x.case === 'default' && x.check === EXCHANGE_CHECK);
+    expect(large.length).toBe(4);
+    for (const x of large) expect(Number(/^content-length: (\d+)$/im.exec(x.response!)?.[1] ?? /\d+ bytes/.exec(x.response!)?.[0]), x.response!.slice(0, 300)).toBeGreaterThan(150_000);
+  });
+
   test('100% pinpointed, 0 false alarms', () => {
     const all = [...outcomes.values()];
     expect(all).toHaveLength(FAULTS.length);
