@@ -120,6 +120,32 @@ describe('reproduce commands name the variable the password came from', () => {
     await expect(bash('bash', ['-c', commands[2]!], { env: { PATH: process.env.PATH! } })).rejects.toThrow(/set ACME_PW to the password/);
   });
 
+  test('the password-case variant reproduces too: the command swaps the letters of $VAR itself', async () => {
+    const faulty = await startMock({ port: 0, faults: ['password-case-insensitive'] });
+    try {
+      const dir = join(work, 'password-case');
+      const r = await cli(['run', ...at(faulty.url), '--operations', 'GetRoomTypes', '--examples', '0', '--report-dir', dir], MOCK_ENV);
+      expect(r.code, r.err).toBe(1);
+      const rows = readReport(dir).results.filter((x) => x.case === 'password-case' && x.check === 'http_exchange');
+      expect(rows.map((x) => x.binding).sort()).toEqual(['get', 'post', 'soap11', 'soap12']);
+      const bash = promisify(execFile);
+      for (const { reproduce } of rows) {
+        expect(reproduce).not.toContain('***');
+        expect(reproduce).toContain('CONFORMANCE_PASSWORD_SWAPPED');
+        // Pasted as printed: the faulty service answers the password in other case with data, as in the run.
+        const { stdout } = await bash('bash', ['-c', reproduce], { env: { PATH: process.env.PATH!, ...MOCK_ENV } });
+        expect(stdout).toMatch(/^HTTP\/1\.1 200/);
+        expect(stdout).toContain('<roomType');
+        // The correct mock rejects the same command.
+        const { stdout: clean } = await bash('bash', ['-c', reproduce.split(faulty.url).join(mock.url)], { env: { PATH: process.env.PATH!, ...MOCK_ENV } }).catch((e: { stdout: string }) => e);
+        expect(clean).not.toContain('<roomType');
+        await expect(bash('bash', ['-c', reproduce], { env: { PATH: process.env.PATH! } })).rejects.toThrow(/set CONFORMANCE_PASSWORD to the password/);
+      }
+    } finally {
+      await faulty.close();
+    }
+  });
+
   test('a bad target.passwordEnv is refused naming the key and its file (exit 2)', async () => {
     const config = join(work, 'bad-env.json');
     writeFileSync(config, JSON.stringify({ target: { bookUrl: mock.url, searchUrl: mock.url, user: 'u', passwordEnv: 'MY PW' } }));

@@ -301,12 +301,16 @@ function singleByte(secret: string, cp1252: boolean): Buffer | undefined {
 
 const SINGLE_BYTE_READINGS = ['windows-1252', 'iso-8859-2', 'iso-8859-15', 'windows-1250', 'windows-1251', 'koi8-r', 'ibm866'];
 
+/** The password with the case of every letter swapped (equal to it when it has no letter): the password-case variant's. */
+export function swapCase(s: string): string {
+  return [...s].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
+}
+
 /** The strings a secret can read as, in any decoded view (see the module comment). */
 function readings(secret: string): string[] {
   // The password in other letter case is as good as the password (the password-case credential
   // variant sends it; a service comparing without regard to case accepts it).
-  const swapped = [...secret].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
-  const out = new Set<string>([secret, secret.replace(/[ \t\r\n]+/g, ' '), swapped]);
+  const out = new Set<string>([secret, secret.replace(/[ \t\r\n]+/g, ' '), swapCase(secret)]);
   const bytes = Buffer.from(secret, 'utf8');
   if (/[^\u0000-\u007f]/.test(secret)) {
     out.add(bytes.toString('latin1'));

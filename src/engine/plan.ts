@@ -12,6 +12,7 @@ import type { Params } from '../bindings/types.js';
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import type { CaseKind } from '../checks/context.js';
 import type { Check } from '../checks/types.js';
+import { swapCase } from '../core/redact.js';
 import type { HttpRequest, Target } from '../core/types.js';
 import type { CaseTable, RequestCase } from './cases.js';
 import { broadestCase, generatedCases, type Generation } from './generate.js';
@@ -23,10 +24,6 @@ export const WRONG_CREDENTIALS_CASE = 'wrong-credentials';
 /** A user name no real account has: the wrong-user case sends it with the right password. */
 export const WRONG_USER = 'conformance-wrong-user-7f3a';
 
-/** The password with the case of every letter swapped (equal to it when it has no letter). */
-export function swapCase(s: string): string {
-  return [...s].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
-}
 /** Name of the operation the unknown-operation case asks for. */
 export const UNKNOWN_OPERATION = 'NoSuchOperation';
 
@@ -101,7 +98,7 @@ export function credentialUnits(op: Operation, params: Params, password: string)
     { op, caseId: 'wrong-user', kind, params: { ...params, userName: WRONG_USER },
       description: 'the right password with a user name no account has: no binding may answer with data' },
     ...(swapped !== password ? [{ op, caseId: 'password-case', kind, params: { ...params, password: swapped },
-      description: 'the right password in other letter case (shown as ***): no binding may answer with data' }] : []),
+      description: 'the right password in other letter case (masked as the password is): no binding may answer with data' }] : []),
     { op, caseId: 'no-credentials', kind, params: absent,
       description: 'neither userName nor password sent: no binding may answer with data' },
   ];

@@ -5,11 +5,11 @@ import { selectChecks } from '../checks/registry.js';
 import type { Target } from '../core/types.js';
 import { Transport } from '../transport/client.js';
 import { loadFixtureCases } from './cases.js';
-import { planUnits, secretsOf, swapCase, WRONG_PASSWORD, WRONG_USER, type RunPlan } from './plan.js';
+import { planUnits, secretsOf, WRONG_PASSWORD, WRONG_USER, type RunPlan } from './plan.js';
 import { DEFAULT_EXAMPLES, FIXED_LANGUAGES } from './generate.js';
 import { startMock } from '../mock/index.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
-import { makeRedactor } from '../core/redact.js';
+import { makeRedactor, swapCase } from '../core/redact.js';
 import { runConformance } from './run.js';
 
 const PASSWORD = 'Engine-Secret-91';

@@ -14,7 +14,7 @@
 import type { BindingId } from '../contract/catalogue.js';
 import { CheckContext, type DocumentValidator } from '../checks/context.js';
 import { runChecksAsync, yieldToLoop } from '../checks/registry.js';
-import { makeRedactor, REDACTED, redactUserInfo, type Redactor } from '../core/redact.js';
+import { makeRedactor, REDACTED, redactUserInfo, swapCase, type Redactor } from '../core/redact.js';
 import { bindingField, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
 import type { Exchange, ResultRow, RunReport, Target } from '../core/types.js';
 import { TOOL } from '../core/version.js';
@@ -123,10 +123,13 @@ const LARGE_DOCUMENT = 1024 * 1024;
 
 /**
  * The command reproducing an exchange: the target's password as its variable wherever the unit sends
- * it (the wrong-user variant too); a wrong password is no secret and is shown.
+ * it (the wrong-user variant too) or sends it in other letter case (the command swaps it); a wrong
+ * password is no secret and is shown.
  */
 function reproduceCommand(plan: RunPlan, unit: Unit, ex: Pick<Exchange, 'request'>): string {
-  return curlCommand(ex.request, unit.params.password === plan.target.password ? plan.target.password : '', plan.target.passwordVariable);
+  const { password } = plan.target;
+  const sent = unit.params.password;
+  return curlCommand(ex.request, sent === password || sent === swapCase(password) ? password : '', plan.target.passwordVariable);
 }
 
 /** Send one unit on every selected binding and produce its rows, redacted. */

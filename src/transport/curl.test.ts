@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { curlCommand } from './curl.js';
-import { makeRedactor } from '../core/redact.js';
+import { makeRedactor, swapCase as swapCaseOf } from '../core/redact.js';
 import type { HttpRequest } from '../core/types.js';
 
 const SECRET = 'p@ss w&rd<"$x';
@@ -94,6 +94,42 @@ describe('reproduce command', () => {
     const cmd = curlCommand({ method: 'POST', url: 'http://h/x/Op', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ password: SECRET, a: "it's" }).toString() }, SECRET);
     expect(cmd).not.toContain('p@ss');
     expect(cmd).toContain(`--data-urlencode 'a=it'\\''s'`);
+  });
+});
+
+describe('the password in other letter case (the password-case variant)', () => {
+  /** The command run by bash with curl replaced by a function printing its arguments, one per line (and stdin, for a here-document). */
+  const args = (cmd: string, env: Record<string, string>) =>
+    execFileSync('bash', ['-c', `curl() { printf '%s\\n' "$@"; [ -t 0 ] || cat; }; ${cmd}`], { env: { ...env, PATH: process.env.PATH! }, stdio: 'pipe' }).toString();
+  const PASSWORD = `Mock-Pa55&<word>"'`;
+  const SWAPPED = `mOCK-pA55&<WORD>"'`;
+
+  test('GET and POST form: the command makes it from the variable with tr', () => {
+    const get = curlCommand({ method: 'GET', url: `http://h/x/Op?${new URLSearchParams({ userName: 'u', password: SWAPPED })}`, headers: {} }, PASSWORD);
+    const form = curlCommand({ method: 'POST', url: 'http://h/x/Op', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ password: SWAPPED }).toString() }, PASSWORD);
+    for (const cmd of [get, form]) {
+      expect(cmd).not.toContain('pA55');
+      expect(cmd.startsWith(': "${CONFORMANCE_PASSWORD:?set CONFORMANCE_PASSWORD to the password}" && CONFORMANCE_PASSWORD_SWAPPED=')).toBe(true);
+      expect(args(cmd, { CONFORMANCE_PASSWORD: PASSWORD })).toContain(`\npassword=${SWAPPED}\n`);
+      expect(() => args(cmd, {})).toThrow(/set CONFORMANCE_PASSWORD to the password/);
+    }
+  });
+
+  test('SOAP: swapped, then XML-escaped, trailing line breaks kept', () => {
+    for (const pw of [PASSWORD, 'abc\n\n']) {
+      const escaped = swapCaseOf(pw).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+      const cmd = curlCommand({ method: 'POST', url: 'http://h/s', headers: { 'content-type': 'text/xml' }, body: `<p>${escaped}</p>` }, pw);
+      expect(cmd).not.toContain('pA55');
+      const out = args(cmd, { CONFORMANCE_PASSWORD: pw });
+      expect(out.slice(out.indexOf('<p>')), JSON.stringify(pw)).toBe(`<p>${swapCaseOf(pw).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')}</p>\n`);
+    }
+  });
+
+  test('a password beyond ASCII is not swapped by the command (tr would not do it as JavaScript does): it stays for the redactor', () => {
+    const pw = 'straße-Ǆ';
+    const cmd = curlCommand({ method: 'GET', url: `http://h/x/Op?${new URLSearchParams({ password: swapCaseOf(pw) })}`, headers: {} }, pw);
+    expect(cmd).not.toContain('_SWAPPED');
+    expect(makeRedactor([pw])(cmd)).toContain('password=***');
   });
 });
 

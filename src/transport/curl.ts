@@ -4,10 +4,12 @@
  * pasted without it set stops with "set VAR to the password" instead of sending an empty one:
  * GET/POST parameters go through --data-urlencode (so any password encodes right), SOAP bodies
  * through an unquoted here-document that expands the variable, XML-escaped by the command first
- * where the body held the password escaped (a password with "&" or "<").
+ * where the body held the password escaped (a password with "&" or "<"). The password in other
+ * letter case (the password-case variant) is made by the command from the variable with tr, when the
+ * password is ASCII (tr swaps exactly the letters JavaScript does there); otherwise it stays "***".
  */
 import type { HttpRequest } from '../core/types.js';
-import { secretForms } from '../core/redact.js';
+import { secretForms, swapCase } from '../core/redact.js';
 
 export const PASSWORD_VARIABLE = 'CONFORMANCE_PASSWORD';
 
@@ -17,15 +19,21 @@ export function guardedVariable(variable: string): string {
 }
 
 /**
- * Sets VAR_XML to the password escaped for XML text and attribute values, after the guard and
- * chained with && (unset, nothing is sent): & < > " ' as entities and CR as &#13; (a raw CR would reach the service as LF: XML normalises line ends). Any byte survives:
+ * Sets SOURCE_XML to $SOURCE escaped for XML text and attribute values: & < > " ' as entities and CR
+ * as &#13; (a raw CR would reach the service as LF: XML normalises line ends). Any byte survives:
  * sed works line by line, so LF stays as it is, and a '.' appended then taken off keeps trailing
  * line breaks that $(...) would strip.
  */
-function xmlEscape(variable: string): string {
-  const xml = `${variable}_XML`;
-  return `: "${guardedVariable(variable)}" && ${xml}=$(printf '%s.' "$${variable}" | sed -e 's/&/\\&amp;/g' -e 's/</\\&lt;/g' -e 's/>/\\&gt;/g' -e 's/"/\\&quot;/g' -e "s/'/\\&apos;/g" `
+function xmlEscape(source: string): string {
+  const xml = `${source}_XML`;
+  return `${xml}=$(printf '%s.' "$${source}" | sed -e 's/&/\\&amp;/g' -e 's/</\\&lt;/g' -e 's/>/\\&gt;/g' -e 's/"/\\&quot;/g' -e "s/'/\\&apos;/g" `
     + `-e "s/$(printf '\\r')/\\&#13;/g") && ${xml}=\${${xml}%.}`;
+}
+
+/** Sets SOURCE_SWAPPED to $SOURCE with the case of every ASCII letter swapped (the same '.' guard). */
+function caseSwap(source: string): string {
+  const out = `${source}_SWAPPED`;
+  return `${out}=$(printf '%s.' "$${source}" | LC_ALL=C tr a-zA-Z A-Za-z) && ${out}=\${${out}%.}`;
 }
 
 /** Quote for a POSIX shell. */
@@ -33,10 +41,8 @@ export function shellQuote(s: string): string {
   return /^[A-Za-z0-9_\-+=/.:,@%]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-function pairArg(name: string, value: string, password: string, variable: string): string {
-  if (password && value === password) return `"${name}=${guardedVariable(variable)}"`;
-  return shellQuote(`${name}=${value}`);
-}
+/** A secret the command makes from the variable: what it stands for and the variable holding it. */
+interface Stand { readonly value: string; readonly variable: string }
 
 /** The command; `password` is the secret to replace (empty: nothing to replace), read from `variable`. */
 export function curlCommand(req: HttpRequest, password: string, variable: string = PASSWORD_VARIABLE): string {
@@ -46,33 +52,51 @@ export function curlCommand(req: HttpRequest, password: string, variable: string
   // password written into a base URL cannot reach a report through it.
   url.username = '';
   url.password = '';
+  const swapped = password && /^[\u0000-\u007f]*$/.test(password) ? swapCase(password) : '';
+  const stands: Stand[] = password ? [{ value: password, variable }] : [];
+  if (swapped && swapped !== password) stands.push({ value: swapped, variable: `${variable}_SWAPPED` });
+  /** The steps before curl: the guard, then the variables the command uses (chained with &&: unset, nothing is sent). */
+  const steps = new Set<string>();
+  const use = (stand: Stand, xml: boolean): string => {
+    if (stand.variable !== variable) steps.add(caseSwap(variable));
+    if (xml) steps.add(xmlEscape(stand.variable));
+    return xml ? `\${${stand.variable}_XML}` : `\${${stand.variable}}`;
+  };
+  const finish = () => (steps.size ? `: "${guardedVariable(variable)}" && ${[...steps].join(' && ')} && ` : '') + parts.join(' ');
+  const pairs = (entries: Iterable<[string, string]>) => {
+    for (const [k, v] of entries) {
+      const stand = stands.find((x) => x.value === v);
+      if (stand === undefined) parts.push('--data-urlencode', shellQuote(`${k}=${v}`));
+      else if (stand.variable === variable) parts.push('--data-urlencode', `"${k}=${guardedVariable(variable)}"`);
+      else parts.push('--data-urlencode', `"${k}=${use(stand, false)}"`);
+    }
+  };
   const contentType = req.headers['content-type'] ?? '';
   if (req.method === 'GET') {
-    const pairs = [...url.searchParams];
+    const query = [...url.searchParams];
     url.search = '';
-    if (pairs.length) parts.push('-G');
+    if (query.length) parts.push('-G');
     parts.push(shellQuote(url.toString()));
-    for (const [k, v] of pairs) parts.push('--data-urlencode', pairArg(k, v, password, variable));
-    return parts.join(' ');
+    pairs(query);
+    return finish();
   }
   parts.push('-X', 'POST', shellQuote(url.toString()));
   for (const [k, v] of Object.entries(req.headers)) parts.push('-H', shellQuote(`${k}: ${v}`));
   if (contentType.startsWith('application/x-www-form-urlencoded')) {
-    for (const [k, v] of new URLSearchParams(req.body ?? '')) parts.push('--data-urlencode', pairArg(k, v, password, variable));
-    return parts.join(' ');
+    pairs(new URLSearchParams(req.body ?? ''));
+    return finish();
   }
   const hereDoc = (t: string) => t.replace(/[\\$`]/g, (c) => `\\${c}`);
   let body = hereDoc(req.body ?? '');
-  let escaped = false;
-  if (password) {
-    for (const f of secretForms(password)) {
-      // An XML-escaped form stands for the password as XML text: the command escapes the variable the same way.
-      const xml = f !== password && f.includes('&');
-      const next = body.split(hereDoc(f)).join(xml ? `\${${variable}_XML}` : guardedVariable(variable));
-      if (xml && next !== body) escaped = true;
-      body = next;
+  for (const stand of stands) {
+    for (const f of secretForms(stand.value)) {
+      // An XML-escaped form stands for the secret as XML text: the command escapes the variable the same way.
+      const xml = f !== stand.value && f.includes('&');
+      const pieces = body.split(hereDoc(f));
+      if (pieces.length === 1) continue;
+      body = pieces.join(stand.variable === variable && !xml ? guardedVariable(variable) : use(stand, xml));
     }
   }
   parts.push('--data-binary', '@-', `<<EOF\n${body}\nEOF`);
-  return (escaped ? `${xmlEscape(variable)} && ` : '') + parts.join(' ');
+  return finish();
 }
