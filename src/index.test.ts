@@ -7,10 +7,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ConfigError, runConformance, TOOL_NAME, validateDocument, type RunReport } from 'accommodation-conformance';
+import { ConfigError, runConformance, TOOL_NAME, validateDocument, type ConformanceSettings, type RunReport } from 'accommodation-conformance';
 import { createHandlers, DEFAULT_PATHS, FAULTS, startMock } from 'accommodation-conformance/mock';
 
 describe('accommodation-conformance: runConformance', () => {
+  test('ConformanceSettings has exactly the keys of the published config schema (the password besides)', () => {
+    // The compiler holds these records to the type (a key missing or extra does not compile); the test holds them to the schema.
+    const top: Record<keyof ConformanceSettings, true> = {
+      target: true, bindings: true, operations: true, allowMutations: true, concurrency: true, timeoutMs: true, deadlineMs: true,
+      maxRps: true, maxBodyBytes: true, seed: true, examples: true, maxFailures: true, giveUpAfter: true, insecureTls: true,
+      reportDir: true, checks: true, skipChecks: true, negative: true, equivalence: true, cases: true, casesMode: true, expectations: true,
+    };
+    const target: Record<keyof NonNullable<ConformanceSettings['target']>, true> = {
+      bookUrl: true, searchUrl: true, transfersUrl: true, bookPath: true, bookHttpPath: true, searchPath: true, searchHttpPath: true,
+      transfersPath: true, transfersHttpPath: true, bookNs: true, searchNs: true, user: true, password: true, passwordEnv: true,
+    };
+    const schema = JSON.parse(readFileSync(new URL('../schemas/config.schema.json', import.meta.url), 'utf8')) as { properties: Record<string, { properties?: object }> };
+    expect(Object.keys(top).sort()).toEqual(Object.keys(schema.properties).filter((k) => k !== '$schema').sort());
+    // A config file may not hold the password itself; a program may.
+    expect(Object.keys(target).filter((k) => k !== 'password').sort()).toEqual(Object.keys(schema.properties.target!.properties!).sort());
+  });
+
   test('against the embedded mock: the report, no reports written without reportDir', async () => {
     const report: RunReport = await runConformance({ operations: ['GetLanguages', 'GetMeals'], bindings: ['soap12', 'get'] });
     expect(report.tool.name).toBe(TOOL_NAME);
