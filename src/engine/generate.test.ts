@@ -1,7 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { findOperation, OPERATIONS } from '../contract/catalogue.js';
-import { arbitraryOf, broadestCase, DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANGUAGES, generatedCases, isGeneratedCase, poolOf } from './generate.js';
+import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS } from '../contract/catalogue.js';
+import { requestFor } from '../bindings/endpoint.js';
+import { loadFixtureCases } from './cases.js';
+import { planUnits, type RunPlan } from './plan.js';
+import { arbitraryOf, broadestCase, coverageCases, DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANGUAGES, generatedCases, isGeneratedCase, paramsKey, poolOf } from './generate.js';
 
 const g = (o: Partial<{ seed: number; examples: number; languages: readonly string[] }> = {}) =>
   ({ seed: DEFAULT_SEED, examples: DEFAULT_EXAMPLES, languages: FIXED_LANGUAGES, ...o });
@@ -103,5 +107,82 @@ describe('generated cases', () => {
     expect(broadestCase(op('SearchTransfers'), [{ params: { resortID: '341' } }, { params: {} }])).toBeUndefined();
     expect(broadestCase(op('SearchTransfers'), [{ params: { userName: 'u', password: 'p' } }])).toBeUndefined();
     expect(broadestCase(op('SearchTransfers'), [{ params: { currencies: '' } }])).toEqual(expect.objectContaining({ params: {} }));
+  });
+});
+
+// ---- coverage beyond the budget (issue 25) ---------------------------------------------------------
+
+const fixtureCases = loadFixtureCases();
+const target = { bookUrl: 'http://t.test', searchUrl: 'http://t.test', transfersUrl: 'http://t.test', paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES,
+  user: 'u', password: 'p', embedded: true };
+function planned(o: Partial<{ seed: number; examples: number; languages: readonly string[] }> = {}): ReturnType<typeof planUnits> {
+  const plan: RunPlan = { target, bindings: BINDINGS, operations: OPERATIONS, cases: fixtureCases, allowMutations: true, checks: [], negative: false, equivalence: true,
+    generation: { ...g(o), languagesFrom: 'test' } };
+  return planUnits(plan);
+}
+const TARGET_LANGUAGES = ['en', 'de', 'fr', 'el', 'ja', 'sv', 'es', 'tr', 'pt-BR', 'zh-Hant'];
+
+describe('coverage cases: every language and every pool value, whatever the seed and the budget', () => {
+  test('every language the target lists is sent on every operation that takes one, whatever the seed and the budget', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 6 }), (seed, examples) => {
+      const units = planned({ seed, examples, languages: TARGET_LANGUAGES });
+      for (const o of OPERATIONS.filter((x) => x.params.some((p) => p.name === 'language'))) {
+        const sent = new Set(units.filter((u) => u.op === o).map((u) => u.params.language));
+        for (const l of TARGET_LANGUAGES) expect(sent.has(l), `${o.name} language ${l} (seed ${seed}, ${examples} examples)`).toBe(true);
+      }
+    }), { numRuns: 12 });
+  });
+
+  test('every value of every pool is given on every operation, required and optional parameters alike, whatever the seed and the budget', () => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 6 }), (seed, examples) => {
+      const units = planned({ seed, examples });
+      for (const o of OPERATIONS) {
+        const mine = units.filter((u) => u.op === o);
+        for (const p of o.params.filter((x) => x.name !== 'userName' && x.name !== 'password' && x.name !== 'language')) {
+          const sent = new Set(mine.map((u) => u.params[p.name]));
+          for (const v of poolOf(p)) expect(sent.has(v), `${o.name}.${p.name} = ${JSON.stringify(v)} (seed ${seed}, ${examples} examples)`).toBe(true);
+        }
+      }
+    }), { numRuns: 12 });
+  });
+
+  test('a coverage case changes one parameter of the hand-written case that gives it, so no other value hides it', () => {
+    const cases = fixtureCases.get('SearchTransfers')!;
+    const cs = coverageCases(op('SearchTransfers'), g(), cases, cases.map((c) => c.params));
+    const zero = cs.find((c) => c.params.transferID === '0')!;
+    expect(zero.id).toBe('gen-transferID-0');
+    expect(zero.params).toEqual({ ...cases[0]!.params, transferID: '0' }); // no case gives transferID: the first one's, with it
+    const de = cs.find((c) => c.params.language === 'de')!;
+    expect(de.params).toEqual({ ...cases.find((c) => c.params.language !== undefined)!.params, language: 'de' });
+    expect(coverageCases(op('SearchTransfers'), g({ examples: 0 }), cases, [])).toEqual([]);
+  });
+
+  test('list-like parameters get an inner space, a comma and a "+"; a space travels as "+" in the GET query and the POST form, a "+" as %2B', () => {
+    const pool = poolOf({ name: 'currencies', type: 'string', required: false });
+    expect(pool).toEqual(expect.arrayContaining(['EUR,SEK', 'EUR, SEK', 'EUR+SEK']));
+    expect(poolOf({ name: 'airports', type: 'string', required: false })).toEqual(expect.arrayContaining(['a,b', 'a, b', 'a+b', 'a b']));
+    const o = op('SearchTransfers');
+    const get = requestFor(target, o, 'get', { currencies: 'EUR, SEK' });
+    expect(new URL(get.url).search).toMatch(/currencies=EUR%2C(\+|%20)SEK/);
+    expect(requestFor(target, o, 'post', { currencies: 'EUR, SEK' }).body).toBe('currencies=EUR%2C+SEK');
+    expect(requestFor(target, o, 'post', { currencies: 'EUR+SEK' }).body).toBe('currencies=EUR%2BSEK');
+    expect(new URL(requestFor(target, o, 'get', { currencies: 'EUR+SEK' }).url).search).toBe('?currencies=EUR%2BSEK');
+  });
+
+  test('never two identical requests: GetLanguages and GetThemes get no generated case, and no operation sends one set twice', () => {
+    for (const seed of [DEFAULT_SEED, 1, 2]) {
+      const units = planned({ seed, languages: TARGET_LANGUAGES });
+      expect(units.filter((u) => (u.op.name === 'GetLanguages' || u.op.name === 'GetThemes') && u.kind === 'generated')).toEqual([]);
+      for (const o of OPERATIONS) {
+        const keys = units.filter((u) => u.op === o).map((u) => paramsKey(u.params));
+        expect(new Set(keys).size, o.name).toBe(keys.length);
+      }
+    }
+  });
+
+  test('the extra requests stay few: at the defaults, generated units over the whole catalogue', () => {
+    const n = planned().filter((u) => u.kind === 'generated').length;
+    console.log(`[coverage] generated units at the defaults: ${n}`);
+    expect(n).toBeLessThan(130);
   });
 });

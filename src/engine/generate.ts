@@ -63,7 +63,9 @@ const DECIMAL_POOL: readonly string[] = ['-12.75', '0.5', '123456789012345.12345
 const DATETIME_POOL: readonly string[] = ['2028-02-29T23:59:59', '2027-12-31T23:45:00+01:00', '2027-01-01T00:00:00Z', '2027-03-31T22:30:00-05:00'];
 /** Strings whose name tells their domain (SearchTransfers: all its parameters are strings). */
 const NAMED_POOLS: Readonly<Record<string, readonly string[]>> = {
-  currencies: ['EUR,SEK', 'eur', '', 'XXX'],
+  // A list: its separators as a service may split on them (an inner space travels as "+" in a form
+  // and in the query, a "+" as "%2B": a decoder that keeps "+" literally on one binding shows).
+  currencies: ['EUR,SEK', 'eur', '', 'XXX', 'EUR, SEK', 'EUR+SEK'],
   arrivalDate: ['2028-02-29', '2027-12-31', '2027-01-01', 'not-a-date'],
   returnDepartureDate: ['2027-01-01', '2028-02-29', '2027-12-31', '2027-02-30'],
   arrivalTime: ['23:59', '00:00', '24:00', '7:05'],
@@ -74,6 +76,9 @@ const NAMED_POOLS: Readonly<Record<string, readonly string[]>> = {
 const INT_LIKE = new Set(['hotelID', 'roomID', 'resortID', 'transferID']);
 
 const isIdLike = (name: string) => /I[Dd]$/.test(name);
+/** A list-like string (a plural name: currencies): its items joined by a comma, a comma and a space, a "+", a space. */
+const isListLike = (p: Param) => p.type === 'string' && /[^s]s$/.test(p.name);
+const LIST_POOL: readonly string[] = ['a,b', 'a, b', 'a+b', 'a b', ''];
 
 /** The boundary pool of a parameter (its type, its name's domain). */
 export function poolOf(p: Param): readonly string[] {
@@ -84,7 +89,7 @@ export function poolOf(p: Param): readonly string[] {
     case 'int': return INT_POOL;
     case 'decimal': return DECIMAL_POOL;
     case 'dateTime': return DATETIME_POOL;
-    case 'string': return isIdLike(p.name) ? ID_POOL : STRING_POOL;
+    case 'string': return isIdLike(p.name) ? ID_POOL : isListLike(p) ? LIST_POOL : STRING_POOL;
   }
 }
 
@@ -188,6 +193,45 @@ export function generatedCases(op: Operation, g: Pick<Generation, 'seed' | 'exam
     if (inn !== undefined && outDate !== undefined && Date.parse(outDate) < Date.parse(inn)) notes.push('check-out before check-in');
     const id = `${GENERATED_PREFIX}${i + 1}-${hash32(JSON.stringify([op.name, set])).toString(16).padStart(8, '0').slice(0, 6)}`;
     out.push({ id, params: set, description: `generated (seed ${g.seed}, example ${i + 1} of ${g.examples})${notes.length ? `: ${notes.join(', ')}` : ''}` });
+  }
+  return out;
+}
+
+/** Parameters as a comparable key: two units with equal keys send identical requests. */
+export function paramsKey(params: Params): string {
+  return JSON.stringify(Object.keys(params).filter((k) => params[k] !== undefined).sort().map((k) => [k, params[k]]));
+}
+
+/** A value as a case id's suffix: itself when short and plain, else a hash of it. */
+const idPart = (v: string) => (/^[A-Za-z0-9]{1,12}$/.test(v) ? v : hash32(v).toString(16).padStart(8, '0').slice(0, 6));
+/** At most 40 characters of a value, for a description. */
+const brief = (v: string) => JSON.stringify([...v].length > 40 ? `${[...v].slice(0, 40).join('')}…` : v);
+
+/**
+ * The coverage cases of an operation (issue 25), outside the example budget and whatever the seed:
+ * every language the target lists (`language`) and every value of every other parameter's pool,
+ * required and optional alike, that no request in `sent` (the hand-written cases, the broadest case
+ * and the examples) already gives. Each changes one parameter of the first hand-written case that
+ * gives that parameter (else the first one), so nothing else in the request can hide what that one
+ * value does: a filter given "0" is not narrowed away by another filter, and an invalid value
+ * elsewhere does not turn the answer into an error. Off when generation is off (0 examples).
+ */
+export function coverageCases(op: Operation, g: Pick<Generation, 'examples' | 'languages'>, handWritten: readonly { readonly params: Params }[],
+  sent: readonly Params[]): GeneratedCase[] {
+  if (g.examples <= 0) return [];
+  const out: GeneratedCase[] = [];
+  const languages = g.languages.length ? g.languages : FIXED_LANGUAGES;
+  for (const p of generatedParams(op)) {
+    const base = (handWritten.find((c) => c.params[p.name] !== undefined) ?? handWritten[0])?.params ?? {};
+    const values = p.name === 'language' ? languages : poolOf(p);
+    const given = new Set(sent.map((s) => s[p.name]));
+    for (const v of values) {
+      if (given.has(v)) continue;
+      given.add(v);
+      const what = p.name === 'language' ? 'every language the target lists' : `every value of ${p.name}'s boundary pool`;
+      out.push({ id: `${GENERATED_PREFIX}${p.name}-${idPart(v)}`, params: { ...base, [p.name]: v },
+        description: `coverage: ${p.name} ${brief(v)}, the rest as a hand-written case (${what} is sent once, beyond the ${g.examples} examples)` });
+    }
   }
   return out;
 }

@@ -15,7 +15,7 @@ import type { Check } from '../checks/types.js';
 import { swapCase } from '../core/redact.js';
 import type { HttpRequest, Target } from '../core/types.js';
 import type { CaseTable, RequestCase } from './cases.js';
-import { broadestCase, generatedCases, type Generation } from './generate.js';
+import { broadestCase, coverageCases, generatedCases, paramsKey, type Generation } from './generate.js';
 import { OPERATIONS } from '../contract/catalogue.js';
 
 /** A password no real account has: the wrong-credentials case sends it. */
@@ -116,8 +116,15 @@ export function planUnits(plan: RunPlan): Unit[] {
       const credentials = { userName: plan.target.user, password: plan.target.password };
       const baseline = { ...first.params, ...credentials };
       const broadest = broadestCase(op, cases);
-      const generated = [...(broadest ? [broadest] : []), ...generatedCases(op, g, OPERATIONS.indexOf(op))];
-      for (const c of generated) {
+      const examples = [...(broadest ? [broadest] : []), ...generatedCases(op, g, OPERATIONS.indexOf(op))];
+      const coverage = coverageCases(op, g, cases, [...cases, ...examples].map((c) => c.params));
+      // Never the same request twice (GetLanguages' examples are all "no parameters", as is its
+      // hand-written case): a duplicate would only cost time and repeat its rows.
+      const seen = new Set(cases.map((c) => paramsKey(c.params)));
+      for (const c of [...examples, ...coverage]) {
+        const key = paramsKey(c.params);
+        if (seen.has(key)) continue;
+        seen.add(key);
         units.push({ op, caseId: c.id, kind: 'generated', params: { ...c.params, ...credentials }, description: c.description, baseline });
       }
     }

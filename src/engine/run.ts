@@ -195,10 +195,13 @@ export async function shrinkUnit(plan: RunPlan, deps: EngineDeps, unit: Unit, ro
   const keys = [...new Set([...Object.keys(unit.params), ...Object.keys(baseline)])].filter((k) => !isCredential(k) && unit.params[k] !== baseline[k]);
   let current = unit;
   let best = rows;
-  let attempts = 0;
+  // A case no value of which differs from the hand-written one has nothing to shrink: no note.
+  if (keys.length === 0) return rows;
+  let tried = 0;
   for (const k of keys) {
-    if (attempts++ >= SHRINK_ATTEMPTS) break;
+    if (tried >= SHRINK_ATTEMPTS) break;
     if (deps.transport.options.deadline !== undefined && Date.now() >= deps.transport.options.deadline) break;
+    tried++;
     const params: Record<string, string> = { ...current.params };
     if (baseline[k] === undefined) delete params[k]; else params[k] = baseline[k];
     const candidate: Unit = { ...current, params };
@@ -208,8 +211,12 @@ export async function shrinkUnit(plan: RunPlan, deps: EngineDeps, unit: Unit, ro
       best = candidateRows;
     }
   }
-  const kept = keys.filter((k) => current.params[k] !== baseline[k]);
-  const note = ` [generated case shrunk: ${kept.length ? `the failure needs ${kept.join(', ')}` : 'the failure needs none of its generated values'}; ${keys.length - kept.length} of ${keys.length} generated values put back to the first hand-written case's]`;
+  if (tried === 0) return rows;
+  const needed = keys.slice(0, tried).filter((k) => current.params[k] !== baseline[k]);
+  const untried = keys.slice(tried);
+  const note = ` [generated case shrunk: ${needed.length ? `the failure needs ${needed.join(', ')}` : 'the failure needs none of the generated values tried'}; `
+    + `${tried - needed.length} of ${keys.length} generated values put back to the first hand-written case's`
+    + `${untried.length ? `; not tried (${tried >= SHRINK_ATTEMPTS ? `at most ${SHRINK_ATTEMPTS} attempts` : 'the deadline passed'}): ${untried.join(', ')}` : ''}]`;
   return best.map((r) => (r.status === 'failed' ? { ...r, message: `${r.message}${note}` } : r));
 }
 
