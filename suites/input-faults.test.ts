@@ -19,8 +19,16 @@ import { planUnits, unitRequests, WRONG_CREDENTIALS_CASE, type RunPlan, type Uni
 import { DEFAULT_PASSWORD, DEFAULT_USER, startMock, type RunningMock } from '../src/mock/index.js';
 import { FAULTS, faultBindings, type Fault } from '../src/mock/faults.js';
 import { Transport } from '../src/transport/client.js';
+import { CHECKS } from '../src/checks/registry.js';
+import { rowBindings, EQUIVALENCE_CHECK } from '../src/core/rows.js';
+import type { ResultRow } from '../src/core/types.js';
+import { discoverLanguages } from '../src/engine/languages.js';
+import { runConformance } from '../src/engine/run.js';
+import { createDocumentValidator } from '../src/schema/xsd-validator.js';
 
 const TRIGGERED = FAULTS.filter((f) => f.triggeredBy !== undefined);
+/** Issue 25's kinds: a language the target lists, a pool value of an optional parameter, a list value with an inner space. */
+const COVERAGE_FAULTS = ['soap11-drops-note-type-for-one-language', 'get-transfer-id-zero-unfiltered', 'get-plus-literal-in-list'];
 const VARIANTS = new Set(['empty-password', 'wrong-user', 'password-case', 'no-credentials']);
 /** Triggered by the broadest result, which a hand-written case may ask for too. */
 const BY_BROADEST = new Set(['bad-int-in-300th-airport']);
@@ -64,7 +72,8 @@ describe('faults only some inputs trigger', () => {
       'any-user-accepted', 'bad-int-in-300th-airport', 'empty-password-accepted', 'get-rejects-negative-int', 'get-utf8-as-latin1', 'missing-element-for-one-language',
       'nil-as-empty-for-boundary', 'no-credentials-accepted', 'password-case-insensitive', 'post-plus-literal', 'post-rejects-int-max',
       'soap11-late-evening-next-day', 'soap12-ignores-transfer-id', 'soap12-truncates-long-strings',
-    ]);
+      ...COVERAGE_FAULTS,
+    ].sort());
   });
 
   test.each(TRIGGERED.map((f) => [f.name, f] as const))('%s: identical to the correct mock except for the triggering inputs', async (_name, f) => {
@@ -82,6 +91,53 @@ describe('faults only some inputs trigger', () => {
       expect(diff.size, `${f.name} (${f.triggeredBy}) is triggered by a generated case or a credential variant`).toBeGreaterThan(0);
       for (const bindings of diff.values()) for (const b of bindings) expect(faultBindings(f)).toContain(b);
       if (BY_BROADEST.has(f.name)) expect([...diff.keys()]).toEqual([BROADEST_CASE]);
+    } finally {
+      await m.close();
+    }
+  });
+});
+
+/**
+ * Issue 25: a fault behind one language the target lists, one pool value of an optional parameter, a
+ * list value with an inner space. The harness's whole run (every check, languages asked of the target
+ * as `conformance run` asks them) pinpoints each: failed rows on the fault's operation and bindings
+ * only, each of its bindings named; at the default seed and at three others. The examples alone (the
+ * budget of 4) do not reach them at the default seed: the coverage cases do.
+ */
+describe('issue 25: inputs beyond the budget of examples', () => {
+  const SEEDS = [DEFAULT_SEED, 1, 4242, 2147483646];
+  const validator = createDocumentValidator(DEFAULT_NAMESPACES);
+  const fair = (f: Fault, r: ResultRow) => {
+    const named = rowBindings(r);
+    const mine: readonly string[] = faultBindings(f);
+    return r.operation === f.operation && (named.every((b) => mine.includes(b))
+      || (r.check === EQUIVALENCE_CHECK && /no majority/.test(r.message) && named.length === 2 && named.some((b) => mine.includes(b))));
+  };
+
+  test.each(COVERAGE_FAULTS)('%s: pinpointed at the default seed and at three others', async (name) => {
+    const f = FAULTS.find((x) => x.name === name)!;
+    const m = await startMock({ port: 0, faults: [f] });
+    try {
+      const base = plan(m.url, f, false);
+      const langs = await discoverLanguages(base.target, BINDINGS, [findOperation('GetLanguages')!], transport, false);
+      expect(langs.from).toMatch(/target's GetLanguages/);
+      // The examples alone do not reach the fault: only the coverage cases (gen-<parameter>-<value>) do.
+      const g = { seed: DEFAULT_SEED, examples: DEFAULT_EXAMPLES, languages: langs.languages, languagesFrom: langs.from };
+      const examplesOnly = planUnits({ ...base, generation: g }).filter((u) => u.kind === 'generated' && /^gen-\d+-/.test(u.caseId));
+      expect(await differences(m.url, f, examplesOnly), 'the examples of the default seed').toEqual(new Map());
+      const outcomes = await Promise.all(SEEDS.map(async (seed) => {
+        // Every other request is answered as the correct mock answers it (byte for byte, above): the
+        // generated units are what is judged (the hand-written ones would only repeat the broadest result).
+        const p: RunPlan = { ...base, negative: false, checks: CHECKS, generation: { ...g, seed } };
+        const report = await runConformance(p, { transport, validator }, planUnits(p).filter((u) => u.kind === 'generated'));
+        return { seed, failed: report.results.filter((r) => r.status === 'failed') };
+      }));
+      for (const { seed, failed } of outcomes) {
+        expect(failed.length, `seed ${seed}: detected`).toBeGreaterThan(0);
+        expect(failed.filter((r) => !fair(f, r)).map((r) => `${r.operation} [${r.binding}] ${r.case} ${r.check}: ${r.message}`), `seed ${seed}: misattributed`).toEqual([]);
+        for (const b of faultBindings(f)) expect(failed.some((r) => rowBindings(r).includes(b)), `seed ${seed}: ${b} named`).toBe(true);
+        expect(failed.every((r) => r.case.startsWith('gen-'))).toBe(true);
+      }
     } finally {
       await m.close();
     }

@@ -488,6 +488,19 @@ export const FAULTS: readonly Fault[] = [
       const last = (v.cancellation_policies ?? []).at(-1);
       if (c.params.bookingID?.trim() === '0' && last) last.deadline = '';
     }) } },
+  // Issue 25: inputs a budget of examples may not reach; the coverage cases send each of them once.
+  { name: 'soap11-drops-note-type-for-one-language', category: 'input', operation: 'GetRoomNoteTypes', bindings: ['soap11'],
+    description: 'SOAP 1.1 answers GetRoomNoteTypes in Turkish ("tr", a language GetLanguages lists) without its last note type',
+    triggeredBy: 'language tr',
+    apply: { value: edit((v, c) => { if (c.params.language?.trim() === 'tr') v.noteTypes?.pop(); }) } },
+  { name: 'get-transfer-id-zero-unfiltered', category: 'input', operation: 'SearchTransfers', bindings: ['get'],
+    description: 'HTTP GET takes transferID "0" as "no filter": every airport with every transfer, where the other bindings find no transfer of type 0',
+    triggeredBy: 'transferID 0',
+    apply: { params: (p) => { if (p.transferID?.trim() !== '0') return p; const { transferID: _zero, ...rest } = p; return rest; } } },
+  { name: 'get-plus-literal-in-list', category: 'input', operation: 'SearchTransfers', bindings: ['get'],
+    description: 'HTTP GET keeps "+" literally in the query (an RFC 3986 reading): a currency list "EUR, SEK", sent as "EUR%2C+SEK", arrives as "EUR,+SEK"',
+    triggeredBy: 'a currencies value holding a space',
+    apply: { params: (p) => (p.currencies?.includes(' ') ? { ...p, currencies: p.currencies.replace(/ /g, '+') } : p) } },
 ];
 
 // ---- lookup -----------------------------------------------------------------------------------
