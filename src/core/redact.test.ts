@@ -116,3 +116,53 @@ describe('every spelling a target or a log can produce', () => {
     expect(performance.now() - t0).toBeLessThan(10_000); // a bound against a hang, not a speed goal (about 0.3 s)
   });
 });
+
+describe('a secret split by markup: matched on the text content, every piece masked (issue 25)', () => {
+  const PW = 'Zq8-secret-Wm4';
+  const r = makeRedactor([PW]);
+  const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const FORMS: Record<string, string> = {
+    'adjacent CDATA sections': '<p><![CDATA[Zq8]]><![CDATA[-secret-Wm4]]></p>',
+    'three CDATA sections': '<p><![CDATA[Z]]><![CDATA[q8-sec]]><![CDATA[ret-Wm4]]></p>',
+    'text, then CDATA': '<p>Zq8<![CDATA[-secret-Wm4]]></p>',
+    'a comment in the middle': '<p>Zq8<!-- split -->-secret-Wm4</p>',
+    'a decimal character reference in the middle': '<p>Zq8&#45;secret-Wm4</p>',
+    'a hex character reference in the middle': '<p>Zq8&#x2D;secret&#x2d;Wm4</p>',
+    'CDATA, then a character reference': '<p><![CDATA[Zq8]]>&#45;<![CDATA[secret-Wm4]]></p>',
+    'a comment and CDATA': '<p>Zq<!---->8<![CDATA[-secret]]><!-- x -->-Wm4</p>',
+    'a "]]>" split inside an outer CDATA section': '<![CDATA[<p><![CDATA[Zq8]]]]><![CDATA[><![CDATA[-secret-Wm4]]]]><![CDATA[></p>]]>',
+  };
+
+  test.each(Object.entries(FORMS))('%s: raw, XML/HTML-escaped (junit.xml, conformance.html), JSON-quoted (conformance.json), cut', (_name, form) => {
+    // Two layers of escaping at most, as everywhere in the redactor: a character reference is one.
+    const spellings = [form, escapeXml(form), JSON.stringify(form), JSON.stringify(escapeXml(form)), ...(form.includes('&#') ? [] : [escapeXml(escapeXml(form))])];
+    for (const s of spellings) {
+      const out = r(`before ${s} after`);
+      expect(out, s).toContain(REDACTED);
+      // No piece of the password is left: no run of 3 of its characters outside the markup.
+      for (const piece of ['Zq8', 'secret', 'Wm4', 'ret-W']) expect(out, `${s} → ${out}`).not.toContain(piece);
+      expect(out.startsWith('before ') && out.endsWith(' after'), out).toBe(true);
+    }
+  });
+
+  test('the start of a split secret right before a cut ("…") is masked too', () => {
+    const out = r(`${'P'.repeat(20)}<![CDATA[Zq8]]><![CDATA[-sec…`);
+    expect(out).toBe(`${'P'.repeat(20)}<![CDATA[***…`);
+  });
+
+  test('only the secret and the markup between its pieces are replaced; other markup and text stay', () => {
+    expect(r('<a><![CDATA[Zq8]]><![CDATA[-secret-Wm4]]></a><!-- keep --><b><![CDATA[other]]></b>'))
+      .toBe('<a><![CDATA[***]]></a><!-- keep --><b><![CDATA[other]]></b>');
+    expect(r('<a>Zq8<!-- split -->-secret-Wm4</a>')).toBe('<a>***</a>');
+    expect(r('<a>Zq8&#45;secret-Wm4</a>')).toBe('<a>***</a>');
+    const plain = '<x><![CDATA[Zq8]]> and <!-- -secret-Wm4 --> are apart: no secret in the content</x>';
+    expect(r(plain)).toBe(plain);
+  });
+
+  test('a comment never closed, and many markup delimiters, stay linear', () => {
+    const text = `<!-- ${'<![CDATA[a]]>'.repeat(10_000)}${'<!--x'.repeat(5_000)}`;
+    const t0 = performance.now();
+    expect(r(text)).toBe(text);
+    expect(performance.now() - t0).toBeLessThan(10_000); // a bound against a hang, not a speed goal
+  });
+});

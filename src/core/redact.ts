@@ -228,20 +228,17 @@ const identity = (text: string): View => ({ text, span: (s, e) => [s, e] });
 /** A NUL character as it is or escaped (JSON, percent, character reference): a UTF-16 text read as bytes. */
 const NULS = /\u0000|\\u0000|%00|&#0+;|&#[xX]0+;/g;
 
-/**
- * The view of `parent` with its NUL characters and their escapes taken out, and nothing else
- * decoded: in a report, the backslash of a password can stand right before an escaped NUL ("\\u0000"
- * in HTML), which a JSON reading would take as an escaped backslash.
- */
-function withoutNuls(parent: View): View | undefined {
-  if (!/\u0000|\\u0000|%00|&#/.test(parent.text)) return undefined;
+/** The view of `parent` with every match of the global regex `re` taken out, or undefined when nothing matches. */
+function without(parent: View, re: RegExp): View | undefined {
   const kept: Array<[number, number]> = []; // ranges of the parent kept, in order
   let at = 0;
-  for (const m of parent.text.matchAll(NULS)) {
+  let matched = false;
+  for (const m of parent.text.matchAll(re)) {
+    matched = true;
     if (m.index! > at) kept.push([at, m.index!]);
     at = m.index! + m[0].length;
   }
-  if (kept.length === 0 && at === 0) return undefined;
+  if (!matched) return undefined;
   if (at < parent.text.length) kept.push([at, parent.text.length]);
   const text = kept.map(([a, b]) => parent.text.slice(a, b)).join('');
   const starts: number[] = []; // offset in this view where each kept range starts
@@ -261,6 +258,41 @@ function withoutNuls(parent: View): View | undefined {
     return kept[lo]![0] + (k - starts[lo]!);
   };
   return { text, span: (s, e) => parent.span(toParent(s), toParent(e - 1) + 1) };
+}
+
+/**
+ * The view of `parent` with its NUL characters and their escapes taken out, and nothing else
+ * decoded: in a report, the backslash of a password can stand right before an escaped NUL ("\\u0000"
+ * in HTML), which a JSON reading would take as an escaped backslash.
+ */
+function withoutNuls(parent: View): View | undefined {
+  if (!/\u0000|\\u0000|%00|&#/.test(parent.text)) return undefined;
+  return without(parent, NULS);
+}
+
+/**
+ * XML markup that is no part of a text's content: the delimiters of CDATA sections and comments
+ * (bounded in length, so a comment never closed costs no quadratic scan).
+ */
+const MARKUP = /<!\[CDATA\[|\]\]>|<!--[\s\S]{0,4096}?-->/g;
+const MARKUP_HINT = /<!\[CDATA\[|<!--/;
+
+/**
+ * The text content of `parent` as far as markup goes: adjacent CDATA sections joined and comments
+ * left out ("<![CDATA[Zq8]]><![CDATA[-secret]]>", "Zq8<!-- x -->-secret"), taken out again until
+ * nothing is left to take (a "]]>" split as "]]]]><![CDATA[>" inside another CDATA section). A match
+ * maps back over the markup between its pieces, so every piece is replaced. Undefined when the text
+ * holds no such markup.
+ */
+function markupView(parent: View): View | undefined {
+  if (!MARKUP_HINT.test(parent.text)) return undefined;
+  let v = without(parent, MARKUP);
+  for (let i = 0; v && i < 2; i++) {
+    const again = without(v, MARKUP);
+    if (!again) break;
+    v = again;
+  }
+  return v;
 }
 
 /** The view decoded once more from `parent`, or undefined when decoding changes nothing. */
@@ -372,7 +404,13 @@ export function makeSecretMatcher(secrets: readonly string[]): SecretMatcher {
       const start = [v0, withoutNuls(v0)].filter((v): v is View => v !== undefined);
       const once = start.flatMap((v) => [decodedView(v, false), plus ? decodedView(v, true) : undefined]).filter((v): v is View => v !== undefined);
       const twice = once.flatMap((v) => [decodedView(v, false), plus ? decodedView(v, true) : undefined]).filter((v): v is View => v !== undefined);
-      const views = [...start, ...once, ...twice];
+      // The text content where markup splits a secret (CDATA sections, comments): of the text and of
+      // its decoded views (a report escapes the markup, once or twice), then decoded (a character
+      // reference between the pieces, "<![CDATA[Zq8]]>&#45;secret").
+      const content = [...start, ...once, ...twice].map(markupView).filter((v): v is View => v !== undefined);
+      const contentDecoded = content.flatMap((v) => [decodedView(v, false), plus ? decodedView(v, true) : undefined]).filter((v): v is View => v !== undefined);
+      const contentTwice = contentDecoded.map((v) => decodedView(v, false)).filter((v): v is View => v !== undefined);
+      const views = [...start, ...once, ...twice, ...content, ...contentDecoded, ...contentTwice];
       for (const view of views) {
         const t = view.text;
         for (const f of forms) {
