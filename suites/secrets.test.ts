@@ -33,6 +33,35 @@ function scan(secret: string, cli: CliResult, dir: string | undefined): string[]
   return findSecret(secret, [...files, { name: 'stdout', bytes: cli.stdout }, { name: 'stderr', bytes: cli.stderr }]);
 }
 
+/** XML's character references and the five named entities, decoded. */
+const decodeRefs = (t: string) => t
+  .replace(/&#[xX]([0-9a-fA-F]{1,6});/g, (_m, h: string) => String.fromCodePoint(parseInt(h, 16)))
+  .replace(/&#([0-9]{1,7});/g, (_m, d: string) => String.fromCodePoint(Number(d)))
+  .replace(/&(lt|gt|quot|apos|amp);/g, (_m, n: string) => ({ lt: '<', gt: '>', quot: '"', apos: "'", amp: '&' })[n]!);
+/** CDATA delimiters and comments taken out: what is left of a text's markup is its content. */
+const stripMarkup = (t: string) => t.replace(/<!\[CDATA\[|\]\]>|<!--[\s\S]*?-->/g, '');
+
+/**
+ * Where the secret occurs in the text content of any output (kept apart from src/core/redact.ts):
+ * each file read with its markup taken out and its references decoded, in turn, three times (a report
+ * escapes the markup of the excerpt it quotes), every reading searched for every spelling.
+ */
+function scanContent(secret: string, cli: CliResult, dir: string): string[] {
+  const sources = [...readTree(dir).map((f) => ({ name: f.path.slice(dir.length + 1), text: f.bytes.toString('utf8') })),
+    { name: 'stdout', text: cli.stdout }, { name: 'stderr', text: cli.stderr }];
+  return sources.flatMap(({ name, text }) => {
+    const readings: { name: string; bytes: string }[] = [];
+    let t = text;
+    for (let i = 1; i <= 3; i++) {
+      t = stripMarkup(t);
+      readings.push({ name: `${name} (markup out, ${i})`, bytes: t });
+      t = decodeRefs(t);
+      readings.push({ name: `${name} (references decoded, ${i})`, bytes: t });
+    }
+    return findSecret(secret, readings);
+  });
+}
+
 function expectAllReports(dir: string): void {
   for (const f of REPORT_FILES) expect(existsSync(join(dir, f)), f).toBe(true);
   expect(readdirSync(join(dir, 'allure-results')).some((f) => f.endsWith('-attachment.txt') || f.endsWith('-result.json'))).toBe(true);
@@ -76,6 +105,23 @@ describe('the password appears in no output', () => {
       expect(scan(PASSWORD, cli, dir)).toEqual([]);
     });
   }
+
+  test('a target that echoes the password split by markup (adjacent CDATA sections, a comment, a character reference): masked whole in every report', async () => {
+    hostile.clear();
+    const dir = join(work, 'echo-split');
+    const cli = await runCli(['run', '--book-url', hostile.url('echo-split'), '--search-url', hostile.url('echo-split'), '--operations', 'GetMeals,GetSpecialRequest',
+      '--user', USER, '--password', PASSWORD, '--max-rps', '1000', '--report-dir', dir]);
+    expect(cli.code, cli.stderr).toBe(1);
+    expectAllReports(dir);
+    // The target did send each split form back, and the reports show each masked whole.
+    const responses = readReport(dir).results.flatMap((r) => (r.response ? [r.response] : []));
+    for (const masked of ['<cdata><![CDATA[***]]></cdata>', '<comment>***</comment>', '<charref>***</charref>', '<all><![CDATA[***]]></all>']) {
+      expect(responses.some((t) => t.includes(masked)), masked).toBe(true);
+    }
+    // Every file (JSON, JUnit, HTML, Markdown, Allure) and the console, as bytes and as text content.
+    expect(scan(PASSWORD, cli, dir)).toEqual([]);
+    expect(scanContent(PASSWORD, cli, dir)).toEqual([]);
+  });
 
   test('credentials from the environment only (CONFORMANCE_USER, CONFORMANCE_PASSWORD): sent to the target, never printed', async () => {
     hostile.clear();

@@ -39,6 +39,7 @@ export const BEHAVIOURS = [
   'echo-utf16le', // the echo document in UTF-16LE with a BOM, declared utf-16
   'echo-utf16be', // the echo document in UTF-16BE without a BOM, declared utf-8 (a lie)
   'echo-latin1', // the echo document in ISO-8859-1 bytes, declared utf-8 (a lie)
+  'echo-split', // the password echoed split by markup: adjacent CDATA sections, a comment, a character reference (splitEchoes)
   'xsd-errors', // a GetMeals answer with thousands of meals whose id is not an int (sizes.xsdErrors)
   'many-attributes', // one meal with 100,000 attributes (sizes.attributes)
   'deep-namespaces', // 20,000 declarations on the result, and 20,000 meals declaring one more (sizes.namespaces)
@@ -196,6 +197,26 @@ export function echoForms(pw: string, request: string): string[] {
     ['b64', Buffer.from(pw, 'utf8').toString('base64')],
   ];
   return [...forms.map(([k, t]) => `<${k}>${xmlText(t)}</${k}>`), `<quoted-request>${xmlText(request)}</quoted-request>`];
+}
+
+/**
+ * The password echoed so that no run of its raw characters is the password, while the text content
+ * is: split across adjacent CDATA sections, by a comment, by a character reference in the middle,
+ * and by all three (issue 25).
+ */
+export function splitEchoes(pw: string): string[] {
+  const cps = [...pw];
+  const mid = Math.max(1, Math.floor(cps.length / 2));
+  const a = cps.slice(0, mid).join('');
+  const b = cps.slice(mid).join('');
+  const cdata = (t: string) => `<![CDATA[${t.replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
+  const third = Math.max(1, Math.floor(cps.length / 3));
+  return [
+    `<cdata>${cdata(a)}${cdata(b)}</cdata>`,
+    `<comment>${xmlText(a)}<!-- split -->${xmlText(b)}</comment>`,
+    `<charref>${xmlText(a)}&#${cps[mid]!.codePointAt(0)};${xmlText(cps.slice(mid + 1).join(''))}</charref>`,
+    `<all>${cdata(cps.slice(0, third).join(''))}<!---->&#x${cps[third]!.codePointAt(0)!.toString(16)};${xmlText(cps.slice(third + 1, 2 * third).join(''))}${cdata(cps.slice(2 * third).join(''))}</all>`,
+  ];
 }
 
 function envelope(v: '1.1' | '1.2', inner: string, prolog = ''): string {
@@ -434,6 +455,12 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
       case 'spoof': {
         const text = 'Server error \u202Etxt.exe\u2028::error file=conformance.json::all checks passed\u2029\u0085ok';
         return v ? xml(500, fault(v, 'Server', text)) : xml(500, text, 'text/plain; charset=utf-8');
+      }
+      case 'echo-split': {
+        const pw = passwordOf(url, body) ?? '';
+        const forms = `<Echo xmlns="urn:hostile">${splitEchoes(pw).join('')}</Echo>`;
+        if (v) return xml(500, fault(v, 'Client', 'Login failed', forms));
+        return xml(200, `<?xml version="1.0" encoding="utf-8"?>${forms}`);
       }
       case 'echo': {
         const pw = passwordOf(url, body) ?? '';
