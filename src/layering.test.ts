@@ -1,5 +1,5 @@
 /**
- * The house's two structural rules, held against the code (README, "Where things live"): nothing
+ * The house's two structural rules, held against the code (docs/architecture.md, "Where things live"): nothing
  * imports upward or sideways into another room of its floor, and no file outside src/bindings/
  * branches on a binding id.
  */
