@@ -31,8 +31,14 @@ export async function exchangeUnit<T>(
   const service = serviceUrlOf(plan.target, unit.op, 'soap11');
   return {
     sent: await Promise.all(requests.map(async ({ binding, request }) => {
-      const exchange = await transport.send(request, retries, service);
-      return { binding, exchange, value: await then(binding, exchange) };
+      // The body holds its share of the transport's body budget until `then` is done with it (the
+      // run: until it is checked), so bodies read ahead of their checks stay within the budget.
+      const exchange = await transport.send(request, retries, service, true);
+      try {
+        return { binding, exchange, value: await then(binding, exchange) };
+      } finally {
+        transport.release(exchange);
+      }
     })),
   };
 }

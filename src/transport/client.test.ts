@@ -282,3 +282,80 @@ describe('a service that stops answering, and a run that is stopped', () => {
     }
   });
 });
+
+describe('the body budget: large bodies in flight are bounded per transport, not per exchange (issue 25)', () => {
+  const MIB = 1024 * 1024;
+  let big: Server;
+  let url = '';
+  beforeAll(async () => {
+    big = createServer((req, res) => {
+      const body = Buffer.alloc(MIB, 'b');
+      if (req.url === '/chunked') {
+        res.writeHead(200, { 'content-type': 'text/xml' });
+        res.write(body.subarray(0, MIB / 2));
+        res.end(body.subarray(MIB / 2));
+      } else {
+        res.writeHead(200, { 'content-type': 'text/xml', 'content-length': String(body.length) }).end(body);
+      }
+    });
+    await new Promise<void>((r) => big.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(big.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => { big.closeAllConnections(); big.close(() => r()); }));
+
+  test('bodies held (sent with hold) wait for the budget, first come first served, and go on as others are released', async () => {
+    const t = new Transport({ concurrency: 8, timeoutMs: 5_000, maxBodyBytes: 2 * MIB, bodyBudgetBytes: 2.5 * MIB });
+    try {
+      const got: number[] = [];
+      const pending = Array.from({ length: 6 }, (_, i) => t.send({ method: 'GET', url: `${url}/x${i}`, headers: {} }, 0, undefined, true).then((ex) => { got.push(i); return ex; }));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(got).toHaveLength(2); // two bodies of 1 MiB fit in 2.5 MiB; the others wait, unread
+      expect(t.bodyBudget.peak).toBeLessThanOrEqual(2.5 * MIB);
+      const first = await pending[got[0]!]!;
+      t.release(first);
+      t.release(first); // idempotent
+      await new Promise((r) => setTimeout(r, 300));
+      expect(got).toHaveLength(3);
+      // Each released as its consumer is done with it: the rest are read in turn.
+      const all = await Promise.all(pending.map((p) => p.then((ex) => { t.release(ex); return ex; })));
+      expect(all.every((ex) => ex.response?.body.length === MIB)).toBe(true);
+      expect(t.bodyBudget.peak).toBeLessThanOrEqual(2.5 * MIB);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('time spent waiting for the budget is not counted against the exchange; a body over the budget goes alone; without hold nothing is kept', async () => {
+    const t = new Transport({ concurrency: 4, timeoutMs: 400, maxBodyBytes: 4 * MIB, bodyBudgetBytes: 1.5 * MIB });
+    try {
+      const a = await t.send({ method: 'GET', url: `${url}/a`, headers: {} }, 0, undefined, true);
+      const b = t.send({ method: 'GET', url: `${url}/b`, headers: {} }, 0, undefined, true);
+      await new Promise((r) => setTimeout(r, 900)); // longer than the timeout: b waits for the budget all along
+      t.release(a);
+      const ex = await b;
+      expect(ex.error, ex.error?.message).toBeUndefined();
+      expect(ex.response!.body.length).toBe(MIB);
+      t.release(ex);
+      // Chunked (no declared length): the cap is asked for once it grows past LARGE_BODY; alone it is read.
+      const c = await t.send({ method: 'GET', url: `${url}/chunked`, headers: {} }, 0, undefined, true);
+      expect(c.response!.body.length).toBe(MIB);
+      t.release(c);
+      // Without hold, the share is given back at once: many in a row never wait.
+      for (let i = 0; i < 4; i++) expect((await t.send({ method: 'GET', url: `${url}/n${i}`, headers: {} })).response!.body.length).toBe(MIB);
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('the deadline ends a wait for the budget', async () => {
+    const t = new Transport({ concurrency: 4, timeoutMs: 5_000, maxBodyBytes: 2 * MIB, bodyBudgetBytes: MIB, deadline: Date.now() + 500 });
+    try {
+      const a = await t.send({ method: 'GET', url: `${url}/a`, headers: {} }, 0, undefined, true);
+      const b = await t.send({ method: 'GET', url: `${url}/b`, headers: {} }, 0, undefined, true);
+      expect(b.error?.code).toBe('deadline_exceeded');
+      t.release(a);
+    } finally {
+      await t.close();
+    }
+  });
+});

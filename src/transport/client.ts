@@ -34,6 +34,81 @@ export interface TransportOptions {
    * exchanges × timeout ÷ concurrency.
    */
   readonly giveUpAfter?: number;
+  /**
+   * Bytes of response bodies the exchanges in flight may hold at once, from the first byte read
+   * until their consumer is done with them (`release`): a body over LARGE_BODY is read only while
+   * the budget allows it, so large answers queue at the transport instead of stacking up in memory
+   * while the checks take them one at a time. One body larger than the budget is read when no other
+   * holds any. Default: max(2 × maxBodyBytes, 64 MiB).
+   */
+  readonly bodyBudgetBytes?: number;
+}
+
+/** Bodies up to this size are read without asking the budget (most answers: no waiting, no bookkeeping). */
+export const LARGE_BODY = 256 * 1024;
+
+/** The body budget of a transport's options (see TransportOptions.bodyBudgetBytes). */
+export function bodyBudgetOf(opts: Pick<TransportOptions, 'maxBodyBytes' | 'bodyBudgetBytes'>): number {
+  return opts.bodyBudgetBytes ?? Math.max(2 * opts.maxBodyBytes, 64 * 1024 * 1024);
+}
+
+/**
+ * Bytes held by the bodies in flight: granted first come, first served, whole (a body asks once, for
+ * its declared length or, when it has none, for the cap), so no two bodies can each hold a part while
+ * waiting for the rest of the other's.
+ */
+class BodyBudget {
+  #used = 0;
+  #peak = 0;
+  readonly #queue: { need: number; grant: () => void }[] = [];
+  constructor(readonly capacity: number) {}
+
+  /** Wait until `need` bytes fit (or nothing else is held), then hold them. */
+  acquire(need: number, signal: AbortSignal): Promise<void> {
+    if (this.#queue.length === 0 && this.#fits(need)) {
+      this.#take(need);
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve, reject) => {
+      const entry = { need, grant: () => { signal.removeEventListener('abort', onAbort); resolve(); } };
+      const onAbort = () => {
+        const i = this.#queue.indexOf(entry);
+        if (i >= 0) this.#queue.splice(i, 1);
+        this.#pump();
+        reject(signal.reason);
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.#queue.push(entry);
+    });
+  }
+
+  release(n: number): void {
+    if (n <= 0) return;
+    this.#used = Math.max(0, this.#used - n);
+    this.#pump();
+  }
+
+  /** The most bytes held at once so far. */
+  get peak(): number {
+    return this.#peak;
+  }
+
+  #fits(need: number): boolean {
+    return this.#used === 0 || this.#used + need <= this.capacity;
+  }
+
+  #take(need: number): void {
+    this.#used += need;
+    this.#peak = Math.max(this.#peak, this.#used);
+  }
+
+  #pump(): void {
+    while (this.#queue.length > 0 && this.#fits(this.#queue[0]!.need)) {
+      const next = this.#queue.shift()!;
+      this.#take(next.need);
+      next.grant();
+    }
+  }
 }
 
 export const DEFAULT_TRANSPORT: TransportOptions = { concurrency: 8, timeoutMs: 10_000, maxBodyBytes: 32 * 1024 * 1024, giveUpAfter: 5 };
@@ -99,7 +174,7 @@ const lag = new LoopLag();
  * Abort `controller` after `budget` ms of the exchange's own time (time the event loop was blocked
  * not counted), and at the deadline (wall clock). Returns the function that disarms both.
  */
-function armTimers(controller: AbortController, budget: number, deadline: number | undefined): () => void {
+function armTimers(controller: AbortController, budget: number, deadline: number | undefined, excused: () => number = () => 0): () => void {
   const started = performance.now();
   lag.acquire();
   const blocked0 = lag.blocked();
@@ -109,7 +184,7 @@ function armTimers(controller: AbortController, budget: number, deadline: number
   // Fire after the poll phase of this loop turn: what arrived while the loop was busy is read first.
   const fire = () => {
     immediate = setImmediate(() => {
-      const spent = performance.now() - started - (lag.blocked() - blocked0);
+      const spent = performance.now() - started - (lag.blocked() - blocked0) - excused();
       if (spent >= budget) controller.abort(new Stop('timeout'));
       else arm(budget - spent);
     });
@@ -142,9 +217,13 @@ export class Transport {
   /** Per service (or host): consecutive silent failures, and why the transport gave up on it. */
   readonly #silent = new Map<string, number>();
   readonly #gaveUp = new Map<string, string>();
+  readonly #budget: BodyBudget;
+  /** Bytes of the budget each exchange handed out still holds (until `release`). */
+  readonly #held = new WeakMap<Exchange, number>();
 
   constructor(opts: Partial<TransportOptions> = {}) {
     this.#opts = { ...DEFAULT_TRANSPORT, ...opts };
+    this.#budget = new BodyBudget(bodyBudgetOf(this.#opts));
     this.#ownsDispatcher = !opts.dispatcher;
     this.#dispatcher = opts.dispatcher ?? new Agent({
       connections: this.#opts.concurrency,
@@ -169,6 +248,22 @@ export class Transport {
   /** Give up on a service (or host) from the start (a preflight found it unreachable). */
   giveUp(host: string, why: string): void {
     if (!this.#gaveUp.has(host)) this.#gaveUp.set(host, why);
+  }
+
+  /**
+   * Give back the body budget an exchange holds (sent with `hold`): its consumer is done with the
+   * body. Idempotent; nothing for an exchange that holds none.
+   */
+  release(ex: Exchange): void {
+    const n = this.#held.get(ex);
+    if (n === undefined) return;
+    this.#held.delete(ex);
+    this.#budget.release(n);
+  }
+
+  /** The body budget's capacity and the most it held at once (the bench prints them). */
+  get bodyBudget(): { readonly capacity: number; readonly peak: number } {
+    return { capacity: this.#budget.capacity, peak: this.#budget.peak };
   }
 
   /** The hosts given up on, with why. */
@@ -230,11 +325,13 @@ export class Transport {
    * `service` is what giving up is counted by (the host, unless the caller names the service: two
    * services on one host may fail apart).
    */
-  async send(req: HttpRequest, retries = 0, service: string = hostOf(req.url)): Promise<Exchange> {
+  async send(req: HttpRequest, retries = 0, service: string = hostOf(req.url), hold = false): Promise<Exchange> {
     const host = service;
     let last: Exchange | undefined;
     for (let attempt = 0; ; attempt++) {
       const ex = await this.#exchange(req, host);
+      // The body's share of the budget stays with the exchange only when the caller releases it.
+      if (!hold) this.release(ex);
       // A retry that is not sent (the service was given up on meanwhile) leaves the failure it retried.
       if (last && ex.error?.code === 'not_sent') return last;
       const retriable = ex.error && (ex.error.code === 'connection_refused' || ex.error.code === 'connection_reset');
@@ -273,7 +370,21 @@ export class Transport {
     const controller = new AbortController();
     const { signal } = controller;
     this.#inFlight.add(controller);
-    const disarm = armTimers(controller, budget, deadline);
+    // Time spent waiting for the body budget is this process's, not the target's: not counted.
+    let budgetWait = 0;
+    let waitingSince: number | undefined;
+    const disarm = armTimers(controller, budget, deadline, () => budgetWait + (waitingSince === undefined ? 0 : performance.now() - waitingSince));
+    let held = 0;
+    const hold = async (need: number) => {
+      waitingSince = performance.now();
+      try {
+        await this.#budget.acquire(need, signal);
+      } finally {
+        budgetWait += performance.now() - waitingSince;
+        waitingSince = undefined;
+      }
+      held = need;
+    };
     try {
       go();
       const res = await abortable(request(req.url, {
@@ -291,11 +402,24 @@ export class Transport {
       let size = 0;
       try {
         // A declared length over the cap: refused before reading a byte.
-        if (Number(res.headers['content-length'] ?? 0) > this.#opts.maxBodyBytes) throw new SizeCapError();
+        const declared = Number(res.headers['content-length'] ?? 0);
+        if (declared > this.#opts.maxBodyBytes) throw new SizeCapError();
+        // A large body is read only within the budget: its declared length, else (once it grows
+        // past LARGE_BODY) the cap, given back down to its size once read.
+        if (declared > LARGE_BODY) await hold(declared);
         for await (const chunk of res.body) {
           size += (chunk as Buffer).length;
           if (size > this.#opts.maxBodyBytes) throw new SizeCapError();
+          if (size > LARGE_BODY && held < size) {
+            this.#budget.release(held);
+            held = 0;
+            await hold(Math.max(size, this.#opts.maxBodyBytes));
+          }
           chunks.push(chunk as Buffer);
+        }
+        if (held > size) {
+          this.#budget.release(held - size);
+          held = size;
         }
       } catch (e) {
         res.body.destroy();
@@ -305,11 +429,16 @@ export class Transport {
       for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
       chunks.length = 0;
-      return {
+      const ex: Exchange = {
         request: req,
-        response: { status: res.statusCode, headers, body, elapsedMs: performance.now() - started },
+        response: { status: res.statusCode, headers, body, elapsedMs: performance.now() - started - budgetWait },
       };
+      if (held > 0) this.#held.set(ex, held);
+      held = 0;
+      return ex;
     } catch (e) {
+      this.#budget.release(held);
+      held = 0;
       const stop = signal.aborted && signal.reason instanceof Stop ? signal.reason : undefined;
       if (stop?.why === 'stopped') return { request: req, error: { code: 'not_sent', message: `not completed: ${stop.detail}` } };
       return { request: req, error: classify(e, this.#opts, stop?.why, performance.now() - started) };
