@@ -13,6 +13,7 @@
  */
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { OPERATIONS } from '../../src/contract/catalogue.js';
 import { makeRedactor } from '../../src/core/redact.js';
 import { startMock } from '../../src/mock/index.js';
 import { startHostileServer, type Behaviour } from '../../test/support/hostile-server.js';
@@ -33,9 +34,10 @@ interface Measured {
   readonly leaks: number;
 }
 
-async function measure(what: string, url: string, extra: readonly string[], deadlineMs: number, config: string, work: string): Promise<Measured> {
+async function measure(what: string, url: string, extra: readonly string[], deadlineMs: number, config: string, work: string, operations = 'GetMeals'): Promise<Measured> {
   const dir = join(work, what.replace(/\W+/g, '-'));
-  const cli = await runCli(['run', '--search-url', url, '--book-url', url, '--operations', 'GetMeals', '--config', config, '--deadline', String(deadlineMs),
+  // (a --concurrency in `extra` comes last: the last value given wins)
+  const cli = await runCli(['run', '--search-url', url, '--book-url', url, '--transfers-url', url, '--operations', operations, '--config', config, '--deadline', String(deadlineMs),
     '--timeout', '30000', '--max-rps', '1000', '--concurrency', '4', '--report-dir', dir, ...extra], { CONFORMANCE_USER: USER, CONFORMANCE_PASSWORD: PASSWORD }, deadlineMs + 120_000);
   const files = readTree(dir);
   const leaks = findSecret(PASSWORD, [...files.map((f) => ({ name: f.path, bytes: f.bytes })), { name: 'stdout', bytes: cli.stdout }, { name: 'stderr', bytes: cli.stderr }]).length;
@@ -76,6 +78,9 @@ async function proof(): Promise<Measured[]> {
     ];
     for (const [b, what, extra] of cases) out.push(await measure(what, url(b), extra, 60_000, config, work));
     out.push(await measure('--deadline 15 s, million-sibling answers on every case', url('siblings'), [], 15_000, config, work));
+    // Issue 25: memory bounded per run, not per exchange (as suites/hostile-heavy.test.ts).
+    out.push(await measure('million-sibling answers, every operation, generated cases on, --concurrency 8', url('siblings'), ['--concurrency', '8'], 60_000, config, work,
+      OPERATIONS.map((o) => o.name).join(',')));
     return out;
   });
 }

@@ -35,7 +35,7 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = {
   'allow-mutations': { description: 'allow state-changing operations on a real target', default: 'off' },
   concurrency: { value: 'N', description: 'requests in flight', default: '16 mock, 4 remote' },
   timeout: { value: 'MS', description: 'one exchange, first byte to last', default: '10000' },
-  deadline: { value: 'MS', description: 'the whole run', default: 'none' },
+  deadline: { value: 'MS', description: 'the whole run, from the command\'s start', default: 'none' },
   'max-rps': { value: 'N', description: 'request rate bound', default: 'none mock, 20 remote' },
   'max-body-bytes': { value: 'N', description: 'response size cap, enforced while reading', default: '33554432' },
   seed: { value: 'N', description: 'seed of the generated request cases: the same seed sends the same cases under the same ids', default: String(DEFAULT_SEED) },

@@ -59,6 +59,8 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
 
 /** Run the command line of this process and set its exit code. */
 export async function cliEntry(): Promise<void> {
-  const io: CommandIO = { out: (s) => console.log(s), err: (s) => console.error(s), env: process.env, isTTY: !!process.stderr.isTTY, signals: true };
+  const io: CommandIO = { out: (s) => console.log(s), err: (s) => console.error(s), env: process.env, isTTY: !!process.stderr.isTTY, signals: true,
+    // --deadline is the command's wall time, as its user measures it: loading the harness included.
+    startedAt: performance.timeOrigin };
   process.exitCode = await main(process.argv.slice(2), io);
 }

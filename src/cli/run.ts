@@ -13,6 +13,8 @@ export interface CommandIO {
   readonly isTTY: boolean;
   /** Handle SIGINT and SIGTERM (the process's own command line): stop, write what ran, exit 130 or 143. */
   readonly signals?: boolean;
+  /** When the command started (epoch ms; the process's own command line: its start): `--deadline` counts from it. Default: when the run starts. */
+  readonly startedAt?: number;
 }
 
 export { EXIT_UNREACHABLE } from '../engine/execute.js';
@@ -24,7 +26,8 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     return 0;
   }
   const s = resolveRunSettings(argv, io.env);
-  const { report, paths, interrupted } = await executeRun(s, { err: io.err, progress: progressLine(io.err, io.isTTY), ...(io.signals ? { signals: true } : {}) });
+  const { report, paths, interrupted } = await executeRun(s, { err: io.err, progress: progressLine(io.err, io.isTTY), ...(io.signals ? { signals: true } : {}),
+    ...(io.startedAt !== undefined ? { startedAt: io.startedAt } : {}) });
   // What holds for the target as a whole first: it explains the failures below it.
   const diagnosis = formatDiagnosis(report);
   if (diagnosis) io.out(diagnosis);

@@ -30,6 +30,8 @@ export interface RunIO {
   readonly progress?: EngineDeps['onProgress'];
   /** Handle SIGINT and SIGTERM (the process's own command line): stop, write what ran, exit 130 or 143. */
   readonly signals?: boolean;
+  /** When the command started (epoch ms): the deadline counts from it. Default: when the session opens. */
+  readonly startedAt?: number;
 }
 
 /** The outcome of one run: its report, where the reports went (when written), and the exit code of a signal that stopped it. */
@@ -83,7 +85,7 @@ export async function executeRun(s: RunSettings, io: RunIO, write = true): Promi
   if (weak) io.err(`warning: ${weak}`);
   let session;
   try {
-    session = await openSession(s, {}, (t) => signals?.attach(t));
+    session = await openSession(s, {}, (t) => signals?.attach(t), io.startedAt);
   } catch (e) {
     signals?.dispose();
     throw e;

@@ -49,7 +49,7 @@ export function checksOf(s: Pick<RunSettings, 'checks' | 'skipChecks'>): Check[]
 }
 
 /** Open a session; `mock` adds options for the embedded mock; `onTransport` gets the transport as soon as it exists. */
-export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {}, onTransport?: (t: Transport) => void): Promise<Session> {
+export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {}, onTransport?: (t: Transport) => void, startedAt = Date.now()): Promise<Session> {
   const checks = checksOf(s);
   let running: RunningMock | undefined;
   if (s.embedded) {
@@ -74,7 +74,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
   try {
     transport = new Transport({
       concurrency: s.concurrency, timeoutMs: s.timeoutMs, maxBodyBytes: s.maxBodyBytes, maxRps: s.maxRps,
-      deadline: s.deadlineMs ? Date.now() + s.deadlineMs : undefined, insecureTls: s.insecureTls, giveUpAfter: s.giveUpAfter,
+      deadline: s.deadlineMs ? Math.min(startedAt, Date.now()) + s.deadlineMs : undefined, insecureTls: s.insecureTls, giveUpAfter: s.giveUpAfter,
     });
     // The caller may stop it from now on (an interrupt during the language discovery below).
     onTransport?.(transport);

@@ -114,6 +114,7 @@ export interface ReportJson {
   results: ReportRow[];
   diagnosis?: { level: string; message: string }[];
   incomplete?: string;
+  generation?: { seed: number; examples: number; languagesFrom: string };
 }
 
 export function readReport(dir: string): ReportJson {
