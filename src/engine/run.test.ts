@@ -11,6 +11,7 @@ import { startMock } from '../mock/index.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { makeRedactor, swapCase } from '../core/redact.js';
 import { runConformance } from './run.js';
+import { EXCHANGE_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
 
 const PASSWORD = 'Engine-Secret-91';
 const target = (embedded: boolean): Target => ({
@@ -199,5 +200,25 @@ describe('shrinking a failing generated case', () => {
       await transport.close();
       await m.close();
     }
+  });
+});
+
+describe('the deadline between the documents of a run (issue 25)', () => {
+  test('an exchange whose turn to be checked comes after the deadline is not started: its row says so', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    agent.get('http://target.test').intercept({ path: () => true, method: () => true }).reply(() => ({
+      statusCode: 200, data: '<getMealsResult xmlns="http://example.test/"/>', responseOptions: { headers: { 'content-type': 'text/xml; charset=utf-8' } },
+    })).persist();
+    // Reading each document takes 400 ms (a slow document): the deadline passes while the first is read.
+    const slow = { validate: () => ({ xsdErrors: [] }), validateAsync: async () => { await new Promise((r) => setTimeout(r, 400)); return { xsdErrors: [] }; } };
+    const transport = new Transport({ dispatcher: agent, deadline: Date.now() + 250 });
+    const p = plan({ operations: [findOperation('GetMeals')!], bindings: ['soap11', 'get', 'post'], negative: false,
+      cases: new Map([['GetMeals', [{ id: 'one', params: { language: 'en' } }]]]) });
+    const report = await runConformance(p, { transport, validator: slow });
+    const late = report.results.filter((r) => r.case === 'one' && /before this exchange's turn/.test(r.message));
+    expect(late.length, report.results.map((r) => `${r.binding} ${r.check} ${r.status} ${r.message}`).join('\n')).toBeGreaterThanOrEqual(1);
+    // The first document, whose turn came before the deadline, was checked (its checks up to the deadline).
+    expect(report.results.some((r) => r.case === 'one' && r.check !== EXCHANGE_CHECK && r.check !== NOT_RUN_CHECK)).toBe(true);
   });
 });

@@ -101,6 +101,11 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
   // the event loop free meanwhile) and then its checks. Reading the next document while this one is
   // checked was tried: the two processes' garbage collectors then slowed each other down by half.
   return inTurn(async () => {
+    // The turn may come after the deadline (the documents before it took the time): not started then.
+    if (passed()) {
+      out.push(rows.row(base, NOT_RUN_CHECK, { skipped: `not checked: ${DEADLINE_PASSED} before this exchange's turn` }));
+      return { rows: out, unviewed: DEADLINE_PASSED };
+    }
     let ctx: CheckContext | undefined = new CheckContext(init);
     await ctx.prepare({ budgetMs, ...(deadline !== undefined ? { signal: signalAt(deadline) } : {}) });
     const { runs, notRun } = await runChecksAsync(ctx!, plan.checks, { ...(deadline !== undefined ? { deadline } : {}), budgetMs });
