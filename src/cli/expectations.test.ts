@@ -59,19 +59,24 @@ describe('run --expectations', () => {
   });
 
   test('an entry can name a generated case id: only that case\'s rows become known (issue 16)', async () => {
-    // GetMeals' first generated case asks for language en, the doctored recording's: its GET answer is broken.
-    const gen = [...flags.slice(0, -2), '--examples', '4'];
-    const first = await cli([...gen, '--report-dir', join(work, 'gen')]);
-    expect(first.code).toBe(1);
-    const failedGen = readReport(join(work, 'gen')).results.filter((x) => x.status === 'failed' && x.case.startsWith('gen-'));
-    expect(failedGen.length).toBeGreaterThan(0);
-    const id = failedGen[0]!.case;
-    const file = join(work, 'gen.json');
-    writeFileSync(file, JSON.stringify({ expectations: [{ operation: 'GetMeals', binding: 'get', check: 'shape', case: id, reason: 'OPS-9: generated case' }] }));
-    await cli([...gen, '--report-dir', join(work, 'gen-known'), '--expectations', file]);
-    const rep = readReport(join(work, 'gen-known'));
-    expect(rep.results.filter((x) => x.status === 'known').map((x) => `${x.case} ${x.check}`)).toEqual([`${id} shape`]);
-    expect(rep.results.some((x) => x.status === 'failed' && x.case === 'default' && x.check === 'shape')).toBe(true);
+    // A recording whose GetMeals GET answers of the generated examples are broken too.
+    const doctored = await doctoredTarget('GetMeals,GetThemes', true);
+    try {
+      const gen = ['run', ...mockTarget(doctored.url), '--operations', 'GetMeals,GetThemes', '--examples', '4'];
+      const first = await cli([...gen, '--report-dir', join(work, 'gen')]);
+      expect(first.code).toBe(1);
+      const failedGen = readReport(join(work, 'gen')).results.filter((x) => x.status === 'failed' && x.case.startsWith('gen-'));
+      expect(failedGen.length).toBeGreaterThan(0);
+      const id = failedGen[0]!.case;
+      const file = join(work, 'gen.json');
+      writeFileSync(file, JSON.stringify({ expectations: [{ operation: 'GetMeals', binding: 'get', check: 'shape', case: id, reason: 'OPS-9: generated case' }] }));
+      await cli([...gen, '--report-dir', join(work, 'gen-known'), '--expectations', file]);
+      const rep = readReport(join(work, 'gen-known'));
+      expect(rep.results.filter((x) => x.status === 'known').map((x) => `${x.case} ${x.check}`)).toEqual([`${id} shape`]);
+      expect(rep.results.some((x) => x.status === 'failed' && x.case === 'default' && x.check === 'shape')).toBe(true);
+    } finally {
+      await doctored.close();
+    }
   });
 
   test('a file with explained entries: known rows, exit 0, and a second update keeps the reasons', async () => {

@@ -2,7 +2,7 @@
  * Helpers of the command tests: run `conformance <argv>` in-process with captured output, read the
  * reports it wrote, and the JUnit totals, to hold them against conformance.json.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunReport } from '../../src/core/types.js';
@@ -74,16 +74,21 @@ export const DOCTORED_FILE = 'GetMeals/default.get.xml';
 /**
  * Record the embedded mock's answers for `operations` into a fresh directory, break one recorded
  * answer (HTTP GET, GetMeals, case default), and serve the recording with a replaying mock: a target
- * that fails exactly there.
+ * that fails exactly there. `generated`: the HTTP GET answers of GetMeals' generated examples are
+ * broken too (a generated case never repeats the hand-written one's request, so it has answers of its own).
  */
-export async function doctoredTarget(operations = 'GetMeals,GetThemes'): Promise<{ dir: string; url: string; close: () => Promise<void> }> {
+export async function doctoredTarget(operations = 'GetMeals,GetThemes', generated = false): Promise<{ dir: string; url: string; close: () => Promise<void> }> {
   const dir = tempDir('recording');
   const rec = await cli(['record', '--operations', operations, '--out', dir, '--quiet']);
   if (rec.code !== 0) throw new Error(`record failed: ${rec.err}`);
-  const path = join(dir, DOCTORED_FILE);
-  const text = readFileSync(path, 'utf8');
-  if (!text.includes('<id>2</id>')) throw new Error(`${path} has no <id>2</id> to break`);
-  writeFileSync(path, text.replace('<id>2</id>', '<id>two</id>'));
+  const more = generated ? readdirSync(join(dir, 'GetMeals')).filter((f) => /^gen-\d+-\w+\.get\.xml$/.test(f)).map((f) => `GetMeals/${f}`) : [];
+  if (generated && more.length === 0) throw new Error(`${dir}: no generated example of GetMeals recorded`);
+  for (const file of [DOCTORED_FILE, ...more]) {
+    const path = join(dir, file);
+    const text = readFileSync(path, 'utf8');
+    if (!text.includes('<id>2</id>')) throw new Error(`${path} has no <id>2</id> to break`);
+    writeFileSync(path, text.replace('<id>2</id>', '<id>two</id>'));
+  }
   const { startMock } = await import('../../src/mock/index.js');
   const mock = await startMock({ replay: dir });
   return { dir, url: mock.url, close: () => mock.close() };
