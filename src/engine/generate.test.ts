@@ -154,6 +154,10 @@ describe('coverage cases: every language and every pool value, whatever the seed
     expect(zero.params).toEqual({ ...cases[0]!.params, transferID: '0' }); // no case gives transferID: the first one's, with it
     const de = cs.find((c) => c.params.language === 'de')!;
     expect(de.params).toEqual({ ...cases.find((c) => c.params.language !== undefined)!.params, language: 'de' });
+    // Shrinking goes back to the case it changed: one value to put back.
+    expect(de.baseline).toEqual(cases.find((c) => c.params.language !== undefined)!.params);
+    const unit = planned().find((u) => u.op.name === 'SearchTransfers' && u.caseId === 'gen-language-de')!;
+    expect(Object.keys(unit.params).filter((k) => unit.params[k] !== unit.baseline![k])).toEqual(['language']);
     expect(coverageCases(op('SearchTransfers'), g({ examples: 0 }), cases, [])).toEqual([]);
   });
 

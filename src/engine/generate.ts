@@ -152,6 +152,8 @@ export interface GeneratedCase {
   readonly id: string;
   readonly params: Params;
   readonly description: string;
+  /** What shrinking goes back to, when not the operation's first hand-written case (a coverage case: the case it changed). */
+  readonly baseline?: Params;
 }
 
 /** Parameters a generated case fills in: all but the credentials. */
@@ -229,7 +231,7 @@ export function coverageCases(op: Operation, g: Pick<Generation, 'examples' | 'l
       if (given.has(v)) continue;
       given.add(v);
       const what = p.name === 'language' ? 'every language the target lists' : `every value of ${p.name}'s boundary pool`;
-      out.push({ id: `${GENERATED_PREFIX}${p.name}-${idPart(v)}`, params: { ...base, [p.name]: v },
+      out.push({ id: `${GENERATED_PREFIX}${p.name}-${idPart(v)}`, params: { ...base, [p.name]: v }, baseline: base,
         description: `coverage: ${p.name} ${brief(v)}, the rest as a hand-written case (${what} is sent once, beyond the ${g.examples} examples)` });
     }
   }

@@ -125,7 +125,10 @@ export function planUnits(plan: RunPlan): Unit[] {
         const key = paramsKey(c.params);
         if (seen.has(key)) continue;
         seen.add(key);
-        units.push({ op, caseId: c.id, kind: 'generated', params: { ...c.params, ...credentials }, description: c.description, baseline });
+        // A coverage case shrinks to the hand-written case it changed: one value to put back, not the
+        // whole set (the first case may be the broadest result, costly to send again and again).
+        units.push({ op, caseId: c.id, kind: 'generated', params: { ...c.params, ...credentials }, description: c.description,
+          baseline: c.baseline ? { ...c.baseline, ...credentials } : baseline });
       }
     }
     if (!plan.negative || !first) continue;
