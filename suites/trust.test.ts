@@ -146,6 +146,21 @@ describe('reproduce commands name the variable the password came from', () => {
     }
   });
 
+  test('a stray CONFORMANCE_PASSWORD does not override target.passwordEnv, in run and compare: a warning names both sources, never a value (issue 22)', async () => {
+    const config = join(work, 'acme-stray.json');
+    writeFileSync(config, JSON.stringify({ target: { bookUrl: mock.url, searchUrl: mock.url, user: 'mock-user', passwordEnv: 'ACME_PW' }, operations: ['GetThemes'], examples: 0 }));
+    const env = { CONFORMANCE_PASSWORD: 'stray-password', ACME_PW: 'mock-password' };
+    const r = await cli(['run', '--config', config, '--report-dir', join(work, 'stray')], env);
+    expect(r.code, r.out).toBe(0);
+    const warning = /^warning: two different passwords are given: the one from environment variable ACME_PW \(named by config file .*acme-stray\.json: target\.passwordEnv\) is used, the one in environment variable CONFORMANCE_PASSWORD is not/m;
+    expect(r.err).toMatch(warning);
+    expect(readReport(join(work, 'stray')).passwordVariable).toBe('ACME_PW');
+    const c = await cli(['compare', '--config', config, '--config', config, '--report-dir', join(work, 'stray-compare'), '--quiet'], env);
+    expect(c.code, c.out).toBe(0);
+    expect(c.err).toMatch(warning);
+    for (const text of [r.out, r.err, c.out, c.err]) expect(text).not.toMatch(/stray-password|mock-password/);
+  });
+
   test('a bad target.passwordEnv is refused naming the key and its file (exit 2)', async () => {
     const config = join(work, 'bad-env.json');
     writeFileSync(config, JSON.stringify({ target: { bookUrl: mock.url, searchUrl: mock.url, user: 'u', passwordEnv: 'MY PW' } }));
@@ -244,7 +259,10 @@ describe('--max-failures', () => {
     expect(r.code).toBe(1);
     const report = readReport(dir);
     // With one connection, two cases are under way at once: the second finishes after the first reached the bound.
-    expect(report.incomplete).toMatch(/^--max-failures 3 reached \(\d+ failed rows\): [12] of \d+ cases run$/);
+    expect(report.incomplete).toMatch(/^--max-failures 3 reached \(\d+ failed rows in all, the cases under way when it was reached included\): [12] of \d+ cases run$/);
+    // The number it gives is the summary's (issue 22: it said 3 when the summary said 5).
+    expect(report.incomplete).toContain(`(${report.summary.failed} failed rows in all`);
+    expect(r.out).toContain(`Conformance FAIL: ${report.summary.failed} failed`);
     expect(report.results.filter((x) => x.status === 'skipped' && x.message.startsWith('not run: --max-failures 3 reached')).length).toBeGreaterThan(100);
     expect(r.out).toMatch(/^Incomplete: --max-failures 3 reached/m);
     expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain('> Incomplete run: \\--max-failures 3 reached');

@@ -95,6 +95,7 @@ export async function executeRun(s: RunSettings, io: RunIO, write = true): Promi
   // Signals are watched from before the session opens (it may ask the target for its languages
   // first), and before anything is printed: a supervisor may signal as soon as it reads a line.
   const signals = io.signals ? watchSignals(io) : undefined;
+  for (const w of s.warnings ?? []) io.err(`warning: ${w}`);
   const weak = weakPasswordWarning(s.password);
   if (weak) io.err(`warning: ${weak}`);
   let session;
