@@ -50,7 +50,7 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = {
   'no-equivalence': { description: 'leave out the binding comparison', default: 'it runs' },
   quiet: { description: 'no progress, no finding details', default: 'off' },
   expectations: { value: 'FILE', description: 'known deviations of the target: matching failures are known, not failed', default: 'none' },
-  'update-expectations': { description: 'rewrite FILE from this run\'s failures first (reasons kept)', default: 'off' },
+  'update-expectations': { description: 'rewrite FILE from this run\'s failures first (reasons kept; one new entry per defect, "TODO: explain", which accepts nothing until explained)', default: 'off' },
   shard: { value: 'i/n', description: 'run the i-th of n parts of the matrix; join them with conformance merge', default: 'whole matrix' },
   help: HELP_FLAG,
 };
