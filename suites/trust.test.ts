@@ -251,6 +251,35 @@ describe('a target that is not the service', () => {
   });
 });
 
+describe('diff fails on lost coverage (issue 22)', () => {
+  test('a run whose every valid call was rejected by authentication, diffed against a full run: coverage lost, exit 1 unless allowed', async () => {
+    const real = await startMock({ port: 0, realService: true });
+    try {
+      const args = ['run', ...at(real.url), '--operations', 'GetMeals,GetLanguages,GetSpecialRequest,SearchTransfers', '--examples', '0', '--max-rps', '100000', '--quiet'];
+      const full = join(work, 'diff-full');
+      const rejected = join(work, 'diff-rejected');
+      expect((await cli([...args, '--report-dir', full], MOCK_ENV)).code).toBe(0);
+      // Whatever this run's own verdict, its reports are written.
+      await cli([...args, '--report-dir', rejected], { CONFORMANCE_PASSWORD: 'wrong-pass' });
+      const r = await cli(['diff', full, rejected]);
+      expect(r.code, r.out).toBe(1);
+      expect(r.out).toMatch(/: 0 new failures, 0 fixed, 0 still failing, 0 no longer reported, coverage lost: [1-9]\d* rows, 16 cells, 4 operations, 4 bindings/);
+      for (const op of ['GetMeals', 'GetLanguages', 'GetSpecialRequest', 'SearchTransfers']) {
+        expect(r.out).toMatch(new RegExp(`^  operation ${op}: valid calls did not reach the data path: .*AuthenticationException`, 'm'));
+      }
+      expect(r.err).toMatch(/coverage was lost .*pass --allow-lost-coverage/);
+      const allowed = await cli(['diff', full, rejected, '--allow-lost-coverage', '--format', 'json']);
+      expect(allowed.code).toBe(0);
+      expect(JSON.parse(allowed.out).lostCoverage.operations).toHaveLength(4);
+      // The other way round nothing is lost; the same report twice neither.
+      expect((await cli(['diff', rejected, full])).code).toBe(0);
+      expect((await cli(['diff', full, full])).code).toBe(0);
+    } finally {
+      await real.close();
+    }
+  });
+});
+
 describe('--max-failures', () => {
   test('stops sending after N failed rows; the reports say the run is incomplete and how far it got', async () => {
     const url = await serve((res) => { res.writeHead(500, { 'content-type': 'text/plain' }); res.end('down for maintenance'); });

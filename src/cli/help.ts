@@ -57,6 +57,7 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = {
 
 export const DIFF_HELP: FlagHelp<typeof DIFF_OPTIONS> = {
   format: { value: 'text|markdown|json', description: 'output format', default: 'text' },
+  'allow-lost-coverage': { description: 'exit 0 although NEW tested less than OLD (the lost coverage is still listed)', default: 'off: lost coverage exits 1' },
   help: HELP_FLAG,
 };
 

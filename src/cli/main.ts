@@ -12,7 +12,7 @@ const USAGE = `usage: conformance <command> [options]
 
 commands:
   run        test a target on every operation and binding (the embedded mock when no URL is given)
-  diff       compare two conformance.json: new failures, fixed, still failing (exit 1 on new failures)
+  diff       compare two conformance.json: new failures, fixed, still failing, coverage lost (exit 1 on either)
   compare    send the same cases to two targets (--config A --config B) and report where results differ
   record     capture a target's responses to the request cases into a directory, credentials redacted
   validate   check one captured XML document against the schemas and the type model

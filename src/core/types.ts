@@ -114,6 +114,8 @@ export interface RunReport {
   readonly diagnosis?: readonly Diagnosis[];
   /** The environment variable the reproduce commands read the password from. */
   readonly passwordVariable?: string;
+  /** Operation × binding cells whose valid calls never reached the data path (wrong credentials, not this service), and why. */
+  untested?: readonly { operation: string; binding: string; reason: string }[];
 }
 
 /** One conclusion about the target as a whole. */
