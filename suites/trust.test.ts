@@ -251,6 +251,43 @@ describe('a target that is not the service', () => {
   });
 });
 
+describe('one defect, reported and accepted once (issue 22)', () => {
+  test('findings are grouped by defect with one reproduce command each; --update-expectations writes one entry per defect, the same for another --seed', async () => {
+    const faulty = await startMock({ port: 0, faults: ['missing-required-element'] });
+    try {
+      const file = join(work, 'grouped', 'expectations.json');
+      const args = (seed: string, dir: string) => ['run', ...at(faulty.url), '--operations', 'GetMeals', '--seed', seed, '--max-rps', '100000',
+        '--expectations', file, '--update-expectations', '--report-dir', join(work, dir)];
+      const r = await cli(args('16', 'grouped'), MOCK_ENV);
+      expect(r.code, r.err).toBe(1);
+      const report = readReport(join(work, 'grouped'));
+      const failed = report.results.filter((x) => x.status === 'failed');
+      const blocks = r.out.match(/^✗ .*$/gm) ?? [];
+      // Fewer blocks than failed rows: a defect hit by every case is printed once, with its cases, and one command.
+      expect(blocks.length).toBeGreaterThan(0);
+      expect(blocks.length).toBeLessThan(failed.length);
+      expect(r.out).toMatch(/^✗ GetMeals \[\w+\] :: shape\/missing_required_element at \S+\n {2}\d+ cases: default, other-language, gen-1-/m);
+      expect((r.out.match(/^ {2}reproduce \(case /gm) ?? []).length).toBe(blocks.length);
+      expect(r.out).toContain(`Defects: ${blocks.length} in ${failed.length} failed rows`);
+      const md = readFileSync(join(work, 'grouped', 'conformance.md'), 'utf8');
+      expect(md).toContain(`### Failures: ${blocks.length} defect`);
+      expect((md.match(/^```sh$/gm) ?? []).length).toBeLessThanOrEqual(blocks.length);
+      // The expectations: one entry per defect, no case ids, a $schema; the TODO reasons accept nothing yet.
+      const written = JSON.parse(readFileSync(file, 'utf8')) as { $schema?: string; expectations: { case?: string; code?: string }[] };
+      expect(written.$schema).toMatch(/schemas\/expectations\.schema\.json$/);
+      expect(written.expectations.length).toBeLessThanOrEqual(blocks.length);
+      expect(written.expectations.every((e) => e.case === undefined && e.code !== undefined)).toBe(true);
+      expect(r.err).toMatch(/has no reason yet \("TODO: explain"\): it accepts nothing/);
+      // Another seed: other generated case ids, the same file.
+      const again = await cli(args('17', 'grouped-17'), MOCK_ENV);
+      expect(again.code).toBe(1);
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(written);
+    } finally {
+      await faulty.close();
+    }
+  });
+});
+
 describe('diff fails on lost coverage (issue 22)', () => {
   test('a run whose every valid call was rejected by authentication, diffed against a full run: coverage lost, exit 1 unless allowed', async () => {
     const real = await startMock({ port: 0, realService: true });
