@@ -7,7 +7,7 @@ import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, OPERATIONS } from '../cont
 import { CHECK_NAMES } from '../checks/registry.js';
 import { DEFAULT_EXAMPLES, DEFAULT_SEED } from '../engine/generate.js';
 import { validateJson } from '../schema/json.js';
-import { CONFIG_SCHEMA_URL, resolveRunSettings } from './config.js';
+import { CONFIG_SCHEMA_URL, resolveRunSettings, resolveRunSettingsObject } from './config.js';
 import { main } from './main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'conf-config-'));
@@ -150,6 +150,11 @@ describe('run settings', () => {
       expect(resolveRunSettings(['--config', cfg()], { CONFORMANCE_PASSWORD: 'same', ACME_SERVICE_PASSWORD: 'same' }).warnings).toEqual([]);
       expect(resolveRunSettings(['--config', cfg()], { ACME_SERVICE_PASSWORD: 'x' }).warnings).toEqual([]);
       expect(resolveRunSettings(remote, { CONFORMANCE_PASSWORD: 'x' }).warnings).toEqual([]);
+    });
+    test('the library\'s target.password is named as such', () => {
+      const s = resolveRunSettingsObject({ target: { bookUrl: 'http://b', searchUrl: 'http://s', user: 'u', password: 'a', passwordEnv: 'ACME_PW' } }, { ACME_PW: 'b' }, 'runConformance settings');
+      expect(s.password).toBe('a');
+      expect(s.warnings).toEqual([expect.stringMatching(/^two different passwords are given: the one from runConformance settings: target\.password is used, the one in environment variable ACME_PW \(named by runConformance settings: target\.passwordEnv\) is not/)]);
     });
     test('the config\'s variable unset: CONFORMANCE_PASSWORD is used, and the warning says so', () => {
       const s = resolveRunSettings(['--config', cfg()], { CONFORMANCE_PASSWORD: 'general' });

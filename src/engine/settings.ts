@@ -333,7 +333,7 @@ export function resolveRunSettingsObject(settings: unknown, env: NodeJS.ProcessE
   const { password, ...targetRest } = target ?? {};
   if (password !== undefined && (typeof password !== 'string' || password === '')) throw new ConfigError(`${where}: target.password must be a non-empty string`);
   const flags = password === undefined ? {} : { password };
-  return withSchema(resolveSettings(flags, env, target === undefined ? rest : { ...rest, target: targetRest }, where), problems);
+  return withSchema(resolveSettings(flags, env, target === undefined ? rest : { ...rest, target: targetRest }, where, `${where}: target.password`), problems);
 }
 
 /**
@@ -349,12 +349,13 @@ export const PASSWORD_PRECEDENCE = '--password, then the variable named by targe
  * The password setting by that precedence, and a warning for each other source that gives a
  * different password: the warning names both sources, never a value.
  */
-function passwordOf(in_: Settings, passwordEnv: Sourced<string> | undefined): { given?: Sourced<string>; warnings: string[] } {
+function passwordOf(in_: Settings, passwordEnv: Sourced<string> | undefined, flagSource: string): { given?: Sourced<string>; warnings: string[] } {
   const named = passwordEnv === undefined ? undefined : in_.string(undefined, passwordEnv.value, undefined);
   // "(named by …)" is for the messages only: a reproduce command names the variable (passwordVar).
   const viaConfig = named === undefined ? undefined : { ...named, source: `${named.source} (named by ${passwordEnv!.source})` };
   const general = passwordEnv?.value === 'CONFORMANCE_PASSWORD' ? undefined : in_.string(undefined, 'CONFORMANCE_PASSWORD', undefined);
-  const sources = [in_.string('password', undefined, undefined), viaConfig, general].filter((x): x is Sourced<string> => x !== undefined);
+  const flag = in_.string('password', undefined, undefined);
+  const sources = [flag && { ...flag, source: flagSource }, viaConfig, general].filter((x): x is Sourced<string> => x !== undefined);
   const [given, ...others] = sources;
   if (given === undefined) return { warnings: [] };
   const warnings = others.filter((o) => o.value !== given.value).map((o) =>
@@ -365,7 +366,7 @@ function passwordOf(in_: Settings, passwordEnv: Sourced<string> | undefined): { 
   return { given: given === viaConfig ? named : given, warnings };
 }
 
-function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv, file: Json, where: string): RunSettings {
+function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv, file: Json, where: string, passwordSource = '--password'): RunSettings {
   const t = (file.target ?? {}) as Json;
 
   const in_ = new Settings(f, env, file, where);
@@ -386,7 +387,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
   if (t.password !== undefined) throw new ConfigError(`${where}: target.password is not accepted in a file (files get committed); use --password, CONFORMANCE_PASSWORD or target.passwordEnv`);
   const user = in_.string('user', 'CONFORMANCE_USER', 'target.user')?.value ?? (embedded ? DEFAULT_USER : undefined);
   // Where the password came from: a reproduce command names that variable.
-  const { given, warnings } = passwordOf(in_, passwordEnvSetting);
+  const { given, warnings } = passwordOf(in_, passwordEnvSetting, passwordSource);
   const password = given?.value ?? (embedded ? DEFAULT_PASSWORD : undefined);
   const passwordVar = given === undefined ? undefined : given.source.startsWith('environment variable ') ? given.source.slice('environment variable '.length) : undefined;
   if (user === undefined) throw new UsageError('no user name for the target: pass --user NAME (or CONFORMANCE_USER, or target.user in the config file)');
