@@ -96,5 +96,8 @@ describe('lost coverage', () => {
     const elsewhere = report(full().results, { target: { ...full().target, bookUrl: 'http://other' } });
     expect(runContext(full(), elsewhere)).toEqual(['another target: book URL http://t → http://other']);
     expect(runContext(full(), full())).toEqual([]);
+    // The embedded mock's port changes every run: not another target.
+    const mock = (port: number) => report([], { target: { ...full().target, bookUrl: `http://127.0.0.1:${port}`, embedded: true } });
+    expect(runContext(mock(1111), mock(2222))).toEqual([]);
   });
 });

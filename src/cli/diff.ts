@@ -198,7 +198,10 @@ export function runContext(a: RunReport, b: RunReport): string[] {
     'service paths': r.target.paths === undefined ? undefined : JSON.stringify(r.target.paths),
   });
   const [ta, tb] = [t(a), t(b)];
+  // The embedded mock listens on a port of its own each run: its URLs say nothing.
+  const bothEmbedded = a.target.embedded && b.target.embedded;
   for (const k of Object.keys(ta) as (keyof typeof ta)[]) {
+    if (bothEmbedded && k.endsWith(' URL')) continue;
     if (ta[k] !== undefined && tb[k] !== undefined && ta[k] !== tb[k]) out.push(`another target: ${k} ${ta[k]} → ${tb[k]}`);
   }
   if (a.target.embedded !== b.target.embedded) out.push(`another target: ${a.target.embedded ? 'the embedded mock' : 'an external service'} → ${b.target.embedded ? 'the embedded mock' : 'an external service'}`);
