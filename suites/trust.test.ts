@@ -305,6 +305,9 @@ describe('diff fails on lost coverage (issue 22)', () => {
         expect(r.out).toMatch(new RegExp(`^  operation ${op}: valid calls did not reach the data path: .*AuthenticationException`, 'm'));
       }
       expect(r.err).toMatch(/coverage was lost .*pass --allow-lost-coverage/);
+      const md = await cli(['diff', full, rejected, '--format', 'markdown']);
+      expect(md.code).toBe(1);
+      expect(md.out).toMatch(/### Lost coverage \(tested before, not now\)\n\n- operation GetMeals: valid calls did not reach the data path/);
       const allowed = await cli(['diff', full, rejected, '--allow-lost-coverage', '--format', 'json']);
       expect(allowed.code).toBe(0);
       expect(JSON.parse(allowed.out).lostCoverage.operations).toHaveLength(4);
