@@ -266,7 +266,8 @@ describe('one defect, reported and accepted once (issue 22)', () => {
       // Fewer blocks than failed rows: a defect hit by every case is printed once, with its cases, and one command.
       expect(blocks.length).toBeGreaterThan(0);
       expect(blocks.length).toBeLessThan(failed.length);
-      expect(r.out).toMatch(/^✗ GetMeals \[\w+\] :: shape\/missing_required_element at \S+\n {2}\d+ cases: default, other-language, gen-1-/m);
+      // (GetMeals' first two examples repeat the hand-written requests and are not sent: issue 22 item 7)
+      expect(r.out).toMatch(/^✗ GetMeals \[\w+\] :: shape\/missing_required_element at \S+\n {2}\d+ cases: default, other-language, gen-\d+-\w+, /m);
       expect((r.out.match(/^ {2}reproduce \(case /gm) ?? []).length).toBe(blocks.length);
       expect(r.out).toContain(`Defects: ${blocks.length} in ${failed.length} failed rows`);
       const md = readFileSync(join(work, 'grouped', 'conformance.md'), 'utf8');
