@@ -19,6 +19,10 @@
  *   response the whole response, whose body may be bytes (truncation, another charset's bytes).
  * The last four see every response of the operation on the binding; `ctx.kind` tells a result with
  * data from an in-band Error and from a rejection.
+ *
+ * Stateful faults (`stateful: true`, issue 23) have one more hook, `state`: on a valid call of their
+ * operation through their bindings it wraps the store (src/mock/state.ts) the call reads and
+ * changes. They show only in a sequence of calls; the self-test leaves them to the engine's sequences.
  */
 import { binding as bindingModule } from '../bindings/index.js';
 import { UnknownFaultError } from '../core/errors.js';
