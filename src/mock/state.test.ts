@@ -112,6 +112,19 @@ describe('the stateful mock', () => {
     }
   });
 
+  test.for([['plain', {}], ['--vary', { vary: true }], ['--real-service', { realService: true }]] as const)(
+    '%s: texts XML makes hard (CDATA end, CR LF, tab, edge spaces, no-break space) read back exactly on every binding', async ([, options]) => {
+      const send = mock(options);
+      const hard = ['a ]]> b', '  lead and trail  ', 'tab\there', 'cr\r\nlf and lone\rcr', '\u00a0no-break', `${'x'.repeat(400)} & <`];
+      // Many bookings: variation mode picks the presentation (CDATA, character references...) per request.
+      for (let i = 0; i < 24; i++) {
+        const text = hard[i % hard.length]!;
+        const bookingId = String(9000 + i);
+        await send('UpdateSpecialRequest', BINDINGS[i % BINDINGS.length]!, { bookingId, text });
+        for (const r of BINDINGS) expect(textOf(await send('GetSpecialRequest', r, { bookingId })), `${r} ${JSON.stringify(text)}`).toBe(text);
+      }
+    });
+
   test('a second write replaces the first; two bookings keep their own texts; a blank text clears', async () => {
     const send = mock();
     await send('UpdateSpecialRequest', 'soap11', { bookingId: '41', text: 'first' });
