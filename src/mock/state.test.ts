@@ -350,7 +350,10 @@ const EVERY: Use = () => BINDINGS;
  */
 async function battery(send: Send, use: Use = EVERY): Promise<string[]> {
   const out: string[] = [];
-  const log = async (label: string, a: Promise<Answer>) => { out.push(`${label}: ${(await a).body}`); };
+  const log = async (label: string, a: Promise<Answer>) => {
+    const answer = await a;
+    out.push(`${answer.op} ${label}: ${answer.body}`);
+  };
   for (const [i, w] of use('UpdateSpecialRequest').entries()) {
     const a = String(610_000 + i * 100);
     const b = String(610_050 + i * 100);
@@ -419,6 +422,9 @@ describe('stateful faults', () => {
     const faulty = await battery(mock({ faults: [name] }));
     expect(faulty.length).toBe(correct.length);
     expect(faulty, 'the battery shows no difference').not.toEqual(correct);
+    // It shows where it says it does (showsIn): the answers that differ are of those operations.
+    const shown = new Set(faulty.filter((x, i) => x !== correct[i]).map((x) => x.split(' ')[0]));
+    expect([...shown].filter((o) => !f.showsIn!.includes(o!)), `${name} shows in ${[...shown].join(', ')}`).toEqual([]);
     if (f.bindings !== 'all') {
       // The same battery, the fault's operation called only through the other bindings: no trace.
       const others: Use = (op) => (op === f.operation ? BINDINGS.filter((b) => !faultBindings(f).includes(b)) : BINDINGS);
