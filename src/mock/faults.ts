@@ -648,7 +648,7 @@ export function listFaults(faults: readonly Fault[] = FAULTS): string[] {
   const ow = Math.max(...faults.map((f) => f.operation.length));
   const bw = Math.max(...faults.map((f) => faultBindings(f).join(',').length));
   return faults.map((f) => `${f.name.padEnd(w)}  ${f.operation.padEnd(ow)}  ${(f.bindings === 'all' ? 'all' : f.bindings.join(',')).padEnd(bw)}  ${f.description}`
-    + (f.stateful ? ` [stateful: shows in a sequence, in ${f.showsIn?.join(', ')}]` : ''));
+    + (f.stateful ? ` [stateful: shows ${f.showsOnFirstCall ? 'from the first call' : 'in a sequence'}, in ${f.showsIn?.join(', ')}]` : ''));
 }
 
 /** Problems of the catalogue itself (a test keeps it empty): unknown operations or bindings, duplicates, no hook. */
