@@ -9,7 +9,8 @@ import { nothingAnswered } from '../engine/diagnose.js';
 import { runConformance } from '../engine/run.js';
 import { runShard, SHARD_FILE, shardJudge, shardPlan } from '../engine/shard.js';
 import { formatDiagnosis, formatFindings, formatSummary } from '../report/console.js';
-import { writeReports, type ReportPaths } from '../report/index.js';
+import { verdictOf, writeReports, type ReportPaths } from '../report/index.js';
+import { untestedExtent } from '../core/rows.js';
 import type { RunReport } from '../core/types.js';
 import { weakPasswordWarning } from '../core/weak-password.js';
 import { helpText, resolveRunSettings, RUN_OPTIONS, RUN_USAGE, type RunSettings } from './config.js';
@@ -28,6 +29,13 @@ export interface CommandIO {
 
 /** Exit code when not one exchange got a response: the target is down, not broken (CI can tell an outage). */
 export const EXIT_UNREACHABLE = 4;
+/**
+ * Exit code when the target answered but valid calls never reached the data path: nothing was
+ * tested (wrong credentials, a wrong URL or path, not this service), or some operation × binding was
+ * not and nothing failed. Not 1 (the contract was not shown broken) and not 4 (the target answers):
+ * CI can tell "fix the harness's settings" from an outage and from a broken service.
+ */
+export const EXIT_UNTESTED = 5;
 
 /**
  * On SIGINT or SIGTERM (a CI time-out): stop sending, abort what is in flight, and let the run end
@@ -57,7 +65,7 @@ function watchSignals(io: RunIO) {
   };
 }
 
-/** Run and report; returns the process exit code (0 conforming, 1 not conforming). */
+/** Run and report; returns the process exit code (0 conforming, 1 not conforming, 4 unreachable, 5 not tested). */
 export async function runCommand(argv: string[], io: CommandIO): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(helpText(RUN_USAGE, RUN_OPTIONS, RUN_HELP));
@@ -76,7 +84,12 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     io.err(`conformance: the target did not answer a single request: nothing was tested (exit ${EXIT_UNREACHABLE}); see the diagnosis above`);
     return EXIT_UNREACHABLE;
   }
-  return report.summary.failed > 0 ? 1 : 0;
+  const verdict = verdictOf(report.summary, report);
+  if (verdict === 'UNTESTED') {
+    io.err(`conformance: ${untestedExtent(report) === 'all' ? 'no valid call reached the data path: nothing was tested' : 'some operations were not tested'} (exit ${EXIT_UNTESTED}); see the diagnosis above`);
+    return EXIT_UNTESTED;
+  }
+  return verdict === 'FAIL' ? 1 : 0;
 }
 
 /** What a run needs to say things (warnings, progress) while it runs, and whether it handles signals. */
