@@ -197,7 +197,9 @@ function reachOf(op: Operation, rows: readonly ResultRow[]): Reach | undefined {
   const status = head ? Number(head[1]) : undefined;
   const type = /^content-type: *(.*)$/im.exec(exchange.response ?? '')?.[1]?.trim();
   if (status !== undefined && status !== 200) {
-    const said = rows.find((r) => r.check === 'status_code' && r.status === 'failed')?.message.replace(/^status \d+ instead of 200, with /, '');
+    let said = rows.find((r) => r.check === 'status_code' && r.status === 'failed')?.message.replace(/^status \d+ instead of 200, with /, '');
+    // An HTML error page, in words: its text, not its markup.
+    if (said && /html/i.test(type ?? '')) said = said.replace(/<[^>]*>?/g, ' ').replace(/\s+/g, ' ').replace(/" /, '"');
     return { reached: false, key: `status\u0000${status}`, noResult: true, words: `got HTTP ${status}${type ? ` (${cut(type, 60)})` : ''}${said ? ` with ${cut(said, 160)}` : ''}` };
   }
   const failed = rows.find((r) => r.status === 'failed' && r.check !== EXCHANGE_CHECK);
