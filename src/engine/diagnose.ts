@@ -203,7 +203,7 @@ function reachOf(op: Operation, rows: readonly ResultRow[]): Reach | undefined {
     return { reached: false, key: `status\u0000${status}`, noResult: true, words: `got HTTP ${status}${type ? ` (${cut(type, 60)})` : ''}${said ? ` with ${cut(said, 160)}` : ''}` };
   }
   const failed = rows.find((r) => r.status === 'failed' && r.check !== EXCHANGE_CHECK);
-  return { reached: false, key: `check\u0000${failed?.check ?? 'result_element'}`, noResult: true, words: `got no result element${failed ? ` (${failed.check}: ${cut(failed.message, 200)})` : ''}` };
+  return { reached: false, key: 'no-result', noResult: true, words: `got no result element${failed ? ` (${failed.check}: ${cut(failed.message, 200)})` : ''}` };
 }
 
 /** The most frequent reason among calls that did not reach the data path, with its count. */
