@@ -162,6 +162,8 @@ interface Reach {
   readonly noResult: boolean;
   /** An in-band rejection: its ErrorType and Message. */
   readonly error?: { readonly type: string; readonly message: string };
+  /** The HTTP status of the answer. */
+  readonly status?: number;
 }
 
 const REACHED: Reach = { reached: true, key: 'reached', words: 'reached the data path', noResult: false };
@@ -200,7 +202,7 @@ function reachOf(op: Operation, rows: readonly ResultRow[]): Reach | undefined {
     let said = rows.find((r) => r.check === 'status_code' && r.status === 'failed')?.message.replace(/^status \d+ instead of 200, with /, '');
     // An HTML error page, in words: its text, not its markup.
     if (said && /html/i.test(type ?? '')) said = said.replace(/<[^>]*>?/g, ' ').replace(/\s+/g, ' ').replace(/" /, '"');
-    return { reached: false, key: `status\u0000${status}`, noResult: true, words: `got HTTP ${status}${type ? ` (${cut(type, 60)})` : ''}${said ? ` with ${cut(said, 160)}` : ''}` };
+    return { reached: false, key: `status\u0000${status}`, noResult: true, status, words: `got HTTP ${status}${type ? ` (${cut(type, 60)})` : ''}${said ? ` with ${cut(said, 160)}` : ''}` };
   }
   const failed = rows.find((r) => r.status === 'failed' && r.check !== EXCHANGE_CHECK);
   return { reached: false, key: 'no-result', noResult: true, words: `got no result element${failed ? ` (${failed.check}: ${cut(failed.message, 200)})` : ''}` };
@@ -235,7 +237,10 @@ function advice(top: Reach, one?: Operation): string {
   if (top.error) {
     return `check the credentials, and give ${one ? `${one.name} a case` : 'the cases'} with data that exists on this target (the config file's "cases")`;
   }
-  return 'check the base URL and the service path';
+  const status = top.status;
+  if (status === 401 || status === 403) return 'check the credentials';
+  if (status === undefined || status === 200 || (status >= 300 && status < 400) || [404, 405, 410, 501].includes(status)) return 'check the base URL and the service path';
+  return 'the target fails on valid calls (see the failures)';
 }
 
 
