@@ -147,6 +147,23 @@ describe('a wrong password tests nothing, and the run says so', () => {
   });
 });
 
+describe('shards', () => {
+  test('the shards of a run with a wrong password each exit 5, and so does their merge, saying it once', async () => {
+    const dirs = [join(work, 'shard-1'), join(work, 'shard-2')];
+    for (const [i, dir] of dirs.entries()) {
+      const r = await cli(['run', ...at(real.url), '--operations', 'GetMeals,GetThemes,GetLanguages', ...FAST, '--shard', `${i + 1}/2`, '--report-dir', dir], WRONG);
+      expect(r.code, r.out).toBe(5);
+    }
+    const out = join(work, 'merged');
+    const m = await cli(['merge', ...dirs, '--report-dir', out, '--quiet']);
+    expect(m.code, m.out).toBe(5);
+    const report = readReport(out);
+    expect(report.diagnosis?.filter((d) => d.code === 'nothing_tested')).toHaveLength(1);
+    expect(report.untested).toHaveLength(12);
+    expect(m.out).toMatch(/^Conformance UNTESTED/m);
+  });
+});
+
 describe('a wrong path, a wrong host or another server: the diagnosis, and no passed rejection or comparison', () => {
   test('a base URL that already ends in the service path: the hint, the ?WSDL 404, exit 5', async () => {
     const dir = join(work, 'doubled');
