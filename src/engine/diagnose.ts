@@ -385,9 +385,10 @@ export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'opera
       }
       if (r.check !== EQUIVALENCE_CHECK) return r;
       const bs = rowBindings(r);
+      // A valid case of an untested cell: the bindings agreed, but only on a rejection. (Where the
+      // cell was tested by another case, bindings agreeing on a case's in-band Error stays a pass.)
       const compared = u.kind === 'valid'
-        // A valid case: the bindings agreed, but none of them reached the data path.
-        ? bs.every((b) => unitReach.get(i)?.get(b)?.reached === false)
+        ? bs.some((b) => cellUntested(u, b)) && bs.every((b) => unitReach.get(i)?.get(b)?.reached !== true)
         : bs.some((b) => cellUntested(u, b));
       if (!compared) return r;
       return { ...r, status: 'skipped', message: `not judged: ${why(u, bs.find((b) => cellUntested(u, b)) ?? bs[0]!)}, so the bindings only agreed on a rejection` };
