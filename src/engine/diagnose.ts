@@ -311,7 +311,7 @@ export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'opera
   // Per service: no valid call returned its result element at all (whatever the status): not this service there.
   const services = new Map<string, { reaches: { unit: Unit; binding: string; reach: Reach }[]; url: string }>();
   units.forEach((u, i) => {
-    const s = services.get(u.op.service) ?? { reaches: [], url: serviceUrlOf(plan.target, u.op, 'soap11') };
+    const s = services.get(u.op.service) ?? { reaches: [], url: redactUserInfo(serviceUrlOf(plan.target, u.op, 'soap11')) };
     services.set(u.op.service, s);
     for (const [binding, reach] of unitReach.get(i) ?? []) s.reaches.push({ unit: u, binding, reach });
   });
