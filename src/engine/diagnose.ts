@@ -156,7 +156,7 @@ interface Reach {
   readonly reached: boolean;
   /** Counted by: the ErrorType of an in-band rejection, the HTTP status, or the failed check. */
   readonly key: string;
-  /** What happened, after "every valid call …" ("was rejected with …", "got HTTP 404 …"). */
+  /** What happened, after "every valid call (n) [was]" ("rejected with …" after "was", "got HTTP 404 …"). */
   readonly words: string;
   /** The result element was not found at all (a 404 page, another API): not this service there. */
   readonly noResult: boolean;
@@ -185,7 +185,7 @@ function reachOf(op: Operation, rows: readonly ResultRow[]): Reach | undefined {
   if (inBand) {
     return {
       reached: false, key: `in-band\u0000${inBand.type}`, noResult: false, error: inBand,
-      words: `was rejected with ${inBand.type || 'an in-band Error'}${inBand.message ? ` ("${cut(inBand.message, 120)}")` : ''}`,
+      words: `rejected with ${inBand.type || 'an in-band Error'}${inBand.message ? ` ("${cut(inBand.message, 120)}")` : ''}`,
     };
   }
   const result = rows.find((r) => r.check === 'result_element');
@@ -222,8 +222,8 @@ function commonest(reaches: readonly Reach[]): { top: Reach; count: number } {
 function everyCall(reaches: readonly Reach[]): string {
   const { top, count } = commonest(reaches);
   return count === reaches.length
-    ? `every valid call (${reaches.length}) ${top.words}`
-    : `no valid call reached the data path (${reaches.length}; ${count} of them ${top.words})`;
+    ? `every valid call (${reaches.length}) ${top.error ? 'was ' : ''}${top.words}`
+    : `no valid call reached the data path (${reaches.length}; ${count} of them ${top.error ? 'were ' : ''}${top.words})`;
 }
 
 /** Whether an in-band rejection reads as one of the credentials. */
