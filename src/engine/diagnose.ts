@@ -116,7 +116,7 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'b
       const message = redact(plain
         ? `${host} does not answer TLS: the port answers plain HTTP: use http:// (${url.replace(/^https:/, 'http:')})`
         : `${host} does not answer: ${ex.error.message.replace(/\s+/g, ' ').trim()}`);
-      diagnosis.push({ level: 'error', message: `${message}: nothing can be tested there`, ...(plain ? { code: 'plain_http_port' } : {}) });
+      diagnosis.push({ level: 'error', message: `${message}: nothing can be tested there`, code: plain ? 'plain_http_port' : 'host_unreachable' });
       rows.push({
         operation: op.name, group: op.group, binding: bindingField(plan.bindings), case: PREFLIGHT_CASE, check: EXCHANGE_CHECK, status: 'failed',
         message, path: '/', reproduce: curlCommand({ method: 'GET', url: `${url}?WSDL`, headers: {} }, ''),
@@ -136,7 +136,7 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'b
     const declared = wsdlTargetNamespace(ex.response.body.subarray(0, 65_536).toString('utf8'));
     const configured = plan.target.namespaces[op.ns];
     if (declared !== undefined && declared !== configured) {
-      diagnosis.push({ level: 'hint', message: redact(`the WSDL at ${url}?WSDL declares targetNamespace ${declared}, not ${configured}: ${nsAdvice(plan.target, op, declared)}`) });
+      diagnosis.push({ level: 'hint', code: 'other_namespace', message: redact(`the WSDL at ${url}?WSDL declares targetNamespace ${declared}, not ${configured}: ${nsAdvice(plan.target, op, declared)}`) });
     }
   }));
   return { diagnosis, rows };
@@ -358,7 +358,7 @@ export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'opera
         const op = u.op;
         if (!seen || seen.ns === plan.target.namespaces[op.ns] || !/_mismatch$/.test(f.code) || hinted.has(`${op.ns}\u0000${seen.ns}`)) continue;
         hinted.add(`${op.ns}\u0000${seen.ns}`);
-        diagnosis.push({ level: 'hint', message: `the target answers ${r.operation} with ${seen.local} in namespace ${seen.ns || '(none)'}, not ${plan.target.namespaces[op.ns]}: ${nsAdvice(plan.target, op, seen.ns)}` });
+        diagnosis.push({ level: 'hint', code: 'other_namespace', message: `the target answers ${r.operation} with ${seen.local} in namespace ${seen.ns || '(none)'}, not ${plan.target.namespaces[op.ns]}: ${nsAdvice(plan.target, op, seen.ns)}` });
       }
     }
   });
@@ -400,7 +400,7 @@ export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'opera
       const reason = notCalledReason(op.name, units.flatMap((u, i) => (u.op === op ? perUnit[i] ?? [] : [])));
       if (reason === undefined) continue;
       const message = `${op.name} was named in --operations but never called: ${reason}`;
-      diagnosis.push({ level: 'error', message });
+      diagnosis.push({ level: 'error', code: 'operation_not_called', message });
       rows.push({
         operation: op.name, group: op.group, binding: bindingField(plan.bindings), case: '*', check: NOT_RUN_CHECK, status: 'failed',
         message, path: '/', reproduce: '', findings: [{ check: NOT_RUN_CHECK, code: 'operation_not_called', path: '/', message }],
