@@ -166,9 +166,12 @@ export interface ExpectationsSummary {
     readonly code?: string;
     readonly reason: string;
     readonly expires?: string;
-    /** ok: still fails, accepted; stale: no longer fails; expired: still fails, no longer accepted; unexercised: not judged by this run. */
-    readonly state: 'ok' | 'stale' | 'expired' | 'unexercised';
-    /** Rows the entry accepted (ok) or left failed (expired). */
+    /**
+     * ok: still fails, accepted; stale: no longer fails; expired: still fails, no longer accepted;
+     * unexplained: still fails, not accepted while its reason is "TODO: explain"; unexercised: not judged by this run.
+     */
+    readonly state: 'ok' | 'stale' | 'expired' | 'unexplained' | 'unexercised';
+    /** Rows the entry accepted (ok) or left failed (expired, unexplained). */
     readonly rows: number;
   }[];
 }
