@@ -110,6 +110,15 @@ describe('a wrong password tests nothing, and the run says so', () => {
     expect(junit).toMatch(/<property name="conformance.untested.soap11" value="every valid call/);
   });
 
+  test('without the shape check (which records an in-band Error), a wrong password still tests nothing', async () => {
+    const dir = join(work, 'wrong-password-no-shape');
+    const r = await cli(['run', ...at(real.url), '--operations', 'GetMeals,GetSpecialRequest', '--skip-checks', 'shape', ...FAST, '--report-dir', dir], WRONG);
+    expect(r.code, r.out).toBe(5);
+    const report = readReport(dir);
+    expect(report.diagnosis?.[0]?.message).toMatch(/^nothing was tested: every valid call \(16\) was rejected with System\.Security\.Authentication\.AuthenticationException/);
+    expect(report.untested).toHaveLength(8);
+  });
+
   test('an operation none of whose cases has data on the target is not tested; one case with data is enough', async () => {
     // Booking ids the real-service style answers BookingNotFoundException for (a stable pick per id), and one it answers.
     const picked = (id: string) => stableHash(['in-band GetSpecialRequest', id].join('\u0000')) % 3 === 0;
@@ -283,6 +292,13 @@ describe('no false alarm', () => {
     } finally {
       await mock.close();
     }
+  });
+
+  test('the real-service style without the shape check: still no untested cell', async () => {
+    const dir = join(work, 'ok-no-shape');
+    const r = await cli(['run', ...at(real.url), ...FAST, '--allow-mutations', '--skip-checks', 'shape', '--report-dir', dir], RIGHT);
+    expect(r.code, r.out).toBe(0);
+    expect(readReport(dir).untested).toBeUndefined();
   });
 
   test('state-changing operations not called (no --allow-mutations) are not untested', async () => {

@@ -181,7 +181,7 @@ function cut(text: string, max: number): string {
 function reachOf(op: Operation, rows: readonly ResultRow[]): Reach | undefined {
   const exchange = rows.find((r) => r.check === EXCHANGE_CHECK);
   if (!exchange || exchange.status !== 'passed') return undefined;
-  const inBand = rows.find((r) => r.inBandError)?.inBandError;
+  const inBand = rows.find((r) => r.inBandError)?.inBandError ?? (rows.some((r) => r.check === 'shape') ? undefined : errorInExcerpt(exchange.response));
   if (inBand) {
     return {
       reached: false, key: `in-band\u0000${inBand.type}`, noResult: false, error: inBand,
@@ -206,6 +206,17 @@ function reachOf(op: Operation, rows: readonly ResultRow[]): Reach | undefined {
   }
   const failed = rows.find((r) => r.status === 'failed' && r.check !== EXCHANGE_CHECK);
   return { reached: false, key: 'no-result', noResult: true, words: `got no result element${failed ? ` (${failed.check}: ${cut(failed.message, 200)})` : ''}` };
+}
+
+/**
+ * An in-band Error read from a response excerpt, for runs without the shape check (which records
+ * it): the first ErrorType and Message of an Error element, if the answer holds one.
+ */
+function errorInExcerpt(response: string | undefined): { type: string; message: string } | undefined {
+  const error = /<(?:[\w.-]+:)?Error\b[^>]*>([^]*?)<\/(?:[\w.-]+:)?Error>/.exec(response ?? '')?.[1];
+  if (error === undefined) return undefined;
+  const text = (name: string) => new RegExp(`<(?:[\\w.-]+:)?${name}\\b[^>]*>([^<]*)<`).exec(error)?.[1]?.trim() ?? '';
+  return { type: text('ErrorType'), message: text('Message') };
 }
 
 /** The most frequent reason among calls that did not reach the data path, with its count. */
