@@ -111,7 +111,7 @@ describe('run --shard and merge', () => {
     expect(m.code, m.err).toBe(1);
     const merged = readReport(join(work, 'down-merged'));
     expect(merged.results.filter((r) => r.case === 'preflight').map((r) => r.findings[0]!.code)).toEqual(['host_unreachable']);
-    expect(merged.diagnosis).toEqual([{ level: 'error', message: expect.stringMatching(/^127\.0\.0\.1:9 does not answer: connection refused/) }]);
+    expect(merged.diagnosis).toEqual([{ level: 'error', code: 'host_unreachable', message: expect.stringMatching(/^127\.0\.0\.1:9 does not answer: connection refused/) }]);
   });
 
   test('bad input exits 2 naming it', async () => {

@@ -70,6 +70,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     user: s.user,
     password: s.password,
     ...(s.passwordVar ? { passwordVariable: s.passwordVar } : {}),
+    ...(s.sources ? { sources: s.sources } : {}),
     embedded: s.embedded,
   };
   let transport: Transport | undefined;
