@@ -15,6 +15,7 @@ import {
   bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
   truncate, verdictOf, visibleText, type Column, type Counts,
 } from './model.js';
+import { canonicalDiffHtml, departingBindings, departsMark, EXCHANGE_CSS, prettyExcerpt } from './html-exchange.js';
 
 /**
  * Longest request/response excerpt shown, in characters. The engine already keeps 4 KB of each
@@ -124,6 +125,8 @@ footer{margin-top:32px;color:var(--muted);font-size:12px}
 @media (max-width:760px){.ex-grid{grid-template-columns:1fr}.meta{grid-template-columns:max-content 1fr}}
 @media print{details.cell-detail{break-inside:avoid}.toolbar,button{display:none}}
 `;
+
+const PAGE_CSS = CSS + EXCHANGE_CSS;
 
 // Static: no report data is ever interpolated into the script.
 const SCRIPT = `
@@ -238,13 +241,17 @@ function countsText(c: Counts): string {
     .join(' · ');
 }
 
-function excerptHtml(label: string, s: string | undefined): string {
+/** An excerpt; `pretty`: its XML also pretty-printed, the raw text one click away (the cases with a problem: elsewhere it would double the page). */
+function excerptHtml(label: string, s: string | undefined, pretty = false): string {
   if (s === undefined || s === '') return `<div><h4>${label}</h4><p class="note">not recorded</p></div>`;
   const t = truncate(s, HTML_EXCERPT_MAX);
   const note = t.truncated
     ? `<p class="note">Truncated: showing the first ${t.text.length.toLocaleString('en-US')} of ${t.length.toLocaleString('en-US')} characters. The reports keep only the start of each exchange: its reproduce command gets it whole.</p>`
     : '';
-  return `<div><h4>${label}</h4><pre>${esc(t.text)}</pre>${note}</div>`;
+  const formatted = pretty && !t.truncated ? prettyExcerpt(t.text) : undefined;
+  if (formatted === undefined) return `<div><h4>${label}</h4><pre>${esc(t.text)}</pre>${note}</div>`;
+  return `<div><h4>${label} <span class="sum">(pretty-printed)</span></h4><pre class="pretty">${esc(formatted)}</pre>`
+    + `<details class="raw"><summary>Raw, as sent and received</summary><pre class="raw">${esc(t.text)}</pre></details>${note}</div>`;
 }
 
 function findingsTable(r: ResultRow): string {
@@ -268,7 +275,7 @@ function problemRow(r: ResultRow, multiBinding: boolean, withRepro: boolean): st
     + (r.path ? `<code class="path">${esc(r.path)}</code>` : '') + '</div>';
   const msg = r.message ? `<p class="msg">${esc(r.message)}</p>` : '';
   const repro = withRepro && r.reproduce ? reproHtml(r.reproduce) : '';
-  return `<article class="row ${r.status}">${head}${msg}${findingsTable(r)}${repro}</article>`;
+  return `<article class="row ${r.status}">${head}${msg}${findingsTable(r)}${canonicalDiffHtml(r.findings, esc)}${repro}</article>`;
 }
 
 function caseSection(caseName: string, rows: ResultRow[]): string {
@@ -292,7 +299,7 @@ function caseSection(caseName: string, rows: ResultRow[]): string {
   for (const r of exchanges.values()) {
     const label = exchanges.size > 1 ? ` (${esc(bindingLabel(r.binding))}, ${esc(r.check)})` : '';
     html += `<details class="exchange"${problems.length > 0 ? ' open' : ''}><summary>Request and response${label}</summary>`
-      + `<div class="ex-grid">${excerptHtml('Request', r.request)}${excerptHtml('Response', r.response)}</div></details>`;
+      + `<div class="ex-grid">${excerptHtml('Request', r.request, problems.length > 0)}${excerptHtml('Response', r.response, problems.length > 0)}</div></details>`;
   }
   if (others.length > 0) {
     html += '<ul class="others">' + others.map((r) => `<li class="${r.status}" title="${esc(STATUS_LABEL[r.status])}">`
@@ -376,6 +383,7 @@ export function renderHtml(report: RunReport): string {
   const verdict = verdictOf(s);
   const groups = buildMatrix(report);
   const ran = new Set<string>(report.bindings);
+  const departing = departingBindings(report);
 
   const matrixRows: string[] = [];
   const problemDetails: string[] = [];
@@ -395,9 +403,10 @@ export function renderHtml(report: RunReport): string {
         }
         const id = `cell-${rowIndex}-${col}`;
         (state === 'failed' || state === 'known' ? problemDetails : otherDetails).push(cellDetail(id, row.operation, col, rows));
-        const title = `${row.operation} · ${COLUMN_LABELS[col]}: ${countsText(c)}`;
-        return `<td class="cell ${state}" data-column="${col}" data-state="${state}">`
-          + `<a href="#${id}" aria-controls="d-${id}" aria-expanded="false" title="${esc(title)}">${countsHtml(c)}</a></td>`;
+        const departs = departing.get(row.operation)?.get(col) ?? 0;
+        const title = `${row.operation} · ${COLUMN_LABELS[col]}: ${countsText(c)}${departs ? `; departs from the other bindings in ${departs} comparison${departs === 1 ? '' : 's'}` : ''}`;
+        return `<td class="cell ${state}${departs ? ' departing' : ''}" data-column="${col}" data-state="${state}"${departs ? ` data-departs="${departs}"` : ''}>`
+          + `<a href="#${id}" aria-controls="d-${id}" aria-expanded="false" title="${esc(title)}">${countsHtml(c)}${departs ? departsMark(departs, esc) : ''}</a></td>`;
       });
       matrixRows.push(`<tr data-operation="${esc(row.operation)}"><th scope="row">${esc(row.operation)}</th>${cells.join('')}</tr>`);
     }
@@ -427,7 +436,7 @@ export function renderHtml(report: RunReport): string {
     .map((k) => `<li class="${k}"><b>${s[k]}</b> ${k === 'known' ? `known deviation${s.known === 1 ? '' : 's'}` : k}</li>`).join('')
     + `<li><b>${s.total}</b> check${s.total === 1 ? '' : 's'}</li>`;
   const title = `Conformance ${verdict}: ${s.failed} failed, ${s.passed} passed`;
-  const csp = `default-src 'none'; style-src ${sha256(CSS)}; script-src ${sha256(SCRIPT)}; img-src data:; base-uri 'none'; form-action 'none'`;
+  const csp = `default-src 'none'; style-src ${sha256(PAGE_CSS)}; script-src ${sha256(SCRIPT)}; img-src data:; base-uri 'none'; form-action 'none'`;
 
   return `<!DOCTYPE html>
 <html lang="en">
@@ -438,7 +447,7 @@ export function renderHtml(report: RunReport): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
 <link rel="icon" href="data:,">
-<style>${CSS}</style>
+<style>${PAGE_CSS}</style>
 </head>
 <body class="verdict-${verdict.toLowerCase()}">
 <div class="page">
