@@ -33,7 +33,7 @@ import { SecretGuard } from '../report/secrets.js';
 import { helpText, parseFlags, resolveRunSettings, type RunSettings } from './config.js';
 import { COMPARE_HELP } from './help.js';
 import type { CommandIO } from './run.js';
-import { openSession, type Session } from './session.js';
+import { openSession, type Session } from '../engine/session.js';
 
 export const COMPARE_USAGE = `usage: conformance compare --config A --config B [--report-dir DIR] [--ignore-values] [--quiet]
 
