@@ -52,6 +52,10 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = {
   expectations: { value: 'FILE', description: 'known deviations of the target: matching failures are known, not failed', default: 'none' },
   'update-expectations': { description: 'rewrite FILE from this run\'s failures first (reasons kept)', default: 'off' },
   shard: { value: 'i/n', description: 'run the i-th of n parts of the matrix; join them with conformance merge', default: 'whole matrix' },
+  case: { value: 'ID', description: 'run only the cases with this id (repeatable; * and ? match any characters / one)', default: 'every case' },
+  list: { description: 'print the plan (operation × binding × case, parameters, checks) and send nothing', default: 'off' },
+  'dry-run': { description: 'the same as --list', default: 'off' },
+  'list-format': { value: 'text|json', description: 'the format of --list', default: 'text' },
   help: HELP_FLAG,
 };
 

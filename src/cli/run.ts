@@ -1,5 +1,6 @@
 /** `conformance run`: parse the flags, run (src/engine/execute.ts, the library's entry point too), print, and choose the exit code. */
 import { nothingAnswered } from '../engine/diagnose.js';
+import { formatPlan, listPlan } from '../engine/plan-list.js';
 import { EXIT_UNREACHABLE, executeRun } from '../engine/execute.js';
 import { formatDiagnosis, formatFindings, formatSummary } from '../report/console.js';
 import { progressLine } from '../report/progress.js';
@@ -24,6 +25,11 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     return 0;
   }
   const s = resolveRunSettings(argv, io.env);
+  if (s.list) {
+    const plan = listPlan(s);
+    io.out(s.list === 'json' ? JSON.stringify(plan, null, 2) : formatPlan(plan));
+    return 0;
+  }
   const { report, paths, interrupted } = await executeRun(s, { err: io.err, progress: progressLine(io.err, io.isTTY), ...(io.signals ? { signals: true } : {}) });
   // What holds for the target as a whole first: it explains the failures below it.
   const diagnosis = formatDiagnosis(report);

@@ -15,6 +15,7 @@ import {
   bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
   truncate, verdictOf, visibleText, type Column, type Counts,
 } from './model.js';
+import { rerunCommand } from './rerun.js';
 import { canonicalDiffHtml, departingBindings, departsMark, EXCHANGE_CSS, prettyExcerpt } from './html-exchange.js';
 
 /**
@@ -263,22 +264,27 @@ function findingsTable(r: ResultRow): string {
     + `<tbody>${rows.join('')}</tbody></table>`;
 }
 
-function reproHtml(command: string, label = 'Reproduce'): string {
-  return `<div class="repro"><div class="repro-head"><span>${label}</span><button type="button" data-action="copy" data-js-only hidden>Copy</button></div>`
+function reproHtml(command: string, label = 'Reproduce', cls = 'repro'): string {
+  return `<div class="${cls}"><div class="repro-head"><span>${label}</span><button type="button" data-action="copy" data-js-only hidden>Copy</button></div>`
     + `<pre class="cmd"><code>${esc(command)}</code></pre></div>`;
 }
 
-function problemRow(r: ResultRow, multiBinding: boolean, withRepro: boolean): string {
+/** The re-run command of a row (src/report/rerun.ts), or undefined. */
+type Rerun = (r: ResultRow) => string | undefined;
+
+function problemRow(r: ResultRow, multiBinding: boolean, withRepro: boolean, rerun: Rerun): string {
   const head = `<div class="row-head"><span class="badge ${r.status}">${STATUS_LABEL[r.status]}</span>`
     + `<code class="check"><b>${esc(r.check)}</b></code>`
     + (multiBinding ? `<span class="sum">${esc(bindingLabel(r.binding))}</span>` : '')
     + (r.path ? `<code class="path">${esc(r.path)}</code>` : '') + '</div>';
   const msg = r.message ? `<p class="msg">${esc(r.message)}</p>` : '';
   const repro = withRepro && r.reproduce ? reproHtml(r.reproduce) : '';
-  return `<article class="row ${r.status}">${head}${msg}${findingsTable(r)}${canonicalDiffHtml(r.findings, esc)}${repro}</article>`;
+  const again = rerun(r);
+  const rerunBlock = again ? reproHtml(again, 'Re-run just this row', 'repro rerun') : '';
+  return `<article class="row ${r.status}">${head}${msg}${findingsTable(r)}${canonicalDiffHtml(r.findings, esc)}${repro}${rerunBlock}</article>`;
 }
 
-function caseSection(caseName: string, rows: ResultRow[]): string {
+function caseSection(caseName: string, rows: ResultRow[], rerun: Rerun): string {
   const sorted = [...rows].sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status]);
   const multiBinding = new Set(rows.map((r) => r.binding)).size > 1 || rows.some((r) => r.binding.includes(','));
   const problems = sorted.filter((r) => r.status === 'failed' || r.status === 'known');
@@ -288,8 +294,12 @@ function caseSection(caseName: string, rows: ResultRow[]): string {
   // Checks of one exchange share its command: show it once under them rather than once per check.
   const commands = new Set(problems.map((r) => r.reproduce));
   const shared = problems.length > 1 && commands.size === 1 ? problems[0]!.reproduce : '';
-  html += problems.map((r) => problemRow(r, multiBinding, !shared)).join('');
+  // So do their re-run commands (one operation, binding and case).
+  const reruns = new Set(problems.map((r) => rerun(r)));
+  const sharedRerun = problems.length > 1 && reruns.size === 1 ? rerun(problems[0]!) : undefined;
+  html += problems.map((r) => problemRow(r, multiBinding, !shared, sharedRerun ? () => undefined : rerun)).join('');
   if (shared) html += reproHtml(shared, `Reproduce (${problems.length} checks above)`);
+  if (sharedRerun) html += reproHtml(sharedRerun, `Re-run just these ${problems.length} checks`, 'repro rerun');
   const exchanges = new Map<string, ResultRow>();
   for (const r of sorted) {
     if (r.request === undefined && r.response === undefined) continue;
@@ -310,7 +320,7 @@ function caseSection(caseName: string, rows: ResultRow[]): string {
   return `${html}</section>`;
 }
 
-function cellDetail(id: string, operation: string, column: Column, rows: ResultRow[]): string {
+function cellDetail(id: string, operation: string, column: Column, rows: ResultRow[], rerun: Rerun): string {
   const c = countRows(rows);
   const state = cellState(c);
   const cases = new Map<string, ResultRow[]>();
@@ -320,21 +330,21 @@ function cellDetail(id: string, operation: string, column: Column, rows: ResultR
   return `<details class="cell-detail ${state}" id="d-${id}" data-operation="${esc(operation)}" data-column="${column}">`
     + `<summary><span class="badge ${state}">${STATE_LABEL[state]}</span><span class="ttl">${esc(operation)}</span>`
     + `<span>${esc(COLUMN_LABELS[column])}</span><span class="sum">${esc(countsText(c))}</span></summary>`
-    + `<div class="body" id="${id}">${ordered.filter(([name]) => !isGeneratedCase(name)).map(([name, rs]) => caseSection(name, rs)).join('')}`
-    + `${generatedGroup(ordered.filter(([name]) => isGeneratedCase(name)))}</div></details>`;
+    + `<div class="body" id="${id}">${ordered.filter(([name]) => !isGeneratedCase(name)).map(([name, rs]) => caseSection(name, rs, rerun)).join('')}`
+    + `${generatedGroup(ordered.filter(([name]) => isGeneratedCase(name)), rerun)}</div></details>`;
 }
 
 /**
  * The generated cases of a cell, grouped after the hand-written ones so the cell stays readable:
  * one collapsible group, failing cases first (the group open when one failed).
  */
-function generatedGroup(cases: readonly (readonly [string, ResultRow[]])[]): string {
+function generatedGroup(cases: readonly (readonly [string, ResultRow[]])[], rerun: Rerun): string {
   if (cases.length === 0) return '';
   const all = countRows(cases.flatMap(([, rs]) => rs));
   const failing = cases.filter(([, rs]) => rs.some((r) => r.status === 'failed')).length;
   return `<details class="generated"${failing > 0 ? ' open' : ''}><summary><h3 class="sub">${cases.length} generated case${cases.length > 1 ? 's' : ''}`
     + `${failing ? `, ${failing} failing first` : ''}</h3> <span class="sum">${esc(countsText(all))}</span></summary>`
-    + `${cases.map(([name, rs]) => caseSection(name, rs)).join('')}</details>`;
+    + `${cases.map(([name, rs]) => caseSection(name, rs, rerun)).join('')}</details>`;
 }
 
 /** The accepted deviations the run judged, as a table, flagged where a person must act (empty when none). */
@@ -384,6 +394,7 @@ export function renderHtml(report: RunReport): string {
   const groups = buildMatrix(report);
   const ran = new Set<string>(report.bindings);
   const departing = departingBindings(report);
+  const rerun: Rerun = (r) => rerunCommand(report, r);
 
   const matrixRows: string[] = [];
   const problemDetails: string[] = [];
@@ -402,7 +413,7 @@ export function renderHtml(report: RunReport): string {
           return `<td class="cell empty" data-column="${col}" data-state="empty"><span class="none">${why}</span></td>`;
         }
         const id = `cell-${rowIndex}-${col}`;
-        (state === 'failed' || state === 'known' ? problemDetails : otherDetails).push(cellDetail(id, row.operation, col, rows));
+        (state === 'failed' || state === 'known' ? problemDetails : otherDetails).push(cellDetail(id, row.operation, col, rows, rerun));
         const departs = departing.get(row.operation)?.get(col) ?? 0;
         const title = `${row.operation} · ${COLUMN_LABELS[col]}: ${countsText(c)}${departs ? `; departs from the other bindings in ${departs} comparison${departs === 1 ? '' : 's'}` : ''}`;
         return `<td class="cell ${state}${departs ? ' departing' : ''}" data-column="${col}" data-state="${state}"${departs ? ` data-departs="${departs}"` : ''}>`

@@ -4,6 +4,7 @@
  * it. Short when everything passes (the matrix folds away). Report text is escaped so a hostile
  * response cannot inject markup, links or table breaks.
  */
+import { rerunCommand } from './rerun.js';
 import type { ResultRow, RunReport } from '../core/types.js';
 import {
   bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
@@ -166,7 +167,9 @@ export function renderMarkdown(report: RunReport): string {
     for (const same of byCommand.values()) {
       const items = same.map(failure);
       const cmd = same[0]!.reproduce ? `Reproduce case ${mdCode(same[0]!.case)}:\n\n${mdBlock(same[0]!.reproduce, 'sh')}\n` : '';
-      const block = [...items, '', cmd].join('\n');
+      const again = rerunCommand(report, same[0]!);
+      const rerun = again ? `Re-run just this:\n\n${mdBlock(again, 'sh')}\n` : '';
+      const block = [...items, '', cmd, ...(rerun ? [rerun] : [])].join('\n');
       if (shown + same.length > MAX_FAILED_ROWS || size + block.length > MAX_CHARS) {
         if (lines.length === mark + 2) lines.splice(mark);
         break outer;
