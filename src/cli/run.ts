@@ -1,6 +1,7 @@
 /** `conformance run`: parse the flags, run (src/engine/execute.ts, the library's entry point too), print, and choose the exit code. */
 import { nothingAnswered } from '../engine/diagnose.js';
 import { formatPlan, listPlan } from '../engine/plan-list.js';
+import { githubAnnotations, writeStepSummary } from '../report/github.js';
 import { EXIT_UNREACHABLE, executeRun } from '../engine/execute.js';
 import { formatDiagnosis, formatFindings, formatSummary } from '../report/console.js';
 import { progressLine } from '../report/progress.js';
@@ -37,6 +38,11 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   const failed = report.results.filter((r) => r.status === 'failed');
   if (failed.length && !s.quiet) io.out(formatFindings(failed.slice(0, 50)) + (failed.length > 50 ? `\n… and ${failed.length - 50} more failed checks: see the reports` : ''));
   io.out(formatSummary(report, paths!));
+  if (s.github && paths) {
+    for (const line of githubAnnotations(report)) io.out(line);
+    const warning = await writeStepSummary(paths.markdown, io.env);
+    if (warning) io.err(warning);
+  }
   if (interrupted) return interrupted;
   if (nothingAnswered(report.results)) {
     io.err(`conformance: the target did not answer a single request: nothing was tested (exit ${EXIT_UNREACHABLE}); see the diagnosis above`);

@@ -78,6 +78,8 @@ export interface RunSettings {
   readonly caseFilter?: readonly string[];
   /** Print the plan and send nothing (--list / --dry-run), as text or JSON (--list-format). */
   readonly list?: 'text' | 'json';
+  /** GitHub Actions output: ::error annotations and the step summary (--github, or GITHUB_ACTIONS=true). */
+  readonly github?: boolean;
 }
 
 /** The run's settings as flags (parsed by the CLI; named here because a message about a bad value names its flag). */
@@ -122,6 +124,7 @@ export const RUN_OPTIONS = {
   list: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   'list-format': { type: 'string' },
+  github: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -422,6 +425,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     seed: in_.int('seed', 'seed', 0, 2 ** 31 - 1) ?? DEFAULT_SEED,
     examples: in_.int('examples', 'examples', 0, 1000) ?? DEFAULT_EXAMPLES,
     ...caseFilterOf(f.case),
+    ...(f.github || env.GITHUB_ACTIONS === 'true' ? { github: true } : {}),
     ...listOf(f),
   };
 }
