@@ -84,6 +84,7 @@ export const VALIDATE_HELP: FlagHelp<typeof VALIDATE_OPTIONS> = {
   binding: { value: 'soap11|soap12|get|post', description: 'the binding that carried it', default: 'read from the document' },
   'book-ns': { value: 'URI', description: 'the booking namespace', default: 'the mock\'s', env: 'CONFORMANCE_BOOK_NS' },
   'search-ns': { value: 'URI', description: 'the search namespace', default: 'the mock\'s', env: 'CONFORMANCE_SEARCH_NS' },
+  config: { value: 'FILE', description: 'a run config file: its target.bookNs and target.searchNs', default: 'none' },
   help: HELP_FLAG,
 };
 
