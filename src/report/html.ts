@@ -16,6 +16,7 @@ import {
   truncate, verdictOf, visibleText, type Column, type Counts,
 } from './model.js';
 import { rerunCommand } from './rerun.js';
+import { latencyMatrix } from './latency.js';
 import { canonicalDiffHtml, departingBindings, departsMark, EXCHANGE_CSS, prettyExcerpt } from './html-exchange.js';
 
 /**
@@ -375,6 +376,15 @@ function inBandSection(report: RunReport): string {
     + `<table class="in-band"><thead><tr><th scope="col">Operation</th><th scope="col">Case</th><th scope="col">Bindings</th><th scope="col">ErrorType</th><th scope="col">Message</th></tr></thead><tbody>${rows}</tbody></table></section>\n`;
 }
 
+/** The target's answer times per operation × binding (median / p95), as a table ('' when no exchange was answered). */
+function latencySection(report: RunReport): string {
+  const m = latencyMatrix(report);
+  if (m.rows.length === 0) return '';
+  return `<details class="latency" id="latency"><summary>Answer times per operation × binding (median / p95)</summary>`
+    + `<table class="in-band"><thead><tr><th scope="col">Operation</th>${m.bindings.map((b) => `<th scope="col">${esc(COLUMN_LABELS[b as Column] ?? b)}</th>`).join('')}</tr></thead>`
+    + `<tbody>${m.rows.map((r) => `<tr data-operation="${esc(r.operation)}"><td>${esc(r.operation)}</td>${r.cells.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table></details>\n`;
+}
+
 /** The diagnosis of the target as a whole, whether the run is complete, and the operations not called: shown before the matrix. */
 function diagnosisSection(report: RunReport): string {
   const items = [
@@ -474,7 +484,7 @@ ${diagnosisSection(report)}<h2 id="matrix-title">Operations × bindings</h2>
 <thead><tr><th scope="col">Operation</th>${COLUMNS.map((c) => `<th scope="col" data-column="${c}">${esc(COLUMN_LABELS[c])}</th>`).join('')}</tr></thead>
 ${matrixRows.join('\n')}
 </table>
-${deviationSection(report)}${inBandSection(report)}<p class="legend"><span class="n failed">✗ failed</span><span class="n passed">✓ passed</span><span class="n known">! known deviation (accepted)</span><span class="n skipped">○ skipped</span>Select a cell to see its checks, findings and how to reproduce them.</p>
+${deviationSection(report)}${inBandSection(report)}${latencySection(report)}<p class="legend"><span class="n failed">✗ failed</span><span class="n passed">✓ passed</span><span class="n known">! known deviation (accepted)</span><span class="n skipped">○ skipped</span>Select a cell to see its checks, findings and how to reproduce them.</p>
 <h2 id="details-title">Details</h2>
 <div class="toolbar" data-js-only hidden><button type="button" data-action="expand-failures">Expand all failures</button><button type="button" data-action="collapse">Collapse all</button><button type="button" data-action="only-failures" aria-pressed="false">Failures only</button></div>
 <section id="details" aria-labelledby="details-title">

@@ -5,6 +5,7 @@
  * response cannot inject markup, links or table breaks.
  */
 import { rerunCommand } from './rerun.js';
+import { latencyMatrix } from './latency.js';
 import type { ResultRow, RunReport } from '../core/types.js';
 import {
   bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
@@ -140,6 +141,12 @@ export function renderMarkdown(report: RunReport): string {
     }
     if (noData.length > 50) lines.push('', `… and ${noData.length - 50} more: see conformance.json.`);
     lines.push('');
+  }
+  const times = latencyMatrix(report);
+  if (times.rows.length > 0) {
+    lines.push('<details><summary>Answer times per operation × binding (median / p95)</summary>', '',
+      `| operation | ${times.bindings.map((b) => mdText(bindingLabel(b))).join(' | ')} |`, `|---|${times.bindings.map(() => '---:').join('|')}|`,
+      ...times.rows.map((r) => `| ${mdText(r.operation)} | ${r.cells.join(' | ')} |`), '', '</details>', '');
   }
   if (verdict === 'PASS') {
     lines.push('<details><summary>Operations × bindings</summary>', '', matrix(report), '', '</details>', '');
