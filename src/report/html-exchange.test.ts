@@ -14,10 +14,16 @@ describe('html exchange parts', () => {
 
   test('no pretty form for what is not XML, is cut short, does not parse, or is already pretty', () => {
     expect(prettyExcerpt(`${HEAD}Server Error`)).toBeUndefined();
-    expect(prettyExcerpt(`${HEAD}<a><b>1</b>\n… (1,024 more bytes of the body)`)).toBeUndefined();
     expect(prettyExcerpt(`${HEAD}<a><b>1</c></a>`)).toBeUndefined();
     expect(prettyExcerpt(`${HEAD}<a>\n  <b>1</b>\n</a>`)).toBeUndefined();
     expect(prettyExcerpt('(no response: timeout: …)')).toBeUndefined();
+  });
+
+  test('a body cut short is formatted up to its last complete tag, without the closing tags the cut left out', () => {
+    expect(prettyExcerpt(`${HEAD}<a><b>1</b><c><d>x</d><e>y\n… (1,024 more bytes of the body)`))
+      .toBe(`${HEAD}<a>\n  <b>1</b>\n  <c>\n    <d>x</d>\n    <e>\n… (1,024 more bytes of the body)`);
+    expect(prettyExcerpt(`${HEAD}<a><b>1</b><c attr="x\n… (1,024 more bytes of the body)`)).toBe(`${HEAD}<a>\n  <b>1</b>\n… (1,024 more bytes of the body)`);
+    expect(prettyExcerpt(`${HEAD}no markup at all\n… (9 more characters)`)).toBeUndefined();
   });
 
   test('texts keep their spaces, and text beside elements is left as sent', () => {

@@ -68,20 +68,37 @@ const dense = (s: string): string => s.replace(/\s+/g, '');
 
 /**
  * An excerpt (request or status line, headers, blank line, body) with its XML body pretty-printed,
- * or undefined when there is nothing to pretty-print: not XML, cut short (a partial document would
- * be re-shaped wrongly), not parsed by the formatter, or changed by it beyond whitespace.
+ * or undefined when there is nothing to pretty-print: not XML, not parsed by the formatter, or
+ * changed by it beyond whitespace. A body the engine cut short (its note last) is formatted up to
+ * its last complete tag, and the closing tags the formatter adds to finish it are left out again.
  */
 export function prettyExcerpt(text: string): string | undefined {
   const split = text.indexOf('\n\n');
   const head = split < 0 ? '' : text.slice(0, split + 2);
-  const body = split < 0 ? text : text.slice(split + 2);
-  if (!body.trimStart().startsWith('<') || /\n… \([\d,]+ more [a-z ]+\)$/.test(body)) return undefined;
+  let body = split < 0 ? text : text.slice(split + 2);
+  if (!body.trimStart().startsWith('<')) return undefined;
+  const cut = /\n… \([\d,]+ more [a-z ]+\)$/.exec(body);
+  let note = '';
+  if (cut) {
+    note = `\n${cut[0].slice(1)}`;
+    body = body.slice(0, cut.index);
+    const last = body.lastIndexOf('>');
+    if (last < 0) return undefined;
+    body = body.slice(0, last + 1);
+  }
   let pretty: string;
   try {
-    pretty = formatXml(body, { indentation: '  ', collapseContent: true, lineSeparator: '\n', throwOnFailure: true, strictMode: true });
+    pretty = formatXml(body, { indentation: '  ', collapseContent: true, lineSeparator: '\n', throwOnFailure: true, strictMode: !cut });
   } catch {
     return undefined;
   }
+  if (cut) {
+    // The formatter closes what the cut left open: exactly those closing tags, at the end; they are taken off again.
+    const extra = dense(pretty).slice(dense(body).length);
+    if (!dense(pretty).startsWith(dense(body)) || !/^(?:<\/[^<>]+>)*$/.test(extra)) return undefined;
+    const added = extra.match(/<\//g)?.length ?? 0;
+    for (let i = 0; i < added; i++) pretty = pretty.replace(/\s*<\/[^<>]+>\s*$/, '');
+  }
   if (dense(pretty) !== dense(body) || pretty === body) return undefined;
-  return head + pretty;
+  return head + pretty + note;
 }

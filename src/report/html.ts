@@ -251,7 +251,7 @@ function excerptHtml(label: string, s: string | undefined, pretty = false): stri
   const note = t.truncated
     ? `<p class="note">Truncated: showing the first ${t.text.length.toLocaleString('en-US')} of ${t.length.toLocaleString('en-US')} characters. The reports keep only the start of each exchange: its reproduce command gets it whole.</p>`
     : '';
-  const formatted = pretty && !t.truncated ? prettyExcerpt(t.text) : undefined;
+  const formatted = pretty && !t.truncated ? prettyExcerpt(t.text) : undefined; // cut again here: a report from elsewhere
   if (formatted === undefined) return `<div><h4>${label}</h4><pre>${esc(t.text)}</pre>${note}</div>`;
   return `<div><h4>${label} <span class="sum">(pretty-printed)</span></h4><pre class="pretty">${esc(formatted)}</pre>`
     + `<details class="raw"><summary>Raw, as sent and received</summary><pre class="raw">${esc(t.text)}</pre></details>${note}</div>`;
