@@ -2,7 +2,9 @@
 import { nothingAnswered } from '../engine/diagnose.js';
 import { formatPlan, listPlan } from '../engine/plan-list.js';
 import { githubAnnotations, writeStepSummary } from '../report/github.js';
-import { EXIT_UNREACHABLE, executeRun } from '../engine/execute.js';
+import { EXIT_UNREACHABLE, EXIT_UNTESTED, executeRun } from '../engine/execute.js';
+import { untestedExtent } from '../core/rows.js';
+import { verdictOf } from '../report/index.js';
 import { formatDefects, formatDiagnosis, formatSummary } from '../report/console.js';
 import { progressLine } from '../report/progress.js';
 import { helpText, resolveRunSettings, RUN_OPTIONS, RUN_USAGE } from './config.js';
@@ -17,9 +19,9 @@ export interface CommandIO {
   readonly signals?: boolean;
 }
 
-export { EXIT_UNREACHABLE } from '../engine/execute.js';
+export { EXIT_UNREACHABLE, EXIT_UNTESTED } from '../engine/execute.js';
 
-/** Run and report; returns the process exit code (0 conforming, 1 not conforming). */
+/** Run and report; returns the process exit code (0 conforming, 1 not conforming, 4 unreachable, 5 not tested). */
 export async function runCommand(argv: string[], io: CommandIO): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(helpText(RUN_USAGE, RUN_OPTIONS, RUN_HELP));
@@ -49,5 +51,10 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     io.err(`conformance: the target did not answer a single request: nothing was tested (exit ${EXIT_UNREACHABLE}); see the diagnosis above`);
     return EXIT_UNREACHABLE;
   }
-  return report.summary.failed > 0 ? 1 : 0;
+  const verdict = verdictOf(report.summary, report);
+  if (verdict === 'UNTESTED') {
+    io.err(`conformance: ${untestedExtent(report) === 'all' ? 'no valid call reached the data path: nothing was tested' : 'some operations were not tested'} (exit ${EXIT_UNTESTED}); see the diagnosis above`);
+    return EXIT_UNTESTED;
+  }
+  return verdict === 'FAIL' ? 1 : 0;
 }

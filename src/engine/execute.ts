@@ -36,6 +36,13 @@ function unmatchedCases(plan: RunPlan): void {
 
 /** Exit code when not one exchange got a response: the target is down, not broken (CI can tell an outage). */
 export const EXIT_UNREACHABLE = 4;
+/**
+ * Exit code when the target answered but valid calls never reached the data path: nothing was
+ * tested (wrong credentials, a wrong URL or path, not this service), or some operation × binding was
+ * not and nothing failed. Not 1 (the contract was not shown broken) and not 4 (the target answers):
+ * CI can tell "fix the harness's settings" from an outage and from a broken service.
+ */
+export const EXIT_UNTESTED = 5;
 
 /** What a run needs to say things while it runs, and whether it handles signals. */
 export interface RunIO {

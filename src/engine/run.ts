@@ -15,8 +15,8 @@ import type { BindingId } from '../contract/catalogue.js';
 import { CheckContext, type DocumentValidator } from '../checks/context.js';
 import { runChecksAsync, yieldToLoop } from '../checks/registry.js';
 import { makeRedactor, REDACTED, redactUserInfo, swapCase, type Redactor } from '../core/redact.js';
-import { bindingField, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
-import type { Exchange, ResultRow, RunReport, Target } from '../core/types.js';
+import { bindingField, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, NOTHING_TESTED } from '../core/rows.js';
+import type { Diagnosis, Exchange, ResultRow, RunReport, Target } from '../core/types.js';
 import { TOOL } from '../core/version.js';
 import { compareViews, detachedView, type BindingView } from '../equivalence/compare.js';
 import { checkBudgetMs } from '../xml/limits.js';
@@ -268,7 +268,9 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
   halted ??= deps.stopped?.();
   const after = diagnoseUnits(plan, units, perUnit);
   const results = [...before.rows, ...perUnit.flat(), ...after.rows];
-  const diagnosis = [...before.diagnosis, ...after.diagnosis];
+  // That nothing was tested is said first: it explains everything below it.
+  const first = (d: Diagnosis) => d.code === NOTHING_TESTED;
+  const diagnosis = [...after.diagnosis.filter(first), ...before.diagnosis, ...after.diagnosis.filter((d) => !first(d))];
   const t = plan.target;
   const summary = summarise(results);
   // The failed rows counted when the bound was reached differ from the summary's: the cases under way
@@ -290,6 +292,7 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     results,
     ...(t.passwordVariable ? { passwordVariable: t.passwordVariable } : {}),
     ...(diagnosis.length > 0 ? { diagnosis } : {}),
+    ...(after.untested.length > 0 ? { untested: after.untested } : {}),
     ...(halted ? { incomplete: `${halted}: ${sent} of ${units.length} cases run` } : {}),
     ...(plan.generation && plan.generation.examples > 0
       ? { generation: { seed: plan.generation.seed, examples: plan.generation.examples, languagesFrom: plan.generation.languagesFrom } } : {}),

@@ -15,6 +15,7 @@ import {
   type BindingId, type Namespaces, type Operation, type ServicePaths,
 } from '../contract/catalogue.js';
 import { ConfigError, UsageError } from '../core/errors.js';
+import type { SettingKey } from '../core/types.js';
 import { didYouMean } from '../core/suggest.js';
 import { reportDirProblem } from '../report/paths.js';
 import { loadFixtureCases, mergeCases, type CaseTable } from './cases.js';
@@ -42,6 +43,8 @@ export interface RunSettings {
   readonly password: string;
   /** The environment variable the password came from (a reproduce command names it); undefined for --password or the mock's. */
   readonly passwordVar?: string;
+  /** Where each given target setting came from (Target.sources): a hint about its value names that place. */
+  readonly sources?: Readonly<Partial<Record<SettingKey, string>>>;
   readonly bindings: BindingId[];
   readonly operations: Operation[];
   /** The operations were named (--operations or the config), not all by default. */
@@ -298,6 +301,13 @@ function names<T>(s: Sourced<string[]>, what: string, known: readonly string[], 
 }
 
 /** The service path settings: flag, environment variable and config key of each group's two paths. */
+/** The target settings whose source a hint may name: config key, flag, environment variable. */
+const SOURCED: readonly (readonly [SettingKey, string, string])[] = [
+  ['bookUrl', 'book-url', 'CONFORMANCE_BOOK_URL'], ['searchUrl', 'search-url', 'CONFORMANCE_SEARCH_URL'], ['transfersUrl', 'transfers-url', 'CONFORMANCE_TRANSFERS_URL'],
+  ['bookPath', 'book-path', 'CONFORMANCE_BOOK_PATH'], ['searchPath', 'search-path', 'CONFORMANCE_SEARCH_PATH'], ['transfersPath', 'transfers-path', 'CONFORMANCE_TRANSFERS_PATH'],
+  ['bookNs', 'book-ns', 'CONFORMANCE_BOOK_NS'], ['searchNs', 'search-ns', 'CONFORMANCE_SEARCH_NS'],
+];
+
 const PATH_SETTINGS = [
   { group: 'booking', flag: 'book-path', httpFlag: 'book-http-path', env: 'CONFORMANCE_BOOK_PATH', httpEnv: 'CONFORMANCE_BOOK_HTTP_PATH', key: 'bookPath', httpKey: 'bookHttpPath' },
   { group: 'reference', flag: 'search-path', httpFlag: 'search-http-path', env: 'CONFORMANCE_SEARCH_PATH', httpEnv: 'CONFORMANCE_SEARCH_HTTP_PATH', key: 'searchPath', httpKey: 'searchHttpPath' },
@@ -432,8 +442,14 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     if (problem) bad(expectationsSetting, `cannot be written: ${problem}`);
   }
 
+  // Where each target setting came from: a hint about its value names that place (./diagnose.ts).
+  const sources = Object.fromEntries(SOURCED.flatMap(([key, flag, envName]) => {
+    const given = in_.get(flag, envName, `target.${key}`);
+    return given ? [[key, given.source]] : [];
+  })) as Partial<Record<SettingKey, string>>;
+
   return {
-    embedded,
+    embedded, sources,
     bookUrl, searchUrl, transfersUrl: transfersUrl ?? searchUrl,
     paths, namespaces, user, password, passwordVar,
     bindings,

@@ -95,11 +95,15 @@ export function formatDiagnosis(report: Pick<RunReport, 'diagnosis'>): string {
  */
 export function formatSummary(report: RunReport, paths: ReportPaths): string {
   const s = report.summary;
-  const verdict = verdictOf(s);
+  const verdict = verdictOf(s, report);
   const lines: string[] = [];
   if (report.incomplete) lines.push(consoleText(`Incomplete: ${report.incomplete}`));
   lines.push(`Conformance ${verdict}: ${countsLine(s)} in ${formatDuration(report.durationMs)}`);
   if (s.total === 0) lines.push('Warning: no checks ran.');
+  if (report.untested?.length) {
+    const ops = [...new Set(report.untested.map((c) => c.operation))];
+    lines.push(consoleText(`Not tested: ${report.untested.length} operation × binding cell${report.untested.length === 1 ? '' : 's'} never reached the data path (${ops.slice(0, 8).join(', ')}${ops.length > 8 ? ', …' : ''}): see the diagnosis`));
+  }
   const notCalled = skippedOperations(report);
   if (notCalled.length > 0) {
     lines.push(`Not called: ${notCalled.length} operation${notCalled.length === 1 ? '' : 's'}:`);

@@ -51,7 +51,7 @@ a{color:inherit}
 .page{max-width:1180px;margin:0 auto;padding:20px 24px 48px}
 header.top{display:grid;grid-template-columns:auto 1fr;gap:6px 20px;align-items:center;padding-bottom:16px;border-bottom:1px solid var(--line)}
 .verdict{grid-row:span 2;font-weight:700;font-size:26px;letter-spacing:.04em;padding:14px 22px;border-radius:10px;color:#fff}
-.verdict.pass{background:var(--pass)}.verdict.fail{background:var(--fail)}
+.verdict.pass{background:var(--pass)}.verdict.fail,.verdict.untested{background:var(--fail)}
 h1{font-size:20px;margin:0;font-weight:600}
 h2{font-size:16px;margin:28px 0 10px}
 .counts{display:flex;flex-wrap:wrap;gap:8px;margin:0;padding:0;list-style:none}
@@ -430,7 +430,7 @@ function diagnosisSection(report: RunReport): string {
 /** Render conformance.html. */
 export function renderHtml(report: RunReport): string {
   const s = report.summary;
-  const verdict = verdictOf(s);
+  const verdict = verdictOf(s, report);
   const groups = buildMatrix(report);
   const ran = new Set<string>(report.bindings);
   const departing = departingBindings(report);

@@ -96,7 +96,7 @@ function defectBlock(d: Defect, report: RunReport): string {
 /** Render conformance.md. */
 export function renderMarkdown(report: RunReport): string {
   const s = report.summary;
-  const verdict = verdictOf(s);
+  const verdict = verdictOf(s, report);
   const icon = verdict === 'PASS' ? '✅' : '❌';
   const lines: string[] = [];
   lines.push(`## ${icon} Conformance ${verdict}`, '');
@@ -117,6 +117,11 @@ export function renderMarkdown(report: RunReport): string {
   if (report.diagnosis?.length) {
     lines.push('', '> [!CAUTION]', '> **Diagnosis**', '>');
     for (const d of report.diagnosis) lines.push(`> - ${d.level === 'error' ? '✗' : 'hint:'} ${mdText(d.message, 600)}`);
+  }
+  if (report.untested?.length) {
+    lines.push('', '> [!WARNING]', `> Not tested (${report.untested.length} operation × binding): no valid call reached the data path`, '>');
+    for (const c of report.untested.slice(0, 20)) lines.push(`> - ${mdText(c.operation)} [${mdText(c.binding)}]: ${mdText(c.reason, 300)}`);
+    if (report.untested.length > 20) lines.push(`> - … and ${report.untested.length - 20} more (conformance.json, \`untested\`)`);
   }
   const notCalled = skippedOperations(report);
   if (notCalled.length > 0) {
