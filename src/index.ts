@@ -1,15 +1,17 @@
 /**
  * The library: `import { runConformance, validateDocument } from 'accommodation-conformance'`.
- * The top of the house: it imports the CLI's settings and run (src/cli/) and nothing imports it.
+ * The top of the house beside the CLI: it calls the same run as `conformance run` (src/engine/execute.ts)
+ * and imports nothing from src/cli/; nothing imports it (src/layering.test.ts holds both).
  * The mock has its own entry point, `accommodation-conformance/mock` (src/mock/index.ts).
  */
-import { resolveRunSettingsObject } from './cli/config.js';
-import { executeRun } from './cli/run.js';
+import { executeRun } from './engine/execute.js';
+import { resolveRunSettingsObject } from './engine/settings.js';
+import { progressLine } from './report/progress.js';
 import type { BindingId } from './contract/catalogue.js';
 import type { RunReport } from './core/types.js';
 
 /**
- * The settings of one run: the keys of a config file (README, "Config file";
+ * The settings of one run: the keys of a config file (docs/cli.md, "Config file";
  * `schemas/config.schema.json`), plus the password. No target URL: the embedded mock is started
  * and tested. Every value is checked as in a config file: a bad one throws a ConfigError (a
  * HarnessError) whose message names the key.
@@ -82,11 +84,11 @@ export interface RunConformanceOptions {
 export async function runConformance(settings: ConformanceSettings = {}, options: RunConformanceOptions = {}): Promise<RunReport> {
   const s = resolveRunSettingsObject(settings, options.env ?? {}, 'runConformance settings');
   const log = options.log ?? (() => undefined);
-  const { report } = await executeRun({ ...s, quiet: options.log === undefined }, { err: log, isTTY: false }, settings.reportDir !== undefined);
+  const { report } = await executeRun({ ...s, quiet: options.log === undefined }, { err: log, progress: progressLine(log, false) }, settings.reportDir !== undefined);
   return report;
 }
 
-export { validateDocument, type DocumentValidation, type ValidateDocumentOptions } from './cli/validate.js';
+export { validateDocument, type DocumentValidation, type ValidateDocumentOptions } from './engine/validate-document.js';
 export { HarnessError, UsageError, ConfigError, EnvironmentError } from './core/errors.js';
 export { TOOL_NAME, TOOL_VERSION } from './core/version.js';
 export { BINDINGS, OPERATIONS, DEFAULT_NAMESPACES, DEFAULT_PATHS, type BindingId, type Namespaces, type Operation, type ServicePaths } from './contract/catalogue.js';

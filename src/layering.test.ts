@@ -1,7 +1,8 @@
 /**
- * The house's two structural rules, held against the code (README, "Where things live"): nothing
- * imports upward or sideways into another room of its floor, and no file outside src/bindings/
- * branches on a binding id.
+ * The house's structural rules, held against the code (docs/architecture.md, "Where things live"): nothing
+ * imports upward or sideways into another room of its floor (so nothing below the CLI imports it),
+ * the library (src/index.ts) does not import the CLI, and no file outside src/bindings/ branches
+ * on a binding id. Each rule is a pure function over sources, shown to fail on a planted violation.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -15,6 +16,11 @@ const FLOOR: Record<string, number> = {
   contract: 1, core: 2, xml: 3, transport: 3, bindings: 4, schema: 5, checks: 6, mock: 6, report: 6, equivalence: 7, engine: 8, cli: 9,
 };
 
+/** The library's entry point: beside the CLI, on top of the engine; it may import any room but the CLI. */
+const LIBRARY = join(SRC, 'index.ts');
+
+interface Source { readonly path: string; readonly text: string }
+
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
     const p = join(dir, n);
@@ -25,32 +31,68 @@ function sources(dir: string): string[] {
 
 const roomOf = (path: string) => relative(SRC, path).split('/')[0]!;
 
+/** The rooms of src/ a source imports, with the import as written. */
+function importsOf(f: Source): { spec: string; room: string }[] {
+  const out: { spec: string; room: string }[] = [];
+  for (const m of f.text.matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)) {
+    const target = resolve(dirname(f.path), m[1]!);
+    if (!target.startsWith(SRC)) continue; // package data (fixtures/, schemas/, package.json)
+    out.push({ spec: m[1]!, room: roomOf(target) });
+  }
+  return out;
+}
+
+/** Imports into a room of the same or a higher floor. */
+function upwardImports(files: readonly Source[]): string[] {
+  const wrong: string[] = [];
+  for (const f of files) {
+    const from = roomOf(f.path);
+    for (const { spec, room: to } of importsOf(f)) {
+      if (to === from || to.endsWith('.ts')) continue;
+      if (FLOOR[to] === undefined || FLOOR[to]! >= FLOOR[from]!) wrong.push(`${relative(SRC, f.path)} imports ${spec} (${from} → ${to})`);
+    }
+  }
+  return wrong;
+}
+
+/** Imports of the CLI by the library. */
+function libraryCliImports(library: Source): string[] {
+  return importsOf(library).filter((i) => i.room === 'cli').map((i) => `index.ts imports ${i.spec} (library → cli)`);
+}
+
+const BRANCHING = /(?:===|!==|case)\s*'(?:soap11|soap12|get|post)'|'(?:soap11|soap12|get|post)'\s*(?:===|!==)/;
+function bindingBranches(files: readonly Source[]): string[] {
+  return files.filter((f) => roomOf(f.path) !== 'bindings' && BRANCHING.test(f.text)).map((f) => relative(SRC, f.path));
+}
+
+const read = (path: string): Source => ({ path, text: readFileSync(path, 'utf8') });
+
 describe('structure', () => {
-  const files = sources(SRC).filter((f) => roomOf(f) in FLOOR);
+  const files = sources(SRC).filter((f) => roomOf(f) in FLOOR).map(read);
 
   test('every room of src/ has a floor', () => {
     const rooms = readdirSync(SRC).filter((n) => statSync(join(SRC, n)).isDirectory());
     expect(rooms.sort()).toEqual(Object.keys(FLOOR).sort());
   });
 
-  test('nothing imports upward, or sideways into another room of its floor', () => {
-    const wrong: string[] = [];
-    for (const f of files) {
-      const from = roomOf(f);
-      for (const m of readFileSync(f, 'utf8').matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)) {
-        const target = resolve(dirname(f), m[1]!);
-        if (!target.startsWith(SRC)) continue; // package data (fixtures/, schemas/, package.json)
-        const to = roomOf(target);
-        if (to === from || to.endsWith('.ts')) continue;
-        if (FLOOR[to] === undefined || FLOOR[to]! >= FLOOR[from]!) wrong.push(`${relative(SRC, f)} imports ${m[1]} (${from} → ${to})`);
-      }
-    }
-    expect(wrong).toEqual([]);
+  test('nothing imports upward, or sideways into another room of its floor: nothing below the CLI imports it', () => {
+    expect(upwardImports(files)).toEqual([]);
+    // A planted violation fails: the engine reaching up into the CLI.
+    const planted = { path: join(SRC, 'engine', 'planted.ts'), text: "import { runCommand } from '../cli/run.js';" };
+    expect(upwardImports([...files, planted])).toEqual(["engine/planted.ts imports ../cli/run.js (engine → cli)"]);
+  });
+
+  test('the library (src/index.ts) imports nothing from src/cli/', () => {
+    const library = read(LIBRARY);
+    expect(importsOf(library).some((i) => i.room === 'engine')).toBe(true); // it reaches the run through the engine
+    expect(libraryCliImports(library)).toEqual([]);
+    // A planted violation fails, by a static import and by a dynamic one.
+    const planted = { path: LIBRARY, text: `${library.text}\nimport { executeRun } from './cli/run.js';\nconst v = await import('./cli/validate.js');` };
+    expect(libraryCliImports(planted)).toEqual(['index.ts imports ./cli/run.js (library → cli)', 'index.ts imports ./cli/validate.js (library → cli)']);
   });
 
   test('no file outside src/bindings/ branches on a binding id', () => {
-    const branching = /(?:===|!==|case)\s*'(?:soap11|soap12|get|post)'|'(?:soap11|soap12|get|post)'\s*(?:===|!==)/;
-    const wrong = files.filter((f) => roomOf(f) !== 'bindings' && branching.test(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f));
-    expect(wrong).toEqual([]);
+    expect(bindingBranches(files)).toEqual([]);
+    expect(bindingBranches([{ path: join(SRC, 'engine', 'planted.ts'), text: "if (b === 'soap12') x();" }])).toEqual(['engine/planted.ts']);
   });
 });

@@ -7,8 +7,8 @@
  */
 import * as allure from 'allure-js-commons';
 import { afterAll, describe, expect, test } from 'vitest';
-import { resolveRunSettings } from '../src/cli/config.js';
-import { openSession } from '../src/cli/session.js';
+import { resolveRunSettingsFlags } from '../src/engine/settings.js';
+import { openSession } from '../src/engine/session.js';
 import { bindingLabel } from '../src/bindings/index.js';
 import { EQUIVALENCE_CHECK, rowKind } from '../src/core/rows.js';
 import type { ResultRow } from '../src/core/types.js';
@@ -17,7 +17,7 @@ import { runUnit } from '../src/engine/run.js';
 import { formatFindings } from '../src/report/console.js';
 
 // The target, its plan and its transport (limits, deadline, TLS) exactly as `conformance run` opens them.
-const session = await openSession(resolveRunSettings([], process.env));
+const session = await openSession(resolveRunSettingsFlags({}, process.env));
 afterAll(() => session.close());
 const { plan } = session;
 const deps = session.deps();

@@ -23,7 +23,7 @@ import { SecretGuard } from '../report/secrets.js';
 import { helpText, parseFlags, resolveRunSettings, RUN_OPTIONS } from './config.js';
 import { RECORD_HELP } from './help.js';
 import type { CommandIO } from './run.js';
-import { openSession } from './session.js';
+import { openSession } from '../engine/session.js';
 
 export const DEFAULT_RECORDING_DIR = join('fixtures', 'recorded');
 /** The record command's flags: the run flags and --out. */

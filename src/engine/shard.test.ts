@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { resolveRunSettings } from '../cli/config.js';
+import { resolveRunSettingsFlags } from './settings.js';
 import { UsageError } from '../core/errors.js';
 import type { ResultRow } from '../core/types.js';
 import { DEFAULT_PATHS } from '../contract/catalogue.js';
 import { planUnits, type RunPlan } from './plan.js';
 import { assignShards, parseShard, shardJudge, shardPlan, unitKey } from './shard.js';
 
-const s = resolveRunSettings([], {});
+const s = resolveRunSettingsFlags({}, {});
 const plan: RunPlan = {
   target: { bookUrl: 'http://m', searchUrl: 'http://m', transfersUrl: 'http://m', paths: DEFAULT_PATHS, namespaces: s.namespaces, user: 'u', password: 'p', embedded: true },
   bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: false, checks: [], negative: true, equivalence: true,

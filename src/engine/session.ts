@@ -10,14 +10,14 @@ import type { Check } from '../checks/types.js';
 import { EnvironmentError, UsageError } from '../core/errors.js';
 import { makeRedactor, redactUserInfo, type Redactor } from '../core/redact.js';
 import type { Target } from '../core/types.js';
-import { secretsOf, type RunPlan } from '../engine/plan.js';
-import { discoverLanguages } from '../engine/languages.js';
-import type { EngineDeps } from '../engine/run.js';
+import { secretsOf, type RunPlan } from './plan.js';
+import { discoverLanguages } from './languages.js';
+import type { EngineDeps } from './run.js';
 import { startMock, type MockOptions, type RunningMock } from '../mock/index.js';
 import type { DocumentValidator } from '../schema/types.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { Transport } from '../transport/client.js';
-import type { RunSettings } from './config.js';
+import type { RunSettings } from './settings.js';
 
 export interface Session {
   readonly target: Target;

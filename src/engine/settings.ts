@@ -1,0 +1,417 @@
+/**
+ * Run settings from flags, environment and an optional JSON config file (in that order of
+ * precedence), checked completely: every bad value is named in a UsageError/ConfigError (exit 2).
+ * The run's own settings, beneath the CLI: the command hands over its parsed flags
+ * (resolveRunSettingsFlags), the library an object (resolveRunSettingsObject).
+ */
+import { DEFAULT_EXAMPLES, DEFAULT_SEED } from './generate.js';
+import { dirname } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { readJsonFile } from '../core/json-file.js';
+import { validateJson } from '../schema/json.js';
+import type { FlagValues } from '../core/flags.js';
+import {
+  BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, resolvePaths, servicePathProblem,
+  type BindingId, type Namespaces, type Operation, type ServicePaths,
+} from '../contract/catalogue.js';
+import { ConfigError, UsageError } from '../core/errors.js';
+import { didYouMean } from '../core/suggest.js';
+import { reportDirProblem } from '../report/paths.js';
+import { loadFixtureCases, mergeCases, type CaseTable } from './cases.js';
+import { parseShard, type Shard } from './shard.js';
+import { DEFAULT_TRANSPORT } from '../transport/client.js';
+
+function updateExpectations(update: boolean, file: unknown): boolean {
+  if (update && file === undefined) throw new UsageError('--update-expectations needs --expectations FILE (the file to write)');
+  return update;
+}
+
+export const DEFAULT_USER = 'mock-user';
+export const DEFAULT_PASSWORD = 'mock-password';
+
+export interface RunSettings {
+  /** No target given: the embedded mock is started and tested. */
+  readonly embedded: boolean;
+  readonly bookUrl?: string;
+  readonly searchUrl?: string;
+  readonly transfersUrl?: string;
+  /** Service paths per group: section 4's unless configured (deployments differ). */
+  readonly paths: ServicePaths;
+  readonly namespaces: Namespaces;
+  readonly user: string;
+  readonly password: string;
+  /** The environment variable the password came from (a reproduce command names it); undefined for --password or the mock's. */
+  readonly passwordVar?: string;
+  readonly bindings: BindingId[];
+  readonly operations: Operation[];
+  /** The operations were named (--operations or the config), not all by default. */
+  readonly operationsNamed: boolean;
+  readonly allowMutations: boolean;
+  readonly concurrency: number;
+  readonly timeoutMs: number;
+  readonly deadlineMs?: number;
+  readonly maxRps?: number;
+  readonly maxBodyBytes: number;
+  readonly insecureTls: boolean;
+  readonly reportDir: string;
+  readonly checks?: string[];
+  readonly skipChecks: string[];
+  readonly negative: boolean;
+  readonly equivalence: boolean;
+  readonly cases: CaseTable;
+  readonly quiet: boolean;
+  /** Known deviations file (src/engine/expectations.ts). */
+  readonly expectations?: string;
+  /** Write the run's failures into the expectations file before applying it. */
+  readonly updateExpectations: boolean;
+  /** Run only this part of the matrix (src/engine/shard.ts). */
+  readonly shard?: Shard;
+  /** Stop sending after this many failed rows (--max-failures). */
+  readonly maxFailures?: number;
+  /** Give up on a service after this many time-outs or connection failures in a row (0: never). */
+  readonly giveUpAfter: number;
+  /** Seed of the generated cases (src/engine/generate.ts). */
+  readonly seed: number;
+  /** Generated cases per operation; 0 turns generation off. */
+  readonly examples: number;
+}
+
+/** The run's settings as flags (parsed by the CLI; named here because a message about a bad value names its flag). */
+export const RUN_OPTIONS = {
+  config: { type: 'string' },
+  'book-url': { type: 'string' },
+  'search-url': { type: 'string' },
+  'transfers-url': { type: 'string' },
+  'book-path': { type: 'string' },
+  'book-http-path': { type: 'string' },
+  'search-path': { type: 'string' },
+  'search-http-path': { type: 'string' },
+  'transfers-path': { type: 'string' },
+  'transfers-http-path': { type: 'string' },
+  'book-ns': { type: 'string' },
+  'search-ns': { type: 'string' },
+  user: { type: 'string' },
+  password: { type: 'string' },
+  bindings: { type: 'string' },
+  operations: { type: 'string' },
+  'allow-mutations': { type: 'boolean' },
+  concurrency: { type: 'string' },
+  timeout: { type: 'string' },
+  deadline: { type: 'string' },
+  'max-rps': { type: 'string' },
+  'max-body-bytes': { type: 'string' },
+  'max-failures': { type: 'string' },
+  'give-up-after': { type: 'string' },
+  'insecure-tls': { type: 'boolean' },
+  'report-dir': { type: 'string' },
+  checks: { type: 'string' },
+  'skip-checks': { type: 'string' },
+  'no-negative': { type: 'boolean' },
+  'no-equivalence': { type: 'boolean' },
+  quiet: { type: 'boolean' },
+  expectations: { type: 'string' },
+  'update-expectations': { type: 'boolean' },
+  shard: { type: 'string' },
+  seed: { type: 'string' },
+  examples: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type Json = Record<string, unknown>;
+
+function readConfigFile(path: string): { file: Json; problems: string[] } {
+  const json = readJsonFile(path, `config file ${path}`, (m) => new ConfigError(m));
+  return { file: json as Json, problems: checkConfigObject(json, `config file ${path}`) };
+}
+
+/** The config file's JSON Schema, published for editors and used here. */
+export const CONFIG_SCHEMA_URL = new URL('../../schemas/config.schema.json', import.meta.url);
+let configSchema: Record<string, unknown> | undefined;
+
+/** "/target/bookUrl" → "target.bookUrl", "/cases/GetMeals/0/id" → "cases.GetMeals[0].id". */
+const keyOf = (pointer: string) => pointer.slice(1).split('/').map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'))
+  .reduce((a, k) => (/^\d+$/.test(k) ? `${a}[${k}]` : a ? `${a}.${k}` : k), '');
+
+/**
+ * Check a config file (or runConformance's settings) against schemas/config.schema.json. Its
+ * shape is checked here: the top level, unknown keys (with a "did you mean"), a password in the
+ * file. A bad value is returned, not thrown: the settings checks name it first in the words they
+ * use for a flag or a variable too (resolveSettings), and the schema's message stands for what
+ * they do not check.
+ */
+function checkConfigObject(json: unknown, where: string, allowPassword = false): string[] {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new ConfigError(`${where}: the top level must be an object`);
+  configSchema ??= JSON.parse(readFileSync(CONFIG_SCHEMA_URL, 'utf8')) as Record<string, unknown>;
+  const props = configSchema.properties as Record<string, { properties?: Record<string, unknown> }>;
+  const target = (json as Json).target;
+  const rest = allowPassword && typeof target === 'object' && target !== null ? { ...json, target: { ...target, password: undefined } } : json;
+  if (!allowPassword && typeof target === 'object' && target !== null && 'password' in target) {
+    throw new ConfigError(`${where}: target.password is not accepted in a file (files get committed); use --password, CONFORMANCE_PASSWORD or target.passwordEnv`);
+  }
+  const problems: string[] = [];
+  for (const line of validateJson(JSON.parse(JSON.stringify(rest)), configSchema)) {
+    const at = line.slice(0, line.indexOf(': '));
+    const problem = line.slice(line.indexOf(': ') + 2);
+    if (problem === 'property not allowed') {
+      const key = keyOf(at);
+      const parent = key.includes('.') ? props[key.slice(0, key.lastIndexOf('.'))]?.properties : props;
+      const known = Object.keys(parent ?? {}).filter((k) => k !== '$schema');
+      const name = key.slice(key.lastIndexOf('.') + 1);
+      throw new ConfigError(`${where}: unknown key "${key}"${didYouMean(name, known)}${known.length ? ` (known: ${known.join(', ')})` : ''}`);
+    }
+    problems.push(`${where}: ${at === '/' ? 'the file' : keyOf(at)}: ${problem}`);
+  }
+  return problems;
+}
+
+/**
+ * One setting as given: its value and where it came from (a flag, an environment variable, or a
+ * config key with its file), so that a message about a bad value names the place to fix it.
+ */
+interface Sourced<T = unknown> {
+  readonly value: T;
+  readonly source: string;
+  readonly fromFile: boolean;
+}
+
+/** A bad value: a ConfigError for a config key (the file is wrong), else a UsageError. */
+function bad(s: Sourced, message: string): never {
+  throw new (s.fromFile ? ConfigError : UsageError)(`${s.source} ${message}`);
+}
+
+/** Reads settings from flags, then environment variables, then the config file, naming each source. */
+class Settings {
+  constructor(
+    private readonly flags: Record<string, unknown>,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly file: Json,
+    private readonly where: string,
+  ) {}
+
+  /** The first given of `--flag`, the environment variable and the config key (`target.x` or a top-level key). */
+  get(flag: string | undefined, envName: string | undefined, key: string | undefined): Sourced | undefined {
+    const fv = flag === undefined ? undefined : this.flags[flag];
+    if (fv !== undefined) return { value: fv, source: `--${flag}`, fromFile: false };
+    const ev = envName === undefined ? undefined : this.env[envName];
+    if (ev !== undefined && ev !== '') return { value: ev, source: `environment variable ${envName}`, fromFile: false };
+    if (key === undefined) return undefined;
+    const [head, tail] = key.startsWith('target.') ? ['target', key.slice(7)] : [key, undefined];
+    const container = tail === undefined ? this.file : (this.file.target ?? {}) as Json;
+    const cv = container[tail ?? head];
+    return cv === undefined ? undefined : { value: cv, source: `${this.where}: ${key}`, fromFile: true };
+  }
+
+  string(flag: string | undefined, envName: string | undefined, key: string | undefined): Sourced<string> | undefined {
+    const s = this.get(flag, envName, key);
+    if (s === undefined) return undefined;
+    if (typeof s.value !== 'string' || s.value === '') bad(s, `must be a non-empty string (got ${JSON.stringify(s.value)})`);
+    return s as Sourced<string>;
+  }
+
+  list(flag: string, key: string): Sourced<string[]> | undefined {
+    const s = this.get(flag, undefined, key);
+    if (s === undefined) return undefined;
+    if (typeof s.value === 'string') return { ...s, value: s.value.split(',').map((x) => x.trim()).filter(Boolean) };
+    if (Array.isArray(s.value) && s.value.every((x) => typeof x === 'string')) return s as Sourced<string[]>;
+    return bad(s, 'must be a comma-separated string or an array of strings');
+  }
+
+  int(flag: string, key: string, min: number, max: number): number | undefined {
+    const s = this.get(flag, undefined, key);
+    if (s === undefined) return undefined;
+    const v = s.value;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
+    if (!Number.isInteger(n) || n < min || n > max) bad(s, `must be a whole number from ${min} to ${max} (got ${JSON.stringify(v)})`);
+    return n;
+  }
+
+  bool(flag: string | undefined, key: string): boolean | undefined {
+    const s = this.get(flag, undefined, key);
+    if (s === undefined) return undefined;
+    if (typeof s.value !== 'boolean') bad(s, 'must be true or false');
+    return s.value as boolean;
+  }
+}
+
+/** A URL with its user-info hidden: everything up to the last "@" may be it (a password can hold "/", ":", "@" or spaces). */
+function hideUserInfo(v: string): string {
+  return v.replace(/\/\/.*@/s, '//***@');
+}
+
+function url(s: Sourced<string> | undefined): string | undefined {
+  if (s === undefined) return undefined;
+  let u: URL;
+  try {
+    u = new URL(s.value);
+  } catch {
+    return bad(s, `is not a valid URL: ${JSON.stringify(hideUserInfo(s.value))}`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') bad(s, `must be an http or https URL (got ${u.protocol})`);
+  if (u.search || u.hash) bad(s, 'must be a base URL without query or fragment');
+  return s.value.replace(/\/+$/, '');
+}
+
+function namespace(s: Sourced<string> | undefined): string | undefined {
+  if (s === undefined) return undefined;
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(s.value)) bad(s, `must be an absolute URI (got ${JSON.stringify(s.value)})`);
+  return s.value;
+}
+
+/** The report directory, checked before anything is sent (a run must never be lost to a bad path). */
+function reportDir(s: Sourced<string> | undefined): string {
+  const dir = s?.value ?? 'reports';
+  const problem = reportDirProblem(dir);
+  if (problem && s) bad(s, `cannot hold the reports: ${problem}`);
+  if (problem) throw new UsageError(`the default report directory cannot hold the reports: ${problem}; pass --report-dir DIR`);
+  return dir;
+}
+
+/** Names from a list setting, each a known one, none twice; a near miss gets a "did you mean". */
+function names<T>(s: Sourced<string[]>, what: string, known: readonly string[], find: (n: string) => T | undefined): T[] {
+  const seen = new Set<string>();
+  const out = s.value.map((n) => {
+    const hit = find(n);
+    if (hit === undefined) bad(s, `names an unknown ${what} "${n}"${didYouMean(n, known)} (${what}s: ${known.join(', ')})`);
+    if (seen.has(n)) bad(s, `names the ${what} ${n} twice`);
+    seen.add(n);
+    return hit;
+  });
+  if (out.length === 0) bad(s, `names no ${what}`);
+  return out;
+}
+
+/** The service path settings: flag, environment variable and config key of each group's two paths. */
+const PATH_SETTINGS = [
+  { group: 'booking', flag: 'book-path', httpFlag: 'book-http-path', env: 'CONFORMANCE_BOOK_PATH', httpEnv: 'CONFORMANCE_BOOK_HTTP_PATH', key: 'bookPath', httpKey: 'bookHttpPath' },
+  { group: 'reference', flag: 'search-path', httpFlag: 'search-http-path', env: 'CONFORMANCE_SEARCH_PATH', httpEnv: 'CONFORMANCE_SEARCH_HTTP_PATH', key: 'searchPath', httpKey: 'searchHttpPath' },
+  { group: 'transfers', flag: 'transfers-path', httpFlag: 'transfers-http-path', env: 'CONFORMANCE_TRANSFERS_PATH', httpEnv: 'CONFORMANCE_TRANSFERS_HTTP_PATH', key: 'transfersPath', httpKey: 'transfersHttpPath' },
+] as const;
+
+/** A service path setting, checked. */
+function servicePath(s: Sourced<string> | undefined): string | undefined {
+  if (s === undefined) return undefined;
+  const problem = servicePathProblem(s.value);
+  if (problem) bad(s, `is not a service path: ${problem} (got ${JSON.stringify(s.value)})`);
+  return s.value;
+}
+
+/** The service paths from flags, environment and config (section 4's where none is given). */
+function pathsOf(in_: Settings): ServicePaths {
+  return resolvePaths(Object.fromEntries(PATH_SETTINGS.map((p) => [p.group, {
+    soap: servicePath(in_.string(p.flag, p.env, `target.${p.key}`)),
+    http: servicePath(in_.string(p.httpFlag, p.httpEnv, `target.${p.httpKey}`)),
+  }])));
+}
+
+/** Resolve run settings from the command's parsed flags (with --config FILE read here). `env` is process.env in production. */
+export function resolveRunSettingsFlags(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv = process.env): RunSettings {
+  const { file, problems } = f.config ? readConfigFile(f.config) : { file: {}, problems: [] };
+  return withSchema(resolveSettings(f, env, file, f.config ? `config file ${f.config}` : 'config'), problems);
+}
+
+/** Settings the checks accepted, unless the schema found a problem they do not check. */
+function withSchema(s: RunSettings, problems: readonly string[]): RunSettings {
+  if (problems.length) throw new ConfigError(problems.slice(0, 5).join('; '));
+  return s;
+}
+
+/**
+ * The settings of a run given as an object (the library's runConformance): the keys of a config
+ * file, plus `target.password` (a program holds it in memory, not in a committed file). Checked
+ * as a config file is, each message naming `where` and the key. No flags; the environment only as
+ * given (for `target.passwordEnv`, and the CONFORMANCE_* variables when the caller passes them).
+ */
+export function resolveRunSettingsObject(settings: unknown, env: NodeJS.ProcessEnv = {}, where = 'settings'): RunSettings {
+  const problems = checkConfigObject(settings, where, true);
+  const { target, ...rest } = settings as Json & { target?: Json };
+  const { password, ...targetRest } = target ?? {};
+  if (password !== undefined && (typeof password !== 'string' || password === '')) throw new ConfigError(`${where}: target.password must be a non-empty string`);
+  const flags = password === undefined ? {} : { password };
+  return withSchema(resolveSettings(flags, env, target === undefined ? rest : { ...rest, target: targetRest }, where), problems);
+}
+
+function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv, file: Json, where: string): RunSettings {
+  const t = (file.target ?? {}) as Json;
+
+  const in_ = new Settings(f, env, file, where);
+
+  const bookUrl = url(in_.string('book-url', 'CONFORMANCE_BOOK_URL', 'target.bookUrl'));
+  const searchUrl = url(in_.string('search-url', 'CONFORMANCE_SEARCH_URL', 'target.searchUrl'));
+  const transfersUrl = url(in_.string('transfers-url', 'CONFORMANCE_TRANSFERS_URL', 'target.transfersUrl'));
+  const embedded = !bookUrl && !searchUrl && !transfersUrl;
+  const paths = pathsOf(in_);
+
+  const namespaces: Namespaces = {
+    book: namespace(in_.string('book-ns', 'CONFORMANCE_BOOK_NS', 'target.bookNs')) ?? DEFAULT_NAMESPACES.book,
+    search: namespace(in_.string('search-ns', 'CONFORMANCE_SEARCH_NS', 'target.searchNs')) ?? DEFAULT_NAMESPACES.search,
+  };
+  const passwordEnvSetting = in_.string(undefined, undefined, 'target.passwordEnv');
+  if (passwordEnvSetting && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(passwordEnvSetting.value)) bad(passwordEnvSetting, `must name an environment variable (letters, digits, _; got ${JSON.stringify(passwordEnvSetting.value)})`);
+  const passwordEnv = passwordEnvSetting?.value;
+  if (t.password !== undefined) throw new ConfigError(`${where}: target.password is not accepted in a file (files get committed); use --password, CONFORMANCE_PASSWORD or target.passwordEnv`);
+  const user = in_.string('user', 'CONFORMANCE_USER', 'target.user')?.value ?? (embedded ? DEFAULT_USER : undefined);
+  // Where the password came from: a reproduce command names that variable.
+  const given = in_.string('password', 'CONFORMANCE_PASSWORD', undefined) ?? (passwordEnv ? in_.string(undefined, passwordEnv, undefined) : undefined);
+  const password = given?.value ?? (embedded ? DEFAULT_PASSWORD : undefined);
+  const passwordVar = given === undefined ? undefined : given.source.startsWith('environment variable ') ? given.source.slice('environment variable '.length) : undefined;
+  if (user === undefined) throw new UsageError('no user name for the target: pass --user NAME (or CONFORMANCE_USER, or target.user in the config file)');
+  if (password === undefined) {
+    throw new UsageError(`no password for the target: set CONFORMANCE_PASSWORD${passwordEnv ? ` or ${passwordEnv}` : ''} (or pass --password)`);
+  }
+
+  const bindingList = in_.list('bindings', 'bindings');
+  const bindings = bindingList ? names(bindingList, 'binding', BINDINGS, (n) => BINDINGS.find((b) => b === n)) : [...BINDINGS];
+  const opList = in_.list('operations', 'operations');
+  const operations = opList ? names(opList, 'operation', OPERATIONS.map((o) => o.name), findOperation) : [...OPERATIONS];
+
+  if (!embedded) {
+    const need = (group: Operation['group']) => operations.filter((o) => o.group === group).map((o) => o.name);
+    if (!bookUrl && need('booking').length) throw new UsageError(`no --book-url for the booking operations (${need('booking').join(', ')}); pass it or narrow --operations`);
+    if (!searchUrl && need('reference').length) throw new UsageError(`no --search-url for the reference-data operations (${need('reference').join(', ')}); pass it or narrow --operations`);
+    if (!searchUrl && !transfersUrl && need('transfers').length) throw new UsageError('no --search-url or --transfers-url for SearchTransfers; pass one or narrow --operations');
+  }
+
+  const casesMode = file.casesMode ?? 'extend';
+  if (casesMode !== 'extend' && casesMode !== 'replace') throw new ConfigError(`${where}: casesMode must be "extend" or "replace"`);
+  if (file.cases !== undefined && (typeof file.cases !== 'object' || file.cases === null || Array.isArray(file.cases))) {
+    throw new ConfigError(`${where}: "cases" must be an object keyed by operation name`);
+  }
+  const cases = file.cases ? mergeCases(loadFixtureCases(), file.cases as Json, casesMode, where) : loadFixtureCases();
+  const expectationsSetting = in_.string('expectations', undefined, 'expectations');
+  const expectations = expectationsSetting?.value;
+  if (expectationsSetting && f['update-expectations']) {
+    // --update-expectations writes the file after the run: find out now whether it can.
+    const problem = reportDirProblem(dirname(expectationsSetting.value));
+    if (problem) bad(expectationsSetting, `cannot be written: ${problem}`);
+  }
+
+  return {
+    embedded,
+    bookUrl, searchUrl, transfersUrl: transfersUrl ?? searchUrl,
+    paths, namespaces, user, password, passwordVar,
+    bindings,
+    operations,
+    operationsNamed: opList !== undefined,
+    allowMutations: f['allow-mutations'] ?? in_.bool(undefined, 'allowMutations') ?? false,
+    concurrency: in_.int('concurrency', 'concurrency', 1, 256) ?? (embedded ? 16 : 4),
+    timeoutMs: in_.int('timeout', 'timeoutMs', 1, 3_600_000) ?? 10_000,
+    deadlineMs: in_.int('deadline', 'deadlineMs', 1, 86_400_000),
+    maxRps: in_.int('max-rps', 'maxRps', 1, 100_000) ?? (embedded ? undefined : 20),
+    maxBodyBytes: in_.int('max-body-bytes', 'maxBodyBytes', 1024, 2 ** 31) ?? 32 * 1024 * 1024,
+    insecureTls: f['insecure-tls'] ?? in_.bool(undefined, 'insecureTls') ?? false,
+    reportDir: reportDir(in_.string('report-dir', undefined, 'reportDir')),
+    checks: in_.list('checks', 'checks')?.value,
+    skipChecks: in_.list('skip-checks', 'skipChecks')?.value ?? [],
+    negative: !(f['no-negative'] ?? false) && (in_.bool(undefined, 'negative') ?? true),
+    equivalence: !(f['no-equivalence'] ?? false) && (in_.bool(undefined, 'equivalence') ?? true),
+    cases,
+    quiet: f.quiet ?? false,
+    expectations,
+    updateExpectations: updateExpectations(f['update-expectations'] ?? false, expectations),
+    shard: f.shard === undefined ? undefined : parseShard(f.shard),
+    maxFailures: in_.int('max-failures', 'maxFailures', 1, 1_000_000),
+    giveUpAfter: in_.int('give-up-after', 'giveUpAfter', 0, 1_000_000) ?? DEFAULT_TRANSPORT.giveUpAfter!,
+    seed: in_.int('seed', 'seed', 0, 2 ** 31 - 1) ?? DEFAULT_SEED,
+    examples: in_.int('examples', 'examples', 0, 1000) ?? DEFAULT_EXAMPLES,
+  };
+}
