@@ -15,7 +15,9 @@ export default defineConfig({
       ['allure-vitest/reporter', { resultsDir: 'reports/allure-vitest-e2e-results' }],
       ['json', { outputFile: 'reports/vitest-e2e-results.json' }],
     ],
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
+    // At least 5× the slowest test as measured on 2 cores (about 25 s: a million siblings); tests
+    // bounded by a run's own deadline set their own limit.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
   },
 });
