@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -32,6 +33,9 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'suites/**/*.test.ts'],
     exclude: ['**/node_modules/**', ...E2E_FILES],
     pool: 'forks',
+    // A file per core (vitest's default leaves one core idle: on 2 cores, one file at a time). The
+    // files are in-process and CPU-bound; what they time is bounded at 5× or more.
+    maxWorkers: Math.max(2, availableParallelism()),
     // Allure results of `npm test` (the suites label them: epic = group, feature = binding, story =
     // operation); `conformance run` writes its own into --report-dir.
     reporters: [

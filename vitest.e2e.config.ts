@@ -10,6 +10,8 @@ export default defineConfig({
   test: {
     include: E2E_FILES,
     pool: 'forks',
+    // One file at a time: these measure wall time and memory of whole processes.
+    maxWorkers: 1,
     reporters: [
       'default',
       ['allure-vitest/reporter', { resultsDir: 'reports/allure-vitest-e2e-results' }],
