@@ -18,11 +18,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const CACHE = join(ROOT, '.source-cache');
-/**
- * Entry points: the command, the validator's child process (schema/validator-process.ts starts
- * ./validator-child.js beside it) and the embedded mock's thread (mock/thread.ts: ./mock-worker.js).
- */
-const ENTRIES = { main: 'src/cli/main.ts', 'validator-child': 'src/schema/validator-child.ts', 'mock-worker': 'src/mock/mock-worker.ts' };
+/** Entry points: the command, and the validator's child process (schema/validator-process.ts starts ./validator-child.js beside it). */
+const ENTRIES = { main: 'src/cli/main.ts', 'validator-child': 'src/schema/validator-child.ts' };
 
 /** Every source file that can reach the bundle (tests excluded), sorted. */
 function sources(dir, out = []) {

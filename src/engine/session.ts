@@ -14,7 +14,6 @@ import { secretsOf, type RunPlan } from './plan.js';
 import { discoverLanguages } from './languages.js';
 import type { EngineDeps } from './run.js';
 import { startMock, type MockOptions, type RunningMock } from '../mock/index.js';
-import { startMockThread } from '../mock/thread.js';
 import type { DocumentValidator } from '../schema/types.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { Transport } from '../transport/client.js';
@@ -55,9 +54,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
   let running: RunningMock | undefined;
   if (s.embedded) {
     try {
-      const options = { ...mock, port: 0, user: s.user, password: s.password, namespaces: s.namespaces, paths: s.paths };
-      // In a thread of its own where the harness runs compiled (the other core answers), else here.
-      running = (await startMockThread(options)) ?? await startMock(options);
+      running = await startMock({ ...mock, port: 0, user: s.user, password: s.password, namespaces: s.namespaces, paths: s.paths });
     } catch (e) {
       throw new EnvironmentError(`cannot start the embedded mock: ${(e as Error).message}`);
     }
