@@ -117,8 +117,13 @@ export async function writeReports(report: RunReport, dir: string, secrets: read
   let skeletonAllure: DeferredWriter | undefined;
   const harness = () => (skeleton ??= render(harnessOnly(report)));
   const allowed = (key: keyof Rendered) => () => harness()[key];
-  // conformance.json is guarded value by value (its keys and the harness's strings are never touched); the others line by line.
-  const json = guard.find(rendered.json).spans.length > 0 ? renderJson(guard.protectTree(paths.json, report, harnessOnly(report))) : rendered.json;
+  // conformance.json is guarded value by value: every distinct string the harness did not write
+  // itself is searched (in every decoded view, so its JSON escaping hides nothing) and redacted where
+  // a secret is found; its keys and the harness's strings are never touched, and the file is the
+  // values and those, so nothing else can spell a secret. The others are searched whole, line by line.
+  const before = guard.redacted.length;
+  const tree = guard.protectTree(paths.json, report, harnessOnly(report));
+  const json = guard.redacted.length > before ? renderJson(tree) : rendered.json;
   const files: Array<[string, string]> = [
     [paths.json, json],
     [paths.junit, guard.protect(paths.junit, rendered.junit, allowed('junit'))],
