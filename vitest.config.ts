@@ -1,7 +1,22 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({
+/**
+ * The slow proofs, run by `npm run test:e2e` (vitest.e2e.config.ts), not by `npm test`: each drives
+ * the real command line as a process of its own against hostile targets, huge bodies, a password
+ * echoed in every spelling, or a 10 s soak, and measures time and memory from outside. They can only
+ * be slow; `.ci/run` runs both commands. Everything else (unit tests and the conformance suites,
+ * in-process) is `npm test`.
+ */
+export const E2E_FILES = [
+  'suites/hostile-heavy.test.ts',
+  'suites/hostile.test.ts',
+  'suites/secrets.test.ts',
+  'src/mock/load.test.ts',
+];
+
+export const shared = {
   // The package's entry points by name (src/index.test.ts imports them as a consumer would), from
   // the sources: the tests need no build. scripts/test-package.mjs proves the built package.
   resolve: {
@@ -10,18 +25,29 @@ export default defineConfig({
       { find: /^accommodation-conformance$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
     ],
   },
+};
+
+export default defineConfig({
+  ...shared,
   test: {
     include: ['src/**/*.test.ts', 'suites/**/*.test.ts'],
+    exclude: ['**/node_modules/**', ...E2E_FILES],
     pool: 'forks',
+    // A file per core (vitest's default leaves one core idle: on 2 cores, one file at a time). The
+    // files are in-process and CPU-bound; what they time is bounded at 5× or more.
+    maxWorkers: Math.max(2, availableParallelism()),
     // Allure results of `npm test` (the suites label them: epic = group, feature = binding, story =
     // operation); `conformance run` writes its own into --report-dir.
     reporters: [
       'default',
       ['allure-vitest/reporter', { resultsDir: 'reports/allure-vitest-results' }],
-      // Counts for CI's closing line (.ci/run prints "N passed, N failed" from it).
+      // Counts for CI's closing line (.ci/run prints "N passed, N failed" from it and the e2e one).
       ['json', { outputFile: 'reports/vitest-results.json' }],
     ],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // At least 5× the slowest test and hook as measured on 2 cores (the longest test about 15 s; the
+    // self-test's beforeAll sets its own), so a machine three times slower still passes; a test or
+    // hook that needs more says so itself.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
   },
 });

@@ -16,19 +16,28 @@
  *   9 generation what generated cases cost: full runs at --examples 0, the default and 16, alternated;
  *                per example (one parameter set of one operation on every binding), and drawing alone
  *
- * Options: --sections 1,2,... (default all), --out FILE (default reports/bench.json).
+ *  10 start to exit  the embedded run (`conformance run --report-dir` on tmpfs) and `npm test`, each
+ *                process start to exit, beside the same commands of a baseline commit checked out
+ *                in a temporary worktree, measured in the same call, runs alternated (A B A B ...)
+ *
+ * Options: --sections 1,2,... (default 1-9: section 10 only when named), --out FILE (default reports/bench.json); for section
+ * 10: --baseline REF (default HEAD~1, the previous commit), --runs N (default 5, each command),
+ * --start run,test (default both; `npm test` takes minutes a run).
  * No timed assertion anywhere: goals are reported as met or missed, never fail the command.
  */
 import { rowKind } from '../src/core/rows.js';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { MB, ROOT, runChild, startMockProcess, stat, type MockProcess, type Stat } from './bench/common.js';
 
-const { values: flags } = parseArgs({ options: { sections: { type: 'string' }, out: { type: 'string' } } });
+const { values: flags } = parseArgs({
+  options: { sections: { type: 'string' }, out: { type: 'string' }, baseline: { type: 'string' }, runs: { type: 'string' }, start: { type: 'string' } },
+});
+// Section 10 runs `npm test` ten times (about half an hour): only when named.
 const sections = new Set((flags.sections ?? '1,2,3,4,5,6,7,8,9').split(',').map((s) => s.trim()));
 const outFile = flags.out ?? join(ROOT, 'reports', 'bench.json');
 const CORES = availableParallelism();
@@ -191,6 +200,82 @@ if (sections.has('3')) {
     add({ section: '3 full run', what: '  CPU time, all threads', unit: 's', value: scale(stat(runs.map((r) => r.cpuMs)), 1 / 1000) });
     add({ section: '3 full run', what: '  engine part (durationMs in conformance.json)', unit: 's', value: scale(stat(runs.map((r) => r.engineMs)), 1 / 1000) });
     if (dir.startsWith('/dev/shm')) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// ---- 10: start to exit, against a baseline commit --------------------------------------------------
+
+/** One command, start to exit: wall ms, and the CPU ms of it and every process it waited for (the shell's `times`). */
+function timedCommand(cmd: string, cwd: string, log: string): Promise<{ wallMs: number; cpuMs: number; code: number }> {
+  return new Promise((resolve, reject) => {
+    const t = performance.now();
+    // `times` prints the shell's own and its children's user and system time; the second line is the children's.
+    const child = spawn('sh', ['-c', `${cmd} >>"$BENCH_LOG" 2>&1; s=$?; times; exit $s`], { cwd, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_LOG: log } });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const wallMs = performance.now() - t;
+      const secs = (m: string) => { const x = /^(\d+)m([\d.]+)s$/.exec(m); return x ? Number(x[1]) * 60 + Number(x[2]) : NaN; };
+      const kids = out.trim().split('\n').pop()!.trim().split(/\s+/).map(secs);
+      resolve({ wallMs, cpuMs: ((kids[0] ?? NaN) + (kids[1] ?? NaN)) * 1000, code: code ?? -1 });
+    });
+  });
+}
+
+function git(args: string[], cwd = ROOT): string {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+if (sections.has('10')) {
+  const ref = flags.baseline ?? 'HEAD~1';
+  const runs = Number(flags.runs ?? '5');
+  const what = new Set((flags.start ?? 'run,test').split(','));
+  const head = git(['rev-parse', '--short', 'HEAD']);
+  const baseSha = git(['rev-parse', '--short', ref]);
+  const base = join(tmp, `baseline-${baseSha}`);
+  log(`10 start to exit: the working tree (HEAD ${head}) against ${ref} (${baseSha}) in ${base}, ${runs} runs each, alternated`);
+  git(['worktree', 'add', '--detach', base, ref]);
+  try {
+    // The same dependencies when the lockfiles agree; else the baseline's own install.
+    if (readFileSync(join(ROOT, 'package-lock.json'), 'utf8') === readFileSync(join(base, 'package-lock.json'), 'utf8')) {
+      symlinkSync(join(ROOT, 'node_modules'), join(base, 'node_modules'), 'dir');
+    } else {
+      log(`  ${ref}'s package-lock.json differs: npm ci there`);
+      const r = spawnSync('npm', ['ci', '--no-fund', '--no-audit'], { cwd: base, stdio: 'ignore' });
+      if (r.status !== 0) throw new Error(`npm ci in the baseline worktree failed (${r.status})`);
+    }
+    const reportDir = existsSync('/dev/shm') ? mkdtempSync(join('/dev/shm', 'conformance-bench-')) : join(tmp, 'start-run');
+    const commands: Array<[string, string, string]> = [];
+    if (what.has('run')) commands.push(['embedded run', `node bin/conformance.js run --quiet --report-dir ${reportDir}`, `conformance run --report-dir ${reportDir.startsWith('/dev/shm') ? 'on tmpfs' : 'on disk'}`]);
+    if (what.has('test')) commands.push(['npm test', 'npm test', 'npm test']);
+    for (const [name, cmd, label] of commands) {
+      const logFile = join(tmp, `${name.replace(/\W+/g, '-')}.log`);
+      const mine: Awaited<ReturnType<typeof timedCommand>>[] = [];
+      const theirs: typeof mine = [];
+      // One warm-up each (tsx's transform cache, the source cache, the schema cache), then A B A B ...
+      await timedCommand(cmd, ROOT, logFile);
+      await timedCommand(cmd, base, logFile);
+      for (let i = 0; i < runs; i++) {
+        log(`  ${name}: run ${i + 1} of ${runs}`);
+        mine.push(await timedCommand(cmd, ROOT, logFile));
+        theirs.push(await timedCommand(cmd, base, logFile));
+      }
+      raw[`start:${name}`] = { head, baseline: baseSha, mine, theirs };
+      const wall = (xs: typeof mine) => scale(stat(xs.map((x) => x.wallMs)), 1 / 1000);
+      const cpu = (xs: typeof mine) => scale(stat(xs.map((x) => x.cpuMs)), 1 / 1000);
+      const exits = (xs: typeof mine) => [...new Set(xs.map((x) => x.code))].join(',');
+      add({ section: '10 start to exit', what: `${label}: this tree (${head}), exit ${exits(mine)}`, unit: 's', value: wall(mine) });
+      add({ section: '10 start to exit', what: `  ${ref} (${baseSha}), same call, exit ${exits(theirs)}`, unit: 's', value: wall(theirs) });
+      add({ section: '10 start to exit', what: '  CPU time, all processes: this tree', unit: 's', value: cpu(mine) });
+      add({ section: '10 start to exit', what: `  CPU time, all processes: ${baseSha}`, unit: 's', value: cpu(theirs) });
+      add({ section: '10 start to exit', what: '  wall, this tree ÷ baseline, pair by pair', unit: '×', value: stat(mine.map((m, i) => m.wallMs / theirs[i]!.wallMs)) });
+    }
+    if (reportDir.startsWith('/dev/shm')) rmSync(reportDir, { recursive: true, force: true });
+  } finally {
+    spawnSync('git', ['worktree', 'remove', '--force', base], { cwd: ROOT });
   }
 }
 

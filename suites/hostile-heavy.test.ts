@@ -23,7 +23,9 @@ import { findSecret, memoryAfterGc, mib, MiB, readReport, readTree, runCli, temp
 const USER = 'heavy-user';
 /** Distinctive and different in every encoding. */
 const PASSWORD = `Hv9 "q'<&>\\ %+é/=Kw`;
-const DEADLINE_MS = 60_000;
+// The bound every run must keep: about 25 s measured for the longest (a million siblings) on 2 cores,
+// so a machine three times slower, or a busy one, still ends within it and its slack.
+const DEADLINE_MS = 150_000;
 const SLACK_MS = 15_000;
 const MAX_TREE_RSS = 1024 * MiB;
 const MAX_REPORTS = 50 * 1000 * 1000;

@@ -120,7 +120,7 @@ const CASES: BehaviourCase[] = [
   {
     name: 'unknown host (.invalid: no DNS here, lookup fails fast; a hanging one is bounded by --timeout, see client.test.ts)',
     book: () => 'http://conformance-target.invalid', check: 'http_exchange', message: /conformance-target\.invalid does not answer: unknown host: .*conformance-target\.invalid/,
-    maxMs: 30_000, unreachable: true,
+    maxMs: 60_000, unreachable: true,
   },
   {
     name: 'TLS failure: self-signed certificate, no --insecure-tls', book: () => hostile.tlsUrl('proxy'), check: 'http_exchange',
@@ -129,12 +129,12 @@ const CASES: BehaviourCase[] = [
   },
   {
     name: 'no response headers within the timeout', book: () => hostile.url('silent'), args: ['--timeout', '2000', '--no-negative'], check: 'http_exchange',
-    message: /no response: timeout: no complete response within 2000 ms/, maxMs: 30_000,
+    message: /no response: timeout: no complete response within 2000 ms/, maxMs: 60_000,
     more: () => expect(attempts('silent').every((n) => n === 1)).toBe(true), // a timeout is an answer of sorts: never retried
   },
   {
     name: 'a trickling body (60 s long) is cut by the per-exchange timeout', book: () => hostile.url('trickle'), args: ['--timeout', '2000', '--no-negative'],
-    check: 'http_exchange', message: /no response: timeout: no complete response within 2000 ms/, maxMs: 30_000,
+    check: 'http_exchange', message: /no response: timeout: no complete response within 2000 ms/, maxMs: 60_000,
   },
   {
     name: 'connection reset mid-body', book: () => hostile.url('reset'), check: 'http_exchange',
@@ -161,14 +161,14 @@ const CASES: BehaviourCase[] = [
     message: /document type declaration \(<!DOCTYPE\) present: not parsed/,
   },
   {
-    name: 'billion laughs', book: () => hostile.url('bomb'), check: 'xml_wellformed', message: /document type declaration \(<!DOCTYPE\) present/, maxMs: 30_000,
+    name: 'billion laughs', book: () => hostile.url('bomb'), check: 'xml_wellformed', message: /document type declaration \(<!DOCTYPE\) present/, maxMs: 60_000,
   },
   {
     name: 'billion laughs behind a comment', book: () => hostile.url('bomb-hidden'), check: 'xml_wellformed', message: /document type declaration \(<!DOCTYPE\) present/,
-    maxMs: 30_000,
+    maxMs: 60_000,
   },
   {
-    name: '100,000 levels of nesting', book: () => hostile.url('deep'), check: 'xml_wellformed', message: /Excessive depth in document/, maxMs: 30_000,
+    name: '100,000 levels of nesting', book: () => hostile.url('deep'), check: 'xml_wellformed', message: /Excessive depth in document/, maxMs: 60_000,
   },
   { name: 'invalid UTF-8', book: () => hostile.url('bad-utf8'), check: 'xml_wellformed', message: /invalid utf-8 byte sequence at byte offset \d+ \(byte 0xc3\)/ },
   {
@@ -315,7 +315,7 @@ describe('the harness\'s memory and time around large bodies and entity bombs (i
       expect(m.report.results.some((r) => /check crashed/.test(r.message))).toBe(false);
       expect(JSON.stringify(m.report)).not.toContain(MARKER);
       expect(JSON.stringify(m.report)).not.toContain('lollollollollollollollollollollollollollollollollollollollol'); // expanded text
-      expect(m.ms).toBeLessThan(10_000);
+      expect(m.ms).toBeLessThan(30_000); // a bound against expansion, not a speed goal: about 2 s measured
       expect(m.peak.rss - m.before.rss).toBeLessThan(128 * MiB);
       expect(m.after.heapUsed - m.before.heapUsed).toBeLessThan(16 * MiB);
     });
@@ -334,7 +334,7 @@ describe('the harness\'s memory and time around large bodies and entity bombs (i
     const big = `<a>${'<b x="1">y</b><!-- c --><![CDATA[d]]>'.repeat(400_000)}</a>`; // 14 MB
     const t0 = performance.now();
     expect(hasDoctype(big)).toBe(false);
-    expect(performance.now() - t0).toBeLessThan(2_000);
+    expect(performance.now() - t0).toBeLessThan(10_000); // linear: a quadratic scan of 14 MB would take hours
   });
 });
 
@@ -360,7 +360,7 @@ describe('a real service is not a test fixture', () => {
 
   describe('without --allow-mutations', () => {
     let plain: Run;
-    beforeAll(async () => { plain = await run(['--max-rps', '1000', '--concurrency', '8']); }, 60_000);
+    beforeAll(async () => { plain = await run(['--max-rps', '1000', '--concurrency', '8']); }, 180_000);
 
     test('no request for AmendmentRequest, CancelBooking, CancelTransferBooking, UpdateSpecialRequest reaches the target; their rows are skipped', () => {
       expect(real.requests.length).toBeGreaterThan(100);

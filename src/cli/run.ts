@@ -1,5 +1,7 @@
 /** `conformance run`: parse the flags, run (src/engine/execute.ts, the library's entry point too), print, and choose the exit code. */
 import { nothingAnswered } from '../engine/diagnose.js';
+import { formatPlan, listPlan } from '../engine/plan-list.js';
+import { githubAnnotations, writeStepSummary } from '../report/github.js';
 import { EXIT_UNREACHABLE, EXIT_UNTESTED, executeRun } from '../engine/execute.js';
 import { untestedExtent } from '../core/rows.js';
 import { verdictOf } from '../report/index.js';
@@ -28,6 +30,11 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     return 0;
   }
   const s = resolveRunSettings(argv, io.env);
+  if (s.list) {
+    const plan = listPlan(s);
+    io.out(s.list === 'json' ? JSON.stringify(plan, null, 2) : formatPlan(plan));
+    return 0;
+  }
   const { report, paths, interrupted } = await executeRun(s, { err: io.err, progress: progressLine(io.err, io.isTTY), ...(io.signals ? { signals: true } : {}),
     ...(io.startedAt !== undefined ? { startedAt: io.startedAt } : {}) });
   // What holds for the target as a whole first: it explains the failures below it.
@@ -37,6 +44,11 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   // One block per defect (its cases and one reproduce command), not one per failed row.
   if (failed.length && !s.quiet) io.out(formatDefects(failed));
   io.out(formatSummary(report, paths!));
+  if (s.github && paths) {
+    for (const line of githubAnnotations(report)) io.out(line);
+    const warning = await writeStepSummary(paths.markdown, io.env);
+    if (warning) io.err(warning);
+  }
   if (interrupted) return interrupted;
   if (nothingAnswered(report.results)) {
     io.err(`conformance: the target did not answer a single request: nothing was tested (exit ${EXIT_UNREACHABLE}); see the diagnosis above`);

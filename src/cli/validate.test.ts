@@ -81,7 +81,7 @@ describe('validate', () => {
   test('bad usage exits 2 naming it', async () => {
     const file = join(rec, 'GetMeals/default.get.xml');
     const cases: Array<[string[], RegExp]> = [
-      [['validate'], /exactly one FILE/],
+      [['validate'], /validate needs a FILE or DIR \(got none\)/],
       [['validate', join(work, 'missing.xml')], /cannot read .*missing\.xml: ENOENT/],
       [['validate', file, '--type', 'meal'], /unknown type "meal" \(did you mean Meal\?/],
       [['validate', file, '--operation', 'getMeals'], /unknown operation "getMeals" \(did you mean GetMeals\?/],

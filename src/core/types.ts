@@ -69,6 +69,11 @@ export interface Finding {
   readonly message: string;
   readonly expected?: string;
   readonly actual?: string;
+  /**
+   * binding_equivalence: a unified diff of the canonical forms, the majority's (`-`) against the
+   * departing binding's (`+`), as an indented outline without list indexes (src/equivalence/canonical-diff.ts).
+   */
+  readonly diff?: string;
 }
 
 /** One row of conformance.json: one check on one operation × binding(s) × case. */

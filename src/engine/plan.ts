@@ -48,6 +48,14 @@ export interface RunPlan {
   readonly operationsNamed?: boolean;
   /** Generated cases (./generate.ts); none when absent or at 0 examples. */
   readonly generation?: Generation;
+  /** Only the units whose case id matches one of these globs (--case); every unit when absent. */
+  readonly caseFilter?: readonly string[];
+}
+
+/** A matcher of case ids for --case patterns: `*` any characters, `?` one, the rest literal. */
+export function caseMatcher(patterns: readonly string[]): (caseId: string) => boolean {
+  const res = patterns.map((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`));
+  return (caseId) => res.some((r) => r.test(caseId));
 }
 
 /** One operation × case, sent on every selected binding. */
@@ -104,8 +112,15 @@ export function credentialUnits(op: Operation, params: Params, password: string)
   ];
 }
 
-/** The units of a plan, in catalogue order: the valid cases, then the negative case per operation. */
+/** The units of a plan, in catalogue order: the valid cases, then the negative case per operation (only those --case names, when given). */
 export function planUnits(plan: RunPlan): Unit[] {
+  const units = allUnits(plan);
+  if (!plan.caseFilter) return units;
+  const match = caseMatcher(plan.caseFilter);
+  return units.filter((u) => match(u.caseId));
+}
+
+function allUnits(plan: RunPlan): Unit[] {
   const units: Unit[] = [];
   for (const op of plan.operations) {
     const cases: readonly RequestCase[] = plan.cases.get(op.name) ?? [];

@@ -33,7 +33,8 @@ export interface EngineDeps {
   readonly validator: DocumentValidator;
   /** The run's redactor (of every secret it holds, gathered once); by default, of secretsOf(plan.target). */
   readonly redact?: Redactor;
-  readonly onProgress?: (done: number, total: number, unit: string) => void;
+  /** After each unit: units done, of total, the unit just done, and failed rows so far. */
+  readonly onProgress?: (done: number, total: number, unit: string, failed?: number) => void;
   /** Why the run stops early (an interrupt), asked before each unit; the transport is stopped too. */
   readonly stopped?: () => string | undefined;
 }
@@ -109,7 +110,7 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
     let ctx: CheckContext | undefined = new CheckContext(init);
     await ctx.prepare({ budgetMs, ...(deadline !== undefined ? { signal: signalAt(deadline) } : {}) });
     const { runs, notRun } = await runChecksAsync(ctx!, plan.checks, { ...(deadline !== undefined ? { deadline } : {}), budgetMs });
-    for (const r of runs) out.push(rows.row(base, r.check.name, r.outcome));
+    for (const r of runs) out.push(rows.row(base, r.check.name, r.outcome, r.ms));
     if (notRun.length > 0) out.push(rows.row(base, NOT_RUN_CHECK, { skipped: `not run: ${DEADLINE_PASSED} before ${notRun.join(', ')}` }));
     // Acceptance and digests now, while the tree lives; entries later only if digests differ.
     const view = compare && !passed() ? detachedView(op, ctx!, () => new CheckContext(init)) : undefined;
@@ -154,17 +155,23 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
     // A comparison needs every binding's answer: one not sent (an interrupt, a host given up on) or not
     // checked before the deadline leaves nothing to compare.
     const unsent = late.find((c) => c.exchange.error?.code === 'not_sent');
+    let compareMs: number | undefined;
     const outcomes = unsent
       ? [{ binding: undefined, outcome: { skipped: `not compared: ${unsent.exchange.error!.message}` } }]
       : late.length > 0
         ? [{ binding: undefined, outcome: { skipped: `not compared: ${DEADLINE_PASSED} before ${late.map((c) => c.binding).join(', ')} ${late.length > 1 ? 'were' : 'was'} checked` } }]
-        : await inTurn(async () => compareViews(op, unit.kind, bindings, views));
+        : await inTurn(async () => {
+          const t0 = performance.now();
+          const compared = compareViews(op, unit.kind, bindings, views);
+          compareMs = Math.round((performance.now() - t0) * 1000) / 1000;
+          return compared;
+        });
     for (const eq of outcomes) {
       const c = checked.find((x) => x.binding === eq.binding);
       out.push(rows.row({
         op, binding: eq.binding ?? bindingField(bindings), caseId: unit.caseId,
         reproduce: c ? reproduceCommand(plan, unit, c.exchange) : '', ...(c ? { exchange: c.exchange } : {}),
-      }, EQUIVALENCE_CHECK, eq.outcome));
+      }, EQUIVALENCE_CHECK, eq.outcome, compareMs));
     }
   }
   return out;
@@ -267,7 +274,7 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
       sent++;
       failed += perUnit[i]!.filter((r) => r.status === 'failed').length;
       if (plan.maxFailures !== undefined && failed >= plan.maxFailures) halted ??= maxFailuresReached;
-      deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`);
+      deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`, failed);
     }
   }));
   halted ??= deps.stopped?.();

@@ -77,6 +77,12 @@ export interface RunSettings {
   readonly seed: number;
   /** Generated cases per operation; 0 turns generation off. */
   readonly examples: number;
+  /** Run only the cases whose id matches one of these (--case, repeatable; `*` and `?` glob). */
+  readonly caseFilter?: readonly string[];
+  /** Print the plan and send nothing (--list / --dry-run), as text or JSON (--list-format). */
+  readonly list?: 'text' | 'json';
+  /** GitHub Actions output: ::error annotations and the step summary (--github, or GITHUB_ACTIONS=true). */
+  readonly github?: boolean;
   /** What the command should print before it sends anything (two password sources that disagree). */
   readonly warnings?: readonly string[];
 }
@@ -119,6 +125,11 @@ export const RUN_OPTIONS = {
   shard: { type: 'string' },
   seed: { type: 'string' },
   examples: { type: 'string' },
+  case: { type: 'string', multiple: true },
+  list: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  'list-format': { type: 'string' },
+  github: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -465,6 +476,26 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     giveUpAfter: in_.int('give-up-after', 'giveUpAfter', 0, 1_000_000) ?? DEFAULT_TRANSPORT.giveUpAfter!,
     seed: in_.int('seed', 'seed', 0, 2 ** 31 - 1) ?? DEFAULT_SEED,
     examples: in_.int('examples', 'examples', 0, 1000) ?? DEFAULT_EXAMPLES,
+    ...caseFilterOf(f.case),
+    ...(f.github || env.GITHUB_ACTIONS === 'true' ? { github: true } : {}),
+    ...listOf(f),
     warnings,
   };
+}
+
+/** --case ID (repeatable; a comma list too): case ids or globs (`*`, `?`). */
+function caseFilterOf(given: readonly string[] | undefined): { caseFilter?: string[] } {
+  if (given === undefined) return {};
+  const ids = given.flatMap((v) => v.split(',')).map((v) => v.trim());
+  const bad = ids.find((v) => !/^[A-Za-z0-9_.*?-]+$/.test(v));
+  if (bad !== undefined) throw new UsageError(`--case ${JSON.stringify(bad)}: a case id is letters, digits, "-", "_" and ".", with * and ? as wildcards`);
+  return { caseFilter: ids };
+}
+
+/** --list / --dry-run and --list-format text|json. */
+function listOf(f: FlagValues<typeof RUN_OPTIONS>): { list?: 'text' | 'json' } {
+  const format = f['list-format'];
+  if (format !== undefined && format !== 'text' && format !== 'json') throw new UsageError(`--list-format must be text or json (got ${JSON.stringify(format)})`);
+  if (format !== undefined && !f.list && !f['dry-run']) throw new UsageError('--list-format needs --list (or --dry-run)');
+  return f.list || f['dry-run'] ? { list: format ?? 'text' } : {};
 }

@@ -102,7 +102,8 @@ describe('npm run mock -- flags', () => {
     [['--book-ns', 'not a uri'], /--book-ns must be an absolute URI/],
     [['stray'], /stray/],
   ] as const)('bad flags %j → exit 2 naming the problem', async ([args, message]) => {
-    const p = run([...args]);
+    // The mock's own command line in one process (the npx tsx entry is proven above): a process per flag set is enough.
+    const p = run([...args], 'node');
     expect(await p.exited).toBe(2);
     expect(p.err()).toMatch(message);
     expect(p.out()).toBe('');
@@ -111,7 +112,7 @@ describe('npm run mock -- flags', () => {
 
 describe('npm run mock -- --fault / --list-faults / --vary', () => {
   test('--list-faults prints every fault with operation and bindings, exit 0', async () => {
-    const p = run(['--list-faults']);
+    const p = run(['--list-faults'], 'node');
     expect(await p.exited).toBe(0);
     const lines = p.out().trim().split('\n');
     expect(lines[0]).toMatch(new RegExp(`^${FAULTS.length} faults`));
@@ -120,7 +121,7 @@ describe('npm run mock -- --fault / --list-faults / --vary', () => {
   });
 
   test('an unknown fault name: exit 2, saying how to see the names', async () => {
-    const p = run(['--port', '0', '--fault', 'charset-missing,no-such-fault']);
+    const p = run(['--port', '0', '--fault', 'charset-missing,no-such-fault'], 'node');
     expect(await p.exited).toBe(2);
     expect(p.err()).toMatch(/unknown fault "no-such-fault".*--list-faults/);
     expect(p.out()).toBe('');

@@ -71,6 +71,48 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 /** Start the mock on a node:http server; resolves once it listens. */
 export async function startMock(options: MockOptions = {}): Promise<RunningMock> {
   const host = options.host ?? '127.0.0.1';
+  const { served, replay } = servedOf(options);
+  const server = createServer((req, res) => {
+    void handle(served, req, res, host);
+  });
+  return listen(server, options, host, replay);
+}
+
+/** What a mock of `startRoutedMock` serves under one path prefix: a mock's options (no port or host). */
+export type RoutedMockOptions = Omit<MockOptions, 'port' | 'host' | 'replay'>;
+
+/**
+ * Several mocks behind one server: a request whose path starts with `/NAME/` is answered by the
+ * mock of `routes[NAME]` (its own state, faults and options) as if that prefix were not there; any
+ * other path gets 404. A target's base URL is then `${url}/NAME`. One process and one port serve
+ * many differently configured mocks at once (the self-test runs every fault of the catalogue
+ * concurrently this way). Names are path segments: letters, digits, '-', '_' and '.'.
+ */
+export async function startRoutedMock(routes: Readonly<Record<string, RoutedMockOptions>>, options: Pick<MockOptions, 'port' | 'host'> = {}): Promise<RunningMock> {
+  const host = options.host ?? '127.0.0.1';
+  const table = new Map<string, Served>();
+  for (const [name, o] of Object.entries(routes)) {
+    if (!/^[A-Za-z0-9._-]+$/.test(name) || name === '.' || name === '..') throw new Error(`routed mock: ${JSON.stringify(name)} is not a path segment`);
+    table.set(name, servedOf(o).served);
+  }
+  const server = createServer((req, res) => {
+    const target = req.url ?? '/';
+    const m = /^\/([^/?#]+)(?=[/?#]|$)/.exec(target);
+    const served = m ? table.get(m[1]!) : undefined;
+    if (!served) {
+      req.resume();
+      send(res, 404, { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(`No mock under this path: ${target.slice(0, 200)}`));
+      return;
+    }
+    // The mock sees the request as if it had been sent to its own origin.
+    req.url = target.slice(m![0].length) || '/';
+    void handle(served, req, res, host);
+  });
+  return listen(server, options, host, undefined);
+}
+
+/** The core and handlers of a mock's options (and its recording, with `replay`). */
+function servedOf(options: MockOptions): { served: Served; replay?: ReturnType<typeof loadReplay> } {
   const replay = options.replay === undefined ? undefined : loadReplay(options.replay);
   const core = createMockCore({
     user: options.user ?? DEFAULT_USER,
@@ -92,9 +134,11 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     // answers that read or change the state are marked volatile and never remembered.
     memo: direct && options.style === undefined ? new AnswerMemo() : undefined,
   };
-  const server = createServer((req, res) => {
-    void handle(served, req, res, host);
-  });
+  return { served, ...(replay ? { replay } : {}) };
+}
+
+/** Listen (resolves once listening) and describe the running mock. */
+async function listen(server: Server, options: Pick<MockOptions, 'port'>, host: string, replay: ReturnType<typeof loadReplay> | undefined): Promise<RunningMock> {
   // A slow client must not hold a request open forever.
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;

@@ -1,4 +1,5 @@
 /** Plain-text renderings: the findings text (vitest failure message, console detail) and the CLI's closing summary. */
+import { latencyText } from './latency.js';
 import { relative, sep } from 'node:path';
 import type { ResultRow, RunReport } from '../core/types.js';
 import {
@@ -110,6 +111,8 @@ export function formatSummary(report: RunReport, paths: ReportPaths): string {
   }
   const g = report.generation;
   if (g) lines.push(`Generated cases: seed ${g.seed} (repeat with --seed ${g.seed}), ${g.examples} per operation; language from ${g.languagesFrom}`);
+  const times = latencyText(report);
+  if (times) lines.push(consoleText(times));
   const accepted = deviations(report);
   const flagged = accepted.filter((d) => d.flagged);
   if (accepted.length > 0) {

@@ -18,7 +18,8 @@ const EXCERPT_MAX = 2048;
 
 const attr = (s: string): string => escapeAttr(visibleText(s));
 const text = (s: string): string => escapeText(visibleText(s));
-const seconds = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(3);
+/** Seconds to the microsecond: a check takes a fraction of a millisecond, and 0.000 would say it took nothing. */
+const seconds = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(6);
 
 function excerpt(label: string, s: string | undefined): string {
   if (s === undefined || s === '') return '';

@@ -77,10 +77,14 @@ export class SecretGuard {
   protectTree<T>(file: string, value: T, skeleton: unknown): T {
     let places = 0;
     const which = new Set<number>();
+    // A report repeats its texts (a reproduce command on every check row of its exchange): each
+    // distinct one is searched once.
+    const found = new Map<string, ReturnType<SecretGuard['find']>>();
     const walk = (v: unknown, k: unknown): unknown => {
       if (typeof v === 'string') {
-        if (v === k) return v;
-        const f = this.find(v);
+        if (v === k || v === '') return v;
+        let f = found.get(v);
+        if (f === undefined) found.set(v, (f = this.find(v)));
         if (f.spans.length === 0) return v;
         places += f.spans.length;
         for (const w of f.which) which.add(w);

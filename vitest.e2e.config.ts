@@ -1,0 +1,25 @@
+import { defineConfig } from 'vitest/config';
+import { E2E_FILES, shared } from './vitest.config.js';
+
+/**
+ * `npm run test:e2e`: the slow proofs (vitest.config.ts E2E_FILES), each a real `conformance`
+ * process against hostile or echoing targets, timed and measured from outside.
+ */
+export default defineConfig({
+  ...shared,
+  test: {
+    include: E2E_FILES,
+    pool: 'forks',
+    // One file at a time: these measure wall time and memory of whole processes.
+    maxWorkers: 1,
+    reporters: [
+      'default',
+      ['allure-vitest/reporter', { resultsDir: 'reports/allure-vitest-e2e-results' }],
+      ['json', { outputFile: 'reports/vitest-e2e-results.json' }],
+    ],
+    // At least 5× the slowest test as measured on 2 cores (about 25 s: a million siblings); tests
+    // bounded by a run's own deadline set their own limit.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
+  },
+});
