@@ -1,4 +1,5 @@
 /** `conformance run`: parse the flags, run (src/engine/execute.ts, the library's entry point too), print, and choose the exit code. */
+import { EXIT_POOL_EXHAUSTED } from '../engine/bookings.js';
 import { nothingAnswered } from '../engine/diagnose.js';
 import { EXIT_UNREACHABLE, executeRun } from '../engine/execute.js';
 import { formatDiagnosis, formatFindings, formatSummary } from '../report/console.js';
@@ -36,5 +37,12 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     io.err(`conformance: the target did not answer a single request: nothing was tested (exit ${EXIT_UNREACHABLE}); see the diagnosis above`);
     return EXIT_UNREACHABLE;
   }
-  return report.summary.failed > 0 ? 1 : 0;
+  if (report.summary.failed > 0) return 1;
+  const short = Object.entries(report.bookings?.short ?? {});
+  if (short.length) {
+    io.err(`conformance: a booking pool ran out: ${short.map(([p, n]) => `${n} call${n > 1 ? 's' : ''} without a booking in \`bookings.${p}\``).join(', ')} `
+      + `were not sent (exit ${EXIT_POOL_EXHAUSTED}); add bookings to the pools`);
+    return EXIT_POOL_EXHAUSTED;
+  }
+  return 0;
 }

@@ -114,6 +114,30 @@ export interface RunReport {
   readonly diagnosis?: readonly Diagnosis[];
   /** The environment variable the reproduce commands read the password from. */
   readonly passwordVariable?: string;
+  /** The bookings the run's state-changing calls changed, and the calls left unsent for want of one (absent: none planned). */
+  readonly bookings?: BookingsSummary;
+}
+
+/** One booking a state-changing call was sent with: consumed by the run. */
+export interface BookingUse {
+  /** The pool it came from (config key `bookings.<pool>`). */
+  readonly pool: string;
+  readonly id: string;
+  /** A transfer booking's customer email. */
+  readonly email?: string;
+  readonly operation: string;
+  readonly binding: string;
+  readonly case: string;
+  /** What the call did to it: "accepted", "rejected (in-band Error …)", "no response (…)": the booking's state is then unknown. */
+  readonly outcome: string;
+}
+
+/** What the run consumed of its booking pools. */
+export interface BookingsSummary {
+  /** Every booking a call was sent with, in plan order. */
+  readonly changed: readonly BookingUse[];
+  /** Per pool, the state-changing calls not sent because the pool ran out (absent: none). */
+  readonly short?: Readonly<Record<string, number>>;
 }
 
 /** One conclusion about the target as a whole. */

@@ -31,7 +31,9 @@ export async function exchangeUnit<T>(
   const service = serviceUrlOf(plan.target, unit.op, 'soap11');
   return {
     sent: await Promise.all(requests.map(async ({ binding, request }) => {
-      const exchange = await transport.send(request, retries, service);
+      // A call left without a booking of its own is not sent (never with a booking used before).
+      const unsent = unit.unsent?.[binding];
+      const exchange: Exchange = unsent ? { request, error: { code: 'not_sent', message: unsent } } : await transport.send(request, retries, service);
       return { binding, exchange, value: await then(binding, exchange) };
     })),
   };

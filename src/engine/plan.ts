@@ -17,6 +17,7 @@ import type { HttpRequest, Target } from '../core/types.js';
 import type { CaseTable, RequestCase } from './cases.js';
 import { broadestCase, generatedCases, type Generation } from './generate.js';
 import { OPERATIONS } from '../contract/catalogue.js';
+import { BookingLedger, EMPTY_POOLS, mockBookings, needsBooking, noBookingReason, poolOf, withBooking, type Booking, type BookingPools } from './bookings.js';
 
 /** A password no real account has: the wrong-credentials case sends it. */
 export const WRONG_PASSWORD = 'conformance-wrong-password-7f3a';
@@ -48,6 +49,11 @@ export interface RunPlan {
   readonly operationsNamed?: boolean;
   /** Generated cases (./generate.ts); none when absent or at 0 examples. */
   readonly generation?: Generation;
+  /**
+   * The bookings state-changing calls may consume (./bookings.ts), each once. Absent: the embedded
+   * mock's generated pools for an embedded target, none for a real one.
+   */
+  readonly bookings?: BookingPools;
 }
 
 /** One operation × case, sent on every selected binding. */
@@ -63,6 +69,10 @@ export interface Unit {
   readonly headers?: Record<string, string>;
   /** A generated unit: the parameters shrinking goes back to (the first hand-written case's). */
   readonly baseline?: Params;
+  /** The booking each binding's call changes (a state-changing operation): one of its own per binding. */
+  readonly bookings?: Partial<Record<BindingId, Booking>>;
+  /** Bindings not sent, and why (no booking left in the pool). */
+  readonly unsent?: Partial<Record<BindingId, string>>;
 }
 
 /** A stand-in operation the service does not have, on the path and namespace of `like`. */
@@ -104,8 +114,43 @@ export function credentialUnits(op: Operation, params: Params, password: string)
   ];
 }
 
-/** The units of a plan, in catalogue order: the valid cases, then the negative case per operation. */
+/** The units of a plan, in catalogue order: the valid cases, then the negative case per operation; each state-changing call with its booking. */
 export function planUnits(plan: RunPlan): Unit[] {
+  return withBookings(plan, casesUnits(plan));
+}
+
+/** The pools a plan draws from: its own, else the embedded mock's, else none. */
+export function poolsOf(plan: Pick<RunPlan, 'bookings' | 'target'>): BookingPools {
+  return plan.bookings ?? (plan.target.embedded ? mockBookings() : EMPTY_POOLS);
+}
+
+/** Rank of a unit's claim on the pools: the hand-written cases first, then the generated ones, then the negative ones. */
+const claimRank = (u: Unit) => (u.kind === 'valid' ? 0 : u.kind === 'generated' ? 1 : 2);
+
+/**
+ * Every state-changing call of the units gets a booking of its own, one per binding, in a fixed
+ * order (so every shard of a run hands out the same bookings). A call left without one is not sent.
+ * Calls the policy does not send (no --allow-mutations) claim none.
+ */
+export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
+  const ledger = new BookingLedger(poolsOf(plan));
+  const out = [...units];
+  const order = units.map((u, i) => ({ u, i })).sort((a, b) => claimRank(a.u) - claimRank(b.u) || a.i - b.i);
+  for (const { u, i } of order) {
+    const pool = poolOf(u.op.name);
+    if (!pool || skipReason(plan, u.op) || !needsBooking(u.op.name, u.caseId, u.params)) continue;
+    const bookings: Partial<Record<BindingId, Booking>> = {};
+    const unsent: Partial<Record<BindingId, string>> = {};
+    for (const b of plan.bindings.filter((x) => !u.only || u.only.includes(x))) {
+      const got = ledger.take(pool);
+      if (got) bookings[b] = got; else unsent[b] = noBookingReason(u.op.name, b, u.caseId, pool);
+    }
+    out[i] = { ...u, bookings, ...(Object.keys(unsent).length ? { unsent } : {}) };
+  }
+  return out;
+}
+
+function casesUnits(plan: RunPlan): Unit[] {
   const units: Unit[] = [];
   for (const op of plan.operations) {
     const cases: readonly RequestCase[] = plan.cases.get(op.name) ?? [];
@@ -187,7 +232,8 @@ export interface UnitRequest {
 /** The requests of a unit: one per binding it is sent on, at its group's host and service path. */
 export function unitRequests(plan: Pick<RunPlan, 'target' | 'bindings'>, unit: Unit): UnitRequest[] {
   return plan.bindings.filter((b) => !unit.only || unit.only.includes(b)).map((b) => {
-    const req = requestFor(plan.target, unit.op, b, unit.params);
+    const booking = unit.bookings?.[b];
+    const req = requestFor(plan.target, unit.op, b, booking ? withBooking(unit.op.name, unit.params, booking) : unit.params);
     return { binding: b, request: unit.headers ? { ...req, headers: unit.headers } : req };
   });
 }

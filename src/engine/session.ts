@@ -84,6 +84,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     const plan: RunPlan = {
       target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
       negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed,
+      ...(s.bookings ? { bookings: s.bookings } : {}),
       ...(s.maxFailures !== undefined ? { maxFailures: s.maxFailures } : {}),
       ...(langs ? { generation: { seed: s.seed, examples: s.examples, languages: langs.languages, languagesFrom: langs.from } } : {}),
     };
