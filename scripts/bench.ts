@@ -32,7 +32,7 @@ const { values: flags } = parseArgs({ options: { sections: { type: 'string' }, o
 const sections = new Set((flags.sections ?? '1,2,3,4,5,6,7,8,9').split(',').map((s) => s.trim()));
 const outFile = flags.out ?? join(ROOT, 'reports', 'bench.json');
 const CORES = availableParallelism();
-const CONCURRENCY = 16; // `conformance run` against the mock (README: --concurrency default)
+const CONCURRENCY = 16; // `conformance run` against the mock (docs/cli.md: --concurrency default)
 const SIZES = [1, 10, 50];
 
 interface Row {

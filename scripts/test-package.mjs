@@ -57,7 +57,7 @@ const top = [...new Set(files.map((f) => f.split('/')[0]))].sort();
 console.log(`     ${info.filename}: ${(statSync(tarball).size / 1024).toFixed(0)} KiB packed, ${(info.unpackedSize / 1024).toFixed(0)} KiB unpacked, `
   + `${files.length} files; top level: ${top.join(', ')}`);
 for (const need of ['dist/index.js', 'dist/index.d.ts', 'dist/mock/index.js', 'dist/mock/index.d.ts', 'dist/cli/main.js', 'dist/schema/validator-child.js',
-  'bin/accommodation-conformance.js', 'schemas/booking.xsd', 'schemas/config.schema.json', 'fixtures/mock-data/booking.json', 'fixtures/cases/GetMeals.json', 'README.md', 'LICENSE', 'package.json']) {
+  'bin/accommodation-conformance.js', 'schemas/booking.xsd', 'schemas/config.schema.json', 'fixtures/mock-data/booking.json', 'fixtures/cases/GetMeals.json', 'README.md', 'docs/checks.md', 'LICENSE', 'package.json']) {
   check(`the tarball holds ${need}`, files.includes(need));
 }
 const testish = files.filter((f) => /\.test\.|^src\/|^test\/|^suites\/|^scripts\/|\.ts$(?<!\.d\.ts)/.test(f));

@@ -11,7 +11,7 @@ import type { BindingId } from './contract/catalogue.js';
 import type { RunReport } from './core/types.js';
 
 /**
- * The settings of one run: the keys of a config file (README, "Config file";
+ * The settings of one run: the keys of a config file (docs/cli.md, "Config file";
  * `schemas/config.schema.json`), plus the password. No target URL: the embedded mock is started
  * and tested. Every value is checked as in a config file: a bad one throws a ConfigError (a
  * HarnessError) whose message names the key.

@@ -1,5 +1,5 @@
 /**
- * The house's structural rules, held against the code (README, "Where things live"): nothing
+ * The house's structural rules, held against the code (docs/architecture.md, "Where things live"): nothing
  * imports upward or sideways into another room of its floor (so nothing below the CLI imports it),
  * the library (src/index.ts) does not import the CLI, and no file outside src/bindings/ branches
  * on a binding id. Each rule is a pure function over sources, shown to fail on a planted violation.

@@ -97,7 +97,7 @@ export const xmlWellformed: Check = {
 
     const lx = ctx.libxml();
     if (lx.notParsed !== undefined) {
-      out.push(finding(name, 'document_not_read', DOCUMENT_PATH, `document not read: ${lx.notParsed}`, 'a document within the limits of this harness (see README, Safety)'));
+      out.push(finding(name, 'document_not_read', DOCUMENT_PATH, `document not read: ${lx.notParsed}`, 'a document within the limits of this harness (see docs/safety.md)'));
     } else if (lx.wellFormedError !== undefined) {
       out.push(finding(name, 'not_well_formed', DOCUMENT_PATH, `body not well-formed XML: ${lx.wellFormedError.trim().slice(0, 200)}`, 'well-formed XML'));
     } else {

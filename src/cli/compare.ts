@@ -5,7 +5,7 @@
  * binding-equivalence check (src/equivalence/canonical.ts: prefixes resolved, values in their XSD
  * value space, the documented per-binding difference ignored), so only real differences count.
  *
- * Each config file is a run config (README "Config file"); one without a target URL is the embedded
+ * Each config file is a run config (docs/cli.md, "Config file"); one without a target URL is the embedded
  * mock. The target comes from the file only: the CONFORMANCE_*_URL and *_NS variables would make both
  * sides one target, so they are ignored here (the user and password variables still apply). Compared:
  * the operations and bindings both configs select, and the cases both have (by id, with equal

@@ -1,9 +1,9 @@
 /**
- * The documentation stays true to the command line: every `npx conformance …` example in the README
- * and in examples/ names a command and flags the CLI accepts, every command and run flag is
- * documented, and the example files are valid inputs.
+ * The documentation stays true to the command line: every `npx conformance …` example in the README,
+ * in docs/ and in examples/ names a command and flags the CLI accepts, every command and run flag is
+ * documented, the tables of docs/ are the code's lists, and the example files are valid inputs.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { CHECK_NAMES } from '../checks/registry.js';
 import { DEFECT_CODES } from '../core/defect-codes.js';
@@ -21,6 +21,23 @@ import { RECORD_OPTIONS } from './record.js';
 import { VALIDATE_OPTIONS } from './validate.js';
 
 const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+const DOCS_DIR = new URL('../../docs/', import.meta.url);
+/** The pages of docs/, by file name. */
+const DOCS: Record<string, string> = Object.fromEntries(readdirSync(DOCS_DIR).filter((f) => f.endsWith('.md')).sort()
+  .map((f) => [f, readFileSync(new URL(f, DOCS_DIR), 'utf8')]));
+const doc = (name: string): string => {
+  const text = DOCS[name];
+  if (text === undefined) throw new Error(`docs/${name} is missing`);
+  return text;
+};
+/** The text of a page from one marker up to the next (or the end). */
+function between(text: string, from: string, to?: string): string {
+  const i = text.indexOf(from);
+  expect(i, `marker ${from}`).toBeGreaterThanOrEqual(0);
+  const j = to === undefined ? text.length : text.indexOf(to, i);
+  expect(j, `marker ${to}`).toBeGreaterThan(i);
+  return text.slice(i, j);
+}
 const WORKFLOW = readFileSync(new URL('../../examples/github-actions.yml', import.meta.url), 'utf8');
 
 const OPTIONS: Record<string, [NonNullable<Parameters<typeof parseFlags>[1]>, boolean]> = {
@@ -42,7 +59,7 @@ function commandLines(text: string): string[][] {
 }
 
 describe('documented command lines', () => {
-  const lines = [...commandLines(README), ...commandLines(WORKFLOW)];
+  const lines = [...commandLines(README), ...Object.values(DOCS).flatMap(commandLines), ...commandLines(WORKFLOW)];
   test('there are examples of every command but mock and help', () => {
     const used = new Set(lines.map((l) => l[0]));
     for (const c of COMMANDS.filter((x) => x !== 'mock' && x !== 'help')) expect(used, c).toContain(c);
@@ -55,35 +72,56 @@ describe('documented command lines', () => {
   });
 });
 
-describe('README', () => {
+describe('README and docs/', () => {
+  test('the README fits on a few screens and maps every page of docs/', () => {
+    expect(README.split('\n').length).toBeLessThanOrEqual(300);
+    const linked = new Set([...README.matchAll(/\]\(docs\/([a-z-]+\.md)[)#]/g)].map((m) => m[1]));
+    expect([...linked].sort()).toEqual(Object.keys(DOCS));
+  });
+  test('the README starts with the install command, the tests and the main job', () => {
+    const first = README.slice(0, README.indexOf('```', README.indexOf('```sh') + 3));
+    expect(first).toContain('npm ci');
+    expect(first).toContain('npm test');
+    expect(first).toContain('npx conformance run');
+  });
+  test('every relative link of the README and docs/ names a file that exists', () => {
+    const pages: [URL, string][] = [[new URL('../../README.md', import.meta.url), README],
+      ...Object.entries(DOCS).map(([f, text]): [URL, string] => [new URL(f, DOCS_DIR), text])];
+    for (const [at, text] of pages) {
+      for (const m of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(m[1]!)) continue;
+        expect(existsSync(new URL(m[1]!, at)), `${at.pathname}: ${m[1]}`).toBe(true);
+      }
+    }
+  });
   test('documents every run flag in the options table', () => {
-    const table = README.slice(README.indexOf('### `conformance run` options'), README.indexOf('### Config file'));
+    const table = between(doc('cli.md'), '## `conformance run` options', '## Config file');
     for (const flag of Object.keys(RUN_OPTIONS).filter((f) => f !== 'help')) expect(table, flag).toContain(`--${flag}`);
   });
   test('every flag of the options table is one the command line takes', () => {
-    const table = README.slice(README.indexOf('### `conformance run` options'), README.indexOf('### Config file'));
+    const table = between(doc('cli.md'), '## `conformance run` options', '## Config file');
     const flags = [...table.matchAll(/`--([a-z-]+)/g)].map((m) => m[1]!);
     expect(flags.length).toBeGreaterThan(30);
     for (const f of flags) expect(Object.keys(RUN_OPTIONS), `--${f}`).toContain(f);
   });
   test('the checks table is the registry, in its order; the other rows are named apart', () => {
-    const section = README.slice(README.indexOf('## Checks'), README.indexOf('Places the contract marks'));
+    const section = between(doc('checks.md'), '# Checks', 'Places the contract marks');
     const [checks, others] = section.split('Other rows of the reports');
     const names = (t: string) => [...t!.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
     expect(names(checks!)).toEqual([...CHECK_NAMES]);
     expect(names(others!)).toEqual([EXCHANGE_CHECK, EQUIVALENCE_CHECK, EXPECTATIONS_CHECK, NOT_RUN_CHECK]);
   });
   test('documents every exit code', () => {
-    const para = README.slice(README.indexOf('**Exit codes**'), README.indexOf('**Before the matrix'));
+    const para = between(README, '**Exit codes**', '## Commands');
     for (const code of [0, 1, 2, 3, EXIT_UNREACHABLE, EXIT_POOL_EXHAUSTED, 130, 143]) expect(para, String(code)).toContain(`\`${code}\``);
   });
   test('lists every defect code with its meaning, and no other', () => {
-    const section = README.slice(README.indexOf('### Defect codes'), README.indexOf('## Conventions where the contract is silent'));
+    const section = between(doc('checks.md'), '## Defect codes');
     const rows = [...section.matchAll(/^\| `([a-z0-9_]+)` \| (.*) \|$/gm)].map((m) => [m[1], m[2]]);
     expect(Object.fromEntries(rows)).toEqual(DEFECT_CODES);
   });
   test('has a section per command', () => {
-    for (const c of ['diff', 'compare', 'record', 'validate', 'merge']) expect(README).toMatch(new RegExp(`^### .*\`conformance ${c}\``, 'm'));
+    for (const c of ['diff', 'compare', 'record', 'validate', 'merge']) expect(doc('ci.md')).toMatch(new RegExp(`^## .*\`conformance ${c}\``, 'm'));
   });
 });
 

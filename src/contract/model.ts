@@ -4,7 +4,7 @@
  * (scripts/generate-schemas.ts, kept in sync by a test), the shape checks walk it, the mock
  * serialises its data with it and the equivalence check reads values in their XSD value space with it.
  *
- * Readings where the contract is silent, ambiguous or says "not shown" (also stated in the README,
+ * Readings where the contract is silent, ambiguous or says "not shown" (also stated in docs/conventions.md,
  * "Conventions where the contract is silent"). The real service is an ASMX service serialised by
  * .NET's XmlSerializer, and it is the referee: a reading that fails it is a defect of the model.
  * - child elements are qualified in the group namespace, attributes unqualified;

@@ -71,7 +71,7 @@ export function parseExpectations(json: unknown, where: string): ExpectationsFil
     if (e.check === EXPECTATIONS_CHECK) throw new ConfigError(`${at}: check "${EXPECTATIONS_CHECK}" reports the file itself and cannot be accepted`);
     if (!checks.includes(e.check)) throw new ConfigError(`${at}: unknown check "${e.check}"${didYouMean(e.check, checks)} (checks: ${checks.join(', ')})`);
     if (e.code !== undefined && !(DEFECT_CODE_NAMES as readonly string[]).includes(e.code)) {
-      throw new ConfigError(`${at}: unknown defect code "${e.code}"${didYouMean(e.code, DEFECT_CODE_NAMES)} (codes: README, "Defect codes")`);
+      throw new ConfigError(`${at}: unknown defect code "${e.code}"${didYouMean(e.code, DEFECT_CODE_NAMES)} (codes: docs/checks.md, "Defect codes")`);
     }
     const bs = normBinding(e.binding).split(',');
     if (new Set(bs).size !== bs.length) throw new ConfigError(`${at}: binding "${e.binding}" names a binding twice`);

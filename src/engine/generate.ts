@@ -26,7 +26,7 @@ export const DEFAULT_SEED = 16;
 /**
  * Generated cases per operation unless --examples (or `examples`) is given: every pool below has
  * four values, so four examples send each boundary value of each parameter whatever the seed, and
- * the embedded full run stays within its 2.5 s goal (README, "Performance").
+ * the embedded full run stays within its 2.5 s goal (docs/performance.md).
  */
 export const DEFAULT_EXAMPLES = 4;
 /** Language codes used when the target's GetLanguages cannot be asked (a shard, --operations without it). */
