@@ -80,6 +80,8 @@ export interface ResultRow {
    * contract violation, but the case never reached the data path. Reports list these.
    */
   readonly inBandError?: { readonly type: string; readonly message: string };
+  /** A failed sequence row (check `sequence`): every call of the sequence, in order (its reproduce holds their commands). */
+  readonly steps?: readonly SequenceStep[];
   /** Redacted excerpts of the exchange behind the row (for the HTML report). */
   readonly request?: string;
   readonly response?: string;
@@ -118,6 +120,20 @@ export interface RunReport {
   readonly bookings?: BookingsSummary;
 }
 
+/** One call of a sequence over state. */
+export interface SequenceStep {
+  /** 1-based, in the order sent. */
+  readonly n: number;
+  readonly operation: string;
+  readonly binding: string;
+  /** The booking it names. */
+  readonly booking: string;
+  /** The text it wrote (UpdateSpecialRequest). */
+  readonly text?: string;
+  /** What came back: "accepted", "read \"…\"", "rejected (…)", "no response (…)". */
+  readonly outcome: string;
+}
+
 /** One booking a state-changing call was sent with: consumed by the run. */
 export interface BookingUse {
   /** The pool it came from (config key `bookings.<pool>`). */
@@ -128,6 +144,8 @@ export interface BookingUse {
   readonly operation: string;
   readonly binding: string;
   readonly case: string;
+  /** The step of a sequence that sent it. */
+  readonly step?: number;
   /** What the call did to it: "accepted", "rejected (in-band Error …)", "no response (…)": the booking's state is then unknown. */
   readonly outcome: string;
 }

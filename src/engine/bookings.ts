@@ -151,6 +151,11 @@ export class BookingLedger {
     return typeof x === 'string' ? { pool, id: x } : { pool, id: x.id, email: x.email };
   }
 
+  /** How many bookings of a pool are left. */
+  left(pool: PoolName): number {
+    return this.pools[pool].length - this.#next[pool];
+  }
+
   /** How many bookings of a pool were handed out. */
   used(pool: PoolName): number {
     return this.#next[pool];

@@ -17,6 +17,7 @@ import type { HttpRequest, Target } from '../core/types.js';
 import type { CaseTable, RequestCase } from './cases.js';
 import { broadestCase, generatedCases, type Generation } from './generate.js';
 import { OPERATIONS } from '../contract/catalogue.js';
+import { sequenceUnits, type SequenceSpec } from './sequences.js';
 import { BookingLedger, EMPTY_POOLS, mockBookings, needsBooking, noBookingReason, poolOf, withBooking, type Booking, type BookingPools } from './bookings.js';
 
 /** A password no real account has: the wrong-credentials case sends it. */
@@ -73,6 +74,8 @@ export interface Unit {
   readonly bookings?: Partial<Record<BindingId, Booking>>;
   /** Bindings not sent, and why (no booking left in the pool). */
   readonly unsent?: Partial<Record<BindingId, string>>;
+  /** A sequence over state (./sequences.ts): its calls are its own, in order; `op` is its state-changing operation. */
+  readonly sequence?: SequenceSpec;
 }
 
 /** A stand-in operation the service does not have, on the path and namespace of `like`. */
@@ -116,7 +119,7 @@ export function credentialUnits(op: Operation, params: Params, password: string)
 
 /** The units of a plan, in catalogue order: the valid cases, then the negative case per operation; each state-changing call with its booking. */
 export function planUnits(plan: RunPlan): Unit[] {
-  return withBookings(plan, casesUnits(plan));
+  return withBookings(plan, [...casesUnits(plan), ...sequenceUnits(plan)]);
 }
 
 /** The pools a plan draws from: its own, else the embedded mock's, else none. */
@@ -125,7 +128,7 @@ export function poolsOf(plan: Pick<RunPlan, 'bookings' | 'target'>): BookingPool
 }
 
 /** Rank of a unit's claim on the pools: the hand-written cases first, then the generated ones, then the negative ones. */
-const claimRank = (u: Unit) => (u.kind === 'valid' ? 0 : u.kind === 'generated' ? 1 : 2);
+const claimRank = (u: Unit) => (u.sequence ? 1 : u.kind === 'valid' ? 0 : u.kind === 'generated' ? 2 : 3);
 
 /**
  * Every state-changing call of the units gets a booking of its own, one per binding, in a fixed
@@ -137,6 +140,17 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
   const out = [...units];
   const order = units.map((u, i) => ({ u, i })).sort((a, b) => claimRank(a.u) - claimRank(b.u) || a.i - b.i);
   for (const { u, i } of order) {
+    if (u.sequence) {
+      if (skipReason(plan, u.op)) continue;
+      // All the bookings it needs, or none (a part of a sequence proves nothing).
+      const got: Booking[] = [];
+      const enough = ledger.left(u.sequence.pool) >= u.sequence.needs;
+      for (let k = 0; enough && k < u.sequence.needs; k++) got.push(ledger.take(u.sequence.pool)!);
+      const short = got.length < u.sequence.needs
+        ? { unsent: Object.fromEntries(plan.bindings.map((b) => [b, `${u.op.name} ${u.caseId}: needs ${u.sequence!.needs} bookings, ${ledger.left(u.sequence!.pool)} left in \`bookings.${u.sequence!.pool}\``])) } : {};
+      out[i] = { ...u, sequence: { ...u.sequence, bookings: got }, ...short };
+      continue;
+    }
     const pool = poolOf(u.op.name);
     if (!pool || skipReason(plan, u.op) || !needsBooking(u.op.name, u.caseId, u.params)) continue;
     const bookings: Partial<Record<BindingId, Booking>> = {};

@@ -26,6 +26,7 @@ import type { Transport } from '../transport/client.js';
 import { diagnoseUnits, preflight } from './diagnose.js';
 import { exchangeUnit } from './exchange.js';
 import { poolOf } from './bookings.js';
+import { runSequence, sequenceNotRun } from './sequences.js';
 import { planUnits, secretsOf, unitRequests, type RunPlan, type Unit } from './plan.js';
 import { RowMaker, type RowBase } from './rows.js';
 
@@ -144,6 +145,7 @@ function reproduceCommand(plan: RunPlan, unit: Unit, ex: Pick<Exchange, 'request
 
 /** Send one unit on every selected binding and produce its rows, redacted. */
 export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Promise<ResultRow[]> {
+  if (unit.sequence) return runSequence(plan, { ...deps, redact: redactorOf(plan, deps) }, unit);
   const { op } = unit;
   const rows = new RowMaker(redactorOf(plan, deps));
   const bindings = plan.bindings.filter((b) => !unit.only || unit.only.includes(b));
@@ -183,6 +185,7 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
 
 /** The rows of a unit not sent: one not-run row per binding, saying why. */
 function notRunRows(plan: RunPlan, rows: RowMaker, unit: Unit, why: string): ResultRow[] {
+  if (unit.sequence) return sequenceNotRun(plan, unit, why, rows);
   return unitRequests(plan, unit).map(({ binding, request }) =>
     rows.row({ op: unit.op, binding, caseId: unit.caseId, reproduce: reproduceCommand(plan, unit, { request }) }, NOT_RUN_CHECK, { skipped: why }));
 }
