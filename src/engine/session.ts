@@ -54,7 +54,9 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
   let running: RunningMock | undefined;
   if (s.embedded) {
     try {
-      running = await startMock({ ...mock, port: 0, user: s.user, password: s.password, namespaces: s.namespaces, paths: s.paths });
+      // Stateless for now (issue 23): the engine still sends a state-changing case with one booking
+      // on all four bindings. h23engine (a booking per binding, sequences) removes it.
+      running = await startMock({ stateless: true, ...mock, port: 0, user: s.user, password: s.password, namespaces: s.namespaces, paths: s.paths });
     } catch (e) {
       throw new EnvironmentError(`cannot start the embedded mock: ${(e as Error).message}`);
     }

@@ -20,6 +20,8 @@ import type { SerializeOptions } from './serialize.js';
 import { findFault, resolveFaults, type Fault, type MockResponse } from './faults.js';
 import { answer, type AnswerConfig } from './respond.js';
 import { replayAnswer, type ReplayHit, type ReplayLookup } from './replay.js';
+import { MockState } from './state.js';
+import { UsageError } from '../core/errors.js';
 
 export const DEFAULT_USER = 'mock-user';
 export const DEFAULT_PASSWORD = 'mock-password';
@@ -59,6 +61,12 @@ export interface MockHandlerOptions {
   readonly vary?: boolean;
   /** Recorded answers to serve first (src/mock/replay.ts, `--replay DIR`). */
   readonly replay?: ReplayLookup;
+  /**
+   * No state (src/mock/state.ts): UpdateSpecialRequest stores nothing, a booking may be cancelled
+   * any number of times; every answer is a function of the request alone, as before issue 23.
+   * Default false: the mock keeps state, per instance, shared by its four bindings.
+   */
+  readonly stateless?: boolean;
 }
 
 interface Config {
@@ -105,6 +113,8 @@ export interface MockCore {
   /** The answer when a route's resolver throws (a 500 in the binding's failure format). */
   internalError(route: Route, e: unknown): MockResponse;
   readonly maxBodyBytes: number;
+  /** This instance's state, shared by its four bindings (undefined when stateless). */
+  readonly state?: MockState;
   /**
    * True when every fault is one of the catalogue's (given by name): their responses are plain
    * data and never set cookies. Fault objects may do anything a Fetch Response can carry.
@@ -188,6 +198,11 @@ export function createMockCore(options: MockHandlerOptions = {}): MockCore {
   const faults = resolveFaults(options.faults);
   const vary = options.vary ?? false;
   const paths = options.paths ?? DEFAULT_PATHS;
+  const stateNeeded = faults.filter((f) => f.stateful || f.apply.state);
+  if (options.stateless && stateNeeded.length > 0) {
+    throw new UsageError(`stateless mock: fault ${stateNeeded.map((f) => f.name).join(', ')} needs the mock's state (drop stateless / --stateless, or that fault)`);
+  }
+  const state = options.stateless ? undefined : new MockState();
   const cfg: Config = {
     credentials,
     namespaces,
@@ -196,7 +211,10 @@ export function createMockCore(options: MockHandlerOptions = {}): MockCore {
     faults,
     vary,
     replay: options.replay,
-    answer: { credentials, namespaces, faults, vary, realService: options.realService ?? false, options: (bm: Binding, n: string) => resultOptions(bm, n, style(bm.id)) },
+    answer: {
+      credentials, namespaces, faults, vary, realService: options.realService ?? false, state,
+      options: (bm: Binding, n: string) => resultOptions(bm, n, style(bm.id)),
+    },
   };
 
   // Per distinct service path: the WSDL (at a SOAP path), one route per binding served there, and a
@@ -301,6 +319,7 @@ export function createMockCore(options: MockHandlerOptions = {}): MockCore {
       return route.kind === 'binding' ? route.binding.encodeFault(500, reason, 'server') : plain(500, reason);
     },
     maxBodyBytes: cfg.maxBodyBytes,
+    state,
     catalogueFaultsOnly: faults.every((f) => findFault(f.name) === f),
   };
 }

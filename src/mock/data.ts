@@ -4,8 +4,9 @@
  *
  * - Deterministic: the same parameters give the same result (a stable FNV-1a hash of the parameters
  *   seeds a small PRNG; no clock, no global state). Different bookingID, language, dates... give
- *   different data. The mock is stateless: UpdateSpecialRequest does not change what
- *   GetSpecialRequest returns, so results never depend on the order of requests.
+ *   different data. The data are stateless: what a booking's state changes (a special request
+ *   written, a booking cancelled) is src/mock/state.ts's, applied over these results by the answering
+ *   pipeline (src/mock/respond.ts).
  * - Binding-independent: one result per request, whatever the binding; the documented differences
  *   (src/contract/binding-differences.ts: CancelBooking's activecancellationpolicy is nil in the
  *   SOAP bindings) are applied from that table by `adjustForBinding` and nowhere else.

@@ -30,6 +30,7 @@ import { BINDINGS, findOperation, type BindingId, type Namespaces, type Operatio
 import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../xml/tree.js';
 import { resolveOperation, type Credentials } from './data.js';
 import { serializeResult, type SerializeOptions, type Value } from './serialize.js';
+import type { BookingStore } from './state.js';
 
 type RawParams = Readonly<Record<string, string | undefined>>;
 
@@ -38,6 +39,8 @@ export interface MockResponse {
   readonly status: number;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string | Uint8Array;
+  /** The answer read or changed the mock's state: the same request may be answered otherwise later (never memoised). */
+  readonly volatile?: boolean;
 }
 
 /** What the response to this request carries. */
@@ -66,7 +69,18 @@ export interface RequestContext {
   readonly ns: string;
 }
 
+/** What a state hook is given: the request's context and the fault's own memory in this mock instance. */
+export interface StateFaultContext extends FaultContext {
+  /** Kept for the life of the mock instance, one map per fault (e.g. a text read once, cached). */
+  readonly memory: Map<string, unknown>;
+}
+
 export interface FaultHooks {
+  /**
+   * The state a valid call sees (src/mock/state.ts): the hook returns the store this request reads
+   * and changes, usually the given one with a method or two replaced. Only stateful faults have it.
+   */
+  readonly state?: (store: BookingStore, ctx: StateFaultContext) => BookingStore;
   readonly request?: (req: IncomingRequest, ctx: RequestContext) => IncomingRequest;
   readonly params?: (params: RawParams, ctx: Omit<FaultContext, 'kind' | 'params'>) => RawParams;
   readonly value?: (value: Value, ctx: FaultContext) => Value;
@@ -80,7 +94,7 @@ export interface FaultHooks {
 
 export type FaultCategory =
   | 'status' | 'media-type' | 'envelope' | 'result-element' | 'namespace' | 'required' | 'nil' | 'enumeration'
-  | 'lexical' | 'structure' | 'encoding' | 'binding-rules' | 'equivalence' | 'credentials' | 'bad-request' | 'input';
+  | 'lexical' | 'structure' | 'encoding' | 'binding-rules' | 'equivalence' | 'credentials' | 'bad-request' | 'input' | 'state';
 
 export interface Fault {
   /** kebab-case, unique. */
@@ -99,6 +113,16 @@ export interface Fault {
    * correct mock does (a test proves it); only generated cases and credential variants find it.
    */
   readonly triggeredBy?: string;
+  /**
+   * A fault of the mock's state (issue 23): it shows only in a sequence of calls (a write then a
+   * read, a cancellation then another), never in a single request on a fresh mock unless it is about
+   * the first call itself. Its `operation` and `bindings` are those of the call that goes wrong, for
+   * a write that is the write's (UpdateSpecialRequest), even though the failure shows in a later
+   * read. It needs a stateful mock.
+   */
+  readonly stateful?: boolean;
+  /** A stateful fault about the first call itself: it shows on a single request on a fresh mock. */
+  readonly showsOnFirstCall?: boolean;
 }
 
 // ---- helpers for the entries ------------------------------------------------------------------
@@ -174,6 +198,35 @@ function nextDayIfLate(v: string | undefined): string | undefined {
   return `${m[1]}${next}T${m[3]}:${m[4]}`;
 }
 const isDateTime = (v: string) => /^\s*\d{4}-\d{2}-\d{2}/.test(v);
+
+/** A store passing every call through to `s` (a class instance's methods are not own properties: spread would lose them). */
+function through(s: BookingStore): BookingStore {
+  return {
+    specialRequest: (id) => s.specialRequest(id),
+    setSpecialRequest: (id, text) => s.setSpecialRequest(id, text),
+    isCancelled: (id) => s.isCancelled(id),
+    cancel: (id) => s.cancel(id),
+    isTransferCancelled: (id, email) => s.isTransferCancelled(id, email),
+    cancelTransfer: (id, email) => s.cancelTransfer(id, email),
+    lastSpecialRequest: () => s.lastSpecialRequest(),
+    cancelledBookings: () => s.cancelledBookings(),
+    cancelledTransfers: () => s.cancelledTransfers(),
+    memory: (name) => s.memory(name),
+  };
+}
+
+/** A state hook: the store with the methods `fn` gives replaced. */
+const store = (fn: (s: BookingStore, ctx: StateFaultContext) => Partial<BookingStore>) =>
+  (s: BookingStore, ctx: StateFaultContext): BookingStore => ({ ...through(s), ...fn(s, ctx) });
+
+/** The booking id after this one: its last run of digits plus one ("BK-2025-0042" → "BK-2025-0043", "100234" → "100235"). */
+export function nextBookingId(id: string): string {
+  const t = id.trim();
+  const m = /^(.*?)(\d+)(\D*)$/s.exec(t);
+  if (!m) return `${t}1`;
+  return `${m[1]}${(BigInt(m[2]!) + 1n).toString().padStart(m[2]!.length, '0')}${m[3]}`;
+}
+const sameEmail = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
 
 // ---- the catalogue ----------------------------------------------------------------------------
 
@@ -488,6 +541,63 @@ export const FAULTS: readonly Fault[] = [
       const last = (v.cancellation_policies ?? []).at(-1);
       if (c.params.bookingID?.trim() === '0' && last) last.deadline = '';
     }) } },
+
+  // the state (issue 23): each shows only in a sequence (a write then a read, a cancellation then
+  // another), on a fresh mock's single request only where it is about the first call itself. The
+  // operation and bindings are those of the call that goes wrong: for a write, the write's.
+  { name: 'update-acknowledged-not-stored', category: 'state', operation: 'UpdateSpecialRequest', bindings: ['post'], stateful: true,
+    description: 'HTTP POST acknowledges an UpdateSpecialRequest (resultCode 0) but stores nothing: GetSpecialRequest reads the earlier text',
+    apply: { state: store(() => ({ setSpecialRequest: () => undefined })) } },
+  { name: 'update-stored-under-next-booking', category: 'state', operation: 'UpdateSpecialRequest', bindings: ['soap11'], stateful: true,
+    description: 'SOAP 1.1 stores the special request under the next booking (bookingId + 1)',
+    apply: { state: store((s) => ({ setSpecialRequest: (id, text) => s.setSpecialRequest(nextBookingId(id), text) })) } },
+  { name: 'update-post-plus-literal', category: 'state', operation: 'UpdateSpecialRequest', bindings: ['post'], stateful: true,
+    description: 'HTTP POST\'s form decoder keeps "+" literally: a space sent as "+" is stored as "+"',
+    apply: { state: store((s) => ({ setSpecialRequest: (id, text) => s.setSpecialRequest(id, text.replace(/ /g, '+')) })) } },
+  { name: 'update-non-bmp-as-question-mark', category: 'state', operation: 'UpdateSpecialRequest', bindings: ['get'], stateful: true,
+    description: 'HTTP GET stores each character outside the BMP (an emoji, a rare CJK ideograph) as "?" (a UCS-2 column)',
+    apply: { state: store((s) => ({ setSpecialRequest: (id, text) => s.setSpecialRequest(id, text.replace(/[\u{10000}-\u{10FFFF}]/gu, '?')) })) } },
+  { name: 'update-truncated-at-255', category: 'state', operation: 'UpdateSpecialRequest', bindings: 'all', stateful: true,
+    description: 'a special request longer than 255 characters is stored cut to 255 (a varchar(255) column), on every binding',
+    apply: { state: store((s) => ({ setSpecialRequest: (id, text) => s.setSpecialRequest(id, [...text].slice(0, 255).join('')) })) } },
+  { name: 'update-second-write-appended', category: 'state', operation: 'UpdateSpecialRequest', bindings: ['soap12'], stateful: true,
+    description: 'SOAP 1.2 appends a special request to the one stored instead of replacing it',
+    apply: { state: store((s) => ({ setSpecialRequest: (id, text) => s.setSpecialRequest(id, (s.specialRequest(id) ?? '') + text) })) } },
+  { name: 'update-markup-stored-escaped', category: 'state', operation: 'UpdateSpecialRequest', bindings: ['soap11'], stateful: true,
+    description: 'SOAP 1.1 stores the text with &, < and > still escaped ("&amp;"): it is read back escaped twice',
+    apply: { state: store((s) => ({ setSpecialRequest: (id, text) => s.setSpecialRequest(id, text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')) })) } },
+  { name: 'read-ignores-store', category: 'state', operation: 'GetSpecialRequest', bindings: ['soap12'], stateful: true,
+    description: 'SOAP 1.2 reads the special request from a stale replica: never the text written, always the one the booking had',
+    apply: { state: store(() => ({ specialRequest: () => undefined })) } },
+  { name: 'read-last-text-of-any-booking', category: 'state', operation: 'GetSpecialRequest', bindings: 'all', stateful: true,
+    description: 'GetSpecialRequest returns the text written last to any booking (one slot for every booking), on every binding',
+    apply: { state: store((s) => ({ specialRequest: (id) => s.lastSpecialRequest()?.text ?? s.specialRequest(id) })) } },
+  { name: 'read-caches-first-text', category: 'state', operation: 'GetSpecialRequest', bindings: ['get'], stateful: true,
+    description: 'HTTP GET caches the first text it reads for a booking and keeps answering it after a later write',
+    apply: { state: store((s, c) => ({
+      specialRequest: (id) => {
+        const key = `text ${id.trim()}`;
+        if (!c.memory.has(key)) c.memory.set(key, s.specialRequest(id));
+        return c.memory.get(key) as string | undefined;
+      },
+    })) } },
+  { name: 'cancel-also-cancels-next-booking', category: 'state', operation: 'CancelBooking', bindings: ['soap11'], stateful: true,
+    description: 'a cancellation through SOAP 1.1 also marks the next booking (bookingID + 1) cancelled: its own cancellation is then "already cancelled"',
+    apply: { state: store((s) => ({ cancel: (id) => { s.cancel(id); s.cancel(nextBookingId(id)); } })) } },
+  { name: 'cancel-leak-already-cancelled', category: 'state', operation: 'CancelBooking', bindings: ['get'], stateful: true,
+    description: 'once any booking was cancelled, HTTP GET answers every cancellation of another booking "already cancelled" (state leaking between bookings)',
+    apply: { state: store((s) => ({ isCancelled: (id) => s.isCancelled(id) || s.cancelledBookings().length > 0 })) } },
+  { name: 'first-cancel-answered-already-cancelled', category: 'state', operation: 'CancelBooking', bindings: ['post'], stateful: true, showsOnFirstCall: true,
+    description: 'HTTP POST cancels a booking but answers its first cancellation "already cancelled" (Error, Code -2)',
+    apply: { state: store((s) => ({ isCancelled: (id) => { if (!s.isCancelled(id)) s.cancel(id); return true; } })) } },
+  { name: 'transfer-cancel-cancels-same-email', category: 'state', operation: 'CancelTransferBooking', bindings: 'all', stateful: true,
+    description: 'cancelling a transfer booking cancels every transfer booking of the same email: another one of that customer is then "already cancelled"',
+    apply: { state: store((s) => ({
+      isTransferCancelled: (id, email) => s.isTransferCancelled(id, email) || s.cancelledTransfers().some((t) => sameEmail(t.email, email)),
+    })) } },
+  { name: 'transfer-cancel-leak-soap12', category: 'state', operation: 'CancelTransferBooking', bindings: ['soap12'], stateful: true,
+    description: 'once any transfer booking was cancelled, SOAP 1.2 answers every cancellation of another one "already cancelled"',
+    apply: { state: store((s) => ({ isTransferCancelled: (id, email) => s.isTransferCancelled(id, email) || s.cancelledTransfers().length > 0 })) } },
 ];
 
 // ---- lookup -----------------------------------------------------------------------------------
@@ -542,6 +652,8 @@ export function catalogueProblems(faults: readonly Fault[] = FAULTS): string[] {
     if (f.bindings !== 'all' && (f.bindings.length === 0 || f.bindings.some((b) => !BINDINGS.includes(b)))) out.push(`${f.name}: bad bindings`);
     if (Object.values(f.apply).every((h) => h === undefined)) out.push(`${f.name}: no hook`);
     if (!f.description.trim()) out.push(`${f.name}: no description`);
+    if ((f.apply.state !== undefined) !== (f.stateful === true)) out.push(`${f.name}: a state hook and stateful: true go together`);
+    if (f.showsOnFirstCall && !f.stateful) out.push(`${f.name}: showsOnFirstCall without stateful`);
   }
   return out;
 }

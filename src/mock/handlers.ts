@@ -10,7 +10,9 @@
  * adapter also calls directly), turned into Fetch objects here.
  *
  * Use in-process with msw's setupServer (pass `baseUrl` so only that origin is answered), or over
- * HTTP through src/mock/server.ts. The mock is stateless: one bad request never affects another.
+ * HTTP through src/mock/server.ts. One createHandlers() call is one mock: its handlers share one
+ * state (src/mock/state.ts: special requests written, bookings cancelled), which starts empty;
+ * `stateless: true` gives handlers without one. A bad request never changes the state.
  */
 import { http, type RequestHandler } from 'msw';
 import {

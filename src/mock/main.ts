@@ -1,7 +1,7 @@
 /**
  * `npm run mock -- [--port P] [--user U] [--password S] [--book-ns URI] [--search-ns URI]
  * [--book-path P] [--book-http-path P] [--search-path P] [--search-http-path P] [--transfers-path P]
- * [--transfers-http-path P] [--fault NAME[,NAME]]... [--vary] [--real-service] [--list-faults]`: start
+ * [--transfers-http-path P] [--fault NAME[,NAME]]... [--vary] [--real-service] [--stateless] [--list-faults]`: start
  * the reference mock, print the URL it listens on (never the password), run until SIGINT or SIGTERM,
  * then close. `--fault` makes it break the contract in the named ways (src/mock/faults.ts), `--vary`
  * makes it answer in every legitimate way (src/mock/vary.ts), `--real-service` as the real service
@@ -20,7 +20,7 @@ import { ReplayError } from './replay.js';
 const USAGE = 'usage: npm run mock -- [--port P] [--user U] [--password S] [--book-ns URI] [--search-ns URI]\n'
   + '                    [--book-path P] [--book-http-path P] [--search-path P] [--search-http-path P]\n'
   + '                    [--transfers-path P] [--transfers-http-path P]\n'
-  + '                    [--fault NAME[,NAME]]... [--vary] [--real-service] [--list-faults] [--replay DIR]';
+  + '                    [--fault NAME[,NAME]]... [--vary] [--real-service] [--stateless] [--list-faults] [--replay DIR]';
 
 /** The path flags: group, SOAP path flag, HTTP GET/POST path flag. */
 const PATH_FLAGS = [['booking', 'book-path', 'book-http-path'], ['reference', 'search-path', 'search-http-path'],
@@ -36,6 +36,7 @@ export const MOCK_OPTIONS = {
   fault: { type: 'string', multiple: true },
   vary: { type: 'boolean' },
   'real-service': { type: 'boolean' },
+  stateless: { type: 'boolean' },
   'list-faults': { type: 'boolean' },
   ...Object.fromEntries(PATH_FLAGS.flatMap(([, soap, http]) => [[soap, { type: 'string' }], [http, { type: 'string' }]])) as
     Record<(typeof PATH_FLAGS)[number][1 | 2], { type: 'string' }>,
@@ -53,6 +54,7 @@ export const MOCK_HELP: FlagHelp<typeof MOCK_OPTIONS> = {
   fault: { value: 'NAME[,NAME]', description: 'commit these faults (repeatable; --list-faults names them)', default: 'none' },
   vary: { description: 'variation mode: every binding answers in other legitimate forms', default: 'off' },
   'real-service': { description: 'answer as the real service does', default: 'off' },
+  stateless: { description: 'keep no state: writes are not stored, a booking cancels any number of times', default: 'off (state per mock)' },
   'list-faults': { description: 'print the fault catalogue and exit' },
   'book-path': { value: 'P', description: 'service path of the booking SOAP bindings', default: '/1/SOAP/Booking.asmx' },
   'book-http-path': { value: 'P', description: 'service path of the booking HTTP GET/POST bindings', default: 'the book path' },
@@ -73,6 +75,7 @@ const consoleIO: MockCommandIO = { out: (s) => console.log(s), err: (s) => conso
 
 interface MockFlags {
   port: number; user: string; password: string; namespaces: Namespaces; paths: ServicePaths; faults: string[]; vary: boolean; realService: boolean;
+  stateless?: true;
   replay?: string;
 }
 
@@ -103,7 +106,10 @@ export function parseMockFlags(argv: readonly string[]): MockFlags | 'help' | 'l
   const given: GivenPaths = Object.fromEntries(PATH_FLAGS.map(([group, soap, http]) => [group, { soap: path(soap), http: path(http) }]));
   const faults = (values.fault ?? []).flatMap((v) => v.split(',')).map((n) => n.trim()).filter(Boolean);
   if (values.fault !== undefined && faults.length === 0) throw new Error('--fault names no fault');
-  resolveFaults(faults);
+  const stateful = resolveFaults(faults).filter((f) => f.stateful);
+  if (values.stateless && stateful.length > 0) {
+    throw new Error(`--stateless: fault ${stateful.map((f) => f.name).join(', ')} needs the mock's state (drop --stateless, or that --fault)`);
+  }
   return {
     port,
     user: values.user ?? DEFAULT_USER,
@@ -116,6 +122,7 @@ export function parseMockFlags(argv: readonly string[]): MockFlags | 'help' | 'l
     faults,
     vary: values.vary ?? false,
     realService: values['real-service'] ?? false,
+    ...(values.stateless ? { stateless: true as const } : {}),
     ...(values.replay !== undefined ? { replay: values.replay } : {}),
   };
 }
@@ -143,7 +150,7 @@ export async function mockMain(argv: readonly string[], io: MockCommandIO = cons
   try {
     mock = await startMock({
       port: flags.port, user: flags.user, password: flags.password, namespaces: flags.namespaces, paths: flags.paths, faults: flags.faults,
-      vary: flags.vary, realService: flags.realService, replay: flags.replay,
+      vary: flags.vary, realService: flags.realService, replay: flags.replay, stateless: flags.stateless,
     });
   } catch (e) {
     if (e instanceof ReplayError) {
@@ -168,6 +175,8 @@ export async function mockMain(argv: readonly string[], io: MockCommandIO = cons
   if (flags.faults.length) io.out(`  faults: ${flags.faults.join(', ')}`);
   for (const [group, p] of Object.entries(flags.paths)) io.out(`  ${group}: SOAP at ${p.soap}, HTTP GET/POST at ${p.http}`);
   if (flags.vary) io.out('  variation mode: every binding answers in other legitimate forms');
+  io.out(flags.stateless ? '  stateless: writes are not stored, bookings cancel any number of times'
+    : '  state: special requests written are read back, a booking or transfer booking cancels once (--stateless: none)');
   if (flags.realService) io.out('  real-service style: in-band Error results, null strings left out, element policies and rates, nil fees');
   if (mock.replay) {
     const r = mock.replay;

@@ -97,6 +97,19 @@ function richRates(rates: Value): Value {
 }
 
 /**
+ * The parts as `on` draws them, but without the booking picks of `inBandErrors` (a booking answered
+ * "already cancelled" or "not found" by a pick on its id): with state (src/mock/state.ts) whether a
+ * booking was cancelled is the state's to say, and one booking per binding must get one outcome. The
+ * part is still drawn, so that the other parts of a request come out as they do without state.
+ */
+export function withoutBookingPicks(on: (p: RealPart) => boolean): (p: RealPart) => boolean {
+  return (p) => {
+    const v = on(p);
+    return p === 'inBandErrors' ? false : v;
+  };
+}
+
+/**
  * The result data of a valid call as the real service writes it. `on` says which parts apply (all
  * for `--real-service`; a chance per request in variation mode); within a part, which calls and
  * items it touches is a stable pick per request.

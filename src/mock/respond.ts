@@ -17,7 +17,8 @@ import { adjustForBinding, resolveOperation, type Credentials } from './data.js'
 import { faultApplies, faultBindings, type Fault, type FaultContext, type MockResponse, type ResponseKind } from './faults.js';
 import { serializeResult, type SerializeOptions, type Value } from './serialize.js';
 import { contentTypeOf, presentationFor, requestSeed, variedBody, variedOptions, variedRejection, varyData } from './vary.js';
-import { realStyle } from './real-style.js';
+import { realStyle, withoutBookingPicks } from './real-style.js';
+import { stateStep, touchesState, type BookingStore, type MockState } from './state.js';
 
 export interface AnswerConfig {
   readonly credentials: Credentials;
@@ -28,6 +29,8 @@ export interface AnswerConfig {
   readonly vary: boolean;
   /** Answer as the real service does (src/mock/real-style.ts). */
   readonly realService: boolean;
+  /** This mock instance's state (src/mock/state.ts); undefined in stateless mode. */
+  readonly state?: MockState;
 }
 
 const toMock = (r: OutgoingResponse): MockResponse => ({ status: r.status, headers: r.headers, body: r.body });
@@ -76,8 +79,18 @@ export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, serv
   const outcome = resolveOperation(op, params, cred, inBand);
   if (outcome.kind === 'fault') return finish(faults, toMock(b.encodeFault(500, outcome.reason, 'client')), ctxOf('rejection'));
 
-  let value = cfg.realService ? realStyle(op, params, outcome.value, () => true) : cfg.vary ? varyData(op, params, outcome.value) : outcome.value;
+  // The state's part (src/mock/state.ts): a valid call on a booking reads it and may change it.
+  const step = cfg.state && touchesState(op) && isObject(outcome.value) && outcome.value.Error === undefined
+    ? stateStep(op, params, storeFor(cfg.state, faults, ctxOf('data')))
+    : undefined;
+  // With state, whether a booking is cancelled is the state's to say, not a pick of the real style.
+  const stateful = cfg.state !== undefined;
+  let value = step?.error
+    ?? (cfg.realService ? realStyle(op, params, outcome.value, stateful ? withoutBookingPicks(() => true) : () => true)
+      : cfg.vary ? varyData(op, params, outcome.value, stateful) : outcome.value);
+  if (step?.text !== undefined && isObject(value) && value.Error === undefined) value = { ...value, text: step.text };
   const ctx = ctxOf(isObject(value) && value.Error !== undefined ? 'in-band-error' : 'data');
+  if (ctx.kind === 'data') step?.commit?.();
   value = adjustForBinding(op, b.id, value);
   for (const f of faults) if (f.apply.value) value = f.apply.value(value, ctx);
 
@@ -93,8 +106,19 @@ export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, serv
   const response = look
     ? { status: 200, headers: { 'content-type': contentTypeOf(b.responseMediaType, look.contentType) }, body: variedBody(look, op, b, xml, ns) }
     : toMock(b.encodeResult(op, xml, ns));
-  return finish(faults, response, ctx);
+  const out = finish(faults, response, ctx);
+  // An answer that read or changed the state must never be served again from a memo.
+  return cfg.state && touchesState(op) ? { ...out, volatile: true } : out;
 }
+
+/** The store a request sees: the mock's, wrapped by the state hooks of the faults on its operation and binding. */
+function storeFor(state: MockState, faults: readonly Fault[], ctx: FaultContext): BookingStore {
+  let store: BookingStore = state;
+  for (const f of faults) if (f.apply.state) store = f.apply.state(store, { ...ctx, memory: state.memory(f.name) });
+  return store;
+}
+
+
 
 /** The body, status, headers and response hooks, in that order. */
 function finish(faults: readonly Fault[], r: MockResponse, ctx: FaultContext): MockResponse {

@@ -39,6 +39,8 @@ export interface MockOptions {
   readonly faults?: MockHandlerOptions['faults'];
   /** Variation mode: every legitimate serialisation and data variation (src/mock/vary.ts). */
   readonly vary?: boolean;
+  /** No state (see MockHandlerOptions.stateless): every answer a function of the request alone. */
+  readonly stateless?: boolean;
   /**
    * A recording directory (`conformance record --out DIR`) to serve first (src/mock/replay.ts);
    * its namespaces are used unless `namespaces` is given. A bad recording rejects with ReplayError.
@@ -77,6 +79,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
     style: options.style,
     faults: options.faults,
     vary: options.vary,
+    stateless: options.stateless,
     paths: options.paths ?? replay?.paths,
     realService: options.realService,
     replay: replay?.lookup,
@@ -85,7 +88,8 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const served: Served = {
     core, handlers: handlersOf(core), direct,
     // Every answer is a function of the request alone once the style function (the one piece of
-    // caller code left) is out of the way: the catalogue's faults, variation and replay are pure.
+    // caller code left) is out of the way: the catalogue's faults, variation and replay are pure;
+    // answers that read or change the state are marked volatile and never remembered.
     memo: direct && options.style === undefined ? new AnswerMemo() : undefined,
   };
   const server = createServer((req, res) => {
@@ -244,7 +248,8 @@ function direct(core: MockCore, memo: AnswerMemo | undefined, method: string, ur
   const wire = plain && plainToWire(plain);
   if (wire === undefined) return throughResponse(core, route, answer);
   // Only a binding route's answer: the WSDL names the origin (Host), and the rest are cheap.
-  if (key !== undefined && route.kind === 'binding') memo!.set(key, wire);
+  // Nor an answer that read or changed the state: the same request may be answered otherwise later.
+  if (key !== undefined && route.kind === 'binding' && !(plain && !(answer instanceof ReplayHit) && answer.volatile)) memo!.set(key, wire);
   return wire;
 }
 

@@ -24,7 +24,7 @@ import { effective, isSimple, MODEL, type ElementField, type SimpleType, type Ty
 import type { Binding, DocumentForm } from '../bindings/types.js';
 import { Rng, stableHash } from './data.js';
 import type { AnyContent, DataObject, SerializeOptions, Value } from './serialize.js';
-import { realStyle } from './real-style.js';
+import { realStyle, withoutBookingPicks } from './real-style.js';
 
 type RawParams = Readonly<Record<string, string | undefined>>;
 
@@ -63,11 +63,13 @@ interface DataWalk {
  * The same result, varied in data only as the contract allows; identical for every binding of a
  * request. Results carrying an Error element (rejections reported in-band) are left alone.
  */
-export function varyData(op: Operation, params: RawParams, value: Value): Value {
+export function varyData(op: Operation, params: RawParams, value: Value, stateful = false): Value {
   const seed = requestSeed(op, params);
-  // The real service's style (src/mock/real-style.ts), each part by chance for this request.
+  // The real service's style (src/mock/real-style.ts), each part by chance for this request; with
+  // state, no in-band Error picked by booking id (the state says which booking is cancelled).
   const parts = new Rng(seed ^ 0x7ea1);
-  const real = realStyle(op, params, value, () => parts.chance(0.5));
+  const draw = () => parts.chance(0.5);
+  const real = realStyle(op, params, value, stateful ? withoutBookingPicks(draw) : draw);
   if (!isObject(real) || 'Error' in real) return real;
   const rng = new Rng(seed ^ 0x5eed);
   return complex({ rng, op, zone: rng.chance(0.5) }, real, op.resultType, op.resultElement);

@@ -1,0 +1,199 @@
+/**
+ * The mock's state, as the real service keeps it (issue 23): special requests written with
+ * UpdateSpecialRequest and read with GetSpecialRequest, bookings cancelled with CancelBooking and
+ * transfer bookings cancelled with CancelTransferBooking.
+ *
+ * One MockState belongs to one mock instance (one createMockCore / createHandlers / startMock call)
+ * and is shared by its four bindings; it starts empty. Nothing here is global: two mocks never
+ * see each other's writes. `stateless: true` (`npm run mock -- --stateless`) makes a mock without
+ * one, answering every request as a function of the request alone (replaying recordings, runs
+ * that send one booking on all four bindings).
+ *
+ * `stateStep` is the state's part of one answer: what a valid call (right credentials, parameters
+ * checked) reads and what it changes. The answering pipeline (src/mock/respond.ts) applies the
+ * change only when the call is answered with data. Stateful faults (src/mock/faults.ts, hook
+ * `state`) wrap the BookingStore a request sees, on their operation and bindings only.
+ */
+import type { Operation } from '../contract/catalogue.js';
+import { errorResult } from './real-style.js';
+import type { DataObject } from './serialize.js';
+
+type RawParams = Readonly<Record<string, string | undefined>>;
+
+/** ErrorType of a cancellation of a booking already cancelled (the live service's, fixtures/real-service/fact1-*). */
+export const BOOKING_ALREADY_CANCELLED = 'Fitruums.Framework.Booking.Exceptions.BookingAlreadyCancelledException';
+/** ErrorType of a cancellation of a transfer booking already cancelled (in the style of TransferBookingNotFoundException, fact7). */
+export const TRANSFER_ALREADY_CANCELLED = 'Fitruums.Framework.Booking.Exceptions.TransferBookingAlreadyCancelledException';
+/** The Code of CancelBooking (and code of CancelTransferBooking) answering "already cancelled". */
+export const ALREADY_CANCELLED_CODE = -2;
+
+/** A transfer booking cancelled, with the customer it was cancelled for. */
+export interface CancelledTransfer { readonly transferBookingID: string; readonly email: string | undefined }
+
+/**
+ * What one request sees of the state. The pipeline calls only these; a stateful fault replaces
+ * some of them for its operation and bindings (the rest pass through to the mock's store).
+ */
+export interface BookingStore {
+  /** The special request stored for a booking (its bookingId as an int's digits), or undefined when none was written. */
+  specialRequest(bookingId: string): string | undefined;
+  /** Store a booking's special request, replacing the earlier one. */
+  setSpecialRequest(bookingId: string, text: string): void;
+  /** Whether a booking (bookingID) has been cancelled. */
+  isCancelled(bookingID: string): boolean;
+  /** Mark a booking cancelled. */
+  cancel(bookingID: string): void;
+  /** Whether a transfer booking has been cancelled (`email` as the request names it). */
+  isTransferCancelled(transferBookingID: string, email: string | undefined): boolean;
+  /** Mark a transfer booking cancelled. */
+  cancelTransfer(transferBookingID: string, email: string | undefined): void;
+  /** The text written last, to any booking (undefined before the first write). */
+  lastSpecialRequest(): { readonly bookingId: string; readonly text: string } | undefined;
+  /** Bookings cancelled so far, oldest first. */
+  cancelledBookings(): readonly string[];
+  /** Transfer bookings cancelled so far, oldest first. */
+  cancelledTransfers(): readonly CancelledTransfer[];
+  /** A stateful fault's own memory in this mock instance (a map per fault name, created on first use). */
+  memory(fault: string): Map<string, unknown>;
+}
+
+/** The key of a booking named by bookingID (a string parameter): as sent, without surrounding white space. */
+export const bookingKey = (id: string): string => id.trim();
+
+/** The key of a booking named by bookingId (an int parameter): its value's digits ("007" and "7" are one booking). */
+export function intBookingKey(id: string): string {
+  const m = /^\s*([+-]?)0*(\d+)\s*$/.exec(id);
+  if (!m) return id.trim();
+  return m[2] === '' || /^0+$/.test(m[2]!) ? '0' : `${m[1] === '-' ? '-' : ''}${m[2]}`;
+}
+
+/** The state of one mock instance: empty when made. */
+export class MockState implements BookingStore {
+  readonly #texts = new Map<string, string>();
+  #last: { bookingId: string; text: string } | undefined;
+  readonly #cancelled = new Set<string>();
+  readonly #transfers = new Map<string, CancelledTransfer>();
+  readonly #memory = new Map<string, Map<string, unknown>>();
+
+  specialRequest(bookingId: string): string | undefined {
+    return this.#texts.get(intBookingKey(bookingId));
+  }
+
+  setSpecialRequest(bookingId: string, text: string): void {
+    const key = intBookingKey(bookingId);
+    this.#texts.set(key, text);
+    this.#last = { bookingId: key, text };
+  }
+
+  isCancelled(bookingID: string): boolean {
+    return this.#cancelled.has(bookingKey(bookingID));
+  }
+
+  cancel(bookingID: string): void {
+    this.#cancelled.add(bookingKey(bookingID));
+  }
+
+  isTransferCancelled(transferBookingID: string): boolean {
+    return this.#transfers.has(bookingKey(transferBookingID));
+  }
+
+  cancelTransfer(transferBookingID: string, email: string | undefined): void {
+    const key = bookingKey(transferBookingID);
+    if (!this.#transfers.has(key)) this.#transfers.set(key, { transferBookingID: key, email });
+  }
+
+  lastSpecialRequest(): { readonly bookingId: string; readonly text: string } | undefined {
+    return this.#last;
+  }
+
+  cancelledBookings(): readonly string[] {
+    return [...this.#cancelled];
+  }
+
+  cancelledTransfers(): readonly CancelledTransfer[] {
+    return [...this.#transfers.values()];
+  }
+
+  memory(fault: string): Map<string, unknown> {
+    let m = this.#memory.get(fault);
+    if (!m) this.#memory.set(fault, (m = new Map()));
+    return m;
+  }
+
+  /** Whether nothing was written or cancelled yet. */
+  get empty(): boolean {
+    return this.#texts.size === 0 && this.#cancelled.size === 0 && this.#transfers.size === 0;
+  }
+}
+
+/** The operations whose valid calls read or change the state. */
+const STATE_RESULTS = new Set([
+  'UpdateSpecialRequestResult', 'GetSpecialRequestResult', 'CancelBookingResult', 'CancelTransferBookingResult',
+  'AmendmentPriceRequestResult', 'AmendmentRequestResult',
+]);
+
+/** Whether valid calls of this operation read or change the state (their answers depend on earlier calls). */
+export function touchesState(op: Operation): boolean {
+  return STATE_RESULTS.has(op.resultType);
+}
+
+/** The state's part of one answer. */
+export interface StateStep {
+  /** The whole result instead of the generated one (an in-band Error: already cancelled). */
+  readonly error?: DataObject;
+  /** GetSpecialRequest: the stored text, shown whatever the style would otherwise leave out. */
+  readonly text?: string;
+  /** The change this call makes, applied once it is answered with data. */
+  readonly commit?: () => void;
+}
+
+/** A special request's text that clears it (as the answer's resultCode 1 says): empty or only white space. */
+export const clearsSpecialRequest = (text: string): boolean => text.trim() === '';
+
+/**
+ * What a valid call of `op` reads from the store and would change in it; undefined for an
+ * operation that does not touch the state or a call that names no booking.
+ */
+export function stateStep(op: Operation, params: RawParams, store: BookingStore): StateStep | undefined {
+  switch (op.resultType) {
+    case 'UpdateSpecialRequestResult': {
+      const id = params.bookingId;
+      const text = params.text ?? '';
+      if (id === undefined) return undefined;
+      // A blank text clears the special request (resultCode 1): it reads back empty.
+      return { commit: () => store.setSpecialRequest(id, clearsSpecialRequest(text) ? '' : text) };
+    }
+    case 'GetSpecialRequestResult': {
+      const id = params.bookingId;
+      const text = id === undefined ? undefined : store.specialRequest(id);
+      return text === undefined ? undefined : { text };
+    }
+    case 'CancelBookingResult': {
+      const id = params.bookingID;
+      if (id === undefined) return undefined;
+      if (store.isCancelled(id)) {
+        return { error: errorResult(op.resultType, BOOKING_ALREADY_CANCELLED, `The booking with ID ${bookingKey(id)} has already been cancelled.`, { Code: ALREADY_CANCELLED_CODE }) };
+      }
+      return { commit: () => store.cancel(id) };
+    }
+    case 'CancelTransferBookingResult': {
+      const id = params.transferBookingID;
+      if (id === undefined) return undefined;
+      if (store.isTransferCancelled(id, params.email)) {
+        return {
+          error: errorResult(op.resultType, TRANSFER_ALREADY_CANCELLED, `The transfer booking with ID ${bookingKey(id)} has already been cancelled.`,
+            { cancellationFeeInEuros: '0', cancellationFeeInLocalCurrency: '0', code: ALREADY_CANCELLED_CODE }),
+        };
+      }
+      return { commit: () => store.cancelTransfer(id, params.email) };
+    }
+    case 'AmendmentPriceRequestResult': case 'AmendmentRequestResult': {
+      const id = params.bookingID;
+      if (id === undefined || !store.isCancelled(id)) return undefined;
+      // An amendment of a cancelled booking: the Error, then the value types the result still writes (no room, no amendment).
+      return { error: errorResult(op.resultType, BOOKING_ALREADY_CANCELLED, `The booking with ID ${bookingKey(id)} has been cancelled and cannot be amended.`, { RoomId: 0, BookingType: 'NoAmendmentAvailable' }) };
+    }
+    default:
+      return undefined;
+  }
+}
