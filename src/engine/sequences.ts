@@ -75,7 +75,8 @@ export function sequenceUnits(plan: RunPlan): Unit[] {
   const has = (name: string) => plan.operations.find((o) => o.name === name);
   const unit = (op: Operation, spec: SequenceSpec, description: string): Unit =>
     ({ op, caseId: SEQUENCE_CASE[spec.family], kind: 'valid', params: {}, description, sequence: spec });
-  const update = has('UpdateSpecialRequest');
+  // A write is proven by a read, and a read of a written text needs the write: either operation brings the sequence.
+  const update = has('UpdateSpecialRequest') ?? (has('GetSpecialRequest') ? findOperation('UpdateSpecialRequest') : undefined);
   if (update) {
     out.push(unit(update, { family: 'write-read', pool: 'specialRequest', needs: Math.max(2, n) },
       'UpdateSpecialRequest through each binding, then GetSpecialRequest through every binding reads back exactly the text written; a second write replaces the first; each booking keeps its own text'));
@@ -83,12 +84,12 @@ export function sequenceUnits(plan: RunPlan): Unit[] {
   const cancel = has('CancelBooking');
   if (cancel) {
     const first = plan.cases.get('AmendmentPriceRequest')?.[0]?.params;
-    out.push(unit(cancel, { family: 'cancel', pool: 'cancel', needs: n + 1, readParams: first ?? DEFAULT_READ },
+    out.push(unit(cancel, { family: 'cancel', pool: 'cancel', needs: 2 * (n + 1), readParams: first ?? DEFAULT_READ },
       'AmendmentPriceRequest shows each booking usable; CancelBooking of each in turn, a binding each, is never answered "already cancelled"; a second cancellation may go either way'));
   }
   const transfer = has('CancelTransferBooking');
   if (transfer) {
-    out.push(unit(transfer, { family: 'cancel-transfer', pool: 'transfers', needs: n + 1 },
+    out.push(unit(transfer, { family: 'cancel-transfer', pool: 'transfers', needs: 2 * (n + 1) },
       'CancelTransferBooking of each transfer booking in turn, a binding each (bookings of one customer included), is never answered "already cancelled"; a second cancellation may go either way'));
   }
   return out;
@@ -241,12 +242,18 @@ async function writeRead(plan: RunPlan, unit: Unit, bookings: readonly Booking[]
   const byWrite = new Map<string, Miss[]>();
   for (const m of misses) byWrite.set(`${m.writer}/${m.phase}`, [...(byWrite.get(`${m.writer}/${m.phase}`) ?? []), m]);
   for (const [key, ms] of byWrite) {
-    const readers = ms.map((m) => m.reader);
-    if (readers.length === readsOk.get(key)) {
-      const w = writers[ms[0]!.writer]!;
-      writeFaults.set(w.binding, [...(writeFaults.get(w.binding) ?? []), finding(ms[0]!, 'write', readers)]);
+    // Another booking's text read for this one: the store holds that text under the other booking
+    // (whose own reads show it), so the read that returns it here is at fault, whichever binding wrote.
+    const crossed = ms.filter((m) => m.code === 'write_crossed_bookings');
+    for (const m of crossed) readFaults.set(m.reader, [...(readFaults.get(m.reader) ?? []), finding(m, 'read', [m.reader])]);
+    const rest = ms.filter((m) => m.code !== 'write_crossed_bookings');
+    if (rest.length === 0) continue;
+    // No binding read it back: the write is at fault. Some did: the reads that did not are.
+    if (ms.length === readsOk.get(key)) {
+      const w = writers[rest[0]!.writer]!;
+      writeFaults.set(w.binding, [...(writeFaults.get(w.binding) ?? []), finding(rest[0]!, 'write', rest.map((m) => m.reader))]);
     } else {
-      for (const m of ms) readFaults.set(m.reader, [...(readFaults.get(m.reader) ?? []), finding(m, 'read', [m.reader])]);
+      for (const m of rest) readFaults.set(m.reader, [...(readFaults.get(m.reader) ?? []), finding(m, 'read', [m.reader])]);
     }
   }
   const notUsable = [...unusable.values()];
@@ -268,6 +275,7 @@ async function cancellations(plan: RunPlan, unit: Unit, spec: SequenceSpec, book
   const bs = plan.bindings;
   const op = unit.op;
   const transfers = spec.family === 'cancel-transfer';
+  const kind = transfers ? 'transfer booking' : 'booking';
   const cancelParams = (b: Booking): Params => (transfers ? { language: 'en', email: b.email ?? '' } : { language: 'en' });
   // Each booking's usability, read first (transfer bookings have no read: not known).
   const usable = new Map<string, string | true>();
@@ -278,47 +286,62 @@ async function cancellations(plan: RunPlan, unit: Unit, spec: SequenceSpec, book
       usable.set(b.id, r.kind === 'accepted' ? true : `AmendmentPriceRequest answered ${r.how}`);
     }
   }
-  const verdicts = new Map<BindingId, Verdict>();
-  // A binding's verdict: its findings add up; a judged cancellation outweighs one not judged.
-  const set = (b: BindingId, v: Omit<Verdict, 'op' | 'binding'>) => {
-    const old = verdicts.get(b);
-    if (!old) verdicts.set(b, { op, binding: b, ...v });
-    else if (v.outcome.length > 0) verdicts.set(b, { op, binding: b, outcome: [...old.outcome, ...v.outcome] });
-    else if (old.skipped !== undefined && v.skipped === undefined) verdicts.set(b, { op, binding: b, outcome: old.outcome });
-  };
+  // Two rounds, the bindings in order and then reversed, each closed by one more cancellation, so
+  // every binding's cancellation is followed by another's, and by a different binding's in each round.
+  const half = Math.ceil(bookings.length / 2);
+  const order: BindingId[] = [
+    ...bookings.slice(0, half).map((_, k) => bs[k % bs.length]!),
+    ...bookings.slice(half).map((_, k) => [...bs].reverse()[k % bs.length]!),
+  ];
+  interface Leak { readonly booking: Booking; readonly binding: BindingId; readonly before: { booking: Booking; binding: BindingId }; readonly how: string }
+  const leaks: Leak[] = [];
+  const judged = new Set<BindingId>();
+  const notJudged: string[] = [];
   let before: { booking: Booking; binding: BindingId } | undefined;
   for (const [k, b] of bookings.entries()) {
-    const binding = bs[k % bs.length]!;
+    const binding = order[k]!;
     const u = usable.get(b.id);
     if (u !== undefined && u !== true) {
-      set(binding, { outcome: [], skipped: `not judged: booking ${b.id} is not usable (${u}): give bookings.${spec.pool} bookings that can still be cancelled` });
-      before = undefined;
+      notJudged.push(`booking ${b.id} is not usable (${u})`);
       continue;
     }
     const r = await call(op, binding, cancelParams(b), b);
-    if (r.alreadyCancelled) {
-      if (!before) {
-        // Nothing this sequence cancelled came before it: nothing to blame (a transfer booking cannot be seen usable first).
-        set(binding, { outcome: [], skipped: `not judged: ${transfers ? 'transfer booking' : 'booking'} ${b.id} answered "already cancelled" before this sequence cancelled anything${transfers ? ' (there is no read to see a transfer booking usable first): give bookings.transfers bookings not yet cancelled' : ''}` });
-      } else {
-        const f: Finding = {
-          check: SEQUENCE_CHECK, code: 'cancellation_leaked', path: `/${op.resultElement}/Error`,
-          message: `${op.name} ${before.binding} → ${op.name} ${binding}: ${transfers ? 'transfer booking' : 'booking'} ${b.id}${transfers ? '' : ', seen usable,'} was never cancelled by this run, `
-            + `but answered "already cancelled" (${r.how}) right after ${before.booking.id} was cancelled through ${before.binding}: state leaks between bookings`
-            + (transfers && before.booking.email === b.email ? ` (both of customer ${b.email})` : ''),
-          expected: `${b.id} cancellable`, actual: r.how,
-        };
-        set(before.binding, { outcome: [f] });
-      }
-    } else if (before && r.kind !== 'unknown') {
-      set(before.binding, { outcome: [] });
+    if (r.alreadyCancelled && before) leaks.push({ booking: b, binding, before, how: r.how });
+    else if (r.alreadyCancelled) notJudged.push(`${kind} ${b.id} answered "already cancelled" before this sequence cancelled anything`);
+    else if (r.kind === 'accepted') {
+      judged.add(binding);
+      if (before) judged.add(before.binding);
     }
-    before = { booking: b, binding };
+    if (r.kind === 'accepted') before = { booking: b, binding };
   }
   // A second cancellation of the first booking, through another binding: never a failure, either way.
   const first = bookings[0];
   if (first && (usable.get(first.id) ?? true) === true) await call(op, bs[1 % bs.length]!, cancelParams(first), first);
-  return bs.map((b) => verdicts.get(b) ?? { op, binding: b, outcome: [], skipped: 'not judged: no booking cancelled through this binding was followed by another' });
+
+  // Whose fault is a leak: a binding that answers "already cancelled" whichever binding cancelled
+  // before it is the answering one; one whose cancellation is followed by "already cancelled"
+  // whichever binding answers next is the cancelling one; otherwise both are named.
+  const observers = new Set(leaks.map((l) => l.binding));
+  const cancellers = new Set(leaks.map((l) => l.before.binding));
+  const blame = (l: Leak): BindingId[] => observers.size === 1 && cancellers.size > 1 ? [l.binding]
+    : cancellers.size === 1 && observers.size > 1 ? [l.before.binding] : [...new Set([l.before.binding, l.binding])];
+  const findings = new Map<BindingId, Finding[]>();
+  for (const l of leaks) {
+    const f: Finding = {
+      check: SEQUENCE_CHECK, code: 'cancellation_leaked', path: `/${op.resultElement}/Error`,
+      message: `${op.name} ${l.before.binding} → ${op.name} ${l.binding}: ${kind} ${l.booking.id}${transfers ? '' : ', seen usable,'} was never cancelled by this run, `
+        + `but answered "already cancelled" (${l.how}) right after ${l.before.booking.id} was cancelled through ${l.before.binding}: state leaks between bookings`
+        + (transfers && l.before.booking.email === l.booking.email ? ` (both of customer ${l.booking.email})` : ''),
+      expected: `${l.booking.id} cancellable`, actual: l.how,
+    };
+    for (const b of blame(l)) findings.set(b, [...(findings.get(b) ?? []), f]);
+  }
+  return bs.map((b) => {
+    if (findings.has(b)) return { op, binding: b, outcome: findings.get(b)! };
+    if (judged.has(b)) return { op, binding: b, outcome: [] };
+    return { op, binding: b, outcome: [], skipped: `not judged: ${notJudged.length ? notJudged.join('; ') : 'no cancellation through this binding was followed by another'}`
+      + `: give bookings.${spec.pool} ${kind}s that can still be cancelled` };
+  });
 }
 
 /** The whole sequence as a script: each step's curl command, in order, under a comment naming it (the password as its variable). */
