@@ -4,7 +4,7 @@
  * a booking of its own from a configured pool: one per binding, per case and per sequence step.
  * The four bindings are then compared on an equal footing (by outcome, not by the booking's values),
  * and no booking is used twice. When a pool runs out, the calls left without a booking are not sent,
- * each with the reason; a run that skipped calls for want of bookings exits EXIT_POOL_EXHAUSTED.
+ * each with the reason; a run that skipped calls for want of bookings exits EXIT_POOL_EXHAUSTED (6).
  */
 import type { BindingId } from '../contract/catalogue.js';
 import type { Params } from '../bindings/types.js';
@@ -38,7 +38,7 @@ export interface Booking {
 }
 
 /** Exit code of a run that left state-changing calls unsent because a pool ran out (and nothing failed). */
-export const EXIT_POOL_EXHAUSTED = 5;
+export const EXIT_POOL_EXHAUSTED = 6;
 
 /** The pool each state-changing operation draws from, and how a booking goes into its parameters. */
 const USES: Readonly<Record<string, { readonly pool: PoolName; readonly put: (p: Params, b: Booking) => Params }>> = {

@@ -122,9 +122,9 @@ export function planUnits(plan: RunPlan): Unit[] {
   return withBookings(plan, [...casesUnits(plan), ...sequenceUnits(plan)]);
 }
 
-/** The pools a plan draws from: its own, else the embedded mock's, else none. */
-export function poolsOf(plan: Pick<RunPlan, 'bookings' | 'target'>): BookingPools {
-  return plan.bookings ?? (plan.target.embedded ? mockBookings() : EMPTY_POOLS);
+/** The pools a plan draws from: its own, else the embedded mock's (as many as `calls` state-changing calls could need), else none. */
+export function poolsOf(plan: Pick<RunPlan, 'bookings' | 'target'>, calls = 0): BookingPools {
+  return plan.bookings ?? (plan.target.embedded ? mockBookings(Math.max(400, calls)) : EMPTY_POOLS);
 }
 
 /** Rank of a unit's claim on the pools: the hand-written cases first, then the generated ones, then the negative ones. */
@@ -136,7 +136,8 @@ const claimRank = (u: Unit) => (u.sequence ? 1 : u.kind === 'valid' ? 0 : u.kind
  * Calls the policy does not send (no --allow-mutations) claim none.
  */
 export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
-  const ledger = new BookingLedger(poolsOf(plan));
+  // The embedded mock accepts any booking: its generated pools never run out (a bound on the calls: every unit on every binding, each sequence's needs).
+  const ledger = new BookingLedger(poolsOf(plan, units.reduce((n, u) => n + (u.sequence?.needs ?? plan.bindings.length), 0)));
   const out = [...units];
   const order = units.map((u, i) => ({ u, i })).sort((a, b) => claimRank(a.u) - claimRank(b.u) || a.i - b.i);
   for (const { u, i } of order) {

@@ -236,7 +236,8 @@ export async function shrinkUnit(plan: RunPlan, deps: EngineDeps, unit: Unit, ro
 function bookingsOf(plan: RunPlan, units: readonly Unit[], used: readonly BookingUse[][]): Pick<RunReport, 'bookings'> {
   if (!units.some((u) => u.bookings !== undefined)) return {};
   const order = (b: string) => plan.bindings.indexOf(b as BindingId);
-  const changed = used.flatMap((us) => [...us].sort((a, b) => order(a.binding) - order(b.binding)));
+  // A case's bookings in binding order; a sequence's in the order of its steps.
+  const changed = used.flatMap((us) => [...us].sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || order(a.binding) - order(b.binding)));
   const short: Record<string, number> = {};
   for (const u of units) {
     for (const [b, why] of Object.entries(u.unsent ?? {})) {
