@@ -76,7 +76,6 @@ export const DEFECT_CODES = {
   acceptance_differs: 'bindings disagree on accepting the request',
   error_type_differs: 'bindings answer with different in-band Errors',
   value_differs: 'bindings answer with different values',
-  shape_differs: "a state-changing call's bindings answer in different shapes (nil where another binding writes a value)",
   // sequences over state
   write_not_read_back: 'a text written with UpdateSpecialRequest that GetSpecialRequest does not read back exactly',
   write_not_replaced: 'a second write whose read still shows the first text',

@@ -13,7 +13,7 @@ import type { CaseKind, CheckContext } from '../checks/context.js';
 import type { CheckOutcome } from '../checks/types.js';
 import type { Finding } from '../core/types.js';
 import { isNil } from '../xml/tree.js';
-import { canonicalDigest, canonicalEntries, ELEMENT, EntryDigest, NIL, type Entry } from './canonical.js';
+import { canonicalDigest, canonicalEntries, EntryDigest, type Entry } from './canonical.js';
 import { BINDING_DIFFERENCES, documentedDifference } from '../contract/binding-differences.js';
 import { displayValue } from './values.js';
 
@@ -211,8 +211,9 @@ export function compareViews(
   }
   // A state-changing call changes the booking it names, so each binding sent one of its own: they are
   // compared by outcome (accepted, or rejected with which ErrorType, above), never by the values that
-  // belong to each booking. Each answer's shape is held to the contract by the checks of its binding.
-  if (op.mutates) return shapeRows(op, accepted, views);
+  // belong to each booking (nil included: a nillable place is the booking's). Each answer's shape is
+  // held to the contract by the checks of its binding (shape, xsd_valid, binding_rules).
+  if (op.mutates) return [{ outcome: [] }];
   const rows = differences(accepted, canonicalOf(views, true), '');
   if (rows.length > 0) return rows;
   // Where a documented difference was set aside, the bindings that share an expectation must agree.
@@ -222,57 +223,6 @@ export function compareViews(
     const where = documented.map((d) => d.path).join(', ');
     rows.push(...differences(same, canonicalOf(views, false),
       ` (${list(same)} must agree there: the contract treats them alike at ${where})`));
-  }
-  return rows.length > 0 ? rows : [{ outcome: [] }];
-}
-
-/** A canonical value's kind, all a state-changing call's bindings must agree on: nil, an element, or a value (empty included). */
-const kindOf = (value: string) => (value === NIL ? 'nil' : value === ELEMENT ? 'element' : 'value');
-/** A result's shape: each place (list positions dropped) with the kinds of value found there. */
-function shapeOf(entries: readonly Entry[]): Map<string, string> {
-  const m = new Map<string, Set<string>>();
-  for (const e of entries) {
-    const p = e.path.replace(/\[\d+\]/g, '');
-    m.set(p, (m.get(p) ?? new Set()).add(kindOf(e.value)));
-  }
-  return new Map([...m].map(([p, k]) => [p, [...k].sort().join('|')]));
-}
-
-/**
- * The shapes of a state-changing call's accepted answers: where two bindings both write a place, they
- * write the same kind there (nil, element, value). A place one booking's answer has and another's
- * lacks is the booking's, not the binding's: not compared. The documented difference is set aside,
- * and then the bindings the contract treats alike there must agree on it too.
- */
-function shapeRows(op: Operation, accepted: readonly BindingId[], views: ReadonlyMap<BindingId, BindingView>): EquivalenceRow[] {
-  const pass = (ignoreDocumented: boolean, among: readonly BindingId[], note: string): EquivalenceRow[] => {
-    const shapes = new Map(among.map((b) => [b, shapeOf(views.get(b)!.entries(ignoreDocumented))]));
-    const places = [...new Set(among.flatMap((b) => [...shapes.get(b)!.keys()]))].sort();
-    for (const place of places) {
-      const have = among.filter((b) => shapes.get(b)!.has(place));
-      const byKind = groups(have, (b) => shapes.get(b)!.get(place)!);
-      if (byKind.length < 2) continue;
-      const [major, ...rest] = byKind;
-      const minority = rest.flat();
-      const tie = major!.length === minority.length;
-      const all = have.map((b) => `${b}=${shapes.get(b)!.get(place)}`).join(', ');
-      const f: Finding = {
-        check: EQUIVALENCE_CHECK, code: 'shape_differs', path: place,
-        message: `${list(minority)} ${minority.length > 1 ? 'answer' : 'answers'} in another shape than ${list(major!)}${tie ? ' (no majority: either side may be wrong)' : ''} at ${place}: ${all}`
-          + ` (a state-changing call: each binding changed a booking of its own, so only outcome and shape are compared)${note}`,
-        expected: `${list(major!)}: ${shapes.get(major![0]!)!.get(place)}`,
-        actual: `${list(minority)}: ${minority.map((b) => shapes.get(b)!.get(place)).join(', ')}`,
-      };
-      return [{ binding: (tie ? have : minority).join(','), outcome: [f] }];
-    }
-    return [];
-  };
-  const rows = pass(true, accepted, '');
-  if (rows.length > 0) return rows;
-  const documented = BINDING_DIFFERENCES.filter((d) => d.operation === op.name);
-  for (const same of groups(accepted, (b) => documented.map((d) => d.expect[b]).join('|'))) {
-    if (documented.length === 0 || same.length < 2) continue;
-    rows.push(...pass(false, same, ` (${list(same)} must agree there: the contract treats them alike at ${documented.map((d) => d.path).join(', ')})`));
   }
   return rows.length > 0 ? rows : [{ outcome: [] }];
 }

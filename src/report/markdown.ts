@@ -7,7 +7,7 @@
 import type { ResultRow, RunReport } from '../core/types.js';
 import {
   bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
-  truncate, verdictOf, visibleText, type Counts,
+  truncate, verdictOf, visibleText, bookingsLine, stepText, type Counts,
 } from './model.js';
 
 /** GitHub rejects job summaries over 1 MiB; failure details stop well before that. */
@@ -83,6 +83,12 @@ function failure(r: ResultRow): string {
     out.push(line);
   }
   if (r.findings.length > 10) out.push(`  - … and ${r.findings.length - 10} more findings (see conformance.html)`);
+  // A sequence's steps, numbered, in the order sent (write binding → read binding).
+  if (r.steps) {
+    out.push('  <details><summary>the sequence, step by step</summary>', '');
+    for (const s of r.steps) out.push(`  ${s.n}. ${mdText(stepText(s), 400)}`);
+    out.push('', '  </details>');
+  }
   return out.join('\n');
 }
 
@@ -131,6 +137,8 @@ export function renderMarkdown(report: RunReport): string {
     if (accepted.length > 100) lines.push('', `… and ${accepted.length - 100} more: see conformance.json.`);
     lines.push('');
   }
+  const bookings = bookingsLine(report);
+  if (bookings) lines.push(`${mdText(bookings)} (every booking and what each call did to it: conformance.json \`bookings\`).`, '');
   const noData = inBandCases(report);
   if (noData.length > 0) {
     lines.push('> [!NOTE]', `> ${mdText(inBandNote(noData.length))}`, '', '| operation | case | bindings | ErrorType | Message |', '|---|---|---|---|---|');
