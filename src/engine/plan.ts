@@ -244,11 +244,16 @@ export interface UnitRequest {
   readonly request: HttpRequest;
 }
 
+/** The parameters a unit sends through one binding: its own, with that binding's booking put in. */
+export function bindingParams(unit: Unit, b: BindingId): Params {
+  const booking = unit.bookings?.[b];
+  return booking ? withBooking(unit.op.name, unit.params, booking) : unit.params;
+}
+
 /** The requests of a unit: one per binding it is sent on, at its group's host and service path. */
 export function unitRequests(plan: Pick<RunPlan, 'target' | 'bindings'>, unit: Unit): UnitRequest[] {
   return plan.bindings.filter((b) => !unit.only || unit.only.includes(b)).map((b) => {
-    const booking = unit.bookings?.[b];
-    const req = requestFor(plan.target, unit.op, b, booking ? withBooking(unit.op.name, unit.params, booking) : unit.params);
+    const req = requestFor(plan.target, unit.op, b, bindingParams(unit, b));
     return { binding: b, request: unit.headers ? { ...req, headers: unit.headers } : req };
   });
 }

@@ -11,7 +11,7 @@
  * (about the transport's concurrency in requests), so bodies held wait for their unit's comparison
  * in bounded number.
  */
-import type { BindingId } from '../contract/catalogue.js';
+import type { BindingId, Operation } from '../contract/catalogue.js';
 import { CheckContext, type DocumentValidator } from '../checks/context.js';
 import { runChecksAsync, yieldToLoop } from '../checks/registry.js';
 import { makeRedactor, REDACTED, redactUserInfo, swapCase, type Redactor } from '../core/redact.js';
@@ -40,6 +40,8 @@ export interface EngineDeps {
   readonly stopped?: () => string | undefined;
   /** Told of every booking a state-changing call was sent with, and what the call did to it. */
   readonly onBooking?: (use: BookingUse) => void;
+  /** Told of each call of a sequence, in the order sent (`record` keeps them so). */
+  readonly onStep?: (step: { readonly op: Operation; readonly binding: BindingId; readonly n: number; readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange }) => void;
 }
 
 const targetRedactors = new WeakMap<Target, Redactor>();

@@ -140,12 +140,14 @@ export async function runSequence(plan: RunPlan, deps: EngineDeps, unit: Unit): 
   const sent: Sent[] = [];
   const call = async (op: Operation, binding: BindingId, params: Params, booking: Booking, text?: string): Promise<Read> => {
     const withCredentials = { ...params, userName: plan.target.user, password: plan.target.password };
-    const request = requestFor(plan.target, op, binding, op.mutates ? withBooking(op.name, withCredentials, booking) : withCredentials);
+    const sentParams = op.mutates ? withBooking(op.name, withCredentials, booking) : withCredentials;
+    const request = requestFor(plan.target, op, binding, sentParams);
     const exchange = await deps.transport.send(request, retriesFor(op), serviceUrlOf(plan.target, op, plan.bindings[0]!));
     const read = readAnswer(plan, deps, op, binding, unit.caseId, exchange);
     const outcome = read.kind === 'accepted' && text === undefined && read.text !== undefined ? `read ${q(read.text)}` : read.how;
     const step: SequenceStep = { n: sent.length + 1, operation: op.name, binding, booking: booking.id, ...(text !== undefined ? { text } : {}), outcome };
     sent.push({ step, exchange });
+    deps.onStep?.({ op, binding, n: step.n, params: sentParams, exchange });
     if (op.mutates) {
       deps.onBooking?.({ pool: booking.pool, id: booking.id, ...(booking.email ? { email: booking.email } : {}), operation: op.name, binding, case: unit.caseId,
         step: step.n, outcome: read.kind === 'unknown' ? `unknown (${read.how})` : read.kind === 'accepted' ? 'accepted' : `rejected (${read.how})` });
