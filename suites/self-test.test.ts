@@ -122,15 +122,10 @@ function planFor(url: string, namespaces: Namespaces, operations: readonly Opera
   };
 }
 
-/**
- * Start a mock, run the harness against it in-process, close the mock. Stateless for now (issue
- * 23): the engine still sends a state-changing case with one booking on all four bindings, which a
- * stateful mock answers "already cancelled" from the second binding on. h23engine (a booking per
- * binding, sequences) removes `stateless: true` here.
- */
+/** Start a mock (stateful, as the real service is: each state-changing call has a booking of its own), run the harness against it in-process, close the mock. */
 async function runAgainst(mock: MockOptions, operations: readonly Operation[], cases: CaseTable = fixtureCases): Promise<RunReport> {
   const namespaces = { ...DEFAULT_NAMESPACES, ...mock.namespaces };
-  const running = await startMock({ port: 0, stateless: true, ...mock });
+  const running = await startMock({ port: 0, ...mock });
   try {
     return await runConformance(planFor(running.url, namespaces, operations, cases, mock.paths), { transport, validator: validatorFor(namespaces) });
   } finally {
@@ -141,11 +136,27 @@ async function runAgainst(mock: MockOptions, operations: readonly Operation[], c
 const failedRows = (r: RunReport): ResultRow[] => r.results.filter((x) => x.status === 'failed');
 
 /**
- * The faults this self-test pinpoints: all but the stateful ones (issue 23, `stateful: true`), which
- * show only in a sequence of calls (a write then a read, a cancellation then another). The engine's
- * sequences (h23engine) pinpoint those; until they exist they are left out here, not counted.
+ * The faults this self-test pinpoints: all of them. The stateful ones (issue 23, `stateful: true`)
+ * show only in a sequence of calls (a write then a read, a cancellation then another): the engine's
+ * sequences (src/engine/sequences.ts) pinpoint them to the call at fault, a write's to the write.
  */
-const SELF_TESTED = FAULTS.filter((f) => !f.stateful);
+/**
+ * Faults that a run can no longer see, by issue 23's design, and that must move to an operation that
+ * changes nothing (the lead's call, src/mock/ is not this branch's): each is about a state-changing
+ * operation and shows only as a value one binding answers differently for the same booking, or
+ * through a generated booking id. A state-changing call now uses a booking of its own per binding,
+ * from the pool (never a generated id, which could be a real customer's), and its bindings are
+ * compared by outcome only: the values belong to each booking.
+ */
+const ON_A_BOOKING_OF_ITS_OWN = ['post-different-policy-text', 'get-utf8-as-latin1', 'soap12-truncates-long-strings', 'post-rejects-int-max'];
+const SELF_TESTED = FAULTS.filter((f) => !ON_A_BOOKING_OF_ITS_OWN.includes(f.name));
+test('the faults left out are state-changing operations\' value or generated-id faults, and only those', () => {
+  for (const name of ON_A_BOOKING_OF_ITS_OWN) {
+    const f = FAULTS.find((x) => x.name === name)!;
+    expect(findOperation(f.operation)!.mutates, name).toBe(true);
+    expect(['equivalence', 'input'], name).toContain(f.category);
+  }
+});
 
 interface FaultOutcome {
   readonly fault: Fault;
@@ -295,17 +306,18 @@ describe("no false alarm on the real service's style (issue 12)", () => {
   });
 
   test('a valid case answered with an in-band Error is a visible outcome, not a pass and not a failure; the bindings agree on it', () => {
+    // With state (issue 23), the real service's "already cancelled" comes from the state, not from a
+    // pick on the booking id: every call has a booking of its own, and the cancellation sequence's
+    // second cancellation of a booking is answered so, listed with the bookings and failing nothing.
     const noData = realStyle[0]!.results.filter((x) => x.inBandError);
-    expect(noData.length).toBeGreaterThan(0);
     for (const x of noData) {
       expect(x.status).toBe('skipped');
       expect(x.check).toBe('shape');
       expect(x.message).toMatch(/^answered with an in-band Error .*never reached the data path/);
     }
-    const cancelled = noData.find((x) => x.operation === 'CancelBooking');
-    expect(cancelled?.inBandError?.type).toBe('Fitruums.Framework.Booking.Exceptions.BookingAlreadyCancelledException');
-    const eq = realStyle[0]!.results.filter((x) => x.check === EQUIVALENCE_CHECK && x.operation === 'CancelBooking' && x.case === cancelled!.case);
-    expect(eq.map((x) => x.status)).toEqual(['passed']);
+    const second = realStyle[0]!.bookings!.changed.filter((c) => c.case === 'seq-cancel').at(-1)!;
+    expect(second.outcome).toBe('rejected (in-band Error Fitruums.Framework.Booking.Exceptions.BookingAlreadyCancelledException)');
+    expect(realStyle[0]!.results.filter((x) => x.operation === 'CancelBooking' && x.status === 'failed')).toEqual([]);
   });
 
   test("the variation run covers the real service's style too", () => {
@@ -316,7 +328,7 @@ describe("no false alarm on the real service's style (issue 12)", () => {
     expect(seen(/<(\w+:)?fee [^>]*nil="true"/)).toBeGreaterThan(0);
     expect(seen(/<(\w+:)?feature [^>]*\bid="/)).toBeGreaterThan(0);
     expect(seen(/<(\w+:)?ErrorAttributes>/)).toBeGreaterThan(0);
-    expect(variation[0]!.results.filter((x) => x.inBandError).length).toBeGreaterThan(0);
+    expect(variation[0]!.bookings!.changed.some((c) => /BookingAlreadyCancelledException/.test(c.outcome))).toBe(true);
     // Wrong credentials rejected in-band on operations section 7.1 does not name, and with a fault on others.
     const cred = variation.flatMap((r) => r.results).filter((x) => x.check === EXCHANGE_CHECK && x.case === 'wrong-credentials'
       && !['GetRoomTypes', 'SearchTransfers'].includes(x.operation));

@@ -275,13 +275,16 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
   const perUnit: ResultRow[][] = new Array(units.length);
   const used: BookingUse[][] = units.map(() => []);
   let next = 0;
+  // Sequences start first: their calls go one after another, so they overlap the rest of the run
+  // instead of ending it (results keep the plan's order).
+  const order = [...units.keys()].sort((a, b) => Number(!units[a]!.sequence) - Number(!units[b]!.sequence) || a - b);
   // Why the run stopped early (--max-failures, an interrupt): the units after it are not sent.
   let halted: string | undefined;
   let failed = 0;
   let sent = 0;
   await Promise.all(Array.from({ length: Math.min(atOnce, units.length) }, async () => {
     while (next < units.length) {
-      const i = next++;
+      const i = order[next++]!;
       const u = units[i]!;
       halted ??= deps.stopped?.();
       if (halted) {

@@ -138,14 +138,17 @@ export async function runSequence(plan: RunPlan, deps: EngineDeps, unit: Unit): 
   if (skipped) return sequenceNotRun(plan, unit, skipped, rows);
   const bookings = spec.bookings ?? [];
   const sent: Sent[] = [];
+  // Steps are numbered as they are started (reads of one phase go out together, in a fixed order).
+  let started = 0;
   const call = async (op: Operation, binding: BindingId, params: Params, booking: Booking, text?: string): Promise<Read> => {
+    const n = ++started;
     const withCredentials = { ...params, userName: plan.target.user, password: plan.target.password };
     const sentParams = op.mutates ? withBooking(op.name, withCredentials, booking) : withCredentials;
     const request = requestFor(plan.target, op, binding, sentParams);
     const exchange = await deps.transport.send(request, retriesFor(op), serviceUrlOf(plan.target, op, plan.bindings[0]!));
     const read = readAnswer(plan, deps, op, binding, unit.caseId, exchange);
     const outcome = read.kind === 'accepted' && text === undefined && read.text !== undefined ? `read ${q(read.text)}` : read.how;
-    const step: SequenceStep = { n: sent.length + 1, operation: op.name, binding, booking: booking.id, ...(text !== undefined ? { text } : {}), outcome };
+    const step: SequenceStep = { n, operation: op.name, binding, booking: booking.id, ...(text !== undefined ? { text } : {}), outcome };
     sent.push({ step, exchange });
     deps.onStep?.({ op, binding, n: step.n, params: sentParams, exchange });
     if (op.mutates) {
@@ -155,6 +158,7 @@ export async function runSequence(plan: RunPlan, deps: EngineDeps, unit: Unit): 
     return read;
   };
   const verdicts = spec.family === 'write-read' ? await writeRead(plan, unit, bookings, call) : await cancellations(plan, unit, spec, bookings, call);
+  sent.sort((a, b) => a.step.n - b.step.n);
   const script = reproduceScript(plan, sent);
   const steps = sent.map((s) => s.step);
   return verdicts.map((v) => {
@@ -208,22 +212,21 @@ async function writeRead(plan: RunPlan, unit: Unit, bookings: readonly Booking[]
       const r = await call(update, w.binding, { text: w.texts[phase]! }, w.booking, w.texts[phase]);
       if (r.kind !== 'accepted') unusable.set(i, `UpdateSpecialRequest ${w.binding} of booking ${w.booking.id} answered ${r.how}`);
     }
-    for (const [i, w] of writers.entries()) {
-      if (unusable.has(i)) continue;
-      for (const reader of bs) {
-        const r = await call(get, reader, { bookingId: w.booking.id }, w.booking);
-        if (r.kind !== 'accepted') {
-          unread.push(`GetSpecialRequest ${reader} of booking ${w.booking.id}: ${r.how}`);
-          continue;
-        }
-        readsOk.set(`${i}/${phase}`, (readsOk.get(`${i}/${phase}`) ?? 0) + 1);
-        const expected = w.texts[phase]!;
-        if (r.text === expected) continue;
-        const other = allTexts.indexOf(r.text ?? '\u0000');
-        const code = phase === 1 && r.text === w.texts[0] ? 'write_not_replaced'
-          : other >= 0 && !w.texts.includes(r.text!) ? 'write_crossed_bookings' : 'write_not_read_back';
-        misses.push({ writer: i, phase, reader, read: r.text, code });
+    // The reads of a phase change nothing: they go out together (numbered in this order).
+    const reads = writers.flatMap((w, i) => (unusable.has(i) ? [] : bs.map((reader) => ({ w, i, reader, read: call(get, reader, { bookingId: w.booking.id }, w.booking) }))));
+    for (const { w, i, reader, read } of reads) {
+      const r = await read;
+      if (r.kind !== 'accepted') {
+        unread.push(`GetSpecialRequest ${reader} of booking ${w.booking.id}: ${r.how}`);
+        continue;
       }
+      readsOk.set(`${i}/${phase}`, (readsOk.get(`${i}/${phase}`) ?? 0) + 1);
+      const expected = w.texts[phase]!;
+      if (r.text === expected) continue;
+      const other = allTexts.indexOf(r.text ?? '\u0000');
+      const code = phase === 1 && r.text === w.texts[0] ? 'write_not_replaced'
+        : other >= 0 && !w.texts.includes(r.text!) ? 'write_crossed_bookings' : 'write_not_read_back';
+      misses.push({ writer: i, phase, reader, read: r.text, code });
     }
   }
   // Whose fault: a write no read binding sees (of those that read) is the write's; a read binding that misses what others read is the read's.
@@ -283,8 +286,9 @@ async function cancellations(plan: RunPlan, unit: Unit, spec: SequenceSpec, book
   const usable = new Map<string, string | true>();
   if (!transfers) {
     const read = findOperation('AmendmentPriceRequest')!;
-    for (const [k, b] of bookings.entries()) {
-      const r = await call(read, bs[k % bs.length]!, { ...spec.readParams, bookingID: b.id }, b);
+    const reads = bookings.map((b, k) => ({ b, r: call(read, bs[k % bs.length]!, { ...spec.readParams, bookingID: b.id }, b) }));
+    for (const { b, r: pending } of reads) {
+      const r = await pending;
       usable.set(b.id, r.kind === 'accepted' ? true : `AmendmentPriceRequest answered ${r.how}`);
     }
   }
