@@ -207,6 +207,7 @@ export async function compareCommand(argv: string[], io: CommandIO): Promise<num
   const env: NodeJS.ProcessEnv = { ...io.env };
   for (const k of TARGET_VARIABLES) delete env[k];
   const settings = configs.map((c) => resolveRunSettings(['--config', c], env)) as [RunSettings, RunSettings];
+  for (const w of settings.flatMap((x) => x.warnings ?? [])) io.err(`warning: ${w}`);
   const names: [string, string] = [sideName(configs[0]!, configs[1]!), sideName(configs[1]!, configs[0]!)];
   const [sa, sb] = settings;
   const operations = sa.operations.filter((o) => sb.operations.some((x) => x.name === o.name));

@@ -7,7 +7,7 @@ import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, OPERATIONS } from '../cont
 import { CHECK_NAMES } from '../checks/registry.js';
 import { DEFAULT_EXAMPLES, DEFAULT_SEED } from '../engine/generate.js';
 import { validateJson } from '../schema/json.js';
-import { CONFIG_SCHEMA_URL, resolveRunSettings } from './config.js';
+import { CONFIG_SCHEMA_URL, resolveRunSettings, resolveRunSettingsObject } from './config.js';
 import { main } from './main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'conf-config-'));
@@ -128,6 +128,53 @@ describe('run settings', () => {
     expect(resolveRunSettings([...remote, '--config', cfg], { ACME_PW: 'x' }).passwordVar).toBe('ACME_PW');
     expect(resolveRunSettings(remote, { CONFORMANCE_PASSWORD: 'x' }).passwordVar).toBe('CONFORMANCE_PASSWORD');
     expect(resolveRunSettings([...remote, '--password', 'x'], {}).passwordVar).toBeUndefined();
+  });
+
+  describe('one order of precedence for the password, and a warning when two sources disagree (issue 22)', () => {
+    const cfg = () => file('acme.json', { target: { bookUrl: 'http://b', searchUrl: 'http://s', user: 'acme', passwordEnv: 'ACME_SERVICE_PASSWORD' } });
+    test('a stray CONFORMANCE_PASSWORD does not override target.passwordEnv: the config\'s variable wins, with a warning naming both, never a value', () => {
+      const s = resolveRunSettings(['--config', cfg()], { CONFORMANCE_PASSWORD: 'mock-password', ACME_SERVICE_PASSWORD: 'Tr4vel-S3cret' });
+      expect(s.password).toBe('Tr4vel-S3cret');
+      expect(s.passwordVar).toBe('ACME_SERVICE_PASSWORD');
+      expect(s.warnings).toHaveLength(1);
+      expect(s.warnings![0]).toMatch(/^two different passwords are given: the one from environment variable ACME_SERVICE_PASSWORD \(named by config file .*acme\.json: target\.passwordEnv\) is used, the one in environment variable CONFORMANCE_PASSWORD is not \(precedence: --password, then the variable named by target\.passwordEnv, then CONFORMANCE_PASSWORD\)$/);
+      expect(s.warnings!.join()).not.toMatch(/mock-password|Tr4vel/);
+    });
+    test('--password comes first; it warns about each source that disagrees', () => {
+      const s = resolveRunSettings(['--config', cfg(), '--password', 'flag-pw'], { CONFORMANCE_PASSWORD: 'other', ACME_SERVICE_PASSWORD: 'flag-pw' });
+      expect(s.password).toBe('flag-pw');
+      expect(s.passwordVar).toBeUndefined();
+      expect(s.warnings).toEqual([expect.stringMatching(/^two different passwords are given: the one from --password is used, the one in environment variable CONFORMANCE_PASSWORD is not/)]);
+    });
+    test('sources that agree, or a single one, give no warning', () => {
+      expect(resolveRunSettings(['--config', cfg()], { CONFORMANCE_PASSWORD: 'same', ACME_SERVICE_PASSWORD: 'same' }).warnings).toEqual([]);
+      expect(resolveRunSettings(['--config', cfg()], { ACME_SERVICE_PASSWORD: 'x' }).warnings).toEqual([]);
+      expect(resolveRunSettings(remote, { CONFORMANCE_PASSWORD: 'x' }).warnings).toEqual([]);
+    });
+    test('the library\'s target.password is named as such', () => {
+      const s = resolveRunSettingsObject({ target: { bookUrl: 'http://b', searchUrl: 'http://s', user: 'u', password: 'a', passwordEnv: 'ACME_PW' } }, { ACME_PW: 'b' }, 'runConformance settings');
+      expect(s.password).toBe('a');
+      expect(s.warnings).toEqual([expect.stringMatching(/^two different passwords are given: the one from runConformance settings: target\.password is used, the one in environment variable ACME_PW \(named by runConformance settings: target\.passwordEnv\) is not/)]);
+    });
+    test('the config\'s variable unset: CONFORMANCE_PASSWORD is used, and the warning says so', () => {
+      const s = resolveRunSettings(['--config', cfg()], { CONFORMANCE_PASSWORD: 'general' });
+      expect(s.password).toBe('general');
+      expect(s.warnings).toEqual([expect.stringMatching(/target\.passwordEnv names the variable ACME_SERVICE_PASSWORD, which is not set: using the password from environment variable CONFORMANCE_PASSWORD instead/)]);
+    });
+  });
+
+  test('a config file with a JSON syntax error: the line and column, not a character position (issue 22)', () => {
+    const cfg = file('syntax.json', '{\n  "target": {\n    "bookUrl": "http://b"\n    "user": "acme"\n  }\n}\n');
+    expect(() => resolveRunSettings(['--config', cfg], {})).toThrow(/config file .*syntax\.json is not valid JSON: .* at line 4, column 5$/);
+    expect(() => resolveRunSettings(['--config', cfg], {})).not.toThrow(/position/);
+    const cut = file('cut.json', '{\n  "target": {\n');
+    expect(() => resolveRunSettings(['--config', cut], {})).toThrow(/at line 3, column 1/);
+  });
+
+  test('a URL without its scheme says that the scheme is missing (issue 22)', () => {
+    expect(() => resolveRunSettings(['--search-url', 'localhost:8942'], {})).toThrow(/^--search-url has no scheme: "localhost:8942" needs http:\/\/ or https:\/\/ in front \(e\.g\. http:\/\/localhost:8942\)$/);
+    expect(() => resolveRunSettings(['--book-url', 'book.example.com'], {})).toThrow(/--book-url has no scheme/);
+    expect(() => resolveRunSettings([], { CONFORMANCE_SEARCH_URL: 'localhost:8942' })).toThrow(/^environment variable CONFORMANCE_SEARCH_URL has no scheme/);
   });
 
   const usage: [string, string[], NodeJS.ProcessEnv, RegExp][] = [

@@ -27,7 +27,8 @@ With no target URL the embedded mock is started and tested. Service paths defaul
 served when not at the SOAP path (default: the --X-path). The password may come from the
 environment variable CONFORMANCE_PASSWORD instead of --password (preferred: flags show in process lists).
 --expectations FILE reports the failures it lists as known (exit 0 when only those fail) and fails on
-entries that no longer fail or have expired; --update-expectations rewrites FILE from this run.
+entries that no longer fail or have expired; --update-expectations rewrites FILE from this run (one
+entry per defect; an entry still "TODO: explain" accepts nothing).
 --shard i/n runs the i-th of n parts of the matrix; join the parts with conformance merge.
 --examples N generated request cases per operation (default ${DEFAULT_EXAMPLES}; 0: none), drawn with
 --seed N (default ${DEFAULT_SEED}): the same seed gives the same cases.`;

@@ -44,18 +44,30 @@ describe('run --expectations', () => {
     expectJunitAgrees(join(work, 'plain'));
   });
 
-  test('--update-expectations writes the failures (TODO reasons), accepts them, exits 0; JUnit agrees', async () => {
+  test('--update-expectations writes one entry per defect with $schema; a TODO entry accepts nothing until it says why (issue 22); JUnit agrees', async () => {
     const file = join(work, 'ci', 'new.json');
     const r = await run('update', '--expectations', file, '--update-expectations');
-    expect(r.code).toBe(0);
     expect(r.err).toMatch(/wrote .*new\.json: \d+ entries \(\d+ added/);
     const written = readFile(file);
+    expect(written.$schema).toMatch(/^(\.\.\/)+.*schemas\/expectations\.schema\.json$/);
+    expect(readFileSync(join(file, '..', written.$schema!), 'utf8')).toContain('"title": "Known deviations');
     expect(written.expectations.length).toBeGreaterThanOrEqual(2);
-    expect(written.expectations.every((e) => e.operation === 'GetMeals' && e.case === 'default' && e.reason === TODO_REASON)).toBe(true);
+    expect(written.expectations.every((e) => e.operation === 'GetMeals' && e.case === undefined && e.code !== undefined && e.reason === TODO_REASON)).toBe(true);
+    // One entry per operation, binding, check and code.
+    const keys = written.expectations.map((e) => JSON.stringify([e.binding, e.check, e.code]));
+    expect(new Set(keys).size).toBe(keys.length);
+    // Written, not yet explained: the failures still fail the run, and the warning says so.
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/warning: .*new\.json \/expectations\/0 \(GetMeals \[get\] \* :: \w+\/\w+\) has no reason yet \("TODO: explain"\): it accepts nothing/);
     const rep = readReport(join(work, 'update'));
-    expect(rep.summary.failed).toBe(0);
-    expect(rep.summary.known).toBe(written.expectations.length);
+    expect(rep.summary.known).toBe(0);
+    expect(rep.expectations!.entries.every((e) => e.state === 'unexplained')).toBe(true);
     expectJunitAgrees(join(work, 'update'));
+    // Explained: accepted, exit 0.
+    writeFileSync(file, JSON.stringify({ ...written, expectations: written.expectations.map((e) => ({ ...e, reason: 'OPS-7: meal ids' })) }));
+    const again = await run('update-explained', '--expectations', file);
+    expect(again.code, again.err).toBe(0);
+    expect(readReport(join(work, 'update-explained')).summary).toMatchObject({ failed: 0 });
   });
 
   test('an entry can name a generated case id: only that case\'s rows become known (issue 16)', async () => {
@@ -92,14 +104,16 @@ describe('run --expectations', () => {
     expect(rep.results.find((x) => x.status === 'known' && x.check === 'xsd_valid')!.message).toMatch(/^known deviation: "OPS-7: id of meal 2"/);
 
     const u = await run('explained2', '--expectations', file, '--update-expectations');
-    expect(u.code).toBe(0);
+    // The equivalence failure got a TODO entry: it accepts nothing yet.
+    expect(u.code).toBe(1);
     const after = readFile(file);
     expect(after.description).toBe('doctored recording');
     expect(after.expectations.slice(0, 2)).toEqual([
       { operation: 'GetMeals', binding: 'get', check: 'xsd_valid', reason: 'OPS-7: id of meal 2' },
       { operation: 'GetMeals', binding: 'get', check: 'shape', reason: 'OPS-7', expires: '2999-12-31' },
     ]);
-    expect(after.expectations[2]).toMatchObject({ check: 'binding_equivalence', reason: TODO_REASON });
+    expect(after.expectations.slice(2)).toEqual([expect.objectContaining({ check: 'binding_equivalence', reason: TODO_REASON })]);
+    expect(after.expectations[2]!.case).toBeUndefined();
     expectJunitAgrees(join(work, 'explained2'));
   });
 
@@ -155,15 +169,16 @@ describe('run --expectations', () => {
       ],
     }));
     const r = await run('listed', '--expectations', file);
-    expect(r.code).toBe(0);
+    // The TODO entry accepts nothing (issue 22): its xsd_valid row fails the run.
+    expect(r.code).toBe(1);
     const md = readFileSync(join(work, 'listed', 'conformance.md'), 'utf8');
     expect(md).toContain('### Accepted deviations (3, 2 need attention)');
-    expect(md).toMatch(/\| ⚠️ \| GetMeals \| get \| `xsd_valid` \| all \| TODO: explain \| — \| no reason given \|/);
+    expect(md).toMatch(/\| ⚠️ \| GetMeals \| get \| `xsd_valid` \| all \| TODO: explain \| — \| no reason given: accepts nothing, its rows fail \|/);
     expect(md).toMatch(new RegExp(`\\| ⚠️ \\| GetMeals \\| get \\| \`shape\` \\| all \\| OPS-7: meal ids \\| ${soon} \\| expires in 10 days \\|`));
     expect(md).toMatch(/\| ✔️ \| GetMeals \| get \| `binding_equivalence` \| all \| OPS-7 \| 2999-12-31 \| {2}\|/);
-    expect(r.out).toMatch(/Accepted deviations: 3 \(.*listed\.json\), 2 need attention:\n {2}GetMeals \[get\] \* :: xsd_valid: no reason given/);
+    expect(r.out).toMatch(/Accepted deviations: 3 \(.*listed\.json\), 2 need attention:\n {2}GetMeals \[get\] \* :: xsd_valid: no reason given: accepts nothing/);
     expect(readFileSync(join(work, 'listed', 'conformance.html'), 'utf8')).toContain('Accepted deviations (3, 2 need attention)');
-    expect(readReport(join(work, 'listed')).expectations?.entries.map((e) => e.state)).toEqual(['ok', 'ok', 'ok']);
+    expect(readReport(join(work, 'listed')).expectations?.entries.map((e) => e.state)).toEqual(['unexplained', 'ok', 'ok']);
   });
 
   test('bad expectations input exits 2 naming the problem, before anything is sent', async () => {

@@ -51,13 +51,14 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = {
   'no-equivalence': { description: 'leave out the binding comparison', default: 'it runs' },
   quiet: { description: 'no progress, no finding details', default: 'off' },
   expectations: { value: 'FILE', description: 'known deviations of the target: matching failures are known, not failed', default: 'none' },
-  'update-expectations': { description: 'rewrite FILE from this run\'s failures first (reasons kept)', default: 'off' },
+  'update-expectations': { description: 'rewrite FILE from this run\'s failures first (reasons kept; one new entry per defect, "TODO: explain", which accepts nothing until explained)', default: 'off' },
   shard: { value: 'i/n', description: 'run the i-th of n parts of the matrix; join them with conformance merge', default: 'whole matrix' },
   help: HELP_FLAG,
 };
 
 export const DIFF_HELP: FlagHelp<typeof DIFF_OPTIONS> = {
   format: { value: 'text|markdown|json', description: 'output format', default: 'text' },
+  'allow-lost-coverage': { description: 'exit 0 although NEW tested less than OLD (the lost coverage is still listed)', default: 'off: lost coverage exits 1' },
   help: HELP_FLAG,
 };
 

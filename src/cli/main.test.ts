@@ -16,6 +16,19 @@ describe('conformance help', () => {
     expect((await cli([])).code).toBe(2);
   });
 
+  test.for(['run', 'diff', 'compare', 'record', 'validate', 'merge'])('help %s is %s --help (issue 22)', async (c) => {
+    const r = await cli(['help', c]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(new RegExp(`^usage: conformance ${c} `));
+    expect(r.out).toBe((await cli([c, '--help'])).out);
+  });
+
+  test('help of an unknown command exits 2 naming it', async () => {
+    const r = await cli(['help', 'rnu']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/help: unknown command "rnu" \(did you mean run\?\)/);
+  });
+
   test.for(['run', 'diff', 'compare', 'record', 'validate', 'merge'])('%s --help: its usage, exit 0', async (c) => {
     const r = await cli([c, '--help']);
     expect(r.code).toBe(0);

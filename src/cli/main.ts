@@ -12,13 +12,13 @@ const USAGE = `usage: conformance <command> [options]
 
 commands:
   run        test a target on every operation and binding (the embedded mock when no URL is given)
-  diff       compare two conformance.json: new failures, fixed, still failing (exit 1 on new failures)
+  diff       compare two conformance.json: new failures, fixed, still failing, coverage lost (exit 1 on either)
   compare    send the same cases to two targets (--config A --config B) and report where results differ
   record     capture a target's responses to the request cases into a directory, credentials redacted
   validate   check one captured XML document against the schemas and the type model
   merge      join the reports of several runs (the shards of run --shard i/n) into one set of reports
   mock       start the reference mock (same flags as npm run mock; --replay DIR serves a recording)
-  help       this text
+  help       this text; help <command> shows a command's options
 
 conformance <command> --help shows a command's options; conformance --version the version.`;
 
@@ -41,7 +41,17 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
       case '--version': case '-V':
         io.out(TOOL_VERSION);
         return 0;
-      case 'help': case '--help': case '-h': case undefined:
+      case 'help':
+        // `conformance help run` is `conformance run --help`.
+        if (rest[0] !== undefined) {
+          if (!(COMMANDS as readonly string[]).includes(rest[0]) || rest[0] === 'help') {
+            throw new UsageError(`help: unknown command "${rest[0]}"${didYouMean(rest[0], COMMANDS)} (commands: ${COMMANDS.join(', ')})`);
+          }
+          return await main([rest[0], '--help'], io);
+        }
+        io.out(USAGE);
+        return 0;
+      case '--help': case '-h': case undefined:
         io.out(USAGE);
         return cmd === undefined ? 2 : 0;
       default:

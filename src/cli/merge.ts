@@ -5,7 +5,7 @@
  * plans, a shard missing or given twice, overlapping reports).
  */
 import { UsageError } from '../core/errors.js';
-import { applyExpectations, describeEntry, readExpectations } from '../engine/expectations.js';
+import { applyExpectations, readExpectations, verdictWarning } from '../engine/expectations.js';
 import { formatSummary } from '../report/console.js';
 import { writeReports } from '../report/index.js';
 import { reportDirProblem } from '../report/paths.js';
@@ -44,7 +44,8 @@ export async function mergeCommand(argv: string[], io: CommandIO): Promise<numbe
     const applied = applyExpectations(report, expectations, { source: f.expectations });
     report = applied.report;
     for (const v of applied.verdicts) {
-      if (v.state === 'stale' || v.state === 'expired') io.err(`warning: ${f.expectations} /expectations/${v.index} (${describeEntry(v.entry)}) is ${v.state}`);
+      const w = verdictWarning(v, f.expectations!);
+      if (w) io.err(`warning: ${w}`);
     }
   }
   const paths = await writeReports(report, out);

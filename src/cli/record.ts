@@ -110,6 +110,7 @@ export async function recordCommand(argv: string[], io: CommandIO): Promise<numb
   if (existsSync(out) && !statSync(out).isDirectory()) throw new UsageError(`--out ${out} is not a directory`);
   const old = previousFiles(out);
   const s = resolveRunSettings(rest, io.env);
+  for (const w of s.warnings ?? []) io.err(`warning: ${w}`);
   const session = await openSession(s);
   const { target, redact, secrets } = session;
   if (!s.quiet) io.err(`conformance: recording ${session.where} into ${out}`);

@@ -2,7 +2,7 @@
 import { EXIT_POOL_EXHAUSTED } from '../engine/bookings.js';
 import { nothingAnswered } from '../engine/diagnose.js';
 import { EXIT_UNREACHABLE, executeRun } from '../engine/execute.js';
-import { formatDiagnosis, formatFindings, formatSummary } from '../report/console.js';
+import { formatDefects, formatDiagnosis, formatSummary } from '../report/console.js';
 import { progressLine } from '../report/progress.js';
 import { helpText, resolveRunSettings, RUN_OPTIONS, RUN_USAGE } from './config.js';
 import { RUN_HELP } from './help.js';
@@ -30,7 +30,8 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   const diagnosis = formatDiagnosis(report);
   if (diagnosis) io.out(diagnosis);
   const failed = report.results.filter((r) => r.status === 'failed');
-  if (failed.length && !s.quiet) io.out(formatFindings(failed.slice(0, 50)) + (failed.length > 50 ? `\n… and ${failed.length - 50} more failed checks: see the reports` : ''));
+  // One block per defect (its cases and one reproduce command), not one per failed row.
+  if (failed.length && !s.quiet) io.out(formatDefects(failed));
   io.out(formatSummary(report, paths!));
   if (interrupted) return interrupted;
   if (nothingAnswered(report.results)) {

@@ -116,6 +116,8 @@ export interface RunReport {
   readonly diagnosis?: readonly Diagnosis[];
   /** The environment variable the reproduce commands read the password from. */
   readonly passwordVariable?: string;
+  /** Operation × binding cells whose valid calls never reached the data path (wrong credentials, not this service), and why. */
+  untested?: readonly { operation: string; binding: string; reason: string }[];
   /** The bookings the run's state-changing calls changed, and the calls left unsent for want of one (absent: none planned). */
   readonly bookings?: BookingsSummary;
 }
@@ -179,9 +181,12 @@ export interface ExpectationsSummary {
     readonly code?: string;
     readonly reason: string;
     readonly expires?: string;
-    /** ok: still fails, accepted; stale: no longer fails; expired: still fails, no longer accepted; unexercised: not judged by this run. */
-    readonly state: 'ok' | 'stale' | 'expired' | 'unexercised';
-    /** Rows the entry accepted (ok) or left failed (expired). */
+    /**
+     * ok: still fails, accepted; stale: no longer fails; expired: still fails, no longer accepted;
+     * unexplained: still fails, not accepted while its reason is "TODO: explain"; unexercised: not judged by this run.
+     */
+    readonly state: 'ok' | 'stale' | 'expired' | 'unexplained' | 'unexercised';
+    /** Rows the entry accepted (ok) or left failed (expired, unexplained). */
     readonly rows: number;
   }[];
 }

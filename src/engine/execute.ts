@@ -12,7 +12,7 @@ import type { RunReport } from '../core/types.js';
 import { weakPasswordWarning } from '../core/weak-password.js';
 import { writeReports, type ReportPaths } from '../report/index.js';
 import {
-  applyExpectations, describeEntry, readExpectations, renderExpectations, TODO_REASON, updateExpectations, type ExpectationsFile,
+  applyExpectations, expectationsSchemaRef, readExpectations, renderExpectations, TODO_REASON, updateExpectations, verdictWarning, type ExpectationsFile,
 } from './expectations.js';
 import { runConformance, type EngineDeps } from './run.js';
 import { openSession } from './session.js';
@@ -79,6 +79,7 @@ export async function executeRun(s: RunSettings, io: RunIO, write = true): Promi
   // Signals are watched from before the session opens (it may ask the target for its languages
   // first), and before anything is printed: a supervisor may signal as soon as it reads a line.
   const signals = io.signals ? watchSignals(io) : undefined;
+  for (const w of s.warnings ?? []) io.err(`warning: ${w}`);
   const weak = weakPasswordWarning(s.password);
   if (weak) io.err(`warning: ${weak}`);
   let session;
@@ -102,21 +103,19 @@ export async function executeRun(s: RunSettings, io: RunIO, write = true): Promi
     if (s.updateExpectations && s.expectations && report.incomplete) {
       io.err(`warning: ${s.expectations} not updated: the run is incomplete (${report.incomplete})`);
     } else if (s.updateExpectations && s.expectations) {
-      const up = updateExpectations(report, expectations, { judged });
+      const up = updateExpectations(report, expectations, { judged, schema: expectationsSchemaRef(s.expectations) });
       await mkdir(dirname(s.expectations), { recursive: true });
       await writeFile(s.expectations, renderExpectations(up.file), 'utf8');
       expectations = up.file;
       io.err(`conformance: wrote ${s.expectations}: ${up.file.expectations.length} entries (${up.added} added with reason "${TODO_REASON}", `
-        + `${up.removed.length} stale removed, ${up.kept} kept)`);
+        + `${up.removed.length} stale removed, ${up.kept} kept)${up.added ? `; an entry accepts its failures once its reason says why (${TODO_REASON} accepts nothing)` : ''}`);
     }
     if (expectations && s.expectations) {
       const applied = applyExpectations(report, expectations, { judged, source: s.expectations });
       report = applied.report;
       for (const v of applied.verdicts) {
-        if (v.state === 'stale' || v.state === 'expired') {
-          io.err(`warning: ${s.expectations} /expectations/${v.index} (${describeEntry(v.entry)}) is ${v.state === 'stale'
-            ? 'stale: it no longer fails; remove it or run --update-expectations' : `expired on ${v.entry.expires} and still fails`}`);
-        }
+        const w = verdictWarning(v, s.expectations);
+        if (w) io.err(`warning: ${w}`);
       }
       const unexercised = applied.verdicts.filter((v) => v.state === 'unexercised').length;
       if (unexercised && !s.quiet) io.err(`conformance: ${unexercised} expectation${unexercised > 1 ? 's' : ''} not judged by this run (operation, binding, check or case not run${sp ? ' completely in this shard' : ''})`);

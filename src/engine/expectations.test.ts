@@ -3,7 +3,7 @@ import { ConfigError } from '../core/errors.js';
 import type { ResultRow, RunReport, Status } from '../core/types.js';
 import { validateReport } from '../schema/json.js';
 import {
-  applyExpectations, EXPECTATIONS_CHECK, parseExpectations, TODO_REASON, updateExpectations, type ExpectationsFile,
+  applyExpectations, EXPECTATIONS_CHECK, expectationsSchemaRef, parseExpectations, TODO_REASON, updateExpectations, verdictWarning, type ExpectationsFile,
 } from './expectations.js';
 
 function row(operation: string, binding: string, caseId: string, check: string, status: Status): ResultRow {
@@ -130,18 +130,62 @@ describe('updateExpectations', () => {
     expect(up.file.expectations).toEqual([
       { operation: 'GetMeals', binding: 'get', check: 'shape', reason: 'OPS-1', expires: '2099-01-01' },
       { operation: 'CancelBooking', binding: 'get', check: 'shape', reason: 'not run today' },
-      { operation: 'GetMeals', binding: 'soap11,get', check: 'binding_equivalence', case: 'default', reason: TODO_REASON },
+      { operation: 'GetMeals', binding: 'soap11,get', check: 'binding_equivalence', code: 'value_differs', reason: TODO_REASON },
     ]);
     expect(up.removed.map((e) => e.reason)).toEqual(['fixed since']);
-    expect(applyExpectations(base(), up.file).report.summary.failed).toBe(0);
+    // The new entry accepts nothing until it says why; then the run passes.
+    expect(applyExpectations(base(), up.file).report.summary.failed).toBe(1);
+    const explained = { ...up.file, expectations: up.file.expectations.map((e) => ({ ...e, reason: e.reason === TODO_REASON ? 'OPS-2' : e.reason })) };
+    expect(applyExpectations(base(), explained).report.summary.failed).toBe(0);
     expect(parseExpectations(JSON.parse(JSON.stringify(up.file)), 'written')).toEqual(up.file);
   });
 
-  test('from no file: one entry per failing row, with its case', () => {
+  test('from no file: one entry per defect (operation, binding, check, code) covering every case, not one per case (issue 22)', () => {
     const up = updateExpectations(base(), undefined);
-    expect(up.file.expectations.map((e) => [e.operation, e.binding, e.case, e.check])).toEqual([
-      ['GetMeals', 'get', 'default', 'shape'], ['GetMeals', 'get', 'other-language', 'shape'], ['GetMeals', 'soap11,get', 'default', 'binding_equivalence'],
+    expect(up.file.expectations).toEqual([
+      { operation: 'GetMeals', binding: 'get', check: 'shape', code: 'value_differs', reason: TODO_REASON },
+      { operation: 'GetMeals', binding: 'soap11,get', check: 'binding_equivalence', code: 'value_differs', reason: TODO_REASON },
     ]);
+  });
+
+  test('generated case ids that change with --seed give the same file (issue 22)', () => {
+    const seeded = (suffix: string) => report([1, 2, 3, 4].map((i) => row('GetMeals', 'get', `gen-${i}-${suffix}${i}`, 'shape', 'failed')));
+    const a = updateExpectations(seeded('3ab8b'), undefined).file;
+    const b = updateExpectations(seeded('9f00c'), undefined).file;
+    expect(a).toEqual(b);
+    expect(a.expectations).toEqual([{ operation: 'GetMeals', binding: 'get', check: 'shape', code: 'value_differs', reason: TODO_REASON }]);
+  });
+
+  test('a row with two kinds of defect gets an entry per kind; together they cover it, one alone does not', () => {
+    const two: ResultRow = { ...row('GetMeals', 'get', 'default', 'shape', 'failed'), findings: [
+      { check: 'shape', code: 'missing_required_element', path: '/a', message: 'm' }, { check: 'shape', code: 'unknown_element', path: '/b', message: 'm' }] };
+    const up = updateExpectations(report([two]), undefined);
+    expect(up.file.expectations.map((e) => e.code)).toEqual(['missing_required_element', 'unknown_element']);
+    const reasons = up.file.expectations.map((e) => ({ ...e, reason: `OPS-${e.code}` }));
+    expect(applyExpectations(report([two]), file(...reasons)).report.summary).toMatchObject({ failed: 0, known: 1 });
+    expect(applyExpectations(report([two]), file(reasons[0]!)).report.summary).toMatchObject({ failed: 1, known: 0 });
+  });
+
+  test('$schema: the one given for a new file, an existing file\'s own kept', () => {
+    expect(updateExpectations(base(), undefined, { schema: '../schemas/expectations.schema.json' }).file.$schema).toBe('../schemas/expectations.schema.json');
+    expect(updateExpectations(base(), { $schema: 'mine.json', expectations: [] }, { schema: 'other.json' }).file.$schema).toBe('mine.json');
+    expect(expectationsSchemaRef('examples/expectations.json')).toBe('../schemas/expectations.schema.json');
+  });
+});
+
+describe('an entry still marked TODO accepts nothing (issue 22)', () => {
+  test('its rows stay failed, its state is unexplained, and the warning says why the run fails', () => {
+    const { report: r, verdicts } = applyExpectations(base(), file({ operation: 'GetMeals', binding: 'get', check: 'shape', reason: TODO_REASON }), { source: 'x.json' });
+    expect(r.results.filter((x) => x.check === 'shape' && x.status === 'failed')).toHaveLength(2);
+    expect(r.summary.known).toBe(0);
+    expect(verdicts[0]).toMatchObject({ state: 'unexplained', failing: 2 });
+    expect(r.expectations!.entries[0]!.state).toBe('unexplained');
+    expect(validateReport(r)).toEqual([]);
+    expect(verdictWarning(verdicts[0]!, 'x.json')).toBe('x.json /expectations/0 (GetMeals [get] * :: shape) has no reason yet ("TODO: explain"): '
+      + 'it accepts nothing, its 2 failing rows still fail the run; write why the deviation is acceptable');
+  });
+  test('an entry whose rows pass is stale whatever its reason', () => {
+    expect(applyExpectations(base(), file({ operation: 'GetThemes', binding: 'get', check: 'content_type', reason: TODO_REASON })).verdicts[0]!.state).toBe('stale');
   });
 });
 

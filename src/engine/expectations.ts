@@ -10,6 +10,8 @@
 import { DEFECT_CODE_NAMES } from '../core/defect-codes.js';
 import { didYouMean } from '../core/suggest.js';
 import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { readJsonFile } from '../core/json-file.js';
 import { findOperation, OPERATIONS } from '../contract/catalogue.js';
 import { CHECK_NAMES } from '../checks/registry.js';
@@ -110,9 +112,22 @@ function occursIn(e: Expectation, row: ResultRow): boolean {
     && (e.code === undefined || row.findings.some((f) => f.code === e.code));
 }
 
-/** Whether the entry accepts this failing row: it occurs, and every finding is of the entry's code (a new kind is not hidden). */
-function accepts(e: Expectation, row: ResultRow): boolean {
-  return occursIn(e, row) && (e.code === undefined || row.findings.every((f) => f.code === e.code));
+/**
+ * Whether these entries together cover this failing row: one of them names no code, or every
+ * finding's code is named by one of them (a new kind of defect in the row is not hidden).
+ */
+function covers(es: readonly Expectation[], row: ResultRow): boolean {
+  const mine = es.filter((e) => occursIn(e, row));
+  return mine.length > 0 && (mine.some((e) => e.code === undefined) || row.findings.every((f) => mine.some((e) => e.code === f.code)));
+}
+
+/**
+ * Whether the entry still waits for its reason ("TODO: explain", as --update-expectations writes
+ * it). Such an entry accepts nothing: a file written by one command must not turn a red gate green
+ * before a person has said why each deviation is acceptable.
+ */
+export function unexplained(e: Pick<Expectation, 'reason'>): boolean {
+  return /^TODO\b/i.test(e.reason.trim());
 }
 
 /** `operation [binding] case :: check` of an entry (`*` for every case; `check/code` for one kind of defect). */
@@ -154,8 +169,9 @@ export interface EntryVerdict {
   readonly index: number;
   readonly entry: Expectation;
   /** 'ok': still fails, accepted; 'stale': no longer fails; 'expired': still fails, no longer accepted;
+   *  'unexplained': still fails, not accepted while its reason is "TODO: explain";
    *  'unexercised': the run had no (judgeable) rows for it. */
-  readonly state: 'ok' | 'stale' | 'expired' | 'unexercised';
+  readonly state: 'ok' | 'stale' | 'expired' | 'unexplained' | 'unexercised';
   /** Rows the entry marked known (ok) or left failed (expired). */
   readonly failing: number;
 }
@@ -172,30 +188,35 @@ export function applyExpectations(report: RunReport, file: ExpectationsFile, opt
   const day = opts.today ?? today();
   const source = opts.source ?? 'the expectations file';
   const judged = opts.judged ?? defaultJudged;
-  const rows = report.results.filter((r) => r.check !== EXPECTATIONS_CHECK).map(unapplied);
+  const ran = report.results.filter((r) => r.check !== EXPECTATIONS_CHECK).map(unapplied);
+  const expiredEntry = (e: Expectation) => e.expires !== undefined && day > e.expires;
+  // The entries that accept: neither expired nor still without a reason. A row is accepted when
+  // they cover it together (one entry per kind of defect, as --update-expectations writes them).
+  const accepting = file.expectations.filter((e) => !expiredEntry(e) && !unexplained(e));
+  const rows = ran.map((r) => {
+    if (r.status !== 'failed' || !covers(accepting, r)) return r;
+    const reasons = [...new Set(accepting.filter((e) => occursIn(e, r)).map((e) => e.reason))];
+    return { ...r, status: 'known' as const, message: knownMessage(reasons.join('; '), r.message) };
+  });
   const verdicts: EntryVerdict[] = [];
   const extra: ResultRow[] = [];
   file.expectations.forEach((entry, index) => {
-    const mine = rows.map((r, i) => [r, i] as const).filter(([r]) => matches(entry, r));
-    const failing = mine.filter(([r]) => occursIn(entry, r));
-    const expired = entry.expires !== undefined && day > entry.expires;
-    const decided = judged(entry, mine.map(([r]) => r));
-    if (!expired) {
-      for (const [r, i] of failing) {
-        if (r.status === 'failed' && accepts(entry, r)) rows[i] = { ...r, status: 'known', message: knownMessage(entry.reason, r.message) };
-      }
-    }
+    const mine = ran.filter((r) => matches(entry, r));
+    const failing = mine.filter((r) => occursIn(entry, r));
+    const expired = expiredEntry(entry);
+    const decided = judged(entry, mine);
     // Gone: its rows pass, or (an entry of one code) fail only with other kinds of defect.
-    const gone = mine.some(([r]) => r.status === 'passed' || (entry.code !== undefined && r.status === 'failed'));
+    const gone = mine.some((r) => r.status === 'passed' || (entry.code !== undefined && r.status === 'failed'));
     let state: EntryVerdict['state'];
-    if (failing.length > 0) state = expired ? 'expired' : 'ok';
+    if (failing.length > 0) state = expired ? 'expired' : unexplained(entry) ? 'unexplained' : 'ok';
     else if (decided && gone) state = 'stale';
     else state = 'unexercised';
     verdicts.push({ index, entry, state, failing: failing.length });
-    if (state === 'ok' || state === 'unexercised') return;
+    // An unexplained entry's rows fail as they are: they say what is wrong better than a row of its own.
+    if (state === 'ok' || state === 'unexercised' || state === 'unexplained') return;
 
     const what = describeEntry(entry);
-    const passing = mine.filter(([r]) => r.status === 'passed').length;
+    const passing = mine.filter((r) => r.status === 'passed').length;
     const message = state === 'stale'
       ? `stale expectation: ${what} no longer fails (${passing} passing row${passing === 1 ? '' : 's'})${expired ? ` and expired on ${entry.expires}` : ''}; `
         + `remove /expectations/${index} from ${source} or run with --update-expectations (reason was: ${JSON.stringify(entry.reason)})`
@@ -203,7 +224,7 @@ export function applyExpectations(report: RunReport, file: ExpectationsFile, opt
         + `fix the target, or renew "expires" of /expectations/${index} in ${source} (reason: ${JSON.stringify(entry.reason)})`;
     extra.push({
       operation: entry.operation,
-      group: mine[0]?.[0].group ?? findOperation(entry.operation)?.group ?? 'booking',
+      group: mine[0]?.group ?? findOperation(entry.operation)?.group ?? 'booking',
       binding: normBinding(entry.binding),
       case: entry.case ?? '*',
       check: EXPECTATIONS_CHECK,
@@ -233,6 +254,17 @@ export function applyExpectations(report: RunReport, file: ExpectationsFile, opt
   return { report: { ...report, results, summary: summarise(results), expectations: summary }, verdicts };
 }
 
+/** The warning line a verdict needs (stale, expired, unexplained), or undefined; `source` names the file. */
+export function verdictWarning(v: EntryVerdict, source: string): string | undefined {
+  const at = `${source} /expectations/${v.index} (${describeEntry(v.entry)})`;
+  switch (v.state) {
+    case 'stale': return `${at} is stale: it no longer fails; remove it or run --update-expectations`;
+    case 'expired': return `${at} is expired on ${v.entry.expires} and still fails`;
+    case 'unexplained': return `${at} has no reason yet (${JSON.stringify(v.entry.reason)}): it accepts nothing, its ${v.failing} failing row${v.failing === 1 ? '' : 's'} still fail${v.failing === 1 ? 's' : ''} the run; write why the deviation is acceptable`;
+    default: return undefined;
+  }
+}
+
 export interface UpdateOutcome {
   readonly file: ExpectationsFile;
   readonly added: number;
@@ -240,12 +272,20 @@ export interface UpdateOutcome {
   readonly kept: number;
 }
 
+/** The `$schema` a written file names: the published schema, relative to the file's directory. */
+export function expectationsSchemaRef(file: string): string {
+  const rel = relative(dirname(resolve(file)), fileURLToPath(EXPECTATIONS_SCHEMA_URL)).split(sep).join('/');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+}
+
 /**
  * The file --update-expectations writes: existing entries that still match a failure (or that the
  * run could not judge) are kept with their reason and expiry, judged entries that no longer fail are
- * dropped, and every failure no entry covers gets a new entry with reason "TODO: explain".
+ * dropped, and every defect no entry covers gets a new entry with reason "TODO: explain": one per
+ * operation, binding, check and defect code, for every case (a generated case's id changes with
+ * --seed; the defect does not). `schema` is the `$schema` to write when the file has none.
  */
-export function updateExpectations(report: RunReport, old: ExpectationsFile | undefined, opts: Pick<ApplyOptions, 'judged'> = {}): UpdateOutcome {
+export function updateExpectations(report: RunReport, old: ExpectationsFile | undefined, opts: Pick<ApplyOptions, 'judged'> & { readonly schema?: string } = {}): UpdateOutcome {
   const judged = opts.judged ?? defaultJudged;
   const rows = report.results.filter((r) => r.check !== EXPECTATIONS_CHECK).map(unapplied);
   const failing = rows.filter((r) => r.status === 'failed');
@@ -258,11 +298,16 @@ export function updateExpectations(report: RunReport, old: ExpectationsFile | un
   }
   const added: Expectation[] = [];
   for (const r of failing) {
-    if ([...kept, ...added].some((e) => accepts(e, r))) continue;
-    added.push({ operation: r.operation, binding: normBinding(r.binding), check: r.check, case: r.case, reason: TODO_REASON });
+    if (covers([...kept, ...added], r)) continue;
+    const entry = { operation: r.operation, binding: normBinding(r.binding), check: r.check };
+    // One entry per kind of defect the row has and no entry covers yet (none: the row has no findings).
+    const codes = [...new Set(r.findings.map((f) => f.code))].filter((code) => ![...kept, ...added].some((e) => e.code === code && occursIn(e, r)));
+    if (r.findings.length === 0) added.push({ ...entry, reason: TODO_REASON });
+    for (const code of codes) added.push({ ...entry, code, reason: TODO_REASON });
   }
+  const schema = old?.$schema ?? opts.schema;
   const file: ExpectationsFile = {
-    ...(old?.$schema !== undefined ? { $schema: old.$schema } : {}),
+    ...(schema !== undefined ? { $schema: schema } : {}),
     ...(old?.description !== undefined ? { description: old.description } : {}),
     expectations: [...kept, ...added],
   };

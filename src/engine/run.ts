@@ -280,6 +280,7 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
   const order = [...units.keys()].sort((a, b) => Number(!units[a]!.sequence) - Number(!units[b]!.sequence) || a - b);
   // Why the run stopped early (--max-failures, an interrupt): the units after it are not sent.
   let halted: string | undefined;
+  const maxFailuresReached = `--max-failures ${plan.maxFailures} reached`;
   let failed = 0;
   let sent = 0;
   await Promise.all(Array.from({ length: Math.min(atOnce, units.length) }, async () => {
@@ -295,7 +296,7 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
       perUnit[i] = u.baseline && rows.some((r) => r.status === 'failed') ? await shrinkUnit(plan, deps, u, rows) : rows;
       sent++;
       failed += perUnit[i]!.filter((r) => r.status === 'failed').length;
-      if (plan.maxFailures !== undefined && failed >= plan.maxFailures) halted ??= `--max-failures ${plan.maxFailures} reached (${failed} failed rows)`;
+      if (plan.maxFailures !== undefined && failed >= plan.maxFailures) halted ??= maxFailuresReached;
       deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`);
     }
   }));
@@ -304,6 +305,12 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
   const results = [...before.rows, ...perUnit.flat(), ...after.rows];
   const diagnosis = [...before.diagnosis, ...after.diagnosis];
   const t = plan.target;
+  const summary = summarise(results);
+  // The failed rows counted when the bound was reached differ from the summary's: the cases under way
+  // finish, and the preflight and the diagnosis add rows. Say the summary's number, and what it counts.
+  if (halted === maxFailuresReached) {
+    halted = `${maxFailuresReached} (${summary.failed} failed row${summary.failed === 1 ? '' : 's'} in all, the cases under way when it was reached included)`;
+  }
   return {
     tool: { ...TOOL },
     target: {
@@ -314,7 +321,7 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     durationMs: Date.now() - started,
     bindings: plan.bindings,
     operations: plan.operations.map((o) => o.name),
-    summary: summarise(results),
+    summary,
     results,
     ...(t.passwordVariable ? { passwordVariable: t.passwordVariable } : {}),
     ...(diagnosis.length > 0 ? { diagnosis } : {}),

@@ -77,6 +77,8 @@ export interface RunSettings {
   readonly examples: number;
   /** The bookings state-changing calls may consume (./bookings.ts); undefined: the embedded mock's, or none. */
   readonly bookings?: BookingPools;
+  /** What the command should print before it sends anything (two password sources that disagree). */
+  readonly warnings?: readonly string[];
 }
 
 /** The run's settings as flags (parsed by the CLI; named here because a message about a bad value names its flag). */
@@ -244,6 +246,10 @@ function hideUserInfo(v: string): string {
 
 function url(s: Sourced<string> | undefined): string | undefined {
   if (s === undefined) return undefined;
+  // "localhost:8942" parses as a URL of scheme "localhost:", and "example.com" not at all: a host without "http://".
+  if (/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d+)?(\/\S*)?$/.test(s.value) && /[.:]/.test(s.value)) {
+    return bad(s, `has no scheme: ${JSON.stringify(hideUserInfo(s.value))} needs http:// or https:// in front (e.g. http://${hideUserInfo(s.value).replace(/^\/+/, '')})`);
+  }
   let u: URL;
   try {
     u = new URL(s.value);
@@ -365,10 +371,40 @@ export function resolveRunSettingsObject(settings: unknown, env: NodeJS.ProcessE
   const { password, ...targetRest } = target ?? {};
   if (password !== undefined && (typeof password !== 'string' || password === '')) throw new ConfigError(`${where}: target.password must be a non-empty string`);
   const flags = password === undefined ? {} : { password };
-  return withSchema(resolveSettings(flags, env, target === undefined ? rest : { ...rest, target: targetRest }, where), problems);
+  return withSchema(resolveSettings(flags, env, target === undefined ? rest : { ...rest, target: targetRest }, where, `${where}: target.password`), problems);
 }
 
-function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv, file: Json, where: string): RunSettings {
+/**
+ * The order of precedence of the password, most specific first: `--password` (or the library's
+ * `target.password`), then the variable the config names in `target.passwordEnv`, then
+ * CONFORMANCE_PASSWORD. The config's variable comes before the general one: a file that names its
+ * variable says which password this target takes, and a CONFORMANCE_PASSWORD left in a shell (or a
+ * CI job) for another target must not override it silently.
+ */
+export const PASSWORD_PRECEDENCE = '--password, then the variable named by target.passwordEnv, then CONFORMANCE_PASSWORD';
+
+/**
+ * The password setting by that precedence, and a warning for each other source that gives a
+ * different password: the warning names both sources, never a value.
+ */
+function passwordOf(in_: Settings, passwordEnv: Sourced<string> | undefined, flagSource: string): { given?: Sourced<string>; warnings: string[] } {
+  const named = passwordEnv === undefined ? undefined : in_.string(undefined, passwordEnv.value, undefined);
+  // "(named by …)" is for the messages only: a reproduce command names the variable (passwordVar).
+  const viaConfig = named === undefined ? undefined : { ...named, source: `${named.source} (named by ${passwordEnv!.source})` };
+  const general = passwordEnv?.value === 'CONFORMANCE_PASSWORD' ? undefined : in_.string(undefined, 'CONFORMANCE_PASSWORD', undefined);
+  const flag = in_.string('password', undefined, undefined);
+  const sources = [flag && { ...flag, source: flagSource }, viaConfig, general].filter((x): x is Sourced<string> => x !== undefined);
+  const [given, ...others] = sources;
+  if (given === undefined) return { warnings: [] };
+  const warnings = others.filter((o) => o.value !== given.value).map((o) =>
+    `two different passwords are given: the one from ${given.source} is used, the one in ${o.source} is not (precedence: ${PASSWORD_PRECEDENCE})`);
+  if (given === general && passwordEnv !== undefined) {
+    warnings.push(`${passwordEnv.source} names the variable ${passwordEnv.value}, which is not set: using the password from ${general.source} instead`);
+  }
+  return { given: given === viaConfig ? named : given, warnings };
+}
+
+function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv, file: Json, where: string, passwordSource = '--password'): RunSettings {
   const t = (file.target ?? {}) as Json;
 
   const in_ = new Settings(f, env, file, where);
@@ -389,7 +425,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
   if (t.password !== undefined) throw new ConfigError(`${where}: target.password is not accepted in a file (files get committed); use --password, CONFORMANCE_PASSWORD or target.passwordEnv`);
   const user = in_.string('user', 'CONFORMANCE_USER', 'target.user')?.value ?? (embedded ? DEFAULT_USER : undefined);
   // Where the password came from: a reproduce command names that variable.
-  const given = in_.string('password', 'CONFORMANCE_PASSWORD', undefined) ?? (passwordEnv ? in_.string(undefined, passwordEnv, undefined) : undefined);
+  const { given, warnings } = passwordOf(in_, passwordEnvSetting, passwordSource);
   const password = given?.value ?? (embedded ? DEFAULT_PASSWORD : undefined);
   const passwordVar = given === undefined ? undefined : given.source.startsWith('environment variable ') ? given.source.slice('environment variable '.length) : undefined;
   if (user === undefined) throw new UsageError('no user name for the target: pass --user NAME (or CONFORMANCE_USER, or target.user in the config file)');
@@ -452,5 +488,6 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     seed: in_.int('seed', 'seed', 0, 2 ** 31 - 1) ?? DEFAULT_SEED,
     examples: in_.int('examples', 'examples', 0, 1000) ?? DEFAULT_EXAMPLES,
     bookings: bookingsSetting(in_, env, where),
+    warnings,
   };
 }

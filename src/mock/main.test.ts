@@ -178,3 +178,15 @@ describe('parseMockFlags', () => {
     expect(() => parseMockFlags(['--user='])).toThrow(/--user must not be empty/);
   });
 });
+
+describe('the mock\'s password off its command line (issue 22)', () => {
+  test('CONFORMANCE_MOCK_PASSWORD gives the password; --password wins; the default is the mock\'s, stated in --help', async () => {
+    expect(parseMockFlags([], { CONFORMANCE_MOCK_PASSWORD: 'Tr4vel-S3cret' })).toMatchObject({ password: 'Tr4vel-S3cret' });
+    expect(parseMockFlags(['--password', 'flag-pw'], { CONFORMANCE_MOCK_PASSWORD: 'Tr4vel-S3cret' })).toMatchObject({ password: 'flag-pw' });
+    expect(parseMockFlags([], {})).toMatchObject({ password: 'mock-password' });
+    const { helpText } = await import('../core/flags.js');
+    const { MOCK_HELP, MOCK_OPTIONS } = await import('./main.js');
+    const text = helpText('usage', MOCK_OPTIONS, MOCK_HELP).replace(/\s+/g, ' ');
+    expect(text).toMatch(/--password <S> the accepted password [^-]*\(default: mock-password\) \(env: CONFORMANCE_MOCK_PASSWORD\)/);
+  });
+});

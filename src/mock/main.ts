@@ -7,6 +7,7 @@
  * makes it answer in every legitimate way (src/mock/vary.ts), `--real-service` as the real service
  * does (src/mock/real-style.ts), `--list-faults` prints the fault catalogue and exits.
  * Bad flags (an unknown fault name included): a message naming what was wrong on stderr and exit code 2.
+ * The password may come from CONFORMANCE_MOCK_PASSWORD instead (off the command line, which npm echoes).
  */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -44,11 +45,14 @@ export const MOCK_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** The environment variable the mock reads its password from when --password is not given. */
+export const MOCK_PASSWORD_VARIABLE = 'CONFORMANCE_MOCK_PASSWORD';
+
 /** What --help says of each flag. */
 export const MOCK_HELP: FlagHelp<typeof MOCK_OPTIONS> = {
   port: { value: 'P', description: 'port to listen on (0: a free one)', default: '8080' },
   user: { value: 'U', description: 'the accepted user name', default: DEFAULT_USER },
-  password: { value: 'S', description: 'the accepted password (never printed)', default: 'the mock\'s' },
+  password: { value: 'S', description: 'the accepted password (never printed; prefer the variable: a command line shows in logs and process lists)', default: DEFAULT_PASSWORD, env: MOCK_PASSWORD_VARIABLE },
   'book-ns': { value: 'URI', description: 'the booking namespace', default: DEFAULT_NAMESPACES.book },
   'search-ns': { value: 'URI', description: 'the search namespace', default: DEFAULT_NAMESPACES.search },
   fault: { value: 'NAME[,NAME]', description: 'commit these faults (repeatable; --list-faults names them)', default: 'none' },
@@ -80,7 +84,7 @@ interface MockFlags {
 }
 
 /** Parse the flags, or throw an Error whose message names the bad flag. */
-export function parseMockFlags(argv: readonly string[]): MockFlags | 'help' | 'list-faults' {
+export function parseMockFlags(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): MockFlags | 'help' | 'list-faults' {
   const { values } = parseFlags(argv, MOCK_OPTIONS);
   if (values.help) return 'help';
   if (values['list-faults']) return 'list-faults';
@@ -113,7 +117,7 @@ export function parseMockFlags(argv: readonly string[]): MockFlags | 'help' | 'l
   return {
     port,
     user: values.user ?? DEFAULT_USER,
-    password: values.password ?? DEFAULT_PASSWORD,
+    password: values.password ?? (env[MOCK_PASSWORD_VARIABLE] || DEFAULT_PASSWORD),
     namespaces: {
       book: ns('--book-ns', values['book-ns'], DEFAULT_NAMESPACES.book),
       search: ns('--search-ns', values['search-ns'], DEFAULT_NAMESPACES.search),

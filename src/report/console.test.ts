@@ -49,7 +49,8 @@ describe('formatSummary', () => {
     const lines = out.split('\n');
     expect(lines[0]).toBe('Conformance FAIL: 3 failed, 14 passed, 5 skipped, 1 known deviation (23 checks) in 12.3 s');
     expect(lines[1]).toBe('Failed: GetMeals [soap12] ×1, GetMeals [soap11,get] ×1, SearchTransfers [post] ×1');
-    expect(lines.slice(2)).toEqual([
+    expect(lines[2]).toBe('Defects: 4 in 3 failed rows (a defect: operation, binding, check, code and path)');
+    expect(lines.slice(3)).toEqual([
       'Reports:',
       '  HTML      reports/conformance.html',
       '  Markdown  reports/conformance.md',

@@ -5,6 +5,7 @@ import {
   consoleText, countsLine, formatDuration, inBandCases, inBandNote, deviations, deviationFlags, rowTitle, skippedOperations, truncate, verdictOf,
 } from './model.js';
 import type { ReportPaths } from './paths.js';
+import { defectCases, defectTitle, groupDefects } from './defects.js';
 
 /** Longest expected/actual/message value printed before it is cut. */
 const VALUE_MAX = 600;
@@ -50,6 +51,27 @@ export function formatFindings(rows: readonly ResultRow[]): string {
     return lines.join('\n');
   });
   return blocks.join('\n\n');
+}
+
+/**
+ * The failed rows grouped by defect (report/defects.ts), one block per defect: operation [binding] ::
+ * check/code at path, the cases that hit it, one example finding and the one command that
+ * reproduces it. At most `max` blocks. All target-supplied text is made terminal-safe.
+ */
+export function formatDefects(rows: readonly ResultRow[], max = 50): string {
+  const defects = groupDefects(rows);
+  if (defects.length === 0) return 'no failed checks';
+  const blocks = defects.slice(0, max).map((d) => {
+    const lines = [`✗ ${consoleText(`${d.operation} [${d.binding}] :: ${defectTitle(d)}`)}`];
+    lines.push(`  ${consoleText(defectCases(d))}${d.occurrences > d.cases.length ? ` (${d.occurrences} findings)` : ''}`);
+    if (d.example.message) lines.push(`  message:   ${hang(value(d.example.message), '             ')}`);
+    if (d.example.expected !== undefined) lines.push(`  expected:  ${hang(value(d.example.expected), '             ')}`);
+    if (d.example.actual !== undefined) lines.push(`  actual:    ${hang(value(d.example.actual), '             ')}`);
+    if (d.reproduce) lines.push(`  reproduce (case ${consoleText(d.reproduceCase)}):`, `    ${hang(consoleText(d.reproduce), '    ')}`);
+    return lines.join('\n');
+  });
+  const more = defects.length > max ? `\n\n… and ${defects.length - max} more defects: see the reports` : '';
+  return blocks.join('\n\n') + more;
 }
 
 function shown(path: string): string {
@@ -110,6 +132,9 @@ export function formatSummary(report: RunReport, paths: ReportPaths): string {
     const list = [...failedCells].map(([k, n]) => `${k} ×${n}`);
     const head = list.slice(0, 12).join(', ');
     lines.push(consoleText(`Failed: ${head}${list.length > 12 ? `, … and ${list.length - 12} more` : ''}`));
+    const failedRows = report.results.filter((r) => r.status === 'failed');
+    const n = groupDefects(failedRows).length;
+    lines.push(`Defects: ${n} in ${failedRows.length} failed row${failedRows.length === 1 ? '' : 's'} (a defect: operation, binding, check, code and path)`);
   }
   lines.push('Reports:');
   lines.push(`  HTML      ${shown(paths.html)}`);

@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { BINDINGS } from '../contract/catalogue.js';
 import type { ResultRow, RunReport, Status } from '../core/types.js';
 import { isGeneratedCase } from '../core/rows.js';
+import { groupDefects } from './defects.js';
 import {
   bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
   truncate, verdictOf, visibleText, bookingsLine, stepText, type Column, type Counts,
@@ -349,6 +350,35 @@ function deviationSection(report: RunReport): string {
     + `<th scope="col">Reason</th><th scope="col">Expires</th><th scope="col">Attention</th></tr></thead><tbody>${rows}</tbody></table></section>\n`;
 }
 
+/** Defects listed in the page at most; the cells below hold every failed row. */
+const MAX_DEFECTS = 100;
+
+/**
+ * The failures grouped by defect (report/defects.ts): each once, with the cases that hit it, one
+ * finding and one reproduce command (empty when nothing failed).
+ */
+function defectSection(report: RunReport): string {
+  const failed = report.results.filter((r) => r.status === 'failed');
+  const defects = groupDefects(failed);
+  if (defects.length === 0) return '';
+  const items = defects.slice(0, MAX_DEFECTS).map((d) => {
+    const e = d.example;
+    const head = `<div class="row-head"><span class="badge failed">failed</span><span class="ttl">${esc(d.operation)}</span>`
+      + `<span class="sum">${esc(bindingLabel(d.binding))}</span><code class="check"><b>${esc(d.check)}</b>${d.code ? ` ${esc(d.code)}` : ''}</code>`
+      + (d.path ? `<code class="path">${esc(d.path)}</code>` : '') + '</div>';
+    const cases = `<p class="msg">${d.cases.length} case${d.cases.length === 1 ? '' : 's'}: ${d.cases.slice(0, 20).map((c) => `<code>${esc(c)}</code>`).join(', ')}`
+      + `${d.cases.length > 20 ? `, … and ${d.cases.length - 20} more` : ''}${d.occurrences > d.cases.length ? ` (${d.occurrences} findings)` : ''}</p>`;
+    const detail = `<p class="msg">${esc(truncate(e.message, 600).text)}${e.expected !== undefined ? `<br>expected <code>${esc(truncate(e.expected, 300).text)}</code>` : ''}`
+      + `${e.actual !== undefined ? `<br>actual <code>${esc(truncate(e.actual, 300).text)}</code>` : ''}</p>`;
+    const repro = d.reproduce ? reproHtml(d.reproduce, `Reproduce (case ${esc(d.reproduceCase)})`) : '';
+    return `<article class="row failed defect">${head}${cases}${detail}${repro}</article>`;
+  }).join('');
+  const more = defects.length > MAX_DEFECTS ? `<p class="note">… and ${defects.length - MAX_DEFECTS} more defects: see the cells below.</p>` : '';
+  return `<section id="defects" aria-labelledby="defects-title"><h2 id="defects-title">Defects (${defects.length}, in ${failed.length} failed row${failed.length === 1 ? '' : 's'})</h2>`
+    + `<p class="note">Failed rows grouped by operation, binding, check, defect code and path; each with the cases that hit it and one command that reproduces it.</p>`
+    + `${items}${more}</section>\n`;
+}
+
 /** The valid cases answered with an in-band Error, as a table (empty when there are none). */
 /** What the run consumed of its booking pools: every booking and what each call did to it. */
 function bookingsSection(report: RunReport): string {
@@ -466,7 +496,7 @@ ${diagnosisSection(report)}<h2 id="matrix-title">Operations × bindings</h2>
 <thead><tr><th scope="col">Operation</th>${COLUMNS.map((c) => `<th scope="col" data-column="${c}">${esc(COLUMN_LABELS[c])}</th>`).join('')}</tr></thead>
 ${matrixRows.join('\n')}
 </table>
-${deviationSection(report)}${inBandSection(report)}${bookingsSection(report)}<p class="legend"><span class="n failed">✗ failed</span><span class="n passed">✓ passed</span><span class="n known">! known deviation (accepted)</span><span class="n skipped">○ skipped</span>Select a cell to see its checks, findings and how to reproduce them.</p>
+${deviationSection(report)}${inBandSection(report)}${defectSection(report)}${bookingsSection(report)}<p class="legend"><span class="n failed">✗ failed</span><span class="n passed">✓ passed</span><span class="n known">! known deviation (accepted)</span><span class="n skipped">○ skipped</span>Select a cell to see its checks, findings and how to reproduce them.</p>
 <h2 id="details-title">Details</h2>
 <div class="toolbar" data-js-only hidden><button type="button" data-action="expand-failures">Expand all failures</button><button type="button" data-action="collapse">Collapse all</button><button type="button" data-action="only-failures" aria-pressed="false">Failures only</button></div>
 <section id="details" aria-labelledby="details-title">

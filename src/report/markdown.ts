@@ -4,14 +4,17 @@
  * it. Short when everything passes (the matrix folds away). Report text is escaped so a hostile
  * response cannot inject markup, links or table breaks.
  */
-import type { ResultRow, RunReport } from '../core/types.js';
+import type { RunReport } from '../core/types.js';
+import { groupDefects, type Defect } from './defects.js';
 import {
   bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
   truncate, verdictOf, visibleText, bookingsLine, stepText, type Counts,
 } from './model.js';
 
 /** GitHub rejects job summaries over 1 MiB; failure details stop well before that. */
-const MAX_FAILED_ROWS = 100;
+const MAX_DEFECTS = 100;
+/** Cases named per defect. */
+const MAX_CASES = 12;
 const MAX_CHARS = 600_000;
 const VALUE_MAX = 300;
 
@@ -71,24 +74,25 @@ function matrix(report: RunReport): string {
   return lines.join('\n');
 }
 
-function failure(r: ResultRow): string {
+/** One defect: check, code and where; the cases that hit it; one finding; the one command that reproduces it. */
+function defectBlock(d: Defect): string {
   const out: string[] = [];
-  out.push(`- **${mdCode(r.check)}** · case ${mdCode(r.case)}${r.path ? ` · at ${mdCode(r.path)}` : ''}`);
-  // The engine's row message summarises its findings; list the findings themselves when there are any.
-  if (r.findings.length === 0 && r.message) out.push(`  ${mdText(r.message)}`);
-  for (const f of r.findings.slice(0, 10)) {
-    let line = `  - ${f.check !== r.check ? `${mdCode(f.check)} ` : ''}${f.path && f.path !== r.path ? `at ${mdCode(f.path)}: ` : ''}${mdText(f.message)}`;
-    if (f.expected !== undefined) line += `<br>expected ${mdCode(f.expected)}`;
-    if (f.actual !== undefined) line += `<br>actual ${mdCode(f.actual)}`;
-    out.push(line);
-  }
-  if (r.findings.length > 10) out.push(`  - … and ${r.findings.length - 10} more findings (see conformance.html)`);
+  const cases = d.cases.slice(0, MAX_CASES).map((c) => mdCode(c)).join(', ') + (d.cases.length > MAX_CASES ? `, … and ${d.cases.length - MAX_CASES} more` : '');
+  out.push(`- **${mdCode(d.check)}**${d.code ? ` ${mdCode(d.code)}` : ''}${d.path ? ` at ${mdCode(d.path)}` : ''}`
+    + ` · ${d.cases.length} case${d.cases.length === 1 ? '' : 's'}: ${cases}${d.occurrences > d.cases.length ? ` (${d.occurrences} findings)` : ''}`);
+  let line = `  - ${d.example.path && d.example.path !== d.path ? `at ${mdCode(d.example.path)}: ` : ''}${mdText(d.example.message)}`;
+  if (d.example.expected !== undefined) line += `<br>expected ${mdCode(d.example.expected)}`;
+  if (d.example.actual !== undefined) line += `<br>actual ${mdCode(d.example.actual)}`;
+  out.push(line);
   // A sequence's steps, numbered, in the order sent (write binding → read binding).
-  if (r.steps) {
+  const steps = d.rows.find((r) => r.steps)?.steps;
+  if (steps) {
     out.push('  <details><summary>the sequence, step by step</summary>', '');
-    for (const s of r.steps) out.push(`  ${s.n}. ${mdText(stepText(s), 400)}`);
+    for (const st of steps) out.push(`  ${st.n}. ${mdText(stepText(st), 400)}`);
     out.push('', '  </details>');
   }
+  if (d.reproduce) out.push('', `Reproduce (case ${mdCode(d.reproduceCase)}):`, '', mdBlock(d.reproduce, 'sh'));
+  out.push('');
   return out.join('\n');
 }
 
@@ -153,39 +157,37 @@ export function renderMarkdown(report: RunReport): string {
     return lines.join('\n');
   }
   lines.push('### Operations × bindings', '', matrix(report), '');
-  lines.push('### Failures', '');
+  // Failures by defect (report/defects.ts): each once, with the cases that hit it and one command.
   const failed = report.results.filter((r) => r.status === 'failed');
-  const groups = new Map<string, ResultRow[]>();
-  for (const r of failed) {
-    const key = JSON.stringify([r.operation, r.binding]);
-    groups.set(key, [...(groups.get(key) ?? []), r]);
+  const defects = groupDefects(failed);
+  lines.push(`### Failures: ${defects.length} defect${defects.length === 1 ? '' : 's'} (${failed.length} failed row${failed.length === 1 ? '' : 's'})`, '');
+  const byCell = new Map<string, Defect[]>();
+  for (const d of defects) {
+    const key = JSON.stringify([d.operation, d.binding]);
+    byCell.set(key, [...(byCell.get(key) ?? []), d]);
   }
   let size = lines.join('\n').length;
   let shown = 0;
-  outer: for (const rows of groups.values()) {
-    const r0 = rows[0]!;
-    const head = `#### ${mdText(r0.operation)} · ${mdText(bindingLabel(r0.binding))} (${rows.length})`;
+  outer: for (const ds of byCell.values()) {
+    const d0 = ds[0]!;
+    const rows = new Set(ds.flatMap((d) => d.rows)).size;
+    const head = `#### ${mdText(d0.operation)} · ${mdText(bindingLabel(d0.binding))} (${ds.length} defect${ds.length === 1 ? '' : 's'}, ${rows} failed row${rows === 1 ? '' : 's'})`;
     const mark = lines.length;
     lines.push(head, '');
     size += head.length + 2;
-    // Checks of one exchange share one command: list them, then the command once.
-    const byCommand = new Map<string, ResultRow[]>();
-    for (const r of rows) byCommand.set(JSON.stringify([r.case, r.reproduce]), [...(byCommand.get(JSON.stringify([r.case, r.reproduce])) ?? []), r]);
-    for (const same of byCommand.values()) {
-      const items = same.map(failure);
-      const cmd = same[0]!.reproduce ? `Reproduce case ${mdCode(same[0]!.case)}:\n\n${mdBlock(same[0]!.reproduce, 'sh')}\n` : '';
-      const block = [...items, '', cmd].join('\n');
-      if (shown + same.length > MAX_FAILED_ROWS || size + block.length > MAX_CHARS) {
+    for (const d of ds) {
+      const block = defectBlock(d);
+      if (shown + 1 > MAX_DEFECTS || size + block.length > MAX_CHARS) {
         if (lines.length === mark + 2) lines.splice(mark);
         break outer;
       }
       lines.push(block);
       size += block.length + 1;
-      shown += same.length;
+      shown += 1;
     }
   }
-  if (shown < failed.length) {
-    lines.push(`… and ${failed.length - shown} more failed checks: see conformance.html or junit.xml.`, '');
+  if (shown < defects.length) {
+    lines.push(`… and ${defects.length - shown} more defects: see conformance.html or junit.xml.`, '');
   }
   return lines.join('\n');
 }

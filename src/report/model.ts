@@ -285,7 +285,8 @@ export function deviationFlags(d: Deviation): string {
   const out: string[] = [];
   if (d.entry.state === 'stale') out.push('stale: no longer fails, remove it');
   if (d.entry.state === 'expired') out.push(`expired on ${d.entry.expires}: fails again`);
-  if (d.todo) out.push('no reason given');
+  if (d.entry.state === 'unexplained') out.push('no reason given: accepts nothing, its rows fail');
+  else if (d.todo) out.push('no reason given');
   if (d.entry.state === 'ok' && d.daysLeft !== undefined && d.daysLeft <= 30) out.push(d.daysLeft === 0 ? 'expires today' : `expires in ${d.daysLeft} day${d.daysLeft === 1 ? '' : 's'}`);
   return out.join('; ');
 }

@@ -150,11 +150,11 @@ describe('conformance.md', () => {
     expect(md).toContain('**3 failed** · 14 passed · 5 skipped · 1 known deviation · 23 checks');
     expect(md).toContain('| Operation | SOAP 1.1 | SOAP 1.2 | HTTP GET | HTTP POST | Equivalence |');
     expect(md).toMatch(/\| \*\*GetMeals\*\* \| ✅ 2 \| ❌ 1 ✅ 2 \| ✅ 1 ⚠️ 1 \| ⏭ 1 \| ❌ 1 \|/);
-    expect(md).toContain('#### GetMeals · SOAP 1.2 (1)');
-    expect(md).toContain('#### GetMeals · SOAP 1.1 ↔ HTTP GET (1)');
-    expect(md).toContain('#### SearchTransfers · HTTP POST (1)');
+    expect(md).toMatch(/#### GetMeals · SOAP 1\.2 \(\d defects?, 1 failed row\)/);
+    expect(md).toMatch(/#### GetMeals · SOAP 1\.1 ↔ HTTP GET \(\d defects?, 1 failed row\)/);
+    expect(md).toMatch(/#### SearchTransfers · HTTP POST \(\d defects?, 1 failed row\)/);
     expect(md).toContain('`/Envelope/Body/GetMealsResponse/getMealsResult/meals/meal[2]/id`');
-    expect(md).toContain(`Reproduce case \`default\`:\n\n\`\`\`sh\n${REPRODUCE_FAILED}\n\`\`\``);
+    expect(md).toContain(`Reproduce (case \`default\`):\n\n\`\`\`sh\n${REPRODUCE_FAILED}\n\`\`\``);
     // Hostile text is inert outside code spans: no raw tag, no table break.
     const outsideCode = md.replace(/`+[^`]*`+/g, '');
     expect(outsideCode).not.toContain('<script>');
@@ -164,12 +164,14 @@ describe('conformance.md', () => {
   test('stays within GitHub\'s job summary limit when everything fails, saying how many were left out', async () => {
     const rows = fixtureReport().results;
     const failing = rows.find((r) => r.status === 'failed' && r.operation === 'SearchTransfers')!;
-    const many = Array.from({ length: 500 }, (_, i) => ({ ...failing, case: `case-${i}`, reproduce: `${failing.reproduce} # ${'x'.repeat(3000)} ${i}` }));
+    // 500 defects (one path each), each with a long command.
+    const many = Array.from({ length: 500 }, (_, i) => ({ ...failing, case: `case-${i}`, path: `/p${i}`, findings: failing.findings.map((f) => ({ ...f, path: `/p${i}` })),
+      reproduce: `${failing.reproduce} # ${'x'.repeat(3000)} ${i}` }));
     const dir = await tempDir();
     const p = await writeReports(fixtureReport(many), dir);
     const md = await readFile(p.markdown, 'utf8');
     expect(Buffer.byteLength(md)).toBeLessThan(1024 * 1024);
-    expect(md).toMatch(/… and \d+ more failed checks: see conformance.html or junit.xml./);
+    expect(md).toMatch(/… and \d+ more defects: see conformance.html or junit.xml./);
     expect(md.match(/^- \*\*`status_code`\*\*/gm)!.length).toBeLessThanOrEqual(100);
   });
 
@@ -241,7 +243,8 @@ describe('conformance.html', () => {
     const failing = rows.find((r) => r.status === 'failed' && r.operation === 'SearchTransfers')!;
     const two = [failing, { ...failing, check: 'content_type', message: 'wrong media type' }];
     const page = renderHtml(fixtureReport(two));
-    expect(page.match(/<div class="repro">/g)).toHaveLength(1);
+    // In the cell (the defects list above it gives one command per defect).
+    expect(page.slice(page.indexOf('<section id="details"')).match(/<div class="repro">/g)).toHaveLength(1);
     expect(page).toContain('Reproduce (2 checks above)');
   });
 
