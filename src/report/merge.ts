@@ -116,6 +116,12 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
   const c = countRows(results);
   const diagnosis = [...new Map(inputs.flatMap((i) => i.report.diagnosis ?? []).map((d) => [`${d.level}\u0000${d.message}`, d])).values()];
   const incomplete = inputs.flatMap((i) => (i.report.incomplete ? [`${i.source}: ${i.report.incomplete}`] : []));
+  // Each shard consumed bookings of its own (the plan hands them out the same way in every shard): all of them, and every shortfall.
+  const withBookings = inputs.filter((i) => i.report.bookings);
+  const short: Record<string, number> = {};
+  for (const i of withBookings) for (const [k, n] of Object.entries(i.report.bookings!.short ?? {})) short[k] = (short[k] ?? 0) + n;
+  const bookings = withBookings.length === 0 ? undefined
+    : { changed: withBookings.flatMap((i) => i.report.bookings!.changed), ...(Object.keys(short).length ? { short } : {}) };
   return {
     tool: first.report.tool,
     target: first.report.target,
@@ -129,5 +135,6 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
     ...(incomplete.length > 0 ? { incomplete: incomplete.join('; ') } : {}),
     ...(first.report.passwordVariable ? { passwordVariable: first.report.passwordVariable } : {}),
     ...(first.report.generation ? { generation: first.report.generation } : {}),
+    ...(bookings ? { bookings } : {}),
   };
 }
