@@ -31,6 +31,7 @@ import { runConformance } from '../src/engine/run.js';
 import type { RunPlan } from '../src/engine/plan.js';
 import { DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANGUAGES } from '../src/engine/generate.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, startMock, type MockOptions } from '../src/mock/index.js';
+import { ON_A_BOOKING_OF_ITS_OWN } from '../test/support/issue23.js';
 import { FAULTS, faultBindings, findFault, type Fault } from '../src/mock/faults.js';
 import { formatFindings } from '../src/report/console.js';
 import { Transport } from '../src/transport/client.js';
@@ -140,15 +141,6 @@ const failedRows = (r: RunReport): ResultRow[] => r.results.filter((x) => x.stat
  * show only in a sequence of calls (a write then a read, a cancellation then another): the engine's
  * sequences (src/engine/sequences.ts) pinpoint them to the call at fault, a write's to the write.
  */
-/**
- * Faults that a run can no longer see, by issue 23's design, and that must move to an operation that
- * changes nothing (the lead's call, src/mock/ is not this branch's): each is about a state-changing
- * operation and shows only as a value one binding answers differently for the same booking, or
- * through a generated booking id. A state-changing call now uses a booking of its own per binding,
- * from the pool (never a generated id, which could be a real customer's), and its bindings are
- * compared by outcome only: the values belong to each booking.
- */
-const ON_A_BOOKING_OF_ITS_OWN = ['post-different-policy-text', 'get-utf8-as-latin1', 'soap12-truncates-long-strings', 'post-rejects-int-max'];
 const SELF_TESTED = FAULTS.filter((f) => !ON_A_BOOKING_OF_ITS_OWN.includes(f.name));
 test('the faults left out are state-changing operations\' value or generated-id faults, and only those', () => {
   for (const name of ON_A_BOOKING_OF_ITS_OWN) {
