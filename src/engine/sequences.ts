@@ -75,8 +75,10 @@ export function sequenceUnits(plan: RunPlan): Unit[] {
   const has = (name: string) => plan.operations.find((o) => o.name === name);
   const unit = (op: Operation, spec: SequenceSpec, description: string): Unit =>
     ({ op, caseId: SEQUENCE_CASE[spec.family], kind: 'valid', params: {}, description, sequence: spec });
-  // A write is proven by a read, and a read of a written text needs the write: either operation brings the sequence.
-  const update = has('UpdateSpecialRequest') ?? (has('GetSpecialRequest') ? findOperation('UpdateSpecialRequest') : undefined);
+  // A write is proven by a read, and a read of a written text needs the write: either operation brings
+  // the sequence (GetSpecialRequest alone only where the write may be sent).
+  const write = findOperation('UpdateSpecialRequest')!;
+  const update = has('UpdateSpecialRequest') ?? (has('GetSpecialRequest') && !skipReason(plan, write) ? write : undefined);
   if (update) {
     out.push(unit(update, { family: 'write-read', pool: 'specialRequest', needs: Math.max(2, n) },
       'UpdateSpecialRequest through each binding, then GetSpecialRequest through every binding reads back exactly the text written; a second write replaces the first; each booking keeps its own text'));
