@@ -102,4 +102,4 @@ export { validateDocument, type DocumentValidation, type ValidateDocumentOptions
 export { HarnessError, UsageError, ConfigError, EnvironmentError } from './core/errors.js';
 export { TOOL_NAME, TOOL_VERSION } from './core/version.js';
 export { BINDINGS, OPERATIONS, DEFAULT_NAMESPACES, DEFAULT_PATHS, type BindingId, type Namespaces, type Operation, type ServicePaths } from './contract/catalogue.js';
-export type { RunReport, ResultRow, Finding, Status } from './core/types.js';
+export type { RunReport, ResultRow, Finding, Status, Diagnosis, UntestedCell } from './core/types.js';

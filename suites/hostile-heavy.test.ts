@@ -2,7 +2,7 @@
  * The proof of issue 13: whatever a target sends, the run ends within its deadline, memory and
  * reports stay bounded, and the password appears nowhere. Each hostile answer of
  * test/support/hostile-server.ts at the size that once broke the harness, through the real command
- * line against GetMeals on all four bindings: exit 1, wall time within --deadline + 15 s, peak
+ * line against GetMeals on all four bindings: exit 1 (or 5: nothing reached the data path), wall time within --deadline + 15 s, peak
  * memory of the whole run (the CLI and its validator process, summed) at most 1 GiB, all reports
  * together at most 50 MB, and no spelling of the password in any file or on the console. The mock
  * gets the namespace-heavy request that once froze it. Figures are printed ([bound] lines).
@@ -80,7 +80,9 @@ async function prove(name: string, t: Targets, extra: readonly string[] = [], op
   console.log(`[bound] ${name}: exit ${cli.code}, ${(cli.ms / 1000).toFixed(1)} s (deadline ${deadlineMs / 1000} s), peak memory of the run ${mib(cli.peakTreeRss)}, `
     + `reports ${(reportBytes / 1e6).toFixed(2)} MB in ${files.length} files`);
   expect(cli.signal, cli.stderr).toBeNull();
-  expect(cli.code, cli.stderr).toBe(1);
+  // Judged: failed (1), or, where no valid call got its result element back (an echo, a 10 MB fault
+  // to everything), not tested (5).
+  expect([1, 5], cli.stderr).toContain(cli.code);
   expect(cli.ms).toBeLessThan(deadlineMs + SLACK_MS);
   expect(cli.peakTreeRss).toBeGreaterThan(0);
   expect(cli.peakTreeRss).toBeLessThan(MAX_TREE_RSS);

@@ -34,7 +34,9 @@ const narrowCases: CaseTable = new Map([...fixtureCases].map(([op, cs]) => [op, 
 const transport = new Transport({ concurrency: 16, timeoutMs: 10_000, maxBodyBytes: 32 * 1024 * 1024 });
 let clean: RunningMock;
 afterAll(async () => { await clean?.close(); await transport.close(); });
-beforeAll(async () => { clean = await startMock({ port: 0 }); });
+// Stateless, both mocks: each request is compared with its twin on the other mock, and one clean
+// mock serves every fault's comparison (its cancellations would show in the next fault's answers).
+beforeAll(async () => { clean = await startMock({ port: 0, stateless: true }); });
 
 function plan(url: string, f: Fault, generated: boolean, cases: CaseTable = fixtureCases): RunPlan {
   return {
@@ -70,7 +72,7 @@ describe('faults only some inputs trigger', () => {
   });
 
   test.each(TRIGGERED.map((f) => [f.name, f] as const))('%s: identical to the correct mock except for the triggering inputs', async (_name, f) => {
-    const m = await startMock({ port: 0, faults: [f] });
+    const m = await startMock({ port: 0, faults: [f], stateless: true });
     try {
       const before = planUnits(plan(m.url, f, false)).filter((u) => !VARIANTS.has(u.caseId));
       expect(before.some((u) => u.caseId === WRONG_CREDENTIALS_CASE)).toBe(true);

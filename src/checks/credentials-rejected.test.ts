@@ -86,3 +86,27 @@ describe('credentials_rejected applicability', () => {
     expect(skipOf(credentialsRejected, contextFor('GetMeals', 'get', '', { caseKind: 'wrong-credentials', exchange }))).toContain('UND_ERR_SOCKET');
   });
 });
+
+describe('credentials_rejected: a server failure is not a rejection', () => {
+  const soap11Fault = (code: string, reason: string) => documentFor('GetMeals', 'soap11', { result: node('x') })
+    .replace(/<soap:Body>.*<\/soap:Body>/, `<soap:Body><soap:Fault><faultcode>${code}</faultcode><faultstring>${reason}</faultstring></soap:Fault></soap:Body>`);
+  test.each<[string, number, string, string | undefined]>([
+    ['the mock\'s crash as a SOAP fault', 500, soap11Fault('soap:Server', 'internal mock error: /amendmentPriceRequestResult/RoomId: required element missing'), undefined],
+    ['the mock\'s crash as text', 500, 'internal mock error: /amendmentPriceRequestResult/RoomId: required element missing', 'text/plain'],
+    ['an ASMX NullReferenceException fault', 500, soap11Fault('soap:Server', 'Server was unable to process request. ---> Object reference not set to an instance of an object.'), undefined],
+    ['a proxy\'s 502 page', 502, '<html><head><title>502</title></head><body><h1>Internal Server Error</h1></body></html>', 'text/html'],
+    ['a Python traceback', 500, 'Traceback (most recent call last):\n  File "app.py", line 3', 'text/plain'],
+  ])('%s', (_, status, body, ct) => {
+    const f = findingsOf(credentialsRejected, wc('GetMeals', 'soap11', body, status, ct));
+    expect(f).toEqual([expect.objectContaining({ code: 'rejected_by_server_error', path: 'http:status', message: expect.stringMatching(new RegExp(`^wrong credentials answered with HTTP ${status} and a server failure, not a rejection of the credentials`)) })]);
+  });
+
+  test.each<[string, number, string, string | undefined]>([
+    ['an ASMX fault wrapping an AuthenticationException', 500, soap11Fault('soap:Server', 'Server was unable to process request. ---> System.Security.Authentication.AuthenticationException: Invalid username or password.'), undefined],
+    ['an exception page about the credentials', 500, '<html><title>Server Error in \'/\' Application</title><body>Invalid user name or password</body></html>', 'text/html'],
+    ['the plain mock\'s 500 rejection', 500, 'Authentication failed: the userName or password is not valid.', 'text/plain'],
+    ['a 503 without words of a crash', 503, 'Service Unavailable', 'text/plain'],
+  ])('still a rejection: %s', (_, status, body, ct) => {
+    expect(findingsOf(credentialsRejected, wc('GetMeals', 'soap11', body, status, ct))).toEqual([]);
+  });
+});

@@ -49,6 +49,8 @@ export function selectChecks(names?: readonly string[]): readonly Check[] {
 export interface CheckRun {
   readonly check: Check;
   readonly outcome: CheckOutcome;
+  /** Milliseconds the check took (its JUnit time). */
+  readonly ms?: number;
 }
 
 /** One check on one exchange: its outcome, or undefined when it does not apply. A throw becomes a finding. */
@@ -69,7 +71,7 @@ function runOne(ctx: CheckContext, check: Check, budgetMs?: number): CheckRun | 
       + `(${(ms / 1000).toFixed(1)} s)`);
     outcome = Array.isArray(outcome) ? [...outcome, over] : [over];
   }
-  return { check, outcome: Array.isArray(outcome) ? compactFindings(outcome) : outcome };
+  return { check, outcome: Array.isArray(outcome) ? compactFindings(outcome) : outcome, ms: Math.round(ms * 1000) / 1000 };
 }
 
 /**

@@ -39,6 +39,7 @@ function between(text: string, from: string, to?: string): string {
   return text.slice(i, j);
 }
 const WORKFLOW = readFileSync(new URL('../../examples/github-actions.yml', import.meta.url), 'utf8');
+const GITLAB = readFileSync(new URL('../../examples/gitlab-ci.yml', import.meta.url), 'utf8');
 
 const OPTIONS: Record<string, [NonNullable<Parameters<typeof parseFlags>[1]>, boolean]> = {
   run: [RUN_OPTIONS, false], diff: [DIFF_OPTIONS, true], compare: [COMPARE_OPTIONS, false], record: [RECORD_OPTIONS, false],
@@ -59,7 +60,7 @@ function commandLines(text: string): string[][] {
 }
 
 describe('documented command lines', () => {
-  const lines = [...commandLines(README), ...Object.values(DOCS).flatMap(commandLines), ...commandLines(WORKFLOW)];
+  const lines = [...commandLines(README), ...Object.values(DOCS).flatMap(commandLines), ...commandLines(WORKFLOW), ...commandLines(GITLAB)];
   test('there are examples of every command but mock and help', () => {
     const used = new Set(lines.map((l) => l[0]));
     for (const c of COMMANDS.filter((x) => x !== 'mock' && x !== 'help')) expect(used, c).toContain(c);

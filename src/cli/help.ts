@@ -53,6 +53,11 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = {
   expectations: { value: 'FILE', description: 'known deviations of the target: matching failures are known, not failed', default: 'none' },
   'update-expectations': { description: 'rewrite FILE from this run\'s failures first (reasons kept; one new entry per defect, "TODO: explain", which accepts nothing until explained)', default: 'off' },
   shard: { value: 'i/n', description: 'run the i-th of n parts of the matrix; join them with conformance merge', default: 'whole matrix' },
+  case: { value: 'ID', description: 'run only the cases with this id (repeatable; * and ? match any characters / one)', default: 'every case' },
+  list: { description: 'print the plan (operation × binding × case, parameters, checks) and send nothing', default: 'off' },
+  'dry-run': { description: 'the same as --list', default: 'off' },
+  'list-format': { value: 'text|json', description: 'the format of --list', default: 'text' },
+  github: { description: 'GitHub Actions: an ::error annotation per failed row, the Markdown summary appended to $GITHUB_STEP_SUMMARY', default: 'on when GITHUB_ACTIONS=true', env: 'GITHUB_ACTIONS' },
   help: HELP_FLAG,
 };
 
@@ -81,6 +86,7 @@ export const VALIDATE_HELP: FlagHelp<typeof VALIDATE_OPTIONS> = {
   binding: { value: 'soap11|soap12|get|post', description: 'the binding that carried it', default: 'read from the document' },
   'book-ns': { value: 'URI', description: 'the booking namespace', default: 'the mock\'s', env: 'CONFORMANCE_BOOK_NS' },
   'search-ns': { value: 'URI', description: 'the search namespace', default: 'the mock\'s', env: 'CONFORMANCE_SEARCH_NS' },
+  config: { value: 'FILE', description: 'a run config file: its target.bookNs and target.searchNs', default: 'none' },
   help: HELP_FLAG,
 };
 

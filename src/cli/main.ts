@@ -1,7 +1,7 @@
 /**
  * `conformance <command>`: run | diff | compare | record | validate | merge | mock | help. Exit codes: 0 conforming, 1 the target broke the
  * contract, 2 bad usage or configuration (with a message naming what was wrong), 3 an internal error or the environment, 4 the target
- * answered not a single request (run), 130/143 interrupted by SIGINT/SIGTERM (run: partial reports written).
+ * answered not a single request (run), 5 the target answered but no valid call reached the data path: not tested (run, merge), 130/143 interrupted by SIGINT/SIGTERM (run: partial reports written).
  */
 import { HarnessError, UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';

@@ -1,13 +1,14 @@
 /**
  * `conformance merge DIR... [--report-dir OUT] [--expectations FILE]`: join the conformance.json of
  * several runs (the shards of `run --shard i/n`) into one set of reports. Exit 0 when the merged
- * report passes, 1 when it fails, 2 on bad input (unreadable or invalid reports, shards of different
+ * report passes, 1 when it fails, 5 when it is UNTESTED (as `run`), 2 on bad input (unreadable or invalid reports, shards of different
  * plans, a shard missing or given twice, overlapping reports).
  */
 import { UsageError } from '../core/errors.js';
 import { applyExpectations, readExpectations, verdictWarning } from '../engine/expectations.js';
 import { formatSummary } from '../report/console.js';
-import { writeReports } from '../report/index.js';
+import { verdictOf, writeReports } from '../report/index.js';
+import { EXIT_UNTESTED } from '../engine/execute.js';
 import { reportDirProblem } from '../report/paths.js';
 import { mergeReports } from '../report/merge.js';
 import { helpText, parseFlags } from './config.js';
@@ -21,7 +22,8 @@ Joins the conformance.json of each DIR (a report directory, or a conformance.jso
 of reports in OUT (default reports/): JSON, JUnit, Markdown, HTML, Allure. Shards written by
 conformance run --shard i/n must all be there, of one plan. --expectations FILE applies the known
 deviations again to the merged rows (stale entries are then judged over all shards).
-Exit 0 when the merged report passes, 1 when a check failed, 2 on bad input.`;
+Exit 0 when the merged report passes, 1 when a check failed, 2 on bad input, 5 when it tested
+nothing (or left an operation untested and nothing failed).`;
 
 export const MERGE_OPTIONS = {
   'report-dir': { type: 'string' }, expectations: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
@@ -51,5 +53,6 @@ export async function mergeCommand(argv: string[], io: CommandIO): Promise<numbe
   const paths = await writeReports(report, out);
   if (!f.quiet) io.err(`conformance: merged ${inputs.length} report${inputs.length > 1 ? 's' : ''}${inputs[0]!.shard ? ` (${inputs[0]!.shard.count} shards)` : ''}`);
   io.out(formatSummary(report, paths));
-  return report.summary.failed > 0 ? 1 : 0;
+  const verdict = verdictOf(report.summary, report);
+  return verdict === 'UNTESTED' ? EXIT_UNTESTED : verdict === 'FAIL' ? 1 : 0;
 }

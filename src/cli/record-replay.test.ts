@@ -30,8 +30,11 @@ beforeAll(async () => {
   const r = await cli(['record', '--out', rec, '--quiet']);
   expect(r.code, r.err).toBe(0);
   index = parseRecordingIndex(JSON.parse(readFileSync(join(rec, RECORDING_INDEX), 'utf8')), 'index');
-  replaying = await startMock({ replay: rec });
-  plain = await startMock({});
+  // Stateless (issue 23): the recording is of the embedded mock, which answers one booking on four
+  // bindings statelessly for now, and the runs below send the state-changing cases that way too.
+  // h23engine (a booking per binding) removes it from `plain`.
+  replaying = await startMock({ replay: rec, stateless: true });
+  plain = await startMock({ stateless: true });
 });
 afterAll(async () => {
   await replaying?.close();

@@ -110,6 +110,7 @@ export async function recordCommand(argv: string[], io: CommandIO): Promise<numb
   if (existsSync(out) && !statSync(out).isDirectory()) throw new UsageError(`--out ${out} is not a directory`);
   const old = previousFiles(out);
   const s = resolveRunSettings(rest, io.env);
+  if (s.list) throw new UsageError('--list (or --dry-run) is a flag of conformance run: record always sends');
   for (const w of s.warnings ?? []) io.err(`warning: ${w}`);
   const session = await openSession(s);
   const { target, redact, secrets } = session;

@@ -81,7 +81,7 @@ describe('validate', () => {
   test('bad usage exits 2 naming it', async () => {
     const file = join(rec, 'GetMeals/default.get.xml');
     const cases: Array<[string[], RegExp]> = [
-      [['validate'], /exactly one FILE/],
+      [['validate'], /validate needs a FILE or DIR \(got none\)/],
       [['validate', join(work, 'missing.xml')], /cannot read .*missing\.xml: ENOENT/],
       [['validate', file, '--type', 'meal'], /unknown type "meal" \(did you mean Meal\?/],
       [['validate', file, '--operation', 'getMeals'], /unknown operation "getMeals" \(did you mean GetMeals\?/],
@@ -131,14 +131,16 @@ describe('validate: the real service is the referee', () => {
     'structure', 'encoding', 'binding-rules'].includes(f.category) && f.name !== 'declared-encoding-contradicts-bytes');
   const cases = loadFixtureCases();
 
-  test('the document faults are more than half the catalogue', () => {
-    expect(DOCUMENT_FAULTS.length).toBeGreaterThan(FAULTS.length / 2);
+  // The stateful faults (issue 23) show only in a sequence of calls, never in one document.
+  test('the document faults are more than half the faults one answer can show', () => {
+    expect(DOCUMENT_FAULTS.length).toBeGreaterThan(FAULTS.filter((f) => !f.stateful).length / 2);
   });
 
   test.for(DOCUMENT_FAULTS.map((f) => [f.name] as const))('still invalid: %s', async ([name]) => {
     const fault = findFault(name)!;
     const op = findOperation(fault.operation)!;
-    const mock = await startMock({ faults: [name] });
+    // Stateless: one booking on each binding in turn, each a first call (a second cancellation is "already cancelled").
+    const mock = await startMock({ faults: [name], stateless: true });
     try {
       for (const b of faultBindings(fault)) {
         const req = requestAt(mock.url, op, b, validParams(op, cases.get(op.name)![0]!.params), DEFAULT_NAMESPACES);

@@ -72,6 +72,7 @@ export const DEFECT_CODES = {
   // rejections
   answered_with_data: 'a request that must be rejected answered with data',
   error_element_missing: 'a rejection without the Error element of section 7.1',
+  rejected_by_server_error: 'wrong credentials answered with a server failure (a crash), not a rejection of the credentials',
   // the comparison of bindings
   acceptance_differs: 'bindings disagree on accepting the request',
   error_type_differs: 'bindings answer with different in-band Errors',

@@ -4,7 +4,7 @@
  * and the comparison of bindings (whose binding field may list several, comma-separated). This is
  * the one place that reads a row's kind and bindings from those fields.
  */
-import type { ResultRow } from './types.js';
+import type { ResultRow, RunReport } from './types.js';
 
 /** Row check name for the exchange itself (a response was received at all). */
 export const EXCHANGE_CHECK = 'http_exchange';
@@ -54,4 +54,17 @@ export const GENERATED_CASE_PREFIX = 'gen-';
 /** Whether a row's case is a generated one. */
 export function isGeneratedCase(caseId: string): boolean {
   return caseId.startsWith(GENERATED_CASE_PREFIX);
+}
+
+/** Diagnosis code of a run none of whose valid calls reached the data path (engine/diagnose.ts). */
+export const NOTHING_TESTED = 'nothing_tested';
+
+/**
+ * How much of a run was not tested: 'all' when no valid call reached the data path (wrong
+ * credentials, a wrong URL or path, not this service), 'some' when some operation × binding cells
+ * did not, undefined when every cell called did.
+ */
+export function untestedExtent(report: Pick<RunReport, 'untested' | 'diagnosis'>): 'all' | 'some' | undefined {
+  if (report.diagnosis?.some((d) => d.code === NOTHING_TESTED)) return 'all';
+  return report.untested?.length ? 'some' : undefined;
 }

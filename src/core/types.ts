@@ -16,9 +16,18 @@ export interface Target {
   readonly password: string;
   /** The environment variable a reproduce command reads the password from (default CONFORMANCE_PASSWORD). */
   readonly passwordVariable?: string;
+  /**
+   * Where each given setting came from ("--book-ns", "environment variable CONFORMANCE_BOOK_NS",
+   * "target.json: target.bookNs"), keyed by config key (bookUrl, bookNs, ...): a hint about a value
+   * names the place to change it. Absent: a flag's name is given.
+   */
+  readonly sources?: Readonly<Partial<Record<SettingKey, string>>>;
   /** True for the mock this harness starts itself: mutations are then always allowed. */
   readonly embedded: boolean;
 }
+
+/** The target settings a hint may name the source of. */
+export type SettingKey = 'bookUrl' | 'searchUrl' | 'transfersUrl' | 'bookPath' | 'searchPath' | 'transfersPath' | 'bookNs' | 'searchNs';
 
 /** One HTTP request as the harness sends it. */
 export interface HttpRequest {
@@ -60,6 +69,11 @@ export interface Finding {
   readonly message: string;
   readonly expected?: string;
   readonly actual?: string;
+  /**
+   * binding_equivalence: a unified diff of the canonical forms, the majority's (`-`) against the
+   * departing binding's (`+`), as an indented outline without list indexes (src/equivalence/canonical-diff.ts).
+   */
+  readonly diff?: string;
 }
 
 /** One row of conformance.json: one check on one operation × binding(s) × case. */
@@ -116,10 +130,21 @@ export interface RunReport {
   readonly diagnosis?: readonly Diagnosis[];
   /** The environment variable the reproduce commands read the password from. */
   readonly passwordVariable?: string;
-  /** Operation × binding cells whose valid calls never reached the data path (wrong credentials, not this service), and why. */
-  untested?: readonly { operation: string; binding: string; reason: string }[];
+  /**
+   * The operation × binding cells whose valid calls never reached the data path: every one was
+   * rejected (an in-band Error, an error status, a fault) or answered without its result element,
+   * with why (absent or empty when all reached it). Such a cell was not tested, whatever its rows say.
+   */
+  readonly untested?: readonly UntestedCell[];
   /** The bookings the run's state-changing calls changed, and the calls left unsent for want of one (absent: none planned). */
   readonly bookings?: BookingsSummary;
+}
+
+/** An operation × binding whose valid calls never reached the data path, and why (RunReport.untested). */
+export interface UntestedCell {
+  readonly operation: string;
+  readonly binding: string;
+  readonly reason: string;
 }
 
 /** One call of a sequence over state. */
@@ -165,6 +190,13 @@ export interface Diagnosis {
   /** error: the run cannot pass because of it; hint: what to try. */
   readonly level: 'error' | 'hint';
   readonly message: string;
+  /**
+   * What kind of conclusion it is, stable snake_case, where a program acts on it: `nothing_tested`
+   * (no valid call of the run reached the data path: the run exits 5), `untested_operation`,
+   * `not_this_service`, `host_unreachable`, `plain_http_port`, `url_holds_service_path`,
+   * `wsdl_not_found`, `other_namespace`, `operation_not_called`.
+   */
+  readonly code?: string;
 }
 
 /** What an expectations file did to a run: each entry with its verdict, for the reports to list. */

@@ -5,10 +5,10 @@
  * result element; does the target use another namespace; was every operation the user named
  * called). A gate must be green only when something was tested, and red in a way that says why.
  */
-import { serviceUrlOf } from '../bindings/endpoint.js';
-import type { Operation } from '../contract/catalogue.js';
-import { bindingField, EXCHANGE_CHECK, NOT_RUN_CHECK, notCalledReason, PREFLIGHT_CASE } from '../core/rows.js';
-import type { Diagnosis, ResultRow } from '../core/types.js';
+import { baseUrlOf, serviceUrlOf } from '../bindings/endpoint.js';
+import type { BindingId, Group, Operation } from '../contract/catalogue.js';
+import { bindingField, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, NOTHING_TESTED, notCalledReason, PREFLIGHT_CASE, rowBindings } from '../core/rows.js';
+import type { Diagnosis, ResultRow, SettingKey, Target, UntestedCell } from '../core/types.js';
 import { redactUserInfo } from '../core/redact.js';
 import { hostOf, type Transport } from '../transport/client.js';
 import { curlCommand } from '../transport/curl.js';
@@ -23,6 +23,40 @@ const UNREACHABLE: ReadonlySet<string> = new Set(['connection_refused', 'unknown
 /** The flag naming the namespace of an operation's group. */
 function nsFlag(op: Pick<Operation, 'ns'>): string {
   return op.ns === 'book' ? '--book-ns' : '--search-ns';
+}
+
+/**
+ * How to give a setting another value, in the words of the place it came from: the flag, the
+ * environment variable, or the config key in its file (the flag when it was not given).
+ */
+export function setAdvice(target: Pick<Target, 'sources'>, key: SettingKey, flag: string, value: string): string {
+  const src = target.sources?.[key];
+  if (src === undefined || src.startsWith('--')) return `pass ${flag} ${value}`;
+  const env = /^environment variable (\S+)$/.exec(src);
+  if (env) return `set ${env[1]} to ${value}`;
+  const at = src.lastIndexOf(': ');
+  return at > 0 ? `set ${src.slice(at + 2)} to ${value} in ${src.slice(0, at)}` : `set ${src} to ${value}`;
+}
+
+/** The setting keys and flags of a group's base URL and service path. */
+function groupSettings(group: Group): { url: SettingKey; urlFlag: string; path: SettingKey; pathFlag: string } {
+  const g = group === 'booking' ? 'book' : group === 'transfers' ? 'transfers' : 'search';
+  return { url: `${g}Url` as SettingKey, urlFlag: `--${g}-url`, path: `${g}Path` as SettingKey, pathFlag: `--${g}-path` };
+}
+
+/** Where a setting came from, in words ("--book-url", "environment variable …", "config file …: target.bookUrl"). */
+function sourceOf(target: Pick<Target, 'sources'>, key: SettingKey, flag: string): string {
+  return target.sources?.[key] ?? flag;
+}
+
+/** How to configure namespace `value` for an operation's group, named after where the current one came from. */
+function nsAdvice(target: Pick<Target, 'sources'>, op: Pick<Operation, 'ns'>, value: string): string {
+  return setAdvice(target, op.ns === 'book' ? 'bookNs' : 'searchNs', nsFlag(op), value);
+}
+
+/** A TLS failure that is a plain-HTTP answer to a TLS handshake (OpenSSL: "wrong version number", "http request"). */
+function plainHttpPort(message: string): boolean {
+  return /wrong.version.number|http.request|packet.length.too.long|unknown.protocol/i.test(message);
 }
 
 /** targetNamespace of a WSDL's definitions element, read from its first 64 KB (no DTD, nothing fetched). */
@@ -53,6 +87,23 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'b
   const diagnosis: Diagnosis[] = [];
   const rows: ResultRow[] = [];
   const down = new Set<string>();
+  // A base URL that already ends in its service path doubles the path in every request.
+  const doubled = new Set<string>();
+  for (const op of plan.operations) {
+    const base = baseUrlOf(plan.target, op);
+    const paths = plan.target.paths[op.group];
+    let pathname: string;
+    try { pathname = new URL(base).pathname.replace(/\/+$/, ''); } catch { continue; }
+    const held = [paths.soap, paths.http].map((p) => p.replace(/\/+$/, '')).find((p) => p !== '' && pathname.toLowerCase().endsWith(p.toLowerCase()));
+    if (held === undefined || doubled.has(base)) continue;
+    doubled.add(base);
+    const { url: key, urlFlag } = groupSettings(op.group);
+    const host = redact(base.slice(0, base.length - held.length) || base);
+    diagnosis.push({
+      level: 'hint', code: 'url_holds_service_path',
+      message: redact(`the URL already ends in the service path: pass the host only (${sourceOf(plan.target, key, urlFlag)} is ${base}, so ${op.name} is sent to ${serviceUrlOf(plan.target, op, 'soap11')}): ${setAdvice(plan.target, key, urlFlag, host)}`),
+    });
+  }
   await Promise.all([...byUrl].map(async ([url, op]) => {
     const ex = await transport.send({ method: 'GET', url: `${url}?WSDL`, headers: { accept: 'text/xml' } }, 0, url);
     const host = hostOf(url);
@@ -60,8 +111,12 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'b
       transport.giveUp(url, redact(`${url} is unreachable at the preflight (${ex.error.code}): ${ex.error.message}`));
       if (down.has(host)) return;
       down.add(host);
-      const message = redact(`${host} does not answer: ${ex.error.message}`);
-      diagnosis.push({ level: 'error', message: `${message}: nothing can be tested there` });
+      const plain = ex.error.code === 'tls_error' && url.startsWith('https:') && plainHttpPort(ex.error.message);
+      // An https:// URL to a port that speaks plain HTTP: OpenSSL's words say nothing a user can act on.
+      const message = redact(plain
+        ? `${host} does not answer TLS: the port answers plain HTTP: use http:// (${url.replace(/^https:/, 'http:')})`
+        : `${host} does not answer: ${ex.error.message.replace(/\s+/g, ' ').trim()}`);
+      diagnosis.push({ level: 'error', message: `${message}: nothing can be tested there`, code: plain ? 'plain_http_port' : 'host_unreachable' });
       rows.push({
         operation: op.name, group: op.group, binding: bindingField(plan.bindings), case: PREFLIGHT_CASE, check: EXCHANGE_CHECK, status: 'failed',
         message, path: '/', reproduce: curlCommand({ method: 'GET', url: `${url}?WSDL`, headers: {} }, ''),
@@ -69,11 +124,19 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'b
       });
       return;
     }
+    if (ex.response?.status === 404 || ex.response?.status === 410) {
+      const { path: key, pathFlag } = groupSettings(op.group);
+      diagnosis.push({
+        level: 'hint', code: 'wsdl_not_found',
+        message: redact(`the WSDL at ${url}?WSDL is not there (HTTP ${ex.response.status}): check the host and the service path (${sourceOf(plan.target, key, pathFlag)}: ${plan.target.paths[op.group].soap})`),
+      });
+      return;
+    }
     if (ex.response?.status !== 200) return;
     const declared = wsdlTargetNamespace(ex.response.body.subarray(0, 65_536).toString('utf8'));
     const configured = plan.target.namespaces[op.ns];
     if (declared !== undefined && declared !== configured) {
-      diagnosis.push({ level: 'hint', message: redact(`the WSDL at ${url}?WSDL declares targetNamespace ${declared}, not ${configured}: pass ${nsFlag(op)} ${declared}`) });
+      diagnosis.push({ level: 'hint', code: 'other_namespace', message: redact(`the WSDL at ${url}?WSDL declares targetNamespace ${declared}, not ${configured}: ${nsAdvice(plan.target, op, declared)}`) });
     }
   }));
   return { diagnosis, rows };
@@ -88,62 +151,274 @@ function clarkParts(actual: string | undefined): { ns: string; local: string } |
   return m ? { ns: m[1]!, local: m[2]! } : undefined;
 }
 
+/** How one valid call ended, as its rows tell: it reached the data path, or why not (a key to count reasons by, and words). */
+interface Reach {
+  readonly reached: boolean;
+  /** Counted by: the ErrorType of an in-band rejection, the HTTP status, or the failed check. */
+  readonly key: string;
+  /** What happened, after "every valid call (n) [was]" ("rejected with …" after "was", "got HTTP 404 …"). */
+  readonly words: string;
+  /** The result element was not found at all (a 404 page, another API): not this service there. */
+  readonly noResult: boolean;
+  /** An in-band rejection: its ErrorType and Message. */
+  readonly error?: { readonly type: string; readonly message: string };
+  /** The HTTP status of the answer. */
+  readonly status?: number;
+}
+
+const REACHED: Reach = { reached: true, key: 'reached', words: 'reached the data path', noResult: false };
+
+/** Text cut to `max` characters. */
+function cut(text: string, max: number): string {
+  const t = text.replace(/\s+/g, ' ').trim();
+  return t.length > max ? `${t.slice(0, max)}…` : t;
+}
+
 /**
- * Read the finished units: per service, whether any valid call returned its result element (a target
- * that never does is not this service: its rejections prove nothing and are not counted as passed);
- * the namespace the target really uses where results came in another one; and, when the user named
- * the operations, each one that got no exchange at all, as a failed row saying why.
+ * How a valid call ended, from the rows of its exchange (one binding): undefined when it got no
+ * response (not sent, refused, timed out: reported as such, and not a reading of the target).
  */
-export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'operations' | 'operationsNamed'>, units: readonly Unit[], perUnit: ResultRow[][]): { diagnosis: Diagnosis[]; rows: ResultRow[] } {
+function reachOf(op: Operation, rows: readonly ResultRow[]): Reach | undefined {
+  const exchange = rows.find((r) => r.check === EXCHANGE_CHECK);
+  if (!exchange || exchange.status !== 'passed') return undefined;
+  const inBand = rows.find((r) => r.inBandError)?.inBandError ?? (rows.some((r) => r.check === 'shape') ? undefined : errorInExcerpt(exchange.response));
+  if (inBand) {
+    return {
+      reached: false, key: `in-band\u0000${inBand.type}`, noResult: false, error: inBand,
+      words: `rejected with ${inBand.type || 'an in-band Error'}${inBand.message ? ` ("${cut(inBand.message, 120)}")` : ''}`,
+    };
+  }
+  const result = rows.find((r) => r.check === 'result_element');
+  if (!result || result.status === 'passed' || result.status === 'known') return REACHED;
+  // The result element by its name in another namespace: the service is there, configured with another namespace (hinted).
+  if (result.status === 'failed' && result.findings.some((f) => {
+    const c = clarkParts(f.actual);
+    return c !== undefined && (c.local === op.resultElement || c.local === `${op.name}Response`);
+  })) return REACHED;
+  const head = /^HTTP\/[\d.]+ (\d{3})/.exec(exchange.response ?? '');
+  const status = head ? Number(head[1]) : undefined;
+  const type = /^content-type: *(.*)$/im.exec(exchange.response ?? '')?.[1]?.trim();
+  if (status !== undefined && status !== 200) {
+    let said = rows.find((r) => r.check === 'status_code' && r.status === 'failed')?.message.replace(/^status \d+ instead of 200, with /, '');
+    // An HTML error page, in words: its text, not its markup.
+    if (said && /html/i.test(type ?? '')) said = said.replace(/<[^>]*>?/g, ' ').replace(/\s+/g, ' ').replace(/" /, '"');
+    return { reached: false, key: `status\u0000${status}`, noResult: true, status, words: `got HTTP ${status}${type ? ` (${cut(type, 60)})` : ''}${said ? ` with ${cut(said, 160)}` : ''}` };
+  }
+  const failed = rows.find((r) => r.status === 'failed' && r.check !== EXCHANGE_CHECK);
+  return { reached: false, key: 'no-result', noResult: true, words: `got no result element${failed ? ` (${failed.check}: ${cut(failed.message, 200)})` : ''}` };
+}
+
+/**
+ * An in-band Error read from a response excerpt, for runs without the shape check (which records
+ * it): the first ErrorType and Message of an Error element, if the answer holds one.
+ */
+function errorInExcerpt(response: string | undefined): { type: string; message: string } | undefined {
+  const error = /<(?:[\w.-]+:)?Error\b[^>]*>([^]*?)<\/(?:[\w.-]+:)?Error>/.exec(response ?? '')?.[1];
+  if (error === undefined) return undefined;
+  const text = (name: string) => new RegExp(`<(?:[\\w.-]+:)?${name}\\b[^>]*>([^<]*)<`).exec(error)?.[1]?.trim() ?? '';
+  return { type: text('ErrorType'), message: text('Message') };
+}
+
+/** The most frequent reason among calls that did not reach the data path, with its count. */
+function commonest(reaches: readonly Reach[]): { top: Reach; count: number } {
+  const by = new Map<string, { top: Reach; count: number }>();
+  for (const r of reaches) {
+    const e = by.get(r.key);
+    if (e) e.count++; else by.set(r.key, { top: r, count: 1 });
+  }
+  return [...by.values()].sort((a, b) => b.count - a.count)[0]!;
+}
+
+/** "every valid call (3) was rejected with …", saying how many when the reasons differ. */
+function everyCall(reaches: readonly Reach[]): string {
+  const { top, count } = commonest(reaches);
+  return count === reaches.length
+    ? `every valid call (${reaches.length}) ${top.error ? 'was ' : ''}${top.words}`
+    : `no valid call reached the data path (${reaches.length}; ${count} of them ${top.error ? 'were ' : ''}${top.words})`;
+}
+
+/** Whether an in-band rejection reads as one of the credentials. */
+function aboutCredentials(e: { readonly type: string; readonly message: string } | undefined): boolean {
+  return e !== undefined && /authenticat|credential|password|login|log on|unauthori[sz]ed|not authori[sz]ed|access.denied|forbidden|permission/i.test(`${e.type} ${e.message}`);
+}
+
+/** What to do about untested calls, from the commonest reason. */
+function advice(top: Reach, one?: Operation): string {
+  if (aboutCredentials(top.error)) return 'check the credentials (the user name, and the password and where it comes from)';
+  if (top.error) {
+    return `check the credentials, and give ${one ? `${one.name} a case` : 'the cases'} with data that exists on this target (the config file's "cases")`;
+  }
+  const status = top.status;
+  if (status === 401 || status === 403) return 'check the credentials';
+  if (status === undefined || status === 200 || (status >= 300 && status < 400) || [404, 405, 410, 501].includes(status)) return 'check the base URL and the service path';
+  return 'the target fails on valid calls (see the failures)';
+}
+
+
+/** What diagnoseUnits concludes. */
+export interface UnitsDiagnosis {
+  readonly diagnosis: Diagnosis[];
+  readonly rows: ResultRow[];
+  /** The operation × binding cells whose valid calls never reached the data path (empty: all reached it). */
+  readonly untested: UntestedCell[];
+}
+
+/**
+ * Read the finished units. Per operation × binding: did any valid call reach the data path (its
+ * result element, without an in-band Error)? A cell none of whose valid calls did was not tested:
+ * it is listed in `untested` with why, and the rows whose pass would mean nothing there (the
+ * rejections of its negative cases, and the comparison of bindings that only compared rejections)
+ * are skipped instead of passed. When no cell of the run reached the data path, nothing was tested
+ * (wrong credentials, a wrong path, not this service): the diagnosis says so first, naming the
+ * commonest answer. Also: a service none of whose valid calls returned its result element "does not
+ * answer like this service"; the namespace the target really uses where results came in another
+ * one; and, when the user named the operations, each one that got no exchange at all, as a failed
+ * row saying why. A valid case rejected because its data does not exist stays a note (the shape
+ * check's skip) as long as another case of its cell reached the data path.
+ */
+export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'operations' | 'operationsNamed'>, units: readonly Unit[], perUnit: ResultRow[][]): UnitsDiagnosis {
   const diagnosis: Diagnosis[] = [];
   const rows: ResultRow[] = [];
-  const services = new Map<string, { valid: ResultRow[]; negative: number[]; url: string }>();
+  const cellKey = (op: string, b: string) => `${op}\u0000${b}`;
+  const cells = new Map<string, { op: Operation; binding: BindingId; reaches: Reach[] }>();
+  // Per valid unit and binding: whether that call reached the data path (for its comparison row).
+  const unitReach = new Map<number, Map<string, Reach>>();
   units.forEach((u, i) => {
-    const key = u.op.service;
-    const s = services.get(key) ?? { valid: [], negative: [], url: serviceUrlOf(plan.target, u.op, 'soap11') };
-    services.set(key, s);
-    if (u.kind === 'valid') s.valid.push(...(perUnit[i] ?? []));
-    else s.negative.push(i);
-  });
-  const hinted = new Set<string>();
-  for (const [service, s] of services) {
-    const judged = s.valid.filter((r) => r.check === 'result_element' && (r.status === 'passed' || r.status === 'failed' || r.status === 'known'));
-    const answered = s.valid.some((r) => r.check === EXCHANGE_CHECK && r.status === 'passed');
-    for (const r of judged) {
-      for (const f of r.findings) {
-        const seen = clarkParts(f.actual);
-        const op = plan.operations.find((o) => o.name === r.operation);
-        if (!seen || !op || seen.ns === plan.target.namespaces[op.ns] || !/_mismatch$/.test(f.code) || hinted.has(`${op.ns}\u0000${seen.ns}`)) continue;
-        hinted.add(`${op.ns}\u0000${seen.ns}`);
-        diagnosis.push({ level: 'hint', message: `the target answers ${r.operation} with ${seen.local} in namespace ${seen.ns || '(none)'}, not ${plan.target.namespaces[op.ns]}: pass ${nsFlag(op)} ${seen.ns}` });
-      }
+    if (u.kind !== 'valid') return;
+    const byBinding = new Map<string, ResultRow[]>();
+    for (const r of perUnit[i] ?? []) {
+      if (r.check === EQUIVALENCE_CHECK) continue;
+      const list = byBinding.get(r.binding) ?? [];
+      list.push(r);
+      byBinding.set(r.binding, list);
     }
-    if (!answered || judged.length === 0 || judged.some((r) => r.status !== 'failed')) continue;
-    const first = judged[0]!;
+    const mine = new Map<string, Reach>();
+    unitReach.set(i, mine);
+    for (const b of plan.bindings) {
+      const reach = reachOf(u.op, byBinding.get(b) ?? []);
+      if (!reach) continue;
+      mine.set(b, reach);
+      const k = cellKey(u.op.name, b);
+      const cell = cells.get(k) ?? { op: u.op, binding: b, reaches: [] };
+      cells.set(k, cell);
+      cell.reaches.push(reach);
+    }
+  });
+  const untestedCells = [...cells.values()].filter((c) => !c.reaches.some((r) => r.reached));
+  const untested: UntestedCell[] = untestedCells.map((c) => ({ operation: c.op.name, binding: c.binding, reason: everyCall(c.reaches) }));
+  const isUntested = new Set(untestedCells.map((c) => cellKey(c.op.name, c.binding)));
+  const nothingTested = untestedCells.length > 0 && untestedCells.length === cells.size;
+
+  if (nothingTested) {
+    const all = untestedCells.flatMap((c) => c.reaches);
+    const { top } = commonest(all);
     diagnosis.push({
-      level: 'error',
-      message: `the target at ${s.url} does not answer like this service: no valid call of the ${service} service returned its result element `
-        + `(${judged.length} tried; for example ${first.operation} [${first.binding}] ${first.case}: ${first.message.slice(0, 300)})`,
+      level: 'error', code: NOTHING_TESTED,
+      message: `nothing was tested: ${everyCall(all)}, on every operation and binding called: ${advice(top)}; `
+        + 'the passes of this run prove nothing (its rejections and comparisons are skipped)',
     });
-    for (const i of s.negative) {
-      perUnit[i] = (perUnit[i] ?? []).map((r) => (r.status !== 'passed' || !REJECTION_CHECKS.has(r.check) ? r : {
-        ...r, status: 'skipped', message: 'not judged: the target does not answer like this service (see the diagnosis), so its rejection proves nothing',
-      }));
+  }
+
+  // Per service: no valid call returned its result element at all (whatever the status): not this service there.
+  const services = new Map<string, { reaches: { unit: Unit; binding: string; reach: Reach }[]; url: string }>();
+  units.forEach((u, i) => {
+    const s = services.get(u.op.service) ?? { reaches: [], url: redactUserInfo(serviceUrlOf(plan.target, u.op, 'soap11')) };
+    services.set(u.op.service, s);
+    for (const [binding, reach] of unitReach.get(i) ?? []) s.reaches.push({ unit: u, binding, reach });
+  });
+  const notThisService = new Set<string>();
+  for (const [service, s] of services) {
+    if (s.reaches.length === 0 || !s.reaches.every((x) => x.reach.noResult)) continue;
+    notThisService.add(service);
+    const first = s.reaches[0]!;
+    diagnosis.push({
+      level: 'error', code: 'not_this_service',
+      message: `the target at ${s.url} does not answer like this service: no valid call of the ${service} service returned its result element `
+        + `(${s.reaches.length} tried; for example ${first.unit.op.name} [${first.binding}] ${first.unit.caseId} ${first.reach.words.slice(0, 300)}): ${advice(first.reach)}`,
+    });
+  }
+
+  // Per operation, when the run as a whole was tested: the operations (× bindings) that were not.
+  if (!nothingTested) {
+    const byOp = new Map<string, typeof untestedCells>();
+    for (const c of untestedCells) {
+      if (notThisService.has(c.op.service)) continue;
+      const list = byOp.get(c.op.name) ?? [];
+      list.push(c);
+      byOp.set(c.op.name, list);
+    }
+    for (const list of byOp.values()) {
+      const op = list[0]!.op;
+      const all = list.flatMap((c) => c.reaches);
+      const { top } = commonest(all);
+      const on = list.length === plan.bindings.length ? 'on any binding' : `on ${list.map((c) => c.binding).join(', ')}`;
+      diagnosis.push({
+        level: 'error', code: 'untested_operation',
+        message: `${op.name} was not tested ${on}: ${everyCall(all)}: ${advice(top, op)}`,
+      });
     }
   }
+
+  const hinted = new Set<string>();
+  units.forEach((u, i) => {
+    if (u.kind !== 'valid') return;
+    for (const r of perUnit[i] ?? []) {
+      if (r.check !== 'result_element' || r.status !== 'failed') continue;
+      for (const f of r.findings) {
+        const seen = clarkParts(f.actual);
+        const op = u.op;
+        if (!seen || seen.ns === plan.target.namespaces[op.ns] || !/_mismatch$/.test(f.code) || hinted.has(`${op.ns}\u0000${seen.ns}`)) continue;
+        hinted.add(`${op.ns}\u0000${seen.ns}`);
+        diagnosis.push({ level: 'hint', code: 'other_namespace', message: `the target answers ${r.operation} with ${seen.local} in namespace ${seen.ns || '(none)'}, not ${plan.target.namespaces[op.ns]}: ${nsAdvice(plan.target, op, seen.ns)}` });
+      }
+    }
+  });
+
+  // The passes that mean nothing where the valid calls never reached the data path.
+  const serviceUntested = (service: string, b: string) => {
+    const mine = [...cells.values()].filter((c) => c.op.service === service && c.binding === b);
+    return mine.length > 0 && mine.every((c) => isUntested.has(cellKey(c.op.name, c.binding)));
+  };
+  const cellUntested = (u: Unit, b: string) => (cells.has(cellKey(u.op.name, b)) ? isUntested.has(cellKey(u.op.name, b)) : serviceUntested(u.op.service, b));
+  const why = (u: Unit, b: string) => {
+    const cell = cells.get(cellKey(u.op.name, b));
+    return notThisService.has(u.op.service)
+      ? 'the target does not answer like this service (see the diagnosis)'
+      : `no valid call of ${u.op.name} [${b}] reached the data path${cell ? ` (${everyCall(cell.reaches)})` : ''}`;
+  };
+  units.forEach((u, i) => {
+    const rs = perUnit[i];
+    if (!rs) return;
+    perUnit[i] = rs.map((r) => {
+      if (r.status !== 'passed') return r;
+      if (u.kind !== 'valid' && REJECTION_CHECKS.has(r.check) && cellUntested(u, r.binding)) {
+        return { ...r, status: 'skipped', message: `not judged: ${why(u, r.binding)}, so this rejection proves nothing` };
+      }
+      if (r.check !== EQUIVALENCE_CHECK) return r;
+      const bs = rowBindings(r);
+      // A valid case of an untested cell: the bindings agreed, but only on a rejection. (Where the
+      // cell was tested by another case, bindings agreeing on a case's in-band Error stays a pass.)
+      const compared = u.kind === 'valid'
+        ? bs.some((b) => cellUntested(u, b)) && bs.every((b) => unitReach.get(i)?.get(b)?.reached !== true)
+        : bs.some((b) => cellUntested(u, b));
+      if (!compared) return r;
+      return { ...r, status: 'skipped', message: `not judged: ${why(u, bs.find((b) => cellUntested(u, b)) ?? bs[0]!)}, so the bindings only agreed on a rejection` };
+    });
+  });
+
   if (plan.operationsNamed) {
     for (const op of plan.operations) {
       const reason = notCalledReason(op.name, units.flatMap((u, i) => (u.op === op ? perUnit[i] ?? [] : [])));
       if (reason === undefined) continue;
       const message = `${op.name} was named in --operations but never called: ${reason}`;
-      diagnosis.push({ level: 'error', message });
+      diagnosis.push({ level: 'error', code: 'operation_not_called', message });
       rows.push({
         operation: op.name, group: op.group, binding: bindingField(plan.bindings), case: '*', check: NOT_RUN_CHECK, status: 'failed',
         message, path: '/', reproduce: '', findings: [{ check: NOT_RUN_CHECK, code: 'operation_not_called', path: '/', message }],
       });
     }
   }
-  return { diagnosis, rows };
+  return { diagnosis, rows, untested };
 }
 
 /** True when exchanges were tried and not one got a response: nothing about the target was tested. */

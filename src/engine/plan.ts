@@ -55,6 +55,14 @@ export interface RunPlan {
    * mock's generated pools for an embedded target, none for a real one.
    */
   readonly bookings?: BookingPools;
+  /** Only the units whose case id matches one of these globs (--case); every unit when absent. */
+  readonly caseFilter?: readonly string[];
+}
+
+/** A matcher of case ids for --case patterns: `*` any characters, `?` one, the rest literal. */
+export function caseMatcher(patterns: readonly string[]): (caseId: string) => boolean {
+  const res = patterns.map((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`));
+  return (caseId) => res.some((r) => r.test(caseId));
 }
 
 /** One operation × case, sent on every selected binding. */
@@ -117,9 +125,16 @@ export function credentialUnits(op: Operation, params: Params, password: string)
   ];
 }
 
-/** The units of a plan, in catalogue order: the valid cases, then the negative case per operation; each state-changing call with its booking. */
+/**
+ * The units of a plan, in catalogue order: the valid cases, then the negative case per operation,
+ * then the sequences; each state-changing call with its booking (handed out over the whole plan, so a
+ * booking's call is the same whatever --case or --shard picks); only those --case names, when given.
+ */
 export function planUnits(plan: RunPlan): Unit[] {
-  return withBookings(plan, [...casesUnits(plan), ...sequenceUnits(plan)]);
+  const units = withBookings(plan, [...casesUnits(plan), ...sequenceUnits(plan)]);
+  if (!plan.caseFilter) return units;
+  const match = caseMatcher(plan.caseFilter);
+  return units.filter((u) => match(u.caseId));
 }
 
 /** The pools a plan draws from: its own, else the embedded mock's (as many as `calls` state-changing calls could need), else none. */

@@ -18,6 +18,8 @@ const EXCERPT_MARGIN = 4096;
 export const MAX_MESSAGE_CHARS = 2000;
 /** Longest path, expected or actual value of a finding kept. */
 export const MAX_VALUE_CHARS = 1000;
+/** Longest canonical diff of a finding kept (the diff itself keeps 120 lines of 200 characters at most). */
+export const MAX_DIFF_CHARS = 24_000;
 
 /**
  * Text cut to `max` characters with a note of what was left out (never splitting a surrogate pair);
@@ -115,6 +117,7 @@ export class RowMaker {
       ...f, path: this.#text(f.path, MAX_VALUE_CHARS), message: this.#text(f.message, MAX_MESSAGE_CHARS),
       ...(f.expected !== undefined ? { expected: this.#text(f.expected, MAX_VALUE_CHARS) } : {}),
       ...(f.actual !== undefined ? { actual: this.#text(f.actual, MAX_VALUE_CHARS) } : {}),
+      ...(f.diff !== undefined ? { diff: this.#text(f.diff, MAX_DIFF_CHARS) } : {}),
     };
   }
 

@@ -15,8 +15,8 @@ import type { BindingId, Operation } from '../contract/catalogue.js';
 import { CheckContext, type DocumentValidator } from '../checks/context.js';
 import { runChecksAsync, yieldToLoop } from '../checks/registry.js';
 import { makeRedactor, REDACTED, redactUserInfo, swapCase, type Redactor } from '../core/redact.js';
-import { bindingField, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
-import type { BookingUse, Exchange, ResultRow, RunReport, Target } from '../core/types.js';
+import { bindingField, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, NOTHING_TESTED } from '../core/rows.js';
+import type { BookingUse, Diagnosis, Exchange, ResultRow, RunReport, Target } from '../core/types.js';
 import { TOOL } from '../core/version.js';
 import { acceptance, compareViews, detachedView, type BindingView } from '../equivalence/compare.js';
 import { checkBudgetMs } from '../xml/limits.js';
@@ -35,7 +35,8 @@ export interface EngineDeps {
   readonly validator: DocumentValidator;
   /** The run's redactor (of every secret it holds, gathered once); by default, of secretsOf(plan.target). */
   readonly redact?: Redactor;
-  readonly onProgress?: (done: number, total: number, unit: string) => void;
+  /** After each unit: units done, of total, the unit just done, and failed rows so far. */
+  readonly onProgress?: (done: number, total: number, unit: string, failed?: number) => void;
   /** Why the run stops early (an interrupt), asked before each unit; the transport is stopped too. */
   readonly stopped?: () => string | undefined;
   /** Told of every booking a state-changing call was sent with, and what the call did to it. */
@@ -114,7 +115,7 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
     let ctx: CheckContext | undefined = new CheckContext(init);
     await ctx.prepare({ budgetMs, ...(deadline !== undefined ? { signal: signalAt(deadline) } : {}) });
     const { runs, notRun } = await runChecksAsync(ctx!, plan.checks, { ...(deadline !== undefined ? { deadline } : {}), budgetMs });
-    for (const r of runs) out.push(rows.row(base, r.check.name, r.outcome));
+    for (const r of runs) out.push(rows.row(base, r.check.name, r.outcome, r.ms));
     if (notRun.length > 0) out.push(rows.row(base, NOT_RUN_CHECK, { skipped: `not run: ${DEADLINE_PASSED} before ${notRun.join(', ')}` }));
     // Acceptance and digests now, while the tree lives; entries later only if digests differ.
     const view = compare && !passed() ? detachedView(op, ctx!, () => new CheckContext(init)) : undefined;
@@ -169,17 +170,23 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
     // A comparison needs every binding's answer: one not sent (an interrupt, a host given up on) or not
     // checked before the deadline leaves nothing to compare.
     const unsent = late.find((c) => c.exchange.error?.code === 'not_sent');
+    let compareMs: number | undefined;
     const outcomes = unsent
       ? [{ binding: undefined, outcome: { skipped: `not compared: ${unsent.exchange.error!.message}` } }]
       : late.length > 0
         ? [{ binding: undefined, outcome: { skipped: `not compared: ${DEADLINE_PASSED} before ${late.map((c) => c.binding).join(', ')} ${late.length > 1 ? 'were' : 'was'} checked` } }]
-        : await inTurn(async () => compareViews(op, unit.kind, bindings, views));
+        : await inTurn(async () => {
+          const t0 = performance.now();
+          const compared = compareViews(op, unit.kind, bindings, views);
+          compareMs = Math.round((performance.now() - t0) * 1000) / 1000;
+          return compared;
+        });
     for (const eq of outcomes) {
       const c = checked.find((x) => x.binding === eq.binding);
       out.push(rows.row({
         op, binding: eq.binding ?? bindingField(bindings), caseId: unit.caseId,
         reproduce: c ? reproduceCommand(plan, unit, c.exchange) : '', ...(c ? { exchange: c.exchange } : {}),
-      }, EQUIVALENCE_CHECK, eq.outcome));
+      }, EQUIVALENCE_CHECK, eq.outcome, compareMs));
     }
   }
   return out;
@@ -297,13 +304,15 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
       sent++;
       failed += perUnit[i]!.filter((r) => r.status === 'failed').length;
       if (plan.maxFailures !== undefined && failed >= plan.maxFailures) halted ??= maxFailuresReached;
-      deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`);
+      deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`, failed);
     }
   }));
   halted ??= deps.stopped?.();
   const after = diagnoseUnits(plan, units, perUnit);
   const results = [...before.rows, ...perUnit.flat(), ...after.rows];
-  const diagnosis = [...before.diagnosis, ...after.diagnosis];
+  // That nothing was tested is said first: it explains everything below it.
+  const first = (d: Diagnosis) => d.code === NOTHING_TESTED;
+  const diagnosis = [...after.diagnosis.filter(first), ...before.diagnosis, ...after.diagnosis.filter((d) => !first(d))];
   const t = plan.target;
   const summary = summarise(results);
   // The failed rows counted when the bound was reached differ from the summary's: the cases under way
@@ -326,6 +335,7 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     ...(t.passwordVariable ? { passwordVariable: t.passwordVariable } : {}),
     ...(diagnosis.length > 0 ? { diagnosis } : {}),
     ...bookingsOf(plan, units, used),
+    ...(after.untested.length > 0 ? { untested: after.untested } : {}),
     ...(halted ? { incomplete: `${halted}: ${sent} of ${units.length} cases run` } : {}),
     ...(plan.generation && plan.generation.examples > 0
       ? { generation: { seed: plan.generation.seed, examples: plan.generation.examples, languagesFrom: plan.generation.languagesFrom } } : {}),

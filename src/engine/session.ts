@@ -69,6 +69,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     user: s.user,
     password: s.password,
     ...(s.passwordVar ? { passwordVariable: s.passwordVar } : {}),
+    ...(s.sources ? { sources: s.sources } : {}),
     embedded: s.embedded,
   };
   let transport: Transport | undefined;
@@ -81,13 +82,17 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     onTransport?.(transport);
     const validator = createDocumentValidator(s.namespaces, { maxBytes: s.maxBodyBytes });
     // Generated cases take `language` from the target's GetLanguages (engine/languages.ts).
-    const langs = s.examples > 0 ? await discoverLanguages(target, s.bindings, s.operations, transport, s.shard !== undefined) : undefined;
+    // With --case (a re-run of one case from a report) GetLanguages is asked even when it is not among
+    // the operations: the full run that made the report asked it, and the generated cases must be its.
+    const asked = s.caseFilter ? [...s.operations, { name: 'GetLanguages' }] : s.operations;
+    const langs = s.examples > 0 ? await discoverLanguages(target, s.bindings, asked, transport, s.shard !== undefined) : undefined;
     const plan: RunPlan = {
       target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
       negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed,
       ...(s.bookings ? { bookings: s.bookings } : {}),
       ...(s.maxFailures !== undefined ? { maxFailures: s.maxFailures } : {}),
       ...(langs ? { generation: { seed: s.seed, examples: s.examples, languages: langs.languages, languagesFrom: langs.from } } : {}),
+      ...(s.caseFilter ? { caseFilter: s.caseFilter } : {}),
     };
     const secrets = secretsOf(target);
     const redact = makeRedactor(secrets);

@@ -15,6 +15,7 @@ import {
   type BindingId, type Namespaces, type Operation, type ServicePaths,
 } from '../contract/catalogue.js';
 import { ConfigError, UsageError } from '../core/errors.js';
+import type { SettingKey } from '../core/types.js';
 import { didYouMean } from '../core/suggest.js';
 import { reportDirProblem } from '../report/paths.js';
 import { loadFixtureCases, mergeCases, type CaseTable } from './cases.js';
@@ -43,6 +44,8 @@ export interface RunSettings {
   readonly password: string;
   /** The environment variable the password came from (a reproduce command names it); undefined for --password or the mock's. */
   readonly passwordVar?: string;
+  /** Where each given target setting came from (Target.sources): a hint about its value names that place. */
+  readonly sources?: Readonly<Partial<Record<SettingKey, string>>>;
   readonly bindings: BindingId[];
   readonly operations: Operation[];
   /** The operations were named (--operations or the config), not all by default. */
@@ -77,6 +80,12 @@ export interface RunSettings {
   readonly examples: number;
   /** The bookings state-changing calls may consume (./bookings.ts); undefined: the embedded mock's, or none. */
   readonly bookings?: BookingPools;
+  /** Run only the cases whose id matches one of these (--case, repeatable; `*` and `?` glob). */
+  readonly caseFilter?: readonly string[];
+  /** Print the plan and send nothing (--list / --dry-run), as text or JSON (--list-format). */
+  readonly list?: 'text' | 'json';
+  /** GitHub Actions output: ::error annotations and the step summary (--github, or GITHUB_ACTIONS=true). */
+  readonly github?: boolean;
   /** What the command should print before it sends anything (two password sources that disagree). */
   readonly warnings?: readonly string[];
 }
@@ -120,6 +129,11 @@ export const RUN_OPTIONS = {
   seed: { type: 'string' },
   examples: { type: 'string' },
   bookings: { type: 'string' },
+  case: { type: 'string', multiple: true },
+  list: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  'list-format': { type: 'string' },
+  github: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -291,6 +305,13 @@ function names<T>(s: Sourced<string[]>, what: string, known: readonly string[], 
 }
 
 /** The service path settings: flag, environment variable and config key of each group's two paths. */
+/** The target settings whose source a hint may name: config key, flag, environment variable. */
+const SOURCED: readonly (readonly [SettingKey, string, string])[] = [
+  ['bookUrl', 'book-url', 'CONFORMANCE_BOOK_URL'], ['searchUrl', 'search-url', 'CONFORMANCE_SEARCH_URL'], ['transfersUrl', 'transfers-url', 'CONFORMANCE_TRANSFERS_URL'],
+  ['bookPath', 'book-path', 'CONFORMANCE_BOOK_PATH'], ['searchPath', 'search-path', 'CONFORMANCE_SEARCH_PATH'], ['transfersPath', 'transfers-path', 'CONFORMANCE_TRANSFERS_PATH'],
+  ['bookNs', 'book-ns', 'CONFORMANCE_BOOK_NS'], ['searchNs', 'search-ns', 'CONFORMANCE_SEARCH_NS'],
+];
+
 const PATH_SETTINGS = [
   { group: 'booking', flag: 'book-path', httpFlag: 'book-http-path', env: 'CONFORMANCE_BOOK_PATH', httpEnv: 'CONFORMANCE_BOOK_HTTP_PATH', key: 'bookPath', httpKey: 'bookHttpPath' },
   { group: 'reference', flag: 'search-path', httpFlag: 'search-http-path', env: 'CONFORMANCE_SEARCH_PATH', httpEnv: 'CONFORMANCE_SEARCH_HTTP_PATH', key: 'searchPath', httpKey: 'searchHttpPath' },
@@ -459,8 +480,14 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     if (problem) bad(expectationsSetting, `cannot be written: ${problem}`);
   }
 
+  // Where each target setting came from: a hint about its value names that place (./diagnose.ts).
+  const sources = Object.fromEntries(SOURCED.flatMap(([key, flag, envName]) => {
+    const given = in_.get(flag, envName, `target.${key}`);
+    return given ? [[key, given.source]] : [];
+  })) as Partial<Record<SettingKey, string>>;
+
   return {
-    embedded,
+    embedded, sources,
     bookUrl, searchUrl, transfersUrl: transfersUrl ?? searchUrl,
     paths, namespaces, user, password, passwordVar,
     bindings,
@@ -488,6 +515,26 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     seed: in_.int('seed', 'seed', 0, 2 ** 31 - 1) ?? DEFAULT_SEED,
     examples: in_.int('examples', 'examples', 0, 1000) ?? DEFAULT_EXAMPLES,
     bookings: bookingsSetting(in_, env, where),
+    ...caseFilterOf(f.case),
+    ...(f.github || env.GITHUB_ACTIONS === 'true' ? { github: true } : {}),
+    ...listOf(f),
     warnings,
   };
+}
+
+/** --case ID (repeatable; a comma list too): case ids or globs (`*`, `?`). */
+function caseFilterOf(given: readonly string[] | undefined): { caseFilter?: string[] } {
+  if (given === undefined) return {};
+  const ids = given.flatMap((v) => v.split(',')).map((v) => v.trim());
+  const bad = ids.find((v) => !/^[A-Za-z0-9_.*?-]+$/.test(v));
+  if (bad !== undefined) throw new UsageError(`--case ${JSON.stringify(bad)}: a case id is letters, digits, "-", "_" and ".", with * and ? as wildcards`);
+  return { caseFilter: ids };
+}
+
+/** --list / --dry-run and --list-format text|json. */
+function listOf(f: FlagValues<typeof RUN_OPTIONS>): { list?: 'text' | 'json' } {
+  const format = f['list-format'];
+  if (format !== undefined && format !== 'text' && format !== 'json') throw new UsageError(`--list-format must be text or json (got ${JSON.stringify(format)})`);
+  if (format !== undefined && !f.list && !f['dry-run']) throw new UsageError('--list-format needs --list (or --dry-run)');
+  return f.list || f['dry-run'] ? { list: format ?? 'text' } : {};
 }

@@ -71,6 +71,13 @@ describe('binding equivalence', () => {
     expect(f!.path).toBe('/getMealsResult/meals/meal[3]');
     expect(f!.message).toContain('soap12 departs from soap11, get, post');
     expect(f!.message).toContain('soap12="(absent)"');
+    // The missing item is named by its content, and the canonical forms are diffed.
+    expect(f!.message).toContain('soap11=<meal id=3 name="Crème brûlée">');
+    expect(f!.expected).toBe('soap11, get, post: <meal id=3 name="Crème brûlée">');
+    expect(f!.diff).toBe([
+      '--- soap11, get, post (majority)', '+++ soap12', '@@ -6,6 +6,3 @@',
+      '     meal', '       id = 2', '       name = "Half board"', '-    meal', '-      id = 3', '-      name = "Crème brûlée"',
+    ].join('\n'));
   });
 
   test('a POST result that changes one attribute value is caught and pinpointed', () => {

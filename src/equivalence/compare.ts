@@ -13,9 +13,10 @@ import type { CaseKind, CheckContext } from '../checks/context.js';
 import type { CheckOutcome } from '../checks/types.js';
 import type { Finding } from '../core/types.js';
 import { isNil } from '../xml/tree.js';
-import { canonicalDigest, canonicalEntries, EntryDigest, type Entry } from './canonical.js';
+import { canonicalDigest, canonicalEntries, ELEMENT, EntryDigest, type Entry } from './canonical.js';
 import { BINDING_DIFFERENCES, documentedDifference } from '../contract/binding-differences.js';
 import { displayValue } from './values.js';
+import { canonicalDiff, describeItem } from './canonical-diff.js';
 
 
 
@@ -250,6 +251,19 @@ export function shown(value: string | undefined): string {
   return v.length > MAX_QUOTED ? `${v.slice(0, MAX_QUOTED)}… (${v.length.toLocaleString('en-US')} characters)` : v;
 }
 
+/**
+ * The value at `path` as a finding quotes it: an element by its content in angle brackets
+ * (`<meal id=3 name="Half board">`), any other value as shown().
+ */
+function describedValue(entries: readonly Entry[], path: string): Described {
+  const v = valueIn(entries, path);
+  const item = v === ELEMENT ? describeItem(entries, path) : undefined;
+  return item !== undefined ? { text: `<${item}>`, item: true } : { text: shown(v), item: false };
+}
+
+/** A value as a finding quotes it; an item description is not put in quotes again in the message. */
+interface Described { readonly text: string; readonly item: boolean }
+
 /** The value of the entry at `path`, or undefined when there is none. */
 export function valueIn(entries: readonly Entry[], path: string): string | undefined {
   return entries.find((x) => x.path === path)?.value;
@@ -272,31 +286,38 @@ function differences(accepted: readonly BindingId[], canonical: Canonical, note:
   const noMajority = others.some((g) => g.length === reference.length);
   const pair = accepted.length === 2;
   const ref = canonical.entries(reference[0]!);
+  const refLabel = `${list(reference)}${noMajority ? '' : ' (majority)'}`;
   // The first difference of each departing group, and its own value there.
   const found = others.map((g) => {
     const mine = canonical.entries(g[0]!);
     const path = firstDifferingPath(ref, mine)!;
-    return { g, path, mine: valueIn(mine, path) };
+    return {
+      g, path,
+      mine: describedValue(mine, path),
+      diff: canonicalDiff(refLabel, ref, list(g), mine),
+    };
   });
-  // Every binding's value at every path named, reading each binding's entries once.
+  // Every binding's value at every path named, reading each binding's entries once; an element is
+  // named by its content (`meal id=3 name="Half board"`), not by the marker its entry holds.
   const paths = [...new Set(found.map((f) => f.path))];
-  const values = new Map<BindingId, Map<string, string | undefined>>();
+  const values = new Map<BindingId, Map<string, Described>>();
   for (const b of accepted) {
     if (values.has(b)) continue;
     const g = byValue.find((x) => x.includes(b))!;
     const entries = g === reference ? ref : canonical.entries(g[0]!);
-    values.set(b, new Map(paths.map((p) => [p, valueIn(entries, p)])));
+    values.set(b, new Map(paths.map((p) => [p, describedValue(entries, p)])));
     if (g !== reference) for (const other of g) values.set(other, values.get(b)!);
   }
-  return found.map(({ g, path, mine }) => {
-    const all = accepted.map((b) => `${b}=${JSON.stringify(shown(values.get(b)!.get(path)))}`).join(', ');
+  return found.map(({ g, path, mine, diff }) => {
+    const all = accepted.map((b) => { const v = values.get(b)!.get(path)!; return `${b}=${v.item ? v.text : JSON.stringify(v.text)}`; }).join(', ');
     const f: Finding = {
       check: EQUIVALENCE_CHECK, code: 'value_differs',
       path,
       message: `${list(g)} ${g.length > 1 ? 'depart' : 'departs'} from ${list(reference)}${noMajority ? ' (no majority: either side may be wrong)' : ''}: `
         + `first difference at ${path}: ${all}${note}`,
-      expected: `${list(reference)}: ${shown(valueIn(ref, path))}`,
-      actual: `${list(g)}: ${shown(mine)}`,
+      expected: `${list(reference)}: ${values.get(reference[0]!)!.get(path)!.text}`,
+      actual: `${list(g)}: ${mine.text}`,
+      ...(diff !== undefined ? { diff } : {}),
     };
     return { binding: (pair ? accepted : g).join(','), outcome: [f] };
   });

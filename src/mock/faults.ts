@@ -19,6 +19,10 @@
  *   response the whole response, whose body may be bytes (truncation, another charset's bytes).
  * The last four see every response of the operation on the binding; `ctx.kind` tells a result with
  * data from an in-band Error and from a rejection.
+ *
+ * Stateful faults (`stateful: true`, issue 23) have one more hook, `state`: on a valid call of their
+ * operation through their bindings it wraps the store (src/mock/state.ts) the call reads and
+ * changes. They show only in a sequence of calls; the self-test leaves them to the engine's sequences.
  */
 import { binding as bindingModule } from '../bindings/index.js';
 import { UnknownFaultError } from '../core/errors.js';
@@ -123,6 +127,11 @@ export interface Fault {
   readonly stateful?: boolean;
   /** A stateful fault about the first call itself: it shows on a single request on a fresh mock. */
   readonly showsOnFirstCall?: boolean;
+  /**
+   * Where a stateful fault shows: the operations whose answers differ from the correct mock's in a
+   * sequence (for a write, the reads after it). `operation` and `bindings` stay where it is committed.
+   */
+  readonly showsIn?: readonly string[];
 }
 
 // ---- helpers for the entries ------------------------------------------------------------------
@@ -545,34 +554,34 @@ export const FAULTS: readonly Fault[] = [
   // the state (issue 23): each shows only in a sequence (a write then a read, a cancellation then
   // another), on a fresh mock's single request only where it is about the first call itself. The
   // operation and bindings are those of the call that goes wrong: for a write, the write's.
-  { name: 'update-acknowledged-not-stored', category: 'state', operation: 'UpdateSpecialRequest', bindings: ['post'], stateful: true,
+  { name: 'update-acknowledged-not-stored', category: 'state', operation: 'UpdateSpecialRequest', bindings: ['post'], stateful: true, showsIn: ['GetSpecialRequest'],
     description: 'HTTP POST acknowledges an UpdateSpecialRequest (resultCode 0) but stores nothing: GetSpecialRequest reads the earlier text',
     apply: { state: store(() => ({ setSpecialRequest: () => undefined })) } },
-  { name: 'update-stored-under-next-booking', category: 'state', operation: 'UpdateSpecialRequest', bindings: ['soap11'], stateful: true,
+  { name: 'update-stored-under-next-booking', category: 'state', operation: 'UpdateSpecialRequest', bindings: ['soap11'], stateful: true, showsIn: ['GetSpecialRequest'],
     description: 'SOAP 1.1 stores the special request under the next booking (bookingId + 1)',
     apply: { state: store((s) => ({ setSpecialRequest: (id, text) => s.setSpecialRequest(nextBookingId(id), text) })) } },
-  { name: 'update-post-plus-literal', category: 'state', operation: 'UpdateSpecialRequest', bindings: ['post'], stateful: true,
+  { name: 'update-post-plus-literal', category: 'state', operation: 'UpdateSpecialRequest', bindings: ['post'], stateful: true, showsIn: ['GetSpecialRequest'],
     description: 'HTTP POST\'s form decoder keeps "+" literally: a space sent as "+" is stored as "+"',
     apply: { state: store((s) => ({ setSpecialRequest: (id, text) => s.setSpecialRequest(id, text.replace(/ /g, '+')) })) } },
-  { name: 'update-non-bmp-as-question-mark', category: 'state', operation: 'UpdateSpecialRequest', bindings: ['get'], stateful: true,
+  { name: 'update-non-bmp-as-question-mark', category: 'state', operation: 'UpdateSpecialRequest', bindings: ['get'], stateful: true, showsIn: ['GetSpecialRequest'],
     description: 'HTTP GET stores each character outside the BMP (an emoji, a rare CJK ideograph) as "?" (a UCS-2 column)',
     apply: { state: store((s) => ({ setSpecialRequest: (id, text) => s.setSpecialRequest(id, text.replace(/[\u{10000}-\u{10FFFF}]/gu, '?')) })) } },
-  { name: 'update-truncated-at-255', category: 'state', operation: 'UpdateSpecialRequest', bindings: 'all', stateful: true,
+  { name: 'update-truncated-at-255', category: 'state', operation: 'UpdateSpecialRequest', bindings: 'all', stateful: true, showsIn: ['GetSpecialRequest'],
     description: 'a special request longer than 255 characters is stored cut to 255 (a varchar(255) column), on every binding',
     apply: { state: store((s) => ({ setSpecialRequest: (id, text) => s.setSpecialRequest(id, [...text].slice(0, 255).join('')) })) } },
-  { name: 'update-second-write-appended', category: 'state', operation: 'UpdateSpecialRequest', bindings: ['soap12'], stateful: true,
+  { name: 'update-second-write-appended', category: 'state', operation: 'UpdateSpecialRequest', bindings: ['soap12'], stateful: true, showsIn: ['GetSpecialRequest'],
     description: 'SOAP 1.2 appends a special request to the one stored instead of replacing it',
     apply: { state: store((s) => ({ setSpecialRequest: (id, text) => s.setSpecialRequest(id, (s.specialRequest(id) ?? '') + text) })) } },
-  { name: 'update-markup-stored-escaped', category: 'state', operation: 'UpdateSpecialRequest', bindings: ['soap11'], stateful: true,
+  { name: 'update-markup-stored-escaped', category: 'state', operation: 'UpdateSpecialRequest', bindings: ['soap11'], stateful: true, showsIn: ['GetSpecialRequest'],
     description: 'SOAP 1.1 stores the text with &, < and > still escaped ("&amp;"): it is read back escaped twice',
     apply: { state: store((s) => ({ setSpecialRequest: (id, text) => s.setSpecialRequest(id, text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')) })) } },
-  { name: 'read-ignores-store', category: 'state', operation: 'GetSpecialRequest', bindings: ['soap12'], stateful: true,
+  { name: 'read-ignores-store', category: 'state', operation: 'GetSpecialRequest', bindings: ['soap12'], stateful: true, showsIn: ['GetSpecialRequest'],
     description: 'SOAP 1.2 reads the special request from a stale replica: never the text written, always the one the booking had',
     apply: { state: store(() => ({ specialRequest: () => undefined })) } },
-  { name: 'read-last-text-of-any-booking', category: 'state', operation: 'GetSpecialRequest', bindings: 'all', stateful: true,
+  { name: 'read-last-text-of-any-booking', category: 'state', operation: 'GetSpecialRequest', bindings: 'all', stateful: true, showsIn: ['GetSpecialRequest'],
     description: 'GetSpecialRequest returns the text written last to any booking (one slot for every booking), on every binding',
     apply: { state: store((s) => ({ specialRequest: (id) => s.lastSpecialRequest()?.text ?? s.specialRequest(id) })) } },
-  { name: 'read-caches-first-text', category: 'state', operation: 'GetSpecialRequest', bindings: ['get'], stateful: true,
+  { name: 'read-caches-first-text', category: 'state', operation: 'GetSpecialRequest', bindings: ['get'], stateful: true, showsIn: ['GetSpecialRequest'],
     description: 'HTTP GET caches the first text it reads for a booking and keeps answering it after a later write',
     apply: { state: store((s, c) => ({
       specialRequest: (id) => {
@@ -582,20 +591,21 @@ export const FAULTS: readonly Fault[] = [
       },
     })) } },
   { name: 'cancel-also-cancels-next-booking', category: 'state', operation: 'CancelBooking', bindings: ['soap11'], stateful: true,
+    showsIn: ['CancelBooking', 'AmendmentPriceRequest', 'AmendmentRequest'],
     description: 'a cancellation through SOAP 1.1 also marks the next booking (bookingID + 1) cancelled: its own cancellation is then "already cancelled"',
     apply: { state: store((s) => ({ cancel: (id) => { s.cancel(id); s.cancel(nextBookingId(id)); } })) } },
-  { name: 'cancel-leak-already-cancelled', category: 'state', operation: 'CancelBooking', bindings: ['get'], stateful: true,
+  { name: 'cancel-leak-already-cancelled', category: 'state', operation: 'CancelBooking', bindings: ['get'], stateful: true, showsIn: ['CancelBooking'],
     description: 'once any booking was cancelled, HTTP GET answers every cancellation of another booking "already cancelled" (state leaking between bookings)',
     apply: { state: store((s) => ({ isCancelled: (id) => s.isCancelled(id) || s.cancelledBookings().length > 0 })) } },
-  { name: 'first-cancel-answered-already-cancelled', category: 'state', operation: 'CancelBooking', bindings: ['post'], stateful: true, showsOnFirstCall: true,
+  { name: 'first-cancel-answered-already-cancelled', category: 'state', operation: 'CancelBooking', bindings: ['post'], stateful: true, showsIn: ['CancelBooking'], showsOnFirstCall: true,
     description: 'HTTP POST cancels a booking but answers its first cancellation "already cancelled" (Error, Code -2)',
     apply: { state: store((s) => ({ isCancelled: (id) => { if (!s.isCancelled(id)) s.cancel(id); return true; } })) } },
-  { name: 'transfer-cancel-cancels-same-email', category: 'state', operation: 'CancelTransferBooking', bindings: 'all', stateful: true,
+  { name: 'transfer-cancel-cancels-same-email', category: 'state', operation: 'CancelTransferBooking', bindings: 'all', stateful: true, showsIn: ['CancelTransferBooking'],
     description: 'cancelling a transfer booking cancels every transfer booking of the same email: another one of that customer is then "already cancelled"',
     apply: { state: store((s) => ({
       isTransferCancelled: (id, email) => s.isTransferCancelled(id, email) || s.cancelledTransfers().some((t) => sameEmail(t.email, email)),
     })) } },
-  { name: 'transfer-cancel-leak-soap12', category: 'state', operation: 'CancelTransferBooking', bindings: ['soap12'], stateful: true,
+  { name: 'transfer-cancel-leak-soap12', category: 'state', operation: 'CancelTransferBooking', bindings: ['soap12'], stateful: true, showsIn: ['CancelTransferBooking'],
     description: 'once any transfer booking was cancelled, SOAP 1.2 answers every cancellation of another one "already cancelled"',
     apply: { state: store((s) => ({ isTransferCancelled: (id, email) => s.isTransferCancelled(id, email) || s.cancelledTransfers().length > 0 })) } },
 ];
@@ -637,7 +647,8 @@ export function listFaults(faults: readonly Fault[] = FAULTS): string[] {
   const w = Math.max(...faults.map((f) => f.name.length));
   const ow = Math.max(...faults.map((f) => f.operation.length));
   const bw = Math.max(...faults.map((f) => faultBindings(f).join(',').length));
-  return faults.map((f) => `${f.name.padEnd(w)}  ${f.operation.padEnd(ow)}  ${(f.bindings === 'all' ? 'all' : f.bindings.join(',')).padEnd(bw)}  ${f.description}`);
+  return faults.map((f) => `${f.name.padEnd(w)}  ${f.operation.padEnd(ow)}  ${(f.bindings === 'all' ? 'all' : f.bindings.join(',')).padEnd(bw)}  ${f.description}`
+    + (f.stateful ? ` [stateful: shows ${f.showsOnFirstCall ? 'from the first call' : 'in a sequence'}, in ${f.showsIn?.join(', ')}]` : ''));
 }
 
 /** Problems of the catalogue itself (a test keeps it empty): unknown operations or bindings, duplicates, no hook. */
@@ -654,6 +665,8 @@ export function catalogueProblems(faults: readonly Fault[] = FAULTS): string[] {
     if (!f.description.trim()) out.push(`${f.name}: no description`);
     if ((f.apply.state !== undefined) !== (f.stateful === true)) out.push(`${f.name}: a state hook and stateful: true go together`);
     if (f.showsOnFirstCall && !f.stateful) out.push(`${f.name}: showsOnFirstCall without stateful`);
+    if (f.stateful && !f.showsIn?.length) out.push(`${f.name}: a stateful fault says where it shows (showsIn)`);
+    for (const o of f.showsIn ?? []) if (!findOperation(o)) out.push(`${f.name}: shows in no operation ${o}`);
   }
   return out;
 }

@@ -1,7 +1,8 @@
 /**
  * The reference mock: public API, the package's `accommodation-conformance/mock` entry point.
  * `createHandlers(options)` gives msw handlers (`setupServer(...createHandlers())`), `startMock`
- * a node:http server; `faults` (FAULTS) and `vary` are options of both.
+ * a node:http server; `faults` (FAULTS), `vary` and `stateless` are options of both. Each call is
+ * one mock with its own state (special requests, cancelled bookings), shared by its four bindings.
  */
 export { startMock, type MockOptions, type RunningMock } from './server.js';
 export {
@@ -16,7 +17,11 @@ export { resolveOperation, adjustForBinding, reportsErrorsInBand, languageOf, AU
 export { mockMain, parseMockFlags } from './main.js';
 export {
   FAULTS, findFault, resolveFaults, faultBindings, faultApplies, listFaults, UnknownFaultError,
-  type Fault, type FaultHooks, type FaultContext, type FaultCategory, type MockResponse, type ResponseKind,
+  type Fault, type FaultHooks, type FaultContext, type StateFaultContext, type FaultCategory, type MockResponse, type ResponseKind,
 } from './faults.js';
 export { varyData, presentationFor, relexical, type Presentation } from './vary.js';
+export {
+  MockState, touchesState, BOOKING_ALREADY_CANCELLED, TRANSFER_ALREADY_CANCELLED, ALREADY_CANCELLED_CODE,
+  type BookingStore, type CancelledTransfer,
+} from './state.js';
 export { DEFAULT_NAMESPACES, DEFAULT_PATHS, OPERATIONS, BINDINGS, type Namespaces, type ServicePaths, type BindingId } from '../contract/catalogue.js';

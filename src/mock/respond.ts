@@ -2,10 +2,11 @@
  * The mock's answer to one request a binding claimed, as a pipeline with the fault hooks of
  * src/mock/faults.ts at its stages and the variation mode of src/mock/vary.ts:
  *
- *   decode (request hooks) → params (params hooks) → check → resolve → vary data → documented
- *   per-binding adjustment → value hooks → serialisation options (options hooks) → serialise
- *   (xml hooks) → document (SOAP envelope or bare root; varied presentation) → body, status,
- *   headers, response hooks.
+ *   decode (request hooks) → params (params hooks) → check → resolve → state (state hooks: read the
+ *   booking, answer "already cancelled", show the stored text; the change is committed once the
+ *   call is answered with data) → vary data → documented per-binding adjustment → value hooks →
+ *   serialisation options (options hooks) → serialise (xml hooks) → document (SOAP envelope or
+ *   bare root; varied presentation) → body, status, headers, response hooks.
  *
  * Without faults and variation the answer is exactly the reference one: the binding module's own
  * encodeResult / encodeFault over the strict serialisation.
@@ -117,8 +118,6 @@ function storeFor(state: MockState, faults: readonly Fault[], ctx: FaultContext)
   for (const f of faults) if (f.apply.state) store = f.apply.state(store, { ...ctx, memory: state.memory(f.name) });
   return store;
 }
-
-
 
 /** The body, status, headers and response hooks, in that order. */
 function finish(faults: readonly Fault[], r: MockResponse, ctx: FaultContext): MockResponse {

@@ -139,3 +139,13 @@ describe('strict mode names the path of data that does not fit the model', () =>
       .toBe('<x><id>one</id><sharedRoom>0</sharedRoom><sharedFacilities>1</sharedFacilities></x>');
   });
 });
+
+describe('an in-band rejection (BaseResult Error) leaves out what it does not hold, in strict mode too', () => {
+  const error = { Error: { ErrorType: 'System.Security.Authentication.AuthenticationException', Message: 'Invalid username or password.' } };
+  test.for(['AmendmentPriceRequestResult', 'CancelBookingResult', 'CancelTransferBookingResult', 'UpdateSpecialRequestResult'] as const)('%s holding only Error', (type) => {
+    expect(serializeElement('x', type, error, inner)).toBe('<x><Error><ErrorType>System.Security.Authentication.AuthenticationException</ErrorType><Message>Invalid username or password.</Message></Error></x>');
+  });
+  test('without the Error, a required field is still required', () => {
+    expect(() => serializeElement('x', 'AmendmentPriceRequestResult', { BookingType: 'FullPeriod' }, inner)).toThrow(/\/x\/RoomId: required element missing/);
+  });
+});

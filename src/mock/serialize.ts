@@ -189,20 +189,23 @@ function writeElement(ctx: Ctx, name: string, type: TypeRef, value: Value, nilla
     return wrap(tag, decls, attrs, textOf(ctx, simple(ctx, e.text, text, `${path}/text()`), false));
   }
   let inner = '';
+  // An in-band rejection (BaseResult's Error, section 7.1): its other fields, required or not, may
+  // be absent (the real service answers wrong credentials with a result holding only Error).
+  const rejecting = e.rejection !== undefined && obj[e.rejection] !== undefined && obj[e.rejection] !== null;
   for (const f of e.fields) {
     if (f.kind === 'open') {
       if (obj.$open !== undefined) inner += nl(ctx, depth + 1) + writeAny(kid, obj.$open as AnyContent, path);
       continue;
     }
-    inner += writeField(kid, f, obj[f.name], depth + 1, `${path}/${f.name}`);
+    inner += writeField(kid, f, obj[f.name], depth + 1, `${path}/${f.name}`, rejecting);
   }
   if (inner) inner += nl(ctx, depth);
   return wrap(tag, decls, attrs, inner);
 }
 
-function writeField(ctx: Ctx, f: ElementField, v: Value, depth: number, path: string): string {
+function writeField(ctx: Ctx, f: ElementField, v: Value, depth: number, path: string, rejecting = false): string {
   if (v === undefined) {
-    if (ctx.strict && f.min === 1) fail(path, 'required element missing');
+    if (ctx.strict && f.min === 1 && !rejecting) fail(path, 'required element missing');
     return '';
   }
   if (f.list) {

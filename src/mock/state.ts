@@ -93,7 +93,7 @@ export class MockState implements BookingStore {
     this.#cancelled.add(bookingKey(bookingID));
   }
 
-  isTransferCancelled(transferBookingID: string): boolean {
+  isTransferCancelled(transferBookingID: string, _email?: string): boolean {
     return this.#transfers.has(bookingKey(transferBookingID));
   }
 

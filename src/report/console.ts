@@ -1,4 +1,5 @@
 /** Plain-text renderings: the findings text (vitest failure message, console detail) and the CLI's closing summary. */
+import { latencyText } from './latency.js';
 import { relative, sep } from 'node:path';
 import type { ResultRow, RunReport } from '../core/types.js';
 import {
@@ -94,11 +95,15 @@ export function formatDiagnosis(report: Pick<RunReport, 'diagnosis'>): string {
  */
 export function formatSummary(report: RunReport, paths: ReportPaths): string {
   const s = report.summary;
-  const verdict = verdictOf(s);
+  const verdict = verdictOf(s, report);
   const lines: string[] = [];
   if (report.incomplete) lines.push(consoleText(`Incomplete: ${report.incomplete}`));
   lines.push(`Conformance ${verdict}: ${countsLine(s)} in ${formatDuration(report.durationMs)}`);
   if (s.total === 0) lines.push('Warning: no checks ran.');
+  if (report.untested?.length) {
+    const ops = [...new Set(report.untested.map((c) => c.operation))];
+    lines.push(consoleText(`Not tested: ${report.untested.length} operation × binding cell${report.untested.length === 1 ? '' : 's'} never reached the data path (${ops.slice(0, 8).join(', ')}${ops.length > 8 ? ', …' : ''}): see the diagnosis`));
+  }
   const notCalled = skippedOperations(report);
   if (notCalled.length > 0) {
     lines.push(`Not called: ${notCalled.length} operation${notCalled.length === 1 ? '' : 's'}:`);
@@ -106,6 +111,8 @@ export function formatSummary(report: RunReport, paths: ReportPaths): string {
   }
   const g = report.generation;
   if (g) lines.push(`Generated cases: seed ${g.seed} (repeat with --seed ${g.seed}), ${g.examples} per operation; language from ${g.languagesFrom}`);
+  const times = latencyText(report);
+  if (times) lines.push(consoleText(times));
   const accepted = deviations(report);
   const flagged = accepted.filter((d) => d.flagged);
   if (accepted.length > 0) {

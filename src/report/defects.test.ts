@@ -76,7 +76,9 @@ describe('the reports list each defect once, with its cases and one reproduce co
     const md = renderMarkdown(report(rows()));
     expect(md).toContain('### Failures: 2 defects (7 failed rows)');
     expect(md).toContain('#### CancelBooking · HTTP GET (1 defect, 6 failed rows)');
-    expect(md.match(/```sh/g)).toHaveLength(2);
+    // Per defect: the reproduce command and the re-run command (issue 26 item 2).
+    expect(md.match(/```sh/g)).toHaveLength(4);
+    expect(md.match(/Re-run just this \(case `[^`]+`\):/g)).toHaveLength(2);
     expect(md).toMatch(/6 cases: `default`, `other-language`, `gen-1-e5c569`, `gen-2-57b845`, `gen-3-3ffb40`, `gen-4-5b7072` \(8 findings\)/);
     expect(md).toContain('Reproduce (case `default`):');
   });

@@ -16,6 +16,9 @@ import {
   bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
   truncate, verdictOf, visibleText, bookingsLine, stepText, type Column, type Counts,
 } from './model.js';
+import { rerunCommand } from './rerun.js';
+import { latencyMatrix } from './latency.js';
+import { canonicalDiffHtml, departingBindings, departsMark, EXCHANGE_CSS, prettyExcerpt } from './html-exchange.js';
 
 /**
  * Longest request/response excerpt shown, in characters. The engine already keeps 4 KB of each
@@ -48,7 +51,7 @@ a{color:inherit}
 .page{max-width:1180px;margin:0 auto;padding:20px 24px 48px}
 header.top{display:grid;grid-template-columns:auto 1fr;gap:6px 20px;align-items:center;padding-bottom:16px;border-bottom:1px solid var(--line)}
 .verdict{grid-row:span 2;font-weight:700;font-size:26px;letter-spacing:.04em;padding:14px 22px;border-radius:10px;color:#fff}
-.verdict.pass{background:var(--pass)}.verdict.fail{background:var(--fail)}
+.verdict.pass{background:var(--pass)}.verdict.fail,.verdict.untested{background:var(--fail)}
 h1{font-size:20px;margin:0;font-weight:600}
 h2{font-size:16px;margin:28px 0 10px}
 .counts{display:flex;flex-wrap:wrap;gap:8px;margin:0;padding:0;list-style:none}
@@ -125,6 +128,8 @@ footer{margin-top:32px;color:var(--muted);font-size:12px}
 @media (max-width:760px){.ex-grid{grid-template-columns:1fr}.meta{grid-template-columns:max-content 1fr}}
 @media print{details.cell-detail{break-inside:avoid}.toolbar,button{display:none}}
 `;
+
+const PAGE_CSS = CSS + EXCHANGE_CSS;
 
 // Static: no report data is ever interpolated into the script.
 const SCRIPT = `
@@ -239,13 +244,17 @@ function countsText(c: Counts): string {
     .join(' · ');
 }
 
-function excerptHtml(label: string, s: string | undefined): string {
+/** An excerpt; `pretty`: its XML also pretty-printed, the raw text one click away (the cases with a problem: elsewhere it would double the page). */
+function excerptHtml(label: string, s: string | undefined, pretty = false): string {
   if (s === undefined || s === '') return `<div><h4>${label}</h4><p class="note">not recorded</p></div>`;
   const t = truncate(s, HTML_EXCERPT_MAX);
   const note = t.truncated
     ? `<p class="note">Truncated: showing the first ${t.text.length.toLocaleString('en-US')} of ${t.length.toLocaleString('en-US')} characters. The reports keep only the start of each exchange: its reproduce command gets it whole.</p>`
     : '';
-  return `<div><h4>${label}</h4><pre>${esc(t.text)}</pre>${note}</div>`;
+  const formatted = pretty && !t.truncated ? prettyExcerpt(t.text) : undefined; // cut again here: a report from elsewhere
+  if (formatted === undefined) return `<div><h4>${label}</h4><pre>${esc(t.text)}</pre>${note}</div>`;
+  return `<div><h4>${label} <span class="sum">(pretty-printed)</span></h4><pre class="pretty">${esc(formatted)}</pre>`
+    + `<details class="raw"><summary>Raw, as sent and received</summary><pre class="raw">${esc(t.text)}</pre></details>${note}</div>`;
 }
 
 function findingsTable(r: ResultRow): string {
@@ -257,12 +266,15 @@ function findingsTable(r: ResultRow): string {
     + `<tbody>${rows.join('')}</tbody></table>`;
 }
 
-function reproHtml(command: string, label = 'Reproduce'): string {
-  return `<div class="repro"><div class="repro-head"><span>${label}</span><button type="button" data-action="copy" data-js-only hidden>Copy</button></div>`
+function reproHtml(command: string, label = 'Reproduce', cls = 'repro'): string {
+  return `<div class="${cls}"><div class="repro-head"><span>${label}</span><button type="button" data-action="copy" data-js-only hidden>Copy</button></div>`
     + `<pre class="cmd"><code>${esc(command)}</code></pre></div>`;
 }
 
-function problemRow(r: ResultRow, multiBinding: boolean, withRepro: boolean): string {
+/** The re-run command of a row (src/report/rerun.ts), or undefined. */
+type Rerun = (r: ResultRow) => string | undefined;
+
+function problemRow(r: ResultRow, multiBinding: boolean, withRepro: boolean, rerun: Rerun): string {
   const head = `<div class="row-head"><span class="badge ${r.status}">${STATUS_LABEL[r.status]}</span>`
     + `<code class="check"><b>${esc(r.check)}</b></code>`
     + (multiBinding ? `<span class="sum">${esc(bindingLabel(r.binding))}</span>` : '')
@@ -271,10 +283,12 @@ function problemRow(r: ResultRow, multiBinding: boolean, withRepro: boolean): st
   const repro = withRepro && r.reproduce ? reproHtml(r.reproduce, r.steps ? 'Reproduce the whole sequence' : 'Reproduce') : '';
   // A sequence as numbered steps, in the order sent.
   const steps = r.steps ? `<ol class="steps">${r.steps.map((s) => `<li value="${s.n}">${esc(stepText(s))}</li>`).join('')}</ol>` : '';
-  return `<article class="row ${r.status}">${head}${msg}${findingsTable(r)}${steps}${repro}</article>`;
+  const again = rerun(r);
+  const rerunBlock = again ? reproHtml(again, 'Re-run just this row', 'repro rerun') : '';
+  return `<article class="row ${r.status}">${head}${msg}${findingsTable(r)}${steps}${canonicalDiffHtml(r.findings, esc)}${repro}${rerunBlock}</article>`;
 }
 
-function caseSection(caseName: string, rows: ResultRow[]): string {
+function caseSection(caseName: string, rows: ResultRow[], rerun: Rerun): string {
   const sorted = [...rows].sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status]);
   const multiBinding = new Set(rows.map((r) => r.binding)).size > 1 || rows.some((r) => r.binding.includes(','));
   const problems = sorted.filter((r) => r.status === 'failed' || r.status === 'known');
@@ -284,8 +298,12 @@ function caseSection(caseName: string, rows: ResultRow[]): string {
   // Checks of one exchange share its command: show it once under them rather than once per check.
   const commands = new Set(problems.map((r) => r.reproduce));
   const shared = problems.length > 1 && commands.size === 1 ? problems[0]!.reproduce : '';
-  html += problems.map((r) => problemRow(r, multiBinding, !shared)).join('');
+  // So do their re-run commands (one operation, binding and case).
+  const reruns = new Set(problems.map((r) => rerun(r)));
+  const sharedRerun = problems.length > 1 && reruns.size === 1 ? rerun(problems[0]!) : undefined;
+  html += problems.map((r) => problemRow(r, multiBinding, !shared, sharedRerun ? () => undefined : rerun)).join('');
   if (shared) html += reproHtml(shared, `Reproduce (${problems.length} checks above)`);
+  if (sharedRerun) html += reproHtml(sharedRerun, `Re-run just these ${problems.length} checks`, 'repro rerun');
   const exchanges = new Map<string, ResultRow>();
   for (const r of sorted) {
     if (r.request === undefined && r.response === undefined) continue;
@@ -295,7 +313,7 @@ function caseSection(caseName: string, rows: ResultRow[]): string {
   for (const r of exchanges.values()) {
     const label = exchanges.size > 1 ? ` (${esc(bindingLabel(r.binding))}, ${esc(r.check)})` : '';
     html += `<details class="exchange"${problems.length > 0 ? ' open' : ''}><summary>Request and response${label}</summary>`
-      + `<div class="ex-grid">${excerptHtml('Request', r.request)}${excerptHtml('Response', r.response)}</div></details>`;
+      + `<div class="ex-grid">${excerptHtml('Request', r.request, problems.length > 0)}${excerptHtml('Response', r.response, problems.length > 0)}</div></details>`;
   }
   if (others.length > 0) {
     html += '<ul class="others">' + others.map((r) => `<li class="${r.status}" title="${esc(STATUS_LABEL[r.status])}">`
@@ -306,7 +324,7 @@ function caseSection(caseName: string, rows: ResultRow[]): string {
   return `${html}</section>`;
 }
 
-function cellDetail(id: string, operation: string, column: Column, rows: ResultRow[]): string {
+function cellDetail(id: string, operation: string, column: Column, rows: ResultRow[], rerun: Rerun): string {
   const c = countRows(rows);
   const state = cellState(c);
   const cases = new Map<string, ResultRow[]>();
@@ -316,21 +334,21 @@ function cellDetail(id: string, operation: string, column: Column, rows: ResultR
   return `<details class="cell-detail ${state}" id="d-${id}" data-operation="${esc(operation)}" data-column="${column}">`
     + `<summary><span class="badge ${state}">${STATE_LABEL[state]}</span><span class="ttl">${esc(operation)}</span>`
     + `<span>${esc(COLUMN_LABELS[column])}</span><span class="sum">${esc(countsText(c))}</span></summary>`
-    + `<div class="body" id="${id}">${ordered.filter(([name]) => !isGeneratedCase(name)).map(([name, rs]) => caseSection(name, rs)).join('')}`
-    + `${generatedGroup(ordered.filter(([name]) => isGeneratedCase(name)))}</div></details>`;
+    + `<div class="body" id="${id}">${ordered.filter(([name]) => !isGeneratedCase(name)).map(([name, rs]) => caseSection(name, rs, rerun)).join('')}`
+    + `${generatedGroup(ordered.filter(([name]) => isGeneratedCase(name)), rerun)}</div></details>`;
 }
 
 /**
  * The generated cases of a cell, grouped after the hand-written ones so the cell stays readable:
  * one collapsible group, failing cases first (the group open when one failed).
  */
-function generatedGroup(cases: readonly (readonly [string, ResultRow[]])[]): string {
+function generatedGroup(cases: readonly (readonly [string, ResultRow[]])[], rerun: Rerun): string {
   if (cases.length === 0) return '';
   const all = countRows(cases.flatMap(([, rs]) => rs));
   const failing = cases.filter(([, rs]) => rs.some((r) => r.status === 'failed')).length;
   return `<details class="generated"${failing > 0 ? ' open' : ''}><summary><h3 class="sub">${cases.length} generated case${cases.length > 1 ? 's' : ''}`
     + `${failing ? `, ${failing} failing first` : ''}</h3> <span class="sum">${esc(countsText(all))}</span></summary>`
-    + `${cases.map(([name, rs]) => caseSection(name, rs)).join('')}</details>`;
+    + `${cases.map(([name, rs]) => caseSection(name, rs, rerun)).join('')}</details>`;
 }
 
 /** The accepted deviations the run judged, as a table, flagged where a person must act (empty when none). */
@@ -400,6 +418,15 @@ function inBandSection(report: RunReport): string {
     + `<table class="in-band"><thead><tr><th scope="col">Operation</th><th scope="col">Case</th><th scope="col">Bindings</th><th scope="col">ErrorType</th><th scope="col">Message</th></tr></thead><tbody>${rows}</tbody></table></section>\n`;
 }
 
+/** The target's answer times per operation × binding (median / p95), as a table ('' when no exchange was answered). */
+function latencySection(report: RunReport): string {
+  const m = latencyMatrix(report);
+  if (m.rows.length === 0) return '';
+  return `<details class="latency" id="latency"><summary>Answer times per operation × binding (median / p95)</summary>`
+    + `<table class="in-band"><thead><tr><th scope="col">Operation</th>${m.bindings.map((b) => `<th scope="col">${esc(COLUMN_LABELS[b as Column] ?? b)}</th>`).join('')}</tr></thead>`
+    + `<tbody>${m.rows.map((r) => `<tr data-operation="${esc(r.operation)}"><td>${esc(r.operation)}</td>${r.cells.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table></details>\n`;
+}
+
 /** The diagnosis of the target as a whole, whether the run is complete, and the operations not called: shown before the matrix. */
 function diagnosisSection(report: RunReport): string {
   const items = [
@@ -415,9 +442,11 @@ function diagnosisSection(report: RunReport): string {
 /** Render conformance.html. */
 export function renderHtml(report: RunReport): string {
   const s = report.summary;
-  const verdict = verdictOf(s);
+  const verdict = verdictOf(s, report);
   const groups = buildMatrix(report);
   const ran = new Set<string>(report.bindings);
+  const departing = departingBindings(report);
+  const rerun: Rerun = (r) => rerunCommand(report, r);
 
   const matrixRows: string[] = [];
   const problemDetails: string[] = [];
@@ -436,10 +465,11 @@ export function renderHtml(report: RunReport): string {
           return `<td class="cell empty" data-column="${col}" data-state="empty"><span class="none">${why}</span></td>`;
         }
         const id = `cell-${rowIndex}-${col}`;
-        (state === 'failed' || state === 'known' ? problemDetails : otherDetails).push(cellDetail(id, row.operation, col, rows));
-        const title = `${row.operation} · ${COLUMN_LABELS[col]}: ${countsText(c)}`;
-        return `<td class="cell ${state}" data-column="${col}" data-state="${state}">`
-          + `<a href="#${id}" aria-controls="d-${id}" aria-expanded="false" title="${esc(title)}">${countsHtml(c)}</a></td>`;
+        (state === 'failed' || state === 'known' ? problemDetails : otherDetails).push(cellDetail(id, row.operation, col, rows, rerun));
+        const departs = departing.get(row.operation)?.get(col) ?? 0;
+        const title = `${row.operation} · ${COLUMN_LABELS[col]}: ${countsText(c)}${departs ? `; departs from the other bindings in ${departs} comparison${departs === 1 ? '' : 's'}` : ''}`;
+        return `<td class="cell ${state}${departs ? ' departing' : ''}" data-column="${col}" data-state="${state}"${departs ? ` data-departs="${departs}"` : ''}>`
+          + `<a href="#${id}" aria-controls="d-${id}" aria-expanded="false" title="${esc(title)}">${countsHtml(c)}${departs ? departsMark(departs, esc) : ''}</a></td>`;
       });
       matrixRows.push(`<tr data-operation="${esc(row.operation)}"><th scope="row">${esc(row.operation)}</th>${cells.join('')}</tr>`);
     }
@@ -469,7 +499,7 @@ export function renderHtml(report: RunReport): string {
     .map((k) => `<li class="${k}"><b>${s[k]}</b> ${k === 'known' ? `known deviation${s.known === 1 ? '' : 's'}` : k}</li>`).join('')
     + `<li><b>${s.total}</b> check${s.total === 1 ? '' : 's'}</li>`;
   const title = `Conformance ${verdict}: ${s.failed} failed, ${s.passed} passed`;
-  const csp = `default-src 'none'; style-src ${sha256(CSS)}; script-src ${sha256(SCRIPT)}; img-src data:; base-uri 'none'; form-action 'none'`;
+  const csp = `default-src 'none'; style-src ${sha256(PAGE_CSS)}; script-src ${sha256(SCRIPT)}; img-src data:; base-uri 'none'; form-action 'none'`;
 
   return `<!DOCTYPE html>
 <html lang="en">
@@ -480,7 +510,7 @@ export function renderHtml(report: RunReport): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title>
 <link rel="icon" href="data:,">
-<style>${CSS}</style>
+<style>${PAGE_CSS}</style>
 </head>
 <body class="verdict-${verdict.toLowerCase()}">
 <div class="page">
@@ -496,7 +526,7 @@ ${diagnosisSection(report)}<h2 id="matrix-title">Operations × bindings</h2>
 <thead><tr><th scope="col">Operation</th>${COLUMNS.map((c) => `<th scope="col" data-column="${c}">${esc(COLUMN_LABELS[c])}</th>`).join('')}</tr></thead>
 ${matrixRows.join('\n')}
 </table>
-${deviationSection(report)}${inBandSection(report)}${defectSection(report)}${bookingsSection(report)}<p class="legend"><span class="n failed">✗ failed</span><span class="n passed">✓ passed</span><span class="n known">! known deviation (accepted)</span><span class="n skipped">○ skipped</span>Select a cell to see its checks, findings and how to reproduce them.</p>
+${deviationSection(report)}${inBandSection(report)}${defectSection(report)}${latencySection(report)}${bookingsSection(report)}<p class="legend"><span class="n failed">✗ failed</span><span class="n passed">✓ passed</span><span class="n known">! known deviation (accepted)</span><span class="n skipped">○ skipped</span>Select a cell to see its checks, findings and how to reproduce them.</p>
 <h2 id="details-title">Details</h2>
 <div class="toolbar" data-js-only hidden><button type="button" data-action="expand-failures">Expand all failures</button><button type="button" data-action="collapse">Collapse all</button><button type="button" data-action="only-failures" aria-pressed="false">Failures only</button></div>
 <section id="details" aria-labelledby="details-title">

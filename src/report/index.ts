@@ -8,6 +8,7 @@ import type { RunReport } from '../core/types.js';
 import { redactUserInfo } from '../core/redact.js';
 import { renderAllure, type DeferredWriter } from './allure.js';
 import { renderHtml } from './html.js';
+import { prettyExcerpt } from './html-exchange.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 import { assertSummaryConsistent, jsonText } from './model.js';
@@ -66,11 +67,29 @@ export function harnessOnly(report: RunReport): RunReport {
       findings: r.findings.map((f) => ({
         check: f.check, code: f.code, path: x(f.path)!, message: x(f.message)!,
         ...(f.expected !== undefined ? { expected: x(f.expected) } : {}), ...(f.actual !== undefined ? { actual: x(f.actual) } : {}),
+        ...(f.diff !== undefined ? { diff: diffSkeleton(f.diff, x) } : {}),
       })),
-      ...(r.request !== undefined ? { request: x(r.request) } : {}),
-      ...(r.response !== undefined ? { response: x(r.response) } : {}),
+      ...(r.request !== undefined ? { request: excerptSkeleton(r.request, x) } : {}),
+      ...(r.response !== undefined ? { response: excerptSkeleton(r.response, x) } : {}),
     })),
   };
+}
+
+/**
+ * An excerpt's placeholder in the skeleton, shaped so the HTML lays it out alike: one with a
+ * pretty-printed form (and so the page's labels for it) gets a placeholder that has one too.
+ */
+function excerptSkeleton(text: string, x: (v: string) => string | undefined): string {
+  const p = x(text)!;
+  return prettyExcerpt(text) === undefined ? p : `<x><y>${p}</y></x>`;
+}
+
+/** A diff's placeholder in the skeleton: its lines kept, each line's marker (which sets its class in the HTML) kept. */
+function diffSkeleton(diff: string, x: (v: string) => string | undefined): string {
+  return diff.split('\n').map((l) => {
+    const marker = /^(?:---|\+\+\+|@@|[-+ ])?/.exec(l)![0];
+    return `${marker}${x(l) ?? ''}`;
+  }).join('\n');
 }
 
 type Rendered = Record<'json' | 'junit' | 'markdown' | 'html', string>;

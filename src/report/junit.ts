@@ -8,6 +8,7 @@
  * tests / failures / skipped equal summary.total / failed / skipped exactly.
  */
 import type { ResultRow, RunReport } from '../core/types.js';
+import { NOTHING_TESTED } from '../core/rows.js';
 import { escapeAttr, escapeText } from '../core/escape.js';
 import { formatFindings } from './console.js';
 import { columnOf, countRows, stepText, testName, truncate, visibleText } from './model.js';
@@ -17,7 +18,8 @@ const EXCERPT_MAX = 2048;
 
 const attr = (s: string): string => escapeAttr(visibleText(s));
 const text = (s: string): string => escapeText(visibleText(s));
-const seconds = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(3);
+/** Seconds to the microsecond: a check takes a fraction of a millisecond, and 0.000 would say it took nothing. */
+const seconds = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(6);
 
 function excerpt(label: string, s: string | undefined): string {
   if (s === undefined || s === '') return '';
@@ -79,11 +81,21 @@ export function renderJunit(report: RunReport): string {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
   lines.push(`<testsuites name="${attr(`${report.tool.name} ${report.tool.version}`)}" tests="${all.total}" failures="${all.failed}" errors="0" skipped="${all.skipped}" time="${seconds(report.durationMs)}" timestamp="${attr(report.startedAt)}">`);
   let id = 0;
+  const errors = (report.diagnosis ?? []).filter((d) => d.code === NOTHING_TESTED);
   for (const [op, rows] of byOp) {
     if (rows.length === 0) continue;
     const c = countRows(rows);
     const ms = rows.reduce((a, r) => a + (r.durationMs ?? 0), 0);
     lines.push(`  <testsuite id="${id++}" name="${attr(op)}" package="${attr(rows[0]!.group)}" tests="${c.total}" failures="${c.failed}" errors="0" skipped="${c.skipped}" time="${seconds(ms)}" timestamp="${attr(report.startedAt)}" hostname="${attr(hostOf(report.target.bookUrl))}">`);
+    // What the run concluded about the target, and the cells of this operation never tested: a
+    // CI page showing only this file still sees that its passes prove nothing.
+    const props = [...errors.map((d) => ['conformance.diagnosis', d.message] as const),
+      ...(report.untested ?? []).filter((u) => u.operation === op).map((u) => [`conformance.untested.${u.binding}`, u.reason] as const)];
+    if (props.length) {
+      lines.push('    <properties>');
+      for (const [k, v] of props) lines.push(`      <property name="${attr(k)}" value="${attr(v)}"/>`);
+      lines.push('    </properties>');
+    }
     for (const r of rows) lines.push(testcase(r));
     lines.push('  </testsuite>');
   }

@@ -5,6 +5,8 @@
  * response cannot inject markup, links or table breaks.
  */
 import type { RunReport } from '../core/types.js';
+import { rerunCommand } from './rerun.js';
+import { latencyMatrix } from './latency.js';
 import { groupDefects, type Defect } from './defects.js';
 import {
   bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
@@ -75,7 +77,7 @@ function matrix(report: RunReport): string {
 }
 
 /** One defect: check, code and where; the cases that hit it; one finding; the one command that reproduces it. */
-function defectBlock(d: Defect): string {
+function defectBlock(d: Defect, report: RunReport): string {
   const out: string[] = [];
   const cases = d.cases.slice(0, MAX_CASES).map((c) => mdCode(c)).join(', ') + (d.cases.length > MAX_CASES ? `, … and ${d.cases.length - MAX_CASES} more` : '');
   out.push(`- **${mdCode(d.check)}**${d.code ? ` ${mdCode(d.code)}` : ''}${d.path ? ` at ${mdCode(d.path)}` : ''}`
@@ -92,6 +94,8 @@ function defectBlock(d: Defect): string {
     out.push('', '  </details>');
   }
   if (d.reproduce) out.push('', `Reproduce (case ${mdCode(d.reproduceCase)}):`, '', mdBlock(d.reproduce, 'sh'));
+  const again = rerunCommand(report, d.rows.find((r) => r.case === d.reproduceCase) ?? d.rows[0]!);
+  if (again) out.push('', `Re-run just this (case ${mdCode(d.reproduceCase)}):`, '', mdBlock(again, 'sh'));
   out.push('');
   return out.join('\n');
 }
@@ -99,7 +103,7 @@ function defectBlock(d: Defect): string {
 /** Render conformance.md. */
 export function renderMarkdown(report: RunReport): string {
   const s = report.summary;
-  const verdict = verdictOf(s);
+  const verdict = verdictOf(s, report);
   const icon = verdict === 'PASS' ? '✅' : '❌';
   const lines: string[] = [];
   lines.push(`## ${icon} Conformance ${verdict}`, '');
@@ -120,6 +124,11 @@ export function renderMarkdown(report: RunReport): string {
   if (report.diagnosis?.length) {
     lines.push('', '> [!CAUTION]', '> **Diagnosis**', '>');
     for (const d of report.diagnosis) lines.push(`> - ${d.level === 'error' ? '✗' : 'hint:'} ${mdText(d.message, 600)}`);
+  }
+  if (report.untested?.length) {
+    lines.push('', '> [!WARNING]', `> Not tested (${report.untested.length} operation × binding): no valid call reached the data path`, '>');
+    for (const c of report.untested.slice(0, 20)) lines.push(`> - ${mdText(c.operation)} [${mdText(c.binding)}]: ${mdText(c.reason, 300)}`);
+    if (report.untested.length > 20) lines.push(`> - … and ${report.untested.length - 20} more (conformance.json, \`untested\`)`);
   }
   const notCalled = skippedOperations(report);
   if (notCalled.length > 0) {
@@ -152,6 +161,12 @@ export function renderMarkdown(report: RunReport): string {
     if (noData.length > 50) lines.push('', `… and ${noData.length - 50} more: see conformance.json.`);
     lines.push('');
   }
+  const times = latencyMatrix(report);
+  if (times.rows.length > 0) {
+    lines.push('<details><summary>Answer times per operation × binding (median / p95)</summary>', '',
+      `| operation | ${times.bindings.map((b) => mdText(bindingLabel(b))).join(' | ')} |`, `|---|${times.bindings.map(() => '---:').join('|')}|`,
+      ...times.rows.map((r) => `| ${mdText(r.operation)} | ${r.cells.join(' | ')} |`), '', '</details>', '');
+  }
   if (verdict === 'PASS') {
     lines.push('<details><summary>Operations × bindings</summary>', '', matrix(report), '', '</details>', '');
     return lines.join('\n');
@@ -176,7 +191,7 @@ export function renderMarkdown(report: RunReport): string {
     lines.push(head, '');
     size += head.length + 2;
     for (const d of ds) {
-      const block = defectBlock(d);
+      const block = defectBlock(d, report);
       if (shown + 1 > MAX_DEFECTS || size + block.length > MAX_CHARS) {
         if (lines.length === mark + 2) lines.splice(mark);
         break outer;

@@ -4,7 +4,7 @@
  * one target (the embedded mock's port may differ) and one set of bindings, and must not overlap
  * (one operation × case in two inputs). Shards must all be of one plan and all be there.
  */
-import { PREFLIGHT_CASE } from '../core/rows.js';
+import { NOTHING_TESTED, PREFLIGHT_CASE, untestedExtent } from '../core/rows.js';
 import { OPERATIONS } from '../contract/catalogue.js';
 import { UsageError } from '../core/errors.js';
 import type { ResultRow, RunReport } from '../core/types.js';
@@ -114,7 +114,15 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
   const start = Math.min(...inputs.map((i) => Date.parse(i.report.startedAt)));
   const end = Math.max(...inputs.map((i) => Date.parse(i.report.startedAt) + i.report.durationMs));
   const c = countRows(results);
-  const diagnosis = [...new Map(inputs.flatMap((i) => i.report.diagnosis ?? []).map((d) => [`${d.level}\u0000${d.message}`, d])).values()];
+  // Nothing was tested only if no shard tested anything (said once); a cell untested in a shard is
+  // listed once (another shard may hold a case of it that reached the data path: said in the reason).
+  const nothing = inputs.every((i) => untestedExtent(i.report) === 'all');
+  const diagnosis = [...new Map(inputs.flatMap((i) => i.report.diagnosis ?? [])
+    .filter((d) => d.code !== NOTHING_TESTED || nothing)
+    .map((d) => [d.code === NOTHING_TESTED ? NOTHING_TESTED : `${d.level}\u0000${d.message}`, d])).values()];
+  const untested = [...new Map(inputs.flatMap((i) => (i.report.untested ?? []).map((u) => ({
+    ...u, reason: inputs.length > 1 ? `${u.reason} (in ${i.source})` : u.reason,
+  }))).map((u) => [`${u.operation}\u0000${u.binding}`, u])).values()];
   const incomplete = inputs.flatMap((i) => (i.report.incomplete ? [`${i.source}: ${i.report.incomplete}`] : []));
   // Each shard consumed bookings of its own (the plan hands them out the same way in every shard): all of them, and every shortfall.
   const withBookings = inputs.filter((i) => i.report.bookings);
@@ -132,6 +140,7 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
     summary: { passed: c.passed, failed: c.failed, skipped: c.skipped, known: c.known, total: c.total },
     results,
     ...(diagnosis.length > 0 ? { diagnosis } : {}),
+    ...(untested.length > 0 ? { untested } : {}),
     ...(incomplete.length > 0 ? { incomplete: incomplete.join('; ') } : {}),
     ...(first.report.passwordVariable ? { passwordVariable: first.report.passwordVariable } : {}),
     ...(first.report.generation ? { generation: first.report.generation } : {}),

@@ -3,13 +3,14 @@
  * matrix, per-test grouping, and the text hygiene rules for hostile content (the target's
  * responses end up in reports, so every writer treats report text as untrusted).
  */
-import { notCalledReason, rowBindings, rowKind } from '../core/rows.js';
+import { notCalledReason, rowBindings, rowKind, untestedExtent } from '../core/rows.js';
 import { BINDINGS, findOperation, OPERATIONS, type BindingId } from '../contract/catalogue.js';
 import { bindingLabel as labelOf } from '../bindings/index.js';
 import type { SequenceStep, ResultRow, RunReport, Status } from '../core/types.js';
 import { PASSWORD_VARIABLE } from '../transport/curl.js';
 
-export type Verdict = 'PASS' | 'FAIL';
+/** UNTESTED: the run (or some operation × binding of it) never reached the data path: not a pass. */
+export type Verdict = 'PASS' | 'FAIL' | 'UNTESTED';
 /** Matrix columns: the four bindings, then rows that compare bindings. */
 export type Column = BindingId | 'equivalence';
 export const COLUMNS: readonly Column[] = [...BINDINGS, 'equivalence'];
@@ -21,9 +22,16 @@ export const GROUP_LABELS: Record<string, string> = {
 
 export type Counts = Record<Status, number> & { total: number };
 
-/** Known deviations are accepted by the run's expectations, so only failed rows fail the verdict. */
-export function verdictOf(summary: RunReport['summary']): Verdict {
-  return summary.failed > 0 ? 'FAIL' : 'PASS';
+/**
+ * Known deviations are accepted by the run's expectations, so only failed rows fail the verdict. A
+ * run that tested nothing is UNTESTED whatever its rows say; one with untested operation × binding
+ * cells and no failure too (a failure says more).
+ */
+export function verdictOf(summary: RunReport['summary'], report: Pick<RunReport, 'untested' | 'diagnosis'> = {}): Verdict {
+  const untested = untestedExtent(report);
+  if (untested === 'all') return 'UNTESTED';
+  if (summary.failed > 0) return 'FAIL';
+  return untested ? 'UNTESTED' : 'PASS';
 }
 
 export function emptyCounts(): Counts {

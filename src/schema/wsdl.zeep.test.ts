@@ -51,7 +51,9 @@ function expectEveryCallSucceeded(lines: CallLine[]): void {
 describe('zeep builds clients from the served WSDLs and calls all 14 operations on all 4 ports', () => {
   let mock: RunningMock;
   beforeAll(async () => {
-    mock = await startMock({ port: 0 });
+    // Stateless: the client calls each operation with one booking on all four ports; a stateful
+    // mock answers the second cancellation "already cancelled" (src/mock/state.test.ts proves that).
+    mock = await startMock({ port: 0, stateless: true });
   });
   afterAll(async () => {
     await mock?.close();
@@ -84,7 +86,7 @@ describe('zeep against a mock with other namespaces and credentials', () => {
   const namespaces: Namespaces = { book: 'urn:acme:booking/1/', search: 'http://search.acme.example/xml/1/' };
   let mock: RunningMock;
   beforeAll(async () => {
-    mock = await startMock({ port: 0, namespaces, user: 'agent-7', password: 's3cret&"<x>' });
+    mock = await startMock({ port: 0, namespaces, user: 'agent-7', password: 's3cret&"<x>', stateless: true });
   });
   afterAll(async () => {
     await mock?.close();

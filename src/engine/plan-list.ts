@@ -1,0 +1,130 @@
+/**
+ * `conformance run --list`: the plan of a run, made from its settings without sending anything and
+ * without starting the embedded mock. Every operation × binding × case with its parameters (every
+ * spelling of the password masked) and the checks that will judge it. Generated cases take
+ * `language` from the fixed list here: asking the target's GetLanguages would send a request.
+ */
+import { BAD_REQUEST_KINDS, type CaseKind } from '../checks/context.js';
+import { BINDING_DIFFERENCES } from '../contract/binding-differences.js';
+import type { BindingId } from '../contract/catalogue.js';
+import { makeRedactor } from '../core/redact.js';
+import { EQUIVALENCE_CHECK } from '../core/rows.js';
+import type { Target } from '../core/types.js';
+import { FIXED_LANGUAGES } from './generate.js';
+import { planUnits, secretsOf, skipReason, type RunPlan, type Unit } from './plan.js';
+import { checksOf } from './session.js';
+import type { RunSettings } from './settings.js';
+
+/** One unit of the plan as listed. */
+export interface ListedUnit {
+  readonly operation: string;
+  readonly case: string;
+  readonly kind: CaseKind;
+  readonly description?: string;
+  /** The parameters sent (the password, in any spelling, as ***). */
+  readonly params: Record<string, string>;
+  readonly bindings: readonly BindingId[];
+  /** The checks that judge each exchange of the unit (those about the answer's document: when it answers with data). */
+  readonly checks: readonly string[];
+  /** The cross-binding check, when the unit is compared across its bindings. */
+  readonly equivalence: boolean;
+  /** Why the unit is not sent (a state-changing operation on a real target without --allow-mutations). */
+  readonly skipped?: string;
+}
+
+/** A run's plan, as `--list` prints it. */
+export interface ListedPlan {
+  readonly target: string;
+  readonly operations: readonly string[];
+  readonly bindings: readonly BindingId[];
+  readonly generation?: { readonly seed: number; readonly examples: number; readonly languagesFrom: string };
+  readonly caseFilter?: readonly string[];
+  /** The selected checks, by the case kinds they judge. */
+  readonly checks: Record<string, readonly string[]>;
+  readonly units: readonly ListedUnit[];
+  /** Requests the run would send (skipped units aside). */
+  readonly exchanges: number;
+}
+
+/** The checks about an answer's document (they judge a valid call, and a generated one answered with data). */
+const DOCUMENT_CHECKS = ['content_type', 'xml_wellformed', 'soap_envelope', 'result_element', 'xsd_valid', 'shape', 'binding_rules'];
+
+/** The names of the selected checks that judge an exchange of this kind of case on this operation. */
+function checksFor(kind: CaseKind, operation: string, selected: ReadonlySet<string>): string[] {
+  const document = DOCUMENT_CHECKS.filter((c) => c !== 'binding_rules' || BINDING_DIFFERENCES.some((d) => d.operation === operation));
+  const names = kind === 'valid' ? ['status_code', ...document]
+    : kind === 'generated' ? document
+      : kind === 'wrong-credentials' ? ['credentials_rejected']
+        : BAD_REQUEST_KINDS.includes(kind) ? ['bad_request_rejected'] : [];
+  return names.filter((n) => selected.has(n));
+}
+
+/** The plan of a run with these settings, made without sending anything. */
+export function listPlan(s: RunSettings): ListedPlan {
+  const target: Target = {
+    bookUrl: s.bookUrl ?? '', searchUrl: s.searchUrl ?? '', transfersUrl: s.transfersUrl ?? s.searchUrl ?? '',
+    paths: s.paths, namespaces: s.namespaces, user: s.user, password: s.password, embedded: s.embedded,
+  };
+  const checks = checksOf(s);
+  const languagesFrom = 'the fixed list (--list asks the target nothing; a run may take them from its GetLanguages)';
+  const plan: RunPlan = {
+    target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
+    negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed,
+    ...(s.examples > 0 ? { generation: { seed: s.seed, examples: s.examples, languages: FIXED_LANGUAGES, languagesFrom } } : {}),
+    ...(s.caseFilter ? { caseFilter: s.caseFilter } : {}),
+  };
+  const redact = makeRedactor(secretsOf(target));
+  const selected = new Set(checks.map((c) => c.name));
+  const units = planUnits(plan).map((u: Unit): ListedUnit => {
+    const bindings = s.bindings.filter((b) => !u.only || u.only.includes(b));
+    const skipped = skipReason(plan, u.op);
+    return {
+      operation: u.op.name, case: u.caseId, kind: u.kind, ...(u.description ? { description: redact(u.description) } : {}),
+      params: Object.fromEntries(Object.entries(u.params).map(([k, v]) => [k, redact(v)])),
+      bindings, checks: checksFor(u.kind, u.op.name, selected), equivalence: s.equivalence && bindings.length > 1,
+      ...(skipped ? { skipped } : {}),
+    };
+  });
+  const kinds: Record<string, CaseKind[]> = {
+    'valid cases': ['valid'], 'generated cases (when answered with data)': ['generated'], 'wrong credentials': ['wrong-credentials'],
+    'bad requests': ['missing-param'],
+  };
+  // binding_rules judges only the operations with a documented binding difference (each unit lists its own checks).
+  return {
+    target: s.embedded ? 'the embedded mock' : `book ${s.bookUrl ?? '-'}, search ${s.searchUrl ?? '-'}, transfers ${s.transfersUrl ?? s.searchUrl ?? '-'}`,
+    operations: s.operations.map((o) => o.name),
+    bindings: s.bindings,
+    ...(plan.generation ? { generation: { seed: s.seed, examples: s.examples, languagesFrom } } : {}),
+    ...(s.caseFilter ? { caseFilter: s.caseFilter } : {}),
+    checks: {
+      ...Object.fromEntries(Object.entries(kinds).map(([k, [kind]]) => [k, checksFor(kind!, BINDING_DIFFERENCES[0]?.operation ?? '', selected)])),
+      ...(s.equivalence ? { 'across bindings, per case': [EQUIVALENCE_CHECK] } : {}),
+    },
+    units,
+    exchanges: units.filter((u) => !u.skipped).reduce((n, u) => n + u.bindings.length, 0),
+  };
+}
+
+/** The plan as text: a header, the checks by case kind, then one line per unit under its operation. */
+export function formatPlan(p: ListedPlan): string {
+  const lines = [
+    `Plan (nothing sent): ${p.target}; ${p.operations.length} operation${p.operations.length === 1 ? '' : 's'} × ${p.bindings.length} binding${p.bindings.length === 1 ? '' : 's'} (${p.bindings.join(', ')}), `
+      + `${p.units.length} case${p.units.length === 1 ? '' : 's'}, ${p.exchanges} exchange${p.exchanges === 1 ? '' : 's'}`
+      + (p.caseFilter ? `; only --case ${p.caseFilter.join(', ')}` : ''),
+    ...(p.generation ? [`Generated cases: seed ${p.generation.seed}, ${p.generation.examples} per operation; language from ${p.generation.languagesFrom}`] : []),
+    'Checks:',
+    ...Object.entries(p.checks).map(([k, v]) => `  ${k}: ${v.join(', ') || '(none selected)'}`),
+  ];
+  let op = '';
+  const width = Math.min(28, Math.max(8, ...p.units.map((u) => u.case.length)));
+  for (const u of p.units) {
+    if (u.operation !== op) {
+      op = u.operation;
+      lines.push('', op);
+    }
+    const params = Object.entries(u.params).map(([k, v]) => `${k}=${JSON.stringify(v).length > 60 ? `${JSON.stringify(v).slice(0, 57)}…"` : JSON.stringify(v)}`).join(' ');
+    lines.push(`  ${u.case.padEnd(width)} ${u.kind.padEnd(17)} ${u.bindings.join(',').padEnd(22)} ${params}${u.skipped ? `  [not sent: ${u.skipped}]` : ''}`);
+  }
+  if (p.units.length === 0) lines.push('', 'No case matches.');
+  return lines.join('\n');
+}
