@@ -63,6 +63,16 @@ export interface ConformanceSettings {
   readonly casesMode?: 'extend' | 'replace';
   /** A known-deviations file (schemas/expectations.schema.json). */
   readonly expectations?: string;
+  /**
+   * The bookings state-changing calls may consume, each once (one per binding, case and sequence
+   * step), or the path of a JSON file holding them. Default: generated ones for the embedded mock.
+   */
+  readonly bookings?: string | {
+    readonly cancel?: readonly (string | number)[];
+    readonly amend?: readonly (string | number)[];
+    readonly specialRequest?: readonly (string | number)[];
+    readonly transfers?: readonly { readonly id: string; readonly email: string }[];
+  };
 }
 
 export interface RunConformanceOptions {

@@ -381,7 +381,8 @@ describe('a real service is not a test fixture', () => {
   });
 
   test('with --allow-mutations the same run does send them (the counter above sees mutations)', async () => {
-    await run(['--allow-mutations', '--max-rps', '1000', '--concurrency', '8', '--operations', MUTATING.join(',')]);
+    // A state-changing call is sent only with a booking of its own (issue 23): the shipped pool.
+    await run(['--allow-mutations', '--bookings', 'examples/mock-bookings.json', '--max-rps', '1000', '--concurrency', '8', '--operations', MUTATING.join(',')]);
     const seen = new Set(mutationsSent('operation').map((r) => r.operation));
     expect([...seen].sort()).toEqual([...MUTATING].sort());
   });
@@ -422,7 +423,7 @@ describe('a real service is not a test fixture', () => {
 
   test('retries: read-only operations only, connection errors only, with backoff; mutations never', async () => {
     // --give-up-after 0: every request of this host fails, and each must show its own retries.
-    const r = await run(['--allow-mutations', '--no-negative', '--examples', '0', '--operations', 'GetSpecialRequest,CancelBooking,GetMeals', '--max-rps', '1000',
+    const r = await run(['--allow-mutations', '--bookings', 'examples/mock-bookings.json', '--no-negative', '--examples', '0', '--operations', 'GetSpecialRequest,CancelBooking,GetMeals', '--max-rps', '1000',
       '--give-up-after', '0'], 'reset-conn', 'fault500');
     // No valid call reached the data path (resets, and a 500 to every GetMeals): nothing was tested.
     expect(r.cli.code).toBe(5);

@@ -18,6 +18,7 @@ import { BROADEST_CASE, broadestCase, DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANG
 import { planUnits, unitRequests, WRONG_CREDENTIALS_CASE, type RunPlan, type Unit } from '../src/engine/plan.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, startMock, type RunningMock } from '../src/mock/index.js';
 import { FAULTS, faultBindings, type Fault } from '../src/mock/faults.js';
+import { ON_A_BOOKING_OF_ITS_OWN } from '../test/support/issue23.js';
 import { Transport } from '../src/transport/client.js';
 import { CHECKS } from '../src/checks/registry.js';
 import { rowBindings, EQUIVALENCE_CHECK } from '../src/core/rows.js';
@@ -26,7 +27,8 @@ import { discoverLanguages } from '../src/engine/languages.js';
 import { runConformance } from '../src/engine/run.js';
 import { createDocumentValidator } from '../src/schema/xsd-validator.js';
 
-const TRIGGERED = FAULTS.filter((f) => f.triggeredBy !== undefined);
+// Left out: the inputs that trigger them are booking ids, which the pools now give (test/support/issue23.ts).
+const TRIGGERED = FAULTS.filter((f) => f.triggeredBy !== undefined && !ON_A_BOOKING_OF_ITS_OWN.includes(f.name));
 /** Issue 25's kinds: a language the target lists, a pool value of an optional parameter, a list value with an inner space. */
 const COVERAGE_FAULTS = ['soap11-drops-note-type-for-one-language', 'get-transfer-id-zero-unfiltered', 'get-plus-literal-in-list'];
 const VARIANTS = new Set(['empty-password', 'wrong-user', 'password-case', 'no-credentials']);
@@ -70,7 +72,7 @@ async function differences(url: string, f: Fault, units: readonly Unit[]): Promi
 
 describe('faults only some inputs trigger', () => {
   test('there is one of each kind the issue names', () => {
-    expect(TRIGGERED.map((f) => f.name).sort()).toEqual([
+    expect(FAULTS.filter((f) => f.triggeredBy !== undefined).map((f) => f.name).sort()).toEqual([
       'any-user-accepted', 'bad-int-in-300th-airport', 'empty-password-accepted', 'get-rejects-negative-int', 'get-utf8-as-latin1', 'missing-element-for-one-language',
       'nil-as-empty-for-boundary', 'no-credentials-accepted', 'password-case-insensitive', 'post-plus-literal', 'post-rejects-int-max',
       'soap11-late-evening-next-day', 'soap12-ignores-transfer-id', 'soap12-truncates-long-strings',

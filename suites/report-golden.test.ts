@@ -67,12 +67,11 @@ let faults: RunReport;
 
 beforeAll(async () => {
   const work = tempDir('golden');
-  // Stateless for now (issue 23): one booking on all four bindings; h23engine removes it.
-  faulty = await startMock({ port: 0, faults: FAULTS, stateless: true });
+  faulty = await startMock({ port: 0, faults: FAULTS });
   const [a, b] = await Promise.all([
     cli(['run', '--quiet', '--report-dir', join(work, 'embedded')]),
     cli(['run', '--quiet', '--report-dir', join(work, 'faults'), '--book-url', faulty.url, '--search-url', faulty.url, '--user', 'mock-user',
-      '--allow-mutations', '--max-rps', '10000', '--concurrency', '8'], { CONFORMANCE_PASSWORD: 'mock-password' }),
+      '--allow-mutations', '--bookings', 'examples/mock-bookings.json', '--max-rps', '10000', '--concurrency', '8'], { CONFORMANCE_PASSWORD: 'mock-password' }),
   ]);
   expect(a.code, a.err).toBe(0);
   expect(b.code, b.err).toBe(1);

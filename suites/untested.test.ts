@@ -12,7 +12,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vitest';
 import { cli, readReport, tempDir } from '../test/support/cli.js';
 import { call, resultElement, validParams } from '../test/support/mock.js';
 import { startMock, type RunningMock } from '../src/mock/index.js';
@@ -125,10 +125,14 @@ describe('a wrong password tests nothing, and the run says so', () => {
     const ids = Array.from({ length: 200 }, (_, i) => String(300_000 + i));
     const missing = ids.filter(picked).slice(0, 2);
     const present = ids.find((id) => !picked(id))!;
+    // The id-based picks are the stateless real-service style's: with state, whether a booking exists
+    // or was cancelled is the state's to say (issue 23), so this test uses the stateless style.
+    const noState = await startMock({ port: 0, realService: true, stateless: true });
+    onTestFinished(() => noState.close());
     const run = async (label: string, bookingIds: string[]) => {
       const config = join(work, `${label}.json`);
       writeFileSync(config, JSON.stringify({
-        target: { bookUrl: real.url, searchUrl: real.url, user: 'mock-user' }, casesMode: 'replace',
+        target: { bookUrl: noState.url, searchUrl: noState.url, user: 'mock-user' }, casesMode: 'replace',
         cases: { GetSpecialRequest: bookingIds.map((id, i) => ({ id: `case-${i}`, params: { bookingId: id } })) },
       }));
       const dir = join(work, label);
@@ -281,7 +285,7 @@ describe('no false alarm', () => {
     const mock = await startMock({ port: 0, ...options });
     try {
       const dir = join(work, `ok-${label.replace(/\W+/g, '-')}`);
-      const r = await cli(['run', ...at(mock.url), ...FAST, '--allow-mutations', '--report-dir', dir], RIGHT);
+      const r = await cli(['run', ...at(mock.url), ...FAST, '--allow-mutations', '--bookings', 'examples/mock-bookings.json', '--report-dir', dir], RIGHT);
       expect(r.code, r.out).toBe(0);
       const report = readReport(dir);
       expect(report.untested).toBeUndefined();
@@ -296,7 +300,7 @@ describe('no false alarm', () => {
 
   test('the real-service style without the shape check: still no untested cell', async () => {
     const dir = join(work, 'ok-no-shape');
-    const r = await cli(['run', ...at(real.url), ...FAST, '--allow-mutations', '--skip-checks', 'shape', '--report-dir', dir], RIGHT);
+    const r = await cli(['run', ...at(real.url), ...FAST, '--allow-mutations', '--bookings', 'examples/mock-bookings.json', '--skip-checks', 'shape', '--report-dir', dir], RIGHT);
     expect(r.code, r.out).toBe(0);
     expect(readReport(dir).untested).toBeUndefined();
   });

@@ -22,7 +22,7 @@ import { makeRedactor, type Redactor } from '../core/redact.js';
 import type { Exchange } from '../core/types.js';
 import type { RequestCase } from '../engine/cases.js';
 import { exchangeUnit } from '../engine/exchange.js';
-import { caseUnit, skipReason, type RunPlan } from '../engine/plan.js';
+import { caseUnit, skipReason, withBookings, type RunPlan } from '../engine/plan.js';
 import { TOOL } from '../core/version.js';
 import { DOCUMENTED, ELEMENT, NIL, type Entry } from '../equivalence/canonical.js';
 import { acceptance, canonicalResult, firstDifferingPath, shown, valueIn } from '../equivalence/compare.js';
@@ -231,15 +231,22 @@ export async function compareCommand(argv: string[], io: CommandIO): Promise<num
     if (!f.quiet) io.err(redact(`conformance: comparing ${names[0]} (${A.where}) with ${names[1]} (${B.where})`));
     const plans = sessions.map((x): RunPlan => ({ ...x.plan, bindings, operations, cases }));
     const jobs = operations.flatMap((op) => (cases.get(op.name) ?? []).flatMap((c) => bindings.map((b) => ({ op, c, b }))));
+    // Each side's state-changing calls get bookings of their own, from that side's pools (engine/bookings.ts).
+    const allocated = plans.map((p) => withBookings(p, operations.flatMap((op) => (cases.get(op.name) ?? []).map((c) => caseUnit(p.target, op, c)))));
+    const unitOf = (i: number, op: (typeof operations)[number], id: string) => allocated[i]!.find((u) => u.op === op && u.caseId === id)!;
     results = await Promise.all(jobs.map(async ({ op, c, b }): Promise<CompareRow> => {
       // Neither side is sent a case one side's policy skips.
       const skip = plans.map((p) => skipReason(p, op)).find((x) => x !== undefined);
       if (skip) return { operation: op.name, binding: b, case: c.id, status: 'skipped', message: skip };
+      const short = [0, 1].map((i) => unitOf(i, op, c.id).unsent?.[b]).find((x) => x !== undefined);
+      if (short) return { operation: op.name, binding: b, case: c.id, status: 'skipped', message: short };
       const [ea, eb] = await Promise.all(sessions.map(async (x, i) => {
-        const sent = await exchangeUnit(plans[i]!, x.transport, { ...caseUnit(x.target, op, c), only: [b] }, (_b, ex) => ex);
+        const sent = await exchangeUnit(plans[i]!, x.transport, { ...unitOf(i, op, c.id), only: [b] }, (_b, ex) => ex);
         return 'sent' in sent ? sent.sent[0]!.exchange : undefined;
       }));
-      const j = judge(answerOf(op, b, ea!, A, ignoreValues), answerOf(op, b, eb!, B, ignoreValues), names);
+      // A state-changing call changed a booking of each side's own: their values are the bookings', not compared.
+      const values = ignoreValues || op.mutates;
+      const j = judge(answerOf(op, b, ea!, A, values), answerOf(op, b, eb!, B, values), names);
       return {
         operation: op.name, binding: b, case: c.id, status: j.status, message: redact(j.message),
         ...(j.path !== undefined ? { path: redact(j.path) } : {}), ...(j.a !== undefined ? { a: redact(j.a) } : {}), ...(j.b !== undefined ? { b: redact(j.b) } : {}),

@@ -10,6 +10,7 @@ import { DEFECT_CODES } from '../core/defect-codes.js';
 import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
 import { EXPECTATIONS_CHECK } from '../engine/expectations.js';
 import { EXIT_UNREACHABLE } from './run.js';
+import { EXIT_POOL_EXHAUSTED } from '../engine/bookings.js';
 import { readExpectations } from '../engine/expectations.js';
 import { COMPARE_OPTIONS } from './compare.js';
 import { parseFlags, resolveRunSettings, RUN_OPTIONS } from './config.js';
@@ -113,7 +114,7 @@ describe('README and docs/', () => {
   });
   test('documents every exit code', () => {
     const para = between(README, '**Exit codes**', '## Commands');
-    for (const code of [0, 1, 2, 3, EXIT_UNREACHABLE, 130, 143]) expect(para, String(code)).toContain(`\`${code}\``);
+    for (const code of [0, 1, 2, 3, EXIT_UNREACHABLE, EXIT_POOL_EXHAUSTED, 130, 143]) expect(para, String(code)).toContain(`\`${code}\``);
   });
   test('lists every defect code with its meaning, and no other', () => {
     const section = between(doc('checks.md'), '## Defect codes');

@@ -57,6 +57,17 @@ describe('record', () => {
     expect(index.entries.some((e) => e.case.startsWith('wrong') || e.case.startsWith('missing'))).toBe(false);
   });
 
+  test('a sequence is recorded call by call, in the order sent; a read asked twice keeps both answers, in order', () => {
+    const seq = index.entries.filter((e) => e.case === 'seq-write-read');
+    const steps = seq.map((e) => Number(/-(\d+)\.[a-z0-9]+\.xml$/.exec(e.file)![1]));
+    expect(steps).toEqual(steps.map((_, i) => i + 1));
+    // Each state-changing call with its own booking: the write's parameters hold it.
+    expect(seq[0]).toMatchObject({ operation: 'UpdateSpecialRequest', binding: 'soap11' });
+    const reads = seq.filter((e) => e.operation === 'GetSpecialRequest' && e.binding === 'get' && e.params.bookingId === seq[0]!.params.bookingId);
+    expect(reads).toHaveLength(2);
+    expect(readFileSync(join(rec, reads[0]!.file), 'utf8')).not.toEqual(readFileSync(join(rec, reads[1]!.file), 'utf8'));
+  });
+
   test('the replayed recording gives the harness the same results as the mock itself', async () => {
     const direct = tempDir('direct');
     const replayed = tempDir('replayed');

@@ -17,7 +17,8 @@ import { UsageError } from '../core/errors.js';
 import { REDACTED, secretForms } from '../core/redact.js';
 import type { Exchange } from '../core/types.js';
 import { exchangeUnit } from '../engine/exchange.js';
-import { planUnits, type Unit } from '../engine/plan.js';
+import { bindingParams, planUnits, type Unit } from '../engine/plan.js';
+import { runSequence } from '../engine/sequences.js';
 import { parseRecordingIndex, RECORDING_FORMAT, RECORDING_INDEX, type RecordingEntry, type RecordingIndex } from '../mock/replay.js';
 import { SecretGuard } from '../report/secrets.js';
 import { helpText, parseFlags, resolveRunSettings, RUN_OPTIONS } from './config.js';
@@ -114,15 +115,21 @@ export async function recordCommand(argv: string[], io: CommandIO): Promise<numb
   const session = await openSession(s);
   const { target, redact, secrets } = session;
   if (!s.quiet) io.err(`conformance: recording ${session.where} into ${out}`);
-  type Got = { unit: Unit; b: BindingId; ex?: Exchange; skipped?: string };
+  // A sequence's calls are recorded one by one, in the order sent (n): replay answers them in that order.
+  type Got = { unit: Unit; b: BindingId; ex?: Exchange; skipped?: string; params?: Readonly<Record<string, string>>; n?: number };
   let got: Got[];
   try {
     // The valid cases only: a recording replays what a conforming service answers.
     const plan = { ...session.plan, negative: false };
     got = (await Promise.all(planUnits(plan).map(async (unit): Promise<Got[]> => {
+      if (unit.sequence) {
+        const steps: Got[] = [];
+        const rows = await runSequence(plan, { ...session.deps(), onStep: (s) => steps.push({ unit: { ...unit, op: s.op }, b: s.binding, ex: s.exchange, params: s.params, n: s.n }) }, unit);
+        return steps.length ? steps : [{ unit, b: plan.bindings[0]!, skipped: rows[0]?.message ?? 'not run' }];
+      }
       const sent = await exchangeUnit(plan, session.transport, unit, (_b, ex) => ex);
       if ('skipped' in sent) return sent.requests.map((r) => ({ unit, b: r.binding, skipped: sent.skipped }));
-      return sent.sent.map((x) => ({ unit, b: x.binding, ex: x.exchange }));
+      return sent.sent.map((x) => ({ unit, b: x.binding, ex: x.exchange, params: bindingParams(unit, x.binding) }));
     }))).flat();
   } finally {
     await session.close();
@@ -140,14 +147,15 @@ export async function recordCommand(argv: string[], io: CommandIO): Promise<numb
       missing.push(`${what}: no response: ${redact(`${g.ex?.error?.code}: ${g.ex?.error?.message}`)}`);
       continue;
     }
-    const file0 = `${g.unit.op.name}/${g.unit.caseId}.${g.b}`;
+    const stem = `${g.unit.op.name}/${g.unit.caseId}${g.n !== undefined ? `-${g.n}` : ''}.${g.b}`;
+    const file0 = stem;
     const body = guard.protectBytes(file0, redactBytes(res.body, secrets));
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers)) if (!NOT_RECORDED.has(k.toLowerCase())) headers[k.toLowerCase()] = redact(v);
     const contentType = headers['content-type'] ?? '';
-    const file = `${g.unit.op.name}/${g.unit.caseId}.${g.b}.${extensionOf(contentType, body)}`;
+    const file = `${stem}.${extensionOf(contentType, body)}`;
     const params: Record<string, string> = {};
-    for (const [k, v] of Object.entries(g.unit.params)) if (k !== 'userName' && k !== 'password') params[k] = redact(v);
+    for (const [k, v] of Object.entries(g.params ?? g.unit.params)) if (k !== 'userName' && k !== 'password') params[k] = redact(v);
     files.push([file, body]);
     entries.push({ operation: g.unit.op.name, binding: g.b, case: g.unit.caseId, params, status: res.status, contentType, headers, file });
   }

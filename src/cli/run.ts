@@ -1,4 +1,5 @@
 /** `conformance run`: parse the flags, run (src/engine/execute.ts, the library's entry point too), print, and choose the exit code. */
+import { EXIT_POOL_EXHAUSTED } from '../engine/bookings.js';
 import { nothingAnswered } from '../engine/diagnose.js';
 import { formatPlan, listPlan } from '../engine/plan-list.js';
 import { githubAnnotations, writeStepSummary } from '../report/github.js';
@@ -59,5 +60,12 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     io.err(`conformance: ${untestedExtent(report) === 'all' ? 'no valid call reached the data path: nothing was tested' : 'some operations were not tested'} (exit ${EXIT_UNTESTED}); see the diagnosis above`);
     return EXIT_UNTESTED;
   }
-  return verdict === 'FAIL' ? 1 : 0;
+  if (verdict === 'FAIL') return 1;
+  const short = Object.entries(report.bookings?.short ?? {});
+  if (short.length) {
+    io.err(`conformance: a booking pool ran out: ${short.map(([p, n]) => `${n} call${n > 1 ? 's' : ''} without a booking in \`bookings.${p}\``).join(', ')} `
+      + `were not sent (exit ${EXIT_POOL_EXHAUSTED}); add bookings to the pools`);
+    return EXIT_POOL_EXHAUSTED;
+  }
+  return 0;
 }

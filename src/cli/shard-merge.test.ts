@@ -26,8 +26,14 @@ const untimed = (r: RunReport['results'][number]) =>
 describe('run --shard and merge', () => {
   test('two shards merged equal the unsharded run, and JUnit agrees with the merged summary', async () => {
     const flags = ['run', ...mockTarget(mock.url)];
-    const [whole, s1, s2] = await Promise.all([
-      cli([...flags, '--report-dir', join(work, 'whole')]),
+    // The mock keeps state and a run consumes the bookings it names: the unsharded run first, then
+    // the shards (bookings of their own each: the plan hands them out alike in every shard) against
+    // a fresh mock at the same address.
+    const whole = await cli([...flags, '--report-dir', join(work, 'whole')]);
+    const port = Number(new URL(mock.url).port);
+    await mock.close();
+    mock = await startMock({ port });
+    const [s1, s2] = await Promise.all([
       cli([...flags, '--shard', '1/2', '--report-dir', join(work, 's1')]),
       cli([...flags, '--shard', '2/2', '--report-dir', join(work, 's2')]),
     ]);
@@ -44,6 +50,12 @@ describe('run --shard and merge', () => {
     const unsharded = readReport(join(work, 'whole'));
     expect(merged.results.map(untimed).sort()).toEqual(unsharded.results.map(untimed).sort());
     expect(merged.summary).toEqual(unsharded.summary);
+    // The shards consumed the bookings the unsharded run did, none twice; each sequence ran whole in one shard.
+    const used = (r: RunReport) => r.bookings!.changed.map((c) => `${c.pool} ${c.id} ${c.operation} ${c.binding} ${c.case} ${c.step ?? ''}`).sort();
+    expect(used(merged)).toEqual(used(unsharded));
+    for (const seq of ['seq-write-read', 'seq-cancel', 'seq-cancel-transfer']) {
+      expect([a, b].filter((r) => r.results.some((x) => x.case === seq)), seq).toHaveLength(1);
+    }
     expect({ ...merged.target }).toEqual(unsharded.target);
     expect(merged.operations).toEqual(unsharded.operations);
     expect(merged.bindings).toEqual(unsharded.bindings);

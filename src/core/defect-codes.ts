@@ -77,6 +77,11 @@ export const DEFECT_CODES = {
   acceptance_differs: 'bindings disagree on accepting the request',
   error_type_differs: 'bindings answer with different in-band Errors',
   value_differs: 'bindings answer with different values',
+  // sequences over state
+  write_not_read_back: 'a text written with UpdateSpecialRequest that GetSpecialRequest does not read back exactly',
+  write_not_replaced: 'a second write whose read still shows the first text',
+  write_crossed_bookings: "a read that shows another booking's text",
+  cancellation_leaked: 'a booking seen usable and never cancelled by the run answered "already cancelled"',
   // the harness
   check_crashed: 'a check that threw (a harness defect: please report it)',
   check_over_budget: 'a check that took longer than its budget',

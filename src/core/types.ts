@@ -94,6 +94,8 @@ export interface ResultRow {
    * contract violation, but the case never reached the data path. Reports list these.
    */
   readonly inBandError?: { readonly type: string; readonly message: string };
+  /** A failed sequence row (check `sequence`): every call of the sequence, in order (its reproduce holds their commands). */
+  readonly steps?: readonly SequenceStep[];
   /** Redacted excerpts of the exchange behind the row (for the HTML report). */
   readonly request?: string;
   readonly response?: string;
@@ -134,6 +136,8 @@ export interface RunReport {
    * with why (absent or empty when all reached it). Such a cell was not tested, whatever its rows say.
    */
   readonly untested?: readonly UntestedCell[];
+  /** The bookings the run's state-changing calls changed, and the calls left unsent for want of one (absent: none planned). */
+  readonly bookings?: BookingsSummary;
 }
 
 /** An operation × binding whose valid calls never reached the data path, and why (RunReport.untested). */
@@ -141,6 +145,44 @@ export interface UntestedCell {
   readonly operation: string;
   readonly binding: string;
   readonly reason: string;
+}
+
+/** One call of a sequence over state. */
+export interface SequenceStep {
+  /** 1-based, in the order sent. */
+  readonly n: number;
+  readonly operation: string;
+  readonly binding: string;
+  /** The booking it names. */
+  readonly booking: string;
+  /** The text it wrote (UpdateSpecialRequest). */
+  readonly text?: string;
+  /** What came back: "accepted", "read \"…\"", "rejected (…)", "no response (…)". */
+  readonly outcome: string;
+}
+
+/** One booking a state-changing call was sent with: consumed by the run. */
+export interface BookingUse {
+  /** The pool it came from (config key `bookings.<pool>`). */
+  readonly pool: string;
+  readonly id: string;
+  /** A transfer booking's customer email. */
+  readonly email?: string;
+  readonly operation: string;
+  readonly binding: string;
+  readonly case: string;
+  /** The step of a sequence that sent it. */
+  readonly step?: number;
+  /** What the call did to it: "accepted", "rejected (in-band Error …)", "no response (…)": the booking's state is then unknown. */
+  readonly outcome: string;
+}
+
+/** What the run consumed of its booking pools. */
+export interface BookingsSummary {
+  /** Every booking a call was sent with, in plan order. */
+  readonly changed: readonly BookingUse[];
+  /** Per pool, the state-changing calls not sent because the pool ran out (absent: none). */
+  readonly short?: Readonly<Record<string, number>>;
 }
 
 /** One conclusion about the target as a whole. */

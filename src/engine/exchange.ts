@@ -31,6 +31,12 @@ export async function exchangeUnit<T>(
   const service = serviceUrlOf(plan.target, unit.op, 'soap11');
   return {
     sent: await Promise.all(requests.map(async ({ binding, request }) => {
+      // A call left without a booking of its own is not sent (never with a booking used before).
+      const unsent = unit.unsent?.[binding];
+      if (unsent) {
+        const exchange: Exchange = { request, error: { code: 'not_sent', message: unsent } };
+        return { binding, exchange, value: await then(binding, exchange) };
+      }
       // The body holds its share of the transport's body budget until `then` is done with it (the
       // run: until it is checked), so bodies read ahead of their checks stay within the budget.
       const exchange = await transport.send(request, retries, service, true);

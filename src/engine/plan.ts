@@ -17,6 +17,8 @@ import type { HttpRequest, Target } from '../core/types.js';
 import type { CaseTable, RequestCase } from './cases.js';
 import { broadestCase, coverageCases, generatedCases, paramsKey, type Generation } from './generate.js';
 import { OPERATIONS } from '../contract/catalogue.js';
+import { sequenceUnits, type SequenceSpec } from './sequences.js';
+import { BookingLedger, EMPTY_POOLS, mockBookings, needsBooking, noBookingReason, poolOf, withBooking, type Booking, type BookingPools } from './bookings.js';
 
 /** A password no real account has: the wrong-credentials case sends it. */
 export const WRONG_PASSWORD = 'conformance-wrong-password-7f3a';
@@ -48,6 +50,11 @@ export interface RunPlan {
   readonly operationsNamed?: boolean;
   /** Generated cases (./generate.ts); none when absent or at 0 examples. */
   readonly generation?: Generation;
+  /**
+   * The bookings state-changing calls may consume (./bookings.ts), each once. Absent: the embedded
+   * mock's generated pools for an embedded target, none for a real one.
+   */
+  readonly bookings?: BookingPools;
   /** Only the units whose case id matches one of these globs (--case); every unit when absent. */
   readonly caseFilter?: readonly string[];
 }
@@ -71,6 +78,12 @@ export interface Unit {
   readonly headers?: Record<string, string>;
   /** A generated unit: the parameters shrinking goes back to (the first hand-written case's). */
   readonly baseline?: Params;
+  /** The booking each binding's call changes (a state-changing operation): one of its own per binding. */
+  readonly bookings?: Partial<Record<BindingId, Booking>>;
+  /** Bindings not sent, and why (no booking left in the pool). */
+  readonly unsent?: Partial<Record<BindingId, string>>;
+  /** A sequence over state (./sequences.ts): its calls are its own, in order; `op` is its state-changing operation. */
+  readonly sequence?: SequenceSpec;
 }
 
 /** A stand-in operation the service does not have, on the path and namespace of `like`. */
@@ -112,15 +125,62 @@ export function credentialUnits(op: Operation, params: Params, password: string)
   ];
 }
 
-/** The units of a plan, in catalogue order: the valid cases, then the negative case per operation (only those --case names, when given). */
+/**
+ * The units of a plan, in catalogue order: the valid cases, then the negative case per operation,
+ * then the sequences; each state-changing call with its booking (handed out over the whole plan, so a
+ * booking's call is the same whatever --case or --shard picks); only those --case names, when given.
+ */
 export function planUnits(plan: RunPlan): Unit[] {
-  const units = allUnits(plan);
+  const units = withBookings(plan, [...casesUnits(plan), ...sequenceUnits(plan)]);
   if (!plan.caseFilter) return units;
   const match = caseMatcher(plan.caseFilter);
   return units.filter((u) => match(u.caseId));
 }
 
-function allUnits(plan: RunPlan): Unit[] {
+/** The pools a plan draws from: its own, else the embedded mock's (as many as `calls` state-changing calls could need), else none. */
+export function poolsOf(plan: Pick<RunPlan, 'bookings' | 'target'>, calls = 0): BookingPools {
+  return plan.bookings ?? (plan.target.embedded ? mockBookings(Math.max(400, calls)) : EMPTY_POOLS);
+}
+
+/** Rank of a unit's claim on the pools: the hand-written cases first, then the generated ones, then the negative ones. */
+const claimRank = (u: Unit) => (u.sequence ? 1 : u.kind === 'valid' ? 0 : u.kind === 'generated' ? 2 : 3);
+
+/**
+ * Every state-changing call of the units gets a booking of its own, one per binding, in a fixed
+ * order (so every shard of a run hands out the same bookings). A call left without one is not sent.
+ * Calls the policy does not send (no --allow-mutations) claim none.
+ */
+export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
+  // The embedded mock accepts any booking: its generated pools never run out (a bound on the calls: every unit on every binding, each sequence's needs).
+  const ledger = new BookingLedger(poolsOf(plan, units.reduce((n, u) => n + (u.sequence?.needs ?? plan.bindings.length), 0)));
+  const out = [...units];
+  const order = units.map((u, i) => ({ u, i })).sort((a, b) => claimRank(a.u) - claimRank(b.u) || a.i - b.i);
+  for (const { u, i } of order) {
+    if (u.sequence) {
+      if (skipReason(plan, u.op)) continue;
+      // All the bookings it needs, or none (a part of a sequence proves nothing).
+      const got: Booking[] = [];
+      const enough = ledger.left(u.sequence.pool) >= u.sequence.needs;
+      for (let k = 0; enough && k < u.sequence.needs; k++) got.push(ledger.take(u.sequence.pool)!);
+      const short = got.length < u.sequence.needs
+        ? { unsent: Object.fromEntries(plan.bindings.map((b) => [b, `${u.op.name} ${u.caseId}: needs ${u.sequence!.needs} bookings, ${ledger.left(u.sequence!.pool)} left in \`bookings.${u.sequence!.pool}\``])) } : {};
+      out[i] = { ...u, sequence: { ...u.sequence, bookings: got }, ...short };
+      continue;
+    }
+    const pool = poolOf(u.op.name);
+    if (!pool || skipReason(plan, u.op) || !needsBooking(u.op.name, u.caseId, u.params)) continue;
+    const bookings: Partial<Record<BindingId, Booking>> = {};
+    const unsent: Partial<Record<BindingId, string>> = {};
+    for (const b of plan.bindings.filter((x) => !u.only || u.only.includes(x))) {
+      const got = ledger.take(pool);
+      if (got) bookings[b] = got; else unsent[b] = noBookingReason(u.op.name, b, u.caseId, pool);
+    }
+    out[i] = { ...u, bookings, ...(Object.keys(unsent).length ? { unsent } : {}) };
+  }
+  return out;
+}
+
+function casesUnits(plan: RunPlan): Unit[] {
   const units: Unit[] = [];
   for (const op of plan.operations) {
     const cases: readonly RequestCase[] = plan.cases.get(op.name) ?? [];
@@ -209,10 +269,16 @@ export interface UnitRequest {
   readonly request: HttpRequest;
 }
 
+/** The parameters a unit sends through one binding: its own, with that binding's booking put in. */
+export function bindingParams(unit: Unit, b: BindingId): Params {
+  const booking = unit.bookings?.[b];
+  return booking ? withBooking(unit.op.name, unit.params, booking) : unit.params;
+}
+
 /** The requests of a unit: one per binding it is sent on, at its group's host and service path. */
 export function unitRequests(plan: Pick<RunPlan, 'target' | 'bindings'>, unit: Unit): UnitRequest[] {
   return plan.bindings.filter((b) => !unit.only || unit.only.includes(b)).map((b) => {
-    const req = requestFor(plan.target, unit.op, b, unit.params);
+    const req = requestFor(plan.target, unit.op, b, bindingParams(unit, b));
     return { binding: b, request: unit.headers ? { ...req, headers: unit.headers } : req };
   });
 }

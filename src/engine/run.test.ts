@@ -12,6 +12,7 @@ import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { makeRedactor, swapCase } from '../core/redact.js';
 import { runConformance } from './run.js';
 import { EXCHANGE_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
+import { mockBookings } from './bookings.js';
 
 const PASSWORD = 'Engine-Secret-91';
 const target = (embedded: boolean): Target => ({
@@ -28,7 +29,7 @@ describe('planning', () => {
   test('every case of every operation, then its negative cases; credentials injected', () => {
     const units = planUnits(plan());
     const cases = loadFixtureCases();
-    const valid = units.filter((u) => u.kind === 'valid');
+    const valid = units.filter((u) => u.kind === 'valid' && !u.sequence);
     expect(valid).toHaveLength([...cases.values()].reduce((n, c) => n + c.length, 0));
     for (const u of valid) expect(u.params).toMatchObject({ userName: 'u', password: PASSWORD });
     const wrong = units.filter((u) => u.caseId === 'wrong-credentials');
@@ -128,10 +129,12 @@ describe('a real target is not a test fixture', () => {
   });
   test('with --allow-mutations, or on the embedded mock, they are sent', async () => {
     const op = findOperation('CancelBooking')!;
-    for (const p of [plan({ operations: [op], allowMutations: true, negative: false }), plan({ operations: [op], target: target(true), negative: false })]) {
+    // A real target's state-changing calls need bookings of their own (the embedded mock has generated ones).
+    for (const p of [plan({ operations: [op], allowMutations: true, negative: false, bookings: mockBookings(8) }), plan({ operations: [op], target: target(true), negative: false })]) {
       const sent: string[] = [];
       await runConformance(p, { transport: forbiddingTransport(sent), validator: noValidator });
-      expect(sent.filter((s) => !s.endsWith('?WSDL')).length).toBe(p.cases.get('CancelBooking')!.length * 4);
+      // Each case on every binding, and the cancellation sequence's calls besides.
+      expect(sent.filter((s) => !s.endsWith('?WSDL') && !s.includes('AmendmentPriceRequest')).length).toBeGreaterThanOrEqual(p.cases.get('CancelBooking')!.length * 4);
     }
   });
 });
@@ -156,7 +159,7 @@ describe('redaction', () => {
 });
 
 describe('shrinking a failing generated case', () => {
-  test('never on a state-changing operation of a real target: it would be performed again', async () => {
+  test('never on a state-changing operation: it would be performed again, with a booking already consumed', async () => {
     const op = findOperation('CancelBooking')!;
     const sent: string[] = [];
     const agent = new MockAgent();
@@ -166,7 +169,7 @@ describe('shrinking a failing generated case', () => {
       return { statusCode: 200, data: '<broken', responseOptions: { headers: { 'content-type': 'text/xml; charset=utf-8' } } };
     }).persist();
     const generation = { seed: 16, examples: 2, languages: FIXED_LANGUAGES, languagesFrom: 'test' };
-    const report = await runConformance(plan({ operations: [op], allowMutations: true, negative: false, generation }),
+    const report = await runConformance(plan({ operations: [op], allowMutations: true, negative: false, generation, bookings: mockBookings() }),
       { transport: new Transport({ dispatcher: agent }), validator: noValidator });
     // 2 hand-written cases and the generated ones (2 examples and the coverage cases), once each on 4
     // bindings: no re-send, though the generated ones fail (not well-formed).

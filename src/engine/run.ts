@@ -11,20 +11,22 @@
  * (about the transport's concurrency in requests), so bodies held wait for their unit's comparison
  * in bounded number.
  */
-import type { BindingId } from '../contract/catalogue.js';
+import type { BindingId, Operation } from '../contract/catalogue.js';
 import { CheckContext, type DocumentValidator } from '../checks/context.js';
 import { runChecksAsync, yieldToLoop } from '../checks/registry.js';
 import { makeRedactor, REDACTED, redactUserInfo, swapCase, type Redactor } from '../core/redact.js';
 import { bindingField, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, NOTHING_TESTED } from '../core/rows.js';
-import type { Diagnosis, Exchange, ResultRow, RunReport, Target } from '../core/types.js';
+import type { BookingUse, Diagnosis, Exchange, ResultRow, RunReport, Target } from '../core/types.js';
 import { TOOL } from '../core/version.js';
-import { compareViews, detachedView, type BindingView } from '../equivalence/compare.js';
+import { acceptance, compareViews, detachedView, type BindingView } from '../equivalence/compare.js';
 import { checkBudgetMs } from '../xml/limits.js';
 import { collectGarbage } from '../core/memory.js';
 import { curlCommand } from '../transport/curl.js';
 import type { Transport } from '../transport/client.js';
 import { diagnoseUnits, preflight } from './diagnose.js';
 import { exchangeUnit } from './exchange.js';
+import { poolOf } from './bookings.js';
+import { runSequence, sequenceNotRun } from './sequences.js';
 import { planUnits, secretsOf, unitRequests, type RunPlan, type Unit } from './plan.js';
 import { RowMaker, type RowBase } from './rows.js';
 
@@ -37,6 +39,10 @@ export interface EngineDeps {
   readonly onProgress?: (done: number, total: number, unit: string, failed?: number) => void;
   /** Why the run stops early (an interrupt), asked before each unit; the transport is stopped too. */
   readonly stopped?: () => string | undefined;
+  /** Told of every booking a state-changing call was sent with, and what the call did to it. */
+  readonly onBooking?: (use: BookingUse) => void;
+  /** Told of each call of a sequence, in the order sent (`record` keeps them so). */
+  readonly onStep?: (step: { readonly op: Operation; readonly binding: BindingId; readonly n: number; readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange }) => void;
 }
 
 const targetRedactors = new WeakMap<Target, Redactor>();
@@ -77,6 +83,8 @@ interface Checked {
   readonly view?: BindingView;
   /** Why the exchange has no view though it has a response (the deadline). */
   readonly unviewed?: string;
+  /** What the call did to the booking it was sent with (a state-changing call). */
+  readonly bookingOutcome?: string;
 }
 
 /** Check one exchange: its rows, and a view for the comparison when `compare` is set. */
@@ -84,8 +92,10 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
   const { op } = unit;
   const base: RowBase = { op, binding: b, caseId: unit.caseId, reproduce: reproduceCommand(plan, unit, ex), exchange: ex };
   if (ex.error?.code === 'not_sent') return { rows: [rows.row(base, NOT_RUN_CHECK, { skipped: ex.error.message })], unviewed: ex.error.message };
+  const booked = unit.bookings?.[b] !== undefined;
   if (ex.error || !ex.response) {
-    return { rows: [rows.row(base, EXCHANGE_CHECK, [{ check: EXCHANGE_CHECK, code: 'no_response', path: '/', message: `no response: ${ex.error?.code}: ${ex.error?.message}` }])] };
+    return { rows: [rows.row(base, EXCHANGE_CHECK, [{ check: EXCHANGE_CHECK, code: 'no_response', path: '/', message: `no response: ${ex.error?.code}: ${ex.error?.message}` }])],
+      ...(booked ? { bookingOutcome: `no response (${ex.error?.code}): its state is unknown` } : {}) };
   }
   // Every exchange is recorded once, on its http_exchange row.
   const out: ResultRow[] = [rows.exchangeRow({ ...base, exchange: ex }, EXCHANGE_CHECK, [], ex.response.elapsedMs)];
@@ -114,13 +124,16 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
     if (notRun.length > 0) out.push(rows.row(base, NOT_RUN_CHECK, { skipped: `not run: ${DEADLINE_PASSED} before ${notRun.join(', ')}` }));
     // Acceptance and digests now, while the tree lives; entries later only if digests differ.
     const view = compare && !passed() ? detachedView(op, ctx!, () => new CheckContext(init)) : undefined;
+    const acc = booked ? (view?.acceptance ?? acceptance(ctx!)) : undefined;
+    const bookingOutcome = acc === undefined ? undefined : acc.kind === 'accepted' ? 'accepted' : acc.kind === 'rejected' ? `rejected (${acc.how})` : `unknown (${acc.why})`;
     ctx = undefined;
     // The tree of a large document is garbage now: collect it before the next one is built, so
     // what the process holds stays one document's worth (V8 would let garbage pile up first).
     if (bytes > LARGE_DOCUMENT) collectGarbage();
     await yieldToLoop();
-    if (!compare) return { rows: out };
-    return view ? { rows: out, view } : { rows: out, unviewed: DEADLINE_PASSED };
+    const told = bookingOutcome ? { bookingOutcome } : {};
+    if (!compare) return { rows: out, ...told };
+    return view ? { rows: out, view, ...told } : { rows: out, unviewed: DEADLINE_PASSED, ...told };
   });
 }
 
@@ -140,6 +153,7 @@ function reproduceCommand(plan: RunPlan, unit: Unit, ex: Pick<Exchange, 'request
 
 /** Send one unit on every selected binding and produce its rows, redacted. */
 export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Promise<ResultRow[]> {
+  if (unit.sequence) return runSequence(plan, { ...deps, redact: redactorOf(plan, deps) }, unit);
   const { op } = unit;
   const rows = new RowMaker(redactorOf(plan, deps));
   const bindings = plan.bindings.filter((b) => !unit.only || unit.only.includes(b));
@@ -149,6 +163,12 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
   if ('skipped' in outcome) return notRunRows(plan, rows, unit, outcome.skipped);
   const checked = outcome.sent;
   const out = checked.flatMap((c) => c.value.rows);
+  for (const b of bindings) {
+    const c = checked.find((x) => x.binding === b);
+    const booking = unit.bookings?.[b];
+    if (!c || !booking || c.value.bookingOutcome === undefined) continue;
+    deps.onBooking?.({ pool: booking.pool, id: booking.id, ...(booking.email ? { email: booking.email } : {}), operation: op.name, binding: b, case: unit.caseId, outcome: c.value.bookingOutcome });
+  }
   if (compare) {
     const views = new Map(checked.flatMap((c) => (c.value.view ? [[c.binding, c.value.view] as const] : [])));
     const late = checked.filter((c) => c.value.unviewed !== undefined);
@@ -179,6 +199,7 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
 
 /** The rows of a unit not sent: one not-run row per binding, saying why. */
 function notRunRows(plan: RunPlan, rows: RowMaker, unit: Unit, why: string): ResultRow[] {
+  if (unit.sequence) return sequenceNotRun(plan, unit, why, rows);
   return unitRequests(plan, unit).map(({ binding, request }) =>
     rows.row({ op: unit.op, binding, caseId: unit.caseId, reproduce: reproduceCommand(plan, unit, { request }) }, NOT_RUN_CHECK, { skipped: why }));
 }
@@ -196,9 +217,9 @@ const SHRINK_ATTEMPTS = 16;
  */
 export async function shrinkUnit(plan: RunPlan, deps: EngineDeps, unit: Unit, rows: ResultRow[]): Promise<ResultRow[]> {
   const baseline = unit.baseline;
-  // A state-changing operation on a real target is sent once per case, never again (as it is never
-  // retried): shrinking would re-send it, with the hand-written case's booking, to perform it.
-  if (!baseline || (unit.op.mutates && !plan.target.embedded)) return rows;
+  // A state-changing call is sent once per booking, never again (as it is never retried): shrinking
+  // would re-send it with a booking already consumed.
+  if (!baseline || unit.op.mutates) return rows;
   // A transport failure (no response, the deadline) says nothing about the inputs: not shrunk.
   const failing = new Set(rows.filter((r) => r.status === 'failed' && r.check !== EXCHANGE_CHECK && r.check !== NOT_RUN_CHECK).map((r) => r.check));
   if (failing.size === 0) return rows;
@@ -232,6 +253,23 @@ export async function shrinkUnit(plan: RunPlan, deps: EngineDeps, unit: Unit, ro
   return best.map((r) => (r.status === 'failed' ? { ...r, message: `${r.message}${note}` } : r));
 }
 
+/** The report's bookings: each one a call was sent with (bindings in plan order), and the calls no pool had a booking for. */
+function bookingsOf(plan: RunPlan, units: readonly Unit[], used: readonly BookingUse[][]): Pick<RunReport, 'bookings'> {
+  if (!units.some((u) => u.bookings !== undefined)) return {};
+  const order = (b: string) => plan.bindings.indexOf(b as BindingId);
+  // A case's bookings in binding order; a sequence's in the order of its steps.
+  const changed = used.flatMap((us) => [...us].sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || order(a.binding) - order(b.binding)));
+  const short: Record<string, number> = {};
+  for (const u of units) {
+    for (const [b, why] of Object.entries(u.unsent ?? {})) {
+      if (why === undefined || u.bookings?.[b as BindingId]) continue;
+      const pool = poolOf(u.op.name) ?? 'unknown';
+      short[pool] = (short[pool] ?? 0) + 1;
+    }
+  }
+  return { bookings: { changed, ...(Object.keys(short).length ? { short } : {}) } };
+}
+
 /** Summary counts of rows. */
 export function summarise(rows: readonly ResultRow[]): RunReport['summary'] {
   const s = { passed: 0, failed: 0, skipped: 0, known: 0, total: rows.length };
@@ -254,7 +292,11 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
   const perBinding = Math.max(1, plan.bindings.length);
   const atOnce = Math.max(1, Math.ceil(deps.transport.options.concurrency / perBinding) + 1);
   const perUnit: ResultRow[][] = new Array(units.length);
+  const used: BookingUse[][] = units.map(() => []);
   let next = 0;
+  // Sequences start first: their calls go one after another, so they overlap the rest of the run
+  // instead of ending it (results keep the plan's order).
+  const order = [...units.keys()].sort((a, b) => Number(!units[a]!.sequence) - Number(!units[b]!.sequence) || a - b);
   // Why the run stopped early (--max-failures, an interrupt): the units after it are not sent.
   let halted: string | undefined;
   const maxFailuresReached = `--max-failures ${plan.maxFailures} reached`;
@@ -262,14 +304,14 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
   let sent = 0;
   await Promise.all(Array.from({ length: Math.min(atOnce, units.length) }, async () => {
     while (next < units.length) {
-      const i = next++;
+      const i = order[next++]!;
       const u = units[i]!;
       halted ??= deps.stopped?.();
       if (halted) {
         perUnit[i] = notRunRows(plan, new RowMaker(redact), u, `not run: ${halted}`);
         continue;
       }
-      const rows = await runUnit(plan, deps, u);
+      const rows = await runUnit(plan, { ...deps, onBooking: (x) => { used[i]!.push(x); deps.onBooking?.(x); } }, u);
       perUnit[i] = u.baseline && rows.some((r) => r.status === 'failed') ? await shrinkUnit(plan, deps, u, rows) : rows;
       sent++;
       failed += perUnit[i]!.filter((r) => r.status === 'failed').length;
@@ -304,6 +346,7 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     results,
     ...(t.passwordVariable ? { passwordVariable: t.passwordVariable } : {}),
     ...(diagnosis.length > 0 ? { diagnosis } : {}),
+    ...bookingsOf(plan, units, used),
     ...(after.untested.length > 0 ? { untested: after.untested } : {}),
     ...(halted ? { incomplete: `${halted}: ${sent} of ${units.length} cases run` } : {}),
     ...(plan.generation && plan.generation.examples > 0

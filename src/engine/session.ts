@@ -54,9 +54,8 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
   let running: RunningMock | undefined;
   if (s.embedded) {
     try {
-      // Stateless for now (issue 23): the engine still sends a state-changing case with one booking
-      // on all four bindings. h23engine (a booking per binding, sequences) removes it.
-      running = await startMock({ stateless: true, ...mock, port: 0, user: s.user, password: s.password, namespaces: s.namespaces, paths: s.paths });
+      // Stateful, as the real service is: each state-changing call has a booking of its own (engine/bookings.ts).
+      running = await startMock({ ...mock, port: 0, user: s.user, password: s.password, namespaces: s.namespaces, paths: s.paths });
     } catch (e) {
       throw new EnvironmentError(`cannot start the embedded mock: ${(e as Error).message}`);
     }
@@ -90,6 +89,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     const plan: RunPlan = {
       target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
       negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed,
+      ...(s.bookings ? { bookings: s.bookings } : {}),
       ...(s.maxFailures !== undefined ? { maxFailures: s.maxFailures } : {}),
       ...(langs ? { generation: { seed: s.seed, examples: s.examples, languages: langs.languages, languagesFrom: langs.from } } : {}),
       ...(s.caseFilter ? { caseFilter: s.caseFilter } : {}),

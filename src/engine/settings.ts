@@ -21,6 +21,7 @@ import { reportDirProblem } from '../report/paths.js';
 import { loadFixtureCases, mergeCases, type CaseTable } from './cases.js';
 import { parseShard, type Shard } from './shard.js';
 import { DEFAULT_TRANSPORT } from '../transport/client.js';
+import { parseBookings, type BookingPools } from './bookings.js';
 
 function updateExpectations(update: boolean, file: unknown): boolean {
   if (update && file === undefined) throw new UsageError('--update-expectations needs --expectations FILE (the file to write)');
@@ -77,6 +78,8 @@ export interface RunSettings {
   readonly seed: number;
   /** Generated cases per operation; 0 turns generation off. */
   readonly examples: number;
+  /** The bookings state-changing calls may consume (./bookings.ts); undefined: the embedded mock's, or none. */
+  readonly bookings?: BookingPools;
   /** Run only the cases whose id matches one of these (--case, repeatable; `*` and `?` glob). */
   readonly caseFilter?: readonly string[];
   /** Print the plan and send nothing (--list / --dry-run), as text or JSON (--list-format). */
@@ -125,6 +128,7 @@ export const RUN_OPTIONS = {
   shard: { type: 'string' },
   seed: { type: 'string' },
   examples: { type: 'string' },
+  bookings: { type: 'string' },
   case: { type: 'string', multiple: true },
   list: { type: 'boolean' },
   'dry-run': { type: 'boolean' },
@@ -330,6 +334,40 @@ function pathsOf(in_: Settings): ServicePaths {
   }])));
 }
 
+/**
+ * The booking pools: `--bookings FILE`, then CONFORMANCE_BOOKINGS_FILE (a file), then
+ * CONFORMANCE_BOOKINGS (the JSON itself: a CI secret), then the config key `bookings` (the pools, or a
+ * file). A bad one names its source; a file's content is a ConfigError.
+ */
+function bookingsSetting(in_: Settings, env: NodeJS.ProcessEnv, where: string): BookingPools | undefined {
+  const fromFile = (s: Sourced<string>): BookingPools => {
+    const json = readJsonFile(s.value, `bookings file ${s.value} (${s.source})`, (m) => new ConfigError(m));
+    const r = parseBookings(json, `bookings file ${s.value} (${s.source})`);
+    if (typeof r === 'string') throw new ConfigError(r);
+    return r;
+  };
+  const file = in_.string('bookings', 'CONFORMANCE_BOOKINGS_FILE', undefined);
+  if (file) return fromFile(file);
+  const inline = env.CONFORMANCE_BOOKINGS;
+  if (inline !== undefined && inline !== '') {
+    let json: unknown;
+    try {
+      json = JSON.parse(inline);
+    } catch (e) {
+      throw new UsageError(`environment variable CONFORMANCE_BOOKINGS is not JSON: ${(e as Error).message}`);
+    }
+    const r = parseBookings(json, 'environment variable CONFORMANCE_BOOKINGS');
+    if (typeof r === 'string') throw new UsageError(r);
+    return r;
+  }
+  const key = in_.get(undefined, undefined, 'bookings');
+  if (key === undefined) return undefined;
+  if (typeof key.value === 'string') return fromFile(key as Sourced<string>);
+  const r = parseBookings(key.value, `${where}: bookings`);
+  if (typeof r === 'string') throw new ConfigError(r);
+  return r;
+}
+
 /** Resolve run settings from the command's parsed flags (with --config FILE read here). `env` is process.env in production. */
 export function resolveRunSettingsFlags(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv = process.env): RunSettings {
   const { file, problems } = f.config ? readConfigFile(f.config) : { file: {}, problems: [] };
@@ -476,6 +514,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     giveUpAfter: in_.int('give-up-after', 'giveUpAfter', 0, 1_000_000) ?? DEFAULT_TRANSPORT.giveUpAfter!,
     seed: in_.int('seed', 'seed', 0, 2 ** 31 - 1) ?? DEFAULT_SEED,
     examples: in_.int('examples', 'examples', 0, 1000) ?? DEFAULT_EXAMPLES,
+    bookings: bookingsSetting(in_, env, where),
     ...caseFilterOf(f.case),
     ...(f.github || env.GITHUB_ACTIONS === 'true' ? { github: true } : {}),
     ...listOf(f),

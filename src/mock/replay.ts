@@ -49,7 +49,8 @@ export type ReplayLookup = (operation: string, binding: BindingId, params: Reado
 
 /** A recorded answer, served as a Fetch Response (msw) or, when that would carry it unchanged, as plain data. */
 export class ReplayHit {
-  constructor(private readonly entry: RecordingEntry, private readonly bytes: Buffer) {}
+  /** `volatile`: one of several answers recorded for the request, served in order (never memoised). */
+  constructor(private readonly entry: RecordingEntry, private readonly bytes: Buffer, readonly volatile = false) {}
 
   /** The recorded status, headers (without the connection's own) and body bytes. */
   response(): Response {
@@ -123,7 +124,11 @@ export function loadReplay(dir: string): ReplayStore {
   const indexPath = join(dir, RECORDING_INDEX);
   const json = readJsonFile(indexPath, indexPath, (m) => new ReplayError(m), ` (record one with: conformance record --out ${dir})`);
   const index = parseRecordingIndex(json, indexPath);
-  const answers = new Map<string, { entry: RecordingEntry; body: Buffer }>();
+  // Every answer recorded for a request, in the order recorded: a sequence over state asks the same
+  // question more than once (a read before and after a write) and is answered in that order; the
+  // last answer stands once they are used up.
+  const answers = new Map<string, { entry: RecordingEntry; body: Buffer }[]>();
+  const served = new Map<string, number>();
   index.entries.forEach((entry, i) => {
     let body: Buffer;
     try {
@@ -133,7 +138,7 @@ export function loadReplay(dir: string): ReplayStore {
     }
     if (entry.status < 200 || entry.status > 599) throw new ReplayError(`${indexPath}: /entries/${i} has status ${entry.status}: only final statuses 200-599 can be served`);
     const key = replayKey(entry.operation, entry.binding, entry.params);
-    if (!answers.has(key)) answers.set(key, { entry, body });
+    answers.set(key, [...(answers.get(key) ?? []), { entry, body }]);
   });
   return {
     dir,
@@ -141,8 +146,17 @@ export function loadReplay(dir: string): ReplayStore {
     namespaces: index.target.namespaces,
     ...(index.target.paths ? { paths: index.target.paths } : {}),
     lookup(operation, binding, params) {
-      const hit = answers.get(replayKey(operation, binding, params));
-      return hit && new ReplayHit(hit.entry, hit.body);
+      const key = replayKey(operation, binding, params);
+      const all = answers.get(key);
+      if (!all) return undefined;
+      // One case asked it more than once (a sequence): its answers in order. Several cases that sent
+      // the same request (a generated case like a hand-written one): the first recorded, always.
+      const ordered = all.length > 1 && all.every((a) => a.entry.case === all[0]!.entry.case);
+      if (!ordered) return new ReplayHit(all[0]!.entry, all[0]!.body);
+      const n = served.get(key) ?? 0;
+      served.set(key, n + 1);
+      const hit = all[Math.min(n, all.length - 1)]!;
+      return new ReplayHit(hit.entry, hit.body, true);
     },
   };
 }

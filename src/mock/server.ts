@@ -293,7 +293,7 @@ function direct(core: MockCore, memo: AnswerMemo | undefined, method: string, ur
   if (wire === undefined) return throughResponse(core, route, answer);
   // Only a binding route's answer: the WSDL names the origin (Host), and the rest are cheap.
   // Nor an answer that read or changed the state: the same request may be answered otherwise later.
-  if (key !== undefined && route.kind === 'binding' && !(plain && !(answer instanceof ReplayHit) && answer.volatile)) memo!.set(key, wire);
+  if (key !== undefined && route.kind === 'binding' && !(plain && !(answer instanceof ReplayHit) && answer.volatile) && !(answer instanceof ReplayHit && answer.volatile)) memo!.set(key, wire);
   return wire;
 }
 

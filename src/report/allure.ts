@@ -14,7 +14,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResultRow, RunReport, Status as RowStatus } from '../core/types.js';
 import { formatFindings } from './console.js';
-import { bindingLabel, COLUMN_LABELS, GROUP_LABELS, groupTests, jsonText, truncate, visibleText, type TestGroup } from './model.js';
+import { bindingLabel, COLUMN_LABELS, GROUP_LABELS, groupTests, jsonText, stepText, truncate, visibleText, type TestGroup } from './model.js';
 
 /** Longest request/response attachment, in characters (attachments are excerpts, not archives). */
 const ATTACHMENT_MAX = 64 * 1024;
@@ -177,6 +177,11 @@ export function renderAllure(report: RunReport): DeferredWriter {
           ...(r.findings[0]?.actual !== undefined ? { actual: r.findings[0].actual } : {}),
         };
       });
+      // A sequence's calls, as numbered sub-steps in the order sent.
+      for (const s of r.steps ?? []) {
+        const sub = runtime.startStep(uuid, stepUuid, { name: `${s.n}. ${stepText(s)}`, start: clock });
+        if (sub !== undefined) runtime.stopStep(sub, { stop: clock });
+      }
       clock += Math.max(0, Math.round(r.durationMs ?? 0));
       runtime.stopStep(stepUuid, { stop: clock });
     }

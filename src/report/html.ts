@@ -14,7 +14,7 @@ import { isGeneratedCase } from '../core/rows.js';
 import { groupDefects } from './defects.js';
 import {
   bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
-  truncate, verdictOf, visibleText, type Column, type Counts,
+  truncate, verdictOf, visibleText, bookingsLine, stepText, type Column, type Counts,
 } from './model.js';
 import { rerunCommand } from './rerun.js';
 import { latencyMatrix } from './latency.js';
@@ -280,10 +280,12 @@ function problemRow(r: ResultRow, multiBinding: boolean, withRepro: boolean, rer
     + (multiBinding ? `<span class="sum">${esc(bindingLabel(r.binding))}</span>` : '')
     + (r.path ? `<code class="path">${esc(r.path)}</code>` : '') + '</div>';
   const msg = r.message ? `<p class="msg">${esc(r.message)}</p>` : '';
-  const repro = withRepro && r.reproduce ? reproHtml(r.reproduce) : '';
+  const repro = withRepro && r.reproduce ? reproHtml(r.reproduce, r.steps ? 'Reproduce the whole sequence' : 'Reproduce') : '';
+  // A sequence as numbered steps, in the order sent.
+  const steps = r.steps ? `<ol class="steps">${r.steps.map((s) => `<li value="${s.n}">${esc(stepText(s))}</li>`).join('')}</ol>` : '';
   const again = rerun(r);
   const rerunBlock = again ? reproHtml(again, 'Re-run just this row', 'repro rerun') : '';
-  return `<article class="row ${r.status}">${head}${msg}${findingsTable(r)}${canonicalDiffHtml(r.findings, esc)}${repro}${rerunBlock}</article>`;
+  return `<article class="row ${r.status}">${head}${msg}${findingsTable(r)}${steps}${canonicalDiffHtml(r.findings, esc)}${repro}${rerunBlock}</article>`;
 }
 
 function caseSection(caseName: string, rows: ResultRow[], rerun: Rerun): string {
@@ -396,6 +398,16 @@ function defectSection(report: RunReport): string {
 }
 
 /** The valid cases answered with an in-band Error, as a table (empty when there are none). */
+/** What the run consumed of its booking pools: every booking and what each call did to it. */
+function bookingsSection(report: RunReport): string {
+  const line = bookingsLine(report);
+  if (!line || !report.bookings) return '';
+  const rows = report.bookings.changed.map((c) => `<tr><td><code>${esc(c.pool)}</code></td><td><code>${esc(c.id)}</code>${c.email ? ` ${esc(c.email)}` : ''}</td>`
+    + `<td>${esc(c.operation)}</td><td>${esc(c.binding)}</td><td><code>${esc(c.case)}</code>${c.step ? ` step ${c.step}` : ''}</td><td>${esc(c.outcome)}</td></tr>`).join('');
+  return `<section class="bookings" id="bookings"><details><summary>${esc(line)}</summary>`
+    + `<table class="in-band"><thead><tr><th scope="col">Pool</th><th scope="col">Booking</th><th scope="col">Operation</th><th scope="col">Binding</th><th scope="col">Case</th><th scope="col">Outcome</th></tr></thead><tbody>${rows}</tbody></table></details></section>\n`;
+}
+
 function inBandSection(report: RunReport): string {
   const noData = inBandCases(report);
   if (noData.length === 0) return '';
@@ -514,7 +526,7 @@ ${diagnosisSection(report)}<h2 id="matrix-title">Operations × bindings</h2>
 <thead><tr><th scope="col">Operation</th>${COLUMNS.map((c) => `<th scope="col" data-column="${c}">${esc(COLUMN_LABELS[c])}</th>`).join('')}</tr></thead>
 ${matrixRows.join('\n')}
 </table>
-${deviationSection(report)}${inBandSection(report)}${defectSection(report)}${latencySection(report)}<p class="legend"><span class="n failed">✗ failed</span><span class="n passed">✓ passed</span><span class="n known">! known deviation (accepted)</span><span class="n skipped">○ skipped</span>Select a cell to see its checks, findings and how to reproduce them.</p>
+${deviationSection(report)}${inBandSection(report)}${defectSection(report)}${latencySection(report)}${bookingsSection(report)}<p class="legend"><span class="n failed">✗ failed</span><span class="n passed">✓ passed</span><span class="n known">! known deviation (accepted)</span><span class="n skipped">○ skipped</span>Select a cell to see its checks, findings and how to reproduce them.</p>
 <h2 id="details-title">Details</h2>
 <div class="toolbar" data-js-only hidden><button type="button" data-action="expand-failures">Expand all failures</button><button type="button" data-action="collapse">Collapse all</button><button type="button" data-action="only-failures" aria-pressed="false">Failures only</button></div>
 <section id="details" aria-labelledby="details-title">

@@ -11,7 +11,7 @@ import type { ResultRow, RunReport } from '../core/types.js';
 import { NOTHING_TESTED } from '../core/rows.js';
 import { escapeAttr, escapeText } from '../core/escape.js';
 import { formatFindings } from './console.js';
-import { columnOf, countRows, testName, truncate, visibleText } from './model.js';
+import { columnOf, countRows, stepText, testName, truncate, visibleText } from './model.js';
 
 /** Longest request/response excerpt copied into <system-out>. */
 const EXCERPT_MAX = 2048;
@@ -56,6 +56,7 @@ function testcase(r: ResultRow): string {
     for (const f of r.findings) out += `  ${f.check} at ${f.path}: ${f.message}\n`;
   }
   if (r.status === 'failed' || r.status === 'known') {
+    if (r.steps) out += `steps:\n${r.steps.map((s) => `  ${s.n}. ${stepText(s)}`).join('\n')}\n`;
     if (r.reproduce) out += `reproduce:\n${r.reproduce}\n`;
     out += excerpt('request', r.request) + excerpt('response', r.response);
   }

@@ -10,7 +10,7 @@ import { latencyMatrix } from './latency.js';
 import { groupDefects, type Defect } from './defects.js';
 import {
   bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
-  truncate, verdictOf, visibleText, type Counts,
+  truncate, verdictOf, visibleText, bookingsLine, stepText, type Counts,
 } from './model.js';
 
 /** GitHub rejects job summaries over 1 MiB; failure details stop well before that. */
@@ -86,6 +86,13 @@ function defectBlock(d: Defect, report: RunReport): string {
   if (d.example.expected !== undefined) line += `<br>expected ${mdCode(d.example.expected)}`;
   if (d.example.actual !== undefined) line += `<br>actual ${mdCode(d.example.actual)}`;
   out.push(line);
+  // A sequence's steps, numbered, in the order sent (write binding → read binding).
+  const steps = d.rows.find((r) => r.steps)?.steps;
+  if (steps) {
+    out.push('  <details><summary>the sequence, step by step</summary>', '');
+    for (const st of steps) out.push(`  ${st.n}. ${mdText(stepText(st), 400)}`);
+    out.push('', '  </details>');
+  }
   if (d.reproduce) out.push('', `Reproduce (case ${mdCode(d.reproduceCase)}):`, '', mdBlock(d.reproduce, 'sh'));
   const again = rerunCommand(report, d.rows.find((r) => r.case === d.reproduceCase) ?? d.rows[0]!);
   if (again) out.push('', `Re-run just this (case ${mdCode(d.reproduceCase)}):`, '', mdBlock(again, 'sh'));
@@ -143,6 +150,8 @@ export function renderMarkdown(report: RunReport): string {
     if (accepted.length > 100) lines.push('', `… and ${accepted.length - 100} more: see conformance.json.`);
     lines.push('');
   }
+  const bookings = bookingsLine(report);
+  if (bookings) lines.push(`${mdText(bookings)} (every booking and what each call did to it: conformance.json \`bookings\`).`, '');
   const noData = inBandCases(report);
   if (noData.length > 0) {
     lines.push('> [!NOTE]', `> ${mdText(inBandNote(noData.length))}`, '', '| operation | case | bindings | ErrorType | Message |', '|---|---|---|---|---|');

@@ -124,6 +124,12 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
     ...u, reason: inputs.length > 1 ? `${u.reason} (in ${i.source})` : u.reason,
   }))).map((u) => [`${u.operation}\u0000${u.binding}`, u])).values()];
   const incomplete = inputs.flatMap((i) => (i.report.incomplete ? [`${i.source}: ${i.report.incomplete}`] : []));
+  // Each shard consumed bookings of its own (the plan hands them out the same way in every shard): all of them, and every shortfall.
+  const withBookings = inputs.filter((i) => i.report.bookings);
+  const short: Record<string, number> = {};
+  for (const i of withBookings) for (const [k, n] of Object.entries(i.report.bookings!.short ?? {})) short[k] = (short[k] ?? 0) + n;
+  const bookings = withBookings.length === 0 ? undefined
+    : { changed: withBookings.flatMap((i) => i.report.bookings!.changed), ...(Object.keys(short).length ? { short } : {}) };
   return {
     tool: first.report.tool,
     target: first.report.target,
@@ -138,5 +144,6 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
     ...(incomplete.length > 0 ? { incomplete: incomplete.join('; ') } : {}),
     ...(first.report.passwordVariable ? { passwordVariable: first.report.passwordVariable } : {}),
     ...(first.report.generation ? { generation: first.report.generation } : {}),
+    ...(bookings ? { bookings } : {}),
   };
 }

@@ -6,7 +6,7 @@
 import { notCalledReason, rowBindings, rowKind, untestedExtent } from '../core/rows.js';
 import { BINDINGS, findOperation, OPERATIONS, type BindingId } from '../contract/catalogue.js';
 import { bindingLabel as labelOf } from '../bindings/index.js';
-import type { ResultRow, RunReport, Status } from '../core/types.js';
+import type { SequenceStep, ResultRow, RunReport, Status } from '../core/types.js';
 import { PASSWORD_VARIABLE } from '../transport/curl.js';
 
 /** UNTESTED: the run (or some operation × binding of it) never reached the data path: not a pass. */
@@ -334,4 +334,25 @@ export function skippedOperations(report: Pick<RunReport, 'results' | 'operation
 /** Where reproduce commands read the password from, for the report headers. */
 export function passwordVariableOf(report: Pick<RunReport, 'passwordVariable'>): string {
   return report.passwordVariable ?? PASSWORD_VARIABLE;
+}
+
+/** One step of a failed sequence row, as the reports write it: "UpdateSpecialRequest soap11 · booking 300008 · wrote "…" → accepted". */
+export function stepText(s: SequenceStep): string {
+  return `${s.operation} ${s.binding} · booking ${s.booking}${s.text !== undefined ? ` · wrote ${JSON.stringify(s.text)}` : ''} → ${s.outcome}`;
+}
+
+/** The bookings a run changed, per pool and outcome, for a summary line ("cancel 55 (54 accepted, 1 rejected)"). */
+export function bookingsLine(report: Pick<RunReport, 'bookings'>): string | undefined {
+  const b = report.bookings;
+  if (!b) return undefined;
+  const pools = new Map<string, { ids: Set<string>; accepted: number; other: number }>();
+  for (const c of b.changed) {
+    const p = pools.get(c.pool) ?? { ids: new Set(), accepted: 0, other: 0 };
+    p.ids.add(c.id);
+    if (c.outcome === 'accepted') p.accepted++; else p.other++;
+    pools.set(c.pool, p);
+  }
+  const used = [...pools].map(([k, p]) => `${k} ${p.ids.size} (${p.accepted} calls accepted${p.other ? `, ${p.other} not` : ''})`).join(', ');
+  const short = Object.entries(b.short ?? {}).map(([k, n]) => `${k} ${n}`).join(', ');
+  return `Bookings changed: ${used || 'none'}${short ? `; calls not sent for want of a booking: ${short}` : ''}`;
 }

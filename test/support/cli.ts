@@ -60,7 +60,7 @@ export function junitAgrees(dir: string): { junit: JunitCounts; summary: RunRepo
 
 /** Flags that point a run at a mock URL with its default credentials, fast. */
 export function mockTarget(url: string): string[] {
-  return ['--book-url', url, '--search-url', url, '--user', 'mock-user', '--password', 'mock-password', '--allow-mutations', '--max-rps', '100000', '--concurrency', '16', '--quiet'];
+  return ['--book-url', url, '--search-url', url, '--user', 'mock-user', '--password', 'mock-password', '--allow-mutations', '--bookings', 'examples/mock-bookings.json', '--max-rps', '100000', '--concurrency', '16', '--quiet'];
 }
 
 /** A row's identity and verdict, without timing, URLs or excerpts. */

@@ -1,0 +1,38 @@
+/** `conformance run` and booking pools: the issue 23 false alarm gone, a pool that runs out exits 6. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startMock, type RunningMock } from '../mock/index.js';
+import { cli, readReport, tempDir } from '../../test/support/cli.js';
+import { EXIT_POOL_EXHAUSTED } from '../engine/bookings.js';
+
+let mock: RunningMock;
+beforeAll(async () => { mock = await startMock({ port: 0 }); });
+afterAll(async () => { await mock.close(); });
+
+describe('conformance run with state-changing operations', () => {
+  test('--allow-mutations --operations CancelBooking against the embedded (stateful) mock: exit 0, each call a booking of its own', async () => {
+    const dir = tempDir('cancel');
+    const r = await cli(['run', '--allow-mutations', '--operations', 'CancelBooking', '--quiet', '--report-dir', dir]);
+    expect(r.code, r.out + r.err).toBe(0);
+    const report = readReport(dir);
+    expect(report.summary.failed).toBe(0);
+    const cases = report.bookings!.changed.filter((c) => c.step === undefined);
+    expect(new Set(cases.map((c) => c.id)).size).toBe(cases.length);
+    expect(cases.length).toBeGreaterThanOrEqual(2 * 4);
+  });
+
+  test('against a mock URL with a pool too small: the rest is skipped with reasons, exit 6 (nothing failed)', async () => {
+    const dir = tempDir('short');
+    const pool = join(dir, 'bookings.json');
+    writeFileSync(pool, JSON.stringify({ cancel: ['BK-1', 'BK-2', 'BK-3', 'BK-4', 'BK-5'] }));
+    const r = await cli(['run', '--book-url', mock.url, '--search-url', mock.url, '--user', 'mock-user', '--allow-mutations', '--operations', 'CancelBooking',
+      '--examples', '0', '--no-negative', '--bookings', pool, '--quiet', '--report-dir', join(dir, 'r')], { CONFORMANCE_PASSWORD: 'mock-password' });
+    expect(r.code, r.out + r.err).toBe(EXIT_POOL_EXHAUSTED);
+    expect(r.err).toMatch(/a booking pool ran out: 7 calls without a booking in `bookings\.cancel` were not sent \(exit 6\)/);
+    const report = readReport(join(dir, 'r'));
+    expect(report.summary.failed).toBe(0);
+    expect(report.results.filter((x) => x.status === 'skipped').map((x) => x.message)).toContain('CancelBooking soap12 other-language: no booking left in `bookings.cancel`');
+    expect(report.bookings!.changed.map((c) => c.id)).toEqual(['BK-1', 'BK-2', 'BK-3', 'BK-4', 'BK-5']);
+  });
+});
