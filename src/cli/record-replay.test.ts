@@ -29,11 +29,11 @@ beforeAll(async () => {
   const r = await cli(['record', '--out', rec, '--quiet']);
   expect(r.code, r.err).toBe(0);
   index = parseRecordingIndex(JSON.parse(readFileSync(join(rec, RECORDING_INDEX), 'utf8')), 'index');
-  // Stateless (issue 23): the recording is of the embedded mock, which answers one booking on four
-  // bindings statelessly for now, and the runs below send the state-changing cases that way too.
-  // h23engine (a booking per binding) removes it from `plain`.
+  // The replaying mock answers each recorded call in the order recorded (sequences included); the
+  // plain one keeps state, as the real service does (the run gives each state-changing call a
+  // booking of its own, and its sequences read back what they wrote).
   replaying = await startMock({ replay: rec, stateless: true });
-  plain = await startMock({ stateless: true });
+  plain = await startMock();
 });
 afterAll(async () => {
   await replaying?.close();

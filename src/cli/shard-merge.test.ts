@@ -13,9 +13,8 @@ import { cli, doctoredTarget, junitAgrees, mockTarget, readReport, tempDir } fro
 let mock: RunningMock;
 const work = tempDir('shards');
 beforeAll(async () => {
-  // Stateless for now (issue 23): three runs with mutations share this mock, each sending a booking
-  // on four bindings; h23engine (a booking per binding, pools) revisits it.
-  mock = await startMock({ stateless: true });
+  // Stateful, as the real service is; a test whose runs consume the same bookings starts a fresh one.
+  mock = await startMock();
 });
 afterAll(() => mock.close());
 

@@ -131,9 +131,10 @@ describe('validate: the real service is the referee', () => {
     'structure', 'encoding', 'binding-rules'].includes(f.category) && f.name !== 'declared-encoding-contradicts-bytes');
   const cases = loadFixtureCases();
 
-  // The stateful faults (issue 23) show only in a sequence of calls, never in one document.
-  test('the document faults are more than half the faults one answer can show', () => {
-    expect(DOCUMENT_FAULTS.length).toBeGreaterThan(FAULTS.filter((f) => !f.stateful).length / 2);
+  // The stateful faults (issue 23) show only in a sequence of calls, and the input-triggered ones
+  // (issues 16 and 25) only in the answer to some inputs: neither in any one document a case gets.
+  test('the document faults are more than half the faults every answer shows', () => {
+    expect(DOCUMENT_FAULTS.length).toBeGreaterThan(FAULTS.filter((f) => !f.stateful && f.triggeredBy === undefined).length / 2);
   });
 
   test.for(DOCUMENT_FAULTS.map((f) => [f.name] as const))('still invalid: %s', async ([name]) => {
