@@ -5,21 +5,13 @@
 import { describe, expect, test } from 'vitest';
 import type { ResultRow, RunReport, Status } from '../core/types.js';
 import { coverageLost, diffReports, diffRuns, lostCoverage, runContext } from './diff.js';
+import { minimalReport } from '../../test/support/report.js';
 
 function row(operation: string, binding: string, caseId: string, check: string, status: Status, message = ''): ResultRow {
   return { operation, group: 'reference', binding, case: caseId, check, status, message, path: '', reproduce: '', findings: [] };
 }
 
-function report(rows: ResultRow[], extra: Partial<RunReport> = {}): RunReport {
-  const s = { passed: 0, failed: 0, skipped: 0, known: 0, total: rows.length };
-  for (const r of rows) s[r.status]++;
-  return {
-    tool: { name: 'accommodation-conformance', version: '0.1.0' },
-    target: { bookUrl: 'http://t', searchUrl: 'http://t', transfersUrl: 'http://t', namespaces: { book: 'urn:b', search: 'urn:s' }, user: 'u', password: '***', embedded: false },
-    startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1, bindings: ['soap11', 'get'], operations: ['GetMeals', 'GetThemes'], summary: s, results: rows,
-    ...extra,
-  };
-}
+const report = minimalReport;
 
 const REJECTED = 'answered with an in-band Error AuthenticationException';
 /** A cell: default (valid) and wrong-credentials (negative), each with status_code and shape. */

@@ -5,6 +5,7 @@ import { validateReport } from '../schema/json.js';
 import {
   applyExpectations, EXPECTATIONS_CHECK, expectationsSchemaRef, parseExpectations, TODO_REASON, updateExpectations, verdictWarning, type ExpectationsFile,
 } from './expectations.js';
+import { minimalReport } from '../../test/support/report.js';
 
 function row(operation: string, binding: string, caseId: string, check: string, status: Status): ResultRow {
   return {
@@ -13,15 +14,7 @@ function row(operation: string, binding: string, caseId: string, check: string, 
   };
 }
 
-function report(rows: ResultRow[]): RunReport {
-  const s = { passed: 0, failed: 0, skipped: 0, known: 0, total: rows.length };
-  for (const r of rows) s[r.status]++;
-  return {
-    tool: { name: 'accommodation-conformance', version: '0.1.0' },
-    target: { bookUrl: 'http://t', searchUrl: 'http://t', transfersUrl: 'http://t', namespaces: { book: 'urn:b', search: 'urn:s' }, user: 'u', password: '***', embedded: false },
-    startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1, bindings: ['soap11', 'get'], operations: ['GetMeals', 'GetThemes'], summary: s, results: rows,
-  };
-}
+const report = (rows: ResultRow[]): RunReport => minimalReport(rows);
 
 const base = () => report([
   row('GetMeals', 'get', 'default', 'shape', 'failed'),

@@ -5,6 +5,7 @@ import { formatDefects } from './console.js';
 import { defectPath, groupDefects } from './defects.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
+import { minimalReport } from '../../test/support/report.js';
 
 const finding = (path: string, code: 'missing_required_element' | 'unknown_element' = 'missing_required_element') =>
   ({ check: 'shape', code, path, message: `${path}: required element missing`, expected: 'an element', actual: 'none' });
@@ -24,15 +25,7 @@ const rows = (): ResultRow[] => [
   { ...failed('default', ['/x']), status: 'passed' },
 ];
 
-function report(results: ResultRow[]): RunReport {
-  const s = { passed: 0, failed: 0, skipped: 0, known: 0, total: results.length };
-  for (const r of results) s[r.status]++;
-  return {
-    tool: { name: 'accommodation-conformance', version: '0.1.0' },
-    target: { bookUrl: 'http://t', searchUrl: 'http://t', transfersUrl: 'http://t', namespaces: { book: 'urn:b', search: 'urn:s' }, user: 'u', password: '***', embedded: false },
-    startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1, bindings: ['get', 'post'], operations: ['CancelBooking'], summary: s, results,
-  };
-}
+const report = (results: ResultRow[]): RunReport => minimalReport(results, { bindings: ['get', 'post'], operations: ['CancelBooking'] });
 
 describe('groupDefects', () => {
   test('one defect per operation, binding, check, code and path (positions left out), hand-written cases first, one command', () => {

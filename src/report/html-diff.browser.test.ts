@@ -5,33 +5,26 @@
  * SOAP 1.2 cell of the matrix is marked as the binding that departs, and the excerpts are
  * pretty-printed with the raw text one click away.
  */
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMock, type RunningMock } from '../mock/index.js';
 import { cli, mockTarget, readReport, tempDir } from '../../test/support/cli.js';
+import { launchChromium } from '../../test/support/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 
 let browser: Browser;
 let mock: RunningMock;
 let dir: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: the HTML report is tested in Debian's chromium. Install it with \`apt-get install chromium\` (this test never downloads a browser).`);
-  }
   mock = await startMock({ port: 0, faults: ['soap12-drops-list-item'] });
   dir = tempDir('html-diff');
   const run = await cli(['run', ...mockTarget(mock.url), '--operations', 'GetMeals', '--examples', '0', '--no-negative', '--report-dir', dir]);
   expect(run.code, run.err).toBe(1);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -3,17 +3,16 @@
  * downloaded one): the matrix renders, a failing cell expands to its findings, hostile response
  * text stays inert, and the page fetches nothing.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { writeReports } from './index.js';
 import { FAILED_MESSAGE, fixtureReport } from '../../test/support/report.js';
+import { launchChromium } from '../../test/support/browser.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = '/tmp/conformance-html.png';
 
 let browser: Browser;
@@ -21,14 +20,7 @@ let dir: string;
 let url: string;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: the HTML report is tested in Debian's chromium. Install it with \`apt-get install chromium\` (this test never downloads a browser).`);
-  }
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-  });
+  browser = await launchChromium();
   dir = await mkdtemp(join(tmpdir(), 'conformance-html-'));
   const paths = await writeReports(fixtureReport(), dir);
   url = pathToFileURL(paths.html).href;

@@ -106,3 +106,15 @@ export function fixtureReport(results: ResultRow[] = fixtureRows()): RunReport {
 export function passingReport(): RunReport {
   return fixtureReport(fixtureRows().filter((r) => r.status === 'passed'));
 }
+
+/** A minimal report around `results`, its summary counting them (for tests of what reads reports: diff, expectations, defects). */
+export function minimalReport(results: ResultRow[], extra: Partial<RunReport> = {}): RunReport {
+  const summary = { passed: 0, failed: 0, skipped: 0, known: 0, total: results.length };
+  for (const r of results) summary[r.status]++;
+  return {
+    tool: { name: 'accommodation-conformance', version: '0.1.0' },
+    target: { bookUrl: 'http://t', searchUrl: 'http://t', transfersUrl: 'http://t', namespaces: { book: 'urn:b', search: 'urn:s' }, user: 'u', password: '***', embedded: false },
+    startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1, bindings: ['soap11', 'get'], operations: ['GetMeals', 'GetThemes'], summary, results,
+    ...extra,
+  };
+}
