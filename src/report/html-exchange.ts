@@ -92,12 +92,20 @@ export function prettyExcerpt(text: string): string | undefined {
   } catch {
     return undefined;
   }
+  // Indentation grows with depth: a deeply nested excerpt would become megabytes of spaces, which
+  // reads no better than the raw text (shown instead).
+  if (pretty.length > 4 * body.length + 4096) return undefined;
   if (cut) {
     // The formatter closes what the cut left open: exactly those closing tags, at the end; they are taken off again.
     const extra = dense(pretty).slice(dense(body).length);
     if (!dense(pretty).startsWith(dense(body)) || !/^(?:<\/[^<>]+>)*$/.test(extra)) return undefined;
+    // Each added closing tag holds one '</': cut at the added-th from the end (one scan back, where
+    // a regex per tag on a deeply indented text was quadratic: minutes for a cut deep document).
     const added = extra.match(/<\//g)?.length ?? 0;
-    for (let i = 0; i < added; i++) pretty = pretty.replace(/\s*<\/[^<>]+>\s*$/, '');
+    let end = pretty.length;
+    for (let i = 0; i < added && end > 0; i++) end = pretty.lastIndexOf('</', end - 1);
+    if (end < 0) return undefined;
+    pretty = pretty.slice(0, end).trimEnd();
   }
   if (dense(pretty) !== dense(body) || pretty === body) return undefined;
   return head + pretty + note;
