@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { fixtureReport } from '../../test/support/report.js';
 import { esc } from './html.js';
-import { canonicalDiffHtml, departingBindings, prettyExcerpt } from './html-exchange.js';
+import { canonicalDiffHtml, departingBindings, indentationCost, prettyExcerpt } from './html-exchange.js';
 
 const HEAD = 'HTTP/1.1 200\ncontent-type: text/xml; charset=utf-8\n\n';
 
@@ -33,6 +33,19 @@ describe('html exchange parts', () => {
     // A bound against the quadratic removal of closing tags this once took (minutes); about 0.2 s measured.
     expect(performance.now() - t0).toBeLessThan(10_000);
   });
+
+  test('the indentation is estimated before formatting: two spaces per level at each tag', () => {
+    expect(indentationCost('<?xml version="1.0"?><a><b>x</b><c/><!-- n --></a>')).toBe(0 + 0 + 2 + 2 + 2 + 2 + 0);
+    // 1,300 levels (a 4 KB excerpt of a deep document): about 1.7 million spaces, refused unformatted.
+    const deep = `<r>${'<d>'.repeat(1_300)}x${'</d>'.repeat(1_300)}</r>`;
+    expect(indentationCost(deep)).toBeGreaterThan(4 * deep.length + 4096);
+    expect(prettyExcerpt(`${HEAD}${deep}`)).toBeUndefined();
+    // Moderate depth within the budget is still pretty-printed.
+    const nested = `<r>${'<d>'.repeat(20)}x${'</d>'.repeat(20)}</r>`;
+    expect(indentationCost(nested)).toBeLessThan(4 * nested.length + 4096);
+    expect(prettyExcerpt(`${HEAD}${nested}`)).toContain('\n' + ' '.repeat(40) + '<d>x</d>');
+  });
+
   test('texts keep their spaces, and text beside elements is left as sent', () => {
     expect(prettyExcerpt(`${HEAD}<a><b> spaced </b><c/></a>`)).toBe(`${HEAD}<a>\n  <b> spaced </b>\n  <c/>\n</a>`);
     // Re-indenting mixed content would change the value the target sent: the formatter leaves it, so no pretty form.

@@ -63,6 +63,21 @@ export function departsMark(n: number, esc: Escape): string {
   return `<span class="departs" title="${esc(title)}">≠ ${n}</span>`;
 }
 
+/**
+ * The spaces pretty-printing would add: two per level of depth at each tag (an estimate that
+ * ignores comments and CDATA, enough to refuse a document whose indentation would dwarf it).
+ */
+export function indentationCost(body: string): number {
+  let depth = 0;
+  let cost = 0;
+  for (const m of body.matchAll(/<(\/?)[^<>]*?(\/?)>/g)) {
+    if (m[1]) depth = Math.max(0, depth - 1);
+    cost += 2 * depth;
+    if (!m[1] && !m[2] && m[0][1] !== '?' && m[0][1] !== '!') depth++;
+  }
+  return cost;
+}
+
 /** Characters without whitespace: what pretty-printing must leave unchanged. */
 const dense = (s: string): string => s.replace(/\s+/g, '');
 
@@ -86,14 +101,16 @@ export function prettyExcerpt(text: string): string | undefined {
     if (last < 0) return undefined;
     body = body.slice(0, last + 1);
   }
+  // Indentation grows with depth: a deeply nested excerpt would become megabytes of spaces, which
+  // reads no better than the raw text (shown instead). The indentation is estimated in one scan
+  // first: formatting a deep excerpt only to throw it away cost seconds of garbage collection.
+  if (indentationCost(body) > 4 * body.length + 4096) return undefined;
   let pretty: string;
   try {
     pretty = formatXml(body, { indentation: '  ', collapseContent: true, lineSeparator: '\n', throwOnFailure: true, strictMode: !cut });
   } catch {
     return undefined;
   }
-  // Indentation grows with depth: a deeply nested excerpt would become megabytes of spaces, which
-  // reads no better than the raw text (shown instead).
   if (pretty.length > 4 * body.length + 4096) return undefined;
   if (cut) {
     // The formatter closes what the cut left open: exactly those closing tags, at the end; they are taken off again.
