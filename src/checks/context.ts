@@ -9,6 +9,7 @@ import type { Exchange } from '../core/types.js';
 import { parseXml, XmlError, type ParsedXml } from '../xml/tree.js';
 import { parseContentType } from '../bindings/media-type.js';
 import { overLimit, scanMarkup } from '../xml/limits.js';
+import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 import type { DocumentValidator, LibxmlOutcome, ValidateOptions } from '../schema/types.js';
 
 export type { DocumentValidator, LibxmlOutcome, ValidateOptions, XsdError } from '../schema/types.js';
@@ -42,6 +43,18 @@ export interface CheckContextInit {
   readonly namespaces: Namespaces;
   readonly exchange: Exchange;
   readonly validator: DocumentValidator;
+}
+
+/** What a memo of trees may hold, in characters of text: a tree costs a few times its text (TREE_COST). */
+const TREE_MEMO_BUDGET = 4 * 1024 * 1024;
+const TREE_COST = 4;
+const trees = new WeakMap<DocumentValidator, TextMemo<{ parsed?: ParsedXml; error?: string }>>();
+
+/** The trees of the run a validator serves (one validator per run): bounded, see TextMemo. */
+function treesOf(validator: DocumentValidator): TextMemo<{ parsed?: ParsedXml; error?: string }> {
+  let m = trees.get(validator);
+  if (!m) trees.set(validator, (m = new TextMemo(MEMO_MAX_CHARS, TREE_MEMO_BUDGET, (_v, text) => TREE_COST * text.length)));
+  return m;
 }
 
 export class CheckContext {
@@ -106,13 +119,20 @@ export class CheckContext {
     const d = this.decoded();
     if (d.text === undefined) return (this.#xml = { error: d.error ?? 'no body' });
     // A document libxml2 did not read (a limit, its budget) is not read here either.
-    const notParsed = this.#libxml?.notParsed ?? (this.validator.limits ? overLimit(scanMarkup(d.text), this.validator.limits) : undefined);
-    if (notParsed !== undefined) return (this.#xml = { error: notParsed });
-    try {
-      this.#xml = { parsed: parseXml(d.text) };
-    } catch (e) {
-      this.#xml = { error: e instanceof XmlError ? e.message : String(e) };
-    }
+    if (this.#libxml?.notParsed !== undefined) return (this.#xml = { error: this.#libxml.notParsed });
+    const text = d.text;
+    const limits = this.validator.limits;
+    // The tree is a function of the text (and the validator's limits): one tree per distinct text of
+    // a run, shared by every exchange that received it (trees are never changed).
+    this.#xml = treesOf(this.validator).get(text, () => {
+      const notParsed = limits ? overLimit(scanMarkup(text), limits) : undefined;
+      if (notParsed !== undefined) return { error: notParsed };
+      try {
+        return { parsed: parseXml(text) };
+      } catch (e) {
+        return { error: e instanceof XmlError ? e.message : String(e) };
+      }
+    });
     return this.#xml;
   }
 

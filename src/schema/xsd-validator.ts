@@ -32,6 +32,7 @@ import { SCHEMA_FILES, generateCombinedXsd, generateXsdSubset, operationElementN
 import { allTypes } from '../contract/model.js';
 import { escapeAttr } from '../core/escape.js';
 import { hasDoctype, SOAP11_ENV_NS, SOAP12_ENV_NS, XML_NS } from '../xml/tree.js';
+import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 import { checkBudgetMs, markupLimits, overLimit, scanMarkup } from '../xml/limits.js';
 import { validateInProcessOfItsOwn, type ValidatorSetup } from './validator-process.js';
 
@@ -423,6 +424,11 @@ function withErrorCap<T>(tallies: Map<unknown[], ErrorTally>, call: () => T): T 
   }
 }
 
+/** The start of the message of a validation that could not run (its verdict is not memoised). */
+const NOT_RUN = 'XSD validation could not run';
+/** What a validator's memo of verdicts may hold (texts and verdicts, in characters): see TextMemo. */
+const MEMO_BUDGET = 4 * 1024 * 1024;
+
 /** Documents up to this many characters are read in this process; larger ones in a validator process (see validateAsync). */
 export const IN_PROCESS_MAX_CHARS = 256 * 1024;
 
@@ -436,8 +442,17 @@ export function createDocumentValidator(namespaces: Namespaces, options: Validat
     if (ns.includes('&')) throw new Error(`namespace ${ns}: libxml2 cannot validate documents whose namespace URI contains "&"`);
   }
   const bundle = schemaBundle(namespaces, options.cacheDir, options.subsets ?? true);
+  // libxml2's verdict is a function of the text alone (the schemas are fixed per validator): a text
+  // answered again (rejections, repeated lists) is parsed and validated once. A verdict that says the
+  // schemas could not be read is an accident of the moment, never kept.
+  const memo = new TextMemo<LibxmlOutcome>(MEMO_MAX_CHARS, MEMO_BUDGET,
+    (o) => (o.xsdErrors.some((e) => e.message.startsWith(NOT_RUN)) ? Infinity : 64 + o.xsdErrors.length * 256 + (o.wellFormedError?.length ?? 0)));
 
   function validate(xml: string): LibxmlOutcome {
+    return memo.get(xml, () => validateOnce(xml));
+  }
+
+  function validateOnce(xml: string): LibxmlOutcome {
     if (byteLengthOver(xml, maxBytes) !== undefined) {
       return { wellFormedError: `document larger than ${maxBytes} bytes: not parsed`, xsdErrors: [] };
     }
@@ -467,7 +482,7 @@ export function createDocumentValidator(namespaces: Namespaces, options: Validat
       bundle.ensureFiles(schema);
       valid = withErrorCap(tallies, () => doc.validate(schema));
     } catch (e) {
-      return { xsdErrors: [{ message: `XSD validation could not run (schemas in ${bundle.dir}): ${(e as Error).message}` }] };
+      return { xsdErrors: [{ message: `${NOT_RUN} (schemas in ${bundle.dir}): ${(e as Error).message}` }] };
     }
     if (valid) return { xsdErrors: [] };
     const reported = doc.validationErrors as unknown as LibxmlError[];
