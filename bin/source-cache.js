@@ -18,8 +18,13 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const CACHE = join(ROOT, '.source-cache');
-/** Entry points: the command, and the validator's child process (schema/validator-process.ts starts ./validator-child.js beside it). */
-const ENTRIES = { main: 'src/cli/main.ts', 'validator-child': 'src/schema/validator-child.ts' };
+/**
+ * Entry points: the command, the validator's child process (schema/validator-process.ts starts
+ * ./validator-child.js beside it) and the embedded mock's worker (mock/in-worker.ts starts
+ * ./mock-worker.js). Split: what is only imported when needed (the mock, msw) is a chunk of its own,
+ * loaded when imported, not at every start.
+ */
+const ENTRIES = { main: 'src/cli/main.ts', 'validator-child': 'src/schema/validator-child.ts', 'mock-worker': 'src/mock/mock-worker.ts' };
 
 /** Every source file that can reach the bundle (tests excluded), sorted. */
 function sources(dir, out = []) {
@@ -61,7 +66,7 @@ export async function compiledMain() {
     rmSync(tmp, { recursive: true, force: true });
     await build({
       entryPoints: Object.entries(ENTRIES).map(([out, inp]) => ({ out, in: join(ROOT, inp) })),
-      outdir: tmp, bundle: true, packages: 'external', platform: 'node', format: 'esm', target: 'node20',
+      outdir: tmp, bundle: true, splitting: true, packages: 'external', platform: 'node', format: 'esm', target: 'node20',
       logLevel: 'silent', tsconfig: join(ROOT, 'tsconfig.json'),
     });
     writeFileSync(join(tmp, 'package.json'), '{ "type": "module" }\n');

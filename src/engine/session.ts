@@ -13,7 +13,8 @@ import type { Target } from '../core/types.js';
 import { secretsOf, type RunPlan } from './plan.js';
 import { discoverLanguages } from './languages.js';
 import type { EngineDeps } from './run.js';
-import { startMock, type MockOptions, type RunningMock } from '../mock/index.js';
+import type { MockOptions, RunningMock } from '../mock/index.js';
+import { startMockInWorker } from '../mock/in-worker.js';
 import type { DocumentValidator } from '../schema/types.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { Transport } from '../transport/client.js';
@@ -55,7 +56,11 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
   if (s.embedded) {
     try {
       // Stateful, as the real service is: each state-changing call has a booking of its own (engine/bookings.ts).
-      running = await startMock({ ...mock, port: 0, user: s.user, password: s.password, namespaces: s.namespaces, paths: s.paths });
+      // In a worker thread of its own where it can be (the second core answers while this one checks);
+      // the mock module (and msw) is loaded in this thread only when it cannot.
+      const options = { ...mock, port: 0, user: s.user, password: s.password, namespaces: s.namespaces, paths: s.paths };
+      running = (mock.style === undefined ? await startMockInWorker(options) : undefined)
+        ?? await (await import('../mock/server.js')).startMock(options);
     } catch (e) {
       throw new EnvironmentError(`cannot start the embedded mock: ${(e as Error).message}`);
     }
