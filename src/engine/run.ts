@@ -20,6 +20,7 @@ import type { BookingUse, Diagnosis, Exchange, ResultRow, RunReport, Target } fr
 import { TOOL } from '../core/version.js';
 import { acceptance, compareViews, detachedView, type BindingView } from '../equivalence/compare.js';
 import { checkBudgetMs } from '../xml/limits.js';
+import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 import { collectGarbage } from '../core/memory.js';
 import { curlCommand } from '../transport/curl.js';
 import type { Transport } from '../transport/client.js';
@@ -123,7 +124,7 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
     for (const r of runs) out.push(rows.row(base, r.check.name, r.outcome, r.ms));
     if (notRun.length > 0) out.push(rows.row(base, NOT_RUN_CHECK, { skipped: `not run: ${DEADLINE_PASSED} before ${notRun.join(', ')}` }));
     // Acceptance and digests now, while the tree lives; entries later only if digests differ.
-    const view = compare && !passed() ? detachedView(op, ctx!, () => new CheckContext(init)) : undefined;
+    const view = compare && !passed() ? viewOf(plan, op, b, ctx!, () => new CheckContext(init)) : undefined;
     const acc = booked ? (view?.acceptance ?? acceptance(ctx!)) : undefined;
     const bookingOutcome = acc === undefined ? undefined : acc.kind === 'accepted' ? 'accepted' : acc.kind === 'rejected' ? `rejected (${acc.how})` : `unknown (${acc.why})`;
     ctx = undefined;
@@ -135,6 +136,24 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
     if (!compare) return { rows: out, ...told };
     return view ? { rows: out, view, ...told } : { rows: out, unviewed: DEADLINE_PASSED, ...told };
   });
+}
+
+/** What a run's memo of views may hold, in characters of body text (see TextMemo). */
+const VIEW_MEMO_BUDGET = 4 * 1024 * 1024;
+const views = new WeakMap<RunPlan, TextMemo<BindingView>>();
+
+/**
+ * The comparison's view of an exchange. Its acceptance and digests are a function of the operation,
+ * the binding (where the result is), the HTTP status and the decoded body (the namespaces are the
+ * run's): an answer received again (a list asked by several cases) is read once. Entries, asked only
+ * where digests differ, are read again from the first exchange that had this text (the same text).
+ */
+function viewOf(plan: RunPlan, op: Operation, b: BindingId, ctx: CheckContext, reread: () => CheckContext): BindingView {
+  const text = ctx.decoded().text;
+  if (text === undefined) return detachedView(op, ctx, reread);
+  let memo = views.get(plan);
+  if (!memo) views.set(plan, (memo = new TextMemo(MEMO_MAX_CHARS + 256, VIEW_MEMO_BUDGET)));
+  return memo.get(`${op.name}\n${b}\n${ctx.response?.status}\n${text}`, () => detachedView(op, ctx, reread));
 }
 
 /** Bytes from which a document's tree is collected as soon as it is checked. */
