@@ -73,6 +73,7 @@ export class CheckContext {
   #xml?: { parsed?: ParsedXml; error?: string };
   #libxml?: LibxmlOutcome;
   #located?: Located;
+  #soon?: ReturnType<NonNullable<DocumentValidator['validateSoon']>>;
 
   constructor(init: CheckContextInit) {
     this.op = init.op;
@@ -153,7 +154,24 @@ export class CheckContext {
     if (this.#libxml || !this.validator.validateAsync || this.exchange.response?.status !== 200) return;
     const d = this.decoded();
     if (d.text === undefined) return;
+    const soon = this.#soon;
+    this.#soon = undefined;
+    // Read ahead elsewhere: its verdict, unless that process is not up yet (then reading here is quicker).
+    if (soon && soon.ready()) {
+      this.#libxml = await soon.outcome;
+      return;
+    }
     this.#libxml = await this.validator.validateAsync(d.text, options);
+  }
+
+  /**
+   * Have libxml2 start reading a 200's small document now, elsewhere (the validator's second
+   * process), while earlier exchanges are checked: prepare() then takes its verdict.
+   */
+  prefetch(): void {
+    if (this.#libxml || this.#soon || !this.validator.validateSoon || this.exchange.response?.status !== 200) return;
+    const d = this.decoded();
+    if (d.text !== undefined) this.#soon = this.validator.validateSoon(d.text);
   }
 
   /** Bytes of the response body (for messages about the cost of reading it). */
@@ -167,6 +185,7 @@ export class CheckContext {
     this.#xml = undefined;
     this.#libxml = undefined;
     this.#located = undefined;
+    this.#soon = undefined;
   }
 
   /** Where the result element is: inside Envelope/Body/<Op>Response for SOAP, the root for GET/POST. */

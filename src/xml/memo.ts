@@ -47,6 +47,11 @@ export class TextMemo<V> {
     return value;
   }
 
+  /** The value kept for `text`, if any (not computed). */
+  peek(text: string): V | undefined {
+    return text.length > this.maxKeyChars ? undefined : this.#entries.get(text)?.value;
+  }
+
   /** Texts kept and their total cost (for tests). */
   get size(): { entries: number; cost: number } {
     return { entries: this.#entries.size, cost: this.#used };
