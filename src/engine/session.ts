@@ -49,22 +49,37 @@ export function checksOf(s: Pick<RunSettings, 'checks' | 'skipChecks'>): Check[]
   return checks.filter((c) => !s.skipChecks.includes(c.name));
 }
 
+/** The embedded mock for the settings, or an EnvironmentError saying why it cannot start. */
+async function startEmbedded(s: RunSettings, mock: Partial<MockOptions>): Promise<RunningMock> {
+  try {
+    // Stateful, as the real service is: each state-changing call has a booking of its own (engine/bookings.ts).
+    // In a worker thread of its own where it can be (the second core answers while this one checks);
+    // the mock module (and msw) is loaded in this thread only when it cannot.
+    const options = { ...mock, port: 0, user: s.user, password: s.password, namespaces: s.namespaces, paths: s.paths };
+    return (mock.style === undefined ? await startMockInWorker(options) : undefined)
+      ?? await (await import('../mock/server.js')).startMock(options);
+  } catch (e) {
+    throw new EnvironmentError(`cannot start the embedded mock: ${(e as Error).message}`);
+  }
+}
+
 /** Open a session; `mock` adds options for the embedded mock; `onTransport` gets the transport as soon as it exists. */
 export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {}, onTransport?: (t: Transport) => void, startedAt = Date.now()): Promise<Session> {
   const checks = checksOf(s);
-  let running: RunningMock | undefined;
-  if (s.embedded) {
-    try {
-      // Stateful, as the real service is: each state-changing call has a booking of its own (engine/bookings.ts).
-      // In a worker thread of its own where it can be (the second core answers while this one checks);
-      // the mock module (and msw) is loaded in this thread only when it cannot.
-      const options = { ...mock, port: 0, user: s.user, password: s.password, namespaces: s.namespaces, paths: s.paths };
-      running = (mock.style === undefined ? await startMockInWorker(options) : undefined)
-        ?? await (await import('../mock/server.js')).startMock(options);
-    } catch (e) {
-      throw new EnvironmentError(`cannot start the embedded mock: ${(e as Error).message}`);
-    }
+  // The embedded mock starts first (in a worker thread where it can: its modules load on the other
+  // core), and the validator is made while it boots; the validator's second process (documents
+  // read ahead) starts booting now too, so both are up when the first answers come.
+  const starting = s.embedded ? startEmbedded(s, mock) : undefined;
+  starting?.catch(() => undefined); // awaited below
+  let validator: DocumentValidator;
+  try {
+    validator = createDocumentValidator(s.namespaces, { maxBytes: s.maxBodyBytes });
+    validator.warm?.();
+  } catch (e) {
+    await starting?.then((r) => r.close(), () => undefined);
+    throw e;
   }
+  const running: RunningMock | undefined = starting && await starting;
   const target: Target = {
     bookUrl: running?.url ?? s.bookUrl ?? '',
     searchUrl: running?.url ?? s.searchUrl ?? '',
@@ -85,7 +100,6 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     });
     // The caller may stop it from now on (an interrupt during the language discovery below).
     onTransport?.(transport);
-    const validator = createDocumentValidator(s.namespaces, { maxBytes: s.maxBodyBytes });
     // Generated cases take `language` from the target's GetLanguages (engine/languages.ts).
     // With --case (a re-run of one case from a report) GetLanguages is asked even when it is not among
     // the operations: the full run that made the report asked it, and the generated cases must be its.

@@ -20,7 +20,8 @@ import { createMockCore, DEFAULT_PASSWORD, DEFAULT_USER, MAX_BODY_BYTES } from '
 import { FAULTS, type Fault, type MockResponse } from './faults.js';
 import { RECORDING_FORMAT, RECORDING_INDEX } from './replay.js';
 import { AnswerMemo, startMock, type MockOptions, type RunningMock } from './server.js';
-import { plainToWire, responseToWire, toResponse } from './wire.js';
+import { plainToWire, responseToWire } from './wire.js';
+import { toResponse } from './fetch-response.js';
 import { validParams } from '../../test/support/mock.js';
 
 /** One raw request: method, request target, headers as sent (Host included unless given), body. */

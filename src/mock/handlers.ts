@@ -19,7 +19,7 @@ import {
   createMockCore, incomingOf, plain, type MockCore, type MockHandlerOptions, type Route, type RouteRequest,
 } from './core.js';
 import { ReplayHit } from './replay.js';
-import { toResponse } from './wire.js';
+import { replayResponse, toResponse } from './fetch-response.js';
 
 export {
   DEFAULT_USER, DEFAULT_PASSWORD, MAX_BODY_BYTES, resultOptions, createMockCore,
@@ -40,7 +40,7 @@ export function handlersOf(core: MockCore): RequestHandler[] {
       const body = await readBody(request, core.maxBodyBytes);
       if (!body) return toResponse(plain(413, `Request body too large: the limit is ${core.maxBodyBytes} bytes.`));
       const answer = core.serveBinding(route, routeRequest(request).incoming!, body);
-      return answer instanceof ReplayHit ? answer.response() : toResponse(answer);
+      return answer instanceof ReplayHit ? replayResponse(answer) : toResponse(answer);
     });
     return route.kind === 'wsdl' ? http.get(predicate, resolve) : http.all(predicate, resolve);
   });

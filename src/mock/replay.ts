@@ -8,7 +8,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReplayError } from '../core/errors.js';
 import { readJsonFile } from '../core/json-file.js';
-import { HttpResponse } from 'msw';
 import type { Binding, IncomingRequest } from '../bindings/types.js';
 import type { BindingId, Namespaces, Operation, ServicePaths } from '../contract/catalogue.js';
 import { validateJson } from '../schema/json.js';
@@ -52,19 +51,19 @@ export class ReplayHit {
   /** `volatile`: one of several answers recorded for the request, served in order (never memoised). */
   constructor(private readonly entry: RecordingEntry, private readonly bytes: Buffer, readonly volatile = false) {}
 
-  /** The recorded status, headers (without the connection's own) and body bytes. */
-  response(): Response {
+  /** The recorded status, headers (without the connection's own) and body bytes, for a Fetch Response (./fetch-response.ts). */
+  responseParts(): { status: number; headers: Headers; body: Uint8Array | null } {
     const headers = new Headers();
     for (const [k, v] of Object.entries(this.entry.headers)) if (!NOT_REPLAYED.has(k.toLowerCase())) headers.set(k, v);
     if (this.entry.contentType) headers.set('content-type', this.entry.contentType);
     else headers.delete('content-type');
     const empty = [204, 205, 304].includes(this.entry.status);
-    return new HttpResponse(empty ? null : Uint8Array.from(this.bytes), { status: this.entry.status, headers });
+    return { status: this.entry.status, headers, body: empty ? null : Uint8Array.from(this.bytes) };
   }
 
   /**
    * The same answer as plain data, or undefined when Headers would change or refuse a header, or
-   * the status carries no body (then use response()).
+   * the status carries no body (then use responseParts()).
    */
   plain(): MockResponse | undefined {
     if ([204, 205, 304].includes(this.entry.status)) return undefined;

@@ -13,13 +13,12 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { getResponse, type RequestHandler } from 'msw';
+import type { RequestHandler } from 'msw';
 import type { Namespaces } from '../contract/catalogue.js';
 import { createMockCore, DEFAULT_PASSWORD, DEFAULT_USER, incomingOf, MAX_BODY_BYTES, type MockCore, type MockHandlerOptions, type Route } from './core.js';
 import type { MockResponse } from './faults.js';
-import { handlersOf } from './handlers.js';
 import { loadReplay, ReplayHit } from './replay.js';
-import { isPlainHeaderName, isPlainHeaderValue, plainToWire, responseToWire, toResponse, type Wire } from './wire.js';
+import { isPlainHeaderName, isPlainHeaderValue, plainToWire, responseToWire, type Wire } from './wire.js';
 
 export interface MockOptions {
   /** Port to listen on; 0 or absent picks a free one. */
@@ -111,6 +110,15 @@ export async function startRoutedMock(routes: Readonly<Record<string, RoutedMock
   return listen(server, options, host, undefined);
 }
 
+/**
+ * The msw handlers of a core, made when first asked: the direct path answers most requests without
+ * them, so msw (a tenth of a second to load) is not loaded until a request needs it.
+ */
+function lazyHandlers(core: MockCore): () => Promise<RequestHandler[]> {
+  let made: Promise<RequestHandler[]> | undefined;
+  return () => (made ??= import('./handlers.js').then((m) => m.handlersOf(core)));
+}
+
 /** The core and handlers of a mock's options (and its recording, with `replay`). */
 function servedOf(options: MockOptions): { served: Served; replay?: ReturnType<typeof loadReplay> } {
   const replay = options.replay === undefined ? undefined : loadReplay(options.replay);
@@ -128,7 +136,7 @@ function servedOf(options: MockOptions): { served: Served; replay?: ReturnType<t
   });
   const direct = options.via !== 'msw' && core.catalogueFaultsOnly;
   const served: Served = {
-    core, handlers: handlersOf(core), direct,
+    core, handlers: lazyHandlers(core), direct,
     // Every answer is a function of the request alone once the style function (the one piece of
     // caller code left) is out of the way: the catalogue's faults, variation and replay are pure;
     // answers that read or change the state are marked volatile and never remembered.
@@ -166,8 +174,8 @@ function closeServer(server: Server): Promise<void> {
 
 interface Served {
   readonly core: MockCore;
-  /** The same routes as msw handlers. */
-  readonly handlers: RequestHandler[];
+  /** The same routes as msw handlers (made, and msw loaded, on the first request that takes the msw path). */
+  readonly handlers: () => Promise<RequestHandler[]>;
   /** Whether the direct path may be taken (else every request goes through msw). */
   readonly direct: boolean;
   /** Answers of the binding routes already given, when they depend on nothing but the request. */
@@ -237,7 +245,7 @@ async function handle(served: Served, req: IncomingMessage, res: ServerResponse,
       return send(res, 400, { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(`Bad request target: ${req.url ?? ''}`));
     }
     const wire = (served.direct ? await direct(served.core, served.memo, method, url, req.rawHeaders, body) : undefined)
-      ?? await viaMsw(served.handlers, method, url, req.rawHeaders, body);
+      ?? await viaMsw(await served.handlers(), method, url, req.rawHeaders, body);
     if (wire === undefined) {
       return send(res, 404, { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(`No such resource: ${url.pathname}`));
     }
@@ -265,6 +273,7 @@ async function viaMsw(handlers: RequestHandler[], method: string, url: URL, rawH
   }
   const hasBody = method !== 'GET' && method !== 'HEAD';
   const request = new Request(url, { method, headers, body: hasBody ? Uint8Array.from(body) : undefined });
+  const { getResponse } = await import('msw');
   const response = await getResponse(handlers, request);
   return response && responseToWire(response);
 }
@@ -298,10 +307,11 @@ function direct(core: MockCore, memo: AnswerMemo | undefined, method: string, ur
 }
 
 /** An answer a Fetch Response would change or refuse: build one, as the msw handler does (a throw is the route's 500). */
-function throughResponse(core: MockCore, route: Route, answer: MockResponse | ReplayHit): Promise<Wire> | Wire {
+async function throughResponse(core: MockCore, route: Route, answer: MockResponse | ReplayHit): Promise<Wire> {
+  const { replayResponse, toResponse } = await import('./fetch-response.js');
   let response: Response;
   try {
-    response = answer instanceof ReplayHit ? answer.response() : toResponse(answer);
+    response = answer instanceof ReplayHit ? replayResponse(answer) : toResponse(answer);
   } catch (e) {
     response = toResponse(core.internalError(route, e));
   }

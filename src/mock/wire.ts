@@ -5,7 +5,6 @@
  * when a Fetch Response would carry it unchanged (`plainToWire`; anything else goes through a
  * Response so that Fetch's own rules and errors apply exactly).
  */
-import { HttpResponse } from 'msw';
 import type { MockResponse } from './faults.js';
 
 export interface Wire {
@@ -57,11 +56,6 @@ export function plainToWire(r: MockResponse): Wire | undefined {
   }
   const body = stringBody ? Buffer.from(r.body as string, 'utf8') : Buffer.from((r.body as Uint8Array).buffer, (r.body as Uint8Array).byteOffset, (r.body as Uint8Array).byteLength);
   return { status, headers, body };
-}
-
-/** The msw handlers' way of turning a plain response into a Fetch Response. */
-export function toResponse(r: MockResponse): Response {
-  return new HttpResponse(r.body as BodyInit, { status: r.status, headers: r.headers });
 }
 
 /** The wire form of a Fetch Response (headers as Headers iterates them, the whole body read). */

@@ -51,6 +51,8 @@ export interface DocumentValidator {
    * is not read ahead (large, already known, or no second process here): validate as usual.
    */
   validateSoon?(xml: string): { readonly outcome: Promise<LibxmlOutcome>; ready(): boolean } | undefined;
+  /** Start what validateSoon needs (the second process) now, so it is up when the first documents come. */
+  warm?(): void;
   /** What the readers are asked to do at most (src/xml/limits.ts): the tree reader applies them too. */
   readonly limits?: MarkupLimits;
 }

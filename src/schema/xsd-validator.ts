@@ -508,6 +508,10 @@ export function createDocumentValidator(namespaces: Namespaces, options: Validat
   return {
     validate,
     limits,
+    warm() {
+      // A first document for this validator's setup: the process starts, and builds its validator.
+      if (aheadAvailable()) void validateAhead(setup, '<warm/>');
+    },
     validateSoon(xml: string) {
       if (xml.length > MEMO_MAX_CHARS || !aheadAvailable() || memo.peek(xml) !== undefined) return undefined;
       let s = soon.get(xml);
