@@ -14,6 +14,7 @@ export const E2E_FILES = [
   'suites/hostile.test.ts',
   'suites/secrets.test.ts',
   'src/mock/load.test.ts',
+  'suites/self-test-cli.test.ts',
 ];
 
 export const shared = {
