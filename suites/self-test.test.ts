@@ -418,6 +418,18 @@ describe('every fault is caught and pinpointed', () => {
     for (const b of faultBindings(f)) expect(answered.some((x) => x.binding === b), b).toBe(true);
   });
 
+  // Input faults of a write: the text is mangled on its way in, and only reading it back shows it.
+  test.for(['get-utf8-as-latin1', 'soap12-truncates-long-strings'])('%s: found by the write→read sequence, the write named (write_not_read_back)', (name) => {
+    const rows = failedRows(outcomes.get(name)!.report);
+    const f = findFault(name)!;
+    expect(rows.length).toBeGreaterThan(0);
+    for (const r of rows) {
+      expect(r.case, r.message).toBe('seq-write-read');
+      expect(r.findings.map((x) => x.code)).toContain('write_not_read_back');
+      expect(faultBindings(f)).toContain(r.binding);
+    }
+  });
+
   test('100% pinpointed, 0 false alarms', () => {
     const all = [...outcomes.values()];
     expect(all).toHaveLength(SELF_TESTED.length);
