@@ -489,6 +489,26 @@ describe('secrets', () => {
     expect(warnings.join('\n')).not.toContain(secret);
   });
 
+  test("Allure: a secret in a clean case's exchange (the cell's Exchanges attachment) and in a failed case's (its step's attachment) is redacted", async () => {
+    const leaky = fixtureReport();
+    const secret = 's3cr&t pa$$';
+    // results[0]: GetMeals soap11, a clean case; results[3]: GetMeals soap12, the failed one.
+    leaky.results[0] = { ...leaky.results[0]!, response: `HTTP/1.1 200 OK\n\n<password>${secret}</password>` };
+    leaky.results[3] = { ...leaky.results[3]!, response: `HTTP/1.1 200 OK\n\n<pw>${encodeURIComponent(secret)}</pw>` };
+    const dir = join(await tempDir(), 'out');
+    const warnings: string[] = [];
+    const p = await writeReports(leaky, dir, [secret], (m) => warnings.push(m));
+    const files = await readdir(p.allureResults);
+    const texts = await Promise.all(files.map((f) => readFile(join(p.allureResults, f), 'utf8')));
+    for (const [i, t] of texts.entries()) {
+      expect(t, files[i]).not.toContain('s3cr&');
+      expect(t, files[i]).not.toContain('s3cr%26');
+    }
+    expect(texts.some((t) => t.startsWith('GetMeals on SOAP 1.1: the exchanges of') && t.includes('<password>***</password>'))).toBe(true);
+    expect(texts.some((t) => t.includes('<pw>***</pw>'))).toBe(true);
+    expect(warnings.filter((w) => /allure-results\/[\w-]+-attachment\.txt would have contained secret #1/.test(w))).toHaveLength(2);
+  });
+
   test('finds a secret that only appears escaped (HTML/XML entity, percent-encoded in any case, JSON, UTF-16)', async () => {
     for (const message of ['p%3Cw%3E', 'p%3cw%3e', '&#112;&#x3C;w&GT;', '\\u0070\\u003cw>', 'p\u0000<\u0000w\u0000>\u0000', '\u0000p\u0000<\u0000w\u0000>']) {
       const leaky = fixtureReport();
