@@ -6,6 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { ResultRow, RunReport } from '../core/types.js';
 import { renderHtml, renderJunit, renderMarkdown, validateReport, writeReports } from './index.js';
 import { fixtureReport } from '../../test/support/report.js';
+import { formatDefects } from './console.js';
 
 const dirs: string[] = [];
 afterAll(async () => { await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))); });
@@ -54,6 +55,15 @@ describe('a failed sequence row and the bookings, in every report', () => {
     expect(md).toMatch(/\n {2}1\. UpdateSpecialRequest post · booking 300011 · wrote .*→ accepted\n {2}2\. GetSpecialRequest soap11/);
     expect(md).toContain('Bookings changed: specialRequest 1 (1 calls accepted), cancel 1 (0 calls accepted, 1 not); calls not sent for want of a booking: transfers 3');
     expect(md).toContain('# 3. GetSpecialRequest get (booking 300011)');
+  });
+  test('console: the defect block lists the numbered steps before the script', () => {
+    const text = formatDefects(report.results);
+    expect(text).toMatch(/steps:\n {4}1\. UpdateSpecialRequest post · booking 300011 · wrote "Crib & <pillows> \\"now\\" 😀" → accepted\n {4}2\. GetSpecialRequest soap11 · booking 300011 → read "Late arrival"\n {4}3\. GetSpecialRequest get/);
+    const block = text.split('\n\n').find((b) => b.includes('steps:'))!;
+    expect(block).toMatch(/^✗ UpdateSpecialRequest \[post\] :: sequence/);
+    expect(block.indexOf('steps:')).toBeLessThan(block.indexOf('reproduce'));
+    // A row without steps prints none.
+    expect(formatDefects(report.results.filter((r) => r.check !== 'sequence'))).not.toContain('steps:');
   });
   test('HTML: the sequence as numbered steps, the whole script, the bookings table', () => {
     const html = renderHtml(report);
