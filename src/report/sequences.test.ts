@@ -71,13 +71,23 @@ describe('a failed sequence row and the bookings, in every report', () => {
     expect(html).toContain('Reproduce the whole sequence');
     expect(html).toContain('<td><code>BK-1</code></td><td>CancelBooking</td>');
   });
-  test('Allure: the steps are sub-steps of the sequence check, in order', async () => {
+  test('Allure: the calls are numbered sub-steps of the sequence check, under its case step', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'seq-reports-'));
     dirs.push(dir);
     const paths = await writeReports(report, dir);
     const files = (await readdir(paths.allureResults)).filter((f) => f.endsWith('-result.json'));
-    const results = await Promise.all(files.map(async (f) => JSON.parse(await readFile(join(paths.allureResults, f), 'utf8')) as { name: string; steps: { name: string; steps: { name: string }[] }[] }));
-    const seq = results.find((r) => r.name.startsWith('UpdateSpecialRequest') && r.name.includes('seq-write-read'))!;
-    expect(seq.steps[0]!.steps.map((s) => s.name.split(' ')[0])).toEqual(['1.', '2.', '3.']);
+    type Step = { name: string; status?: string; steps: Step[]; attachments: { name: string }[] };
+    const results = await Promise.all(files.map(async (f) => JSON.parse(await readFile(join(paths.allureResults, f), 'utf8')) as { name: string; status: string; steps: Step[] }));
+    const cell = results.find((r) => r.name === 'UpdateSpecialRequest [post]')!;
+    expect(cell.status).toBe('failed');
+    const caseStep = cell.steps.find((s) => s.name === 'seq-write-read')!;
+    expect(caseStep.status).toBe('failed');
+    const check = caseStep.steps.find((s) => s.name === 'sequence')!;
+    expect(check.status).toBe('failed');
+    expect(check.steps.map((s) => s.name)).toEqual([
+      '1. UpdateSpecialRequest post · booking 300011 · wrote "Crib & <pillows> \\"now\\" 😀" → accepted',
+      '2. GetSpecialRequest soap11 · booking 300011 → read "Late arrival"',
+      '3. GetSpecialRequest get · booking 300011 → read "Late arrival"',
+    ]);
   });
 });
