@@ -16,10 +16,32 @@ const WORKER = import.meta.url.endsWith('.js') ? fileURLToPath(new URL('./mock-w
 
 type Started = { url: string; port: number } | { error: string };
 
+/**
+ * Where a worker started early waits to be taken: bin/conformance.js starts one for `run` while the
+ * command's modules load (the worker's load on the other core meanwhile), unreferenced, so a run
+ * that does not take it (a real target) is not kept alive by it. The file says which module it runs.
+ */
+export const EARLY_WORKER = Symbol.for('accommodation-conformance.early-mock-worker');
+interface EarlyWorker { readonly worker: Worker; readonly file: string; readonly exited: boolean }
+
+/** The worker started early for this module's worker file, taken (once), or a new one. */
+function workerFor(file: string, options: Omit<MockOptions, 'style'>): Worker {
+  const holder = globalThis as { [EARLY_WORKER]?: EarlyWorker };
+  const early = holder[EARLY_WORKER];
+  delete holder[EARLY_WORKER];
+  if (early && early.file === file && !early.exited) {
+    early.worker.ref();
+    early.worker.postMessage({ start: options });
+    return early.worker;
+  }
+  void early?.worker.terminate();
+  return new Worker(file, { workerData: options, stdout: false, stderr: false });
+}
+
 /** The mock of `options` listening in a worker thread, or undefined when no worker module is available. */
 export async function startMockInWorker(options: Omit<MockOptions, 'style'>): Promise<RunningMock | undefined> {
   if (WORKER === undefined || !existsSync(WORKER)) return undefined;
-  const worker = new Worker(WORKER, { workerData: options, stdout: false, stderr: false });
+  const worker = workerFor(WORKER, options);
   const started = await new Promise<Started>((resolve) => {
     worker.once('message', (m: Started) => resolve(m));
     worker.once('error', (e) => resolve({ error: e.message }));
