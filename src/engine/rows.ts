@@ -9,6 +9,7 @@ import type { Operation } from '../contract/catalogue.js';
 import type { CheckOutcome } from '../checks/types.js';
 import type { Redactor } from '../core/redact.js';
 import type { Exchange, Finding, ResultRow } from '../core/types.js';
+import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 
 const EXCERPT_BYTES = 4096;
 /** Wider first cut: bounds the redaction work on a large body and keeps a secret at the boundary whole. */
@@ -63,6 +64,22 @@ export function responseText(ex: Exchange, redact: Redactor): string {
   return excerpt(`${head.join('\n')}\n\n${shown.toString('utf8')}`, redact, r.body.length - shown.length, 'bytes of the body');
 }
 
+/** What a run's memo of redacted texts may hold, in characters (texts and their redactions). */
+const REDACTED_MEMO_BUDGET = 4 * 1024 * 1024;
+const redactedTexts = new WeakMap<Redactor, TextMemo<string>>();
+
+/**
+ * The redactor with its outcomes remembered for the run (one redactor per run): the same reproduce
+ * command, excerpt or message met again in another unit (a repeated answer, a list asked by several
+ * cases) is redacted once. A redactor is a function of its text alone. Bounded: see TextMemo.
+ */
+function remembering(redact: Redactor): Redactor {
+  let memo = redactedTexts.get(redact);
+  if (!memo) redactedTexts.set(redact, (memo = new TextMemo<string>(MEMO_MAX_CHARS, REDACTED_MEMO_BUDGET, (out) => out.length)));
+  const m = memo;
+  return (text) => (text === '' ? text : m.get(text, () => redact(text)));
+}
+
 /** What the rows of one exchange share. */
 export interface RowBase {
   readonly op: Operation;
@@ -80,23 +97,16 @@ export interface RowBase {
  * reproduce command on every check row, its excerpts on every failed one): each is redacted once.
  */
 export class RowMaker {
-  readonly #memo = new Map<string, string>();
   readonly #excerpts = new Map<Exchange, { readonly request: string; readonly response: string }>();
   readonly #redact: Redactor;
 
   constructor(redact: Redactor) {
-    this.#redact = redact;
+    this.#redact = remembering(redact);
   }
 
-  /** A text redacted (each distinct text once per unit). */
+  /** A text redacted (each distinct text once per run, up to the memo's bounds). */
   redact(text: string): string {
-    if (text === '') return text;
-    let out = this.#memo.get(text);
-    if (out === undefined) {
-      out = this.#redact(text);
-      if (text.length < 65536) this.#memo.set(text, out);
-    }
-    return out;
+    return this.#redact(text);
   }
 
   /** The request and response excerpts of an exchange, redacted (once per exchange). */
