@@ -45,6 +45,9 @@ export interface CheckContextInit {
   readonly validator: DocumentValidator;
 }
 
+/** How long a document read ahead is waited for when no budget is given, before it is read here. */
+const AHEAD_WAIT_MS = 10_000;
+
 /** What a memo of trees may hold, in characters of text: a tree costs a few times its text (TREE_COST). */
 const TREE_MEMO_BUDGET = 4 * 1024 * 1024;
 const TREE_COST = 4;
@@ -156,10 +159,17 @@ export class CheckContext {
     if (d.text === undefined) return;
     const soon = this.#soon;
     this.#soon = undefined;
-    // Read ahead elsewhere: its verdict, unless that process is not up yet (then reading here is quicker).
+    // Read ahead elsewhere: its verdict, unless that process is not up yet (then reading here is
+    // quicker) or does not answer within the document's budget (then it is read here after all).
     if (soon && soon.ready()) {
-      this.#libxml = await soon.outcome;
-      return;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), options.budgetMs ?? AHEAD_WAIT_MS); });
+      const outcome = await Promise.race([soon.outcome, late]);
+      clearTimeout(timer);
+      if (outcome) {
+        this.#libxml = outcome;
+        return;
+      }
     }
     this.#libxml = await this.validator.validateAsync(d.text, options);
   }
