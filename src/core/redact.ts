@@ -80,9 +80,6 @@ export function echoedForms(secret: string): string[] {
 
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 const JSON_SHORT: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', "'": "'" };
-const ENTITY_RE = /^&(?:#[xX]([0-9a-fA-F]{1,8})|#([0-9]{1,10})|([a-zA-Z]{2,4}));/;
-const HEX2 = /^[0-9a-fA-F]{2}$/;
-const HEX4 = /^[0-9a-fA-F]{4}$/;
 
 /** Whether one layer of decoding could change the text at all. */
 function decodable(text: string, plus: boolean): boolean {
@@ -96,124 +93,102 @@ function fromCodePoint(cp: number): string | undefined {
 }
 
 /**
+ * Every escape sequence one layer of decoding undoes, in the order a scan tries them at a position:
+ * an entity, `%uXXXX`, a run of `%XX` bytes, `\uXXXX`, a short JSON escape, a NUL (dropped), and in
+ * the form view `+`. One regex, so a text is scanned natively and only its escapes cost a call.
+ */
+const ESCAPES = String.raw`&(?:#[xX]([0-9a-fA-F]{1,8})|#([0-9]{1,10})|([a-zA-Z]{2,4}));|%[uU]([0-9a-fA-F]{4})|((?:%[0-9a-fA-F]{2})+)|\\[uU]([0-9a-fA-F]{4})|\\(["\\/nrtbf'])|\u0000`;
+const ESCAPE_RE = new RegExp(ESCAPES, 'g');
+const ESCAPE_PLUS_RE = new RegExp(`${ESCAPES}|\\+`, 'g');
+
+/**
+ * A run of %XX bytes decoded, NULs kept: as UTF-8 when the run is two bytes or more of valid UTF-8,
+ * else one Latin-1 character per byte.
+ */
+function percentBytes(run: string): { chars: string; utf8: boolean } {
+  const bytes = new Uint8Array(run.length / 3);
+  for (let b = 0; b < bytes.length; b++) bytes[b] = parseInt(run.slice(3 * b + 1, 3 * b + 3), 16);
+  if (bytes.length > 1) {
+    try {
+      const chars = utf8.decode(bytes);
+      if (chars.length > 0) return { chars, utf8: true };
+    } catch { /* not UTF-8: Latin-1 */ }
+  }
+  return { chars: Buffer.from(bytes).toString('latin1'), utf8: false };
+}
+
+/** What one match of ESCAPE_RE decodes to ('' for a NUL; the match itself for an entity that names no character). */
+function decodeEscape(m: string, hex?: string, dec?: string, name?: string, pu?: string, pct?: string, ju?: string, short?: string): string {
+  if (m === '+') return ' ';
+  if (m === '\u0000') return '';
+  let s: string | undefined;
+  if (hex !== undefined) s = fromCodePoint(parseInt(hex, 16));
+  else if (dec !== undefined) s = fromCodePoint(Number(dec));
+  else if (name !== undefined) s = NAMED[name.toLowerCase()];
+  else if (pu !== undefined || ju !== undefined) s = String.fromCharCode(parseInt((pu ?? ju)!, 16));
+  else if (pct !== undefined) s = percentBytes(pct).chars.replace(/\u0000/g, '');
+  else if (short !== undefined) s = JSON_SHORT[short];
+  if (s === undefined) return m; // "&nbsp;", "&#99999999;": no escape of ours, and nothing in it starts another
+  return s === '\u0000' ? '' : s;
+}
+
+/**
  * The text with one layer of escaping undone, and where each of its characters came from: output
  * character k was produced by the input range [from[k], to[k]). `map` false skips the ranges (a
- * first look, to see whether the view holds a secret at all).
+ * first look, to see whether the view holds a secret at all). Both come from the same scan and the
+ * same decoding of each escape, so the first look and the mapped text are the same string.
  */
 function decodeOnce(text: string, plus: boolean, map: boolean): { text: string; from?: Int32Array; to?: Int32Array } {
+  const re = plus ? ESCAPE_PLUS_RE : ESCAPE_RE;
+  re.lastIndex = 0;
+  if (!map) return { text: text.replace(re, decodeEscape as (m: string, ...groups: string[]) => string) };
+  const from = new Int32Array(text.length);
+  const to = new Int32Array(text.length);
   const parts: string[] = [];
-  const from = map ? new Int32Array(text.length) : undefined;
-  const to = map ? new Int32Array(text.length) : undefined;
   let n = 0; // output characters so far
-  const emit = (s: string, start: number, end: number) => {
-    parts.push(s);
-    if (from) {
-      for (let k = 0; k < s.length; k++) {
-        from[n + k] = start;
-        to![n + k] = end;
-      }
+  let at = 0; // input characters consumed so far
+  const literal = (end: number) => {
+    for (let k = at; k < end; k++) {
+      from[n] = k;
+      to[n++] = k + 1;
     }
-    n += s.length;
+    if (end > at) parts.push(text.slice(at, end));
+    at = end;
   };
-  let i = 0;
-  const len = text.length;
-  while (i < len) {
-    // Copy the run up to the next character that could start an escape.
-    let j = i;
-    while (j < len) {
-      const c = text.charCodeAt(j);
-      if (c === 0x26 || c === 0x25 || c === 0x5c || c === 0 || (plus && c === 0x2b)) break;
-      j++;
-    }
-    if (j > i) {
-      if (from) {
-        for (let k = i; k < j; k++) {
-          from[n + k - i] = k;
-          to![n + k - i] = k + 1;
-        }
-      }
-      parts.push(text.slice(i, j));
-      n += j - i;
-      i = j;
-      if (i >= len) break;
-    }
-    const c = text[i]!;
-    if (c === '\u0000') { i++; continue; } // dropped: UTF-16 read as bytes
-    if (c === '+') { emit(' ', i, i + 1); i++; continue; }
-    if (c === '&') {
-      const m = ENTITY_RE.exec(text.slice(i, i + 14));
-      const s = m ? (m[1] !== undefined ? fromCodePoint(parseInt(m[1], 16)) : m[2] !== undefined ? fromCodePoint(Number(m[2])) : NAMED[m[3]!.toLowerCase()]) : undefined;
-      if (m && s !== undefined) {
-        if (s !== '\u0000') emit(s, i, i + m[0].length);
-        i += m[0].length;
-      } else {
-        emit('&', i, i + 1);
-        i++;
-      }
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const start = m.index;
+    const end = start + m[0].length;
+    literal(start);
+    const s = decodeEscape(m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7]);
+    if (s === m[0]) {
+      literal(end);
       continue;
     }
-    if (c === '%') {
-      if (text[i + 1] === 'u' || text[i + 1] === 'U') {
-        const h = text.slice(i + 2, i + 6);
-        if (HEX4.test(h)) {
-          const s = String.fromCharCode(parseInt(h, 16));
-          if (s !== '\u0000') emit(s, i, i + 6);
-          i += 6;
-          continue;
+    if (m[5] !== undefined) {
+      // Each character maps onto its own bytes: three characters per byte (a NUL's are dropped).
+      const { chars, utf8: multi } = percentBytes(m[5]);
+      let p = start;
+      for (const ch of multi ? chars : chars.split('')) {
+        const w = (multi ? Buffer.byteLength(ch, 'utf8') : 1) * 3;
+        if (ch !== '\u0000') {
+          for (let k = 0; k < ch.length; k++) {
+            from[n] = p;
+            to[n++] = p + w;
+          }
         }
+        p += w;
       }
-      // A run of %XX bytes: UTF-8 when they are, else one Latin-1 character per byte.
-      const bytes: number[] = [];
-      let k = i;
-      while (text[k] === '%' && HEX2.test(text.slice(k + 1, k + 3))) {
-        bytes.push(parseInt(text.slice(k + 1, k + 3), 16));
-        k += 3;
-      }
-      if (bytes.length === 0) {
-        emit('%', i, i + 1);
-        i++;
-        continue;
-      }
-      let decoded: string | undefined;
-      try {
-        decoded = utf8.decode(Uint8Array.from(bytes));
-      } catch {
-        decoded = undefined;
-      }
-      if (decoded !== undefined && decoded.length > 0 && bytes.length > 1) {
-        // Map the decoded characters onto the run (a character per its bytes, in order).
-        let at = i;
-        for (const ch of decoded) {
-          const w = Buffer.byteLength(ch, 'utf8') * 3;
-          if (ch !== '\u0000') emit(ch, at, at + w);
-          at += w;
-        }
-      } else {
-        for (let b = 0; b < bytes.length; b++) if (bytes[b] !== 0) emit(String.fromCharCode(bytes[b]!), i + 3 * b, i + 3 * b + 3);
-      }
-      i = k;
-      continue;
-    }
-    // A backslash: JSON escapes.
-    const next = text[i + 1];
-    if (next === 'u' || next === 'U') {
-      const h = text.slice(i + 2, i + 6);
-      if (HEX4.test(h)) {
-        const s = String.fromCharCode(parseInt(h, 16));
-        if (s !== '\u0000') emit(s, i, i + 6);
-        i += 6;
-        continue;
+    } else {
+      for (let k = 0; k < s.length; k++) {
+        from[n] = start;
+        to[n++] = end;
       }
     }
-    if (next !== undefined && JSON_SHORT[next] !== undefined) {
-      emit(JSON_SHORT[next]!, i, i + 2);
-      i += 2;
-      continue;
-    }
-    emit('\\', i, i + 1);
-    i++;
+    parts.push(s);
+    at = end;
   }
-  return { text: parts.join(''), ...(from ? { from: from.subarray(0, n), to: to!.subarray(0, n) } : {}) };
+  literal(text.length);
+  return { text: parts.join(''), from: from.subarray(0, n), to: to.subarray(0, n) };
 }
 
 /** A view of the text and how to map its ranges back onto the text. */
