@@ -92,44 +92,99 @@ function fromCodePoint(cp: number): string | undefined {
   return cp >= 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : undefined;
 }
 
-/**
- * Every escape sequence one layer of decoding undoes, in the order a scan tries them at a position:
- * an entity, `%uXXXX`, a run of `%XX` bytes, `\uXXXX`, a short JSON escape, a NUL (dropped), and in
- * the form view `+`. One regex, so a text is scanned natively and only its escapes cost a call.
- */
-const ESCAPES = String.raw`&(?:#[xX]([0-9a-fA-F]{1,8})|#([0-9]{1,10})|([a-zA-Z]{2,4}));|%[uU]([0-9a-fA-F]{4})|((?:%[0-9a-fA-F]{2})+)|\\[uU]([0-9a-fA-F]{4})|\\(["\\/nrtbf'])|\u0000`;
-const ESCAPE_RE = new RegExp(ESCAPES, 'g');
-const ESCAPE_PLUS_RE = new RegExp(`${ESCAPES}|\\+`, 'g');
-
-/**
- * A run of %XX bytes decoded, NULs kept: as UTF-8 when the run is two bytes or more of valid UTF-8,
- * else one Latin-1 character per byte.
- */
-function percentBytes(run: string): { chars: string; utf8: boolean } {
-  const bytes = new Uint8Array(run.length / 3);
-  for (let b = 0; b < bytes.length; b++) bytes[b] = parseInt(run.slice(3 * b + 1, 3 * b + 3), 16);
-  if (bytes.length > 1) {
-    try {
-      const chars = utf8.decode(bytes);
-      if (chars.length > 0) return { chars, utf8: true };
-    } catch { /* not UTF-8: Latin-1 */ }
-  }
-  return { chars: Buffer.from(bytes).toString('latin1'), utf8: false };
+/** A hex digit's value, or -1. */
+function hexVal(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
 }
 
-/** What one match of ESCAPE_RE decodes to ('' for a NUL; the match itself for an entity that names no character). */
-function decodeEscape(m: string, hex?: string, dec?: string, name?: string, pu?: string, pct?: string, ju?: string, short?: string): string {
-  if (m === '+') return ' ';
-  if (m === '\u0000') return '';
-  let s: string | undefined;
-  if (hex !== undefined) s = fromCodePoint(parseInt(hex, 16));
-  else if (dec !== undefined) s = fromCodePoint(Number(dec));
-  else if (name !== undefined) s = NAMED[name.toLowerCase()];
-  else if (pu !== undefined || ju !== undefined) s = String.fromCharCode(parseInt((pu ?? ju)!, 16));
-  else if (pct !== undefined) s = percentBytes(pct).chars.replace(/\u0000/g, '');
-  else if (short !== undefined) s = JSON_SHORT[short];
-  if (s === undefined) return m; // "&nbsp;", "&#99999999;": no escape of ours, and nothing in it starts another
-  return s === '\u0000' ? '' : s;
+/** The value of `n` hex digits at `at`, or -1 when one of them is not. */
+function hexAt(text: string, at: number, n: number): number {
+  if (at + n > text.length) return -1;
+  let v = 0;
+  for (let k = 0; k < n; k++) {
+    const h = hexVal(text.charCodeAt(at + k));
+    if (h < 0) return -1;
+    v = v * 16 + h;
+  }
+  return v;
+}
+
+/**
+ * A run of %XX bytes at `at` (the caller saw one): its end, and the bytes decoded, NULs kept: as
+ * UTF-8 when the run is two bytes or more of valid UTF-8, else one Latin-1 character per byte.
+ */
+function percentRun(text: string, at: number): { end: number; chars: string; utf8: boolean } {
+  const bytes: number[] = [];
+  let k = at;
+  for (let b = k + 1 < text.length && text.charCodeAt(k) === 0x25 ? hexAt(text, k + 1, 2) : -1; b >= 0;
+    b = k < text.length && text.charCodeAt(k) === 0x25 ? hexAt(text, k + 1, 2) : -1) {
+    bytes.push(b);
+    k += 3;
+  }
+  if (bytes.length > 1) {
+    try {
+      const chars = utf8.decode(Uint8Array.from(bytes));
+      if (chars.length > 0) return { end: k, chars, utf8: true };
+    } catch { /* not UTF-8: Latin-1 */ }
+  }
+  return { end: k, chars: Buffer.from(bytes).toString('latin1'), utf8: false };
+}
+
+/**
+ * The escape sequence at `i` (where an '&', '%', '\\', NUL or, in the form view, '+' stands): where
+ * it ends and what it decodes to (NULs dropped), or undefined when none starts there (the character
+ * then stands for itself). An entity naming no character we know ("&nbsp;") is none.
+ */
+function escapeAt(text: string, i: number, plus: boolean): { end: number; s: string } | undefined {
+  const c = text.charCodeAt(i);
+  if (c === 0) return { end: i + 1, s: '' };
+  if (c === 0x2b) return plus ? { end: i + 1, s: ' ' } : undefined;
+  const len = text.length;
+  if (c === 0x26) { // &
+    let k = i + 1;
+    let cp = -1;
+    if (text.charCodeAt(k) === 0x23) { // #
+      k++;
+      const hex = text.charCodeAt(k) === 0x78 || text.charCodeAt(k) === 0x58;
+      if (hex) k++;
+      const start = k;
+      let v = 0;
+      const max = hex ? 8 : 10;
+      for (; k < len && k - start < max; k++) {
+        const d = hex ? hexVal(text.charCodeAt(k)) : text.charCodeAt(k) >= 48 && text.charCodeAt(k) <= 57 ? text.charCodeAt(k) - 48 : -1;
+        if (d < 0) break;
+        v = v * (hex ? 16 : 10) + d;
+      }
+      if (k === start || text.charCodeAt(k) !== 0x3b) return undefined;
+      cp = v;
+      const s = cp <= 0x10ffff ? String.fromCodePoint(cp) : undefined;
+      return s === undefined ? undefined : { end: k + 1, s: s === '\u0000' ? '' : s };
+    }
+    const start = k;
+    for (; k < len && k - start < 4; k++) {
+      const l = text.charCodeAt(k) | 0x20;
+      if (l < 97 || l > 122) break;
+    }
+    if (k - start < 2 || text.charCodeAt(k) !== 0x3b) return undefined;
+    const s = NAMED[text.slice(start, k).toLowerCase()];
+    return s === undefined ? undefined : { end: k + 1, s };
+  }
+  const next = text.charCodeAt(i + 1);
+  if (next === 0x75 || next === 0x55) { // %u, \u
+    const v = hexAt(text, i + 2, 4);
+    if (v >= 0) return { end: i + 6, s: v === 0 ? '' : String.fromCharCode(v) };
+  }
+  if (c === 0x25) { // %
+    if (hexAt(text, i + 1, 2) < 0) return undefined;
+    const run = percentRun(text, i);
+    return { end: run.end, s: run.chars.includes('\u0000') ? run.chars.replace(/\u0000/g, '') : run.chars };
+  }
+  // A backslash: JSON's short escapes.
+  const s = JSON_SHORT[text[i + 1] ?? ''];
+  return s === undefined ? undefined : { end: i + 2, s };
 }
 
 /**
@@ -139,56 +194,76 @@ function decodeEscape(m: string, hex?: string, dec?: string, name?: string, pu?:
  * same decoding of each escape, so the first look and the mapped text are the same string.
  */
 function decodeOnce(text: string, plus: boolean, map: boolean): { text: string; from?: Int32Array; to?: Int32Array } {
-  const re = plus ? ESCAPE_PLUS_RE : ESCAPE_RE;
-  re.lastIndex = 0;
-  if (!map) return { text: text.replace(re, decodeEscape as (m: string, ...groups: string[]) => string) };
-  const from = new Int32Array(text.length);
-  const to = new Int32Array(text.length);
+  const from = map ? new Int32Array(text.length) : undefined;
+  const to = map ? new Int32Array(text.length) : undefined;
   const parts: string[] = [];
-  let n = 0; // output characters so far
+  let n = 0; // output characters so far (mapped only)
   let at = 0; // input characters consumed so far
-  const literal = (end: number) => {
-    for (let k = at; k < end; k++) {
-      from[n] = k;
-      to[n++] = k + 1;
+  const len = text.length;
+  // Where the next character that can start an escape stands, one native search per kind.
+  const next = [-1, -1, -1, -1, -1];
+  const starts = plus ? ['&', '%', '\\', '\u0000', '+'] : ['&', '%', '\\', '\u0000'];
+  for (let i = 0; ;) {
+    let i2 = len;
+    for (let s = 0; s < starts.length; s++) {
+      if (next[s]! < i) next[s] = text.indexOf(starts[s]!, i) >>> 0; // none: 2^32 - 1, past any end
+      if (next[s]! < i2) i2 = next[s]!;
     }
-    if (end > at) parts.push(text.slice(at, end));
-    at = end;
-  };
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    const start = m.index;
-    const end = start + m[0].length;
-    literal(start);
-    const s = decodeEscape(m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7]);
-    if (s === m[0]) {
-      literal(end);
+    if (i2 >= len) break;
+    i = i2;
+    const c = text.charCodeAt(i);
+    const e = escapeAt(text, i, plus);
+    if (e === undefined) {
+      i++;
       continue;
     }
-    if (m[5] !== undefined) {
-      // Each character maps onto its own bytes: three characters per byte (a NUL's are dropped).
-      const { chars, utf8: multi } = percentBytes(m[5]);
-      let p = start;
-      for (const ch of multi ? chars : chars.split('')) {
-        const w = (multi ? Buffer.byteLength(ch, 'utf8') : 1) * 3;
-        if (ch !== '\u0000') {
-          for (let k = 0; k < ch.length; k++) {
-            from[n] = p;
-            to[n++] = p + w;
-          }
+    if (i > at) {
+      parts.push(text.slice(at, i));
+      if (from) {
+        for (let k = at; k < i; k++) {
+          from[n] = k;
+          to![n++] = k + 1;
         }
-        p += w;
-      }
-    } else {
-      for (let k = 0; k < s.length; k++) {
-        from[n] = start;
-        to[n++] = end;
       }
     }
-    parts.push(s);
-    at = end;
+    if (e.s !== '') parts.push(e.s);
+    if (from) {
+      if (c === 0x25 && hexAt(text, i + 1, 2) >= 0) {
+        // A run of %XX: each character maps onto its own bytes (three characters per byte; a NUL's are dropped).
+        const { chars, utf8: multi } = percentRun(text, i);
+        let p = i;
+        for (const ch of multi ? chars : chars.split('')) {
+          const w = (multi ? Buffer.byteLength(ch, 'utf8') : 1) * 3;
+          if (ch !== '\u0000') {
+            for (let k = 0; k < ch.length; k++) {
+              from[n] = p;
+              to![n++] = p + w;
+            }
+          }
+          p += w;
+        }
+      } else {
+        for (let k = 0; k < e.s.length; k++) {
+          from[n] = i;
+          to![n++] = e.end;
+        }
+      }
+    }
+    at = e.end;
+    i = e.end;
   }
-  literal(text.length);
-  return { text: parts.join(''), from: from.subarray(0, n), to: to.subarray(0, n) };
+  if (at === 0 && !from) return { text };
+  if (at < len) {
+    parts.push(text.slice(at));
+    if (from) {
+      for (let k = at; k < len; k++) {
+        from[n] = k;
+        to![n++] = k + 1;
+      }
+    }
+  }
+  const out = parts.join('');
+  return from ? { text: out, from: from.subarray(0, n), to: to!.subarray(0, n) } : { text: out };
 }
 
 /** A view of the text and how to map its ranges back onto the text. */
