@@ -449,6 +449,13 @@ export function makeSecretMatcher(secrets: readonly string[]): SecretMatcher {
     spans(text: string): Array<[number, number]> {
       if (forms.length === 0 || text === '') return [];
       const found: Array<[number, number]> = [];
+      // A text with nothing to decode, no markup and no cut is its only view: the forms as they are.
+      if (!(plus ? ANY_VIEW_PLUS : ANY_VIEW).test(text)) {
+        for (const f of forms) {
+          for (let at = text.indexOf(f); at >= 0; at = text.indexOf(f, at + f.length)) found.push([at, at + f.length]);
+        }
+        return merge(found);
+      }
       // The text, without its NULs; each decoded once, then twice (form decoding in views of their own).
       const v0 = identity(text);
       const start = [v0, withoutNuls(v0)].filter((v): v is View => v !== undefined);
@@ -491,17 +498,29 @@ export function makeSecretMatcher(secrets: readonly string[]): SecretMatcher {
         for (let m = NUL_AFTER.exec(text.slice(f[1], f[1] + 16)); m && m[0].length > 0; m = NUL_AFTER.exec(text.slice(f[1], f[1] + 16))) f[1] += m[0].length;
         for (let m = NUL_BEFORE.exec(text.slice(Math.max(0, f[0] - 16), f[0])); m && m[0].length > 0; m = NUL_BEFORE.exec(text.slice(Math.max(0, f[0] - 16), f[0]))) f[0] -= m[0].length;
       }
-      if (found.length <= 1) return found;
-      found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
-      const merged: Array<[number, number]> = [found[0]!];
-      for (const [s, e] of found.slice(1)) {
-        const last = merged[merged.length - 1]!;
-        if (s <= last[1]) last[1] = Math.max(last[1], e);
-        else merged.push([s, e]);
-      }
-      return merged;
+      return merge(found);
     },
   };
+}
+
+/**
+ * A character some view other than the text itself starts from: an escape (`&`, `%`, `\`, NUL; `+`
+ * in the form view), markup (`<`), a cut (`…`). Without one, no view but the text can differ from it.
+ */
+const ANY_VIEW = /[&%\\\u0000<…]/;
+const ANY_VIEW_PLUS = /[&%\\\u0000<…+]/;
+
+/** Ranges sorted and merged where they overlap or touch. */
+function merge(found: Array<[number, number]>): Array<[number, number]> {
+  if (found.length <= 1) return found;
+  found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const merged: Array<[number, number]> = [found[0]!];
+  for (const [s, e] of found.slice(1)) {
+    const last = merged[merged.length - 1]!;
+    if (s <= last[1]) last[1] = Math.max(last[1], e);
+    else merged.push([s, e]);
+  }
+  return merged;
 }
 
 /** The text with the given ranges replaced. */

@@ -27,11 +27,14 @@ import { canonicalDiffHtml, departingBindings, departsMark, EXCHANGE_CSS, pretty
  */
 export const HTML_EXCERPT_MAX = 4096 + 256;
 
+const MARKUP_CHARS = /[&<>"']/;
+
 /** Escape text for HTML text or a double/single-quoted attribute value. */
 export function esc(s: string): string {
-  return visibleText(s)
-    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  const v = visibleText(s);
+  return MARKUP_CHARS.test(v)
+    ? v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+    : v;
 }
 
 const STATUS_ORDER: Record<Status, number> = { failed: 0, known: 1, skipped: 2, passed: 3 };
@@ -304,14 +307,19 @@ function caseSection(caseName: string, rows: ResultRow[], rerun: Rerun): string 
   html += problems.map((r) => problemRow(r, multiBinding, !shared, sharedRerun ? () => undefined : rerun)).join('');
   if (shared) html += reproHtml(shared, `Reproduce (${problems.length} checks above)`);
   if (sharedRerun) html += reproHtml(sharedRerun, `Re-run just these ${problems.length} checks`, 'repro rerun');
-  const exchanges = new Map<string, ResultRow>();
+  // Each distinct exchange once, in order (keyed by its texts as they are: no copy of the excerpts).
+  const exchanges: ResultRow[] = [];
+  const seen = new Map<string, Set<string>>();
   for (const r of sorted) {
     if (r.request === undefined && r.response === undefined) continue;
-    const key = JSON.stringify([r.request ?? '', r.response ?? '']);
-    if (!exchanges.has(key)) exchanges.set(key, r);
+    let responses = seen.get(r.request ?? '');
+    if (responses === undefined) seen.set(r.request ?? '', (responses = new Set()));
+    if (responses.has(r.response ?? '')) continue;
+    responses.add(r.response ?? '');
+    exchanges.push(r);
   }
-  for (const r of exchanges.values()) {
-    const label = exchanges.size > 1 ? ` (${esc(bindingLabel(r.binding))}, ${esc(r.check)})` : '';
+  for (const r of exchanges) {
+    const label = exchanges.length > 1 ? ` (${esc(bindingLabel(r.binding))}, ${esc(r.check)})` : '';
     html += `<details class="exchange"${problems.length > 0 ? ' open' : ''}><summary>Request and response${label}</summary>`
       + `<div class="ex-grid">${excerptHtml('Request', r.request, problems.length > 0)}${excerptHtml('Response', r.response, problems.length > 0)}</div></details>`;
   }
