@@ -187,6 +187,21 @@ function escapeAt(text: string, i: number, plus: boolean): { end: number; s: str
   return s === undefined ? undefined : { end: i + 2, s };
 }
 
+const LT = { end: 4, s: '<' };
+const GT = { end: 4, s: '>' };
+const AMP = { end: 5, s: '&' };
+const QUOT = { end: 6, s: '"' };
+
+/** "&lt;", "&gt;", "&amp;" or "&quot;" at `i` (in lower case: what an escaper writes), or undefined: the bulk of a report's escapes, read without parsing. */
+function commonEntity(text: string, i: number): { end: number; s: string } | undefined {
+  const a = text.charCodeAt(i + 1);
+  const b = text.charCodeAt(i + 2);
+  const e = a === 0x6c && b === 0x74 ? LT : a === 0x67 && b === 0x74 ? GT
+    : a === 0x61 && b === 0x6d && text.charCodeAt(i + 3) === 0x70 ? AMP
+      : a === 0x71 && b === 0x75 && text.charCodeAt(i + 3) === 0x6f && text.charCodeAt(i + 4) === 0x74 ? QUOT : undefined;
+  return e !== undefined && text.charCodeAt(i + e.end - 1) === 0x3b ? { end: i + e.end, s: e.s } : undefined;
+}
+
 /**
  * The text with one layer of escaping undone, and where each of its characters came from: output
  * character k was produced by the input range [from[k], to[k]). `map` false skips the ranges (a
@@ -212,7 +227,7 @@ function decodeOnce(text: string, plus: boolean, map: boolean): { text: string; 
     if (i2 >= len) break;
     i = i2;
     const c = text.charCodeAt(i);
-    const e = escapeAt(text, i, plus);
+    const e = c === 0x26 ? commonEntity(text, i) ?? escapeAt(text, i, plus) : escapeAt(text, i, plus);
     if (e === undefined) {
       i++;
       continue;
