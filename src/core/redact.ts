@@ -520,10 +520,11 @@ export function makeSecretMatcher(secrets: readonly string[]): SecretMatcher {
 
 /**
  * A character some view other than the text itself starts from: an escape (`&`, `%`, `\`, NUL; `+`
- * in the form view), markup (`<`), a cut (`…`). Without one, no view but the text can differ from it.
+ * in the form view), markup (`<!`: a CDATA section or a comment), a cut (`…`). Without one, no view
+ * but the text can differ from it.
  */
-const ANY_VIEW = /[&%\\\u0000<…]/;
-const ANY_VIEW_PLUS = /[&%\\\u0000<…+]/;
+const ANY_VIEW = /[&%\\\u0000…]|<!/;
+const ANY_VIEW_PLUS = /[&%\\\u0000…+]|<!/;
 
 /** Ranges sorted and merged where they overlap or touch. */
 function merge(found: Array<[number, number]>): Array<[number, number]> {
