@@ -16,6 +16,7 @@ export default defineConfig({
       'default',
       ['allure-vitest/reporter', { resultsDir: 'reports/allure-vitest-e2e-results' }],
       ['json', { outputFile: 'reports/vitest-e2e-results.json' }],
+      ['./test/support/limits-reporter.ts', { outputFile: 'reports/vitest-e2e-limits.json' }],
     ],
     // At least 5× the slowest test as measured on 2 cores (about 25 s: a million siblings); tests
     // bounded by a run's own deadline set their own limit.

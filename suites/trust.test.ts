@@ -41,7 +41,9 @@ async function freePort(): Promise<string> {
   return `http://127.0.0.1:${port}`;
 }
 
-const at = (url: string) => ['--book-url', url, '--search-url', url, '--user', 'mock-user'];
+// No rate bound: these targets are local, and what is tested here is never the pace (the default
+// 20 requests/s of a remote target made the file wait about 25 s in all).
+const at = (url: string) => ['--book-url', url, '--search-url', url, '--user', 'mock-user', '--max-rps', '100000'];
 
 beforeAll(async () => {
   work = tempDir('trust');
@@ -70,7 +72,7 @@ describe('a run that tested nothing does not pass', () => {
     const r = await cli(['run', ...at(mock.url), '--operations', 'GetThemes', '--report-dir', join(work, 'one')], MOCK_ENV);
     expect(r.code, r.err).toBe(0);
     expect(r.out).not.toMatch(/Not called/);
-    const all = await cli(['run', ...at(mock.url), '--max-rps', '100000', '--concurrency', '16', '--report-dir', join(work, 'all')], MOCK_ENV);
+    const all = await cli(['run', ...at(mock.url), '--concurrency', '16', '--report-dir', join(work, 'all')], MOCK_ENV);
     expect(all.code, all.err).toBe(0);
     expect(all.out).toMatch(/Not called: 4 operations:\n(  \w+: changes state on the target: not called without --allow-mutations\n){4}/);
   });
@@ -235,7 +237,7 @@ describe('a target that is not the service', () => {
     const real = await startMock({ port: 0, realService: true });
     try {
       const dir = join(work, 'real-style');
-      const r = await cli(['run', ...at(real.url), '--max-rps', '100000', '--concurrency', '16', '--report-dir', dir], MOCK_ENV);
+      const r = await cli(['run', ...at(real.url), '--concurrency', '16', '--report-dir', dir], MOCK_ENV);
       expect(r.code, r.out).toBe(0);
       expect(readReport(dir).diagnosis).toBeUndefined();
     } finally {
@@ -261,7 +263,7 @@ describe('one defect, reported and accepted once (issue 22)', () => {
     const faulty = await startMock({ port: 0, faults: ['missing-required-element'] });
     try {
       const file = join(work, 'grouped', 'expectations.json');
-      const args = (seed: string, dir: string) => ['run', ...at(faulty.url), '--operations', 'GetMeals', '--seed', seed, '--max-rps', '100000',
+      const args = (seed: string, dir: string) => ['run', ...at(faulty.url), '--operations', 'GetMeals', '--seed', seed,
         '--expectations', file, '--update-expectations', '--report-dir', join(work, dir)];
       const r = await cli(args('16', 'grouped'), MOCK_ENV);
       expect(r.code, r.err).toBe(1);
@@ -300,7 +302,7 @@ describe('diff fails on lost coverage (issue 22)', () => {
   test('a run whose every valid call was rejected by authentication, diffed against a full run: coverage lost, exit 1 unless allowed', async () => {
     const real = await startMock({ port: 0, realService: true });
     try {
-      const args = ['run', ...at(real.url), '--operations', 'GetMeals,GetLanguages,GetSpecialRequest,SearchTransfers', '--examples', '0', '--max-rps', '100000', '--quiet'];
+      const args = ['run', ...at(real.url), '--operations', 'GetMeals,GetLanguages,GetSpecialRequest,SearchTransfers', '--examples', '0', '--quiet'];
       const full = join(work, 'diff-full');
       const rejected = join(work, 'diff-rejected');
       expect((await cli([...args, '--report-dir', full], MOCK_ENV)).code).toBe(0);

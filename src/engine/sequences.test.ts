@@ -120,6 +120,16 @@ describe('a sequence is one unit of the plan', () => {
     expect(longText(0).length).toBeGreaterThan(300);
     expect(longText(0)).not.toEqual(longText(1));
   });
+  test('every text each binding writes, first and second, holds a character beyond ASCII and is longer than 64 characters', () => {
+    // What a decoder or a column on one binding mangles (UTF-8 read as Latin-1, strings cut at 64):
+    // whichever binding writes a booking's texts, both writes must be read back exactly.
+    for (let i = 0; i < 8; i++) {
+      for (const t of [WRITE_TEXTS[i % WRITE_TEXTS.length]!, longText(i)]) {
+        expect([...t].some((ch) => ch.codePointAt(0)! > 0x7f && ch.codePointAt(0)! <= 0xff), t).toBe(true);
+        expect([...t].length, t).toBeGreaterThan(64);
+      }
+    }
+  });
   test('each family is one unit, kept whole in one shard, with the bookings it needs', () => {
     const p = plan('http://mock.test');
     const units = planUnits(p);

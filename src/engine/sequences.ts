@@ -51,7 +51,12 @@ export const SEQUENCE_CASE: Record<SequenceFamily, string> = {
   'write-read': 'seq-write-read', cancel: 'seq-cancel', 'cancel-transfer': 'seq-cancel-transfer',
 };
 
-/** The texts written: each holds what a binding's encoding can mangle. The second write of a booking replaces the first with a long one. */
+/**
+ * The texts written: each holds what a binding's encoding can mangle (a test holds every one to it):
+ * form and markup delimiters, Latin-1 and beyond the BMP, and each is longer than 64 characters, so
+ * UTF-8 read as Latin-1 or a string cut short on one binding shows, whichever binding writes it. The
+ * second write of a booking replaces the first with a long one.
+ */
 export const WRITE_TEXTS: readonly string[] = [
   'Late arrival + early check-in & "quiet" room <2nd floor>, l\'hôtel à Zürich: façade, Ångström, ñ 😀 𝄞',
   'Crib & extra pillows; 1+1 < 3 > 2; "twin" beds, it\'s fine: café crème, Øresund, ß 🛏️ 𐍈',

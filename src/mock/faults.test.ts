@@ -21,6 +21,7 @@ describe('the catalogue', () => {
 
   test('catalogueProblems finds a broken entry', () => {
     const bad: Fault = { name: 'Bad Name', description: '', category: 'status', operation: 'NoSuchOp', bindings: [], apply: {} };
+    expect(catalogueProblems([{ ...findFault('post-different-policy-text')!, undetectable: ' ' }])).toEqual(['post-different-policy-text: undetectable without a reason']);
     expect(catalogueProblems([bad, bad])).toEqual(expect.arrayContaining([
       'Bad Name: duplicate name', 'Bad Name: not kebab-case', 'Bad Name: no operation NoSuchOp', 'Bad Name: bad bindings', 'Bad Name: no hook', 'Bad Name: no description',
     ]));
@@ -47,6 +48,9 @@ describe('the catalogue', () => {
     expect(lines).toHaveLength(FAULTS.length);
     expect(lines.find((l) => l.startsWith('soap12-drops-list-item '))).toMatch(/^soap12-drops-list-item\s+GetMeals\s+soap12\s+SOAP 1\.2 leaves/);
     expect(lines.find((l) => l.startsWith('cancel-booking-result-renamed '))).toMatch(/\sCancelBooking\s+all\s/);
+    // A fault no honest run can see says so, and why.
+    expect(lines.find((l) => l.startsWith('post-different-policy-text '))).toMatch(/ \[undetectable: a booking cancels once: .*\]$/);
+    expect(lines.filter((l) => l.includes('[undetectable: '))).toHaveLength(FAULTS.filter((f) => f.undetectable).length);
   });
 });
 

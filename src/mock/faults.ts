@@ -2,7 +2,8 @@
  * Fault injection: a catalogue of named contract violations the mock can commit on request
  * (`npm run mock -- --fault NAME`, `startMock({ faults: [NAME] })`, `createHandlers({ faults })`).
  * The self-test (suites/self-test.test.ts) runs the harness against every entry and requires each
- * to be caught and pinpointed: a finding on the fault's operation and binding(s), none elsewhere.
+ * to be caught and pinpointed: a finding on the fault's operation and binding(s), none elsewhere;
+ * but for an entry marked `undetectable` (its reason given), whose run must raise no finding at all.
  *
  * Each fault is ONE violation, confined to one operation and the bindings it names. Adding a fault
  * is adding one entry to FAULTS; the self-test and `--list-faults` pick it up.
@@ -132,6 +133,13 @@ export interface Fault {
    * sequence (for a write, the reads after it). `operation` and `bindings` stay where it is committed.
    */
   readonly showsIn?: readonly string[];
+  /**
+   * Why no honest run can see this fault: the one fault of the catalogue a harness that is right
+   * about a stateful service must miss (one that saw it would fail a conforming service). The
+   * self-test still runs it and requires that the run raise no finding at all: proof that the
+   * harness compares nothing across bookings. Kept to mark where black-box testing ends.
+   */
+  readonly undetectable?: string;
 }
 
 // ---- helpers for the entries ------------------------------------------------------------------
@@ -457,7 +465,10 @@ export const FAULTS: readonly Fault[] = [
     description: 'no transfer has its required estimatedTimeInMinutes (a known field of an open type)',
     apply: { value: edit((v) => { for (const a of v.airports ?? []) for (const t of a.transfers ?? []) t.estimatedTimeInMinutes = undefined; }) } },
   { name: 'post-different-policy-text', category: 'equivalence', operation: 'CancelBooking', bindings: ['post'],
-    description: 'HTTP POST gives another activecancellationpolicy text than HTTP GET (the place SOAP shows nil)',
+    description: 'HTTP POST gives another activecancellationpolicy text than HTTP GET would for the same booking (the place SOAP shows nil)',
+    undetectable: 'a booking cancels once: GET and POST never cancel the same booking, so no run has two texts of one booking to compare, '
+      + 'and the text of one booking says nothing about another\'s (no read operation gives it either: AmendmentPriceRequest\'s '
+      + 'cancellation_policies hold a deadline and a percentage, no text)',
     apply: { value: edit((v) => { for (const m of v.CancellationPaymentMethod) for (const k of m.cancellation) k.activecancellationpolicy += ' (conditions apply)'; }) } },
   { name: 'doctype-in-response', category: 'encoding', operation: 'GetRoomTypes', bindings: ['post'],
     description: 'the document carries a DOCTYPE with an internal entity',
@@ -495,13 +506,13 @@ export const FAULTS: readonly Fault[] = [
     description: 'HTTP POST decodes "+" in a form value literally: a space sent as "+" reaches the service as "+"',
     triggeredBy: 'a string parameter holding a space',
     apply: { params: (p) => mapStrings(p, (v) => v.replace(/ /g, '+')) } },
-  { name: 'get-utf8-as-latin1', category: 'input', operation: 'CancelBooking', bindings: ['get'],
-    description: 'HTTP GET decodes percent-encoded UTF-8 as Latin-1 ("Zürich" becomes "ZÃ¼rich")',
-    triggeredBy: 'a parameter holding a character beyond ASCII',
+  { name: 'get-utf8-as-latin1', category: 'input', operation: 'UpdateSpecialRequest', bindings: ['get'],
+    description: 'HTTP GET decodes percent-encoded UTF-8 as Latin-1: a special request "Zürich" is stored, and read back on every binding, as "ZÃ¼rich"',
+    triggeredBy: 'a parameter holding a character beyond ASCII (the text written)',
     apply: { params: (p) => mapStrings(p, (v) => Buffer.from(v, 'utf8').toString('latin1')) } },
-  { name: 'soap12-truncates-long-strings', category: 'input', operation: 'CancelTransferBooking', bindings: ['soap12'],
-    description: 'SOAP 1.2 cuts string parameters longer than 64 characters to 64',
-    triggeredBy: 'a string parameter longer than 64 characters',
+  { name: 'soap12-truncates-long-strings', category: 'input', operation: 'UpdateSpecialRequest', bindings: ['soap12'],
+    description: 'SOAP 1.2 cuts string parameters longer than 64 characters to 64: a long special request is stored, and read back on every binding, cut',
+    triggeredBy: 'a string parameter longer than 64 characters (the text written)',
     apply: { params: (p) => mapStrings(p, (v) => ([...v].length > 64 ? [...v].slice(0, 64).join('') : v)) } },
   { name: 'soap11-late-evening-next-day', category: 'input', operation: 'AmendmentPriceRequest', bindings: ['soap11'],
     description: 'SOAP 1.1 shifts a dateTime from 22:00 on to the next day (a time-zone conversion gone wrong)',
@@ -511,7 +522,7 @@ export const FAULTS: readonly Fault[] = [
     description: 'HTTP GET rejects a negative bookingId that the other bindings accept',
     triggeredBy: 'a negative bookingId',
     apply: { params: (p) => (/^\s*-\d/.test(p.bookingId ?? '') ? { ...p, bookingId: 'negative' } : p) } },
-  { name: 'post-rejects-int-max', category: 'input', operation: 'UpdateSpecialRequest', bindings: ['post'],
+  { name: 'post-rejects-int-max', category: 'input', operation: 'GetSpecialRequest', bindings: ['post'],
     description: 'HTTP POST rejects bookingId 2147483647 (the xs:int maximum) that the other bindings accept',
     triggeredBy: 'bookingId 2147483647',
     apply: { params: (p) => (Number(p.bookingId) === 2147483647 ? { ...p, bookingId: 'overflow' } : p) } },
@@ -661,7 +672,8 @@ export function listFaults(faults: readonly Fault[] = FAULTS): string[] {
   const ow = Math.max(...faults.map((f) => f.operation.length));
   const bw = Math.max(...faults.map((f) => faultBindings(f).join(',').length));
   return faults.map((f) => `${f.name.padEnd(w)}  ${f.operation.padEnd(ow)}  ${(f.bindings === 'all' ? 'all' : f.bindings.join(',')).padEnd(bw)}  ${f.description}`
-    + (f.stateful ? ` [stateful: shows ${f.showsOnFirstCall ? 'from the first call' : 'in a sequence'}, in ${f.showsIn?.join(', ')}]` : ''));
+    + (f.stateful ? ` [stateful: shows ${f.showsOnFirstCall ? 'from the first call' : 'in a sequence'}, in ${f.showsIn?.join(', ')}]` : '')
+    + (f.undetectable ? ` [undetectable: ${f.undetectable}]` : ''));
 }
 
 /** Problems of the catalogue itself (a test keeps it empty): unknown operations or bindings, duplicates, no hook. */
@@ -680,6 +692,7 @@ export function catalogueProblems(faults: readonly Fault[] = FAULTS): string[] {
     if (f.showsOnFirstCall && !f.stateful) out.push(`${f.name}: showsOnFirstCall without stateful`);
     if (f.stateful && !f.showsIn?.length) out.push(`${f.name}: a stateful fault says where it shows (showsIn)`);
     for (const o of f.showsIn ?? []) if (!findOperation(o)) out.push(`${f.name}: shows in no operation ${o}`);
+    if (f.undetectable !== undefined && !f.undetectable.trim()) out.push(`${f.name}: undetectable without a reason`);
   }
   return out;
 }

@@ -87,6 +87,19 @@ describe('npm run mock -- flags', () => {
     expect(p.out()).not.toContain('mock-password');
   });
 
+  test('a reader that closes the pipe after the URL does not take the mock down: it goes on serving', async () => {
+    const p = run(['--port', '0'], 'node');
+    const url = /^mock listening on (\S+)$/.exec(await p.firstLine)![1]!;
+    p.child.stdout!.destroy(); // as `| head -1` does: the next line the mock prints meets a closed pipe
+    const langs = findOperation('GetLanguages')!;
+    // The process must still be there and answer.
+    for (let i = 0; i < 3; i++) expect((await call(url, DEFAULT_NAMESPACES, langs, 'post', validParams(langs))).status).toBe(200);
+    expect(p.child.exitCode).toBeNull();
+    p.child.kill('SIGTERM'); // "mock closed" goes to the closed pipe: dropped, and a clean exit
+    expect(await p.exited).toBe(0);
+    expect(p.err()).not.toMatch(/EPIPE|Unhandled/);
+  });
+
   test('SIGINT closes cleanly too', async () => {
     const p = run(['--port', '0'], 'node');
     expect(await p.firstLine).toMatch(/^mock listening on http:\/\/127\.0\.0\.1:\d+$/);

@@ -77,6 +77,18 @@ export interface MockCommandIO {
 
 const consoleIO: MockCommandIO = { out: (s) => console.log(s), err: (s) => console.error(s) };
 
+/**
+ * A reader that went away (`npm run mock | head -1`, a supervisor that read the URL and closed the
+ * pipe) does not take the mock down: what it would print is dropped, and it goes on serving.
+ */
+function keepServingWithoutReader(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code !== 'EPIPE') throw e;
+    });
+  }
+}
+
 interface MockFlags {
   port: number; user: string; password: string; namespaces: Namespaces; paths: ServicePaths; faults: string[]; vary: boolean; realService: boolean;
   stateless?: true;
@@ -133,6 +145,7 @@ export function parseMockFlags(argv: readonly string[], env: NodeJS.ProcessEnv =
 
 /** Run the mock command; resolves with the exit code once a signal has closed the mock. */
 export async function mockMain(argv: readonly string[], io: MockCommandIO = consoleIO): Promise<number> {
+  if (io === consoleIO) keepServingWithoutReader();
   let flags: MockFlags | 'help' | 'list-faults';
   try {
     flags = parseMockFlags(argv);

@@ -1,8 +1,15 @@
 /**
- * allure-results/: Allure 2 results written through allure-js-commons' own ReporterRuntime and
- * FileSystemWriter, so the file format is the library's. One test per operation × binding × case,
- * one step per check; labels epic = group, feature = binding, story = operation, and
- * parentSuite / suite / subSuite = group / operation / binding.
+ * allure-results/: Allure 2 results written through allure-js-commons' own ReporterRuntime, so the
+ * file format is the library's. One test per operation × column cell of the matrix (a binding, or
+ * equivalence for the comparisons of bindings), fullName `group.operation.column`, the same in every
+ * run and seed, so Allure keeps its history and retries; inside it one step per case and, under
+ * each, one step per check (a sequence's calls numbered beneath). Labels: epic = group, feature =
+ * binding, story = operation, parentSuite / suite / subSuite = group / operation / binding.
+ *
+ * A case with a failed or known row has its requests and responses attached to its step, one
+ * attachment each; the exchanges of the other cases of the cell are one attachment of the test,
+ * "Exchanges (N cases)", its excerpts sharing ATTACHMENT_MAX characters. A clean run so writes about
+ * two files per cell instead of a result per case and a file per exchange.
  *
  * Known deviations do not fail the test: their steps are "skipped" with a message starting
  * "known deviation:", the test gets the tag known-deviation, and categories.json files them under
@@ -10,14 +17,20 @@
  */
 import { ContentType, LabelName, Stage, Status, type Label, type StepResult, type TestResult, type TestResultContainer, type Globals } from 'allure-js-commons';
 import { ReporterRuntime, stringifyEnvInfo, type Writer } from 'allure-js-commons/sdk/reporter';
+import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResultRow, RunReport, Status as RowStatus } from '../core/types.js';
 import { formatFindings } from './console.js';
-import { bindingLabel, COLUMN_LABELS, GROUP_LABELS, groupTests, jsonText, stepText, truncate, visibleText, type TestGroup } from './model.js';
+import { bindingLabel, COLUMN_LABELS, countRows, countsLine, GROUP_LABELS, groupCells, jsonText, stepText, truncate, visibleText, type CellGroup, type TestGroup } from './model.js';
 
-/** Longest request/response attachment, in characters (attachments are excerpts, not archives). */
-const ATTACHMENT_MAX = 64 * 1024;
+/**
+ * Longest request/response attachment, in characters (attachments are excerpts, not archives); the
+ * excerpts of a cell's "Exchanges" attachment share this many between them.
+ */
+export const ATTACHMENT_MAX = 64 * 1024;
+/** Lines of a test's status message (its failed checks) before "… and N more". */
+export const MESSAGE_LINES = 50;
 
 type Category = { name: string; matchedStatuses?: Status[]; messageRegex?: string; description?: string };
 
@@ -30,24 +43,33 @@ interface PendingWrite {
 
 /**
  * A Writer that records what the runtime writes and replays it onto a real writer later: all
- * report bytes are checked for secrets before the first file exists.
+ * report bytes are checked for secrets before the first file exists. Each write is serialised once,
+ * when the runtime hands it over (the runtime may reuse its objects afterwards); those bytes are what
+ * is written, and what a replay onto another Writer parses back.
  */
 export class DeferredWriter implements Writer {
   readonly pending: PendingWrite[] = [];
 
+  private pushJson<T>(name: string, value: T, write: (w: Writer, v: T) => void): void {
+    const p: PendingWrite = {
+      name,
+      bytes: Buffer.from(jsonText(JSON.stringify(value))),
+      apply: (w) => write(w, JSON.parse(p.bytes.toString('utf8')) as T),
+    };
+    this.pending.push(p);
+  }
+
   writeResult(result: TestResult): void {
-    const snapshot = JSON.parse(JSON.stringify(result)) as TestResult;
-    this.pending.push({ name: `${result.uuid}-result.json`, bytes: Buffer.from(jsonText(JSON.stringify(snapshot))), apply: (w) => w.writeResult(snapshot) });
+    this.pushJson(`${result.uuid}-result.json`, result, (w, v) => w.writeResult(v));
   }
 
   writeGroup(result: TestResultContainer): void {
-    const snapshot = JSON.parse(JSON.stringify(result)) as TestResultContainer;
-    this.pending.push({ name: `${result.uuid}-container.json`, bytes: Buffer.from(jsonText(JSON.stringify(snapshot))), apply: (w) => w.writeGroup(snapshot) });
+    this.pushJson(`${result.uuid}-container.json`, result, (w, v) => w.writeGroup(v));
   }
 
   writeAttachment(distFileName: string, content: Buffer): void {
-    const copy = Buffer.from(content);
-    this.pending.push({ name: distFileName, bytes: copy, apply: (w) => w.writeAttachment(distFileName, copy) });
+    const p: PendingWrite = { name: distFileName, bytes: Buffer.from(content), apply: (w) => w.writeAttachment(distFileName, p.bytes) };
+    this.pending.push(p);
   }
 
   writeAttachmentFromPath(distFileName: string): void {
@@ -60,16 +82,14 @@ export class DeferredWriter implements Writer {
   }
 
   writeCategoriesDefinitions(categories: Category[]): void {
-    const copy = JSON.parse(JSON.stringify(categories)) as Category[];
-    this.pending.push({ name: 'categories.json', bytes: Buffer.from(jsonText(JSON.stringify(copy))), apply: (w) => w.writeCategoriesDefinitions(copy) });
+    this.pushJson('categories.json', categories, (w, v) => w.writeCategoriesDefinitions(v));
   }
 
   writeGlobals(distFileName: string, info: Globals): void {
-    const copy = JSON.parse(JSON.stringify(info)) as Globals;
-    this.pending.push({ name: distFileName, bytes: Buffer.from(jsonText(JSON.stringify(copy))), apply: (w) => w.writeGlobals(distFileName, copy) });
+    this.pushJson(distFileName, info, (w, v) => w.writeGlobals(distFileName, v));
   }
 
-  /** Replay every recorded write onto a FileSystemWriter for dir. */
+  /** Write every recorded file into dir. */
   flushTo(dir: string): void {
     // The bytes checked (and, where the secret guard found something, redacted) are the bytes
     // written: the same text allure-js-commons' FileSystemWriter writes, without its fsync per file.
@@ -94,29 +114,116 @@ function testStatus(rows: readonly ResultRow[]): Status {
   return Status.SKIPPED;
 }
 
-function labelsOf(t: TestGroup): Label[] {
-  const binding = COLUMN_LABELS[t.column];
+function labelsOf(c: CellGroup): Label[] {
+  const binding = COLUMN_LABELS[c.column];
   const labels: Label[] = [
-    { name: LabelName.EPIC, value: t.group },
+    { name: LabelName.EPIC, value: c.group },
     { name: LabelName.FEATURE, value: binding },
-    { name: LabelName.STORY, value: t.operation },
-    { name: LabelName.PARENT_SUITE, value: GROUP_LABELS[t.group] ?? t.group },
-    { name: LabelName.SUITE, value: t.operation },
+    { name: LabelName.STORY, value: c.operation },
+    { name: LabelName.PARENT_SUITE, value: GROUP_LABELS[c.group] ?? c.group },
+    { name: LabelName.SUITE, value: c.operation },
     { name: LabelName.SUB_SUITE, value: binding },
     { name: LabelName.FRAMEWORK, value: 'accommodation-conformance' },
   ];
-  if (t.rows.some((r) => r.status === 'known')) labels.push({ name: LabelName.TAG, value: 'known-deviation' });
+  if (c.rows.some((r) => r.status === 'known')) labels.push({ name: LabelName.TAG, value: 'known-deviation' });
   return labels;
 }
 
-function attachmentText(s: string): Buffer {
-  const t = truncate(visibleText(s), ATTACHMENT_MAX);
-  return Buffer.from(t.truncated ? `${t.text}\n\n[truncated: first ${t.text.length} of ${t.length} characters]` : t.text, 'utf8');
+/**
+ * What a test's or a case step's status message lists: its failed rows; else, when every row was
+ * skipped, why; else its known deviations. Undefined for a plain pass.
+ */
+function statusLines(rows: readonly ResultRow[], prefix: (r: ResultRow) => string): string[] | undefined {
+  const failed = rows.filter((r) => r.status === 'failed');
+  if (failed.length > 0) return failed.map((r) => `${prefix(r)}${r.check}: ${stepMessage(r) ?? ''}`);
+  if (rows.every((r) => r.status === 'skipped')) return rows.map((r) => `${prefix(r)}${r.check}: ${r.message || 'skipped'}`);
+  const known = rows.filter((r) => r.status === 'known');
+  if (known.length > 0) return known.map((r) => `${prefix(r)}${r.check}: ${stepMessage(r) ?? ''}`);
+  return undefined;
+}
+
+/** The first MESSAGE_LINES lines, then "… and N more <what>". */
+function capLines(lines: readonly string[], what: string): string {
+  if (lines.length <= MESSAGE_LINES) return lines.join('\n');
+  return [...lines.slice(0, MESSAGE_LINES), `… and ${lines.length - MESSAGE_LINES} more ${what}`].join('\n');
+}
+
+/** An excerpt cut to `max` characters, saying so when it was. */
+function cut(text: string, max: number): string {
+  const t = truncate(text, max);
+  return t.truncated ? `${t.text}\n\n[truncated: first ${t.text.length} of ${t.length} characters]` : t.text;
+}
+
+interface Excerpt {
+  readonly kind: 'Request' | 'Response';
+  /** The excerpt as written (visible text). */
+  readonly text: string;
+  /** A further distinct request (or response) of the case names its row: "soap11, sequence". */
+  readonly detail?: string;
+}
+
+/** Each distinct request and response of a case's rows, in row order. */
+function excerptsOf(t: TestGroup): Excerpt[] {
+  const seen = { Request: new Set<string>(), Response: new Set<string>() };
+  const out: Excerpt[] = [];
+  for (const r of t.rows) {
+    for (const [kind, text] of [['Request', r.request], ['Response', r.response]] as const) {
+      if (text === undefined || text === '' || seen[kind].has(text)) continue;
+      seen[kind].add(text);
+      out.push({ kind, text: visibleText(text), ...(seen[kind].size > 1 ? { detail: `${r.binding}, ${r.check}` } : {}) });
+    }
+  }
+  return out;
 }
 
 /**
- * Produce the Allure results of a report into a DeferredWriter (nothing touches the disk yet).
- * Test times are laid end to end from startedAt using each row's duration.
+ * Share `budget` characters between texts of the given lengths: each gets its whole length or an
+ * equal share of what the shorter ones left, whichever is less. The shares add up to at most the
+ * budget, and no text gets less than an equal share of it.
+ */
+export function shareBudget(lengths: readonly number[], budget: number): number[] {
+  const order = lengths.map((_, i) => i).sort((a, b) => lengths[a]! - lengths[b]! || a - b);
+  const out = lengths.map(() => 0);
+  let left = budget;
+  order.forEach((i, k) => {
+    out[i] = Math.min(lengths[i]!, Math.floor(left / (order.length - k)));
+    left -= out[i]!;
+  });
+  return out;
+}
+
+/**
+ * The one attachment that holds the exchanges of a cell's cases with no failed or known row: each
+ * case's excerpts under its id, sharing ATTACHMENT_MAX characters (a long excerpt is cut, and says
+ * so; every case keeps its heading). Undefined when none of them has an exchange.
+ */
+function exchangesText(c: CellGroup, cases: readonly TestGroup[]): { text: string; cases: number } | undefined {
+  const blocks = cases.map((t) => ({ t, excerpts: excerptsOf(t) })).filter((b) => b.excerpts.length > 0);
+  if (blocks.length === 0) return undefined;
+  const all = blocks.flatMap((b) => b.excerpts);
+  const shares = shareBudget(all.map((e) => e.text.length), ATTACHMENT_MAX);
+  let i = 0;
+  const where = c.column === 'equivalence' ? `${c.operation}, the bindings compared` : `${c.operation} on ${bindingLabel(c.column)}`;
+  const out = [
+    `${where}: the exchanges of the ${blocks.length} case${blocks.length === 1 ? '' : 's'} with no failed check and no known deviation `
+      + `(a failing case's exchanges are attached to its step). The excerpts share ${ATTACHMENT_MAX} characters; a longer one is cut.`,
+  ];
+  for (const b of blocks) {
+    out.push('', `=== case ${b.t.case}`);
+    for (const e of b.excerpts) out.push(`--- ${e.kind}${e.detail !== undefined ? ` (${e.detail})` : ''}`, cut(e.text, shares[i++]!));
+  }
+  return { text: out.join('\n'), cases: blocks.length };
+}
+
+/** A finished step (the shape of allure-js-commons' createStepResult) starting at `start`; `stop` is set when its rows are laid out. */
+function newStep(name: string, start: number, status?: Status, statusDetails: StepResult['statusDetails'] = {}, parameters: StepResult['parameters'] = []): StepResult {
+  return { status, statusDetails, stage: Stage.FINISHED, steps: [], attachments: [], parameters, name, start, stop: start };
+}
+
+/**
+ * Produce the Allure results of a report into a DeferredWriter (nothing touches the disk yet): one
+ * test per operation × column cell. Times are laid end to end from startedAt using each row's
+ * duration.
  */
 export function renderAllure(report: RunReport): DeferredWriter {
   const writer = new DeferredWriter();
@@ -138,76 +245,82 @@ export function renderAllure(report: RunReport): DeferredWriter {
   const started = Date.parse(report.startedAt);
   let clock = Number.isNaN(started) ? Date.now() : started;
 
-  for (const t of groupTests(report.results)) {
-    // The identity (fullName, and the parameters Allure hashes into historyId) is operation × column ×
-    // case, the same in every run; which binding departed in a comparison is an excluded parameter.
-    const fullName = `${t.group}.${t.operation}.${t.column}.${t.case}`;
-    const departing = [...new Set(t.rows.filter((r) => r.binding.includes(',') || t.column === 'equivalence').map((r) => r.binding))];
-    const status = testStatus(t.rows);
-    const failed = t.rows.filter((r) => r.status === 'failed');
+  for (const c of groupCells(report.results)) {
+    // The identity (fullName, and the parameters Allure hashes into historyId) is operation ×
+    // column, the same in every run and seed; which binding departed in a comparison is an
+    // excluded parameter.
+    const fullName = `${c.group}.${c.operation}.${c.column}`;
+    const departing = [...new Set(c.rows.filter((r) => r.binding.includes(',') || c.column === 'equivalence').map((r) => r.binding))];
+    const counts = countRows(c.rows);
     const start = clock;
     const uuid = runtime.startTest({
-      name: `${t.operation} [${t.column}] ${t.case}`,
+      name: `${c.operation} [${c.column}]`,
       fullName,
-      titlePath: [t.group, t.operation, t.column],
-      labels: labelsOf(t),
-      parameters: [{ name: 'binding', value: t.column }, { name: 'case', value: t.case },
-        ...(t.column === 'equivalence' ? [{ name: 'bindings', value: departing.join(' | ') || 'all', excluded: true }] : [])],
-      description: t.column === 'equivalence'
-        ? `${t.operation}, case ${t.case}: the bindings compared (${departing.map(bindingLabel).join('; ') || 'all agree'}).`
-        : `${t.operation} on ${bindingLabel(t.column)}, case ${t.case}: ${t.rows.length} check${t.rows.length === 1 ? '' : 's'}.`,
+      titlePath: [c.group, c.operation, c.column],
+      labels: labelsOf(c),
+      parameters: [{ name: 'binding', value: c.column },
+        ...(c.column === 'equivalence' ? [{ name: 'bindings', value: departing.join(' | ') || 'all', excluded: true }] : [])],
+      description: `${c.column === 'equivalence'
+        ? `${c.operation}: the bindings compared (${departing.map(bindingLabel).join('; ') || 'all agree'})`
+        : `${c.operation} on ${bindingLabel(c.column)}`}, ${c.cases.length} case${c.cases.length === 1 ? '' : 's'}: ${countsLine(counts)}. `
+        + 'One step per case, one sub-step per check.',
       start,
       stage: Stage.RUNNING,
     });
-    for (const r of t.rows) {
-      const stepStart = clock;
-      const stepUuid = runtime.startStep(uuid, null, {
-        name: r.check,
-        start: stepStart,
-        parameters: r.path ? [{ name: 'path', value: r.path }] : [],
-      });
-      if (stepUuid === undefined) throw new Error(`allure: could not start step ${r.check} of ${fullName}`);
-      runtime.updateStep(stepUuid, (step: StepResult) => {
-        step.status = STEP_STATUS[r.status];
+    // The steps are built as the library's StepResult objects and handed to the test whole: a
+    // cell holds hundreds of them, and the runtime's per-step bookkeeping only cost time here.
+    const steps: StepResult[] = [];
+    const clean: TestGroup[] = [];
+    for (const t of c.cases) {
+      const caseStep = newStep(t.case, clock);
+      for (const r of t.rows) {
         const message = stepMessage(r);
-        step.statusDetails = {
+        const step = newStep(r.check, clock, STEP_STATUS[r.status], {
           ...(message !== undefined ? { message } : {}),
           ...(r.status === 'failed' || r.status === 'known' ? { trace: formatFindings([{ ...r, status: 'failed' }]) } : {}),
           ...(r.findings[0]?.expected !== undefined ? { expected: r.findings[0].expected } : {}),
           ...(r.findings[0]?.actual !== undefined ? { actual: r.findings[0].actual } : {}),
-        };
-      });
-      // A sequence's calls, as numbered sub-steps in the order sent.
-      for (const s of r.steps ?? []) {
-        const sub = runtime.startStep(uuid, stepUuid, { name: `${s.n}. ${stepText(s)}`, start: clock });
-        if (sub !== undefined) runtime.stopStep(sub, { stop: clock });
+        }, [...(r.path ? [{ name: 'path', value: r.path }] : []), ...(c.column === 'equivalence' ? [{ name: 'bindings', value: r.binding }] : [])]);
+        // A sequence's calls, as numbered sub-steps in the order sent.
+        for (const x of r.steps ?? []) step.steps.push(newStep(`${x.n}. ${stepText(x)}`, clock));
+        clock += Math.max(0, Math.round(r.durationMs ?? 0));
+        step.stop = clock;
+        caseStep.steps.push(step);
       }
-      clock += Math.max(0, Math.round(r.durationMs ?? 0));
-      runtime.stopStep(stepUuid, { stop: clock });
-    }
-    // Attach each distinct exchange once (rows of one test usually share one).
-    const seen = new Set<string>();
-    for (const r of t.rows) {
-      for (const [kind, text] of [['Request', r.request], ['Response', r.response]] as const) {
-        if (text === undefined || text === '' || seen.has(`${kind}\u0000${text}`)) continue;
-        seen.add(`${kind}\u0000${text}`);
-        const name = seen.size > 2 ? `${kind} (${r.binding}, ${r.check})` : kind;
-        runtime.writeAttachment(uuid, null, name, attachmentText(text), { contentType: ContentType.TEXT, fileExtension: 'txt' });
+      // A case that failed or holds a known deviation: each distinct exchange attached to its step.
+      if (t.rows.some((r) => r.status === 'failed' || r.status === 'known')) {
+        for (const e of excerptsOf(t)) {
+          const source = `${randomUUID()}-attachment.txt`;
+          writer.writeAttachment(source, Buffer.from(cut(e.text, ATTACHMENT_MAX), 'utf8'));
+          caseStep.attachments.push({ name: `${e.kind} (${t.case}${e.detail !== undefined ? `, ${e.detail}` : ''})`, source, type: ContentType.TEXT });
+        }
+      } else {
+        clean.push(t);
       }
+      const lines = statusLines(t.rows, () => '');
+      caseStep.status = testStatus(t.rows);
+      if (lines !== undefined) caseStep.statusDetails = { message: capLines(lines, 'checks') };
+      caseStep.stop = clock;
+      steps.push(caseStep);
     }
+    const exchanges = exchangesText(c, clean);
+    if (exchanges !== undefined) {
+      runtime.writeAttachment(uuid, null, `Exchanges (${exchanges.cases} case${exchanges.cases === 1 ? '' : 's'})`, Buffer.from(exchanges.text, 'utf8'),
+        { contentType: ContentType.TEXT, fileExtension: 'txt' });
+    }
+    const failed = c.rows.filter((r) => r.status === 'failed');
+    const lines = statusLines(c.rows, (r) => `${r.case}: `);
     runtime.updateTest(uuid, (result: TestResult) => {
-      result.status = status;
+      result.steps.push(...steps);
+      result.status = testStatus(c.rows);
       result.stage = Stage.FINISHED;
-      if (failed.length > 0) {
+      if (lines !== undefined) {
         result.statusDetails = {
-          message: failed.map((r) => `${r.check}: ${stepMessage(r) ?? ''}`).join('\n'),
-          trace: formatFindings(failed),
-        };
-      } else if (status === Status.SKIPPED) {
-        result.statusDetails = { message: t.rows.map((r) => `${r.check}: ${r.message || 'skipped'}`).join('\n') };
-      } else if (t.rows.some((r) => r.status === 'known')) {
-        result.statusDetails = {
-          message: t.rows.filter((r) => r.status === 'known').map((r) => `${r.check}: ${stepMessage(r) ?? ''}`).join('\n'),
+          message: capLines(lines, failed.length > 0 ? 'failed checks' : 'checks'),
+          ...(failed.length > 0 ? {
+            trace: formatFindings(failed.slice(0, MESSAGE_LINES))
+              + (failed.length > MESSAGE_LINES ? `\n\n… and ${failed.length - MESSAGE_LINES} more failed checks (see the case steps)` : ''),
+          } : {}),
         };
       }
     });

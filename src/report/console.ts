@@ -3,7 +3,7 @@ import { latencyText } from './latency.js';
 import { relative, sep } from 'node:path';
 import type { ResultRow, RunReport } from '../core/types.js';
 import {
-  consoleText, countsLine, formatDuration, inBandCases, inBandNote, deviations, deviationFlags, rowTitle, skippedOperations, truncate, verdictOf,
+  consoleText, countsLine, formatDuration, inBandCases, inBandNote, deviations, deviationFlags, rowTitle, skippedOperations, truncate, verdictOf, stepText,
 } from './model.js';
 import type { ReportPaths } from './paths.js';
 import { defectCases, defectTitle, groupDefects } from './defects.js';
@@ -68,6 +68,9 @@ export function formatDefects(rows: readonly ResultRow[], max = 50): string {
     if (d.example.message) lines.push(`  message:   ${hang(value(d.example.message), '             ')}`);
     if (d.example.expected !== undefined) lines.push(`  expected:  ${hang(value(d.example.expected), '             ')}`);
     if (d.example.actual !== undefined) lines.push(`  actual:    ${hang(value(d.example.actual), '             ')}`);
+    // A sequence's calls, numbered in the order sent (write binding → read binding), as the other reports show them.
+    const steps = d.rows.find((r) => r.steps)?.steps;
+    if (steps) lines.push('  steps:', ...steps.map((st) => `    ${st.n}. ${hang(value(stepText(st)), '       ')}`));
     if (d.reproduce) lines.push(`  reproduce (case ${consoleText(d.reproduceCase)}):`, `    ${hang(consoleText(d.reproduce), '    ')}`);
     return lines.join('\n');
   });

@@ -166,6 +166,45 @@ export function groupTests(rows: readonly ResultRow[]): TestGroup[] {
 }
 
 /**
+ * One operation × column cell of the matrix as one test (Allure): its cases in first-appearance
+ * order, each with its rows in report order. Its identity is operation × column, the same in every
+ * run and every seed, whichever cases the run generated.
+ */
+export interface CellGroup {
+  readonly operation: string;
+  readonly group: string;
+  readonly column: Column;
+  readonly cases: TestGroup[];
+  readonly rows: ResultRow[];
+}
+
+/**
+ * Group rows by operation × column, and by case inside each cell, keeping first-appearance order:
+ * the cases of a cell are exactly groupTests' groups of that operation × column, in the same order.
+ */
+export function groupCells(rows: readonly ResultRow[]): CellGroup[] {
+  const cells = new Map<string, { cell: CellGroup; cases: Map<string, TestGroup> }>();
+  for (const r of rows) {
+    const column = columnOf(r);
+    const key = `${r.operation}\u0000${column}`;
+    let c = cells.get(key);
+    if (!c) {
+      c = { cell: { operation: r.operation, group: r.group, column, cases: [], rows: [] }, cases: new Map() };
+      cells.set(key, c);
+    }
+    let t = c.cases.get(r.case);
+    if (!t) {
+      t = { operation: r.operation, group: r.group, column, case: r.case, rows: [] };
+      c.cases.set(r.case, t);
+      c.cell.cases.push(t);
+    }
+    t.rows.push(r);
+    c.cell.rows.push(r);
+  }
+  return [...cells.values()].map((c) => c.cell);
+}
+
+/**
  * A row's identity as a test in JUnit and Allure, the same in every run: operation, column (the
  * binding, or 'equivalence' for a comparison whichever binding departs), case and check. The
  * departing binding is a detail of the result (a property, the message), never part of the name.

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunReport } from '../core/types.js';
 import { makeRedactor } from '../core/redact.js';
 import { formatSummary, renderHtml, renderJson, renderJunit, validateReport, writeReports, type ReportPaths } from './index.js';
-import { groupTests } from './model.js';
+import { groupCells, groupTests } from './model.js';
+import { ATTACHMENT_MAX, MESSAGE_LINES, renderAllure, shareBudget } from './allure.js';
 import { FAILED_MESSAGE, fixtureReport, passingReport, REPRODUCE_FAILED } from '../../test/support/report.js';
 
 const tmp: string[] = [];
@@ -271,55 +272,130 @@ describe('allure-results', () => {
   });
   const label = (r: any, name: string) => r.labels.filter((l: any) => l.name === name).map((l: any) => l.value);
   const find = (name: string) => results.find((r) => r.name === name);
+  const allSteps = (steps: any[]): any[] => steps.flatMap((s) => [s, ...allSteps(s.steps)]);
 
-  test('one result per operation × binding × case, one step per check', () => {
-    const expected = groupTests(report.results);
-    expect(results).toHaveLength(expected.length);
-    expect(new Set(results.map((r) => r.fullName)).size).toBe(expected.length);
-    for (const t of expected) {
-      const r = find(`${t.operation} [${t.column}] ${t.case}`);
-      expect(r, `${t.operation} ${t.column} ${t.case}`).toBeDefined();
-      expect(r.steps.map((s: any) => s.name)).toEqual(t.rows.map((x) => x.check));
+  test('one result per operation × column cell, one step per case, one sub-step per check', () => {
+    const cells = groupCells(report.results);
+    expect(results).toHaveLength(cells.length);
+    expect(new Set(results.map((r) => r.fullName)).size).toBe(cells.length);
+    for (const c of cells) {
+      const r = find(`${c.operation} [${c.column}]`);
+      expect(r, `${c.operation} ${c.column}`).toBeDefined();
+      expect(r.fullName).toBe(`${c.group}.${c.operation}.${c.column}`);
+      expect(r.steps.map((s: any) => s.name)).toEqual(c.cases.map((t) => t.case));
+      c.cases.forEach((t, i) => expect(r.steps[i].steps.map((s: any) => s.name)).toEqual(t.rows.map((x) => x.check)));
       expect(r.stage).toBe('finished');
     }
   });
 
+  test('not one result per case: a cell with two cases is one result (fails if the writer regresses to a result per case)', () => {
+    // The fixture's GetLanguages has two cases in each binding: a result per case would write more files than cells.
+    const cells = groupCells(report.results);
+    expect(cells.length).toBeLessThan(groupTests(report.results).length);
+    expect(files.filter((f) => f.endsWith('-result.json'))).toHaveLength(cells.length);
+    const r = find('GetLanguages [soap11]');
+    expect(r.steps.map((s: any) => [s.name, s.status])).toEqual([['default', 'passed'], ['second', 'passed']]);
+    expect(results.some((x) => /\] (default|second)$/.test(x.name))).toBe(false);
+  });
+
   test('labels: epic = group, feature = binding label, story = operation, suites', () => {
-    const r = find('GetMeals [soap12] default');
+    const r = find('GetMeals [soap12]');
     expect(label(r, 'epic')).toEqual(['reference']);
     expect(label(r, 'feature')).toEqual(['SOAP 1.2']);
     expect(label(r, 'story')).toEqual(['GetMeals']);
     expect(label(r, 'parentSuite')).toEqual(['Reference data']);
     expect(label(r, 'suite')).toEqual(['GetMeals']);
     expect(label(r, 'subSuite')).toEqual(['SOAP 1.2']);
-    expect(label(find('CancelBooking [get] default'), 'epic')).toEqual(['booking']);
-    expect(label(find('SearchTransfers [post] nil-result'), 'feature')).toEqual(['HTTP POST']);
-    const eq = find('GetMeals [equivalence] default');
+    expect(label(r, 'framework')).toEqual(['accommodation-conformance']);
+    expect(r.parameters).toEqual([{ name: 'binding', value: 'soap12' }]);
+    expect(label(find('CancelBooking [get]'), 'epic')).toEqual(['booking']);
+    expect(label(find('SearchTransfers [post]'), 'feature')).toEqual(['HTTP POST']);
+    const eq = find('GetMeals [equivalence]');
     expect(label(eq, 'feature')).toEqual(['Equivalence']);
-    expect(eq.fullName).toBe('reference.GetMeals.equivalence.default');
+    expect(eq.fullName).toBe('reference.GetMeals.equivalence');
     expect(eq.parameters).toContainEqual({ name: 'bindings', value: 'soap11,get', excluded: true });
+    expect(eq.steps[0].steps[0].parameters).toContainEqual({ name: 'bindings', value: 'soap11,get' });
   });
 
-  test('statuses: failed, skipped, and known deviations passing with a skipped step', () => {
-    const failed = find('GetMeals [soap12] default');
+  test('statuses: a failed row is a failed sub-step of its case step; skipped; known deviations pass with a skipped sub-step', () => {
+    const failed = find('GetMeals [soap12]');
     expect(failed.status).toBe('failed');
-    expect(failed.steps.map((s: any) => s.status)).toEqual(['passed', 'failed', 'passed']);
-    expect(failed.steps[1].statusDetails.message).toContain(FAILED_MESSAGE);
+    expect(failed.steps.map((s: any) => [s.name, s.status])).toEqual([['default', 'failed']]);
+    const checks = failed.steps[0].steps;
+    expect(checks.map((s: any) => s.status)).toEqual(['passed', 'failed', 'passed']);
+    expect(checks[1].statusDetails.message).toContain(FAILED_MESSAGE);
+    expect(checks[1].statusDetails).toMatchObject({ expected: 'xs:int', actual: 'abc' });
+    expect(checks[1].statusDetails.trace).toContain(REPRODUCE_FAILED.split('\n')[0]);
+    expect(failed.steps[0].statusDetails.message).toContain(`xsd_validity: /Envelope/Body/GetMealsResponse`);
+    expect(failed.statusDetails.message).toBe(`default: xsd_validity: /Envelope/Body/GetMealsResponse/getMealsResult/meals/meal[2]/id: ${FAILED_MESSAGE}`);
     expect(failed.statusDetails.trace).toContain(REPRODUCE_FAILED.split('\n')[0]);
-    expect(find('CancelBooking [soap11] default').status).toBe('skipped');
-    const known = find('GetMeals [get] default');
+    const skipped = find('CancelBooking [soap11]');
+    expect(skipped.status).toBe('skipped');
+    expect(skipped.steps[0].status).toBe('skipped');
+    expect(skipped.statusDetails.message).toBe('default: not_run: mutating operation: pass --allow-mutations');
+    const known = find('GetMeals [get]');
     expect(known.status).toBe('passed');
-    expect(known.steps[0].status).toBe('skipped');
-    expect(known.steps[0].statusDetails.message).toMatch(/^known deviation: /);
+    expect(known.steps[0].status).toBe('passed');
+    expect(known.steps[0].steps[0].status).toBe('skipped');
+    expect(known.steps[0].steps[0].statusDetails.message).toMatch(/^known deviation: /);
+    expect(known.statusDetails.message).toMatch(/^default: content_type: known deviation: /);
     expect(label(known, 'tag')).toEqual(['known-deviation']);
+    expect(label(failed, 'tag')).toEqual([]);
+    // categories.json files a known deviation by the test's message.
+    const categories = JSON.parse(readFileSync(join(paths.allureResults, 'categories.json'), 'utf8')) as any[];
+    const byKnown = categories.find((c) => c.name === 'Known deviations');
+    expect(new RegExp(byKnown.messageRegex).test(known.statusDetails.message)).toBe(true);
   });
 
-  test('request and response excerpts are text/plain attachments that exist', async () => {
-    const r = find('GetMeals [soap12] default');
-    expect(r.attachments.map((a: any) => [a.name, a.type])).toEqual([['Request', 'text/plain'], ['Response', 'text/plain']]);
-    const response = await readFile(join(paths.allureResults, r.attachments[1].source), 'utf8');
+  test("a failing case's request and response are attached to its step; the clean cases' exchanges are one attachment", async () => {
+    const failed = find('GetMeals [soap12]');
+    expect(failed.steps[0].attachments.map((a: any) => [a.name, a.type])).toEqual([['Request (default)', 'text/plain'], ['Response (default)', 'text/plain']]);
+    expect(failed.attachments).toEqual([]);
+    const response = await readFile(join(paths.allureResults, failed.steps[0].attachments[1].source), 'utf8');
     expect(response).toContain('<script>alert("xss")</script>');
-    for (const a of results.flatMap((x) => x.attachments)) expect(files).toContain(a.source);
+    expect(response).toContain('\\u0000');
+    const known = find('GetMeals [get]');
+    // A further distinct exchange of the case names its row.
+    expect(known.steps[0].attachments.map((a: any) => a.name)).toEqual(['Request (default)', 'Response (default)',
+      'Request (default, get, xsd_validity)', 'Response (default, get, xsd_validity)']);
+    const big = await readFile(join(paths.allureResults, find('SearchTransfers [post]').steps[0].attachments[1].source), 'utf8');
+    expect(big).toBe(report.results.find((r) => r.operation === 'SearchTransfers' && r.status === 'failed')!.response);
+    const clean = find('GetLanguages [soap11]');
+    expect(clean.steps.flatMap((s: any) => s.attachments)).toEqual([]);
+    expect(clean.attachments.map((a: any) => [a.name, a.type])).toEqual([['Exchanges (2 cases)', 'text/plain']]);
+    const text = await readFile(join(paths.allureResults, clean.attachments[0].source), 'utf8');
+    expect(text).toMatch(/^GetLanguages on SOAP 1\.1: the exchanges of the 2 cases with no failed check/);
+    expect(text).toContain('\n=== case default\n--- Request\nsoap11 request\n--- Response\nsoap11 response\n\n=== case second\n--- Request\nsoap11 request\n');
+    // Every attachment named is written, and every attachment written is named.
+    const named = results.flatMap((r) => [...r.attachments, ...allSteps(r.steps).flatMap((s) => s.attachments)]).map((a: any) => a.source);
+    expect(new Set(named).size).toBe(named.length);
+    expect([...named].sort()).toEqual(files.filter((f) => f.endsWith('-attachment.txt')).sort());
+  });
+
+  test('laid end to end in time from startedAt: tests, case steps and check steps by the rows\' durations', () => {
+    const sorted = [...results].sort((a, b) => a.start - b.start);
+    expect(sorted[0].start).toBe(Date.parse(report.startedAt));
+    for (let i = 1; i < sorted.length; i++) expect(sorted[i].start).toBe(sorted[i - 1].stop);
+    expect(sorted.at(-1).stop - sorted[0].start).toBe(report.results.reduce((n, r) => n + (r.durationMs ?? 0), 0));
+    for (const r of results) {
+      for (const c of r.steps) {
+        expect(c.stop - c.start).toBe(c.steps.length * 3);
+        expect(c.steps[0].start).toBe(c.start);
+      }
+    }
+  });
+
+  test('the same report gives the same results, but for the uuids Allure names files by', async () => {
+    const { renderAllure } = await import('./index.js');
+    const normal = (w: ReturnType<typeof renderAllure>) => {
+      const bytes = new Map(w.pending.map((p) => [p.name, p.bytes.toString('utf8')]));
+      return w.pending.filter((p) => p.name.endsWith('-result.json')).map((p) => {
+        const r = JSON.parse(p.bytes.toString('utf8'));
+        delete r.uuid;
+        return JSON.stringify(r, (k, v) => (k === 'source' ? bytes.get(v) : v));
+      }).sort();
+    };
+    expect(normal(renderAllure(report))).toEqual(normal(renderAllure(report)));
   });
 
   test('categories and environment are written', async () => {
@@ -327,14 +403,71 @@ describe('allure-results', () => {
     expect(await readFile(join(paths.allureResults, 'environment.properties'), 'utf8')).toContain('target.transfersUrl');
   });
 
-  test('a rerun replaces the previous results instead of mixing them in', async () => {
+  test('a clean run writes a result and at most one attachment per cell, plus categories and environment', async () => {
     const dir = await tempDir();
     await mkdir(join(dir, 'allure-results'), { recursive: true });
     await writeFile(join(dir, 'allure-results', 'stale-result.json'), '{}');
     const p = await writeReports(passingReport(), dir);
     const after = await readdir(p.allureResults);
+    // A rerun replaces the previous results instead of mixing them in.
     expect(after).not.toContain('stale-result.json');
-    expect(after.filter((f) => f.endsWith('-result.json'))).toHaveLength(groupTests(passingReport().results).length);
+    const cells = groupCells(passingReport().results).length;
+    expect(after.filter((f) => f.endsWith('-result.json'))).toHaveLength(cells);
+    expect(after.length).toBeLessThanOrEqual(2 * cells + 2);
+  });
+});
+
+describe('allure-results: large cells', () => {
+  const many = (n: number, status: 'passed' | 'failed', body: number) => fixtureReport(Array.from({ length: n }, (_, i) => ({
+    operation: 'GetMeals', group: 'reference', binding: 'soap11', case: `gen-${i}`, check: 'xsd_validity', status,
+    message: status === 'failed' ? `bad ${i}` : '', path: status === 'failed' ? '/x' : '', reproduce: 'curl x', findings: [], durationMs: 1,
+    request: `REQUEST ${i} ${'q'.repeat(body)}`, response: `RESPONSE ${i} ${'r'.repeat(body)}`,
+  })));
+  const resultsOf = (r: RunReport) => {
+    const w = renderAllure(r);
+    const bytes = new Map(w.pending.map((p) => [p.name, p.bytes.toString('utf8')]));
+    return { results: w.pending.filter((p) => p.name.endsWith('-result.json')).map((p) => JSON.parse(p.bytes.toString('utf8'))), bytes };
+  };
+
+  test("the clean cases' exchanges share ATTACHMENT_MAX characters: each cut alike and saying so, every case heading kept", () => {
+    const { results, bytes } = resultsOf(many(60, 'passed', 5_000));
+    expect(results).toHaveLength(1);
+    expect(results[0].attachments.map((a: any) => a.name)).toEqual(['Exchanges (60 cases)']);
+    const text = bytes.get(results[0].attachments[0].source)!;
+    for (let i = 0; i < 60; i++) expect(text).toContain(`\n=== case gen-${i}\n--- Request\nREQUEST ${i} q`);
+    expect(text.match(/\[truncated: first \d+ of \d+ characters\]/g)).toHaveLength(120);
+    const shown = text.split('\n').filter((l) => /^(REQUEST|RESPONSE) /.test(l)).reduce((n, l) => n + l.length, 0);
+    expect(shown).toBeLessThanOrEqual(ATTACHMENT_MAX);
+    expect(shown).toBeGreaterThan(ATTACHMENT_MAX - 200);
+    expect(text.length).toBeLessThan(ATTACHMENT_MAX + 60 * 150);
+  });
+
+  test('short exchanges are whole; the budget goes to the long ones', () => {
+    expect(shareBudget([10, 100, 1000, 5], 300)).toEqual([10, 100, 185, 5]);
+    expect(shareBudget([50, 50], 300)).toEqual([50, 50]);
+    expect(shareBudget([500, 500, 500], 300)).toEqual([100, 100, 100]);
+    expect(shareBudget([], 300)).toEqual([]);
+  });
+
+  test(`a test's message lists its failed checks as "case: check: message", the first ${MESSAGE_LINES} then how many more`, () => {
+    const { results, bytes } = resultsOf(many(60, 'failed', 10));
+    const r = results[0];
+    expect(r.status).toBe('failed');
+    const lines = r.statusDetails.message.split('\n');
+    expect(lines).toHaveLength(MESSAGE_LINES + 1);
+    expect(lines[0]).toBe('gen-0: xsd_validity: /x: bad 0');
+    expect(lines.at(-1)).toBe('… and 10 more failed checks');
+    expect(r.statusDetails.trace).toMatch(/… and 10 more failed checks \(see the case steps\)$/);
+    // Every failed case keeps its own request and response, on its own step.
+    expect(r.steps.every((s: any) => s.status === 'failed' && s.attachments.length === 2)).toBe(true);
+    expect(bytes.get(r.steps[59].attachments[1].source)).toBe(`RESPONSE 59 ${'r'.repeat(10)}`);
+    expect(r.attachments).toEqual([]);
+  });
+
+  test("a failed case's exchange over ATTACHMENT_MAX is cut, and says so", () => {
+    const { results, bytes } = resultsOf(many(1, 'failed', ATTACHMENT_MAX + 100));
+    const text = bytes.get(results[0].steps[0].attachments[1].source)!;
+    expect(text).toBe(`RESPONSE 0 ${'r'.repeat(ATTACHMENT_MAX - 11)}\n\n[truncated: first ${ATTACHMENT_MAX} of ${ATTACHMENT_MAX + 111} characters]`);
   });
 });
 
@@ -354,6 +487,26 @@ describe('secrets', () => {
     expect(readFileSync(join(dir, 'conformance.json'), 'utf8')).toContain('<password>***</password>');
     expect(warnings.some((w) => /^warning: .*conformance\.json would have contained secret #1 in 1 place that the run's own redaction did not cover: redacted there as \*\*\*/.test(w))).toBe(true);
     expect(warnings.join('\n')).not.toContain(secret);
+  });
+
+  test("Allure: a secret in a clean case's exchange (the cell's Exchanges attachment) and in a failed case's (its step's attachment) is redacted", async () => {
+    const leaky = fixtureReport();
+    const secret = 's3cr&t pa$$';
+    // results[0]: GetMeals soap11, a clean case; results[3]: GetMeals soap12, the failed one.
+    leaky.results[0] = { ...leaky.results[0]!, response: `HTTP/1.1 200 OK\n\n<password>${secret}</password>` };
+    leaky.results[3] = { ...leaky.results[3]!, response: `HTTP/1.1 200 OK\n\n<pw>${encodeURIComponent(secret)}</pw>` };
+    const dir = join(await tempDir(), 'out');
+    const warnings: string[] = [];
+    const p = await writeReports(leaky, dir, [secret], (m) => warnings.push(m));
+    const files = await readdir(p.allureResults);
+    const texts = await Promise.all(files.map((f) => readFile(join(p.allureResults, f), 'utf8')));
+    for (const [i, t] of texts.entries()) {
+      expect(t, files[i]).not.toContain('s3cr&');
+      expect(t, files[i]).not.toContain('s3cr%26');
+    }
+    expect(texts.some((t) => t.startsWith('GetMeals on SOAP 1.1: the exchanges of') && t.includes('<password>***</password>'))).toBe(true);
+    expect(texts.some((t) => t.includes('<pw>***</pw>'))).toBe(true);
+    expect(warnings.filter((w) => /allure-results\/[\w-]+-attachment\.txt would have contained secret #1/.test(w))).toHaveLength(2);
   });
 
   test('finds a secret that only appears escaped (HTML/XML entity, percent-encoded in any case, JSON, UTF-16)', async () => {

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import type { ResultRow, RunReport } from '../core/types.js';
 import { renderHtml, renderJunit, renderMarkdown, validateReport, writeReports } from './index.js';
 import { fixtureReport } from '../../test/support/report.js';
+import { formatDefects } from './console.js';
 
 const dirs: string[] = [];
 afterAll(async () => { await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))); });
@@ -55,19 +56,38 @@ describe('a failed sequence row and the bookings, in every report', () => {
     expect(md).toContain('Bookings changed: specialRequest 1 (1 calls accepted), cancel 1 (0 calls accepted, 1 not); calls not sent for want of a booking: transfers 3');
     expect(md).toContain('# 3. GetSpecialRequest get (booking 300011)');
   });
+  test('console: the defect block lists the numbered steps before the script', () => {
+    const text = formatDefects(report.results);
+    expect(text).toMatch(/steps:\n {4}1\. UpdateSpecialRequest post · booking 300011 · wrote "Crib & <pillows> \\"now\\" 😀" → accepted\n {4}2\. GetSpecialRequest soap11 · booking 300011 → read "Late arrival"\n {4}3\. GetSpecialRequest get/);
+    const block = text.split('\n\n').find((b) => b.includes('steps:'))!;
+    expect(block).toMatch(/^✗ UpdateSpecialRequest \[post\] :: sequence/);
+    expect(block.indexOf('steps:')).toBeLessThan(block.indexOf('reproduce'));
+    // A row without steps prints none.
+    expect(formatDefects(report.results.filter((r) => r.check !== 'sequence'))).not.toContain('steps:');
+  });
   test('HTML: the sequence as numbered steps, the whole script, the bookings table', () => {
     const html = renderHtml(report);
     expect(html).toMatch(/<ol class="steps"><li value="1">UpdateSpecialRequest post · booking 300011 · wrote &quot;Crib &amp; &lt;pillows&gt;.*?<\/li><li value="2">GetSpecialRequest soap11/);
     expect(html).toContain('Reproduce the whole sequence');
     expect(html).toContain('<td><code>BK-1</code></td><td>CancelBooking</td>');
   });
-  test('Allure: the steps are sub-steps of the sequence check, in order', async () => {
+  test('Allure: the calls are numbered sub-steps of the sequence check, under its case step', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'seq-reports-'));
     dirs.push(dir);
     const paths = await writeReports(report, dir);
     const files = (await readdir(paths.allureResults)).filter((f) => f.endsWith('-result.json'));
-    const results = await Promise.all(files.map(async (f) => JSON.parse(await readFile(join(paths.allureResults, f), 'utf8')) as { name: string; steps: { name: string; steps: { name: string }[] }[] }));
-    const seq = results.find((r) => r.name.startsWith('UpdateSpecialRequest') && r.name.includes('seq-write-read'))!;
-    expect(seq.steps[0]!.steps.map((s) => s.name.split(' ')[0])).toEqual(['1.', '2.', '3.']);
+    type Step = { name: string; status?: string; steps: Step[]; attachments: { name: string }[] };
+    const results = await Promise.all(files.map(async (f) => JSON.parse(await readFile(join(paths.allureResults, f), 'utf8')) as { name: string; status: string; steps: Step[] }));
+    const cell = results.find((r) => r.name === 'UpdateSpecialRequest [post]')!;
+    expect(cell.status).toBe('failed');
+    const caseStep = cell.steps.find((s) => s.name === 'seq-write-read')!;
+    expect(caseStep.status).toBe('failed');
+    const check = caseStep.steps.find((s) => s.name === 'sequence')!;
+    expect(check.status).toBe('failed');
+    expect(check.steps.map((s) => s.name)).toEqual([
+      '1. UpdateSpecialRequest post · booking 300011 · wrote "Crib & <pillows> \\"now\\" 😀" → accepted',
+      '2. GetSpecialRequest soap11 · booking 300011 → read "Late arrival"',
+      '3. GetSpecialRequest get · booking 300011 → read "Late arrival"',
+    ]);
   });
 });

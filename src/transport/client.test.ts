@@ -153,7 +153,11 @@ describe('transport', () => {
     await agent.close();
     const gaps = sent.slice(1).map((x, i) => x - sent[i]!);
     expect(sent.length).toBe(16);
-    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(49); // 1000 / 20 ms, timer granularity aside
+    // 1000 / 20 = 50 ms between turns, counted from when each request went; the dispatch times seen
+    // here come a few async steps later, so one gap may look a little short after a late one (48.9 ms
+    // was seen under load). A burst of late timers would show gaps near 0, and a short span overall.
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(40);
+    expect(sent[15]! - sent[0]!).toBeGreaterThanOrEqual(15 * 50 - 5);
   });
 
   test('time the event loop spends blocked (our checks) is not counted against an exchange', async () => {
