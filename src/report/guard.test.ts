@@ -1,61 +1,37 @@
 /**
  * No report goes unguarded (issue 24): writeReports guards the target's values once and renders
- * every report from them, and still searches every rendered file, because a renderer can join two
- * of those values, or cut or reformat one, into a spelling neither held. The renderers are wrapped
- * here to do exactly that: each puts the first row's message and path side by side (the secret
- * split in two), which only the search of the rendered file can find.
+ * every report from them, and still searches every rendered file, because a renderer can fold, cut
+ * or join those values into a spelling none of them held. Real renderers, no mocks (the suite shares
+ * modules between files): conformance.md folds a message's line breaks into one space and cuts it
+ * at 300 characters with "…", which is where such a spelling is made here.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test, vi } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import type { RunReport } from '../core/types.js';
 import { fixtureReport } from '../../test/support/report.js';
+import { writeReports } from './index.js';
 
-const SECRET = 'Zq8-joined-Secret';
-const HEAD = 'Zq8-joi';
-const TAIL = 'ned-Secret';
-
-const joined = vi.hoisted(() => ({ on: false }));
-/** The first row's message and path joined: the secret when the row holds its two halves. */
-const join2 = (r: RunReport) => `${r.results[0]!.message}${r.results[0]!.path}`;
-
-vi.mock('./html.js', async (importOriginal) => {
-  const m = await importOriginal<typeof import('./html.js')>();
-  return { ...m, renderHtml: (r: RunReport) => m.renderHtml(r) + (joined.on ? `<p>${join2(r)}</p>\n` : '') };
-});
-vi.mock('./junit.js', async (importOriginal) => {
-  const m = await importOriginal<typeof import('./junit.js')>();
-  return { ...m, renderJunit: (r: RunReport) => m.renderJunit(r) + (joined.on ? `<!-- ${join2(r)} -->\n` : '') };
-});
-vi.mock('./markdown.js', async (importOriginal) => {
-  const m = await importOriginal<typeof import('./markdown.js')>();
-  return { ...m, renderMarkdown: (r: RunReport) => m.renderMarkdown(r) + (joined.on ? `\n${join2(r)}\n` : '') };
-});
-vi.mock('./allure.js', async (importOriginal) => {
-  const m = await importOriginal<typeof import('./allure.js')>();
-  return {
-    ...m,
-    renderAllure: (r: RunReport) => {
-      const w = m.renderAllure(r);
-      if (joined.on) w.writeAttachment('joined-attachment.txt', Buffer.from(join2(r), 'utf8'));
-      return w;
-    },
-  };
-});
-
-const { writeReports } = await import('./index.js');
+const SECRET = 'Zq8 joined Secret';
 
 const dirs: string[] = [];
 afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
-/** The fixture report with the secret's two halves in the first row's message and path. */
-function split(): RunReport {
+async function outDir(): Promise<string> {
+  const d = await mkdtemp(join(tmpdir(), 'guard-'));
+  dirs.push(d);
+  return d;
+}
+
+/** The fixture report with `message` as its first failed row's finding (conformance.md quotes it as its defect's example). */
+function withMessage(message: string): RunReport {
   const f = fixtureReport();
-  return { ...f, results: f.results.map((x, i) => (i === 0 ? { ...x, message: `before ${HEAD}`, path: `${TAIL} after` } : x)) };
+  const i = f.results.findIndex((r) => r.status === 'failed');
+  return { ...f, results: f.results.map((x, k) => (k === i ? { ...x, findings: x.findings.map((y, j) => (j === 0 ? { ...y, message } : y)) } : x)) };
 }
 
 function readAll(dir: string): Array<[string, string]> {
@@ -65,52 +41,50 @@ function readAll(dir: string): Array<[string, string]> {
 }
 
 describe('every rendered file is searched, not only the values it is rendered from', () => {
-  test('a secret that only a renderer spells (two values joined) is redacted in that file, and the warning names it', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'guard-'));
-    dirs.push(dir);
+  test('a secret a renderer spells by folding a line break (in no value) is redacted in that file, and the warning names it', async () => {
+    const dir = await outDir();
     const warnings: string[] = [];
-    joined.on = true;
-    try {
-      await writeReports(split(), dir, [SECRET], (m) => warnings.push(m));
-    } finally {
-      joined.on = false;
-    }
-    const files = readAll(dir);
-    // The join is there, redacted, in every file a renderer joined it in.
-    for (const [name, text] of files) expect(text, name).not.toContain(SECRET);
-    for (const name of ['junit.xml', 'conformance.md', 'conformance.html', 'allure-results/joined-attachment.txt']) {
-      const text = files.find(([n]) => n === name)![1];
-      expect(text, name).toMatch(/before Zq8-joi\*\*\*|\*\*\* after|before \*\*\*/);
-      expect(warnings.some((w) => w.startsWith(`warning: ${name.startsWith('allure') ? name : join(dir, name)} would have contained secret #1`)), name).toBe(true);
-    }
-    // Neither half alone is the secret: the values themselves, and so conformance.json, are left as they are.
-    const json = JSON.parse(files.find(([n]) => n === 'conformance.json')![1]) as RunReport;
-    expect(json.results[0]!.message).toBe(`before ${HEAD}`);
+    const message = 'echoed Zq8\njoined Secret back';
+    await writeReports(withMessage(message), dir, [SECRET], (m) => warnings.push(m));
+    const md = readFileSync(join(dir, 'conformance.md'), 'utf8');
+    expect(md).toContain('echoed *** back');
+    expect(md).not.toContain(SECRET);
+    expect(warnings.some((w) => w.startsWith(`warning: ${join(dir, 'conformance.md')} would have contained secret #1 in 1 place`))).toBe(true);
+    // The value itself spells no secret: conformance.json keeps it, and no warning names that file.
+    expect((JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as RunReport).results.some((r) => r.findings.some((y) => y.message === message))).toBe(true);
     expect(warnings.some((w) => w.includes('conformance.json'))).toBe(false);
-    expect(warnings.join('\n')).not.toContain(SECRET);
+    expect(warnings.join('\n')).not.toContain('Zq8');
+  });
+
+  test('the start of a secret a renderer leaves before its cut ("…") is redacted in that file', async () => {
+    const dir = await outDir();
+    const warnings: string[] = [];
+    // conformance.md cuts at 300 characters: "Zq8 j" ends up right before the "…".
+    await writeReports(withMessage(`${'x'.repeat(295)}Zq8 jXXXXXXXXXX`), dir, [SECRET], (m) => warnings.push(m));
+    const md = readFileSync(join(dir, 'conformance.md'), 'utf8');
+    expect(md).toContain(`${'x'.repeat(295)}***… (`);
+    expect(warnings.some((w) => w.startsWith(`warning: ${join(dir, 'conformance.md')} would have contained`))).toBe(true);
   });
 
   test('a secret in a value is redacted once, in the tree every report is rendered from: no file spells it, one warning says so', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'guard-'));
-    dirs.push(dir);
+    const dir = await outDir();
     const warnings: string[] = [];
     const f = fixtureReport();
-    const leaky: RunReport = { ...f, results: f.results.map((x, i) => (i === 0 ? { ...x, response: `HTTP/1.1 200 OK\n\n<p>${SECRET.replace(/-/g, '&#45;')}</p>` } : x)) };
+    const leaky: RunReport = { ...f, results: f.results.map((x, i) => (i === 0 ? { ...x, response: `HTTP/1.1 200 OK\n\n<p>${SECRET.replace(/ /g, '&#32;')}</p>` } : x)) };
     await writeReports(leaky, dir, [SECRET], (m) => warnings.push(m));
     for (const [name, text] of readAll(dir)) {
       expect(text, name).not.toContain('Zq8');
-      expect(text, name).not.toContain('Secret');
+      expect(text, name).not.toContain('joined');
     }
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/^warning: .*conformance\.json would have contained secret #1 in 1 place that the run's own redaction did not cover: redacted there as \*\*\* \(in every report/);
   });
 
-  test('without a secret the renderers\' output is written as it is', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'guard-'));
-    dirs.push(dir);
+  test('without a secret the reports are written as rendered, with no warning', async () => {
+    const dir = await outDir();
     const warnings: string[] = [];
-    await writeReports(split(), dir, ['not-in-this-report'], (m) => warnings.push(m));
+    await writeReports(withMessage('echoed Zq8\njoined Secret back'), dir, ['not-in-this-report'], (m) => warnings.push(m));
     expect(warnings).toEqual([]);
-    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).not.toContain('***');
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain('echoed Zq8 joined Secret back');
   });
 });
