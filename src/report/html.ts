@@ -57,6 +57,7 @@ a{color:inherit}
 header.top{display:grid;grid-template-columns:auto 1fr;gap:6px 20px;align-items:center;padding-bottom:16px;border-bottom:1px solid var(--line)}
 .verdict{grid-row:span 2;font-weight:700;font-size:26px;letter-spacing:.04em;padding:14px 22px;border-radius:10px;color:#fff}
 .verdict.pass{background:var(--pass)}.verdict.fail,.verdict.untested{background:var(--fail)}
+.cell.untested{outline:2px dashed var(--fail);outline-offset:-3px}.cell .untested-mark{display:block;font-size:11px;font-weight:700;color:var(--fail);text-transform:uppercase}
 h1{font-size:20px;margin:0;font-weight:600}
 h2{font-size:16px;margin:28px 0 10px}
 .counts{display:flex;flex-wrap:wrap;gap:8px;margin:0;padding:0;list-style:none}
@@ -457,6 +458,8 @@ export function renderHtml(report: RunReport): string {
   const ran = new Set<string>(report.bindings);
   const departing = departingBindings(report);
   const rerun: Rerun = (r) => rerunCommand(report, r);
+  // Cells whose valid calls never reached the data path: whatever their rows say, nothing was tested there.
+  const untested = new Map((report.untested ?? []).map((u) => [`${u.operation} ${u.binding}`, u.reason]));
 
   const matrixRows: string[] = [];
   const problemDetails: string[] = [];
@@ -477,9 +480,12 @@ export function renderHtml(report: RunReport): string {
         const id = `cell-${rowIndex}-${col}`;
         (state === 'failed' || state === 'known' ? problemDetails : otherDetails).push(cellDetail(id, row.operation, col, rows, rerun));
         const departs = departing.get(row.operation)?.get(col) ?? 0;
-        const title = `${row.operation} · ${COLUMN_LABELS[col]}: ${countsText(c)}${departs ? `; departs from the other bindings in ${departs} comparison${departs === 1 ? '' : 's'}` : ''}`;
-        return `<td class="cell ${state}${departs ? ' departing' : ''}" data-column="${col}" data-state="${state}"${departs ? ` data-departs="${departs}"` : ''}>`
-          + `<a href="#${id}" aria-controls="d-${id}" aria-expanded="false" title="${esc(title)}">${countsHtml(c)}${departs ? departsMark(departs, esc) : ''}</a></td>`;
+        const notTested = untested.get(`${row.operation} ${col}`);
+        const title = `${row.operation} · ${COLUMN_LABELS[col]}: ${countsText(c)}${departs ? `; departs from the other bindings in ${departs} comparison${departs === 1 ? '' : 's'}` : ''}`
+          + (notTested !== undefined ? `; NOT TESTED: ${truncate(notTested, 300).text}` : '');
+        return `<td class="cell ${state}${departs ? ' departing' : ''}${notTested !== undefined ? ' untested' : ''}" data-column="${col}" data-state="${state}"${departs ? ` data-departs="${departs}"` : ''}${notTested !== undefined ? ' data-untested="true"' : ''}>`
+          + `<a href="#${id}" aria-controls="d-${id}" aria-expanded="false" title="${esc(title)}">${countsHtml(c)}${departs ? departsMark(departs, esc) : ''}`
+          + `${notTested !== undefined ? '<span class="untested-mark">not tested</span>' : ''}</a></td>`;
       });
       matrixRows.push(`<tr data-operation="${esc(row.operation)}"><th scope="row">${esc(row.operation)}</th>${cells.join('')}</tr>`);
     }
