@@ -105,6 +105,10 @@ describe('a wrong password tests nothing, and the run says so', () => {
     const html = readFileSync(join(dir, 'conformance.html'), 'utf8');
     expect(html).toMatch(/<div class="verdict untested" id="verdict">UNTESTED<\/div>/);
     expect(html).toMatch(/id="diagnosis"[^]*nothing was tested: every valid call[^]*id="matrix-title"/);
+    // Every cell of the matrix that was called is marked: its rows' counts say nothing was broken, not that it was tested.
+    const marked = [...html.matchAll(/<tr data-operation="(\w+)">(.*?)<\/tr>/g)].flatMap((m) => [...m[2]!.matchAll(/<td class="cell [^"]*\buntested\b[^"]*" data-column="(\w+)"/g)].map((c) => `${m[1]} ${c[1]}`));
+    expect(marked.sort()).toEqual(ops.flatMap((o) => BINDINGS.map((b) => `${o} ${b}`)).sort());
+    expect(html).toMatch(/title="GetMeals · SOAP 1\.1: [^"]*; NOT TESTED: every valid call/);
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
     expect(junit).toMatch(/<testsuite [^>]*name="GetMeals"[^>]*>\n {4}<properties>\n {6}<property name="conformance.diagnosis" value="nothing was tested: /);
     expect(junit).toMatch(/<property name="conformance.untested.soap11" value="every valid call/);
@@ -151,9 +155,11 @@ describe('a wrong password tests nothing, and the run says so', () => {
     expect(judging(none.report, ['GetThemes']).filter((x) => x.status === 'passed').length).toBeGreaterThan(10);
     expect(none.r.out).toMatch(/^Conformance UNTESTED: 0 failed/m);
 
+    expect((readFileSync(join(work, 'no-data', 'conformance.html'), 'utf8').match(/<td class="cell [^"]*\buntested\b/g) ?? [])).toHaveLength(4);
     const some = await run('some-data', [missing[0]!, present]);
     expect(some.r.code, some.r.out).toBe(0);
     expect(some.report.untested).toBeUndefined();
+    expect(readFileSync(join(work, 'some-data', 'conformance.html'), 'utf8')).not.toMatch(/<td class="cell [^"]*\buntested\b/);
     expect(some.report.diagnosis).toBeUndefined();
     // The case without data stays a note.
     expect(some.r.out).toMatch(/Note: 1 valid case answered with an in-band Error/);

@@ -109,6 +109,34 @@ describe('every spelling a target or a log can produce', () => {
     expect(r('a cut … of ordinary text… stays')).toBe('a cut … of ordinary text… stays');
   });
 
+  test('any mix of escapes, literal characters and other escaped text around it: the secret alone is replaced (the decoder\'s first look and its map agree)', () => {
+    // A fixed-seed generator: each character of the secret spelled one of many ways, between text
+    // that is escaped too (entities, percent runs, JSON escapes, NULs) and must come out as it went in.
+    let seed = 24;
+    const rnd = (n: number) => { // mulberry32
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % n;
+    };
+    const spell = (c: string): string => {
+      const cp = c.codePointAt(0)!;
+      const bytes = [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+      // A literal backslash, '%' or '&' would start an escape with what follows: those are always escaped.
+      const ways = [/[\\%&]/.test(c) ? `&#${cp};` : c, `&#${cp};`, `&#x${cp.toString(16)};`, `&#X${cp.toString(16).toUpperCase()};`, bytes, bytes.toUpperCase(),
+        cp < 0x10000 ? `\\u${cp.toString(16).padStart(4, '0')}` : c, c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '"' ? '&quot;' : `&#${cp};`];
+      return ways[rnd(ways.length)]!;
+    };
+    const junk = ['&amp;lt;', '&lt;a&gt;', '%41%42', '%e2%82%ac', '\\n', '\\u0041', '&nbsp;', '&#9999999999;', 'plain ', '\u0000', '+', '%zz', '&#x20;'];
+    for (let i = 0; i < 300; i++) {
+      const before = Array.from({ length: rnd(4) }, () => junk[rnd(junk.length)]).join('');
+      const after = Array.from({ length: rnd(4) }, () => junk[rnd(junk.length)]).join('');
+      const spelled = [...PW].map(spell).join('');
+      const out = r(`${before}[${spelled}]${after}`);
+      expect(out, spelled).toBe(`${before}[***]${after}`);
+    }
+  });
+
   test('nothing else is touched, and the work is linear (a large text with many escapes)', () => {
     const text = `&amp;&lt;%41%42\\u0041\\n ${'<a b="c &amp; d">e%20f</a>'.repeat(60_000)}`;
     const t0 = performance.now();

@@ -80,9 +80,6 @@ export function echoedForms(secret: string): string[] {
 
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 const JSON_SHORT: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', "'": "'" };
-const ENTITY_RE = /^&(?:#[xX]([0-9a-fA-F]{1,8})|#([0-9]{1,10})|([a-zA-Z]{2,4}));/;
-const HEX2 = /^[0-9a-fA-F]{2}$/;
-const HEX4 = /^[0-9a-fA-F]{4}$/;
 
 /** Whether one layer of decoding could change the text at all. */
 function decodable(text: string, plus: boolean): boolean {
@@ -95,125 +92,193 @@ function fromCodePoint(cp: number): string | undefined {
   return cp >= 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : undefined;
 }
 
+/** A hex digit's value, or -1. */
+function hexVal(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}
+
+/** The value of `n` hex digits at `at`, or -1 when one of them is not. */
+function hexAt(text: string, at: number, n: number): number {
+  if (at + n > text.length) return -1;
+  let v = 0;
+  for (let k = 0; k < n; k++) {
+    const h = hexVal(text.charCodeAt(at + k));
+    if (h < 0) return -1;
+    v = v * 16 + h;
+  }
+  return v;
+}
+
+/**
+ * A run of %XX bytes at `at` (the caller saw one): its end, and the bytes decoded, NULs kept: as
+ * UTF-8 when the run is two bytes or more of valid UTF-8, else one Latin-1 character per byte.
+ */
+function percentRun(text: string, at: number): { end: number; chars: string; utf8: boolean } {
+  const bytes: number[] = [];
+  let k = at;
+  for (let b = k + 1 < text.length && text.charCodeAt(k) === 0x25 ? hexAt(text, k + 1, 2) : -1; b >= 0;
+    b = k < text.length && text.charCodeAt(k) === 0x25 ? hexAt(text, k + 1, 2) : -1) {
+    bytes.push(b);
+    k += 3;
+  }
+  if (bytes.length > 1) {
+    try {
+      const chars = utf8.decode(Uint8Array.from(bytes));
+      if (chars.length > 0) return { end: k, chars, utf8: true };
+    } catch { /* not UTF-8: Latin-1 */ }
+  }
+  return { end: k, chars: Buffer.from(bytes).toString('latin1'), utf8: false };
+}
+
+/**
+ * The escape sequence at `i` (where an '&', '%', '\\', NUL or, in the form view, '+' stands): where
+ * it ends and what it decodes to (NULs dropped), or undefined when none starts there (the character
+ * then stands for itself). An entity naming no character we know ("&nbsp;") is none.
+ */
+function escapeAt(text: string, i: number, plus: boolean): { end: number; s: string } | undefined {
+  const c = text.charCodeAt(i);
+  if (c === 0) return { end: i + 1, s: '' };
+  if (c === 0x2b) return plus ? { end: i + 1, s: ' ' } : undefined;
+  const len = text.length;
+  if (c === 0x26) { // &
+    let k = i + 1;
+    let cp = -1;
+    if (text.charCodeAt(k) === 0x23) { // #
+      k++;
+      const hex = text.charCodeAt(k) === 0x78 || text.charCodeAt(k) === 0x58;
+      if (hex) k++;
+      const start = k;
+      let v = 0;
+      const max = hex ? 8 : 10;
+      for (; k < len && k - start < max; k++) {
+        const d = hex ? hexVal(text.charCodeAt(k)) : text.charCodeAt(k) >= 48 && text.charCodeAt(k) <= 57 ? text.charCodeAt(k) - 48 : -1;
+        if (d < 0) break;
+        v = v * (hex ? 16 : 10) + d;
+      }
+      if (k === start || text.charCodeAt(k) !== 0x3b) return undefined;
+      cp = v;
+      const s = cp <= 0x10ffff ? String.fromCodePoint(cp) : undefined;
+      return s === undefined ? undefined : { end: k + 1, s: s === '\u0000' ? '' : s };
+    }
+    const start = k;
+    for (; k < len && k - start < 4; k++) {
+      const l = text.charCodeAt(k) | 0x20;
+      if (l < 97 || l > 122) break;
+    }
+    if (k - start < 2 || text.charCodeAt(k) !== 0x3b) return undefined;
+    const s = NAMED[text.slice(start, k).toLowerCase()];
+    return s === undefined ? undefined : { end: k + 1, s };
+  }
+  const next = text.charCodeAt(i + 1);
+  if (next === 0x75 || next === 0x55) { // %u, \u
+    const v = hexAt(text, i + 2, 4);
+    if (v >= 0) return { end: i + 6, s: v === 0 ? '' : String.fromCharCode(v) };
+  }
+  if (c === 0x25) { // %
+    if (hexAt(text, i + 1, 2) < 0) return undefined;
+    const run = percentRun(text, i);
+    return { end: run.end, s: run.chars.includes('\u0000') ? run.chars.replace(/\u0000/g, '') : run.chars };
+  }
+  // A backslash: JSON's short escapes.
+  const s = JSON_SHORT[text[i + 1] ?? ''];
+  return s === undefined ? undefined : { end: i + 2, s };
+}
+
+const LT = { end: 4, s: '<' };
+const GT = { end: 4, s: '>' };
+const AMP = { end: 5, s: '&' };
+const QUOT = { end: 6, s: '"' };
+
+/** "&lt;", "&gt;", "&amp;" or "&quot;" at `i` (in lower case: what an escaper writes), or undefined: the bulk of a report's escapes, read without parsing. */
+function commonEntity(text: string, i: number): { end: number; s: string } | undefined {
+  const a = text.charCodeAt(i + 1);
+  const b = text.charCodeAt(i + 2);
+  const e = a === 0x6c && b === 0x74 ? LT : a === 0x67 && b === 0x74 ? GT
+    : a === 0x61 && b === 0x6d && text.charCodeAt(i + 3) === 0x70 ? AMP
+      : a === 0x71 && b === 0x75 && text.charCodeAt(i + 3) === 0x6f && text.charCodeAt(i + 4) === 0x74 ? QUOT : undefined;
+  return e !== undefined && text.charCodeAt(i + e.end - 1) === 0x3b ? { end: i + e.end, s: e.s } : undefined;
+}
+
 /**
  * The text with one layer of escaping undone, and where each of its characters came from: output
  * character k was produced by the input range [from[k], to[k]). `map` false skips the ranges (a
- * first look, to see whether the view holds a secret at all).
+ * first look, to see whether the view holds a secret at all). Both come from the same scan and the
+ * same decoding of each escape, so the first look and the mapped text are the same string.
  */
 function decodeOnce(text: string, plus: boolean, map: boolean): { text: string; from?: Int32Array; to?: Int32Array } {
-  const parts: string[] = [];
   const from = map ? new Int32Array(text.length) : undefined;
   const to = map ? new Int32Array(text.length) : undefined;
-  let n = 0; // output characters so far
-  const emit = (s: string, start: number, end: number) => {
-    parts.push(s);
-    if (from) {
-      for (let k = 0; k < s.length; k++) {
-        from[n + k] = start;
-        to![n + k] = end;
-      }
-    }
-    n += s.length;
-  };
-  let i = 0;
+  const parts: string[] = [];
+  let n = 0; // output characters so far (mapped only)
+  let at = 0; // input characters consumed so far
   const len = text.length;
-  while (i < len) {
-    // Copy the run up to the next character that could start an escape.
-    let j = i;
-    while (j < len) {
-      const c = text.charCodeAt(j);
-      if (c === 0x26 || c === 0x25 || c === 0x5c || c === 0 || (plus && c === 0x2b)) break;
-      j++;
+  // Where the next character that can start an escape stands, one native search per kind.
+  const next = [-1, -1, -1, -1, -1];
+  const starts = plus ? ['&', '%', '\\', '\u0000', '+'] : ['&', '%', '\\', '\u0000'];
+  for (let i = 0; ;) {
+    let i2 = len;
+    for (let s = 0; s < starts.length; s++) {
+      if (next[s]! < i) next[s] = text.indexOf(starts[s]!, i) >>> 0; // none: 2^32 - 1, past any end
+      if (next[s]! < i2) i2 = next[s]!;
     }
-    if (j > i) {
+    if (i2 >= len) break;
+    i = i2;
+    const c = text.charCodeAt(i);
+    const e = c === 0x26 ? commonEntity(text, i) ?? escapeAt(text, i, plus) : escapeAt(text, i, plus);
+    if (e === undefined) {
+      i++;
+      continue;
+    }
+    if (i > at) {
+      parts.push(text.slice(at, i));
       if (from) {
-        for (let k = i; k < j; k++) {
-          from[n + k - i] = k;
-          to![n + k - i] = k + 1;
+        for (let k = at; k < i; k++) {
+          from[n] = k;
+          to![n++] = k + 1;
         }
       }
-      parts.push(text.slice(i, j));
-      n += j - i;
-      i = j;
-      if (i >= len) break;
     }
-    const c = text[i]!;
-    if (c === '\u0000') { i++; continue; } // dropped: UTF-16 read as bytes
-    if (c === '+') { emit(' ', i, i + 1); i++; continue; }
-    if (c === '&') {
-      const m = ENTITY_RE.exec(text.slice(i, i + 14));
-      const s = m ? (m[1] !== undefined ? fromCodePoint(parseInt(m[1], 16)) : m[2] !== undefined ? fromCodePoint(Number(m[2])) : NAMED[m[3]!.toLowerCase()]) : undefined;
-      if (m && s !== undefined) {
-        if (s !== '\u0000') emit(s, i, i + m[0].length);
-        i += m[0].length;
-      } else {
-        emit('&', i, i + 1);
-        i++;
-      }
-      continue;
-    }
-    if (c === '%') {
-      if (text[i + 1] === 'u' || text[i + 1] === 'U') {
-        const h = text.slice(i + 2, i + 6);
-        if (HEX4.test(h)) {
-          const s = String.fromCharCode(parseInt(h, 16));
-          if (s !== '\u0000') emit(s, i, i + 6);
-          i += 6;
-          continue;
-        }
-      }
-      // A run of %XX bytes: UTF-8 when they are, else one Latin-1 character per byte.
-      const bytes: number[] = [];
-      let k = i;
-      while (text[k] === '%' && HEX2.test(text.slice(k + 1, k + 3))) {
-        bytes.push(parseInt(text.slice(k + 1, k + 3), 16));
-        k += 3;
-      }
-      if (bytes.length === 0) {
-        emit('%', i, i + 1);
-        i++;
-        continue;
-      }
-      let decoded: string | undefined;
-      try {
-        decoded = utf8.decode(Uint8Array.from(bytes));
-      } catch {
-        decoded = undefined;
-      }
-      if (decoded !== undefined && decoded.length > 0 && bytes.length > 1) {
-        // Map the decoded characters onto the run (a character per its bytes, in order).
-        let at = i;
-        for (const ch of decoded) {
-          const w = Buffer.byteLength(ch, 'utf8') * 3;
-          if (ch !== '\u0000') emit(ch, at, at + w);
-          at += w;
+    if (e.s !== '') parts.push(e.s);
+    if (from) {
+      if (c === 0x25 && hexAt(text, i + 1, 2) >= 0) {
+        // A run of %XX: each character maps onto its own bytes (three characters per byte; a NUL's are dropped).
+        const { chars, utf8: multi } = percentRun(text, i);
+        let p = i;
+        for (const ch of multi ? chars : chars.split('')) {
+          const w = (multi ? Buffer.byteLength(ch, 'utf8') : 1) * 3;
+          if (ch !== '\u0000') {
+            for (let k = 0; k < ch.length; k++) {
+              from[n] = p;
+              to![n++] = p + w;
+            }
+          }
+          p += w;
         }
       } else {
-        for (let b = 0; b < bytes.length; b++) if (bytes[b] !== 0) emit(String.fromCharCode(bytes[b]!), i + 3 * b, i + 3 * b + 3);
-      }
-      i = k;
-      continue;
-    }
-    // A backslash: JSON escapes.
-    const next = text[i + 1];
-    if (next === 'u' || next === 'U') {
-      const h = text.slice(i + 2, i + 6);
-      if (HEX4.test(h)) {
-        const s = String.fromCharCode(parseInt(h, 16));
-        if (s !== '\u0000') emit(s, i, i + 6);
-        i += 6;
-        continue;
+        for (let k = 0; k < e.s.length; k++) {
+          from[n] = i;
+          to![n++] = e.end;
+        }
       }
     }
-    if (next !== undefined && JSON_SHORT[next] !== undefined) {
-      emit(JSON_SHORT[next]!, i, i + 2);
-      i += 2;
-      continue;
-    }
-    emit('\\', i, i + 1);
-    i++;
+    at = e.end;
+    i = e.end;
   }
-  return { text: parts.join(''), ...(from ? { from: from.subarray(0, n), to: to!.subarray(0, n) } : {}) };
+  if (at === 0 && !from) return { text };
+  if (at < len) {
+    parts.push(text.slice(at));
+    if (from) {
+      for (let k = at; k < len; k++) {
+        from[n] = k;
+        to![n++] = k + 1;
+      }
+    }
+  }
+  const out = parts.join('');
+  return from ? { text: out, from: from.subarray(0, n), to: to!.subarray(0, n) } : { text: out };
 }
 
 /** A view of the text and how to map its ranges back onto the text. */
@@ -399,6 +464,13 @@ export function makeSecretMatcher(secrets: readonly string[]): SecretMatcher {
     spans(text: string): Array<[number, number]> {
       if (forms.length === 0 || text === '') return [];
       const found: Array<[number, number]> = [];
+      // A text with nothing to decode, no markup and no cut is its only view: the forms as they are.
+      if (!(plus ? ANY_VIEW_PLUS : ANY_VIEW).test(text)) {
+        for (const f of forms) {
+          for (let at = text.indexOf(f); at >= 0; at = text.indexOf(f, at + f.length)) found.push([at, at + f.length]);
+        }
+        return merge(found);
+      }
       // The text, without its NULs; each decoded once, then twice (form decoding in views of their own).
       const v0 = identity(text);
       const start = [v0, withoutNuls(v0)].filter((v): v is View => v !== undefined);
@@ -441,17 +513,30 @@ export function makeSecretMatcher(secrets: readonly string[]): SecretMatcher {
         for (let m = NUL_AFTER.exec(text.slice(f[1], f[1] + 16)); m && m[0].length > 0; m = NUL_AFTER.exec(text.slice(f[1], f[1] + 16))) f[1] += m[0].length;
         for (let m = NUL_BEFORE.exec(text.slice(Math.max(0, f[0] - 16), f[0])); m && m[0].length > 0; m = NUL_BEFORE.exec(text.slice(Math.max(0, f[0] - 16), f[0]))) f[0] -= m[0].length;
       }
-      if (found.length <= 1) return found;
-      found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
-      const merged: Array<[number, number]> = [found[0]!];
-      for (const [s, e] of found.slice(1)) {
-        const last = merged[merged.length - 1]!;
-        if (s <= last[1]) last[1] = Math.max(last[1], e);
-        else merged.push([s, e]);
-      }
-      return merged;
+      return merge(found);
     },
   };
+}
+
+/**
+ * A character some view other than the text itself starts from: an escape (`&`, `%`, `\`, NUL; `+`
+ * in the form view), markup (`<!`: a CDATA section or a comment), a cut (`…`). Without one, no view
+ * but the text can differ from it.
+ */
+const ANY_VIEW = /[&%\\\u0000…]|<!/;
+const ANY_VIEW_PLUS = /[&%\\\u0000…+]|<!/;
+
+/** Ranges sorted and merged where they overlap or touch. */
+function merge(found: Array<[number, number]>): Array<[number, number]> {
+  if (found.length <= 1) return found;
+  found.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const merged: Array<[number, number]> = [found[0]!];
+  for (const [s, e] of found.slice(1)) {
+    const last = merged[merged.length - 1]!;
+    if (s <= last[1]) last[1] = Math.max(last[1], e);
+    else merged.push([s, e]);
+  }
+  return merged;
 }
 
 /** The text with the given ranges replaced. */

@@ -27,11 +27,16 @@ import { canonicalDiffHtml, departingBindings, departsMark, EXCHANGE_CSS, pretty
  */
 export const HTML_EXCERPT_MAX = 4096 + 256;
 
+const MARKUP_CHARS = /[&<>"']/;
+/** A character beyond printable ASCII, tab and line breaks: only then can visibleText change a text (its scan is the slower). */
+const NOT_PLAIN = /[^\t\n\r\x20-\x7e]/;
+
 /** Escape text for HTML text or a double/single-quoted attribute value. */
 export function esc(s: string): string {
-  return visibleText(s)
-    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  const v = NOT_PLAIN.test(s) ? visibleText(s) : s;
+  return MARKUP_CHARS.test(v)
+    ? v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+    : v;
 }
 
 const STATUS_ORDER: Record<Status, number> = { failed: 0, known: 1, skipped: 2, passed: 3 };
@@ -52,6 +57,7 @@ a{color:inherit}
 header.top{display:grid;grid-template-columns:auto 1fr;gap:6px 20px;align-items:center;padding-bottom:16px;border-bottom:1px solid var(--line)}
 .verdict{grid-row:span 2;font-weight:700;font-size:26px;letter-spacing:.04em;padding:14px 22px;border-radius:10px;color:#fff}
 .verdict.pass{background:var(--pass)}.verdict.fail,.verdict.untested{background:var(--fail)}
+.cell.untested{outline:2px dashed var(--fail);outline-offset:-3px}.cell .untested-mark{display:block;font-size:11px;font-weight:700;color:var(--fail);text-transform:uppercase}
 h1{font-size:20px;margin:0;font-weight:600}
 h2{font-size:16px;margin:28px 0 10px}
 .counts{display:flex;flex-wrap:wrap;gap:8px;margin:0;padding:0;list-style:none}
@@ -304,14 +310,19 @@ function caseSection(caseName: string, rows: ResultRow[], rerun: Rerun): string 
   html += problems.map((r) => problemRow(r, multiBinding, !shared, sharedRerun ? () => undefined : rerun)).join('');
   if (shared) html += reproHtml(shared, `Reproduce (${problems.length} checks above)`);
   if (sharedRerun) html += reproHtml(sharedRerun, `Re-run just these ${problems.length} checks`, 'repro rerun');
-  const exchanges = new Map<string, ResultRow>();
+  // Each distinct exchange once, in order (keyed by its texts as they are: no copy of the excerpts).
+  const exchanges: ResultRow[] = [];
+  const seen = new Map<string, Set<string>>();
   for (const r of sorted) {
     if (r.request === undefined && r.response === undefined) continue;
-    const key = JSON.stringify([r.request ?? '', r.response ?? '']);
-    if (!exchanges.has(key)) exchanges.set(key, r);
+    let responses = seen.get(r.request ?? '');
+    if (responses === undefined) seen.set(r.request ?? '', (responses = new Set()));
+    if (responses.has(r.response ?? '')) continue;
+    responses.add(r.response ?? '');
+    exchanges.push(r);
   }
-  for (const r of exchanges.values()) {
-    const label = exchanges.size > 1 ? ` (${esc(bindingLabel(r.binding))}, ${esc(r.check)})` : '';
+  for (const r of exchanges) {
+    const label = exchanges.length > 1 ? ` (${esc(bindingLabel(r.binding))}, ${esc(r.check)})` : '';
     html += `<details class="exchange"${problems.length > 0 ? ' open' : ''}><summary>Request and response${label}</summary>`
       + `<div class="ex-grid">${excerptHtml('Request', r.request, problems.length > 0)}${excerptHtml('Response', r.response, problems.length > 0)}</div></details>`;
   }
@@ -447,6 +458,8 @@ export function renderHtml(report: RunReport): string {
   const ran = new Set<string>(report.bindings);
   const departing = departingBindings(report);
   const rerun: Rerun = (r) => rerunCommand(report, r);
+  // Cells whose valid calls never reached the data path: whatever their rows say, nothing was tested there.
+  const untested = new Map((report.untested ?? []).map((u) => [`${u.operation} ${u.binding}`, u.reason]));
 
   const matrixRows: string[] = [];
   const problemDetails: string[] = [];
@@ -467,9 +480,12 @@ export function renderHtml(report: RunReport): string {
         const id = `cell-${rowIndex}-${col}`;
         (state === 'failed' || state === 'known' ? problemDetails : otherDetails).push(cellDetail(id, row.operation, col, rows, rerun));
         const departs = departing.get(row.operation)?.get(col) ?? 0;
-        const title = `${row.operation} · ${COLUMN_LABELS[col]}: ${countsText(c)}${departs ? `; departs from the other bindings in ${departs} comparison${departs === 1 ? '' : 's'}` : ''}`;
-        return `<td class="cell ${state}${departs ? ' departing' : ''}" data-column="${col}" data-state="${state}"${departs ? ` data-departs="${departs}"` : ''}>`
-          + `<a href="#${id}" aria-controls="d-${id}" aria-expanded="false" title="${esc(title)}">${countsHtml(c)}${departs ? departsMark(departs, esc) : ''}</a></td>`;
+        const notTested = untested.get(`${row.operation} ${col}`);
+        const title = `${row.operation} · ${COLUMN_LABELS[col]}: ${countsText(c)}${departs ? `; departs from the other bindings in ${departs} comparison${departs === 1 ? '' : 's'}` : ''}`
+          + (notTested !== undefined ? `; NOT TESTED: ${truncate(notTested, 300).text}` : '');
+        return `<td class="cell ${state}${departs ? ' departing' : ''}${notTested !== undefined ? ' untested' : ''}" data-column="${col}" data-state="${state}"${departs ? ` data-departs="${departs}"` : ''}${notTested !== undefined ? ' data-untested="true"' : ''}>`
+          + `<a href="#${id}" aria-controls="d-${id}" aria-expanded="false" title="${esc(title)}">${countsHtml(c)}${departs ? departsMark(departs, esc) : ''}`
+          + `${notTested !== undefined ? '<span class="untested-mark">not tested</span>' : ''}</a></td>`;
       });
       matrixRows.push(`<tr data-operation="${esc(row.operation)}"><th scope="row">${esc(row.operation)}</th>${cells.join('')}</tr>`);
     }

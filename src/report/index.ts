@@ -34,9 +34,11 @@ export function renderJson(report: RunReport): string {
  * The report with everything that was sent to the target or came back from it left out (target
  * URLs, user and password, messages, paths, findings, excerpts, reproduce commands): what is left is the
  * harness's own text. A short password can be spelled in that text ("en" in "content_type"); the
- * guard leaves a file alone when it holds no more spellings than this skeleton does.
+ * guard leaves a file alone when it holds no more spellings than this skeleton does. `shaped` false
+ * skips shaping the excerpts' and diffs' placeholders like them (for the JSON guard, which only asks
+ * which strings are the harness's own, not how a page lays them out).
  */
-export function harnessOnly(report: RunReport): RunReport {
+export function harnessOnly(report: RunReport, shaped = true): RunReport {
   // A placeholder per distinct value, not '': the writers' layout must stay the same (a Copy button
   // shows for a command, equal excerpts are shown once). Private-use characters spell no word.
   const seen = new Map<string, string>();
@@ -67,10 +69,10 @@ export function harnessOnly(report: RunReport): RunReport {
       findings: r.findings.map((f) => ({
         check: f.check, code: f.code, path: x(f.path)!, message: x(f.message)!,
         ...(f.expected !== undefined ? { expected: x(f.expected) } : {}), ...(f.actual !== undefined ? { actual: x(f.actual) } : {}),
-        ...(f.diff !== undefined ? { diff: diffSkeleton(f.diff, x) } : {}),
+        ...(f.diff !== undefined ? { diff: shaped ? diffSkeleton(f.diff, x) : x(f.diff) } : {}),
       })),
-      ...(r.request !== undefined ? { request: excerptSkeleton(r.request, x) } : {}),
-      ...(r.response !== undefined ? { response: excerptSkeleton(r.response, x) } : {}),
+      ...(r.request !== undefined ? { request: shaped ? excerptSkeleton(r.request, x) : x(r.request) } : {}),
+      ...(r.response !== undefined ? { response: shaped ? excerptSkeleton(r.response, x) : x(r.response) } : {}),
     })),
   };
 }
@@ -112,30 +114,32 @@ export async function writeReports(report: RunReport, dir: string, secrets: read
   const guard = new SecretGuard(all, warn);
   const paths = reportPaths(dir);
 
-  const rendered = render(report);
+  // Every value the harness did not write itself (what was sent and received, messages, findings,
+  // reproduce commands, the user) is guarded once, distinct value by distinct value, in every decoded
+  // view: a secret found there is redacted in the tree every report is then rendered from, so it
+  // reaches none of them. conformance.json is that tree's values and its keys and the harness's own
+  // strings, so nothing else can spell a secret there. The other reports also lay that text out
+  // (joined, cut, pretty-printed, escaped again): each is searched whole as well, and what is found
+  // beyond what the harness's own text holds is redacted there.
+  const tree = guard.protectTree(paths.json, report, harnessOnly(report, false),
+    'redacted there as *** (in every report, each rendered from the redacted values)');
+  const rendered = render(tree);
   let skeleton: Rendered | undefined;
   let skeletonAllure: DeferredWriter | undefined;
-  const harness = () => (skeleton ??= render(harnessOnly(report)));
+  const harness = () => (skeleton ??= render(harnessOnly(tree)));
   const allowed = (key: keyof Rendered) => () => harness()[key];
-  // conformance.json is guarded value by value: every distinct string the harness did not write
-  // itself is searched (in every decoded view, so its JSON escaping hides nothing) and redacted where
-  // a secret is found; its keys and the harness's strings are never touched, and the file is the
-  // values and those, so nothing else can spell a secret. The others are searched whole, line by line.
-  const before = guard.redacted.length;
-  const tree = guard.protectTree(paths.json, report, harnessOnly(report));
-  const json = guard.redacted.length > before ? renderJson(tree) : rendered.json;
   const files: Array<[string, string]> = [
-    [paths.json, json],
+    [paths.json, rendered.json],
     [paths.junit, guard.protect(paths.junit, rendered.junit, allowed('junit'))],
     [paths.markdown, guard.protect(paths.markdown, rendered.markdown, allowed('markdown'))],
     [paths.html, guard.protect(paths.html, rendered.html, allowed('html'))],
   ];
-  const allure = renderAllure(report);
+  const allure = renderAllure(tree);
   // Allure's file names are random: the whole directory is compared with the skeleton's.
   const hits = allure.pending.map((p) => guard.find(p.bytes.toString('utf8')).spans.length);
   const total = hits.reduce((a, b) => a + b, 0);
   if (total > 0) {
-    skeletonAllure ??= renderAllure(harnessOnly(report));
+    skeletonAllure ??= renderAllure(harnessOnly(tree));
     const harnessTotal = skeletonAllure.pending.reduce((n, p) => n + guard.find(p.bytes.toString('utf8')).spans.length, 0);
     if (total > harnessTotal) {
       allure.pending.forEach((p, i) => {

@@ -73,32 +73,52 @@ export class SecretGuard {
    * A JSON value with the secret redacted from every string that differs from the harness's own
    * rendering (`skeleton`, the same value with what was sent and received left out): keys and the
    * harness's own strings are never touched, so the file keeps its structure whatever the password.
+   * What holds nothing to redact is returned as it is (the same objects, not copies). `note` ends
+   * the warning in place of what #report says.
    */
-  protectTree<T>(file: string, value: T, skeleton: unknown): T {
+  protectTree<T>(file: string, value: T, skeleton: unknown, note?: string): T {
     let places = 0;
     const which = new Set<number>();
     // A report repeats its texts (a reproduce command on every check row of its exchange): each
     // distinct one is searched once.
-    const found = new Map<string, ReturnType<SecretGuard['find']>>();
+    const found = new Map<string, { out: string; places: number }>();
     const walk = (v: unknown, k: unknown): unknown => {
       if (typeof v === 'string') {
         if (v === k || v === '') return v;
-        let f = found.get(v);
-        if (f === undefined) found.set(v, (f = this.find(v)));
-        if (f.spans.length === 0) return v;
+        const known = found.get(v);
+        if (known !== undefined) {
+          places += known.places;
+          return known.out;
+        }
+        const f = this.find(v);
+        const out = f.spans.length === 0 ? v : replaceSpans(v, f.spans, REDACTED);
+        found.set(v, { out, places: f.spans.length });
         places += f.spans.length;
         for (const w of f.which) which.add(w);
-        return replaceSpans(v, f.spans, REDACTED);
+        return out;
       }
-      if (Array.isArray(v)) return v.map((x, i) => walk(x, Array.isArray(k) ? k[i] : undefined));
+      if (Array.isArray(v)) {
+        let copy: unknown[] | undefined;
+        for (let i = 0; i < v.length; i++) {
+          const x = walk(v[i], Array.isArray(k) ? k[i] : undefined);
+          if (x !== v[i]) (copy ??= v.slice())[i] = x;
+        }
+        return copy ?? v;
+      }
       if (v !== null && typeof v === 'object') {
         const ks = k !== null && typeof k === 'object' ? (k as Record<string, unknown>) : {};
-        return Object.fromEntries(Object.entries(v).map(([key, x]) => [key, walk(x, ks[key])]));
+        let copy: Record<string, unknown> | undefined;
+        for (const key of Object.keys(v)) {
+          const x0 = (v as Record<string, unknown>)[key];
+          const x = walk(x0, ks[key]);
+          if (x !== x0) (copy ??= { ...(v as Record<string, unknown>) })[key] = x;
+        }
+        return copy ?? v;
       }
       return v;
     };
     const out = walk(value, skeleton) as T;
-    if (places > 0) this.#report(file, places, [...which].sort((a, b) => a - b));
+    if (places > 0) this.#report(file, places, [...which].sort((a, b) => a - b), note);
     return out;
   }
 
@@ -120,9 +140,9 @@ export class SecretGuard {
     return Buffer.concat(parts);
   }
 
-  #report(file: string, places: number, which: number[]): void {
+  #report(file: string, places: number, which: number[], note = 'redacted there as *** before writing'): void {
     this.redacted.push({ file, places });
     this.#warn(`warning: ${file} would have contained secret ${which.map((i) => `#${i}`).join(', ')} in ${places} place${places > 1 ? 's' : ''} `
-      + 'that the run\'s own redaction did not cover: redacted there as *** before writing');
+      + `that the run's own redaction did not cover: ${note}`);
   }
 }
