@@ -45,9 +45,6 @@ export interface CheckContextInit {
   readonly validator: DocumentValidator;
 }
 
-/** How long a document read ahead is waited for when no budget is given, before it is read here. */
-const AHEAD_WAIT_MS = 10_000;
-
 /** What a memo of trees may hold, in characters of text: a tree costs a few times its text (TREE_COST). */
 const TREE_MEMO_BUDGET = 4 * 1024 * 1024;
 const TREE_COST = 4;
@@ -76,7 +73,6 @@ export class CheckContext {
   #xml?: { parsed?: ParsedXml; error?: string };
   #libxml?: LibxmlOutcome;
   #located?: Located;
-  #soon?: ReturnType<NonNullable<DocumentValidator['validateSoon']>>;
 
   constructor(init: CheckContextInit) {
     this.op = init.op;
@@ -157,31 +153,7 @@ export class CheckContext {
     if (this.#libxml || !this.validator.validateAsync || this.exchange.response?.status !== 200) return;
     const d = this.decoded();
     if (d.text === undefined) return;
-    const soon = this.#soon;
-    this.#soon = undefined;
-    // Read ahead elsewhere: its verdict, unless that process is not up yet (then reading here is
-    // quicker) or does not answer within the document's budget (then it is read here after all).
-    if (soon && soon.ready()) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<undefined>((resolve) => { timer = setTimeout(() => resolve(undefined), options.budgetMs ?? AHEAD_WAIT_MS); });
-      const outcome = await Promise.race([soon.outcome, late]);
-      clearTimeout(timer);
-      if (outcome) {
-        this.#libxml = outcome;
-        return;
-      }
-    }
     this.#libxml = await this.validator.validateAsync(d.text, options);
-  }
-
-  /**
-   * Have libxml2 start reading a 200's small document now, elsewhere (the validator's second
-   * process), while earlier exchanges are checked: prepare() then takes its verdict.
-   */
-  prefetch(): void {
-    if (this.#libxml || this.#soon || !this.validator.validateSoon || this.exchange.response?.status !== 200) return;
-    const d = this.decoded();
-    if (d.text !== undefined) this.#soon = this.validator.validateSoon(d.text);
   }
 
   /** Bytes of the response body (for messages about the cost of reading it). */
@@ -195,7 +167,6 @@ export class CheckContext {
     this.#xml = undefined;
     this.#libxml = undefined;
     this.#located = undefined;
-    this.#soon = undefined;
   }
 
   /** Where the result element is: inside Envelope/Body/<Op>Response for SOAP, the root for GET/POST. */

@@ -111,19 +111,16 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
   const budgetMs = checkBudgetMs(bytes);
   // In turn: one document at a time, its libxml2 reading (in the validator process when large,
   // the event loop free meanwhile) and then its checks. Reading the next document while this one is
-  // checked was tried for large documents: the two processes' garbage collectors then slowed each
-  // other down by half. A small document's libxml2 reading may start now, elsewhere (the validator's
-  // second process: no collection there), while the exchanges before it are checked.
-  let early: CheckContext | undefined = new CheckContext(init);
-  early.prefetch();
+  // checked was tried: the two processes' garbage collectors then slowed each other down by half;
+  // reading small documents ahead in a second process was tried too: no faster end to end (its
+  // messages cost the main thread what libxml2 would), so it was taken out again.
   return inTurn(async () => {
     // The turn may come after the deadline (the documents before it took the time): not started then.
     if (passed()) {
       out.push(rows.row(base, NOT_RUN_CHECK, { skipped: `not checked: ${DEADLINE_PASSED} before this exchange's turn` }));
       return { rows: out, unviewed: DEADLINE_PASSED };
     }
-    let ctx: CheckContext | undefined = early ?? new CheckContext(init);
-    early = undefined;
+    let ctx: CheckContext | undefined = new CheckContext(init);
     await ctx.prepare({ budgetMs, ...(deadline !== undefined ? { signal: signalAt(deadline) } : {}) });
     const { runs, notRun } = await runChecksAsync(ctx!, plan.checks, { ...(deadline !== undefined ? { deadline } : {}), budgetMs });
     for (const r of runs) out.push(rows.row(base, r.check.name, r.outcome, r.ms));

@@ -67,14 +67,12 @@ async function startEmbedded(s: RunSettings, mock: Partial<MockOptions>): Promis
 export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {}, onTransport?: (t: Transport) => void, startedAt = Date.now()): Promise<Session> {
   const checks = checksOf(s);
   // The embedded mock starts first (in a worker thread where it can: its modules load on the other
-  // core), and the validator is made while it boots; the validator's second process (documents
-  // read ahead) starts booting now too, so both are up when the first answers come.
+  // core), and the validator is made while it boots.
   const starting = s.embedded ? startEmbedded(s, mock) : undefined;
   starting?.catch(() => undefined); // awaited below
   let validator: DocumentValidator;
   try {
     validator = createDocumentValidator(s.namespaces, { maxBytes: s.maxBodyBytes });
-    validator.warm?.();
   } catch (e) {
     await starting?.then((r) => r.close(), () => undefined);
     throw e;

@@ -44,15 +44,6 @@ export interface DocumentValidator {
    * its own, stopped when it takes longer than the budget or the signal aborts.
    */
   validateAsync?(xml: string, options?: ValidateOptions): Promise<LibxmlOutcome>;
-  /**
-   * Start reading a small document now, elsewhere (a second process, ./validator-ahead.ts), so it is
-   * read while earlier documents are checked; `ready` says whether waiting for it is worth it (the
-   * process is up), `outcome` gives the verdict (the same as validate's). Undefined when the document
-   * is not read ahead (large, already known, or no second process here): validate as usual.
-   */
-  validateSoon?(xml: string): { readonly outcome: Promise<LibxmlOutcome>; ready(): boolean } | undefined;
-  /** Start what validateSoon needs (the second process) now, so it is up when the first documents come. */
-  warm?(): void;
   /** What the readers are asked to do at most (src/xml/limits.ts): the tree reader applies them too. */
   readonly limits?: MarkupLimits;
 }

@@ -32,7 +32,7 @@ process.on('message', (m: ChildRequest) => {
     reply = { id: m.id, outcome: v.validate(m.xml) };
     // libxml2's tree of the document is freed when its JavaScript object is collected: now, not
     // when the next document has been parsed beside it.
-    if (!m.small) collectGarbage();
+    collectGarbage();
   } catch (e) {
     reply = { id: m.id, error: e instanceof Error ? e.message : String(e) };
   }

@@ -29,8 +29,6 @@ export interface ChildRequest {
   readonly id: number;
   readonly setup: ValidatorSetup;
   readonly xml: string;
-  /** A small document read ahead (./validator-ahead.ts): no collection after it. */
-  readonly small?: boolean;
 }
 
 export interface ChildResponse {

@@ -35,7 +35,6 @@ import { hasDoctype, SOAP11_ENV_NS, SOAP12_ENV_NS, XML_NS } from '../xml/tree.js
 import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 import { checkBudgetMs, markupLimits, overLimit, scanMarkup } from '../xml/limits.js';
 import { validateInProcessOfItsOwn, type ValidatorSetup } from './validator-process.js';
-import { aheadAvailable, aheadReady, validateAhead } from './validator-ahead.js';
 
 /** Default cap on the size of a validated document. */
 export const DEFAULT_MAX_BYTES = 32 * 1024 * 1024;
@@ -504,32 +503,9 @@ export function createDocumentValidator(namespaces: Namespaces, options: Validat
   }
 
   const setup: ValidatorSetup = { namespaces, maxBytes, cacheDir: options.cacheDir, subsets: options.subsets ?? true };
-  const soon = new Map<string, { outcome: Promise<LibxmlOutcome>; settled: boolean }>();
   return {
     validate,
     limits,
-    warm() {
-      // A first document for this validator's setup: the process starts, and builds its validator.
-      if (aheadAvailable()) void validateAhead(setup, '<warm/>');
-    },
-    validateSoon(xml: string) {
-      if (xml.length > MEMO_MAX_CHARS || !aheadAvailable() || memo.peek(xml) !== undefined) return undefined;
-      let s = soon.get(xml);
-      if (!s) {
-        const entry = {
-          settled: false,
-          // The verdict of the other process, kept as this one's would be; where it gave none, this one reads the document.
-          outcome: validateAhead(setup, xml).then((o) => {
-            soon.delete(xml);
-            entry.settled = true;
-            return o === undefined ? validate(xml) : memo.get(xml, () => o);
-          }),
-        };
-        soon.set(xml, (s = entry));
-      }
-      const held = s;
-      return { outcome: held.outcome, ready: () => held.settled || aheadReady() };
-    },
     async validateAsync(xml: string, opts: ValidateOptions = {}): Promise<LibxmlOutcome> {
       if (xml.length <= IN_PROCESS_MAX_CHARS) return validate(xml);
       return validateInProcessOfItsOwn(setup, xml, { budgetMs: opts.budgetMs ?? checkBudgetMs(Buffer.byteLength(xml)), signal: opts.signal });
