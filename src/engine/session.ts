@@ -56,7 +56,7 @@ async function startEmbedded(s: RunSettings, mock: Partial<MockOptions>): Promis
     // In a worker thread of its own where it can be (the second core answers while this one checks);
     // the mock module (and msw) is loaded in this thread only when it cannot.
     const options = { ...mock, port: 0, user: s.user, password: s.password, namespaces: s.namespaces, paths: s.paths };
-    return (mock.style === undefined ? await startMockInWorker(options) : undefined)
+    return await startMockInWorker(options)
       ?? await (await import('../mock/server.js')).startMock(options);
   } catch (e) {
     throw new EnvironmentError(`cannot start the embedded mock: ${(e as Error).message}`);

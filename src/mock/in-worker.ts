@@ -2,9 +2,9 @@
  * Start the embedded mock in a worker thread (./mock-worker.ts) instead of this thread: the run's
  * main thread is then free of the mock's share of the work (answering ~840 requests: about a fifth
  * of the engine's time), which goes to the second core. The mock is the same one startMock makes;
- * only plain options (no functions: no `style`) can cross to a worker. Undefined when the worker's
- * compiled module is not beside this one (the TypeScript sources under a test runner): the caller
- * then starts the mock in this thread.
+ * only plain options can cross to a worker. Undefined when they cannot (a function among them), or
+ * when the worker's compiled module is not beside this one (the TypeScript sources under a test
+ * runner): the caller then starts the mock in this thread.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +25,7 @@ export const EARLY_WORKER = Symbol.for('accommodation-conformance.early-mock-wor
 interface EarlyWorker { readonly worker: Worker; readonly file: string; readonly exited: boolean }
 
 /** The worker started early for this module's worker file, taken (once), or a new one. */
-function workerFor(file: string, options: Omit<MockOptions, 'style'>): Worker {
+function workerFor(file: string, options: MockOptions): Worker {
   const holder = globalThis as { [EARLY_WORKER]?: EarlyWorker };
   const early = holder[EARLY_WORKER];
   delete holder[EARLY_WORKER];
@@ -39,8 +39,15 @@ function workerFor(file: string, options: Omit<MockOptions, 'style'>): Worker {
 }
 
 /** The mock of `options` listening in a worker thread, or undefined when no worker module is available. */
-export async function startMockInWorker(options: Omit<MockOptions, 'style'>): Promise<RunningMock | undefined> {
+export async function startMockInWorker(options: MockOptions): Promise<RunningMock | undefined> {
   if (WORKER === undefined || !existsSync(WORKER)) return undefined;
+  // Only what a worker can be handed crosses (a style function or a Fault object with its hooks does
+  // not): such a mock is started in this thread by the caller.
+  try {
+    structuredClone(options);
+  } catch {
+    return undefined;
+  }
   const worker = workerFor(WORKER, options);
   const started = await new Promise<Started>((resolve) => {
     worker.once('message', (m: Started) => resolve(m));

@@ -179,29 +179,19 @@ export interface CellGroup {
 }
 
 /**
- * Group rows by operation × column, and by case inside each cell, keeping first-appearance order:
- * the cases of a cell are exactly groupTests' groups of that operation × column, in the same order.
+ * groupTests' groups gathered by operation × column, in first-appearance order: a cell's cases are
+ * exactly its groups, and its rows are theirs, case by case.
  */
 export function groupCells(rows: readonly ResultRow[]): CellGroup[] {
-  const cells = new Map<string, { cell: CellGroup; cases: Map<string, TestGroup> }>();
-  for (const r of rows) {
-    const column = columnOf(r);
-    const key = `${r.operation}\u0000${column}`;
+  const cells = new Map<string, CellGroup>();
+  for (const t of groupTests(rows)) {
+    const key = `${t.operation}\u0000${t.column}`;
     let c = cells.get(key);
-    if (!c) {
-      c = { cell: { operation: r.operation, group: r.group, column, cases: [], rows: [] }, cases: new Map() };
-      cells.set(key, c);
-    }
-    let t = c.cases.get(r.case);
-    if (!t) {
-      t = { operation: r.operation, group: r.group, column, case: r.case, rows: [] };
-      c.cases.set(r.case, t);
-      c.cell.cases.push(t);
-    }
-    t.rows.push(r);
-    c.cell.rows.push(r);
+    if (!c) cells.set(key, (c = { operation: t.operation, group: t.group, column: t.column, cases: [], rows: [] }));
+    c.cases.push(t);
+    c.rows.push(...t.rows);
   }
-  return [...cells.values()].map((c) => c.cell);
+  return [...cells.values()];
 }
 
 /**
