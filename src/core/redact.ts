@@ -145,7 +145,6 @@ function escapeAt(text: string, i: number, plus: boolean): { end: number; s: str
   const len = text.length;
   if (c === 0x26) { // &
     let k = i + 1;
-    let cp = -1;
     if (text.charCodeAt(k) === 0x23) { // #
       k++;
       const hex = text.charCodeAt(k) === 0x78 || text.charCodeAt(k) === 0x58;
@@ -159,8 +158,7 @@ function escapeAt(text: string, i: number, plus: boolean): { end: number; s: str
         v = v * (hex ? 16 : 10) + d;
       }
       if (k === start || text.charCodeAt(k) !== 0x3b) return undefined;
-      cp = v;
-      const s = cp <= 0x10ffff ? String.fromCodePoint(cp) : undefined;
+      const s = fromCodePoint(v);
       return s === undefined ? undefined : { end: k + 1, s: s === '\u0000' ? '' : s };
     }
     const start = k;
