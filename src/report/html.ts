@@ -28,12 +28,10 @@ import { canonicalDiffHtml, departingBindings, departsMark, EXCHANGE_CSS, pretty
 export const HTML_EXCERPT_MAX = 4096 + 256;
 
 const MARKUP_CHARS = /[&<>"']/;
-/** A character beyond printable ASCII, tab and line breaks: only then can visibleText change a text (its scan is the slower). */
-const NOT_PLAIN = /[^\t\n\r\x20-\x7e]/;
 
 /** Escape text for HTML text or a double/single-quoted attribute value. */
 export function esc(s: string): string {
-  const v = NOT_PLAIN.test(s) ? visibleText(s) : s;
+  const v = visibleText(s);
   return MARKUP_CHARS.test(v)
     ? v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
     : v;

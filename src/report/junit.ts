@@ -16,11 +16,8 @@ import { columnOf, countRows, stepText, testName, truncate, visibleText } from '
 /** Longest request/response excerpt copied into <system-out>. */
 const EXCERPT_MAX = 2048;
 
-/** A character beyond printable ASCII, tab and line breaks: only then can visibleText change a text (its scan is the slower). */
-const NOT_PLAIN = /[^\t\n\r\x20-\x7e]/;
-const visible = (s: string): string => (NOT_PLAIN.test(s) ? visibleText(s) : s);
-const attr = (s: string): string => escapeAttr(visible(s));
-const text = (s: string): string => escapeText(visible(s));
+const attr = (s: string): string => escapeAttr(visibleText(s));
+const text = (s: string): string => escapeText(visibleText(s));
 /** Seconds to the microsecond: a check takes a fraction of a millisecond, and 0.000 would say it took nothing. */
 const seconds = (ms: number | undefined): string => ((ms ?? 0) / 1000).toFixed(6);
 

@@ -225,9 +225,13 @@ function uEscape(ch: string): string {
   return `\\u${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
+/** A character beyond printable ASCII, tab and line breaks: only a text holding one can hold what visibleText replaces. */
+const NOT_PLAIN = /[^\t\n\r\x20-\x7e]/;
+
 /** Text with XML-1.0-illegal, bidirectional-control and line-separator characters replaced by visible \uXXXX escapes. */
 export function visibleText(s: string): string {
-  return s.replace(XML_ILLEGAL, uEscape);
+  // The plain test first: the replacing scan (surrogates, bidi ranges) is the slower, and most text is plain ASCII.
+  return NOT_PLAIN.test(s) ? s.replace(XML_ILLEGAL, uEscape) : s;
 }
 
 /** Text safe to print to a terminal: also C1 controls and DEL made visible, CR normalised. */
