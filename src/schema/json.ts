@@ -7,11 +7,23 @@
  * written by the harness itself.
  */
 import { readFileSync } from 'node:fs';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 
 export type JsonSchema = { readonly [keyword: string]: unknown } | boolean;
 
-const ajv = new Ajv2020({ allErrors: true, strict: true, verbose: true, validateFormats: false });
+let ajvInstance: Ajv2020 | undefined;
+/**
+ * ajv, loaded at its first use: most commands (a run without a config file, the embedded mock's
+ * worker) validate no JSON, and loading it cost every start about 30 ms.
+ */
+function ajv(): Ajv2020 {
+  if (!ajvInstance) {
+    const { Ajv2020: Ajv } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+    ajvInstance = new Ajv({ allErrors: true, strict: true, verbose: true, validateFormats: false });
+  }
+  return ajvInstance;
+}
 /** Compiled validators by schema text: a schema file read again is not compiled again (ajv refuses a second schema of one $id). */
 const compiled = new Map<string, ValidateFunction>();
 
@@ -62,7 +74,7 @@ export function validateJson(value: unknown, schema: JsonSchema): string[] {
   const key = JSON.stringify(schema);
   let validate = compiled.get(key);
   if (!validate) {
-    validate = ajv.compile(schema);
+    validate = ajv().compile(schema);
     compiled.set(key, validate);
   }
   if (validate(value)) return [];
