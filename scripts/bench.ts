@@ -182,6 +182,18 @@ function fullRun(dir: string, extra: readonly string[] = []): Promise<{ wallMs: 
   });
 }
 
+interface Made { exchanges: number; checks: number; failed: number }
+
+/** The exchanges and checks of the run whose conformance.json is in dir; undefined when there is none to read. */
+function madeIn(dir: string): Made | undefined {
+  try {
+    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { summary: { total: number; failed: number }; results: { check: string }[] };
+    return { exchanges: report.results.filter((r) => rowKind(r) === 'exchange').length, checks: report.summary.total, failed: report.summary.failed };
+  } catch {
+    return undefined;
+  }
+}
+
 if (sections.has('3')) {
   const places: [string, string][] = [['on disk (tmp dir)', join(tmp, 'full-run')]];
   if (existsSync('/dev/shm')) places.push(['on tmpfs (/dev/shm)', mkdtempSync(join('/dev/shm', 'conformance-bench-'))]);
@@ -190,13 +202,12 @@ if (sections.has('3')) {
     await fullRun(dir); // warm-up: tsx's transform cache, the schema cache
     const runs = [];
     for (let i = 0; i < 5; i++) runs.push(await fullRun(dir));
-    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { summary: { total: number; failed: number }; results: { check: string }[] };
-    const exchanges = report.results.filter((r) => rowKind(r) === 'exchange').length;
+    const { exchanges, checks, failed } = madeIn(dir)!;
     const wall = scale(stat(runs.map((r) => r.wallMs)), 1 / 1000);
     (raw.fullRun as unknown[] | undefined) ?? (raw.fullRun = []);
-    (raw.fullRun as unknown[]).push({ where, runs, exchanges, checks: report.summary.total, failed: report.summary.failed });
+    (raw.fullRun as unknown[]).push({ where, runs, exchanges, checks, failed });
     add({ section: '3 full run', what: `conformance run, start → exit, reports ${where}`, unit: 's', value: wall, goal: '< 2.5 s', met: wall.median < 2.5 });
-    add({ section: '3 full run', what: `  made ${exchanges} exchanges, ${report.summary.total} checks (${report.summary.failed} failed)`, unit: '', value: '' });
+    add({ section: '3 full run', what: `  made ${exchanges} exchanges, ${checks} checks (${failed} failed)`, unit: '', value: '' });
     add({ section: '3 full run', what: '  CPU time, all threads', unit: 's', value: scale(stat(runs.map((r) => r.cpuMs)), 1 / 1000) });
     add({ section: '3 full run', what: '  engine part (durationMs in conformance.json)', unit: 's', value: scale(stat(runs.map((r) => r.engineMs)), 1 / 1000) });
     if (dir.startsWith('/dev/shm')) rmSync(dir, { recursive: true, force: true });
@@ -255,13 +266,19 @@ if (sections.has('10')) {
       const logFile = join(tmp, `${name.replace(/\W+/g, '-')}.log`);
       const mine: Awaited<ReturnType<typeof timedCommand>>[] = [];
       const theirs: typeof mine = [];
+      // What one side's run made, read from its report (both write to reportDir, one after the other).
+      const made = name === 'embedded run' ? (): Made | undefined => madeIn(reportDir) : () => undefined;
+      let mineMade: Made | undefined;
+      let theirsMade: Made | undefined;
       // One warm-up each (tsx's transform cache, the source cache, the schema cache), then A B A B ...
       await timedCommand(cmd, ROOT, logFile);
       await timedCommand(cmd, base, logFile);
       for (let i = 0; i < runs; i++) {
         log(`  ${name}: run ${i + 1} of ${runs}`);
         mine.push(await timedCommand(cmd, ROOT, logFile));
+        mineMade = made();
         theirs.push(await timedCommand(cmd, base, logFile));
+        theirsMade = made();
       }
       raw[`start:${name}`] = { head, baseline: baseSha, mine, theirs };
       const wall = (xs: typeof mine) => scale(stat(xs.map((x) => x.wallMs)), 1 / 1000);
@@ -272,6 +289,12 @@ if (sections.has('10')) {
       add({ section: '10 start to exit', what: '  CPU time, all processes: this tree', unit: 's', value: cpu(mine) });
       add({ section: '10 start to exit', what: `  CPU time, all processes: ${baseSha}`, unit: 's', value: cpu(theirs) });
       add({ section: '10 start to exit', what: '  wall, this tree ÷ baseline, pair by pair', unit: '×', value: stat(mine.map((m, i) => m.wallMs / theirs[i]!.wallMs)) });
+      if (mineMade && theirsMade) {
+        // The two sides need not make the same run: the wall time per exchange says what each exchange cost.
+        add({ section: '10 start to exit', what: `  made: this tree ${mineMade.exchanges} exchanges, ${mineMade.checks} checks; ${baseSha} ${theirsMade.exchanges} exchanges, ${theirsMade.checks} checks`, unit: '', value: '' });
+        add({ section: '10 start to exit', what: '  wall per exchange, start to exit: this tree', unit: 'ms', value: scale(stat(mine.map((m) => m.wallMs)), 1 / mineMade.exchanges) });
+        add({ section: '10 start to exit', what: `  wall per exchange, start to exit: ${baseSha}`, unit: 'ms', value: scale(stat(theirs.map((m) => m.wallMs)), 1 / theirsMade.exchanges) });
+      }
     }
     if (reportDir.startsWith('/dev/shm')) rmSync(reportDir, { recursive: true, force: true });
   } finally {
@@ -293,8 +316,7 @@ if (sections.has('9')) {
   for (let i = 0; i < 5; i++) {
     for (const b of budgets) {
       runs.get(b)!.push(await fullRun(dir, ['--examples', String(b)]));
-      const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { results: { check: string }[] };
-      exchanges.set(b, report.results.filter((r) => rowKind(r) === 'exchange').length);
+      exchanges.set(b, madeIn(dir)!.exchanges);
     }
   }
   const med = (b: number, k: 'wallMs' | 'cpuMs' | 'engineMs') => stat(runs.get(b)!.map((r) => r[k])).median;
