@@ -267,7 +267,7 @@ if (sections.has('10')) {
       const mine: Awaited<ReturnType<typeof timedCommand>>[] = [];
       const theirs: typeof mine = [];
       // What one side's run made, read from its report (both write to reportDir, one after the other).
-      const made = name === 'embedded run' ? (): Made | undefined => madeIn(reportDir) : () => undefined;
+      const made = () => (name === 'embedded run' ? madeIn(reportDir) : undefined);
       let mineMade: Made | undefined;
       let theirsMade: Made | undefined;
       // One warm-up each (tsx's transform cache, the source cache, the schema cache), then A B A B ...
