@@ -5,7 +5,7 @@ import { formatPlan, listPlan } from '../engine/plan-list.js';
 import { githubAnnotations, writeStepSummary } from '../report/github.js';
 import { EXIT_UNREACHABLE, EXIT_UNTESTED, executeRun } from '../engine/execute.js';
 import { untestedExtent } from '../core/rows.js';
-import { verdictOf } from '../report/index.js';
+import { poolShortage, verdictOf } from '../report/index.js';
 import { formatDefects, formatDiagnosis, formatSummary } from '../report/console.js';
 import { progressLine } from '../report/progress.js';
 import { helpText, resolveRunSettings, RUN_OPTIONS, RUN_USAGE } from './config.js';
@@ -61,10 +61,9 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     return EXIT_UNTESTED;
   }
   if (verdict === 'FAIL') return 1;
-  const short = Object.entries(report.bookings?.short ?? {});
-  if (short.length) {
-    io.err(`conformance: a booking pool ran out: ${short.map(([p, n]) => `${n} call${n > 1 ? 's' : ''} without a booking in \`bookings.${p}\``).join(', ')} `
-      + `were not sent (exit ${EXIT_POOL_EXHAUSTED}); add bookings to the pools`);
+  const short = poolShortage(report);
+  if (short) {
+    io.err(`conformance: ${short} (exit ${EXIT_POOL_EXHAUSTED})`);
     return EXIT_POOL_EXHAUSTED;
   }
   return 0;

@@ -77,11 +77,14 @@ export const DEFECT_CODES = {
   acceptance_differs: 'bindings disagree on accepting the request',
   error_type_differs: 'bindings answer with different in-band Errors',
   value_differs: 'bindings answer with different values',
+  rejection_differs: 'bindings reject the same request differently: in-band on some, with a fault or an HTTP error on others',
+  error_message_differs: 'bindings answer a probe with different in-band Error messages (the id each sent set aside)',
   // sequences over state
   write_not_read_back: 'a text written with UpdateSpecialRequest that GetSpecialRequest does not read back exactly',
   write_not_replaced: 'a second write whose read still shows the first text',
   write_crossed_bookings: "a read that shows another booking's text",
   cancellation_leaked: 'a booking seen usable and never cancelled by the run answered "already cancelled"',
+  rejected_call_changed_state: 'a rejected call (wrong credentials, a bad parameter) that changed the booking it named',
   // the harness
   check_crashed: 'a check that threw (a harness defect: please report it)',
   check_over_budget: 'a check that took longer than its budget',

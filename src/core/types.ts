@@ -183,6 +183,10 @@ export interface BookingsSummary {
   readonly changed: readonly BookingUse[];
   /** Per pool, the state-changing calls not sent because the pool ran out (absent: none). */
   readonly short?: Readonly<Record<string, number>>;
+  /** Per pool, the bookings the run takes (each once, however many calls change it): what a person creates for it. */
+  readonly needed?: Readonly<Record<string, number>>;
+  /** Per pool, the bookings given; absent when no pool was given at all. */
+  readonly given?: Readonly<Record<string, number>>;
 }
 
 /** One conclusion about the target as a whole. */

@@ -10,9 +10,10 @@ import type { Target } from '../core/types.js';
 import { startMock } from '../mock/index.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { Transport } from '../transport/client.js';
-import { EMPTY_POOLS, mockBookings, parseBookings } from './bookings.js';
+import { consumesBooking, EMPTY_POOLS, idParamOf, mockBookings, parseBookings, probeVariant } from './bookings.js';
 import { loadFixtureCases } from './cases.js';
-import { planUnits, unitRequests, type RunPlan } from './plan.js';
+import { bindingParams, bookingNeeds, planUnits, rejectedText, unitRequests, type RunPlan } from './plan.js';
+import { poolShortage } from '../report/model.js';
 import { runConformance } from './run.js';
 import { resolveRunSettingsFlags } from './settings.js';
 
@@ -25,39 +26,104 @@ const plan = (over: Partial<RunPlan> = {}): RunPlan => ({
 });
 const idOf = (op: string, params: Readonly<Record<string, string>>) => (op === 'UpdateSpecialRequest' ? params.bookingId : op === 'CancelTransferBooking' ? params.transferBookingID : params.bookingID);
 
+const generation = { seed: 16, examples: 4, languages: ['en', 'de'], languagesFrom: 'test' };
+const ALL = (over: Partial<RunPlan> = {}) => plan({ operations: OPERATIONS, bookings: mockBookings(100), negative: true, generation, ...over });
+
 describe('booking pools', () => {
-  test('every state-changing call gets a booking of its own: one per binding, case and sequence, none twice', () => {
-    const units = planUnits(plan({ bookings: mockBookings(100), negative: true }));
+  test('a default full run takes at most 40 bookings: a booking per binding for the first case of a cancellation, one booking for the rest', () => {
+    const units = planUnits(ALL());
+    const taken = new Map<string, Set<string>>();
+    for (const u of units) {
+      for (const b of [...Object.values(u.bookings ?? {}), ...(u.sequence?.bookings ?? [])]) if (b) taken.set(b.pool, (taken.get(b.pool) ?? new Set()).add(b.id));
+    }
+    const count = Object.fromEntries([...taken].map(([k, v]) => [k, v.size]));
+    expect(count).toEqual({ cancel: 14, transfers: 14, amend: 1, specialRequest: 5 });
+    expect(bookingNeeds(ALL())).toEqual({ cancel: 14, transfers: 14, amend: 1, specialRequest: 5 });
+    expect(Object.values(count).reduce((n, k) => n + k, 0)).toBeLessThanOrEqual(40);
+    // Without generated or negative cases the figure is the same: they take nothing of their own.
+    expect(bookingNeeds(ALL({ negative: false, generation: undefined }))).toEqual(bookingNeeds(ALL()));
+  });
+
+  test('real calls: the first case of a cancellation takes a booking per binding, each sent once; an amendment and a special request share one booking, bindings in turn', () => {
+    const units = planUnits(ALL());
     const seen = new Set<string>();
-    let calls = 0;
-    for (const u of units.filter((x) => !x.sequence)) {
-      for (const { binding, request } of unitRequests(plan(), u)) {
-        const b = u.bookings?.[binding];
-        if (!b) continue; // a negative case that names no booking (missing or unparsable id)
-        calls++;
-        const sent = decodeURIComponent(request.body ?? request.url);
-        expect(sent, `${u.op.name} ${u.caseId} ${binding}`).toContain(b.id);
+    for (const u of units.filter((x) => x.calls === 'real' && consumesBooking(x.op.name))) {
+      expect(u.caseId).toBe('default');
+      for (const { binding, request } of unitRequests(ALL(), u)) {
+        const b = u.bookings![binding]!;
+        expect(decodeURIComponent(request.body ?? request.url), `${u.op.name} ${binding}`).toContain(b.id);
         expect(seen.has(`${b.pool} ${b.id}`), `${b.id} used twice`).toBe(false);
         seen.add(`${b.pool} ${b.id}`);
       }
     }
-    for (const u of units.filter((x) => x.sequence)) {
-      for (const b of u.sequence!.bookings!) {
-        expect(seen.has(`${b.pool} ${b.id}`), `${b.id} used twice`).toBe(false);
-        seen.add(`${b.pool} ${b.id}`);
-      }
-    }
-    expect(calls).toBeGreaterThan(40);
-    // Hand-written cases first: the default case's four bindings take the first four bookings.
     const first = units.find((u) => u.op.name === 'CancelBooking' && u.caseId === 'default')!;
     expect(BINDINGS.map((b) => first.bookings![b]!.id)).toEqual(['BK-700000', 'BK-700001', 'BK-700002', 'BK-700003']);
     const transfer = units.find((u) => u.op.name === 'CancelTransferBooking' && u.caseId === 'default')!;
-    const req = unitRequests(plan(), transfer).find((r) => r.binding === 'post')!.request;
+    const req = unitRequests(ALL(), transfer).find((r) => r.binding === 'post')!.request;
     expect(req.body).toContain('transferBookingID=TR-900003');
     expect(req.body).toContain(`email=${encodeURIComponent('guest1@example.com')}`);
+    for (const op of ['AmendmentRequest', 'UpdateSpecialRequest']) {
+      const real = units.filter((u) => u.op.name === op && u.calls === 'real');
+      // Every hand-written case, and a generated case naming the booking for each value the examples sent only with a probe id.
+      expect(real.map((u) => u.caseId)).toEqual(expect.arrayContaining([...(loadFixtureCases().get(op) ?? []).map((c) => c.id), expect.stringMatching(/^gen-/)]));
+      if (op === 'AmendmentRequest') {
+        const types = real.map((u) => u.params.bookingType);
+        for (const t of ['FullPeriod', 'ExtraDays', 'NoAmendmentAvailable', 'fullperiod']) expect(types).toContain(t);
+        expect(real.map((u) => u.params.maxPrice)).toContain('123456789012345.123456789');
+      }
+      expect(new Set(real.flatMap((u) => Object.values(u.bookings!).map((b) => b!.id))).size, op).toBe(1);
+      expect(real.every((u) => u.serial && u.stage === 2)).toBe(true);
+    }
   });
 
-  test('a pool that runs out: the calls without a booking are not sent, each with the reason; the report says how many', async () => {
+  test('probes name no booking; where a call uses its booking up, each binding sends its own value of the same kind', () => {
+    const units = planUnits(ALL());
+    const pools = mockBookings(100);
+    const poolIds = new Set([...pools.cancel, ...pools.amend, ...pools.specialRequest, ...pools.transfers.map((t) => t.id)]);
+    const probes = units.filter((u) => u.calls === 'probe');
+    expect(probes.length).toBeGreaterThan(20);
+    for (const u of probes) {
+      expect(u.bookings, `${u.op.name} ${u.caseId}`).toBeUndefined();
+      expect(u.stage).toBe(2);
+      const id = idParamOf(u.op.name)!;
+      const sent = BINDINGS.map((b) => bindingParams(u, b)[id]!);
+      for (const v of sent) expect(poolIds.has(v.trim()), `${u.op.name} ${u.caseId} sends pool booking ${v}`).toBe(false);
+      if (consumesBooking(u.op.name) && u.params[id]!.trim() !== '') expect(new Set(sent).size, `${u.op.name} ${u.caseId}`).toBe(BINDINGS.length);
+      if (!consumesBooking(u.op.name)) expect(new Set(sent).size).toBe(1);
+    }
+    // Kinds kept: digits stay digits with a sign, a long value stays long, a blank one blank.
+    expect(probeVariant('-01', 2)).toBe('-0001');
+    expect(probeVariant('2147483647', 1)).toBe('02147483647');
+    expect(probeVariant(' Ünïcode long', 3)).toBe(' Ü3nïcode long');
+    expect(probeVariant('😀x', 1)).toBe('😀1x');
+    expect(probeVariant('', 4)).toBe('');
+    // The other hand-written case of a cancellation is a probe too (a booking per binding for every case would take 40 alone).
+    expect(units.find((u) => u.op.name === 'CancelBooking' && u.caseId === 'other-language')!.calls).toBe('probe');
+  });
+
+  test('rejections go against one live booking, which a read-back (stage 1) shows unchanged before the real calls (stage 2) change it', () => {
+    const units = planUnits(ALL());
+    const cancelFirst = units.find((u) => u.op.name === 'CancelBooking' && u.caseId === 'default')!.bookings!.soap11!;
+    for (const op of ['CancelBooking', 'AmendmentRequest', 'UpdateSpecialRequest', 'CancelTransferBooking']) {
+      const wrong = units.find((u) => u.op.name === op && u.caseId === 'wrong-credentials')!;
+      expect(wrong.calls).toBe('rejection');
+      expect(wrong.stage ?? 0).toBe(0);
+      expect(new Set(Object.values(wrong.bookings!).map((b) => b!.id)).size, op).toBe(1);
+    }
+    expect(units.find((u) => u.op.name === 'CancelBooking' && u.caseId === 'wrong-credentials')!.bookings!.post).toEqual(cancelFirst);
+    // A rejected write carries a text of its own per binding: read back, it names its call.
+    const write = units.find((u) => u.op.name === 'UpdateSpecialRequest' && u.caseId === 'wrong-credentials')!;
+    expect(bindingParams(write, 'get').text).toBe(rejectedText('wrong-credentials', 'get'));
+    const readBacks = units.filter((u) => u.sequence?.family === 'unchanged');
+    expect(readBacks.map((u) => u.op.name).sort()).toEqual(['AmendmentRequest', 'CancelBooking', 'UpdateSpecialRequest']);
+    expect(readBacks.every((u) => u.stage === 1 && u.sequence!.bookings!.length === 1)).toBe(true);
+    expect(readBacks.find((u) => u.op.name === 'CancelBooking')!.sequence!.bookings![0]).toEqual(cancelFirst);
+    // No read of a transfer booking: its first case's cancellation (stage 2) on the same booking is the read-back.
+    const transfer = units.find((u) => u.op.name === 'CancelTransferBooking' && u.caseId === 'default')!;
+    expect(transfer.rejectedBefore!.length).toBeGreaterThan(0);
+  });
+
+  test('a pool that runs out: the calls without a booking are not sent, each with the reason; the report says how many more bookings are needed', async () => {
     const sent: string[] = [];
     const agent = new MockAgent();
     agent.disableNetConnect();
@@ -68,14 +134,16 @@ describe('booking pools', () => {
     const p = plan({ operations: [findOperation('CancelBooking')!], bookings: { ...EMPTY_POOLS, cancel: ['C1', 'C2', 'C3', 'C4', 'C5', 'C6'] } });
     const report = await runConformance(p, { transport: new Transport({ dispatcher: agent }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
     const skipped = report.results.filter((r) => r.check === 'all' && r.status === 'skipped');
-    expect(skipped.map((r) => r.message)).toContain('CancelBooking get other-language: no booking left in `bookings.cancel`');
-    expect(skipped.map((r) => r.message)).toContain('CancelBooking seq-cancel: needs 10 bookings, 0 left in `bookings.cancel`');
-    // 6 bookings, 6 calls: every one with its own booking.
+    expect(skipped.map((r) => r.message)).toContain('CancelBooking seq-cancel: needs 10 bookings, 2 left in `bookings.cancel`');
+    // The first case's four bookings, each cancelled once; the other case is a probe that names none of them.
     const cancels = sent.filter((s) => s.includes('CancelBooking'));
-    expect(cancels).toHaveLength(6);
-    for (const id of ['C1', 'C2', 'C3', 'C4', 'C5', 'C6']) expect(cancels.filter((s) => s.includes(`>${id}<`) || s.includes(`=${id}`))).toHaveLength(1);
-    expect(report.bookings?.changed.map((b) => b.id)).toEqual(['C1', 'C2', 'C3', 'C4', 'C5', 'C6']);
-    expect(report.bookings?.short).toEqual({ cancel: 2 + 4 });
+    for (const id of ['C1', 'C2', 'C3', 'C4']) expect(cancels.filter((s) => s.includes(`>${id}<`) || s.includes(`=${id}&`) || s.endsWith(`=${id}`))).toHaveLength(1);
+    for (const id of ['C5', 'C6']) expect(cancels.filter((s) => s.includes(id))).toHaveLength(0);
+    expect(report.bookings?.changed.map((b) => b.id)).toEqual(['C1', 'C2', 'C3', 'C4']);
+    expect(report.bookings?.short).toEqual({ cancel: 4 });
+    expect(report.bookings?.needed).toMatchObject({ cancel: 14 });
+    expect(poolShortage(report)).toBe('the booking pools hold fewer bookings than this run needs, so 4 state-changing calls were not sent: bookings.cancel has 6 of 14 (8 more)');
+    expect(poolShortage({ bookings: { ...report.bookings!, given: undefined } })).toMatch(/^no booking pool was given, so 4 state-changing calls were not sent: this run needs 14 in bookings\.cancel; .*--bookings FILE/);
   });
 
   test('a real target without --allow-mutations claims no booking; with no pool, nothing state-changing is sent', () => {
@@ -93,7 +161,9 @@ describe('booking pools', () => {
       const report = await runConformance(p, { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
       expect(report.results.filter((r) => r.status === 'failed').map((r) => `${r.operation} ${r.binding} ${r.case} ${r.message}`)).toEqual([]);
       const changed = report.bookings!.changed;
-      expect(new Set(changed.filter((c) => c.step === undefined).map((c) => `${c.pool} ${c.id}`)).size).toBe(changed.filter((c) => c.step === undefined).length);
+      // A cancellation's booking is changed by one call; an amendment's and a special request's by many.
+      const cancels = changed.filter((c) => c.step === undefined && (c.pool === 'cancel' || c.pool === 'transfers'));
+      expect(new Set(cancels.map((c) => `${c.pool} ${c.id}`)).size).toBe(cancels.length);
       expect(changed.find((c) => c.operation === 'CancelBooking' && c.case === 'default' && c.binding === 'soap12')).toMatchObject({ id: 'BK-700001', outcome: 'accepted' });
       // A second cancellation in the cancellation sequence is listed too (rejected as already cancelled: no failure).
       expect(changed.some((c) => c.case === 'seq-cancel' && /already/i.test(c.outcome))).toBe(true);

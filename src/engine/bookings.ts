@@ -1,34 +1,34 @@
 /**
- * Bookings are resources a run consumes. A state-changing call (AmendmentRequest, CancelBooking,
- * CancelTransferBooking, UpdateSpecialRequest) changes the booking it names, so every such call gets
- * a booking of its own from a configured pool: one per binding, per case and per sequence step.
- * The four bindings are then compared on an equal footing (by outcome, not by the booking's values),
- * and no booking is used twice. When a pool runs out, the calls left without a booking are not sent,
- * each with the reason; a run that skipped calls for want of bookings exits EXIT_POOL_EXHAUSTED (6).
+ * Bookings are resources people create by hand, so a run spends as few as it can (issue 30). A
+ * state-changing call (AmendmentRequest, CancelBooking, CancelTransferBooking, UpdateSpecialRequest)
+ * is one of three kinds, each with its own booking rule:
+ *
+ * - real: meant to change a real booking (an operation's first hand-written case, and for an
+ *   operation that does not use its booking up, any case naming a hand-written booking). Only a
+ *   successful cancellation uses a booking up: the first case of CancelBooking and
+ *   CancelTransferBooking takes a booking per binding; AmendmentRequest and UpdateSpecialRequest
+ *   take one booking each for the whole run, which every binding changes in turn (a live booking may
+ *   be amended again, a special request rewritten), so their answers compare fairly by value.
+ * - probe: the identifier itself under test (generated ids: long, with separators, negative, the
+ *   xs:int maximum, empty; emails: non-ASCII, empty), sent as generated and naming no booking: it
+ *   uses nothing up. Where a successful call would use a booking up, each binding sends its own
+ *   value of the same kind (probeVariant), so a service where any id exists on first touch answers
+ *   every binding alike, as one where only real bookings exist does ("not found").
+ * - rejection: wrong credentials, a missing or unparsable parameter, a misrouted call; sent against
+ *   one live pool booking (the first binding's booking of the first case), which must come out
+ *   unchanged: read back before the real calls change it (src/engine/sequences.ts, `unchanged`).
+ *
+ * Probes and real calls go out after every read of the run (stage 2), so no read of the same
+ * booking or id overlaps them; the read-backs of the rejections between the two (stage 1). When a
+ * pool runs out, the calls left without a booking are not sent, each with the reason; a run that
+ * skipped calls for want of bookings exits EXIT_POOL_EXHAUSTED (6).
  */
 import type { BindingId } from '../contract/catalogue.js';
 import type { Params } from '../bindings/types.js';
+import { stateRuleOf } from '../contract/state-rules.js';
+import { EMPTY_POOLS, POOL_NAMES, parseBookings, type BookingPools, type PoolName, type TransferBooking } from '../core/booking-pools.js';
 
-/** A transfer booking: its id and the customer's email (CancelTransferBooking sends both). */
-export interface TransferBooking {
-  readonly id: string;
-  readonly email: string;
-}
-
-/** The pools of bookings a run may change (config key `bookings`). */
-export interface BookingPools {
-  /** Bookings that may be cancelled (CancelBooking). */
-  readonly cancel: readonly string[];
-  /** Bookings that may be amended (AmendmentRequest). */
-  readonly amend: readonly string[];
-  /** Bookings whose special request may be rewritten (UpdateSpecialRequest; an int id). */
-  readonly specialRequest: readonly string[];
-  /** Transfer bookings that may be cancelled (CancelTransferBooking). */
-  readonly transfers: readonly TransferBooking[];
-}
-
-export type PoolName = keyof BookingPools;
-export const POOL_NAMES: readonly PoolName[] = ['cancel', 'amend', 'specialRequest', 'transfers'];
+export { EMPTY_POOLS, POOL_NAMES, parseBookings, type BookingPools, type PoolName, type TransferBooking };
 
 /** One booking as a call uses it. */
 export interface Booking {
@@ -53,10 +53,15 @@ export function poolOf(operation: string): PoolName | undefined {
   return USES[operation]?.pool;
 }
 
-/** The parameter naming the booking, per state-changing operation. */
-const ID_PARAM: Readonly<Record<string, string>> = {
-  CancelBooking: 'bookingID', AmendmentRequest: 'bookingID', UpdateSpecialRequest: 'bookingId', CancelTransferBooking: 'transferBookingID',
-};
+/** The parameter naming the booking a state-changing operation changes. */
+export function idParamOf(operation: string): string | undefined {
+  return stateRuleOf(operation)?.idParam;
+}
+
+/** Whether a successful call of the operation uses its booking up (a booking cancels once). */
+export function consumesBooking(operation: string): boolean {
+  return stateRuleOf(operation)?.consumes === true;
+}
 
 /**
  * Whether a call of `operation` with `params` (case `caseId`) names a booking it may change: not when
@@ -64,8 +69,23 @@ const ID_PARAM: Readonly<Record<string, string>> = {
  * operation that changes nothing.
  */
 export function needsBooking(operation: string, caseId: string, params: Params): boolean {
-  const k = ID_PARAM[operation];
+  const k = idParamOf(operation);
   return k !== undefined && params[k] !== undefined && caseId !== `unparsable-${k}` && caseId !== `missing-${k}`;
+}
+
+/**
+ * The `k`th variant (k ≥ 1) of a probe value, of the same kind and different from it and from every
+ * other variant: digits get k more leading zeros after their sign ("-01" → "-001"), any other value
+ * k's digits after its first character (white space around kept), a blank value stays as it is (no
+ * booking has a blank id). Each binding sends its own variant where a call would use a booking up.
+ */
+export function probeVariant(value: string, k: number): string {
+  if (value.trim() === '') return value;
+  const digits = /^(\s*[+-]?)(\d+)(\s*)$/.exec(value);
+  if (digits) return `${digits[1]}${'0'.repeat(k)}${digits[2]}${digits[3]}`;
+  const lead = /^\s*/.exec(value)![0].length;
+  const first = String.fromCodePoint(value.codePointAt(lead)!);
+  return `${value.slice(0, lead)}${first}${k}${value.slice(lead + first.length)}`;
 }
 
 /** The parameters of a call with its booking put in. */
@@ -84,51 +104,6 @@ export function mockBookings(n = 400): BookingPools {
     // Two transfer bookings per customer: cancelling one must leave the other cancellable.
     transfers: Array.from({ length: n }, (_, i) => ({ id: `TR-${900000 + i}`, email: `guest${Math.floor(i / 2)}@example.com` })),
   };
-}
-
-export const EMPTY_POOLS: BookingPools = { cancel: [], amend: [], specialRequest: [], transfers: [] };
-
-/**
- * Check a `bookings` value (config key, file or variable): an object of the four pools, each a list
- * of non-empty ids (transfers: `{ id, email }`), no id twice in a pool. Returns the problem, naming
- * the place under `source`, or the pools.
- */
-export function parseBookings(v: unknown, source: string): BookingPools | string {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return `${source} must be an object with the pools ${POOL_NAMES.join(', ')}`;
-  const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!(POOL_NAMES as readonly string[]).includes(k)) return `${source}: unknown pool "${k}" (pools: ${POOL_NAMES.join(', ')})`;
-  const ids = (k: 'cancel' | 'amend' | 'specialRequest'): string[] | string => {
-    const a = o[k] ?? [];
-    if (!Array.isArray(a)) return `${source}.${k} must be an array of booking ids`;
-    const out: string[] = [];
-    for (const [i, x] of a.entries()) {
-      const id = typeof x === 'number' && Number.isInteger(x) ? String(x) : x;
-      if (typeof id !== 'string' || id.trim() === '') return `${source}.${k}[${i}] must be a non-empty booking id (got ${JSON.stringify(x)})`;
-      if (k === 'specialRequest' && !/^-?\d+$/.test(id.trim())) return `${source}.${k}[${i}] must be an int booking id: UpdateSpecialRequest's bookingId is an int (got ${JSON.stringify(x)})`;
-      if (out.includes(id.trim())) return `${source}.${k} lists the booking ${id.trim()} twice: a booking is consumed once`;
-      out.push(id.trim());
-    }
-    return out;
-  };
-  const cancel = ids('cancel');
-  if (typeof cancel === 'string') return cancel;
-  const amend = ids('amend');
-  if (typeof amend === 'string') return amend;
-  const specialRequest = ids('specialRequest');
-  if (typeof specialRequest === 'string') return specialRequest;
-  const t = o.transfers ?? [];
-  if (!Array.isArray(t)) return `${source}.transfers must be an array of { "id": "...", "email": "..." }`;
-  const transfers: TransferBooking[] = [];
-  for (const [i, x] of t.entries()) {
-    const r = x as Record<string, unknown>;
-    if (typeof x !== 'object' || x === null || typeof r.id !== 'string' || r.id.trim() === '' || typeof r.email !== 'string' || r.email.trim() === ''
-      || Object.keys(r).some((k) => k !== 'id' && k !== 'email')) {
-      return `${source}.transfers[${i}] must be { "id": "...", "email": "..." } with non-empty strings (got ${JSON.stringify(x)})`;
-    }
-    if (transfers.some((b) => b.id === (r.id as string).trim())) return `${source}.transfers lists the transfer booking ${(r.id as string).trim()} twice: a booking is consumed once`;
-    transfers.push({ id: (r.id as string).trim(), email: (r.email as string).trim() });
-  }
-  return { cancel, amend, specialRequest, transfers };
 }
 
 /** Hands out each booking of the pools once, in order. */

@@ -29,22 +29,27 @@ export async function exchangeUnit<T>(
   const retries = retriesFor(unit.op);
   // Giving up on a target that stopped answering is counted per service: another one on the same host may still answer.
   const service = serviceUrlOf(plan.target, unit.op, 'soap11');
-  return {
-    sent: await Promise.all(requests.map(async ({ binding, request }) => {
-      // A call left without a booking of its own is not sent (never with a booking used before).
-      const unsent = unit.unsent?.[binding];
-      if (unsent) {
-        const exchange: Exchange = { request, error: { code: 'not_sent', message: unsent } };
-        return { binding, exchange, value: await then(binding, exchange) };
-      }
-      // The body holds its share of the transport's body budget until `then` is done with it (the
-      // run: until it is checked), so bodies read ahead of their checks stay within the budget.
-      const exchange = await transport.send(request, retries, service, true);
-      try {
-        return { binding, exchange, value: await then(binding, exchange) };
-      } finally {
-        transport.release(exchange);
-      }
-    })),
+  const send = async ({ binding, request }: UnitRequest) => {
+    // A call left without a booking of its own is not sent (never with a booking used before).
+    const unsent = unit.unsent?.[binding];
+    if (unsent) {
+      const exchange: Exchange = { request, error: { code: 'not_sent', message: unsent } };
+      return { binding, exchange, value: await then(binding, exchange) };
+    }
+    // The body holds its share of the transport's body budget until `then` is done with it (the
+    // run: until it is checked), so bodies read ahead of their checks stay within the budget.
+    const exchange = await transport.send(request, retries, service, true);
+    try {
+      return { binding, exchange, value: await then(binding, exchange) };
+    } finally {
+      transport.release(exchange);
+    }
   };
+  // One booking every binding changes: its calls go one after another, never overlapping.
+  if (unit.serial) {
+    const sent = [];
+    for (const r of requests) sent.push(await send(r));
+    return { sent };
+  }
+  return { sent: await Promise.all(requests.map(send)) };
 }

@@ -5,7 +5,7 @@ import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS } from '../contract/catalog
 import { requestFor } from '../bindings/endpoint.js';
 import { loadFixtureCases } from './cases.js';
 import { planUnits, type RunPlan } from './plan.js';
-import { arbitraryOf, broadestCase, coverageCases, DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANGUAGES, generatedCases, isGeneratedCase, paramsKey, poolOf } from './generate.js';
+import { arbitraryOf, broadestCase, coverageCases, DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANGUAGES, generatedCases, isGeneratedCase, languagesToSend, paramsKey, poolOf } from './generate.js';
 
 const g = (o: Partial<{ seed: number; examples: number; languages: readonly string[] }> = {}) =>
   ({ seed: DEFAULT_SEED, examples: DEFAULT_EXAMPLES, languages: FIXED_LANGUAGES, ...o });
@@ -76,10 +76,12 @@ describe('generated cases', () => {
     }
   });
 
-  test('language takes the values given (the target\'s isoCodes), every one over the run\'s operations', () => {
+  test('language takes the values given (the target\'s isoCodes) and the harness\'s own list, every one over the run\'s operations', () => {
     const langs = ['en', 'de', 'fr', 'xx-YY'];
     const sent = new Set(OPERATIONS.flatMap((o) => generatedCases(o, g({ languages: langs }), idx(o.name)).map((c) => c.params.language)).filter(Boolean));
-    expect([...sent].sort()).toEqual([...langs].sort());
+    expect([...sent].sort()).toEqual([...new Set([...langs, ...FIXED_LANGUAGES])].sort());
+    // The target's first, in its order: a language it omits comes after every one it lists.
+    expect(languagesToSend({ languages: langs })).toEqual([...langs, ...FIXED_LANGUAGES.filter((l) => !langs.includes(l))]);
     const fixed = new Set(OPERATIONS.flatMap((o) => generatedCases(o, g(), idx(o.name)).map((c) => c.params.language)).filter(Boolean));
     expect([...fixed].sort()).toEqual([...FIXED_LANGUAGES].sort());
   });

@@ -29,10 +29,20 @@ export const DEFAULT_SEED = 16;
  * the embedded full run stays within its 2.5 s goal (docs/performance.md).
  */
 export const DEFAULT_EXAMPLES = 4;
-/** Language codes used when the target's GetLanguages cannot be asked (a shard, --operations without it). */
+/** The harness's own list of languages: sent beside the target's (languagesToSend), and alone when the target's GetLanguages cannot be asked (a shard, --operations without it). */
 export const FIXED_LANGUAGES: readonly string[] = ['en', 'de', 'fr', 'el', 'ja', 'sv', 'es', 'tr'];
 export const GENERATED_PREFIX = GENERATED_CASE_PREFIX;
 export const BROADEST_CASE = `${GENERATED_CASE_PREFIX}broadest`;
+
+/**
+ * The languages generated cases send: every one the target's GetLanguages lists, then every one of
+ * the harness's own list it does not (issue 30): a binding that breaks on a language the target
+ * omits is asked too. Where the target answers such a language with an error on every binding, the
+ * bindings agree: no failure.
+ */
+export function languagesToSend(g: Pick<Generation, 'languages'>): readonly string[] {
+  return [...new Set([...g.languages, ...FIXED_LANGUAGES])];
+}
 
 export interface Generation {
   readonly seed: number;
@@ -71,7 +81,8 @@ const NAMED_POOLS: Readonly<Record<string, readonly string[]>> = {
   arrivalTime: ['23:59', '00:00', '24:00', '7:05'],
   returnDepartureTime: ['00:00', '23:59', '12:60', '23:30'],
   bookingType: ['FullPeriod', 'ExtraDays', 'NoAmendmentAvailable', 'fullperiod'],
-  email: ['a+b@example.com', 'Zoë@exämple.com', 'not an email', `${'a'.repeat(250)}@example.com`],
+  // A customer's email: a "+" (a form decoder's space), beyond ASCII, very long, and empty (issue 30).
+  email: ['a+b@example.com', 'Zoë@exämple.com', `${'a'.repeat(250)}@example.com`, ''],
 };
 const INT_LIKE = new Set(['hotelID', 'roomID', 'resortID', 'transferID']);
 
@@ -171,7 +182,7 @@ export function generatedCases(op: Operation, g: Pick<Generation, 'seed' | 'exam
   const draws = params.map((p, k) => fc.sample(arbitraryOf(p), { seed: (stream + k * 7919) | 0, numRuns: g.examples }));
   const rotation = stream % 997;
   const out: GeneratedCase[] = [];
-  const languages = g.languages.length ? g.languages : FIXED_LANGUAGES;
+  const languages = languagesToSend(g);
   for (let i = 0; i < g.examples; i++) {
     const set: Record<string, string> = {};
     const notes: string[] = [];
@@ -222,7 +233,7 @@ export function coverageCases(op: Operation, g: Pick<Generation, 'examples' | 'l
   sent: readonly Params[]): GeneratedCase[] {
   if (g.examples <= 0) return [];
   const out: GeneratedCase[] = [];
-  const languages = g.languages.length ? g.languages : FIXED_LANGUAGES;
+  const languages = languagesToSend(g);
   for (const p of generatedParams(op)) {
     const base = (handWritten.find((c) => c.params[p.name] !== undefined) ?? handWritten[0])?.params ?? {};
     const values = p.name === 'language' ? languages : poolOf(p);
@@ -230,7 +241,7 @@ export function coverageCases(op: Operation, g: Pick<Generation, 'examples' | 'l
     for (const v of values) {
       if (given.has(v)) continue;
       given.add(v);
-      const what = p.name === 'language' ? 'every language the target lists' : `every value of ${p.name}'s boundary pool`;
+      const what = p.name === 'language' ? 'every language the target lists, and every one of the harness\'s own list' : `every value of ${p.name}'s boundary pool`;
       out.push({ id: `${GENERATED_PREFIX}${p.name}-${idPart(v)}`, params: { ...base, [p.name]: v }, baseline: base,
         description: `coverage: ${p.name} ${brief(v)}, the rest as a hand-written case (${what} is sent once, beyond the ${g.examples} examples)` });
     }

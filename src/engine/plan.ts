@@ -17,8 +17,11 @@ import type { HttpRequest, Target } from '../core/types.js';
 import type { CaseTable, RequestCase } from './cases.js';
 import { broadestCase, coverageCases, generatedCases, paramsKey, type Generation } from './generate.js';
 import { OPERATIONS } from '../contract/catalogue.js';
-import { sequenceUnits, type SequenceSpec } from './sequences.js';
-import { BookingLedger, EMPTY_POOLS, mockBookings, needsBooking, noBookingReason, poolOf, withBooking, type Booking, type BookingPools } from './bookings.js';
+import { SEQUENCE_CASE, sequenceUnits, type RejectedCall, type SequenceSpec } from './sequences.js';
+import {
+  BookingLedger, consumesBooking, EMPTY_POOLS, idParamOf, mockBookings, POOL_NAMES, needsBooking, noBookingReason, poolOf, probeVariant, withBooking,
+  type Booking, type BookingPools, type PoolName,
+} from './bookings.js';
 
 /** A password no real account has: the wrong-credentials case sends it. */
 export const WRONG_PASSWORD = 'conformance-wrong-password-7f3a';
@@ -78,10 +81,24 @@ export interface Unit {
   readonly headers?: Record<string, string>;
   /** A generated unit: the parameters shrinking goes back to (the first hand-written case's). */
   readonly baseline?: Params;
-  /** The booking each binding's call changes (a state-changing operation): one of its own per binding. */
+  /** The booking each binding's call changes (a state-changing operation; ./bookings.ts says which). */
   readonly bookings?: Partial<Record<BindingId, Booking>>;
   /** Bindings not sent, and why (no booking left in the pool). */
   readonly unsent?: Partial<Record<BindingId, string>>;
+  /** What a state-changing call is (./bookings.ts): meant to change a real booking, a probe of the identifier, or a rejection. */
+  readonly calls?: 'real' | 'probe' | 'rejection';
+  /** Parameters one binding sends instead of the unit's (its own probe id, a rejected write's own text). */
+  readonly perBinding?: Partial<Record<BindingId, Readonly<Record<string, string>>>>;
+  /**
+   * When it may start: after every unit of a lower stage has ended (0 when absent). Reads are stage
+   * 0, read-backs of rejected calls 1, real state-changing calls and probes 2 (./bookings.ts). A
+   * sequence without a stage runs from the start, on bookings of its own.
+   */
+  readonly stage?: number;
+  /** Its bindings are sent one after another, not at once (one booking every binding changes). */
+  readonly serial?: boolean;
+  /** Rejected calls sent before against the first binding's booking: its acceptance now shows they changed nothing (CancelTransferBooking). */
+  readonly rejectedBefore?: readonly RejectedCall[];
   /** A sequence over state (./sequences.ts): its calls are its own, in order; `op` is its state-changing operation. */
   readonly sequence?: SequenceSpec;
 }
@@ -137,24 +154,38 @@ export function planUnits(plan: RunPlan): Unit[] {
   return units.filter((u) => match(u.caseId));
 }
 
-/** The pools a plan draws from: its own, else the embedded mock's (as many as `calls` state-changing calls could need), else none. */
-export function poolsOf(plan: Pick<RunPlan, 'bookings' | 'target'>, calls = 0): BookingPools {
-  return plan.bookings ?? (plan.target.embedded ? mockBookings(Math.max(400, calls)) : EMPTY_POOLS);
+/** The pools a plan draws from: its own, else the embedded mock's, else none. */
+export function poolsOf(plan: Pick<RunPlan, 'bookings' | 'target'>): BookingPools {
+  return plan.bookings ?? (plan.target.embedded ? mockBookings() : EMPTY_POOLS);
 }
 
-/** Rank of a unit's claim on the pools: the hand-written cases first, then the generated ones, then the negative ones. */
+/** Rank of a unit's claim on the pools: the hand-written cases first, then the sequences, then the rest. */
 const claimRank = (u: Unit) => (u.sequence ? 1 : u.kind === 'valid' ? 0 : u.kind === 'generated' ? 2 : 3);
+/** The case kinds whose state-changing call is a rejection (./bookings.ts). */
+const REJECTIONS: ReadonlySet<CaseKind> = new Set(['wrong-credentials', 'missing-param', 'bad-param', 'wrong-soapaction']);
 
 /**
- * Every state-changing call of the units gets a booking of its own, one per binding, in a fixed
- * order (so every shard of a run hands out the same bookings). A call left without one is not sent.
- * Calls the policy does not send (no --allow-mutations) claim none.
+ * The booking rule of every state-changing call (./bookings.ts): real calls get pool bookings (a
+ * booking per binding for the first case of an operation that uses them up; one booking for the
+ * whole run otherwise), probes an id of their own per binding where a call would use a booking up,
+ * rejections the first binding's booking of the first case, read back afterwards. Handed out in a
+ * fixed order, over the whole plan, so every shard and every --case hands out the same bookings. A
+ * call left without a booking is not sent; calls the policy does not send claim none.
  */
 export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
-  // The embedded mock accepts any booking: its generated pools never run out (a bound on the calls: every unit on every binding, each sequence's needs).
-  const ledger = new BookingLedger(poolsOf(plan, units.reduce((n, u) => n + (u.sequence?.needs ?? plan.bindings.length), 0)));
+  const ledger = new BookingLedger(poolsOf(plan));
   const out = [...units];
   const order = units.map((u, i) => ({ u, i })).sort((a, b) => claimRank(a.u) - claimRank(b.u) || a.i - b.i);
+  // The one booking of an operation that does not use it up, and the first case's bookings of one that does.
+  const shared = new Map<PoolName, Booking | undefined>();
+  const sharedOf = (pool: PoolName) => {
+    if (!shared.has(pool)) shared.set(pool, ledger.take(pool));
+    return shared.get(pool);
+  };
+  const firstCase = new Map<string, Partial<Record<BindingId, Booking>>>();
+  const rejected = new Map<string, { booking: Booking; calls: RejectedCall[] }>();
+  const handWrittenIds = (op: Operation) => new Set((plan.cases.get(op.name) ?? []).map((c) => c.params[idParamOf(op.name)!]));
+  const stageOf = (u: Unit) => (u.calls === 'real' || u.calls === 'probe' ? { stage: 2 } : {});
   for (const { u, i } of order) {
     if (u.sequence) {
       if (skipReason(plan, u.op)) continue;
@@ -162,6 +193,7 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
       const got: Booking[] = [];
       const enough = ledger.left(u.sequence.pool) >= u.sequence.needs;
       for (let k = 0; enough && k < u.sequence.needs; k++) got.push(ledger.take(u.sequence.pool)!);
+      if (!enough) ledger.short[u.sequence.pool] += u.sequence.needs;
       const short = got.length < u.sequence.needs
         ? { unsent: Object.fromEntries(plan.bindings.map((b) => [b, `${u.op.name} ${u.caseId}: needs ${u.sequence!.needs} bookings, ${ledger.left(u.sequence!.pool)} left in \`bookings.${u.sequence!.pool}\``])) } : {};
       out[i] = { ...u, sequence: { ...u.sequence, bookings: got }, ...short };
@@ -169,15 +201,92 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
     }
     const pool = poolOf(u.op.name);
     if (!pool || skipReason(plan, u.op) || !needsBooking(u.op.name, u.caseId, u.params)) continue;
+    const idParam = idParamOf(u.op.name)!;
+    const consumes = consumesBooking(u.op.name);
+    const bindings = plan.bindings.filter((x) => !u.only || u.only.includes(x));
+    const isFirst = u.kind === 'valid' && plan.cases.get(u.op.name)?.[0]?.id === u.caseId;
+    const real = isFirst || (!consumes && (u.kind === 'valid' || u.kind === 'generated') && handWrittenIds(u.op).has(u.params[idParam]));
+    if (REJECTIONS.has(u.kind)) {
+      const booking = consumes ? undefined : sharedOf(pool);
+      out[i] = { ...u, calls: 'rejection', ...(booking ? { bookings: Object.fromEntries(bindings.map((b) => [b, booking])) } : {}) };
+      continue;
+    }
+    if (!real) {
+      // A probe: the id as generated; each binding its own variant where a call would use a booking up.
+      const perBinding = consumes
+        ? Object.fromEntries(bindings.map((b) => [b, { [idParam]: probeVariant(u.params[idParam] ?? '', plan.bindings.indexOf(b) + 1) }])) : undefined;
+      out[i] = { ...u, calls: 'probe', ...(perBinding ? { perBinding } : {}), ...stageOf({ ...u, calls: 'probe' }) };
+      continue;
+    }
     const bookings: Partial<Record<BindingId, Booking>> = {};
     const unsent: Partial<Record<BindingId, string>> = {};
-    for (const b of plan.bindings.filter((x) => !u.only || u.only.includes(x))) {
-      const got = ledger.take(pool);
+    for (const b of bindings) {
+      const got = consumes ? ledger.take(pool) : sharedOf(pool);
       if (got) bookings[b] = got; else unsent[b] = noBookingReason(u.op.name, b, u.caseId, pool);
     }
-    out[i] = { ...u, bookings, ...(Object.keys(unsent).length ? { unsent } : {}) };
+    if (isFirst && consumes) firstCase.set(u.op.name, bookings);
+    out[i] = { ...u, calls: 'real', bookings, ...(Object.keys(unsent).length ? { unsent } : {}), ...(consumes ? {} : { serial: true }), stage: 2 };
+  }
+  // Rejections of an operation that uses bookings up go against the first binding's booking of its
+  // first case (sent later, in stage 2: its acceptance then shows the booking unchanged too).
+  for (const [i, u] of out.entries()) {
+    if (u.calls !== 'rejection') continue;
+    const pool = poolOf(u.op.name)!;
+    const bindings = plan.bindings.filter((x) => !u.only || u.only.includes(x));
+    const booking = u.bookings?.[bindings[0]!] ?? firstCase.get(u.op.name)?.[plan.bindings[0]!];
+    if (!booking) {
+      out[i] = { ...u, unsent: Object.fromEntries(bindings.map((b) => [b, `${u.op.name} ${b} ${u.caseId}: a rejected call is sent only against a live booking of \`bookings.${pool}\`, and none was left`])) };
+      continue;
+    }
+    // A rejected write carries a text of its own per binding: read back, it names the call that stored it.
+    const texts = u.op.name === 'UpdateSpecialRequest'
+      ? Object.fromEntries(bindings.map((b) => [b, { text: rejectedText(u.caseId, b) }])) : undefined;
+    const entry = rejected.get(u.op.name) ?? { booking, calls: [] };
+    for (const b of bindings) entry.calls.push({ caseId: u.caseId, binding: b, ...(texts ? { text: texts[b]!.text } : {}) });
+    rejected.set(u.op.name, entry);
+    out[i] = { ...u, bookings: Object.fromEntries(bindings.map((b) => [b, booking])), ...(texts ? { perBinding: texts } : {}) };
+  }
+  for (const [opName, r] of rejected) {
+    const op = plan.operations.find((o) => o.name === opName)!;
+    // No operation reads a transfer booking: its first case's cancellation through the first binding,
+    // on the same booking, is the read-back (run.ts: a rejected call that cancelled it).
+    if (op.name === 'CancelTransferBooking') {
+      const k = out.findIndex((x) => x.op === op && x.calls === 'real' && firstCase.get(op.name) === x.bookings);
+      if (k >= 0) out[k] = { ...out[k]!, rejectedBefore: r.calls };
+      continue;
+    }
+    out.push(unchangedUnit(plan, op, r.booking, r.calls));
   }
   return out;
+}
+
+/**
+ * How many bookings of each pool the plan takes (each booking once, however many calls change it),
+ * whatever the pools given hold: what a person must create for the run (--dry-run, --list, and the
+ * report of a run given fewer).
+ */
+export function bookingNeeds(plan: RunPlan): Record<PoolName, number> {
+  const taken = new Map<PoolName, Set<string>>(POOL_NAMES.map((p) => [p, new Set<string>()]));
+  const plenty = { ...plan, bookings: mockBookings(), caseFilter: undefined };
+  for (const u of withBookings(plenty, [...casesUnits(plenty), ...sequenceUnits(plenty)])) {
+    for (const b of [...Object.values(u.bookings ?? {}), ...(u.sequence?.bookings ?? [])]) if (b) taken.get(b.pool)!.add(b.id);
+  }
+  return Object.fromEntries(POOL_NAMES.map((p) => [p, taken.get(p)!.size])) as Record<PoolName, number>;
+}
+
+/** The text a rejected UpdateSpecialRequest sends through a binding: found in the booking afterwards, it names that call. */
+export function rejectedText(caseId: string, binding: BindingId): string {
+  return `conformance: rejected call ${caseId} through ${binding} must not be stored`;
+}
+
+/** The read-back of an operation's rejected calls (stage 1): their booking unchanged and usable (./sequences.ts). */
+function unchangedUnit(plan: RunPlan, op: Operation, booking: Booking, rejected: readonly RejectedCall[]): Unit {
+  const read = plan.cases.get('AmendmentPriceRequest')?.[0]?.params;
+  return {
+    op, caseId: SEQUENCE_CASE.unchanged, kind: 'valid', params: {}, stage: 1,
+    description: `the rejected calls of ${op.name} changed nothing: their booking ${booking.id} reads back unchanged and usable`,
+    sequence: { family: 'unchanged', pool: booking.pool, needs: 0, bookings: [booking], rejected, ...(read ? { readParams: read } : {}) },
+  };
 }
 
 function casesUnits(plan: RunPlan): Unit[] {
@@ -192,7 +301,13 @@ function casesUnits(plan: RunPlan): Unit[] {
       const baseline = { ...first.params, ...credentials };
       const broadest = broadestCase(op, cases);
       const examples = [...(broadest ? [broadest] : []), ...generatedCases(op, g, OPERATIONS.indexOf(op))];
-      const coverage = coverageCases(op, g, cases, [...cases, ...examples].map((c) => c.params));
+      // An example of a state-changing operation names a probe id, no booking: on a service with only
+      // real bookings its other values are never acted on. Where a call does not use its booking up,
+      // each of those values is sent again, with the one booking every binding changes.
+      const idParam = idParamOf(op.name);
+      const reached = idParam === undefined || consumesBooking(op.name) ? examples
+        : examples.filter((c) => cases.some((h) => h.params[idParam] === c.params[idParam]));
+      const coverage = coverageCases(op, g, cases, [...cases, ...reached].map((c) => c.params));
       // Never the same request twice (GetLanguages' examples are all "no parameters", as is its
       // hand-written case): a duplicate would only cost time and repeat its rows.
       const seen = new Set(cases.map((c) => paramsKey(c.params)));
@@ -269,10 +384,12 @@ export interface UnitRequest {
   readonly request: HttpRequest;
 }
 
-/** The parameters a unit sends through one binding: its own, with that binding's booking put in. */
+/** The parameters a unit sends through one binding: its own, with that binding's booking or own values put in. */
 export function bindingParams(unit: Unit, b: BindingId): Params {
   const booking = unit.bookings?.[b];
-  return booking ? withBooking(unit.op.name, unit.params, booking) : unit.params;
+  const own = unit.perBinding?.[b];
+  const params = own ? { ...unit.params, ...own } : unit.params;
+  return booking ? withBooking(unit.op.name, params, booking) : params;
 }
 
 /** The requests of a unit: one per binding it is sent on, at its group's host and service path. */

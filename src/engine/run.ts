@@ -15,10 +15,11 @@ import type { BindingId, Operation } from '../contract/catalogue.js';
 import { CheckContext, type DocumentValidator } from '../checks/context.js';
 import { runChecksAsync, yieldToLoop } from '../checks/registry.js';
 import { makeRedactor, REDACTED, redactUserInfo, swapCase, type Redactor } from '../core/redact.js';
-import { bindingField, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, NOTHING_TESTED } from '../core/rows.js';
+import { bindingField, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, NOTHING_TESTED, SEQUENCE_CHECK } from '../core/rows.js';
+import { stateRuleOf } from '../contract/state-rules.js';
 import type { BookingUse, Diagnosis, Exchange, ResultRow, RunReport, Target } from '../core/types.js';
 import { TOOL } from '../core/version.js';
-import { acceptance, compareViews, detachedView, type BindingView } from '../equivalence/compare.js';
+import { acceptance, compareViews, detachedView, type BindingView, type CallContext } from '../equivalence/compare.js';
 import { checkBudgetMs } from '../xml/limits.js';
 import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 import { collectGarbage } from '../core/memory.js';
@@ -26,9 +27,9 @@ import { curlCommand } from '../transport/curl.js';
 import type { Transport } from '../transport/client.js';
 import { diagnoseUnits, preflight } from './diagnose.js';
 import { exchangeUnit } from './exchange.js';
-import { poolOf } from './bookings.js';
-import { runSequence, sequenceNotRun } from './sequences.js';
-import { planUnits, secretsOf, unitRequests, type RunPlan, type Unit } from './plan.js';
+import { poolOf, POOL_NAMES } from './bookings.js';
+import { runSequence, SEQUENCE_CASE, sequenceNotRun } from './sequences.js';
+import { bindingParams, bookingNeeds, planUnits, secretsOf, unitRequests, type RunPlan, type Unit } from './plan.js';
 import { RowMaker, type RowBase } from './rows.js';
 
 export interface EngineDeps {
@@ -203,7 +204,7 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
         ? [{ binding: undefined, outcome: { skipped: `not compared: ${DEADLINE_PASSED} before ${late.map((c) => c.binding).join(', ')} ${late.length > 1 ? 'were' : 'was'} checked` } }]
         : await inTurn(async () => {
           const t0 = performance.now();
-          const compared = compareViews(op, unit.kind, bindings, views);
+          const compared = compareViews(op, unit.kind, bindings, views, callContext(unit, bindings));
           compareMs = Math.round((performance.now() - t0) * 1000) / 1000;
           return compared;
         });
@@ -215,7 +216,39 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
       }, EQUIVALENCE_CHECK, eq.outcome, compareMs));
     }
   }
+  if (unit.rejectedBefore) out.push(...rejectedBeforeRows(plan, rows, unit, checked));
   return out;
+}
+
+/** What the comparison needs to know of a state-changing unit's calls (./bookings.ts). */
+function callContext(unit: Unit, bindings: readonly BindingId[]): CallContext | undefined {
+  const rule = stateRuleOf(unit.op.name);
+  if (!rule || !unit.calls) return undefined;
+  const ids = Object.fromEntries(bindings.map((b) => [b, bindingParams(unit, b)[rule.idParam] ?? '']));
+  return {
+    calls: unit.calls, ids,
+    ...(unit.calls !== 'rejection' && !rule.consumes ? { byValue: rule.byValue } : {}),
+    ...(unit.bookings ? { bookings: unit.bookings } : {}),
+  };
+}
+
+/**
+ * CancelTransferBooking's rejected calls went against the first binding's booking of this case: its
+ * cancellation now is their read-back. Answered "already cancelled", a rejected call cancelled it.
+ */
+function rejectedBeforeRows(plan: RunPlan, rows: RowMaker, unit: Unit, checked: readonly { binding: BindingId; value: Checked }[]): ResultRow[] {
+  const first = plan.bindings[0]!;
+  const outcome = checked.find((c) => c.binding === first)?.value.bookingOutcome;
+  const booking = unit.bookings?.[first];
+  if (!booking || outcome === undefined || !/already\s*(been\s*)?cancel/i.test(outcome)) return [];
+  const calls = unit.rejectedBefore!;
+  const through = [...new Set(calls.map((c) => c.binding))];
+  return [rows.row({ op: unit.op, binding: bindingField(through), caseId: SEQUENCE_CASE.unchanged, reproduce: '' }, SEQUENCE_CHECK, [{
+    check: SEQUENCE_CHECK, code: 'rejected_call_changed_state', path: `/${unit.op.resultElement}/Error`,
+    message: `${unit.op.name} of ${booking.pool === 'transfers' ? 'transfer booking' : 'booking'} ${booking.id} answered ${outcome} through ${first}, `
+      + `and the run sent it only ${calls.length} rejected calls before (${calls.map((c) => `${c.caseId} through ${c.binding}`).join(', ')}): a rejected call cancelled it`,
+    expected: `${booking.id} cancellable after its rejected calls`, actual: outcome,
+  }])];
 }
 
 /** The rows of a unit not sent: one not-run row per binding, saying why. */
@@ -288,7 +321,9 @@ function bookingsOf(plan: RunPlan, units: readonly Unit[], used: readonly Bookin
       short[pool] = (short[pool] ?? 0) + 1;
     }
   }
-  return { bookings: { changed, ...(Object.keys(short).length ? { short } : {}) } };
+  const needed = bookingNeeds(plan);
+  const given = plan.bookings ? Object.fromEntries(POOL_NAMES.map((p) => [p, plan.bookings![p].length])) : undefined;
+  return { bookings: { changed, ...(Object.keys(short).length ? { short } : {}), needed, ...(given ? { given } : {}) } };
 }
 
 /** Summary counts of rows. */
@@ -315,9 +350,26 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
   const perUnit: ResultRow[][] = new Array(units.length);
   const used: BookingUse[][] = units.map(() => []);
   let next = 0;
-  // Sequences start first: their calls go one after another, so they overlap the rest of the run
-  // instead of ending it (results keep the plan's order).
-  const order = [...units.keys()].sort((a, b) => Number(!units[a]!.sequence) - Number(!units[b]!.sequence) || a - b);
+  // Sequences on bookings of their own start first: their calls go one after another, so they
+  // overlap the rest of the run instead of ending it; then the units by stage (./plan.ts), a stage
+  // starting once every unit of the stages before it has ended (results keep the plan's order).
+  const free = (i: number) => units[i]!.sequence !== undefined && units[i]!.stage === undefined;
+  const stageOf = (i: number) => units[i]!.stage ?? 0;
+  const order = [...units.keys()].sort((a, b) => Number(!free(a)) - Number(!free(b)) || stageOf(a) - stageOf(b) || a - b);
+  const open = new Map<number, number>();
+  for (const i of units.keys()) if (!free(i)) open.set(stageOf(i), (open.get(stageOf(i)) ?? 0) + 1);
+  let wake: (() => void)[] = [];
+  const stageEnded = (i: number) => {
+    if (free(i)) return;
+    open.set(stageOf(i), open.get(stageOf(i))! - 1);
+    const w = wake;
+    wake = [];
+    for (const f of w) f();
+  };
+  const stageOpen = async (i: number) => {
+    const earlier = () => [...open].some(([s, n]) => s < stageOf(i) && n > 0);
+    while (!free(i) && earlier()) await new Promise<void>((r) => wake.push(r));
+  };
   // Why the run stopped early (--max-failures, an interrupt): the units after it are not sent.
   let halted: string | undefined;
   const maxFailuresReached = `--max-failures ${plan.maxFailures} reached`;
@@ -327,17 +379,22 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     while (next < units.length) {
       const i = order[next++]!;
       const u = units[i]!;
-      halted ??= deps.stopped?.();
-      if (halted) {
-        perUnit[i] = notRunRows(plan, new RowMaker(redact), u, `not run: ${halted}`);
-        continue;
+      await stageOpen(i);
+      try {
+        halted ??= deps.stopped?.();
+        if (halted) {
+          perUnit[i] = notRunRows(plan, new RowMaker(redact), u, `not run: ${halted}`);
+          continue;
+        }
+        const rows = await runUnit(plan, { ...deps, onBooking: (x) => { used[i]!.push(x); deps.onBooking?.(x); } }, u);
+        perUnit[i] = u.baseline && rows.some((r) => r.status === 'failed') ? await shrinkUnit(plan, deps, u, rows) : rows;
+        sent++;
+        failed += perUnit[i]!.filter((r) => r.status === 'failed').length;
+        if (plan.maxFailures !== undefined && failed >= plan.maxFailures) halted ??= maxFailuresReached;
+        deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`, failed);
+      } finally {
+        stageEnded(i);
       }
-      const rows = await runUnit(plan, { ...deps, onBooking: (x) => { used[i]!.push(x); deps.onBooking?.(x); } }, u);
-      perUnit[i] = u.baseline && rows.some((r) => r.status === 'failed') ? await shrinkUnit(plan, deps, u, rows) : rows;
-      sent++;
-      failed += perUnit[i]!.filter((r) => r.status === 'failed').length;
-      if (plan.maxFailures !== undefined && failed >= plan.maxFailures) halted ??= maxFailuresReached;
-      deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`, failed);
     }
   }));
   halted ??= deps.stopped?.();

@@ -33,7 +33,14 @@ import { retriesFor, skipReason, type RunPlan, type Unit } from './plan.js';
 import { RowMaker } from './rows.js';
 import type { EngineDeps } from './run.js';
 
-export type SequenceFamily = 'write-read' | 'cancel' | 'cancel-transfer';
+export type SequenceFamily = 'write-read' | 'cancel' | 'cancel-transfer' | 'unchanged';
+
+/** A rejected call sent against a live booking: its case, its binding, and the text it wrote (UpdateSpecialRequest). */
+export interface RejectedCall {
+  readonly caseId: string;
+  readonly binding: BindingId;
+  readonly text?: string;
+}
 
 /** A sequence of the plan: its family, the pool its state-changing steps draw from, and how many bookings it needs. */
 export interface SequenceSpec {
@@ -44,11 +51,13 @@ export interface SequenceSpec {
   readonly bookings?: readonly Booking[];
   /** Parameters of the read that shows a booking usable (AmendmentPriceRequest's first case), booking aside. */
   readonly readParams?: Params;
+  /** `unchanged`: the rejected calls sent against its booking. */
+  readonly rejected?: readonly RejectedCall[];
 }
 
 /** Case id of each family's rows: stable, so expectations, diffs and comparisons key on it. */
 export const SEQUENCE_CASE: Record<SequenceFamily, string> = {
-  'write-read': 'seq-write-read', cancel: 'seq-cancel', 'cancel-transfer': 'seq-cancel-transfer',
+  'write-read': 'seq-write-read', cancel: 'seq-cancel', 'cancel-transfer': 'seq-cancel-transfer', unchanged: 'seq-rejected-unchanged',
 };
 
 /**
@@ -164,7 +173,9 @@ export async function runSequence(plan: RunPlan, deps: EngineDeps, unit: Unit): 
     }
     return read;
   };
-  const verdicts = spec.family === 'write-read' ? await writeRead(plan, unit, bookings, call) : await cancellations(plan, unit, spec, bookings, call);
+  const verdicts = spec.family === 'write-read' ? await writeRead(plan, unit, bookings, call)
+    : spec.family === 'unchanged' ? await unchanged(plan, unit, spec, bookings[0]!, call)
+      : await cancellations(plan, unit, spec, bookings, call);
   sent.sort((a, b) => a.step.n - b.step.n);
   const script = reproduceScript(plan, sent);
   const steps = sent.map((s) => s.step);
@@ -281,6 +292,63 @@ async function writeRead(plan: RunPlan, unit: Unit, bookings: readonly Booking[]
     ...bs.map((b) => ({ op: update, binding: b, outcome: writeFaults.get(b) ?? [], ...(!writeFaults.has(b) && note(b, true) ? { skipped: note(b, true) } : {}) })),
     ...bs.map((b) => ({ op: get, binding: b, outcome: readFaults.get(b) ?? [], ...(!readFaults.has(b) && note(b, false) ? { skipped: note(b, false) } : {}) })),
   ];
+}
+
+/**
+ * The rejected calls of an operation changed nothing: their booking reads back through every
+ * binding without any text a rejected write sent (each names its call: the finding is pinned on that
+ * call's binding), and a booking a rejected cancellation or amendment was sent for is still usable
+ * (AmendmentPriceRequest prices it; a cancelled one is refused). A booking that cannot be read at all
+ * is not judged (the pool's problem, said in the row).
+ */
+async function unchanged(plan: RunPlan, unit: Unit, spec: SequenceSpec, booking: Booking, call: Call): Promise<Verdict[]> {
+  const bs = plan.bindings;
+  const op = unit.op;
+  const rejected = spec.rejected ?? [];
+  const sentThrough = [...new Set(rejected.map((r) => r.binding))];
+  const names = (rs: readonly RejectedCall[]) => rs.map((r) => `${r.caseId} through ${r.binding}`).join(', ');
+  const findings = new Map<BindingId, Finding[]>();
+  const notJudged: string[] = [];
+  const add = (b: BindingId, f: Finding) => findings.set(b, [...(findings.get(b) ?? []), f]);
+  if (op.name === 'UpdateSpecialRequest') {
+    const get = findOperation('GetSpecialRequest')!;
+    const reads = bs.map((reader) => ({ reader, r: call(get, reader, { bookingId: booking.id }, booking) }));
+    for (const { reader, r: pending } of reads) {
+      const r = await pending;
+      if (r.kind !== 'accepted') { notJudged.push(`GetSpecialRequest ${reader} of booking ${booking.id} answered ${r.how}`); continue; }
+      const stored = rejected.find((x) => x.text !== undefined && x.text === r.text);
+      if (!stored) continue;
+      add(stored.binding, {
+        check: SEQUENCE_CHECK, code: 'rejected_call_changed_state', path: `/${get.resultElement}/text`,
+        message: `UpdateSpecialRequest ${stored.binding} (${stored.caseId}) was rejected, yet GetSpecialRequest ${reader} of booking ${booking.id} reads the text it sent: `
+          + `a rejected call changed the booking`,
+        expected: 'none of the texts the rejected calls sent', actual: r.text ?? '(no text)',
+      });
+    }
+  } else {
+    const read = findOperation('AmendmentPriceRequest')!;
+    const reads = bs.map((reader) => ({ reader, r: call(read, reader, { ...spec.readParams, bookingID: booking.id }, booking) }));
+    for (const { reader, r: pending } of reads) {
+      const r = await pending;
+      if (r.kind === 'accepted') continue;
+      if (!/cancel/i.test(r.how) && !r.alreadyCancelled) { notJudged.push(`AmendmentPriceRequest ${reader} of booking ${booking.id} answered ${r.how}`); continue; }
+      // Which rejected call cancelled it cannot be told apart: every binding that sent one is named.
+      for (const b of sentThrough) {
+        add(b, {
+          check: SEQUENCE_CHECK, code: 'rejected_call_changed_state', path: `/${read.resultElement}/Error`,
+          message: `${op.name} was rejected (${names(rejected.filter((x) => x.binding === b))}, among ${rejected.length} rejected calls through ${sentThrough.join(', ')}), `
+            + `yet AmendmentPriceRequest ${reader} now finds booking ${booking.id} cancelled (${r.how}): a rejected call changed the booking`,
+          expected: `${booking.id} usable`, actual: r.how,
+        });
+      }
+      break;
+    }
+  }
+  return bs.map((b) => {
+    if (findings.has(b)) return { op, binding: b, outcome: findings.get(b)! };
+    if (notJudged.length === bs.length) return { op, binding: b, outcome: [], skipped: `not judged: ${notJudged.join('; ')}: give \`bookings.${spec.pool}\` bookings that exist` };
+    return { op, binding: b, outcome: [] };
+  });
 }
 
 async function cancellations(plan: RunPlan, unit: Unit, spec: SequenceSpec, bookings: readonly Booking[], call: Call): Promise<Verdict[]> {

@@ -20,7 +20,8 @@ import type { SerializeOptions } from './serialize.js';
 import { findFault, resolveFaults, type Fault, type MockResponse } from './faults.js';
 import { answer, type AnswerConfig } from './respond.js';
 import { replayAnswer, type ReplayHit, type ReplayLookup } from './replay.js';
-import { MockState } from './state.js';
+import { exampleBookings, knownBookings, MockState } from './state.js';
+import type { BookingPools } from '../core/booking-pools.js';
 import { UsageError } from '../core/errors.js';
 
 export const DEFAULT_USER = 'mock-user';
@@ -46,6 +47,14 @@ export interface MockHandlerOptions {
    * hold elements, fees may be nil, features carry an id, some valid calls get an in-band Error.
    */
   readonly realService?: boolean;
+  /**
+   * The bookings that exist (`--bookings FILE`, the pools format of `conformance run`), with the
+   * example bookings of fixtures/cases: any other id is answered "not found", as the real service
+   * answers an id nobody booked. Default: every non-blank id names a booking, made on first touch.
+   */
+  readonly bookings?: BookingPools;
+  /** The isoCodes GetLanguages lists (a target listing fewer than it serves); default: every language of the reference data. */
+  readonly languages?: readonly string[];
   /** Answer only requests to this origin (e.g. 'http://mock.test'); default: any origin. */
   readonly baseUrl?: string;
   /** Request body limit in bytes (default 1 MiB). */
@@ -213,6 +222,8 @@ export function createMockCore(options: MockHandlerOptions = {}): MockCore {
     replay: options.replay,
     answer: {
       credentials, namespaces, faults, vary, realService: options.realService ?? false, state,
+      ...(options.bookings ? { known: knownBookings(options.bookings, exampleBookings()) } : {}),
+      ...(options.languages ? { languages: options.languages } : {}),
       options: (bm: Binding, n: string) => resultOptions(bm, n, style(bm.id)),
     },
   };

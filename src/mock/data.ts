@@ -340,7 +340,10 @@ function amendmentRequest({ params, language }: GenContext): Value {
   const q = amendmentQuote(params);
   const rng = rngFor('AmendmentRequest', params);
   const max = Number(params.maxPrice ?? '0');
-  const accepted = q.bookingType !== 'NoAmendmentAvailable' && Number(q.price) <= max;
+  // The kind asked for is the caller's (section 3): "NoAmendmentAvailable", or a kind the service
+  // does not know, asks for no amendment, so none is made.
+  const asked = (params.bookingType ?? '').trim();
+  const accepted = q.bookingType !== 'NoAmendmentAvailable' && (asked === 'FullPeriod' || asked === 'ExtraDays') && Number(q.price) <= max;
   const record = (active: boolean, deadlineDays: number): DataObject => {
     const deadline = q.checkIn - deadlineDays * DAY_MS;
     return {

@@ -36,6 +36,7 @@ import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../xml/tree.js';
 import { resolveOperation, type Credentials } from './data.js';
 import { serializeResult, type SerializeOptions, type Value } from './serialize.js';
 import type { BookingStore } from './state.js';
+import { errorResult } from './real-style.js';
 
 type RawParams = Readonly<Record<string, string | undefined>>;
 
@@ -574,6 +575,49 @@ export const FAULTS: readonly Fault[] = [
     description: 'HTTP GET keeps "+" literally in the query (an RFC 3986 reading): a currency list "EUR, SEK", sent as "EUR%2C+SEK", arrives as "EUR,+SEK"',
     triggeredBy: 'a currencies value holding a space',
     apply: { params: (p) => (p.currencies?.includes(' ') ? { ...p, currencies: p.currencies.replace(/ /g, '+') } : p) } },
+
+  // Issue 30: identifiers and values of state-changing calls. The probes of an identifier name no
+  // booking (each binding its own where a call would use one up), the values of the one booking
+  // every binding amends are compared by value, and the languages of the harness's own list go
+  // beside the target's: each fault below shows in one of them, against a service where only real
+  // bookings exist as against one where any id does.
+  { name: 'soap12-cuts-long-booking-id', category: 'input', operation: 'CancelBooking', bindings: ['soap12'],
+    description: 'SOAP 1.2 cuts a bookingID longer than 64 characters to 64 before looking it up: a long id is "not found" under another id',
+    triggeredBy: 'a bookingID longer than 64 characters',
+    apply: { params: (p) => (p.bookingID !== undefined && [...p.bookingID].length > 64 ? { ...p, bookingID: [...p.bookingID].slice(0, 64).join('') } : p) } },
+  { name: 'post-500-on-booking-id-separators', category: 'input', operation: 'AmendmentRequest', bindings: ['post'],
+    description: 'HTTP POST answers 500 to a bookingID holding a form or URL separator (& = + # %): its decoder throws',
+    triggeredBy: 'a bookingID holding &, =, +, # or %',
+    apply: { response: (r, c) => (/[&=+#%]/.test(c.params.bookingID ?? '') ? toMock(bindingModule(c.binding).encodeFault(500, 'System.ArgumentException: bookingID', 'server')) : r) } },
+  { name: 'soap11-faults-on-negative-booking-id', category: 'input', operation: 'UpdateSpecialRequest', bindings: ['soap11'],
+    description: 'SOAP 1.1 answers a negative bookingId with a SOAP fault, where the other bindings answer in the result',
+    triggeredBy: 'a negative bookingId',
+    apply: { response: (r, c) => (/^\s*-\s*\d/.test(c.params.bookingId ?? '') ? toMock(bindingModule(c.binding).encodeFault(500, 'System.OverflowException: bookingId', 'server')) : r) } },
+  { name: 'soap12-refuses-empty-email', category: 'input', operation: 'CancelTransferBooking', bindings: ['soap12'],
+    description: 'SOAP 1.2 refuses an empty email with an ArgumentException in the result, where the other bindings look the transfer booking up',
+    triggeredBy: 'an empty email',
+    apply: { value: (v, c) => ((c.params.email ?? '').trim() === '' && c.kind !== 'rejection'
+      ? errorResult(c.op.resultType, 'System.ArgumentException', 'Value cannot be empty. Parameter name: email', { cancellationFeeInEuros: '0', cancellationFeeInLocalCurrency: '0', code: -1 }) : v) } },
+  { name: 'get-transfer-email-as-latin1', category: 'input', operation: 'CancelTransferBooking', bindings: ['get'],
+    description: 'HTTP GET decodes a percent-encoded UTF-8 email as Latin-1: "Zoë@exämple.com" is looked up as "ZoÃ«@exÃ¤mple.com"',
+    triggeredBy: 'an email holding a character beyond ASCII',
+    apply: { params: (p) => (p.email !== undefined && /[^\u0000-\u007f]/.test(p.email) ? { ...p, email: Buffer.from(p.email, 'utf8').toString('latin1') } : p) } },
+  { name: 'post-reads-long-fraction-as-zero', category: 'input', operation: 'AmendmentRequest', bindings: ['post'],
+    description: 'HTTP POST reads a maxPrice with more than two decimals as 0 (a decimal(18,2) parse that fails quietly): the amendment is refused',
+    triggeredBy: 'a maxPrice with more than two decimals',
+    apply: { params: (p) => (/\.\d{3,}\s*$/.test(p.maxPrice ?? '') ? { ...p, maxPrice: '0' } : p) } },
+  { name: 'soap11-ignores-booking-type', category: 'input', operation: 'AmendmentRequest', bindings: ['soap11'],
+    description: 'SOAP 1.1 ignores a bookingType other than FullPeriod and ExtraDays and amends the full period',
+    triggeredBy: 'a bookingType other than FullPeriod and ExtraDays',
+    apply: { params: (p) => (p.bookingType !== undefined && !['FullPeriod', 'ExtraDays'].includes(p.bookingType.trim()) ? { ...p, bookingType: 'FullPeriod' } : p) } },
+  { name: 'post-no-features-for-ja', category: 'input', operation: 'GetFeatures', bindings: ['post'],
+    description: 'HTTP POST answers GetFeatures in Japanese ("ja", a language the harness sends though the target\'s GetLanguages may omit it) with no feature',
+    triggeredBy: 'language ja',
+    apply: { value: edit((v, c) => { if (c.params.language?.trim() === 'ja') v.features = []; }) } },
+  { name: 'soap11-faults-room-types-for-es', category: 'input', operation: 'GetRoomTypes', bindings: ['soap11'],
+    description: 'SOAP 1.1 answers GetRoomTypes in Spanish ("es", a language the harness sends though the target\'s GetLanguages may omit it) with a SOAP fault',
+    triggeredBy: 'language es',
+    apply: { response: (r, c) => (c.params.language?.trim() === 'es' && c.kind === 'data' ? toMock(bindingModule(c.binding).encodeFault(500, 'System.Globalization.CultureNotFoundException: es', 'server')) : r) } },
 
   // the state (issue 23): each shows only in a sequence (a write then a read, a cancellation then
   // another), on a fresh mock's single request only where it is about the first call itself. The

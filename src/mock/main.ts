@@ -9,7 +9,8 @@
  * Bad flags (an unknown fault name included): a message naming what was wrong on stderr and exit code 2.
  * The password may come from CONFORMANCE_MOCK_PASSWORD instead (off the command line, which npm echoes).
  */
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
+import { parseBookings, type BookingPools } from '../core/booking-pools.js';
 import { fileURLToPath } from 'node:url';
 import { helpText, parseFlags, type FlagHelp } from '../core/flags.js';
 import { DEFAULT_NAMESPACES, resolvePaths, servicePathProblem, type GivenPaths, type Namespaces, type ServicePaths } from '../contract/catalogue.js';
@@ -21,7 +22,7 @@ import { ReplayError } from './replay.js';
 const USAGE = 'usage: npm run mock -- [--port P] [--user U] [--password S] [--book-ns URI] [--search-ns URI]\n'
   + '                    [--book-path P] [--book-http-path P] [--search-path P] [--search-http-path P]\n'
   + '                    [--transfers-path P] [--transfers-http-path P]\n'
-  + '                    [--fault NAME[,NAME]]... [--vary] [--real-service] [--stateless] [--list-faults] [--replay DIR]';
+  + '                    [--fault NAME[,NAME]]... [--vary] [--real-service] [--stateless] [--bookings FILE] [--list-faults] [--replay DIR]';
 
 /** The path flags: group, SOAP path flag, HTTP GET/POST path flag. */
 const PATH_FLAGS = [['booking', 'book-path', 'book-http-path'], ['reference', 'search-path', 'search-http-path'],
@@ -38,6 +39,7 @@ export const MOCK_OPTIONS = {
   vary: { type: 'boolean' },
   'real-service': { type: 'boolean' },
   stateless: { type: 'boolean' },
+  bookings: { type: 'string' },
   'list-faults': { type: 'boolean' },
   ...Object.fromEntries(PATH_FLAGS.flatMap(([, soap, http]) => [[soap, { type: 'string' }], [http, { type: 'string' }]])) as
     Record<(typeof PATH_FLAGS)[number][1 | 2], { type: 'string' }>,
@@ -59,6 +61,7 @@ export const MOCK_HELP: FlagHelp<typeof MOCK_OPTIONS> = {
   vary: { description: 'variation mode: every binding answers in other legitimate forms', default: 'off' },
   'real-service': { description: 'answer as the real service does', default: 'off' },
   stateless: { description: 'keep no state: writes are not stored, a booking cancels any number of times', default: 'off (state per mock)' },
+  bookings: { value: 'FILE', description: 'only these bookings exist (the pools file of conformance run --bookings, and the example bookings of fixtures/cases): any other id is answered "not found", as the real service does', default: 'any id is a booking' },
   'list-faults': { description: 'print the fault catalogue and exit' },
   'book-path': { value: 'P', description: 'service path of the booking SOAP bindings', default: '/1/SOAP/Booking.asmx' },
   'book-http-path': { value: 'P', description: 'service path of the booking HTTP GET/POST bindings', default: 'the book path' },
@@ -93,6 +96,7 @@ interface MockFlags {
   port: number; user: string; password: string; namespaces: Namespaces; paths: ServicePaths; faults: string[]; vary: boolean; realService: boolean;
   stateless?: true;
   replay?: string;
+  bookings?: BookingPools;
 }
 
 /** Parse the flags, or throw an Error whose message names the bad flag. */
@@ -140,7 +144,21 @@ export function parseMockFlags(argv: readonly string[], env: NodeJS.ProcessEnv =
     realService: values['real-service'] ?? false,
     ...(values.stateless ? { stateless: true as const } : {}),
     ...(values.replay !== undefined ? { replay: values.replay } : {}),
+    ...(values.bookings !== undefined ? { bookings: readBookingsFile(values.bookings) } : {}),
   };
+}
+
+/** The pools file of --bookings, or an Error naming the flag, the file and what is wrong. */
+function readBookingsFile(file: string): BookingPools {
+  let v: unknown;
+  try {
+    v = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new Error(`--bookings ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `not a JSON file (${(e as Error).message})`}`);
+  }
+  const pools = parseBookings(v, `--bookings ${file}`);
+  if (typeof pools === 'string') throw new Error(pools);
+  return pools;
 }
 
 /** Run the mock command; resolves with the exit code once a signal has closed the mock. */
@@ -168,6 +186,7 @@ export async function mockMain(argv: readonly string[], io: MockCommandIO = cons
     mock = await startMock({
       port: flags.port, user: flags.user, password: flags.password, namespaces: flags.namespaces, paths: flags.paths, faults: flags.faults,
       vary: flags.vary, realService: flags.realService, replay: flags.replay, stateless: flags.stateless,
+      ...(flags.bookings ? { bookings: flags.bookings } : {}),
     });
   } catch (e) {
     if (e instanceof ReplayError) {
@@ -194,6 +213,10 @@ export async function mockMain(argv: readonly string[], io: MockCommandIO = cons
   if (flags.vary) io.out('  variation mode: every binding answers in other legitimate forms');
   io.out(flags.stateless ? '  stateless: writes are not stored, bookings cancel any number of times'
     : '  state: special requests written are read back, a booking or transfer booking cancels once (--stateless: none)');
+  if (flags.bookings) {
+    const b = flags.bookings;
+    io.out(`  bookings: only those of the file (${b.cancel.length + b.amend.length + b.specialRequest.length} bookings, ${b.transfers.length} transfer bookings) and of fixtures/cases exist; any other id is "not found"`);
+  }
   if (flags.realService) io.out('  real-service style: in-band Error results, null strings left out, element policies and rates, nil fees');
   if (mock.replay) {
     const r = mock.replay;

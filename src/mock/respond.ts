@@ -19,7 +19,7 @@ import { faultApplies, faultBindings, type Fault, type FaultContext, type MockRe
 import { serializeResult, type SerializeOptions, type Value } from './serialize.js';
 import { contentTypeOf, presentationFor, requestSeed, variedBody, variedOptions, variedRejection, varyData } from './vary.js';
 import { realStyle, withoutBookingPicks } from './real-style.js';
-import { stateStep, touchesState, type BookingStore, type MockState } from './state.js';
+import { bookingNotFound, stateStep, touchesState, type BookingStore, type KnownBookings, type MockState } from './state.js';
 
 export interface AnswerConfig {
   readonly credentials: Credentials;
@@ -32,6 +32,10 @@ export interface AnswerConfig {
   readonly realService: boolean;
   /** This mock instance's state (src/mock/state.ts); undefined in stateless mode. */
   readonly state?: MockState;
+  /** The bookings that exist (src/mock/state.ts); any non-blank id when undefined. */
+  readonly known?: KnownBookings;
+  /** The isoCodes GetLanguages lists; all of the reference data's when undefined. */
+  readonly languages?: readonly string[];
 }
 
 const toMock = (r: OutgoingResponse): MockResponse => ({ status: r.status, headers: r.headers, body: r.body });
@@ -80,16 +84,22 @@ export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, serv
   const outcome = resolveOperation(op, params, cred, inBand);
   if (outcome.kind === 'fault') return finish(faults, toMock(b.encodeFault(500, outcome.reason, 'client')), ctxOf('rejection'));
 
+  // A booking that does not exist is not found, before anything reads or changes it.
+  const missing = isObject(outcome.value) && outcome.value.Error === undefined ? bookingNotFound(op, params, cfg.known) : undefined;
   // The state's part (src/mock/state.ts): a valid call on a booking reads it and may change it.
-  const step = cfg.state && touchesState(op) && isObject(outcome.value) && outcome.value.Error === undefined
+  const step = missing ? { error: missing } : cfg.state && touchesState(op) && isObject(outcome.value) && outcome.value.Error === undefined
     ? stateStep(op, params, storeFor(cfg.state, faults, ctxOf('data')))
     : undefined;
-  // With state, whether a booking is cancelled is the state's to say, not a pick of the real style.
-  const stateful = cfg.state !== undefined;
+  // With state, or the bookings known, whether a booking is cancelled or exists is theirs to say, not a pick of the real style.
+  const stateful = cfg.state !== undefined || cfg.known !== undefined;
   let value = step?.error
     ?? (cfg.realService ? realStyle(op, params, outcome.value, stateful ? withoutBookingPicks(() => true) : () => true)
       : cfg.vary ? varyData(op, params, outcome.value, stateful) : outcome.value);
   if (step?.text !== undefined && isObject(value) && value.Error === undefined) value = { ...value, text: step.text };
+  if (cfg.languages && op.resultType === 'GetLanguagesResult' && isObject(value) && Array.isArray(value.languages)) {
+    const listed = cfg.languages;
+    value = { ...value, languages: (value.languages as readonly Value[]).filter((l) => isObject(l) && listed.includes(String(l.isoCode))) };
+  }
   const ctx = ctxOf(isObject(value) && value.Error !== undefined ? 'in-band-error' : 'data');
   if (ctx.kind === 'data') step?.commit?.();
   value = adjustForBinding(op, b.id, value);

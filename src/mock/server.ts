@@ -40,6 +40,10 @@ export interface MockOptions {
   readonly vary?: boolean;
   /** No state (see MockHandlerOptions.stateless): every answer a function of the request alone. */
   readonly stateless?: boolean;
+  /** The bookings that exist (see MockHandlerOptions.bookings); any other id is not found. */
+  readonly bookings?: MockHandlerOptions['bookings'];
+  /** The isoCodes GetLanguages lists (see MockHandlerOptions.languages). */
+  readonly languages?: MockHandlerOptions['languages'];
   /**
    * A recording directory (`conformance record --out DIR`) to serve first (src/mock/replay.ts);
    * its namespaces are used unless `namespaces` is given. A bad recording rejects with ReplayError.
@@ -130,6 +134,8 @@ function servedOf(options: MockOptions): { served: Served; replay?: ReturnType<t
     faults: options.faults,
     vary: options.vary,
     stateless: options.stateless,
+    ...(options.bookings ? { bookings: options.bookings } : {}),
+    ...(options.languages ? { languages: options.languages } : {}),
     paths: options.paths ?? replay?.paths,
     realService: options.realService,
     replay: replay?.lookup,

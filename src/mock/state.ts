@@ -14,7 +14,9 @@
  * change only when the call is answered with data. Stateful faults (src/mock/faults.ts, hook
  * `state`) wrap the BookingStore a request sees, on their operation and bindings only.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import type { Operation } from '../contract/catalogue.js';
+import { EMPTY_POOLS, type BookingPools } from '../core/booking-pools.js';
 import { errorResult } from './real-style.js';
 import type { DataObject } from './serialize.js';
 
@@ -26,6 +28,85 @@ export const BOOKING_ALREADY_CANCELLED = 'Fitruums.Framework.Booking.Exceptions.
 export const TRANSFER_ALREADY_CANCELLED = 'Fitruums.Framework.Booking.Exceptions.TransferBookingAlreadyCancelledException';
 /** The Code of CancelBooking (and code of CancelTransferBooking) answering "already cancelled". */
 export const ALREADY_CANCELLED_CODE = -2;
+
+/** ErrorType of a call naming a booking that does not exist (the live service's). */
+export const BOOKING_NOT_FOUND = 'Fitruums.Framework.Booking.Exceptions.BookingNotFoundException';
+/** ErrorType of a call naming a transfer booking that does not exist, or not for that customer (fact7). */
+export const TRANSFER_NOT_FOUND = 'Fitruums.Framework.Booking.Exceptions.TransferBookingNotFoundException';
+/** The Code / resultCode a call naming no booking answers with. */
+export const NOT_FOUND_CODE = -1;
+
+/**
+ * The bookings that exist on a mock told which (`bookings`, `--bookings FILE`: every pool's ids and
+ * the example ids of fixtures/cases), as the real service has only the bookings made on it. Without
+ * it any id names a booking, made on first touch; a blank id never does.
+ */
+export interface KnownBookings {
+  /** Booking ids (bookingID as sent, trimmed; bookingId by its int value). */
+  readonly ids: ReadonlySet<string>;
+  /** Transfer booking ids, each with its customer's email. */
+  readonly transfers: ReadonlyMap<string, string>;
+}
+
+/** The bookings that exist, from pools (every pool's ids are bookings; transfers with their emails). */
+export function knownBookings(...pools: readonly BookingPools[]): KnownBookings {
+  const ids = new Set<string>();
+  const transfers = new Map<string, string>();
+  for (const p of pools) {
+    for (const id of [...p.cancel, ...p.amend, ...p.specialRequest]) ids.add(bookingKey(id)).add(intBookingKey(id));
+    for (const t of p.transfers) transfers.set(bookingKey(t.id), t.email.trim());
+  }
+  return { ids, transfers };
+}
+
+/**
+ * The bookings the hand-written cases of fixtures/cases name (BK-100234, TR-55012 of
+ * guest@example.com, ...): the reads of those cases find them on a mock told its bookings.
+ */
+export function exampleBookings(): BookingPools {
+  const dir = new URL('../../fixtures/cases/', import.meta.url);
+  const ids: string[] = [];
+  const transfers: { id: string; email: string }[] = [];
+  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json'))) {
+    const file = JSON.parse(readFileSync(new URL(name, dir), 'utf8')) as { cases?: { params?: Record<string, string> }[] };
+    for (const c of file.cases ?? []) {
+      const p = c.params ?? {};
+      if (p.transferBookingID !== undefined) transfers.push({ id: p.transferBookingID, email: p.email ?? '' });
+      for (const id of [p.bookingID, p.bookingId]) if (id !== undefined) ids.push(id);
+    }
+  }
+  return { ...EMPTY_POOLS, cancel: ids, transfers };
+}
+
+/**
+ * The in-band "not found" of a valid call naming a booking that does not exist (a blank id, or one
+ * a mock told its bookings does not know), or undefined. The message names the id as it arrived
+ * (and a transfer's email): a binding that decodes it otherwise shows in it.
+ */
+export function bookingNotFound(op: Operation, params: RawParams, known: KnownBookings | undefined): DataObject | undefined {
+  switch (op.resultType) {
+    case 'CancelTransferBookingResult': {
+      const id = params.transferBookingID;
+      if (id === undefined) return undefined;
+      const email = (params.email ?? '').trim();
+      const exists = id.trim() !== '' && (!known || known.transfers.get(bookingKey(id)) === email);
+      if (exists) return undefined;
+      return errorResult(op.resultType, TRANSFER_NOT_FOUND, `No transfer booking with ID ${id.trim()} was found for ${email === '' ? 'no email' : email}.`,
+        { cancellationFeeInEuros: '0', cancellationFeeInLocalCurrency: '0', code: NOT_FOUND_CODE });
+    }
+    case 'AmendmentPriceRequestResult': case 'AmendmentRequestResult': case 'CancelBookingResult':
+    case 'UpdateSpecialRequestResult': case 'GetSpecialRequestResult': {
+      const id = params.bookingID ?? params.bookingId;
+      if (id === undefined) return undefined;
+      const key = params.bookingID !== undefined ? bookingKey(id) : intBookingKey(id);
+      if (id.trim() !== '' && (!known || known.ids.has(key))) return undefined;
+      return errorResult(op.resultType, BOOKING_NOT_FOUND, `No booking with ID ${id.trim()} was found.`,
+        { Code: NOT_FOUND_CODE, resultCode: NOT_FOUND_CODE, RoomId: 0, BookingType: 'NoAmendmentAvailable' });
+    }
+    default:
+      return undefined;
+  }
+}
 
 /** A transfer booking cancelled, with the customer it was cancelled for. */
 export interface CancelledTransfer { readonly transferBookingID: string; readonly email: string | undefined }

@@ -77,7 +77,10 @@ export function varyData(op: Operation, params: RawParams, value: Value, statefu
 
 /** How a request with wrong credentials is rejected in variation mode: an in-band Error or a fault, per request. */
 export function variedRejection(op: Operation, params: RawParams): 'in-band' | 'fault' {
-  return new Rng(requestSeed(op, params) ^ 0x0e44).chance(0.5) ? 'in-band' : 'fault';
+  // Not by the booking named: each binding may name its own (a probe where a call would use a
+  // booking up), and one request must be rejected in one form on every binding.
+  const { bookingID: _a, bookingId: _b, transferBookingID: _c, ...rest } = params;
+  return new Rng(requestSeed(op, rest) ^ 0x0e44).chance(0.5) ? 'in-band' : 'fault';
 }
 
 function isObject(v: Value): v is DataObject {

@@ -374,6 +374,26 @@ export function stepText(s: SequenceStep): string {
   return `${s.operation} ${s.binding} · booking ${s.booking}${s.text !== undefined ? ` · wrote ${JSON.stringify(s.text)}` : ''} → ${s.outcome}`;
 }
 
+/**
+ * Why state-changing calls were left unsent for want of bookings, in words a person acts on: that
+ * no pool was given and what the run needs, or which pools hold fewer than it needs and how many
+ * more; undefined when none was left unsent.
+ */
+export function poolShortage(report: Pick<RunReport, 'bookings'>): string | undefined {
+  const b = report.bookings;
+  const calls = Object.values(b?.short ?? {}).reduce((n, k) => n + k, 0);
+  if (!b || calls === 0) return undefined;
+  const needed = Object.entries(b.needed ?? {}).filter(([, n]) => n > 0);
+  const unsent = `${calls} state-changing call${calls === 1 ? ' was' : 's were'} not sent`;
+  if (!b.given) {
+    return `no booking pool was given, so ${unsent}: this run needs ${needed.map(([p, n]) => `${n} in bookings.${p}`).join(', ')}; `
+      + 'create them by hand on the target and name them with --bookings FILE (or CONFORMANCE_BOOKINGS_FILE, CONFORMANCE_BOOKINGS, or the config key "bookings"; docs/real-service.md)';
+  }
+  const fewer = needed.filter(([p, n]) => (b.given![p] ?? 0) < n);
+  return `the booking pools hold fewer bookings than this run needs, so ${unsent}: `
+    + `${fewer.map(([p, n]) => `bookings.${p} has ${b.given![p] ?? 0} of ${n} (${n - (b.given![p] ?? 0)} more)`).join(', ')}`;
+}
+
 /** The bookings a run changed, per pool and outcome, for a summary line ("cancel 55 (54 accepted, 1 rejected)"). */
 export function bookingsLine(report: Pick<RunReport, 'bookings'>): string | undefined {
   const b = report.bookings;
