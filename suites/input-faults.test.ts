@@ -14,14 +14,16 @@
  * without that case the generated ones must find it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation } from '../src/contract/catalogue.js';
+import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, OPERATIONS } from '../src/contract/catalogue.js';
 import type { Exchange } from '../src/core/types.js';
 import { loadFixtureCases, type CaseTable, type RequestCase } from '../src/engine/cases.js';
 import { BROADEST_CASE, broadestCase, DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANGUAGES } from '../src/engine/generate.js';
 import { planUnits, unitRequests, WRONG_CREDENTIALS_CASE, type RunPlan, type Unit } from '../src/engine/plan.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, startMock, type RunningMock } from '../src/mock/index.js';
 import { FAULTS, faultBindings, type Fault } from '../src/mock/faults.js';
+import type { BookingPools } from '../src/core/booking-pools.js';
 import { ON_A_BOOKING_OF_ITS_OWN } from '../test/support/issue23.js';
+import { mockBookings } from '../src/engine/bookings.js';
 import { Transport } from '../src/transport/client.js';
 import { CHECKS } from '../src/checks/registry.js';
 import { rowBindings, EQUIVALENCE_CHECK } from '../src/core/rows.js';
@@ -34,6 +36,11 @@ import { createDocumentValidator } from '../src/schema/xsd-validator.js';
 const TRIGGERED = FAULTS.filter((f) => f.triggeredBy !== undefined && !ON_A_BOOKING_OF_ITS_OWN.includes(f.name));
 /** Issue 25's kinds: a language the target lists, a pool value of an optional parameter, a list value with an inner space. */
 const COVERAGE_FAULTS = ['soap11-drops-note-type-for-one-language', 'get-transfer-id-zero-unfiltered', 'get-plus-literal-in-list'];
+/** Issue 30's nine kinds: identifiers and values of state-changing calls, and languages the target's GetLanguages omits. */
+const ISSUE30_FAULTS = [
+  'soap12-cuts-long-booking-id', 'post-500-on-booking-id-separators', 'soap11-faults-on-negative-booking-id', 'soap12-refuses-empty-email',
+  'get-transfer-email-as-latin1', 'post-reads-long-fraction-as-zero', 'soap11-ignores-booking-type', 'post-no-features-for-ja', 'soap11-faults-room-types-for-es',
+];
 const VARIANTS = new Set(['empty-password', 'wrong-user', 'password-case', 'no-credentials']);
 /** Triggered by the broadest result, which a hand-written case may ask for too. */
 const BY_BROADEST = new Set(['bad-int-in-300th-airport']);
@@ -72,12 +79,20 @@ function plan(url: string, f: Fault, generated: boolean, cases: CaseTable = fixt
 
 const wire = (ex: Exchange) => (ex.response ? `${ex.response.status}\n${JSON.stringify(ex.response.headers['content-type'])}\n${ex.response.body.toString('latin1')}` : `no response: ${ex.error?.code}`);
 
+/**
+ * Faults that show only where a booking is looked up by what the request names (an email): a service
+ * where any id exists never compares it. Their faulty and clean mocks know their bookings (the
+ * embedded run's pools), so an id no pool holds is "not found", naming what the service looked for.
+ */
+const BY_LOOKUP = new Set(['get-transfer-email-as-latin1']);
+const lookupOptions = (f: Fault) => (BY_LOOKUP.has(f.name) ? { bookings: mockBookings() } : {});
+
 /** Each request of the units against the faulty and the clean mock: the bindings where they differ, per case. */
-async function differences(url: string, f: Fault, units: readonly Unit[]): Promise<Map<string, Set<string>>> {
+async function differences(url: string, f: Fault, units: readonly Unit[], reference0: RunningMock = clean): Promise<Map<string, Set<string>>> {
   const out = new Map<string, Set<string>>();
   await Promise.all(units.map(async (u) => {
     const faulty = unitRequests(plan(url, f, false), u);
-    const reference = unitRequests(plan(clean.url, f, false), u);
+    const reference = unitRequests(plan(reference0.url, f, false), u);
     await Promise.all(faulty.map(async ({ binding, request }, i) => {
       const [a, b] = await Promise.all([transport.send(request), transport.send(reference[i]!.request)]);
       if (wire(a) !== wire(b)) out.set(u.caseId, (out.get(u.caseId) ?? new Set()).add(binding));
@@ -92,25 +107,29 @@ describe('faults only some inputs trigger', () => {
       'any-user-accepted', 'bad-int-in-300th-airport', 'empty-password-accepted', 'get-rejects-negative-int', 'get-utf8-as-latin1', 'missing-element-for-one-language',
       'nil-as-empty-for-boundary', 'no-credentials-accepted', 'password-case-insensitive', 'post-plus-literal', 'post-rejects-int-max',
       'soap11-late-evening-next-day', 'soap12-ignores-transfer-id', 'soap12-truncates-long-strings',
-      ...COVERAGE_FAULTS,
+      ...COVERAGE_FAULTS, ...ISSUE30_FAULTS,
     ].sort());
   });
 
   test.each(TRIGGERED.map((f) => [f.name, f] as const))('%s: identical to the correct mock except for the triggering inputs', async (_name, f) => {
-    const m = await startMock({ port: 0, faults: [f], stateless: true });
+    const m = await startMock({ port: 0, faults: [f], stateless: true, ...lookupOptions(f) });
+    const ref = BY_LOOKUP.has(f.name) ? await startMock({ port: 0, stateless: true, ...lookupOptions(f) }) : clean;
+    const differences0 = differences;
+    const differences1 = (url: string, ff: Fault, units: readonly Unit[]) => differences0(url, ff, units, ref);
     try {
       const before = planUnits(plan(m.url, f, false)).filter((u) => !VARIANTS.has(u.caseId));
       expect(before.some((u) => u.caseId === WRONG_CREDENTIALS_CASE)).toBe(true);
       const byHand = new Map((fixtureCases.get(f.operation) ?? []).filter((c) => triggersByHand(f, c)).map((c) => [c.id, new Set(faultBindings(f))] as const));
       if (HAND_WRITTEN_TRIGGER[f.name]) expect(byHand.size, 'the fixture has one hand-written case holding the triggering input').toBe(1);
-      expect(await differences(m.url, f, before), 'hand-written and old negative cases').toEqual(byHand);
+      expect(await differences1(m.url, f, before), 'hand-written and old negative cases').toEqual(byHand);
       const after = planUnits(plan(m.url, f, true, narrowCasesFor(f))).filter((u) => u.kind === 'generated' || VARIANTS.has(u.caseId));
-      const diff = await differences(m.url, f, after);
+      const diff = await differences1(m.url, f, after);
       expect(diff.size, `${f.name} (${f.triggeredBy}) is triggered by a generated case or a credential variant`).toBeGreaterThan(0);
       for (const bindings of diff.values()) for (const b of bindings) expect(faultBindings(f)).toContain(b);
       if (BY_BROADEST.has(f.name)) expect([...diff.keys()]).toEqual([BROADEST_CASE]);
     } finally {
       await m.close();
+      if (ref !== clean) await ref.close();
     }
   });
 });
@@ -158,6 +177,78 @@ describe('issue 25: inputs beyond the budget of examples', () => {
       }
     } finally {
       await m.close();
+    }
+  });
+});
+
+/**
+ * Issue 30: a booking per call kept the generated identifiers from the service, compared
+ * state-changing answers by outcome only and sent only the languages the target lists. Each of these
+ * faults hides behind one of the three. Every run draws its bookings from a pool of real-looking
+ * ids, as a team creates them by hand, and the mock answers every other id "not found", as the real
+ * service does; its GetLanguages omits ja and es, which the harness's own list holds. Each fault is
+ * pinpointed (failed rows on its operation and bindings only, each of its bindings named) at the
+ * default seed and at three others.
+ */
+describe('issue 30: identifiers, values of state-changing calls and languages the target omits', () => {
+  const SEEDS = [DEFAULT_SEED, 1, 4242, 2147483646];
+  const validator = createDocumentValidator(DEFAULT_NAMESPACES);
+  /** Real-looking bookings: 14 to cancel, 1 to amend, 5 special requests, 14 transfer bookings, two per customer. */
+  const POOL: BookingPools = {
+    cancel: Array.from({ length: 14 }, (_, i) => String(6981100 + i)),
+    amend: ['6981201'],
+    specialRequest: Array.from({ length: 5 }, (_, i) => String(6981301 + i)),
+    transfers: Array.from({ length: 14 }, (_, i) => ({ id: `TR-${55100 + i}`, email: `guest${Math.floor(i / 2)}@example.org` })),
+  };
+  const LISTED = ['en', 'de', 'fr', 'el', 'sv', 'tr'];
+  const fair = (f: Fault, r: ResultRow) => r.operation === f.operation && rowBindings(r).every((b) => (faultBindings(f) as readonly string[]).includes(b));
+  const runAgainst = async (url: string, operations: readonly string[], seed: number, bookings: BookingPools = POOL) => {
+    const base = plan(url, FAULTS[0]!, false);
+    const target = { ...base.target, embedded: false };
+    const langs = await discoverLanguages(target, BINDINGS, [findOperation('GetLanguages')!], transport, false);
+    const p: RunPlan = {
+      ...base, target, operations: operations.map((o) => findOperation(o)!), bookings, allowMutations: true, checks: CHECKS, negative: true,
+      generation: { seed, examples: DEFAULT_EXAMPLES, languages: langs.languages, languagesFrom: langs.from },
+    };
+    return { report: await runConformance(p, { transport, validator }), langs };
+  };
+
+  test.each(ISSUE30_FAULTS)('%s: pinpointed at the default seed and at three others', async (name) => {
+    const f = FAULTS.find((x) => x.name === name)!;
+    for (const seed of SEEDS) {
+      // A fresh service per run: the pool's cancellations are spent by the run before.
+      const m = await startMock({ port: 0, faults: [f], bookings: POOL, languages: LISTED, realService: true });
+      try {
+        const { report, langs } = await runAgainst(m.url, [f.operation], seed);
+        expect(langs.languages, 'the target lists its own languages').toEqual(LISTED);
+        const failed = report.results.filter((r) => r.status === 'failed');
+        expect(failed.length, `seed ${seed}: detected`).toBeGreaterThan(0);
+        expect(failed.filter((r) => !fair(f, r)).map((r) => `${r.operation} [${r.binding}] ${r.case} ${r.check}: ${r.message}`), `seed ${seed}: misattributed`).toEqual([]);
+        for (const b of faultBindings(f)) expect(failed.some((r) => rowBindings(r).includes(b)), `seed ${seed}: ${b} named`).toBe(true);
+      } finally {
+        await m.close();
+      }
+    }
+  });
+
+  test('a default run with mutations against the real-service style and a pool of real bookings: at most 40 bookings, no failure; the same against a service where any id exists', async () => {
+    const everything = OPERATIONS.map((o) => o.name);
+    const real = await startMock({ port: 0, bookings: POOL, realService: true });
+    const anyId = await startMock({ port: 0, realService: true });
+    try {
+      for (const [what, m] of [['only real bookings', real], ['any id exists', anyId]] as const) {
+        const { report } = await runAgainst(m.url, everything, DEFAULT_SEED);
+        const failed = report.results.filter((r) => r.status === 'failed');
+        expect(failed.map((r) => `${r.operation} [${r.binding}] ${r.case} ${r.check}: ${r.message}`), what).toEqual([]);
+        const taken = new Map<string, Set<string>>();
+        for (const c of report.bookings!.changed) taken.set(c.pool, (taken.get(c.pool) ?? new Set()).add(c.id));
+        const perPool = Object.fromEntries([...taken].map(([k, v]) => [k, v.size]));
+        expect(perPool, what).toEqual({ cancel: 14, amend: 1, specialRequest: 5, transfers: 14 });
+        expect(report.bookings!.short, what).toBeUndefined();
+      }
+    } finally {
+      await real.close();
+      await anyId.close();
     }
   });
 });

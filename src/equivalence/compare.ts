@@ -285,7 +285,7 @@ export function compareViews(
     // every binding changed one booking or named one id.
     const places = new Set(call?.byValue ?? []);
     if (places.size === 0) return [{ outcome: [] }];
-    const bare = (path: string) => path.replace(/\[\d+\]/g, '').slice(1);
+    const bare = (path: string) => path.replace(/\[\d+\]/g, '').replace(/\/text\(\)$/, '').slice(1);
     const picked = (b: BindingId) => views.get(b)!.entries(true).filter((e) => places.has(bare(e.path)));
     const memo = new Map<BindingId, Entry[]>();
     const entries = (b: BindingId) => memo.get(b) ?? (memo.set(b, picked(b)), memo.get(b)!);

@@ -336,14 +336,18 @@ function fees(rng: Rng, code: string, language: string, deadline: number): Value
   });
 }
 
+/** The amendment kinds a caller may ask for (section 3's BookingType, but "NoAmendmentAvailable", which asks for none). */
+const AMENDMENT_KINDS = new Set(['FullPeriod', 'ExtraDays']);
+
 function amendmentRequest({ params, language }: GenContext): Value {
+  // The kind asked for is the caller's (section 3): anything but an amendment kind is refused in the
+  // result, whatever the booking and its price.
+  const asked = (params.bookingType ?? '').trim();
+  if (!AMENDMENT_KINDS.has(asked)) return inBandError('System.ArgumentException', `bookingType "${asked}" is not an amendment kind (FullPeriod, ExtraDays)`);
   const q = amendmentQuote(params);
   const rng = rngFor('AmendmentRequest', params);
   const max = Number(params.maxPrice ?? '0');
-  // The kind asked for is the caller's (section 3): "NoAmendmentAvailable", or a kind the service
-  // does not know, asks for no amendment, so none is made.
-  const asked = (params.bookingType ?? '').trim();
-  const accepted = q.bookingType !== 'NoAmendmentAvailable' && (asked === 'FullPeriod' || asked === 'ExtraDays') && Number(q.price) <= max;
+  const accepted = q.bookingType !== 'NoAmendmentAvailable' && Number(q.price) <= max;
   const record = (active: boolean, deadlineDays: number): DataObject => {
     const deadline = q.checkIn - deadlineDays * DAY_MS;
     return {
