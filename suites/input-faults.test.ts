@@ -80,12 +80,11 @@ function plan(url: string, f: Fault, generated: boolean, cases: CaseTable = fixt
 const wire = (ex: Exchange) => (ex.response ? `${ex.response.status}\n${JSON.stringify(ex.response.headers['content-type'])}\n${ex.response.body.toString('latin1')}` : `no response: ${ex.error?.code}`);
 
 /**
- * Faults that show only where a booking is looked up by what the request names (an email): a service
- * where any id exists never compares it. Their faulty and clean mocks know their bookings (the
- * embedded run's pools), so an id no pool holds is "not found", naming what the service looked for.
+ * Faults that show only where a booking is looked up (`needsKnownBookings`): their faulty and clean
+ * mocks know their bookings (the embedded run's pools), so an id no pool holds is "not found",
+ * naming what the service looked for.
  */
-const BY_LOOKUP = new Set(['get-transfer-email-as-latin1']);
-const lookupOptions = (f: Fault) => (BY_LOOKUP.has(f.name) ? { bookings: mockBookings() } : {});
+const lookupOptions = (f: Fault) => (f.needsKnownBookings !== undefined ? { bookings: mockBookings() } : {});
 
 /** Each request of the units against the faulty and the clean mock: the bindings where they differ, per case. */
 async function differences(url: string, f: Fault, units: readonly Unit[], reference0: RunningMock = clean): Promise<Map<string, Set<string>>> {
@@ -113,7 +112,7 @@ describe('faults only some inputs trigger', () => {
 
   test.each(TRIGGERED.map((f) => [f.name, f] as const))('%s: identical to the correct mock except for the triggering inputs', async (_name, f) => {
     const m = await startMock({ port: 0, faults: [f], stateless: true, ...lookupOptions(f) });
-    const ref = BY_LOOKUP.has(f.name) ? await startMock({ port: 0, stateless: true, ...lookupOptions(f) }) : clean;
+    const ref = f.needsKnownBookings !== undefined ? await startMock({ port: 0, stateless: true, ...lookupOptions(f) }) : clean;
     const differences0 = differences;
     const differences1 = (url: string, ff: Fault, units: readonly Unit[]) => differences0(url, ff, units, ref);
     try {

@@ -189,6 +189,8 @@ describe('coverage cases: every language and every pool value, whatever the seed
   test('the extra requests stay few: at the defaults, generated units over the whole catalogue', () => {
     const n = planned().filter((u) => u.kind === 'generated').length;
     console.log(`[coverage] generated units at the defaults: ${n}`);
-    expect(n).toBeLessThan(130);
+    // 133 since issue 30: each value the examples of AmendmentRequest and UpdateSpecialRequest sent
+    // only with a probe id goes once more with the booking every binding changes.
+    expect(n).toBeLessThan(150);
   });
 });

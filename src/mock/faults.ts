@@ -141,6 +141,12 @@ export interface Fault {
    * harness compares nothing across bookings. Kept to mark where black-box testing ends.
    */
   readonly undetectable?: string;
+  /**
+   * It shows only on a service that looks its bookings up, where only real bookings exist (why, in
+   * words): where any id names a booking, made on first touch, what the fault changes is never
+   * compared. The self-test and the suites run it against a mock told its bookings (`bookings`).
+   */
+  readonly needsKnownBookings?: string;
 }
 
 // ---- helpers for the entries ------------------------------------------------------------------
@@ -584,6 +590,7 @@ export const FAULTS: readonly Fault[] = [
   { name: 'soap12-cuts-long-booking-id', category: 'input', operation: 'CancelBooking', bindings: ['soap12'],
     description: 'SOAP 1.2 cuts a bookingID longer than 64 characters to 64 before looking it up: a long id is "not found" under another id',
     triggeredBy: 'a bookingID longer than 64 characters',
+    needsKnownBookings: 'where any id exists, the id cut short is a booking of its own, cancelled like any other',
     apply: { params: (p) => (p.bookingID !== undefined && [...p.bookingID].length > 64 ? { ...p, bookingID: [...p.bookingID].slice(0, 64).join('') } : p) } },
   { name: 'post-500-on-booking-id-separators', category: 'input', operation: 'AmendmentRequest', bindings: ['post'],
     description: 'HTTP POST answers 500 to a bookingID holding a form or URL separator (& = + # %): its decoder throws',
@@ -601,6 +608,7 @@ export const FAULTS: readonly Fault[] = [
   { name: 'get-transfer-email-as-latin1', category: 'input', operation: 'CancelTransferBooking', bindings: ['get'],
     description: 'HTTP GET decodes a percent-encoded UTF-8 email as Latin-1: "Zoë@exämple.com" is looked up as "ZoÃ«@exÃ¤mple.com"',
     triggeredBy: 'an email holding a character beyond ASCII',
+    needsKnownBookings: 'where any id exists, a transfer booking is cancelled whatever email comes with it',
     apply: { params: (p) => (p.email !== undefined && /[^\u0000-\u007f]/.test(p.email) ? { ...p, email: Buffer.from(p.email, 'utf8').toString('latin1') } : p) } },
   { name: 'post-reads-long-fraction-as-zero', category: 'input', operation: 'AmendmentRequest', bindings: ['post'],
     description: 'HTTP POST reads a maxPrice with more than two decimals as 0 (a decimal(18,2) parse that fails quietly): the amendment is refused',
@@ -717,7 +725,8 @@ export function listFaults(faults: readonly Fault[] = FAULTS): string[] {
   const bw = Math.max(...faults.map((f) => faultBindings(f).join(',').length));
   return faults.map((f) => `${f.name.padEnd(w)}  ${f.operation.padEnd(ow)}  ${(f.bindings === 'all' ? 'all' : f.bindings.join(',')).padEnd(bw)}  ${f.description}`
     + (f.stateful ? ` [stateful: shows ${f.showsOnFirstCall ? 'from the first call' : 'in a sequence'}, in ${f.showsIn?.join(', ')}]` : '')
-    + (f.undetectable ? ` [undetectable: ${f.undetectable}]` : ''));
+    + (f.undetectable ? ` [undetectable: ${f.undetectable}]` : '')
+    + (f.needsKnownBookings ? ` [shows with --bookings: ${f.needsKnownBookings}]` : ''));
 }
 
 /** Problems of the catalogue itself (a test keeps it empty): unknown operations or bindings, duplicates, no hook. */
