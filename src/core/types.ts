@@ -24,6 +24,41 @@ export interface Target {
   readonly sources?: Readonly<Partial<Record<SettingKey, string>>>;
   /** True for the mock this harness starts itself: mutations are then always allowed. */
   readonly embedded: boolean;
+  /** Proxies, TLS files and extra headers (docs/real-service.md): the transport and the reproduce commands use the same. */
+  readonly network?: NetworkOptions;
+}
+
+/** A proxy and, when it came from one, the environment variable that held it (a reproduce command with credentials names it). */
+export interface ProxySetting {
+  readonly url: string;
+  readonly variable?: string;
+}
+
+/** An extra request header; `variable`: its value came from that environment variable (a secret: redacted, named in commands). */
+export interface ExtraHeader {
+  readonly name: string;
+  readonly value: string;
+  readonly variable?: string;
+}
+
+/**
+ * How a company's network is reached: proxies per scheme and the hosts that bypass them, the TLS
+ * files (paths; the transport reads them), the client PKCS#12's passphrase and the variable it came
+ * from, TLS verification off (--insecure-tls), and headers added to every request.
+ */
+export interface NetworkOptions {
+  readonly httpProxy?: ProxySetting;
+  readonly httpsProxy?: ProxySetting;
+  /** NO_PROXY's syntax: host names (a leading "." or "*." for subdomains), optional ":port", "*" for all. */
+  readonly noProxy?: string;
+  readonly caFile?: string;
+  readonly clientCert?: string;
+  readonly clientKey?: string;
+  readonly clientPfx?: string;
+  readonly pfxPassphrase?: string;
+  readonly pfxPassphraseVariable?: string;
+  readonly insecureTls?: boolean;
+  readonly headers?: readonly ExtraHeader[];
 }
 
 /** The target settings a hint may name the source of. */

@@ -119,7 +119,7 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'b
       diagnosis.push({ level: 'error', message: `${message}: nothing can be tested there`, code: plain ? 'plain_http_port' : 'host_unreachable' });
       rows.push({
         operation: op.name, group: op.group, binding: bindingField(plan.bindings), case: PREFLIGHT_CASE, check: EXCHANGE_CHECK, status: 'failed',
-        message, path: '/', reproduce: curlCommand({ method: 'GET', url: `${url}?WSDL`, headers: {} }, ''),
+        message, path: '/', reproduce: curlCommand({ method: 'GET', url: `${url}?WSDL`, headers: {} }, '', undefined, plan.target.network),
         findings: [{ check: EXCHANGE_CHECK, code: 'host_unreachable', path: '/', message }],
       });
       return;

@@ -169,7 +169,7 @@ const LARGE_DOCUMENT = 1024 * 1024;
 function reproduceCommand(plan: RunPlan, unit: Unit, ex: Pick<Exchange, 'request'>): string {
   const { password } = plan.target;
   const sent = unit.params.password;
-  return curlCommand(ex.request, sent === password || sent === swapCase(password) ? password : '', plan.target.passwordVariable);
+  return curlCommand(ex.request, sent === password || sent === swapCase(password) ? password : '', plan.target.passwordVariable, plan.target.network);
 }
 
 /** Send one unit on every selected binding and produce its rows, redacted. */

@@ -1,0 +1,155 @@
+/**
+ * A company's network as undici reaches it: the proxy a URL goes through (or none: NO_PROXY), the
+ * TLS options (a private CA added to the system's, a client certificate or PKCS#12), the secrets
+ * that all of it holds, and TLS failures in plain words. The reproduce commands (./curl.ts) read the
+ * same NetworkOptions, so a pasted command goes the way the run went.
+ */
+import { readFileSync } from 'node:fs';
+import * as tls from 'node:tls';
+import { createSecureContext, type ConnectionOptions } from 'node:tls';
+import { X509Certificate } from 'node:crypto';
+import { Agent, Dispatcher, ProxyAgent } from 'undici';
+import type { NetworkOptions } from '../core/types.js';
+import { proxyFor } from './proxy.js';
+
+/** The CAs trusted: the system's (Node's bundled store, and NODE_EXTRA_CA_CERTS where Node can list them: 22+) plus `extra`. */
+function withSystemCas(extra: string): string[] {
+  const list = (tls as { getCACertificates?: (kind: string) => string[] }).getCACertificates;
+  return [...(list?.('default') ?? tls.rootCertificates), extra];
+}
+
+/** The TLS options of a connection to the target (files read now; the settings checked them already). */
+export function tlsOptions(net: NetworkOptions | undefined): ConnectionOptions {
+  if (!net) return {};
+  const read = (f: string) => readFileSync(f);
+  return {
+    ...(net.caFile ? { ca: withSystemCas(read(net.caFile).toString('utf8')) } : {}),
+    ...(net.clientCert ? { cert: read(net.clientCert) } : {}),
+    ...(net.clientKey ? { key: read(net.clientKey) } : {}),
+    ...(net.clientPfx ? { pfx: read(net.clientPfx), ...(net.pfxPassphrase !== undefined ? { passphrase: net.pfxPassphrase } : {}) } : {}),
+    ...(net.insecureTls ? { rejectUnauthorized: false } : {}),
+  };
+}
+
+/**
+ * What is wrong with a TLS file for its role, in plain words, or undefined when it is usable:
+ * unreadable, not PEM, no certificate in a CA file, a key that does not match its certificate, a
+ * PKCS#12 whose passphrase is wrong.
+ */
+export function tlsFileProblem(role: 'ca' | 'cert' | 'key' | 'pfx', file: string, other?: { cert?: string; key?: string; passphrase?: string }): string | undefined {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return `cannot be read: ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'a directory, not a file' : (e as Error).message}`;
+  }
+  const text = bytes.toString('latin1');
+  try {
+    if (role === 'ca' || role === 'cert') {
+      const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
+      if (blocks.length === 0) return `holds no PEM certificate ("-----BEGIN CERTIFICATE-----"): ${file}`;
+      for (const b of blocks) new X509Certificate(b);
+      if (role === 'ca') createSecureContext({ ca: text });
+      if (role === 'cert' && other?.key !== undefined) createSecureContext({ cert: bytes, key: readFileSync(other.key) });
+      return undefined;
+    }
+    if (role === 'key') {
+      if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) return `holds no PEM private key ("-----BEGIN PRIVATE KEY-----"): ${file}`;
+      createSecureContext({ key: bytes });
+      return undefined;
+    }
+    createSecureContext({ pfx: bytes, ...(other?.passphrase !== undefined ? { passphrase: other.passphrase } : {}) });
+    return undefined;
+  } catch (e) {
+    const m = (e as Error).message;
+    if (role === 'pfx' && /mac verify|password|decrypt/i.test(m)) return `cannot be opened with the passphrase given (a wrong or missing passphrase): ${file}`;
+    if (role === 'pfx') return `is not a PKCS#12 file Node can read: ${file}: ${m}`;
+    if (/key values mismatch/i.test(m)) return `does not belong to the key in --client-key ${other?.key}: ${file}`;
+    if (role === 'key' && /bad decrypt|passphrase/i.test(m)) return `is an encrypted private key: give it decrypted (or use --client-pfx with CONFORMANCE_CLIENT_PFX_PASSPHRASE): ${file}`;
+    return `is not a valid PEM ${role === 'key' ? 'private key' : 'certificate'}: ${file}: ${m}`;
+  }
+}
+
+/**
+ * A dispatcher that sends each request straight or through the proxy its URL takes (proxyFor), with
+ * the target's TLS options on either way. The http proxy is a plain forward proxy for http:// URLs
+ * (as curl uses it) and a CONNECT tunnel for https:// ones.
+ */
+class ProxyRouter extends Dispatcher {
+  readonly #byUrl = new Map<string, Dispatcher>();
+  constructor(readonly direct: Dispatcher, readonly net: NetworkOptions, readonly make: (proxy: string) => Dispatcher) {
+    super();
+  }
+
+  #pick(origin: string): Dispatcher {
+    const proxy = proxyFor(origin, this.net);
+    if (!proxy) return this.direct;
+    let d = this.#byUrl.get(proxy.url);
+    if (!d) this.#byUrl.set(proxy.url, (d = this.make(proxy.url)));
+    return d;
+  }
+
+  override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    return this.#pick(String(opts.origin)).dispatch(opts, handler);
+  }
+
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
+    const p = Promise.all([this.direct, ...this.#byUrl.values()].map((d) => d.close())).then(() => undefined);
+    if (callback) void p.then(callback);
+    else return p;
+  }
+
+  override destroy(): Promise<void>;
+  override destroy(err: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(err: Error | null, callback: () => void): void;
+  override destroy(a?: unknown, b?: unknown): Promise<void> | void {
+    const err = a instanceof Error ? a : null;
+    const callback = typeof a === 'function' ? a as () => void : typeof b === 'function' ? b as () => void : undefined;
+    const p = Promise.all([this.direct, ...this.#byUrl.values()].map((d) => d.destroy(err))).then(() => undefined);
+    if (callback) void p.then(callback);
+    else return p;
+  }
+}
+
+/** The transport's dispatcher: an Agent with the TLS options, behind a ProxyRouter when a proxy is set. */
+export function createDispatcher(net: NetworkOptions | undefined, agent: Agent.Options & { connect?: ConnectionOptions & { timeout?: number } }): Dispatcher {
+  const tls = tlsOptions(net);
+  const connect = { ...agent.connect, ...tls };
+  const direct = new Agent({ ...agent, connect });
+  if (!net?.httpProxy && !net?.httpsProxy) return direct;
+  const proxyTls = { ...(tls.ca ? { ca: tls.ca } : {}), ...(net.insecureTls ? { rejectUnauthorized: false } : {}) };
+  return new ProxyRouter(direct, net, (uri) => new ProxyAgent({
+    ...agent, uri, proxyTunnel: false, requestTls: connect, proxyTls: { ...proxyTls, timeout: connect.timeout },
+  }));
+}
+
+/** OpenSSL's verification codes that say the chain does not end at a trusted CA. */
+const UNTRUSTED = /UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_UNTRUSTED/;
+
+/**
+ * A TLS failure in plain words, naming the file and the flag to pass; undefined when it is none of
+ * the failures known here (the caller keeps OpenSSL's words).
+ */
+export function tlsFailure(code: string, message: string, net: NetworkOptions | undefined): string | undefined {
+  const both = `${code} ${message}`;
+  if (UNTRUSTED.test(both)) {
+    return net?.caFile
+      ? `the target's certificate is signed neither by the CA in --ca-file ${net.caFile} nor by a system CA (${code || message}): give the CA that signed it`
+      : `the target's certificate is not signed by a CA you trust (${code || message}): pass --ca-file PEM with the CA that signed it (or --insecure-tls to skip the check)`;
+  }
+  if (/CERT_HAS_EXPIRED/.test(both)) return `the target's certificate has expired (${code})`;
+  if (/CERT_NOT_YET_VALID/.test(both)) return `the target's certificate is not valid yet (${code}): check this machine's clock`;
+  if (/ALTNAME_INVALID|Hostname\/IP does not match/i.test(both)) return `the target's certificate is for another host name: ${message}`;
+  const given = net?.clientPfx ? `--client-pfx ${net.clientPfx}` : net?.clientCert ? `--client-cert ${net.clientCert}` : undefined;
+  if (/certificate.required|ALERT_HANDSHAKE_FAILURE|handshake.failure/i.test(both) && !given) {
+    return `the target refused the TLS handshake: it demands a client certificate: pass --client-cert PEM and --client-key PEM (or --client-pfx FILE) (${code || message})`;
+  }
+  if (/alert.(unknown.ca|bad.certificate|certificate.unknown|certificate.required|handshake.failure|access.denied|certificate.revoked|certificate.expired)/i.test(both) && given) {
+    return `the target refused the client certificate in ${given} (${message.replace(/^.*alert /i, 'alert ').replace(/:.*$/, '')})`;
+  }
+  return undefined;
+}
