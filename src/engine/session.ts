@@ -89,12 +89,14 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     ...(s.passwordVar ? { passwordVariable: s.passwordVar } : {}),
     ...(s.sources ? { sources: s.sources } : {}),
     embedded: s.embedded,
+    ...(s.network ? { network: s.network } : {}),
   };
   let transport: Transport | undefined;
   try {
     transport = new Transport({
       concurrency: s.concurrency, timeoutMs: s.timeoutMs, maxBodyBytes: s.maxBodyBytes, maxRps: s.maxRps,
       deadline: s.deadlineMs ? Math.min(startedAt, Date.now()) + s.deadlineMs : undefined, insecureTls: s.insecureTls, giveUpAfter: s.giveUpAfter,
+      ...(s.network ? { network: s.network } : {}),
     });
     // The caller may stop it from now on (an interrupt during the language discovery below).
     onTransport?.(transport);
