@@ -54,10 +54,11 @@ describe('proxies', () => {
     const r = await cli(runArgs(mock.url, 'proxy-flag', '--proxy', proxy.url), ENV);
     expect(r.code, r.err).toBe(0);
     const report = readReport(join(work, 'proxy-flag'));
-    const sent = report.summary.exchanges ?? report.results.length;
-    expect(sent).toBeGreaterThan(0);
-    // Each exchange of the run plus the preflight's WSDL request went through the proxy.
-    expect(proxy.counts.forwarded - before).toBeGreaterThan(4);
+    // Each exchange of the run (one per operation × binding × case; the comparison rows send nothing) went through
+    // the proxy, and the preflight's WSDL request too.
+    const exchanges = new Set(report.results.filter((x) => x.status !== 'skipped' && !x.binding.includes(',')).map((x) => `${x.operation} ${x.binding} ${x.case}`)).size;
+    expect(exchanges).toBeGreaterThan(4);
+    expect(proxy.counts.forwarded - before).toBeGreaterThanOrEqual(exchanges + 1);
     // The reproduce commands go the same way.
     const reproduce = report.results.find((x) => x.reproduce)!.reproduce!;
     expect(reproduce).toContain(`--proxy ${proxy.url}`);
@@ -172,7 +173,7 @@ describe('TLS: a private CA and a client certificate', () => {
     // The server certificate is signed by the same CA but is no client certificate (serverAuth only).
     const r = await cli(runArgs(front.url, 'tls-wrong-cert', '--ca-file', TLS_FILES.ca, '--client-cert', TLS_FILES.serverCert, '--client-key', TLS_FILES.serverKey), ENV);
     expect(r.code).toBe(4);
-    expect(r.out).toContain(`refused the client certificate in --client-cert ${TLS_FILES.serverCert}`);
+    expect(r.out).toContain(`may have refused the client certificate in --client-cert ${TLS_FILES.serverCert}`);
   });
 
   test('an unreadable or invalid PEM file is bad usage naming the flag and the file (exit 2)', async () => {

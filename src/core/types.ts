@@ -229,7 +229,8 @@ export interface Diagnosis {
    * What kind of conclusion it is, stable snake_case, where a program acts on it: `nothing_tested`
    * (no valid call of the run reached the data path: the run exits 5), `untested_operation`,
    * `not_this_service`, `host_unreachable`, `plain_http_port`, `url_holds_service_path`,
-   * `wsdl_not_found`, `other_namespace`, `operation_not_called`.
+   * `wsdl_not_found`, `other_namespace`, `operation_not_called`, `tls_closed` (an https target closed the
+   * connection without an answer: a client certificate it wants or refuses).
    */
   readonly code?: string;
 }
