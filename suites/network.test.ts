@@ -93,7 +93,8 @@ describe('proxies', () => {
       expect(reproduce).toContain('--proxy "${HTTP_PROXY:?set HTTP_PROXY to the proxy URL}"');
       // Without them the proxy refuses: a clear failure, not a pass.
       const refused = await cli(runArgs(mock.url, 'proxy-refused', '--proxy', authed.url), ENV);
-      expect(refused.code).not.toBe(0);
+      expect(refused.code).toBe(4);
+      expect(refused.out).toContain('the proxy demands credentials (HTTP 407 Proxy Authentication Required)');
       expect(authed.counts.refused).toBeGreaterThan(0);
     } finally {
       await authed.close();

@@ -12,7 +12,7 @@
 import { SizeCapError } from '../core/errors.js';
 import { request, type Dispatcher } from 'undici';
 import type { Exchange, HttpRequest, NetworkOptions } from '../core/types.js';
-import { createDispatcher, tlsFailure } from './network.js';
+import { createDispatcher, proxyFailure, tlsFailure, withExtraHeaders } from './network.js';
 
 export interface TransportOptions {
   /** Requests in flight at once. */
@@ -396,7 +396,7 @@ export class Transport {
       go();
       const res = await abortable(request(req.url, {
         method: req.method,
-        headers: this.#extraHeaders ? { ...this.#extraHeaders, ...req.headers } : req.headers,
+        headers: this.#extraHeaders ? withExtraHeaders(this.#extraHeaders, req.headers) : req.headers,
         body: req.body,
         dispatcher: this.#dispatcher,
         signal,
@@ -500,6 +500,9 @@ function classify(e: unknown, opts: TransportOptions, stop: 'timeout' | 'deadlin
   const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = err.code ?? err.cause?.code ?? '';
   const msg = err.message ?? String(e);
+  // undici's refusal by a proxy is a RequestAbortedError (an AbortError): not a time-out.
+  const proxy = proxyFailure(msg);
+  if (proxy) return { code: 'transport_error', message: proxy };
   if (err.name === 'TimeoutError' || err.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_ABORTED'
     || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return { code: 'timeout', message: `no complete response within ${opts.timeoutMs} ms` };

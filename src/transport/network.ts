@@ -149,7 +149,25 @@ export function tlsFailure(code: string, message: string, net: NetworkOptions | 
     return `the target refused the TLS handshake: it demands a client certificate: pass --client-cert PEM and --client-key PEM (or --client-pfx FILE) (${code || message})`;
   }
   if (/alert.(unknown.ca|bad.certificate|certificate.unknown|certificate.required|handshake.failure|access.denied|certificate.revoked|certificate.expired)/i.test(both) && given) {
-    return `the target refused the client certificate in ${given} (${message.replace(/^.*alert /i, 'alert ').replace(/:.*$/, '')})`;
+    return `the target refused the client certificate in ${given} (${message.replace(/^.*?alert /i, 'alert ').replace(/:.*$/, '')})`;
   }
   return undefined;
+}
+
+/** A proxy's refusal in plain words (undici says "Proxy Authentication Required (407)" or "Proxy response (407) !== 200 when HTTP Tunneling"). */
+export function proxyFailure(message: string): string | undefined {
+  const status = /Proxy response \((\d{3})\)|Proxy Authentication Required \((407)\)/.exec(message);
+  if (!status) return undefined;
+  const code = status[1] ?? status[2];
+  return code === '407'
+    ? 'the proxy demands credentials (HTTP 407 Proxy Authentication Required): give them in the proxy URL, http://user:password@host:port (in CONFORMANCE_PROXY or HTTPS_PROXY, not a config file)'
+    : `the proxy refused to open a tunnel to the target (HTTP ${code} to CONNECT)`;
+}
+
+/** The request's headers with the extra ones added beneath them: a name the request already has (in any letter case) keeps its own value. */
+export function withExtraHeaders(extra: Readonly<Record<string, string>>, own: Readonly<Record<string, string>>): Record<string, string> {
+  const taken = new Set(Object.keys(own).map((k) => k.toLowerCase()));
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(extra)) if (!taken.has(k.toLowerCase())) out[k] = v;
+  return { ...out, ...own };
 }

@@ -78,7 +78,7 @@ export async function startProxy(credentials?: string, echo?: string): Promise<T
   server.on('connect', (req, socket: Socket, head: Buffer) => {
     if (!allowed(req.headers)) {
       counts.refused++;
-      socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\n\r\n');
+      socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n');
       return;
     }
     counts.tunnels++;
