@@ -84,10 +84,13 @@ describe('proxies', () => {
     const authed = await startProxy(`alice:${secret}`);
     try {
       const url = authed.url.replace('//', `//alice:${secret}@`);
+      // Not --quiet: the console's own lines are searched too.
       const r = await cli(runArgs(mock.url, 'proxy-auth'), { ...ENV, HTTP_PROXY: url });
       expect(r.code, r.err).toBe(0);
       expect(authed.counts.forwarded).toBeGreaterThan(4);
       expect(authed.counts.refused).toBe(0);
+      // The console says which proxy, its password hidden.
+      expect(r.err).toContain(`through proxy http://alice:***@127.0.0.1:${new URL(authed.url).port}`);
       expect(leaks(secret, 'proxy-auth', r)).toEqual([]);
       const reproduce = readReport(join(work, 'proxy-auth')).results.find((x) => x.reproduce)!.reproduce!;
       expect(reproduce).toContain('--proxy "${HTTP_PROXY:?set HTTP_PROXY to the proxy URL}"');

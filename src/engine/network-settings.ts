@@ -126,7 +126,6 @@ function fromVariable(s: Pick<Sourced, 'source' | 'fromFile'>, name: string, var
 }
 
 function checkValue(s: Pick<Sourced, 'source' | 'fromFile'>, name: string, value: string, variable?: string): string {
-  // eslint-disable-next-line no-control-regex
   if (/[\r\n\u0000]/.test(value)) bad(s, `gives ${name} a value with a line break or NUL${variable ? ` (from ${variable})` : ''}: not a valid header value`);
   return value.trim();
 }

@@ -36,6 +36,13 @@ export interface Session {
   close(): Promise<void>;
 }
 
+/** ", through proxy …" when one is set (its credentials hidden by the caller), and which hosts bypass it. */
+function viaProxy(net: RunSettings['network']): string {
+  const proxies = [...new Set([net?.httpsProxy?.url, net?.httpProxy?.url].filter((u): u is string => u !== undefined))];
+  if (proxies.length === 0) return '';
+  return `, through proxy ${proxies.join(' / ')}${net?.noProxy ? ` (not for ${net.noProxy})` : ''}`;
+}
+
 /** Checks named by --checks / --skip-checks, resolved against the registry. */
 export function checksOf(s: Pick<RunSettings, 'checks' | 'skipChecks'>): Check[] {
   let checks;
@@ -118,7 +125,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     const t = transport;
     return {
       target, plan, transport: t, validator, secrets, redact,
-      where: s.embedded ? `embedded mock at ${target.bookUrl}` : redactUserInfo(`book ${target.bookUrl}, search ${target.searchUrl}, transfers ${target.transfersUrl}`),
+      where: s.embedded ? `embedded mock at ${target.bookUrl}` : redactUserInfo(`book ${target.bookUrl}, search ${target.searchUrl}, transfers ${target.transfersUrl}${viaProxy(s.network)}`),
       deps: (onProgress) => ({ transport: t, validator, redact, ...(onProgress ? { onProgress } : {}) }),
       async close() {
         await t.close();
