@@ -12,6 +12,8 @@ import { startMock, type RunningMock } from '../src/mock/server.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER } from '../src/mock/handlers.js';
 import { cli, readReport, tempDir } from '../test/support/cli.js';
 import { findSecret } from '../test/support/processes.js';
+import { rerunCommand } from '../src/report/rerun.js';
+import { validateJson } from '../src/schema/json.js';
 import { PFX_PASSPHRASE, startProxy, startTlsFront, TLS_FILES, type TestProxy, type TlsFront } from '../test/support/network.js';
 
 let mock: RunningMock;
@@ -133,8 +135,13 @@ describe('TLS: a private CA and a client certificate', () => {
     const r = await cli(runArgs(front.url, 'tls-ok', '--ca-file', TLS_FILES.ca, ...cert), ENV);
     expect(r.code, r.err + r.out).toBe(0);
     expect(front.counts.accepted).toBeGreaterThan(before);
-    const reproduce = readReport(join(work, 'tls-ok')).results.find((x) => x.reproduce)!.reproduce!;
+    const report = readReport(join(work, 'tls-ok'));
+    const reproduce = report.results.find((x) => x.reproduce)!.reproduce!;
     expect(reproduce).toContain(`--cacert ${TLS_FILES.ca}`);
+    // The report keeps the flags a re-run needs.
+    expect(report.target.network).toEqual(['--ca-file', TLS_FILES.ca, '--client-cert', TLS_FILES.clientCert, '--client-key', TLS_FILES.clientKey]);
+    const schema = JSON.parse(readFileSync(new URL('../schemas/conformance-report.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+    expect(validateJson(report, schema)).toEqual([]);
     expect(reproduce).toContain(`--cert ${TLS_FILES.clientCert} --key ${TLS_FILES.clientKey}`);
   });
 
@@ -236,6 +243,11 @@ describe('headers', () => {
       expect(readFileSync(join(dir, 'conformance.json'), 'utf8')).toContain('gateway: key *** is not allowed');
       expect(leaks(SECRET, 'header-echo', r)).toEqual([]);
       expect(r.out).toContain('${ACME_KEY:?');
+      // The re-run command of a failed row goes the same way, the key named as its variable.
+      const report = readReport(dir);
+      const rerun = rerunCommand(report, report.results.find((x) => x.status === 'failed' && x.case === 'default' && !x.binding.includes(','))!)!;
+      expect(rerun).toContain(`--proxy ${echo.url} --header 'X-Api-Key: env:ACME_KEY'`);
+      expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain("--header 'X-Api-Key: env:ACME_KEY'");
     } finally {
       await echo.close();
     }

@@ -144,6 +144,8 @@ export interface RunReport {
     /** The service paths tested (absent in reports of versions that always used section 4's). */
     readonly paths?: ServicePaths;
     readonly namespaces: Namespaces; readonly user: string; readonly password: string; readonly embedded: boolean;
+    /** The flags that give a re-run the same network (--ca-file, --header 'N: env:VAR'...; never a secret); absent: none. */
+    readonly network?: readonly string[];
   };
   readonly startedAt: string;
   readonly durationMs: number;

@@ -22,7 +22,7 @@ import { acceptance, compareViews, detachedView, type BindingView } from '../equ
 import { checkBudgetMs } from '../xml/limits.js';
 import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 import { collectGarbage } from '../core/memory.js';
-import { curlCommand } from '../transport/curl.js';
+import { curlCommand, networkFlags } from '../transport/curl.js';
 import type { Transport } from '../transport/client.js';
 import { diagnoseUnits, preflight } from './diagnose.js';
 import { exchangeUnit } from './exchange.js';
@@ -358,6 +358,7 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     target: {
       bookUrl: redactUserInfo(t.bookUrl), searchUrl: redactUserInfo(t.searchUrl), transfersUrl: redactUserInfo(t.transfersUrl), paths: t.paths, namespaces: t.namespaces,
       user: t.user, password: t.password ? REDACTED : '', embedded: t.embedded,
+      ...(networkFlags(t.network).length ? { network: networkFlags(t.network) } : {}),
     },
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,

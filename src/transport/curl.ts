@@ -76,6 +76,26 @@ export function curlNetworkArgs(url: string, net: NetworkOptions | undefined): s
   return out;
 }
 
+/**
+ * The flags of `conformance run` that give a re-run the same network (the report keeps them; its
+ * re-run commands add them): TLS files, --insecure-tls, each header (one from a variable as
+ * `env:VAR`), and a proxy given as a flag or config key without credentials. A proxy from the
+ * environment, or with credentials, is left to the environment (CONFORMANCE_PROXY, HTTPS_PROXY...),
+ * which the re-run reads as the run did.
+ */
+export function networkFlags(net: NetworkOptions | undefined): string[] {
+  if (!net) return [];
+  const out: string[] = [];
+  const proxy = net.httpsProxy ?? net.httpProxy;
+  if (proxy && proxy.variable === undefined && net.httpProxy?.url === net.httpsProxy?.url && proxyPassword(proxy.url) === undefined) out.push('--proxy', proxy.url);
+  if (net.insecureTls) out.push('--insecure-tls');
+  if (net.caFile) out.push('--ca-file', net.caFile);
+  if (net.clientPfx) out.push('--client-pfx', net.clientPfx);
+  else if (net.clientCert && net.clientKey) out.push('--client-cert', net.clientCert, '--client-key', net.clientKey);
+  for (const h of net.headers ?? []) out.push('--header', `${h.name}: ${h.variable ? `env:${h.variable}` : h.value}`);
+  return out;
+}
+
 /** Quote for a POSIX shell. */
 export function shellQuote(s: string): string {
   return /^[A-Za-z0-9_\-+=/.:,@%]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
