@@ -1,32 +1,55 @@
 /**
- * A company's network as undici reaches it: the proxy a URL goes through (or none: NO_PROXY), the
- * TLS options (a private CA added to the system's, a client certificate or PKCS#12), the secrets
- * that all of it holds, and TLS failures in plain words. The reproduce commands (./curl.ts) read the
- * same NetworkOptions, so a pasted command goes the way the run went.
+ * A company's network as undici reaches it: the proxy a URL goes through (./proxy.ts: or none, by
+ * NO_PROXY), the TLS options (a private CA added to the system's, a client certificate or PKCS#12),
+ * the TLS files checked, and TLS and proxy failures in plain words. The reproduce commands
+ * (./curl.ts) read the same NetworkOptions, so a pasted command goes the way the run went.
  */
 import { readFileSync } from 'node:fs';
 import * as tls from 'node:tls';
-import { createSecureContext, type ConnectionOptions } from 'node:tls';
+import type { ConnectionOptions } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
 import { Agent, Dispatcher, ProxyAgent } from 'undici';
 import type { NetworkOptions } from '../core/types.js';
 import { proxyFor } from './proxy.js';
 
-/** The CAs trusted: the system's (Node's bundled store, and NODE_EXTRA_CA_CERTS where Node can list them: 22+) plus `extra`. */
+/**
+ * The CAs trusted: the system's plus `extra`. A `ca` option replaces Node's default store, so the
+ * default is given again: Node's bundled roots and NODE_EXTRA_CA_CERTS (listed by Node 22+, read
+ * here before that).
+ */
 function withSystemCas(extra: string): string[] {
   const list = (tls as { getCACertificates?: (kind: string) => string[] }).getCACertificates;
-  return [...(list?.('default') ?? tls.rootCertificates), extra];
+  if (list) return [...list('default'), extra];
+  const extraFile = process.env.NODE_EXTRA_CA_CERTS;
+  let more: string[] = [];
+  try {
+    if (extraFile) more = [readFileSync(extraFile, 'utf8')];
+  } catch {
+    // Node itself only warns about an unreadable NODE_EXTRA_CA_CERTS.
+  }
+  return [...tls.rootCertificates, ...more, extra];
+}
+/** The CAs a connection trusts with --ca-file: the system's, then the file's. */
+export function trustedCas(caFile: string): string[] {
+  return withSystemCas(readFileSync(caFile, 'utf8'));
 }
 
-/** The TLS options of a connection to the target (files read now; the settings checked them already). */
+/**
+ * The TLS options of a connection to the target: one secure context made now (files read once, the
+ * settings checked them already; a context per connection would parse every root CA again), and
+ * verification off with --insecure-tls.
+ */
 export function tlsOptions(net: NetworkOptions | undefined): ConnectionOptions {
   if (!net) return {};
   const read = (f: string) => readFileSync(f);
-  return {
-    ...(net.caFile ? { ca: withSystemCas(read(net.caFile).toString('utf8')) } : {}),
+  const material: tls.SecureContextOptions = {
+    ...(net.caFile ? { ca: trustedCas(net.caFile) } : {}),
     ...(net.clientCert ? { cert: read(net.clientCert) } : {}),
     ...(net.clientKey ? { key: read(net.clientKey) } : {}),
     ...(net.clientPfx ? { pfx: read(net.clientPfx), ...(net.pfxPassphrase !== undefined ? { passphrase: net.pfxPassphrase } : {}) } : {}),
+  };
+  return {
+    ...(Object.keys(material).length ? { secureContext: tls.createSecureContext(material) } : {}),
     ...(net.insecureTls ? { rejectUnauthorized: false } : {}),
   };
 }
@@ -50,16 +73,16 @@ export function tlsFileProblem(role: 'ca' | 'cert' | 'key' | 'pfx', file: string
       const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
       if (blocks.length === 0) return `holds no PEM certificate ("-----BEGIN CERTIFICATE-----"): ${file}`;
       for (const b of blocks) new X509Certificate(b);
-      if (role === 'ca') createSecureContext({ ca: text });
-      if (role === 'cert' && other?.key !== undefined) createSecureContext({ cert: bytes, key: readFileSync(other.key) });
+      if (role === 'ca') tls.createSecureContext({ ca: text });
+      if (role === 'cert' && other?.key !== undefined) tls.createSecureContext({ cert: bytes, key: readFileSync(other.key) });
       return undefined;
     }
     if (role === 'key') {
       if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) return `holds no PEM private key ("-----BEGIN PRIVATE KEY-----"): ${file}`;
-      createSecureContext({ key: bytes });
+      tls.createSecureContext({ key: bytes });
       return undefined;
     }
-    createSecureContext({ pfx: bytes, ...(other?.passphrase !== undefined ? { passphrase: other.passphrase } : {}) });
+    tls.createSecureContext({ pfx: bytes, ...(other?.passphrase !== undefined ? { passphrase: other.passphrase } : {}) });
     return undefined;
   } catch (e) {
     const m = (e as Error).message;
@@ -117,11 +140,11 @@ class ProxyRouter extends Dispatcher {
 
 /** The transport's dispatcher: an Agent with the TLS options, behind a ProxyRouter when a proxy is set. */
 export function createDispatcher(net: NetworkOptions | undefined, agent: Agent.Options & { connect?: ConnectionOptions & { timeout?: number } }): Dispatcher {
-  const tls = tlsOptions(net);
-  const connect = { ...agent.connect, ...tls };
+  const connect = { ...agent.connect, ...tlsOptions(net) };
   const direct = new Agent({ ...agent, connect });
   if (!net?.httpProxy && !net?.httpsProxy) return direct;
-  const proxyTls = { ...(tls.ca ? { ca: tls.ca } : {}), ...(net.insecureTls ? { rejectUnauthorized: false } : {}) };
+  // An https:// proxy is verified against the same CAs; the client certificate is the target's, not the proxy's.
+  const proxyTls = { ...(net.caFile ? { ca: trustedCas(net.caFile) } : {}), ...(net.insecureTls ? { rejectUnauthorized: false } : {}) };
   return new ProxyRouter(direct, net, (uri) => new ProxyAgent({
     ...agent, uri, proxyTunnel: false, requestTls: connect, proxyTls: { ...proxyTls, timeout: connect.timeout },
   }));
