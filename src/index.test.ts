@@ -21,6 +21,7 @@ describe('accommodation-conformance: runConformance', () => {
     const target: Record<keyof NonNullable<ConformanceSettings['target']>, true> = {
       bookUrl: true, searchUrl: true, transfersUrl: true, bookPath: true, bookHttpPath: true, searchPath: true, searchHttpPath: true,
       transfersPath: true, transfersHttpPath: true, bookNs: true, searchNs: true, user: true, password: true, passwordEnv: true,
+      proxy: true, noProxy: true, caFile: true, clientCert: true, clientKey: true, clientPfx: true, clientPfxPassphraseEnv: true, headers: true,
     };
     const schema = JSON.parse(readFileSync(new URL('../schemas/config.schema.json', import.meta.url), 'utf8')) as { properties: Record<string, { properties?: object }> };
     expect(Object.keys(top).sort()).toEqual(Object.keys(schema.properties).filter((k) => k !== '$schema').sort());

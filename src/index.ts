@@ -34,6 +34,18 @@ export interface ConformanceSettings {
     readonly password?: string;
     /** Or the environment variable holding it (looked up in `options.env`). */
     readonly passwordEnv?: string;
+    /** HTTP proxy for every target URL (else https_proxy/HTTPS_PROXY, http_proxy/HTTP_PROXY of `options.env`); NO_PROXY's hosts bypass it. */
+    readonly proxy?: string;
+    readonly noProxy?: string;
+    /** PEM file of CAs to trust besides the system's. */
+    readonly caFile?: string;
+    /** PEM client certificate and its key, or a PKCS#12 file (passphrase from the variable clientPfxPassphraseEnv names, default CONFORMANCE_CLIENT_PFX_PASSPHRASE, in `options.env`). */
+    readonly clientCert?: string;
+    readonly clientKey?: string;
+    readonly clientPfx?: string;
+    readonly clientPfxPassphraseEnv?: string;
+    /** Headers added to every request: a value, or `{ env: 'VAR' }` for the value of VAR in `options.env` (a secret). */
+    readonly headers?: Readonly<Record<string, string | { readonly env: string }>>;
   };
   readonly bindings?: readonly BindingId[];
   readonly operations?: readonly string[];

@@ -21,6 +21,7 @@ export const RUN_USAGE = `usage: conformance run [--config FILE] [--book-url URL
     [--deadline MS] [--max-rps N] [--max-body-bytes N] [--max-failures N] [--give-up-after N] [--insecure-tls]
     [--checks a,b] [--skip-checks a,b] [--no-negative] [--no-equivalence] [--quiet]
     [--expectations FILE [--update-expectations]] [--shard i/n] [--seed N] [--examples N]
+    [--proxy URL] [--ca-file PEM] [--client-cert PEM --client-key PEM | --client-pfx FILE] [--header 'Name: value']...
 
 With no target URL the embedded mock is started and tested. Service paths default to section 4's
 (/1/SOAP/Booking.asmx, /1/SOAP/NonStaticXMLAPI.asmx); --X-http-path is where HTTP GET/POST are
@@ -31,7 +32,9 @@ entries that no longer fail or have expired; --update-expectations rewrites FILE
 entry per defect; an entry still "TODO: explain" accepts nothing).
 --shard i/n runs the i-th of n parts of the matrix; join the parts with conformance merge.
 --examples N generated request cases per operation (default ${DEFAULT_EXAMPLES}; 0: none), drawn with
---seed N (default ${DEFAULT_SEED}): the same seed gives the same cases.`;
+--seed N (default ${DEFAULT_SEED}): the same seed gives the same cases.
+Proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, or --proxy), a private CA (--ca-file), client certificates
+and extra headers (--header 'X-Api-Key: env:ACME_KEY' reads the variable): docs/real-service.md.`;
 
 /** Resolve run settings from the command line. `env` is process.env in production. */
 export function resolveRunSettings(argv: string[], env: NodeJS.ProcessEnv = process.env): RunSettings {

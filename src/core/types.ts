@@ -24,6 +24,41 @@ export interface Target {
   readonly sources?: Readonly<Partial<Record<SettingKey, string>>>;
   /** True for the mock this harness starts itself: mutations are then always allowed. */
   readonly embedded: boolean;
+  /** Proxies, TLS files and extra headers (docs/real-service.md): the transport and the reproduce commands use the same. */
+  readonly network?: NetworkOptions;
+}
+
+/** A proxy and, when it came from one, the environment variable that held it (a reproduce command with credentials names it). */
+export interface ProxySetting {
+  readonly url: string;
+  readonly variable?: string;
+}
+
+/** An extra request header; `variable`: its value came from that environment variable (a secret: redacted, named in commands). */
+export interface ExtraHeader {
+  readonly name: string;
+  readonly value: string;
+  readonly variable?: string;
+}
+
+/**
+ * How a company's network is reached: proxies per scheme and the hosts that bypass them, the TLS
+ * files (paths; the transport reads them), the client PKCS#12's passphrase and the variable it came
+ * from, TLS verification off (--insecure-tls), and headers added to every request.
+ */
+export interface NetworkOptions {
+  readonly httpProxy?: ProxySetting;
+  readonly httpsProxy?: ProxySetting;
+  /** NO_PROXY's syntax: host names (a leading "." or "*." for subdomains), optional ":port", "*" for all. */
+  readonly noProxy?: string;
+  readonly caFile?: string;
+  readonly clientCert?: string;
+  readonly clientKey?: string;
+  readonly clientPfx?: string;
+  readonly pfxPassphrase?: string;
+  readonly pfxPassphraseVariable?: string;
+  readonly insecureTls?: boolean;
+  readonly headers?: readonly ExtraHeader[];
 }
 
 /** The target settings a hint may name the source of. */
@@ -109,6 +144,8 @@ export interface RunReport {
     /** The service paths tested (absent in reports of versions that always used section 4's). */
     readonly paths?: ServicePaths;
     readonly namespaces: Namespaces; readonly user: string; readonly password: string; readonly embedded: boolean;
+    /** The flags that give a re-run the same network (--ca-file, --header 'N: env:VAR'...; never a secret); absent: none. */
+    readonly network?: readonly string[];
   };
   readonly startedAt: string;
   readonly durationMs: number;
@@ -198,7 +235,8 @@ export interface Diagnosis {
    * What kind of conclusion it is, stable snake_case, where a program acts on it: `nothing_tested`
    * (no valid call of the run reached the data path: the run exits 5), `untested_operation`,
    * `not_this_service`, `host_unreachable`, `plain_http_port`, `url_holds_service_path`,
-   * `wsdl_not_found`, `other_namespace`, `operation_not_called`.
+   * `wsdl_not_found`, `other_namespace`, `operation_not_called`, `tls_closed` (an https target closed the
+   * connection without an answer: a client certificate it wants or refuses).
    */
   readonly code?: string;
 }

@@ -59,6 +59,19 @@ function plainHttpPort(message: string): boolean {
   return /wrong.version.number|http.request|packet.length.too.long|unknown.protocol/i.test(message);
 }
 
+/**
+ * An https target that closed the connection without a word: what a server that verifies client
+ * certificates after the handshake does (Node's, for one; others send a TLS alert, which the
+ * transport names itself, transport/network.ts), so the likely cause and the flag are said.
+ */
+function tlsClosedAdvice(host: string, target: Pick<Target, 'network'>): string {
+  const net = target.network;
+  const given = net?.clientPfx ? `--client-pfx ${net.clientPfx}` : net?.clientCert ? `--client-cert ${net.clientCert}` : undefined;
+  return given
+    ? `${host} closed the TLS connection without an answer: it may have refused the client certificate in ${given} (signed by a CA it does not trust, or not for client authentication)`
+    : `${host} closed the TLS connection without an answer: a target that demands a client certificate does so: pass --client-cert PEM and --client-key PEM (or --client-pfx FILE)`;
+}
+
 /** targetNamespace of a WSDL's definitions element, read from its first 64 KB (no DTD, nothing fetched). */
 export function wsdlTargetNamespace(text: string): string | undefined {
   const defs = /<(?:[A-Za-z_][\w.-]*:)?definitions\b[^>]*>/.exec(text.slice(0, 65_536))?.[0];
@@ -119,9 +132,14 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'b
       diagnosis.push({ level: 'error', message: `${message}: nothing can be tested there`, code: plain ? 'plain_http_port' : 'host_unreachable' });
       rows.push({
         operation: op.name, group: op.group, binding: bindingField(plan.bindings), case: PREFLIGHT_CASE, check: EXCHANGE_CHECK, status: 'failed',
-        message, path: '/', reproduce: curlCommand({ method: 'GET', url: `${url}?WSDL`, headers: {} }, ''),
+        message, path: '/', reproduce: curlCommand({ method: 'GET', url: `${url}?WSDL`, headers: {} }, '', undefined, plan.target.network),
         findings: [{ check: EXCHANGE_CHECK, code: 'host_unreachable', path: '/', message }],
       });
+      return;
+    }
+    if (ex.error?.code === 'connection_reset' && url.startsWith('https:') && !down.has(host)) {
+      down.add(host);
+      diagnosis.push({ level: 'hint', code: 'tls_closed', message: redact(tlsClosedAdvice(host, plan.target)) });
       return;
     }
     if (ex.response?.status === 404 || ex.response?.status === 410) {

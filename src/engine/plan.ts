@@ -13,6 +13,7 @@ import type { BindingId, Operation } from '../contract/catalogue.js';
 import type { CaseKind } from '../checks/context.js';
 import type { Check } from '../checks/types.js';
 import { swapCase } from '../core/redact.js';
+import { networkSecrets } from '../transport/proxy.js';
 import type { HttpRequest, Target } from '../core/types.js';
 import type { CaseTable, RequestCase } from './cases.js';
 import { broadestCase, coverageCases, generatedCases, paramsKey, type Generation } from './generate.js';
@@ -407,7 +408,7 @@ export function unitRequests(plan: Pick<RunPlan, 'target' | 'bindings'>, unit: U
  * target URL's user-info (never sent, but a report must not show it either). The wrong-credentials
  * case's password is no secret.
  */
-export function secretsOf(target: Pick<Target, 'password' | 'bookUrl' | 'searchUrl' | 'transfersUrl'>): string[] {
+export function secretsOf(target: Pick<Target, 'password' | 'bookUrl' | 'searchUrl' | 'transfersUrl' | 'network'>): string[] {
   const fromUrls = [target.bookUrl, target.searchUrl, target.transfersUrl].flatMap((u) => {
     try {
       const p = u ? new URL(u).password : '';
@@ -418,5 +419,6 @@ export function secretsOf(target: Pick<Target, 'password' | 'bookUrl' | 'searchU
   });
   // The password-case variant's password (its letter case swapped) is one of the password's readings
   // the redactor looks for (core/redact.ts): not a secret of its own, which would double the search.
-  return [...new Set([target.password, ...fromUrls].filter((s) => s !== ''))];
+  // A proxy's password, the PKCS#12 passphrase and headers from variables (transport/network.ts) too.
+  return [...new Set([target.password, ...fromUrls, ...networkSecrets(target.network)].filter((s) => s !== ''))];
 }

@@ -23,7 +23,7 @@ import { acceptance, compareViews, detachedView, type BindingView, type CallCont
 import { checkBudgetMs } from '../xml/limits.js';
 import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 import { collectGarbage } from '../core/memory.js';
-import { curlCommand } from '../transport/curl.js';
+import { curlCommand, networkFlags } from '../transport/curl.js';
 import type { Transport } from '../transport/client.js';
 import { diagnoseUnits, preflight } from './diagnose.js';
 import { exchangeUnit } from './exchange.js';
@@ -170,7 +170,7 @@ const LARGE_DOCUMENT = 1024 * 1024;
 function reproduceCommand(plan: RunPlan, unit: Unit, ex: Pick<Exchange, 'request'>): string {
   const { password } = plan.target;
   const sent = unit.params.password;
-  return curlCommand(ex.request, sent === password || sent === swapCase(password) ? password : '', plan.target.passwordVariable);
+  return curlCommand(ex.request, sent === password || sent === swapCase(password) ? password : '', plan.target.passwordVariable, plan.target.network);
 }
 
 /** Send one unit on every selected binding and produce its rows, redacted. */
@@ -415,6 +415,7 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     target: {
       bookUrl: redactUserInfo(t.bookUrl), searchUrl: redactUserInfo(t.searchUrl), transfersUrl: redactUserInfo(t.transfersUrl), paths: t.paths, namespaces: t.namespaces,
       user: t.user, password: t.password ? REDACTED : '', embedded: t.embedded,
+      ...(networkFlags(t.network).length ? { network: networkFlags(t.network) } : {}),
     },
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,

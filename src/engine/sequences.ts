@@ -427,5 +427,5 @@ async function cancellations(plan: RunPlan, unit: Unit, spec: SequenceSpec, book
 
 /** The whole sequence as a script: each step's curl command, in order, under a comment naming it (the password as its variable). */
 function reproduceScript(plan: RunPlan, sent: readonly Sent[]): string {
-  return sent.map((s) => `# ${s.step.n}. ${s.step.operation} ${s.step.binding} (booking ${s.step.booking})\n${curlCommand(s.exchange.request, plan.target.password, plan.target.passwordVariable)}`).join('\n');
+  return sent.map((s) => `# ${s.step.n}. ${s.step.operation} ${s.step.binding} (booking ${s.step.booking})\n${curlCommand(s.exchange.request, plan.target.password, plan.target.passwordVariable, plan.target.network)}`).join('\n');
 }

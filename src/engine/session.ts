@@ -36,6 +36,13 @@ export interface Session {
   close(): Promise<void>;
 }
 
+/** ", through proxy …" when one is set (its credentials hidden by the caller), and which hosts bypass it. */
+function viaProxy(net: RunSettings['network']): string {
+  const proxies = [...new Set([net?.httpsProxy?.url, net?.httpProxy?.url].filter((u): u is string => u !== undefined))];
+  if (proxies.length === 0) return '';
+  return `, through proxy ${proxies.join(' / ')}${net?.noProxy ? ` (not for ${net.noProxy})` : ''}`;
+}
+
 /** Checks named by --checks / --skip-checks, resolved against the registry. */
 export function checksOf(s: Pick<RunSettings, 'checks' | 'skipChecks'>): Check[] {
   let checks;
@@ -89,12 +96,14 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     ...(s.passwordVar ? { passwordVariable: s.passwordVar } : {}),
     ...(s.sources ? { sources: s.sources } : {}),
     embedded: s.embedded,
+    ...(s.network ? { network: s.network } : {}),
   };
   let transport: Transport | undefined;
   try {
     transport = new Transport({
       concurrency: s.concurrency, timeoutMs: s.timeoutMs, maxBodyBytes: s.maxBodyBytes, maxRps: s.maxRps,
       deadline: s.deadlineMs ? Math.min(startedAt, Date.now()) + s.deadlineMs : undefined, insecureTls: s.insecureTls, giveUpAfter: s.giveUpAfter,
+      ...(s.network ? { network: s.network } : {}),
     });
     // The caller may stop it from now on (an interrupt during the language discovery below).
     onTransport?.(transport);
@@ -116,7 +125,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     const t = transport;
     return {
       target, plan, transport: t, validator, secrets, redact,
-      where: s.embedded ? `embedded mock at ${target.bookUrl}` : redactUserInfo(`book ${target.bookUrl}, search ${target.searchUrl}, transfers ${target.transfersUrl}`),
+      where: s.embedded ? `embedded mock at ${target.bookUrl}` : redactUserInfo(`book ${target.bookUrl}, search ${target.searchUrl}, transfers ${target.transfersUrl}${viaProxy(s.network)}`),
       deps: (onProgress) => ({ transport: t, validator, redact, ...(onProgress ? { onProgress } : {}) }),
       async close() {
         await t.close();

@@ -22,6 +22,8 @@ import { loadFixtureCases, mergeCases, type CaseTable } from './cases.js';
 import { parseShard, type Shard } from './shard.js';
 import { DEFAULT_TRANSPORT } from '../transport/client.js';
 import { parseBookings, type BookingPools } from './bookings.js';
+import type { NetworkOptions } from '../core/types.js';
+import { networkOf } from './network-settings.js';
 
 function updateExpectations(update: boolean, file: unknown): boolean {
   if (update && file === undefined) throw new UsageError('--update-expectations needs --expectations FILE (the file to write)');
@@ -88,6 +90,8 @@ export interface RunSettings {
   readonly github?: boolean;
   /** What the command should print before it sends anything (two password sources that disagree). */
   readonly warnings?: readonly string[];
+  /** Proxies, TLS files and extra headers (./network-settings.ts); undefined: none of them set. */
+  readonly network?: NetworkOptions;
 }
 
 /** The run's settings as flags (parsed by the CLI; named here because a message about a bad value names its flag). */
@@ -134,6 +138,12 @@ export const RUN_OPTIONS = {
   'dry-run': { type: 'boolean' },
   'list-format': { type: 'string' },
   github: { type: 'boolean' },
+  proxy: { type: 'string' },
+  'ca-file': { type: 'string' },
+  'client-cert': { type: 'string' },
+  'client-key': { type: 'string' },
+  'client-pfx': { type: 'string' },
+  header: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -188,7 +198,7 @@ function checkConfigObject(json: unknown, where: string, allowPassword = false):
  * One setting as given: its value and where it came from (a flag, an environment variable, or a
  * config key with its file), so that a message about a bad value names the place to fix it.
  */
-interface Sourced<T = unknown> {
+export interface Sourced<T = unknown> {
   readonly value: T;
   readonly source: string;
   readonly fromFile: boolean;
@@ -200,7 +210,7 @@ function bad(s: Sourced, message: string): never {
 }
 
 /** Reads settings from flags, then environment variables, then the config file, naming each source. */
-class Settings {
+export class Settings {
   constructor(
     private readonly flags: Record<string, unknown>,
     private readonly env: NodeJS.ProcessEnv,
@@ -519,6 +529,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     ...(f.github || env.GITHUB_ACTIONS === 'true' ? { github: true } : {}),
     ...listOf(f),
     warnings,
+    ...networkOf(in_, env, f.header, { embedded, insecureTls: f['insecure-tls'] ?? in_.bool(undefined, 'insecureTls') ?? false }),
   };
 }
 

@@ -26,6 +26,8 @@ function targetFlags(report: RunReport): string[] {
     if (p.http !== p.soap) flags.push(`--${flag}-http-path`, p.http);
   }
   flags.push('--book-ns', t.namespaces.book, '--search-ns', t.namespaces.search, '--user', t.user);
+  // The network the run went through: TLS files, headers (a secret one as env:VAR), a proxy flag.
+  flags.push(...(t.network ?? []));
   return flags;
 }
 

@@ -10,8 +10,9 @@
  * loop was busy is read before the exchange is declared timed out. The deadline is wall-clock time.
  */
 import { SizeCapError } from '../core/errors.js';
-import { Agent, request, type Dispatcher } from 'undici';
-import type { Exchange, HttpRequest } from '../core/types.js';
+import { request, type Dispatcher } from 'undici';
+import type { Exchange, HttpRequest, NetworkOptions } from '../core/types.js';
+import { createDispatcher, proxyFailure, tlsFailure, withExtraHeaders } from './network.js';
 
 export interface TransportOptions {
   /** Requests in flight at once. */
@@ -42,6 +43,8 @@ export interface TransportOptions {
    * holds any. Default: max(2 × maxBodyBytes, 64 MiB).
    */
   readonly bodyBudgetBytes?: number;
+  /** Proxies, TLS files and extra headers (./network.ts); `insecureTls` above still turns verification off. */
+  readonly network?: NetworkOptions;
 }
 
 /** Bodies up to this size are read without asking the budget (most answers: no waiting, no bookkeeping). */
@@ -220,19 +223,23 @@ export class Transport {
   readonly #budget: BodyBudget;
   /** Bytes of the budget each exchange handed out still holds (until `release`). */
   readonly #held = new WeakMap<Exchange, number>();
+  /** Headers added to every request (--header), beneath the binding's own (the settings refuse those names). */
+  readonly #extraHeaders: Record<string, string> | undefined;
 
   constructor(opts: Partial<TransportOptions> = {}) {
     this.#opts = { ...DEFAULT_TRANSPORT, ...opts };
     this.#budget = new BodyBudget(bodyBudgetOf(this.#opts));
     this.#ownsDispatcher = !opts.dispatcher;
-    this.#dispatcher = opts.dispatcher ?? new Agent({
+    this.#dispatcher = opts.dispatcher ?? createDispatcher({ ...this.#opts.network, ...(this.#opts.insecureTls ? { insecureTls: true } : {}) }, {
       connections: this.#opts.concurrency,
       pipelining: 1,
       keepAliveTimeout: 10_000,
       // Name lookup, TCP and TLS handshake are bounded by the exchange's own timer (armTimers); this
       // is only a backstop, long enough that a blocked event loop cannot make it fire first.
-      connect: { timeout: this.#opts.timeoutMs + 60_000, ...(this.#opts.insecureTls ? { rejectUnauthorized: false } : {}) },
+      connect: { timeout: this.#opts.timeoutMs + 60_000 },
     });
+    const extra = this.#opts.network?.headers ?? [];
+    this.#extraHeaders = extra.length ? Object.fromEntries(extra.map((h) => [h.name, h.value])) : undefined;
   }
 
   get options(): TransportOptions {
@@ -389,7 +396,7 @@ export class Transport {
       go();
       const res = await abortable(request(req.url, {
         method: req.method,
-        headers: req.headers,
+        headers: this.#extraHeaders ? withExtraHeaders(this.#extraHeaders, req.headers) : req.headers,
         body: req.body,
         dispatcher: this.#dispatcher,
         signal,
@@ -493,13 +500,18 @@ function classify(e: unknown, opts: TransportOptions, stop: 'timeout' | 'deadlin
   const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = err.code ?? err.cause?.code ?? '';
   const msg = err.message ?? String(e);
+  // undici's refusal by a proxy is a RequestAbortedError (an AbortError): not a time-out.
+  const proxy = proxyFailure(msg);
+  if (proxy) return { code: 'transport_error', message: proxy };
   if (err.name === 'TimeoutError' || err.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_ABORTED'
     || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return { code: 'timeout', message: `no complete response within ${opts.timeoutMs} ms` };
   }
   if (code === 'ECONNREFUSED') return { code: 'connection_refused', message: `connection refused: ${msg}` };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'unknown_host', message: `unknown host: ${msg}` };
-  if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code) || /certificate|ssl|tls/i.test(msg)) return { code: 'tls_error', message: `TLS failure: ${msg}` };
+  if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code) || /certificate|ssl|tls/i.test(msg)) {
+    return { code: 'tls_error', message: `TLS failure: ${tlsFailure(code, msg, opts.network) ?? msg}` };
+  }
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED') {
     return { code: 'connection_reset', message: `connection closed before the response was complete: ${msg}` };
   }

@@ -1,8 +1,32 @@
-import { execFileSync } from 'node:child_process';
-import { describe, expect, test } from 'vitest';
+import { execFile, execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { curlCommand } from './curl.js';
 import { makeRedactor, swapCase as swapCaseOf } from '../core/redact.js';
 import type { HttpRequest } from '../core/types.js';
+import { requestAt } from '../bindings/endpoint.js';
+import { DEFAULT_NAMESPACES, findOperation } from '../contract/catalogue.js';
+import { startMock, type RunningMock } from '../mock/server.js';
+import { DEFAULT_PASSWORD, DEFAULT_USER } from '../mock/handlers.js';
+import { PFX_PASSPHRASE, startProxy, startTlsFront, TLS_FILES, type TestProxy, type TlsFront } from '../../test/support/network.js';
+
+/** Whether curl is on this machine (the commands that need it are skipped, and say so, where it is not). */
+const CURL = (() => {
+  try {
+    execFileSync('curl', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** Run a command in sh with only `env` (and PATH), without blocking: the servers it talks to are in this process. */
+function sh(cmd: string, env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    execFile('sh', ['-c', cmd], { env: { ...env, PATH: process.env.PATH! }, timeout: 20_000 }, (e, out, err) => {
+      resolve({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, out: String(out), err: String(err) });
+    });
+  });
+}
 
 const SECRET = 'p@ss w&rd<"$x';
 
@@ -173,5 +197,97 @@ describe('redaction', () => {
   });
   test('an empty secret redacts nothing', () => {
     expect(makeRedactor([''])('abc')).toBe('abc');
+  });
+});
+
+describe('the network: proxy, TLS files, extra headers', () => {
+  const GET: HttpRequest = { method: 'GET', url: 'https://svc.example.com/x/GetMeals?language=en', headers: {} };
+
+  test('each option as curl takes it; secrets named by their variables, never written', () => {
+    const net = {
+      httpsProxy: { url: 'http://bob:pr0xy-pw@proxy:3128', variable: 'HTTPS_PROXY' }, caFile: '/etc/ca dir/ca.pem',
+      clientCert: '/c/client.pem', clientKey: '/c/client.key', insecureTls: true,
+      headers: [{ name: 'X-Api-Key', value: 'k3y-value', variable: 'ACME_KEY' }, { name: 'X-Team', value: "o'neil" }],
+    };
+    const cmd = curlCommand(GET, '', undefined, net);
+    expect(cmd).toContain('--proxy "${HTTPS_PROXY:?set HTTPS_PROXY to the proxy URL}"');
+    expect(cmd).toContain("-k --cacert '/etc/ca dir/ca.pem' --cert /c/client.pem --key /c/client.key");
+    expect(cmd).toContain('-H "X-Api-Key: ${ACME_KEY:?set ACME_KEY to the X-Api-Key header}"');
+    expect(cmd).toContain(`-H 'X-Team: o'\\''neil'`);
+    expect(cmd).not.toContain('pr0xy-pw');
+    expect(cmd).not.toContain('k3y-value');
+    // A proxy without credentials is written as it is; one from --proxy with credentials is read from CONFORMANCE_PROXY.
+    expect(curlCommand(GET, '', undefined, { httpsProxy: { url: 'http://proxy:3128' } })).toContain('--proxy http://proxy:3128 ');
+    expect(curlCommand(GET, '', undefined, { httpsProxy: { url: 'http://u:p@proxy:3128' } })).toContain('--proxy "${CONFORMANCE_PROXY:?set CONFORMANCE_PROXY to the proxy URL}"');
+    // An https URL does not take the http proxy (curl's rule, and the transport's); a host NO_PROXY names bypasses it, whatever curl's environment says.
+    expect(curlCommand(GET, '', undefined, { httpProxy: { url: 'http://proxy:3128' } })).toContain("--noproxy '*'");
+    expect(curlCommand(GET, '', undefined, { httpsProxy: { url: 'http://proxy:3128' }, noProxy: '.example.com' })).toContain("--noproxy '*'");
+    // PKCS#12: the passphrase from its variable.
+    const pfx = curlCommand(GET, '', undefined, { clientPfx: '/c/client.p12', pfxPassphrase: 'pfx-pw', pfxPassphraseVariable: 'CONFORMANCE_CLIENT_PFX_PASSPHRASE' });
+    expect(pfx).toContain('--cert-type P12 --cert /c/client.p12 --pass "${CONFORMANCE_CLIENT_PFX_PASSPHRASE:?set CONFORMANCE_CLIENT_PFX_PASSPHRASE to the passphrase}"');
+    expect(pfx).not.toContain('pfx-pw');
+  });
+
+  test('a variable the command needs and the shell lacks stops it, saying what to set', async () => {
+    const cmd = curlCommand({ method: 'GET', url: 'http://127.0.0.1:9/x', headers: {} }, '', undefined, { headers: [{ name: 'X-Api-Key', value: 'v', variable: 'ACME_KEY' }] });
+    const r = await sh(cmd, {});
+    expect(r.code).not.toBe(0);
+    expect(r.err).toContain('ACME_KEY: set ACME_KEY to the X-Api-Key header');
+  });
+
+  describe.skipIf(!CURL)('with curl (the commands run in sh against the mock, a proxy and a TLS server on loopback)', () => {
+    let mock: RunningMock;
+    let proxy: TestProxy;
+    let authed: TestProxy;
+    let front: TlsFront;
+    beforeAll(async () => {
+      mock = await startMock({ port: 0 });
+      proxy = await startProxy();
+      authed = await startProxy('alice:pr0xy pw');
+      front = await startTlsFront(mock.url);
+    });
+    afterAll(async () => {
+      await Promise.all([mock?.close(), proxy?.close(), authed?.close(), front?.close()]);
+    });
+    const op = findOperation('GetMeals')!;
+    const params = { userName: DEFAULT_USER, password: DEFAULT_PASSWORD, language: 'en' };
+    const env = { CONFORMANCE_PASSWORD: DEFAULT_PASSWORD, ACME_KEY: 'acme k3y' };
+
+    test('GET through the forward proxy with a header from its variable: the proxy counts it and sees the header', async () => {
+      const before = proxy.counts.forwarded;
+      const cmd = curlCommand(requestAt(mock.url, op, 'get', params, DEFAULT_NAMESPACES), DEFAULT_PASSWORD, undefined,
+        { httpProxy: { url: proxy.url }, headers: [{ name: 'X-Api-Key', value: 'acme k3y', variable: 'ACME_KEY' }] });
+      const r = await sh(cmd, env);
+      expect(r.out, r.err).toMatch(/^HTTP\/1\.1 200/);
+      expect(r.out).toContain('MealsResult');
+      expect(proxy.counts.forwarded).toBe(before + 1);
+      expect(proxy.headers.at(-1)!['x-api-key']).toBe('acme k3y');
+    });
+
+    test('a proxy with credentials, read from the variable named: the proxy accepts them', async () => {
+      const url = authed.url.replace('//', '//alice:pr0xy%20pw@');
+      const cmd = curlCommand(requestAt(mock.url, op, 'soap11', params, DEFAULT_NAMESPACES), DEFAULT_PASSWORD, undefined, { httpProxy: { url, variable: 'HTTP_PROXY' } });
+      expect(cmd).not.toContain('pr0xy');
+      const r = await sh(cmd, { ...env, HTTP_PROXY: url });
+      expect(r.out, r.err).toMatch(/^HTTP\/1\.1 200/);
+      expect(authed.counts.refused).toBe(0);
+      expect(authed.counts.forwarded).toBe(1);
+    });
+
+    test('SOAP over TLS through CONNECT with the CA file and the client certificate (PEM, then PKCS#12)', async () => {
+      const req = requestAt(front.url, op, 'soap12', params, DEFAULT_NAMESPACES);
+      const tunnels = proxy.counts.tunnels;
+      const pem = await sh(curlCommand(req, DEFAULT_PASSWORD, undefined,
+        { httpsProxy: { url: proxy.url }, caFile: TLS_FILES.ca, clientCert: TLS_FILES.clientCert, clientKey: TLS_FILES.clientKey }), env);
+      expect(pem.out, pem.err).toMatch(/^HTTP\/1\.1 200/m);
+      expect(proxy.counts.tunnels).toBe(tunnels + 1);
+      const p12 = await sh(curlCommand(req, DEFAULT_PASSWORD, undefined,
+        { caFile: TLS_FILES.ca, clientPfx: TLS_FILES.clientPfx, pfxPassphrase: PFX_PASSPHRASE, pfxPassphraseVariable: 'CONFORMANCE_CLIENT_PFX_PASSPHRASE' }),
+      { ...env, CONFORMANCE_CLIENT_PFX_PASSPHRASE: PFX_PASSPHRASE });
+      expect(p12.out, p12.err).toMatch(/^HTTP\/1\.1 200/m);
+      // Without the CA file curl refuses the target's certificate, as the transport does.
+      const noCa = await sh(curlCommand(req, DEFAULT_PASSWORD, undefined, { clientCert: TLS_FILES.clientCert, clientKey: TLS_FILES.clientKey }), env);
+      expect(noCa.code).toBe(60);
+    });
   });
 });

@@ -8,8 +8,9 @@
  * letter case (the password-case variant) is made by the command from the variable with tr, when the
  * password is ASCII (tr swaps exactly the letters JavaScript does there); otherwise it stays "***".
  */
-import type { HttpRequest } from '../core/types.js';
+import type { HttpRequest, NetworkOptions } from '../core/types.js';
 import { secretForms, swapCase } from '../core/redact.js';
+import { proxyFor, proxyPassword } from './proxy.js';
 
 export const PASSWORD_VARIABLE = 'CONFORMANCE_PASSWORD';
 
@@ -36,6 +37,65 @@ function caseSwap(source: string): string {
   return `${out}=$(printf '%s.' "$${source}" | LC_ALL=C tr a-zA-Z A-Za-z) && ${out}=\${${out}%.}`;
 }
 
+/** `"${VAR:?set VAR to WHAT}"` (double-quoted): the variable's value, or the shell stops saying what to set. */
+function required(variable: string, what: string, prefix = ''): string {
+  return `"${prefix}\${${variable}:?set ${variable} to ${what}}"`;
+}
+
+/** The variable a proxy URL with credentials is read from when it did not come from one (--proxy, like --password). */
+export const PROXY_VARIABLE = 'CONFORMANCE_PROXY';
+
+/**
+ * curl's options for the network the run went through (docs/real-service.md): the proxy this URL
+ * took (or --noproxy when it bypassed one), the CA file, the client certificate, -k, and the extra
+ * headers. Secrets are named by their variables, never written: a proxy URL with credentials, the
+ * PKCS#12 passphrase, a header from a variable.
+ */
+export function curlNetworkArgs(url: string, net: NetworkOptions | undefined): string[] {
+  if (!net) return [];
+  const out: string[] = [];
+  const proxy = proxyFor(url, net);
+  if (proxy) {
+    out.push('--proxy', proxyPassword(proxy.url) !== undefined ? required(proxy.variable ?? PROXY_VARIABLE, 'the proxy URL') : shellQuote(proxy.url));
+  } else if (net.httpProxy || net.httpsProxy) {
+    // The run bypassed the proxy (NO_PROXY): so does the command, whatever curl's environment says.
+    out.push('--noproxy', shellQuote('*'));
+  }
+  if (net.insecureTls) out.push('-k');
+  if (net.caFile) out.push('--cacert', shellQuote(net.caFile));
+  if (net.clientPfx) {
+    out.push('--cert-type', 'P12', '--cert', shellQuote(net.clientPfx));
+    if (net.pfxPassphrase !== undefined) out.push('--pass', required(net.pfxPassphraseVariable ?? 'CONFORMANCE_CLIENT_PFX_PASSPHRASE', 'the passphrase'));
+  } else if (net.clientCert) {
+    out.push('--cert', shellQuote(net.clientCert));
+    if (net.clientKey) out.push('--key', shellQuote(net.clientKey));
+  }
+  for (const h of net.headers ?? []) {
+    out.push('-H', h.variable ? required(h.variable, `the ${h.name} header`, `${h.name}: `) : shellQuote(`${h.name}: ${h.value}`));
+  }
+  return out;
+}
+
+/**
+ * The flags of `conformance run` that give a re-run the same network (the report keeps them; its
+ * re-run commands add them): TLS files, --insecure-tls, each header (one from a variable as
+ * `env:VAR`), and a proxy given as a flag or config key without credentials. A proxy from the
+ * environment, or with credentials, is left to the environment (CONFORMANCE_PROXY, HTTPS_PROXY...),
+ * which the re-run reads as the run did.
+ */
+export function networkFlags(net: NetworkOptions | undefined): string[] {
+  if (!net) return [];
+  const out: string[] = [];
+  const proxy = net.httpsProxy ?? net.httpProxy;
+  if (proxy && proxy.variable === undefined && net.httpProxy?.url === net.httpsProxy?.url && proxyPassword(proxy.url) === undefined) out.push('--proxy', proxy.url);
+  if (net.insecureTls) out.push('--insecure-tls');
+  if (net.caFile) out.push('--ca-file', net.caFile);
+  if (net.clientPfx) out.push('--client-pfx', net.clientPfx);
+  else if (net.clientCert && net.clientKey) out.push('--client-cert', net.clientCert, '--client-key', net.clientKey);
+  for (const h of net.headers ?? []) out.push('--header', `${h.name}: ${h.variable ? `env:${h.variable}` : h.value}`);
+  return out;
+}
+
 /** Quote for a POSIX shell. */
 export function shellQuote(s: string): string {
   return /^[A-Za-z0-9_\-+=/.:,@%]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
@@ -44,9 +104,12 @@ export function shellQuote(s: string): string {
 /** A secret the command makes from the variable: what it stands for and the variable holding it. */
 interface Stand { readonly value: string; readonly variable: string }
 
-/** The command; `password` is the secret to replace (empty: nothing to replace), read from `variable`. */
-export function curlCommand(req: HttpRequest, password: string, variable: string = PASSWORD_VARIABLE): string {
-  const parts = ['curl', '-sS', '-i'];
+/**
+ * The command; `password` is the secret to replace (empty: nothing to replace), read from `variable`;
+ * `net`: the proxy, TLS files and extra headers the run used (curlNetworkArgs).
+ */
+export function curlCommand(req: HttpRequest, password: string, variable: string = PASSWORD_VARIABLE, net?: NetworkOptions): string {
+  const parts = ['curl', '-sS', '-i', ...curlNetworkArgs(req.url, net)];
   const url = new URL(req.url);
   // The transport never sends URL user-info (undici drops it): neither does the command, so a
   // password written into a base URL cannot reach a report through it.

@@ -1,0 +1,138 @@
+/**
+ * A company's network on loopback, for the network tests: an HTTP proxy (forwarding http:// requests
+ * in absolute form, tunnelling CONNECT) that counts what went through it and may demand credentials,
+ * and a TLS front (node:tls, certificates from test/support/tls/, made for the tests by the CA there)
+ * that demands a client certificate and hands each connection to a plain HTTP server behind it.
+ */
+import { createServer as createHttpServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
+import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The test PKI: a CA, a server certificate (localhost, 127.0.0.1) and a client certificate it signed, a PKCS#12 of the client's. */
+export const TLS_DIR = fileURLToPath(new URL('./tls/', import.meta.url));
+export const TLS_FILES = {
+  ca: `${TLS_DIR}ca.pem`,
+  serverCert: `${TLS_DIR}server.pem`,
+  serverKey: `${TLS_DIR}server.key`,
+  clientCert: `${TLS_DIR}client.pem`,
+  clientKey: `${TLS_DIR}client.key`,
+  clientPfx: `${TLS_DIR}client.p12`,
+} as const;
+/** The passphrase of client.p12. */
+export const PFX_PASSPHRASE = 'test-pfx-passphrase';
+
+export interface TestProxy {
+  readonly url: string;
+  /** Requests forwarded (http:// targets) and CONNECT tunnels opened (https:// targets). */
+  readonly counts: { forwarded: number; tunnels: number; refused: number };
+  /** The Proxy-Authorization headers received. */
+  readonly auth: string[];
+  /** The request headers of the forwarded requests. */
+  readonly headers: IncomingHttpHeaders[];
+  close(): Promise<void>;
+}
+
+/**
+ * A forward and CONNECT proxy on 127.0.0.1; with `credentials` ("user:pass") it answers 407 without
+ * them; with `echo` (a header name) it answers every forwarded request itself with an HTTP 500 SOAP
+ * fault that quotes that header's value (a gateway echoing a key: what the redaction must catch).
+ */
+export async function startProxy(credentials?: string, echo?: string): Promise<TestProxy> {
+  const counts = { forwarded: 0, tunnels: 0, refused: 0 };
+  const auth: string[] = [];
+  const headers: IncomingHttpHeaders[] = [];
+  const sockets = new Set<Socket>();
+  const allowed = (h: IncomingHttpHeaders) => {
+    const given = h['proxy-authorization'];
+    if (given) auth.push(given);
+    return credentials === undefined || given === `Basic ${Buffer.from(credentials).toString('base64')}`;
+  };
+  const server = createHttpServer((req, res) => {
+    if (!allowed(req.headers)) {
+      counts.refused++;
+      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="test"' }).end();
+      return;
+    }
+    counts.forwarded++;
+    headers.push(req.headers);
+    if (echo !== undefined) {
+      const value = String(req.headers[echo.toLowerCase()] ?? '');
+      req.resume();
+      res.writeHead(500, { 'content-type': 'text/xml; charset=utf-8', 'x-echo': value }).end('<?xml version="1.0" encoding="utf-8"?>'
+        + '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault><faultcode>soap:Client</faultcode>'
+        + `<faultstring>gateway: key ${value.replace(/&/g, '&amp;').replace(/</g, '&lt;')} is not allowed</faultstring></soap:Fault></soap:Body></soap:Envelope>`);
+      return;
+    }
+    const u = new URL(req.url!);
+    const { 'proxy-authorization': _a, 'proxy-connection': _c, ...rest } = req.headers;
+    const up = httpRequest({ host: u.hostname, port: u.port, path: `${u.pathname}${u.search}`, method: req.method, headers: rest }, (r) => {
+      res.writeHead(r.statusCode!, r.headers);
+      r.pipe(res);
+    });
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connect', (req, socket: Socket, head: Buffer) => {
+    if (!allowed(req.headers)) {
+      counts.refused++;
+      socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    counts.tunnels++;
+    const [host, port] = req.url!.split(':');
+    const up = netConnect(Number(port), host!, () => {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length) up.write(head);
+      up.pipe(socket);
+      socket.pipe(up);
+    });
+    sockets.add(up);
+    up.on('close', () => sockets.delete(up));
+    up.on('error', () => socket.destroy());
+    socket.on('error', () => up.destroy());
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`, counts, auth, headers,
+    close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
+  };
+}
+
+export interface TlsFront {
+  readonly url: string;
+  /** TLS connections whose handshake completed, and those refused (no or a wrong client certificate). */
+  readonly counts: { accepted: number; refused: number };
+  close(): Promise<void>;
+}
+
+/** A TLS server on 127.0.0.1 with the test CA's server certificate, demanding a client certificate, in front of `backend` (host:port). */
+export async function startTlsFront(backend: string): Promise<TlsFront> {
+  const counts = { accepted: 0, refused: 0 };
+  const sockets = new Set<Socket>();
+  const { hostname, port: backendPort } = new URL(backend);
+  const server = createTlsServer({
+    cert: readFileSync(TLS_FILES.serverCert), key: readFileSync(TLS_FILES.serverKey), ca: readFileSync(TLS_FILES.ca),
+    requestCert: true, rejectUnauthorized: true,
+  }, (tls: TLSSocket) => {
+    counts.accepted++;
+    const up = netConnect(Number(backendPort), hostname);
+    sockets.add(up);
+    up.on('close', () => sockets.delete(up));
+    tls.pipe(up);
+    up.pipe(tls);
+    up.on('error', () => tls.destroy());
+    tls.on('error', () => up.destroy());
+  });
+  server.on('tlsClientError', () => { counts.refused++; });
+  server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `https://127.0.0.1:${port}`, counts,
+    close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
+  };
+}
