@@ -1,9 +1,10 @@
 /**
  * The conformance matrix as vitest suites, generated from the catalogue: operation × request case
  * × binding, each test asserting that every check passed on that exchange (its failure message is
- * the formatted findings), plus one binding-equivalence test per case. The target comes from the
- * environment (CONFORMANCE_* variables, as `conformance run` reads them); with none, the embedded
- * mock, started here as `conformance run` starts it.
+ * the formatted findings), plus one binding-equivalence test per case. The target and every other
+ * setting come from the environment as `conformance run` reads them (CONFORMANCE_* variables, or a
+ * config file named by CONFORMANCE_CONFIG: docs/cli.md); with none, the embedded mock, started here
+ * as `conformance run` starts it. A case `run` would not send is a skipped test with its reason.
  */
 import * as allure from 'allure-js-commons';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -38,11 +39,25 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * The unit's rows the test asserts. A test whose rows were all skipped (a case not sent: a
+ * state-changing call without --allow-mutations, a pool with no booking left) is skipped with the
+ * reason `run` reports; so is the comparison of a unit none of whose calls was sent, which has no
+ * rows of its own. A test with no rows of a unit that was sent is a harness defect: it fails.
+ */
 async function rowsOf(unit: Unit, pick: (r: ResultRow) => boolean, ctx: { skip: (note?: string) => void; task: { meta: object } }) {
-  const rows = (await pending.get(unit)!).filter(pick);
-  (ctx.task.meta as { conformance?: ResultRow[] }).conformance = rows;
+  const all = await pending.get(unit)!;
+  const rows = all.filter(pick);
+  const meta = ctx.task.meta as { conformance?: ResultRow[]; skipped?: string };
+  meta.conformance = rows;
+  const skippedAll = (rs: readonly ResultRow[]) => rs.length > 0 && rs.every((r) => r.status === 'skipped');
+  const why = skippedAll(rows) ? rows[0]!.message : rows.length === 0 && skippedAll(all) ? all[0]!.message : undefined;
+  if (why !== undefined) {
+    // Kept beside the rows: a reporter that drops skip notes (vitest's JSON) still says why.
+    meta.skipped = why;
+    ctx.skip(why);
+  }
   if (rows.length === 0) throw new Error(`no result rows for ${unit.op.name} ${unit.caseId}: the run produced nothing to assert`);
-  if (rows.every((r) => r.status === 'skipped')) ctx.skip(rows[0]!.message);
   return rows;
 }
 
