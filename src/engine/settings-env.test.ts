@@ -107,3 +107,17 @@ describe('rerunBasis: what a re-run command needs of the settings', () => {
     expect(JSON.stringify(b)).not.toContain('B1');
   });
 });
+
+describe('docs/cli.md', () => {
+  test('its table of variables names every one of RUN_ENV', async () => {
+    const { readFileSync } = await import('node:fs');
+    const text = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
+    const from = text.indexOf('### Every setting from the environment');
+    expect(from).toBeGreaterThan(0);
+    const section = text.slice(from, text.indexOf('\n### ', from + 1));
+    for (const [flag, variable] of Object.entries(RUN_ENV)) {
+      const stem = variable.replace(/^CONFORMANCE_(BOOK|SEARCH|TRANSFERS)_(HTTP_)?PATH$/, 'CONFORMANCE_BOOK_$2PATH');
+      expect(section, `--${flag}`).toContain(stem);
+    }
+  });
+});
