@@ -61,7 +61,7 @@ export async function failingRun(): Promise<FailingRun> {
   }));
   const dir = tempDir('rerun-orig');
   const r = await cli(['run', '--config', config, '--allow-mutations', '--operations', 'GetMeals,UpdateSpecialRequest,GetSpecialRequest',
-    '--examples', '2', '--max-rps', '100000', '--concurrency', '16', '--quiet', '--report-dir', dir],
+    '--examples', '1', '--bindings', 'soap11,get', '--max-rps', '100000', '--concurrency', '16', '--quiet', '--report-dir', dir],
   { [PASSWORD_VAR]: 'mock-password', CONFORMANCE_BOOKINGS_FILE: 'examples/mock-bookings.json' });
   if (r.code !== 1) throw new Error(`the failing run exited ${r.code}: ${r.err}`);
   const report = readReport(dir);
