@@ -6,6 +6,8 @@
  * suites/rerun-commands.test.ts (test:e2e) runs each command as a process.
  */
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ResultRow, RunReport } from '../core/types.js';
 import { cli, readReport } from '../../test/support/cli.js';
@@ -58,10 +60,15 @@ describe('the re-run command of each kind of row, pasted', () => {
     for (const p of added) expect(p).toMatch(/^rerun-[a-z0-9.-]+\//);
   });
 
-  test('conformance.md gives a defect the same command as the HTML report', async () => {
-    const { readFileSync } = await import('node:fs');
-    const md = readFileSync(`${run.dir}/conformance.md`, 'utf8');
-    expect(md).toContain(run.picked.plain.command);
+  test('the console, conformance.md, junit.xml and the Allure results give the same command as the HTML report', () => {
+    const { command } = run.picked.plain;
+    expect(readFileSync(join(run.dir, 'conformance.md'), 'utf8')).toContain(command);
+    expect(run.console).toContain(`  re-run (case default):\n    ${command}`);
+    const xml = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    expect(readFileSync(join(run.dir, 'junit.xml'), 'utf8')).toContain(`re-run just this row:\n${xml(command)}`);
+    const allure = readdirSync(join(run.dir, 'allure-results')).filter((f) => f.endsWith('-result.json'))
+      .map((f) => readFileSync(join(run.dir, 'allure-results', f), 'utf8'));
+    expect(allure.some((t) => t.includes(JSON.stringify(`re-run just this row:\n${command}`).slice(1, -1)))).toBe(true);
   });
 });
 

@@ -35,6 +35,8 @@ export interface FailingRun {
   readonly picked: Record<keyof typeof KINDS, { row: ResultRow; command: string }>;
   /** Every file of the report directory after the run, relative path → bytes. */
   readonly before: Map<string, string>;
+  /** What the run printed on stdout. */
+  readonly console: string;
 }
 
 const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
@@ -61,7 +63,7 @@ export async function failingRun(): Promise<FailingRun> {
   }));
   const dir = tempDir('rerun-orig');
   const r = await cli(['run', '--config', config, '--allow-mutations', '--operations', 'GetMeals,UpdateSpecialRequest,GetSpecialRequest',
-    '--examples', '1', '--bindings', 'soap11,get', '--max-rps', '100000', '--concurrency', '16', '--quiet', '--report-dir', dir],
+    '--examples', '1', '--bindings', 'soap11,get', '--max-rps', '100000', '--concurrency', '16', '--report-dir', dir],
   { [PASSWORD_VAR]: 'mock-password', CONFORMANCE_BOOKINGS_FILE: 'examples/mock-bookings.json' });
   if (r.code !== 1) throw new Error(`the failing run exited ${r.code}: ${r.err}`);
   const report = readReport(dir);
@@ -74,7 +76,7 @@ export async function failingRun(): Promise<FailingRun> {
     if (!command) throw new Error(`conformance.html gives the ${kind} row ${row.operation} ${row.binding} ${row.case} no re-run command`);
     return [kind, { row, command }];
   })) as FailingRun['picked'];
-  return { mock, dir, report, picked, before: snapshot(dir) };
+  return { mock, dir, report, picked, before: snapshot(dir), console: r.out };
 }
 
 /** A row's identity and verdict: what a re-run must give back. */
