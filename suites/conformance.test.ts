@@ -12,19 +12,34 @@ import { resolveRunSettingsFlags } from '../src/engine/settings.js';
 import { openSession } from '../src/engine/session.js';
 import { bindingLabel } from '../src/bindings/index.js';
 import { EQUIVALENCE_CHECK, rowKind } from '../src/core/rows.js';
-import type { ResultRow } from '../src/core/types.js';
+import type { ResultRow, RunReport } from '../src/core/types.js';
+import { applyExpectations, readExpectations } from '../src/engine/expectations.js';
 import { planUnits, type Unit } from '../src/engine/plan.js';
 import { runUnit } from '../src/engine/run.js';
 import { formatFindings } from '../src/report/console.js';
 
 // The target, its plan and its transport (limits, deadline, TLS) exactly as `conformance run` opens them.
-const session = await openSession(resolveRunSettingsFlags({}, process.env));
+const settings = resolveRunSettingsFlags({}, process.env);
+// Known deviations (CONFORMANCE_EXPECTATIONS or the config's `expectations`) are known, not failed, as in `run`.
+const expectations = settings.expectations ? readExpectations(settings.expectations) : undefined;
+const session = await openSession(settings);
 afterAll(() => session.close());
 const { plan } = session;
 const deps = session.deps();
 const units = planUnits(plan);
+
+/**
+ * A unit's rows with the expectations applied, unit by unit: an entry is never judged stale here
+ * (it may cover other units), but an expired one fails as it does in `run`.
+ */
+function withExpectations(rows: ResultRow[]): ResultRow[] {
+  if (!expectations || !settings.expectations) return rows;
+  const report = { results: rows, summary: { passed: 0, failed: 0, skipped: 0, known: 0, total: 0 } } as unknown as RunReport;
+  return applyExpectations(report, expectations, { source: settings.expectations, judged: () => false }).report.results;
+}
+
 // Every unit starts now, bounded by the transport: the tests below only wait for their own unit.
-const pending = new Map<Unit, Promise<ResultRow[]>>(units.map((u) => [u, runUnit(plan, deps, u)]));
+const pending = new Map<Unit, Promise<ResultRow[]>>(units.map((u) => [u, runUnit(plan, deps, u).then(withExpectations)]));
 
 expect.extend({
   toConform(rows: ResultRow[]) {
