@@ -15,6 +15,8 @@ export const E2E_FILES = [
   'suites/secrets.test.ts',
   'src/mock/load.test.ts',
   'suites/self-test-cli.test.ts',
+  'suites/suites-target.test.ts',
+  'suites/rerun-commands.test.ts',
 ];
 
 export const shared = {

@@ -1,9 +1,10 @@
 /**
  * The conformance matrix as vitest suites, generated from the catalogue: operation × request case
  * × binding, each test asserting that every check passed on that exchange (its failure message is
- * the formatted findings), plus one binding-equivalence test per case. The target comes from the
- * environment (CONFORMANCE_* variables, as `conformance run` reads them); with none, the embedded
- * mock, started here as `conformance run` starts it.
+ * the formatted findings), plus one binding-equivalence test per case. The target and every other
+ * setting come from the environment as `conformance run` reads them (CONFORMANCE_* variables, or a
+ * config file named by CONFORMANCE_CONFIG: docs/cli.md); with none, the embedded mock, started here
+ * as `conformance run` starts it. A case `run` would not send is a skipped test with its reason.
  */
 import * as allure from 'allure-js-commons';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -11,19 +12,34 @@ import { resolveRunSettingsFlags } from '../src/engine/settings.js';
 import { openSession } from '../src/engine/session.js';
 import { bindingLabel } from '../src/bindings/index.js';
 import { EQUIVALENCE_CHECK, rowKind } from '../src/core/rows.js';
-import type { ResultRow } from '../src/core/types.js';
+import type { ResultRow, RunReport } from '../src/core/types.js';
+import { applyExpectations, readExpectations } from '../src/engine/expectations.js';
 import { planUnits, type Unit } from '../src/engine/plan.js';
 import { runUnit } from '../src/engine/run.js';
 import { formatFindings } from '../src/report/console.js';
 
 // The target, its plan and its transport (limits, deadline, TLS) exactly as `conformance run` opens them.
-const session = await openSession(resolveRunSettingsFlags({}, process.env));
+const settings = resolveRunSettingsFlags({}, process.env);
+// Known deviations (CONFORMANCE_EXPECTATIONS or the config's `expectations`) are known, not failed, as in `run`.
+const expectations = settings.expectations ? readExpectations(settings.expectations) : undefined;
+const session = await openSession(settings);
 afterAll(() => session.close());
 const { plan } = session;
 const deps = session.deps();
 const units = planUnits(plan);
+
+/**
+ * A unit's rows with the expectations applied, unit by unit: an entry is never judged stale here
+ * (it may cover other units), but an expired one fails as it does in `run`.
+ */
+function withExpectations(rows: ResultRow[]): ResultRow[] {
+  if (!expectations || !settings.expectations) return rows;
+  const report = { results: rows, summary: { passed: 0, failed: 0, skipped: 0, known: 0, total: 0 } } as unknown as RunReport;
+  return applyExpectations(report, expectations, { source: settings.expectations, judged: () => false }).report.results;
+}
+
 // Every unit starts now, bounded by the transport: the tests below only wait for their own unit.
-const pending = new Map<Unit, Promise<ResultRow[]>>(units.map((u) => [u, runUnit(plan, deps, u)]));
+const pending = new Map<Unit, Promise<ResultRow[]>>(units.map((u) => [u, runUnit(plan, deps, u).then(withExpectations)]));
 
 expect.extend({
   toConform(rows: ResultRow[]) {
@@ -38,11 +54,25 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * The unit's rows the test asserts. A test whose rows were all skipped (a case not sent: a
+ * state-changing call without --allow-mutations, a pool with no booking left) is skipped with the
+ * reason `run` reports; so is the comparison of a unit none of whose calls was sent, which has no
+ * rows of its own. A test with no rows of a unit that was sent is a harness defect: it fails.
+ */
 async function rowsOf(unit: Unit, pick: (r: ResultRow) => boolean, ctx: { skip: (note?: string) => void; task: { meta: object } }) {
-  const rows = (await pending.get(unit)!).filter(pick);
-  (ctx.task.meta as { conformance?: ResultRow[] }).conformance = rows;
+  const all = await pending.get(unit)!;
+  const rows = all.filter(pick);
+  const meta = ctx.task.meta as { conformance?: ResultRow[]; skipped?: string };
+  meta.conformance = rows;
+  const skippedAll = (rs: readonly ResultRow[]) => rs.length > 0 && rs.every((r) => r.status === 'skipped');
+  const why = skippedAll(rows) ? rows[0]!.message : rows.length === 0 && skippedAll(all) ? all[0]!.message : undefined;
+  if (why !== undefined) {
+    // Kept beside the rows: a reporter that drops skip notes (vitest's JSON) still says why.
+    meta.skipped = why;
+    ctx.skip(why);
+  }
   if (rows.length === 0) throw new Error(`no result rows for ${unit.op.name} ${unit.caseId}: the run produced nothing to assert`);
-  if (rows.every((r) => r.status === 'skipped')) ctx.skip(rows[0]!.message);
   return rows;
 }
 

@@ -23,9 +23,13 @@ const UPDATE = process.env.UPDATE_GOLDEN === '1';
 /** The faults of run (b): one per report feature a failure shows (a finding with paths, a comparison, a status, credentials). */
 const FAULTS = ['missing-required-element', 'soap12-drops-list-item', 'status-500-with-result', 'wrong-credentials-error-with-data', 'active-cancellation-policy-nil-in-get'];
 
-/** The report with everything that differs from run to run fixed: time, ports, HTTP Date headers. */
+/** The temporary directory the runs write into: its name differs from run to run (re-run commands name it). */
+let work = '';
+
+/** The report with everything that differs from run to run fixed: time, ports, HTTP Date headers, the report directory. */
 function timeless(report: RunReport): RunReport {
   const text = JSON.stringify({ ...report, startedAt: '2026-01-01T00:00:00.000Z', durationMs: 1234 })
+    .split(JSON.stringify(work).slice(1, -1)).join('/tmp/golden')
     .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT')
     .replace(/\\ndate: [^\\]*? GMT\\n/g, '\\ndate: (date)\\n')
     .replace(/"durationMs":[\d.]+/g, '"durationMs":1');
@@ -66,7 +70,7 @@ let embedded: RunReport;
 let faults: RunReport;
 
 beforeAll(async () => {
-  const work = tempDir('golden');
+  work = tempDir('golden');
   faulty = await startMock({ port: 0, faults: FAULTS });
   const [a, b] = await Promise.all([
     cli(['run', '--quiet', '--report-dir', join(work, 'embedded')]),

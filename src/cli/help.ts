@@ -8,14 +8,24 @@
 import { DEFAULT_EXAMPLES, DEFAULT_SEED } from '../engine/generate.js';
 import type { FlagHelp } from '../core/flags.js';
 import type { COMPARE_OPTIONS } from './compare.js';
-import type { RUN_OPTIONS } from './config.js';
+import { RUN_ENV, RUN_OPTIONS } from '../engine/settings.js';
 import type { DIFF_OPTIONS } from './diff.js';
 import type { MERGE_OPTIONS } from './merge.js';
 import type { VALIDATE_OPTIONS } from './validate.js';
 
 const HELP_FLAG = { description: 'show this help' };
 
-export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = {
+/** Each run flag's help with its environment variable (src/engine/settings.ts RUN_ENV); a switch's says the value it takes. */
+function withEnv(help: FlagHelp<typeof RUN_OPTIONS>): FlagHelp<typeof RUN_OPTIONS> {
+  return Object.fromEntries(Object.entries(help).map(([flag, doc]) => {
+    const env = (RUN_ENV as Record<string, string | undefined>)[flag];
+    if (env === undefined || doc.env !== undefined) return [flag, doc];
+    const boolean = RUN_OPTIONS[flag as keyof typeof RUN_OPTIONS].type === 'boolean';
+    return [flag, { ...doc, env: boolean ? `${env}=${flag.startsWith('no-') ? 'false' : 'true'}` : env }];
+  })) as FlagHelp<typeof RUN_OPTIONS>;
+}
+
+export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = withEnv({
   config: { value: 'FILE', description: 'JSON config file (schemas/config.schema.json)', default: 'none' },
   'book-url': { value: 'URL', description: 'base URL of the booking operations; no URL at all: the embedded mock', default: 'embedded mock', env: 'CONFORMANCE_BOOK_URL' },
   'search-url': { value: 'URL', description: 'base URL of the reference-data operations', default: 'embedded mock', env: 'CONFORMANCE_SEARCH_URL' },
@@ -65,7 +75,7 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = {
   'client-pfx': { value: 'FILE', description: 'client certificate and key as PKCS#12; its passphrase from the variable (never a flag)', default: 'none', env: 'CONFORMANCE_CLIENT_PFX_PASSPHRASE' },
   header: { value: '"N: V"', description: 'add a header to every request (repeatable); "N: env:VAR" takes the value from the variable VAR, a secret: redacted, named in curl commands; Content-Type and SOAPAction are refused', default: 'none' },
   help: HELP_FLAG,
-};
+});
 
 export const DIFF_HELP: FlagHelp<typeof DIFF_OPTIONS> = {
   format: { value: 'text|markdown|json', description: 'output format', default: 'text' },

@@ -42,6 +42,8 @@ export async function mergeCommand(argv: string[], io: CommandIO): Promise<numbe
   const expectations = f.expectations ? readExpectations(f.expectations) : undefined;
   const inputs = positionals.map((p) => readReportInput(p));
   let report = mergeReports(inputs);
+  // A row's re-run writes beneath the merged reports, where the reader is.
+  if (report.rerun) report = { ...report, rerun: { ...report.rerun, reportDir: out } };
   if (expectations) {
     const applied = applyExpectations(report, expectations, { source: f.expectations });
     report = applied.report;

@@ -8,6 +8,7 @@ import { untestedExtent } from '../core/rows.js';
 import { poolShortage, verdictOf } from '../report/index.js';
 import { formatDefects, formatDiagnosis, formatSummary } from '../report/console.js';
 import { progressLine } from '../report/progress.js';
+import { rerunCommand } from '../report/rerun.js';
 import { helpText, resolveRunSettings, RUN_OPTIONS, RUN_USAGE } from './config.js';
 import { RUN_HELP } from './help.js';
 
@@ -43,7 +44,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   if (diagnosis) io.out(diagnosis);
   const failed = report.results.filter((r) => r.status === 'failed');
   // One block per defect (its cases and one reproduce command), not one per failed row.
-  if (failed.length && !s.quiet) io.out(formatDefects(failed));
+  if (failed.length && !s.quiet) io.out(formatDefects(failed, 50, (r) => rerunCommand(report, r)));
   io.out(formatSummary(report, paths!));
   if (s.github && paths) {
     for (const line of githubAnnotations(report)) io.out(line);

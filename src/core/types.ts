@@ -175,6 +175,23 @@ export interface RunReport {
   readonly untested?: readonly UntestedCell[];
   /** The bookings the run's state-changing calls changed, and the calls left unsent for want of one (absent: none planned). */
   readonly bookings?: BookingsSummary;
+  /** What a row's re-run command carries of the run's settings beside its target (absent in reports of older versions). */
+  readonly rerun?: RerunBasis;
+}
+
+/**
+ * The run's settings a re-run of one row needs besides the target and the row itself
+ * (src/report/rerun.ts): never a password or a booking id, only where they came from.
+ */
+export interface RerunBasis {
+  /** The config file the run read (--config or CONFORMANCE_CONFIG), as given. */
+  readonly config?: string;
+  /** Where the booking pools came from: a file (its path as given) or the variable holding their JSON. */
+  readonly bookings?: { readonly file: string } | { readonly variable: string };
+  /** The run's other settings that change what a row sends or how it is judged, as `run` flags. */
+  readonly flags: readonly string[];
+  /** The run's report directory: a re-run writes into a directory of its own beneath it, never over these reports. */
+  readonly reportDir: string;
 }
 
 /** An operation × binding whose valid calls never reached the data path, and why (RunReport.untested). */

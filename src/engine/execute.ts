@@ -16,6 +16,7 @@ import {
 } from './expectations.js';
 import { runConformance, type EngineDeps } from './run.js';
 import { openSession } from './session.js';
+import { rerunBasis } from './rerun-basis.js';
 import { caseMatcher, planUnits, type RunPlan } from './plan.js';
 import { UsageError } from '../core/errors.js';
 import type { RunSettings } from './settings.js';
@@ -122,7 +123,7 @@ export async function executeRun(s: RunSettings, io: RunIO, write = true): Promi
       io.err(`conformance: testing ${session.where} — ${s.operations.length} operations × ${s.bindings.length} bindings`
         + (sp ? `, shard ${sp.info.index}/${sp.info.count}: ${sp.info.units} of ${sp.info.unitsTotal} cases` : ''));
     }
-    let report = sp ? await runShard(plan, deps, sp) : await runConformance(plan, deps);
+    let report: RunReport = { ...(sp ? await runShard(plan, deps, sp) : await runConformance(plan, deps)), rerun: rerunBasis(s) };
     const judged = sp ? shardJudge(sp) : undefined;
 
     if (s.updateExpectations && s.expectations && report.incomplete) {

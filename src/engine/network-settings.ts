@@ -21,6 +21,18 @@ import { tlsFileProblem } from '../transport/network.js';
 import type { Settings, Sourced } from './settings.js';
 
 /** The variable the client PKCS#12's passphrase is read from, unless the config names another. */
+/** The environment variable of each network flag (part of the run's table, settings.ts RUN_ENV). */
+export const NETWORK_ENV = {
+  proxy: 'CONFORMANCE_PROXY',
+  'ca-file': 'CONFORMANCE_CA_FILE',
+  'client-cert': 'CONFORMANCE_CLIENT_CERT',
+  'client-key': 'CONFORMANCE_CLIENT_KEY',
+  'client-pfx': 'CONFORMANCE_CLIENT_PFX',
+  // One "Name: value" per line, as --header takes them.
+  header: 'CONFORMANCE_HEADERS',
+} as const;
+const envOf = (flag: keyof typeof NETWORK_ENV) => NETWORK_ENV[flag];
+
 export const PFX_PASSPHRASE_VARIABLE = 'CONFORMANCE_CLIENT_PFX_PASSPHRASE';
 
 /**
@@ -59,7 +71,7 @@ function proxyUrl(s: Sourced<string>): string {
 
 /** The proxies: the explicit one for both schemes, else the environment's per scheme. */
 function proxiesOf(in_: Settings, env: NodeJS.ProcessEnv): Pick<NetworkOptions, 'httpProxy' | 'httpsProxy' | 'noProxy'> {
-  const explicit = in_.string('proxy', 'CONFORMANCE_PROXY', 'target.proxy');
+  const explicit = in_.string('proxy', envOf('proxy'), 'target.proxy');
   const fromEnv = (names: readonly string[]): ProxySetting | undefined => {
     const name = names.find((n) => env[n] !== undefined && env[n] !== '');
     if (name === undefined) return undefined;
@@ -79,10 +91,10 @@ function proxiesOf(in_: Settings, env: NodeJS.ProcessEnv): Pick<NetworkOptions, 
 
 /** The TLS files, each read and checked now; paths made absolute (a reproduce command works from any directory). */
 function tlsOf(in_: Settings, env: NodeJS.ProcessEnv): Pick<NetworkOptions, 'caFile' | 'clientCert' | 'clientKey' | 'clientPfx' | 'pfxPassphrase' | 'pfxPassphraseVariable'> {
-  const ca = in_.string('ca-file', undefined, 'target.caFile');
-  const cert = in_.string('client-cert', undefined, 'target.clientCert');
-  const key = in_.string('client-key', undefined, 'target.clientKey');
-  const pfx = in_.string('client-pfx', undefined, 'target.clientPfx');
+  const ca = in_.string('ca-file', envOf('ca-file'), 'target.caFile');
+  const cert = in_.string('client-cert', envOf('client-cert'), 'target.clientCert');
+  const key = in_.string('client-key', envOf('client-key'), 'target.clientKey');
+  const pfx = in_.string('client-pfx', envOf('client-pfx'), 'target.clientPfx');
   const check = (s: Sourced<string>, role: Parameters<typeof tlsFileProblem>[0], other?: Parameters<typeof tlsFileProblem>[2]) => {
     const problem = tlsFileProblem(role, s.value, other);
     if (problem) bad(s, problem);
@@ -150,8 +162,11 @@ function headersOf(in_: Settings, given: readonly string[] | undefined, env: Nod
     }
   }
   const seen = new Set<string>();
-  for (const h of given ?? []) {
-    const at = { source: `--header ${JSON.stringify(h.replace(/:\s*(?!env:)[\s\S]*$/, ': …'))}`, fromFile: false };
+  // The flags, else the variable's lines (flags beat the environment, as for every setting).
+  const variable = envOf('header')!;
+  const lines = given?.length ? given.map((h) => ({ h, from: '--header' })) : (env[variable] ?? '').split(/\r?\n/).filter((l) => l.trim() !== '').map((h) => ({ h, from: `environment variable ${variable}:` }));
+  for (const { h, from } of lines) {
+    const at = { source: `${from} ${JSON.stringify(h.replace(/:\s*(?!env:)[\s\S]*$/, ': …'))}`, fromFile: false };
     const m = /^([^:]*):([\s\S]*)$/.exec(h);
     if (!m) bad(at, 'must be "Name: value" (or "Name: env:VARIABLE" for a value from an environment variable)');
     const name = headerName(at, m[1]!.trim());

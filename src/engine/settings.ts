@@ -23,7 +23,7 @@ import { parseShard, type Shard } from './shard.js';
 import { DEFAULT_TRANSPORT } from '../transport/client.js';
 import { parseBookings, type BookingPools } from './bookings.js';
 import type { NetworkOptions } from '../core/types.js';
-import { networkOf } from './network-settings.js';
+import { NETWORK_ENV, networkOf } from './network-settings.js';
 
 function updateExpectations(update: boolean, file: unknown): boolean {
   if (update && file === undefined) throw new UsageError('--update-expectations needs --expectations FILE (the file to write)');
@@ -92,7 +92,63 @@ export interface RunSettings {
   readonly warnings?: readonly string[];
   /** Proxies, TLS files and extra headers (./network-settings.ts); undefined: none of them set. */
   readonly network?: NetworkOptions;
+  /** The config file read (--config or CONFORMANCE_CONFIG), as given: a re-run command names it. */
+  readonly configFile?: string;
+  /** Where the booking pools came from (never the ids): a re-run command names that file or variable. */
+  readonly bookingsFrom?: BookingsSource;
 }
+
+/** Where the booking pools came from: a file (its path as given), the variable holding the JSON, or the config file's `bookings` object. */
+export type BookingsSource = { readonly file: string } | { readonly variable: string } | { readonly config: string };
+
+/**
+ * The environment variable of each setting of `run` (flags > environment > config file), so that
+ * what has no flag (the vitest suites, a CI job's environment) can set all of them. A boolean's
+ * variable takes true or false (`--no-negative` is CONFORMANCE_NEGATIVE=false). The command's own
+ * switches (--quiet, --list, --case, --shard, --update-expectations, --help) have none: they are
+ * about one invocation, not about the target or how it is judged.
+ */
+export const RUN_ENV = {
+  config: 'CONFORMANCE_CONFIG',
+  'book-url': 'CONFORMANCE_BOOK_URL',
+  'search-url': 'CONFORMANCE_SEARCH_URL',
+  'transfers-url': 'CONFORMANCE_TRANSFERS_URL',
+  'book-path': 'CONFORMANCE_BOOK_PATH',
+  'book-http-path': 'CONFORMANCE_BOOK_HTTP_PATH',
+  'search-path': 'CONFORMANCE_SEARCH_PATH',
+  'search-http-path': 'CONFORMANCE_SEARCH_HTTP_PATH',
+  'transfers-path': 'CONFORMANCE_TRANSFERS_PATH',
+  'transfers-http-path': 'CONFORMANCE_TRANSFERS_HTTP_PATH',
+  'book-ns': 'CONFORMANCE_BOOK_NS',
+  'search-ns': 'CONFORMANCE_SEARCH_NS',
+  user: 'CONFORMANCE_USER',
+  password: 'CONFORMANCE_PASSWORD',
+  bindings: 'CONFORMANCE_BINDINGS',
+  operations: 'CONFORMANCE_OPERATIONS',
+  'allow-mutations': 'CONFORMANCE_ALLOW_MUTATIONS',
+  concurrency: 'CONFORMANCE_CONCURRENCY',
+  timeout: 'CONFORMANCE_TIMEOUT',
+  deadline: 'CONFORMANCE_DEADLINE',
+  'max-rps': 'CONFORMANCE_MAX_RPS',
+  'max-body-bytes': 'CONFORMANCE_MAX_BODY_BYTES',
+  'max-failures': 'CONFORMANCE_MAX_FAILURES',
+  'give-up-after': 'CONFORMANCE_GIVE_UP_AFTER',
+  'insecure-tls': 'CONFORMANCE_INSECURE_TLS',
+  'report-dir': 'CONFORMANCE_REPORT_DIR',
+  checks: 'CONFORMANCE_CHECKS',
+  'skip-checks': 'CONFORMANCE_SKIP_CHECKS',
+  'no-negative': 'CONFORMANCE_NEGATIVE',
+  'no-equivalence': 'CONFORMANCE_EQUIVALENCE',
+  expectations: 'CONFORMANCE_EXPECTATIONS',
+  seed: 'CONFORMANCE_SEED',
+  examples: 'CONFORMANCE_EXAMPLES',
+  bookings: 'CONFORMANCE_BOOKINGS_FILE',
+  github: 'GITHUB_ACTIONS',
+  ...NETWORK_ENV,
+} as const satisfies Partial<Record<keyof typeof RUN_OPTIONS, string>>;
+
+/** The variable of a flag, if it has one. */
+const envOf = (flag: string | undefined): string | undefined => (flag === undefined ? undefined : (RUN_ENV as Record<string, string>)[flag]);
 
 /** The run's settings as flags (parsed by the CLI; named here because a message about a bad value names its flag). */
 export const RUN_OPTIONS = {
@@ -149,9 +205,9 @@ export const RUN_OPTIONS = {
 
 type Json = Record<string, unknown>;
 
-function readConfigFile(path: string): { file: Json; problems: string[] } {
-  const json = readJsonFile(path, `config file ${path}`, (m) => new ConfigError(m));
-  return { file: json as Json, problems: checkConfigObject(json, `config file ${path}`) };
+function readConfigFile(path: string, where = `config file ${path}`): { file: Json; problems: string[] } {
+  const json = readJsonFile(path, where, (m) => new ConfigError(m));
+  return { file: json as Json, problems: checkConfigObject(json, where) };
 }
 
 /** The config file's JSON Schema, published for editors and used here. */
@@ -239,7 +295,7 @@ export class Settings {
   }
 
   list(flag: string, key: string): Sourced<string[]> | undefined {
-    const s = this.get(flag, undefined, key);
+    const s = this.get(flag, envOf(flag), key);
     if (s === undefined) return undefined;
     if (typeof s.value === 'string') return { ...s, value: s.value.split(',').map((x) => x.trim()).filter(Boolean) };
     if (Array.isArray(s.value) && s.value.every((x) => typeof x === 'string')) return s as Sourced<string[]>;
@@ -247,7 +303,7 @@ export class Settings {
   }
 
   int(flag: string, key: string, min: number, max: number): number | undefined {
-    const s = this.get(flag, undefined, key);
+    const s = this.get(flag, envOf(flag), key);
     if (s === undefined) return undefined;
     const v = s.value;
     const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
@@ -255,9 +311,16 @@ export class Settings {
     return n;
   }
 
-  bool(flag: string | undefined, key: string): boolean | undefined {
-    const s = this.get(flag, undefined, key);
+  /** A switch: the flag (true when given), its variable (true/false, 1/0, yes/no), or the config key. */
+  bool(flag: string | undefined, key: string, envName = envOf(flag)): boolean | undefined {
+    const s = this.get(flag, envName, key);
     if (s === undefined) return undefined;
+    if (typeof s.value === 'string' && !s.fromFile) {
+      const v = s.value.trim().toLowerCase();
+      if (['true', '1', 'yes', 'on'].includes(v)) return true;
+      if (['false', '0', 'no', 'off'].includes(v)) return false;
+      bad(s, `must be true or false (got ${JSON.stringify(s.value)})`);
+    }
     if (typeof s.value !== 'boolean') bad(s, 'must be true or false');
     return s.value as boolean;
   }
@@ -349,7 +412,7 @@ function pathsOf(in_: Settings): ServicePaths {
  * CONFORMANCE_BOOKINGS (the JSON itself: a CI secret), then the config key `bookings` (the pools, or a
  * file). A bad one names its source; a file's content is a ConfigError.
  */
-function bookingsSetting(in_: Settings, env: NodeJS.ProcessEnv, where: string): BookingPools | undefined {
+function bookingsSetting(in_: Settings, env: NodeJS.ProcessEnv, where: string): { bookings?: BookingPools; bookingsFrom?: BookingsSource } {
   const fromFile = (s: Sourced<string>): BookingPools => {
     const json = readJsonFile(s.value, `bookings file ${s.value} (${s.source})`, (m) => new ConfigError(m));
     const r = parseBookings(json, `bookings file ${s.value} (${s.source})`);
@@ -357,7 +420,7 @@ function bookingsSetting(in_: Settings, env: NodeJS.ProcessEnv, where: string): 
     return r;
   };
   const file = in_.string('bookings', 'CONFORMANCE_BOOKINGS_FILE', undefined);
-  if (file) return fromFile(file);
+  if (file) return { bookings: fromFile(file), bookingsFrom: { file: file.value } };
   const inline = env.CONFORMANCE_BOOKINGS;
   if (inline !== undefined && inline !== '') {
     let json: unknown;
@@ -368,20 +431,24 @@ function bookingsSetting(in_: Settings, env: NodeJS.ProcessEnv, where: string): 
     }
     const r = parseBookings(json, 'environment variable CONFORMANCE_BOOKINGS');
     if (typeof r === 'string') throw new UsageError(r);
-    return r;
+    return { bookings: r, bookingsFrom: { variable: 'CONFORMANCE_BOOKINGS' } };
   }
   const key = in_.get(undefined, undefined, 'bookings');
-  if (key === undefined) return undefined;
-  if (typeof key.value === 'string') return fromFile(key as Sourced<string>);
+  if (key === undefined) return {};
+  if (typeof key.value === 'string') return { bookings: fromFile(key as Sourced<string>), bookingsFrom: { file: key.value } };
   const r = parseBookings(key.value, `${where}: bookings`);
   if (typeof r === 'string') throw new ConfigError(r);
-  return r;
+  return { bookings: r, bookingsFrom: { config: where } };
 }
 
 /** Resolve run settings from the command's parsed flags (with --config FILE read here). `env` is process.env in production. */
 export function resolveRunSettingsFlags(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv = process.env): RunSettings {
-  const { file, problems } = f.config ? readConfigFile(f.config) : { file: {}, problems: [] };
-  return withSchema(resolveSettings(f, env, file, f.config ? `config file ${f.config}` : 'config'), problems);
+  const path = f.config ?? (env.CONFORMANCE_CONFIG || undefined);
+  // A file named by the variable says so in every message about it: the variable is the place to look.
+  const where = path === undefined ? 'config' : f.config !== undefined ? `config file ${path}` : `config file ${path} (environment variable CONFORMANCE_CONFIG)`;
+  const { file, problems } = path !== undefined ? readConfigFile(path, where) : { file: {}, problems: [] };
+  const s = resolveSettings(f, env, file, where);
+  return withSchema(path === undefined ? s : { ...s, configFile: path }, problems);
 }
 
 /** Settings the checks accepted, unless the schema found a problem they do not check. */
@@ -482,7 +549,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     throw new ConfigError(`${where}: "cases" must be an object keyed by operation name`);
   }
   const cases = file.cases ? mergeCases(loadFixtureCases(), file.cases as Json, casesMode, where) : loadFixtureCases();
-  const expectationsSetting = in_.string('expectations', undefined, 'expectations');
+  const expectationsSetting = in_.string('expectations', RUN_ENV.expectations, 'expectations');
   const expectations = expectationsSetting?.value;
   if (expectationsSetting && f['update-expectations']) {
     // --update-expectations writes the file after the run: find out now whether it can.
@@ -503,18 +570,18 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     bindings,
     operations,
     operationsNamed: opList !== undefined,
-    allowMutations: f['allow-mutations'] ?? in_.bool(undefined, 'allowMutations') ?? false,
+    allowMutations: in_.bool('allow-mutations', 'allowMutations') ?? false,
     concurrency: in_.int('concurrency', 'concurrency', 1, 256) ?? (embedded ? 16 : 4),
     timeoutMs: in_.int('timeout', 'timeoutMs', 1, 3_600_000) ?? 10_000,
     deadlineMs: in_.int('deadline', 'deadlineMs', 1, 86_400_000),
     maxRps: in_.int('max-rps', 'maxRps', 1, 100_000) ?? (embedded ? undefined : 20),
     maxBodyBytes: in_.int('max-body-bytes', 'maxBodyBytes', 1024, 2 ** 31) ?? 32 * 1024 * 1024,
-    insecureTls: f['insecure-tls'] ?? in_.bool(undefined, 'insecureTls') ?? false,
-    reportDir: reportDir(in_.string('report-dir', undefined, 'reportDir')),
+    insecureTls: in_.bool('insecure-tls', 'insecureTls') ?? false,
+    reportDir: reportDir(in_.string('report-dir', RUN_ENV['report-dir'], 'reportDir')),
     checks: in_.list('checks', 'checks')?.value,
     skipChecks: in_.list('skip-checks', 'skipChecks')?.value ?? [],
-    negative: !(f['no-negative'] ?? false) && (in_.bool(undefined, 'negative') ?? true),
-    equivalence: !(f['no-equivalence'] ?? false) && (in_.bool(undefined, 'equivalence') ?? true),
+    negative: !(f['no-negative'] ?? false) && (in_.bool(undefined, 'negative', RUN_ENV['no-negative']) ?? true),
+    equivalence: !(f['no-equivalence'] ?? false) && (in_.bool(undefined, 'equivalence', RUN_ENV['no-equivalence']) ?? true),
     cases,
     quiet: f.quiet ?? false,
     expectations,
@@ -524,7 +591,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     giveUpAfter: in_.int('give-up-after', 'giveUpAfter', 0, 1_000_000) ?? DEFAULT_TRANSPORT.giveUpAfter!,
     seed: in_.int('seed', 'seed', 0, 2 ** 31 - 1) ?? DEFAULT_SEED,
     examples: in_.int('examples', 'examples', 0, 1000) ?? DEFAULT_EXAMPLES,
-    bookings: bookingsSetting(in_, env, where),
+    ...bookingsSetting(in_, env, where),
     ...caseFilterOf(f.case),
     ...(f.github || env.GITHUB_ACTIONS === 'true' ? { github: true } : {}),
     ...listOf(f),

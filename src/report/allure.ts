@@ -22,6 +22,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ResultRow, RunReport, Status as RowStatus } from '../core/types.js';
 import { formatFindings } from './console.js';
+import { rerunCommand } from './rerun.js';
 import { bindingLabel, COLUMN_LABELS, countRows, countsLine, GROUP_LABELS, groupCells, jsonText, stepText, truncate, visibleText, type CellGroup, type TestGroup } from './model.js';
 
 /**
@@ -225,6 +226,12 @@ function newStep(name: string, start: number, status?: Status, statusDetails: St
  * test per operation × column cell. Times are laid end to end from startedAt using each row's
  * duration.
  */
+/** The re-run command of a row, as the end of its step's trace (src/report/rerun.ts). */
+function rerunTrace(report: RunReport, r: ResultRow): string {
+  const again = rerunCommand(report, r);
+  return again ? `\n\nre-run just this row:\n${again}` : '';
+}
+
 export function renderAllure(report: RunReport): DeferredWriter {
   const writer = new DeferredWriter();
   const runtime = new ReporterRuntime({
@@ -277,7 +284,7 @@ export function renderAllure(report: RunReport): DeferredWriter {
         const message = stepMessage(r);
         const step = newStep(r.check, clock, STEP_STATUS[r.status], {
           ...(message !== undefined ? { message } : {}),
-          ...(r.status === 'failed' || r.status === 'known' ? { trace: formatFindings([{ ...r, status: 'failed' }]) } : {}),
+          ...(r.status === 'failed' || r.status === 'known' ? { trace: formatFindings([{ ...r, status: 'failed' }]) + rerunTrace(report, r) } : {}),
           ...(r.findings[0]?.expected !== undefined ? { expected: r.findings[0].expected } : {}),
           ...(r.findings[0]?.actual !== undefined ? { actual: r.findings[0].actual } : {}),
         }, [...(r.path ? [{ name: 'path', value: r.path }] : []), ...(c.column === 'equivalence' ? [{ name: 'bindings', value: r.binding }] : [])]);

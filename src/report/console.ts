@@ -59,7 +59,7 @@ export function formatFindings(rows: readonly ResultRow[]): string {
  * check/code at path, the cases that hit it, one example finding and the one command that
  * reproduces it. At most `max` blocks. All target-supplied text is made terminal-safe.
  */
-export function formatDefects(rows: readonly ResultRow[], max = 50): string {
+export function formatDefects(rows: readonly ResultRow[], max = 50, rerun?: (r: ResultRow) => string | undefined): string {
   const defects = groupDefects(rows);
   if (defects.length === 0) return 'no failed checks';
   const blocks = defects.slice(0, max).map((d) => {
@@ -72,6 +72,9 @@ export function formatDefects(rows: readonly ResultRow[], max = 50): string {
     const steps = d.rows.find((r) => r.steps)?.steps;
     if (steps) lines.push('  steps:', ...steps.map((st) => `    ${st.n}. ${hang(value(stepText(st)), '       ')}`));
     if (d.reproduce) lines.push(`  reproduce (case ${consoleText(d.reproduceCase)}):`, `    ${hang(consoleText(d.reproduce), '    ')}`);
+    // The run command of that case, as conformance.md gives it (src/report/rerun.ts).
+    const again = rerun?.(d.rows.find((r) => r.case === d.reproduceCase) ?? d.rows[0]!);
+    if (again) lines.push(`  re-run (case ${consoleText(d.reproduceCase)}):`, `    ${consoleText(again)}`);
     return lines.join('\n');
   });
   const more = defects.length > max ? `\n\n… and ${defects.length - max} more defects: see the reports` : '';

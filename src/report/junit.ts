@@ -11,6 +11,7 @@ import type { ResultRow, RunReport } from '../core/types.js';
 import { NOTHING_TESTED } from '../core/rows.js';
 import { escapeAttr, escapeText } from '../core/escape.js';
 import { formatFindings } from './console.js';
+import { rerunCommand } from './rerun.js';
 import { columnOf, countRows, stepText, testName, truncate, visibleText } from './model.js';
 
 /** Longest request/response excerpt copied into <system-out>. */
@@ -35,7 +36,7 @@ function rowMessage(r: ResultRow): string {
   return `${r.path ? `${r.path}: ` : ''}${msg}${more}`;
 }
 
-function testcase(r: ResultRow): string {
+function testcase(r: ResultRow, again: string | undefined): string {
   const open = `    <testcase name="${attr(testName(r))}" classname="${attr(`${r.group}.${r.operation}.${columnOf(r)}`)}" time="${seconds(r.durationMs)}"`;
   const body: string[] = [];
   const props: Array<[string, string]> = [['conformance.status', r.status], ['conformance.check', r.check], ['conformance.case', r.case],
@@ -58,6 +59,7 @@ function testcase(r: ResultRow): string {
   if (r.status === 'failed' || r.status === 'known') {
     if (r.steps) out += `steps:\n${r.steps.map((s) => `  ${s.n}. ${stepText(s)}`).join('\n')}\n`;
     if (r.reproduce) out += `reproduce:\n${r.reproduce}\n`;
+    if (again) out += `re-run just this row:\n${again}\n`;
     out += excerpt('request', r.request) + excerpt('response', r.response);
   }
   if (out) body.push(`      <system-out>${text(out)}</system-out>`);
@@ -96,7 +98,7 @@ export function renderJunit(report: RunReport): string {
       for (const [k, v] of props) lines.push(`      <property name="${attr(k)}" value="${attr(v)}"/>`);
       lines.push('    </properties>');
     }
-    for (const r of rows) lines.push(testcase(r));
+    for (const r of rows) lines.push(testcase(r, rerunCommand(report, r)));
     lines.push('  </testsuite>');
   }
   lines.push('</testsuites>', '');

@@ -145,5 +145,7 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
     ...(first.report.passwordVariable ? { passwordVariable: first.report.passwordVariable } : {}),
     ...(first.report.generation ? { generation: first.report.generation } : {}),
     ...(bookings ? { bookings } : {}),
+    // The shards ran with the same settings: the first's say how to re-run a row.
+    ...(first.report.rerun ? { rerun: first.report.rerun } : {}),
   };
 }

@@ -1,11 +1,14 @@
 /**
  * The command that re-runs one failed row of a report: `npx conformance run` with the target of the
- * report, the row's operation and binding(s), `--case` and `--seed`, so a person (or CI) can run that
- * one case again. The password is never in it: it is read from CONFORMANCE_PASSWORD, set from the
- * report's own variable when that is another one.
+ * report, the row's operation and binding(s), `--case` and `--seed`, and what else the row depends on
+ * (RunReport.rerun: the config file, where the bookings came from, the settings that change what is
+ * sent or how it is judged), into a report directory of its own, so a person (or CI) can run that
+ * one case again without overwriting the reports being read. The password is never in it: it is read
+ * from CONFORMANCE_PASSWORD, set from the report's own variable when that is another one; booking
+ * pools given as JSON in a variable are named by that variable, never by their ids.
  */
 import { DEFAULT_PATHS, findOperation, type Group, type Operation } from '../contract/catalogue.js';
-import { EQUIVALENCE_CHECK, isGeneratedCase, NOT_RUN_CHECK, PREFLIGHT_CASE } from '../core/rows.js';
+import { EQUIVALENCE_CHECK, isGeneratedCase, NOT_RUN_CHECK, PREFLIGHT_CASE, SEQUENCE_CHECK } from '../core/rows.js';
 import type { ResultRow, RunReport } from '../core/types.js';
 import { PASSWORD_VARIABLE, shellQuote } from '../transport/curl.js';
 import { passwordVariableOf } from './model.js';
@@ -43,6 +46,37 @@ function operationsFor(report: RunReport, row: ResultRow, op: Operation): string
   return other ? ops.filter((o) => o === op || o === other).map((o) => o.name).join(',') : op.name;
 }
 
+/** A row's sequence over state sends through every binding of the run, and reads back through all of them. */
+const isSequenceRow = (row: ResultRow) => row.check === SEQUENCE_CHECK || row.case.startsWith('seq-');
+
+/** A directory name for a row's re-run: its operation, case and bindings, in the characters every file system takes. */
+export function rerunSlug(operation: string, caseId: string, bindings: string): string {
+  return `rerun-${[operation, caseId, bindings].join('-').toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-+|-+$/g, '')}`;
+}
+
+/** The flags of the run's own settings (RunReport.rerun), before the row's. */
+function basisFlags(report: RunReport, op: Operation | undefined): string[] {
+  const b = report.rerun;
+  // A report of an older version: the one setting it let a state-changing row depend on.
+  if (!b) return op?.mutates && !report.target.embedded ? ['--allow-mutations'] : [];
+  return [
+    ...(b.config ? ['--config', b.config] : []),
+    ...(b.bookings && 'file' in b.bookings ? ['--bookings', b.bookings.file] : []),
+    ...b.flags,
+  ];
+}
+
+/** The assignments before the command: the password's variable and a booking variable, by name only (never a value). */
+function envPrefix(report: RunReport): string {
+  const variable = passwordVariableOf(report);
+  const out: string[] = [];
+  if (!report.target.embedded && variable !== PASSWORD_VARIABLE) out.push(`${PASSWORD_VARIABLE}="$${variable}"`);
+  const bookings = report.rerun?.bookings;
+  // The run read its pools from this variable: the re-run needs it set (sh stops, saying so, when it is not).
+  if (bookings && 'variable' in bookings) out.push(`${bookings.variable}="\${${bookings.variable}:?the run read its booking pools from this variable}"`);
+  return out.map((x) => `${x} `).join('');
+}
+
 /**
  * The command that re-runs a failed (or known) row, or undefined for a row no case can re-run (the
  * preflight, a case not run, an expectations entry).
@@ -52,19 +86,21 @@ export function rerunCommand(report: RunReport, row: ResultRow): string | undefi
   if (row.check === NOT_RUN_CHECK || row.case === PREFLIGHT_CASE || row.case === '*' || row.case === '') return undefined;
   const op = findOperation(row.operation);
   if (row.check !== EQUIVALENCE_CHECK && !/^[a-z0-9]+$/.test(row.binding)) return undefined;
-  const variable = passwordVariableOf(report);
   const generated = isGeneratedCase(row.case);
+  const allBindings = row.check === EQUIVALENCE_CHECK || isSequenceRow(row);
+  const bindings = allBindings ? report.bindings.join(',') : row.binding;
   const flags = [
     ...targetFlags(report),
-    ...(op?.mutates && !report.target.embedded ? ['--allow-mutations'] : []),
+    ...basisFlags(report, op),
     // The unknown-operation probe is a unit of its service, planned with any of its operations.
     ...(op ? ['--operations', operationsFor(report, row, op)] : []),
-    '--bindings', row.check === EQUIVALENCE_CHECK ? report.bindings.join(',') : row.binding,
+    '--bindings', bindings,
     '--case', row.case,
     '--seed', String(report.generation?.seed ?? 16),
     // A hand-written or negative case needs no generation (and no GetLanguages); a generated one its budget.
     '--examples', generated ? String(report.generation?.examples ?? 0) : '0',
+    // A directory of its own beneath the run's (`reports/` for a report that does not say): never over the reports being read.
+    '--report-dir', `${(report.rerun?.reportDir ?? 'reports').replace(/\/+$/, '') || '.'}/${rerunSlug(row.operation, row.case, allBindings && report.bindings.length > 1 ? 'all' : bindings)}`,
   ];
-  const env = report.target.embedded || variable === PASSWORD_VARIABLE ? '' : `${PASSWORD_VARIABLE}="$${variable}" `;
-  return `${env}npx conformance run ${flags.map(shellQuote).join(' ')}`;
+  return `${envPrefix(report)}npx conformance run ${flags.map(shellQuote).join(' ')}`;
 }

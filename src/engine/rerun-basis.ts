@@ -1,0 +1,33 @@
+/**
+ * What a report keeps of a run's settings so that each row's re-run command (src/report/rerun.ts)
+ * runs that row as the run did: the config file, where the bookings came from (a file or the
+ * variable holding them, never the ids), and every other setting that changes what a row sends or
+ * how it is judged, as flags. The target (URLs, paths, namespaces, user) is the report's own, and the
+ * password only ever the name of its variable.
+ */
+import type { RerunBasis } from '../core/types.js';
+import { DEFAULT_TRANSPORT } from '../transport/client.js';
+import type { RunSettings } from './settings.js';
+
+/** The remote rate bound a flag is left out at (src/engine/settings.ts). */
+const DEFAULT_REMOTE_MAX_RPS = 20;
+
+/** The re-run basis of a run's settings. */
+export function rerunBasis(s: RunSettings): RerunBasis {
+  const flags: string[] = [];
+  if (s.allowMutations) flags.push('--allow-mutations');
+  if (s.checks) flags.push('--checks', s.checks.join(','));
+  if (s.skipChecks.length) flags.push('--skip-checks', s.skipChecks.join(','));
+  if (!s.negative) flags.push('--no-negative');
+  if (!s.equivalence) flags.push('--no-equivalence');
+  if (s.expectations) flags.push('--expectations', s.expectations);
+  if (s.timeoutMs !== DEFAULT_TRANSPORT.timeoutMs) flags.push('--timeout', String(s.timeoutMs));
+  if (s.maxBodyBytes !== DEFAULT_TRANSPORT.maxBodyBytes) flags.push('--max-body-bytes', String(s.maxBodyBytes));
+  if (s.insecureTls) flags.push('--insecure-tls');
+  // The rate bound the target's owner asked for holds for a re-run too.
+  if (s.maxRps !== undefined && !(s.maxRps === DEFAULT_REMOTE_MAX_RPS && !s.embedded)) flags.push('--max-rps', String(s.maxRps));
+  const from = s.bookingsFrom;
+  // Pools inside the config file come with --config; the library's settings object has no file to name.
+  const bookings = from === undefined || 'config' in from ? undefined : from;
+  return { ...(s.configFile ? { config: s.configFile } : {}), ...(bookings ? { bookings } : {}), flags, reportDir: s.reportDir };
+}

@@ -1,0 +1,123 @@
+/**
+ * Issue 31 section 5: every setting of `run` has an environment form (RUN_ENV), so that what has
+ * no flags (the vitest suites, a CI job) runs exactly what `run` would; a config file may be named
+ * by CONFORMANCE_CONFIG, and a bad value names the variable it came from. And the re-run basis a
+ * report keeps of those settings (src/engine/rerun-basis.ts).
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { ConfigError, UsageError } from '../core/errors.js';
+import { rerunBasis } from './rerun-basis.js';
+import { resolveRunSettingsFlags, RUN_ENV, RUN_OPTIONS, type RunSettings } from './settings.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'settings-env-'));
+const file = (name: string, json: unknown) => {
+  const p = join(dir, name);
+  writeFileSync(p, typeof json === 'string' ? json : JSON.stringify(json));
+  return p;
+};
+const target = { CONFORMANCE_BOOK_URL: 'http://127.0.0.1:9', CONFORMANCE_SEARCH_URL: 'http://127.0.0.1:9', CONFORMANCE_USER: 'u', CONFORMANCE_PASSWORD: 'p' };
+const resolve = (env: NodeJS.ProcessEnv, flags: Parameters<typeof resolveRunSettingsFlags>[0] = {}) => resolveRunSettingsFlags(flags, env);
+
+describe('every run setting from the environment', () => {
+  test('each flag that is a setting has a variable, and the command\'s own switches have none', () => {
+    const own = ['quiet', 'update-expectations', 'shard', 'case', 'list', 'dry-run', 'list-format', 'help'];
+    const settings = Object.keys(RUN_OPTIONS).filter((f) => !own.includes(f));
+    expect(Object.keys(RUN_ENV).sort()).toEqual(settings.sort());
+  });
+
+  const cases: [string, string, (s: RunSettings) => unknown, unknown][] = [
+    ['CONFORMANCE_ALLOW_MUTATIONS', 'true', (s) => s.allowMutations, true],
+    ['CONFORMANCE_MAX_RPS', '7', (s) => s.maxRps, 7],
+    ['CONFORMANCE_BINDINGS', 'soap11,get', (s) => s.bindings, ['soap11', 'get']],
+    ['CONFORMANCE_OPERATIONS', 'GetMeals', (s) => s.operations.map((o) => o.name), ['GetMeals']],
+    ['CONFORMANCE_CONCURRENCY', '3', (s) => s.concurrency, 3],
+    ['CONFORMANCE_TIMEOUT', '1234', (s) => s.timeoutMs, 1234],
+    ['CONFORMANCE_DEADLINE', '60000', (s) => s.deadlineMs, 60000],
+    ['CONFORMANCE_MAX_BODY_BYTES', '4096', (s) => s.maxBodyBytes, 4096],
+    ['CONFORMANCE_MAX_FAILURES', '9', (s) => s.maxFailures, 9],
+    ['CONFORMANCE_GIVE_UP_AFTER', '0', (s) => s.giveUpAfter, 0],
+    ['CONFORMANCE_INSECURE_TLS', '1', (s) => s.insecureTls, true],
+    ['CONFORMANCE_REPORT_DIR', join(dir, 'out'), (s) => s.reportDir, join(dir, 'out')],
+    ['CONFORMANCE_CHECKS', 'shape,status_code', (s) => s.checks, ['shape', 'status_code']],
+    ['CONFORMANCE_SKIP_CHECKS', 'shape', (s) => s.skipChecks, ['shape']],
+    ['CONFORMANCE_NEGATIVE', 'false', (s) => s.negative, false],
+    ['CONFORMANCE_EQUIVALENCE', 'no', (s) => s.equivalence, false],
+    ['CONFORMANCE_SEED', '99', (s) => s.seed, 99],
+    ['CONFORMANCE_EXAMPLES', '0', (s) => s.examples, 0],
+  ];
+  test.for(cases)('%s=%s', ([name, value, pick, want]) => {
+    expect(pick(resolve({ ...target, [name]: value }))).toEqual(want);
+  });
+
+  test('flags beat the environment, the environment beats the config file', () => {
+    const config = file('mut.json', { allowMutations: false, maxRps: 3 });
+    const s = resolve({ ...target, CONFORMANCE_CONFIG: config, CONFORMANCE_ALLOW_MUTATIONS: 'true', CONFORMANCE_MAX_RPS: '9' });
+    expect([s.allowMutations, s.maxRps]).toEqual([true, 9]);
+    expect(resolve({ ...target, CONFORMANCE_MAX_RPS: '9' }, { 'max-rps': '4' }).maxRps).toBe(4);
+    expect(resolve({ ...target, CONFORMANCE_NEGATIVE: 'true' }, { 'no-negative': true }).negative).toBe(false);
+  });
+
+  test('a bad value names its variable: exit 2', () => {
+    expect(() => resolve({ ...target, CONFORMANCE_ALLOW_MUTATIONS: 'maybe' })).toThrow(UsageError);
+    expect(() => resolve({ ...target, CONFORMANCE_ALLOW_MUTATIONS: 'maybe' })).toThrow(/environment variable CONFORMANCE_ALLOW_MUTATIONS must be true or false \(got "maybe"\)/);
+    expect(() => resolve({ ...target, CONFORMANCE_MAX_RPS: 'fast' })).toThrow(/environment variable CONFORMANCE_MAX_RPS must be a whole number/);
+    expect(() => resolve({ ...target, CONFORMANCE_BINDINGS: 'soap13' })).toThrow(/environment variable CONFORMANCE_BINDINGS names an unknown binding "soap13"/);
+  });
+});
+
+describe('CONFORMANCE_CONFIG', () => {
+  test('names the config file (its target included); --config wins over it', () => {
+    const a = file('a.json', { target: { bookUrl: 'http://127.0.0.1:1', searchUrl: 'http://127.0.0.1:1', user: 'ua' } });
+    const b = file('b.json', { target: { bookUrl: 'http://127.0.0.1:2', searchUrl: 'http://127.0.0.1:2', user: 'ub' } });
+    const s = resolve({ CONFORMANCE_CONFIG: a, CONFORMANCE_PASSWORD: 'p' });
+    expect([s.bookUrl, s.user, s.configFile]).toEqual(['http://127.0.0.1:1', 'ua', a]);
+    expect(resolve({ CONFORMANCE_CONFIG: a, CONFORMANCE_PASSWORD: 'p' }, { config: b }).user).toBe('ub');
+  });
+
+  test('a problem in the file names the variable that named it: exit 2', () => {
+    const broken = file('broken.json', '{ "target": ');
+    expect(() => resolve({ CONFORMANCE_CONFIG: broken })).toThrow(ConfigError);
+    expect(() => resolve({ CONFORMANCE_CONFIG: broken })).toThrow(`config file ${broken} (environment variable CONFORMANCE_CONFIG) is not valid JSON`);
+    expect(() => resolve({ CONFORMANCE_CONFIG: join(dir, 'missing.json') })).toThrow(/cannot read config file .*missing\.json \(environment variable CONFORMANCE_CONFIG\): ENOENT/);
+    const badValue = file('bad-value.json', { maxRps: 0 });
+    expect(() => resolve({ ...target, CONFORMANCE_CONFIG: badValue })).toThrow(/config file .*bad-value\.json \(environment variable CONFORMANCE_CONFIG\): maxRps/);
+  });
+});
+
+describe('rerunBasis: what a re-run command needs of the settings', () => {
+  test('the config file, the bookings file and the settings that change what is sent or judged', () => {
+    const pools = file('pools.json', { cancel: ['B1'] });
+    const config = file('c.json', { checks: ['shape'], expectations: 'exp.json' });
+    const s = resolve({ ...target, CONFORMANCE_CONFIG: config, CONFORMANCE_BOOKINGS_FILE: pools, CONFORMANCE_ALLOW_MUTATIONS: 'true', CONFORMANCE_TIMEOUT: '2500' },
+      { 'no-equivalence': true, 'report-dir': join(dir, 'r') });
+    expect(rerunBasis(s)).toEqual({
+      config, bookings: { file: pools }, reportDir: join(dir, 'r'),
+      flags: ['--allow-mutations', '--checks', 'shape', '--no-equivalence', '--expectations', 'exp.json', '--timeout', '2500'],
+    });
+  });
+
+  test('pools in CONFORMANCE_BOOKINGS are named by the variable; pools inside the config come with it; defaults add nothing', () => {
+    expect(rerunBasis(resolve({ ...target, CONFORMANCE_BOOKINGS: '{"cancel":["B1"]}' })).bookings).toEqual({ variable: 'CONFORMANCE_BOOKINGS' });
+    const inFile = file('with-pools.json', { bookings: { cancel: ['B1'] } });
+    const b = rerunBasis(resolve({ ...target, CONFORMANCE_CONFIG: inFile }));
+    expect(b).toEqual({ config: inFile, flags: [], reportDir: 'reports' });
+    expect(JSON.stringify(b)).not.toContain('B1');
+  });
+});
+
+describe('docs/cli.md', () => {
+  test('its table of variables names every one of RUN_ENV', async () => {
+    const { readFileSync } = await import('node:fs');
+    const text = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
+    const from = text.indexOf('### Every setting from the environment');
+    expect(from).toBeGreaterThan(0);
+    const section = text.slice(from, text.indexOf('\n### ', from + 1));
+    for (const [flag, variable] of Object.entries(RUN_ENV)) {
+      const stem = variable.replace(/^CONFORMANCE_(BOOK|SEARCH|TRANSFERS)_(HTTP_)?PATH$/, 'CONFORMANCE_BOOK_$2PATH');
+      expect(section, `--${flag}`).toContain(stem);
+    }
+  });
+});
