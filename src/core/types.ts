@@ -102,6 +102,14 @@ export interface ResultRow {
   readonly durationMs?: number;
 }
 
+/**
+ * The one verdict of a run (src/core/verdict.ts). PASS: something was tested and nothing failed.
+ * FAIL: the target broke the contract. UNTESTED: it answered, but (some of) it could not be tested.
+ * INCOMPLETE: calls were left unsent (a booking pool, the deadline, a signal) and nothing failed
+ * before. OUTAGE: not one request got an answer.
+ */
+export type Verdict = 'PASS' | 'FAIL' | 'UNTESTED' | 'INCOMPLETE' | 'OUTAGE';
+
 export interface RunReport {
   readonly tool: { readonly name: string; readonly version: string };
   readonly target: {
@@ -114,8 +122,19 @@ export interface RunReport {
   readonly durationMs: number;
   readonly bindings: readonly BindingId[];
   readonly operations: readonly string[];
-  summary: { passed: number; failed: number; skipped: number; known: number; total: number };
+  /**
+   * Rows by status (`total` is their sum); `passedUnreached`, set with the verdict: how many of the
+   * passed rows are about answers that never reached the data path, no passes of the contract (the
+   * headlines count them apart).
+   */
+  summary: { passed: number; failed: number; skipped: number; known: number; total: number; passedUnreached?: number };
   results: ResultRow[];
+  /** The run's one verdict (src/core/verdict.ts), set when the run is over: the exit code and every headline come from it. */
+  readonly verdict?: Verdict;
+  /** The exit code of `conformance run` for this verdict (README, "Exit codes"). */
+  readonly exitCode?: number;
+  /** Why the verdict, in the headline's words. */
+  readonly verdictReason?: string;
   /** The expectations file applied to the results, entry by entry (absent when none was). */
   readonly expectations?: ExpectationsSummary;
   /** Generated request cases: the seed that repeats them, the examples per operation, where `language` came from (absent: none generated). */

@@ -421,9 +421,5 @@ export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'opera
   return { diagnosis, rows, untested };
 }
 
-/** True when exchanges were tried and not one got a response: nothing about the target was tested. */
-export function nothingAnswered(rows: readonly ResultRow[]): boolean {
-  const exchanges = rows.filter((r) => r.check === EXCHANGE_CHECK);
-  return exchanges.some((r) => r.status === 'failed') && !exchanges.some((r) => r.status === 'passed');
-}
+export { nothingAnswered } from '../core/verdict.js';
 

@@ -10,6 +10,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { RunReport } from '../core/types.js';
 import { weakPasswordWarning } from '../core/weak-password.js';
+import { withVerdict } from '../core/verdict.js';
 import { writeReports, type ReportPaths } from '../report/index.js';
 import {
   applyExpectations, expectationsSchemaRef, readExpectations, renderExpectations, TODO_REASON, updateExpectations, verdictWarning, type ExpectationsFile,
@@ -34,15 +35,7 @@ function unmatchedCases(plan: RunPlan): void {
     + `${plan.generation?.examples ?? 0} generated per operation); its cases: ${ids.slice(0, 40).join(', ')}${ids.length > 40 ? `, … (${ids.length} in all)` : ''}`);
 }
 
-/** Exit code when not one exchange got a response: the target is down, not broken (CI can tell an outage). */
-export const EXIT_UNREACHABLE = 4;
-/**
- * Exit code when the target answered but valid calls never reached the data path: nothing was
- * tested (wrong credentials, a wrong URL or path, not this service), or some operation × binding was
- * not and nothing failed. Not 1 (the contract was not shown broken) and not 4 (the target answers):
- * CI can tell "fix the harness's settings" from an outage and from a broken service.
- */
-export const EXIT_UNTESTED = 5;
+export { EXIT_UNREACHABLE, EXIT_UNTESTED } from '../core/verdict.js';
 
 /** What a run needs to say things while it runs, and whether it handles signals. */
 export interface RunIO {
@@ -146,6 +139,8 @@ export async function executeRun(s: RunSettings, io: RunIO, write = true): Promi
       if (unexercised && !s.quiet) io.err(`conformance: ${unexercised} expectation${unexercised > 1 ? 's' : ''} not judged by this run (operation, binding, check or case not run${sp ? ' completely in this shard' : ''})`);
     }
     const interrupted = signals?.state.code;
+    // The verdict is judged once, here, when nothing more changes the rows: every output reads it.
+    report = withVerdict(report, interrupted);
     if (!write) return { report, ...(interrupted ? { interrupted } : {}) };
 
     const paths = await writeReports(report, s.reportDir, secrets);

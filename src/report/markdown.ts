@@ -103,13 +103,16 @@ function defectBlock(d: Defect, report: RunReport): string {
 /** Render conformance.md. */
 export function renderMarkdown(report: RunReport): string {
   const s = report.summary;
-  const verdict = verdictOf(s, report);
+  const judged = verdictOf(report);
+  const verdict = judged.verdict;
   const icon = verdict === 'PASS' ? '✅' : '❌';
+  const unreached = s.passedUnreached ?? 0;
   const lines: string[] = [];
   lines.push(`## ${icon} Conformance ${verdict}`, '');
+  if (verdict !== 'PASS') lines.push(`${mdText(judged.reason)} (exit ${judged.exitCode})`, '');
   const counts = [
     s.failed ? `**${s.failed} failed**` : '0 failed',
-    `${s.passed} passed`, `${s.skipped} skipped`, `${s.known} known deviation${s.known === 1 ? '' : 's'}`,
+    `${s.passed - unreached} passed`, ...(unreached ? [`${unreached} passed on answers that never reached the data path`] : []), `${s.skipped} skipped`, `${s.known} known deviation${s.known === 1 ? '' : 's'}`,
     `${s.total} checks`,
   ];
   lines.push(`${counts.join(' · ')} — ${formatDuration(report.durationMs)}, started ${mdText(report.startedAt)}`);

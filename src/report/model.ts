@@ -3,14 +3,14 @@
  * matrix, per-test grouping, and the text hygiene rules for hostile content (the target's
  * responses end up in reports, so every writer treats report text as untrusted).
  */
-import { notCalledReason, rowBindings, rowKind, untestedExtent } from '../core/rows.js';
+import { notCalledReason, rowBindings, rowKind } from '../core/rows.js';
+import { verdictOfReport, type RunVerdict } from '../core/verdict.js';
 import { BINDINGS, findOperation, OPERATIONS, type BindingId } from '../contract/catalogue.js';
 import { bindingLabel as labelOf } from '../bindings/index.js';
 import type { SequenceStep, ResultRow, RunReport, Status } from '../core/types.js';
 import { PASSWORD_VARIABLE } from '../transport/curl.js';
 
-/** UNTESTED: the run (or some operation × binding of it) never reached the data path: not a pass. */
-export type Verdict = 'PASS' | 'FAIL' | 'UNTESTED';
+export type { Verdict } from '../core/types.js';
 /** Matrix columns: the four bindings, then rows that compare bindings. */
 export type Column = BindingId | 'equivalence';
 export const COLUMNS: readonly Column[] = [...BINDINGS, 'equivalence'];
@@ -22,16 +22,9 @@ export const GROUP_LABELS: Record<string, string> = {
 
 export type Counts = Record<Status, number> & { total: number };
 
-/**
- * Known deviations are accepted by the run's expectations, so only failed rows fail the verdict. A
- * run that tested nothing is UNTESTED whatever its rows say; one with untested operation × binding
- * cells and no failure too (a failure says more).
- */
-export function verdictOf(summary: RunReport['summary'], report: Pick<RunReport, 'untested' | 'diagnosis'> = {}): Verdict {
-  const untested = untestedExtent(report);
-  if (untested === 'all') return 'UNTESTED';
-  if (summary.failed > 0) return 'FAIL';
-  return untested ? 'UNTESTED' : 'PASS';
+/** The run's one verdict (src/core/verdict.ts): what it carries, or, for a report of an older version, judged from its rows. */
+export function verdictOf(report: Parameters<typeof verdictOfReport>[0]): RunVerdict {
+  return verdictOfReport(report);
 }
 
 export function emptyCounts(): Counts {
@@ -344,7 +337,9 @@ export function formatDuration(ms: number): string {
 
 /** "3 failed, 120 passed, 5 skipped, 2 known deviations (130 checks)". */
 export function countsLine(c: Counts | RunReport['summary']): string {
-  return `${c.failed} failed, ${c.passed} passed, ${c.skipped} skipped, ${c.known} known deviation${c.known === 1 ? '' : 's'} (${c.total} check${c.total === 1 ? '' : 's'})`;
+  const unreached = 'passedUnreached' in c ? c.passedUnreached ?? 0 : 0;
+  // Passes on answers that never reached the data path are no passes of the contract: counted apart.
+  return `${c.failed} failed, ${c.passed - unreached} passed${unreached ? ` (and ${unreached} on answers that never reached the data path)` : ''}, ${c.skipped} skipped, ${c.known} known deviation${c.known === 1 ? '' : 's'} (${c.total} check${c.total === 1 ? '' : 's'})`;
 }
 
 /** An operation not called at all, and why (the reason its rows give). */
