@@ -36,6 +36,8 @@ export interface RunVerdict {
 
 /** The words a skipped row carries when the run's deadline stopped it (src/engine/run.ts). */
 const DEADLINE_WORDS = "the run's deadline passed";
+/** How a row left unsent for want of a booking says so (src/engine/bookings.ts, sequences.ts). */
+const POOL_SHORT = /\b(?:no booking|\d+) left in `bookings\.([A-Za-z]+)`/;
 
 /** True when exchanges were tried and not one got a response: nothing about the target was tested. */
 export function nothingAnswered(rows: readonly Pick<ResultRow, 'check' | 'status'>[]): boolean {
@@ -112,6 +114,12 @@ export function judgeRun(report: Judged, signal?: number): RunVerdict {
       verdict: 'INCOMPLETE', exitCode: EXIT_INCOMPLETE,
       reason: `a booking pool ran out: ${short.map(([p, n]) => `${plural(n, 'call')} without a booking in \`bookings.${p}\``).join(', ')} were not sent`,
     };
+  }
+  // A sequence short of bookings skips its rows saying so (it sends none of its calls).
+  const wanting = rows.filter((r) => r.status === 'skipped' && POOL_SHORT.test(r.message));
+  if (wanting.length) {
+    const pools = [...new Set(wanting.map((r) => POOL_SHORT.exec(r.message)![1]!))];
+    return { verdict: 'INCOMPLETE', exitCode: EXIT_INCOMPLETE, reason: `a booking pool ran out: ${plural(wanting.length, 'check')} not run for want of bookings in ${pools.map((p) => `\`bookings.${p}\``).join(', ')}` };
   }
   const late = rows.filter((r) => r.status === 'skipped' && r.message.includes(DEADLINE_WORDS)).length;
   if (late > 0) return { verdict: 'INCOMPLETE', exitCode: EXIT_INCOMPLETE, reason: `the run's deadline passed: ${plural(late, 'check')} not run` };
