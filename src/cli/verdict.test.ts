@@ -112,6 +112,10 @@ describe('one verdict: the exit code and every headline agree (issue 31)', () =>
     expect(r.out).toMatch(new RegExp(`^Conformance UNTESTED: \\d+ failed, 0 passed \\(and ${s.passed} on answers that never reached the data path\\)`, 'm'));
     expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toMatch(new RegExp(` · 0 passed · ${s.passed} passed on answers that never reached the data path · `));
     expect(readFileSync(join(dir, 'conformance.html'), 'utf8')).toMatch(/<title>Conformance UNTESTED: \d+ failed, 0 passed<\/title>/);
+    // The mock's "Authentication failed" fault names the cause: credentials, not a target failing or another service.
+    expect(o.report.diagnosis!.map((d) => d.code)).toEqual(['nothing_tested']);
+    expect(o.report.diagnosis![0]!.message).toMatch(/every valid call \(\d+\) was refused as wrong credentials \(HTTP 500 .*Authentication failed.*: check the credentials/);
+    expect(r.out).not.toMatch(/fails on valid calls|does not answer like this service/);
   });
 
   test('5 UNTESTED: a server answering 404 to everything', async () => {

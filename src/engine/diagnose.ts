@@ -164,6 +164,8 @@ interface Reach {
   readonly error?: { readonly type: string; readonly message: string };
   /** The HTTP status of the answer. */
   readonly status?: number;
+  /** Rejected as wrong credentials (a fault or page saying so, whatever the status): the service is there, the user or password is not right. */
+  readonly credentials?: boolean;
 }
 
 const REACHED: Reach = { reached: true, key: 'reached', words: 'reached the data path', noResult: false };
@@ -184,7 +186,8 @@ function reachOf(op: Operation, rows: readonly ResultRow[]): Reach | undefined {
   const inBand = rows.find((r) => r.inBandError)?.inBandError ?? (rows.some((r) => r.check === 'shape') ? undefined : errorInExcerpt(exchange.response));
   if (inBand) {
     return {
-      reached: false, key: `in-band\u0000${inBand.type}`, noResult: false, error: inBand,
+      // Credentials refused in-band or by a fault are one reason, whichever binding said it how.
+      reached: false, key: aboutCredentials(inBand) ? 'credentials' : `in-band\u0000${inBand.type}`, noResult: false, error: inBand,
       words: `rejected with ${inBand.type || 'an in-band Error'}${inBand.message ? ` ("${cut(inBand.message, 120)}")` : ''}`,
     };
   }
@@ -202,6 +205,11 @@ function reachOf(op: Operation, rows: readonly ResultRow[]): Reach | undefined {
     let said = rows.find((r) => r.check === 'status_code' && r.status === 'failed')?.message.replace(/^status \d+ instead of 200, with /, '');
     // An HTML error page, in words: its text, not its markup.
     if (said && /html/i.test(type ?? '')) said = said.replace(/<[^>]*>?/g, ' ').replace(/\s+/g, ' ').replace(/" /, '"');
+    // A fault or page saying the credentials are wrong ("Authentication failed"): the service is
+    // there and answered, it refused the user or password (every binding alike, one reason).
+    if (aboutCredentials({ type: '', message: said ?? '' })) {
+      return { reached: false, key: 'credentials', noResult: false, credentials: true, status, words: `refused as wrong credentials (HTTP ${status}${said ? ` with ${cut(said, 160)}` : ''})` };
+    }
     return { reached: false, key: `status\u0000${status}`, noResult: true, status, words: `got HTTP ${status}${type ? ` (${cut(type, 60)})` : ''}${said ? ` with ${cut(said, 160)}` : ''}` };
   }
   const failed = rows.find((r) => r.status === 'failed' && r.check !== EXCHANGE_CHECK);
@@ -233,8 +241,8 @@ function commonest(reaches: readonly Reach[]): { top: Reach; count: number } {
 function everyCall(reaches: readonly Reach[]): string {
   const { top, count } = commonest(reaches);
   return count === reaches.length
-    ? `every valid call (${reaches.length}) ${top.error ? 'was ' : ''}${top.words}`
-    : `no valid call reached the data path (${reaches.length}; ${count} of them ${top.error ? 'were ' : ''}${top.words})`;
+    ? `every valid call (${reaches.length}) ${top.error || top.credentials ? 'was ' : ''}${top.words}`
+    : `no valid call reached the data path (${reaches.length}; ${count} of them ${top.error || top.credentials ? 'were ' : ''}${top.words})`;
 }
 
 /** Whether an in-band rejection reads as one of the credentials. */
@@ -244,7 +252,7 @@ function aboutCredentials(e: { readonly type: string; readonly message: string }
 
 /** What to do about untested calls, from the commonest reason. */
 function advice(top: Reach, one?: Operation): string {
-  if (aboutCredentials(top.error)) return 'check the credentials (the user name, and the password and where it comes from)';
+  if (top.credentials || aboutCredentials(top.error)) return 'check the credentials (the user name, and the password and where it comes from)';
   if (top.error) {
     return `check the credentials, and give ${one ? `${one.name} a case` : 'the cases'} with data that exists on this target (the config file's "cases")`;
   }
