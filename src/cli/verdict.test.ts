@@ -196,3 +196,39 @@ describe('judgeRun', () => {
     expect(judgeRun({ results: [row('failed')] }, 143)).toMatchObject({ verdict: 'INCOMPLETE', exitCode: 143 });
   });
 });
+
+describe('a WSDL missing where the operations answer (issue 31)', () => {
+  let proxy: Server;
+  let url: string;
+  beforeAll(async () => {
+    // A server shaped like the real one: no WSDL at the service path, every operation answers there.
+    proxy = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        if (/\?wsdl$/i.test(req.url ?? '')) { res.writeHead(404, { 'content-type': 'text/plain' }); res.end('not found'); return; }
+        const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length').map(([k, v]) => [k, String(v)]));
+        void fetch(`${mock.url}${req.url}`, { method: req.method, headers, ...(req.method === 'POST' ? { body: Buffer.concat(chunks) } : {}) }).then(async (a) => {
+          res.writeHead(a.status, { 'content-type': a.headers.get('content-type') ?? 'text/plain' });
+          res.end(Buffer.from(await a.arrayBuffer()));
+        });
+      });
+    });
+    await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+  });
+  afterAll(() => { proxy?.close(); });
+
+  test('is a note, not "check the host and the service path"; PASS', async () => {
+    const dir = tempDir('wsdl');
+    const r = await cli(['run', ...at(url), '--operations', 'GetThemes', ...FAST, '--quiet', '--report-dir', dir], RIGHT);
+    expect(r.code, r.out + r.err).toBe(0);
+    const report = readReport(dir);
+    expect(report.diagnosis).toEqual([{
+      level: 'note', code: 'wsdl_not_served',
+      message: `the WSDL at ${url}/1/SOAP/NonStaticXMLAPI.asmx?WSDL is not there (HTTP 404), but the NonStaticXMLAPI service answers at that path: it does not serve its WSDL there (nothing to change in the settings)`,
+    }]);
+    expect(r.out).toMatch(/^ {2}note: the WSDL at /m);
+    expect(r.out).not.toMatch(/check the host and the service path/);
+  });
+});

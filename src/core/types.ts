@@ -206,14 +206,14 @@ export interface BookingsSummary {
 
 /** One conclusion about the target as a whole. */
 export interface Diagnosis {
-  /** error: the run cannot pass because of it; hint: what to try. */
-  readonly level: 'error' | 'hint';
+  /** error: the run cannot pass because of it; hint: what to try; note: worth knowing, nothing to fix. */
+  readonly level: 'error' | 'hint' | 'note';
   readonly message: string;
   /**
    * What kind of conclusion it is, stable snake_case, where a program acts on it: `nothing_tested`
    * (no valid call of the run reached the data path: the run exits 5), `untested_operation`,
    * `not_this_service`, `host_unreachable`, `plain_http_port`, `url_holds_service_path`,
-   * `wsdl_not_found`, `other_namespace`, `operation_not_called`.
+   * `wsdl_not_found`, `wsdl_not_served`, `other_namespace`, `operation_not_called`.
    */
   readonly code?: string;
 }

@@ -69,6 +69,8 @@ export function wsdlTargetNamespace(text: string): string | undefined {
 export interface Preflight {
   readonly diagnosis: Diagnosis[];
   readonly rows: ResultRow[];
+  /** The services whose WSDL was not there (their `wsdl_not_found` hint), settled by settleWsdlHints once the operations have answered. */
+  readonly missingWsdl?: ReadonlyMap<string, Diagnosis>;
 }
 
 /**
@@ -86,6 +88,7 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'b
   }
   const diagnosis: Diagnosis[] = [];
   const rows: ResultRow[] = [];
+  const missingWsdl = new Map<string, Diagnosis>();
   const down = new Set<string>();
   // A base URL that already ends in its service path doubles the path in every request.
   const doubled = new Set<string>();
@@ -126,10 +129,12 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'b
     }
     if (ex.response?.status === 404 || ex.response?.status === 410) {
       const { path: key, pathFlag } = groupSettings(op.group);
-      diagnosis.push({
+      const hint: Diagnosis = {
         level: 'hint', code: 'wsdl_not_found',
         message: redact(`the WSDL at ${url}?WSDL is not there (HTTP ${ex.response.status}): check the host and the service path (${sourceOf(plan.target, key, pathFlag)}: ${plan.target.paths[op.group].soap})`),
-      });
+      };
+      diagnosis.push(hint);
+      missingWsdl.set(op.service, hint);
       return;
     }
     if (ex.response?.status !== 200) return;
@@ -139,7 +144,25 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'b
       diagnosis.push({ level: 'hint', code: 'other_namespace', message: redact(`the WSDL at ${url}?WSDL declares targetNamespace ${declared}, not ${configured}: ${nsAdvice(plan.target, op, declared)}`) });
     }
   }));
-  return { diagnosis, rows };
+  return { diagnosis, rows, ...(missingWsdl.size ? { missingWsdl } : {}) };
+}
+
+/**
+ * The preflight's hints, once the operations have answered: a WSDL missing at a service path whose
+ * valid calls reached the data path is a note (the service does not serve its WSDL there), not a
+ * hint that the host or the path is wrong.
+ */
+export function settleWsdlHints(before: Preflight, reachedServices: ReadonlySet<string>): Diagnosis[] {
+  const settled = new Map([...before.missingWsdl ?? []].filter(([service]) => reachedServices.has(service)).map(([service, d]) => [d, service]));
+  return before.diagnosis.map((d) => {
+    const service = settled.get(d);
+    if (service === undefined) return d;
+    const url = /the WSDL at (\S+) is not there \(HTTP (\d+)\)/.exec(d.message);
+    return {
+      level: 'note', code: 'wsdl_not_served',
+      message: `the WSDL${url ? ` at ${url[1]}` : ''} is not there${url ? ` (HTTP ${url[2]})` : ''}, but the ${service} service answers at that path: it does not serve its WSDL there (nothing to change in the settings)`,
+    };
+  });
 }
 
 /** The checks that judge a rejection: a pass means the target refused what it had to. */
@@ -269,6 +292,8 @@ export interface UnitsDiagnosis {
   readonly rows: ResultRow[];
   /** The operation × binding cells whose valid calls never reached the data path (empty: all reached it). */
   readonly untested: UntestedCell[];
+  /** The services one valid call of which at least reached the data path. */
+  readonly reachedServices: ReadonlySet<string>;
 }
 
 /**
@@ -426,7 +451,8 @@ export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'opera
       });
     }
   }
-  return { diagnosis, rows, untested };
+  const reachedServices = new Set([...cells.values()].filter((c) => c.reaches.some((r) => r.reached)).map((c) => c.op.service));
+  return { diagnosis, rows, untested, reachedServices };
 }
 
 export { nothingAnswered } from '../core/verdict.js';

@@ -24,7 +24,7 @@ import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 import { collectGarbage } from '../core/memory.js';
 import { curlCommand } from '../transport/curl.js';
 import type { Transport } from '../transport/client.js';
-import { diagnoseUnits, preflight } from './diagnose.js';
+import { diagnoseUnits, preflight, settleWsdlHints } from './diagnose.js';
 import { exchangeUnit } from './exchange.js';
 import { poolOf } from './bookings.js';
 import { runSequence, sequenceNotRun } from './sequences.js';
@@ -345,7 +345,7 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
   const results = [...before.rows, ...perUnit.flat(), ...after.rows];
   // That nothing was tested is said first: it explains everything below it.
   const first = (d: Diagnosis) => d.code === NOTHING_TESTED;
-  const diagnosis = [...after.diagnosis.filter(first), ...before.diagnosis, ...after.diagnosis.filter((d) => !first(d))];
+  const diagnosis = [...after.diagnosis.filter(first), ...settleWsdlHints(before, after.reachedServices), ...after.diagnosis.filter((d) => !first(d))];
   const t = plan.target;
   const summary = summarise(results);
   // The failed rows counted when the bound was reached differ from the summary's: the cases under way

@@ -89,7 +89,7 @@ function shown(path: string): string {
  */
 export function formatDiagnosis(report: Pick<RunReport, 'diagnosis'>): string {
   if (!report.diagnosis?.length) return '';
-  return ['Diagnosis:', ...report.diagnosis.map((d) => consoleText(`  ${d.level === 'error' ? '✗' : 'hint:'} ${d.message}`))].join('\n');
+  return ['Diagnosis:', ...report.diagnosis.map((d) => consoleText(`  ${d.level === 'error' ? '✗' : `${d.level}:`} ${d.message}`))].join('\n');
 }
 
 /**

@@ -440,7 +440,7 @@ function latencySection(report: RunReport): string {
 function diagnosisSection(report: RunReport): string {
   const items = [
     ...(report.incomplete ? [`<li class="error">Incomplete run: ${esc(report.incomplete)}</li>`] : []),
-    ...(report.diagnosis ?? []).map((d) => `<li class="${d.level}">${d.level === 'error' ? '✗ ' : 'hint: '}${esc(truncate(d.message, 600).text)}</li>`),
+    ...(report.diagnosis ?? []).map((d) => `<li class="${d.level}">${d.level === 'error' ? '✗ ' : `${d.level}: `}${esc(truncate(d.message, 600).text)}</li>`),
     ...skippedOperations(report).map((o) => `<li class="hint">Not called: ${esc(o.operation)}: ${esc(truncate(o.reason, 300).text)}</li>`),
   ];
   if (items.length === 0) return '';

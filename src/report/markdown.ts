@@ -126,7 +126,7 @@ export function renderMarkdown(report: RunReport): string {
   if (report.incomplete) lines.push('', '> [!WARNING]', `> Incomplete run: ${mdText(report.incomplete)}`);
   if (report.diagnosis?.length) {
     lines.push('', '> [!CAUTION]', '> **Diagnosis**', '>');
-    for (const d of report.diagnosis) lines.push(`> - ${d.level === 'error' ? '✗' : 'hint:'} ${mdText(d.message, 600)}`);
+    for (const d of report.diagnosis) lines.push(`> - ${d.level === 'error' ? '✗' : `${d.level}:`} ${mdText(d.message, 600)}`);
   }
   if (report.untested?.length) {
     lines.push('', '> [!WARNING]', `> Not tested (${report.untested.length} operation × binding): no valid call reached the data path`, '>');
