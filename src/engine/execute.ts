@@ -17,23 +17,9 @@ import {
 } from './expectations.js';
 import { runConformance, type EngineDeps } from './run.js';
 import { openSession } from './session.js';
-import { caseMatcher, planUnits, type RunPlan } from './plan.js';
-import { UsageError } from '../core/errors.js';
+import { unmatchedCases } from './plan-list.js';
 import type { RunSettings } from './settings.js';
 import { runShard, SHARD_FILE, shardJudge, shardPlan } from './shard.js';
-
-/**
- * --case must name cases of the plan: one that matches nothing is bad usage, said before anything is
- * sent, with the case ids there are (a re-run command pasted against another config or seed).
- */
-function unmatchedCases(plan: RunPlan): void {
-  const all = planUnits({ ...plan, caseFilter: undefined });
-  const idle = plan.caseFilter!.filter((p) => !all.some((u) => caseMatcher([p])(u.caseId)));
-  if (idle.length === 0) return;
-  const ids = [...new Set(all.map((u) => u.caseId))];
-  throw new UsageError(`--case ${idle.join(', ')} matches no case of this run (${plan.operations.map((o) => o.name).join(', ')}, seed ${plan.generation?.seed ?? '-'}, `
-    + `${plan.generation?.examples ?? 0} generated per operation); its cases: ${ids.slice(0, 40).join(', ')}${ids.length > 40 ? `, … (${ids.length} in all)` : ''}`);
-}
 
 export { EXIT_UNREACHABLE, EXIT_UNTESTED } from '../core/verdict.js';
 

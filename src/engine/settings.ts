@@ -447,10 +447,20 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
   const user = in_.string('user', 'CONFORMANCE_USER', 'target.user')?.value ?? (embedded ? DEFAULT_USER : undefined);
   // Where the password came from: a reproduce command names that variable.
   const { given, warnings } = passwordOf(in_, passwordEnvSetting, passwordSource);
-  const password = given?.value ?? (embedded ? DEFAULT_PASSWORD : undefined);
+  // --list / --dry-run send nothing: they need no password (the plan shows it masked anyway).
+  const listing = f.list === true || f['dry-run'] === true;
+  const password = given?.value ?? (embedded ? DEFAULT_PASSWORD : listing ? '' : undefined);
   const passwordVar = given === undefined ? undefined : given.source.startsWith('environment variable ') ? given.source.slice('environment variable '.length) : undefined;
-  if (user === undefined) throw new UsageError('no user name for the target: pass --user NAME (or CONFORMANCE_USER, or target.user in the config file)');
+  // The library (its settings object, not flags) is told in its own words, with a ConfigError as its docs say.
+  const library = passwordSource !== '--password';
+  if (user === undefined) {
+    if (library) throw new ConfigError(`${where}: no user name for the target: give target.user (or CONFORMANCE_USER in options.env)`);
+    throw new UsageError('no user name for the target: pass --user NAME (or CONFORMANCE_USER, or target.user in the config file)');
+  }
   if (password === undefined) {
+    if (library) {
+      throw new ConfigError(`${where}: no password for the target: give target.password, or target.passwordEnv naming a variable of options.env${passwordEnv ? ` (${passwordEnv} is not set there)` : ''}, or CONFORMANCE_PASSWORD in options.env`);
+    }
     throw new UsageError(`no password for the target: set CONFORMANCE_PASSWORD${passwordEnv ? ` or ${passwordEnv}` : ''} (or pass --password)`);
   }
 
