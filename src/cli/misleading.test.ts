@@ -1,10 +1,13 @@
 /**
  * Issue 31, section 4: the smaller things that misled a new user, each held against what it said on
  * 95fee16: `--list --case nosuch` exited 0 with "0 cases"; `--dry-run` against a URL demanded a
- * password it never sends.
+ * password it never sends; the Markdown wrote an unreachable host as `\\127.0.0.1:18199`.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { cli } from '../../test/support/cli.js';
+import { cli, tempDir } from '../../test/support/cli.js';
+import { mdText } from '../report/markdown.js';
 
 describe('--list and --dry-run', () => {
   test('--list --case nosuch exits 2, as run --case nosuch does, naming the cases there are', async () => {
@@ -25,5 +28,20 @@ describe('--list and --dry-run', () => {
     }
     // A run still needs it.
     expect(await cli(['run', ...url, '--quiet'])).toMatchObject({ code: 2, err: expect.stringMatching(/no password for the target: set CONFORMANCE_PASSWORD/) });
+  });
+});
+
+describe('Markdown text', () => {
+  test('an unreachable host at the start of a line is not turned into \\127.0.0.1 (issue 31); a real list marker is still escaped', async () => {
+    expect(mdText('127.0.0.1:18199 does not answer')).toBe('127.0.0.1:18199 does not answer');
+    expect(mdText('1. not a list')).toBe('1\\. not a list');
+    expect(mdText('2) not a list')).toBe('2\\) not a list');
+    expect(mdText('- not a list')).toBe('\\- not a list');
+    const dir = tempDir('md-host');
+    const r = await cli(['run', '--book-url', 'http://127.0.0.1:9', '--search-url', 'http://127.0.0.1:9', '--user', 'u', '--operations', 'GetThemes', '--examples', '0', '--quiet', '--report-dir', dir], { CONFORMANCE_PASSWORD: 'secret-pw' });
+    expect(r.code).toBe(4);
+    const md = readFileSync(join(dir, 'conformance.md'), 'utf8');
+    expect(md).toMatch(/^> - ✗ 127\.0\.0\.1:9 does not answer/m);
+    expect(md).not.toContain('\\127.0.0.1');
   });
 });

@@ -27,7 +27,10 @@ export function mdText(s: string, max = VALUE_MAX): string {
     .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
     .replace(/([\\`*_[\]|~])/g, '\\$1')
     // A value starting a line must not open a heading, list, quote or table rule.
-    .replace(/^([#+=-]|\d+[.)])/, '\\$1');
+    .replace(/^[#+=-]/, '\\$&')
+    // An ordered-list marker is digits, then "." or ")", then a space: its punctuation is what is
+    // escaped (a backslash before a digit is a literal backslash: "127.0.0.1" stays as it is).
+    .replace(/^(\d{1,9})([.)])(?=[ \t]|$)/, '$1\\$2');
   return t.truncated ? `${body}… (${t.length - t.text.length} more characters)` : body;
 }
 
