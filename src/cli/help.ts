@@ -57,7 +57,7 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = {
   list: { description: 'print the plan (operation × binding × case, parameters, checks) and send nothing', default: 'off' },
   'dry-run': { description: 'the same as --list', default: 'off' },
   'list-format': { value: 'text|json', description: 'the format of --list', default: 'text' },
-  github: { description: 'GitHub Actions: an ::error annotation per failed row, the Markdown summary appended to $GITHUB_STEP_SUMMARY', default: 'on when GITHUB_ACTIONS=true', env: 'GITHUB_ACTIONS' },
+  github: { description: 'GitHub Actions: an ::error annotation per defect (most severe first, the count in a notice), the Markdown summary appended to $GITHUB_STEP_SUMMARY', default: 'on when GITHUB_ACTIONS=true', env: 'GITHUB_ACTIONS' },
   help: HELP_FLAG,
 };
 
