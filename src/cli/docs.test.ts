@@ -135,7 +135,7 @@ describe('examples', () => {
     expect(t.embedded).toBe(false);
     expect(existsSync(t.expectations!)).toBe(true);
     expect(() => resolveRunSettings(['--config', 'examples/target.json'], {})).toThrow(/STAGING_SERVICE_PASSWORD/);
-    expect(resolveRunSettings(['--config', 'examples/mock.json'], {}).embedded).toBe(true);
+    expect(resolveRunSettings(['--config', 'examples/run-embedded.json'], {}).embedded).toBe(true);
   });
   test('the workflow runs the shards as a matrix and merges them into the job summary', () => {
     expect(WORKFLOW).toMatch(/shard: \['1\/2', '2\/2'\]/);

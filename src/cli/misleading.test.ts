@@ -3,11 +3,12 @@
  * 95fee16: `--list --case nosuch` exited 0 with "0 cases"; `--dry-run` against a URL demanded a
  * password it never sends; the Markdown wrote an unreachable host as `\\127.0.0.1:18199`.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cli, tempDir } from '../../test/support/cli.js';
 import { mdText } from '../report/markdown.js';
+import { resolveRunSettings } from './config.js';
 
 describe('--list and --dry-run', () => {
   test('--list --case nosuch exits 2, as run --case nosuch does, naming the cases there are', async () => {
@@ -43,5 +44,16 @@ describe('Markdown text', () => {
     const md = readFileSync(join(dir, 'conformance.md'), 'utf8');
     expect(md).toMatch(/^> - ✗ 127\.0\.0\.1:9 does not answer/m);
     expect(md).not.toContain('\\127.0.0.1');
+  });
+});
+
+describe('examples/', () => {
+  test('the run config of the embedded mock is named as one (it was examples/mock.json, read as a config of the mock); every examples/ file the docs name exists', () => {
+    expect(existsSync('examples/mock.json')).toBe(false);
+    expect(resolveRunSettings(['--config', 'examples/run-embedded.json'], {}).embedded).toBe(true);
+    const docs = ['README.md', ...readdirSync('docs').filter((f) => f.endsWith('.md')).map((f) => join('docs', f))];
+    for (const f of docs) {
+      for (const m of readFileSync(f, 'utf8').matchAll(/examples\/([\w.-]+\.(?:json|ya?ml))/g)) expect(existsSync(join('examples', m[1]!)), `${f}: ${m[0]}`).toBe(true);
+    }
   });
 });
