@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { cli, tempDir } from '../../test/support/cli.js';
+import { cli, readReport, tempDir } from '../../test/support/cli.js';
 import { mdText } from '../report/markdown.js';
 import { resolveRunSettings } from './config.js';
 
@@ -55,5 +55,30 @@ describe('examples/', () => {
     for (const f of docs) {
       for (const m of readFileSync(f, 'utf8').matchAll(/examples\/([\w.-]+\.(?:json|ya?ml))/g)) expect(existsSync(join('examples', m[1]!)), `${f}: ${m[0]}`).toBe(true);
     }
+  });
+});
+
+describe('NoSuchOperation is a probe, not an operation', () => {
+  test('the matrix lists it under the probes, not as a 15th operation under Booking; the answer times leave it out', async () => {
+    const dir = tempDir('probe');
+    const r = await cli(['run', '--operations', 'GetSpecialRequest,GetThemes', '--examples', '0', '--report-dir', dir]);
+    expect(r.code, r.err).toBe(0);
+    const report = readReport(dir);
+    expect(report.results.some((x) => x.operation === 'NoSuchOperation')).toBe(true);
+    const md = readFileSync(join(dir, 'conformance.md'), 'utf8');
+    const rowsOf = (label: string) => {
+      const at = md.indexOf(`| **${label}`);
+      const next = md.indexOf('| **', at + 1);
+      return md.slice(at, next < 0 ? undefined : next);
+    };
+    expect(rowsOf('Booking')).not.toContain('NoSuchOperation');
+    expect(rowsOf('Probes')).toMatch(/^\| NoSuchOperation \|/m);
+    const html = readFileSync(join(dir, 'conformance.html'), 'utf8');
+    expect(html).toMatch(/<tbody data-group="probes"><tr><th [^>]*>Probes: [^<]*<\/th><\/tr>\n<tr data-operation="NoSuchOperation">/);
+    expect(html).not.toMatch(/<tbody data-group="booking">(?:(?!<\/tbody>).)*NoSuchOperation/s);
+    expect(r.out).toMatch(/Answer times, median \/ p95:/);
+    expect(r.out).not.toMatch(/^\s+NoSuchOperation\s/m);
+    const times = md.slice(md.indexOf('Answer times'));
+    expect(times.slice(0, times.indexOf('</details>'))).not.toMatch(/NoSuchOperation/);
   });
 });

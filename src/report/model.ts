@@ -16,8 +16,11 @@ export type Column = BindingId | 'equivalence';
 export const COLUMNS: readonly Column[] = [...BINDINGS, 'equivalence'];
 export const COLUMN_LABELS = { ...Object.fromEntries(BINDINGS.map((b) => [b, labelOf(b)])), equivalence: 'Equivalence' } as Record<Column, string>;
 export const GROUP_ORDER = ['booking', 'reference', 'transfers'] as const;
+/** The matrix group of operations the contract does not have (the negative cases' NoSuchOperation): probes, not operations. */
+export const PROBES_GROUP = 'probes';
 export const GROUP_LABELS: Record<string, string> = {
   booking: 'Booking', reference: 'Reference data', transfers: 'Transfers',
+  [PROBES_GROUP]: 'Probes: an operation the service does not have (negative cases, per service)',
 };
 
 export type Counts = Record<Status, number> & { total: number };
@@ -109,12 +112,14 @@ export function buildMatrix(report: RunReport): MatrixGroup[] {
   const byOp = new Map<string, MatrixRow>();
   for (const name of ordered) {
     const cells = Object.fromEntries(COLUMNS.map((c) => [c, [] as ResultRow[]])) as Record<Column, ResultRow[]>;
-    byOp.set(name, { operation: name, group: groupOf(name, rowGroup.get(name)), cells });
+    // An operation the catalogue does not have is a probe of the service, not a 15th operation of a group.
+    byOp.set(name, { operation: name, group: findOperation(name) ? groupOf(name, rowGroup.get(name)) : PROBES_GROUP, cells });
   }
   for (const r of report.results) byOp.get(r.operation)!.cells[columnOf(r)].push(r);
 
   const groups: string[] = [...GROUP_ORDER];
-  for (const row of byOp.values()) if (!groups.includes(row.group)) groups.push(row.group);
+  for (const row of byOp.values()) if (!groups.includes(row.group) && row.group !== PROBES_GROUP) groups.push(row.group);
+  groups.push(PROBES_GROUP);
   return groups
     .map((group) => ({ group, rows: [...byOp.values()].filter((r) => r.group === group) }))
     .filter((g) => g.rows.length > 0);
