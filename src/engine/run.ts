@@ -268,8 +268,11 @@ export async function shrinkUnit(plan: RunPlan, deps: EngineDeps, unit: Unit, ro
   if (tried === 0) return rows;
   const needed = keys.slice(0, tried).filter((k) => current.params[k] !== baseline[k]);
   const untried = keys.slice(tried);
+  // What was sent differs from what the case id names: say from which values, to which (issue 31).
+  const putBack = keys.slice(0, tried).filter((k) => !needed.includes(k))
+    .map((k) => `${k} ${JSON.stringify(unit.params[k] ?? '')} → ${baseline[k] === undefined ? 'left out' : JSON.stringify(baseline[k])}`);
   const note = ` [generated case shrunk: ${needed.length ? `the failure needs ${needed.join(', ')}` : 'the failure needs none of the generated values tried'}; `
-    + `${tried - needed.length} of ${keys.length} generated values put back to the first hand-written case's`
+    + `${tried - needed.length} of ${keys.length} generated values put back to the first hand-written case's${putBack.length ? ` (sent: ${putBack.join(', ')})` : ''}`
     + `${untried.length ? `; not tried (${tried >= SHRINK_ATTEMPTS ? `at most ${SHRINK_ATTEMPTS} attempts` : 'the deadline passed'}): ${untried.join(', ')}` : ''}]`;
   return best.map((r) => (r.status === 'failed' ? { ...r, message: `${r.message}${note}` } : r));
 }
