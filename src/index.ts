@@ -37,6 +37,8 @@ export interface ConformanceSettings {
   };
   readonly bindings?: readonly BindingId[];
   readonly operations?: readonly string[];
+  /** Operations to leave out (the config key `skipOperations`): the run tests the others. */
+  readonly skipOperations?: readonly string[];
   readonly allowMutations?: boolean;
   readonly concurrency?: number;
   readonly timeoutMs?: number;

@@ -59,6 +59,7 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = {
   'list-format': { value: 'text|json', description: 'the format of --list', default: 'text' },
   github: { description: 'GitHub Actions: an ::error annotation per defect (most severe first, the count in a notice), the Markdown summary appended to $GITHUB_STEP_SUMMARY', default: 'on when GITHUB_ACTIONS=true', env: 'GITHUB_ACTIONS' },
   help: HELP_FLAG,
+  'skip-operations': { value: 'LIST', description: 'operations to leave out (case-sensitive): the run tests the others', default: 'none', env: 'CONFORMANCE_SKIP_OPERATIONS' },
 };
 
 export const DIFF_HELP: FlagHelp<typeof DIFF_OPTIONS> = {

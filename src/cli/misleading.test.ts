@@ -3,7 +3,7 @@
  * 95fee16: `--list --case nosuch` exited 0 with "0 cases"; `--dry-run` against a URL demanded a
  * password it never sends; the Markdown wrote an unreachable host as `\\127.0.0.1:18199`.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cli, readReport, tempDir } from '../../test/support/cli.js';
@@ -80,5 +80,36 @@ describe('NoSuchOperation is a probe, not an operation', () => {
     expect(r.out).not.toMatch(/^\s+NoSuchOperation\s/m);
     const times = md.slice(md.indexOf('Answer times'));
     expect(times.slice(0, times.indexOf('</details>'))).not.toMatch(/NoSuchOperation/);
+  });
+});
+
+describe('--skip-operations', () => {
+  const listed = async (argv: string[], env: NodeJS.ProcessEnv = {}) => {
+    const r = await cli(['run', '--list', '--list-format', 'json', '--examples', '0', ...argv], env);
+    expect(r.code, r.err).toBe(0);
+    return (JSON.parse(r.out) as { operations: string[] }).operations;
+  };
+  test('leaves operations out of the run, from the flag, the environment or the config file', async () => {
+    const all = await listed([]);
+    expect(all).toHaveLength(14);
+    expect(await listed(['--skip-operations', 'GetThemes,CancelBooking'])).toEqual(all.filter((o) => o !== 'GetThemes' && o !== 'CancelBooking'));
+    expect(await listed([], { CONFORMANCE_SKIP_OPERATIONS: 'GetFeatures' })).toEqual(all.filter((o) => o !== 'GetFeatures'));
+    const config = join(tempDir('skip-ops'), 'run.json');
+    writeFileSync(config, JSON.stringify({ skipOperations: ['GetMeals'] }));
+    expect(await listed(['--config', config])).toEqual(all.filter((o) => o !== 'GetMeals'));
+    expect(await listed(['--operations', 'GetMeals,GetThemes', '--skip-operations', 'GetThemes'])).toEqual(['GetMeals']);
+    // And a run sends none of its calls.
+    const dir = tempDir('skip-run');
+    const r = await cli(['run', '--operations', 'GetMeals,GetThemes', '--skip-operations', 'GetThemes', '--examples', '0', '--quiet', '--report-dir', dir]);
+    expect(r.code, r.err).toBe(0);
+    expect(new Set(readReport(dir).results.map((x) => x.operation))).not.toContain('GetThemes');
+  });
+  test('an unknown name gets a "did you mean" naming its source; leaving nothing is bad usage', async () => {
+    const r = await cli(['run', '--list', '--skip-operations', 'GetTheme']);
+    expect(r).toMatchObject({ code: 2, err: expect.stringMatching(/--skip-operations names an unknown operation "GetTheme" \(did you mean GetThemes\?\)/) });
+    const e = await cli(['run', '--list'], { CONFORMANCE_SKIP_OPERATIONS: 'getmeals' });
+    expect(e).toMatchObject({ code: 2, err: expect.stringMatching(/CONFORMANCE_SKIP_OPERATIONS.*unknown operation "getmeals" \(did you mean GetMeals\? names are case-sensitive\)/) });
+    const none = await cli(['run', '--list', '--operations', 'GetMeals', '--skip-operations', 'GetMeals']);
+    expect(none).toMatchObject({ code: 2, err: expect.stringMatching(/--skip-operations leaves no operation to test \(--operations names GetMeals\)/) });
   });
 });

@@ -135,6 +135,7 @@ export const RUN_OPTIONS = {
   'list-format': { type: 'string' },
   github: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  'skip-operations': { type: 'string' },
 } as const;
 
 type Json = Record<string, unknown>;
@@ -228,8 +229,8 @@ class Settings {
     return s as Sourced<string>;
   }
 
-  list(flag: string, key: string): Sourced<string[]> | undefined {
-    const s = this.get(flag, undefined, key);
+  list(flag: string, key: string, envName?: string): Sourced<string[]> | undefined {
+    const s = this.get(flag, envName, key);
     if (s === undefined) return undefined;
     if (typeof s.value === 'string') return { ...s, value: s.value.split(',').map((x) => x.trim()).filter(Boolean) };
     if (Array.isArray(s.value) && s.value.every((x) => typeof x === 'string')) return s as Sourced<string[]>;
@@ -467,7 +468,12 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
   const bindingList = in_.list('bindings', 'bindings');
   const bindings = bindingList ? names(bindingList, 'binding', BINDINGS, (n) => BINDINGS.find((b) => b === n)) : [...BINDINGS];
   const opList = in_.list('operations', 'operations');
-  const operations = opList ? names(opList, 'operation', OPERATIONS.map((o) => o.name), findOperation) : [...OPERATIONS];
+  const chosen = opList ? names(opList, 'operation', OPERATIONS.map((o) => o.name), findOperation) : [...OPERATIONS];
+  // --skip-operations: a target without one operation today is run on the other thirteen without listing them.
+  const skipList = in_.list('skip-operations', 'skipOperations', 'CONFORMANCE_SKIP_OPERATIONS');
+  const skipped = skipList ? names(skipList, 'operation', OPERATIONS.map((o) => o.name), findOperation) : [];
+  const operations = chosen.filter((o) => !skipped.includes(o));
+  if (skipList && operations.length === 0) bad(skipList, `leaves no operation to test (${opList ? `${opList.source} names ${chosen.map((o) => o.name).join(', ')}` : 'it names them all'})`);
 
   if (!embedded) {
     const need = (group: Operation['group']) => operations.filter((o) => o.group === group).map((o) => o.name);
