@@ -192,6 +192,13 @@ describe('judgeRun', () => {
     expect(judgeRun({ results: [row('passed'), row('skipped', 'sequence', 'CancelBooking seq-cancel: needs 10 bookings, 2 left in `bookings.cancel`')] }))
       .toMatchObject({ verdict: 'INCOMPLETE', exitCode: 6, reason: expect.stringContaining('`bookings.cancel`') });
   });
+  test("an untested cell's own failures: a wrong address's are its symptom (UNTESTED), an error status on valid calls fails (FAIL)", () => {
+    const cell = (cause: 'address' | 'failing' | 'credentials') => ({ results: [row('passed'), { ...row('failed', 'status_code'), operation: 'GetMeals' }],
+      untested: [{ operation: 'GetMeals', binding: 'soap11', reason: 'every valid call (2) got HTTP 404', cause }] });
+    expect(judgeRun(cell('address'))).toMatchObject({ verdict: 'UNTESTED', exitCode: 5 });
+    expect(judgeRun(cell('credentials'))).toMatchObject({ verdict: 'UNTESTED', exitCode: 5 });
+    expect(judgeRun(cell('failing'))).toMatchObject({ verdict: 'FAIL', exitCode: 1 });
+  });
   test('a signal wins whatever ran', () => {
     expect(judgeRun({ results: [row('failed')] }, 143)).toMatchObject({ verdict: 'INCOMPLETE', exitCode: 143 });
   });

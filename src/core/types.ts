@@ -164,6 +164,13 @@ export interface UntestedCell {
   readonly operation: string;
   readonly binding: string;
   readonly reason: string;
+  /**
+   * What its commonest answer says: `credentials` (refused as wrong credentials), `address` (a wrong
+   * URL or service path, not this service), `rejected` (an in-band Error: no such data), `failing`
+   * (an error status: the target fails on valid calls). The failed rows of a `credentials` or
+   * `address` cell are its symptom, not findings: they do not make the verdict FAIL.
+   */
+  readonly cause?: 'credentials' | 'address' | 'rejected' | 'failing';
 }
 
 /** One call of a sequence over state. */

@@ -47,9 +47,12 @@ export function nothingAnswered(rows: readonly Pick<ResultRow, 'check' | 'status
 
 type Judged = Pick<RunReport, 'results' | 'untested' | 'diagnosis' | 'bookings' | 'incomplete'>;
 
-/** Whether a row is about one operation × binding cell whose valid calls never reached the data path. */
-function inUntestedCell(report: Pick<RunReport, 'untested'>): (r: Pick<ResultRow, 'operation' | 'binding'>) => boolean {
-  const cells = new Set((report.untested ?? []).map((u) => `${u.operation}\u0000${u.binding}`));
+/**
+ * Whether a row is about one operation × binding cell whose valid calls never reached the data path
+ * (`symptoms`: only those whose cause explains their failures: wrong credentials or address).
+ */
+function inUntestedCell(report: Pick<RunReport, 'untested'>, symptoms = false): (r: Pick<ResultRow, 'operation' | 'binding'>) => boolean {
+  const cells = new Set((report.untested ?? []).filter((u) => !symptoms || u.cause === 'credentials' || u.cause === 'address').map((u) => `${u.operation}\u0000${u.binding}`));
   return (r) => {
     const bs = rowBindings(r);
     return bs.length > 0 && bs.every((b) => cells.has(`${r.operation}\u0000${b}`));
@@ -70,14 +73,15 @@ export function passedUnreached(report: Pick<RunReport, 'results' | 'untested' |
 
 /**
  * The failed rows that break the contract: not those of an operation × binding whose valid calls
- * never reached the data path (a 404 there is the symptom of a wrong path, not a finding of the
- * service: the cell is UNTESTED, as the README's exit 5 says).
+ * never reached the data path for want of the right credentials or address (a 404 there is the
+ * symptom of a wrong path, not a finding of the service: the cell is UNTESTED, as the README's exit
+ * 5 says). A cell that answers valid calls with an error status keeps its failures: it fails.
  */
 export function contractFailures(report: Pick<RunReport, 'results' | 'untested' | 'diagnosis'>): ResultRow[] {
   const failed = report.results.filter((r) => r.status === 'failed');
   if (untestedExtent(report) === 'all') return [];
-  const untested = inUntestedCell(report);
-  return failed.filter((r) => !untested(r));
+  const symptom = inUntestedCell(report, true);
+  return failed.filter((r) => !symptom(r));
 }
 
 function plural(n: number, word: string): string {
@@ -101,7 +105,10 @@ export function judgeRun(report: Judged, signal?: number): RunVerdict {
   const extent = untestedExtent(report);
   if (extent === 'all') return { verdict: 'UNTESTED', exitCode: EXIT_UNTESTED, reason: 'no valid call reached the data path: nothing was tested' };
   const failed = contractFailures(report);
-  if (failed.length > 0) return { verdict: 'FAIL', exitCode: EXIT_FAIL, reason: `the target broke the contract (${plural(failed.length, 'failed check')})` };
+  if (failed.length > 0) {
+    const all = rows.filter((r) => r.status === 'failed').length;
+    return { verdict: 'FAIL', exitCode: EXIT_FAIL, reason: `the target broke the contract (${plural(failed.length, 'failed check')}${all > failed.length ? `, and ${all - failed.length} more where valid calls never reached the data path` : ''})` };
+  }
   if (extent === 'some') {
     const ops = [...new Set((report.untested ?? []).map((u) => u.operation))];
     return { verdict: 'UNTESTED', exitCode: EXIT_UNTESTED, reason: `some operations were not tested (${ops.slice(0, 6).join(', ')}${ops.length > 6 ? ', …' : ''}): no valid call of theirs reached the data path` };

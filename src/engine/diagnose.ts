@@ -273,6 +273,16 @@ function aboutCredentials(e: { readonly type: string; readonly message: string }
   return e !== undefined && /authenticat|credential|password|login|log on|unauthori[sz]ed|not authori[sz]ed|access.denied|forbidden|permission/i.test(`${e.type} ${e.message}`);
 }
 
+/** What an untested cell's commonest answer says (UntestedCell.cause), by the same reading as advice(). */
+function causeOf(top: Reach): NonNullable<UntestedCell['cause']> {
+  if (top.credentials || aboutCredentials(top.error)) return 'credentials';
+  if (top.error) return 'rejected';
+  const status = top.status;
+  if (status === 401 || status === 403) return 'credentials';
+  if (status === undefined || status === 200 || (status >= 300 && status < 400) || [404, 405, 410, 501].includes(status)) return 'address';
+  return 'failing';
+}
+
 /** What to do about untested calls, from the commonest reason. */
 function advice(top: Reach, one?: Operation): string {
   if (top.credentials || aboutCredentials(top.error)) return 'check the credentials (the user name, and the password and where it comes from)';
@@ -338,7 +348,7 @@ export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'opera
     }
   });
   const untestedCells = [...cells.values()].filter((c) => !c.reaches.some((r) => r.reached));
-  const untested: UntestedCell[] = untestedCells.map((c) => ({ operation: c.op.name, binding: c.binding, reason: everyCall(c.reaches) }));
+  const untested: UntestedCell[] = untestedCells.map((c) => ({ operation: c.op.name, binding: c.binding, reason: everyCall(c.reaches), cause: causeOf(commonest(c.reaches).top) }));
   const isUntested = new Set(untestedCells.map((c) => cellKey(c.op.name, c.binding)));
   const nothingTested = untestedCells.length > 0 && untestedCells.length === cells.size;
 

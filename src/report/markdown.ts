@@ -112,7 +112,7 @@ export function renderMarkdown(report: RunReport): string {
   const unreached = s.passedUnreached ?? 0;
   const lines: string[] = [];
   lines.push(`## ${icon} Conformance ${verdict}`, '');
-  if (verdict !== 'PASS') lines.push(`${mdText(judged.reason)} (exit ${judged.exitCode})`, '');
+  if (verdict !== 'PASS') lines.push(`Exit ${judged.exitCode}: ${mdText(judged.reason)}`, '');
   const counts = [
     s.failed ? `**${s.failed} failed**` : '0 failed',
     `${s.passed - unreached} passed`, ...(unreached ? [`${unreached} passed on answers that never reached the data path`] : []), `${s.skipped} skipped`, `${s.known} known deviation${s.known === 1 ? '' : 's'}`,
