@@ -159,6 +159,14 @@ describe('one verdict: the exit code and every headline agree (issue 31)', () =>
     agree(outputs(join(dir, 'r'), r.out), 6, 'INCOMPLETE');
   });
 
+  test('6 INCOMPLETE: no pool given at all, not "✅ Conformance PASS"', async () => {
+    const dir = tempDir('v6n');
+    const r = await cli(['run', ...at(mock.url), '--allow-mutations', '--operations', 'CancelBooking,GetThemes', ...FAST, '--no-negative', '--quiet', '--report-dir', dir], RIGHT);
+    expect(r.code, r.out + r.err).toBe(6);
+    agree(outputs(dir, r.out), 6, 'INCOMPLETE');
+    expect(r.out).not.toMatch(/Conformance PASS/);
+  });
+
   test.for([['SIGINT', 130], ['SIGTERM', 143]] as const)('%s (exit %i) INCOMPLETE, not PASS', async ([sig, code]) => {
     const dir = tempDir(`v${code}`);
     const out: string[] = [];
