@@ -166,8 +166,8 @@ export interface UntestedCell {
   readonly reason: string;
   /**
    * What its commonest answer says: `credentials` (refused as wrong credentials), `address` (a wrong
-   * URL or service path, not this service), `rejected` (an in-band Error: no such data), `failing`
-   * (an error status: the target fails on valid calls). The failed rows of a `credentials` or
+   * URL or service path: HTTP 404, 405, 410, 501), `rejected` (an in-band Error: no such data),
+   * `failing` (the target answers valid calls wrongly: another status, a redirect, no result element). The failed rows of a `credentials` or
    * `address` cell are its symptom, not findings: they do not make the verdict FAIL.
    */
   readonly cause?: 'credentials' | 'address' | 'rejected' | 'failing';

@@ -279,7 +279,9 @@ function causeOf(top: Reach): NonNullable<UntestedCell['cause']> {
   if (top.error) return 'rejected';
   const status = top.status;
   if (status === 401 || status === 403) return 'credentials';
-  if (status === undefined || status === 200 || (status >= 300 && status < 400) || [404, 405, 410, 501].includes(status)) return 'address';
+  // Only a status saying "nothing here" is about the address; a 200 without its result, a redirect
+  // or a 5xx is the target answering valid calls wrongly: its failures are findings.
+  if (status !== undefined && [404, 405, 410, 501].includes(status)) return 'address';
   return 'failing';
 }
 
