@@ -16,7 +16,7 @@ describe('accommodation-conformance: runConformance', () => {
     const top: Record<keyof ConformanceSettings, true> = {
       target: true, bindings: true, operations: true, allowMutations: true, concurrency: true, timeoutMs: true, deadlineMs: true,
       maxRps: true, maxBodyBytes: true, seed: true, examples: true, maxFailures: true, giveUpAfter: true, insecureTls: true,
-      reportDir: true, checks: true, skipChecks: true, negative: true, equivalence: true, cases: true, casesMode: true, expectations: true, bookings: true,
+      reportDir: true, checks: true, skipChecks: true, skipOperations: true, negative: true, equivalence: true, cases: true, casesMode: true, expectations: true, bookings: true,
     };
     const target: Record<keyof NonNullable<ConformanceSettings['target']>, true> = {
       bookUrl: true, searchUrl: true, transfersUrl: true, bookPath: true, bookHttpPath: true, searchPath: true, searchHttpPath: true,
@@ -37,6 +37,24 @@ describe('accommodation-conformance: runConformance', () => {
     expect(ops).toContain('GetLanguages');
     expect(ops).toContain('GetMeals');
     expect(ops).not.toContain('GetThemes');
+    expect(report).toMatchObject({ verdict: 'PASS', exitCode: 0 });
+  });
+
+  test('the verdict (issue 31): a wrong password fails no row, yet is UNTESTED; no password is a ConfigError in the library\'s words', async () => {
+    const mock = await startMock({ port: 0, realService: true });
+    try {
+      const target = { bookUrl: mock.url, searchUrl: mock.url, user: 'mock-user' };
+      const report = await runConformance({ target: { ...target, password: 'wrong-pass' }, operations: ['GetMeals'], examples: 0 });
+      expect(report.summary.failed).toBe(0);
+      expect(report).toMatchObject({ verdict: 'UNTESTED', exitCode: 5, verdictReason: expect.stringMatching(/nothing was tested/) });
+      expect(report.summary.passedUnreached).toBe(report.summary.passed);
+      const none = runConformance({ target, operations: ['GetMeals'] });
+      await expect(none).rejects.toThrow(ConfigError);
+      await expect(none).rejects.toThrow(/^runConformance settings: no password for the target: give target\.password, or target\.passwordEnv/);
+      await expect(runConformance({ target, operations: ['GetMeals'] })).rejects.not.toThrow(/--password|set CONFORMANCE_PASSWORD/);
+    } finally {
+      await mock.close();
+    }
   });
 
   test('against a mock with a fault: failed rows; reportDir gets the reports', async () => {

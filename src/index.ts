@@ -49,6 +49,8 @@ export interface ConformanceSettings {
   };
   readonly bindings?: readonly BindingId[];
   readonly operations?: readonly string[];
+  /** Operations to leave out (the config key `skipOperations`): the run tests the others. */
+  readonly skipOperations?: readonly string[];
   readonly allowMutations?: boolean;
   readonly concurrency?: number;
   readonly timeoutMs?: number;
@@ -100,8 +102,10 @@ export interface RunConformanceOptions {
 
 /**
  * Run the matrix against a target (or the embedded mock) and return the report (the content of
- * conformance.json): `report.summary.failed === 0` is a conforming target. Known deviations are
- * applied when `expectations` is given; reports are written when `reportDir` is given.
+ * conformance.json). `report.verdict === 'PASS'` is a conforming target, and nothing else is: a run
+ * that tested nothing may show no failed row (`report.verdict` is then UNTESTED, OUTAGE or
+ * INCOMPLETE, `report.exitCode` what `conformance run` exits with, `report.verdictReason` why).
+ * Known deviations are applied when `expectations` is given; reports are written when `reportDir` is given.
  */
 export async function runConformance(settings: ConformanceSettings = {}, options: RunConformanceOptions = {}): Promise<RunReport> {
   const s = resolveRunSettingsObject(settings, options.env ?? {}, 'runConformance settings');
@@ -114,4 +118,4 @@ export { validateDocument, type DocumentValidation, type ValidateDocumentOptions
 export { HarnessError, UsageError, ConfigError, EnvironmentError } from './core/errors.js';
 export { TOOL_NAME, TOOL_VERSION } from './core/version.js';
 export { BINDINGS, OPERATIONS, DEFAULT_NAMESPACES, DEFAULT_PATHS, type BindingId, type Namespaces, type Operation, type ServicePaths } from './contract/catalogue.js';
-export type { RunReport, ResultRow, Finding, Status, Diagnosis, UntestedCell } from './core/types.js';
+export type { RunReport, ResultRow, Finding, Status, Diagnosis, UntestedCell, Verdict } from './core/types.js';

@@ -11,6 +11,7 @@ import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK } from '../core/rows.j
 import { EXPECTATIONS_CHECK } from '../engine/expectations.js';
 import { EXIT_UNREACHABLE } from './run.js';
 import { EXIT_POOL_EXHAUSTED } from '../engine/bookings.js';
+import { EXIT_FAIL, EXIT_INCOMPLETE, EXIT_SIGTERM, EXIT_UNTESTED } from '../core/verdict.js';
 import { readExpectations } from '../engine/expectations.js';
 import { COMPARE_OPTIONS } from './compare.js';
 import { parseFlags, resolveRunSettings, RUN_OPTIONS } from './config.js';
@@ -115,6 +116,9 @@ describe('README and docs/', () => {
   test('documents every exit code', () => {
     const para = between(README, '**Exit codes**', '## Commands');
     for (const code of [0, 1, 2, 3, EXIT_UNREACHABLE, EXIT_POOL_EXHAUSTED, 130, 143]) expect(para, String(code)).toContain(`\`${code}\``);
+    // Each verdict beside its exit code (issue 31): the table a CI author reads is the verdict module's.
+    const verdicts: [number, string][] = [[0, 'PASS'], [EXIT_FAIL, 'FAIL'], [EXIT_UNREACHABLE, 'OUTAGE'], [EXIT_UNTESTED, 'UNTESTED'], [EXIT_INCOMPLETE, 'INCOMPLETE'], [EXIT_SIGTERM, 'INCOMPLETE']];
+    for (const [code, verdict] of verdicts) expect(para, verdict).toMatch(new RegExp(`^\\| [^|]*\`${code}\`[^|]*\\| \`${verdict}\` \\|`, 'm'));
   });
   test('lists every defect code with its meaning, and no other', () => {
     const section = between(doc('checks.md'), '## Defect codes');
@@ -135,7 +139,7 @@ describe('examples', () => {
     expect(t.embedded).toBe(false);
     expect(existsSync(t.expectations!)).toBe(true);
     expect(() => resolveRunSettings(['--config', 'examples/target.json'], {})).toThrow(/STAGING_SERVICE_PASSWORD/);
-    expect(resolveRunSettings(['--config', 'examples/mock.json'], {}).embedded).toBe(true);
+    expect(resolveRunSettings(['--config', 'examples/run-embedded.json'], {}).embedded).toBe(true);
   });
   test('the workflow runs the shards as a matrix and merges them into the job summary', () => {
     expect(WORKFLOW).toMatch(/shard: \['1\/2', '2\/2'\]/);

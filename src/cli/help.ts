@@ -67,7 +67,7 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = withEnv({
   list: { description: 'print the plan (operation × binding × case, parameters, checks) and send nothing', default: 'off' },
   'dry-run': { description: 'the same as --list', default: 'off' },
   'list-format': { value: 'text|json', description: 'the format of --list', default: 'text' },
-  github: { description: 'GitHub Actions: an ::error annotation per failed row, the Markdown summary appended to $GITHUB_STEP_SUMMARY', default: 'on when GITHUB_ACTIONS=true', env: 'GITHUB_ACTIONS' },
+  github: { description: 'GitHub Actions: an ::error annotation per defect (most severe first, the count in a notice), the Markdown summary appended to $GITHUB_STEP_SUMMARY', default: 'on when GITHUB_ACTIONS=true', env: 'GITHUB_ACTIONS' },
   proxy: { value: 'URL', description: 'HTTP proxy for every target URL (http:// forwarded, https:// tunnelled with CONNECT); overrides HTTPS_PROXY/HTTP_PROXY; NO_PROXY still applies; credentials in it are redacted', default: 'https_proxy/HTTPS_PROXY, http_proxy/HTTP_PROXY', env: 'CONFORMANCE_PROXY' },
   'ca-file': { value: 'PEM', description: 'trust the CA(s) in this PEM file, besides the system\'s', default: 'system CAs' },
   'client-cert': { value: 'PEM', description: 'client certificate (PEM) for targets that demand one; with --client-key', default: 'none' },
@@ -75,6 +75,7 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = withEnv({
   'client-pfx': { value: 'FILE', description: 'client certificate and key as PKCS#12; its passphrase from the variable (never a flag)', default: 'none', env: 'CONFORMANCE_CLIENT_PFX_PASSPHRASE' },
   header: { value: '"N: V"', description: 'add a header to every request (repeatable); "N: env:VAR" takes the value from the variable VAR, a secret: redacted, named in curl commands; Content-Type and SOAPAction are refused', default: 'none' },
   help: HELP_FLAG,
+  'skip-operations': { value: 'LIST', description: 'operations to leave out (case-sensitive): the run tests the others', default: 'none', env: 'CONFORMANCE_SKIP_OPERATIONS' },
 });
 
 export const DIFF_HELP: FlagHelp<typeof DIFF_OPTIONS> = {

@@ -7,8 +7,8 @@
 import { UsageError } from '../core/errors.js';
 import { applyExpectations, readExpectations, verdictWarning } from '../engine/expectations.js';
 import { formatSummary } from '../report/console.js';
-import { verdictOf, writeReports } from '../report/index.js';
-import { EXIT_UNTESTED } from '../engine/execute.js';
+import { writeReports } from '../report/index.js';
+import { verdictOfReport, withVerdict } from '../core/verdict.js';
 import { reportDirProblem } from '../report/paths.js';
 import { mergeReports } from '../report/merge.js';
 import { helpText, parseFlags } from './config.js';
@@ -52,9 +52,10 @@ export async function mergeCommand(argv: string[], io: CommandIO): Promise<numbe
       if (w) io.err(`warning: ${w}`);
     }
   }
+  // The merged run's one verdict, judged from all its shards' rows (a shard's alone says nothing of the whole).
+  report = withVerdict(report);
   const paths = await writeReports(report, out);
   if (!f.quiet) io.err(`conformance: merged ${inputs.length} report${inputs.length > 1 ? 's' : ''}${inputs[0]!.shard ? ` (${inputs[0]!.shard.count} shards)` : ''}`);
   io.out(formatSummary(report, paths));
-  const verdict = verdictOf(report.summary, report);
-  return verdict === 'UNTESTED' ? EXIT_UNTESTED : verdict === 'FAIL' ? 1 : 0;
+  return verdictOfReport(report).exitCode;
 }

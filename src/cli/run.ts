@@ -1,11 +1,8 @@
 /** `conformance run`: parse the flags, run (src/engine/execute.ts, the library's entry point too), print, and choose the exit code. */
-import { EXIT_POOL_EXHAUSTED } from '../engine/bookings.js';
-import { nothingAnswered } from '../engine/diagnose.js';
 import { formatPlan, listPlan } from '../engine/plan-list.js';
 import { githubAnnotations, writeStepSummary } from '../report/github.js';
-import { EXIT_UNREACHABLE, EXIT_UNTESTED, executeRun } from '../engine/execute.js';
-import { untestedExtent } from '../core/rows.js';
-import { poolShortage, verdictOf } from '../report/index.js';
+import { executeRun } from '../engine/execute.js';
+import { verdictOfReport } from '../core/verdict.js';
 import { formatDefects, formatDiagnosis, formatSummary } from '../report/console.js';
 import { progressLine } from '../report/progress.js';
 import { rerunCommand } from '../report/rerun.js';
@@ -25,7 +22,7 @@ export interface CommandIO {
 
 export { EXIT_UNREACHABLE, EXIT_UNTESTED } from '../engine/execute.js';
 
-/** Run and report; returns the process exit code (0 conforming, 1 not conforming, 4 unreachable, 5 not tested). */
+/** Run and report; returns the process exit code, the run's verdict's (README, "Exit codes"). */
 export async function runCommand(argv: string[], io: CommandIO): Promise<number> {
   if (argv.includes('--help') || argv.includes('-h')) {
     io.out(helpText(RUN_USAGE, RUN_OPTIONS, RUN_HELP));
@@ -51,21 +48,11 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     const warning = await writeStepSummary(paths.markdown, io.env);
     if (warning) io.err(warning);
   }
-  if (interrupted) return interrupted;
-  if (nothingAnswered(report.results)) {
-    io.err(`conformance: the target did not answer a single request: nothing was tested (exit ${EXIT_UNREACHABLE}); see the diagnosis above`);
-    return EXIT_UNREACHABLE;
+  // The one verdict, judged when the run ended (src/core/verdict.ts), gives the exit code.
+  const v = verdictOfReport(report);
+  if (interrupted === undefined && v.exitCode !== 0 && v.verdict !== 'FAIL') {
+    // The pools' reason says what to do itself.
+    io.err(`conformance: ${v.reason} (exit ${v.exitCode})${v.verdict === 'INCOMPLETE' && report.bookings?.short ? '' : '; see the diagnosis above'}`);
   }
-  const verdict = verdictOf(report.summary, report);
-  if (verdict === 'UNTESTED') {
-    io.err(`conformance: ${untestedExtent(report) === 'all' ? 'no valid call reached the data path: nothing was tested' : 'some operations were not tested'} (exit ${EXIT_UNTESTED}); see the diagnosis above`);
-    return EXIT_UNTESTED;
-  }
-  if (verdict === 'FAIL') return 1;
-  const short = poolShortage(report);
-  if (short) {
-    io.err(`conformance: ${short} (exit ${EXIT_POOL_EXHAUSTED})`);
-    return EXIT_POOL_EXHAUSTED;
-  }
-  return 0;
+  return interrupted ?? v.exitCode;
 }

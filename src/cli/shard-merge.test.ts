@@ -119,7 +119,8 @@ describe('run --shard and merge', () => {
     ]);
     expect([s1.code, s2.code]).toEqual([4, 4]);
     const m = await cli(['merge', join(work, 'down1'), join(work, 'down2'), '--report-dir', join(work, 'down-merged')]);
-    expect(m.code, m.err).toBe(1);
+    // The merge judges as a run does (issue 31): no shard got an answer, so it is an outage, not a failure.
+    expect(m.code, m.err).toBe(4);
     const merged = readReport(join(work, 'down-merged'));
     expect(merged.results.filter((r) => r.case === 'preflight').map((r) => r.findings[0]!.code)).toEqual(['host_unreachable']);
     expect(merged.diagnosis).toEqual([{ level: 'error', code: 'host_unreachable', message: expect.stringMatching(/^127\.0\.0\.1:9 does not answer: connection refused/) }]);

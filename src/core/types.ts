@@ -137,6 +137,14 @@ export interface ResultRow {
   readonly durationMs?: number;
 }
 
+/**
+ * The one verdict of a run (src/core/verdict.ts). PASS: something was tested and nothing failed.
+ * FAIL: the target broke the contract. UNTESTED: it answered, but (some of) it could not be tested.
+ * INCOMPLETE: calls were left unsent (a booking pool, the deadline, a signal) and nothing failed
+ * before. OUTAGE: not one request got an answer.
+ */
+export type Verdict = 'PASS' | 'FAIL' | 'UNTESTED' | 'INCOMPLETE' | 'OUTAGE';
+
 export interface RunReport {
   readonly tool: { readonly name: string; readonly version: string };
   readonly target: {
@@ -151,8 +159,19 @@ export interface RunReport {
   readonly durationMs: number;
   readonly bindings: readonly BindingId[];
   readonly operations: readonly string[];
-  summary: { passed: number; failed: number; skipped: number; known: number; total: number };
+  /**
+   * Rows by status (`total` is their sum); `passedUnreached`, set with the verdict: how many of the
+   * passed rows are about answers that never reached the data path, no passes of the contract (the
+   * headlines count them apart).
+   */
+  summary: { passed: number; failed: number; skipped: number; known: number; total: number; passedUnreached?: number };
   results: ResultRow[];
+  /** The run's one verdict (src/core/verdict.ts), set when the run is over: the exit code and every headline come from it. */
+  readonly verdict?: Verdict;
+  /** The exit code of `conformance run` for this verdict (README, "Exit codes"). */
+  readonly exitCode?: number;
+  /** Why the verdict, in the headline's words. */
+  readonly verdictReason?: string;
   /** The expectations file applied to the results, entry by entry (absent when none was). */
   readonly expectations?: ExpectationsSummary;
   /** Generated request cases: the seed that repeats them, the examples per operation, where `language` came from (absent: none generated). */
@@ -199,6 +218,13 @@ export interface UntestedCell {
   readonly operation: string;
   readonly binding: string;
   readonly reason: string;
+  /**
+   * What its commonest answer says: `credentials` (refused as wrong credentials), `address` (a wrong
+   * URL or service path: HTTP 404, 405, 410, 501), `rejected` (an in-band Error: no such data),
+   * `failing` (the target answers valid calls wrongly: another status, a redirect, no result element). The failed rows of a `credentials` or
+   * `address` cell are its symptom, not findings: they do not make the verdict FAIL.
+   */
+  readonly cause?: 'credentials' | 'address' | 'rejected' | 'failing';
 }
 
 /** One call of a sequence over state. */
@@ -245,14 +271,14 @@ export interface BookingsSummary {
 
 /** One conclusion about the target as a whole. */
 export interface Diagnosis {
-  /** error: the run cannot pass because of it; hint: what to try. */
-  readonly level: 'error' | 'hint';
+  /** error: the run cannot pass because of it; hint: what to try; note: worth knowing, nothing to fix. */
+  readonly level: 'error' | 'hint' | 'note';
   readonly message: string;
   /**
    * What kind of conclusion it is, stable snake_case, where a program acts on it: `nothing_tested`
    * (no valid call of the run reached the data path: the run exits 5), `untested_operation`,
    * `not_this_service`, `host_unreachable`, `plain_http_port`, `url_holds_service_path`,
-   * `wsdl_not_found`, `other_namespace`, `operation_not_called`, `tls_closed` (an https target closed the
+   * `wsdl_not_found`, `wsdl_not_served`, `other_namespace`, `operation_not_called`, `tls_closed` (an https target closed the
    * connection without an answer: a client certificate it wants or refuses).
    */
   readonly code?: string;

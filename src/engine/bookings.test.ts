@@ -13,7 +13,7 @@ import { Transport } from '../transport/client.js';
 import { consumesBooking, EMPTY_POOLS, idParamOf, mockBookings, parseBookings, probeVariant } from './bookings.js';
 import { loadFixtureCases } from './cases.js';
 import { bindingParams, bookingNeeds, planUnits, rejectedText, unitRequests, type RunPlan } from './plan.js';
-import { poolShortage } from '../report/model.js';
+import { poolShortage } from '../core/verdict.js';
 import { runConformance } from './run.js';
 import { resolveRunSettingsFlags } from './settings.js';
 

@@ -82,6 +82,8 @@ export function wsdlTargetNamespace(text: string): string | undefined {
 export interface Preflight {
   readonly diagnosis: Diagnosis[];
   readonly rows: ResultRow[];
+  /** The services whose WSDL was not there (their `wsdl_not_found` hint), settled by settleWsdlHints once the operations have answered. */
+  readonly missingWsdl?: ReadonlyMap<string, Diagnosis>;
 }
 
 /**
@@ -99,6 +101,7 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'b
   }
   const diagnosis: Diagnosis[] = [];
   const rows: ResultRow[] = [];
+  const missingWsdl = new Map<string, Diagnosis>();
   const down = new Set<string>();
   // A base URL that already ends in its service path doubles the path in every request.
   const doubled = new Set<string>();
@@ -144,10 +147,12 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'b
     }
     if (ex.response?.status === 404 || ex.response?.status === 410) {
       const { path: key, pathFlag } = groupSettings(op.group);
-      diagnosis.push({
+      const hint: Diagnosis = {
         level: 'hint', code: 'wsdl_not_found',
         message: redact(`the WSDL at ${url}?WSDL is not there (HTTP ${ex.response.status}): check the host and the service path (${sourceOf(plan.target, key, pathFlag)}: ${plan.target.paths[op.group].soap})`),
-      });
+      };
+      diagnosis.push(hint);
+      missingWsdl.set(op.service, hint);
       return;
     }
     if (ex.response?.status !== 200) return;
@@ -157,7 +162,25 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'b
       diagnosis.push({ level: 'hint', code: 'other_namespace', message: redact(`the WSDL at ${url}?WSDL declares targetNamespace ${declared}, not ${configured}: ${nsAdvice(plan.target, op, declared)}`) });
     }
   }));
-  return { diagnosis, rows };
+  return { diagnosis, rows, ...(missingWsdl.size ? { missingWsdl } : {}) };
+}
+
+/**
+ * The preflight's hints, once the operations have answered: a WSDL missing at a service path whose
+ * valid calls reached the data path is a note (the service does not serve its WSDL there), not a
+ * hint that the host or the path is wrong.
+ */
+export function settleWsdlHints(before: Preflight, reachedServices: ReadonlySet<string>): Diagnosis[] {
+  const settled = new Map([...before.missingWsdl ?? []].filter(([service]) => reachedServices.has(service)).map(([service, d]) => [d, service]));
+  return before.diagnosis.map((d) => {
+    const service = settled.get(d);
+    if (service === undefined) return d;
+    const url = /the WSDL at (\S+) is not there \(HTTP (\d+)\)/.exec(d.message);
+    return {
+      level: 'note', code: 'wsdl_not_served',
+      message: `the WSDL${url ? ` at ${url[1]}` : ''} is not there${url ? ` (HTTP ${url[2]})` : ''}, but the ${service} service answers at that path: it does not serve its WSDL there (nothing to change in the settings)`,
+    };
+  });
 }
 
 /** The checks that judge a rejection: a pass means the target refused what it had to. */
@@ -182,6 +205,8 @@ interface Reach {
   readonly error?: { readonly type: string; readonly message: string };
   /** The HTTP status of the answer. */
   readonly status?: number;
+  /** Rejected as wrong credentials (a fault or page saying so, whatever the status): the service is there, the user or password is not right. */
+  readonly credentials?: boolean;
 }
 
 const REACHED: Reach = { reached: true, key: 'reached', words: 'reached the data path', noResult: false };
@@ -202,7 +227,8 @@ function reachOf(op: Operation, rows: readonly ResultRow[]): Reach | undefined {
   const inBand = rows.find((r) => r.inBandError)?.inBandError ?? (rows.some((r) => r.check === 'shape') ? undefined : errorInExcerpt(exchange.response));
   if (inBand) {
     return {
-      reached: false, key: `in-band\u0000${inBand.type}`, noResult: false, error: inBand,
+      // Credentials refused in-band or by a fault are one reason, whichever binding said it how.
+      reached: false, key: aboutCredentials(inBand) ? 'credentials' : `in-band\u0000${inBand.type}`, noResult: false, error: inBand,
       words: `rejected with ${inBand.type || 'an in-band Error'}${inBand.message ? ` ("${cut(inBand.message, 120)}")` : ''}`,
     };
   }
@@ -220,6 +246,11 @@ function reachOf(op: Operation, rows: readonly ResultRow[]): Reach | undefined {
     let said = rows.find((r) => r.check === 'status_code' && r.status === 'failed')?.message.replace(/^status \d+ instead of 200, with /, '');
     // An HTML error page, in words: its text, not its markup.
     if (said && /html/i.test(type ?? '')) said = said.replace(/<[^>]*>?/g, ' ').replace(/\s+/g, ' ').replace(/" /, '"');
+    // A fault or page saying the credentials are wrong ("Authentication failed"): the service is
+    // there and answered, it refused the user or password (every binding alike, one reason).
+    if (aboutCredentials({ type: '', message: said ?? '' })) {
+      return { reached: false, key: 'credentials', noResult: false, credentials: true, status, words: `refused as wrong credentials (HTTP ${status}${said ? ` with ${cut(said, 160)}` : ''})` };
+    }
     return { reached: false, key: `status\u0000${status}`, noResult: true, status, words: `got HTTP ${status}${type ? ` (${cut(type, 60)})` : ''}${said ? ` with ${cut(said, 160)}` : ''}` };
   }
   const failed = rows.find((r) => r.status === 'failed' && r.check !== EXCHANGE_CHECK);
@@ -251,8 +282,8 @@ function commonest(reaches: readonly Reach[]): { top: Reach; count: number } {
 function everyCall(reaches: readonly Reach[]): string {
   const { top, count } = commonest(reaches);
   return count === reaches.length
-    ? `every valid call (${reaches.length}) ${top.error ? 'was ' : ''}${top.words}`
-    : `no valid call reached the data path (${reaches.length}; ${count} of them ${top.error ? 'were ' : ''}${top.words})`;
+    ? `every valid call (${reaches.length}) ${top.error || top.credentials ? 'was ' : ''}${top.words}`
+    : `no valid call reached the data path (${reaches.length}; ${count} of them ${top.error || top.credentials ? 'were ' : ''}${top.words})`;
 }
 
 /** Whether an in-band rejection reads as one of the credentials. */
@@ -260,9 +291,21 @@ function aboutCredentials(e: { readonly type: string; readonly message: string }
   return e !== undefined && /authenticat|credential|password|login|log on|unauthori[sz]ed|not authori[sz]ed|access.denied|forbidden|permission/i.test(`${e.type} ${e.message}`);
 }
 
+/** What an untested cell's commonest answer says (UntestedCell.cause), by the same reading as advice(). */
+function causeOf(top: Reach): NonNullable<UntestedCell['cause']> {
+  if (top.credentials || aboutCredentials(top.error)) return 'credentials';
+  if (top.error) return 'rejected';
+  const status = top.status;
+  if (status === 401 || status === 403) return 'credentials';
+  // Only a status saying "nothing here" is about the address; a 200 without its result, a redirect
+  // or a 5xx is the target answering valid calls wrongly: its failures are findings.
+  if (status !== undefined && [404, 405, 410, 501].includes(status)) return 'address';
+  return 'failing';
+}
+
 /** What to do about untested calls, from the commonest reason. */
 function advice(top: Reach, one?: Operation): string {
-  if (aboutCredentials(top.error)) return 'check the credentials (the user name, and the password and where it comes from)';
+  if (top.credentials || aboutCredentials(top.error)) return 'check the credentials (the user name, and the password and where it comes from)';
   if (top.error) {
     return `check the credentials, and give ${one ? `${one.name} a case` : 'the cases'} with data that exists on this target (the config file's "cases")`;
   }
@@ -279,6 +322,8 @@ export interface UnitsDiagnosis {
   readonly rows: ResultRow[];
   /** The operation × binding cells whose valid calls never reached the data path (empty: all reached it). */
   readonly untested: UntestedCell[];
+  /** The services one valid call of which at least reached the data path. */
+  readonly reachedServices: ReadonlySet<string>;
 }
 
 /**
@@ -302,7 +347,9 @@ export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'opera
   // Per valid unit and binding: whether that call reached the data path (for its comparison row).
   const unitReach = new Map<number, Map<string, Reach>>();
   units.forEach((u, i) => {
-    if (u.kind !== 'valid') return;
+    // A probe names no booking (src/engine/bookings.ts): a service with only real bookings answers it
+    // "not found", one where any id exists with data; neither says whether the data path is reached.
+    if (u.kind !== 'valid' || u.calls === 'probe') return;
     const byBinding = new Map<string, ResultRow[]>();
     for (const r of perUnit[i] ?? []) {
       if (r.check === EQUIVALENCE_CHECK) continue;
@@ -323,7 +370,7 @@ export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'opera
     }
   });
   const untestedCells = [...cells.values()].filter((c) => !c.reaches.some((r) => r.reached));
-  const untested: UntestedCell[] = untestedCells.map((c) => ({ operation: c.op.name, binding: c.binding, reason: everyCall(c.reaches) }));
+  const untested: UntestedCell[] = untestedCells.map((c) => ({ operation: c.op.name, binding: c.binding, reason: everyCall(c.reaches), cause: causeOf(commonest(c.reaches).top) }));
   const isUntested = new Set(untestedCells.map((c) => cellKey(c.op.name, c.binding)));
   const nothingTested = untestedCells.length > 0 && untestedCells.length === cells.size;
 
@@ -436,12 +483,9 @@ export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'opera
       });
     }
   }
-  return { diagnosis, rows, untested };
+  const reachedServices = new Set([...cells.values()].filter((c) => c.reaches.some((r) => r.reached)).map((c) => c.op.service));
+  return { diagnosis, rows, untested, reachedServices };
 }
 
-/** True when exchanges were tried and not one got a response: nothing about the target was tested. */
-export function nothingAnswered(rows: readonly ResultRow[]): boolean {
-  const exchanges = rows.filter((r) => r.check === EXCHANGE_CHECK);
-  return exchanges.some((r) => r.status === 'failed') && !exchanges.some((r) => r.status === 'passed');
-}
+export { nothingAnswered } from '../core/verdict.js';
 

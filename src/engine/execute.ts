@@ -10,6 +10,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { RunReport } from '../core/types.js';
 import { weakPasswordWarning } from '../core/weak-password.js';
+import { withVerdict } from '../core/verdict.js';
 import { writeReports, type ReportPaths } from '../report/index.js';
 import {
   applyExpectations, expectationsSchemaRef, readExpectations, renderExpectations, TODO_REASON, updateExpectations, verdictWarning, type ExpectationsFile,
@@ -17,33 +18,11 @@ import {
 import { runConformance, type EngineDeps } from './run.js';
 import { openSession } from './session.js';
 import { rerunBasis } from './rerun-basis.js';
-import { caseMatcher, planUnits, type RunPlan } from './plan.js';
-import { UsageError } from '../core/errors.js';
+import { unmatchedCases } from './plan-list.js';
 import type { RunSettings } from './settings.js';
 import { runShard, SHARD_FILE, shardJudge, shardPlan } from './shard.js';
 
-/**
- * --case must name cases of the plan: one that matches nothing is bad usage, said before anything is
- * sent, with the case ids there are (a re-run command pasted against another config or seed).
- */
-function unmatchedCases(plan: RunPlan): void {
-  const all = planUnits({ ...plan, caseFilter: undefined });
-  const idle = plan.caseFilter!.filter((p) => !all.some((u) => caseMatcher([p])(u.caseId)));
-  if (idle.length === 0) return;
-  const ids = [...new Set(all.map((u) => u.caseId))];
-  throw new UsageError(`--case ${idle.join(', ')} matches no case of this run (${plan.operations.map((o) => o.name).join(', ')}, seed ${plan.generation?.seed ?? '-'}, `
-    + `${plan.generation?.examples ?? 0} generated per operation); its cases: ${ids.slice(0, 40).join(', ')}${ids.length > 40 ? `, … (${ids.length} in all)` : ''}`);
-}
-
-/** Exit code when not one exchange got a response: the target is down, not broken (CI can tell an outage). */
-export const EXIT_UNREACHABLE = 4;
-/**
- * Exit code when the target answered but valid calls never reached the data path: nothing was
- * tested (wrong credentials, a wrong URL or path, not this service), or some operation × binding was
- * not and nothing failed. Not 1 (the contract was not shown broken) and not 4 (the target answers):
- * CI can tell "fix the harness's settings" from an outage and from a broken service.
- */
-export const EXIT_UNTESTED = 5;
+export { EXIT_UNREACHABLE, EXIT_UNTESTED } from '../core/verdict.js';
 
 /** What a run needs to say things while it runs, and whether it handles signals. */
 export interface RunIO {
@@ -147,6 +126,8 @@ export async function executeRun(s: RunSettings, io: RunIO, write = true): Promi
       if (unexercised && !s.quiet) io.err(`conformance: ${unexercised} expectation${unexercised > 1 ? 's' : ''} not judged by this run (operation, binding, check or case not run${sp ? ' completely in this shard' : ''})`);
     }
     const interrupted = signals?.state.code;
+    // The verdict is judged once, here, when nothing more changes the rows: every output reads it.
+    report = withVerdict(report, interrupted);
     if (!write) return { report, ...(interrupted ? { interrupted } : {}) };
 
     const paths = await writeReports(report, s.reportDir, secrets);

@@ -11,9 +11,23 @@ import { makeRedactor } from '../core/redact.js';
 import { EQUIVALENCE_CHECK } from '../core/rows.js';
 import type { Target } from '../core/types.js';
 import { FIXED_LANGUAGES } from './generate.js';
-import { planUnits, secretsOf, skipReason, type RunPlan, type Unit } from './plan.js';
+import { caseMatcher, planUnits, secretsOf, skipReason, type RunPlan, type Unit } from './plan.js';
+import { UsageError } from '../core/errors.js';
 import { checksOf } from './session.js';
 import type { RunSettings } from './settings.js';
+
+/**
+ * --case must name cases of the plan: one that matches nothing is bad usage, said before anything is
+ * sent, with the case ids there are (a re-run command pasted against another config or seed).
+ */
+export function unmatchedCases(plan: RunPlan): void {
+  const all = planUnits({ ...plan, caseFilter: undefined });
+  const idle = plan.caseFilter!.filter((p) => !all.some((u) => caseMatcher([p])(u.caseId)));
+  if (idle.length === 0) return;
+  const ids = [...new Set(all.map((u) => u.caseId))];
+  throw new UsageError(`--case ${idle.join(', ')} matches no case of this run (${plan.operations.map((o) => o.name).join(', ')}, seed ${plan.generation?.seed ?? '-'}, `
+    + `${plan.generation?.examples ?? 0} generated per operation); its cases: ${ids.slice(0, 40).join(', ')}${ids.length > 40 ? `, … (${ids.length} in all)` : ''}`);
+}
 
 /** One unit of the plan as listed. */
 export interface ListedUnit {
@@ -73,6 +87,8 @@ export function listPlan(s: RunSettings): ListedPlan {
     ...(s.examples > 0 ? { generation: { seed: s.seed, examples: s.examples, languages: FIXED_LANGUAGES, languagesFrom } } : {}),
     ...(s.caseFilter ? { caseFilter: s.caseFilter } : {}),
   };
+  // As a run would: --case naming no case of the plan is bad usage (exit 2), not "0 cases".
+  if (plan.caseFilter) unmatchedCases(plan);
   const redact = makeRedactor(secretsOf(target));
   const selected = new Set(checks.map((c) => c.name));
   const units = planUnits(plan).map((u: Unit): ListedUnit => {

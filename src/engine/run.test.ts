@@ -202,6 +202,11 @@ describe('shrinking a failing generated case', () => {
         expect(r.case).toMatch(/^gen-\d+-[0-9a-f]{6}$/);
         // Only bookingID (which holds a space) is needed: the dates and the language are the first case's again.
         expect(r.message).toMatch(/generated case shrunk: the failure needs bookingID;/);
+        // And from what (issue 31): each value put back, generated → sent, so a row's case id does not mislead.
+        const u = planUnits(p).find((x) => x.caseId === r.case)!;
+        const back = Object.keys(u.params).filter((k) => k !== 'bookingID' && k !== 'userName' && k !== 'password' && u.params[k] !== u.baseline![k]);
+        expect(back.length).toBeGreaterThan(0);
+        for (const k of back) expect(r.message).toContain(`${k} ${JSON.stringify(u.params[k])} → ${u.baseline![k] === undefined ? 'left out' : JSON.stringify(u.baseline![k])}`);
         expect(r.reproduce).toContain('checkInDate=2027-03-10T00:00:00');
         expect(r.reproduce).toMatch(/bookingID=[^']* /);
       }

@@ -25,7 +25,7 @@ import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 import { collectGarbage } from '../core/memory.js';
 import { curlCommand, networkFlags } from '../transport/curl.js';
 import type { Transport } from '../transport/client.js';
-import { diagnoseUnits, preflight } from './diagnose.js';
+import { diagnoseUnits, preflight, settleWsdlHints } from './diagnose.js';
 import { exchangeUnit } from './exchange.js';
 import { poolOf, POOL_NAMES } from './bookings.js';
 import { runSequence, SEQUENCE_CASE, sequenceNotRun } from './sequences.js';
@@ -301,8 +301,11 @@ export async function shrinkUnit(plan: RunPlan, deps: EngineDeps, unit: Unit, ro
   if (tried === 0) return rows;
   const needed = keys.slice(0, tried).filter((k) => current.params[k] !== baseline[k]);
   const untried = keys.slice(tried);
+  // What was sent differs from what the case id names: say from which values, to which (issue 31).
+  const putBack = keys.slice(0, tried).filter((k) => !needed.includes(k))
+    .map((k) => `${k} ${JSON.stringify(unit.params[k] ?? '')} → ${baseline[k] === undefined ? 'left out' : JSON.stringify(baseline[k])}`);
   const note = ` [generated case shrunk: ${needed.length ? `the failure needs ${needed.join(', ')}` : 'the failure needs none of the generated values tried'}; `
-    + `${tried - needed.length} of ${keys.length} generated values put back to the first hand-written case's`
+    + `${tried - needed.length} of ${keys.length} generated values put back to the first hand-written case's${putBack.length ? ` (sent: ${putBack.join(', ')})` : ''}`
     + `${untried.length ? `; not tried (${tried >= SHRINK_ATTEMPTS ? `at most ${SHRINK_ATTEMPTS} attempts` : 'the deadline passed'}): ${untried.join(', ')}` : ''}]`;
   return best.map((r) => (r.status === 'failed' ? { ...r, message: `${r.message}${note}` } : r));
 }
@@ -402,7 +405,7 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
   const results = [...before.rows, ...perUnit.flat(), ...after.rows];
   // That nothing was tested is said first: it explains everything below it.
   const first = (d: Diagnosis) => d.code === NOTHING_TESTED;
-  const diagnosis = [...after.diagnosis.filter(first), ...before.diagnosis, ...after.diagnosis.filter((d) => !first(d))];
+  const diagnosis = [...after.diagnosis.filter(first), ...settleWsdlHints(before, after.reachedServices), ...after.diagnosis.filter((d) => !first(d))];
   const t = plan.target;
   const summary = summarise(results);
   // The failed rows counted when the bound was reached differ from the summary's: the cases under way

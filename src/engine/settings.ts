@@ -144,6 +144,7 @@ export const RUN_ENV = {
   examples: 'CONFORMANCE_EXAMPLES',
   bookings: 'CONFORMANCE_BOOKINGS_FILE',
   github: 'GITHUB_ACTIONS',
+  'skip-operations': 'CONFORMANCE_SKIP_OPERATIONS',
   ...NETWORK_ENV,
 } as const satisfies Partial<Record<keyof typeof RUN_OPTIONS, string>>;
 
@@ -201,6 +202,7 @@ export const RUN_OPTIONS = {
   'client-pfx': { type: 'string' },
   header: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
+  'skip-operations': { type: 'string' },
 } as const;
 
 type Json = Record<string, unknown>;
@@ -294,8 +296,8 @@ export class Settings {
     return s as Sourced<string>;
   }
 
-  list(flag: string, key: string): Sourced<string[]> | undefined {
-    const s = this.get(flag, envOf(flag), key);
+  list(flag: string, key: string, envName: string | undefined = envOf(flag)): Sourced<string[]> | undefined {
+    const s = this.get(flag, envName, key);
     if (s === undefined) return undefined;
     if (typeof s.value === 'string') return { ...s, value: s.value.split(',').map((x) => x.trim()).filter(Boolean) };
     if (Array.isArray(s.value) && s.value.every((x) => typeof x === 'string')) return s as Sourced<string[]>;
@@ -524,17 +526,32 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
   const user = in_.string('user', 'CONFORMANCE_USER', 'target.user')?.value ?? (embedded ? DEFAULT_USER : undefined);
   // Where the password came from: a reproduce command names that variable.
   const { given, warnings } = passwordOf(in_, passwordEnvSetting, passwordSource);
-  const password = given?.value ?? (embedded ? DEFAULT_PASSWORD : undefined);
+  // --list / --dry-run send nothing: they need no password (the plan shows it masked anyway).
+  const listing = f.list === true || f['dry-run'] === true;
+  const password = given?.value ?? (embedded ? DEFAULT_PASSWORD : listing ? '' : undefined);
   const passwordVar = given === undefined ? undefined : given.source.startsWith('environment variable ') ? given.source.slice('environment variable '.length) : undefined;
-  if (user === undefined) throw new UsageError('no user name for the target: pass --user NAME (or CONFORMANCE_USER, or target.user in the config file)');
+  // The library (its settings object, not flags) is told in its own words, with a ConfigError as its docs say.
+  const library = passwordSource !== '--password';
+  if (user === undefined) {
+    if (library) throw new ConfigError(`${where}: no user name for the target: give target.user (or CONFORMANCE_USER in options.env)`);
+    throw new UsageError('no user name for the target: pass --user NAME (or CONFORMANCE_USER, or target.user in the config file)');
+  }
   if (password === undefined) {
+    if (library) {
+      throw new ConfigError(`${where}: no password for the target: give target.password, or target.passwordEnv naming a variable of options.env${passwordEnv ? ` (${passwordEnv} is not set there)` : ''}, or CONFORMANCE_PASSWORD in options.env`);
+    }
     throw new UsageError(`no password for the target: set CONFORMANCE_PASSWORD${passwordEnv ? ` or ${passwordEnv}` : ''} (or pass --password)`);
   }
 
   const bindingList = in_.list('bindings', 'bindings');
   const bindings = bindingList ? names(bindingList, 'binding', BINDINGS, (n) => BINDINGS.find((b) => b === n)) : [...BINDINGS];
   const opList = in_.list('operations', 'operations');
-  const operations = opList ? names(opList, 'operation', OPERATIONS.map((o) => o.name), findOperation) : [...OPERATIONS];
+  const chosen = opList ? names(opList, 'operation', OPERATIONS.map((o) => o.name), findOperation) : [...OPERATIONS];
+  // --skip-operations: a target without one operation today is run on the other thirteen without listing them.
+  const skipList = in_.list('skip-operations', 'skipOperations', 'CONFORMANCE_SKIP_OPERATIONS');
+  const skipped = skipList ? names(skipList, 'operation', OPERATIONS.map((o) => o.name), findOperation) : [];
+  const operations = chosen.filter((o) => !skipped.includes(o));
+  if (skipList && operations.length === 0) bad(skipList, `leaves no operation to test (${opList ? `${opList.source} names ${chosen.map((o) => o.name).join(', ')}` : 'it names them all'})`);
 
   if (!embedded) {
     const need = (group: Operation['group']) => operations.filter((o) => o.group === group).map((o) => o.name);

@@ -92,7 +92,7 @@ function shown(path: string): string {
  */
 export function formatDiagnosis(report: Pick<RunReport, 'diagnosis'>): string {
   if (!report.diagnosis?.length) return '';
-  return ['Diagnosis:', ...report.diagnosis.map((d) => consoleText(`  ${d.level === 'error' ? '✗' : 'hint:'} ${d.message}`))].join('\n');
+  return ['Diagnosis:', ...report.diagnosis.map((d) => consoleText(`  ${d.level === 'error' ? '✗' : `${d.level}:`} ${d.message}`))].join('\n');
 }
 
 /**
@@ -101,10 +101,13 @@ export function formatDiagnosis(report: Pick<RunReport, 'diagnosis'>): string {
  */
 export function formatSummary(report: RunReport, paths: ReportPaths): string {
   const s = report.summary;
-  const verdict = verdictOf(s, report);
+  const judged = verdictOf(report);
+  const verdict = judged.verdict;
   const lines: string[] = [];
   if (report.incomplete) lines.push(consoleText(`Incomplete: ${report.incomplete}`));
   lines.push(`Conformance ${verdict}: ${countsLine(s)} in ${formatDuration(report.durationMs)}`);
+  // Why a run is neither PASS nor FAIL: the counts alone do not say (the failures say why a run failed).
+  if (verdict !== 'PASS' && verdict !== 'FAIL') lines.push(consoleText(`Verdict: ${verdict} (exit ${judged.exitCode}): ${judged.reason}`));
   if (s.total === 0) lines.push('Warning: no checks ran.');
   if (report.untested?.length) {
     const ops = [...new Set(report.untested.map((c) => c.operation))];

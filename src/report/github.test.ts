@@ -17,7 +17,7 @@ describe('GitHub Actions output of a run', () => {
   beforeAll(async () => { mock = await startMock({ port: 0, faults: ['soap12-drops-list-item'] }); });
   afterAll(() => mock?.close());
 
-  test('under GITHUB_ACTIONS=true: an ::error per failed row, and the Markdown summary appended to the step summary file', async () => {
+  test('under GITHUB_ACTIONS=true: an ::error per defect, and the Markdown summary appended to the step summary file', async () => {
     const dir = tempDir('github');
     const summary = join(dir, 'step-summary.md');
     writeFileSync(summary, '# earlier step\n');
@@ -25,8 +25,8 @@ describe('GitHub Actions output of a run', () => {
       { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary });
     expect(r.code, r.err).toBe(1);
     const errors = r.out.split('\n').filter((l) => l.startsWith('::error '));
-    expect(errors).toHaveLength(2); // the default and other-language cases' comparisons
-    expect(errors[0]).toMatch(/^::error title=GetMeals \[soap12\] binding_equivalence::case default: at \/getMealsResult\/meals\/meal\[6\]: soap12 departs from soap11, get, post: .*soap11=<meal id=6 /);
+    expect(errors).toHaveLength(1); // one defect: the default and other-language cases' comparisons
+    expect(errors[0]).toMatch(/^::error title=GetMeals \[soap12\] binding_equivalence\/[a-z_]+::2 cases: default, other-language: at \/getMealsResult\/meals\/meal\[6\]: soap12 departs from soap11, get, post: .*soap11=<meal id=6 /);
     const written = readFileSync(summary, 'utf8');
     expect(written.startsWith('# earlier step\n## ❌ Conformance FAIL')).toBe(true);
     expect(written).toBe(`# earlier step\n${readFileSync(join(dir, 'reports', 'conformance.md'), 'utf8')}`);
@@ -36,24 +36,48 @@ describe('GitHub Actions output of a run', () => {
     const plain = await cli(['run', ...mockTarget(mock.url), '--operations', 'GetMeals', '--examples', '0', '--report-dir', tempDir('plain')]);
     expect(plain.out).not.toContain('::error');
     const flagged = await cli(['run', ...mockTarget(mock.url), '--github', '--operations', 'GetMeals', '--examples', '0', '--report-dir', tempDir('flag')]);
-    expect(flagged.out).toContain('::error title=GetMeals [soap12] binding_equivalence::');
+    expect(flagged.out).toMatch(/::error title=GetMeals \[soap12\] binding_equivalence\/[a-z_]+::/);
     expect(flagged.err).toContain('GITHUB_STEP_SUMMARY is not set');
   });
 });
 
 describe('annotations and summary are capped and escaped', () => {
-  test('at most MAX_ANNOTATIONS errors, then one notice of the rest; %, CR, LF, ":" and "," escaped', () => {
+  test('one ::error per defect, most severe first, at most MAX_ANNOTATIONS; the count in a notice; %, CR, LF, ":" and "," escaped', () => {
     const base = fixtureReport().results.find((r) => r.status === 'failed')!;
     const rows = Array.from({ length: MAX_ANNOTATIONS + 7 }, (_, i) => ({
       ...base, case: `c${i}`, check: 'shape', operation: 'GetMeals', binding: 'get',
-      findings: [{ check: 'shape', code: 'unknown_element' as const, path: '/r/x', message: `100% wrong\r\nline two, ${i}` }],
+      findings: [{ check: 'shape', code: 'unknown_element' as const, path: `/r/x${i}`, message: `100% wrong\r\nline two, ${i}` }],
     }));
     const lines = githubAnnotations({ ...fixtureReport(), results: rows });
     expect(lines).toHaveLength(MAX_ANNOTATIONS + 1);
-    expect(lines[0]).toBe('::error title=GetMeals [get] shape::case c0: at /r/x: 100%25 wrong%0D%0Aline two, 0');
-    expect(lines.at(-1)).toMatch(/^::notice title=conformance::7 more failed checks are not annotated/);
+    expect(lines[0]).toMatch(new RegExp(`^::notice title=Conformance FAIL::${MAX_ANNOTATIONS + 7} defects in ${MAX_ANNOTATIONS + 7} failed checks: the ${MAX_ANNOTATIONS} most severe annotated, 7 more in the job summary`));
+    expect(lines[1]).toBe('::error title=GetMeals [get] shape/unknown_element::1 case: c0: at /r/x0: 100%25 wrong%0D%0Aline two, 0');
     const titled = githubAnnotations({ ...fixtureReport(), results: [{ ...rows[0]!, check: 'a:b,c' }] });
-    expect(titled[0]).toMatch(/^::error title=GetMeals \[get\] a%3Ab%2Cc::/);
+    expect(titled[1]).toMatch(/^::error title=GetMeals \[get\] a%3Ab%2Cc\/unknown_element::/);
+  });
+
+  test('issue 31: 3 defects in 17 failed rows are 3 errors, not 17 of which GitHub shows 10; the worst first', () => {
+    const base = fixtureReport().results.find((r) => r.status === 'failed')!;
+    const row = (operation: string, check: string, code: string, c: string) => ({
+      ...base, operation, binding: 'soap11', check, case: c, findings: [{ check, code: code as never, path: '/r', message: `${check} broke` }],
+    });
+    const rows = [
+      ...Array.from({ length: 12 }, (_, i) => row('GetMeals', 'lexical', 'bad_decimal', `l${i}`)),
+      ...Array.from({ length: 4 }, (_, i) => row('GetThemes', 'shape', 'unknown_element', `s${i}`)),
+      row('GetFeatures', 'status_code', 'status_not_200', 'default'),
+    ];
+    const lines = githubAnnotations({ ...fixtureReport(), results: rows });
+    expect(lines[0]).toMatch(/^::notice title=Conformance FAIL::3 defects in 17 failed checks \(exit 1/);
+    expect(lines.slice(1).map((l) => /^::error title=(\S+)/.exec(l)?.[1])).toEqual(['GetFeatures', 'GetThemes', 'GetMeals']);
+    expect(lines[3]).toMatch(/::12 cases: l0, l1, l2, l3, l4, l5, … and 6 more: at \/r: lexical broke$/);
+  });
+
+  test('a run that tested nothing has no failed row, yet an error saying why', () => {
+    const report = { ...fixtureReport(), results: fixtureReport().results.filter((r) => r.status !== 'failed'), verdict: 'UNTESTED' as const, exitCode: 5, verdictReason: 'no valid call reached the data path: nothing was tested' };
+    expect(githubAnnotations(report)).toEqual([
+      '::notice title=Conformance UNTESTED::0 defects in 0 failed checks (exit 5: no valid call reached the data path: nothing was tested)',
+      '::error title=Conformance UNTESTED::no valid call reached the data path: nothing was tested',
+    ]);
   });
 
   test('the step summary is cut to GitHub\'s limit', async () => {

@@ -1,15 +1,18 @@
 /**
- * CI output where GitHub Actions looks: an `::error` workflow command per failed row (title =
- * operation [binding] check, message = the finding), and the Markdown summary appended to the file
+ * CI output where GitHub Actions looks: a notice with the verdict and the count of defects, an
+ * `::error` workflow command per defect (title = operation [binding] check/code, message = its cases
+ * and one finding), most severe first, and the Markdown summary appended to the file
  * named by $GITHUB_STEP_SUMMARY. Both capped: GitHub shows a few annotations per step and takes at
  * most 1 MiB of summary per step; the rest stays in the reports.
  */
 import { appendFile, readFile } from 'node:fs/promises';
 import type { ResultRow, RunReport } from '../core/types.js';
+import { verdictOfReport } from '../core/verdict.js';
+import { defectCases, groupDefects, type Defect } from './defects.js';
 import { truncate } from './model.js';
 
-/** Annotations written at most; one more line says how many were left out. */
-export const MAX_ANNOTATIONS = 50;
+/** Error annotations GitHub shows per step: one per defect, at most this many, most severe first. */
+export const MAX_ANNOTATIONS = 10;
 /** Characters of one annotation's message kept. */
 const MAX_MESSAGE = 1000;
 /** Bytes of step summary written at most (GitHub's limit per step is 1 MiB). */
@@ -20,23 +23,50 @@ const escapeData = (s: string): string => s.replace(/%/g, '%25').replace(/\r/g, 
 /** A workflow command's property value: also ":" and ",". */
 const escapeProperty = (s: string): string => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
-/** The annotation of one failed row. */
-function annotation(r: ResultRow): string {
-  const title = `${r.operation} [${r.binding}] ${r.check}`;
-  const first = r.findings[0];
-  const text = first
-    ? `case ${r.case}: ${first.path ? `at ${first.path}: ` : ''}${first.message}${r.findings.length > 1 ? ` (and ${r.findings.length - 1} more findings)` : ''}`
-    : `case ${r.case}: ${r.message}`;
+/**
+ * Checks by how badly their failure breaks a client, worst first: no usable answer at all, then a
+ * document a client cannot read or a state that is wrong, then one that departs from the schema or
+ * the other bindings, then the lexical details. A check not listed comes after them.
+ */
+const SEVERITY = ['all', 'http_exchange', 'status_code', 'xml_wellformed', 'soap_envelope', 'result_element', 'sequence', 'credentials_rejected',
+  'xsd_valid', 'shape', 'bad_request_rejected', 'binding_equivalence', 'binding_rules', 'content_type', 'lexical'];
+const rank = (check: string): number => {
+  const i = SEVERITY.indexOf(check);
+  return i < 0 ? SEVERITY.length : i;
+};
+
+/** The defects of failed rows, most severe first: by check, then the most cases, then the most findings (plan order breaks ties). */
+export function defectsBySeverity(rows: readonly ResultRow[]): Defect[] {
+  return groupDefects(rows).map((d, i) => ({ d, i }))
+    .sort((a, b) => rank(a.d.check) - rank(b.d.check) || b.d.cases.length - a.d.cases.length || b.d.occurrences - a.d.occurrences || a.i - b.i)
+    .map(({ d }) => d);
+}
+
+/** The annotation of one defect: where, which cases, one finding. */
+function annotation(d: Defect): string {
+  const title = `${d.operation} [${d.binding}] ${d.check}${d.code ? `/${d.code}` : ''}`;
+  const text = `${defectCases(d, 6)}: ${d.example.path ? `at ${d.example.path}: ` : ''}${d.example.message}${d.occurrences > d.cases.length ? ` (${d.occurrences} findings)` : ''}`;
   return `::error title=${escapeProperty(title)}::${escapeData(truncate(text, MAX_MESSAGE).text)}`;
 }
 
-/** The `::error` lines of a report's failed rows, at most MAX_ANNOTATIONS, then a notice of the rest. */
+/**
+ * The workflow commands of a run: a notice with the verdict and the count of defects (GitHub shows
+ * only MAX_ANNOTATIONS errors per step: the count says what the list below may not), then one
+ * `::error` per defect, most severe first, at most `max`. A run that is neither PASS nor FAIL
+ * (nothing tested, an outage, incomplete) gets an error saying why even without a failed row.
+ */
 export function githubAnnotations(report: RunReport, max = MAX_ANNOTATIONS): string[] {
   const failed = report.results.filter((r) => r.status === 'failed');
-  const lines = failed.slice(0, max).map(annotation);
-  if (failed.length > max) {
-    lines.push(`::notice title=${escapeProperty('conformance')}::${escapeData(`${failed.length - max} more failed checks are not annotated: see the job summary and the reports (conformance.html, junit.xml)`)}`);
-  }
+  const defects = defectsBySeverity(failed);
+  const v = verdictOfReport(report);
+  const why = v.verdict !== 'PASS' && v.verdict !== 'FAIL';
+  // The verdict's own error takes one of the step's slots.
+  const shown = defects.slice(0, Math.max(0, max - (why ? 1 : 0)));
+  const count = `${defects.length} defect${defects.length === 1 ? '' : 's'} in ${failed.length} failed check${failed.length === 1 ? '' : 's'}`
+    + (defects.length > shown.length ? `: the ${shown.length} most severe annotated, ${defects.length - shown.length} more in the job summary and the reports (conformance.html, junit.xml)` : '');
+  const lines = [`::notice title=${escapeProperty(`Conformance ${v.verdict}`)}::${escapeData(`${count} (exit ${v.exitCode}: ${v.reason})`)}`];
+  if (why) lines.push(`::error title=${escapeProperty(`Conformance ${v.verdict}`)}::${escapeData(truncate(v.reason, MAX_MESSAGE).text)}`);
+  lines.push(...shown.map(annotation));
   return lines;
 }
 

@@ -54,7 +54,7 @@ a{color:inherit}
 .page{max-width:1180px;margin:0 auto;padding:20px 24px 48px}
 header.top{display:grid;grid-template-columns:auto 1fr;gap:6px 20px;align-items:center;padding-bottom:16px;border-bottom:1px solid var(--line)}
 .verdict{grid-row:span 2;font-weight:700;font-size:26px;letter-spacing:.04em;padding:14px 22px;border-radius:10px;color:#fff}
-.verdict.pass{background:var(--pass)}.verdict.fail,.verdict.untested{background:var(--fail)}
+.verdict.pass{background:var(--pass)}.verdict.fail,.verdict.untested,.verdict.incomplete,.verdict.outage{background:var(--fail)}
 .cell.untested{outline:2px dashed var(--fail);outline-offset:-3px}.cell .untested-mark{display:block;font-size:11px;font-weight:700;color:var(--fail);text-transform:uppercase}
 h1{font-size:20px;margin:0;font-weight:600}
 h2{font-size:16px;margin:28px 0 10px}
@@ -440,7 +440,7 @@ function latencySection(report: RunReport): string {
 function diagnosisSection(report: RunReport): string {
   const items = [
     ...(report.incomplete ? [`<li class="error">Incomplete run: ${esc(report.incomplete)}</li>`] : []),
-    ...(report.diagnosis ?? []).map((d) => `<li class="${d.level}">${d.level === 'error' ? '✗ ' : 'hint: '}${esc(truncate(d.message, 600).text)}</li>`),
+    ...(report.diagnosis ?? []).map((d) => `<li class="${d.level}">${d.level === 'error' ? '✗ ' : `${d.level}: `}${esc(truncate(d.message, 600).text)}</li>`),
     ...skippedOperations(report).map((o) => `<li class="hint">Not called: ${esc(o.operation)}: ${esc(truncate(o.reason, 300).text)}</li>`),
   ];
   if (items.length === 0) return '';
@@ -451,7 +451,9 @@ function diagnosisSection(report: RunReport): string {
 /** Render conformance.html. */
 export function renderHtml(report: RunReport): string {
   const s = report.summary;
-  const verdict = verdictOf(s, report);
+  const judged = verdictOf(report);
+  const verdict = judged.verdict;
+  const unreached = s.passedUnreached ?? 0;
   const groups = buildMatrix(report);
   const ran = new Set<string>(report.bindings);
   const departing = departingBindings(report);
@@ -493,6 +495,7 @@ export function renderHtml(report: RunReport): string {
   const t = report.target;
   const urlRows: Array<[string, string]> = [['Book URL', t.bookUrl], ['Search URL', t.searchUrl], ['Transfers URL', t.transfersUrl]];
   const meta: Array<[string, string]> = [
+    ['Verdict', `<span id="verdict-reason">${esc(`${verdict} (exit ${judged.exitCode}): ${judged.reason}`)}</span>`],
     ...urlRows.map(([k, v]): [string, string] => [k, `<code>${esc(v)}</code>`]),
     ['User', `<code>${esc(t.user)}</code> / password <code>${esc(t.password)}</code>`],
     ['Password variable', `reproduce commands read it from <code>$${esc(passwordVariableOf(report))}</code>`],
@@ -510,9 +513,11 @@ export function renderHtml(report: RunReport): string {
     ['Tool', esc(`${report.tool.name} ${report.tool.version}`)],
   ];
   const counts = (['failed', 'passed', 'skipped', 'known'] as const)
-    .map((k) => `<li class="${k}"><b>${s[k]}</b> ${k === 'known' ? `known deviation${s.known === 1 ? '' : 's'}` : k}</li>`).join('')
+    .map((k) => `<li class="${k}"><b>${k === 'passed' ? s.passed - unreached : s[k]}</b> ${k === 'known' ? `known deviation${s.known === 1 ? '' : 's'}` : k}</li>`).join('')
+    // Passes on answers that never reached the data path are no passes of the contract: counted apart.
+    + (unreached ? `<li class="unreached"><b>${unreached}</b> passed on answers that never reached the data path</li>` : '')
     + `<li><b>${s.total}</b> check${s.total === 1 ? '' : 's'}</li>`;
-  const title = `Conformance ${verdict}: ${s.failed} failed, ${s.passed} passed`;
+  const title = `Conformance ${verdict}: ${s.failed} failed, ${s.passed - unreached} passed`;
   const csp = `default-src 'none'; style-src ${sha256(PAGE_CSS)}; script-src ${sha256(SCRIPT)}; img-src data:; base-uri 'none'; form-action 'none'`;
 
   return `<!DOCTYPE html>

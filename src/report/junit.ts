@@ -9,6 +9,7 @@
  */
 import type { ResultRow, RunReport } from '../core/types.js';
 import { NOTHING_TESTED } from '../core/rows.js';
+import { verdictOfReport } from '../core/verdict.js';
 import { escapeAttr, escapeText } from '../core/escape.js';
 import { formatFindings } from './console.js';
 import { rerunCommand } from './rerun.js';
@@ -84,6 +85,14 @@ export function renderJunit(report: RunReport): string {
   lines.push(`<testsuites name="${attr(`${report.tool.name} ${report.tool.version}`)}" tests="${all.total}" failures="${all.failed}" errors="0" skipped="${all.skipped}" time="${seconds(report.durationMs)}" timestamp="${attr(report.startedAt)}">`);
   let id = 0;
   const errors = (report.diagnosis ?? []).filter((d) => d.code === NOTHING_TESTED);
+  // The run's one verdict on every suite: a CI page showing one suite sees the run's exit code and why.
+  const judged = verdictOfReport(report);
+  const verdictProps = [['conformance.verdict', judged.verdict], ['conformance.exitCode', String(judged.exitCode)], ['conformance.verdictReason', judged.reason]] as const;
+  const property = ([k, v]: readonly [string, string]) => `      <property name="${attr(k)}" value="${attr(v)}"/>`;
+  if (report.results.length === 0) {
+    lines.push(`  <testsuite id="0" name="conformance" tests="0" failures="0" errors="0" skipped="0" time="0.000000" timestamp="${attr(report.startedAt)}" hostname="${attr(hostOf(report.target.bookUrl))}">`,
+      '    <properties>', ...verdictProps.map(property), '    </properties>', '  </testsuite>');
+  }
   for (const [op, rows] of byOp) {
     if (rows.length === 0) continue;
     const c = countRows(rows);
@@ -91,11 +100,11 @@ export function renderJunit(report: RunReport): string {
     lines.push(`  <testsuite id="${id++}" name="${attr(op)}" package="${attr(rows[0]!.group)}" tests="${c.total}" failures="${c.failed}" errors="0" skipped="${c.skipped}" time="${seconds(ms)}" timestamp="${attr(report.startedAt)}" hostname="${attr(hostOf(report.target.bookUrl))}">`);
     // What the run concluded about the target, and the cells of this operation never tested: a
     // CI page showing only this file still sees that its passes prove nothing.
-    const props = [...errors.map((d) => ['conformance.diagnosis', d.message] as const),
+    const props = [...verdictProps, ...errors.map((d) => ['conformance.diagnosis', d.message] as const),
       ...(report.untested ?? []).filter((u) => u.operation === op).map((u) => [`conformance.untested.${u.binding}`, u.reason] as const)];
     if (props.length) {
       lines.push('    <properties>');
-      for (const [k, v] of props) lines.push(`      <property name="${attr(k)}" value="${attr(v)}"/>`);
+      for (const p of props) lines.push(property(p));
       lines.push('    </properties>');
     }
     for (const r of rows) lines.push(testcase(r, rerunCommand(report, r)));

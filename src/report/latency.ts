@@ -5,6 +5,7 @@
  */
 import { EXCHANGE_CHECK, PREFLIGHT_CASE } from '../core/rows.js';
 import type { RunReport } from '../core/types.js';
+import { findOperation } from '../contract/catalogue.js';
 
 /** One operation × binding's answer times. */
 export interface Latency {
@@ -28,7 +29,8 @@ export function latencies(report: RunReport): Latency[] {
     const key = `${r.operation}\u0000${r.binding}`;
     times.set(key, [...(times.get(key) ?? []), r.durationMs]);
   }
-  const ops = [...new Set([...report.operations, ...report.results.map((r) => r.operation)])];
+  // The operations of the contract: a probe of one the service does not have (NoSuchOperation) is no operation to time.
+  const ops = [...new Set([...report.operations, ...report.results.map((r) => r.operation)])].filter((o) => findOperation(o) !== undefined);
   const out: Latency[] = [];
   for (const operation of ops) {
     for (const binding of report.bindings) {

@@ -27,7 +27,10 @@ export function mdText(s: string, max = VALUE_MAX): string {
     .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
     .replace(/([\\`*_[\]|~])/g, '\\$1')
     // A value starting a line must not open a heading, list, quote or table rule.
-    .replace(/^([#+=-]|\d+[.)])/, '\\$1');
+    .replace(/^[#+=-]/, '\\$&')
+    // An ordered-list marker is digits, then "." or ")", then a space: its punctuation is what is
+    // escaped (a backslash before a digit is a literal backslash: "127.0.0.1" stays as it is).
+    .replace(/^(\d{1,9})([.)])(?=[ \t]|$)/, '$1\\$2');
   return t.truncated ? `${body}… (${t.length - t.text.length} more characters)` : body;
 }
 
@@ -103,13 +106,16 @@ function defectBlock(d: Defect, report: RunReport): string {
 /** Render conformance.md. */
 export function renderMarkdown(report: RunReport): string {
   const s = report.summary;
-  const verdict = verdictOf(s, report);
+  const judged = verdictOf(report);
+  const verdict = judged.verdict;
   const icon = verdict === 'PASS' ? '✅' : '❌';
+  const unreached = s.passedUnreached ?? 0;
   const lines: string[] = [];
   lines.push(`## ${icon} Conformance ${verdict}`, '');
+  if (verdict !== 'PASS') lines.push(`Exit ${judged.exitCode}: ${mdText(judged.reason)}`, '');
   const counts = [
     s.failed ? `**${s.failed} failed**` : '0 failed',
-    `${s.passed} passed`, `${s.skipped} skipped`, `${s.known} known deviation${s.known === 1 ? '' : 's'}`,
+    `${s.passed - unreached} passed`, ...(unreached ? [`${unreached} passed on answers that never reached the data path`] : []), `${s.skipped} skipped`, `${s.known} known deviation${s.known === 1 ? '' : 's'}`,
     `${s.total} checks`,
   ];
   lines.push(`${counts.join(' · ')} — ${formatDuration(report.durationMs)}, started ${mdText(report.startedAt)}`);
@@ -123,7 +129,7 @@ export function renderMarkdown(report: RunReport): string {
   if (report.incomplete) lines.push('', '> [!WARNING]', `> Incomplete run: ${mdText(report.incomplete)}`);
   if (report.diagnosis?.length) {
     lines.push('', '> [!CAUTION]', '> **Diagnosis**', '>');
-    for (const d of report.diagnosis) lines.push(`> - ${d.level === 'error' ? '✗' : 'hint:'} ${mdText(d.message, 600)}`);
+    for (const d of report.diagnosis) lines.push(`> - ${d.level === 'error' ? '✗' : `${d.level}:`} ${mdText(d.message, 600)}`);
   }
   if (report.untested?.length) {
     lines.push('', '> [!WARNING]', `> Not tested (${report.untested.length} operation × binding): no valid call reached the data path`, '>');

@@ -3,35 +3,31 @@
  * matrix, per-test grouping, and the text hygiene rules for hostile content (the target's
  * responses end up in reports, so every writer treats report text as untrusted).
  */
-import { notCalledReason, rowBindings, rowKind, untestedExtent } from '../core/rows.js';
+import { notCalledReason, rowBindings, rowKind } from '../core/rows.js';
+import { verdictOfReport, type RunVerdict } from '../core/verdict.js';
 import { BINDINGS, findOperation, OPERATIONS, type BindingId } from '../contract/catalogue.js';
 import { bindingLabel as labelOf } from '../bindings/index.js';
 import type { SequenceStep, ResultRow, RunReport, Status } from '../core/types.js';
 import { PASSWORD_VARIABLE } from '../transport/curl.js';
 
-/** UNTESTED: the run (or some operation × binding of it) never reached the data path: not a pass. */
-export type Verdict = 'PASS' | 'FAIL' | 'UNTESTED';
+export type { Verdict } from '../core/types.js';
 /** Matrix columns: the four bindings, then rows that compare bindings. */
 export type Column = BindingId | 'equivalence';
 export const COLUMNS: readonly Column[] = [...BINDINGS, 'equivalence'];
 export const COLUMN_LABELS = { ...Object.fromEntries(BINDINGS.map((b) => [b, labelOf(b)])), equivalence: 'Equivalence' } as Record<Column, string>;
 export const GROUP_ORDER = ['booking', 'reference', 'transfers'] as const;
+/** The matrix group of operations the contract does not have (the negative cases' NoSuchOperation): probes, not operations. */
+export const PROBES_GROUP = 'probes';
 export const GROUP_LABELS: Record<string, string> = {
   booking: 'Booking', reference: 'Reference data', transfers: 'Transfers',
+  [PROBES_GROUP]: 'Probes: an operation the service does not have (negative cases, per service)',
 };
 
 export type Counts = Record<Status, number> & { total: number };
 
-/**
- * Known deviations are accepted by the run's expectations, so only failed rows fail the verdict. A
- * run that tested nothing is UNTESTED whatever its rows say; one with untested operation × binding
- * cells and no failure too (a failure says more).
- */
-export function verdictOf(summary: RunReport['summary'], report: Pick<RunReport, 'untested' | 'diagnosis'> = {}): Verdict {
-  const untested = untestedExtent(report);
-  if (untested === 'all') return 'UNTESTED';
-  if (summary.failed > 0) return 'FAIL';
-  return untested ? 'UNTESTED' : 'PASS';
+/** The run's one verdict (src/core/verdict.ts): what it carries, or, for a report of an older version, judged from its rows. */
+export function verdictOf(report: Parameters<typeof verdictOfReport>[0]): RunVerdict {
+  return verdictOfReport(report);
 }
 
 export function emptyCounts(): Counts {
@@ -116,12 +112,14 @@ export function buildMatrix(report: RunReport): MatrixGroup[] {
   const byOp = new Map<string, MatrixRow>();
   for (const name of ordered) {
     const cells = Object.fromEntries(COLUMNS.map((c) => [c, [] as ResultRow[]])) as Record<Column, ResultRow[]>;
-    byOp.set(name, { operation: name, group: groupOf(name, rowGroup.get(name)), cells });
+    // An operation the catalogue does not have is a probe of the service, not a 15th operation of a group.
+    byOp.set(name, { operation: name, group: findOperation(name) ? groupOf(name, rowGroup.get(name)) : PROBES_GROUP, cells });
   }
   for (const r of report.results) byOp.get(r.operation)!.cells[columnOf(r)].push(r);
 
   const groups: string[] = [...GROUP_ORDER];
-  for (const row of byOp.values()) if (!groups.includes(row.group)) groups.push(row.group);
+  for (const row of byOp.values()) if (!groups.includes(row.group) && row.group !== PROBES_GROUP) groups.push(row.group);
+  groups.push(PROBES_GROUP);
   return groups
     .map((group) => ({ group, rows: [...byOp.values()].filter((r) => r.group === group) }))
     .filter((g) => g.rows.length > 0);
@@ -344,7 +342,9 @@ export function formatDuration(ms: number): string {
 
 /** "3 failed, 120 passed, 5 skipped, 2 known deviations (130 checks)". */
 export function countsLine(c: Counts | RunReport['summary']): string {
-  return `${c.failed} failed, ${c.passed} passed, ${c.skipped} skipped, ${c.known} known deviation${c.known === 1 ? '' : 's'} (${c.total} check${c.total === 1 ? '' : 's'})`;
+  const unreached = 'passedUnreached' in c ? c.passedUnreached ?? 0 : 0;
+  // Passes on answers that never reached the data path are no passes of the contract: counted apart.
+  return `${c.failed} failed, ${c.passed - unreached} passed${unreached ? ` (and ${unreached} on answers that never reached the data path)` : ''}, ${c.skipped} skipped, ${c.known} known deviation${c.known === 1 ? '' : 's'} (${c.total} check${c.total === 1 ? '' : 's'})`;
 }
 
 /** An operation not called at all, and why (the reason its rows give). */
@@ -372,26 +372,6 @@ export function passwordVariableOf(report: Pick<RunReport, 'passwordVariable'>):
 /** One step of a failed sequence row, as the reports write it: "UpdateSpecialRequest soap11 · booking 300008 · wrote "…" → accepted". */
 export function stepText(s: SequenceStep): string {
   return `${s.operation} ${s.binding} · booking ${s.booking}${s.text !== undefined ? ` · wrote ${JSON.stringify(s.text)}` : ''} → ${s.outcome}`;
-}
-
-/**
- * Why state-changing calls were left unsent for want of bookings, in words a person acts on: that
- * no pool was given and what the run needs, or which pools hold fewer than it needs and how many
- * more; undefined when none was left unsent.
- */
-export function poolShortage(report: Pick<RunReport, 'bookings'>): string | undefined {
-  const b = report.bookings;
-  const calls = Object.values(b?.short ?? {}).reduce((n, k) => n + k, 0);
-  if (!b || calls === 0) return undefined;
-  const needed = Object.entries(b.needed ?? {}).filter(([, n]) => n > 0);
-  const unsent = `${calls} state-changing call${calls === 1 ? ' was' : 's were'} not sent`;
-  if (!b.given) {
-    return `no booking pool was given, so ${unsent}: this run needs ${needed.map(([p, n]) => `${n} in bookings.${p}`).join(', ')}; `
-      + 'create them by hand on the target and name them with --bookings FILE (or CONFORMANCE_BOOKINGS_FILE, CONFORMANCE_BOOKINGS, or the config key "bookings"; docs/real-service.md)';
-  }
-  const fewer = needed.filter(([p, n]) => (b.given![p] ?? 0) < n);
-  return `the booking pools hold fewer bookings than this run needs, so ${unsent}: `
-    + `${fewer.map(([p, n]) => `bookings.${p} has ${b.given![p] ?? 0} of ${n} (${n - (b.given![p] ?? 0)} more)`).join(', ')}`;
 }
 
 /** The bookings a run changed, per pool and outcome, for a summary line ("cancel 55 (54 accepted, 1 rejected)"). */

@@ -1,0 +1,170 @@
+/**
+ * The one verdict of a run (issue 31): PASS, FAIL, UNTESTED, INCOMPLETE or OUTAGE, with its exit
+ * code and the reason a headline gives, derived once from the finished report. The exit code, the
+ * console headline, the Markdown and HTML headline, JUnit's properties and conformance.json's
+ * `verdict` and `exitCode` all come from here, so no two of them can disagree.
+ */
+import { EXCHANGE_CHECK, rowBindings, untestedExtent } from './rows.js';
+import type { ResultRow, RunReport, Verdict } from './types.js';
+
+export type { Verdict } from './types.js';
+
+/** Exit code of a run that failed the contract. */
+export const EXIT_FAIL = 1;
+/** Exit code when not one exchange got a response: the target is down, not broken (CI can tell an outage). */
+export const EXIT_UNREACHABLE = 4;
+/**
+ * Exit code when the target answered but valid calls never reached the data path: nothing was
+ * tested (wrong credentials, a wrong URL or path, not this service), or some operation × binding was
+ * not and nothing else failed. Not 1 (the contract was not shown broken) and not 4 (the target answers):
+ * CI can tell "fix the harness's settings" from an outage and from a broken service.
+ */
+export const EXIT_UNTESTED = 5;
+/** Exit code when nothing failed but calls were left unsent: a booking pool ran out or none was given, or the deadline passed. */
+export const EXIT_INCOMPLETE = 6;
+/** Exit codes of a run stopped by SIGINT and SIGTERM (128 + the signal's number, as shells say). */
+export const EXIT_SIGINT = 130;
+export const EXIT_SIGTERM = 143;
+
+/** A run's verdict, its exit code and the one sentence that says why. */
+export interface RunVerdict {
+  readonly verdict: Verdict;
+  readonly exitCode: number;
+  /** Why, in words a headline can carry ("no valid call reached the data path: nothing was tested"). */
+  readonly reason: string;
+}
+
+/** The words a skipped row carries when the run's deadline stopped it (src/engine/run.ts). */
+const DEADLINE_WORDS = "the run's deadline passed";
+/** How a row left unsent for want of a booking says so (src/engine/bookings.ts, sequences.ts). */
+const POOL_SHORT = /\b(?:no booking|\d+) left in `bookings\.([A-Za-z]+)`/;
+
+/** True when exchanges were tried and not one got a response: nothing about the target was tested. */
+export function nothingAnswered(rows: readonly Pick<ResultRow, 'check' | 'status'>[]): boolean {
+  const exchanges = rows.filter((r) => r.check === EXCHANGE_CHECK);
+  return exchanges.some((r) => r.status === 'failed') && !exchanges.some((r) => r.status === 'passed');
+}
+
+type Judged = Pick<RunReport, 'results' | 'untested' | 'diagnosis' | 'bookings' | 'incomplete'>;
+
+/**
+ * Whether a row is about one operation × binding cell whose valid calls never reached the data path
+ * (`symptoms`: only those whose cause explains their failures: wrong credentials or address).
+ */
+function inUntestedCell(report: Pick<RunReport, 'untested'>, symptoms = false): (r: Pick<ResultRow, 'operation' | 'binding'>) => boolean {
+  const cells = new Set((report.untested ?? []).filter((u) => !symptoms || u.cause === 'credentials' || u.cause === 'address').map((u) => `${u.operation}\u0000${u.binding}`));
+  return (r) => {
+    const bs = rowBindings(r);
+    return bs.length > 0 && bs.every((b) => cells.has(`${r.operation}\u0000${b}`));
+  };
+}
+
+/**
+ * The passed rows that are no passes of the contract: those about answers that never reached the
+ * data path (every row of a run that tested nothing, or of an operation × binding that was not
+ * tested). Headlines count them apart.
+ */
+export function passedUnreached(report: Pick<RunReport, 'results' | 'untested' | 'diagnosis'>): number {
+  const passed = report.results.filter((r) => r.status === 'passed');
+  if (untestedExtent(report) === 'all') return passed.length;
+  const untested = inUntestedCell(report);
+  return passed.filter(untested).length;
+}
+
+/**
+ * The failed rows that break the contract: not those of an operation × binding whose valid calls
+ * never reached the data path for want of the right credentials or address (a 404 there is the
+ * symptom of a wrong path, not a finding of the service: the cell is UNTESTED, as the README's exit
+ * 5 says). A cell that answers valid calls with an error status keeps its failures: it fails.
+ */
+export function contractFailures(report: Pick<RunReport, 'results' | 'untested' | 'diagnosis'>): ResultRow[] {
+  const failed = report.results.filter((r) => r.status === 'failed');
+  if (untestedExtent(report) === 'all') return [];
+  const symptom = inUntestedCell(report, true);
+  return failed.filter((r) => !symptom(r));
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/**
+ * The verdict of a finished run: `signal` is the exit code of a SIGINT/SIGTERM that stopped it.
+ * In order: a signal (its exit code, whatever ran), no answer at all (OUTAGE), nothing tested
+ * (UNTESTED), a failure (FAIL), some operation × binding untested (UNTESTED), calls left unsent for
+ * want of a booking or by the deadline (INCOMPLETE), nothing passed (UNTESTED), else PASS.
+ */
+export function judgeRun(report: Judged, signal?: number): RunVerdict {
+  const rows = report.results;
+  if (signal !== undefined) {
+    return { verdict: 'INCOMPLETE', exitCode: signal, reason: report.incomplete ?? `interrupted by ${signal === EXIT_SIGTERM ? 'SIGTERM' : 'SIGINT'}` };
+  }
+  if (nothingAnswered(rows)) {
+    return { verdict: 'OUTAGE', exitCode: EXIT_UNREACHABLE, reason: 'the target did not answer a single request: nothing was tested' };
+  }
+  const extent = untestedExtent(report);
+  if (extent === 'all') return { verdict: 'UNTESTED', exitCode: EXIT_UNTESTED, reason: 'no valid call reached the data path: nothing was tested' };
+  const failed = contractFailures(report);
+  if (failed.length > 0) {
+    const all = rows.filter((r) => r.status === 'failed').length;
+    return { verdict: 'FAIL', exitCode: EXIT_FAIL, reason: `the target broke the contract (${plural(failed.length, 'failed check')}${all > failed.length ? `, and ${all - failed.length} more where valid calls never reached the data path` : ''})` };
+  }
+  if (extent === 'some') {
+    const ops = [...new Set((report.untested ?? []).map((u) => u.operation))];
+    return { verdict: 'UNTESTED', exitCode: EXIT_UNTESTED, reason: `some operations were not tested (${ops.slice(0, 6).join(', ')}${ops.length > 6 ? ', …' : ''}): no valid call of theirs reached the data path` };
+  }
+  // A run stopped early without a signal of its own (the shards of a merge, each saying why).
+  if (report.incomplete) return { verdict: 'INCOMPLETE', exitCode: EXIT_INCOMPLETE, reason: report.incomplete };
+  const short = poolShortage(report);
+  if (short) return { verdict: 'INCOMPLETE', exitCode: EXIT_INCOMPLETE, reason: short };
+  // A sequence short of bookings skips its rows saying so (it sends none of its calls).
+  const wanting = rows.filter((r) => r.status === 'skipped' && POOL_SHORT.test(r.message));
+  if (wanting.length) {
+    const pools = [...new Set(wanting.map((r) => POOL_SHORT.exec(r.message)![1]!))];
+    return { verdict: 'INCOMPLETE', exitCode: EXIT_INCOMPLETE, reason: `a booking pool ran out: ${plural(wanting.length, 'check')} not run for want of bookings in ${pools.map((p) => `\`bookings.${p}\``).join(', ')}` };
+  }
+  const late = rows.filter((r) => r.status === 'skipped' && r.message.includes(DEADLINE_WORDS)).length;
+  if (late > 0) return { verdict: 'INCOMPLETE', exitCode: EXIT_INCOMPLETE, reason: `the run's deadline passed: ${plural(late, 'check')} not run` };
+  const passed = rows.filter((r) => r.status === 'passed' || r.status === 'known').length - passedUnreached(report);
+  if (passed <= 0) {
+    const skipped = rows.filter((r) => r.status === 'skipped').length;
+    return { verdict: 'UNTESTED', exitCode: EXIT_UNTESTED, reason: rows.length === 0 ? 'no checks ran: nothing was tested' : `nothing passed (${plural(skipped, 'check')} skipped): nothing was tested` };
+  }
+  return { verdict: 'PASS', exitCode: 0, reason: 'every check passed' };
+}
+
+/** The verdict a report carries (written by the run), or the one judged from its rows (a report of an older version). */
+export function verdictOfReport(report: Judged & Pick<RunReport, 'verdict' | 'exitCode' | 'verdictReason'>): RunVerdict {
+  if (report.verdict !== undefined && report.exitCode !== undefined) return { verdict: report.verdict, exitCode: report.exitCode, reason: report.verdictReason ?? '' };
+  return judgeRun(report);
+}
+
+/** The report with its verdict set (once, when the run is over) and the passes on unreached answers counted apart. */
+export function withVerdict<R extends RunReport>(report: R, signal?: number): R {
+  const v = judgeRun(report, signal);
+  return {
+    ...report,
+    verdict: v.verdict, exitCode: v.exitCode, verdictReason: v.reason,
+    summary: { ...report.summary, passedUnreached: passedUnreached(report) },
+  };
+}
+
+/**
+ * Why state-changing calls were left unsent for want of bookings, in words a person acts on: that
+ * no pool was given and what the run needs, or which pools hold fewer than it needs and how many
+ * more; undefined when none was left unsent.
+ */
+export function poolShortage(report: Pick<RunReport, 'bookings'>): string | undefined {
+  const b = report.bookings;
+  const calls = Object.values(b?.short ?? {}).reduce((n, k) => n + k, 0);
+  if (!b || calls === 0) return undefined;
+  const needed = Object.entries(b.needed ?? {}).filter(([, n]) => n > 0);
+  const unsent = `${calls} state-changing call${calls === 1 ? ' was' : 's were'} not sent`;
+  if (!b.given) {
+    return `no booking pool was given, so ${unsent}: this run needs ${needed.map(([p, n]) => `${n} in bookings.${p}`).join(', ')}; `
+      + 'create them by hand on the target and name them with --bookings FILE (or CONFORMANCE_BOOKINGS_FILE, CONFORMANCE_BOOKINGS, or the config key "bookings"; docs/real-service.md)';
+  }
+  const fewer = needed.filter(([p, n]) => (b.given![p] ?? 0) < n);
+  return `the booking pools hold fewer bookings than this run needs, so ${unsent}: `
+    + `${fewer.map(([p, n]) => `bookings.${p} has ${b.given![p] ?? 0} of ${n} (${n - (b.given![p] ?? 0)} more)`).join(', ')}`;
+}
