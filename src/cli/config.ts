@@ -20,7 +20,7 @@ export const RUN_USAGE = `usage: conformance run [--config FILE] [--book-url URL
     [--concurrency N] [--timeout MS] [--report-dir DIR]
     [--deadline MS] [--max-rps N] [--max-body-bytes N] [--max-failures N] [--give-up-after N] [--insecure-tls]
     [--checks a,b] [--skip-checks a,b] [--no-negative] [--no-equivalence] [--quiet]
-    [--expectations FILE [--update-expectations]] [--shard i/n] [--seed N] [--examples N]
+    [--expectations FILE [--update-expectations]] [--shard i/n] [--seed N] [--examples N] [--max-p95 MS]
 
 With no target URL the embedded mock is started and tested. Service paths default to section 4's
 (/1/SOAP/Booking.asmx, /1/SOAP/NonStaticXMLAPI.asmx); --X-http-path is where HTTP GET/POST are
@@ -31,7 +31,9 @@ entries that no longer fail or have expired; --update-expectations rewrites FILE
 entry per defect; an entry still "TODO: explain" accepts nothing).
 --shard i/n runs the i-th of n parts of the matrix; join the parts with conformance merge.
 --examples N generated request cases per operation (default ${DEFAULT_EXAMPLES}; 0: none), drawn with
---seed N (default ${DEFAULT_SEED}): the same seed gives the same cases.`;
+--seed N (default ${DEFAULT_SEED}): the same seed gives the same cases.
+--max-p95 MS fails an operation × binding whose p95 answer time is above MS (per operation: the config's
+latency.perOperation); one with fewer than 5 answers is "too few samples".`;
 
 /** Resolve run settings from the command line. `env` is process.env in production. */
 export function resolveRunSettings(argv: string[], env: NodeJS.ProcessEnv = process.env): RunSettings {

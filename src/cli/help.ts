@@ -59,6 +59,7 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = {
   'list-format': { value: 'text|json', description: 'the format of --list', default: 'text' },
   github: { description: 'GitHub Actions: an ::error annotation per failed row, the Markdown summary appended to $GITHUB_STEP_SUMMARY', default: 'on when GITHUB_ACTIONS=true', env: 'GITHUB_ACTIONS' },
   help: HELP_FLAG,
+  'max-p95': { value: 'MS', description: 'latency gate: an operation × binding whose p95 answer time is above MS fails (latency_p95_exceeded); fewer than 5 answers: too few samples; per operation: the config\'s latency.perOperation', default: 'none' },
 };
 
 export const DIFF_HELP: FlagHelp<typeof DIFF_OPTIONS> = {

@@ -138,6 +138,21 @@ export interface RunReport {
   readonly untested?: readonly UntestedCell[];
   /** The bookings the run's state-changing calls changed, and the calls left unsent for want of one (absent: none planned). */
   readonly bookings?: BookingsSummary;
+  /** The latency gate's limits (--max-p95, the config's `latency`): absent when none was set. */
+  readonly latencyGate?: LatencyLimits;
+}
+
+/**
+ * The p95 answer-time limits of the latency gate, in milliseconds: one for every operation, and one
+ * per operation that overrides it, each with where it was set (a flag or a config key).
+ */
+export interface LatencyLimits {
+  readonly maxP95Ms?: number;
+  readonly maxP95Source?: string;
+  readonly perOperation?: Readonly<Record<string, number>>;
+  readonly perOperationSource?: string;
+  /** Answers a cell needs before its p95 is judged (fewer: "too few samples", neither passed nor failed). */
+  readonly minSamples: number;
 }
 
 /** An operation × binding whose valid calls never reached the data path, and why (RunReport.untested). */

@@ -22,6 +22,7 @@ import { acceptance, compareViews, detachedView, type BindingView } from '../equ
 import { checkBudgetMs } from '../xml/limits.js';
 import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 import { collectGarbage } from '../core/memory.js';
+import { hasLatencyLimit, latencyGateRows } from './latency-gate.js';
 import { curlCommand } from '../transport/curl.js';
 import type { Transport } from '../transport/client.js';
 import { diagnoseUnits, preflight } from './diagnose.js';
@@ -342,7 +343,10 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
   }));
   halted ??= deps.stopped?.();
   const after = diagnoseUnits(plan, units, perUnit);
-  const results = [...before.rows, ...perUnit.flat(), ...after.rows];
+  const ran = [...before.rows, ...perUnit.flat(), ...after.rows];
+  // The latency gate judges what was answered, last: its rows are about every case of a cell.
+  const gated = hasLatencyLimit(plan.latency) ? latencyGateRows({ results: ran, bindings: plan.bindings, operations: plan.operations.map((o) => o.name) }, plan.latency) : [];
+  const results = gated.length > 0 ? [...ran, ...gated] : ran;
   // That nothing was tested is said first: it explains everything below it.
   const first = (d: Diagnosis) => d.code === NOTHING_TESTED;
   const diagnosis = [...after.diagnosis.filter(first), ...before.diagnosis, ...after.diagnosis.filter((d) => !first(d))];
@@ -372,5 +376,6 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     ...(halted ? { incomplete: `${halted}: ${sent} of ${units.length} cases run` } : {}),
     ...(plan.generation && plan.generation.examples > 0
       ? { generation: { seed: plan.generation.seed, examples: plan.generation.examples, languagesFrom: plan.generation.languagesFrom } } : {}),
+    ...(hasLatencyLimit(plan.latency) ? { latencyGate: plan.latency } : {}),
   };
 }
