@@ -72,12 +72,12 @@ describe('checks on 150,000 broken list items', () => {
     expect(small.children.map((c) => step(small, c))).toEqual(['a[1]', 'b', 'a[2]']);
   });
 
-  test('150,000 siblings the contract does not know (<z/>): a few findings per row (issue 35)', () => {
-    const ctx = contextFor('GetMeals', 'soap12', unknownSiblings('1.2', 150_000), { validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+  test('50,000 siblings the contract does not know (<z/>): a few findings per row (issue 35)', () => {
+    const ctx = contextFor('GetMeals', 'soap12', unknownSiblings('1.2', 50_000), { validator: createDocumentValidator(DEFAULT_NAMESPACES) });
     const runs = runChecks(ctx, CHECKS);
     for (const r of runs) if (Array.isArray(r.outcome)) expect(r.outcome.length, r.check.name).toBeLessThanOrEqual(8);
     const shape = runs.find((r) => r.check.name === 'shape')!.outcome as { message: string }[];
-    expect(shape.map((f) => f.message)).toContain('and 149,997 more like it: unknown element {http://mock.accommodation.test/search/1/}z in getMealsResult: expected only Error, ErrorAttributes, meals');
+    expect(shape.map((f) => f.message)).toContain('and 49,997 more like it: unknown element {http://mock.accommodation.test/search/1/}z in getMealsResult: expected only Error, ErrorAttributes, meals');
   }, 60_000);
 
   test('xsd_valid and shape on 30,000 invalid values', () => {

@@ -126,6 +126,18 @@ export class FindingList {
   }
 }
 
+/** The most findings a FindingList gives: those listed, a summary per kind told apart, and the summary of the other kinds. */
+export const MAX_FINDINGS_KEPT = MAX_FINDINGS_LISTED + MAX_FINDING_KINDS + 1;
+
+/**
+ * Findings of any source bounded (issue 35): a list longer than a FindingList gives never came out
+ * of one, so it is compacted; a shorter one is kept as it is (compacting a compacted list again
+ * would count its summaries as findings).
+ */
+export function boundFindings(findings: readonly Finding[]): readonly Finding[] {
+  return findings.length > MAX_FINDINGS_KEPT ? compactFindings(findings) : findings;
+}
+
 /** The findings bounded as FindingList bounds them (unchanged when there are few). */
 export function compactFindings(findings: readonly Finding[]): Finding[] {
   if (findings.length <= MAX_FINDINGS_LISTED) return [...findings];

@@ -6,7 +6,7 @@
  * defence behind this one. Texts are also bounded here: a finding quoting a 30 MB value is cut.
  */
 import type { Operation } from '../contract/catalogue.js';
-import type { CheckOutcome } from '../checks/types.js';
+import { boundFindings, type CheckOutcome } from '../checks/types.js';
 import type { Redactor } from '../core/redact.js';
 import type { Exchange, Finding, ResultRow } from '../core/types.js';
 import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
@@ -147,7 +147,8 @@ export class RowMaker {
       };
     }
     if (outcome.length === 0) return { ...common, status: 'passed', message: '', path: '', findings: [] };
-    const findings = outcome.map((f) => this.#finding(f));
+    // Every row's findings pass here (checks, comparison, sequences): a million of them are counted, not kept.
+    const findings = boundFindings(outcome).map((f) => this.#finding(f));
     const first = findings[0]!;
     return {
       ...common,
