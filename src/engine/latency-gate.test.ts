@@ -14,7 +14,8 @@ import { isTransientAnswer, latencyMatrix, latencyText } from '../report/latency
 import { renderMarkdown } from '../report/markdown.js';
 import { renderHtml } from '../report/html.js';
 import { applyExpectations, parseExpectations, updateExpectations } from './expectations.js';
-import { LATENCY_CASE, latencyGateRows, MIN_LATENCY_SAMPLES } from './latency-gate.js';
+import { judgeLatency, LATENCY_CASE, latencyGateRows, MIN_LATENCY_SAMPLES } from './latency-gate.js';
+import { mergeReports } from '../report/merge.js';
 import { summarise } from './run.js';
 
 const base = fixtureReport().results[0]!;
@@ -116,6 +117,26 @@ describe('the latency gate', () => {
     expect(html).toContain('<tr data-operation="GetMeals"><td>GetMeals</td><td>190 ms / 280 ms ≤ limit 800 ms</td><td>680 ms / 860 ms ✗ over limit 800 ms</td></tr>');
     // No limit: the figures alone, as before.
     expect(latencyMatrix(report(results)).rows[0]!.cells).toEqual(['190 ms / 280 ms', '680 ms / 860 ms']);
+  });
+});
+
+describe('merged shards', () => {
+  test("each shard's latency rows are dropped, and the merged report is judged on every shard's answers", () => {
+    const l = limits({ maxP95Ms: 800 });
+    // Shard 1: three fast answers (too few alone); shard 2: three slow ones (too few alone). Together: six, p95 slow.
+    const shard = (ms: number, from: number) => {
+      const results = times(3, ms).map((t, i) => answer('GetMeals', 'soap11', t, 200, { case: `case-${from + i}` }));
+      const judged = [...results, ...latencyGateRows(report(results), l)];
+      return { ...report(judged, l), operations: ['GetMeals'], bindings: ['soap11'] as const };
+    };
+    const a = shard(100, 0);
+    const b = shard(900, 3);
+    expect([a, b].map((r) => r.results.find((x) => x.check === LATENCY_CHECK)!.status)).toEqual(['skipped', 'skipped']);
+    const merged = judgeLatency(mergeReports([{ source: 'a', report: a }, { source: 'b', report: b }]));
+    const rows = merged.results.filter((x) => x.check === LATENCY_CHECK);
+    expect(rows.map((x) => [x.binding, x.status])).toEqual([['soap11', 'failed']]);
+    expect(rows[0]!.message).toMatch(/^p95 answer time 900 ms is above the limit of 800 ms .*over 6 answers/);
+    expect(merged.summary.failed).toBe(1);
   });
 });
 

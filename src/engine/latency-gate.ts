@@ -11,6 +11,7 @@ import { findOperation } from '../contract/catalogue.js';
 import { LATENCY_CHECK } from '../core/rows.js';
 import type { LatencyLimits, ResultRow, RunReport } from '../core/types.js';
 import { latencies, ms, p95LimitOf, p95Verdict } from '../report/latency.js';
+import { summarise } from './run.js';
 
 /** Answers a cell needs before its p95 is judged: below five, the 95th percentile is simply the slowest answer. */
 export const MIN_LATENCY_SAMPLES = 5;
@@ -52,4 +53,15 @@ export function latencyGateRows(report: Pick<RunReport, 'results' | 'bindings' |
     }
   }
   return out;
+}
+
+/**
+ * A report judged by the latency gate its `latencyGate` carries (a merge of shards: each judged its
+ * own answers, the merged report all of them): earlier latency rows replaced, the summary recomputed.
+ */
+export function judgeLatency(report: RunReport): RunReport {
+  if (!hasLatencyLimit(report.latencyGate)) return report;
+  const ran = report.results.filter((r) => r.check !== LATENCY_CHECK);
+  const results = [...ran, ...latencyGateRows({ ...report, results: ran }, report.latencyGate)];
+  return { ...report, results, summary: summarise(results) };
 }
