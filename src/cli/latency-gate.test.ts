@@ -10,6 +10,7 @@ import { ConfigError, UsageError } from '../core/errors.js';
 import { MIN_LATENCY_SAMPLES } from '../engine/latency-gate.js';
 import { cli, readReport, tempDir } from '../../test/support/cli.js';
 import { resolveRunSettings, resolveRunSettingsObject } from './config.js';
+import { validateReport } from '../schema/json.js';
 
 const dir = tempDir('latency-settings');
 function file(name: string, json: unknown): string {
@@ -53,6 +54,8 @@ describe('--max-p95 and the config key latency', () => {
     expect(rows.map((x) => [x.operation, x.binding, x.status])).toEqual([['GetThemes', 'soap12', 'skipped'], ['GetThemes', 'get', 'skipped']]);
     expect(rows[0]!.message).toBe('too few samples: 1 answer (not counting transient ones), at least 5 needed to judge the p95 against the limit of 60000 ms (--max-p95)');
     expect(readReport(out).latencyGate).toEqual({ maxP95Ms: 60000, maxP95Source: '--max-p95', minSamples: 5 });
+    // conformance.json stays a valid report (merge and report read it back through the schema).
+    expect(validateReport(readReport(out))).toEqual([]);
     expect(r.out).toMatch(/GetThemes +[\d.]+ ms \/ [\d.]+ ms \(limit 60000 ms: too few samples, 1 of 5\)/);
   });
 });
