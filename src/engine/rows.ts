@@ -92,6 +92,17 @@ export interface RowBase {
   readonly exchange?: Exchange;
 }
 
+/** About what rows' findings hold in memory, in bytes (their texts in UTF-16, and an object each): what an answer holds besides its body. */
+export function findingsBytes(rows: readonly ResultRow[]): number {
+  let n = 0;
+  for (const r of rows) {
+    for (const f of r.findings) {
+      n += 64 + 2 * (f.message.length + f.path.length + (f.expected?.length ?? 0) + (f.actual?.length ?? 0) + (f.diff?.length ?? 0));
+    }
+  }
+  return n;
+}
+
 /**
  * Makes the rows of one unit, redacted. A unit's rows repeat the same texts (each binding's
  * reproduce command on every check row, its excerpts on every failed one): each is redacted once.

@@ -30,7 +30,7 @@ import { exchangeUnit } from './exchange.js';
 import { poolOf } from './bookings.js';
 import { runSequence, sequenceNotRun } from './sequences.js';
 import { planUnits, secretsOf, unitRequests, type RunPlan, type Unit } from './plan.js';
-import { RowMaker, type RowBase } from './rows.js';
+import { findingsBytes, RowMaker, type RowBase } from './rows.js';
 
 export interface EngineDeps {
   readonly transport: Transport;
@@ -176,12 +176,28 @@ function reproduceCommand(plan: RunPlan, unit: Unit, ex: Pick<Exchange, 'request
 /** Send one unit on every selected binding and produce its rows, redacted. */
 export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Promise<ResultRow[]> {
   if (unit.sequence) return runSequence(plan, { ...deps, redact: redactorOf(plan, deps) }, unit);
+  // What each checked answer's findings hold counts in the transport's body budget until the unit is
+  // done (issue 35): large bodies read meanwhile wait for it as for a body.
+  const held: (() => void)[] = [];
+  try {
+    return await unitRows(plan, deps, unit, held);
+  } finally {
+    for (const release of held) release();
+  }
+}
+
+/** runUnit's rows of a unit that is not a sequence, each checked answer's findings charged to the body budget (`held`). */
+async function unitRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: (() => void)[]): Promise<ResultRow[]> {
   const { op } = unit;
   const rows = new RowMaker(redactorOf(plan, deps));
   const bindings = plan.bindings.filter((b) => !unit.only || unit.only.includes(b));
   const compare = plan.equivalence && bindings.length > 1;
   // Each exchange is checked as soon as it arrives (in turn with every other exchange of the process).
-  const outcome = await exchangeUnit(plan, deps.transport, unit, (b, ex) => checkExchange(plan, deps, rows, unit, b, ex, compare));
+  const outcome = await exchangeUnit(plan, deps.transport, unit, async (b, ex) => {
+    const c = await checkExchange(plan, deps, rows, unit, b, ex, compare);
+    held.push(deps.transport.charge(findingsBytes(c.rows)));
+    return c;
+  });
   if ('skipped' in outcome) return notRunRows(plan, rows, unit, outcome.skipped);
   const checked = outcome.sent;
   const out = checked.flatMap((c) => c.value.rows);
