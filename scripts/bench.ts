@@ -431,7 +431,7 @@ if (sections.has('8')) {
     add({ section: '8 bounds', what: `  peak memory of the run (CLI + validator process), reports ${(m.reportBytes / 1e6).toFixed(2)} MB, password found ${m.leaks}×`, unit: 'MiB',
       value: m.peakTreeRss / MB, goal: '≤ 1,024 MiB, ≤ 50 MB, 0', met: m.peakTreeRss <= GiB && m.reportBytes <= 50e6 && m.leaks === 0 });
   };
-  log('8 bounds: hostile answers through the command line (about 2½ minutes)');
+  log('8 bounds: hostile answers through the command line (about 4½ minutes)');
   const proofs = await runChild<Bounded[]>('./bounds.ts', ['proof'], [], 900_000);
   raw.bounds = proofs;
   for (const m of proofs) judge(m);

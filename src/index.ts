@@ -87,6 +87,11 @@ export interface ConformanceSettings {
     readonly specialRequest?: readonly (string | number)[];
     readonly transfers?: readonly { readonly id: string; readonly email: string }[];
   };
+  /**
+   * The latency gate: p95 answer-time limits in milliseconds, for every operation and per operation
+   * (an operation × binding above its limit fails, latency_p95_exceeded; under 5 answers: too few samples).
+   */
+  readonly latency?: { readonly maxP95?: number; readonly perOperation?: Readonly<Record<string, number>> };
 }
 
 export interface RunConformanceOptions {

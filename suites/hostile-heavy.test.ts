@@ -189,6 +189,25 @@ describe('slow: a million siblings on every answer, generated cases on, --concur
   });
 });
 
+// Issue 35: the same million siblings, but elements the contract does not know (<z/>): a finding
+// each, so memory is bounded whatever the findings. GetMeals alone, generated cases on, at the
+// default concurrency (4 against a target) and at 8; each run lasts its 60 s deadline.
+describe('slow: a million unknown siblings (<z/>) on every answer, generated cases on (issue 35)', () => {
+  for (const concurrency of [undefined, '8'] as const) {
+    const name = `unknown siblings, generated cases on, ${concurrency ? `--concurrency ${concurrency}` : 'default concurrency'}`;
+    test(`${name}: at most 1 GiB and the deadline + 15 s, findings a few per kind`, { timeout: 5 * (SIBLINGS_DEADLINE_MS + SLACK_MS) }, async () => {
+      const p = await prove(name, { search: 'unknown-siblings', book: 'unknown-siblings', transfers: 'unknown-siblings' },
+        concurrency ? ['--concurrency', concurrency] : [], 'GetMeals', SIBLINGS_DEADLINE_MS);
+      expect(p.report.generation?.examples).toBe(DEFAULT_EXAMPLES);
+      expect(p.report.results.some((r) => r.case.startsWith('gen-'))).toBe(true);
+      const shape = rows(p, 'shape');
+      expect(shape.length).toBeGreaterThan(0);
+      for (const r of [...shape, ...rows(p, 'xsd_valid')]) expect(r.findings.length, r.check).toBeLessThanOrEqual(8);
+      expect(shape.every((r) => r.findings.some((f) => /^and 999,997 more like it: unknown element \{[^}]+\}z in getMealsResult/.test(f.message))), JSON.stringify(shape[0]?.findings)).toBe(true);
+    });
+  }
+});
+
 describe('the mock and the namespace-heavy request', () => {
   test('a 0.9 MB SOAP request declaring 30,000 namespaces is answered at once, and the mock goes on', async () => {
     const decls = deepNamespaces(undefined, 15_000).match(/ xmlns:p\d+="[^"]*"/g)!.join('');

@@ -501,3 +501,31 @@ describe('libxml2 (libxmljs2) only parses and validates target documents', () =>
     expect([...used].filter((u) => !['validate', 'errors', 'validationErrors'].includes(u))).toEqual([]);
   });
 });
+
+// Issue 35 part 3 through the real command line: a target whose every answer is 250 ms late
+// ('slow'), GetThemes on two bindings (the hand-written and the negative cases: more than five
+// answers per cell). Real answer times, so the limits sit far from them on either side.
+describe('--max-p95 against a slow target', () => {
+  async function gate(limit: string): Promise<{ cli: CliResult; report: ReportJson }> {
+    const dir = join(work, `latency-${limit}`);
+    const cli = await runCli(['run', '--book-url', hostile.url('slow'), '--search-url', hostile.url('slow'), '--user', USER, '--operations', 'GetThemes',
+      '--bindings', 'soap12,get', '--examples', '0', '--max-rps', '1000', '--concurrency', '8', '--max-p95', limit, '--report-dir', dir], { CONFORMANCE_PASSWORD: PASSWORD });
+    return { cli, report: readReport(dir) };
+  }
+
+  test('over the limit (100 ms): each cell fails with latency_p95_exceeded, exit 1, the limit beside the figure', async () => {
+    const { cli, report } = await gate('100');
+    const rows = report.results.filter((r) => r.check === 'latency');
+    expect(rows.map((r) => [r.binding, r.status]), cli.stderr).toEqual([['soap12', 'failed'], ['get', 'failed']]);
+    for (const r of rows) expect(r.findings.map((f) => f.code)).toEqual(['latency_p95_exceeded']);
+    expect(report.results.filter((r) => r.status === 'failed' && r.check !== 'latency')).toEqual([]);
+    expect(cli.code).toBe(1);
+    expect(cli.stdout).toMatch(/GetThemes +\d+ ms \/ \d+ ms ✗ over limit 100 ms +\d+ ms \/ \d+ ms ✗ over limit 100 ms/);
+  });
+
+  test('within the limit (60 s): each cell passes, exit 0', async () => {
+    const { cli, report } = await gate('60000');
+    expect(report.results.filter((r) => r.check === 'latency').map((r) => r.status), cli.stderr).toEqual(['passed', 'passed']);
+    expect(cli.code).toBe(0);
+  });
+});

@@ -6,6 +6,7 @@
  * bytes of all reports, spellings of the password found in any output (must be 0).
  *
  *   proof    each hostile answer at the size that once broke the harness (as suites/hostile-heavy.test.ts)
+ *   unknown-siblings  issue 35's runs alone (also the end of `proof`): a million <z/> per answer
  *   cap      one unit at the body cap: four answers of 32 MiB of broken list items (the most
  *            elements a document may have), the harness's peak memory ÷ the cap
  *   conforming FILE  one conforming answer of about 32 MiB (scripts/bench/large.ts gen), one exchange
@@ -84,8 +85,22 @@ async function proof(): Promise<Measured[]> {
     // Issue 25: memory bounded per run, not per exchange (as suites/hostile-heavy.test.ts).
     out.push(await measure('million-sibling answers, every operation, generated cases on, --concurrency 8', url('siblings'), ['--concurrency', '8'], 60_000, config, work,
       OPERATIONS.map((o) => o.name).join(',')));
+    out.push(...await unknownSiblingRuns(url, config, work));
     return out;
   });
+}
+
+/**
+ * Issue 35: a million siblings the contract does not know (<z/>: a finding each), GetMeals with
+ * generated cases on, at the default concurrency and at 8 (as suites/hostile-heavy.test.ts).
+ */
+async function unknownSiblingRuns(url: (b: Behaviour) => string, config: string, work: string): Promise<Measured[]> {
+  const out: Measured[] = [];
+  for (const extra of [[], ['--concurrency', '8']]) {
+    out.push(await measure(`a million unknown siblings (<z/>), GetMeals, generated cases on, ${extra.length ? '--concurrency 8' : 'default concurrency'}`,
+      url('unknown-siblings'), extra, 60_000, config, work));
+  }
+  return out;
 }
 
 /** A target answering every request with the same bytes (a large conforming answer). */
@@ -149,8 +164,9 @@ function redact() {
 
 const [mode] = process.argv.slice(2);
 if (mode === 'proof') process.stdout.write(`${JSON.stringify(await proof())}\n`);
+else if (mode === 'unknown-siblings') process.stdout.write(`${JSON.stringify(await withTarget({}, unknownSiblingRuns))}\n`);
 else if (mode === 'cap') process.stdout.write(`${JSON.stringify(await cap())}\n`);
 else if (mode === 'conforming') process.stdout.write(`${JSON.stringify(await conforming(process.argv[3]!))}\n`);
 else if (mode === 'redact') process.stdout.write(`${JSON.stringify(redact())}\n`);
-else throw new Error('usage: bounds.ts proof | cap | conforming FILE | redact');
+else throw new Error('usage: bounds.ts proof | unknown-siblings | cap | conforming FILE | redact');
 process.exit(0);

@@ -1,13 +1,13 @@
 /** Checks on hostile documents stay bounded by the document: linear work, a few findings per kind. */
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_NAMESPACES } from '../contract/catalogue.js';
-import { manySiblings, manyXsdErrors } from '../../test/support/hostile-docs.js';
+import { manySiblings, manyXsdErrors, unknownSiblings } from '../../test/support/hostile-docs.js';
 import { parseXml } from '../xml/tree.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { CHECKS, runChecks } from './registry.js';
 import { step } from './support.js';
 import { contextFor } from '../../test/support/checks.js';
-import { compactFindings, finding, FindingList, MAX_FINDINGS_LISTED } from './types.js';
+import { compactFindings, finding, FindingList, MAX_FINDING_KINDS, MAX_FINDINGS_LISTED } from './types.js';
 
 describe('FindingList and compactFindings', () => {
   test('the first three of each kind, 50 in all, then "and N more like it" per kind (values and numbers do not make a kind)', () => {
@@ -24,9 +24,22 @@ describe('FindingList and compactFindings', () => {
     const many = Array.from({ length: 200 }, (_, i) => finding('shape', 'unknown_element', `/k${i}`, `kind ${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}`));
     const out = compactFindings(many);
     expect(out.filter((f) => !f.message.startsWith('and ')).length).toBe(MAX_FINDINGS_LISTED);
-    expect(out.length).toBe(200);
+    // 100 kinds told apart (50 listed, 50 counted one each), then the other 100 in one summary.
+    expect(out.length).toBe(MAX_FINDING_KINDS + 1);
+    expect(out.at(-1)!.message).toBe('and 100 more of other kinds (more than 100 kinds), the first: kind WD');
     const few = many.slice(0, 50);
     expect(compactFindings(few)).toEqual(few);
+  });
+
+  test('200,000 findings of as many kinds: at most MAX_FINDING_KINDS + 1 kept, every one counted (issue 35)', () => {
+    const list = new FindingList();
+    const name = (i: number) => i.toString(26).replace(/[0-9]/g, (d) => String.fromCharCode(65 + Number(d)));
+    for (let i = 0; i < 200_000; i++) list.add('shape', 'unknown_element', `/r/${name(i)}`, `unknown element ${name(i)} in r`);
+    const out = list.list();
+    expect(out.length).toBe(MAX_FINDING_KINDS + 1);
+    const counted = out.reduce((n, f) => n + (/^and ([\d,]+) more/.exec(f.message) ? Number(/^and ([\d,]+)/.exec(f.message)![1]!.replace(/,/g, '')) : 1), 0);
+    expect(counted).toBe(200_000);
+    expect(out.at(-1)!.message).toMatch(/^and 199,900 more of other kinds \(more than 100 kinds\), the first: unknown element /);
   });
 });
 
@@ -58,6 +71,14 @@ describe('checks on 150,000 broken list items', () => {
     const small = parseXml('<r><a/><b/><a/></r>').root;
     expect(small.children.map((c) => step(small, c))).toEqual(['a[1]', 'b', 'a[2]']);
   });
+
+  test('50,000 siblings the contract does not know (<z/>): a few findings per row (issue 35)', () => {
+    const ctx = contextFor('GetMeals', 'soap12', unknownSiblings('1.2', 50_000), { validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+    const runs = runChecks(ctx, CHECKS);
+    for (const r of runs) if (Array.isArray(r.outcome)) expect(r.outcome.length, r.check.name).toBeLessThanOrEqual(8);
+    const shape = runs.find((r) => r.check.name === 'shape')!.outcome as { message: string }[];
+    expect(shape.map((f) => f.message)).toContain('and 49,997 more like it: unknown element {http://mock.accommodation.test/search/1/}z in getMealsResult: expected only Error, ErrorAttributes, meals');
+  }, 60_000);
 
   test('xsd_valid and shape on 30,000 invalid values', () => {
     const ctx = contextFor('GetMeals', 'get', manyXsdErrors(undefined, 30_000), { validator: createDocumentValidator(DEFAULT_NAMESPACES) });

@@ -43,6 +43,12 @@ export function finding(check: string, code: DefectCode, path: string, message: 
 export const MAX_FINDINGS_LISTED = 50;
 /** Findings of one kind listed at most. */
 export const MAX_FINDINGS_PER_KIND = 3;
+/**
+ * Kinds of finding told apart at most (issue 35): past it, findings of further kinds are only
+ * counted, in one summary, so a document whose every element makes a finding of its own kind
+ * (a million distinct unknown names) still holds a bounded number of objects.
+ */
+export const MAX_FINDING_KINDS = 100;
 
 /** A finding's kind: its check, its code, and its message with quoted values and numbers left out. */
 function kindOf(f: Pick<Finding, 'check' | 'code' | 'message'>): string {
@@ -65,6 +71,8 @@ export class FindingList {
   readonly #listed: Finding[] = [];
   /** Kinds of messages already seen (a million findings often share a handful of messages). */
   readonly #kindOfMessage = new Map<string, string>();
+  /** Findings of kinds past MAX_FINDING_KINDS: the first of them, and how many. */
+  #other: { first: Finding; count: number } | undefined;
 
   push(f: Finding): void {
     this.add(f.check, f.code, f.path, f.message, f.expected, f.actual);
@@ -81,6 +89,11 @@ export class FindingList {
     let k = this.#kinds.get(key);
     if (k && (k.listed >= MAX_FINDINGS_PER_KIND || this.#listed.length >= MAX_FINDINGS_LISTED)) {
       k.more++;
+      return;
+    }
+    if (!k && this.#kinds.size >= MAX_FINDING_KINDS) {
+      if (this.#other) this.#other.count++;
+      else this.#other = { first: finding(check, code, path, message, expected, actual), count: 1 };
       return;
     }
     const f = finding(check, code, path, message, expected, actual);
@@ -104,8 +117,25 @@ export class FindingList {
       if (k.more === 0) continue;
       out.push(finding(k.first.check, k.first.code, anywhere(k.first.path), `and ${k.more.toLocaleString('en-US')} more like it: ${k.first.message}`));
     }
+    const o = this.#other;
+    if (o) {
+      out.push(finding(o.first.check, o.first.code, o.first.path, `and ${o.count.toLocaleString('en-US')} more of ${o.count === 1 ? 'another kind' : 'other kinds'} `
+        + `(more than ${MAX_FINDING_KINDS} kinds), the first: ${o.first.message}`));
+    }
     return out;
   }
+}
+
+/** The most findings a FindingList gives: those listed, a summary per kind told apart, and the summary of the other kinds. */
+export const MAX_FINDINGS_KEPT = MAX_FINDINGS_LISTED + MAX_FINDING_KINDS + 1;
+
+/**
+ * Findings of any source bounded (issue 35): a list longer than a FindingList gives never came out
+ * of one, so it is compacted; a shorter one is kept as it is (compacting a compacted list again
+ * would count its summaries as findings).
+ */
+export function boundFindings(findings: readonly Finding[]): readonly Finding[] {
+  return findings.length > MAX_FINDINGS_KEPT ? compactFindings(findings) : findings;
 }
 
 /** The findings bounded as FindingList bounds them (unchanged when there are few). */

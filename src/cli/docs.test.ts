@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { CHECK_NAMES } from '../checks/registry.js';
 import { DEFECT_CODES } from '../core/defect-codes.js';
-import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
+import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, LATENCY_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
 import { EXPECTATIONS_CHECK } from '../engine/expectations.js';
 import { EXIT_UNREACHABLE } from './run.js';
 import { EXIT_POOL_EXHAUSTED } from '../engine/bookings.js';
@@ -102,7 +102,7 @@ describe('README and docs/', () => {
   });
   test('every flag of the options table is one the command line takes', () => {
     const table = between(doc('cli.md'), '## `conformance run` options', '## Config file');
-    const flags = [...table.matchAll(/`--([a-z-]+)/g)].map((m) => m[1]!);
+    const flags = [...table.matchAll(/`--([a-z0-9-]+)/g)].map((m) => m[1]!);
     expect(flags.length).toBeGreaterThan(30);
     for (const f of flags) expect(Object.keys(RUN_OPTIONS), `--${f}`).toContain(f);
   });
@@ -111,7 +111,7 @@ describe('README and docs/', () => {
     const [checks, others] = section.split('Other rows of the reports');
     const names = (t: string) => [...t!.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
     expect(names(checks!)).toEqual([...CHECK_NAMES]);
-    expect(names(others!)).toEqual([EXCHANGE_CHECK, EQUIVALENCE_CHECK, EXPECTATIONS_CHECK, NOT_RUN_CHECK]);
+    expect(names(others!)).toEqual([EXCHANGE_CHECK, EQUIVALENCE_CHECK, EXPECTATIONS_CHECK, NOT_RUN_CHECK, LATENCY_CHECK]);
   });
   test('documents every exit code', () => {
     const para = between(README, '**Exit codes**', '## Commands');

@@ -76,6 +76,7 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = withEnv({
   header: { value: '"N: V"', description: 'add a header to every request (repeatable); "N: env:VAR" takes the value from the variable VAR, a secret: redacted, named in curl commands; Content-Type and SOAPAction are refused', default: 'none' },
   help: HELP_FLAG,
   'skip-operations': { value: 'LIST', description: 'operations to leave out (case-sensitive): the run tests the others', default: 'none', env: 'CONFORMANCE_SKIP_OPERATIONS' },
+  'max-p95': { value: 'MS', description: 'latency gate: an operation × binding whose p95 answer time is above MS fails (latency_p95_exceeded); fewer than 5 answers: too few samples; per operation: the config\'s latency.perOperation', default: 'none' },
 });
 
 export const DIFF_HELP: FlagHelp<typeof DIFF_OPTIONS> = {

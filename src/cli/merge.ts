@@ -11,6 +11,7 @@ import { writeReports } from '../report/index.js';
 import { verdictOfReport, withVerdict } from '../core/verdict.js';
 import { reportDirProblem } from '../report/paths.js';
 import { mergeReports } from '../report/merge.js';
+import { judgeLatency } from '../engine/latency-gate.js';
 import { helpText, parseFlags } from './config.js';
 import { MERGE_HELP } from './help.js';
 import { readReportInput } from './report-input.js';
@@ -41,7 +42,7 @@ export async function mergeCommand(argv: string[], io: CommandIO): Promise<numbe
   if (problem) throw new UsageError(`${f['report-dir'] === undefined ? 'the default report directory' : '--report-dir'} cannot hold the reports: ${problem}`);
   const expectations = f.expectations ? readExpectations(f.expectations) : undefined;
   const inputs = positionals.map((p) => readReportInput(p));
-  let report = mergeReports(inputs);
+  let report = judgeLatency(mergeReports(inputs));
   // A row's re-run writes beneath the merged reports, where the reader is.
   if (report.rerun) report = { ...report, rerun: { ...report.rerun, reportDir: out } };
   if (expectations) {

@@ -90,6 +90,8 @@ export const DEFECT_CODES = {
   check_over_budget: 'a check that took longer than its budget',
   expectation_stale: 'an accepted deviation that no longer occurs',
   expectation_expired: 'an accepted deviation past its expiry date',
+  // the latency gate (--max-p95)
+  latency_p95_exceeded: "an operation × binding whose 95th-percentile answer time is above its limit (--max-p95, the config's latency)",
 } as const;
 
 export type DefectCode = keyof typeof DEFECT_CODES;

@@ -68,3 +68,6 @@ export function untestedExtent(report: Pick<RunReport, 'untested' | 'diagnosis'>
   if (report.diagnosis?.some((d) => d.code === NOTHING_TESTED)) return 'all';
   return report.untested?.length ? 'some' : undefined;
 }
+
+/** Row check name of the latency gate (engine/latency-gate.ts): one row per operation × binding with a p95 limit, case "*". */
+export const LATENCY_CHECK = 'latency';

@@ -196,6 +196,8 @@ export interface RunReport {
   readonly bookings?: BookingsSummary;
   /** What a row's re-run command carries of the run's settings beside its target (absent in reports of older versions). */
   readonly rerun?: RerunBasis;
+  /** The latency gate's limits (--max-p95, the config's `latency`): absent when none was set. */
+  readonly latencyGate?: LatencyLimits;
 }
 
 /**
@@ -211,6 +213,19 @@ export interface RerunBasis {
   readonly flags: readonly string[];
   /** The run's report directory: a re-run writes into a directory of its own beneath it, never over these reports. */
   readonly reportDir: string;
+}
+
+/**
+ * The p95 answer-time limits of the latency gate, in milliseconds: one for every operation, and one
+ * per operation that overrides it, each with where it was set (a flag or a config key).
+ */
+export interface LatencyLimits {
+  readonly maxP95Ms?: number;
+  readonly maxP95Source?: string;
+  readonly perOperation?: Readonly<Record<string, number>>;
+  readonly perOperationSource?: string;
+  /** Answers a cell needs before its p95 is judged (fewer: "too few samples", neither passed nor failed). */
+  readonly minSamples: number;
 }
 
 /** An operation × binding whose valid calls never reached the data path, and why (RunReport.untested). */

@@ -18,9 +18,14 @@ import { CHECK_NAMES } from '../checks/registry.js';
 import { ConfigError } from '../core/errors.js';
 import type { ExpectationsSummary, ResultRow, RunReport } from '../core/types.js';
 import { validateJson } from '../schema/json.js';
-import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
+import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, LATENCY_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
 import { summarise } from './run.js';
 import { UNKNOWN_OPERATION } from './plan.js';
+
+/** Whether a row is the latency gate's (./latency-gate.ts): never matched by an expectation, nor written into one. */
+function isLatencyRow(r: Pick<ResultRow, 'check'>): boolean {
+  return r.check === LATENCY_CHECK;
+}
 
 /** Check name of the rows about the expectations file itself (stale or expired entries). */
 export const EXPECTATIONS_CHECK = 'expectations';
@@ -71,6 +76,9 @@ export function parseExpectations(json: unknown, where: string): ExpectationsFil
       throw new ConfigError(`${at}: unknown operation "${e.operation}"${didYouMean(e.operation, OPERATIONS.map((o) => o.name))}`);
     }
     if (e.check === EXPECTATIONS_CHECK) throw new ConfigError(`${at}: check "${EXPECTATIONS_CHECK}" reports the file itself and cannot be accepted`);
+    if (e.check === LATENCY_CHECK || e.code === 'latency_p95_exceeded') {
+      throw new ConfigError(`${at}: latency is never an expectation (the latency gate, --max-p95, is judged on every run); raise the limit in the config's latency instead`);
+    }
     if (!checks.includes(e.check)) throw new ConfigError(`${at}: unknown check "${e.check}"${didYouMean(e.check, checks)} (checks: ${checks.join(', ')})`);
     if (e.code !== undefined && !(DEFECT_CODE_NAMES as readonly string[]).includes(e.code)) {
       throw new ConfigError(`${at}: unknown defect code "${e.code}"${didYouMean(e.code, DEFECT_CODE_NAMES)} (codes: docs/checks.md, "Defect codes")`);
@@ -189,19 +197,21 @@ export function applyExpectations(report: RunReport, file: ExpectationsFile, opt
   const source = opts.source ?? 'the expectations file';
   const judged = opts.judged ?? defaultJudged;
   const ran = report.results.filter((r) => r.check !== EXPECTATIONS_CHECK).map(unapplied);
+  // The latency gate's rows are never accepted, nor judged by an entry (judgeable: the rest).
+  const judgeable = ran.filter((r) => !isLatencyRow(r));
   const expiredEntry = (e: Expectation) => e.expires !== undefined && day > e.expires;
   // The entries that accept: neither expired nor still without a reason. A row is accepted when
   // they cover it together (one entry per kind of defect, as --update-expectations writes them).
   const accepting = file.expectations.filter((e) => !expiredEntry(e) && !unexplained(e));
   const rows = ran.map((r) => {
-    if (r.status !== 'failed' || !covers(accepting, r)) return r;
+    if (r.status !== 'failed' || isLatencyRow(r) || !covers(accepting, r)) return r;
     const reasons = [...new Set(accepting.filter((e) => occursIn(e, r)).map((e) => e.reason))];
     return { ...r, status: 'known' as const, message: knownMessage(reasons.join('; '), r.message) };
   });
   const verdicts: EntryVerdict[] = [];
   const extra: ResultRow[] = [];
   file.expectations.forEach((entry, index) => {
-    const mine = ran.filter((r) => matches(entry, r));
+    const mine = judgeable.filter((r) => matches(entry, r));
     const failing = mine.filter((r) => occursIn(entry, r));
     const expired = expiredEntry(entry);
     const decided = judged(entry, mine);
@@ -287,7 +297,8 @@ export function expectationsSchemaRef(file: string): string {
  */
 export function updateExpectations(report: RunReport, old: ExpectationsFile | undefined, opts: Pick<ApplyOptions, 'judged'> & { readonly schema?: string } = {}): UpdateOutcome {
   const judged = opts.judged ?? defaultJudged;
-  const rows = report.results.filter((r) => r.check !== EXPECTATIONS_CHECK).map(unapplied);
+  // Latency is never written into expectations: its rows are left out of what the file is made from.
+  const rows = report.results.filter((r) => r.check !== EXPECTATIONS_CHECK && !isLatencyRow(r)).map(unapplied);
   const failing = rows.filter((r) => r.status === 'failed');
   const kept: Expectation[] = [];
   const removed: Expectation[] = [];

@@ -14,7 +14,7 @@ import type { CaseKind } from '../checks/context.js';
 import type { Check } from '../checks/types.js';
 import { swapCase } from '../core/redact.js';
 import { networkSecrets } from '../transport/proxy.js';
-import type { HttpRequest, Target } from '../core/types.js';
+import type { HttpRequest, LatencyLimits, Target } from '../core/types.js';
 import type { CaseTable, RequestCase } from './cases.js';
 import { broadestCase, coverageCases, generatedCases, paramsKey, type Generation } from './generate.js';
 import { OPERATIONS } from '../contract/catalogue.js';
@@ -61,6 +61,8 @@ export interface RunPlan {
   readonly bookings?: BookingPools;
   /** Only the units whose case id matches one of these globs (--case); every unit when absent. */
   readonly caseFilter?: readonly string[];
+  /** The latency gate's p95 limits (./latency-gate.ts); no gate when absent. */
+  readonly latency?: LatencyLimits;
 }
 
 /** A matcher of case ids for --case patterns: `*` any characters, `?` one, the rest literal. */

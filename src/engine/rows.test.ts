@@ -3,6 +3,7 @@ import { findOperation } from '../contract/catalogue.js';
 import { makeRedactor } from '../core/redact.js';
 import type { Exchange } from '../core/types.js';
 import { clip, MAX_MESSAGE_CHARS, RowMaker } from './rows.js';
+import { MAX_FINDINGS_KEPT } from '../checks/types.js';
 
 const SECRET = 'Pa55-w0rd!x';
 const op = findOperation('GetMeals')!;
@@ -48,5 +49,20 @@ describe('rows: the redaction boundary of a run', () => {
     expect(clip('abcdef', 3)).toBe('abc… (3 more characters)');
     expect(clip('ab\u{1F600}cd', 3)).toBe('ab… (4 more characters)');
     expect(clip('abc', 2, 100)).toBe('ab… (98 more characters)');
+  });
+});
+
+describe('rows: findings bounded whatever their source (issue 35)', () => {
+  test('a row of 100,000 findings keeps a few per kind and counts the rest; a compacted list is kept as it is', () => {
+    const rows = new RowMaker(makeRedactor([SECRET]));
+    const base = { op, binding: 'soap11,get', caseId: 'c', reproduce: '' };
+    const many = Array.from({ length: 100_000 }, (_, i) => ({ check: 'binding_equivalence', code: 'value_differs' as const, path: `/r/meal[${i + 1}]/id`, message: `value ${i} differs` }));
+    const row = rows.row(base, 'binding_equivalence', many);
+    expect(row.findings.length).toBeLessThanOrEqual(MAX_FINDINGS_KEPT);
+    expect(row.findings.map((f) => f.message)).toEqual(['value 0 differs', 'value 1 differs', 'value 2 differs', 'and 99,997 more like it: value 0 differs']);
+    expect(row.message).toBe('value 0 differs (+3 more)');
+    // Already bounded (a check's FindingList): not compacted again, its summaries not counted as findings.
+    const again = rows.row(base, 'binding_equivalence', row.findings);
+    expect(again.findings).toEqual(row.findings);
   });
 });

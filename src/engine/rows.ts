@@ -6,7 +6,7 @@
  * defence behind this one. Texts are also bounded here: a finding quoting a 30 MB value is cut.
  */
 import type { Operation } from '../contract/catalogue.js';
-import type { CheckOutcome } from '../checks/types.js';
+import { boundFindings, type CheckOutcome } from '../checks/types.js';
 import type { Redactor } from '../core/redact.js';
 import type { Exchange, Finding, ResultRow } from '../core/types.js';
 import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
@@ -92,6 +92,17 @@ export interface RowBase {
   readonly exchange?: Exchange;
 }
 
+/** About what rows' findings hold in memory, in bytes (their texts in UTF-16, and an object each): what an answer holds besides its body. */
+export function findingsBytes(rows: readonly ResultRow[]): number {
+  let n = 0;
+  for (const r of rows) {
+    for (const f of r.findings) {
+      n += 64 + 2 * (f.message.length + f.path.length + (f.expected?.length ?? 0) + (f.actual?.length ?? 0) + (f.diff?.length ?? 0));
+    }
+  }
+  return n;
+}
+
 /**
  * Makes the rows of one unit, redacted. A unit's rows repeat the same texts (each binding's
  * reproduce command on every check row, its excerpts on every failed one): each is redacted once.
@@ -147,7 +158,8 @@ export class RowMaker {
       };
     }
     if (outcome.length === 0) return { ...common, status: 'passed', message: '', path: '', findings: [] };
-    const findings = outcome.map((f) => this.#finding(f));
+    // Every row's findings pass here (checks, comparison, sequences): a million of them are counted, not kept.
+    const findings = boundFindings(outcome).map((f) => this.#finding(f));
     const first = findings[0]!;
     return {
       ...common,

@@ -13,6 +13,8 @@ import { makeRedactor, swapCase } from '../core/redact.js';
 import { runConformance } from './run.js';
 import { EXCHANGE_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
 import { mockBookings } from './bookings.js';
+import { findingsBytes } from './rows.js';
+import { manyXsdErrors } from '../../test/support/hostile-docs.js';
 
 const PASSWORD = 'Engine-Secret-91';
 const target = (embedded: boolean): Target => ({
@@ -234,5 +236,26 @@ describe('the deadline between the documents of a run (issue 25)', () => {
     expect(late.length, report.results.map((r) => `${r.binding} ${r.check} ${r.status} ${r.message}`).join('\n')).toBeGreaterThanOrEqual(1);
     // The first document, whose turn came before the deadline, was checked (its checks up to the deadline).
     expect(report.results.some((r) => r.case === 'one' && r.check !== EXCHANGE_CHECK && r.check !== NOT_RUN_CHECK)).toBe(true);
+  });
+});
+
+describe('findings in the body budget (issue 35)', () => {
+  test("each checked answer's findings are charged to the transport's body budget until its unit is done, then released", async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    // Small bodies (under LARGE_BODY) never ask the budget: what it held is the findings alone.
+    agent.get('http://target.test').intercept({ path: () => true, method: () => true }).reply(() => ({
+      statusCode: 200, data: manyXsdErrors(undefined, 200), responseOptions: { headers: { 'content-type': 'text/xml; charset=utf-8' } },
+    })).persist();
+    const transport = new Transport({ dispatcher: agent, bodyBudgetBytes: 64 * 1024 * 1024 });
+    const report = await runConformance(plan({ operations: [findOperation('GetMeals')!], bindings: ['get', 'post'], negative: false }), { transport, validator: noValidator });
+    const failed = report.results.filter((r) => r.status === 'failed');
+    expect(failed.length).toBeGreaterThan(0);
+    const peak = transport.bodyBudget.peak;
+    expect(peak).toBeGreaterThan(0);
+    expect(peak).toBeLessThanOrEqual(findingsBytes(report.results));
+    // All of it was given back: charging the whole capacity now peaks at exactly the capacity.
+    transport.charge(transport.bodyBudget.capacity)();
+    expect(transport.bodyBudget.peak).toBe(Math.max(peak, transport.bodyBudget.capacity));
   });
 });

@@ -23,6 +23,7 @@ import { acceptance, compareViews, detachedView, type BindingView, type CallCont
 import { checkBudgetMs } from '../xml/limits.js';
 import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 import { collectGarbage } from '../core/memory.js';
+import { hasLatencyLimit, latencyGateRows } from './latency-gate.js';
 import { curlCommand, networkFlags } from '../transport/curl.js';
 import type { Transport } from '../transport/client.js';
 import { diagnoseUnits, preflight, settleWsdlHints } from './diagnose.js';
@@ -30,7 +31,7 @@ import { exchangeUnit } from './exchange.js';
 import { poolOf, POOL_NAMES } from './bookings.js';
 import { runSequence, SEQUENCE_CASE, sequenceNotRun } from './sequences.js';
 import { bindingParams, bookingNeeds, planUnits, secretsOf, unitRequests, type RunPlan, type Unit } from './plan.js';
-import { RowMaker, type RowBase } from './rows.js';
+import { findingsBytes, RowMaker, type RowBase } from './rows.js';
 
 export interface EngineDeps {
   readonly transport: Transport;
@@ -176,12 +177,28 @@ function reproduceCommand(plan: RunPlan, unit: Unit, ex: Pick<Exchange, 'request
 /** Send one unit on every selected binding and produce its rows, redacted. */
 export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Promise<ResultRow[]> {
   if (unit.sequence) return runSequence(plan, { ...deps, redact: redactorOf(plan, deps) }, unit);
+  // What each checked answer's findings hold counts in the transport's body budget until the unit is
+  // done (issue 35): large bodies read meanwhile wait for it as for a body.
+  const held: (() => void)[] = [];
+  try {
+    return await unitRows(plan, deps, unit, held);
+  } finally {
+    for (const release of held) release();
+  }
+}
+
+/** runUnit's rows of a unit that is not a sequence, each checked answer's findings charged to the body budget (`held`). */
+async function unitRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: (() => void)[]): Promise<ResultRow[]> {
   const { op } = unit;
   const rows = new RowMaker(redactorOf(plan, deps));
   const bindings = plan.bindings.filter((b) => !unit.only || unit.only.includes(b));
   const compare = plan.equivalence && bindings.length > 1;
   // Each exchange is checked as soon as it arrives (in turn with every other exchange of the process).
-  const outcome = await exchangeUnit(plan, deps.transport, unit, (b, ex) => checkExchange(plan, deps, rows, unit, b, ex, compare));
+  const outcome = await exchangeUnit(plan, deps.transport, unit, async (b, ex) => {
+    const c = await checkExchange(plan, deps, rows, unit, b, ex, compare);
+    held.push(deps.transport.charge(findingsBytes(c.rows)));
+    return c;
+  });
   if ('skipped' in outcome) return notRunRows(plan, rows, unit, outcome.skipped);
   const checked = outcome.sent;
   const out = checked.flatMap((c) => c.value.rows);
@@ -402,7 +419,10 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
   }));
   halted ??= deps.stopped?.();
   const after = diagnoseUnits(plan, units, perUnit);
-  const results = [...before.rows, ...perUnit.flat(), ...after.rows];
+  const ran = [...before.rows, ...perUnit.flat(), ...after.rows];
+  // The latency gate judges what was answered, last: its rows are about every case of a cell.
+  const gated = hasLatencyLimit(plan.latency) ? latencyGateRows({ results: ran, bindings: plan.bindings, operations: plan.operations.map((o) => o.name) }, plan.latency) : [];
+  const results = gated.length > 0 ? [...ran, ...gated] : ran;
   // That nothing was tested is said first: it explains everything below it.
   const first = (d: Diagnosis) => d.code === NOTHING_TESTED;
   const diagnosis = [...after.diagnosis.filter(first), ...settleWsdlHints(before, after.reachedServices), ...after.diagnosis.filter((d) => !first(d))];
@@ -433,5 +453,6 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     ...(halted ? { incomplete: `${halted}: ${sent} of ${units.length} cases run` } : {}),
     ...(plan.generation && plan.generation.examples > 0
       ? { generation: { seed: plan.generation.seed, examples: plan.generation.examples, languagesFrom: plan.generation.languagesFrom } } : {}),
+    ...(hasLatencyLimit(plan.latency) ? { latencyGate: plan.latency } : {}),
   };
 }

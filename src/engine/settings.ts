@@ -15,7 +15,8 @@ import {
   type BindingId, type Namespaces, type Operation, type ServicePaths,
 } from '../contract/catalogue.js';
 import { ConfigError, UsageError } from '../core/errors.js';
-import type { SettingKey } from '../core/types.js';
+import type { LatencyLimits, SettingKey } from '../core/types.js';
+import { hasLatencyLimit, MIN_LATENCY_SAMPLES } from './latency-gate.js';
 import { didYouMean } from '../core/suggest.js';
 import { reportDirProblem } from '../report/paths.js';
 import { loadFixtureCases, mergeCases, type CaseTable } from './cases.js';
@@ -96,6 +97,8 @@ export interface RunSettings {
   readonly configFile?: string;
   /** Where the booking pools came from (never the ids): a re-run command names that file or variable. */
   readonly bookingsFrom?: BookingsSource;
+  /** The latency gate's p95 limits (--max-p95, the config's `latency`; ./latency-gate.ts): absent, no gate. */
+  readonly latency?: LatencyLimits;
 }
 
 /** Where the booking pools came from: a file (its path as given), the variable holding the JSON, or the config file's `bookings` object. */
@@ -145,6 +148,7 @@ export const RUN_ENV = {
   bookings: 'CONFORMANCE_BOOKINGS_FILE',
   github: 'GITHUB_ACTIONS',
   'skip-operations': 'CONFORMANCE_SKIP_OPERATIONS',
+  'max-p95': 'CONFORMANCE_MAX_P95',
   ...NETWORK_ENV,
 } as const satisfies Partial<Record<keyof typeof RUN_OPTIONS, string>>;
 
@@ -203,6 +207,7 @@ export const RUN_OPTIONS = {
   header: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
   'skip-operations': { type: 'string' },
+  'max-p95': { type: 'string' },
 } as const;
 
 type Json = Record<string, unknown>;
@@ -614,7 +619,48 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     ...listOf(f),
     warnings,
     ...networkOf(in_, env, f.header, { embedded, insecureTls: f['insecure-tls'] ?? in_.bool(undefined, 'insecureTls') ?? false }),
+    ...latencyOf(in_, file, where),
   };
+}
+
+/** The longest p95 limit accepted, in milliseconds (an hour: longer than any --timeout makes sense). */
+const MAX_P95_LIMIT_MS = 3_600_000;
+
+/** A p95 limit in milliseconds, checked; a bad one names its source. */
+function p95Ms(s: Sourced): number {
+  const v = s.value;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
+  if (!Number.isInteger(n) || n < 1 || n > MAX_P95_LIMIT_MS) bad(s, `must be a p95 limit in milliseconds, a whole number from 1 to ${MAX_P95_LIMIT_MS} (got ${JSON.stringify(v)})`);
+  return n;
+}
+
+/**
+ * The latency gate: `--max-p95 MS` (or the config's `latency.maxP95`) for every operation, and the
+ * config's `latency.perOperation` for some, each remembering where it was set. None: no gate.
+ */
+function latencyOf(in_: Settings, file: Json, where: string): { latency?: LatencyLimits } {
+  const l = file.latency;
+  if (l !== undefined && (typeof l !== 'object' || l === null || Array.isArray(l))) {
+    throw new ConfigError(`${where}: latency must be an object, e.g. { "maxP95": 800, "perOperation": { "GetMeals": 300 } }`);
+  }
+  const lat = (l ?? {}) as Json;
+  const global = in_.get('max-p95', envOf('max-p95'), undefined)
+    ?? (lat.maxP95 !== undefined ? { value: lat.maxP95, source: `${where}: latency.maxP95`, fromFile: true } : undefined);
+  const per = lat.perOperation;
+  if (per !== undefined && (typeof per !== 'object' || per === null || Array.isArray(per))) {
+    throw new ConfigError(`${where}: latency.perOperation must be an object of operation name to milliseconds, e.g. { "GetMeals": 300 }`);
+  }
+  const perOperation: Record<string, number> = {};
+  for (const [name, v] of Object.entries((per ?? {}) as Json)) {
+    if (!findOperation(name)) throw new ConfigError(`${where}: latency.perOperation names an unknown operation "${name}"${didYouMean(name, OPERATIONS.map((o) => o.name))}`);
+    perOperation[name] = p95Ms({ value: v, source: `${where}: latency.perOperation.${name}`, fromFile: true });
+  }
+  const limits: LatencyLimits = {
+    ...(global ? { maxP95Ms: p95Ms(global), maxP95Source: global.source } : {}),
+    ...(Object.keys(perOperation).length > 0 ? { perOperation, perOperationSource: `${where}: latency.perOperation` } : {}),
+    minSamples: MIN_LATENCY_SAMPLES,
+  };
+  return hasLatencyLimit(limits) ? { latency: limits } : {};
 }
 
 /** --case ID (repeatable; a comma list too): case ids or globs (`*`, `?`). */

@@ -1,11 +1,28 @@
 /**
  * The target's answer times per operation × binding ("is the SOAP 1.2 binding slower?"): the median
  * and the 95th percentile of the exchanges that got a response (their http_exchange rows carry the
- * time from sending to the last body byte). Shown in the console summary, the Markdown and the HTML.
+ * time from sending to the last body byte), transient answers left out. Shown in the console
+ * summary, the Markdown and the HTML, each beside its limit when the latency gate sets one
+ * (src/engine/latency-gate.ts judges the same figures).
  */
 import { EXCHANGE_CHECK, PREFLIGHT_CASE } from '../core/rows.js';
-import type { RunReport } from '../core/types.js';
 import { findOperation } from '../contract/catalogue.js';
+import type { LatencyLimits, ResultRow, RunReport } from '../core/types.js';
+
+/** HTTP statuses of a gateway or proxy in front of the service (502, 503, 504): the service did not answer. */
+const TRANSIENT_STATUSES = new Set([502, 503, 504]);
+
+/**
+ * Whether an exchange row's answer is transient (issue 32's "real networks"): no response at all (a
+ * dropped connection, a time-out), or a gateway's 502/503/504. Its time says nothing about the
+ * service's, so it is no sample of the latency table or gate. The one place that decides it: to be
+ * pointed at the transport's classifier of transient answers.
+ */
+export function isTransientAnswer(row: Pick<ResultRow, 'status' | 'response' | 'durationMs'>): boolean {
+  if (row.status !== 'passed' || row.durationMs === undefined) return true;
+  const status = /^HTTP\/[\d.]+ (\d{3})\b/.exec(row.response ?? '')?.[1];
+  return status !== undefined && TRANSIENT_STATUSES.has(Number(status));
+}
 
 /** One operation × binding's answer times. */
 export interface Latency {
@@ -22,12 +39,14 @@ function quantile(sorted: readonly number[], q: number): number {
 }
 
 /** Answer times per operation × binding, in the report's operation and binding order. */
-export function latencies(report: RunReport): Latency[] {
+export function latencies(report: Pick<RunReport, 'results' | 'operations' | 'bindings'>): Latency[] {
   const times = new Map<string, number[]>();
   for (const r of report.results) {
-    if (r.check !== EXCHANGE_CHECK || r.status !== 'passed' || r.durationMs === undefined || r.case === PREFLIGHT_CASE) continue;
+    if (r.check !== EXCHANGE_CHECK || r.case === PREFLIGHT_CASE || isTransientAnswer(r)) continue;
     const key = `${r.operation}\u0000${r.binding}`;
-    times.set(key, [...(times.get(key) ?? []), r.durationMs]);
+    const t = times.get(key);
+    if (t) t.push(r.durationMs!);
+    else times.set(key, [r.durationMs!]);
   }
   // The operations of the contract: a probe of one the service does not have (NoSuchOperation) is no operation to time.
   const ops = [...new Set([...report.operations, ...report.results.map((r) => r.operation)])].filter((o) => findOperation(o) !== undefined);
@@ -48,7 +67,35 @@ export function ms(v: number): string {
   return v >= 100 ? `${Math.round(v)} ms` : v >= 10 ? `${v.toFixed(1)} ms` : `${v.toFixed(2)} ms`;
 }
 
-/** The table as rows of operation, then per binding "median / p95" (or "—"): the same shape for every format. */
+/** An operation's p95 limit and where it was set (its own in the config, else the global one), or undefined. */
+export function p95LimitOf(limits: LatencyLimits | undefined, operation: string): { readonly ms: number; readonly source: string } | undefined {
+  const own = limits?.perOperation?.[operation];
+  if (own !== undefined) return { ms: own, source: `${limits!.perOperationSource ?? 'latency.perOperation'}.${operation}` };
+  if (limits?.maxP95Ms !== undefined) return { ms: limits.maxP95Ms, source: limits.maxP95Source ?? '--max-p95' };
+  return undefined;
+}
+
+/** How a cell of `count` answers and this p95 stands against its limit: within, over, or too few samples to say. */
+export function p95Verdict(count: number, p95Ms: number, limitMs: number, minSamples: number): 'within' | 'over' | 'too-few' {
+  if (count < minSamples) return 'too-few';
+  return p95Ms > limitMs ? 'over' : 'within';
+}
+
+/** What a cell's limit says beside its figures: " (limit 800 ms)", " (over the limit of 800 ms)", or too few samples. */
+function limitNote(l: Latency, limits: LatencyLimits | undefined): string {
+  const limit = p95LimitOf(limits, l.operation);
+  if (!limit) return '';
+  switch (p95Verdict(l.count, l.p95Ms, limit.ms, limits!.minSamples)) {
+    case 'over': return ` ✗ over limit ${ms(limit.ms)}`;
+    case 'too-few': return ` (limit ${ms(limit.ms)}: too few samples, ${l.count} of ${limits!.minSamples})`;
+    default: return ` ≤ limit ${ms(limit.ms)}`;
+  }
+}
+
+/**
+ * The table as rows of operation, then per binding "median / p95" (or "—"), each followed by its
+ * p95 limit where the gate sets one: the same shape for every format.
+ */
 export function latencyMatrix(report: RunReport): { bindings: readonly string[]; rows: { operation: string; cells: string[] }[] } {
   const all = latencies(report);
   const ops = [...new Set(all.map((l) => l.operation))];
@@ -58,7 +105,7 @@ export function latencyMatrix(report: RunReport): { bindings: readonly string[];
       operation,
       cells: report.bindings.map((b) => {
         const l = all.find((x) => x.operation === operation && x.binding === b);
-        return l ? `${ms(l.medianMs)} / ${ms(l.p95Ms)}` : '—';
+        return l ? `${ms(l.medianMs)} / ${ms(l.p95Ms)}${limitNote(l, report.latencyGate)}` : '—';
       }),
     })),
   };

@@ -4,7 +4,7 @@
  * one target (the embedded mock's port may differ) and one set of bindings, and must not overlap
  * (one operation × case in two inputs). Shards must all be of one plan and all be there.
  */
-import { NOTHING_TESTED, PREFLIGHT_CASE, untestedExtent } from '../core/rows.js';
+import { LATENCY_CHECK, NOTHING_TESTED, PREFLIGHT_CASE, untestedExtent } from '../core/rows.js';
 import { OPERATIONS } from '../contract/catalogue.js';
 import { UsageError } from '../core/errors.js';
 import type { ResultRow, RunReport } from '../core/types.js';
@@ -81,7 +81,8 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
   // One operation × case belongs to one input: otherwise its rows would be counted twice.
   const owner = new Map<string, string>();
   for (const i of inputs) {
-    const units = new Set(i.report.results.filter((r) => r.check !== FILE_ROW_CHECK && r.case !== PREFLIGHT_CASE).map((r) => `${r.operation} case ${r.case}`));
+    const units = new Set(i.report.results.filter((r) => r.check !== FILE_ROW_CHECK && r.check !== LATENCY_CHECK && r.case !== PREFLIGHT_CASE)
+      .map((r) => `${r.operation} case ${r.case}`));
     for (const u of units) {
       const other = owner.get(u);
       if (other !== undefined) throw new UsageError(`the reports overlap: ${u} is in ${other} and in ${i.source}`);
@@ -102,7 +103,10 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
   };
   // Every shard asks the same hosts before its matrix: a host found down is one row, not one per shard.
   const preflights = new Set<string>();
+  // Each shard's latency gate judged its own answers: the merged report is judged again on all of them
+  // (src/cli/merge.ts, with the limits carried in latencyGate).
   const results: ResultRow[] = inputs.flatMap((i) => i.report.results)
+    .filter((r) => r.check !== LATENCY_CHECK)
     .filter((r) => {
       if (r.case !== PREFLIGHT_CASE) return true;
       const key = `${r.operation}\u0000${r.check}\u0000${r.message}`;
@@ -147,5 +151,6 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
     ...(bookings ? { bookings } : {}),
     // The shards ran with the same settings: the first's say how to re-run a row.
     ...(first.report.rerun ? { rerun: first.report.rerun } : {}),
+    ...(first.report.latencyGate ? { latencyGate: first.report.latencyGate } : {}),
   };
 }

@@ -329,6 +329,26 @@ describe('the body budget: large bodies in flight are bounded per transport, not
     }
   });
 
+  test("bytes charged besides bodies (an answer's findings, issue 35) count: a large body waits until they are released", async () => {
+    const t = new Transport({ concurrency: 4, timeoutMs: 5_000, maxBodyBytes: 2 * MIB, bodyBudgetBytes: 1.5 * MIB });
+    try {
+      const release = t.charge(MIB);
+      let got = false;
+      const b = t.send({ method: 'GET', url: `${url}/b`, headers: {} }, 0, undefined, true).then((ex) => { got = true; return ex; });
+      await new Promise((r) => setTimeout(r, 200));
+      expect(got).toBe(false); // 1 MiB charged + 1 MiB of body > 1.5 MiB
+      release();
+      release(); // idempotent
+      const ex = await b;
+      expect(ex.response?.body.length).toBe(MIB);
+      t.release(ex);
+      expect(t.bodyBudget.peak).toBe(MIB);
+      expect(t.charge(0)).toBeTypeOf('function');
+    } finally {
+      await t.close();
+    }
+  });
+
   test('time spent waiting for the budget is not counted against the exchange; a body over the budget goes alone; without hold nothing is kept', async () => {
     const t = new Transport({ concurrency: 4, timeoutMs: 400, maxBodyBytes: 4 * MIB, bodyBudgetBytes: 1.5 * MIB });
     try {

@@ -85,6 +85,11 @@ class BodyBudget {
     });
   }
 
+  /** Hold `n` bytes already in memory (no wait: they are there), so that bodies asked for after them wait. */
+  charge(n: number): void {
+    if (n > 0) this.#take(n);
+  }
+
   release(n: number): void {
     if (n <= 0) return;
     this.#used = Math.max(0, this.#used - n);
@@ -266,6 +271,21 @@ export class Transport {
     if (n === undefined) return;
     this.#held.delete(ex);
     this.#budget.release(n);
+  }
+
+  /**
+   * Count `bytes` a consumer holds besides a body (an answer's findings, issue 35) in the body budget
+   * until the function returned is called (idempotent): large bodies asked for meanwhile wait for them.
+   */
+  charge(bytes: number): () => void {
+    if (bytes <= 0) return () => {};
+    this.#budget.charge(bytes);
+    let held = true;
+    return () => {
+      if (!held) return;
+      held = false;
+      this.#budget.release(bytes);
+    };
   }
 
   /** The body budget's capacity and the most it held at once (the bench prints them). */

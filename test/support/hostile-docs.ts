@@ -50,6 +50,14 @@ export function manySiblings(frame: Frame, n: number): string {
   return mealsDocument(frame, `<meals>${'<meal/>'.repeat(n)}</meals>`);
 }
 
+/**
+ * `n` empty siblings the contract does not know (`<z/>`) in the result element (issue 35): each an
+ * unknown element, where `manySiblings` gives known ones.
+ */
+export function unknownSiblings(frame: Frame, n: number): string {
+  return mealsDocument(frame, '<z/>'.repeat(n));
+}
+
 /** `n` namespace declarations on one element. */
 export function manyNamespaceDeclarations(frame: Frame, n: number): string {
   const decls: string[] = [];

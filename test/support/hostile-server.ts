@@ -14,7 +14,7 @@
 import { request as httpRequest, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { deepNamespaces, hugeFault, longText, manyAttributes, manyNamespaceDeclarations, manySiblings, manyXsdErrors } from './hostile-docs.js';
+import { deepNamespaces, hugeFault, longText, manyAttributes, manyNamespaceDeclarations, manySiblings, manyXsdErrors, unknownSiblings } from './hostile-docs.js';
 
 export const BEHAVIOURS = [
   'proxy', // forwards to the upstream (the embedded mock): a conforming target
@@ -49,6 +49,7 @@ export const BEHAVIOURS = [
   'fault-10mb', // HTTP 500 with a SOAP fault (text for GET/POST) of 10 MB (sizes.faultBytes)
   'status-099', // a status line with the code 099
   'spoof', // a 500 whose fault text holds U+202E, U+2028 and a fake CI log line
+  'unknown-siblings', // a million empty elements the contract does not know, <z/>, in the result element (sizes.siblings)
 ] as const;
 
 export type Behaviour = (typeof BEHAVIOURS)[number];
@@ -441,6 +442,8 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
         return xml(200, once(`n${v}${sizes.namespaces}`, () => deepNamespaces(v, sizes.namespaces)));
       case 'siblings':
         return xml(200, once(`s${v}${sizes.siblings}`, () => manySiblings(v, sizes.siblings)));
+      case 'unknown-siblings':
+        return xml(200, once(`u${v}${sizes.siblings}`, () => unknownSiblings(v, sizes.siblings)));
       case 'namespace-declarations':
         return xml(200, once(`d${v}${sizes.declarations}`, () => manyNamespaceDeclarations(v, sizes.declarations)));
       case 'differ':

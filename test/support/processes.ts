@@ -106,7 +106,7 @@ export function readTree(dir: string): { path: string; bytes: Buffer }[] {
 /** Minimal view of conformance.json for assertions. */
 export interface ReportRow {
   operation: string; binding: string; case: string; check: string; status: string; message: string;
-  reproduce: string; findings: { check: string; message: string; path: string }[]; request?: string; response?: string;
+  reproduce: string; findings: { check: string; code?: string; message: string; path: string }[]; request?: string; response?: string;
 }
 export interface ReportJson {
   summary: { passed: number; failed: number; skipped: number; known: number; total: number };
