@@ -368,10 +368,14 @@ function bookingsSetting(in_: Settings, env: NodeJS.ProcessEnv, where: string): 
   return r;
 }
 
-/** Resolve run settings from the command's parsed flags (with --config FILE read here). `env` is process.env in production. */
-export function resolveRunSettingsFlags(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv = process.env): RunSettings {
+/**
+ * Resolve run settings from the command's parsed flags (with --config FILE read here). `env` is
+ * process.env in production. `credentials` false: a command that sends no call (drift) needs no
+ * user or password, and gets '' where none is given.
+ */
+export function resolveRunSettingsFlags(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv = process.env, credentials = true): RunSettings {
   const { file, problems } = f.config ? readConfigFile(f.config) : { file: {}, problems: [] };
-  return withSchema(resolveSettings(f, env, file, f.config ? `config file ${f.config}` : 'config'), problems);
+  return withSchema(resolveSettings(f, env, file, f.config ? `config file ${f.config}` : 'config', '--password', credentials), problems);
 }
 
 /** Settings the checks accepted, unless the schema found a problem they do not check. */
@@ -425,7 +429,7 @@ function passwordOf(in_: Settings, passwordEnv: Sourced<string> | undefined, fla
   return { given: given === viaConfig ? named : given, warnings };
 }
 
-function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv, file: Json, where: string, passwordSource = '--password'): RunSettings {
+function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv, file: Json, where: string, passwordSource = '--password', credentials = true): RunSettings {
   const t = (file.target ?? {}) as Json;
 
   const in_ = new Settings(f, env, file, where);
@@ -444,10 +448,10 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
   if (passwordEnvSetting && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(passwordEnvSetting.value)) bad(passwordEnvSetting, `must name an environment variable (letters, digits, _; got ${JSON.stringify(passwordEnvSetting.value)})`);
   const passwordEnv = passwordEnvSetting?.value;
   if (t.password !== undefined) throw new ConfigError(`${where}: target.password is not accepted in a file (files get committed); use --password, CONFORMANCE_PASSWORD or target.passwordEnv`);
-  const user = in_.string('user', 'CONFORMANCE_USER', 'target.user')?.value ?? (embedded ? DEFAULT_USER : undefined);
+  const user = in_.string('user', 'CONFORMANCE_USER', 'target.user')?.value ?? (embedded ? DEFAULT_USER : credentials ? undefined : '');
   // Where the password came from: a reproduce command names that variable.
   const { given, warnings } = passwordOf(in_, passwordEnvSetting, passwordSource);
-  const password = given?.value ?? (embedded ? DEFAULT_PASSWORD : undefined);
+  const password = given?.value ?? (embedded ? DEFAULT_PASSWORD : credentials ? undefined : '');
   const passwordVar = given === undefined ? undefined : given.source.startsWith('environment variable ') ? given.source.slice('environment variable '.length) : undefined;
   if (user === undefined) throw new UsageError('no user name for the target: pass --user NAME (or CONFORMANCE_USER, or target.user in the config file)');
   if (password === undefined) {

@@ -11,6 +11,7 @@
 import {
   qkey, readWsdl, XSD_NS, type AttributeDecl, type BindingKind, type ComplexDef, type Particle, type QName, type SimpleDef, type TypeDef, type TypeRef, type WsdlModel,
 } from './wsdl-read.js';
+import type { DriftDifference, DriftPlace as CoreDriftPlace } from '../core/types.js';
 
 export type Severity = 'breaking' | 'compatible';
 /** Which way a schema component's values travel: sent by the client, or read by it. */
@@ -56,32 +57,10 @@ export const DRIFT_RULES = {
 
 export type DriftRule = keyof typeof DRIFT_RULES;
 
-/** Where a difference is: the parts that apply. */
-export interface DriftPlace {
-  readonly service?: string;
-  readonly binding?: string;
-  readonly operation?: string;
-  readonly message?: 'input' | 'output';
-  readonly part?: string;
-  /** The global element or named type a schema difference is in. */
-  readonly element?: string;
-  readonly type?: string;
-  /** Element path inside it (`AmendmentRequest/roomId`, `Hotel/@id`). */
-  readonly path?: string;
-}
+export type DriftPlace = CoreDriftPlace;
 
-export interface Difference {
-  readonly rule: DriftRule;
-  readonly severity: Severity;
-  /** Request, response or both: where a schema component travels (absent: not a schema component). */
-  readonly direction?: Direction | 'both';
-  readonly place: DriftPlace;
-  /** The place in words. */
-  readonly where: string;
-  readonly contract?: string;
-  readonly target?: string;
-  readonly message: string;
-}
+/** A difference, its rule one of DRIFT_RULES. */
+export type Difference = DriftDifference & { readonly rule: DriftRule };
 
 /** The place of a difference in words: "service Booking, binding soap12, operation CancelBooking", "type Hotel: Hotel/rooms/@id". */
 export function placeText(p: DriftPlace): string {

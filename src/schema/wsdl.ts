@@ -6,7 +6,7 @@
  * 1.2 share the Soap one), four bindings and a service with four ports. The embedded mock serves
  * it at <service path>?WSDL.
  */
-import { DEFAULT_PATHS, operationsOf, type Namespaces, type NsKey, type Operation, type ServicePaths } from '../contract/catalogue.js';
+import { DEFAULT_PATHS, OPERATIONS, operationsOf, type Namespaces, type NsKey, type Operation, type ServicePaths } from '../contract/catalogue.js';
 import { generateXsdFor } from './xsd.js';
 import { escapeAttr } from '../core/escape.js';
 import { BINDING_MODULES } from '../bindings/index.js';
@@ -119,4 +119,22 @@ export function serviceWsdl(service: ServiceName, baseUrl: string, namespaces: N
   const base = baseUrl.replace(/\/+$/, '');
   const group = paths[ops[0]!.group];
   return generateWsdl(service, ops, namespaces[serviceNsKey(service)], { soap: base + group.soap, http: base + group.http });
+}
+
+/**
+ * The contract's WSDL of the operations served at a SOAP path: named after their ASMX service (or,
+ * where a deployment serves several at one path, after the path), in their namespace; undefined
+ * when they use two namespaces (no one WSDL can describe them). The mock serves it; drift compares with it.
+ */
+export function wsdlAtPath(ops: readonly Operation[], servicePath: string, origin: string, namespaces: Namespaces, paths: ServicePaths): string | undefined {
+  const spaces = new Set(ops.map((o) => namespaces[o.ns]));
+  if (spaces.size !== 1) return undefined;
+  const services = new Set(ops.map((o) => o.service));
+  const name = services.size === 1 ? ops[0]!.service : (/([A-Za-z0-9_]+)\.asmx$/i.exec(servicePath)?.[1] ?? 'Service');
+  return generateWsdl(name, ops, [...spaces][0]!, { soap: origin + servicePath, http: origin + paths[ops[0]!.group].http });
+}
+
+/** The operations of the catalogue (in its order) among `ops` whose SOAP service URL is `url`, by `urlOf`. */
+export function operationsAt(url: string, urlOf: (op: Operation) => string | undefined, ops: readonly Operation[] = OPERATIONS): Operation[] {
+  return ops.filter((op) => urlOf(op) === url);
 }
