@@ -105,6 +105,8 @@ export async function driftCommand(argv: string[], io: CommandIO): Promise<numbe
   const { values: f } = parseFlags(argv, DRIFT_OPTIONS);
   const { 'wsdl-url': wsdlUrlFlags, wsdl, against, 'report-dir': reportDir, github, quiet, ...target } = f;
   if (against !== undefined && wsdl === undefined) throw new UsageError('--against FILE needs --wsdl FILE (the WSDL compared with it)');
+  const urlFlag = (['book-url', 'search-url', 'transfers-url'] as const).find((k) => target[k] !== undefined);
+  if (wsdl !== undefined && urlFlag) throw new UsageError(`--wsdl FILE compares a saved WSDL: it takes no target URL (--${urlFlag})`);
   const s = resolveRunSettingsFlags({ ...target, ...(reportDir !== undefined ? { 'report-dir': reportDir } : {}) }, io.env, false);
   let report: DriftReport;
   if (wsdl !== undefined) {
