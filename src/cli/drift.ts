@@ -123,9 +123,11 @@ export async function driftCommand(argv: string[], io: CommandIO): Promise<numbe
       report = driftReportOf([compareService(service, wsdl, 'the contract', contract, text)]);
     }
   } else {
-    if (s.embedded) throw new UsageError('drift needs a target (--book-url, --search-url or --transfers-url, their variables or the config file\'s target) or a saved WSDL (--wsdl FILE)');
-    const names = driftSources(s, s.operations).map((x) => x.service);
-    const sources = driftSources(s, s.operations, wsdlUrls(wsdlUrlFlags, names));
+    if (s.embedded && !wsdlUrlFlags?.length) throw new UsageError('drift needs a target (--book-url, --search-url or --transfers-url, their variables or the config file\'s target), --wsdl-url SERVICE=URL, or a saved WSDL (--wsdl FILE)');
+    // No target URL: each --wsdl-url names a service of the catalogue, compared with its contract WSDL.
+    const sources = s.embedded
+      ? [...wsdlUrls(wsdlUrlFlags, [...SERVICES])].map(([service, url]) => ({ service, url, wsdlUrl: url, contract: serviceWsdl(service as (typeof SERVICES)[number], 'http://contract.invalid', s.namespaces, s.paths) }))
+      : driftSources(s, s.operations, wsdlUrls(wsdlUrlFlags, driftSources(s, s.operations).map((x) => x.service)));
     const transport = new Transport({ concurrency: 2, timeoutMs: s.timeoutMs, maxBodyBytes: s.maxBodyBytes, insecureTls: s.insecureTls, giveUpAfter: 0 });
     try {
       report = await fetchDrift(sources, transport);

@@ -59,6 +59,7 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = {
   'dry-run': { description: 'the same as --list', default: 'off' },
   'list-format': { value: 'text|json', description: 'the format of --list', default: 'text' },
   github: { description: 'GitHub Actions: an ::error annotation per failed row, the Markdown summary appended to $GITHUB_STEP_SUMMARY', default: 'on when GITHUB_ACTIONS=true', env: 'GITHUB_ACTIONS' },
+  'fail-on-drift': { description: 'a breaking difference of the target\'s WSDL from the contract\'s (the preflight\'s drift) fails the run', default: 'off: drift is reported only' },
   help: HELP_FLAG,
 };
 

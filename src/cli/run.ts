@@ -8,6 +8,7 @@ import { untestedExtent } from '../core/rows.js';
 import { verdictOf } from '../report/index.js';
 import { formatDefects, formatDiagnosis, formatSummary } from '../report/console.js';
 import { progressLine } from '../report/progress.js';
+import { driftLine } from '../report/drift.js';
 import { helpText, resolveRunSettings, RUN_OPTIONS, RUN_USAGE } from './config.js';
 import { RUN_HELP } from './help.js';
 
@@ -38,6 +39,8 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   }
   const { report, paths, interrupted } = await executeRun(s, { err: io.err, progress: progressLine(io.err, io.isTTY), ...(io.signals ? { signals: true } : {}),
     ...(io.startedAt !== undefined ? { startedAt: io.startedAt } : {}) });
+  // The preflight's comparison of the target's WSDLs with the contract's, in one line (drift.md beside the reports).
+  if (report.drift) io.out(`conformance: ${driftLine(report.drift)}`);
   // What holds for the target as a whole first: it explains the failures below it.
   const diagnosis = formatDiagnosis(report);
   if (diagnosis) io.out(diagnosis);

@@ -57,6 +57,8 @@ export interface RunPlan {
   readonly bookings?: BookingPools;
   /** Only the units whose case id matches one of these globs (--case); every unit when absent. */
   readonly caseFilter?: readonly string[];
+  /** A breaking difference of the target's WSDL from the contract's fails the run (--fail-on-drift). */
+  readonly failOnDrift?: boolean;
 }
 
 /** A matcher of case ids for --case patterns: `*` any characters, `?` one, the rest literal. */

@@ -372,5 +372,6 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     ...(halted ? { incomplete: `${halted}: ${sent} of ${units.length} cases run` } : {}),
     ...(plan.generation && plan.generation.examples > 0
       ? { generation: { seed: plan.generation.seed, examples: plan.generation.examples, languagesFrom: plan.generation.languagesFrom } } : {}),
+    ...(before.drift ? { drift: before.drift } : {}),
   };
 }

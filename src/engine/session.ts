@@ -110,6 +110,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
       ...(s.maxFailures !== undefined ? { maxFailures: s.maxFailures } : {}),
       ...(langs ? { generation: { seed: s.seed, examples: s.examples, languages: langs.languages, languagesFrom: langs.from } } : {}),
       ...(s.caseFilter ? { caseFilter: s.caseFilter } : {}),
+      ...(s.failOnDrift ? { failOnDrift: true } : {}),
     };
     const secrets = secretsOf(target);
     const redact = makeRedactor(secrets);

@@ -88,6 +88,8 @@ export interface RunSettings {
   readonly github?: boolean;
   /** What the command should print before it sends anything (two password sources that disagree). */
   readonly warnings?: readonly string[];
+  /** A breaking difference of the target's WSDL from the contract's fails the run (--fail-on-drift, config failOnDrift). */
+  readonly failOnDrift?: boolean;
 }
 
 /** The run's settings as flags (parsed by the CLI; named here because a message about a bad value names its flag). */
@@ -134,6 +136,7 @@ export const RUN_OPTIONS = {
   'dry-run': { type: 'boolean' },
   'list-format': { type: 'string' },
   github: { type: 'boolean' },
+  'fail-on-drift': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -523,6 +526,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     ...(f.github || env.GITHUB_ACTIONS === 'true' ? { github: true } : {}),
     ...listOf(f),
     warnings,
+    ...((f['fail-on-drift'] ?? in_.bool(undefined, 'failOnDrift')) ? { failOnDrift: true } : {}),
   };
 }
 

@@ -6,6 +6,7 @@
 import type { DriftDifference, DriftReport } from '../core/types.js';
 import { TOOL } from '../core/version.js';
 import { MAX_ANNOTATIONS } from './github.js';
+import { mdText } from './markdown.js';
 
 export const DRIFT_JSON = 'drift.json';
 export const DRIFT_MD = 'drift.md';
@@ -26,16 +27,16 @@ export function renderDriftJson(r: DriftReport): string {
   return `${JSON.stringify({ tool: { name: TOOL.name, version: TOOL.version }, ...r }, null, 2)}\n`;
 }
 
-const cell = (s: string | undefined) => (s === undefined ? '' : s.replace(/\|/g, '\\|').replace(/\r?\n/g, ' '));
+const cell = (s: string | undefined) => (s === undefined ? '' : mdText(s));
 
 /** drift.md's text (and the section a run's Markdown report carries, `level` the heading's). */
 export function renderDriftMarkdown(r: DriftReport, level = 1): string {
   const h = '#'.repeat(level);
   const out = [`${h} WSDL drift: ${r.verdict.toUpperCase()}`, '', `${VERDICT_WORDS[r.verdict]}: ${r.breaking} breaking, ${r.compatible} compatible.`, ''];
   for (const s of r.services) {
-    out.push(`${h}# ${s.service}`, '', `- WSDL: ${s.wsdl}`, `- compared with: ${s.against}`);
+    out.push(`${h}# ${mdText(s.service)}`, '', `- WSDL: ${mdText(s.wsdl)}`, `- compared with: ${mdText(s.against)}`);
     if (s.status !== 'compared') {
-      out.push(`- not compared (${s.status}): ${s.reason ?? ''}`, '');
+      out.push(`- not compared (${s.status}): ${mdText(s.reason ?? '')}`, '');
       continue;
     }
     out.push(`- ${s.breaking} breaking, ${s.compatible} compatible`, '');
@@ -83,4 +84,26 @@ export function driftAnnotations(r: DriftReport, max = MAX_ANNOTATIONS): string[
   if (all.length > max) lines.push(`::notice title=drift::${escapeData(`${all.length - max} more differences are not annotated: see drift.md`)}`);
   for (const s of r.services) if (s.status !== 'compared') lines.push(`::error title=${escapeProperty(`WSDL drift ${s.service}`)}::${escapeData(`not compared (${s.status}): ${s.reason ?? ''}`)}`);
   return lines;
+}
+
+/** The preflight's line: whether the target's WSDLs match the contract. */
+export function driftLine(r: DriftReport, file = 'drift.md'): string {
+  const fetched = r.services.filter((s) => s.status === 'compared');
+  const missed = r.services.filter((s) => s.status !== 'compared');
+  const why = missed.map((s) => `${s.service}: ${s.reason ?? s.status}`).join('; ');
+  if (fetched.length === 0) return `the target's WSDL could not be compared with the contract (${why || 'no service'})`;
+  const head = r.breaking + r.compatible === 0
+    ? `the target's WSDL matches the contract`
+    : `the target's WSDL differs: ${r.breaking} breaking, ${r.compatible} compatible: see ${file}`;
+  return missed.length ? `${head} (not compared: ${why})` : head;
+}
+
+/** The run's Markdown section: the preflight's line, then the differences, breaking first (at most `max`). */
+export function driftSection(r: DriftReport, max = 20): string[] {
+  const all = r.services.flatMap((s) => s.differences.map((d) => ({ s, d })));
+  const out = ['', `> [!${r.verdict === 'breaking' ? 'WARNING' : 'NOTE'}]`, `> **WSDL drift**: ${mdText(driftLine(r))}`];
+  if (all.length > 0) out.push('>');
+  for (const { s, d } of all.slice(0, max)) out.push(`> - ${d.severity === 'breaking' ? '**breaking**' : 'compatible'} ${mdText(s.service)}, ${mdText(d.where)}: ${mdText(d.message)} (${d.rule})`);
+  if (all.length > max) out.push(`> - … and ${all.length - max} more (drift.md)`);
+  return out;
 }
