@@ -308,3 +308,12 @@ describe('usage', () => {
     expect(o.out.join('\n')).toMatch(/--wsdl-url <\[SERVICE=\]URL>/);
   });
 });
+
+describe('docs/drift.md', () => {
+  test('lists every rule with its classification per direction, and no other', async () => {
+    const { DRIFT_RULES } = await import('../schema/wsdl-compare.js');
+    const doc = readFileSync(new URL('../../docs/drift.md', import.meta.url), 'utf8');
+    const rows = [...doc.matchAll(/^\| `([a-z_]+)` \| \**(breaking|compatible)\** \| \**(breaking|compatible)\** \|/gm)].map((m) => [m[1], { request: m[2], response: m[3] }]);
+    expect(Object.fromEntries(rows)).toEqual(Object.fromEntries(Object.entries(DRIFT_RULES).map(([k, r]) => [k, { request: r.request, response: r.response }])));
+  });
+});

@@ -182,7 +182,8 @@ class Comparer {
       }
       const cm = this.c.portTypes.get(qkey(cb.portType ?? { ns: '', local: '' }))?.get(name);
       const tm = this.t.portTypes.get(qkey(tb.portType ?? { ns: '', local: '' }))?.get(name);
-      this.message(place, 'input', cm?.input, tm?.input, kind === 'get' || kind === 'post');
+      // An HTTP binding's (GET, POST: it has a verb) input parts are its parameters, one each.
+      this.message(place, 'input', cm?.input, tm?.input, cb.verb !== undefined);
       this.message(place, 'output', cm?.output, tm?.output, false);
     }
     for (const name of tb.operations.keys()) {
