@@ -103,7 +103,7 @@ export function driftSection(r: DriftReport, max = 20): string[] {
   const all = r.services.flatMap((s) => s.differences.map((d) => ({ s, d })));
   const out = ['', `> [!${r.verdict === 'breaking' ? 'WARNING' : 'NOTE'}]`, `> **WSDL drift**: ${mdText(driftLine(r))}`];
   if (all.length > 0) out.push('>');
-  for (const { s, d } of all.slice(0, max)) out.push(`> - ${d.severity === 'breaking' ? '**breaking**' : 'compatible'} ${mdText(s.service)}, ${mdText(d.where)}: ${mdText(d.message)} (${d.rule})`);
+  for (const { s, d } of all.slice(0, max)) out.push(`> - ${d.severity === 'breaking' ? '**breaking**' : 'compatible'} ${d.place.service ? '' : `${mdText(s.service)}, `}${mdText(d.where)}: ${mdText(d.message)} (${d.rule})`);
   if (all.length > max) out.push(`> - … and ${all.length - max} more (drift.md)`);
   return out;
 }
