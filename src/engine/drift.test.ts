@@ -123,3 +123,22 @@ describe('a run against the embedded mock', () => {
     expect(readFileSync(join(dir, 'drift.md'), 'utf8')).toContain('# WSDL drift: MATCH');
   });
 });
+
+describe('what a hostile target serves', () => {
+  test('a DOCTYPE, a document nested too deep, too large, not XML: not compared, with why; never thrown', async () => {
+    const { compareService } = await import('./drift.js');
+    const contract = serviceWsdl('Booking', 'http://h', DEFAULT_NAMESPACES);
+    const deep = `${'<a>'.repeat(5000)}${'</a>'.repeat(5000)}`;
+    for (const [text, why] of [
+      ['<!DOCTYPE d [<!ENTITY x "y">]><d/>', /DOCTYPE/],
+      [deep, /not a WSDL/],
+      ['x'.repeat(8 * 1024 * 1024 + 1), /more than 8388608 is not read/],
+      ['not xml <', /not a WSDL/],
+      ['<html><body>Service</body></html>', /not a WSDL 1\.1 document/],
+    ] as const) {
+      const d = compareService('Booking', 'http://h/x?WSDL', 'the contract', contract, text);
+      expect(d.status).toBe('no_wsdl');
+      expect(d.reason).toMatch(why);
+    }
+  });
+});

@@ -57,10 +57,15 @@ function serviceNameOf(ops: readonly Operation[], servicePath: string): string {
   return services.size === 1 ? ops[0]!.service : (/([A-Za-z0-9_]+)\.asmx$/i.exec(servicePath)?.[1] ?? 'Service');
 }
 
+/** The largest WSDL text compared (characters). */
+export const MAX_WSDL_CHARS = 8 * 1024 * 1024;
+
 /** A service's WSDL text compared with the contract's: its differences, or why it could not be read. */
 export function compareService(service: string, wsdl: string, against: string, contract: string | undefined, text: string): DriftService {
   const base = { service, wsdl: redactUserInfo(wsdl), against };
   if (contract === undefined) return { ...base, status: 'no_wsdl', reason: 'the contract gives no WSDL for operations of two namespaces at one path', breaking: 0, compatible: 0, differences: [] };
+  // A WSDL of this contract is some 100 KB; a hostile target's 32 MB one is not worth its tree.
+  if (text.length > MAX_WSDL_CHARS) return { ...base, status: 'no_wsdl', reason: `${text.length} characters: more than ${MAX_WSDL_CHARS} is not read as a WSDL`, breaking: 0, compatible: 0, differences: [] };
   // The very text of the contract's WSDL (the embedded mock serves it) means the same: not read again (a run's preflight pays nothing).
   if (text === contract) return { ...base, status: 'compared', breaking: 0, compatible: 0, differences: [] };
   let model;
