@@ -190,6 +190,22 @@ describe('one WSDL per classification rule (each the contract\'s with one change
       text: () => changed(/(<xs:complexType name="CancelBookingResult">[^]*?<xs:element name="ErrorAttributes") type="xs:anyType"/, '$1 type="xs:string"'),
     },
     {
+      name: 'a required attribute of a response type removed', code: 1, expect: /^breaking response_element_removed_required type CancellationPaymentMethod: CancellationPaymentMethod\/@id$/,
+      text: () => changed(/(<xs:complexType name="CancellationPaymentMethod">[^]*?)<xs:attribute name="id" type="xs:int" use="required"\/>/, '$1'),
+    },
+    {
+      name: 'a single response element that may repeat now', code: 1, expect: /^breaking max_occurs_raised type CancelBookingResult: CancelBookingResult\/Code$/,
+      text: () => changed('<xs:element name="Code" type="xs:int"/>', '<xs:element name="Code" type="xs:int" maxOccurs="unbounded"/>'),
+    },
+    {
+      name: 'the elements of a sequence in another order', code: 1, expect: /^breaking element_order_changed type CancellationPaymentMethod: CancellationPaymentMethod$/,
+      text: () => changed(/(<xs:element name="cancellationfee"[^>]*>)(\s*)(<xs:element name="cancellation" [^>]*>)/, '$3$2$1'),
+    },
+    {
+      name: 'an HTTP GET parameter removed', code: 1, expect: /^breaking request_parameter_removed service Booking, binding get, operation CancelBooking, input message, part language$/,
+      text: () => changed(/(<wsdl:message name="CancelBookingHttpGetIn">[^]*?)<wsdl:part name="language" type="s:string"\/>/, '$1'),
+    },
+    {
       name: 'an operation added: compatible', code: 0, expect: /^compatible operation_added service Booking, binding soap11, operation Ping$/,
       text: () => changed(/(<wsdl:binding name="BookingSoap" [^>]*>\s*<soap:binding[^>]*>)/, '$1<wsdl:operation name="Ping"><soap:operation soapAction="urn:Ping" style="document"/></wsdl:operation>'),
     },
@@ -241,6 +257,18 @@ describe('one WSDL per classification rule (each the contract\'s with one change
     const { code, report } = await drift(text);
     expect(rules(report)).toEqual(['compatible open_content_declared type StaticTransfer: StaticTransfer/rates']);
     expect(code).toBe(0);
+  });
+});
+
+describe('namespaces', () => {
+  test('a saved WSDL in the configured namespace (--book-ns) matches the contract in it', async () => {
+    const ns = 'http://staging.example/book/';
+    const file = join(dir, 'ns.wsdl');
+    writeFileSync(file, serviceWsdl('Booking', 'http://h', { ...DEFAULT_NAMESPACES, book: ns }));
+    expect(await main(['drift', '--wsdl', file, '--book-ns', ns], io().io)).toBe(0);
+    const o = io();
+    expect(await main(['drift', '--wsdl', file], o.io)).toBe(1);
+    expect(o.out.join('\n')).toContain(`the target namespace is ${ns}, not ${TNS}`);
   });
 });
 
