@@ -39,11 +39,12 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   }
   const { report, paths, interrupted } = await executeRun(s, { err: io.err, progress: progressLine(io.err, io.isTTY), ...(io.signals ? { signals: true } : {}),
     ...(io.startedAt !== undefined ? { startedAt: io.startedAt } : {}) });
-  // The preflight's comparison of the target's WSDLs with the contract's, in one line (drift.md beside the reports).
-  if (report.drift) io.out(`conformance: ${driftLine(report.drift)}`);
   // What holds for the target as a whole first: it explains the failures below it.
   const diagnosis = formatDiagnosis(report);
   if (diagnosis) io.out(diagnosis);
+  // The preflight's comparison of the target's WSDLs with the contract's, in one line (drift.md beside
+  // the reports); a target that answered nothing is the diagnosis's to say.
+  if (report.drift && report.drift.verdict !== 'unreachable') io.out(`conformance: ${driftLine(report.drift)}`);
   const failed = report.results.filter((r) => r.status === 'failed');
   // One block per defect (its cases and one reproduce command), not one per failed row.
   if (failed.length && !s.quiet) io.out(formatDefects(failed));

@@ -90,7 +90,8 @@ export function driftAnnotations(r: DriftReport, max = MAX_ANNOTATIONS): string[
 export function driftLine(r: DriftReport, file = 'drift.md'): string {
   const fetched = r.services.filter((s) => s.status === 'compared');
   const missed = r.services.filter((s) => s.status !== 'compared');
-  const why = missed.map((s) => `${s.service}: ${s.reason ?? s.status}`).join('; ');
+  // A transport's words (OpenSSL's) are the diagnosis's to explain: here only that nothing answered.
+  const why = missed.map((s) => `${s.service}: ${s.status === 'unreachable' ? 'no answer' : s.reason ?? s.status}`).join('; ');
   if (fetched.length === 0) return `the target's WSDL could not be compared with the contract (${why || 'no service'})`;
   const head = r.breaking + r.compatible === 0
     ? `the target's WSDL matches the contract`
