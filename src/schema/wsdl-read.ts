@@ -131,7 +131,8 @@ function build(raw: Raw, outer: ReadonlyMap<string, string>): Node | undefined {
   if (tag === undefined || tag === '#text') return undefined;
   const rawAttrs = (raw[':@'] ?? {}) as Record<string, string>;
   let scope = outer;
-  const attrs: Record<string, string> = {};
+  // No prototype: an attribute a hostile document names __proto__ or constructor is only a key.
+  const attrs: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [k, v] of Object.entries(rawAttrs)) {
     if (k === 'xmlns' || k.startsWith('xmlns:')) {
       if (scope === outer) scope = new Map(outer);
