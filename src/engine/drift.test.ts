@@ -12,7 +12,7 @@ import { DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, type Operation } from
 import type { RunReport, Target } from '../core/types.js';
 import { startMock, type RunningMock } from '../mock/index.js';
 import { renderMarkdown, validateReport } from '../report/index.js';
-import { driftLine } from '../report/drift.js';
+import { driftAnnotations, driftLine } from '../report/drift.js';
 import { serviceWsdl } from '../schema/wsdl.js';
 import { Transport } from '../transport/client.js';
 import { main } from '../cli/main.js';
@@ -75,6 +75,10 @@ describe('the preflight\'s drift', () => {
       'compatible response_element_added type CancellationPaymentMethod: CancellationPaymentMethod/note',
     ]);
     expect(p.rows).toEqual([]);
+    // GitHub: an ::error per breaking difference, a ::warning per compatible one.
+    expect(driftAnnotations(p.drift!).map((l) => l.slice(0, l.indexOf('::', 2)))).toEqual([
+      '::error title=WSDL drift Booking%3A operation_removed', '::warning title=WSDL drift Booking%3A response_element_added',
+    ]);
   });
 
   test('--fail-on-drift: a failed wsdl_drift row per service whose WSDL breaks the contract, a finding per breaking difference', async () => {
