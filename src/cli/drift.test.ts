@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEFAULT_NAMESPACES } from '../contract/catalogue.js';
 import type { DriftReport } from '../core/types.js';
 import { startMock, type RunningMock } from '../mock/index.js';
-import { validateJson } from '../schema/json.js';
+import { reportSchema, validateJson } from '../schema/json.js';
+import { DRIFT_SCHEMA_URL } from '../report/drift.js';
 import { serviceWsdl } from '../schema/wsdl.js';
 import { main } from './main.js';
 
@@ -84,8 +85,13 @@ describe('drift against a served WSDL', () => {
     const json = JSON.parse(readFileSync(join(report, 'drift.json'), 'utf8')) as DriftReport;
     expect(json.verdict).toBe('match');
     expect(json.services.map((s) => [s.service, s.status, s.differences.length])).toEqual([['Booking', 'compared', 0], ['NonStaticXMLAPI', 'compared', 0]]);
-    const schema = JSON.parse(readFileSync(new URL('../../schemas/drift.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+    const schema = JSON.parse(readFileSync(DRIFT_SCHEMA_URL, 'utf8')) as Record<string, unknown>;
     expect(validateJson(json, schema)).toEqual([]);
+    expect(validateJson({ ...json, verdict: 'fine' }, schema)).toEqual(['/verdict: expected one of "match", "compatible", "breaking", "not_fetched", "unreachable", got "fine"']);
+    // conformance.json's `drift` is drift.json's object (its tool left out): one schema, held in step.
+    const { $schema: _s, $id: _i, title: _t, ...drift } = schema;
+    const { description: _d, ...inReport } = (reportSchema().properties as Record<string, Record<string, unknown>>).drift!;
+    expect(inReport).toEqual(drift);
     expect(readFileSync(join(report, 'drift.md'), 'utf8')).toContain('# WSDL drift: MATCH');
   });
 
