@@ -145,5 +145,7 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
     ...(first.report.passwordVariable ? { passwordVariable: first.report.passwordVariable } : {}),
     ...(first.report.generation ? { generation: first.report.generation } : {}),
     ...(bookings ? { bookings } : {}),
+    // Every shard's preflight compared the same WSDLs with the contract: the first says it for all.
+    ...(first.report.drift ? { drift: first.report.drift } : {}),
   };
 }
