@@ -117,6 +117,15 @@ describe('drift against a served WSDL', () => {
     expect(e.err.join('\n')).toMatch(/no service Bookin is compared.*did you mean Booking/);
   });
 
+  test('only --book-url: the Booking service alone (no call is made, so no URL is needed for the others); no URL for the operations named: exit 2', async () => {
+    const o = io();
+    expect(await main(['drift', '--book-url', mock.url], o.io)).toBe(0);
+    expect(o.out.filter((l) => / against the contract: /.test(l)).map((l) => l.slice(0, l.indexOf(':')))).toEqual(['Booking']);
+    const e = io();
+    expect(await main(['drift', '--book-url', mock.url, '--operations', 'GetMeals'], e.io)).toBe(2);
+    expect(e.err.join('\n')).toMatch(/no base URL for the operations compared \(GetMeals\)/);
+  });
+
   test('unreachable: exit 4; answering without a WSDL: exit 5', async () => {
     expect(await main(['drift', '--book-url', 'http://127.0.0.1:1', '--operations', 'CancelBooking'], io().io)).toBe(4);
     const o = io();

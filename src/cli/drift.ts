@@ -128,6 +128,7 @@ export async function driftCommand(argv: string[], io: CommandIO): Promise<numbe
     const sources = s.embedded
       ? [...wsdlUrls(wsdlUrlFlags, [...SERVICES])].map(([service, url]) => ({ service, url, wsdlUrl: url, contract: serviceWsdl(service as (typeof SERVICES)[number], 'http://contract.invalid', s.namespaces, s.paths) }))
       : driftSources(s, s.operations, wsdlUrls(wsdlUrlFlags, driftSources(s, s.operations).map((x) => x.service)));
+    if (sources.length === 0) throw new UsageError(`no base URL for the operations compared (${s.operations.map((o) => o.name).join(', ')}): pass --book-url, --search-url or --transfers-url, or narrow --operations`);
     const transport = new Transport({ concurrency: 2, timeoutMs: s.timeoutMs, maxBodyBytes: s.maxBodyBytes, insecureTls: s.insecureTls, giveUpAfter: 0 });
     try {
       report = await fetchDrift(sources, transport);

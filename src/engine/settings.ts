@@ -373,12 +373,13 @@ function bookingsSetting(in_: Settings, env: NodeJS.ProcessEnv, where: string): 
 
 /**
  * Resolve run settings from the command's parsed flags (with --config FILE read here). `env` is
- * process.env in production. `credentials` false: a command that sends no call (drift) needs no
- * user or password, and gets '' where none is given.
+ * process.env in production. `calls` false: a command that calls no operation (drift: it only
+ * reads the WSDLs) needs no user or password (it gets '' where none is given), nor a base URL for
+ * every operation's group (it reads the services it has a URL for).
  */
-export function resolveRunSettingsFlags(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv = process.env, credentials = true): RunSettings {
+export function resolveRunSettingsFlags(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv = process.env, calls = true): RunSettings {
   const { file, problems } = f.config ? readConfigFile(f.config) : { file: {}, problems: [] };
-  return withSchema(resolveSettings(f, env, file, f.config ? `config file ${f.config}` : 'config', '--password', credentials), problems);
+  return withSchema(resolveSettings(f, env, file, f.config ? `config file ${f.config}` : 'config', '--password', calls), problems);
 }
 
 /** Settings the checks accepted, unless the schema found a problem they do not check. */
@@ -432,7 +433,7 @@ function passwordOf(in_: Settings, passwordEnv: Sourced<string> | undefined, fla
   return { given: given === viaConfig ? named : given, warnings };
 }
 
-function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv, file: Json, where: string, passwordSource = '--password', credentials = true): RunSettings {
+function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv, file: Json, where: string, passwordSource = '--password', calls = true): RunSettings {
   const t = (file.target ?? {}) as Json;
 
   const in_ = new Settings(f, env, file, where);
@@ -451,10 +452,10 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
   if (passwordEnvSetting && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(passwordEnvSetting.value)) bad(passwordEnvSetting, `must name an environment variable (letters, digits, _; got ${JSON.stringify(passwordEnvSetting.value)})`);
   const passwordEnv = passwordEnvSetting?.value;
   if (t.password !== undefined) throw new ConfigError(`${where}: target.password is not accepted in a file (files get committed); use --password, CONFORMANCE_PASSWORD or target.passwordEnv`);
-  const user = in_.string('user', 'CONFORMANCE_USER', 'target.user')?.value ?? (embedded ? DEFAULT_USER : credentials ? undefined : '');
+  const user = in_.string('user', 'CONFORMANCE_USER', 'target.user')?.value ?? (embedded ? DEFAULT_USER : calls ? undefined : '');
   // Where the password came from: a reproduce command names that variable.
   const { given, warnings } = passwordOf(in_, passwordEnvSetting, passwordSource);
-  const password = given?.value ?? (embedded ? DEFAULT_PASSWORD : credentials ? undefined : '');
+  const password = given?.value ?? (embedded ? DEFAULT_PASSWORD : calls ? undefined : '');
   const passwordVar = given === undefined ? undefined : given.source.startsWith('environment variable ') ? given.source.slice('environment variable '.length) : undefined;
   if (user === undefined) throw new UsageError('no user name for the target: pass --user NAME (or CONFORMANCE_USER, or target.user in the config file)');
   if (password === undefined) {
@@ -466,7 +467,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
   const opList = in_.list('operations', 'operations');
   const operations = opList ? names(opList, 'operation', OPERATIONS.map((o) => o.name), findOperation) : [...OPERATIONS];
 
-  if (!embedded) {
+  if (!embedded && calls) {
     const need = (group: Operation['group']) => operations.filter((o) => o.group === group).map((o) => o.name);
     if (!bookUrl && need('booking').length) throw new UsageError(`no --book-url for the booking operations (${need('booking').join(', ')}); pass it or narrow --operations`);
     if (!searchUrl && need('reference').length) throw new UsageError(`no --search-url for the reference-data operations (${need('reference').join(', ')}); pass it or narrow --operations`);
