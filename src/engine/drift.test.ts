@@ -123,6 +123,7 @@ describe('a run against the embedded mock', () => {
     expect(json.drift?.verdict).toBe('match');
     expect(validateReport(json)).toEqual([]);
     expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain('**WSDL drift**: the target\'s WSDL matches the contract');
+    expect(readFileSync(join(dir, 'conformance.html'), 'utf8')).toContain('<dt>WSDL</dt><dd>the target&#39;s WSDL matches the contract</dd>');
     expect(JSON.parse(readFileSync(join(dir, 'drift.json'), 'utf8')).verdict).toBe('match');
     expect(readFileSync(join(dir, 'drift.md'), 'utf8')).toContain('# WSDL drift: MATCH');
   });
