@@ -6,7 +6,7 @@
  * 1.2 share the Soap one), four bindings and a service with four ports. The embedded mock serves
  * it at <service path>?WSDL.
  */
-import { DEFAULT_PATHS, OPERATIONS, operationsOf, type Namespaces, type NsKey, type Operation, type ServicePaths } from '../contract/catalogue.js';
+import { DEFAULT_PATHS, operationsOf, type Namespaces, type NsKey, type Operation, type ServicePaths } from '../contract/catalogue.js';
 import { generateXsdFor } from './xsd.js';
 import { escapeAttr } from '../core/escape.js';
 import { BINDING_MODULES } from '../bindings/index.js';
@@ -134,7 +134,3 @@ export function wsdlAtPath(ops: readonly Operation[], servicePath: string, origi
   return generateWsdl(name, ops, [...spaces][0]!, { soap: origin + servicePath, http: origin + paths[ops[0]!.group].http });
 }
 
-/** The operations of the catalogue (in its order) among `ops` whose SOAP service URL is `url`, by `urlOf`. */
-export function operationsAt(url: string, urlOf: (op: Operation) => string | undefined, ops: readonly Operation[] = OPERATIONS): Operation[] {
-  return ops.filter((op) => urlOf(op) === url);
-}
