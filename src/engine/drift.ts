@@ -11,7 +11,7 @@ import { redactUserInfo } from '../core/redact.js';
 import type { DriftReport, DriftService, Exchange } from '../core/types.js';
 import { compareWsdl, driftCounts } from '../schema/wsdl-compare.js';
 import { readWsdl } from '../schema/wsdl-read.js';
-import { wsdlAtPath } from '../schema/wsdl.js';
+import { wsdlAtPath, wsdlServiceName } from '../schema/wsdl.js';
 import type { Transport } from '../transport/client.js';
 
 /** One service of the target whose WSDL drift compares: where it is, and the contract's WSDL for it. */
@@ -46,15 +46,9 @@ export function driftSources(target: DriftTarget, ops: readonly Operation[], wsd
     const served = OPERATIONS.filter((op) => soapUrl(target, op) === url);
     const { origin, pathname } = new URL(url);
     const contract = wsdlAtPath(served, pathname, origin, target.namespaces, target.paths);
-    const service = serviceNameOf(served, pathname);
+    const service = wsdlServiceName(served, pathname);
     return { service, url, wsdlUrl: wsdlUrls.get(service) ?? `${url}?WSDL`, contract };
   });
-}
-
-/** A service's name as the contract's WSDL gives it. */
-function serviceNameOf(ops: readonly Operation[], servicePath: string): string {
-  const services = new Set(ops.map((o) => o.service));
-  return services.size === 1 ? ops[0]!.service : (/([A-Za-z0-9_]+)\.asmx$/i.exec(servicePath)?.[1] ?? 'Service');
 }
 
 /** The largest WSDL text compared (characters). */

@@ -129,8 +129,12 @@ export function serviceWsdl(service: ServiceName, baseUrl: string, namespaces: N
 export function wsdlAtPath(ops: readonly Operation[], servicePath: string, origin: string, namespaces: Namespaces, paths: ServicePaths): string | undefined {
   const spaces = new Set(ops.map((o) => namespaces[o.ns]));
   if (spaces.size !== 1) return undefined;
-  const services = new Set(ops.map((o) => o.service));
-  const name = services.size === 1 ? ops[0]!.service : (/([A-Za-z0-9_]+)\.asmx$/i.exec(servicePath)?.[1] ?? 'Service');
-  return generateWsdl(name, ops, [...spaces][0]!, { soap: origin + servicePath, http: origin + paths[ops[0]!.group].http });
+  return generateWsdl(wsdlServiceName(ops, servicePath), ops, [...spaces][0]!, { soap: origin + servicePath, http: origin + paths[ops[0]!.group].http });
 }
 
+
+/** The service name of the WSDL at a path: the operations' ASMX service, or the path's where several share it. */
+export function wsdlServiceName(ops: readonly Operation[], servicePath: string): string {
+  const services = new Set(ops.map((o) => o.service));
+  return services.size === 1 ? ops[0]!.service : (/([A-Za-z0-9_]+)\.asmx$/i.exec(servicePath)?.[1] ?? 'Service');
+}
