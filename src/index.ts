@@ -63,6 +63,8 @@ export interface ConformanceSettings {
   readonly examples?: number;
   /** Stop sending after this many failed rows (the report's `incomplete` says so). */
   readonly maxFailures?: number;
+  /** A breaking difference of the target's WSDL from the contract's fails the run (the report's `drift` lists them either way). */
+  readonly failOnDrift?: boolean;
   /** Stop sending to a service after this many time-outs or connection failures in a row (0: never; default 5). */
   readonly giveUpAfter?: number;
   readonly insecureTls?: boolean;

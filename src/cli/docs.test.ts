@@ -9,6 +9,8 @@ import { CHECK_NAMES } from '../checks/registry.js';
 import { DEFECT_CODES } from '../core/defect-codes.js';
 import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, LATENCY_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
 import { EXPECTATIONS_CHECK } from '../engine/expectations.js';
+import { DRIFT_CHECK } from '../engine/diagnose.js';
+import { DRIFT_OPTIONS } from './drift.js';
 import { EXIT_UNREACHABLE } from './run.js';
 import { EXIT_POOL_EXHAUSTED } from '../engine/bookings.js';
 import { EXIT_FAIL, EXIT_INCOMPLETE, EXIT_SIGTERM, EXIT_UNTESTED } from '../core/verdict.js';
@@ -44,7 +46,7 @@ const GITLAB = readFileSync(new URL('../../examples/gitlab-ci.yml', import.meta.
 
 const OPTIONS: Record<string, [NonNullable<Parameters<typeof parseFlags>[1]>, boolean]> = {
   run: [RUN_OPTIONS, false], diff: [DIFF_OPTIONS, true], compare: [COMPARE_OPTIONS, false], record: [RECORD_OPTIONS, false],
-  validate: [VALIDATE_OPTIONS, true], merge: [MERGE_OPTIONS, true],
+  validate: [VALIDATE_OPTIONS, true], merge: [MERGE_OPTIONS, true], drift: [DRIFT_OPTIONS, false],
 };
 
 /** The `npx conformance` (or `npx accommodation-conformance`) command lines of a text: continuations joined, comments and env assignments dropped. */
@@ -111,7 +113,7 @@ describe('README and docs/', () => {
     const [checks, others] = section.split('Other rows of the reports');
     const names = (t: string) => [...t!.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
     expect(names(checks!)).toEqual([...CHECK_NAMES]);
-    expect(names(others!)).toEqual([EXCHANGE_CHECK, EQUIVALENCE_CHECK, EXPECTATIONS_CHECK, NOT_RUN_CHECK, LATENCY_CHECK]);
+    expect(names(others!)).toEqual([EXCHANGE_CHECK, EQUIVALENCE_CHECK, EXPECTATIONS_CHECK, DRIFT_CHECK, NOT_RUN_CHECK, LATENCY_CHECK]);
   });
   test('documents every exit code', () => {
     const para = between(README, '**Exit codes**', '## Commands');

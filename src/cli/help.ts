@@ -10,6 +10,7 @@ import type { FlagHelp } from '../core/flags.js';
 import type { COMPARE_OPTIONS } from './compare.js';
 import { RUN_ENV, RUN_OPTIONS } from '../engine/settings.js';
 import type { DIFF_OPTIONS } from './diff.js';
+import type { DRIFT_OPTIONS } from './drift.js';
 import type { MERGE_OPTIONS } from './merge.js';
 import type { VALIDATE_OPTIONS } from './validate.js';
 
@@ -74,6 +75,7 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = withEnv({
   'client-key': { value: 'PEM', description: 'the client certificate\'s private key (PEM, not encrypted)', default: 'none' },
   'client-pfx': { value: 'FILE', description: 'client certificate and key as PKCS#12; its passphrase from the variable (never a flag)', default: 'none', env: 'CONFORMANCE_CLIENT_PFX_PASSPHRASE' },
   header: { value: '"N: V"', description: 'add a header to every request (repeatable); "N: env:VAR" takes the value from the variable VAR, a secret: redacted, named in curl commands; Content-Type and SOAPAction are refused', default: 'none' },
+  'fail-on-drift': { description: 'a breaking difference of the target\'s WSDL from the contract\'s (the preflight\'s drift) fails the run', default: 'off: drift is reported only' },
   help: HELP_FLAG,
   'skip-operations': { value: 'LIST', description: 'operations to leave out (case-sensitive): the run tests the others', default: 'none', env: 'CONFORMANCE_SKIP_OPERATIONS' },
   'max-p95': { value: 'MS', description: 'latency gate: an operation × binding whose p95 answer time is above MS fails (latency_p95_exceeded); fewer than 5 answers: too few samples; per operation: the config\'s latency.perOperation', default: 'none' },
@@ -112,5 +114,31 @@ export const MERGE_HELP: FlagHelp<typeof MERGE_OPTIONS> = {
   'report-dir': { value: 'OUT', description: 'where the merged reports go', default: 'reports' },
   expectations: { value: 'FILE', description: 'apply the known deviations again to the merged rows', default: 'none' },
   quiet: { description: 'no finding details', default: 'off' },
+  help: HELP_FLAG,
+};
+
+export const DRIFT_HELP: FlagHelp<typeof DRIFT_OPTIONS> = {
+  config: RUN_HELP.config,
+  'book-url': RUN_HELP['book-url'],
+  'search-url': RUN_HELP['search-url'],
+  'transfers-url': RUN_HELP['transfers-url'],
+  'book-path': RUN_HELP['book-path'],
+  'book-http-path': RUN_HELP['book-http-path'],
+  'search-path': RUN_HELP['search-path'],
+  'search-http-path': RUN_HELP['search-http-path'],
+  'transfers-path': RUN_HELP['transfers-path'],
+  'transfers-http-path': RUN_HELP['transfers-http-path'],
+  'book-ns': RUN_HELP['book-ns'],
+  'search-ns': RUN_HELP['search-ns'],
+  operations: { value: 'LIST', description: 'compare the services of these operations only', default: 'all 14' },
+  timeout: { value: 'MS', description: 'one WSDL fetch, first byte to last', default: '10000' },
+  'max-body-bytes': RUN_HELP['max-body-bytes'],
+  'insecure-tls': RUN_HELP['insecure-tls'],
+  'wsdl-url': { value: '[SERVICE=]URL', description: 'fetch a service\'s WSDL here, not at <service URL>?WSDL (repeatable; SERVICE: Booking, NonStaticXMLAPI)', default: '<service URL>?WSDL' },
+  wsdl: { value: 'FILE', description: 'compare this saved WSDL instead of fetching one', default: 'none' },
+  against: { value: 'FILE', description: 'with --wsdl: compare with this WSDL instead of the contract\'s', default: 'the contract\'s WSDL' },
+  'report-dir': { value: 'DIR', description: 'write drift.json and drift.md here', default: 'none written' },
+  github: { description: 'GitHub Actions: ::error per breaking difference, ::warning per compatible one, drift.md appended to $GITHUB_STEP_SUMMARY', default: 'on when GITHUB_ACTIONS=true', env: 'GITHUB_ACTIONS' },
+  quiet: { description: 'only the services\' counts and the verdict', default: 'off' },
   help: HELP_FLAG,
 };

@@ -61,8 +61,8 @@ describe('conformance help', () => {
   test('an unknown command or flag exits 2 naming it', async () => {
     const r = await cli(['frobnicate']);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/unknown command "frobnicate" \(commands: run, diff, compare, record, validate, merge, mock, help\)/);
-    for (const c of ['run', 'diff', 'compare', 'record', 'validate', 'merge']) {
+    expect(r.err).toMatch(/unknown command "frobnicate" \(commands: run, diff, compare, record, validate, merge, drift, mock, help\)/);
+    for (const c of ['run', 'diff', 'compare', 'record', 'validate', 'merge', 'drift']) {
       const x = await cli([c, '--no-such-flag']);
       expect(x.code, c).toBe(2);
       expect(x.err, c).toMatch(/no-such-flag/);

@@ -1,5 +1,5 @@
 /**
- * `conformance <command>`: run | diff | compare | record | validate | merge | mock | help. Exit codes: 0 conforming, 1 the target broke the
+ * `conformance <command>`: run | diff | compare | record | validate | merge | drift | mock | help. Exit codes: 0 conforming, 1 the target broke the
  * contract, 2 bad usage or configuration (with a message naming what was wrong), 3 an internal error or the environment, 4 the target
  * answered not a single request (run), 5 the target answered but no valid call reached the data path: not tested (run, merge), 130/143 interrupted by SIGINT/SIGTERM (run: partial reports written).
  */
@@ -17,12 +17,13 @@ commands:
   record     capture a target's responses to the request cases into a directory, credentials redacted
   validate   check one captured XML document against the schemas and the type model
   merge      join the reports of several runs (the shards of run --shard i/n) into one set of reports
+  drift      compare the target's WSDLs with the contract's: breaking and compatible differences (exit 1 on a breaking one)
   mock       start the reference mock (same flags as npm run mock; --replay DIR serves a recording)
   help       this text; help <command> shows a command's options
 
 conformance <command> --help shows a command's options; conformance --version the version.`;
 
-export const COMMANDS = ['run', 'diff', 'compare', 'record', 'validate', 'merge', 'mock', 'help'] as const;
+export const COMMANDS = ['run', 'diff', 'compare', 'record', 'validate', 'merge', 'drift', 'mock', 'help'] as const;
 
 export async function main(argv: string[], io: CommandIO): Promise<number> {
   const [cmd, ...rest] = argv;
@@ -34,6 +35,7 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
       case 'record': return await (await import('./record.js')).recordCommand(rest, io);
       case 'validate': return await (await import('./validate.js')).validateCommand(rest, io);
       case 'merge': return await (await import('./merge.js')).mergeCommand(rest, io);
+      case 'drift': return await (await import('./drift.js')).driftCommand(rest, io);
       case 'mock': {
         const { mockMain } = await import('../mock/main.js');
         return await mockMain(rest);

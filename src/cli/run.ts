@@ -6,6 +6,7 @@ import { verdictOfReport } from '../core/verdict.js';
 import { formatDefects, formatDiagnosis, formatSummary } from '../report/console.js';
 import { progressLine } from '../report/progress.js';
 import { rerunCommand } from '../report/rerun.js';
+import { driftLine } from '../report/drift.js';
 import { helpText, resolveRunSettings, RUN_OPTIONS, RUN_USAGE } from './config.js';
 import { RUN_HELP } from './help.js';
 
@@ -39,6 +40,9 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   // What holds for the target as a whole first: it explains the failures below it.
   const diagnosis = formatDiagnosis(report);
   if (diagnosis) io.out(diagnosis);
+  // The preflight's comparison of the target's WSDLs with the contract's, in one line (drift.md beside
+  // the reports); a target that answered nothing is the diagnosis's to say.
+  if (report.drift && report.drift.verdict !== 'unreachable') io.out(`conformance: ${driftLine(report.drift)}`);
   const failed = report.results.filter((r) => r.status === 'failed');
   // One block per defect (its cases and one reproduce command), not one per failed row.
   if (failed.length && !s.quiet) io.out(formatDefects(failed, 50, (r) => rerunCommand(report, r)));

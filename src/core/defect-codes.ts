@@ -10,6 +10,7 @@ export const DEFECT_CODES = {
   no_response: 'no HTTP response (connection, timeout, size cap)',
   host_unreachable: 'a host that answered nothing at the preflight (refused, unknown, TLS, time-out)',
   operation_not_called: 'an operation named in --operations that got no exchange at all',
+  wsdl_breaking_drift: 'a difference of the target\'s WSDL from the contract\'s that breaks its clients (--fail-on-drift)',
   status_not_200: 'a status other than 200 on a valid call',
   content_type_missing: 'no Content-Type header',
   content_type_malformed: 'a Content-Type header that does not parse',

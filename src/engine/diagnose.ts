@@ -13,6 +13,8 @@ import { redactUserInfo } from '../core/redact.js';
 import { hostOf, type Transport } from '../transport/client.js';
 import { curlCommand } from '../transport/curl.js';
 import type { RunPlan, Unit } from './plan.js';
+import { driftOfExchange, driftReportOf, driftSources } from './drift.js';
+import type { DriftReport, DriftService } from '../core/types.js';
 
 /**
  * Transport failures that say nothing answers at that address. A time-out is not one of them: a
@@ -78,12 +80,17 @@ export function wsdlTargetNamespace(text: string): string | undefined {
   return defs ? /\btargetNamespace\s*=\s*(["'])([^"']*)\1/.exec(defs)?.[2] : undefined;
 }
 
+/** The check name of the rows --fail-on-drift adds: the target's WSDL against the contract's. */
+export const DRIFT_CHECK = 'wsdl_drift';
+
 /** What the preflight found: conclusions, and one failed row per host that does not answer at all (nothing more is sent there). */
 export interface Preflight {
   readonly diagnosis: Diagnosis[];
   readonly rows: ResultRow[];
   /** The services whose WSDL was not there (their `wsdl_not_found` hint), settled by settleWsdlHints once the operations have answered. */
   readonly missingWsdl?: ReadonlyMap<string, Diagnosis>;
+  /** The WSDLs fetched, compared with the contract's (./drift.ts); absent when no service was asked. */
+  readonly drift?: DriftReport;
 }
 
 /**
@@ -91,7 +98,7 @@ export interface Preflight {
  * answer at all is reported once (not once per exchange) and given up on; a WSDL whose
  * targetNamespace differs from the configured one gives the flag to pass.
  */
-export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'bindings'>, transport: Transport): Promise<Preflight> {
+export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'bindings' | 'failOnDrift'>, transport: Transport): Promise<Preflight> {
   // What is written here is the harness's own text about the target's addresses: only URL user-info can hold a secret.
   const redact = redactUserInfo;
   const byUrl = new Map<string, Operation>();
@@ -120,8 +127,13 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'b
       message: redact(`the URL already ends in the service path: pass the host only (${sourceOf(plan.target, key, urlFlag)} is ${base}, so ${op.name} is sent to ${serviceUrlOf(plan.target, op, 'soap11')}): ${setAdvice(plan.target, key, urlFlag, host)}`),
     });
   }
+  // The same fetch tells whether the WSDL matches the contract (drift): never a failure by itself.
+  const sources = new Map(driftSources(plan.target, plan.operations).map((src) => [src.url, src]));
+  const drifts = new Map<string, DriftService>();
   await Promise.all([...byUrl].map(async ([url, op]) => {
     const ex = await transport.send({ method: 'GET', url: `${url}?WSDL`, headers: { accept: 'text/xml' } }, 0, url);
+    const src = sources.get(url);
+    if (src) drifts.set(url, driftOfExchange({ ...src, wsdlUrl: `${url}?WSDL` }, ex));
     const host = hostOf(url);
     if (ex.error && UNREACHABLE.has(ex.error.code)) {
       transport.giveUp(url, redact(`${url} is unreachable at the preflight (${ex.error.code}): ${ex.error.message}`));
@@ -162,7 +174,23 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'b
       diagnosis.push({ level: 'hint', code: 'other_namespace', message: redact(`the WSDL at ${url}?WSDL declares targetNamespace ${declared}, not ${configured}: ${nsAdvice(plan.target, op, declared)}`) });
     }
   }));
-  return { diagnosis, rows, ...(missingWsdl.size ? { missingWsdl } : {}) };
+  const services = [...byUrl.keys()].flatMap((u) => (drifts.has(u) ? [drifts.get(u)!] : []));
+  // --fail-on-drift: a failed row per service whose WSDL breaks the contract, so the one verdict says so.
+  if (plan.failOnDrift) {
+    for (const [url, op] of byUrl) {
+      const d = drifts.get(url);
+      if (!d || d.breaking === 0) continue;
+      const breaking = d.differences.filter((x) => x.severity === 'breaking');
+      const message = `the WSDL at ${redact(url)}?WSDL differs from the contract's: ${d.breaking} breaking (--fail-on-drift; see drift.md)`;
+      rows.push({
+        operation: op.name, group: op.group, binding: bindingField(plan.bindings), case: PREFLIGHT_CASE, check: DRIFT_CHECK, status: 'failed',
+        message, path: '/', reproduce: `conformance drift --wsdl-url ${d.service}=${redact(url)}?WSDL`,
+        findings: breaking.map((x) => ({ check: DRIFT_CHECK, code: 'wsdl_breaking_drift', path: x.where, message: `${x.message} [${x.rule}]`,
+          ...(x.contract !== undefined ? { expected: x.contract } : {}), ...(x.target !== undefined ? { actual: x.target } : {}) })),
+      });
+    }
+  }
+  return { diagnosis, rows, ...(missingWsdl.size ? { missingWsdl } : {}), ...(services.length > 0 ? { drift: driftReportOf(services) } : {}) };
 }
 
 /**

@@ -63,6 +63,8 @@ export interface RunPlan {
   readonly caseFilter?: readonly string[];
   /** The latency gate's p95 limits (./latency-gate.ts); no gate when absent. */
   readonly latency?: LatencyLimits;
+  /** A breaking difference of the target's WSDL from the contract's fails the run (--fail-on-drift). */
+  readonly failOnDrift?: boolean;
 }
 
 /** A matcher of case ids for --case patterns: `*` any characters, `?` one, the rest literal. */

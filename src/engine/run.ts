@@ -454,5 +454,6 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     ...(plan.generation && plan.generation.examples > 0
       ? { generation: { seed: plan.generation.seed, examples: plan.generation.examples, languagesFrom: plan.generation.languagesFrom } } : {}),
     ...(hasLatencyLimit(plan.latency) ? { latencyGate: plan.latency } : {}),
+    ...(before.drift ? { drift: before.drift } : {}),
   };
 }

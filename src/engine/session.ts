@@ -120,6 +120,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
       ...(langs ? { generation: { seed: s.seed, examples: s.examples, languages: langs.languages, languagesFrom: langs.from } } : {}),
       ...(s.caseFilter ? { caseFilter: s.caseFilter } : {}),
       ...(s.latency ? { latency: s.latency } : {}),
+      ...(s.failOnDrift ? { failOnDrift: true } : {}),
     };
     const secrets = secretsOf(target);
     const redact = makeRedactor(secrets);

@@ -99,6 +99,8 @@ export interface RunSettings {
   readonly bookingsFrom?: BookingsSource;
   /** The latency gate's p95 limits (--max-p95, the config's `latency`; ./latency-gate.ts): absent, no gate. */
   readonly latency?: LatencyLimits;
+  /** A breaking difference of the target's WSDL from the contract's fails the run (--fail-on-drift, config failOnDrift). */
+  readonly failOnDrift?: boolean;
 }
 
 /** Where the booking pools came from: a file (its path as given), the variable holding the JSON, or the config file's `bookings` object. */
@@ -149,6 +151,7 @@ export const RUN_ENV = {
   github: 'GITHUB_ACTIONS',
   'skip-operations': 'CONFORMANCE_SKIP_OPERATIONS',
   'max-p95': 'CONFORMANCE_MAX_P95',
+  'fail-on-drift': 'CONFORMANCE_FAIL_ON_DRIFT',
   ...NETWORK_ENV,
 } as const satisfies Partial<Record<keyof typeof RUN_OPTIONS, string>>;
 
@@ -205,6 +208,7 @@ export const RUN_OPTIONS = {
   'client-key': { type: 'string' },
   'client-pfx': { type: 'string' },
   header: { type: 'string', multiple: true },
+  'fail-on-drift': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   'skip-operations': { type: 'string' },
   'max-p95': { type: 'string' },
@@ -448,13 +452,18 @@ function bookingsSetting(in_: Settings, env: NodeJS.ProcessEnv, where: string): 
   return { bookings: r, bookingsFrom: { config: where } };
 }
 
-/** Resolve run settings from the command's parsed flags (with --config FILE read here). `env` is process.env in production. */
-export function resolveRunSettingsFlags(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv = process.env): RunSettings {
+/**
+ * Resolve run settings from the command's parsed flags (with --config FILE, or the file CONFORMANCE_CONFIG
+ * names, read here). `env` is process.env in production. `calls` false: a command that calls no
+ * operation (drift: it only reads the WSDLs) needs no user or password (it gets '' where none is
+ * given), nor a base URL for every operation's group (it reads the services it has a URL for).
+ */
+export function resolveRunSettingsFlags(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv = process.env, calls = true): RunSettings {
   const path = f.config ?? (env.CONFORMANCE_CONFIG || undefined);
   // A file named by the variable says so in every message about it: the variable is the place to look.
   const where = path === undefined ? 'config' : f.config !== undefined ? `config file ${path}` : `config file ${path} (environment variable CONFORMANCE_CONFIG)`;
   const { file, problems } = path !== undefined ? readConfigFile(path, where) : { file: {}, problems: [] };
-  const s = resolveSettings(f, env, file, where);
+  const s = resolveSettings(f, env, file, where, '--password', calls);
   return withSchema(path === undefined ? s : { ...s, configFile: path }, problems);
 }
 
@@ -509,7 +518,7 @@ function passwordOf(in_: Settings, passwordEnv: Sourced<string> | undefined, fla
   return { given: given === viaConfig ? named : given, warnings };
 }
 
-function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv, file: Json, where: string, passwordSource = '--password'): RunSettings {
+function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv, file: Json, where: string, passwordSource = '--password', calls = true): RunSettings {
   const t = (file.target ?? {}) as Json;
 
   const in_ = new Settings(f, env, file, where);
@@ -528,12 +537,12 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
   if (passwordEnvSetting && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(passwordEnvSetting.value)) bad(passwordEnvSetting, `must name an environment variable (letters, digits, _; got ${JSON.stringify(passwordEnvSetting.value)})`);
   const passwordEnv = passwordEnvSetting?.value;
   if (t.password !== undefined) throw new ConfigError(`${where}: target.password is not accepted in a file (files get committed); use --password, CONFORMANCE_PASSWORD or target.passwordEnv`);
-  const user = in_.string('user', 'CONFORMANCE_USER', 'target.user')?.value ?? (embedded ? DEFAULT_USER : undefined);
+  const user = in_.string('user', 'CONFORMANCE_USER', 'target.user')?.value ?? (embedded ? DEFAULT_USER : calls ? undefined : '');
   // Where the password came from: a reproduce command names that variable.
   const { given, warnings } = passwordOf(in_, passwordEnvSetting, passwordSource);
-  // --list / --dry-run send nothing: they need no password (the plan shows it masked anyway).
+  // --list / --dry-run send nothing, and drift calls no operation: they need no password (the plan shows it masked anyway).
   const listing = f.list === true || f['dry-run'] === true;
-  const password = given?.value ?? (embedded ? DEFAULT_PASSWORD : listing ? '' : undefined);
+  const password = given?.value ?? (embedded ? DEFAULT_PASSWORD : listing || !calls ? '' : undefined);
   const passwordVar = given === undefined ? undefined : given.source.startsWith('environment variable ') ? given.source.slice('environment variable '.length) : undefined;
   // The library (its settings object, not flags) is told in its own words, with a ConfigError as its docs say.
   const library = passwordSource !== '--password';
@@ -558,7 +567,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
   const operations = chosen.filter((o) => !skipped.includes(o));
   if (skipList && operations.length === 0) bad(skipList, `leaves no operation to test (${opList ? `${opList.source} names ${chosen.map((o) => o.name).join(', ')}` : 'it names them all'})`);
 
-  if (!embedded) {
+  if (!embedded && calls) {
     const need = (group: Operation['group']) => operations.filter((o) => o.group === group).map((o) => o.name);
     if (!bookUrl && need('booking').length) throw new UsageError(`no --book-url for the booking operations (${need('booking').join(', ')}); pass it or narrow --operations`);
     if (!searchUrl && need('reference').length) throw new UsageError(`no --search-url for the reference-data operations (${need('reference').join(', ')}); pass it or narrow --operations`);
@@ -620,6 +629,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     warnings,
     ...networkOf(in_, env, f.header, { embedded, insecureTls: f['insecure-tls'] ?? in_.bool(undefined, 'insecureTls') ?? false }),
     ...latencyOf(in_, file, where),
+    ...((f['fail-on-drift'] ?? in_.bool('fail-on-drift', 'failOnDrift')) ? { failOnDrift: true } : {}),
   };
 }
 

@@ -11,7 +11,7 @@ import {
   BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, OPERATIONS,
   type BindingId, type Namespaces, type Operation, type ServicePaths,
 } from '../contract/catalogue.js';
-import { generateWsdl } from '../schema/wsdl.js';
+import { wsdlAtPath } from '../schema/wsdl.js';
 import { binding as bindingModule } from '../bindings/index.js';
 import type { Binding, IncomingRequest } from '../bindings/types.js';
 import { parseContentType } from '../bindings/media-type.js';
@@ -186,19 +186,6 @@ function opsByPath(paths: ServicePaths, b: Binding): Map<string, Operation[]> {
   return out;
 }
 
-/**
- * The WSDL of the operations served at a SOAP path: named after their ASMX service (or, where a
- * deployment serves several at one path, after the path), in their namespace; undefined when they
- * use two namespaces (no one WSDL can describe them).
- */
-function wsdlOf(ops: readonly Operation[], servicePath: string, origin: string, namespaces: Namespaces, paths: ServicePaths): string | undefined {
-  const spaces = new Set(ops.map((o) => namespaces[o.ns]));
-  if (spaces.size !== 1) return undefined;
-  const services = new Set(ops.map((o) => o.service));
-  const name = services.size === 1 ? ops[0]!.service : (/([A-Za-z0-9_]+)\.asmx$/i.exec(servicePath)?.[1] ?? 'Service');
-  return generateWsdl(name, ops, [...spaces][0]!, { soap: origin + servicePath, http: origin + paths[ops[0]!.group].http });
-}
-
 /** The mock's routes and answers for these options. */
 export function createMockCore(options: MockHandlerOptions = {}): MockCore {
   const style = options.style ?? (() => ({}));
@@ -251,7 +238,7 @@ export function createMockCore(options: MockHandlerOptions = {}): MockCore {
   const wsdlAt = (route: Extract<Route, { kind: 'wsdl' }>, origin: string): string | undefined => {
     const key = `${route.servicePath} ${origin}`;
     if (wsdls.has(key)) return wsdls.get(key);
-    const text = wsdlOf(route.ops, route.servicePath, origin, cfg.namespaces, paths);
+    const text = wsdlAtPath(route.ops, route.servicePath, origin, cfg.namespaces, paths);
     if (wsdls.size < 256) wsdls.set(key, text);
     return text;
   };

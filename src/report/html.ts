@@ -7,6 +7,7 @@
  * through esc() into text or quoted attribute values, never into the script or style, and a
  * Content-Security-Policy allows only the page's own script and style (by hash) and no fetches.
  */
+import { driftLine } from './drift.js';
 import { createHash } from 'node:crypto';
 import { BINDINGS } from '../contract/catalogue.js';
 import type { ResultRow, RunReport, Status } from '../core/types.js';
@@ -511,6 +512,8 @@ export function renderHtml(report: RunReport): string {
     ...(report.generation ? [['Generated cases', `seed <code>${report.generation.seed}</code> (<code>--seed ${report.generation.seed}</code> repeats them), `
       + `${report.generation.examples} per operation; language from ${esc(report.generation.languagesFrom)}`] as [string, string]] : []),
     ['Tool', esc(`${report.tool.name} ${report.tool.version}`)],
+    // The preflight's WSDL comparison (drift.md beside this page lists the differences).
+    ...(report.drift ? [['WSDL', esc(driftLine(report.drift))] as [string, string]] : []),
   ];
   const counts = (['failed', 'passed', 'skipped', 'known'] as const)
     .map((k) => `<li class="${k}"><b>${k === 'passed' ? s.passed - unreached : s[k]}</b> ${k === 'known' ? `known deviation${s.known === 1 ? '' : 's'}` : k}</li>`).join('')

@@ -4,9 +4,11 @@
  * for secrets first; what the guard finds is redacted before the first byte is written.
  */
 import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { RunReport } from '../core/types.js';
 import { redactUserInfo } from '../core/redact.js';
 import { renderAllure, type DeferredWriter } from './allure.js';
+import { DRIFT_JSON, DRIFT_MD, renderDriftJson, renderDriftMarkdown } from './drift.js';
 import { renderHtml } from './html.js';
 import { prettyExcerpt } from './html-exchange.js';
 import { renderJunit } from './junit.js';
@@ -154,6 +156,10 @@ export async function writeReports(report: RunReport, dir: string, secrets: read
   // Allure reads every file in its results directory: stale results of a previous run would mix in.
   await rm(paths.allureResults, { recursive: true, force: true });
   await mkdir(paths.allureResults, { recursive: true });
+  // The preflight's WSDL comparison, beside the run's reports (a report without one leaves none from an earlier run).
+  const driftFiles = [join(paths.dir, DRIFT_JSON), join(paths.dir, DRIFT_MD)] as const;
+  if (tree.drift) files.push([driftFiles[0], guard.protect(driftFiles[0], renderDriftJson(tree.drift))], [driftFiles[1], guard.protect(driftFiles[1], renderDriftMarkdown(tree.drift))]);
+  else await Promise.all(driftFiles.map((f) => rm(f, { force: true })));
   await Promise.all(files.map(([path, text]) => writeFile(path, text, 'utf8')));
   allure.flushTo(paths.allureResults);
   return paths;

@@ -6,6 +6,7 @@
  */
 import type { RunReport } from '../core/types.js';
 import { rerunCommand } from './rerun.js';
+import { driftSection } from './drift.js';
 import { latencyMatrix } from './latency.js';
 import { groupDefects, type Defect } from './defects.js';
 import {
@@ -141,6 +142,7 @@ export function renderMarkdown(report: RunReport): string {
     lines.push('', '> [!NOTE]', `> Not called (${notCalled.length}):`, '>');
     for (const o of notCalled) lines.push(`> - ${mdText(o.operation)}: ${mdText(o.reason, 300)}`);
   }
+  if (report.drift) lines.push(...driftSection(report.drift));
   lines.push('');
   const accepted = deviations(report);
   if (accepted.length > 0) {

@@ -152,5 +152,7 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
     // The shards ran with the same settings: the first's say how to re-run a row.
     ...(first.report.rerun ? { rerun: first.report.rerun } : {}),
     ...(first.report.latencyGate ? { latencyGate: first.report.latencyGate } : {}),
+    // Every shard's preflight compared the same WSDLs with the contract: the first says it for all.
+    ...(first.report.drift ? { drift: first.report.drift } : {}),
   };
 }

@@ -120,3 +120,21 @@ export function serviceWsdl(service: ServiceName, baseUrl: string, namespaces: N
   const group = paths[ops[0]!.group];
   return generateWsdl(service, ops, namespaces[serviceNsKey(service)], { soap: base + group.soap, http: base + group.http });
 }
+
+/**
+ * The contract's WSDL of the operations served at a SOAP path: named after their ASMX service (or,
+ * where a deployment serves several at one path, after the path), in their namespace; undefined
+ * when they use two namespaces (no one WSDL can describe them). The mock serves it; drift compares with it.
+ */
+export function wsdlAtPath(ops: readonly Operation[], servicePath: string, origin: string, namespaces: Namespaces, paths: ServicePaths): string | undefined {
+  const spaces = new Set(ops.map((o) => namespaces[o.ns]));
+  if (spaces.size !== 1) return undefined;
+  return generateWsdl(wsdlServiceName(ops, servicePath), ops, [...spaces][0]!, { soap: origin + servicePath, http: origin + paths[ops[0]!.group].http });
+}
+
+
+/** The service name of the WSDL at a path: the operations' ASMX service, or the path's where several share it. */
+export function wsdlServiceName(ops: readonly Operation[], servicePath: string): string {
+  const services = new Set(ops.map((o) => o.service));
+  return services.size === 1 ? ops[0]!.service : (/([A-Za-z0-9_]+)\.asmx$/i.exec(servicePath)?.[1] ?? 'Service');
+}

@@ -1,0 +1,149 @@
+/**
+ * The run's preflight compares the WSDLs it fetches with the contract's: against our mock they
+ * match; a served WSDL with a breaking change is said in one line and carried by the reports, and
+ * fails the run only with --fail-on-drift (a failed `wsdl_drift` row, so the one verdict is FAIL).
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, type Operation } from '../contract/catalogue.js';
+import type { RunReport, Target } from '../core/types.js';
+import { startMock, type RunningMock } from '../mock/index.js';
+import { renderMarkdown, validateReport } from '../report/index.js';
+import { driftAnnotations, driftLine } from '../report/drift.js';
+import { serviceWsdl } from '../schema/wsdl.js';
+import { Transport } from '../transport/client.js';
+import { main } from '../cli/main.js';
+import { DRIFT_CHECK, preflight } from './diagnose.js';
+import { resolveRunSettingsFlags } from './settings.js';
+
+const target = (url: string): Target => ({
+  bookUrl: url, searchUrl: url, transfersUrl: url, paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, user: 'u', password: 'p', embedded: false,
+});
+const ops = ['CancelBooking', 'GetMeals'].map((n) => findOperation(n)!) as Operation[];
+
+let mock: RunningMock;
+let server: Server;
+let changedUrl = '';
+/** The Booking WSDL without CancelBooking's SOAP 1.2 operation and with a new optional response element; the search one as the contract's. */
+function served(url: string): string {
+  const base = `http://127.0.0.1:${new URL(changedUrl).port}`;
+  if (/Booking\.asmx/.test(url)) {
+    return serviceWsdl('Booking', base, DEFAULT_NAMESPACES)
+      .replace(/<wsdl:operation name="CancelBooking">\s*<soap12:operation[^]*?<\/wsdl:operation>/, '')
+      .replace('<xs:element name="cancellation" type="tns:Cancellation" minOccurs="0" maxOccurs="unbounded"/>',
+        '<xs:element name="cancellation" type="tns:Cancellation" minOccurs="0" maxOccurs="unbounded"/><xs:element name="note" type="xs:string" minOccurs="0"/>');
+  }
+  return serviceWsdl('NonStaticXMLAPI', base, DEFAULT_NAMESPACES);
+}
+
+beforeAll(async () => {
+  mock = await startMock({ port: 0 });
+  server = createServer((req, res) => {
+    res.setHeader('content-type', 'text/xml; charset=utf-8');
+    res.end(served(req.url ?? ''));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const a = server.address();
+  changedUrl = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+});
+afterAll(async () => {
+  await mock.close();
+  await new Promise((r) => server.close(r));
+});
+
+describe('the preflight\'s drift', () => {
+  test('our mock: the WSDL matches the contract', async () => {
+    const t = new Transport();
+    const p = await preflight({ target: target(mock.url), operations: ops, bindings: ['soap11'] }, t);
+    await t.close();
+    expect(p.drift?.verdict).toBe('match');
+    expect(p.drift?.services.map((s) => s.service)).toEqual(['Booking', 'NonStaticXMLAPI']);
+    expect(driftLine(p.drift!)).toBe('the target\'s WSDL matches the contract');
+    expect(p.rows).toEqual([]);
+  });
+
+  test('a WSDL that differs: one line with the counts; no row without --fail-on-drift', async () => {
+    const t = new Transport();
+    const p = await preflight({ target: target(changedUrl), operations: ops, bindings: ['soap11'] }, t);
+    await t.close();
+    expect(driftLine(p.drift!)).toBe('the target\'s WSDL differs: 1 breaking, 1 compatible: see drift.md');
+    expect(p.drift!.services[0]!.differences.map((d) => `${d.severity} ${d.rule} ${d.where}`)).toEqual([
+      'breaking operation_removed service Booking, binding soap12, operation CancelBooking',
+      'compatible response_element_added type CancellationPaymentMethod: CancellationPaymentMethod/note',
+    ]);
+    expect(p.rows).toEqual([]);
+    // GitHub: an ::error per breaking difference, a ::warning per compatible one.
+    expect(driftAnnotations(p.drift!).map((l) => l.slice(0, l.indexOf('::', 2)))).toEqual([
+      '::error title=WSDL drift Booking%3A operation_removed', '::warning title=WSDL drift Booking%3A response_element_added',
+    ]);
+  });
+
+  test('--fail-on-drift: a failed wsdl_drift row per service whose WSDL breaks the contract, a finding per breaking difference', async () => {
+    const t = new Transport();
+    const p = await preflight({ target: target(changedUrl), operations: ops, bindings: ['soap11'], failOnDrift: true }, t);
+    await t.close();
+    expect(p.rows.map((r) => [r.operation, r.check, r.case, r.status])).toEqual([['CancelBooking', DRIFT_CHECK, 'preflight', 'failed']]);
+    expect(p.rows[0]!.findings.map((f) => [f.code, f.path])).toEqual([['wsdl_breaking_drift', 'service Booking, binding soap12, operation CancelBooking']]);
+  });
+
+  test('--fail-on-drift and config failOnDrift are settings; off by default', () => {
+    expect(resolveRunSettingsFlags({ 'fail-on-drift': true }, {}).failOnDrift).toBe(true);
+    expect(resolveRunSettingsFlags({}, {}).failOnDrift).toBeUndefined();
+  });
+
+  test('the report section: conformance.md carries the line and the differences; conformance.json stays valid', async () => {
+    const t = new Transport();
+    const p = await preflight({ target: target(changedUrl), operations: ops, bindings: ['soap11'] }, t);
+    await t.close();
+    const report: RunReport = {
+      tool: { name: 'x', version: '0' }, target: { ...target(changedUrl), password: '***', network: undefined }, startedAt: new Date(0).toISOString(), durationMs: 1,
+      bindings: ['soap11'], operations: ['CancelBooking'], summary: { passed: 0, failed: 0, skipped: 0, known: 0, total: 0 }, results: [], drift: p.drift!,
+    };
+    const md = renderMarkdown(report);
+    expect(md).toContain('> **WSDL drift**: the target\'s WSDL differs: 1 breaking, 1 compatible: see drift.md');
+    expect(md).toContain('> - **breaking** service Booking, binding soap12, operation CancelBooking: the operation CancelBooking is not in the soap12 binding (operation_removed)');
+    expect(md).toContain('> - compatible Booking, type CancellationPaymentMethod: CancellationPaymentMethod/note: note is new and optional (response_element_added)');
+    expect(validateReport(JSON.parse(JSON.stringify(report)))).toEqual([]);
+    expect(validateReport({ ...JSON.parse(JSON.stringify(report)), drift: { verdict: 'odd' } })).not.toEqual([]);
+  });
+});
+
+describe('a run against the embedded mock', () => {
+  test('says the WSDL matches, and writes drift.md and drift.json beside its reports', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'drift-run-'));
+    const out: string[] = [];
+    const code = await main(['run', '--operations', 'GetMeals', '--bindings', 'soap11', '--examples', '0', '--quiet', '--report-dir', dir],
+      { out: (s) => out.push(s), err: () => undefined, env: {}, isTTY: false });
+    expect(code).toBe(0);
+    expect(out).toContain('conformance: the target\'s WSDL matches the contract');
+    const json = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as RunReport;
+    expect(json.drift?.verdict).toBe('match');
+    expect(validateReport(json)).toEqual([]);
+    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain('**WSDL drift**: the target\'s WSDL matches the contract');
+    expect(readFileSync(join(dir, 'conformance.html'), 'utf8')).toContain('<dt>WSDL</dt><dd>the target&#39;s WSDL matches the contract</dd>');
+    expect(JSON.parse(readFileSync(join(dir, 'drift.json'), 'utf8')).verdict).toBe('match');
+    expect(readFileSync(join(dir, 'drift.md'), 'utf8')).toContain('# WSDL drift: MATCH');
+  });
+});
+
+describe('what a hostile target serves', () => {
+  test('a DOCTYPE, a document nested too deep, too large, not XML: not compared, with why; never thrown', async () => {
+    const { compareService } = await import('./drift.js');
+    const contract = serviceWsdl('Booking', 'http://h', DEFAULT_NAMESPACES);
+    const deep = `${'<a>'.repeat(5000)}${'</a>'.repeat(5000)}`;
+    for (const [text, why] of [
+      ['<!DOCTYPE d [<!ENTITY x "y">]><d/>', /DOCTYPE/],
+      [deep, /not a WSDL/],
+      ['x'.repeat(8 * 1024 * 1024 + 1), /more than 8388608 is not read/],
+      ['not xml <', /not a WSDL/],
+      ['<html><body>Service</body></html>', /not a WSDL 1\.1 document/],
+    ] as const) {
+      const d = compareService('Booking', 'http://h/x?WSDL', 'the contract', contract, text);
+      expect(d.status).toBe('no_wsdl');
+      expect(d.reason).toMatch(why);
+    }
+  });
+});
