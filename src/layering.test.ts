@@ -13,7 +13,7 @@ const SRC = fileURLToPath(new URL('.', import.meta.url));
 
 /** Floors, ground first: a room imports only rooms of lower floors (and itself). */
 const FLOOR: Record<string, number> = {
-  contract: 1, core: 2, xml: 3, transport: 3, bindings: 4, schema: 5, checks: 6, mock: 6, report: 6, equivalence: 7, engine: 8, cli: 9,
+  contract: 1, core: 2, xml: 3, transport: 3, bindings: 4, schema: 5, checks: 6, mock: 6, report: 6, equivalence: 7, sequences: 7.5, engine: 8, cli: 9,
 };
 
 /** The library's entry point: beside the CLI, on top of the engine; it may import any room but the CLI. */

@@ -86,7 +86,7 @@ function unitTests(unit: Unit): void {
     const rows = await rowsOf(unit, (r) => r.binding === b && rowKind(r) !== 'equivalence', ctx);
     expect(rows).toConform();
   });
-  // A sequence over state has no comparison of bindings: its rows are per binding (src/engine/sequences.ts).
+  // A sequence over state has no comparison of bindings: its rows are per binding (src/sequences/).
   if (plan.equivalence && bindings.length > 1 && !unit.sequence) {
     test(EQUIVALENCE_CHECK, async (ctx) => {
       await allure.epic(unit.op.group);

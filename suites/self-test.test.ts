@@ -153,7 +153,7 @@ const failedRows = (r: RunReport): ResultRow[] => r.results.filter((x) => x.stat
  * The faults this self-test pinpoints: all of them but those no honest run can see (each says why
  * in its entry, `undetectable`: test/support/issue23.ts). The stateful ones (issue 23,
  * `stateful: true`) show only in a sequence of calls (a write then a read, a cancellation then
- * another): the engine's sequences (src/engine/sequences.ts) pinpoint them to the call at fault, a
+ * another): the engine's sequences (src/sequences/) pinpoint them to the call at fault, a
  * write's to the write; so do the input faults of a write (a text mangled on its way in).
  */
 const SELF_TESTED = FAULTS.filter((f) => !ON_A_BOOKING_OF_ITS_OWN.includes(f.name));

@@ -18,7 +18,7 @@ import { REDACTED, secretForms } from '../core/redact.js';
 import type { Exchange } from '../core/types.js';
 import { exchangeUnit } from '../engine/exchange.js';
 import { bindingParams, planUnits, type Unit } from '../engine/plan.js';
-import { runSequence } from '../engine/sequences.js';
+import { runSequence } from '../engine/sequence-unit.js';
 import { parseRecordingIndex, RECORDING_FORMAT, RECORDING_INDEX, type RecordingEntry, type RecordingIndex } from '../mock/replay.js';
 import { SecretGuard } from '../report/secrets.js';
 import { helpText, parseFlags, resolveRunSettings, RUN_OPTIONS } from './config.js';

@@ -4,6 +4,13 @@
  * created by hand that a run may change. What a run does with them is the engine's
  * (src/engine/bookings.ts); which of them exist is the mock's (src/mock/state.ts).
  */
+/** One booking as a call uses it: its pool, its id, and (a transfer booking) its customer's email. */
+export interface Booking {
+  readonly pool: PoolName;
+  readonly id: string;
+  readonly email?: string;
+}
+
 /** A transfer booking: its id and the customer's email (CancelTransferBooking sends both). */
 export interface TransferBooking {
   readonly id: string;

@@ -14,7 +14,7 @@ export const NOT_RUN_CHECK = 'all';
 export const PREFLIGHT_CASE = 'preflight';
 /** Row check name of the comparison of bindings. */
 export const EQUIVALENCE_CHECK = 'binding_equivalence';
-/** Row check name of a sequence over state (engine/sequences.ts): a property of several calls in order. */
+/** Row check name of a sequence over state (src/sequences/): a property of several calls in order. */
 export const SEQUENCE_CHECK = 'sequence';
 
 export type RowKind = 'exchange' | 'not-run' | 'equivalence' | 'check';

@@ -16,7 +16,7 @@
  *   every binding alike, as one where only real bookings exist does ("not found").
  * - rejection: wrong credentials, a missing or unparsable parameter, a misrouted call; sent against
  *   one live pool booking (the first binding's booking of the first case), which must come out
- *   unchanged: read back before the real calls change it (src/engine/sequences.ts, `unchanged`).
+ *   unchanged: read back before the real calls change it (src/sequences/unchanged.ts).
  *
  * Probes and real calls go out after every read of the run (stage 2), so no read of the same
  * booking or id overlaps them; the read-backs of the rejections between the two (stage 1). When a
@@ -26,16 +26,9 @@
 import type { BindingId } from '../contract/catalogue.js';
 import type { Params } from '../bindings/types.js';
 import { stateRuleOf } from '../contract/state-rules.js';
-import { EMPTY_POOLS, POOL_NAMES, parseBookings, type BookingPools, type PoolName, type TransferBooking } from '../core/booking-pools.js';
+import { EMPTY_POOLS, POOL_NAMES, parseBookings, type Booking, type BookingPools, type PoolName, type TransferBooking } from '../core/booking-pools.js';
 
-export { EMPTY_POOLS, POOL_NAMES, parseBookings, type BookingPools, type PoolName, type TransferBooking };
-
-/** One booking as a call uses it. */
-export interface Booking {
-  readonly pool: PoolName;
-  readonly id: string;
-  readonly email?: string;
-}
+export { EMPTY_POOLS, POOL_NAMES, parseBookings, type Booking, type BookingPools, type PoolName, type TransferBooking };
 
 /** Exit code of a run that left state-changing calls unsent because a pool ran out (and nothing failed). */
 export const EXIT_POOL_EXHAUSTED = 6;

@@ -18,7 +18,7 @@ import type { HttpRequest, LatencyLimits, Target } from '../core/types.js';
 import type { CaseTable, RequestCase } from './cases.js';
 import { broadestCase, coverageCases, generatedCases, paramsKey, type Generation } from './generate.js';
 import { OPERATIONS } from '../contract/catalogue.js';
-import { SEQUENCE_CASE, sequenceUnits, type RejectedCall, type SequenceSpec } from './sequences.js';
+import { FAMILIES, SEQUENCE_CASE, type RejectedCall, type SequenceSpec } from '../sequences/index.js';
 import {
   BookingLedger, consumesBooking, EMPTY_POOLS, idParamOf, mockBookings, POOL_NAMES, needsBooking, noBookingReason, poolOf, probeVariant, withBooking,
   type Booking, type BookingPools, type PoolName,
@@ -104,7 +104,7 @@ export interface Unit {
   readonly serial?: boolean;
   /** Rejected calls sent before against the first binding's booking: its acceptance now shows they changed nothing (CancelTransferBooking). */
   readonly rejectedBefore?: readonly RejectedCall[];
-  /** A sequence over state (./sequences.ts): its calls are its own, in order; `op` is its state-changing operation. */
+  /** A sequence over state (src/sequences/): its calls are its own, in order; `op` is the operation its rows are about. */
   readonly sequence?: SequenceSpec;
 }
 
@@ -284,14 +284,27 @@ export function rejectedText(caseId: string, binding: BindingId): string {
   return `conformance: rejected call ${caseId} through ${binding} must not be stored`;
 }
 
-/** The read-back of an operation's rejected calls (stage 1): their booking unchanged and usable (./sequences.ts). */
+/** The read-back of an operation's rejected calls (stage 1): their booking unchanged and usable (src/sequences/unchanged.ts). */
 function unchangedUnit(plan: RunPlan, op: Operation, booking: Booking, rejected: readonly RejectedCall[]): Unit {
   const read = plan.cases.get('AmendmentPriceRequest')?.[0]?.params;
   return {
-    op, caseId: SEQUENCE_CASE.unchanged, kind: 'valid', params: {}, stage: 1,
+    op, caseId: SEQUENCE_CASE.unchanged!, kind: 'valid', params: {}, stage: 1,
     description: `the rejected calls of ${op.name} changed nothing: their booking ${booking.id} reads back unchanged and usable`,
     sequence: { family: 'unchanged', pool: booking.pool, needs: 0, bookings: [booking], rejected, ...(read ? { readParams: read } : {}) },
   };
+}
+
+/** The sequences of a plan: each family's (src/sequences/families.ts), in the list's order. */
+export function sequenceUnits(plan: RunPlan): Unit[] {
+  if (plan.bindings.length === 0) return [];
+  const view = {
+    bindings: plan.bindings,
+    has: (name: string) => plan.operations.find((o) => o.name === name),
+    maySend: (op: Operation) => !skipReason(plan, op),
+    firstParams: (name: string) => plan.cases.get(name)?.[0]?.params,
+  };
+  return FAMILIES.flatMap((f) => (f.plan?.(view) ?? []).map(({ op, spec, description }): Unit =>
+    ({ op, caseId: f.caseId, kind: 'valid', params: {}, description, sequence: spec })));
 }
 
 function casesUnits(plan: RunPlan): Unit[] {

@@ -29,24 +29,13 @@ import type { Transport } from '../transport/client.js';
 import { diagnoseUnits, preflight, settleWsdlHints } from './diagnose.js';
 import { exchangeUnit } from './exchange.js';
 import { poolOf, POOL_NAMES } from './bookings.js';
-import { runSequence, SEQUENCE_CASE, sequenceNotRun } from './sequences.js';
+import type { EngineDeps } from './deps.js';
+import { runSequence, sequenceNotRun } from './sequence-unit.js';
+import { SEQUENCE_CASE } from '../sequences/index.js';
 import { bindingParams, bookingNeeds, planUnits, secretsOf, unitRequests, type RunPlan, type Unit } from './plan.js';
 import { findingsBytes, RowMaker, type RowBase } from './rows.js';
 
-export interface EngineDeps {
-  readonly transport: Transport;
-  readonly validator: DocumentValidator;
-  /** The run's redactor (of every secret it holds, gathered once); by default, of secretsOf(plan.target). */
-  readonly redact?: Redactor;
-  /** After each unit: units done, of total, the unit just done, and failed rows so far. */
-  readonly onProgress?: (done: number, total: number, unit: string, failed?: number) => void;
-  /** Why the run stops early (an interrupt), asked before each unit; the transport is stopped too. */
-  readonly stopped?: () => string | undefined;
-  /** Told of every booking a state-changing call was sent with, and what the call did to it. */
-  readonly onBooking?: (use: BookingUse) => void;
-  /** Told of each call of a sequence, in the order sent (`record` keeps them so). */
-  readonly onStep?: (step: { readonly op: Operation; readonly binding: BindingId; readonly n: number; readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange }) => void;
-}
+export type { EngineDeps } from './deps.js';
 
 const targetRedactors = new WeakMap<Target, Redactor>();
 /** The redactor of a run: the one it was given, or one built once per target from its secrets. */
@@ -260,7 +249,7 @@ function rejectedBeforeRows(plan: RunPlan, rows: RowMaker, unit: Unit, checked: 
   if (!booking || outcome === undefined || !/already\s*(been\s*)?cancel/i.test(outcome)) return [];
   const calls = unit.rejectedBefore!;
   const through = [...new Set(calls.map((c) => c.binding))];
-  return [rows.row({ op: unit.op, binding: bindingField(through), caseId: SEQUENCE_CASE.unchanged, reproduce: '' }, SEQUENCE_CHECK, [{
+  return [rows.row({ op: unit.op, binding: bindingField(through), caseId: SEQUENCE_CASE.unchanged!, reproduce: '' }, SEQUENCE_CHECK, [{
     check: SEQUENCE_CHECK, code: 'rejected_call_changed_state', path: `/${unit.op.resultElement}/Error`,
     message: `${unit.op.name} of ${booking.pool === 'transfers' ? 'transfer booking' : 'booking'} ${booking.id} answered ${outcome} through ${first}, `
       + `and the run sent it only ${calls.length} rejected calls before (${calls.map((c) => `${c.caseId} through ${c.binding}`).join(', ')}): a rejected call cancelled it`,

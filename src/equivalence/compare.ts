@@ -174,7 +174,7 @@ export function compareViews(
 ): EquivalenceRow[] {
   // A state-changing call whose booking answers "already cancelled" had a booking that was not usable:
   // that says nothing about its binding (a pool reused by a second run, or state leaking, which the
-  // sequences judge, engine/sequences.ts). The others are compared; the row is not judged otherwise.
+  // sequences judge, src/sequences/). The others are compared; the row is not judged otherwise.
   const spent = op.mutates && call?.calls !== 'probe' && (kind === 'valid' || kind === 'generated') ? bindings.filter((b) => views.has(b) && alreadyCancelled(views.get(b)!.acceptance)) : [];
   // A pool booking the target does not know: the pool's problem, not its binding's.
   const unknown = call?.calls === 'real' ? bindings.filter((b) => views.has(b) && !spent.includes(b) && notFound(views.get(b)!.acceptance)) : [];

@@ -6,11 +6,11 @@ import type { RunReport, Target } from '../core/types.js';
 import { startMock, type MockOptions } from '../mock/index.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { Transport } from '../transport/client.js';
-import { loadFixtureCases } from './cases.js';
-import { planUnits, type RunPlan } from './plan.js';
-import { runConformance } from './run.js';
-import { longText, SEQUENCE_CASE, WRITE_TEXTS } from './sequences.js';
-import { assignShards } from './shard.js';
+import { loadFixtureCases } from '../engine/cases.js';
+import { planUnits, type RunPlan } from '../engine/plan.js';
+import { runConformance } from '../engine/run.js';
+import { longText, SEQUENCE_CASE, WRITE_TEXTS } from './index.js';
+import { assignShards } from '../engine/shard.js';
 
 const STATE_OPS = ['UpdateSpecialRequest', 'GetSpecialRequest', 'CancelBooking', 'CancelTransferBooking'].map((n) => findOperation(n)!);
 

@@ -1,0 +1,26 @@
+/**
+ * What the engine's runners are given: the send path, the validator, the redactor, and whom to tell
+ * of progress, bookings and steps. Apart from ./run.ts so the sequences' engine side
+ * (./sequence-unit.ts) needs nothing of the run that imports it.
+ */
+import type { BindingId, Operation } from '../contract/catalogue.js';
+import type { DocumentValidator } from '../checks/context.js';
+import type { Redactor } from '../core/redact.js';
+import type { BookingUse, Exchange } from '../core/types.js';
+import type { Transport } from '../transport/client.js';
+
+/** The engine's dependencies. */
+export interface EngineDeps {
+  readonly transport: Transport;
+  readonly validator: DocumentValidator;
+  /** The run's redactor (of every secret it holds, gathered once); by default, of secretsOf(plan.target). */
+  readonly redact?: Redactor;
+  /** After each unit: units done, of total, the unit just done, and failed rows so far. */
+  readonly onProgress?: (done: number, total: number, unit: string, failed?: number) => void;
+  /** Why the run stops early (an interrupt), asked before each unit; the transport is stopped too. */
+  readonly stopped?: () => string | undefined;
+  /** Told of every booking a state-changing call was sent with, and what the call did to it. */
+  readonly onBooking?: (use: BookingUse) => void;
+  /** Told of each call of a sequence, in the order sent (`record` keeps them so). */
+  readonly onStep?: (step: { readonly op: Operation; readonly binding: BindingId; readonly n: number; readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange }) => void;
+}

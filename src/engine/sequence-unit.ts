@@ -1,0 +1,54 @@
+/**
+ * The engine's side of a sequence unit (src/sequences/): whether it is sent (the mutation policy, its
+ * bookings, an interrupt), the send path its runner uses (credentials, its booking put in, never
+ * retried when it changes state), and its verdicts as redacted rows. Knows no family by name.
+ */
+import { requestFor, serviceUrlOf } from '../bindings/endpoint.js';
+import { findOperation, type BindingId, type Operation } from '../contract/catalogue.js';
+import { NOT_RUN_CHECK, SEQUENCE_CHECK } from '../core/rows.js';
+import type { ResultRow } from '../core/types.js';
+import { familyOf, runSequence as runFamily } from '../sequences/index.js';
+import { withBooking } from './bookings.js';
+import type { EngineDeps } from './deps.js';
+import { retriesFor, skipReason, type RunPlan, type Unit } from './plan.js';
+import { RowMaker } from './rows.js';
+
+/** Runs one sequence unit: its calls in order, then its verdicts as rows (one per binding of each operation it judges). */
+export async function runSequence(plan: RunPlan, deps: EngineDeps, unit: Unit): Promise<ResultRow[]> {
+  const spec = unit.sequence!;
+  const rows = new RowMaker(deps.redact ?? ((s: string) => s));
+  const skipped = skipReason(plan, unit.op) ?? unsentReason(unit) ?? deps.stopped?.();
+  if (skipped) return sequenceNotRun(plan, unit, skipped, rows);
+  const { verdicts, steps, script } = await runFamily({
+    target: plan.target, bindings: plan.bindings, validator: deps.validator,
+    send: async (op, binding, params, booking) => {
+      const withCredentials = { ...params, userName: plan.target.user, password: plan.target.password };
+      const sent = op.mutates ? withBooking(op.name, withCredentials, booking) : withCredentials;
+      const exchange = await deps.transport.send(requestFor(plan.target, op, binding, sent), retriesFor(op), serviceUrlOf(plan.target, op, plan.bindings[0]!));
+      return { params: sent, exchange };
+    },
+    ...(deps.onStep ? { onStep: deps.onStep } : {}),
+    ...(deps.onBooking ? { onBooking: deps.onBooking } : {}),
+  }, familyOf(spec.family), unit.op, unit.caseId, spec);
+  return verdicts.map((v) => {
+    const row = rows.row({ op: v.op, binding: v.binding, caseId: unit.caseId, reproduce: v.outcome.length ? script : '' }, SEQUENCE_CHECK,
+      v.skipped ? { skipped: v.skipped } : v.outcome);
+    return row.status === 'failed' ? { ...row, steps: steps.map((s) => ({ ...s, ...(s.text !== undefined ? { text: rows.redact(s.text) } : {}), outcome: rows.redact(s.outcome) })) } : row;
+  });
+}
+
+/** Why a sequence is not sent: a pool had too few bookings for it. */
+function unsentReason(unit: Unit): string | undefined {
+  return Object.values(unit.unsent ?? {})[0];
+}
+
+/** The operations × bindings a family's rows are about: the unit's operation's, and those it also judges. */
+function rowKeys(plan: RunPlan, unit: Unit): { op: Operation; binding: BindingId }[] {
+  const also = familyOf(unit.sequence!.family).alsoJudges ?? [];
+  return [unit.op, ...also.map((n) => findOperation(n)!)].flatMap((op) => plan.bindings.map((binding) => ({ op, binding })));
+}
+
+/** The rows of a sequence not sent, each saying why. */
+export function sequenceNotRun(plan: RunPlan, unit: Unit, why: string, rows: RowMaker): ResultRow[] {
+  return rowKeys(plan, unit).map(({ op, binding }) => rows.row({ op, binding, caseId: unit.caseId, reproduce: '' }, NOT_RUN_CHECK, { skipped: why }));
+}

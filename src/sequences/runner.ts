@@ -1,0 +1,91 @@
+/**
+ * The one runner every family shares: it numbers each step as it is started, sends it (through the
+ * engine's send path), reads its answer (accepted, rejected, already cancelled), records it (the
+ * step, the booking it used), and writes the whole sequence as a script of curl commands. A family
+ * only says which calls to make and what their answers mean.
+ */
+import type { Params } from '../bindings/types.js';
+import type { BindingId, Operation } from '../contract/catalogue.js';
+import { CheckContext, type DocumentValidator } from '../checks/context.js';
+import { inBandError } from '../checks/support.js';
+import type { Booking } from '../core/booking-pools.js';
+import type { BookingUse, Exchange, SequenceStep, Target } from '../core/types.js';
+import { acceptance } from '../equivalence/compare.js';
+import { curlCommand } from '../transport/curl.js';
+import type { Read, SequenceFamily, SequenceSpec, Verdict } from './types.js';
+
+/** What the runner needs of the run: the target, the bindings, the validator, the send path, and whom to tell. */
+export interface SequenceEnv {
+  readonly target: Target;
+  readonly bindings: readonly BindingId[];
+  readonly validator: DocumentValidator;
+  /** Sends one call with the run's credentials and, for a state-changing operation, its booking put in: what was sent, and the exchange. */
+  readonly send: (op: Operation, binding: BindingId, params: Params, booking: Booking) => Promise<{ readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange }>;
+  /** Told of each call, in the order started (`record` keeps them so). */
+  readonly onStep?: (step: { readonly op: Operation; readonly binding: BindingId; readonly n: number; readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange }) => void;
+  /** Told of every booking a state-changing call was sent with, and what the call did to it. */
+  readonly onBooking?: (use: BookingUse) => void;
+}
+
+/** What a sequence leaves: its verdicts, its steps in order, and the script reproducing them. */
+export interface SequenceOutcome {
+  readonly verdicts: readonly Verdict[];
+  readonly steps: readonly SequenceStep[];
+  readonly script: string;
+}
+
+/** One call of a sequence, as sent and read. */
+interface Sent {
+  readonly step: SequenceStep;
+  readonly exchange: Exchange;
+}
+
+const ALREADY_CANCELLED = /already\s*(been\s*)?cancel/i;
+
+/** What an answer says, as the comparison of bindings reads acceptance; a rejection's Error says whether it means "already cancelled". */
+export function readAnswer(env: Pick<SequenceEnv, 'target' | 'validator'>, op: Operation, binding: BindingId, caseId: string, ex: Exchange): Read {
+  if (!ex.response) return { kind: 'unknown', how: `no response (${ex.error?.code ?? 'unknown'})` };
+  const ctx = new CheckContext({ op, binding, caseId, caseKind: 'valid', namespaces: env.target.namespaces, exchange: ex, validator: env.validator });
+  const acc = acceptance(ctx);
+  if (acc.kind === 'unknown') return { kind: 'unknown', how: acc.why };
+  if (acc.kind === 'rejected') {
+    const result = ctx.located().result;
+    const e = result ? inBandError(result, op.resultType, ctx.ns) : undefined;
+    return { kind: 'rejected', how: acc.how, alreadyCancelled: e !== undefined && ALREADY_CANCELLED.test(`${e.type} ${e.message}`) };
+  }
+  const result = ctx.located().result!;
+  const text = result.children.find((c) => c.local === 'text')?.text;
+  return { kind: 'accepted', how: 'accepted', ...(text !== undefined ? { text } : {}) };
+}
+
+/** A text as a step or a finding quotes it: JSON, cut at 120 characters. */
+export const q = (s: string | undefined) => (s === undefined ? '(no text)' : JSON.stringify(s.length > 120 ? `${s.slice(0, 120)}…` : s));
+
+/** Runs one sequence of a family: its calls as the family makes them, then its verdicts, steps and script. */
+export async function runSequence(env: SequenceEnv, family: SequenceFamily, op: Operation, caseId: string, spec: SequenceSpec): Promise<SequenceOutcome> {
+  const sent: Sent[] = [];
+  // Steps are numbered as they are started (reads of one phase go out together, in a fixed order).
+  let started = 0;
+  const call = async (stepOp: Operation, binding: BindingId, params: Params, booking: Booking, text?: string): Promise<Read> => {
+    const n = ++started;
+    const { params: sentParams, exchange } = await env.send(stepOp, binding, params, booking);
+    const read = readAnswer(env, stepOp, binding, caseId, exchange);
+    const outcome = read.kind === 'accepted' && text === undefined && read.text !== undefined ? `read ${q(read.text)}` : read.how;
+    const step: SequenceStep = { n, operation: stepOp.name, binding, booking: booking.id, ...(text !== undefined ? { text } : {}), outcome };
+    sent.push({ step, exchange });
+    env.onStep?.({ op: stepOp, binding, n, params: sentParams, exchange });
+    if (stepOp.mutates) {
+      env.onBooking?.({ pool: booking.pool, id: booking.id, ...(booking.email ? { email: booking.email } : {}), operation: stepOp.name, binding, case: caseId,
+        step: n, outcome: read.kind === 'unknown' ? `unknown (${read.how})` : read.kind === 'accepted' ? 'accepted' : `rejected (${read.how})` });
+    }
+    return read;
+  };
+  const verdicts = await family.run({ bindings: env.bindings, op, caseId, spec, bookings: spec.bookings ?? [], call });
+  sent.sort((a, b) => a.step.n - b.step.n);
+  return { verdicts, steps: sent.map((s) => s.step), script: reproduceScript(env.target, sent) };
+}
+
+/** The whole sequence as a script: each step's curl command, in order, under a comment naming it (the password as its variable). */
+function reproduceScript(target: Target, sent: readonly Sent[]): string {
+  return sent.map((s) => `# ${s.step.n}. ${s.step.operation} ${s.step.binding} (booking ${s.step.booking})\n${curlCommand(s.exchange.request, target.password, target.passwordVariable, target.network)}`).join('\n');
+}

@@ -1,0 +1,100 @@
+/**
+ * What a family of sequences declares, and what it is given. A family is one file of this room: its
+ * sequences in a plan (the operation its rows are about, the pool its bookings come from and how many
+ * it needs), its steps (sent through the runner's `call`), and its verdicts (how a failure is pinned:
+ * on which operation and binding). The runner (./runner.ts) sends, times, records and reproduces;
+ * the engine plans, hands out bookings and schedules, knowing no family by name.
+ */
+import type { Params } from '../bindings/types.js';
+import type { BindingId, Operation } from '../contract/catalogue.js';
+import type { Booking, PoolName } from '../core/booking-pools.js';
+import type { Finding } from '../core/types.js';
+
+export type { Booking, PoolName };
+
+/** A rejected call sent against a live booking: its case, its binding, and the text it wrote (UpdateSpecialRequest). */
+export interface RejectedCall {
+  readonly caseId: string;
+  readonly binding: BindingId;
+  readonly text?: string;
+}
+
+/** A sequence of the plan: its family, the pool its state-changing steps draw from, and how many bookings it needs. */
+export interface SequenceSpec {
+  /** The family's name (./families.ts). */
+  readonly family: string;
+  readonly pool: PoolName;
+  /** Bookings taken from the pool for it (0: it takes none, e.g. it reuses another sequence's). */
+  readonly needs: number;
+  /** The bookings handed to it (engine/plan.ts withBookings). */
+  readonly bookings?: readonly Booking[];
+  /**
+   * The family whose bookings it uses again, once that family's sequence has ended (engine/run.ts
+   * waits for it): no booking of its own.
+   */
+  readonly after?: string;
+  /** Parameters of the read that shows a booking usable (AmendmentPriceRequest's first case), booking aside. */
+  readonly readParams?: Params;
+  /** `unchanged`: the rejected calls sent against its booking. */
+  readonly rejected?: readonly RejectedCall[];
+}
+
+/** What a family sees of a plan to decide its sequences. */
+export interface PlanView {
+  readonly bindings: readonly BindingId[];
+  /** The plan's operation of that name, when it runs it. */
+  readonly has: (name: string) => Operation | undefined;
+  /** Whether the plan may send an operation (the mutation policy), whether or not it runs it. */
+  readonly maySend: (op: Operation) => boolean;
+  /** The parameters of an operation's first hand-written case. */
+  readonly firstParams: (name: string) => Params | undefined;
+}
+
+/** A sequence a family asks for: the operation its unit is about, its spec, and what it shows. */
+export interface PlannedSequence {
+  readonly op: Operation;
+  readonly spec: SequenceSpec;
+  readonly description: string;
+}
+
+/** What a call's answer says: accepted (with the text read, for GetSpecialRequest), rejected (already cancelled?), or unreadable. */
+export interface Read {
+  readonly kind: 'accepted' | 'rejected' | 'unknown';
+  readonly how: string;
+  readonly text?: string;
+  readonly alreadyCancelled?: boolean;
+}
+
+/** One step of a family: sent through the runner, numbered in the order started, its answer read. */
+export type Call = (op: Operation, binding: BindingId, params: Params, booking: Booking, text?: string) => Promise<Read>;
+
+/** One row's verdict: findings (none: it held), or why it was not judged. */
+export interface Verdict {
+  readonly op: Operation;
+  readonly binding: BindingId;
+  readonly outcome: Finding[];
+  readonly skipped?: string;
+}
+
+/** What a family's steps get: the plan's bindings, the unit's operation and case, its spec and bookings, and the call. */
+export interface FamilyRun {
+  readonly bindings: readonly BindingId[];
+  readonly op: Operation;
+  readonly caseId: string;
+  readonly spec: SequenceSpec;
+  readonly bookings: readonly Booking[];
+  readonly call: Call;
+}
+
+/** A family of sequences: one file of this room, one line of ./families.ts. */
+export interface SequenceFamily {
+  readonly name: string;
+  /** Case id of its rows: stable, so expectations, diffs and comparisons key on it. */
+  readonly caseId: string;
+  /** Its sequences in a plan (none: the engine makes its units, as for `unchanged`). */
+  readonly plan?: (p: PlanView) => PlannedSequence[];
+  /** Operations its rows are about besides the unit's (a row each per binding). */
+  readonly alsoJudges?: readonly string[];
+  /** Its steps and verdicts. */
+  readonly run: (r: FamilyRun) => Promise<Verdict[]>;
+}

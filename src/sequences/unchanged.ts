@@ -1,0 +1,68 @@
+/**
+ * unchanged: the read-back of an operation's rejected calls (the engine makes its unit, after they
+ * were sent against one live booking).
+ */
+import type { BindingId } from '../contract/catalogue.js';
+import { findOperation } from '../contract/catalogue.js';
+import { SEQUENCE_CHECK } from '../core/rows.js';
+import type { Finding } from '../core/types.js';
+import type { FamilyRun, RejectedCall, SequenceFamily, Verdict } from './types.js';
+
+/**
+ * The rejected calls of an operation changed nothing: their booking reads back through every
+ * binding without any text a rejected write sent (each names its call: the finding is pinned on that
+ * call's binding), and a booking a rejected cancellation or amendment was sent for is still usable
+ * (AmendmentPriceRequest prices it; a cancelled one is refused). A booking that cannot be read at all
+ * is not judged (the pool's problem, said in the row).
+ */
+async function unchanged({ bindings: bs, op, spec, bookings, call }: FamilyRun): Promise<Verdict[]> {
+  const booking = bookings[0]!;
+  const rejected = spec.rejected ?? [];
+  const sentThrough = [...new Set(rejected.map((r) => r.binding))];
+  const names = (rs: readonly RejectedCall[]) => rs.map((r) => `${r.caseId} through ${r.binding}`).join(', ');
+  const findings = new Map<BindingId, Finding[]>();
+  const notJudged: string[] = [];
+  const add = (b: BindingId, f: Finding) => findings.set(b, [...(findings.get(b) ?? []), f]);
+  if (op.name === 'UpdateSpecialRequest') {
+    const get = findOperation('GetSpecialRequest')!;
+    const reads = bs.map((reader) => ({ reader, r: call(get, reader, { bookingId: booking.id }, booking) }));
+    for (const { reader, r: pending } of reads) {
+      const r = await pending;
+      if (r.kind !== 'accepted') { notJudged.push(`GetSpecialRequest ${reader} of booking ${booking.id} answered ${r.how}`); continue; }
+      const stored = rejected.find((x) => x.text !== undefined && x.text === r.text);
+      if (!stored) continue;
+      add(stored.binding, {
+        check: SEQUENCE_CHECK, code: 'rejected_call_changed_state', path: `/${get.resultElement}/text`,
+        message: `UpdateSpecialRequest ${stored.binding} (${stored.caseId}) was rejected, yet GetSpecialRequest ${reader} of booking ${booking.id} reads the text it sent: `
+          + `a rejected call changed the booking`,
+        expected: 'none of the texts the rejected calls sent', actual: r.text ?? '(no text)',
+      });
+    }
+  } else {
+    const read = findOperation('AmendmentPriceRequest')!;
+    const reads = bs.map((reader) => ({ reader, r: call(read, reader, { ...spec.readParams, bookingID: booking.id }, booking) }));
+    for (const { reader, r: pending } of reads) {
+      const r = await pending;
+      if (r.kind === 'accepted') continue;
+      if (!/cancel/i.test(r.how) && !r.alreadyCancelled) { notJudged.push(`AmendmentPriceRequest ${reader} of booking ${booking.id} answered ${r.how}`); continue; }
+      // Which rejected call cancelled it cannot be told apart: every binding that sent one is named.
+      for (const b of sentThrough) {
+        add(b, {
+          check: SEQUENCE_CHECK, code: 'rejected_call_changed_state', path: `/${read.resultElement}/Error`,
+          message: `${op.name} was rejected (${names(rejected.filter((x) => x.binding === b))}, among ${rejected.length} rejected calls through ${sentThrough.join(', ')}), `
+            + `yet AmendmentPriceRequest ${reader} now finds booking ${booking.id} cancelled (${r.how}): a rejected call changed the booking`,
+          expected: `${booking.id} usable`, actual: r.how,
+        });
+      }
+      break;
+    }
+  }
+  return bs.map((b) => {
+    if (findings.has(b)) return { op, binding: b, outcome: findings.get(b)! };
+    if (notJudged.length === bs.length) return { op, binding: b, outcome: [], skipped: `not judged: ${notJudged.join('; ')}: give \`bookings.${spec.pool}\` bookings that exist` };
+    return { op, binding: b, outcome: [] };
+  });
+}
+
+/** The unchanged family: no sequence of its own in a plan; the engine makes its units from the rejected calls. */
+export const unchangedFamily: SequenceFamily = { name: 'unchanged', caseId: 'seq-rejected-unchanged', run: unchanged };
