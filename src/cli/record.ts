@@ -121,10 +121,16 @@ export async function recordCommand(argv: string[], io: CommandIO): Promise<numb
   try {
     // The valid cases only: a recording replays what a conforming service answers.
     const plan = { ...session.plan, negative: false };
+    // A sequence using another's bookings again starts once that one has ended.
+    const ends = new Map<string, Promise<unknown>>();
     got = (await Promise.all(planUnits(plan).map(async (unit): Promise<Got[]> => {
       if (unit.sequence) {
+        const after = unit.sequence.after;
+        if (after !== undefined) await ends.get(after);
         const steps: Got[] = [];
-        const rows = await runSequence(plan, { ...session.deps(), onStep: (s) => steps.push({ unit: { ...unit, op: s.op }, b: s.binding, ex: s.exchange, params: s.params, n: s.n }) }, unit);
+        const running = runSequence(plan, { ...session.deps(), onStep: (s) => steps.push({ unit: { ...unit, op: s.op }, b: s.binding, ex: s.exchange, params: s.params, n: s.n }) }, unit);
+        ends.set(unit.sequence.family, running.catch(() => undefined));
+        const rows = await running;
         return steps.length ? steps : [{ unit, b: plan.bindings[0]!, skipped: rows[0]?.message ?? 'not run' }];
       }
       const sent = await exchangeUnit(plan, session.transport, unit, (_b, ex) => ex);

@@ -86,6 +86,7 @@ export const DEFECT_CODES = {
   write_crossed_bookings: "a read that shows another booking's text",
   cancellation_leaked: 'a booking seen usable and never cancelled by the run answered "already cancelled"',
   rejected_call_changed_state: 'a rejected call (wrong credentials, a bad parameter) that changed the booking it named',
+  use_after_cancel: 'an amendment price quoted, or an amendment accepted, for a booking already cancelled',
   // the harness
   check_crashed: 'a check that threw (a harness defect: please report it)',
   check_over_budget: 'a check that took longer than its budget',

@@ -194,6 +194,15 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
   for (const { u, i } of order) {
     if (u.sequence) {
       if (skipReason(plan, u.op)) continue;
+      // A sequence that uses another's bookings again, once that one has ended (run.ts waits): none of its own.
+      const after = u.sequence.after;
+      if (after !== undefined) {
+        const of = out.find((x) => x.sequence?.family === after);
+        const got = of && !of.unsent ? of.sequence?.bookings ?? [] : [];
+        out[i] = { ...u, sequence: { ...u.sequence, bookings: got },
+          ...(got.length ? {} : { unsent: Object.fromEntries(plan.bindings.map((b) => [b, `${u.op.name} ${u.caseId}: the ${after} sequence whose bookings it uses again has none`])) }) };
+        continue;
+      }
       // All the bookings it needs, or none (a part of a sequence proves nothing).
       const got: Booking[] = [];
       const enough = ledger.left(u.sequence.pool) >= u.sequence.needs;

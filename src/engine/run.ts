@@ -368,16 +368,23 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
   const open = new Map<number, number>();
   for (const i of units.keys()) if (!free(i)) open.set(stageOf(i), (open.get(stageOf(i)) ?? 0) + 1);
   let wake: (() => void)[] = [];
+  // A sequence using another's bookings again waits for that one's unit to end (it is ordered before).
+  const ended = new Set<number>();
+  const waitsFor = (i: number) => {
+    const after = units[i]!.sequence?.after;
+    return after === undefined ? -1 : units.findIndex((u) => u.sequence?.family === after);
+  };
   const stageEnded = (i: number) => {
-    if (free(i)) return;
-    open.set(stageOf(i), open.get(stageOf(i))! - 1);
+    ended.add(i);
+    if (!free(i)) open.set(stageOf(i), open.get(stageOf(i))! - 1);
     const w = wake;
     wake = [];
     for (const f of w) f();
   };
   const stageOpen = async (i: number) => {
     const earlier = () => [...open].some(([s, n]) => s < stageOf(i) && n > 0);
-    while (!free(i) && earlier()) await new Promise<void>((r) => wake.push(r));
+    const dep = waitsFor(i);
+    while ((!free(i) && earlier()) || (dep >= 0 && !ended.has(dep))) await new Promise<void>((r) => wake.push(r));
   };
   // Why the run stopped early (--max-failures, an interrupt): the units after it are not sent.
   let halted: string | undefined;

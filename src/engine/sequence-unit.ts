@@ -44,8 +44,9 @@ function unsentReason(unit: Unit): string | undefined {
 
 /** The operations × bindings a family's rows are about: the unit's operation's, and those it also judges. */
 function rowKeys(plan: RunPlan, unit: Unit): { op: Operation; binding: BindingId }[] {
-  const also = familyOf(unit.sequence!.family).alsoJudges ?? [];
-  return [unit.op, ...also.map((n) => findOperation(n)!)].flatMap((op) => plan.bindings.map((binding) => ({ op, binding })));
+  const spec = unit.sequence!;
+  const ops = spec.judges ? spec.judges.map((n) => findOperation(n)!) : [unit.op, ...(familyOf(spec.family).alsoJudges ?? []).map((n) => findOperation(n)!)];
+  return ops.flatMap((op) => plan.bindings.map((binding) => ({ op, binding })));
 }
 
 /** The rows of a sequence not sent, each saying why. */

@@ -5,6 +5,7 @@
 import { cancelFamily } from './cancel.js';
 import { cancelTransferFamily } from './cancel-transfer.js';
 import { unchangedFamily } from './unchanged.js';
+import { useAfterCancelFamily } from './use-after-cancel.js';
 import { writeReadFamily } from './write-read.js';
 import type { SequenceFamily } from './types.js';
 
@@ -13,6 +14,7 @@ export const FAMILIES: readonly SequenceFamily[] = [
   cancelFamily,
   cancelTransferFamily,
   unchangedFamily,
+  useAfterCancelFamily,
 ];
 
 /** A family by name (a spec names its family). */

@@ -5,7 +5,7 @@
  * only says which calls to make and what their answers mean.
  */
 import type { Params } from '../bindings/types.js';
-import type { BindingId, Operation } from '../contract/catalogue.js';
+import { findOperation, type BindingId, type Operation } from '../contract/catalogue.js';
 import { CheckContext, type DocumentValidator } from '../checks/context.js';
 import { inBandError } from '../checks/support.js';
 import type { Booking } from '../core/booking-pools.js';
@@ -80,7 +80,7 @@ export async function runSequence(env: SequenceEnv, family: SequenceFamily, op: 
     }
     return read;
   };
-  const verdicts = await family.run({ bindings: env.bindings, op, caseId, spec, bookings: spec.bookings ?? [], call });
+  const verdicts = await family.run({ bindings: env.bindings, op, caseId, spec, bookings: spec.bookings ?? [], call, ops: (name) => findOperation(name)! });
   sent.sort((a, b) => a.step.n - b.step.n);
   return { verdicts, steps: sent.map((s) => s.step), script: reproduceScript(env.target, sent) };
 }

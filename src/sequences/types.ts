@@ -37,6 +37,12 @@ export interface SequenceSpec {
   readonly readParams?: Params;
   /** `unchanged`: the rejected calls sent against its booking. */
   readonly rejected?: readonly RejectedCall[];
+  /** The operations its rows are about, when not the unit's (and the family's `alsoJudges`). */
+  readonly judges?: readonly string[];
+  /** Operations it sends and records without judging them. */
+  readonly records?: readonly string[];
+  /** Parameters of its steps per operation, booking aside (the plan's first hand-written case). */
+  readonly stepParams?: Readonly<Record<string, Params>>;
 }
 
 /** What a family sees of a plan to decide its sequences. */
@@ -84,6 +90,8 @@ export interface FamilyRun {
   readonly spec: SequenceSpec;
   readonly bookings: readonly Booking[];
   readonly call: Call;
+  /** An operation of the contract by name. */
+  readonly ops: (name: string) => Operation;
 }
 
 /** A family of sequences: one file of this room, one line of ./families.ts. */
