@@ -259,7 +259,7 @@ beforeAll(async () => {
     runAgainst(REAL_STYLE[1]!, OPERATIONS, fixtureCases, 0), // the one path and namespace are the point
   ]);
   const faults = Promise.all(SELF_TESTED.map(async (fault) => {
-    const report = await runAgainst(FAULT_ROUTES.get(fault.name)!, [findOperation(fault.operation)!], fixtureCases, examplesFor(fault));
+    const report = await runAgainst(FAULT_ROUTES.get(fault.name)!, [fault.operation, ...(fault.alsoRun ?? [])].map((n) => findOperation(n)!), fixtureCases, examplesFor(fault));
     outcomes.set(fault.name, judge(fault, report));
   }));
   const blind = Promise.all(UNDETECTABLE.map(async (fault) => {

@@ -147,6 +147,11 @@ export interface Fault {
    * compared. The self-test and the suites run it against a mock told its bookings (`bookings`).
    */
   readonly needsKnownBookings?: string;
+  /**
+   * Operations a run needs besides the fault's own to see it (a use after cancellation needs the
+   * cancellation: CancelBooking brings the cancel sequence whose bookings it uses again).
+   */
+  readonly alsoRun?: readonly string[];
 }
 
 // ---- helpers for the entries ------------------------------------------------------------------
@@ -684,6 +689,13 @@ export const FAULTS: readonly Fault[] = [
   { name: 'transfer-cancel-leak-soap12', category: 'state', operation: 'CancelTransferBooking', bindings: ['soap12'], stateful: true, showsIn: ['CancelTransferBooking'],
     description: 'once any transfer booking was cancelled, SOAP 1.2 answers every cancellation of another one "already cancelled"',
     apply: { state: store((s) => ({ isTransferCancelled: (id, email) => s.isTransferCancelled(id, email) || s.cancelledTransfers().length > 0 })) } },
+  // use after cancellation (issue 33): the cancellation is right, what comes after it is not
+  { name: 'post-amends-cancelled-booking', category: 'state', operation: 'AmendmentRequest', bindings: ['post'], stateful: true, showsIn: ['AmendmentRequest'], alsoRun: ['CancelBooking'],
+    description: 'HTTP POST accepts an amendment of a cancelled booking (it never looks at the cancellation)',
+    apply: { state: store(() => ({ isCancelled: () => false })) } },
+  { name: 'soap12-prices-cancelled-booking', category: 'state', operation: 'AmendmentPriceRequest', bindings: ['soap12'], stateful: true, showsIn: ['AmendmentPriceRequest'], alsoRun: ['CancelBooking'],
+    description: 'SOAP 1.2 quotes an amendment price for a cancelled booking',
+    apply: { state: store(() => ({ isCancelled: () => false })) } },
 ];
 
 // ---- lookup -----------------------------------------------------------------------------------
@@ -745,6 +757,7 @@ export function catalogueProblems(faults: readonly Fault[] = FAULTS): string[] {
     if (f.showsOnFirstCall && !f.stateful) out.push(`${f.name}: showsOnFirstCall without stateful`);
     if (f.stateful && !f.showsIn?.length) out.push(`${f.name}: a stateful fault says where it shows (showsIn)`);
     for (const o of f.showsIn ?? []) if (!findOperation(o)) out.push(`${f.name}: shows in no operation ${o}`);
+    for (const o of f.alsoRun ?? []) if (!findOperation(o)) out.push(`${f.name}: needs no operation ${o}`);
     if (f.undetectable !== undefined && !f.undetectable.trim()) out.push(`${f.name}: undetectable without a reason`);
   }
   return out;

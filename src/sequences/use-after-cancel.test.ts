@@ -1,0 +1,70 @@
+import { describe, expect, test } from 'vitest';
+import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, resolvePaths } from '../contract/catalogue.js';
+import { selectChecks } from '../checks/registry.js';
+import { SEQUENCE_CHECK } from '../core/rows.js';
+import type { RunReport, Target } from '../core/types.js';
+import { startMock, type MockOptions } from '../mock/index.js';
+import { createDocumentValidator } from '../schema/xsd-validator.js';
+import { Transport } from '../transport/client.js';
+import { loadFixtureCases } from '../engine/cases.js';
+import { bookingNeeds, planUnits, type RunPlan } from '../engine/plan.js';
+import { runConformance } from '../engine/run.js';
+import { SEQUENCE_CASE } from './index.js';
+
+const OPS = ['CancelBooking', 'AmendmentPriceRequest', 'AmendmentRequest', 'UpdateSpecialRequest'].map((n) => findOperation(n)!);
+
+function plan(url: string, operations = OPS, over: Partial<Target> = {}): RunPlan {
+  const target: Target = { bookUrl: url, searchUrl: url, transfersUrl: url, paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, user: 'mock-user', password: 'mock-password', embedded: true, ...over };
+  return { target, bindings: BINDINGS, operations, cases: loadFixtureCases(), allowMutations: true, checks: selectChecks(), negative: false, equivalence: true };
+}
+
+async function against(options: Partial<MockOptions>, operations = OPS): Promise<RunReport> {
+  const m = await startMock({ port: 0, ...options });
+  try {
+    return await runConformance(plan(m.url, operations, options.paths ? { paths: options.paths } : {}),
+      { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+  } finally {
+    await m.close();
+  }
+}
+
+const failed = (r: RunReport) => r.results.filter((x) => x.status === 'failed');
+const rowsOf = (r: RunReport) => r.results.filter((x) => x.case === SEQUENCE_CASE['use-after-cancel'] && x.check === SEQUENCE_CHECK);
+
+describe('use after cancel', () => {
+  const POSTGET = resolvePaths({ booking: { soap: '/1/SOAP/Booking.asmx', http: '/1/PostGet/Booking.asmx' }, reference: { soap: '/1/SOAP/NonStaticXMLAPI.asmx', http: '/1/PostGet/NonStaticXMLAPI.asmx' } });
+  test.for([['plain', {}], ['variation', { vary: true }], ['real-service style', { realService: true }], ['real-service style, PostGet layout', { realService: true, paths: POSTGET }]] as const)(
+    'a correct stateful mock (%s) refuses a cancelled booking\'s price and amendment on every binding: passed, and its special request is recorded', async ([, options]) => {
+      const r = await against(options as Partial<MockOptions>);
+      expect(failed(r).map((x) => `${x.operation} ${x.binding} ${x.case}: ${x.message}`)).toEqual([]);
+      const rows = rowsOf(r);
+      expect(rows.map((x) => `${x.operation} ${x.binding} ${x.status}`).sort()).toEqual(
+        ['AmendmentPriceRequest', 'AmendmentRequest'].flatMap((o) => BINDINGS.map((b) => `${o} ${b} passed`)).sort());
+      const recorded = r.bookings!.changed.filter((c) => c.case === SEQUENCE_CASE['use-after-cancel'] && c.operation === 'UpdateSpecialRequest');
+      expect(recorded.map((c) => c.binding)).toEqual([...BINDINGS]);
+    });
+
+  test.for([
+    ['post-amends-cancelled-booking', 'AmendmentRequest', 'post'],
+    ['soap12-prices-cancelled-booking', 'AmendmentPriceRequest', 'soap12'],
+  ] as const)('%s is pinned on %s %s, code use_after_cancel', async ([fault, operation, binding]) => {
+    const r = await against({ faults: [fault] });
+    const rows = failed(r);
+    expect(rows.map((x) => `${x.operation} ${x.binding} ${x.findings[0]?.code}`)).toEqual([`${operation} ${binding} use_after_cancel`]);
+    expect(rows[0]!.message).toMatch(new RegExp(`^CancelBooking → ${operation} ${binding}: booking BK-\\d+ was cancelled`));
+    expect(rows[0]!.steps!.length).toBeGreaterThan(8);
+  });
+
+  test('it uses the cancel sequence\'s bookings again, once that sequence has ended: no booking of its own', async () => {
+    const p = plan('http://mock.test');
+    const units = planUnits(p);
+    const cancel = units.find((u) => u.caseId === SEQUENCE_CASE.cancel)!;
+    const after = units.find((u) => u.caseId === SEQUENCE_CASE['use-after-cancel'])!;
+    expect(after.sequence!.after).toBe('cancel');
+    expect(after.sequence!.bookings).toEqual(cancel.sequence!.bookings);
+    const without = bookingNeeds({ ...p, operations: OPS.filter((o) => o.name !== 'AmendmentRequest' && o.name !== 'AmendmentPriceRequest') });
+    expect(bookingNeeds(p).cancel).toBe(without.cancel);
+    // Without the cancellation, no sequence: it never cancels a booking of its own choosing.
+    expect(planUnits(plan('http://mock.test', OPS.filter((o) => o.name !== 'CancelBooking'))).some((u) => u.caseId === SEQUENCE_CASE['use-after-cancel'])).toBe(false);
+  });
+});
