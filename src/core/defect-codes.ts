@@ -87,6 +87,8 @@ export const DEFECT_CODES = {
   cancellation_leaked: 'a booking seen usable and never cancelled by the run answered "already cancelled"',
   rejected_call_changed_state: 'a rejected call (wrong credentials, a bad parameter) that changed the booking it named',
   use_after_cancel: 'an amendment price quoted, or an amendment accepted, for a booking already cancelled',
+  race_double_accept: 'a booking cancelled at the same moment through several bindings, more than one cancellation accepted',
+  race_torn_write: 'a special request written at the same moment through several bindings, read back differently or as none of the texts written',
   // the harness
   check_crashed: 'a check that threw (a harness defect: please report it)',
   check_over_budget: 'a check that took longer than its budget',

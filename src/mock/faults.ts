@@ -675,7 +675,9 @@ export const FAULTS: readonly Fault[] = [
     showsIn: ['CancelBooking', 'AmendmentPriceRequest', 'AmendmentRequest'],
     description: 'a cancellation through SOAP 1.1 also marks the next booking (bookingID + 1) cancelled: its own cancellation is then "already cancelled"',
     apply: { state: store((s) => ({ cancel: (id) => { s.cancel(id); s.cancel(nextBookingId(id)); } })) } },
-  { name: 'cancel-leak-already-cancelled', category: 'state', operation: 'CancelBooking', bindings: ['get'], stateful: true, showsIn: ['CancelBooking'],
+  { name: 'cancel-leak-already-cancelled', category: 'state', operation: 'CancelBooking', bindings: ['get'], stateful: true,
+    // A booking answered "already cancelled" was never cancelled: an amendment of it is then accepted.
+    showsIn: ['CancelBooking', 'AmendmentPriceRequest', 'AmendmentRequest'],
     description: 'once any booking was cancelled, HTTP GET answers every cancellation of another booking "already cancelled" (state leaking between bookings)',
     apply: { state: store((s) => ({ isCancelled: (id) => s.isCancelled(id) || s.cancelledBookings().length > 0 })) } },
   { name: 'first-cancel-answered-already-cancelled', category: 'state', operation: 'CancelBooking', bindings: ['post'], stateful: true, showsIn: ['CancelBooking'], showsOnFirstCall: true,

@@ -93,6 +93,9 @@ export interface ReplayStore {
   readonly lookup: ReplayLookup;
 }
 
+/** Every sequence's case id starts so (src/sequences/families.ts holds to it). */
+export const SEQUENCE_PREFIX = 'seq-';
+
 /** The match key: operation, binding and the parameters without credentials (order and absent values ignored). */
 export function replayKey(operation: string, binding: string, params: Readonly<Record<string, string | undefined>>): string {
   const kept = Object.entries(params)
@@ -148,9 +151,11 @@ export function loadReplay(dir: string): ReplayStore {
       const key = replayKey(operation, binding, params);
       const all = answers.get(key);
       if (!all) return undefined;
-      // One case asked it more than once (a sequence): its answers in order. Several cases that sent
-      // the same request (a generated case like a hand-written one): the first recorded, always.
-      const ordered = all.length > 1 && all.every((a) => a.entry.case === all[0]!.entry.case);
+      // One case asked it more than once (a sequence), or only sequences did (one sequence uses
+      // another's bookings again once that one has ended, src/sequences/): its answers in order.
+      // Several cases that sent the same request (a generated case like a hand-written one): the
+      // first recorded, always.
+      const ordered = all.length > 1 && (all.every((a) => a.entry.case === all[0]!.entry.case) || all.every((a) => a.entry.case.startsWith(SEQUENCE_PREFIX)));
       if (!ordered) return new ReplayHit(all[0]!.entry, all[0]!.body);
       const n = served.get(key) ?? 0;
       served.set(key, n + 1);

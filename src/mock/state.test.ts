@@ -373,6 +373,10 @@ async function battery(send: Send, use: Use = EVERY): Promise<string[]> {
     await log(`cancel ${a} ${c}`, send('CancelBooking', c, { bookingID: a }));
     await log(`cancel ${nextBookingId(a)} ${c}`, send('CancelBooking', c, { bookingID: nextBookingId(a) }));
     await log(`cancel ${a} ${c}`, send('CancelBooking', c, { bookingID: a }));
+    // A cancelled booking is priced and amended through every binding: each must be refused.
+    const dates = { checkInDate: '2027-03-10T00:00:00', checkOutDate: '2027-03-17T00:00:00' };
+    for (const r of use('AmendmentPriceRequest')) await log(`quote cancelled ${a} ${r}`, send('AmendmentPriceRequest', r, { bookingID: a, ...dates }));
+    for (const r of use('AmendmentRequest')) await log(`amend cancelled ${a} ${r}`, send('AmendmentRequest', r, { bookingID: a, ...dates }));
   }
   for (const [i, c] of use('CancelTransferBooking').entries()) {
     const email = `customer${i}@example.com`;

@@ -6,6 +6,9 @@ import { cancelFamily } from './cancel.js';
 import { cancelTransferFamily } from './cancel-transfer.js';
 import { unchangedFamily } from './unchanged.js';
 import { useAfterCancelFamily } from './use-after-cancel.js';
+import { raceCancelFamily } from './race-cancel.js';
+import { raceCancelTransferFamily } from './race-cancel-transfer.js';
+import { raceWriteFamily } from './race-write.js';
 import { writeReadFamily } from './write-read.js';
 import type { SequenceFamily } from './types.js';
 
@@ -15,6 +18,9 @@ export const FAMILIES: readonly SequenceFamily[] = [
   cancelTransferFamily,
   unchangedFamily,
   useAfterCancelFamily,
+  raceCancelFamily,
+  raceCancelTransferFamily,
+  raceWriteFamily,
 ];
 
 /** A family by name (a spec names its family). */

@@ -12,7 +12,7 @@ import type { Booking } from '../core/booking-pools.js';
 import type { BookingUse, Exchange, SequenceStep, Target } from '../core/types.js';
 import { acceptance } from '../equivalence/compare.js';
 import { curlCommand } from '../transport/curl.js';
-import type { Read, SequenceFamily, SequenceSpec, Verdict } from './types.js';
+import type { GroupCall, Read, SequenceFamily, SequenceSpec, Together, Verdict } from './types.js';
 
 /** What the runner needs of the run: the target, the bindings, the validator, the send path, and whom to tell. */
 export interface SequenceEnv {
@@ -69,7 +69,9 @@ export async function runSequence(env: SequenceEnv, family: SequenceFamily, op: 
   const call = async (stepOp: Operation, binding: BindingId, params: Params, booking: Booking, text?: string): Promise<Read> => {
     const n = ++started;
     const { params: sentParams, exchange } = await env.send(stepOp, binding, params, booking);
-    const read = readAnswer(env, stepOp, binding, caseId, exchange);
+    const doneAt = performance.now();
+    const timed = exchange.response ? { sentAt: doneAt - exchange.response.elapsedMs, doneAt } : {};
+    const read = { ...readAnswer(env, stepOp, binding, caseId, exchange), ...timed };
     const outcome = read.kind === 'accepted' && text === undefined && read.text !== undefined ? `read ${q(read.text)}` : read.how;
     const step: SequenceStep = { n, operation: stepOp.name, binding, booking: booking.id, ...(text !== undefined ? { text } : {}), outcome };
     sent.push({ step, exchange });
@@ -80,9 +82,25 @@ export async function runSequence(env: SequenceEnv, family: SequenceFamily, op: 
     }
     return read;
   };
-  const verdicts = await family.run({ bindings: env.bindings, op, caseId, spec, bookings: spec.bookings ?? [], call, ops: (name) => findOperation(name)! });
+  const verdicts = await family.run({ bindings: env.bindings, op, caseId, spec, bookings: spec.bookings ?? [], call, together: (calls) => together(call, calls), ops: (name) => findOperation(name)! });
   sent.sort((a, b) => a.step.n - b.step.n);
   return { verdicts, steps: sent.map((s) => s.step), script: reproduceScript(env.target, sent) };
+}
+
+/**
+ * Calls started in one tick (numbered in the order given), and how close together they went: the
+ * spread of their send times, and whether the last went before the first answer was in (each send
+ * time is its answer's time less the exchange's elapsed time, so a call queued in the transport counts
+ * from when it really went).
+ */
+async function together(call: (op: GroupCall['op'], b: GroupCall['binding'], p: GroupCall['params'], booking: GroupCall['booking'], text?: string) => Promise<Read>, calls: readonly GroupCall[]): Promise<Together> {
+  const reads = await Promise.all(calls.map((c) => call(c.op, c.binding, c.params, c.booking, c.text)));
+  const sent = reads.map((r) => r.sentAt);
+  const done = reads.map((r) => r.doneAt);
+  if (sent.some((t) => t === undefined) || done.some((t) => t === undefined)) return { reads, spreadMs: Number.NaN, overlapped: false };
+  const lastSent = Math.max(...(sent as number[]));
+  const spreadMs = Math.round((lastSent - Math.min(...(sent as number[]))) * 1000) / 1000;
+  return { reads, spreadMs, overlapped: lastSent < Math.min(...(done as number[])) };
 }
 
 /** The whole sequence as a script: each step's curl command, in order, under a comment naming it (the password as its variable). */

@@ -69,6 +69,27 @@ export interface Read {
   readonly how: string;
   readonly text?: string;
   readonly alreadyCancelled?: boolean;
+  /** When it went and when its answer was in (ms, performance.now()); unknown without a response. */
+  readonly sentAt?: number;
+  readonly doneAt?: number;
+}
+
+/** One call of a group started together. */
+export interface GroupCall {
+  readonly op: Operation;
+  readonly binding: BindingId;
+  readonly params: Params;
+  readonly booking: Booking;
+  readonly text?: string;
+}
+
+/** A group of calls started together: their answers, and how close together they went. */
+export interface Together {
+  readonly reads: readonly Read[];
+  /** From the first call sent to the last (ms). */
+  readonly spreadMs: number;
+  /** Every call was in flight at one moment: the last went before the first was answered. */
+  readonly overlapped: boolean;
 }
 
 /** One step of a family: sent through the runner, numbered in the order started, its answer read. */
@@ -90,6 +111,8 @@ export interface FamilyRun {
   readonly spec: SequenceSpec;
   readonly bookings: readonly Booking[];
   readonly call: Call;
+  /** Calls started together, in one tick, each on a connection of its own (already open if the run opened them). */
+  readonly together: (calls: readonly GroupCall[]) => Promise<Together>;
   /** An operation of the contract by name. */
   readonly ops: (name: string) => Operation;
 }

@@ -1,0 +1,58 @@
+/**
+ * race-cancel: one fresh booking cancelled at the same moment through every binding, and twice
+ * through the first (calls started in one tick, after a read through each binding has shown it usable
+ * and opened a connection each). Exactly one call may be accepted; the others must be the
+ * already-cancelled rejection. Two or more accepted is `race_double_accept`, pinned on the operation
+ * and every binding whose call was accepted. Calls that did not overlap (the target, or the way to
+ * it, serialises them) leave the race not tested, never passed. race-cancel-transfer
+ * (./race-cancel-transfer.ts) races a transfer booking the same way (no read first).
+ */
+import type { Params } from '../bindings/types.js';
+import { SEQUENCE_CHECK } from '../core/rows.js';
+import type { Finding } from '../core/types.js';
+import type { Booking, FamilyRun, GroupCall, PlanView, PlannedSequence, SequenceFamily, Verdict } from './types.js';
+import { DEFAULT_READ } from './cancel.js';
+
+/** One race when the plan runs CancelBooking: one booking of its own. */
+function plan(p: PlanView): PlannedSequence[] {
+  const cancel = p.has('CancelBooking');
+  if (!cancel) return [];
+  return [{ op: cancel, spec: { family: 'race-cancel', pool: 'cancel', needs: 1, readParams: p.firstParams('AmendmentPriceRequest') ?? DEFAULT_READ },
+    description: 'one booking cancelled at the same moment through every binding and twice through one: exactly one cancellation is accepted, every other is "already cancelled"' }];
+}
+
+/** A cancellation race and its verdicts (CancelBooking or CancelTransferBooking, by the spec's pool). */
+export async function cancelRace({ bindings: bs, op, spec, bookings, call, together, ops }: FamilyRun): Promise<Verdict[]> {
+  const booking = bookings[0]!;
+  const transfers = spec.pool === 'transfers';
+  const kind = transfers ? 'transfer booking' : 'booking';
+  const notTested = (why: string): Verdict[] => bs.map((binding) => ({ op, binding, outcome: [], skipped: `not tested: ${why}` }));
+  if (!transfers) {
+    // A read through each binding, at once: the booking is usable, and each binding has a connection open.
+    const read = ops('AmendmentPriceRequest');
+    const warm = await together(bs.map((binding) => ({ op: read, binding, params: { ...spec.readParams, bookingID: booking.id }, booking })));
+    const unusable = warm.reads.find((r) => r.kind !== 'accepted');
+    if (unusable) return notTested(`booking ${booking.id} is not usable (AmendmentPriceRequest answered ${unusable.how}): give bookings.${spec.pool} bookings that can be cancelled`);
+  }
+  const params = (b: Booking): Params => (transfers ? { language: 'en', email: b.email ?? '' } : { language: 'en' });
+  const calls: GroupCall[] = [...bs, bs[0]!].map((binding) => ({ op, binding, params: params(booking), booking }));
+  const race = await together(calls);
+  const sentOver = Number.isNaN(race.spreadMs) ? 'not every call was answered' : `sent within ${race.spreadMs} ms`;
+  if (!race.overlapped) {
+    return notTested(`the ${calls.length} cancellations of ${kind} ${booking.id} did not overlap (${sentOver}; one was answered before the last went): the target serialises them`);
+  }
+  const accepted = calls.filter((_, k) => race.reads[k]!.kind === 'accepted').map((c) => c.binding);
+  if (accepted.length <= 1) return bs.map((binding) => ({ op, binding, outcome: [] }));
+  const answers = calls.map((c, k) => `${c.binding}: ${race.reads[k]!.how}`).join('; ');
+  const finding: Finding = {
+    check: SEQUENCE_CHECK, code: 'race_double_accept', path: `/${op.resultElement}`,
+    message: `${op.name} of ${kind} ${booking.id} sent ${calls.length} times at once (${calls.map((c) => c.binding).join(', ')}, ${sentOver}, all in flight together): `
+      + `${accepted.length} were accepted (${accepted.join(', ')}), where one may be and the others must be "already cancelled" (${answers})`,
+    expected: 'exactly one cancellation accepted', actual: `${accepted.length} accepted`,
+  };
+  const involved = new Set(accepted);
+  return bs.map((binding) => ({ op, binding, outcome: involved.has(binding) ? [finding] : [] }));
+}
+
+/** The race-cancel family. */
+export const raceCancelFamily: SequenceFamily = { name: 'race-cancel', caseId: 'seq-race-cancel', plan, run: cancelRace };

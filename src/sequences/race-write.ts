@@ -1,0 +1,60 @@
+/**
+ * race-write: once the write-read sequence has ended, its first booking (no booking of its own) is
+ * read through every binding (a connection each), then written at the same moment through every
+ * binding, each with a text of its own; then read back through every binding. Every binding must
+ * read the same text, and it must be exactly one of those written. Anything else is
+ * `race_torn_write`, pinned on the write (UpdateSpecialRequest) and every binding that wrote. Writes
+ * that did not overlap leave the race not tested.
+ */
+import { SEQUENCE_CHECK } from '../core/rows.js';
+import type { Finding } from '../core/types.js';
+import { q } from './runner.js';
+import type { FamilyRun, PlanView, PlannedSequence, SequenceFamily, Verdict } from './types.js';
+
+/** The text each binding writes in the race: distinct from its first character on, and long, so half of one and half of another shows. */
+export function raceText(k: number, binding: string): string {
+  const base = `${String.fromCharCode(65 + k)}${k} race write ${k + 1} through ${binding}: `;
+  return `${base}${`${binding} wrote this whole text; `.repeat(6)}end ${k + 1}`;
+}
+
+/** One race when the write-read sequence is planned (on its bookings). */
+function plan(p: PlanView): PlannedSequence[] {
+  const update = p.has('UpdateSpecialRequest');
+  if (!update || !p.maySend(update)) return [];
+  return [{ op: update, spec: { family: 'race-write', pool: 'specialRequest', needs: 0, after: 'write-read' },
+    description: 'one booking written at the same moment through every binding, a text each: afterwards every binding reads the same text, exactly one of those written' }];
+}
+
+async function writeRace({ bindings: bs, op, spec, bookings, together, ops }: FamilyRun): Promise<Verdict[]> {
+  const booking = bookings[0];
+  const notTested = (why: string): Verdict[] => bs.map((binding) => ({ op, binding, outcome: [], skipped: `not tested: ${why}` }));
+  if (!booking) return notTested('no booking of the write-read sequence to use again');
+  const get = ops('GetSpecialRequest');
+  const readAll = () => together(bs.map((binding) => ({ op: get, binding, params: { bookingId: booking.id }, booking })));
+  const warm = await readAll();
+  const unusable = warm.reads.find((r) => r.kind !== 'accepted');
+  if (unusable) return notTested(`booking ${booking.id} cannot be read (GetSpecialRequest answered ${unusable.how}): give bookings.${spec.pool} bookings that exist`);
+  const texts = bs.map((b, k) => raceText(k, b));
+  const race = await together(bs.map((binding, k) => ({ op, binding, params: { text: texts[k]! }, booking, text: texts[k]! })));
+  const sentOver = Number.isNaN(race.spreadMs) ? 'not every write was answered' : `sent within ${race.spreadMs} ms`;
+  if (!race.overlapped) return notTested(`the ${bs.length} writes of booking ${booking.id} did not overlap (${sentOver}; one was answered before the last went): the target serialises them`);
+  const wrote = bs.filter((_, k) => race.reads[k]!.kind === 'accepted');
+  if (wrote.length === 0) return notTested(`no write of booking ${booking.id} was accepted (${race.reads.map((r) => r.how).join('; ')})`);
+  const written = texts.filter((_, k) => race.reads[k]!.kind === 'accepted');
+  const after = await readAll();
+  const read = bs.map((b, k) => ({ b, r: after.reads[k]! })).filter((x) => x.r.kind === 'accepted');
+  if (read.length === 0) return notTested(`booking ${booking.id} could not be read back (${after.reads.map((r) => r.how).join('; ')})`);
+  const seen = [...new Set(read.map((x) => x.r.text ?? ''))];
+  if (seen.length === 1 && written.includes(seen[0]!)) return bs.map((binding) => ({ op, binding, outcome: [] }));
+  const finding: Finding = {
+    check: SEQUENCE_CHECK, code: 'race_torn_write', path: `/${get.resultElement}/text`,
+    message: `UpdateSpecialRequest of booking ${booking.id} through ${wrote.join(', ')} at once (${sentOver}, all in flight together), then GetSpecialRequest through every binding: `
+      + (seen.length > 1 ? `the bindings read ${seen.length} different texts (${read.map((x) => `${x.b}: ${q(x.r.text)}`).join('; ')})` : `every binding reads ${q(seen[0])}, none of the texts written`)
+      + ': overlapping writes left a torn or mixed text',
+    expected: 'one of the texts written, the same through every binding', actual: seen.map((t) => q(t)).join(' | '),
+  };
+  return bs.map((binding) => ({ op, binding, outcome: wrote.includes(binding) ? [finding] : [] }));
+}
+
+/** The race-write family. */
+export const raceWriteFamily: SequenceFamily = { name: 'race-write', caseId: 'seq-race-write', plan, run: writeRace };
