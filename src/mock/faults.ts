@@ -255,6 +255,13 @@ export function nextBookingId(id: string): string {
   if (!m) return `${t}1`;
   return `${m[1]}${(BigInt(m[2]!) + 1n).toString().padStart(m[2]!.length, '0')}${m[3]}`;
 }
+/** How long a race fault's unlocked change stays invisible to other calls: simultaneous calls fall in it, calls in turn on a loaded machine may too (harmless: a second cancellation may go either way). */
+const RACE_WINDOW_MS = 1000;
+/** Whether `key` was set in `memory` less than RACE_WINDOW_MS ago. */
+const within = (memory: Map<string, unknown>, key: string) => {
+  const at = memory.get(key) as number | undefined;
+  return at !== undefined && performance.now() - at < RACE_WINDOW_MS;
+};
 const sameEmail = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
 
 // ---- the catalogue ----------------------------------------------------------------------------
@@ -698,6 +705,31 @@ export const FAULTS: readonly Fault[] = [
   { name: 'soap12-prices-cancelled-booking', category: 'state', operation: 'AmendmentPriceRequest', bindings: ['soap12'], stateful: true, showsIn: ['AmendmentPriceRequest'], alsoRun: ['CancelBooking'],
     description: 'SOAP 1.2 quotes an amendment price for a cancelled booking',
     apply: { state: store(() => ({ isCancelled: () => false })) } },
+  // races (issue 33): each shows only when calls overlap, as a service that checks, then sets, with no lock
+  { name: 'cancel-check-then-set', category: 'state', operation: 'CancelBooking', bindings: 'all', stateful: true, showsIn: ['CancelBooking'],
+    description: `a cancellation checks, then sets, with no lock: a cancellation shows to others only ${RACE_WINDOW_MS} ms after it, so simultaneous cancellations of one booking are all accepted`,
+    apply: { state: store((s, c) => ({
+      isCancelled: (id) => s.isCancelled(id) && !within(c.memory, `cancel ${id.trim()}`),
+      cancel: (id) => { c.memory.set(`cancel ${id.trim()}`, performance.now()); s.cancel(id); },
+    })) } },
+  { name: 'transfer-cancel-check-then-set', category: 'state', operation: 'CancelTransferBooking', bindings: 'all', stateful: true, showsIn: ['CancelTransferBooking'],
+    description: `a transfer cancellation checks, then sets, with no lock: simultaneous cancellations of one transfer booking are all accepted (one shows to others only ${RACE_WINDOW_MS} ms after it)`,
+    apply: { state: store((s, c) => ({
+      isTransferCancelled: (id, email) => s.isTransferCancelled(id, email) && !within(c.memory, `transfer ${id.trim()}`),
+      cancelTransfer: (id, email) => { c.memory.set(`transfer ${id.trim()}`, performance.now()); s.cancelTransfer(id, email); },
+    })) } },
+  { name: 'update-torn-on-overlap', category: 'state', operation: 'UpdateSpecialRequest', bindings: 'all', stateful: true, showsIn: ['GetSpecialRequest'],
+    description: `overlapping special-request writes through different bindings (within ${RACE_WINDOW_MS} ms) store a torn text: the first half of the one before, the second half of this one`,
+    apply: { state: store((s, c) => ({
+      setSpecialRequest: (id, text) => {
+        const key = `write ${id.trim()}`;
+        const last = c.memory.get(key) as { at: number; binding: string } | undefined;
+        const before = s.specialRequest(id);
+        c.memory.set(key, { at: performance.now(), binding: c.binding });
+        const torn = last && last.binding !== c.binding && performance.now() - last.at < RACE_WINDOW_MS && before !== undefined;
+        s.setSpecialRequest(id, torn ? [...before].slice(0, [...before].length >> 1).join('') + [...text].slice([...text].length >> 1).join('') : text);
+      },
+    })) } },
 ];
 
 // ---- lookup -----------------------------------------------------------------------------------

@@ -383,6 +383,14 @@ async function battery(send: Send, use: Use = EVERY): Promise<string[]> {
     await log(`cancel TR-9${i}00 ${c}`, send('CancelTransferBooking', c, { transferBookingID: `TR-9${i}00`, email }));
     await log(`cancel TR-9${i}50 ${c}`, send('CancelTransferBooking', c, { transferBookingID: `TR-9${i}50`, email }));
     await log(`cancel TR-9${i}70 ${c}`, send('CancelTransferBooking', c, { transferBookingID: `TR-9${i}70`, email: `other${i}@example.com` }));
+    await log(`cancel TR-9${i}00 again ${c}`, send('CancelTransferBooking', c, { transferBookingID: `TR-9${i}00`, email }));
+  }
+  // One booking written through one binding, then at once through another (a race, one after the other here), and read.
+  const ws = use('UpdateSpecialRequest');
+  if (ws.length > 1) {
+    await log(`write 620000 ${ws[0]}`, send('UpdateSpecialRequest', ws[0]!, { bookingId: '620000', text: TEXTS[0]! }));
+    await log(`write 620000 ${ws[1]}`, send('UpdateSpecialRequest', ws[1]!, { bookingId: '620000', text: TEXTS[1]! }));
+    for (const r of use('GetSpecialRequest')) await log(`read 620000 →${r}`, send('GetSpecialRequest', r, { bookingId: '620000' }));
   }
   return out;
 }

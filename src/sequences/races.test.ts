@@ -1,0 +1,97 @@
+import { describe, expect, test } from 'vitest';
+import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, resolvePaths } from '../contract/catalogue.js';
+import { selectChecks } from '../checks/registry.js';
+import { SEQUENCE_CHECK } from '../core/rows.js';
+import type { RunReport, Target } from '../core/types.js';
+import { startMock, type MockOptions } from '../mock/index.js';
+import { createDocumentValidator } from '../schema/xsd-validator.js';
+import { Transport } from '../transport/client.js';
+import { loadFixtureCases } from '../engine/cases.js';
+import { planUnits, type RunPlan } from '../engine/plan.js';
+import { runConformance } from '../engine/run.js';
+import { FAMILIES, SEQUENCE_CASE } from './index.js';
+
+const OPS = ['CancelBooking', 'CancelTransferBooking', 'UpdateSpecialRequest', 'GetSpecialRequest'].map((n) => findOperation(n)!);
+const RACES = ['race-cancel', 'race-cancel-transfer', 'race-write'].map((f) => SEQUENCE_CASE[f]!);
+
+function plan(url: string, operations = OPS, over: Partial<Target> = {}): RunPlan {
+  const target: Target = { bookUrl: url, searchUrl: url, transfersUrl: url, paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, user: 'mock-user', password: 'mock-password', embedded: true, ...over };
+  return { target, bindings: BINDINGS, operations, cases: loadFixtureCases(), allowMutations: true, checks: selectChecks(), negative: false, equivalence: true };
+}
+
+async function against(options: Partial<MockOptions>, operations = OPS): Promise<RunReport> {
+  const m = await startMock({ port: 0, ...options });
+  try {
+    return await runConformance(plan(m.url, operations, options.paths ? { paths: options.paths } : {}),
+      { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+  } finally {
+    await m.close();
+  }
+}
+
+const failed = (r: RunReport) => r.results.filter((x) => x.status === 'failed');
+const raceRows = (r: RunReport) => r.results.filter((x) => RACES.includes(x.case) && x.check === SEQUENCE_CHECK);
+
+describe('races', () => {
+  const POSTGET = resolvePaths({ booking: { soap: '/1/SOAP/Booking.asmx', http: '/1/PostGet/Booking.asmx' }, reference: { soap: '/1/SOAP/NonStaticXMLAPI.asmx', http: '/1/PostGet/NonStaticXMLAPI.asmx' } });
+  test.for([['plain', {}], ['variation', { vary: true }], ['real-service style', { realService: true }], ['real-service style, PostGet layout', { realService: true, paths: POSTGET }]] as const)(
+    'the mock (%s) is free of races: one cancellation accepted of five at once, one text of four read through every binding', async ([, options]) => {
+      const r = await against(options as Partial<MockOptions>);
+      expect(failed(r).map((x) => `${x.operation} ${x.binding} ${x.case}: ${x.message}`)).toEqual([]);
+      const rows = raceRows(r);
+      expect(rows.map((x) => `${x.case} ${x.operation} ${x.binding} ${x.status}`).sort()).toEqual(
+        [['seq-race-cancel', 'CancelBooking'], ['seq-race-cancel-transfer', 'CancelTransferBooking'], ['seq-race-write', 'UpdateSpecialRequest']]
+          .flatMap(([c, o]) => BINDINGS.map((b) => `${c} ${o} ${b} passed`)).sort());
+      // Five cancellations of one booking, four of them at once through each binding: one accepted, four "already cancelled".
+      const raced = r.bookings!.changed.filter((c) => c.case === 'seq-race-cancel' && c.operation === 'CancelBooking');
+      expect(raced).toHaveLength(5);
+      expect(raced.filter((c) => c.outcome === 'accepted')).toHaveLength(1);
+      expect(raced.filter((c) => /already ?cancel/i.test(c.outcome))).toHaveLength(4);
+    });
+
+  test.for([
+    ['cancel-check-then-set', 'CancelBooking', 'race_double_accept'],
+    ['transfer-cancel-check-then-set', 'CancelTransferBooking', 'race_double_accept'],
+    ['update-torn-on-overlap', 'UpdateSpecialRequest', 'race_torn_write'],
+  ] as const)('%s is pinned on %s, every binding named, code %s', async ([fault, operation, code]) => {
+    const r = await against({ faults: [fault] });
+    const rows = failed(r);
+    expect(rows.map((x) => `${x.operation} ${x.binding} ${x.findings[0]?.code}`).sort()).toEqual(BINDINGS.map((b) => `${operation} ${b} ${code}`).sort());
+    for (const b of BINDINGS) expect(rows[0]!.message).toContain(b);
+    expect(rows[0]!.message).toMatch(/sent within [\d.]+ ms, all in flight together/);
+  });
+
+  test('calls that do not overlap leave the race not tested, never passed', async () => {
+    const r = await against({}, OPS);
+    const m = await startMock({ port: 0 });
+    try {
+      // One connection: the calls go one after another, the first answered before the last went.
+      const one = await runConformance(plan(m.url, [findOperation('CancelBooking')!]), { transport: new Transport({ concurrency: 1 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+      const rows = one.results.filter((x) => x.case === 'seq-race-cancel');
+      expect(rows.map((x) => x.status)).toEqual(BINDINGS.map(() => 'skipped'));
+      expect(rows[0]!.message).toMatch(/^not tested: the 5 cancellations of booking BK-\d+ did not overlap .*the target serialises them/);
+    } finally {
+      await m.close();
+    }
+    expect(raceRows(r).every((x) => x.status === 'passed')).toBe(true);
+  });
+
+  test('a race takes one booking of its own; the write race none (write-read\'s, once it has ended)', () => {
+    const units = planUnits(plan('http://mock.test'));
+    const of = (c: string) => units.find((u) => u.caseId === c)!.sequence!;
+    expect(of('seq-race-cancel').bookings).toHaveLength(1);
+    expect(of('seq-race-cancel-transfer').bookings).toHaveLength(1);
+    expect(of('seq-race-write').after).toBe('write-read');
+    expect(of('seq-race-write').bookings).toEqual(of('seq-write-read').bookings);
+  });
+});
+
+describe('the families', () => {
+  test('each is listed once, its case id starts "seq-" (replay orders what sequences asked), and one it follows is listed before it', () => {
+    const names = FAMILIES.map((f) => f.name);
+    expect(new Set(names).size).toBe(names.length);
+    for (const f of FAMILIES) expect(f.caseId).toMatch(/^seq-/);
+    const units = planUnits(plan('http://mock.test', ['CancelBooking', 'CancelTransferBooking', 'UpdateSpecialRequest', 'GetSpecialRequest', 'AmendmentPriceRequest', 'AmendmentRequest'].map((n) => findOperation(n)!)));
+    for (const u of units.filter((x) => x.sequence?.after)) expect(names.indexOf(u.sequence!.after!)).toBeLessThan(names.indexOf(u.sequence!.family));
+  });
+});
