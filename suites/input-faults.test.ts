@@ -194,10 +194,10 @@ describe('issue 30: identifiers, values of state-changing calls and languages th
   const validator = createDocumentValidator(DEFAULT_NAMESPACES);
   /** Real-looking bookings: 14 to cancel, 1 to amend, 5 special requests, 14 transfer bookings, two per customer. */
   const POOL: BookingPools = {
-    cancel: Array.from({ length: 14 }, (_, i) => String(6981100 + i)),
+    cancel: Array.from({ length: 15 }, (_, i) => String(6981100 + i)),
     amend: ['6981201'],
     specialRequest: Array.from({ length: 5 }, (_, i) => String(6981301 + i)),
-    transfers: Array.from({ length: 14 }, (_, i) => ({ id: `TR-${55100 + i}`, email: `guest${Math.floor(i / 2)}@example.org` })),
+    transfers: Array.from({ length: 15 }, (_, i) => ({ id: `TR-${55100 + i}`, email: `guest${Math.floor(i / 2)}@example.org` })),
   };
   const LISTED = ['en', 'de', 'fr', 'el', 'sv', 'tr'];
   const fair = (f: Fault, r: ResultRow) => r.operation === f.operation && rowBindings(r).every((b) => (faultBindings(f) as readonly string[]).includes(b));
@@ -242,7 +242,7 @@ describe('issue 30: identifiers, values of state-changing calls and languages th
         const taken = new Map<string, Set<string>>();
         for (const c of report.bookings!.changed) taken.set(c.pool, (taken.get(c.pool) ?? new Set()).add(c.id));
         const perPool = Object.fromEntries([...taken].map(([k, v]) => [k, v.size]));
-        expect(perPool, what).toEqual({ cancel: 14, amend: 1, specialRequest: 5, transfers: 14 });
+        expect(perPool, what).toEqual({ cancel: 15, amend: 1, specialRequest: 5, transfers: 15 });
         expect(report.bookings!.short, what).toBeUndefined();
       }
     } finally {

@@ -53,15 +53,26 @@ function weight(plan: RunPlan, u: Unit): number {
   return plan.bindings.filter((b) => !u.only || u.only.includes(b)).length;
 }
 
-/** The shard number (1-based) of every unit, in plan order: each unit goes to the lightest shard so far (ties: the lowest number). */
+/**
+ * The shard number (1-based) of every unit, in plan order: each unit goes to the lightest shard so far
+ * (ties: the lowest number); a sequence that uses another's bookings again goes with that one, so
+ * the two never run at once in two shards.
+ */
 export function assignShards(plan: RunPlan, units: readonly Unit[], count: number): number[] {
   const load = new Array<number>(count).fill(0);
+  const shardOfFamily = new Map<string, number>();
   return units.map((u) => {
+    const after = u.sequence?.after === undefined ? undefined : shardOfFamily.get(u.sequence.after);
+    const at = after ?? lightest();
+    load[at]! += weight(plan, u);
+    if (u.sequence) shardOfFamily.set(u.sequence.family, at);
+    return at + 1;
+  });
+  function lightest(): number {
     let best = 0;
     for (let i = 1; i < count; i++) if (load[i]! < load[best]!) best = i;
-    load[best]! += weight(plan, u);
-    return best + 1;
-  });
+    return best;
+  }
 }
 
 export function planFingerprint(plan: RunPlan, units: readonly Unit[]): string {

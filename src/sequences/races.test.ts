@@ -8,6 +8,7 @@ import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { Transport } from '../transport/client.js';
 import { loadFixtureCases } from '../engine/cases.js';
 import { planUnits, type RunPlan } from '../engine/plan.js';
+import { assignShards } from '../engine/shard.js';
 import { runConformance } from '../engine/run.js';
 import { FAMILIES, SEQUENCE_CASE } from './index.js';
 
@@ -83,6 +84,16 @@ describe('races', () => {
     expect(of('seq-race-cancel-transfer').bookings).toHaveLength(1);
     expect(of('seq-race-write').after).toBe('write-read');
     expect(of('seq-race-write').bookings).toEqual(of('seq-write-read').bookings);
+  });
+
+  test('a sequence that uses another\'s bookings again is in that one\'s shard, whatever the count', () => {
+    const p = plan('http://mock.test', [...OPS, findOperation('AmendmentPriceRequest')!, findOperation('AmendmentRequest')!]);
+    const units = planUnits(p);
+    for (const count of [2, 3, 5, 7]) {
+      const at = assignShards(p, units, count);
+      const shardOf = (family: string) => at[units.findIndex((u) => u.sequence?.family === family)];
+      for (const u of units.filter((x) => x.sequence?.after)) expect(shardOf(u.sequence!.family), `${u.caseId} in ${count}`).toBe(shardOf(u.sequence!.after!));
+    }
   });
 });
 

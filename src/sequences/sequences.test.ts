@@ -41,8 +41,8 @@ describe('sequences against a correct stateful mock: no false alarm', () => {
     const r = await against(options as Partial<MockOptions>);
     expect(failed(r).map((x) => `${x.operation} ${x.binding} ${x.case} ${x.check}: ${x.message}`)).toEqual([]);
     const rows = sequenceRows(r);
-    // write-read: UpdateSpecialRequest and GetSpecialRequest on each binding; the cancellations: each binding.
-    expect(rows).toHaveLength(4 * 4);
+    // write-read: UpdateSpecialRequest and GetSpecialRequest on each binding; the cancellations and the three races: each binding.
+    expect(rows).toHaveLength(4 * 7);
     expect(rows.every((x) => x.status === 'passed'), JSON.stringify(rows.filter((x) => x.status !== 'passed'))).toBe(true);
   });
 });
@@ -134,8 +134,9 @@ describe('a sequence is one unit of the plan', () => {
     const p = plan('http://mock.test');
     const units = planUnits(p);
     const seqs = units.filter((u) => u.sequence);
-    expect(seqs.map((u) => u.caseId)).toEqual(['seq-write-read', 'seq-cancel', 'seq-cancel-transfer']);
-    expect(seqs.map((u) => u.sequence!.bookings!.length)).toEqual([4, 10, 10]);
+    expect(seqs.map((u) => u.caseId)).toEqual(['seq-write-read', 'seq-cancel', 'seq-cancel-transfer', 'seq-race-cancel', 'seq-race-cancel-transfer', 'seq-race-write']);
+    // The write race uses write-read's bookings again (after it), the others a booking each of their own.
+    expect(seqs.map((u) => u.sequence!.bookings!.length)).toEqual([4, 10, 10, 1, 1, 4]);
     for (const count of [2, 3, 7]) {
       const at = assignShards(p, units, count);
       for (const u of seqs) expect(at.filter((_, i) => units[i] === u)).toHaveLength(1);
