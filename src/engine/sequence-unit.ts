@@ -32,7 +32,7 @@ export async function runSequence(plan: RunPlan, deps: EngineDeps, unit: Unit): 
   }, familyOf(spec.family), unit.op, unit.caseId, spec);
   return verdicts.map((v) => {
     const row = rows.row({ op: v.op, binding: v.binding, caseId: unit.caseId, reproduce: v.outcome.length ? script : '' }, SEQUENCE_CHECK,
-      v.skipped ? { skipped: v.skipped } : v.outcome);
+      v.skipped ? { skipped: v.skipped } : v.outcome.length === 0 && v.note ? { note: v.note } : v.outcome);
     return row.status === 'failed' ? { ...row, steps: steps.map((s) => ({ ...s, ...(s.text !== undefined ? { text: rows.redact(s.text) } : {}), outcome: rows.redact(s.outcome) })) } : row;
   });
 }

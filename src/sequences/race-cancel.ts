@@ -42,8 +42,11 @@ export async function cancelRace({ bindings: bs, op, spec, bookings, call, toget
     return notTested(`the ${calls.length} cancellations of ${kind} ${booking.id} did not overlap (${sentOver}; one was answered before the last went): the target serialises them`);
   }
   const accepted = calls.filter((_, k) => race.reads[k]!.kind === 'accepted').map((c) => c.binding);
-  if (accepted.length <= 1) return bs.map((binding) => ({ op, binding, outcome: [] }));
   const answers = calls.map((c, k) => `${c.binding}: ${race.reads[k]!.how}`).join('; ');
+  if (accepted.length <= 1) {
+    const note = `${calls.length} cancellations of ${kind} ${booking.id} at once (${sentOver}, all in flight together): ${accepted.length} accepted (${answers})`;
+    return bs.map((binding) => ({ op, binding, outcome: [], note }));
+  }
   const finding: Finding = {
     check: SEQUENCE_CHECK, code: 'race_double_accept', path: `/${op.resultElement}`,
     message: `${op.name} of ${kind} ${booking.id} sent ${calls.length} times at once (${calls.map((c) => c.binding).join(', ')}, ${sentOver}, all in flight together): `

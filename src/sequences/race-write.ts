@@ -55,7 +55,10 @@ async function writeRace({ bindings: bs, op, spec, bookings, together, ops }: Fa
   const read = bs.map((b, k) => ({ b, r: after.reads[k]! })).filter((x) => x.r.kind === 'accepted');
   if (read.length === 0) return notTested(`booking ${booking.id} could not be read back (${after.reads.map((r) => r.how).join('; ')})`);
   const seen = [...new Set(read.map((x) => x.r.text ?? ''))];
-  if (seen.length === 1 && written.includes(seen[0]!)) return bs.map((binding) => ({ op, binding, outcome: [] }));
+  if (seen.length === 1 && written.includes(seen[0]!)) {
+    const note = `${wrote.length} writes of booking ${booking.id} at once (${sentOver}, all in flight together): every binding reads ${bs[texts.indexOf(seen[0]!)]}'s text`;
+    return bs.map((binding) => ({ op, binding, outcome: [], note }));
+  }
   // Torn: a text holding the marks of two writers, or bindings reading different texts, each one written.
   const mixed = seen.filter((t) => writersIn(t, bs.length).length > 1);
   const split = mixed.length === 0 && seen.length > 1 && seen.every((t) => written.includes(t));

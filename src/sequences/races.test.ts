@@ -48,6 +48,9 @@ describe('races', () => {
       expect(raced).toHaveLength(5);
       expect(raced.filter((c) => c.outcome === 'accepted')).toHaveLength(1);
       expect(raced.filter((c) => /already ?cancel/i.test(c.outcome))).toHaveLength(4);
+      // How close together they went is said on the rows that held.
+      expect(rows.find((x) => x.case === 'seq-race-cancel')!.message).toMatch(/^5 cancellations of booking BK-\d+ at once \(sent within [\d.]+ ms, all in flight together\): 1 accepted/);
+      expect(rows.find((x) => x.case === 'seq-race-write')!.message).toMatch(/^4 writes of booking \d+ at once \(sent within [\d.]+ ms, all in flight together\): every binding reads (soap11|soap12|get|post)'s text$/);
     });
 
   test.for([

@@ -101,6 +101,8 @@ export interface Verdict {
   readonly binding: BindingId;
   readonly outcome: Finding[];
   readonly skipped?: string;
+  /** What a row that held says all the same (how close together a race's calls went, what was recorded). */
+  readonly note?: string;
 }
 
 /** What a family's steps get: the plan's bindings, the unit's operation and case, its spec and bookings, and the call. */

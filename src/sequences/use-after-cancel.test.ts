@@ -42,6 +42,7 @@ describe('use after cancel', () => {
         ['AmendmentPriceRequest', 'AmendmentRequest'].flatMap((o) => BINDINGS.map((b) => `${o} ${b} passed`)).sort());
       const recorded = r.bookings!.changed.filter((c) => c.case === SEQUENCE_CASE['use-after-cancel'] && c.operation === 'UpdateSpecialRequest');
       expect(recorded.map((c) => c.binding)).toEqual([...BINDINGS]);
+      expect(rows[0]!.message).toMatch(/^booking BK-\d+ cancelled, then refused; UpdateSpecialRequest of it, not judged \(the contract sets no rule\): soap11 \w+/);
     });
 
   test.for([

@@ -52,10 +52,17 @@ async function useAfterCancel({ bindings: bs, op: cancel, spec, bookings, call, 
     }
   }
   // Recorded, not judged: what the target does with a special request of a cancelled booking.
+  const recorded: string[] = [];
   for (const name of spec.records ?? []) {
-    for (const binding of bs) await call(ops(name), binding, { text: `conformance: special request of cancelled booking ${booking.id} through ${binding}` }, booking);
+    const answers: string[] = [];
+    for (const binding of bs) {
+      const r = await call(ops(name), binding, { text: `conformance: special request of cancelled booking ${booking.id} through ${binding}` }, booking);
+      answers.push(`${binding} ${r.how}`);
+    }
+    recorded.push(`${name} of it, not judged (the contract sets no rule): ${answers.join(', ')}`);
   }
-  return verdicts;
+  const note = `booking ${booking.id} cancelled, then refused${recorded.length ? `; ${recorded.join('; ')}` : ''}`;
+  return verdicts.map((v) => (v.outcome.length === 0 && !v.skipped ? { ...v, note } : v));
 }
 
 function usedAfterCancel(op: Operation, binding: BindingId, id: string, by: string): Finding {
