@@ -26,7 +26,7 @@ function plan(p: PlanView): PlannedSequence[] {
   return [{
     op: cancel,
     spec: {
-      family: 'use-after-cancel', pool: 'cancel', needs: 0, after: 'cancel', judges: judged, readParams: p.firstParams('AmendmentPriceRequest') ?? DEFAULT_READ,
+      family: 'use-after-cancel', pool: 'cancel', needs: 0, after: 'cancel', judges: judged,
       stepParams: params, ...(p.has('UpdateSpecialRequest') ? { records: ['UpdateSpecialRequest'] } : {}),
     },
     description: 'after the cancel sequence: AmendmentPriceRequest and AmendmentRequest of a cancelled booking, through every binding, are refused in-band (UpdateSpecialRequest of it is recorded, not judged)',
