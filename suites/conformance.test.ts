@@ -38,8 +38,20 @@ function withExpectations(rows: ResultRow[]): ResultRow[] {
   return applyExpectations(report, expectations, { source: settings.expectations, judged: () => false }).report.results;
 }
 
-// Every unit starts now, bounded by the transport: the tests below only wait for their own unit.
-const pending = new Map<Unit, Promise<ResultRow[]>>(units.map((u) => [u, runUnit(plan, deps, u).then(withExpectations)]));
+// Every unit starts as soon as `run` would start it, bounded by the transport: a unit of a stage once
+// every unit of the stages before it has ended, a sequence that uses another's bookings again once
+// that one has (src/engine/run.ts); the tests below only wait for their own unit.
+const pending = new Map<Unit, Promise<ResultRow[]>>();
+const free = (u: Unit) => u.sequence !== undefined && u.stage === undefined;
+function started(u: Unit): Promise<ResultRow[]> {
+  let p = pending.get(u);
+  if (p) return p;
+  const before = units.filter((x) => (!free(u) && !free(x) && (x.stage ?? 0) < (u.stage ?? 0)) || (u.sequence?.after !== undefined && x.sequence?.family === u.sequence.after));
+  p = Promise.all(before.map((x) => started(x).catch(() => undefined))).then(() => runUnit(plan, deps, u)).then(withExpectations);
+  pending.set(u, p);
+  return p;
+}
+for (const u of units) void started(u);
 
 expect.extend({
   toConform(rows: ResultRow[]) {
