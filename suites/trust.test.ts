@@ -339,7 +339,7 @@ describe('--max-failures', () => {
     expect(r.code).toBe(5);
     const report = readReport(dir);
     // With one connection, two cases are under way at once: the second finishes after the first reached the bound
-    // (the seven sequences over state go first, and fail nothing against a target that answers no call).
+    // (the sequences over state on bookings of their own go first, and fail nothing against a target that answers no call).
     expect(report.incomplete).toMatch(/^--max-failures 3 reached \(\d+ failed rows in all, the cases under way when it was reached included\): [1-9] of \d+ cases run$/);
     // The number it gives is the summary's (issue 22: it said 3 when the summary said 5).
     expect(report.incomplete).toContain(`(${report.summary.failed} failed rows in all`);

@@ -312,8 +312,8 @@ export function sequenceUnits(plan: RunPlan): Unit[] {
     maySend: (op: Operation) => !skipReason(plan, op),
     firstParams: (name: string) => plan.cases.get(name)?.[0]?.params,
   };
-  return FAMILIES.flatMap((f) => (f.plan?.(view) ?? []).map(({ op, spec, description }): Unit =>
-    ({ op, caseId: f.caseId, kind: 'valid', params: {}, description, sequence: spec })));
+  return FAMILIES.flatMap((f) => (f.plan?.(view) ?? []).map(({ op, spec, description, stage }): Unit =>
+    ({ op, caseId: f.caseId, kind: 'valid', params: {}, description, sequence: spec, ...(stage !== undefined ? { stage } : {}) })));
 }
 
 function casesUnits(plan: RunPlan): Unit[] {

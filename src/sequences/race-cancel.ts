@@ -13,12 +13,19 @@ import type { Finding } from '../core/types.js';
 import type { Booking, FamilyRun, GroupCall, PlanView, PlannedSequence, SequenceFamily, Verdict } from './types.js';
 import { DEFAULT_READ } from './cancel.js';
 
+/**
+ * The stage of the first race (after reads 0, read-backs 1, state-changing calls and probes 2): each
+ * race has a stage of its own, so nothing else is in flight when its calls go (the transport's
+ * connections are all free for them); the cancellation race first, then the transfer one, then the write.
+ */
+export const RACE_STAGE = 3;
+
 /** One race when the plan runs CancelBooking: one booking of its own. */
 function plan(p: PlanView): PlannedSequence[] {
   const cancel = p.has('CancelBooking');
   if (!cancel) return [];
   return [{ op: cancel, spec: { family: 'race-cancel', pool: 'cancel', needs: 1, readParams: p.firstParams('AmendmentPriceRequest') ?? DEFAULT_READ },
-    description: 'one booking cancelled at the same moment through every binding and twice through one: exactly one cancellation is accepted, every other is "already cancelled"' }];
+    description: 'one booking cancelled at the same moment through every binding and twice through one: exactly one cancellation is accepted, every other is "already cancelled"', stage: RACE_STAGE }];
 }
 
 /** A cancellation race and its verdicts (CancelBooking or CancelTransferBooking, by the spec's pool). */
@@ -44,7 +51,9 @@ export async function cancelRace({ bindings: bs, op, spec, bookings, call, toget
   const accepted = calls.filter((_, k) => race.reads[k]!.kind === 'accepted').map((c) => c.binding);
   const answers = calls.map((c, k) => `${c.binding}: ${race.reads[k]!.how}`).join('; ');
   if (accepted.length <= 1) {
-    const note = `${calls.length} cancellations of ${kind} ${booking.id} at once (${sentOver}, all in flight together): ${accepted.length} accepted (${answers})`;
+    // Said the same way every run (which call won, and by how much, differ): reports of two runs compare equal.
+    const alreadyCancelled = race.reads.filter((r) => r.alreadyCancelled).length;
+    const note = `${calls.length} cancellations of ${kind} ${booking.id} at once, all in flight together: ${accepted.length} accepted, ${alreadyCancelled} "already cancelled"`;
     return bs.map((binding) => ({ op, binding, outcome: [], note }));
   }
   const finding: Finding = {

@@ -8,6 +8,7 @@
  */
 import { SEQUENCE_CHECK } from '../core/rows.js';
 import type { Finding } from '../core/types.js';
+import { RACE_STAGE } from './race-cancel.js';
 import { q } from './runner.js';
 import type { FamilyRun, PlanView, PlannedSequence, SequenceFamily, Verdict } from './types.js';
 
@@ -32,7 +33,7 @@ function plan(p: PlanView): PlannedSequence[] {
   const update = p.has('UpdateSpecialRequest');
   if (!update || !p.maySend(update)) return [];
   return [{ op: update, spec: { family: 'race-write', pool: 'specialRequest', needs: 0, after: 'write-read' },
-    description: 'one booking written at the same moment through every binding, a text each: afterwards every binding reads the same text, exactly one of those written' }];
+    description: 'one booking written at the same moment through every binding, a text each: afterwards every binding reads the same text, exactly one of those written', stage: RACE_STAGE + 2 }];
 }
 
 async function writeRace({ bindings: bs, op, spec, bookings, together, ops }: FamilyRun): Promise<Verdict[]> {
@@ -56,7 +57,8 @@ async function writeRace({ bindings: bs, op, spec, bookings, together, ops }: Fa
   if (read.length === 0) return notTested(`booking ${booking.id} could not be read back (${after.reads.map((r) => r.how).join('; ')})`);
   const seen = [...new Set(read.map((x) => x.r.text ?? ''))];
   if (seen.length === 1 && written.includes(seen[0]!)) {
-    const note = `${wrote.length} writes of booking ${booking.id} at once (${sentOver}, all in flight together): every binding reads ${bs[texts.indexOf(seen[0]!)]}'s text`;
+    // Said the same way every run (which write won, and by how much, differ): reports of two runs compare equal.
+    const note = `${wrote.length} writes of booking ${booking.id} at once, all in flight together: every binding reads the same text, one of those written`;
     return bs.map((binding) => ({ op, binding, outcome: [], note }));
   }
   // Torn: a text holding the marks of two writers, or bindings reading different texts, each one written.

@@ -61,6 +61,12 @@ export interface PlannedSequence {
   readonly op: Operation;
   readonly spec: SequenceSpec;
   readonly description: string;
+  /**
+   * When it may start (engine/plan.ts Unit.stage): after every unit of a lower stage has ended.
+   * Absent: from the start, on bookings of its own. A race takes a stage of its own after all the
+   * others, so no other call holds the connections its calls need at once.
+   */
+  readonly stage?: number;
 }
 
 /** What a call's answer says: accepted (with the text read, for GetSpecialRequest), rejected (already cancelled?), or unreadable. */
