@@ -6,7 +6,8 @@
  * and AmendmentRequest of it, through every binding, must be refused in-band. A price quoted or an
  * amendment accepted is `use_after_cancel`, pinned on the operation and binding that answered it.
  * UpdateSpecialRequest of it through every binding is sent and recorded (the report's bookings list
- * what each binding answered), not judged: the contract sets no rule for it.
+ * what each binding answered, the rows say it), not judged: the contract sets no rule for it; it is
+ * not sent for a booking id that is no xs:int (its bookingId is one).
  */
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
@@ -54,6 +55,11 @@ async function useAfterCancel({ bindings: bs, op: cancel, spec, bookings, call, 
   // Recorded, not judged: what the target does with a special request of a cancelled booking.
   const recorded: string[] = [];
   for (const name of spec.records ?? []) {
+    // UpdateSpecialRequest names its booking by an xs:int: a booking id that is none cannot be sent.
+    if (!/^\s*[+-]?\d+\s*$/.test(booking.id)) {
+      recorded.push(`${name} of it not sent: its id ${booking.id} is no xs:int (the bookingId ${name} takes)`);
+      continue;
+    }
     const answers: string[] = [];
     for (const binding of bs) {
       const r = await call(ops(name), binding, { text: `conformance: special request of cancelled booking ${booking.id} through ${binding}` }, booking);
