@@ -5,7 +5,7 @@
  * already-cancelled rejection. Two or more accepted is `race_double_accept`, pinned on the operation
  * and every binding whose call was accepted. Calls that did not overlap (the target, or the way to
  * it, serialises them) leave the race not tested, never passed. race-cancel-transfer
- * (./race-cancel-transfer.ts) races a transfer booking the same way (no read first).
+ * (./race-cancel-transfer.ts) races a transfer booking the same way (its read only opens the connections).
  */
 import type { Params } from '../bindings/types.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
@@ -34,15 +34,17 @@ export async function cancelRace({ bindings: bs, op, spec, bookings, call, toget
   const transfers = spec.pool === 'transfers';
   const kind = transfers ? 'transfer booking' : 'booking';
   const notTested = (why: string): Verdict[] => bs.map((binding) => ({ op, binding, outcome: [], skipped: `not tested: ${why}` }));
-  if (!transfers) {
-    // A read through each binding, at once: the booking is usable, and each binding has a connection open.
-    const read = ops('AmendmentPriceRequest');
-    const warm = await together(bs.map((binding) => ({ op: read, binding, params: { ...spec.readParams, bookingID: booking.id }, booking })));
-    const unusable = warm.reads.find((r) => r.kind !== 'accepted');
-    if (unusable) return notTested(`booking ${booking.id} is not usable (AmendmentPriceRequest answered ${unusable.how}): give bookings.${spec.pool} bookings that can be cancelled`);
-  }
+  // A read through each binding of the race, at once, so each of its calls finds a connection open
+  // (opening one as the race starts would space the calls out): for a booking, the read also shows it
+  // usable; a transfer booking has no read, so any answer will do (AmendmentPriceRequest of its id
+  // changes nothing).
+  const read = ops('AmendmentPriceRequest');
+  const through = [...bs, bs[0]!];
+  const warm = await together(through.map((binding) => ({ op: read, binding, params: { ...(spec.readParams ?? DEFAULT_READ), bookingID: booking.id }, booking })));
+  const unusable = warm.reads.find((r) => r.kind !== 'accepted');
+  if (!transfers && unusable) return notTested(`booking ${booking.id} is not usable (AmendmentPriceRequest answered ${unusable.how}): give bookings.${spec.pool} bookings that can be cancelled`);
   const params = (b: Booking): Params => (transfers ? { language: 'en', email: b.email ?? '' } : { language: 'en' });
-  const calls: GroupCall[] = [...bs, bs[0]!].map((binding) => ({ op, binding, params: params(booking), booking }));
+  const calls: GroupCall[] = through.map((binding) => ({ op, binding, params: params(booking), booking }));
   const race = await together(calls);
   const sentOver = Number.isNaN(race.spreadMs) ? 'not every call was answered' : `sent within ${race.spreadMs} ms`;
   if (!race.overlapped) {
