@@ -113,7 +113,7 @@ function kill(h: Handle): void {
  * libxml2's outcome for one document, read in the validator process; when it takes longer than
  * `budgetMs` or `signal` aborts first, the process is killed and the outcome says why (notParsed).
  */
-export function validateInProcessOfItsOwn(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; signal?: AbortSignal }): Promise<LibxmlOutcome> {
+export function validateInProcessOfItsOwn(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; signal?: AbortSignal; handedOver?: () => void }): Promise<LibxmlOutcome> {
   const turn = queue.then(() => once(setup, xml, opts));
   queue = turn.catch(() => undefined);
   return turn;
@@ -121,7 +121,7 @@ export function validateInProcessOfItsOwn(setup: ValidatorSetup, xml: string, op
 
 const seconds = (ms: number) => (ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`);
 
-function once(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; signal?: AbortSignal }): Promise<LibxmlOutcome> {
+function once(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; signal?: AbortSignal; handedOver?: () => void }): Promise<LibxmlOutcome> {
   const bytes = Buffer.byteLength(xml);
   if (opts.signal?.aborted) return Promise.resolve({ notParsed: stopped(opts.signal), xsdErrors: [] });
   return new Promise((resolve) => {
@@ -145,7 +145,8 @@ function once(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; sign
     timer = setTimeout(() => giveUp(`libxml2 took longer than ${seconds(opts.budgetMs)} on a document of ${bytes.toLocaleString('en-US')} bytes: `
       + `stopped after ${seconds(performance.now() - started)}; the document was not checked`), opts.budgetMs);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    h.proc.send({ id, setup, xml } satisfies ChildRequest);
+    // The callback runs once the message is written whole to the channel: the child has all it needs.
+    h.proc.send({ id, setup, xml } satisfies ChildRequest, (err) => { if (!err) opts.handedOver?.(); });
   });
 }
 
