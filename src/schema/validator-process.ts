@@ -35,6 +35,10 @@ export interface ChildResponse {
   readonly id: number;
   readonly outcome?: LibxmlOutcome;
   readonly error?: string;
+  /** The process ends after this reply (its memory is past its limit): the next document needs a new one. */
+  readonly retiring?: boolean;
+  /** The process's peak resident memory so far, in bytes (the benchmark reports it). */
+  readonly peakRss?: number;
 }
 
 /**
@@ -71,6 +75,8 @@ function start(): Handle {
   let stderr = '';
   proc.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString('utf8')).slice(-2000); });
   proc.on('message', (m: ChildResponse) => {
+    if (m.retiring && current === h) current = undefined;
+    if (m.peakRss !== undefined) peakRss = Math.max(peakRss, m.peakRss);
     const done = h.pending.get(m.id);
     if (!done) return;
     h.pending.delete(m.id);
@@ -153,6 +159,13 @@ function once(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; sign
 function stopped(signal: AbortSignal): string {
   const why = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'aborted');
   return `libxml2 was stopped before it finished reading the document: ${why}`;
+}
+
+let peakRss = 0;
+
+/** The highest peak resident memory a validator process reported, in bytes (the benchmark's figure). */
+export function validatorPeakRss(): number {
+  return peakRss;
 }
 
 /** End the validator process now (tests; a session that is done). */
