@@ -36,10 +36,22 @@ export function decodeText(raw: string): string {
   return t.indexOf('&') >= 0 ? t.replace(ENTITY_RE, entity) : t;
 }
 
-/** A piece of the document as character data (decoded only when it holds "&" or CR). */
-function textOf(xml: string, from: number, to: number): string {
-  const s = xml.slice(from, to);
-  return s.indexOf('&') >= 0 || s.indexOf('\r') >= 0 ? decodeText(s) : s;
+/**
+ * Short texts by text, for one document: answers repeat small values (ids, counts, codes,
+ * currencies), and each copy of a short string costs 24 bytes or more of a tree's memory.
+ */
+const SHORT_TEXT = 8;
+const SHORT_TEXTS_MAX = 65_536;
+
+/** A piece of the document as character data (decoded only when it holds "&" or CR); short ones shared. */
+function textOf(xml: string, from: number, to: number, shared: Map<string, string>): string {
+  let s = xml.slice(from, to);
+  if (s.indexOf('&') >= 0 || s.indexOf('\r') >= 0) s = decodeText(s);
+  if (s.length > SHORT_TEXT) return s;
+  const known = shared.get(s);
+  if (known !== undefined) return known;
+  if (shared.size < SHORT_TEXTS_MAX) shared.set(s, s);
+  return s;
 }
 
 /** Interned names: a document repeats a few names; one string (and one split) per distinct name. */
@@ -65,7 +77,8 @@ interface Frame {
   name: { qname: string; prefix: string; local: string };
   ns: string;
   attrs: readonly XAttr[];
-  children: XElement[] | readonly never[];
+  /** Where its children start in the shared list of finished elements not yet given to a parent. */
+  first: number;
   text: string;
   /** Bindings this element replaced (prefix -> previous URI, undefined when there was none). */
   saved: Map<string, string | undefined> | undefined;
@@ -99,6 +112,8 @@ export function scanXml(xml: string): XElement {
   // Frames are reused by depth: one per level for the whole document, not one per element.
   const stack: Frame[] = [];
   const lastName: (Frame['name'] | undefined)[] = [];
+  const done: XElement[] = [];
+  const shortTexts = new Map<string, string>();
   let depth = 0;
   let root: XElement | undefined;
   let roots = 0;
@@ -115,7 +130,7 @@ export function scanXml(xml: string): XElement {
     // Character data between markup: kept inside an element, dropped outside the root (as the first reader).
     if (stop > i && depth > 0) {
       const f = stack[depth - 1]!;
-      const t = textOf(xml, i, stop);
+      const t = textOf(xml, i, stop, shortTexts);
       f.text = f.text === '' ? t : f.text + t;
     }
     if (lt < 0) break;
@@ -131,7 +146,7 @@ export function scanXml(xml: string): XElement {
       if (e - (lt + 2) !== q.length || !xml.startsWith(q, lt + 2)) bad(`end tag </${xml.slice(lt + 2, e)}> does not match <${q}>`, lt);
       depth--;
       const el = close(f);
-      if (depth > 0) push(stack[depth - 1]!, el);
+      if (depth > 0) done.push(el);
       else { root ??= el; roots++; }
       i = gt + 1;
       continue;
@@ -205,14 +220,14 @@ export function scanXml(xml: string): XElement {
       if (end < 0) bad(`unterminated value of attribute ${an} of <${name.qname}>`, j);
       if (attrNames.includes(an)) bad(`attribute ${an} given twice on <${name.qname}>`, a);
       attrNames.push(an);
-      attrValues.push(textOf(xml, j + 1, end));
+      attrValues.push(textOf(xml, j + 1, end, shortTexts));
       j = end + 1;
     }
     i = j;
-    const f = open(stack[depth] ??= { name, ns: '', attrs: NONE, children: NONE, text: '', saved: undefined }, name, attrNames, attrValues, scope, stack, depth);
+    const f = open(stack[depth] ??= { name, ns: '', attrs: NONE, first: 0, text: '', saved: undefined }, name, attrNames, attrValues, scope, stack, depth);
     if (empty) {
       const el = close(f);
-      if (depth > 0) push(stack[depth - 1]!, el);
+      if (depth > 0) done.push(el);
       else { root ??= el; roots++; }
     } else {
       if (depth >= MAX_DEPTH) bad(`more than ${MAX_DEPTH} nested elements at ${pathOf(stack, depth, name.qname)}`, lt);
@@ -244,7 +259,7 @@ export function scanXml(xml: string): XElement {
     f.name = nm;
     f.ns = '';
     f.attrs = NONE;
-    f.children = NONE;
+    f.first = done.length;
     f.text = '';
     f.saved = saved;
     try {
@@ -252,14 +267,16 @@ export function scanXml(xml: string): XElement {
       if (ns === undefined && nm.prefix !== '') throw new XmlError(`undeclared namespace prefix "${nm.prefix}" on element ${pathOf(st, d, nm.qname)}`);
       f.ns = ns ?? '';
       if (plain > 0) {
-        const attrs: XAttr[] = [];
+        // Exactly its size: a list grown by push would keep 17 slots for one attribute.
+        const attrs = new Array<XAttr>(plain);
+        let at = 0;
         for (let k = 0; k < names.length; k++) {
           const an = names[k]!;
           if (an === 'xmlns' || an.startsWith('xmlns:')) continue;
           const q = nameAt(an, 0, an.length);
           const ans = q.prefix === '' ? '' : sc.get(q.prefix);
           if (ans === undefined) throw new XmlError(`undeclared namespace prefix "${q.prefix}" on attribute ${an} of ${pathOf(st, d, nm.qname)}`);
-          attrs.push({ ns: ans, local: q.local, prefix: q.prefix, value: values[k]! });
+          attrs[at++] = { ns: ans, local: q.local, prefix: q.prefix, value: values[k]! };
         }
         f.attrs = attrs;
       }
@@ -274,7 +291,14 @@ export function scanXml(xml: string): XElement {
   function close(f: Frame): XElement {
     restore(f, scope);
     // The same literal shape as the first reader's elements (one hidden class for the checks' code).
-    return { ns: f.ns, local: f.name.local, prefix: f.name.prefix, attrs: f.attrs, children: f.children, text: f.text };
+    // Children are collected in one shared list and copied out at the end, each list exactly its
+    // size (a list grown by push keeps up to half again as many slots: megabytes on a large answer).
+    let children: readonly XElement[] = NONE;
+    if (done.length > f.first) {
+      children = done.slice(f.first);
+      done.length = f.first;
+    }
+    return { ns: f.ns, local: f.name.local, prefix: f.name.prefix, attrs: f.attrs, children, text: f.text };
   }
 }
 
@@ -287,7 +311,3 @@ function restore(f: Frame, scope: Map<string, string>): void {
   f.saved = undefined;
 }
 
-function push(parent: Frame, el: XElement): void {
-  if (parent.children === NONE) parent.children = [el];
-  else (parent.children as XElement[]).push(el);
-}
