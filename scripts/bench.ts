@@ -453,6 +453,16 @@ if (sections.has('11')) {
     add({ section: '11 readers', what: '  speed-up, after ÷ before (medians)', unit: '×', value: before.ms.median / after.ms.median });
   }
   raw.largeReaders = perSize;
+  const ten = files.find((f) => f.mb === 10);
+  if (ten) {
+    log('11 large readers: where the memory of the 10 MB answer goes (own process)');
+    const m = await runChild<Record<string, number>>('./large.ts', ['memory', ten.file], ['--expose-gc'], 300_000);
+    raw.largeMemory = m;
+    const x = (v: number) => `${(v / MB).toFixed(0)} MB, ${(v / m.bytes!).toFixed(1)}×`;
+    add({ section: '11 readers', what: `where memory goes, ${(m.bytes! / MB).toFixed(0)} MB answer (${m.chars! < m.bytes! ? 'some characters beyond Latin-1: ' : ''}heap kept by each part alone):`, unit: '', value: '' });
+    add({ section: '11 readers', what: `  decoded text ${x(m.decodedText!)}; message to the validator process ${x(m.ipcMessage!)} (while sent)`, unit: '', value: '' });
+    add({ section: '11 readers', what: `  fast-xml-parser's output ${x(m.fastXmlParserOutput!)}; tree from it ${x(m.treeViaFastXmlParser!)}; tree of the one-pass reader ${x(m.treeViaScan!)}`, unit: '', value: '' });
+  }
 }
 
 // ---- 8: bounds whatever the target sends (issue 13) ---------------------------------------------

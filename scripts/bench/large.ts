@@ -13,6 +13,8 @@
  *                     before issue 35 (fast-xml-parser, tree after libxml2) or after it (the
  *                     one-pass reader, tree built while libxml2 reads): MB/s, peak RSS of this
  *                     process and of the validator process, the findings (one process per reader)
+ *   memory FILE       where the memory of one large answer goes, each part measured alone as the
+ *                     heap it keeps after a collection (run with --expose-gc)
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +26,8 @@ import type { Exchange } from '../../src/core/types.js';
 import { canonicalResult, compareBindings, detachedView } from '../../src/equivalence/compare.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, serializeResult, type DataObject } from '../../src/mock/index.js';
 import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
-import { PARSER_OPTIONS, setScanReaderMinChars } from '../../src/xml/tree.js';
+import { parseXml, PARSER_OPTIONS, setScanReaderMinChars } from '../../src/xml/tree.js';
+import { serialize } from 'node:v8';
 import { checkBudgetMs } from '../../src/xml/limits.js';
 import { stopValidatorProcess, validatorPeakRss } from '../../src/schema/validator-process.js';
 import { XMLParser } from 'fast-xml-parser';
@@ -213,6 +216,33 @@ async function pipeline(file: string, which: string) {
   };
 }
 
+/** The heap each stage of reading one answer keeps, measured alone after a full collection. */
+function memory(file: string) {
+  const gc = globalThis.gc!;
+  const kept = (f: () => unknown) => {
+    gc();
+    const h0 = process.memoryUsage().heapUsed;
+    const held = f();
+    gc();
+    const d = process.memoryUsage().heapUsed - h0;
+    if (held === undefined) throw new Error('nothing held');
+    return d;
+  };
+  const body = readFileSync(file);
+  let text = '';
+  const textHeap = kept(() => (text = body.toString('utf8')));
+  parseXml(document(30), 'scan'); // warm-up
+  parseXml(document(30), 'fast-xml-parser');
+  return {
+    bytes: body.length, chars: text.length,
+    decodedText: textHeap,
+    ipcMessage: serialize({ id: 1, xml: text }).length,
+    fastXmlParserOutput: kept(() => new XMLParser(PARSER_OPTIONS).parse(text)),
+    treeViaFastXmlParser: kept(() => parseXml(text, 'fast-xml-parser')),
+    treeViaScan: kept(() => parseXml(text, 'scan')),
+  };
+}
+
 const [mode, ...args] = process.argv.slice(2);
 if (mode === 'gen') {
   process.stdout.write(`${JSON.stringify(gen(args[0]!, args.slice(1).map(Number)))}\n`);
@@ -220,8 +250,10 @@ if (mode === 'gen') {
   process.stdout.write(`${JSON.stringify(check(args[0]!, args[1] ?? 'libxmljs2'))}\n`);
 } else if (mode === 'unit') {
   process.stdout.write(`${JSON.stringify(unit(args[0]!))}\n`);
+} else if (mode === 'memory') {
+  process.stdout.write(`${JSON.stringify(memory(args[0]!))}\n`);
 } else if (mode === 'pipeline') {
   process.stdout.write(`${JSON.stringify(await pipeline(args[0]!, args[1] ?? 'after'))}\n`);
 } else if (mode !== undefined) {
-  throw new Error('usage: large.ts gen DIR MB... | check FILE [wasm] | unit FILE | pipeline FILE before|after');
+  throw new Error('usage: large.ts gen DIR MB... | check FILE [wasm] | unit FILE | pipeline FILE before|after | memory FILE');
 }

@@ -110,7 +110,7 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
   const bytes = ex.response.body.length;
   const budgetMs = checkBudgetMs(bytes);
   // In turn: one document at a time, its libxml2 reading (in the validator process when large,
-  // the event loop free meanwhile) and then its checks. Reading the next document while this one is
+  // the event loop free meanwhile, and the tree built beside it: CheckContext.prepare) and then its checks. Reading the next document while this one is
   // checked was tried: the two processes' garbage collectors then slowed each other down by half;
   // reading small documents ahead in a second process was tried too: no faster end to end (its
   // messages cost the main thread what libxml2 would), so it was taken out again.
