@@ -176,7 +176,8 @@ describe('where the readers differ on purpose', () => {
     ['an attribute given twice', '<a x="1" x="2"/>', /attribute x given twice/],
     ['an attribute without a value', '<a x/>', /attribute x of <a> has no value/],
     ['an unquoted attribute value', '<a x=1/>', /not quoted/],
-  ])('broken markup fast-xml-parser guesses at is refused: %s', (_what, xml, message) => {
+    ['nesting beyond the limit, in a message of bounded length', `${`<${'n'.repeat(1000)}>`.repeat(MAX_DEPTH + 1)}`, /^not well-formed XML: more than 513 nested elements at \/n{59}…\/n{59}…\/n{59}…\/… 506 more …\/.{0,400}\(line 1, column \d+\)$/],
+  ])('the one-pass reader refuses, with a clear message, %s (fast-xml-parser guesses at all but the last)', (_what, xml, message) => {
     expect(() => parseXml(xml, 'scan')).toThrow(XmlError);
     expect(() => parseXml(xml, 'scan')).toThrow(message);
   });

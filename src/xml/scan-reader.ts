@@ -95,11 +95,13 @@ function where(xml: string, at: number): string {
   return `line ${line}, column ${at - start + 1}`;
 }
 
+/** The path of an element for a message: deep paths keep their first 3 and last 5 names (a message stays short). */
 function pathOf(stack: readonly Frame[], depth: number, last?: string): string {
   const names: string[] = [];
   for (let d = 0; d < depth; d++) names.push(stack[d]!.name.qname);
   if (last !== undefined) names.push(last);
-  return `/${names.join('/')}`;
+  const shown = names.length > 10 ? [...names.slice(0, 3), `… ${names.length - 8} more …`, ...names.slice(-5)] : names;
+  return `/${shown.map((n) => (n.length > 60 ? `${n.slice(0, 59)}…` : n)).join('/')}`;
 }
 
 /**
