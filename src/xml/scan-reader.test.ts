@@ -106,6 +106,8 @@ describe('the one-pass reader builds the same tree as fast-xml-parser\'s', () =>
       ];
       for (const [name, xml] of docs) expectSame(`${name} ${frame}`, xml);
     }
+    // Past the markup limits (callers without them, such as the mock reading requests): still one pass.
+    expectSame('100,000 attributes on one element', hostile.manyAttributes(undefined, 100_000));
   });
 
   test.each([
@@ -174,6 +176,7 @@ describe('where the readers differ on purpose', () => {
     ['an end tag that does not match', '<a><b></a>', /does not match <b>/],
     ['an element never closed', '<a><b/>', /<a> is not closed/],
     ['an attribute given twice', '<a x="1" x="2"/>', /attribute x given twice/],
+    ['an attribute given twice among many', `<a ${Array.from({ length: 40 }, (_, i) => `a${i}="1"`).join(' ')} a7="2"/>`, /attribute a7 given twice/],
     ['an attribute without a value', '<a x/>', /attribute x of <a> has no value/],
     ['an unquoted attribute value', '<a x=1/>', /not quoted/],
     ['nesting beyond the limit, in a message of bounded length', `${`<${'n'.repeat(1000)}>`.repeat(MAX_DEPTH + 1)}`, /^not well-formed XML: more than 513 nested elements at \/n{59}…\/n{59}…\/n{59}…\/… 506 more …\/.{0,400}\(line 1, column \d+\)$/],
