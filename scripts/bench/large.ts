@@ -167,7 +167,9 @@ async function pipelineOnce(body: Buffer, validator: DocumentValidator, overlap:
   const cpu0 = process.cpuUsage();
   const init = { op, binding: 'soap11' as const, caseId: 'large', caseKind: 'valid' as const, namespaces: DEFAULT_NAMESPACES, exchange: exchange(body), validator };
   let ctx: CheckContext | undefined = new CheckContext(init);
-  await ctx.prepare({ budgetMs: checkBudgetMs(body.length) }, overlap);
+  // As the engine (src/engine/run.ts): the comparison's view taken while libxml2 reads, when overlapping.
+  let early: ReturnType<typeof detachedView> | undefined;
+  const stood = await ctx.prepare({ budgetMs: checkBudgetMs(body.length) }, overlap, () => { early = detachedView(op, ctx!, () => new CheckContext(init)); });
   const t1 = performance.now();
   const libxmlNotParsed = ctx.libxml().notParsed;
   ctx.xml();
@@ -175,7 +177,7 @@ async function pipelineOnce(body: Buffer, validator: DocumentValidator, overlap:
   const heapWithTree = process.memoryUsage().heapUsed;
   const runs = runChecks(ctx, CHECKS);
   const t3 = performance.now();
-  const view = detachedView(op, ctx, () => new CheckContext(init));
+  const view = (stood ? early : undefined) ?? detachedView(op, ctx, () => new CheckContext(init));
   const t4 = performance.now();
   const failed = runs.filter((r) => Array.isArray(r.outcome) && r.outcome.length > 0)
     .map((r) => `${r.check.name}: ${(r.outcome as { message: string }[]).map((f) => f.message).join(' | ')}`);

@@ -29,35 +29,41 @@ function slowValidator(outcome: LibxmlOutcome, handsOver = true) {
 async function prepared(outcome: LibxmlOutcome, overlap: boolean, handsOver = true) {
   const v = slowValidator(outcome, handsOver);
   const ctx = contextFor('GetMeals', 'soap11', DOC, { validator: v.validator });
-  const done = ctx.prepare({}, overlap);
+  const done = ctx.prepare({}, overlap, () => v.events.push(`beside: ${ctx.located().path}`));
   await new Promise((r) => setTimeout(r, 20));
   const before = [...v.events];
   v.answer();
-  await done;
-  return { ctx, before, events: v.events };
+  const stood = await done;
+  return { ctx, before, events: v.events, stood };
 }
 
 describe('prepare builds the tree while the validator process reads the document', () => {
   test('the tree is built once the document is handed over, before libxml2 answers', async () => {
-    const { ctx, before, events } = await prepared({ xsdErrors: [] }, true);
-    expect(before).toEqual(['handed over', 'tree']);
-    expect(events).toEqual(['handed over', 'tree', 'libxml2']);
+    const { ctx, before, events, stood } = await prepared({ xsdErrors: [] }, true);
+    expect(before).toEqual(['handed over', 'tree', 'beside: /Envelope/Body/GetMealsResponse/getMealsResult']);
+    expect(events).toEqual([...before, 'libxml2']);
+    expect(stood).toBe(true);
     expect(ctx.xml().parsed?.root.local).toBe('Envelope');
   });
   test('without overlap (the order before): libxml2 first, the tree when asked', async () => {
-    const { ctx, before, events } = await prepared({ xsdErrors: [] }, false);
+    const { ctx, before, events, stood } = await prepared({ xsdErrors: [] }, false);
     expect(before).toEqual(['handed over']);
     expect(events).toEqual(['handed over', 'libxml2']);
+    expect(stood).toBe(false);
     expect(ctx.xml().parsed?.root.local).toBe('Envelope');
     expect(events).toEqual(['handed over', 'libxml2', 'tree']);
   });
   test('a document read in this process (never handed over): no tree before libxml2\'s outcome', async () => {
-    const { before } = await prepared({ xsdErrors: [] }, true, false);
+    const { before, stood } = await prepared({ xsdErrors: [] }, true, false);
     expect(before).toEqual([]);
+    expect(stood).toBe(false);
   });
   test('a document libxml2 did not read keeps no tree, though it was built meanwhile', async () => {
-    const { ctx, events } = await prepared({ notParsed: 'libxml2 took longer than 10 s', xsdErrors: [] }, true);
-    expect(events).toEqual(['handed over', 'tree', 'libxml2']);
+    const { ctx, events, stood } = await prepared({ notParsed: 'libxml2 took longer than 10 s', xsdErrors: [] }, true);
+    expect(events).toEqual(['handed over', 'tree', 'beside: /Envelope/Body/GetMealsResponse/getMealsResult', 'libxml2']);
+    // The work done beside is to be done again, on no tree: the result element is no longer found.
+    expect(stood).toBe(false);
     expect(ctx.xml()).toEqual({ error: 'libxml2 took longer than 10 s' });
+    expect(ctx.located().result).toBeUndefined();
   });
 });
