@@ -14,7 +14,7 @@ import { bindingLabel } from '../src/bindings/index.js';
 import { EQUIVALENCE_CHECK, rowKind } from '../src/core/rows.js';
 import type { ResultRow, RunReport } from '../src/core/types.js';
 import { applyExpectations, readExpectations } from '../src/engine/expectations.js';
-import { planUnits, type Unit } from '../src/engine/plan.js';
+import { planUnits, startInStages, type Unit } from '../src/engine/plan.js';
 import { runUnit } from '../src/engine/run.js';
 import { formatFindings } from '../src/report/console.js';
 
@@ -38,20 +38,10 @@ function withExpectations(rows: ResultRow[]): ResultRow[] {
   return applyExpectations(report, expectations, { source: settings.expectations, judged: () => false }).report.results;
 }
 
-// Every unit starts as soon as `run` would start it, bounded by the transport: a unit of a stage once
-// every unit of the stages before it has ended, a sequence that uses another's bookings again once
-// that one has (src/engine/run.ts); the tests below only wait for their own unit.
-const pending = new Map<Unit, Promise<ResultRow[]>>();
-const free = (u: Unit) => u.sequence !== undefined && u.stage === undefined;
-function started(u: Unit): Promise<ResultRow[]> {
-  let p = pending.get(u);
-  if (p) return p;
-  const before = units.filter((x) => (!free(u) && !free(x) && (x.stage ?? 0) < (u.stage ?? 0)) || (u.sequence?.after !== undefined && x.sequence?.family === u.sequence.after));
-  p = Promise.all(before.map((x) => started(x).catch(() => undefined))).then(() => runUnit(plan, deps, u)).then(withExpectations);
-  pending.set(u, p);
-  return p;
-}
-for (const u of units) void started(u);
+// Every unit starts now, bounded by the transport, in the order of its stage (reads before the calls
+// that change what they read): the tests below only wait for their own unit.
+const started = startInStages(units, (u) => runUnit(plan, deps, u).then(withExpectations));
+const pending = new Map<Unit, Promise<ResultRow[]>>(units.map((u, i) => [u, started[i]!]));
 
 expect.extend({
   toConform(rows: ResultRow[]) {
@@ -98,7 +88,7 @@ function unitTests(unit: Unit): void {
     const rows = await rowsOf(unit, (r) => r.binding === b && rowKind(r) !== 'equivalence', ctx);
     expect(rows).toConform();
   });
-  // A sequence over state has no comparison of bindings: its rows are per binding (src/sequences/).
+  // A sequence over state has no comparison of bindings: its rows are per binding (src/engine/sequences.ts).
   if (plan.equivalence && bindings.length > 1 && !unit.sequence) {
     test(EQUIVALENCE_CHECK, async (ctx) => {
       await allure.epic(unit.op.group);

@@ -288,6 +288,36 @@ export function bookingNeeds(plan: RunPlan): Record<PoolName, number> {
   return Object.fromEntries(POOL_NAMES.map((p) => [p, taken.get(p)!.size])) as Record<PoolName, number>;
 }
 
+/**
+ * Start every unit, each once every unit of an earlier stage has ended (a sequence without a stage
+ * at once, on bookings of its own; one that uses another's bookings again once that one has ended):
+ * the stage rule (Unit.stage) for a caller that starts all units together and waits for each (the
+ * vitest suites). `conformance run` keeps it in its own scheduler.
+ */
+export function startInStages<T>(units: readonly Unit[], start: (u: Unit) => Promise<T>): Promise<T>[] {
+  const free = (u: Unit) => u.sequence !== undefined && u.stage === undefined;
+  const out = new Map<Unit, Promise<T>>();
+  const gates = new Map<number, Promise<unknown>>();
+  // Every unit of a lower stage ended.
+  const gateOf = (stage: number): Promise<unknown> => {
+    let g = gates.get(stage);
+    if (!g) gates.set(stage, (g = Promise.allSettled(units.filter((x) => !free(x) && (x.stage ?? 0) < stage).map(startOf))));
+    return g;
+  };
+  // A sequence that uses another's bookings again (SequenceSpec.after) also waits for that one to end.
+  function startOf(u: Unit): Promise<T> {
+    let p = out.get(u);
+    if (p) return p;
+    const after = u.sequence?.after;
+    const dep = after === undefined ? undefined : units.find((x) => x.sequence?.family === after);
+    const waits = [...(free(u) ? [] : [gateOf(u.stage ?? 0)]), ...(dep ? [startOf(dep)] : [])];
+    p = waits.length ? Promise.allSettled(waits).then(() => start(u)) : start(u);
+    out.set(u, p);
+    return p;
+  }
+  return units.map(startOf);
+}
+
 /** The text a rejected UpdateSpecialRequest sends through a binding: found in the booking afterwards, it names that call. */
 export function rejectedText(caseId: string, binding: BindingId): string {
   return `conformance: rejected call ${caseId} through ${binding} must not be stored`;
