@@ -37,7 +37,14 @@ describe('races', () => {
   const POSTGET = resolvePaths({ booking: { soap: '/1/SOAP/Booking.asmx', http: '/1/PostGet/Booking.asmx' }, reference: { soap: '/1/SOAP/NonStaticXMLAPI.asmx', http: '/1/PostGet/NonStaticXMLAPI.asmx' } });
   test.for([['plain', {}], ['variation', { vary: true }], ['real-service style', { realService: true }], ['real-service style, PostGet layout', { realService: true, paths: POSTGET }]] as const)(
     'the mock (%s) is free of races: one cancellation accepted of five at once, one text of four read through every binding', async ([, options]) => {
-      const r = await against(options as Partial<MockOptions>);
+      // The mock runs in this process: on a loaded machine a race's calls may be spaced out (not
+      // tested, never failed); a fresh run, up to three, until every race overlapped.
+      let r = await against(options as Partial<MockOptions>);
+      for (let k = 0; k < 2 && raceRows(r).some((x) => x.status === 'skipped'); k++) {
+        expect(failed(r)).toEqual([]);
+        expect(raceRows(r).filter((x) => x.status === 'skipped').every((x) => /^not tested: .* did not overlap/.test(x.message))).toBe(true);
+        r = await against(options as Partial<MockOptions>);
+      }
       expect(failed(r).map((x) => `${x.operation} ${x.binding} ${x.case}: ${x.message}`)).toEqual([]);
       const rows = raceRows(r);
       expect(rows.map((x) => `${x.case} ${x.operation} ${x.binding} ${x.status}`).sort()).toEqual(
@@ -67,7 +74,6 @@ describe('races', () => {
   });
 
   test('calls that do not overlap leave the race not tested, never passed', async () => {
-    const r = await against({}, OPS);
     const m = await startMock({ port: 0 });
     try {
       // One connection: the calls go one after another, the first answered before the last went.
@@ -78,7 +84,6 @@ describe('races', () => {
     } finally {
       await m.close();
     }
-    expect(raceRows(r).every((x) => x.status === 'passed')).toBe(true);
   });
 
   test('a race takes one booking of its own; the write race none (write-read\'s, once it has ended)', () => {

@@ -43,7 +43,9 @@ describe('sequences against a correct stateful mock: no false alarm', () => {
     const rows = sequenceRows(r);
     // write-read: UpdateSpecialRequest and GetSpecialRequest on each binding; the cancellations and the three races: each binding.
     expect(rows).toHaveLength(4 * 7);
-    expect(rows.every((x) => x.status === 'passed'), JSON.stringify(rows.filter((x) => x.status !== 'passed'))).toBe(true);
+    // A race whose calls a loaded machine spaced out is not tested, never passed nor failed (src/sequences/races.test.ts proves they overlap).
+    const held = (x: (typeof rows)[number]) => x.status === 'passed' || (x.case.startsWith('seq-race-') && x.status === 'skipped' && /^not tested: .* did not overlap/.test(x.message));
+    expect(rows.every(held), JSON.stringify(rows.filter((x) => !held(x)))).toBe(true);
   });
 });
 
