@@ -190,7 +190,6 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
   const firstCase = new Map<string, Partial<Record<BindingId, Booking>>>();
   const rejected = new Map<string, { booking: Booking; calls: RejectedCall[] }>();
   const handWrittenIds = (op: Operation) => new Set((plan.cases.get(op.name) ?? []).map((c) => c.params[idParamOf(op.name)!]));
-  const stageOf = (u: Unit) => (u.calls === 'real' || u.calls === 'probe' ? { stage: 2 } : {});
   for (const { u, i } of order) {
     if (u.sequence) {
       if (skipReason(plan, u.op)) continue;
@@ -198,7 +197,6 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
       const got: Booking[] = [];
       const enough = ledger.left(u.sequence.pool) >= u.sequence.needs;
       for (let k = 0; enough && k < u.sequence.needs; k++) got.push(ledger.take(u.sequence.pool)!);
-      if (!enough) ledger.short[u.sequence.pool] += u.sequence.needs;
       const short = got.length < u.sequence.needs
         ? { unsent: Object.fromEntries(plan.bindings.map((b) => [b, `${u.op.name} ${u.caseId}: needs ${u.sequence!.needs} bookings, ${ledger.left(u.sequence!.pool)} left in \`bookings.${u.sequence!.pool}\``])) } : {};
       out[i] = { ...u, sequence: { ...u.sequence, bookings: got }, ...short };
@@ -220,7 +218,7 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
       // A probe: the id as generated; each binding its own variant where a call would use a booking up.
       const perBinding = consumes
         ? Object.fromEntries(bindings.map((b) => [b, { [idParam]: probeVariant(u.params[idParam] ?? '', plan.bindings.indexOf(b) + 1) }])) : undefined;
-      out[i] = { ...u, calls: 'probe', ...(perBinding ? { perBinding } : {}), ...stageOf({ ...u, calls: 'probe' }) };
+      out[i] = { ...u, calls: 'probe', ...(perBinding ? { perBinding } : {}), stage: 2 };
       continue;
     }
     const bookings: Partial<Record<BindingId, Booking>> = {};
