@@ -52,6 +52,18 @@ export interface Exchange {
   readonly response?: HttpResponse;
   /** Set when no complete response was received (refused, timeout, size cap, reset...). */
   readonly error?: { readonly code: string; readonly message: string };
+  /** Transient answers (src/transport/transient.ts) this one replaced, in the order they came: a read retried. */
+  readonly retried?: readonly RetriedAnswer[];
+}
+
+/** One transient answer a read was retried after. */
+export interface RetriedAnswer {
+  /** What it was: a gateway page (gateway_503, ...), connection_reset, timeout, connection_refused. */
+  readonly kind: string;
+  /** Its HTTP status, when it was an answer. */
+  readonly status?: number;
+  /** Milliseconds waited before the retry (backoff or Retry-After). */
+  readonly waitedMs: number;
 }
 
 export type Status = 'passed' | 'failed' | 'skipped' | 'known';

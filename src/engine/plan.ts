@@ -256,9 +256,12 @@ export function skipReason(plan: Pick<RunPlan, 'target' | 'allowMutations'>, op:
   return undefined;
 }
 
-/** Retries after a failed exchange: none for a state-changing operation (a retry could apply it twice). */
+/** Retries of a read after a transient answer (src/transport/transient.ts) or a refused connection. */
+export const READ_RETRIES = 3;
+
+/** Retries after a transient answer: none for a state-changing operation (a retry could apply it twice). */
 export function retriesFor(op: Operation): number {
-  return op.mutates ? 0 : 2;
+  return op.mutates ? 0 : READ_RETRIES;
 }
 
 // ---- requests -----------------------------------------------------------------------------------
