@@ -59,6 +59,7 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = {
   'list-format': { value: 'text|json', description: 'the format of --list', default: 'text' },
   github: { description: 'GitHub Actions: an ::error annotation per failed row, the Markdown summary appended to $GITHUB_STEP_SUMMARY', default: 'on when GITHUB_ACTIONS=true', env: 'GITHUB_ACTIONS' },
   help: HELP_FLAG,
+  'max-transient': { value: 'PCT', description: 'a target with more than PCT% of its exchanges transient (gateway pages, dropped connections, time-outs) is unhealthy: exit 4, no verdict', default: '20', env: 'CONFORMANCE_MAX_TRANSIENT' },
 };
 
 export const DIFF_HELP: FlagHelp<typeof DIFF_OPTIONS> = {

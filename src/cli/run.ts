@@ -55,6 +55,11 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     io.err(`conformance: the target did not answer a single request: nothing was tested (exit ${EXIT_UNREACHABLE}); see the diagnosis above`);
     return EXIT_UNREACHABLE;
   }
+  // Too many transient answers: an outage, neither a pass nor a broken contract.
+  if (report.transient?.unhealthy) {
+    io.err(`conformance: the target is unhealthy: more than --max-transient ${report.transient.maxPercent}% of its exchanges were transient: no verdict (exit ${EXIT_UNREACHABLE}); see the diagnosis above`);
+    return EXIT_UNREACHABLE;
+  }
   const verdict = verdictOf(report.summary, report);
   if (verdict === 'UNTESTED') {
     io.err(`conformance: ${untestedExtent(report) === 'all' ? 'no valid call reached the data path: nothing was tested' : 'some operations were not tested'} (exit ${EXIT_UNTESTED}); see the diagnosis above`);

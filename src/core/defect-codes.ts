@@ -87,6 +87,8 @@ export const DEFECT_CODES = {
   check_over_budget: 'a check that took longer than its budget',
   expectation_stale: 'an accepted deviation that no longer occurs',
   expectation_expired: 'an accepted deviation past its expiry date',
+  // the network between (src/transport/transient.ts)
+  transient_answer: 'a read answered only transiently (a gateway page, a reset, a timeout), its retries included',
 } as const;
 
 export type DefectCode = keyof typeof DEFECT_CODES;

@@ -112,6 +112,47 @@ export interface ResultRow {
   readonly request?: string;
   readonly response?: string;
   readonly durationMs?: number;
+  /**
+   * A failure that did not reproduce when its case was sent again (FLAKY): the row keeps its first
+   * failure as a skipped row, the attempts say what each sending gave; it does not fail the run.
+   */
+  readonly flaky?: { readonly attempts: readonly FlakyAttempt[] };
+}
+
+/** One sending of a case whose failure did not reproduce. */
+export interface FlakyAttempt {
+  /** 1: the run's main pass; 2 and on: sent again after it. */
+  readonly attempt: number;
+  readonly status: 'failed' | 'passed';
+  readonly message: string;
+}
+
+/** Transient answers of one operation × binding (RunReport.transient). */
+export interface TransientCell {
+  readonly operation: string;
+  readonly binding: string;
+  /** Requests sent, retries included. */
+  readonly exchanges: number;
+  /** Of them, transient answers (a gateway page, a reset, a timeout). */
+  readonly answers: number;
+  /** Reads sent again after a transient answer. */
+  readonly retries: number;
+  /** Writes left without a (real) answer: their outcome is ambiguous, never re-sent. */
+  readonly ambiguous: number;
+}
+
+/** The transient answers of a run, and whether the target was healthy enough to judge (src/transport/transient.ts). */
+export interface TransientSummary {
+  readonly exchanges: number;
+  readonly answers: number;
+  readonly retries: number;
+  readonly ambiguous: number;
+  /** --max-transient: the share of transient answers, in percent, above which the target is unhealthy. */
+  readonly maxPercent: number;
+  /** More than maxPercent of the exchanges were transient: an outage (exit 4), not a verdict on the contract. */
+  readonly unhealthy: boolean;
+  /** Per operation × binding, those with any transient answer. */
+  readonly cells: readonly TransientCell[];
 }
 
 export interface RunReport {
@@ -126,7 +167,8 @@ export interface RunReport {
   readonly durationMs: number;
   readonly bindings: readonly BindingId[];
   readonly operations: readonly string[];
-  summary: { passed: number; failed: number; skipped: number; known: number; total: number };
+  /** `flaky`: rows of failures that did not reproduce when sent again (skipped rows, counted apart; absent: none). */
+  summary: { passed: number; failed: number; skipped: number; known: number; total: number; flaky?: number };
   results: ResultRow[];
   /** The expectations file applied to the results, entry by entry (absent when none was). */
   readonly expectations?: ExpectationsSummary;
@@ -150,6 +192,8 @@ export interface RunReport {
   readonly untested?: readonly UntestedCell[];
   /** The bookings the run's state-changing calls changed, and the calls left unsent for want of one (absent: none planned). */
   readonly bookings?: BookingsSummary;
+  /** Transient answers per operation × binding, retries and ambiguous writes, and whether the target was healthy (absent: none met). */
+  readonly transient?: TransientSummary;
 }
 
 /** An operation × binding whose valid calls never reached the data path, and why (RunReport.untested). */

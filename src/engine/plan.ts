@@ -57,6 +57,8 @@ export interface RunPlan {
   readonly bookings?: BookingPools;
   /** Only the units whose case id matches one of these globs (--case); every unit when absent. */
   readonly caseFilter?: readonly string[];
+  /** --max-transient: percent of transient exchanges above which the target is unhealthy (default ./transient.ts DEFAULT_MAX_TRANSIENT). */
+  readonly maxTransient?: number;
 }
 
 /** A matcher of case ids for --case patterns: `*` any characters, `?` one, the rest literal. */

@@ -28,6 +28,9 @@ import { diagnoseUnits, preflight } from './diagnose.js';
 import { exchangeUnit } from './exchange.js';
 import { poolOf } from './bookings.js';
 import { runSequence, sequenceNotRun } from './sequences.js';
+import { resendFailures } from './flaky.js';
+import { ambiguousWrite, DEFAULT_MAX_TRANSIENT, TransientTally } from './transient.js';
+import { transientOf } from '../transport/transient.js';
 import { planUnits, secretsOf, unitRequests, type RunPlan, type Unit } from './plan.js';
 import { RowMaker, type RowBase } from './rows.js';
 
@@ -44,6 +47,8 @@ export interface EngineDeps {
   readonly onBooking?: (use: BookingUse) => void;
   /** Told of each call of a sequence, in the order sent (`record` keeps them so). */
   readonly onStep?: (step: { readonly op: Operation; readonly binding: BindingId; readonly n: number; readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange }) => void;
+  /** Counts the run's transient answers per operation × binding (./transient.ts; runConformance makes one). */
+  readonly tally?: TransientTally;
 }
 
 const targetRedactors = new WeakMap<Target, Redactor>();
@@ -94,6 +99,9 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
   const base: RowBase = { op, binding: b, caseId: unit.caseId, reproduce: reproduceCommand(plan, unit, ex), exchange: ex };
   if (ex.error?.code === 'not_sent') return { rows: [rows.row(base, NOT_RUN_CHECK, { skipped: ex.error.message })], unviewed: ex.error.message };
   const booked = unit.bookings?.[b] !== undefined;
+  deps.tally?.note(op.name, b, ex, op.mutates);
+  const transient = transientRow(rows, base, unit, ex);
+  if (transient) return { ...transient, ...(booked && transient.ambiguous ? { bookingOutcome: `ambiguous (${transient.ambiguous}): not re-sent, its state is unknown` } : {}) };
   if (ex.error || !ex.response) {
     return { rows: [rows.row(base, EXCHANGE_CHECK, [{ check: EXCHANGE_CHECK, code: 'no_response', path: '/', message: `no response: ${ex.error?.code}: ${ex.error?.message}` }])],
       ...(booked ? { bookingOutcome: `no response (${ex.error?.code}): its state is unknown` } : {}) };
@@ -138,6 +146,27 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
     if (!compare) return { rows: out, ...told };
     return view ? { rows: out, view, ...told } : { rows: out, unviewed: DEADLINE_PASSED, ...told };
   });
+}
+
+/**
+ * The row of an exchange that ended transient (src/transport/transient.ts): a write's outcome is
+ * ambiguous (recorded, never re-sent, not judged); a read's transient answer, its retries spent, is
+ * a failure the FLAKY pass sends again (./flaky.ts). Not checked either way: it is not the service's answer.
+ */
+function transientRow(rows: RowMaker, base: RowBase, unit: Unit, ex: Exchange): (Checked & { ambiguous?: string }) | undefined {
+  const kind = transientOf(ex);
+  if (!kind) return undefined;
+  const what = ex.response ? `a transient answer (${kind}, HTTP ${ex.response.status})` : `no answer (${kind})`;
+  const n = ex.retried?.length ?? 0;
+  if (unit.op.mutates) {
+    const ambiguous = ambiguousWrite(ex)!;
+    const row = rows.row(base, EXCHANGE_CHECK, { skipped: `ambiguous: ${unit.op.name} got ${ambiguous}: whether it took effect is unknown; a write is never re-sent blindly, so it is not judged` });
+    return { rows: [ex.response ? { ...row, ...rows.excerpts(ex) } : row], unviewed: `${base.binding}: its ${unit.op.name} is ambiguous (${what})`, ambiguous };
+  }
+  const finding = { check: EXCHANGE_CHECK, code: 'transient_answer' as const, path: '/',
+    message: `${what}${n ? ` after ${n} retr${n === 1 ? 'y' : 'ies'}` : ''}: not the service's answer (a gateway or the network failed); the case is sent again after the run's main pass` };
+  return { rows: [ex.response ? rows.exchangeRow({ ...base, exchange: ex }, EXCHANGE_CHECK, [finding]) : rows.row(base, EXCHANGE_CHECK, [finding])],
+    unviewed: `${base.binding} got ${what}` };
 }
 
 /** What a run's memo of views may hold, in characters of body text (see TextMemo). */
@@ -196,9 +225,12 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
     // A comparison needs every binding's answer: one not sent (an interrupt, a host given up on) or not
     // checked before the deadline leaves nothing to compare.
     const unsent = late.find((c) => c.exchange.error?.code === 'not_sent');
+    // A binding that got only a transient answer, or a write whose outcome is ambiguous: nothing to compare it by.
+    const transient = late.find((c) => c.value.unviewed !== DEADLINE_PASSED);
     let compareMs: number | undefined;
     const outcomes = unsent
       ? [{ binding: undefined, outcome: { skipped: `not compared: ${unsent.exchange.error!.message}` } }]
+      : transient ? [{ binding: undefined, outcome: { skipped: `not compared: ${transient.value.unviewed}` } }]
       : late.length > 0
         ? [{ binding: undefined, outcome: { skipped: `not compared: ${DEADLINE_PASSED} before ${late.map((c) => c.binding).join(', ')} ${late.length > 1 ? 'were' : 'was'} checked` } }]
         : await inTurn(async () => {
@@ -294,16 +326,22 @@ function bookingsOf(plan: RunPlan, units: readonly Unit[], used: readonly Bookin
 /** Summary counts of rows. */
 export function summarise(rows: readonly ResultRow[]): RunReport['summary'] {
   const s = { passed: 0, failed: 0, skipped: 0, known: 0, total: rows.length };
-  for (const r of rows) s[r.status]++;
-  return s;
+  let flaky = 0;
+  for (const r of rows) {
+    s[r.status]++;
+    if (r.flaky) flaky++;
+  }
+  return flaky ? { ...s, flaky } : s;
 }
 
 /**
  * Run a whole plan and build the (redacted) report; `units` narrows it to some of the plan's units
  * (a shard), the report keeping the plan's bindings and operations.
  */
-export async function runConformance(plan: RunPlan, deps: EngineDeps, units: readonly Unit[] = planUnits(plan)): Promise<RunReport> {
+export async function runConformance(plan: RunPlan, given: EngineDeps, units: readonly Unit[] = planUnits(plan)): Promise<RunReport> {
   const started = Date.now();
+  const tally = given.tally ?? new TransientTally();
+  const deps: EngineDeps = { ...given, tally };
   const redact = redactorOf(plan, deps);
   const before = await preflight(plan, deps.transport);
   let done = 0;
@@ -341,11 +379,18 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     }
   }));
   halted ??= deps.stopped?.();
+  // FLAKY: the failed read cases sent again, once the main pass is over (./flaky.ts).
+  if (!halted) {
+    const again = await resendFailures(units, perUnit, (u) => runUnit(plan, deps, u),
+      { ...(deps.transport.options.deadline !== undefined ? { deadline: deps.transport.options.deadline } : {}), atOnce, stopped: () => deps.stopped?.() });
+    perUnit.splice(0, perUnit.length, ...again.rows);
+  }
   const after = diagnoseUnits(plan, units, perUnit);
   const results = [...before.rows, ...perUnit.flat(), ...after.rows];
-  // That nothing was tested is said first: it explains everything below it.
+  const health = tally.summary(plan.maxTransient ?? DEFAULT_MAX_TRANSIENT);
+  // That nothing was tested is said first: it explains everything below it; an unhealthy target before the rest.
   const first = (d: Diagnosis) => d.code === NOTHING_TESTED;
-  const diagnosis = [...after.diagnosis.filter(first), ...before.diagnosis, ...after.diagnosis.filter((d) => !first(d))];
+  const diagnosis = [...after.diagnosis.filter(first), ...(health.diagnosis ? [health.diagnosis] : []), ...before.diagnosis, ...after.diagnosis.filter((d) => !first(d))];
   const t = plan.target;
   const summary = summarise(results);
   // The failed rows counted when the bound was reached differ from the summary's: the cases under way
@@ -369,6 +414,7 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     ...(diagnosis.length > 0 ? { diagnosis } : {}),
     ...bookingsOf(plan, units, used),
     ...(after.untested.length > 0 ? { untested: after.untested } : {}),
+    ...(health.transient ? { transient: health.transient } : {}),
     ...(halted ? { incomplete: `${halted}: ${sent} of ${units.length} cases run` } : {}),
     ...(plan.generation && plan.generation.examples > 0
       ? { generation: { seed: plan.generation.seed, examples: plan.generation.examples, languagesFrom: plan.generation.languagesFrom } } : {}),

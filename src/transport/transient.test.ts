@@ -3,7 +3,7 @@ import { MockAgent } from 'undici';
 import { Transport } from './client.js';
 import { backoffMs, isHtmlPage, retryAfterMs, retryDelay, transientOf } from './transient.js';
 
-const answer = (status: number, body: string, contentType?: string) => ({
+const answer = (status: number, body: string, contentType?: string): { response: { status: number; headers: Record<string, string>; body: Buffer; elapsedMs: number } } => ({
   response: { status, headers: contentType ? { 'content-type': contentType } : {}, body: Buffer.from(body), elapsedMs: 1 },
 });
 
