@@ -55,7 +55,9 @@ export class TransientTally {
     if (answers === 0 && ambiguous === 0) return {};
     const share = exchanges === 0 ? 0 : (100 * answers) / exchanges;
     const unhealthy = share > maxPercent;
-    const cells: TransientCell[] = all.filter((c) => c.answers > 0 || c.ambiguous > 0);
+    const order = (b: string) => ['soap11', 'soap12', 'get', 'post'].indexOf(b);
+    const cells: TransientCell[] = all.filter((c) => c.answers > 0 || c.ambiguous > 0)
+      .sort((a, b) => a.operation.localeCompare(b.operation) || order(a.binding) - order(b.binding));
     const transient: TransientSummary = { exchanges, answers, retries: sum((c) => c.retries), ambiguous, maxPercent, unhealthy, cells };
     if (!unhealthy) return { transient };
     return {

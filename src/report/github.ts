@@ -7,6 +7,7 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import type { ResultRow, RunReport } from '../core/types.js';
 import { truncate } from './model.js';
+import { attemptsText, flakyRows } from './transient.js';
 
 /** Annotations written at most; one more line says how many were left out. */
 export const MAX_ANNOTATIONS = 50;
@@ -30,13 +31,24 @@ function annotation(r: ResultRow): string {
   return `::error title=${escapeProperty(title)}::${escapeData(truncate(text, MAX_MESSAGE).text)}`;
 }
 
-/** The `::error` lines of a report's failed rows, at most MAX_ANNOTATIONS, then a notice of the rest. */
+/** The `::warning` of a FLAKY row: a failure that did not reproduce when its case was sent again. */
+function flakyAnnotation(r: ResultRow): string {
+  const title = `FLAKY ${r.operation} [${r.binding}] ${r.check}`;
+  const first = r.flaky!.attempts[0];
+  const text = `case ${r.case}: ${attemptsText(r)} (does not fail the run); first failure: ${first?.message ?? r.message}`;
+  return `::warning title=${escapeProperty(title)}::${escapeData(truncate(text, MAX_MESSAGE).text)}`;
+}
+
+/** The `::error` lines of a report's failed rows, at most MAX_ANNOTATIONS, then a notice of the rest; then a `::warning` per FLAKY row. */
 export function githubAnnotations(report: RunReport, max = MAX_ANNOTATIONS): string[] {
   const failed = report.results.filter((r) => r.status === 'failed');
   const lines = failed.slice(0, max).map(annotation);
   if (failed.length > max) {
     lines.push(`::notice title=${escapeProperty('conformance')}::${escapeData(`${failed.length - max} more failed checks are not annotated: see the job summary and the reports (conformance.html, junit.xml)`)}`);
   }
+  const flaky = flakyRows(report);
+  lines.push(...flaky.slice(0, max).map(flakyAnnotation));
+  if (flaky.length > max) lines.push(`::notice title=${escapeProperty('conformance')}::${escapeData(`${flaky.length - max} more flaky rows are not annotated: see the reports`)}`);
   return lines;
 }
 
