@@ -15,6 +15,7 @@ export const E2E_FILES = [
   'suites/secrets.test.ts',
   'src/mock/load.test.ts',
   'suites/self-test-cli.test.ts',
+  'suites/transient.test.ts',
 ];
 
 export const shared = {
