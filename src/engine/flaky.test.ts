@@ -42,6 +42,14 @@ describe('FLAKY: a failure that does not reproduce when its case is sent again',
     expect(summarise(out.rows[0]!).flaky).toBeUndefined();
   });
 
+  test('the same answers, byte for byte: reproduced without checking them again; a transient one is tried once more', async () => {
+    const out = await resendFailures([unit()], [failing], async () => 'same' as const);
+    expect(out.rows[0]).toEqual(failing);
+    let sent = 0;
+    await resendFailures([unit()], [transient], async () => { sent++; return 'same' as const; });
+    expect(sent).toBe(2);
+  });
+
   test('a transient answer again is sent a second time; three transient sendings fail', async () => {
     const answers = [transient, passing];
     const out = await resendFailures([unit()], [transient], async () => answers.shift()!);

@@ -27,10 +27,11 @@ function onlyTransient(rows: readonly ResultRow[]): boolean {
 }
 
 /**
- * Send the failed read cases again (`send` runs one unit), within `deadline`: returns the rows of
+ * Send the failed read cases again (`send` runs one unit; 'same': every answer was byte for byte the
+ * one it failed on, so its failure reproduces without being checked again), within `deadline`: returns the rows of
  * each unit, the flaky ones replaced, and how many cases were flaky and how many sent again.
  */
-export async function resendFailures(units: readonly Unit[], perUnit: readonly ResultRow[][], send: (u: Unit) => Promise<ResultRow[]>,
+export async function resendFailures(units: readonly Unit[], perUnit: readonly ResultRow[][], send: (u: Unit) => Promise<ResultRow[] | 'same'>,
   opts: { readonly deadline?: number; readonly atOnce?: number; readonly stopped?: () => string | undefined } = {}): Promise<{ rows: ResultRow[][]; flaky: number; resent: number }> {
   const out = [...perUnit];
   const todo = units.map((u, i) => i).filter((i) => resendable(units[i]!, perUnit[i] ?? [])).slice(0, FLAKY_MAX_CASES);
@@ -44,6 +45,12 @@ export async function resendFailures(units: readonly Unit[], perUnit: readonly R
       const attempts: FlakyAttempt[] = [{ attempt: 1, status: 'failed', message: failureOf(first) }];
       for (let k = 2; k <= 1 + FLAKY_RESENDS && !late(); k++) {
         const again = await send(units[i]!);
+        // The very answers it failed on, byte for byte: the failure reproduces (a transient one is tried once more).
+        if (again === 'same') {
+          attempts.push({ attempt: k, status: 'failed', message: 'the same answers again, byte for byte' });
+          if (onlyTransient(first)) continue;
+          break;
+        }
         if (!again.some((r) => r.status === 'failed')) {
           attempts.push({ attempt: k, status: 'passed', message: 'no check failed' });
           out[i] = [...again, ...first.filter((r) => r.status === 'failed').map((r) => flakyRow(r, attempts))];

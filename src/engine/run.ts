@@ -22,6 +22,7 @@ import { acceptance, compareViews, detachedView, type BindingView } from '../equ
 import { checkBudgetMs } from '../xml/limits.js';
 import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 import { collectGarbage } from '../core/memory.js';
+import { createHash } from 'node:crypto';
 import { curlCommand } from '../transport/curl.js';
 import type { Transport } from '../transport/client.js';
 import { diagnoseUnits, preflight } from './diagnose.js';
@@ -49,6 +50,8 @@ export interface EngineDeps {
   readonly onStep?: (step: { readonly op: Operation; readonly binding: BindingId; readonly n: number; readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange }) => void;
   /** Counts the run's transient answers per operation × binding (./transient.ts; runConformance makes one). */
   readonly tally?: TransientTally;
+  /** Told of each failed unit's answers (answerPrint per binding): a FLAKY re-send compares with them. */
+  readonly onFailedAnswers?: (unit: Unit, prints: ReadonlyMap<string, string>) => void;
 }
 
 const targetRedactors = new WeakMap<Target, Redactor>();
@@ -203,15 +206,39 @@ function reproduceCommand(plan: RunPlan, unit: Unit, ex: Pick<Exchange, 'request
 
 /** Send one unit on every selected binding and produce its rows, redacted. */
 export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Promise<ResultRow[]> {
+  return (await unitRows(plan, deps, unit)) as ResultRow[];
+}
+
+/** What identifies an answer byte for byte: its status and a digest of its body, or its transport error. */
+export function answerPrint(ex: Exchange): string {
+  return ex.response ? `${ex.response.status} ${createHash('sha1').update(ex.response.body).digest('base64')}` : `error ${ex.error?.code}`;
+}
+
+/**
+ * Send a failed unit again (./flaky.ts): 'same' when every binding's answer is, byte for byte, the
+ * one it failed on (`before`: answerPrint per binding), so the failure reproduces and is not checked
+ * again; else its rows, checked as in the main pass.
+ */
+export async function resendUnit(plan: RunPlan, deps: EngineDeps, unit: Unit, before: ReadonlyMap<string, string> | undefined): Promise<ResultRow[] | 'same'> {
+  return unitRows(plan, deps, unit, before);
+}
+
+/** No rows: the answers of a re-sent unit were the same bytes again (resendUnit). */
+const SAME: Checked = { rows: [] };
+
+async function unitRows(plan: RunPlan, deps: EngineDeps, unit: Unit, before?: ReadonlyMap<string, string>): Promise<ResultRow[] | 'same'> {
   if (unit.sequence) return runSequence(plan, { ...deps, redact: redactorOf(plan, deps) }, unit);
   const { op } = unit;
   const rows = new RowMaker(redactorOf(plan, deps));
   const bindings = plan.bindings.filter((b) => !unit.only || unit.only.includes(b));
   const compare = plan.equivalence && bindings.length > 1;
+  // Sent again: every binding's answer is awaited first; the same bytes everywhere are not checked again.
+  const same = before ? sameAnswers(unitRequests(plan, unit).length, before) : undefined;
   // Each exchange is checked as soon as it arrives (in turn with every other exchange of the process).
-  const outcome = await exchangeUnit(plan, deps.transport, unit, (b, ex) => checkExchange(plan, deps, rows, unit, b, ex, compare));
+  const outcome = await exchangeUnit(plan, deps.transport, unit, async (b, ex) => (same && await same.arrive(b, ex) ? SAME : checkExchange(plan, deps, rows, unit, b, ex, compare)));
   if ('skipped' in outcome) return notRunRows(plan, rows, unit, outcome.skipped);
   const checked = outcome.sent;
+  if (checked.length > 0 && checked.every((c) => c.value === SAME)) return 'same';
   const out = checked.flatMap((c) => c.value.rows);
   for (const b of bindings) {
     const c = checked.find((x) => x.binding === b);
@@ -247,7 +274,27 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
       }, EQUIVALENCE_CHECK, eq.outcome, compareMs));
     }
   }
+  // A failed unit's answers, byte for byte: sent again, the same bytes reproduce its failure without checking them again.
+  if (deps.onFailedAnswers && out.some((r) => r.status === 'failed')) deps.onFailedAnswers(unit, new Map(checked.map((c) => [c.binding, answerPrint(c.exchange)])));
   return out;
+}
+
+/**
+ * Whether every binding of a unit sent again got the answer it had, byte for byte: each binding's
+ * `arrive` resolves once all have arrived.
+ */
+function sameAnswers(n: number, before: ReadonlyMap<string, string>): { arrive(b: string, ex: Exchange): Promise<boolean> } {
+  let left = n;
+  let all = true;
+  let done!: (v: boolean) => void;
+  const decided = new Promise<boolean>((r) => { done = r; });
+  return {
+    arrive(b, ex) {
+      if (answerPrint(ex) !== before.get(b)) all = false;
+      if (--left === 0) done(all);
+      return decided;
+    },
+  };
 }
 
 /** The rows of a unit not sent: one not-run row per binding, saying why. */
@@ -341,7 +388,8 @@ export function summarise(rows: readonly ResultRow[]): RunReport['summary'] {
 export async function runConformance(plan: RunPlan, given: EngineDeps, units: readonly Unit[] = planUnits(plan)): Promise<RunReport> {
   const started = Date.now();
   const tally = given.tally ?? new TransientTally();
-  const deps: EngineDeps = { ...given, tally };
+  const failedAnswers = new Map<Unit, ReadonlyMap<string, string>>();
+  const deps: EngineDeps = { ...given, tally, onFailedAnswers: (u, prints) => { failedAnswers.set(u, prints); } };
   const redact = redactorOf(plan, deps);
   const before = await preflight(plan, deps.transport);
   let done = 0;
@@ -381,7 +429,7 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
   halted ??= deps.stopped?.();
   // FLAKY: the failed read cases sent again, once the main pass is over (./flaky.ts).
   if (!halted) {
-    const again = await resendFailures(units, perUnit, (u) => runUnit(plan, deps, u),
+    const again = await resendFailures(units, perUnit, (u) => resendUnit(plan, { ...deps, onFailedAnswers: undefined }, u, failedAnswers.get(u)),
       { ...(deps.transport.options.deadline !== undefined ? { deadline: deps.transport.options.deadline } : {}), atOnce, stopped: () => deps.stopped?.() });
     perUnit.splice(0, perUnit.length, ...again.rows);
   }
