@@ -49,6 +49,8 @@ export interface ConformanceSettings {
   readonly examples?: number;
   /** Stop sending after this many failed rows (the report's `incomplete` says so). */
   readonly maxFailures?: number;
+  /** Percent (0 to 100, or "20%") of transient exchanges above which the target is unhealthy (--max-transient; default 20). */
+  readonly maxTransient?: number | string;
   /** Stop sending to a service after this many time-outs or connection failures in a row (0: never; default 5). */
   readonly giveUpAfter?: number;
   readonly insecureTls?: boolean;

@@ -70,10 +70,3 @@ export class TransientTally {
     };
   }
 }
-
-/** One line of transient answers for a summary: "12 transient answers (1.5% of 790 exchanges), 11 retried, 1 write ambiguous". */
-export function transientLine(t: TransientSummary): string {
-  const share = t.exchanges ? ((100 * t.answers) / t.exchanges).toFixed(1) : '0';
-  return `${t.answers} transient answer${t.answers === 1 ? '' : 's'} (${share}% of ${t.exchanges} exchanges; unhealthy above ${t.maxPercent}%), `
-    + `${t.retries} retr${t.retries === 1 ? 'y' : 'ies'}${t.ambiguous ? `, ${t.ambiguous} write${t.ambiguous === 1 ? '' : 's'} ambiguous (not re-sent)` : ''}`;
-}

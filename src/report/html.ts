@@ -19,8 +19,7 @@ import {
 import { rerunCommand } from './rerun.js';
 import { latencyMatrix } from './latency.js';
 import { canonicalDiffHtml, departingBindings, departsMark, EXCHANGE_CSS, prettyExcerpt } from './html-exchange.js';
-import { attemptsText, cellText, flakyRows, transientCell } from './transient.js';
-import { transientLine } from '../engine/transient.js';
+import { attemptsText, cellText, flakyRows, transientCell, transientLine } from './transient.js';
 
 /**
  * Longest request/response excerpt shown, in characters. The engine already keeps 4 KB of each

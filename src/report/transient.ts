@@ -3,8 +3,7 @@
  * src/engine/flaky.ts): the run's totals, per operation × binding the transient answers and
  * retries, and each failure that did not reproduce with its attempts. Plain text; each writer escapes it.
  */
-import type { ResultRow, RunReport, TransientCell } from '../core/types.js';
-import { transientLine } from '../engine/transient.js';
+import type { ResultRow, RunReport, TransientCell, TransientSummary } from '../core/types.js';
 
 /** The rows of failures that did not reproduce when sent again. */
 export function flakyRows(report: Pick<RunReport, 'results'>): ResultRow[] {
@@ -43,4 +42,11 @@ export function transientLines(report: Pick<RunReport, 'transient' | 'results'>,
     if (flaky.length > max) lines.push(`  … and ${flaky.length - max} more: see the reports`);
   }
   return lines;
+}
+
+/** One line of transient answers for a summary: "12 transient answers (1.5% of 790 exchanges), 11 retried, 1 write ambiguous". */
+export function transientLine(t: TransientSummary): string {
+  const share = t.exchanges ? ((100 * t.answers) / t.exchanges).toFixed(1) : '0';
+  return `${t.answers} transient answer${t.answers === 1 ? '' : 's'} (${share}% of ${t.exchanges} exchanges; unhealthy above ${t.maxPercent}%), `
+    + `${t.retries} retr${t.retries === 1 ? 'y' : 'ies'}${t.ambiguous ? `, ${t.ambiguous} write${t.ambiguous === 1 ? '' : 's'} ambiguous (not re-sent)` : ''}`;
 }
