@@ -42,6 +42,13 @@ describe('FLAKY: a failure that does not reproduce when its case is sent again',
     expect(summarise(out.rows[0]!).flaky).toBeUndefined();
   });
 
+  test('a sending not sent (a host given up on) or not checked is no pass: the failure stands', async () => {
+    const notRun: ResultRow = { ...row('skipped', 'all'), message: 'not sent: host given up on' };
+    const out = await resendFailures([unit()], [failing], async () => [notRun]);
+    expect(out.flaky).toBe(0);
+    expect(out.rows[0]).toEqual(failing);
+  });
+
   test('the same answers, byte for byte: reproduced without checking them again; a transient one is tried once more', async () => {
     const out = await resendFailures([unit()], [failing], async () => 'same' as const);
     expect(out.rows[0]).toEqual(failing);

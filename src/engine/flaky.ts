@@ -6,7 +6,7 @@
  * skipped row marked `flaky` with every attempt, shown as a warning and counted apart
  * (summary.flaky). It does not fail the gate.
  */
-import { EXCHANGE_CHECK } from '../core/rows.js';
+import { EXCHANGE_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
 import type { FlakyAttempt, ResultRow } from '../core/types.js';
 import type { Unit } from './plan.js';
 
@@ -51,10 +51,15 @@ export async function resendFailures(units: readonly Unit[], perUnit: readonly R
           if (onlyTransient(first)) continue;
           break;
         }
-        if (!again.some((r) => r.status === 'failed')) {
+        if (passedAll(again)) {
           attempts.push({ attempt: k, status: 'passed', message: 'no check failed' });
           out[i] = [...again, ...first.filter((r) => r.status === 'failed').map((r) => flakyRow(r, attempts))];
           flaky++;
+          break;
+        }
+        if (!again.some((r) => r.status === 'failed')) {
+          // Not sent, or not checked: it says nothing either way, and the failure stands.
+          attempts.push({ attempt: k, status: 'failed', message: 'not sent again or not checked' });
           break;
         }
         attempts.push({ attempt: k, status: 'failed', message: failureOf(again) });
@@ -64,6 +69,11 @@ export async function resendFailures(units: readonly Unit[], perUnit: readonly R
     }
   }));
   return { rows: out, flaky, resent: Math.min(next, todo.length) };
+}
+
+/** A sending that passed: nothing failed, and nothing was left unsent or unchecked (a host given up on, the deadline). */
+function passedAll(rows: readonly ResultRow[]): boolean {
+  return rows.some((r) => r.status === 'passed') && !rows.some((r) => r.status === 'failed' || r.check === NOT_RUN_CHECK);
 }
 
 function failureOf(rows: readonly ResultRow[]): string {

@@ -352,6 +352,8 @@ export class Transport {
         return out;
       }
       this.release(ex);
+      // Each silent attempt counts toward giving up: a host that stopped answering costs a few time-outs, not retries × them.
+      this.#note(host, ex);
       retried.push({ kind: kind!, ...(ex.response ? { status: ex.response.status } : {}), waitedMs: wait });
       last = ex;
       await new Promise((r) => setTimeout(r, wait));

@@ -24,6 +24,9 @@ describe('transientOf: gateway answers and lost connections, never the service\'
   test('any other 5xx is transient only when it is an HTML page', () => {
     expect(transientOf(answer(500, IIS_500, 'text/html'))).toBe('gateway_page');
     expect(transientOf(answer(500, IIS_500))).toBe('gateway_page');
+    // Not Implemented (python3 -m http.server answering a POST) is a permanent answer, HTML or not.
+    expect(transientOf(answer(501, '<!DOCTYPE HTML><html><body><h1>Error response</h1></body></html>', 'text/html;charset=utf-8'))).toBeUndefined();
+    expect(transientOf(answer(505, IIS_500, 'text/html'))).toBeUndefined();
   });
 
   test('the service\'s own 500 SOAP fault, XML or text is not transient', () => {

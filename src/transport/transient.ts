@@ -1,7 +1,7 @@
 /**
  * What a transient answer is, in one place: the network or a gateway in front of the service failed
  * this once, not the service's contract. A gateway answer (502, 503, 504, or any 5xx whose body is
- * an HTML page: the service itself answers XML or text, its faults included), a connection reset or
+ * an HTML page: the service itself answers XML or text, its faults included; 501 and 505 say "never", not "not now"), a connection reset or
  * closed with no answer, or a timeout. A read is retried on it (with backoff, honouring Retry-After,
  * within the run's deadline); a write never is: its outcome is ambiguous.
  */
@@ -12,6 +12,9 @@ export type TransientKind = 'gateway_502' | 'gateway_503' | 'gateway_504' | 'gat
 
 /** Transport failures that leave no answer at all and may pass on their own. */
 const TRANSIENT_ERRORS: ReadonlySet<string> = new Set(['connection_reset', 'timeout']);
+
+/** 5xx statuses that say the request will never be served (Not Implemented, HTTP Version Not Supported): never transient. */
+const PERMANENT: ReadonlySet<number> = new Set([501, 505]);
 
 /** Whether a body reads as an HTML page (a gateway's or a web server's), not a SOAP/XML or text answer. */
 export function isHtmlPage(contentType: string | undefined, body: Buffer): boolean {
@@ -33,7 +36,7 @@ export function transientOf(ex: Pick<Exchange, 'response' | 'error'>): Transient
     if (!isHtmlPage(r.headers['content-type'], r.body) && looksXml(r.body)) return undefined;
     return `gateway_${r.status}` as TransientKind;
   }
-  return isHtmlPage(r.headers['content-type'], r.body) ? 'gateway_page' : undefined;
+  return !PERMANENT.has(r.status) && isHtmlPage(r.headers['content-type'], r.body) ? 'gateway_page' : undefined;
 }
 
 function looksXml(body: Buffer): boolean {
