@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { ResultRow, RunReport } from '../core/types.js';
 import { githubAnnotations } from './github.js';
 import { renderHtml } from './html.js';
+import { renderMarkdown } from './markdown.js';
 import { transientLines } from './transient.js';
 import { validateReport } from '../schema/json.js';
 import { summarise } from '../engine/run.js';
@@ -45,5 +46,11 @@ describe('transient answers and FLAKY rows in the reports', () => {
     expect(html).toContain('<p class="note transient">Transient: 3 transient answers of 40 exchanges, 2 retries, 1 write ambiguous</p>');
     expect(html).toContain('<p class="note flaky">FLAKY: default :: http_exchange: attempt 1 failed, attempt 2 passed</p>');
     expect(html).toMatch(/<section class="transient" id="transient">[\s\S]*Transient: 3 transient answers/);
+  });
+
+  test('the Markdown summary: the totals and the flaky rows', () => {
+    const md = renderMarkdown(report);
+    expect(md).toContain('Transient: 3 transient answers (7.5% of 40 exchanges; unhealthy above 20%), 2 retries, 1 write ambiguous (not re-sent)');
+    expect(md).toContain('- GetMeals \\[soap11\\] default :: http\\_exchange: attempt 1 failed, attempt 2 passed');
   });
 });
