@@ -159,7 +159,7 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
 function transientRow(rows: RowMaker, base: RowBase, unit: Unit, ex: Exchange): (Checked & { ambiguous?: string }) | undefined {
   const kind = transientOf(ex);
   if (!kind) return undefined;
-  const what = ex.response ? `a transient answer (${kind}, HTTP ${ex.response.status})` : `no answer (${kind})`;
+  const what = ex.response ? `a transient answer (${kind}, HTTP ${ex.response.status})` : `no answer (${kind}: ${ex.error?.message})`;
   const n = ex.retried?.length ?? 0;
   if (unit.op.mutates) {
     const ambiguous = ambiguousWrite(ex)!;
