@@ -362,8 +362,8 @@ async function cancellations(plan: RunPlan, unit: Unit, spec: SequenceSpec, book
         judged.add(binding);
         if (before) judged.add(before.binding);
       }
-      // Carry on from what is true: the booking is cancelled now, or nothing is known to blame a leak on.
-      before = known ? { booking: b, binding } : undefined;
+      // Carry on from what is true: the booking is cancelled now (else the last one known cancelled stays the one before).
+      if (known) before = { booking: b, binding };
       continue;
     }
     if (r.alreadyCancelled && before) leaks.push({ booking: b, binding, before, how: r.how });
