@@ -342,6 +342,8 @@ async function cancellations(plan: RunPlan, unit: Unit, spec: SequenceSpec, book
   interface Leak { readonly booking: Booking; readonly binding: BindingId; readonly before: { booking: Booking; binding: BindingId }; readonly how: string }
   const leaks: Leak[] = [];
   const judged = new Set<BindingId>();
+  const cleanCanceller = new Set<BindingId>();
+  const cleanObserver = new Set<BindingId>();
   const notJudged: string[] = [];
   let before: { booking: Booking; binding: BindingId } | undefined;
   for (const [k, b] of bookings.entries()) {
@@ -370,7 +372,12 @@ async function cancellations(plan: RunPlan, unit: Unit, spec: SequenceSpec, book
     else if (r.alreadyCancelled) notJudged.push(`${kind} ${b.id} answered "already cancelled" before this sequence cancelled anything`);
     else if (r.kind === 'accepted') {
       judged.add(binding);
-      if (before) judged.add(before.binding);
+      if (before) {
+        judged.add(before.binding);
+        // Seen working: that binding's cancellation leaked nothing into this one, and this one read no leak.
+        cleanCanceller.add(before.binding);
+        cleanObserver.add(binding);
+      }
     }
     if (r.kind === 'accepted') before = { booking: b, binding };
   }
@@ -383,8 +390,13 @@ async function cancellations(plan: RunPlan, unit: Unit, spec: SequenceSpec, book
   // whichever binding answers next is the cancelling one; otherwise both are named.
   const observers = new Set(leaks.map((l) => l.binding));
   const cancellers = new Set(leaks.map((l) => l.before.binding));
+  // When the leaks alone cannot tell (one canceller, one observer: noise may have taken the other
+  // round's answers), a binding seen working in that role elsewhere in the sequence is cleared.
   const blame = (l: Leak): BindingId[] => observers.size === 1 && cancellers.size > 1 ? [l.binding]
-    : cancellers.size === 1 && observers.size > 1 ? [l.before.binding] : [...new Set([l.before.binding, l.binding])];
+    : cancellers.size === 1 && observers.size > 1 ? [l.before.binding]
+      : l.before.binding !== l.binding && cleanCanceller.has(l.before.binding) && !cleanObserver.has(l.binding) ? [l.binding]
+        : l.before.binding !== l.binding && cleanObserver.has(l.binding) && !cleanCanceller.has(l.before.binding) ? [l.before.binding]
+          : [...new Set([l.before.binding, l.binding])];
   const findings = new Map<BindingId, Finding[]>();
   for (const l of leaks) {
     const f: Finding = {
