@@ -344,6 +344,7 @@ async function cancellations(plan: RunPlan, unit: Unit, spec: SequenceSpec, book
   const judged = new Set<BindingId>();
   const cleanCanceller = new Set<BindingId>();
   const cleanObserver = new Set<BindingId>();
+  let ambiguousSeen = false;
   const notJudged: string[] = [];
   let before: { booking: Booking; binding: BindingId } | undefined;
   for (const [k, b] of bookings.entries()) {
@@ -355,6 +356,7 @@ async function cancellations(plan: RunPlan, unit: Unit, spec: SequenceSpec, book
     }
     const r = await call(op, binding, cancelParams(b), b);
     if (r.ambiguous) {
+      ambiguousSeen = true;
       // Whether the cancellation took effect, a second one tells (cancelling twice changes nothing more).
       const again = await call(op, binding, cancelParams(b), b);
       const known = again.alreadyCancelled || again.kind === 'accepted';
@@ -390,12 +392,15 @@ async function cancellations(plan: RunPlan, unit: Unit, spec: SequenceSpec, book
   // whichever binding answers next is the cancelling one; otherwise both are named.
   const observers = new Set(leaks.map((l) => l.binding));
   const cancellers = new Set(leaks.map((l) => l.before.binding));
-  // When the leaks alone cannot tell (one canceller, one observer: noise may have taken the other
-  // round's answers), a binding seen working in that role elsewhere in the sequence is cleared.
+  // When an ambiguous cancellation took the answers the leaks would have been told apart by (one
+  // canceller, one observer left), a binding seen working in that role elsewhere in the sequence is
+  // cleared. Only then: a leak that depends on the bookings (one customer's) leaves a binding
+  // working for others, and a quiet run has the evidence of both rounds.
+  const thin = ambiguousSeen && cancellers.size === 1 && observers.size === 1;
   const blame = (l: Leak): BindingId[] => observers.size === 1 && cancellers.size > 1 ? [l.binding]
     : cancellers.size === 1 && observers.size > 1 ? [l.before.binding]
-      : l.before.binding !== l.binding && cleanCanceller.has(l.before.binding) && !cleanObserver.has(l.binding) ? [l.binding]
-        : l.before.binding !== l.binding && cleanObserver.has(l.binding) && !cleanCanceller.has(l.before.binding) ? [l.before.binding]
+      : thin && l.before.binding !== l.binding && cleanCanceller.has(l.before.binding) && !cleanObserver.has(l.binding) ? [l.binding]
+        : thin && l.before.binding !== l.binding && cleanObserver.has(l.binding) && !cleanCanceller.has(l.before.binding) ? [l.before.binding]
           : [...new Set([l.before.binding, l.binding])];
   const findings = new Map<BindingId, Finding[]>();
   for (const l of leaks) {
