@@ -121,8 +121,12 @@ export type TransportErrorCode =
   /** Not sent: the run was stopped (an interrupt), or the host stopped answering earlier in the run. */
   | 'not_sent';
 
-/** Failures that say the host does not answer at all (a response of any kind says it does). */
-const SILENT: ReadonlySet<string> = new Set(['connection_refused', 'unknown_host', 'tls_error', 'timeout', 'connection_reset']);
+/**
+ * Failures that say the host does not answer at all (a response of any kind says it does). Not a
+ * reset: the host took the connection, and a gateway's noise (issue 32) must not look like a host
+ * gone; a reset costs no time-out either.
+ */
+const SILENT: ReadonlySet<string> = new Set(['connection_refused', 'unknown_host', 'tls_error', 'timeout']);
 
 /** Why the transport aborted an exchange (the abort signal's reason). */
 class Stop extends Error {
@@ -352,8 +356,9 @@ export class Transport {
         return out;
       }
       this.release(ex);
-      // Each silent attempt counts toward giving up: a host that stopped answering costs a few time-outs, not retries × them.
-      this.#note(host, ex);
+      // Each timed-out attempt counts toward giving up: a host that stopped answering costs a few time-outs, not
+      // retries × them. A reset does not: a gateway's noise must not look like a host gone (the exchange's outcome counts).
+      if (ex.error?.code === 'timeout') this.#note(host, ex);
       retried.push({ kind: kind!, ...(ex.response ? { status: ex.response.status } : {}), waitedMs: wait });
       last = ex;
       await new Promise((r) => setTimeout(r, wait));
