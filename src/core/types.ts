@@ -87,6 +87,18 @@ export interface Exchange {
   readonly response?: HttpResponse;
   /** Set when no complete response was received (refused, timeout, size cap, reset...). */
   readonly error?: { readonly code: string; readonly message: string };
+  /** Transient answers (src/transport/transient.ts) this one replaced, in the order they came: a read retried. */
+  readonly retried?: readonly RetriedAnswer[];
+}
+
+/** One transient answer a read was retried after. */
+export interface RetriedAnswer {
+  /** What it was: a gateway page (gateway_503, ...), connection_reset, timeout, connection_refused. */
+  readonly kind: string;
+  /** Its HTTP status, when it was an answer. */
+  readonly status?: number;
+  /** Milliseconds waited before the retry (backoff or Retry-After). */
+  readonly waitedMs: number;
 }
 
 export type Status = 'passed' | 'failed' | 'skipped' | 'known';
@@ -135,6 +147,47 @@ export interface ResultRow {
   readonly request?: string;
   readonly response?: string;
   readonly durationMs?: number;
+  /**
+   * A failure that did not reproduce when its case was sent again (FLAKY): the row keeps its first
+   * failure as a skipped row, the attempts say what each sending gave; it does not fail the run.
+   */
+  readonly flaky?: { readonly attempts: readonly FlakyAttempt[] };
+}
+
+/** One sending of a case whose failure did not reproduce. */
+export interface FlakyAttempt {
+  /** 1: the run's main pass; 2 and on: sent again after it. */
+  readonly attempt: number;
+  readonly status: 'failed' | 'passed';
+  readonly message: string;
+}
+
+/** Transient answers of one operation × binding (RunReport.transient). */
+export interface TransientCell {
+  readonly operation: string;
+  readonly binding: string;
+  /** Requests sent, retries included. */
+  readonly exchanges: number;
+  /** Of them, transient answers (a gateway page, a reset, a timeout). */
+  readonly answers: number;
+  /** Reads sent again after a transient answer. */
+  readonly retries: number;
+  /** Writes left without a (real) answer: their outcome is ambiguous, never re-sent. */
+  readonly ambiguous: number;
+}
+
+/** The transient answers of a run, and whether the target was healthy enough to judge (src/transport/transient.ts). */
+export interface TransientSummary {
+  readonly exchanges: number;
+  readonly answers: number;
+  readonly retries: number;
+  readonly ambiguous: number;
+  /** --max-transient: the share of transient answers, in percent, above which the target is unhealthy. */
+  readonly maxPercent: number;
+  /** More than maxPercent of the exchanges were transient: an outage (exit 4), not a verdict on the contract. */
+  readonly unhealthy: boolean;
+  /** Per operation × binding, those with any transient answer. */
+  readonly cells: readonly TransientCell[];
 }
 
 /**
@@ -162,9 +215,10 @@ export interface RunReport {
   /**
    * Rows by status (`total` is their sum); `passedUnreached`, set with the verdict: how many of the
    * passed rows are about answers that never reached the data path, no passes of the contract (the
-   * headlines count them apart).
+   * headlines count them apart); `flaky`: rows of failures that did not reproduce when sent again
+   * (skipped rows, counted apart; absent: none).
    */
-  summary: { passed: number; failed: number; skipped: number; known: number; total: number; passedUnreached?: number };
+  summary: { passed: number; failed: number; skipped: number; known: number; total: number; passedUnreached?: number; flaky?: number };
   results: ResultRow[];
   /** The run's one verdict (src/core/verdict.ts), set when the run is over: the exit code and every headline come from it. */
   readonly verdict?: Verdict;
@@ -200,6 +254,8 @@ export interface RunReport {
   readonly latencyGate?: LatencyLimits;
   /** The target's WSDLs against the contract's, read at the preflight (absent: none fetched, as in a shard-merged report). */
   readonly drift?: DriftReport;
+  /** Transient answers per operation × binding, retries and ambiguous writes, and whether the target was healthy (absent: none met). */
+  readonly transient?: TransientSummary;
 }
 
 /**

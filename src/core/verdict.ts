@@ -45,7 +45,7 @@ export function nothingAnswered(rows: readonly Pick<ResultRow, 'check' | 'status
   return exchanges.some((r) => r.status === 'failed') && !exchanges.some((r) => r.status === 'passed');
 }
 
-type Judged = Pick<RunReport, 'results' | 'untested' | 'diagnosis' | 'bookings' | 'incomplete'>;
+type Judged = Pick<RunReport, 'results' | 'untested' | 'diagnosis' | 'bookings' | 'incomplete' | 'transient'>;
 
 /**
  * Whether a row is about one operation × binding cell whose valid calls never reached the data path
@@ -101,6 +101,10 @@ export function judgeRun(report: Judged, signal?: number): RunVerdict {
   }
   if (nothingAnswered(rows)) {
     return { verdict: 'OUTAGE', exitCode: EXIT_UNREACHABLE, reason: 'the target did not answer a single request: nothing was tested' };
+  }
+  // Too many transient answers (gateway pages, dropped connections, time-outs): an outage, neither a pass nor a broken contract.
+  if (report.transient?.unhealthy) {
+    return { verdict: 'OUTAGE', exitCode: EXIT_UNREACHABLE, reason: `the target is unhealthy: more than --max-transient ${report.transient.maxPercent}% of its exchanges were transient` };
   }
   const extent = untestedExtent(report);
   if (extent === 'all') return { verdict: 'UNTESTED', exitCode: EXIT_UNTESTED, reason: 'no valid call reached the data path: nothing was tested' };

@@ -65,6 +65,8 @@ export interface RunPlan {
   readonly latency?: LatencyLimits;
   /** A breaking difference of the target's WSDL from the contract's fails the run (--fail-on-drift). */
   readonly failOnDrift?: boolean;
+  /** --max-transient: percent of transient exchanges above which the target is unhealthy (default ./transient.ts DEFAULT_MAX_TRANSIENT). */
+  readonly maxTransient?: number;
 }
 
 /** A matcher of case ids for --case patterns: `*` any characters, `?` one, the rest literal. */
@@ -396,9 +398,12 @@ export function skipReason(plan: Pick<RunPlan, 'target' | 'allowMutations'>, op:
   return undefined;
 }
 
-/** Retries after a failed exchange: none for a state-changing operation (a retry could apply it twice). */
+/** Retries of a read after a transient answer (src/transport/transient.ts) or a refused connection. */
+export const READ_RETRIES = 3;
+
+/** Retries after a transient answer: none for a state-changing operation (a retry could apply it twice). */
 export function retriesFor(op: Operation): number {
-  return op.mutates ? 0 : 2;
+  return op.mutates ? 0 : READ_RETRIES;
 }
 
 // ---- requests -----------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import { acceptance, compareViews, detachedView, type BindingView, type CallCont
 import { checkBudgetMs } from '../xml/limits.js';
 import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 import { collectGarbage } from '../core/memory.js';
+import { createHash } from 'node:crypto';
 import { hasLatencyLimit, latencyGateRows } from './latency-gate.js';
 import { curlCommand, networkFlags } from '../transport/curl.js';
 import type { Transport } from '../transport/client.js';
@@ -32,6 +33,9 @@ import { poolOf, POOL_NAMES } from './bookings.js';
 import { runSequence, SEQUENCE_CASE, sequenceNotRun } from './sequences.js';
 import { bindingParams, bookingNeeds, planUnits, secretsOf, unitRequests, type RunPlan, type Unit } from './plan.js';
 import { findingsBytes, RowMaker, type RowBase } from './rows.js';
+import { resendFailures } from './flaky.js';
+import { ambiguousWrite, DEFAULT_MAX_TRANSIENT, TransientTally } from './transient.js';
+import { transientOf } from '../transport/transient.js';
 
 export interface EngineDeps {
   readonly transport: Transport;
@@ -46,6 +50,10 @@ export interface EngineDeps {
   readonly onBooking?: (use: BookingUse) => void;
   /** Told of each call of a sequence, in the order sent (`record` keeps them so). */
   readonly onStep?: (step: { readonly op: Operation; readonly binding: BindingId; readonly n: number; readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange }) => void;
+  /** Counts the run's transient answers per operation × binding (./transient.ts; runConformance makes one). */
+  readonly tally?: TransientTally;
+  /** Told of each failed unit's answers (answerPrint per binding): a FLAKY re-send compares with them. */
+  readonly onFailedAnswers?: (unit: Unit, prints: ReadonlyMap<string, string>) => void;
 }
 
 const targetRedactors = new WeakMap<Target, Redactor>();
@@ -96,6 +104,9 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
   const base: RowBase = { op, binding: b, caseId: unit.caseId, reproduce: reproduceCommand(plan, unit, ex), exchange: ex };
   if (ex.error?.code === 'not_sent') return { rows: [rows.row(base, NOT_RUN_CHECK, { skipped: ex.error.message })], unviewed: ex.error.message };
   const booked = unit.bookings?.[b] !== undefined;
+  deps.tally?.note(op.name, b, ex, op.mutates);
+  const transient = transientRow(rows, base, unit, ex);
+  if (transient) return { ...transient, ...(booked && transient.ambiguous ? { bookingOutcome: `ambiguous (${transient.ambiguous}): not re-sent, its state is unknown` } : {}) };
   if (ex.error || !ex.response) {
     return { rows: [rows.row(base, EXCHANGE_CHECK, [{ check: EXCHANGE_CHECK, code: 'no_response', path: '/', message: `no response: ${ex.error?.code}: ${ex.error?.message}` }])],
       ...(booked ? { bookingOutcome: `no response (${ex.error?.code}): its state is unknown` } : {}) };
@@ -146,6 +157,27 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
   });
 }
 
+/**
+ * The row of an exchange that ended transient (src/transport/transient.ts): a write's outcome is
+ * ambiguous (recorded, never re-sent, not judged); a read's transient answer, its retries spent, is
+ * a failure the FLAKY pass sends again (./flaky.ts). Not checked either way: it is not the service's answer.
+ */
+function transientRow(rows: RowMaker, base: RowBase, unit: Unit, ex: Exchange): (Checked & { ambiguous?: string }) | undefined {
+  const kind = transientOf(ex);
+  if (!kind) return undefined;
+  const what = ex.response ? `a transient answer (${kind}, HTTP ${ex.response.status})` : `no answer (${kind}: ${ex.error?.message})`;
+  const n = ex.retried?.length ?? 0;
+  if (unit.op.mutates) {
+    const ambiguous = ambiguousWrite(ex)!;
+    const row = rows.row(base, EXCHANGE_CHECK, { skipped: `ambiguous: ${unit.op.name} got ${ambiguous}: whether it took effect is unknown; a write is never re-sent blindly, so it is not judged` });
+    return { rows: [ex.response ? { ...row, ...rows.excerpts(ex) } : row], unviewed: `${base.binding}: its ${unit.op.name} is ambiguous (${what})`, ambiguous };
+  }
+  const finding = { check: EXCHANGE_CHECK, code: 'transient_answer' as const, path: '/',
+    message: `${what}${n ? ` after ${n} retr${n === 1 ? 'y' : 'ies'}` : ''}: not the service's answer (a gateway or the network failed); the case is sent again after the run's main pass` };
+  return { rows: [ex.response ? rows.exchangeRow({ ...base, exchange: ex }, EXCHANGE_CHECK, [finding]) : rows.row(base, EXCHANGE_CHECK, [finding])],
+    unviewed: `${base.binding} got ${what}` };
+}
+
 /** What a run's memo of views may hold, in characters of body text (see TextMemo). */
 const VIEW_MEMO_BUDGET = 4 * 1024 * 1024;
 const views = new WeakMap<RunPlan, TextMemo<BindingView>>();
@@ -180,31 +212,56 @@ function reproduceCommand(plan: RunPlan, unit: Unit, ex: Pick<Exchange, 'request
 
 /** Send one unit on every selected binding and produce its rows, redacted. */
 export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Promise<ResultRow[]> {
+  return (await unitRows(plan, deps, unit)) as ResultRow[];
+}
+
+/** What identifies an answer byte for byte: its status and a digest of its body, or its transport error. */
+export function answerPrint(ex: Exchange): string {
+  return ex.response ? `${ex.response.status} ${createHash('sha1').update(ex.response.body).digest('base64')}` : `error ${ex.error?.code}`;
+}
+
+/**
+ * Send a failed unit again (./flaky.ts): 'same' when every binding's answer is, byte for byte, the
+ * one it failed on (`before`: answerPrint per binding), so the failure reproduces and is not checked
+ * again; else its rows, checked as in the main pass.
+ */
+export async function resendUnit(plan: RunPlan, deps: EngineDeps, unit: Unit, before: ReadonlyMap<string, string> | undefined): Promise<ResultRow[] | 'same'> {
+  return unitRows(plan, deps, unit, before);
+}
+
+/** No rows: the answers of a re-sent unit were the same bytes again (resendUnit). */
+const SAME: Checked = { rows: [] };
+
+async function unitRows(plan: RunPlan, deps: EngineDeps, unit: Unit, before?: ReadonlyMap<string, string>): Promise<ResultRow[] | 'same'> {
   if (unit.sequence) return runSequence(plan, { ...deps, redact: redactorOf(plan, deps) }, unit);
   // What each checked answer's findings hold counts in the transport's body budget until the unit is
   // done (issue 35): large bodies read meanwhile wait for it as for a body.
   const held: (() => void)[] = [];
   try {
-    return await unitRows(plan, deps, unit, held);
+    return await checkedRows(plan, deps, unit, held, before);
   } finally {
     for (const release of held) release();
   }
 }
 
-/** runUnit's rows of a unit that is not a sequence, each checked answer's findings charged to the body budget (`held`). */
-async function unitRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: (() => void)[]): Promise<ResultRow[]> {
+/** unitRows of a unit that is not a sequence, each checked answer's findings charged to the body budget (`held`). */
+async function checkedRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: (() => void)[], before?: ReadonlyMap<string, string>): Promise<ResultRow[] | 'same'> {
   const { op } = unit;
   const rows = new RowMaker(redactorOf(plan, deps));
   const bindings = plan.bindings.filter((b) => !unit.only || unit.only.includes(b));
   const compare = plan.equivalence && bindings.length > 1;
+  // Sent again: every binding's answer is awaited first; the same bytes everywhere are not checked again.
+  const same = before ? sameAnswers(unitRequests(plan, unit).length, before) : undefined;
   // Each exchange is checked as soon as it arrives (in turn with every other exchange of the process).
   const outcome = await exchangeUnit(plan, deps.transport, unit, async (b, ex) => {
+    if (same && await same.arrive(b, ex)) return SAME;
     const c = await checkExchange(plan, deps, rows, unit, b, ex, compare);
     held.push(deps.transport.charge(findingsBytes(c.rows)));
     return c;
   });
   if ('skipped' in outcome) return notRunRows(plan, rows, unit, outcome.skipped);
   const checked = outcome.sent;
+  if (checked.length > 0 && checked.every((c) => c.value === SAME)) return 'same';
   const out = checked.flatMap((c) => c.value.rows);
   for (const b of bindings) {
     const c = checked.find((x) => x.binding === b);
@@ -218,9 +275,12 @@ async function unitRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: (() =
     // A comparison needs every binding's answer: one not sent (an interrupt, a host given up on) or not
     // checked before the deadline leaves nothing to compare.
     const unsent = late.find((c) => c.exchange.error?.code === 'not_sent');
+    // A binding that got only a transient answer, or a write whose outcome is ambiguous: nothing to compare it by.
+    const transient = late.find((c) => c.value.unviewed !== DEADLINE_PASSED);
     let compareMs: number | undefined;
     const outcomes = unsent
       ? [{ binding: undefined, outcome: { skipped: `not compared: ${unsent.exchange.error!.message}` } }]
+      : transient ? [{ binding: undefined, outcome: { skipped: `not compared: ${transient.value.unviewed}` } }]
       : late.length > 0
         ? [{ binding: undefined, outcome: { skipped: `not compared: ${DEADLINE_PASSED} before ${late.map((c) => c.binding).join(', ')} ${late.length > 1 ? 'were' : 'was'} checked` } }]
         : await inTurn(async () => {
@@ -238,6 +298,8 @@ async function unitRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: (() =
     }
   }
   if (unit.rejectedBefore) out.push(...rejectedBeforeRows(plan, rows, unit, checked));
+  // A failed unit's answers, byte for byte: sent again, the same bytes reproduce its failure without checking them again.
+  if (deps.onFailedAnswers && out.some((r) => r.status === 'failed')) deps.onFailedAnswers(unit, new Map(checked.map((c) => [c.binding, answerPrint(c.exchange)])));
   return out;
 }
 
@@ -270,6 +332,25 @@ function rejectedBeforeRows(plan: RunPlan, rows: RowMaker, unit: Unit, checked: 
       + `and the run sent it only ${calls.length} rejected calls before (${calls.map((c) => `${c.caseId} through ${c.binding}`).join(', ')}): a rejected call cancelled it`,
     expected: `${booking.id} cancellable after its rejected calls`, actual: outcome,
   }])];
+}
+
+
+/**
+ * Whether every binding of a unit sent again got the answer it had, byte for byte: each binding's
+ * `arrive` resolves once all have arrived.
+ */
+function sameAnswers(n: number, before: ReadonlyMap<string, string>): { arrive(b: string, ex: Exchange): Promise<boolean> } {
+  let left = n;
+  let all = true;
+  let done!: (v: boolean) => void;
+  const decided = new Promise<boolean>((r) => { done = r; });
+  return {
+    arrive(b, ex) {
+      if (answerPrint(ex) !== before.get(b)) all = false;
+      if (--left === 0) done(all);
+      return decided;
+    },
+  };
 }
 
 /** The rows of a unit not sent: one not-run row per binding, saying why. */
@@ -353,16 +434,23 @@ function bookingsOf(plan: RunPlan, units: readonly Unit[], used: readonly Bookin
 /** Summary counts of rows. */
 export function summarise(rows: readonly ResultRow[]): RunReport['summary'] {
   const s = { passed: 0, failed: 0, skipped: 0, known: 0, total: rows.length };
-  for (const r of rows) s[r.status]++;
-  return s;
+  let flaky = 0;
+  for (const r of rows) {
+    s[r.status]++;
+    if (r.flaky) flaky++;
+  }
+  return flaky ? { ...s, flaky } : s;
 }
 
 /**
  * Run a whole plan and build the (redacted) report; `units` narrows it to some of the plan's units
  * (a shard), the report keeping the plan's bindings and operations.
  */
-export async function runConformance(plan: RunPlan, deps: EngineDeps, units: readonly Unit[] = planUnits(plan)): Promise<RunReport> {
+export async function runConformance(plan: RunPlan, given: EngineDeps, units: readonly Unit[] = planUnits(plan)): Promise<RunReport> {
   const started = Date.now();
+  const tally = given.tally ?? new TransientTally();
+  const failedAnswers = new Map<Unit, ReadonlyMap<string, string>>();
+  const deps: EngineDeps = { ...given, tally, onFailedAnswers: (u, prints) => { failedAnswers.set(u, prints); } };
   const redact = redactorOf(plan, deps);
   const before = await preflight(plan, deps.transport);
   let done = 0;
@@ -413,7 +501,8 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
         const rows = await runUnit(plan, { ...deps, onBooking: (x) => { used[i]!.push(x); deps.onBooking?.(x); } }, u);
         perUnit[i] = u.baseline && rows.some((r) => r.status === 'failed') ? await shrinkUnit(plan, deps, u, rows) : rows;
         sent++;
-        failed += perUnit[i]!.filter((r) => r.status === 'failed').length;
+        // A read left transient is no failure yet: it is sent again after the main pass.
+        failed += perUnit[i]!.filter((r) => r.status === 'failed' && !r.findings.every((f) => f.code === 'transient_answer')).length;
         if (plan.maxFailures !== undefined && failed >= plan.maxFailures) halted ??= maxFailuresReached;
         deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`, failed);
       } finally {
@@ -422,14 +511,22 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     }
   }));
   halted ??= deps.stopped?.();
+  // FLAKY: the failed read cases sent again, once the main pass is over (./flaky.ts).
+  if (!halted) {
+    const again = await resendFailures(units, perUnit, (u) => resendUnit(plan, { ...deps, onFailedAnswers: undefined }, u, failedAnswers.get(u)),
+      { ...(deps.transport.options.deadline !== undefined ? { deadline: deps.transport.options.deadline } : {}), atOnce, stopped: () => deps.stopped?.() });
+    perUnit.splice(0, perUnit.length, ...again.rows);
+  }
   const after = diagnoseUnits(plan, units, perUnit);
   const ran = [...before.rows, ...perUnit.flat(), ...after.rows];
   // The latency gate judges what was answered, last: its rows are about every case of a cell.
   const gated = hasLatencyLimit(plan.latency) ? latencyGateRows({ results: ran, bindings: plan.bindings, operations: plan.operations.map((o) => o.name) }, plan.latency) : [];
   const results = gated.length > 0 ? [...ran, ...gated] : ran;
-  // That nothing was tested is said first: it explains everything below it.
+  const health = tally.summary(plan.maxTransient ?? DEFAULT_MAX_TRANSIENT);
+  // That nothing was tested is said first: it explains everything below it; an unhealthy target before the rest.
   const first = (d: Diagnosis) => d.code === NOTHING_TESTED;
-  const diagnosis = [...after.diagnosis.filter(first), ...settleWsdlHints(before, after.reachedServices), ...after.diagnosis.filter((d) => !first(d))];
+  const diagnosis = [...after.diagnosis.filter(first), ...(health.diagnosis ? [health.diagnosis] : []), ...settleWsdlHints(before, after.reachedServices),
+    ...after.diagnosis.filter((d) => !first(d))];
   const t = plan.target;
   const summary = summarise(results);
   // The failed rows counted when the bound was reached differ from the summary's: the cases under way
@@ -454,6 +551,7 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     ...(diagnosis.length > 0 ? { diagnosis } : {}),
     ...bookingsOf(plan, units, used),
     ...(after.untested.length > 0 ? { untested: after.untested } : {}),
+    ...(health.transient ? { transient: health.transient } : {}),
     ...(halted ? { incomplete: `${halted}: ${sent} of ${units.length} cases run` } : {}),
     ...(plan.generation && plan.generation.examples > 0
       ? { generation: { seed: plan.generation.seed, examples: plan.generation.examples, languagesFrom: plan.generation.languagesFrom } } : {}),

@@ -30,6 +30,7 @@ import { acceptance } from '../equivalence/compare.js';
 import { curlCommand } from '../transport/curl.js';
 import { withBooking, type Booking, type PoolName } from './bookings.js';
 import { retriesFor, skipReason, type RunPlan, type Unit } from './plan.js';
+import { ambiguousWrite } from './transient.js';
 import { RowMaker } from './rows.js';
 import type { EngineDeps } from './run.js';
 
@@ -125,6 +126,10 @@ interface Read {
   readonly how: string;
   readonly text?: string;
   readonly alreadyCancelled?: boolean;
+  /** A write left without a real answer (./transient.ts ambiguousWrite): never re-sent, its effect read back where a read can tell. */
+  readonly ambiguous?: boolean;
+  /** The step's number. */
+  readonly n?: number;
 }
 
 const ALREADY_CANCELLED = /already\s*(been\s*)?cancel/i;
@@ -154,6 +159,9 @@ export async function runSequence(plan: RunPlan, deps: EngineDeps, unit: Unit): 
   if (skipped) return sequenceNotRun(plan, unit, skipped, rows);
   const bookings = spec.bookings ?? [];
   const sent: Sent[] = [];
+  // What was learnt of an ambiguous write, said on its step (the state read back).
+  const notes = new Map<number, string>();
+  const note: Note = (n, text) => { if (n !== undefined) notes.set(n, text); };
   // Steps are numbered as they are started (reads of one phase go out together, in a fixed order).
   let started = 0;
   const call = async (op: Operation, binding: BindingId, params: Params, booking: Booking, text?: string): Promise<Read> => {
@@ -162,7 +170,10 @@ export async function runSequence(plan: RunPlan, deps: EngineDeps, unit: Unit): 
     const sentParams = op.mutates ? withBooking(op.name, withCredentials, booking) : withCredentials;
     const request = requestFor(plan.target, op, binding, sentParams);
     const exchange = await deps.transport.send(request, retriesFor(op), serviceUrlOf(plan.target, op, plan.bindings[0]!));
-    const read = readAnswer(plan, deps, op, binding, unit.caseId, exchange);
+    deps.tally?.note(op.name, binding, exchange, op.mutates);
+    const ambiguous = op.mutates ? ambiguousWrite(exchange) : undefined;
+    const read: Read = ambiguous ? { kind: 'unknown', how: `ambiguous: ${ambiguous}, not re-sent`, ambiguous: true, n }
+      : { ...readAnswer(plan, deps, op, binding, unit.caseId, exchange), n };
     const outcome = read.kind === 'accepted' && text === undefined && read.text !== undefined ? `read ${q(read.text)}` : read.how;
     const step: SequenceStep = { n, operation: op.name, binding, booking: booking.id, ...(text !== undefined ? { text } : {}), outcome };
     sent.push({ step, exchange });
@@ -173,16 +184,17 @@ export async function runSequence(plan: RunPlan, deps: EngineDeps, unit: Unit): 
     }
     return read;
   };
-  const verdicts = spec.family === 'write-read' ? await writeRead(plan, unit, bookings, call)
+  const verdicts = spec.family === 'write-read' ? await writeRead(plan, unit, bookings, call, note)
     : spec.family === 'unchanged' ? await unchanged(plan, unit, spec, bookings[0]!, call)
-      : await cancellations(plan, unit, spec, bookings, call);
+      : await cancellations(plan, unit, spec, bookings, call, note);
   sent.sort((a, b) => a.step.n - b.step.n);
   const script = reproduceScript(plan, sent);
-  const steps = sent.map((s) => s.step);
+  const steps = sent.map((s) => (notes.has(s.step.n) ? { ...s.step, outcome: `${s.step.outcome}; ${notes.get(s.step.n)}` } : s.step));
   return verdicts.map((v) => {
     const row = rows.row({ op: v.op, binding: v.binding, caseId: unit.caseId, reproduce: v.outcome.length ? script : '' }, SEQUENCE_CHECK,
       v.skipped ? { skipped: v.skipped } : v.outcome);
-    return row.status === 'failed' ? { ...row, steps: steps.map((s) => ({ ...s, ...(s.text !== undefined ? { text: rows.redact(s.text) } : {}), outcome: rows.redact(s.outcome) })) } : row;
+    // A failed row shows every step; so does one of a sequence that met an ambiguous write (the state it read back).
+    return row.status === 'failed' || notes.size > 0 ? { ...row, steps: steps.map((s) => ({ ...s, ...(s.text !== undefined ? { text: rows.redact(s.text) } : {}), outcome: rows.redact(s.outcome) })) } : row;
   });
 }
 
@@ -212,8 +224,10 @@ interface Verdict {
 }
 
 type Call = (op: Operation, binding: BindingId, params: Params, booking: Booking, text?: string) => Promise<Read>;
+/** Adds what was learnt to a step's outcome. */
+type Note = (n: number | undefined, text: string) => void;
 
-async function writeRead(plan: RunPlan, unit: Unit, bookings: readonly Booking[], call: Call): Promise<Verdict[]> {
+async function writeRead(plan: RunPlan, unit: Unit, bookings: readonly Booking[], call: Call, note: Note): Promise<Verdict[]> {
   const update = unit.op;
   const get = findOperation('GetSpecialRequest')!;
   const bs = plan.bindings;
@@ -224,16 +238,33 @@ async function writeRead(plan: RunPlan, unit: Unit, bookings: readonly Booking[]
   const readsOk = new Map<string, number>();
   const unusable = new Map<number, string>();
   const unread: string[] = [];
+  // Writers with a write judged (answered, or ambiguous and read back as done), and why the others' were not.
+  const judged = new Set<number>();
+  const ambiguousWhy = new Map<number, string>();
   for (const phase of [0, 1]) {
+    // This phase's ambiguous writes (never re-sent): their reads tell whether they took effect.
+    const ambiguous = new Map<number, number | undefined>();
     for (const [i, w] of writers.entries()) {
       if (unusable.has(i)) continue;
       const r = await call(update, w.binding, { text: w.texts[phase]! }, w.booking, w.texts[phase]);
-      if (r.kind !== 'accepted') unusable.set(i, `UpdateSpecialRequest ${w.binding} of booking ${w.booking.id} answered ${r.how}`);
+      if (r.ambiguous) ambiguous.set(i, r.n);
+      else if (r.kind !== 'accepted') unusable.set(i, `UpdateSpecialRequest ${w.binding} of booking ${w.booking.id} answered ${r.how}`);
+      else judged.add(i);
     }
     // The reads of a phase change nothing: they go out together (numbered in this order).
-    const reads = writers.flatMap((w, i) => (unusable.has(i) ? [] : bs.map((reader) => ({ w, i, reader, read: call(get, reader, { bookingId: w.booking.id }, w.booking) }))));
-    for (const { w, i, reader, read } of reads) {
-      const r = await read;
+    const pending = writers.flatMap((w, i) => (unusable.has(i) ? [] : bs.map((reader) => ({ w, i, reader, read: call(get, reader, { bookingId: w.booking.id }, w.booking) }))));
+    const reads: { w: (typeof writers)[number]; i: number; reader: BindingId; r: Read }[] = [];
+    for (const x of pending) reads.push({ w: x.w, i: x.i, reader: x.reader, r: await x.read });
+    // An ambiguous write took effect when a read shows its text: then it is judged as any write; else it is not judged.
+    const tookEffect = new Set(reads.filter((x) => ambiguous.has(x.i) && x.r.kind === 'accepted' && x.r.text === x.w.texts[phase]).map((x) => x.i));
+    for (const [i, n] of ambiguous) {
+      const w = writers[i]!;
+      if (tookEffect.has(i)) judged.add(i);
+      else ambiguousWhy.set(i, `UpdateSpecialRequest ${w.binding} of booking ${w.booking.id} was ambiguous and did not take effect`);
+      note(n, tookEffect.has(i) ? 'GetSpecialRequest read its text back: it took effect' : 'GetSpecialRequest did not read its text back: it did not take effect, not judged');
+    }
+    for (const { w, i, reader, r } of reads) {
+      if (ambiguous.has(i) && !tookEffect.has(i)) continue;
       if (r.kind !== 'accepted') {
         unread.push(`GetSpecialRequest ${reader} of booking ${w.booking.id}: ${r.how}`);
         continue;
@@ -280,17 +311,19 @@ async function writeRead(plan: RunPlan, unit: Unit, bookings: readonly Booking[]
     }
   }
   const notUsable = [...unusable.values()];
-  const note = (b: BindingId, forWrite: boolean): string | undefined => {
-    const mine = forWrite ? writers.filter((w, i) => w.binding === b && unusable.has(i)) : [];
+  const why = (b: BindingId, forWrite: boolean): string | undefined => {
+    const mine = forWrite ? writers.filter((w, i) => w.binding === b && !judged.has(i)) : [];
     if (forWrite && mine.length && mine.length === writers.filter((w) => w.binding === b).length) {
+      const ambiguousOnly = mine.every((w) => !unusable.has(writers.indexOf(w)));
+      if (ambiguousOnly) return `not judged: ${mine.map((w) => ambiguousWhy.get(writers.indexOf(w))).join('; ')}`;
       return `not judged: booking ${mine.map((w) => w.booking.id).join(', ')} not usable (${notUsable.join('; ')}): give bookings.specialRequest bookings that exist`;
     }
-    if (!forWrite && notUsable.length === writers.length) return `not judged: no booking was usable (${notUsable.join('; ')})`;
+    if (!forWrite && judged.size === 0) return `not judged: no write was judged (${[...notUsable, ...ambiguousWhy.values()].join('; ')})`;
     return undefined;
   };
   return [
-    ...bs.map((b) => ({ op: update, binding: b, outcome: writeFaults.get(b) ?? [], ...(!writeFaults.has(b) && note(b, true) ? { skipped: note(b, true) } : {}) })),
-    ...bs.map((b) => ({ op: get, binding: b, outcome: readFaults.get(b) ?? [], ...(!readFaults.has(b) && note(b, false) ? { skipped: note(b, false) } : {}) })),
+    ...bs.map((b) => ({ op: update, binding: b, outcome: writeFaults.get(b) ?? [], ...(!writeFaults.has(b) && why(b, true) ? { skipped: why(b, true) } : {}) })),
+    ...bs.map((b) => ({ op: get, binding: b, outcome: readFaults.get(b) ?? [], ...(!readFaults.has(b) && why(b, false) ? { skipped: why(b, false) } : {}) })),
   ];
 }
 
@@ -351,7 +384,7 @@ async function unchanged(plan: RunPlan, unit: Unit, spec: SequenceSpec, booking:
   });
 }
 
-async function cancellations(plan: RunPlan, unit: Unit, spec: SequenceSpec, bookings: readonly Booking[], call: Call): Promise<Verdict[]> {
+async function cancellations(plan: RunPlan, unit: Unit, spec: SequenceSpec, bookings: readonly Booking[], call: Call, note: Note): Promise<Verdict[]> {
   const bs = plan.bindings;
   const op = unit.op;
   const transfers = spec.family === 'cancel-transfer';
@@ -377,6 +410,9 @@ async function cancellations(plan: RunPlan, unit: Unit, spec: SequenceSpec, book
   interface Leak { readonly booking: Booking; readonly binding: BindingId; readonly before: { booking: Booking; binding: BindingId }; readonly how: string }
   const leaks: Leak[] = [];
   const judged = new Set<BindingId>();
+  const cleanCanceller = new Set<BindingId>();
+  const cleanObserver = new Set<BindingId>();
+  let ambiguousSeen = false;
   const notJudged: string[] = [];
   let before: { booking: Booking; binding: BindingId } | undefined;
   for (const [k, b] of bookings.entries()) {
@@ -387,11 +423,31 @@ async function cancellations(plan: RunPlan, unit: Unit, spec: SequenceSpec, book
       continue;
     }
     const r = await call(op, binding, cancelParams(b), b);
+    if (r.ambiguous) {
+      ambiguousSeen = true;
+      // Whether the cancellation took effect, a second one tells (cancelling twice changes nothing more).
+      const again = await call(op, binding, cancelParams(b), b);
+      const known = again.alreadyCancelled || again.kind === 'accepted';
+      note(r.n, again.alreadyCancelled ? 'a second cancellation answered "already cancelled": it took effect'
+        : again.kind === 'accepted' ? 'a second cancellation was accepted: it had not taken effect' : `a second cancellation answered ${again.how}: the booking's state is unknown`);
+      if (again.kind === 'accepted' && !again.alreadyCancelled) {
+        judged.add(binding);
+        if (before) judged.add(before.binding);
+      }
+      // Carry on from what is true: the booking is cancelled now (else the last one known cancelled stays the one before).
+      if (known) before = { booking: b, binding };
+      continue;
+    }
     if (r.alreadyCancelled && before) leaks.push({ booking: b, binding, before, how: r.how });
     else if (r.alreadyCancelled) notJudged.push(`${kind} ${b.id} answered "already cancelled" before this sequence cancelled anything`);
     else if (r.kind === 'accepted') {
       judged.add(binding);
-      if (before) judged.add(before.binding);
+      if (before) {
+        judged.add(before.binding);
+        // Seen working: that binding's cancellation leaked nothing into this one, and this one read no leak.
+        cleanCanceller.add(before.binding);
+        cleanObserver.add(binding);
+      }
     }
     if (r.kind === 'accepted') before = { booking: b, binding };
   }
@@ -404,8 +460,16 @@ async function cancellations(plan: RunPlan, unit: Unit, spec: SequenceSpec, book
   // whichever binding answers next is the cancelling one; otherwise both are named.
   const observers = new Set(leaks.map((l) => l.binding));
   const cancellers = new Set(leaks.map((l) => l.before.binding));
+  // When an ambiguous cancellation took the answers the leaks would have been told apart by (one
+  // canceller, one observer left), a binding seen working in that role elsewhere in the sequence is
+  // cleared. Only then: a leak that depends on the bookings (one customer's) leaves a binding
+  // working for others, and a quiet run has the evidence of both rounds.
+  const thin = ambiguousSeen && cancellers.size === 1 && observers.size === 1;
   const blame = (l: Leak): BindingId[] => observers.size === 1 && cancellers.size > 1 ? [l.binding]
-    : cancellers.size === 1 && observers.size > 1 ? [l.before.binding] : [...new Set([l.before.binding, l.binding])];
+    : cancellers.size === 1 && observers.size > 1 ? [l.before.binding]
+      : thin && l.before.binding !== l.binding && cleanCanceller.has(l.before.binding) && !cleanObserver.has(l.binding) ? [l.binding]
+        : thin && l.before.binding !== l.binding && cleanObserver.has(l.binding) && !cleanCanceller.has(l.before.binding) ? [l.before.binding]
+          : [...new Set([l.before.binding, l.binding])];
   const findings = new Map<BindingId, Finding[]>();
   for (const l of leaks) {
     const f: Finding = {

@@ -117,6 +117,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
       negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed,
       ...(s.bookings ? { bookings: s.bookings } : {}),
       ...(s.maxFailures !== undefined ? { maxFailures: s.maxFailures } : {}),
+      maxTransient: s.maxTransient,
       ...(langs ? { generation: { seed: s.seed, examples: s.examples, languages: langs.languages, languagesFrom: langs.from } } : {}),
       ...(s.caseFilter ? { caseFilter: s.caseFilter } : {}),
       ...(s.latency ? { latency: s.latency } : {}),

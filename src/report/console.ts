@@ -7,6 +7,7 @@ import {
 } from './model.js';
 import type { ReportPaths } from './paths.js';
 import { defectCases, defectTitle, groupDefects } from './defects.js';
+import { transientLines } from './transient.js';
 
 /** Longest expected/actual/message value printed before it is cut. */
 const VALUE_MAX = 600;
@@ -120,6 +121,7 @@ export function formatSummary(report: RunReport, paths: ReportPaths): string {
   }
   const g = report.generation;
   if (g) lines.push(`Generated cases: seed ${g.seed} (repeat with --seed ${g.seed}), ${g.examples} per operation; language from ${g.languagesFrom}`);
+  for (const l of transientLines(report)) lines.push(consoleText(l));
   const times = latencyText(report);
   if (times) lines.push(consoleText(times));
   const accepted = deviations(report);
