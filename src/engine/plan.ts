@@ -65,6 +65,8 @@ export interface RunPlan {
   readonly latency?: LatencyLimits;
   /** A breaking difference of the target's WSDL from the contract's fails the run (--fail-on-drift). */
   readonly failOnDrift?: boolean;
+  /** --min-coverage: a run whose coverage figure (./coverage.ts) is below this percent is INCOMPLETE, and where it was set. */
+  readonly minCoverage?: { readonly percent: number; readonly source: string };
 }
 
 /** A matcher of case ids for --case patterns: `*` any characters, `?` one, the rest literal. */
