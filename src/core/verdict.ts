@@ -97,7 +97,7 @@ export function coverageShortfall(report: Pick<RunReport, 'coverage'>): string |
   if (!c?.min || c.percent >= c.min.percent) return undefined;
   const paths = c.answerPaths.total - c.answerPaths.seen;
   const kinds = c.requestKinds.total - c.requestKinds.sent;
-  return `coverage ${c.percent}% is below the minimum ${c.min.percent}% (${c.min.source}): ${plural(paths, 'answer path')} no answer held, `
+  return `coverage ${c.percent}% is below the minimum ${c.min.percent}% (${c.min.source}): ${plural(paths, 'answer path')} held by no answer, `
     + `${plural(kinds, 'kind')} of parameter value not sent (see the coverage section of the report)`;
 }
 
