@@ -192,8 +192,8 @@ export class CoverageRecorder {
 }
 
 /** What the figures leave out (docs/coverage.md). */
-export const COVERAGE_NOTE = 'the calls of sequences over state are not counted; credentials are no parameters of the figure (the credential cases are theirs); '
-  + 'an xsi:type\'s extra fields and "not shown" content are no paths of the model';
+export const COVERAGE_NOTE = 'the calls of sequences over state; the credentials (the credential cases are theirs); '
+  + 'an xsi:type\'s extra fields and "not shown" content (no paths of the model)';
 
 /** Walk one element of the answer with its model type, marking what it holds (mirrors answerPaths). */
 function visit(c: Cell, ns: string, el: XElement, type: TypeRef, path: string, depth: number): void {
