@@ -437,6 +437,8 @@ export interface CoverageReport {
   readonly requestKinds: { readonly sent: number; readonly total: number };
   /** --min-coverage: below it the run is INCOMPLETE (exit 6). */
   readonly min?: { readonly percent: number; readonly source: string };
+  /** Why the figure is not the run's (a shard's cases only): --min-coverage is then judged by `conformance merge`, on all shards. */
+  readonly partial?: string;
   /** What the figures leave out. */
   readonly note: string;
   readonly cells: readonly CoverageCell[];

@@ -94,7 +94,7 @@ function plural(n: number, word: string): string {
  */
 export function coverageShortfall(report: Pick<RunReport, 'coverage'>): string | undefined {
   const c = report.coverage;
-  if (!c?.min || c.percent >= c.min.percent) return undefined;
+  if (!c?.min || c.partial !== undefined || c.percent >= c.min.percent) return undefined;
   const paths = c.answerPaths.total - c.answerPaths.seen;
   const kinds = c.requestKinds.total - c.requestKinds.sent;
   return `coverage ${c.percent}% is below the minimum ${c.min.percent}% (${c.min.source}): ${plural(paths, 'answer path')} held by no answer, `

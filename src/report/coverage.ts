@@ -5,12 +5,14 @@
  */
 import type { CoverageCell, CoverageReport } from '../core/types.js';
 import { mdText } from './markdown.js';
+import { MODEL } from '../contract/model.js';
 
 /** The run's figure in one line: "coverage 72%: 504 of 672 answer paths held, 364 of 532 kinds of parameter value sent". */
 export function coverageLine(c: CoverageReport): string {
   return `coverage ${c.percent}%: ${c.answerPaths.seen} of ${c.answerPaths.total} answer paths held, `
     + `${c.requestKinds.sent} of ${c.requestKinds.total} kinds of parameter value sent`
-    + (c.min ? ` (minimum ${c.min.percent}%, ${c.min.source}${c.percent < c.min.percent ? ': below it' : ''})` : '');
+    + (c.min ? ` (minimum ${c.min.percent}%, ${c.min.source}${c.partial !== undefined ? ', judged when the shards are merged' : c.percent < c.min.percent ? ': below it' : ''})` : '')
+    + (c.partial !== undefined ? ` [${c.partial}]` : '');
 }
 
 /** A path without its result element, shorter in a table ("meals/meal/@id"). */
@@ -70,4 +72,83 @@ export function coverageHtml(c: CoverageReport, esc: Esc): string {
       + `<span class="sum">(${x.answerPaths.seen}/${x.answerPaths.total} paths, ${x.requestKinds.sent}/${x.requestKinds.total} kinds)</span></summary>${never}${unseenForms}${params}${outcomes}</details>`;
   });
   return `<details class="coverage" id="coverage"><summary>${esc(coverageLine(c))}</summary><p class="sum">Not counted: ${esc(c.note)}.</p>${cells.join('')}</details>\n`;
+}
+
+/** A figure in percent with one decimal, as the run computes it (src/engine/coverage.ts). */
+function percentOf(part: number, whole: number): number {
+  return whole === 0 ? 100 : Math.floor((1000 * part) / whole) / 10;
+}
+
+/**
+ * The coverage of several shards of one plan, joined: a path held, a form seen, a kind or value sent
+ * in any shard is in the whole; requests, answers and outcomes are summed; the figures computed again.
+ * Undefined when no report has coverage (older versions).
+ */
+export function mergeCoverage(reports: readonly (CoverageReport | undefined)[]): CoverageReport | undefined {
+  const all = reports.filter((r): r is CoverageReport => r !== undefined);
+  const first = all[0];
+  if (!first) return undefined;
+  const cells = new Map<string, CoverageCell>();
+  for (const r of all) {
+    for (const c of r.cells) {
+      const k = `${c.operation}\u0000${c.binding}`;
+      const had = cells.get(k);
+      cells.set(k, had ? joinCells(had, c) : c);
+    }
+  }
+  const list = [...cells.values()];
+  const sum = (f: (c: CoverageCell) => number) => list.reduce((n, c) => n + f(c), 0);
+  const answerPaths = { seen: sum((c) => c.answerPaths.seen), total: sum((c) => c.answerPaths.total) };
+  const requestKinds = { sent: sum((c) => c.requestKinds.sent), total: sum((c) => c.requestKinds.total) };
+  return {
+    percent: percentOf(answerPaths.seen + requestKinds.sent, answerPaths.total + requestKinds.total),
+    answerPaths, requestKinds,
+    ...(first.min ? { min: first.min } : {}),
+    note: first.note,
+    cells: list,
+  };
+}
+
+/** The values of the model's enumeration a parameter is named after (as src/engine/coverage.ts finds it). */
+function enumValues(param: string): readonly string[] | undefined {
+  for (const t of MODEL.values()) if (t.kind === 'enum' && t.name.toLowerCase() === param.toLowerCase()) return t.values;
+  return undefined;
+}
+
+function joinCells(a: CoverageCell, b: CoverageCell): CoverageCell {
+  const other = new Map(b.paths.map((p) => [p.path, p]));
+  const paths = a.paths.map((p) => {
+    const q = other.get(p.path);
+    if (!q) return p;
+    const forms = p.forms ? Object.fromEntries(Object.entries(p.forms).map(([f, seen]) => [f, seen || (q.forms?.[f as keyof typeof q.forms] ?? false)])) : undefined;
+    return { path: p.path, seen: p.seen || q.seen, ...(forms ? { forms } : {}) };
+  });
+  const otherParams = new Map(b.params.map((p) => [p.name, p]));
+  let sent = 0;
+  let total = 0;
+  const params = a.params.map((p) => {
+    const q = otherParams.get(p.name);
+    const kinds = new Set([...p.sent, ...(q?.sent ?? [])]);
+    total += p.possible.length;
+    sent += p.possible.filter((k) => kinds.has(k)).length;
+    // The enumeration's values in the model's order, as the run lists them.
+    const values = p.enumSent ? enumValues(p.name) ?? [...p.enumSent, ...(p.enumNotSent ?? [])] : undefined;
+    const given = new Set([...(p.enumSent ?? []), ...(q?.enumSent ?? [])]);
+    return {
+      ...p, sent: ['absent', 'empty', 'valid', 'boundary', 'invalid'].filter((k) => kinds.has(k)),
+      ...(values ? { enumSent: values.filter((v) => given.has(v)), enumNotSent: values.filter((v) => !given.has(v)) } : {}),
+    };
+  });
+  const outcomes: Record<string, number> = { ...a.outcomes };
+  for (const [k, n] of Object.entries(b.outcomes)) outcomes[k] = (outcomes[k] ?? 0) + n;
+  const seen = paths.filter((p) => p.seen).length;
+  const probeAnswers = (a.probeAnswers ?? 0) + (b.probeAnswers ?? 0);
+  return {
+    operation: a.operation, binding: a.binding,
+    percent: percentOf(seen + sent, paths.length + total),
+    requests: a.requests + b.requests, answers: a.answers + b.answers, ...(probeAnswers ? { probeAnswers } : {}),
+    answerPaths: { seen, total: paths.length }, requestKinds: { sent, total },
+    outcomes: Object.fromEntries(Object.entries(outcomes).sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))),
+    params, paths, neverSeen: paths.filter((p) => !p.seen).map((p) => p.path),
+  };
 }
