@@ -16,7 +16,9 @@ import { reportPaths } from '../report/paths.js';
 import { validateReport } from '../schema/json.js';
 import { Transport } from '../transport/client.js';
 import { loadFixtureCases } from './cases.js';
-import { answerPaths, enumOfParam } from './coverage.js';
+import { answerPaths, CoverageRecorder, enumOfParam } from './coverage.js';
+import { CheckContext } from '../checks/context.js';
+import { acceptance } from '../equivalence/compare.js';
 import { FIXED_LANGUAGES, poolOf, possibleKinds, valueKind } from './generate.js';
 import type { RunPlan } from './plan.js';
 import { runConformance } from './run.js';
@@ -77,6 +79,47 @@ describe('the answer paths of an operation: its type model, by name', () => {
     const cancel = answerPaths(findOperation('CancelBooking')!).map((p) => p.path);
     expect(cancel).toContain('/result/CancellationPaymentMethod/@id');
     expect(cancel).toContain('/result/CancellationPaymentMethod/cancellation/activecancellationpolicy/deadline');
+  });
+});
+
+describe('the forms of a path: nil, empty, absent, where the model allows them', () => {
+  const search = DEFAULT_NAMESPACES.search;
+  const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
+  /** Record GET answers (the result element is the document) of `op` with these bodies. */
+  function recorded(opName: string, bodies: string[]) {
+    const op = findOperation(opName)!;
+    const target = { bookUrl: 'http://t', searchUrl: 'http://t', transfersUrl: 'http://t', paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, user: 'u', password: 'p', embedded: false };
+    const rec = new CoverageRecorder({ operations: [op], bindings: ['get'], target });
+    const unit = { op, caseId: 'default', kind: 'valid' as const, params: { language: 'en' } };
+    for (const body of bodies) {
+      const exchange = { request: { method: 'GET' as const, url: 'http://t/x', headers: {} }, response: { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: Buffer.from(body), elapsedMs: 1 } };
+      const ctx = new CheckContext({ op, binding: 'get', caseId: 'default', caseKind: 'valid', namespaces: DEFAULT_NAMESPACES, exchange, validator: noValidator });
+      rec.request(unit, 'get');
+      rec.answer(unit, 'get', ctx, acceptance(ctx));
+    }
+    return rec.report().cells[0]!;
+  }
+  const path = (c: ReturnType<typeof recorded>, p: string) => c.paths.find((x) => x.path === p);
+
+  test('an empty string, an absent optional element, a list with no item; a required element never "absent"', () => {
+    const c = recorded('GetMeals', [`<getMealsResult xmlns="${search}"><meals><meal><id>1</id><name/><labels/></meal><meal><id>2</id><labels><label>x</label></labels></meal></meals></getMealsResult>`]);
+    expect(path(c, '/getMealsResult/meals/meal/name')).toEqual({ path: '/getMealsResult/meals/meal/name', seen: true, forms: { empty: true, absent: true } });
+    expect(path(c, '/getMealsResult/meals/meal/labels')).toEqual({ path: '/getMealsResult/meals/meal/labels', seen: true, forms: { empty: true, absent: false } });
+    expect(path(c, '/getMealsResult/meals/meal/id')).toEqual({ path: '/getMealsResult/meals/meal/id', seen: true });
+    expect(path(c, '/getMealsResult/meals/meal/labels/label')!.seen).toBe(true);
+    expect(path(c, '/getMealsResult/Error')).toEqual({ path: '/getMealsResult/Error', seen: false, forms: { absent: true } });
+    expect(c.outcomes).toEqual({ accepted: 1 });
+    expect(c.params).toEqual([{ name: 'language', sent: ['valid'], possible: ['empty', 'valid'] }]);
+  });
+  test('a nil result where the model allows it; an in-band Error: its paths held, the outcome its ErrorType', () => {
+    const c = recorded('SearchTransfers', [
+      `<searchTransfersResult xmlns="${search}" xmlns:xsi="${XSI}" xsi:nil="true"/>`,
+      `<searchTransfersResult xmlns="${search}"><Error><ErrorType>InvalidParameter</ErrorType><Message>no</Message></Error></searchTransfersResult>`,
+    ]);
+    expect(path(c, '/searchTransfersResult')).toEqual({ path: '/searchTransfersResult', seen: true, forms: { nil: true } });
+    expect(path(c, '/searchTransfersResult/Error/ErrorType')!.seen).toBe(true);
+    expect(c.outcomes).toMatchObject({ 'rejected: ErrorType InvalidParameter': 1 });
+    expect(c.answers).toBe(2);
   });
 });
 
