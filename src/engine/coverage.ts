@@ -195,6 +195,33 @@ export class CoverageRecorder {
 export const COVERAGE_NOTE = 'the calls of sequences over state; the credentials (the credential cases are theirs); '
   + 'an xsi:type\'s extra fields and "not shown" content (no paths of the model)';
 
+/** What the walk needs of a complex type at a path, computed once per path and type: the paths of its attributes and fields. */
+interface Layout {
+  readonly attributes: readonly { readonly name: string; readonly path: string }[];
+  /** Element content not walked: simple content (a price) or content not shown. */
+  readonly noFields: boolean;
+  readonly fields: readonly { readonly f: ElementField; readonly path: string; readonly itemPath?: string }[];
+  readonly byName: ReadonlyMap<string, number>;
+}
+const layouts = new Map<string, Layout>();
+
+function layoutOf(path: string, type: string): Layout {
+  const key = `${path}\u0000${type}`;
+  let l = layouts.get(key);
+  if (l) return l;
+  const e = effective(type);
+  const fields = e.fields.flatMap((f) => (f.kind === 'element'
+    ? [{ f, path: `${path}/${f.name}`, ...(f.list ? { itemPath: `${path}/${f.name}/${f.list.item}` } : {}) }] : []));
+  l = {
+    attributes: e.attributes.map((a) => ({ name: a.name, path: `${path}/@${a.name}` })),
+    noFields: e.openContent !== undefined || e.text !== undefined,
+    fields, byName: new Map(fields.map((x, i) => [x.f.name, i])),
+  };
+  // Bounded by the model: one entry per path of every operation's answer (a few hundred).
+  layouts.set(key, l);
+  return l;
+}
+
 /** Walk one element of the answer with its model type, marking what it holds (mirrors answerPaths). */
 function visit(c: Cell, ns: string, el: XElement, type: TypeRef, path: string, depth: number): void {
   c.mark(path, PRESENT);
@@ -204,44 +231,35 @@ function visit(c: Cell, ns: string, el: XElement, type: TypeRef, path: string, d
   }
   if (type === 'string' && el.children.length === 0 && isBlank(el.text)) c.mark(path, EMPTY);
   if (depth > MAX_DEPTH || !isComplex(type)) return;
-  const e = effective(type);
-  for (const a of e.attributes) c.mark(`${path}/@${a.name}`, el.attrs.some((x) => x.ns === '' && x.local === a.name) ? PRESENT : ABSENT);
-  if (e.openContent !== undefined || e.text !== undefined) return;
-  const byName = new Map<string, XElement[]>();
+  const l = layoutOf(path, type);
+  for (const a of l.attributes) c.mark(a.path, el.attrs.some((x) => x.ns === '' && x.local === a.name) ? PRESENT : ABSENT);
+  if (l.noFields) return;
+  const held = new Uint8Array(l.fields.length);
   for (const k of el.children) {
     if (k.ns !== ns) continue;
-    const list = byName.get(k.local);
-    if (list) list.push(k); else byName.set(k.local, [k]);
-  }
-  for (const f of e.fields) {
-    if (f.kind !== 'element') continue;
-    const p = `${path}/${f.name}`;
-    const kids = byName.get(f.name);
-    if (!kids) {
-      c.mark(p, ABSENT);
+    const i = l.byName.get(k.local);
+    if (i === undefined) continue;
+    held[i] = 1;
+    const { f, path: p, itemPath } = l.fields[i]!;
+    if (!f.list) {
+      visit(c, ns, k, f.type, p, depth + 1);
       continue;
     }
-    for (const k of kids) {
-      if (!f.list) {
-        visit(c, ns, k, f.type, p, depth + 1);
-        continue;
-      }
-      c.mark(p, PRESENT);
-      if (isNil(k)) {
-        c.mark(p, NIL);
-        continue;
-      }
-      const { item, type: itemType } = f.list;
-      const ip = `${p}/${item}`;
-      let n = 0;
-      for (const it of k.children) {
-        if (item !== '*' && (it.local !== item || it.ns !== ns)) continue;
-        n++;
-        visit(c, ns, it, itemType, ip, depth + 1);
-      }
-      if (n === 0) c.mark(p, EMPTY);
+    c.mark(p, PRESENT);
+    if (isNil(k)) {
+      c.mark(p, NIL);
+      continue;
     }
+    const { item, type: itemType } = f.list;
+    let n = 0;
+    for (const it of k.children) {
+      if (item !== '*' && (it.local !== item || it.ns !== ns)) continue;
+      n++;
+      visit(c, ns, it, itemType, itemPath!, depth + 1);
+    }
+    if (n === 0) c.mark(p, EMPTY);
   }
+  for (let i = 0; i < held.length; i++) if (!held[i]) c.mark(l.fields[i]!.path, ABSENT);
 }
 
 function cellReport(c: Cell): CoverageCell {
