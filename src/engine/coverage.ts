@@ -98,21 +98,26 @@ class Cell {
   readonly outcomes = new Map<string, number>();
   readonly kinds = new Map<string, Set<ValueKind>>();
   readonly enumSent = new Map<string, Set<string>>();
-  readonly bits = new Map<string, number>();
+  /** The model's paths of the operation's answer, and per path (by index) the bits seen. */
+  readonly paths: readonly ModelPath[];
+  readonly index: ReadonlyMap<string, number>;
+  readonly bits: Uint8Array;
   /** Bits still to see: when none, answers are not walked any more. */
   missing: number;
-  readonly masks: ReadonlyMap<string, number>;
   constructor(readonly op: Operation, readonly binding: BindingId) {
-    const paths = answerPaths(op);
-    this.masks = new Map(paths.map((p) => [p.path, p.mask]));
-    this.missing = paths.reduce((n, p) => n + bitCount(p.mask), 0);
+    this.paths = answerPaths(op);
+    this.index = new Map(this.paths.map((p, i) => [p.path, i]));
+    this.bits = new Uint8Array(this.paths.length);
+    this.missing = this.paths.reduce((n, p) => n + bitCount(p.mask), 0);
   }
 
-  mark(path: string, bit: number): void {
-    const had = this.bits.get(path) ?? 0;
+  /** Path number `i` (answerPaths' order; -1: none) showed `bit`. */
+  mark(i: number, bit: number): void {
+    if (i < 0) return;
+    const had = this.bits[i]!;
     if (had & bit) return;
-    this.bits.set(path, had | bit);
-    if ((this.masks.get(path) ?? 0) & bit) this.missing--;
+    this.bits[i] = had | bit;
+    if (this.paths[i]!.mask & bit) this.missing--;
   }
 }
 
@@ -172,7 +177,7 @@ export class CoverageRecorder {
     c.outcomes.set(key, (c.outcomes.get(key) ?? 0) + 1);
     if (c.missing === 0) return;
     const result = ctx.located().result;
-    if (result) visit(c, ctx.ns, result, unit.op.resultType, `/${unit.op.resultElement}`, 0);
+    if (result) visit(c, ctx.ns, result, unit.op.resultType, `/${unit.op.resultElement}`, 0, 0);
   }
 
   /** The coverage report: every cell of the plan, and the run's figure; `min` is --min-coverage's threshold. */
@@ -195,25 +200,29 @@ export class CoverageRecorder {
 export const COVERAGE_NOTE = 'the calls of sequences over state; the credentials (the credential cases are theirs); '
   + 'an xsi:type\'s extra fields and "not shown" content (no paths of the model)';
 
-/** What the walk needs of a complex type at a path, computed once per path and type: the paths of its attributes and fields. */
+/** What the walk needs of a complex type at a path, computed once per operation, path and type: the numbers of its attributes' and fields' paths. */
 interface Layout {
-  readonly attributes: readonly { readonly name: string; readonly path: string }[];
+  readonly attributes: readonly { readonly name: string; readonly i: number }[];
   /** Element content not walked: simple content (a price) or content not shown. */
   readonly noFields: boolean;
-  readonly fields: readonly { readonly f: ElementField; readonly path: string; readonly itemPath?: string }[];
+  readonly fields: readonly { readonly f: ElementField; readonly path: string; readonly i: number; readonly itemPath?: string; readonly itemI?: number }[];
   readonly byName: ReadonlyMap<string, number>;
 }
 const layouts = new Map<string, Layout>();
 
-function layoutOf(path: string, type: string): Layout {
-  const key = `${path}\u0000${type}`;
+function layoutOf(c: Cell, path: string, type: string): Layout {
+  const key = `${c.op.name}\u0000${path}\u0000${type}`;
   let l = layouts.get(key);
   if (l) return l;
   const e = effective(type);
-  const fields = e.fields.flatMap((f) => (f.kind === 'element'
-    ? [{ f, path: `${path}/${f.name}`, ...(f.list ? { itemPath: `${path}/${f.name}/${f.list.item}` } : {}) }] : []));
+  const at = (p: string) => c.index.get(p) ?? -1;
+  const fields = e.fields.flatMap((f) => {
+    if (f.kind !== 'element') return [];
+    const p = `${path}/${f.name}`;
+    return [{ f, path: p, i: at(p), ...(f.list ? { itemPath: `${p}/${f.list.item}`, itemI: at(`${p}/${f.list.item}`) } : {}) }];
+  });
   l = {
-    attributes: e.attributes.map((a) => ({ name: a.name, path: `${path}/@${a.name}` })),
+    attributes: e.attributes.map((a) => ({ name: a.name, i: at(`${path}/@${a.name}`) })),
     noFields: e.openContent !== undefined || e.text !== undefined,
     fields, byName: new Map(fields.map((x, i) => [x.f.name, i])),
   };
@@ -222,32 +231,33 @@ function layoutOf(path: string, type: string): Layout {
   return l;
 }
 
-/** Walk one element of the answer with its model type, marking what it holds (mirrors answerPaths). */
-function visit(c: Cell, ns: string, el: XElement, type: TypeRef, path: string, depth: number): void {
-  c.mark(path, PRESENT);
+/** Walk one element of the answer (path number `i`) with its model type, marking what it holds (mirrors answerPaths). */
+function visit(c: Cell, ns: string, el: XElement, type: TypeRef, path: string, i: number, depth: number): void {
+  c.mark(i, PRESENT);
   if (isNil(el)) {
-    c.mark(path, NIL);
+    c.mark(i, NIL);
     return;
   }
-  if (type === 'string' && el.children.length === 0 && isBlank(el.text)) c.mark(path, EMPTY);
+  if (type === 'string' && el.children.length === 0 && isBlank(el.text)) c.mark(i, EMPTY);
   if (depth > MAX_DEPTH || !isComplex(type)) return;
-  const l = layoutOf(path, type);
-  for (const a of l.attributes) c.mark(a.path, el.attrs.some((x) => x.ns === '' && x.local === a.name) ? PRESENT : ABSENT);
+  const l = layoutOf(c, path, type);
+  for (const a of l.attributes) c.mark(a.i, el.attrs.some((x) => x.ns === '' && x.local === a.name) ? PRESENT : ABSENT);
   if (l.noFields) return;
   const held = new Uint8Array(l.fields.length);
   for (const k of el.children) {
     if (k.ns !== ns) continue;
-    const i = l.byName.get(k.local);
-    if (i === undefined) continue;
-    held[i] = 1;
-    const { f, path: p, itemPath } = l.fields[i]!;
+    const at = l.byName.get(k.local);
+    if (at === undefined) continue;
+    held[at] = 1;
+    const field = l.fields[at]!;
+    const { f } = field;
     if (!f.list) {
-      visit(c, ns, k, f.type, p, depth + 1);
+      visit(c, ns, k, f.type, field.path, field.i, depth + 1);
       continue;
     }
-    c.mark(p, PRESENT);
+    c.mark(field.i, PRESENT);
     if (isNil(k)) {
-      c.mark(p, NIL);
+      c.mark(field.i, NIL);
       continue;
     }
     const { item, type: itemType } = f.list;
@@ -255,24 +265,24 @@ function visit(c: Cell, ns: string, el: XElement, type: TypeRef, path: string, d
     for (const it of k.children) {
       if (item !== '*' && (it.local !== item || it.ns !== ns)) continue;
       n++;
-      visit(c, ns, it, itemType, itemPath!, depth + 1);
+      visit(c, ns, it, itemType, field.itemPath!, field.itemI!, depth + 1);
     }
-    if (n === 0) c.mark(p, EMPTY);
+    if (n === 0) c.mark(field.i, EMPTY);
   }
-  for (let i = 0; i < held.length; i++) if (!held[i]) c.mark(l.fields[i]!.path, ABSENT);
+  for (let k = 0; k < held.length; k++) if (!held[k]) c.mark(l.fields[k]!.i, ABSENT);
 }
 
 function cellReport(c: Cell): CoverageCell {
   const paths: CoveragePath[] = [];
   const neverSeen: string[] = [];
   let seen = 0;
-  for (const [path, mask] of c.masks) {
-    const bits = c.bits.get(path) ?? 0;
+  c.paths.forEach(({ path, mask }, i) => {
+    const bits = c.bits[i]!;
     const held = (bits & PRESENT) !== 0;
     if (held) seen++; else neverSeen.push(path);
     const forms = Object.fromEntries(FORMS.filter(([, bit]) => mask & bit).map(([name, bit]) => [name, (bits & bit) !== 0]));
     paths.push({ path, seen: held, ...(Object.keys(forms).length ? { forms } : {}) });
-  }
+  });
   let sent = 0;
   let total = 0;
   const params: CoverageParam[] = counted(c.op).map((p) => {
@@ -287,10 +297,10 @@ function cellReport(c: Cell): CoverageCell {
       ...(values ? { enumSent: enumSent!, enumNotSent: values.filter((v) => !enumSent!.includes(v)) } : {}),
     };
   });
-  const answerPaths = { seen, total: c.masks.size };
+  const answerPaths = { seen, total: c.paths.length };
   return {
     operation: c.op.name, binding: c.binding,
-    percent: percentOf(seen + sent, c.masks.size + total),
+    percent: percentOf(seen + sent, c.paths.length + total),
     requests: c.requests, answers: c.answers, ...(c.probeAnswers ? { probeAnswers: c.probeAnswers } : {}),
     answerPaths, requestKinds: { sent, total },
     outcomes: Object.fromEntries([...c.outcomes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))),
