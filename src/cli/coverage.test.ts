@@ -15,6 +15,7 @@ import { minimalReport } from '../../test/support/report.js';
 import { validateReport } from '../schema/json.js';
 import { resolveRunSettings } from './config.js';
 import { coverageDrops, coverageLost, diffCommand, diffRuns } from './diff.js';
+import { cli, readReport, tempDir } from '../../test/support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'coverage-cli-'));
 function config(json: unknown): string {
@@ -118,5 +119,24 @@ describe('the reason a run below its minimum gives', () => {
     expect(at(50)).toBeUndefined();
     expect(at(49.9)).toBeUndefined();
     expect(at(50.1)).toBe('coverage 50% is below the minimum 50.1% (config file c.json: minCoverage): 1 answer path held by no answer, 1 kind of parameter value not sent (see the coverage section of the report)');
+  });
+});
+
+describe('conformance run --min-coverage against the embedded mock', () => {
+  test('below the threshold: exit 6 and the reason on the console; at the figure: exit 0; the reports say so either way', async () => {
+    const flags = ['run', '--operations', 'GetThemes', '--bindings', 'get', '--examples', '0', '--no-negative', '--quiet'];
+    const first = tempDir('cov');
+    const at = await cli([...flags, '--report-dir', first, '--min-coverage', '0']);
+    expect(at.code, at.err).toBe(0);
+    const figure = readReport(first).coverage!.percent;
+    expect(figure).toBeGreaterThan(0);
+    const same = await cli([...flags, '--report-dir', tempDir('cov'), '--min-coverage', String(figure)]);
+    expect(same.code, same.err).toBe(0);
+    const dir = tempDir('cov');
+    const above = await cli([...flags, '--report-dir', dir], { CONFORMANCE_MIN_COVERAGE: String(figure + 1) });
+    expect(above.code).toBe(6);
+    expect(above.out).toContain(`Verdict: INCOMPLETE (exit 6): coverage ${figure}% is below the minimum ${figure + 1}% (environment variable CONFORMANCE_MIN_COVERAGE)`);
+    const r = readReport(dir);
+    expect(r).toMatchObject({ verdict: 'INCOMPLETE', exitCode: 6, coverage: { min: { percent: figure + 1 } } });
   });
 });
