@@ -16,11 +16,16 @@
  *   9 generation what generated cases cost: full runs at --examples 0, the default and 16, alternated;
  *                per example (one parameter set of one operation on every binding), and drawing alone
  *
+ *  11 large readers  one exchange of a 10 MB and a 50 MB answer as the engine checks it (libxml2 in
+ *                the validator process, tree, every check, the comparison's digests), by the reader
+ *                before issue 35 (fast-xml-parser, tree after libxml2) and after it (the one-pass
+ *                reader, tree built while libxml2 reads), each in its own process, same call
+ *
  *  10 start to exit  the embedded run (`conformance run --report-dir` on tmpfs) and `npm test`, each
  *                process start to exit, beside the same commands of a baseline commit checked out
  *                in a temporary worktree, measured in the same call, runs alternated (A B A B ...)
  *
- * Options: --sections 1,2,... (default 1-9: section 10 only when named), --out FILE (default reports/bench.json); for section
+ * Options: --sections 1,2,... (default 1-9 and 11: section 10 only when named), --out FILE (default reports/bench.json); for section
  * 10: --baseline REF (default HEAD~1, the previous commit), --runs N (default 5, each command),
  * --start run,test (default both; `npm test` takes minutes a run).
  * No timed assertion anywhere: goals are reported as met or missed, never fail the command.
@@ -38,7 +43,7 @@ const { values: flags } = parseArgs({
   options: { sections: { type: 'string' }, out: { type: 'string' }, baseline: { type: 'string' }, runs: { type: 'string' }, start: { type: 'string' } },
 });
 // Section 10 runs `npm test` ten times (about half an hour): only when named.
-const sections = new Set((flags.sections ?? '1,2,3,4,5,6,7,8,9').split(',').map((s) => s.trim()));
+const sections = new Set((flags.sections ?? '1,2,3,4,5,6,7,8,9,11').split(',').map((s) => s.trim()));
 const outFile = flags.out ?? join(ROOT, 'reports', 'bench.json');
 const CORES = availableParallelism();
 const CONCURRENCY = 16; // `conformance run` against the mock (docs/cli.md: --concurrency default)
@@ -354,7 +359,7 @@ interface SmallEngines {
 }
 
 let files: { mb: number; file: string; bytes: number }[] = [];
-if (sections.has('4') || sections.has('6')) {
+if (sections.has('4') || sections.has('6') || sections.has('11')) {
   log(`4 scaling: generating SearchTransfers responses of ${SIZES.join(', ')} MB`);
   files = await runChild('./large.ts', ['gen', join(tmp, 'large'), ...SIZES.map(String)]);
 }
@@ -415,6 +420,48 @@ if (sections.has('6')) {
   raw.engineLarge = large;
   for (const r of large) {
     add({ section: '6 engine', what: `${r.engine === 'wasm' ? 'libxml2-wasm' : 'libxmljs2'}, ${(r.bytes / MB).toFixed(0)} MB${r.valid ? '' : ' (NOT valid)'}, peak RSS Δ ${(r.peakRssDelta / r.bytes).toFixed(1)}× size`, unit: 'MB/s', value: r.mbPerS });
+  }
+}
+
+// ---- 11: large answers through both readers (issue 35) ------------------------------------------
+
+interface Pipeline {
+  reader: string; bytes: number; ms: Stat; mbPerS: number; cpuMs: Stat; stages: Record<string, number>;
+  peakRssDelta: number; childPeakRss: number; heapWithTreeDelta: number; failed: string[]; digest: string;
+}
+
+if (sections.has('11')) {
+  const perSize: Record<string, Pipeline[]> = {};
+  for (const f of files.filter((x) => x.mb >= 10)) {
+    const pair: Pipeline[] = [];
+    for (const which of ['before', 'after']) {
+      log(`11 large readers: the ${f.mb} MB answer, reader ${which} issue 35 (own process)`);
+      pair.push(await runChild<Pipeline>('./large.ts', ['pipeline', f.file, which], ['--expose-gc'], 900_000));
+    }
+    perSize[f.mb] = pair;
+    const [before, after] = pair as [Pipeline, Pipeline];
+    const mbps = (r: Pipeline): Stat => ({ median: r.bytes / MB / (r.ms.median / 1000), min: r.bytes / MB / (r.ms.max / 1000), max: r.bytes / MB / (r.ms.min / 1000), runs: r.ms.runs });
+    for (const [label, r, judged] of [['before: fast-xml-parser, tree after libxml2', before, false], ['after: one-pass reader, tree beside libxml2', after, true]] as const) {
+      const peak = r.peakRssDelta / r.bytes;
+      add({ section: '11 readers', what: `${(r.bytes / MB).toFixed(0)} MB, ${label} (${r.failed.length} findings)`, unit: 'MB/s', value: mbps(r), ...(judged ? { goal: '≥ 25 MB/s', met: mbps(r).median >= 25 } : {}) });
+      add({ section: '11 readers', what: `  peak RSS Δ of this process ${(r.peakRssDelta / MB).toFixed(0)} MB (heap with the tree ${(r.heapWithTreeDelta / MB).toFixed(0)} MB) ÷ size`, unit: '×', value: peak, ...(judged ? { goal: '≤ 8×', met: peak <= 8 } : {}) });
+      add({ section: '11 readers', what: `  peak RSS of the validator process (libxml2) ${(r.childPeakRss / MB).toFixed(0)} MB ÷ size`, unit: '×', value: r.childPeakRss / r.bytes });
+      add({ section: '11 readers', what: '  ms: ' + Object.entries(r.stages).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', '), unit: 'ms CPU', value: r.cpuMs });
+    }
+    const same = JSON.stringify(before.failed) === JSON.stringify(after.failed) && before.digest === after.digest;
+    add({ section: '11 readers', what: '  same findings and canonical digest through both readers', unit: '', value: same ? 'yes' : 'NO', goal: 'yes', met: same });
+    add({ section: '11 readers', what: '  speed-up, after ÷ before (medians)', unit: '×', value: before.ms.median / after.ms.median });
+  }
+  raw.largeReaders = perSize;
+  const ten = files.find((f) => f.mb === 10);
+  if (ten) {
+    log('11 large readers: where the memory of the 10 MB answer goes (own process)');
+    const m = await runChild<Record<string, number>>('./large.ts', ['memory', ten.file], ['--expose-gc'], 300_000);
+    raw.largeMemory = m;
+    const x = (v: number) => `${(v / MB).toFixed(0)} MB, ${(v / m.bytes!).toFixed(1)}×`;
+    add({ section: '11 readers', what: `where memory goes, ${(m.bytes! / MB).toFixed(0)} MB answer (${m.chars! < m.bytes! ? 'some characters beyond Latin-1: ' : ''}heap kept by each part alone):`, unit: '', value: '' });
+    add({ section: '11 readers', what: `  decoded text ${x(m.decodedText!)}; message to the validator process ${x(m.ipcMessage!)} (while sent)`, unit: '', value: '' });
+    add({ section: '11 readers', what: `  fast-xml-parser's output ${x(m.fastXmlParserOutput!)}; tree from it ${x(m.treeViaFastXmlParser!)}; tree of the one-pass reader ${x(m.treeViaScan!)}`, unit: '', value: '' });
   }
 }
 

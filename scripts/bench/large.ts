@@ -7,6 +7,14 @@
  *                     process per size): time per stage, MB/s, peak RSS and retained heap
  *   unit FILE         one unit: the document on all four bindings, every check, then the
  *                     binding comparison: wall time and peak RSS
+ *   pipeline FILE before|after
+ *                     one exchange as the engine checks it (libxml2 in the validator process,
+ *                     the tree, every check, the comparison's digests), with the reader and order
+ *                     before issue 35 (fast-xml-parser, tree after libxml2) or after it (the
+ *                     one-pass reader, tree built while libxml2 reads): MB/s, peak RSS of this
+ *                     process and of the validator process, the findings (one process per reader)
+ *   memory FILE       where the memory of one large answer goes, each part measured alone as the
+ *                     heap it keeps after a collection (run with --expose-gc)
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,10 +23,13 @@ import { DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, type BindingId, type 
 import { CheckContext, type DocumentValidator } from '../../src/checks/context.js';
 import { CHECKS, runChecks } from '../../src/checks/registry.js';
 import type { Exchange } from '../../src/core/types.js';
-import { canonicalResult, compareBindings } from '../../src/equivalence/compare.js';
+import { canonicalResult, compareBindings, detachedView } from '../../src/equivalence/compare.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, serializeResult, type DataObject } from '../../src/mock/index.js';
 import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
-import { PARSER_OPTIONS } from '../../src/xml/tree.js';
+import { parseXml, PARSER_OPTIONS, setScanReaderMinChars } from '../../src/xml/tree.js';
+import { serialize } from 'node:v8';
+import { checkBudgetMs } from '../../src/xml/limits.js';
+import { stopValidatorProcess, validatorPeakRss } from '../../src/schema/validator-process.js';
 import { XMLParser } from 'fast-xml-parser';
 import { MB, stat } from './common.js';
 import { createWasmDocumentValidator } from './wasm-validator.js';
@@ -150,6 +161,90 @@ function unit(file: string) {
   return { bytes: body.length, bindings: bindings.length, ms, cpuMs: (cpu.user + cpu.system) / 1000, peakRssDelta: process.resourceUsage().maxRSS * 1024 - rss0, agreed };
 }
 
+/** One exchange through the engine's steps: prepare (libxml2 in its process), every check, the comparison's digests. */
+async function pipelineOnce(body: Buffer, validator: DocumentValidator, overlap: boolean) {
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const init = { op, binding: 'soap11' as const, caseId: 'large', caseKind: 'valid' as const, namespaces: DEFAULT_NAMESPACES, exchange: exchange(body), validator };
+  let ctx: CheckContext | undefined = new CheckContext(init);
+  // As the engine (src/engine/run.ts): the comparison's view taken while libxml2 reads, when overlapping.
+  let early: ReturnType<typeof detachedView> | undefined;
+  const stood = await ctx.prepare({ budgetMs: checkBudgetMs(body.length) }, overlap, () => { early = detachedView(op, ctx!, () => new CheckContext(init)); });
+  const t1 = performance.now();
+  const libxmlNotParsed = ctx.libxml().notParsed;
+  ctx.xml();
+  const t2 = performance.now();
+  const heapWithTree = process.memoryUsage().heapUsed;
+  const runs = runChecks(ctx, CHECKS);
+  const t3 = performance.now();
+  const view = (stood ? early : undefined) ?? detachedView(op, ctx, () => new CheckContext(init));
+  const t4 = performance.now();
+  const failed = runs.filter((r) => Array.isArray(r.outcome) && r.outcome.length > 0)
+    .map((r) => `${r.check.name}: ${(r.outcome as { message: string }[]).map((f) => f.message).join(' | ')}`);
+  const digest = view.digest(true);
+  ctx = undefined;
+  const cpu = process.cpuUsage(cpu0);
+  return {
+    total: t4 - t0, cpuMs: (cpu.user + cpu.system) / 1000, heapWithTree, failed, digest, notParsed: libxmlNotParsed,
+    stages: { prepare: t1 - t0, tree: t2 - t1, checks: t3 - t2, digests: t4 - t3 },
+  };
+}
+
+async function pipeline(file: string, which: string) {
+  const body = readFileSync(file);
+  const after = which === 'after';
+  setScanReaderMinChars(after ? 256 * 1024 : Infinity);
+  const validator = createDocumentValidator(DEFAULT_NAMESPACES, { maxBytes: 64 * MB });
+  // Warm-up on a document large enough for the validator process (its start is not measured).
+  await pipelineOnce(Buffer.from(document(300)), validator, after);
+  const gc = globalThis.gc ?? (() => undefined);
+  gc();
+  const base = process.memoryUsage();
+  const runs: Awaited<ReturnType<typeof pipelineOnce>>[] = [];
+  for (let i = 0; i < 3; i++) {
+    if (i > 0) gc();
+    runs.push(await pipelineOnce(body, validator, after));
+  }
+  const peakRss = process.resourceUsage().maxRSS * 1024 - base.rss;
+  const childPeak = validatorPeakRss();
+  stopValidatorProcess();
+  const total = stat(runs.map((r) => r.total));
+  const stages = Object.fromEntries(Object.keys(runs[0]!.stages).map((k) => [k, stat(runs.map((r) => r.stages[k as keyof (typeof runs)[0]['stages']])).median]));
+  return {
+    reader: after ? 'one-pass reader, tree beside libxml2' : 'fast-xml-parser, tree after libxml2',
+    bytes: body.length, chars: body.toString('utf8').length, ms: total, mbPerS: body.length / MB / (total.median / 1000), cpuMs: stat(runs.map((r) => r.cpuMs)), stages,
+    peakRssDelta: peakRss, childPeakRss: childPeak, heapWithTreeDelta: runs[0]!.heapWithTree - base.heapUsed,
+    failed: runs[0]!.failed, digest: runs[0]!.digest, perRun: runs.map((r) => ({ total: r.total, ...r.stages, ...(r.notParsed ? { notParsed: r.notParsed } : {}) })),
+  };
+}
+
+/** The heap each stage of reading one answer keeps, measured alone after a full collection. */
+function memory(file: string) {
+  const gc = globalThis.gc!;
+  const kept = (f: () => unknown) => {
+    gc();
+    const h0 = process.memoryUsage().heapUsed;
+    const held = f();
+    gc();
+    const d = process.memoryUsage().heapUsed - h0;
+    if (held === undefined) throw new Error('nothing held');
+    return d;
+  };
+  const body = readFileSync(file);
+  let text = '';
+  const textHeap = kept(() => (text = body.toString('utf8')));
+  parseXml(document(30), 'scan'); // warm-up
+  parseXml(document(30), 'fast-xml-parser');
+  return {
+    bytes: body.length, chars: text.length,
+    decodedText: textHeap,
+    ipcMessage: serialize({ id: 1, xml: text }).length,
+    fastXmlParserOutput: kept(() => new XMLParser(PARSER_OPTIONS).parse(text)),
+    treeViaFastXmlParser: kept(() => parseXml(text, 'fast-xml-parser')),
+    treeViaScan: kept(() => parseXml(text, 'scan')),
+  };
+}
+
 const [mode, ...args] = process.argv.slice(2);
 if (mode === 'gen') {
   process.stdout.write(`${JSON.stringify(gen(args[0]!, args.slice(1).map(Number)))}\n`);
@@ -157,6 +252,10 @@ if (mode === 'gen') {
   process.stdout.write(`${JSON.stringify(check(args[0]!, args[1] ?? 'libxmljs2'))}\n`);
 } else if (mode === 'unit') {
   process.stdout.write(`${JSON.stringify(unit(args[0]!))}\n`);
+} else if (mode === 'memory') {
+  process.stdout.write(`${JSON.stringify(memory(args[0]!))}\n`);
+} else if (mode === 'pipeline') {
+  process.stdout.write(`${JSON.stringify(await pipeline(args[0]!, args[1] ?? 'after'))}\n`);
 } else if (mode !== undefined) {
-  throw new Error('usage: large.ts gen DIR MB... | check FILE [wasm] | unit FILE');
+  throw new Error('usage: large.ts gen DIR MB... | check FILE [wasm] | unit FILE | pipeline FILE before|after | memory FILE');
 }

@@ -147,13 +147,34 @@ export class CheckContext {
   /**
    * Run libxml2 ahead of the checks without blocking the event loop (a large document is read in
    * a process of its own, within `options`' budget and signal); libxml() then returns its outcome.
+   * While a validator process reads the document, this process builds the tree (`overlap`, the
+   * default) and then does `beside` (work on the tree that needs no libxml2 outcome, such as the
+   * comparison's digests): the readings run in parallel instead of one after the other. A document
+   * libxml2 did not read (a limit, its budget, the deadline) gets no tree, as when read in turn.
+   * Resolves to whether `beside` ran on the tree that stands (false: do that work again).
    */
-  async prepare(options: ValidateOptions = {}): Promise<void> {
+  async prepare(options: ValidateOptions = {}, overlap = true, beside?: () => void): Promise<boolean> {
     // Only a 200's document is read by libxml2 (the checks of other answers do not ask for it).
-    if (this.#libxml || !this.validator.validateAsync || this.exchange.response?.status !== 200) return;
+    if (this.#libxml || !this.validator.validateAsync || this.exchange.response?.status !== 200) return false;
     const d = this.decoded();
-    if (d.text === undefined) return;
-    this.#libxml = await this.validator.validateAsync(d.text, options);
+    if (d.text === undefined) return false;
+    let handedOver: (() => void) | undefined;
+    const away = overlap ? new Promise<'away'>((resolve) => (handedOver = () => resolve('away'))) : undefined;
+    const outcome = this.validator.validateAsync(d.text, handedOver ? { ...options, handedOver } : options);
+    let besideRan = false;
+    if (away && (await Promise.race([away, outcome.then(() => 'done' as const)])) === 'away') {
+      if (this.xml().parsed && beside) {
+        beside();
+        besideRan = true;
+      }
+    }
+    this.#libxml = await outcome;
+    if (this.#libxml.notParsed !== undefined && this.#xml?.parsed) {
+      this.#xml = { error: this.#libxml.notParsed };
+      this.#located = undefined;
+      return false;
+    }
+    return besideRan;
   }
 
   /** Bytes of the response body (for messages about the cost of reading it). */

@@ -42,4 +42,29 @@ describe('conformance run with state-changing operations', () => {
     expect(report.results.filter((x) => x.status === 'skipped').map((x) => x.message)).toContain('CancelBooking seq-cancel: needs 10 bookings, 1 left in `bookings.cancel`');
     expect(report.bookings!.changed.map((c) => c.id)).toEqual(['BK-1', 'BK-2', 'BK-3', 'BK-4']);
   });
+
+  test('hints that name the real cause (issue 31): a pool an earlier run used up, and a pool booking the target does not know', async () => {
+    const dir = tempDir('spent');
+    const pool = join(dir, 'bookings.json');
+    writeFileSync(pool, JSON.stringify({ cancel: Array.from({ length: 14 }, (_, i) => `BK-${i + 1}`) }));
+    const known = await startMock({ port: 0, bookings: { cancel: ['BK-1', 'BK-2', 'BK-3', 'BK-5'], amend: [], specialRequest: [], transfers: [] } });
+    try {
+      const args = (url: string, out: string) => ['run', '--book-url', url, '--search-url', url, '--user', 'mock-user', '--allow-mutations', '--operations', 'CancelBooking',
+        '--examples', '0', '--no-negative', '--bookings', pool, '--quiet', '--report-dir', join(dir, out)];
+      // BK-4 (post's) is no booking of this target: named with its pool, never blamed on post.
+      const a = await cli(args(known.url, 'a'), { CONFORMANCE_PASSWORD: 'mock-password' });
+      const ra = readReport(join(dir, 'a'));
+      expect(ra.results.filter((x) => x.status === 'failed'), a.out).toEqual([]);
+      const eq = ra.results.find((x) => x.check === 'binding_equivalence' && x.case === 'default')!;
+      expect(eq.message).toMatch(/booking BK-4 of `bookings\.cancel` \(post\) is not found on the target: give bookings that exist there/);
+      // The same pool again: every booking of the first case is cancelled now.
+      await cli(args(mock.url, 'b'), { CONFORMANCE_PASSWORD: 'mock-password' });
+      const c = await cli(args(mock.url, 'c'), { CONFORMANCE_PASSWORD: 'mock-password' });
+      expect(c.code, c.out + c.err).toBe(5);
+      expect(c.out).toMatch(/the bookings of `bookings\.cancel` are already cancelled \(an earlier run used them up.*create fresh bookings on the target for every run/);
+      expect(c.out).not.toMatch(/give the cases with data that exists/);
+    } finally {
+      await known.close();
+    }
+  });
 });

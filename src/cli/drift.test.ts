@@ -5,7 +5,6 @@
  * drift.json valid against its schema; usage errors exit 2.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -16,6 +15,7 @@ import { reportSchema, validateJson } from '../schema/json.js';
 import { DRIFT_SCHEMA_URL } from '../report/drift.js';
 import { serviceWsdl } from '../schema/wsdl.js';
 import { main } from './main.js';
+import { serveXml } from '../../test/support/network.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'drift-test-'));
 const BOOKING = serviceWsdl('Booking', 'http://contract.invalid', DEFAULT_NAMESPACES);
@@ -57,23 +57,17 @@ const rules = (r: DriftReport) => diffs(r).map((d) => `${d.severity} ${d.rule} $
 
 describe('drift against a served WSDL', () => {
   let mock: RunningMock;
-  let server: Server;
+  let server: Awaited<ReturnType<typeof serveXml>>;
   let served = BOOKING;
   let changedUrl = '';
   beforeAll(async () => {
     mock = await startMock({ port: 0 });
-    server = createServer((req, res) => {
-      if (!/\?wsdl$/i.test(req.url ?? '')) { res.statusCode = 404; res.end('no'); return; }
-      res.setHeader('content-type', 'text/xml; charset=utf-8');
-      res.end(served);
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-    const a = server.address();
-    changedUrl = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+    server = await serveXml((url) => (/\?wsdl$/i.test(url) ? served : undefined));
+    changedUrl = server.url;
   });
   afterAll(async () => {
     await mock.close();
-    await new Promise((r) => server.close(r));
+    await server.close();
   });
 
   test('our own mock: no difference, exit 0, drift.json valid against its schema', async () => {

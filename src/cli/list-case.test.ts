@@ -3,7 +3,7 @@
  * names; the re-run command a report gives a failed row, pasted into a shell, reproduces that row.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -70,6 +70,22 @@ describe('run --list', () => {
     expect(plan.units.some((u) => u.kind === 'generated' && u.case.startsWith('gen-language-'))).toBe(true);
     expect(byCase['wrong-credentials']!.checks).toEqual([]);
     expect(plan.exchanges).toBe(plan.units.reduce((n, u) => n + u.bindings.length, 0));
+  });
+
+  test('says how many bookings of each pool the run takes (issue 30), against those given, and that none was given', async () => {
+    const pools = join(tempDir('pools'), 'pools.json');
+    writeFileSync(pools, JSON.stringify({ cancel: ['C1', 'C2'], amend: ['A1'], specialRequest: [1, 2, 3, 4, 5], transfers: [] }));
+    const at = ['--book-url', counterUrl, '--search-url', counterUrl, '--user', 'acme', '--allow-mutations'];
+    const none = await cli(['run', '--dry-run', ...at]);
+    expect(none.code, none.err).toBe(0);
+    expect(hits).toBe(0);
+    expect(none.out).toContain('Bookings taken from the pools: 34 (cancel 14, amend 1, specialRequest 5, transfers 14); no pool given');
+    const some = await cli(['run', '--list', ...at, '--bookings', pools]);
+    expect(some.out).toContain('Bookings taken from the pools: 34 (cancel 14 (2 given, 12 more needed), amend 1 (1 given), specialRequest 5 (5 given), transfers 14 (0 given, 14 more needed))');
+    const json = JSON.parse((await cli(['run', '--list', '--list-format', 'json', ...at, '--bookings', pools])).out) as ListedPlan;
+    expect(json.bookings).toEqual({ needed: { cancel: 14, amend: 1, specialRequest: 5, transfers: 14 }, given: { cancel: 2, amend: 1, specialRequest: 5, transfers: 0 } });
+    // Without --allow-mutations nothing state-changing is sent: no pool is taken from.
+    expect((await cli(['run', '--list', ...at.slice(0, -1)])).out).not.toContain('Bookings taken');
   });
 
   test('bad usage exits 2', async () => {

@@ -5,6 +5,7 @@
  * result element; does the target use another namespace; was every operation the user named
  * called). A gate must be green only when something was tested, and red in a way that says why.
  */
+import { poolOf } from './bookings.js';
 import { baseUrlOf, serviceUrlOf } from '../bindings/endpoint.js';
 import type { BindingId, Group, Operation } from '../contract/catalogue.js';
 import { bindingField, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, NOTHING_TESTED, notCalledReason, PREFLIGHT_CASE, rowBindings } from '../core/rows.js';
@@ -334,6 +335,17 @@ function causeOf(top: Reach): NonNullable<UntestedCell['cause']> {
 /** What to do about untested calls, from the commonest reason. */
 function advice(top: Reach, one?: Operation): string {
   if (top.credentials || aboutCredentials(top.error)) return 'check the credentials (the user name, and the password and where it comes from)';
+  // A state-changing operation's valid calls name pool bookings (./bookings.ts), not a case's data.
+  const pool = one ? poolOf(one.name) : undefined;
+  if (top.error && pool) {
+    const e = `${top.error.type} ${top.error.message}`;
+    if (/already\s*(been\s*)?cancel/i.test(e)) {
+      return `the bookings of \`bookings.${pool}\` are already cancelled (an earlier run used them up, or state leaks between bookings: the seq-cancel sequence judges that): `
+        + 'create fresh bookings on the target for every run (--dry-run says how many)';
+    }
+    if (/not\s*found|no\s+(transfer\s+)?booking/i.test(e)) return `the bookings of \`bookings.${pool}\` are not found on the target: give bookings that exist there (for this user)`;
+    return `check the credentials, and that the bookings of \`bookings.${pool}\` exist on the target and can still be changed`;
+  }
   if (top.error) {
     return `check the credentials, and give ${one ? `${one.name} a case` : 'the cases'} with data that exists on this target (the config file's "cases")`;
   }
@@ -407,7 +419,7 @@ export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'opera
     const { top } = commonest(all);
     diagnosis.push({
       level: 'error', code: NOTHING_TESTED,
-      message: `nothing was tested: ${everyCall(all)}, on every operation and binding called: ${advice(top)}; `
+      message: `nothing was tested: ${everyCall(all)}, on every operation and binding called: ${advice(top, untestedCells.find((c) => c.reaches.includes(top))?.op)}; `
         + 'the passes of this run prove nothing (its rejections and comparisons are skipped)',
     });
   }

@@ -4,7 +4,6 @@
  * fails the run only with --fail-on-drift (a failed `wsdl_drift` row, so the one verdict is FAIL).
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -16,6 +15,7 @@ import { driftAnnotations, driftLine } from '../report/drift.js';
 import { serviceWsdl } from '../schema/wsdl.js';
 import { Transport } from '../transport/client.js';
 import { main } from '../cli/main.js';
+import { serveXml } from '../../test/support/network.js';
 import { DRIFT_CHECK, preflight } from './diagnose.js';
 import { resolveRunSettingsFlags } from './settings.js';
 
@@ -25,7 +25,7 @@ const target = (url: string): Target => ({
 const ops = ['CancelBooking', 'GetMeals'].map((n) => findOperation(n)!) as Operation[];
 
 let mock: RunningMock;
-let server: Server;
+let server: Awaited<ReturnType<typeof serveXml>>;
 let changedUrl = '';
 /** The Booking WSDL without CancelBooking's SOAP 1.2 operation and with a new optional response element; the search one as the contract's. */
 function served(url: string): string {
@@ -41,17 +41,12 @@ function served(url: string): string {
 
 beforeAll(async () => {
   mock = await startMock({ port: 0 });
-  server = createServer((req, res) => {
-    res.setHeader('content-type', 'text/xml; charset=utf-8');
-    res.end(served(req.url ?? ''));
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const a = server.address();
-  changedUrl = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}`;
+  server = await serveXml(served);
+  changedUrl = server.url;
 });
 afterAll(async () => {
   await mock.close();
-  await new Promise((r) => server.close(r));
+  await server.close();
 });
 
 describe('the preflight\'s drift', () => {

@@ -11,7 +11,8 @@ import { makeRedactor } from '../core/redact.js';
 import { EQUIVALENCE_CHECK } from '../core/rows.js';
 import type { Target } from '../core/types.js';
 import { FIXED_LANGUAGES } from './generate.js';
-import { caseMatcher, planUnits, secretsOf, skipReason, type RunPlan, type Unit } from './plan.js';
+import { bookingNeeds, caseMatcher, planUnits, secretsOf, skipReason, type RunPlan, type Unit } from './plan.js';
+import { POOL_NAMES } from './bookings.js';
 import { UsageError } from '../core/errors.js';
 import { checksOf } from './session.js';
 import type { RunSettings } from './settings.js';
@@ -58,6 +59,11 @@ export interface ListedPlan {
   readonly units: readonly ListedUnit[];
   /** Requests the run would send (skipped units aside). */
   readonly exchanges: number;
+  /**
+   * The bookings the run takes from each pool (issue 30: what a person creates for it), and those
+   * given; absent when no state-changing call would be sent.
+   */
+  readonly bookings?: { readonly needed: Readonly<Record<string, number>>; readonly given?: Readonly<Record<string, number>>; readonly embedded?: true };
 }
 
 /** The checks about an answer's document (they judge a valid call, and a generated one answered with data). */
@@ -83,7 +89,7 @@ export function listPlan(s: RunSettings): ListedPlan {
   const languagesFrom = 'the fixed list (--list asks the target nothing; a run may take them from its GetLanguages)';
   const plan: RunPlan = {
     target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
-    negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed,
+    negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed, ...(s.bookings ? { bookings: s.bookings } : {}),
     ...(s.examples > 0 ? { generation: { seed: s.seed, examples: s.examples, languages: FIXED_LANGUAGES, languagesFrom } } : {}),
     ...(s.caseFilter ? { caseFilter: s.caseFilter } : {}),
   };
@@ -118,7 +124,26 @@ export function listPlan(s: RunSettings): ListedPlan {
     },
     units,
     exchanges: units.filter((u) => !u.skipped).reduce((n, u) => n + u.bindings.length, 0),
+    ...bookingsListed(plan),
   };
+}
+
+/** What --list says of the pools: the bookings each would give (none when nothing state-changing is sent). */
+function bookingsListed(plan: RunPlan): Pick<ListedPlan, 'bookings'> {
+  const sends = plan.operations.some((o) => o.mutates && !skipReason(plan, o));
+  if (!sends) return {};
+  const needed = bookingNeeds(plan);
+  const given = plan.bookings ? Object.fromEntries(POOL_NAMES.map((p) => [p, plan.bookings![p].length])) : undefined;
+  return { bookings: { needed, ...(given ? { given } : {}), ...(!given && plan.target.embedded ? { embedded: true as const } : {}) } };
+}
+
+/** The bookings line of a plan: per pool, what the run takes, against what was given. */
+function bookingsLine(b: NonNullable<ListedPlan['bookings']>): string {
+  const entries = Object.entries(b.needed).filter(([, n]) => n > 0);
+  const total = entries.reduce((n, [, k]) => n + k, 0);
+  const each = entries.map(([p, n]) => `${p} ${n}${b.given ? ` (${b.given[p] ?? 0} given${(b.given[p] ?? 0) < n ? `, ${n - (b.given[p] ?? 0)} more needed` : ''})` : ''}`).join(', ');
+  const note = b.given ? '' : b.embedded ? '; the embedded mock\'s own pools' : '; no pool given: with none, state-changing calls that need one are not sent (--bookings FILE)';
+  return `Bookings taken from the pools: ${total} (${each})${note}`;
 }
 
 /** The plan as text: a header, the checks by case kind, then one line per unit under its operation. */
@@ -128,6 +153,7 @@ export function formatPlan(p: ListedPlan): string {
       + `${p.units.length} case${p.units.length === 1 ? '' : 's'}, ${p.exchanges} exchange${p.exchanges === 1 ? '' : 's'}`
       + (p.caseFilter ? `; only --case ${p.caseFilter.join(', ')}` : ''),
     ...(p.generation ? [`Generated cases: seed ${p.generation.seed}, ${p.generation.examples} per operation; language from ${p.generation.languagesFrom}`] : []),
+    ...(p.bookings ? [bookingsLine(p.bookings)] : []),
     'Checks:',
     ...Object.entries(p.checks).map(([k, v]) => `  ${k}: ${v.join(', ') || '(none selected)'}`),
   ];

@@ -281,6 +281,28 @@ export function bookingNeeds(plan: RunPlan): Record<PoolName, number> {
   return Object.fromEntries(POOL_NAMES.map((p) => [p, taken.get(p)!.size])) as Record<PoolName, number>;
 }
 
+/**
+ * Start every unit, each once every unit of an earlier stage has ended (a sequence without a stage
+ * at once, on bookings of its own): the stage rule (Unit.stage) for a caller that starts all units
+ * together and waits for each (the vitest suites). `conformance run` keeps it in its own scheduler.
+ */
+export function startInStages<T>(units: readonly Unit[], start: (u: Unit) => Promise<T>): Promise<T>[] {
+  const free = (u: Unit) => u.sequence !== undefined && u.stage === undefined;
+  const out = new Map<Unit, Promise<T>>();
+  let ended: Promise<unknown> = Promise.resolve();
+  for (const stage of [...new Set(units.filter((u) => !free(u)).map((u) => u.stage ?? 0))].sort((a, b) => a - b)) {
+    const gate = ended;
+    const mine = units.filter((u) => !free(u) && (u.stage ?? 0) === stage).map((u) => {
+      const p = gate.then(() => start(u));
+      out.set(u, p);
+      return p;
+    });
+    ended = Promise.allSettled([gate, ...mine]);
+  }
+  for (const u of units) if (free(u)) out.set(u, start(u));
+  return units.map((u) => out.get(u)!);
+}
+
 /** The text a rejected UpdateSpecialRequest sends through a binding: found in the booking afterwards, it names that call. */
 export function rejectedText(caseId: string, binding: BindingId): string {
   return `conformance: rejected call ${caseId} through ${binding} must not be stored`;

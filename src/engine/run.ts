@@ -118,7 +118,7 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
   const bytes = ex.response.body.length;
   const budgetMs = checkBudgetMs(bytes);
   // In turn: one document at a time, its libxml2 reading (in the validator process when large,
-  // the event loop free meanwhile) and then its checks. Reading the next document while this one is
+  // the event loop free meanwhile, and the tree built beside it: CheckContext.prepare) and then its checks. Reading the next document while this one is
   // checked was tried: the two processes' garbage collectors then slowed each other down by half;
   // reading small documents ahead in a second process was tried too: no faster end to end (its
   // messages cost the main thread what libxml2 would), so it was taken out again.
@@ -129,12 +129,16 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
       return { rows: out, unviewed: DEADLINE_PASSED };
     }
     let ctx: CheckContext | undefined = new CheckContext(init);
-    await ctx.prepare({ budgetMs, ...(deadline !== undefined ? { signal: signalAt(deadline) } : {}) });
+    // The comparison's view needs the tree, not libxml2: taken while a validator process reads a
+    // large document (kept only if that document's tree stands; see CheckContext.prepare).
+    let early: BindingView | undefined;
+    const beside = compare ? () => { if (!passed()) early = detachedView(op, ctx!, () => new CheckContext(init)); } : undefined;
+    const besideStood = await ctx.prepare({ budgetMs, ...(deadline !== undefined ? { signal: signalAt(deadline) } : {}) }, true, beside);
     const { runs, notRun } = await runChecksAsync(ctx!, plan.checks, { ...(deadline !== undefined ? { deadline } : {}), budgetMs });
     for (const r of runs) out.push(rows.row(base, r.check.name, r.outcome, r.ms));
     if (notRun.length > 0) out.push(rows.row(base, NOT_RUN_CHECK, { skipped: `not run: ${DEADLINE_PASSED} before ${notRun.join(', ')}` }));
     // Acceptance and digests now, while the tree lives; entries later only if digests differ.
-    const view = compare && !passed() ? viewOf(plan, op, b, ctx!, () => new CheckContext(init)) : undefined;
+    const view = compare && !passed() ? viewOf(plan, op, b, ctx!, () => new CheckContext(init), besideStood ? early : undefined) : undefined;
     const acc = booked || coverage ? (view?.acceptance ?? acceptance(ctx!)) : undefined;
     // Coverage reads the tree now, while it lives: never kept.
     if (coverage && !passed()) coverage.answer(unit, b, ctx!, acc!);
@@ -160,12 +164,12 @@ const views = new WeakMap<RunPlan, TextMemo<BindingView>>();
  * run's): an answer received again (a list asked by several cases) is read once. Entries, asked only
  * where digests differ, are read again from the first exchange that had this text (the same text).
  */
-function viewOf(plan: RunPlan, op: Operation, b: BindingId, ctx: CheckContext, reread: () => CheckContext): BindingView {
+function viewOf(plan: RunPlan, op: Operation, b: BindingId, ctx: CheckContext, reread: () => CheckContext, ready?: BindingView): BindingView {
   const text = ctx.decoded().text;
-  if (text === undefined) return detachedView(op, ctx, reread);
+  if (text === undefined) return ready ?? detachedView(op, ctx, reread);
   let memo = views.get(plan);
   if (!memo) views.set(plan, (memo = new TextMemo(MEMO_MAX_CHARS + 256, VIEW_MEMO_BUDGET)));
-  return memo.get(`${op.name}\n${b}\n${ctx.response?.status}\n${text}`, () => detachedView(op, ctx, reread));
+  return memo.get(`${op.name}\n${b}\n${ctx.response?.status}\n${text}`, () => ready ?? detachedView(op, ctx, reread));
 }
 
 /** Bytes from which a document's tree is collected as soon as it is checked. */

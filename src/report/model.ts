@@ -288,7 +288,7 @@ export function inBandCases(report: Pick<RunReport, 'results'>): InBandCase[] {
 /** The one-line explanation that goes with a list of `n` in-band cases, in every format. */
 export function inBandNote(n: number): string {
   return `${n} valid case${n === 1 ? '' : 's'} answered with an in-band Error: not a contract violation, but ${n === 1 ? 'it' : 'they'} never reached the data path. `
-    + 'Give them data that exists on this target (the config file\'s "cases", docs/real-service.md).';
+    + 'Give them data that exists on this target (the config file\'s "cases"; a state-changing operation\'s, bookings of its pool that exist and can still be changed: docs/real-service.md).';
 }
 
 /** An accepted deviation as the reports list it, with what a person should look at. */

@@ -34,6 +34,11 @@ export interface LibxmlOutcome {
 export interface ValidateOptions {
   readonly budgetMs?: number;
   readonly signal?: AbortSignal;
+  /**
+   * Called once the whole document has been handed to a validator process (never when it is read
+   * in this process): from then on this process is free to work beside libxml2.
+   */
+  readonly handedOver?: () => void;
 }
 
 /** Validates a whole response document (SOAP envelope or bare result root) against the schemas. */

@@ -39,7 +39,9 @@ process.on('message', (m: ChildRequest) => {
   // libxml2's memory stays with the process after a large document (the allocator keeps it):
   // past RSS_LIMIT the process ends once it has replied, and the next document starts a new one,
   // so the run's memory is not the harness's plus a validator's high-water mark.
-  const done = process.memoryUsage().rss > RSS_LIMIT ? () => process.exit(0) : () => rest();
-  process.send!(reply, done);
+  // The reply says so, or the parent could send the next document before it sees this one exit.
+  const retiring = process.memoryUsage().rss > RSS_LIMIT;
+  reply = { ...reply, peakRss: process.resourceUsage().maxRSS * 1024 };
+  process.send!(retiring ? { ...reply, retiring } : reply, retiring ? () => process.exit(0) : () => rest());
 });
 rest();

@@ -35,6 +35,10 @@ export interface ChildResponse {
   readonly id: number;
   readonly outcome?: LibxmlOutcome;
   readonly error?: string;
+  /** The process ends after this reply (its memory is past its limit): the next document needs a new one. */
+  readonly retiring?: boolean;
+  /** The process's peak resident memory so far, in bytes (the benchmark reports it). */
+  readonly peakRss?: number;
 }
 
 /**
@@ -71,6 +75,8 @@ function start(): Handle {
   let stderr = '';
   proc.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString('utf8')).slice(-2000); });
   proc.on('message', (m: ChildResponse) => {
+    if (m.retiring && current === h) current = undefined;
+    if (m.peakRss !== undefined) peakRss = Math.max(peakRss, m.peakRss);
     const done = h.pending.get(m.id);
     if (!done) return;
     h.pending.delete(m.id);
@@ -113,7 +119,7 @@ function kill(h: Handle): void {
  * libxml2's outcome for one document, read in the validator process; when it takes longer than
  * `budgetMs` or `signal` aborts first, the process is killed and the outcome says why (notParsed).
  */
-export function validateInProcessOfItsOwn(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; signal?: AbortSignal }): Promise<LibxmlOutcome> {
+export function validateInProcessOfItsOwn(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; signal?: AbortSignal; handedOver?: () => void }): Promise<LibxmlOutcome> {
   const turn = queue.then(() => once(setup, xml, opts));
   queue = turn.catch(() => undefined);
   return turn;
@@ -121,7 +127,7 @@ export function validateInProcessOfItsOwn(setup: ValidatorSetup, xml: string, op
 
 const seconds = (ms: number) => (ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`);
 
-function once(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; signal?: AbortSignal }): Promise<LibxmlOutcome> {
+function once(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; signal?: AbortSignal; handedOver?: () => void }): Promise<LibxmlOutcome> {
   const bytes = Buffer.byteLength(xml);
   if (opts.signal?.aborted) return Promise.resolve({ notParsed: stopped(opts.signal), xsdErrors: [] });
   return new Promise((resolve) => {
@@ -145,13 +151,21 @@ function once(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; sign
     timer = setTimeout(() => giveUp(`libxml2 took longer than ${seconds(opts.budgetMs)} on a document of ${bytes.toLocaleString('en-US')} bytes: `
       + `stopped after ${seconds(performance.now() - started)}; the document was not checked`), opts.budgetMs);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
-    h.proc.send({ id, setup, xml } satisfies ChildRequest);
+    // The callback runs once the message is written whole to the channel: the child has all it needs.
+    h.proc.send({ id, setup, xml } satisfies ChildRequest, (err) => { if (!err) opts.handedOver?.(); });
   });
 }
 
 function stopped(signal: AbortSignal): string {
   const why = signal.reason instanceof Error ? signal.reason.message : String(signal.reason ?? 'aborted');
   return `libxml2 was stopped before it finished reading the document: ${why}`;
+}
+
+let peakRss = 0;
+
+/** The highest peak resident memory a validator process reported, in bytes (the benchmark's figure). */
+export function validatorPeakRss(): number {
+  return peakRss;
 }
 
 /** End the validator process now (tests; a session that is done). */

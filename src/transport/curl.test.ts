@@ -5,9 +5,9 @@ import { makeRedactor, swapCase as swapCaseOf } from '../core/redact.js';
 import type { HttpRequest } from '../core/types.js';
 import { requestAt } from '../bindings/endpoint.js';
 import { DEFAULT_NAMESPACES, findOperation } from '../contract/catalogue.js';
-import { startMock, type RunningMock } from '../mock/server.js';
+import type { RunningMock } from '../mock/server.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER } from '../mock/handlers.js';
-import { PFX_PASSPHRASE, startProxy, startTlsFront, TLS_FILES, type TestProxy, type TlsFront } from '../../test/support/network.js';
+import { PFX_PASSPHRASE, startNetworkRig, TLS_FILES, type NetworkRig, type TestProxy, type TlsFront } from '../../test/support/network.js';
 
 /** Whether curl is on this machine (the commands that need it are skipped, and say so, where it is not). */
 const CURL = (() => {
@@ -240,15 +240,12 @@ describe('the network: proxy, TLS files, extra headers', () => {
     let proxy: TestProxy;
     let authed: TestProxy;
     let front: TlsFront;
+    let rig: NetworkRig | undefined;
     beforeAll(async () => {
-      mock = await startMock({ port: 0 });
-      proxy = await startProxy();
-      authed = await startProxy('alice:pr0xy pw');
-      front = await startTlsFront(mock.url);
+      rig = await startNetworkRig('alice:pr0xy pw');
+      ({ mock, proxy, authed, front } = rig);
     });
-    afterAll(async () => {
-      await Promise.all([mock?.close(), proxy?.close(), authed?.close(), front?.close()]);
-    });
+    afterAll(() => rig?.close());
     const op = findOperation('GetMeals')!;
     const params = { userName: DEFAULT_USER, password: DEFAULT_PASSWORD, language: 'en' };
     const env = { CONFORMANCE_PASSWORD: DEFAULT_PASSWORD, ACME_KEY: 'acme k3y' };

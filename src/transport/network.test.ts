@@ -6,23 +6,20 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Transport } from './client.js';
 import { proxyFailure, tlsFailure } from './network.js';
-import { startMock, type RunningMock } from '../mock/server.js';
-import { startProxy, startTlsFront, TLS_FILES, type TestProxy, type TlsFront } from '../../test/support/network.js';
+import type { RunningMock } from '../mock/server.js';
+import { startNetworkRig, TLS_FILES, type NetworkRig, type TestProxy, type TlsFront } from '../../test/support/network.js';
 import type { NetworkOptions } from '../core/types.js';
 
 let mock: RunningMock;
 let proxy: TestProxy;
 let authed: TestProxy;
 let front: TlsFront;
+let rig: NetworkRig | undefined;
 beforeAll(async () => {
-  mock = await startMock({ port: 0 });
-  proxy = await startProxy();
-  authed = await startProxy('alice:s3cret');
-  front = await startTlsFront(mock.url);
+  rig = await startNetworkRig('alice:s3cret');
+  ({ mock, proxy, authed, front } = rig);
 });
-afterAll(async () => {
-  await Promise.all([mock?.close(), proxy?.close(), authed?.close(), front?.close()]);
-});
+afterAll(() => rig?.close());
 
 /** One GET for the mock's WSDL through a transport with `network`. */
 async function wsdl(base: string, network: NetworkOptions) {

@@ -8,6 +8,7 @@
  */
 import { XMLParser } from 'fast-xml-parser';
 import { XmlError } from '../core/errors.js';
+import { decodeText, scanXml } from './scan-reader.js';
 
 export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
@@ -141,18 +142,6 @@ export const LONG_TEXT = 4096;
 const LIFT_OPEN = '\u0001';
 const LIFT_CLOSE = '\u0002';
 const LIFTED_RE = /\u0001(\d+)\u0002/g;
-const ENTITY_RE = /&(?:#x([0-9a-fA-F]+)|#([0-9]+)|(lt|gt|amp|quot|apos));/g;
-const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
-
-/** Character data as fast-xml-parser would give it: line ends normalised, then references decoded. */
-function decodeText(raw: string): string {
-  return raw.replace(/\r\n?/g, '\n').replace(ENTITY_RE, (m, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
-    if (name !== undefined) return PREDEFINED[name]!;
-    const cp = hex !== undefined ? parseInt(hex, 16) : Number(dec);
-    return cp >= 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : m;
-  });
-}
-
 /**
  * fast-xml-parser builds character data one character at a time (a string concatenation per
  * character): a 10 MB text took 2 s and 350 MB. Runs of character data of LONG_TEXT characters or
@@ -207,9 +196,33 @@ function liftLongTexts(xml: string): { xml: string; texts: string[] } | undefine
   return { xml: parts.join(''), texts };
 }
 
+/**
+ * Documents of at least this many characters are read by the one-pass reader (scan-reader.ts):
+ * the same tree at several times the speed, without fast-xml-parser's intermediate output. Below
+ * it, fast-xml-parser (the owner's choice) reads them; its time there is small.
+ */
+export const SCAN_READER_MIN_CHARS = 256 * 1024;
+let scanReaderMinChars = SCAN_READER_MIN_CHARS;
+
+/**
+ * Change the size from which the one-pass reader is used (Infinity: never; 0: always), returning
+ * the previous one. For the benchmark and the tests that compare both readers.
+ */
+export function setScanReaderMinChars(chars: number): number {
+  const before = scanReaderMinChars;
+  scanReaderMinChars = chars;
+  return before;
+}
+
+/** Which reader parseXml uses: by size (the default), or one of them. */
+export type XmlReader = 'auto' | 'fast-xml-parser' | 'scan';
+
 /** Parse a document into a namespace-resolved tree. Throws XmlError with a precise message. */
-export function parseXml(xml: string): ParsedXml {
+export function parseXml(xml: string, reader: XmlReader = 'auto'): ParsedXml {
   if (hasDoctype(xml)) throw new XmlError('document type declaration (<!DOCTYPE) present: not allowed in these messages, entities are never expanded');
+  if (reader === 'scan' || (reader === 'auto' && xml.length >= scanReaderMinChars)) {
+    return { root: scanXml(xml), declaration: readDeclaration(xml) };
+  }
   const lifted = liftLongTexts(xml);
   let raw: RawNode[];
   try {

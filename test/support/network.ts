@@ -9,6 +9,7 @@ import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { startMock, type RunningMock } from '../../src/mock/server.js';
 
 /** The test PKI: a CA, a server certificate (localhost, 127.0.0.1) and a client certificate it signed, a PKCS#12 of the client's. */
 export const TLS_DIR = fileURLToPath(new URL('./tls/', import.meta.url));
@@ -135,4 +136,33 @@ export async function startTlsFront(backend: string): Promise<TlsFront> {
     url: `https://127.0.0.1:${port}`, counts,
     close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
   };
+}
+
+/** A test's loopback network: the mock, an open proxy, a proxy asking for `credentials`, and a TLS front of the mock. */
+export interface NetworkRig {
+  readonly mock: RunningMock;
+  readonly proxy: TestProxy;
+  readonly authed: TestProxy;
+  readonly front: TlsFront;
+  close(): Promise<void>;
+}
+
+/** Start a NetworkRig (close it in afterAll). */
+export async function startNetworkRig(credentials: string): Promise<NetworkRig> {
+  const mock = await startMock({ port: 0 });
+  const [proxy, authed, front] = await Promise.all([startProxy(), startProxy(credentials), startTlsFront(mock.url)]);
+  return { mock, proxy, authed, front, close: async () => { await Promise.all([mock.close(), proxy.close(), authed.close(), front.close()]); } };
+}
+
+/** A loopback HTTP server answering each request with `answer(url)` as text/xml, or 404 where it gives none (a target serving a document of the test's). */
+export async function serveXml(answer: (url: string) => string | undefined): Promise<{ readonly url: string; close(): Promise<void> }> {
+  const server = createHttpServer((req, res) => {
+    const body = answer(req.url ?? '');
+    if (body === undefined) { res.statusCode = 404; res.end('no'); return; }
+    res.setHeader('content-type', 'text/xml; charset=utf-8');
+    res.end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, close: () => new Promise<void>((r) => server.close(() => r())) };
 }

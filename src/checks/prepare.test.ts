@@ -1,0 +1,69 @@
+/**
+ * CheckContext.prepare: while a validator process reads a large document, the tree is built in
+ * this process (the two in parallel), and a document libxml2 did not read keeps no tree.
+ */
+import { describe, expect, test } from 'vitest';
+import type { DocumentValidator, LibxmlOutcome, ValidateOptions } from '../schema/types.js';
+import { contextFor } from '../../test/support/checks.js';
+
+const DOC = '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><GetMealsResponse xmlns="http://mock.accommodation.test/search/1/"/></soap:Body></soap:Envelope>';
+
+/** A validator that hands the document "away" (as the process does), then answers when told; it records what happened in order. */
+function slowValidator(outcome: LibxmlOutcome, handsOver = true) {
+  const events: string[] = [];
+  let answer!: () => void;
+  const validator: DocumentValidator = {
+    validate: () => outcome,
+    // xml() reads the limits before building the tree: the moment it is built.
+    get limits() { events.push('tree'); return undefined; },
+    validateAsync(_xml: string, opts: ValidateOptions = {}) {
+      return new Promise<LibxmlOutcome>((resolve) => {
+        answer = () => { events.push('libxml2'); resolve(outcome); };
+        if (handsOver) setImmediate(() => { events.push('handed over'); opts.handedOver?.(); });
+      });
+    },
+  };
+  return { validator, events, answer: () => answer() };
+}
+
+async function prepared(outcome: LibxmlOutcome, overlap: boolean, handsOver = true) {
+  const v = slowValidator(outcome, handsOver);
+  const ctx = contextFor('GetMeals', 'soap11', DOC, { validator: v.validator });
+  const done = ctx.prepare({}, overlap, () => v.events.push(`beside: ${ctx.located().path}`));
+  await new Promise((r) => setTimeout(r, 20));
+  const before = [...v.events];
+  v.answer();
+  const stood = await done;
+  return { ctx, before, events: v.events, stood };
+}
+
+describe('prepare builds the tree while the validator process reads the document', () => {
+  test('the tree is built once the document is handed over, before libxml2 answers', async () => {
+    const { ctx, before, events, stood } = await prepared({ xsdErrors: [] }, true);
+    expect(before).toEqual(['handed over', 'tree', 'beside: /Envelope/Body/GetMealsResponse/getMealsResult']);
+    expect(events).toEqual([...before, 'libxml2']);
+    expect(stood).toBe(true);
+    expect(ctx.xml().parsed?.root.local).toBe('Envelope');
+  });
+  test('without overlap (the order before): libxml2 first, the tree when asked', async () => {
+    const { ctx, before, events, stood } = await prepared({ xsdErrors: [] }, false);
+    expect(before).toEqual(['handed over']);
+    expect(events).toEqual(['handed over', 'libxml2']);
+    expect(stood).toBe(false);
+    expect(ctx.xml().parsed?.root.local).toBe('Envelope');
+    expect(events).toEqual(['handed over', 'libxml2', 'tree']);
+  });
+  test('a document read in this process (never handed over): no tree before libxml2\'s outcome', async () => {
+    const { before, stood } = await prepared({ xsdErrors: [] }, true, false);
+    expect(before).toEqual([]);
+    expect(stood).toBe(false);
+  });
+  test('a document libxml2 did not read keeps no tree, though it was built meanwhile', async () => {
+    const { ctx, events, stood } = await prepared({ notParsed: 'libxml2 took longer than 10 s', xsdErrors: [] }, true);
+    expect(events).toEqual(['handed over', 'tree', 'beside: /Envelope/Body/GetMealsResponse/getMealsResult', 'libxml2']);
+    // The work done beside is to be done again, on no tree: the result element is no longer found.
+    expect(stood).toBe(false);
+    expect(ctx.xml()).toEqual({ error: 'libxml2 took longer than 10 s' });
+    expect(ctx.located().result).toBeUndefined();
+  });
+});
