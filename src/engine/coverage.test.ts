@@ -22,6 +22,7 @@ import { acceptance } from '../equivalence/compare.js';
 import { FIXED_LANGUAGES, poolOf, possibleKinds, valueKind } from './generate.js';
 import type { RunPlan } from './plan.js';
 import { runConformance } from './run.js';
+import { mockBookings } from './bookings.js';
 
 const param = (op: string, name: string) => findOperation(op)!.params.find((p) => p.name === name)!;
 
@@ -198,6 +199,17 @@ describe('a run against the embedded mock', () => {
     expect(html).toContain('id="coverage"');
     expect(html).toContain('data-operation="GetLanguages" data-binding="post"');
     expect(formatSummary(report, reportPaths('/tmp/x'))).toContain(`C${figure.slice(1)}`);
+  });
+});
+
+describe('probes of a state-changing operation', () => {
+  test('their answers count as answers, and the cell says how many were probes', async () => {
+    const report = await run(planAt(plain, ops('CancelBooking'), { negative: false, bookings: mockBookings() }));
+    for (const c of report.coverage!.cells) {
+      expect(c.probeAnswers, c.binding).toBeGreaterThan(0);
+      expect(c.probeAnswers!).toBeLessThan(c.answers);
+      expect(Object.values(c.outcomes).reduce((n, k) => n + k, 0)).toBe(c.answers);
+    }
   });
 });
 
