@@ -91,12 +91,11 @@ describe('the forms of a path: nil, empty, absent, where the model allows them',
     const op = findOperation(opName)!;
     const target = { bookUrl: 'http://t', searchUrl: 'http://t', transfersUrl: 'http://t', paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, user: 'u', password: 'p', embedded: false };
     const rec = new CoverageRecorder({ operations: [op], bindings: ['get'], target });
-    const unit = { op, caseId: 'default', kind: 'valid' as const, params: { language: 'en' } };
     for (const body of bodies) {
       const exchange = { request: { method: 'GET' as const, url: 'http://t/x', headers: {} }, response: { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: Buffer.from(body), elapsedMs: 1 } };
       const ctx = new CheckContext({ op, binding: 'get', caseId: 'default', caseKind: 'valid', namespaces: DEFAULT_NAMESPACES, exchange, validator: noValidator });
-      rec.request(unit, 'get');
-      rec.answer(unit, 'get', ctx, acceptance(ctx));
+      rec.request(op, 'get', { language: 'en' });
+      rec.answer(op, 'get', ctx, acceptance(ctx));
     }
     return rec.report().cells[0]!;
   }
@@ -202,13 +201,16 @@ describe('a run against the embedded mock', () => {
   });
 });
 
-describe('probes of a state-changing operation', () => {
-  test('their answers count as answers, and the cell says how many were probes', async () => {
+describe('a state-changing operation', () => {
+  test('the answers to its probes count as answers, said so; the calls of its sequence over state count too (they have no http_exchange row)', async () => {
     const report = await run(planAt(plain, ops('CancelBooking'), { negative: false, bookings: mockBookings() }));
+    expect(report.results.some((r) => r.case === 'seq-cancel' && r.status === 'passed')).toBe(true);
     for (const c of report.coverage!.cells) {
       expect(c.probeAnswers, c.binding).toBeGreaterThan(0);
       expect(c.probeAnswers!).toBeLessThan(c.answers);
       expect(Object.values(c.outcomes).reduce((n, k) => n + k, 0)).toBe(c.answers);
+      const exchanged = report.results.filter((r) => r.operation === 'CancelBooking' && r.binding === c.binding && r.check === 'http_exchange').length;
+      expect(c.requests, c.binding).toBeGreaterThan(exchanged);
     }
   });
 });

@@ -20,7 +20,8 @@ import type { CoverageCell, CoverageParam, CoveragePath, CoverageReport, AnswerF
 import type { Acceptance } from '../equivalence/compare.js';
 import { isBlank, isNil, type XElement } from '../xml/tree.js';
 import { possibleKinds, valueKind, VALUE_KINDS, type ValueKind } from './generate.js';
-import { bindingParams, type RunPlan, type Unit } from './plan.js';
+import type { Params } from '../bindings/types.js';
+import type { RunPlan } from './plan.js';
 
 const PRESENT = 1;
 const NIL = 2;
@@ -145,13 +146,12 @@ export class CoverageRecorder {
     return c && c.op === op ? c : undefined;
   }
 
-  /** A request of `unit` was sent through `b`: the kinds of its values. */
-  request(unit: Unit, b: BindingId): void {
-    const c = this.#cell(unit.op, b);
+  /** A request of `op` was sent through `b` with these parameters: the kinds of its values. */
+  request(op: Operation, b: BindingId, params: Params): void {
+    const c = this.#cell(op, b);
     if (!c) return;
     c.requests++;
-    const params = bindingParams(unit, b);
-    for (const p of counted(unit.op)) {
+    for (const p of counted(op)) {
       const values = enumOfParam(p);
       const v = params[p.name];
       let set = c.kinds.get(p.name);
@@ -165,19 +165,19 @@ export class CoverageRecorder {
     }
   }
 
-  /** An answer of `unit` through `b`, its tree alive in `ctx`, and what it did (accepted, rejected). */
-  answer(unit: Unit, b: BindingId, ctx: CheckContext, acc: Acceptance): void {
-    const c = this.#cell(unit.op, b);
+  /** An answer of `op` through `b`, its tree alive in `ctx`, and what it did (accepted, rejected); `probe`: to a probe of a state-changing operation. */
+  answer(op: Operation, b: BindingId, ctx: CheckContext, acc: Acceptance, probe = false): void {
+    const c = this.#cell(op, b);
     if (!c) return;
     c.answers++;
-    if (unit.calls === 'probe') c.probeAnswers++;
+    if (probe) c.probeAnswers++;
     const label = this.redact(acc.kind === 'accepted' ? 'accepted'
       : acc.kind === 'rejected' ? `rejected: ${acc.errorType !== undefined ? `ErrorType ${acc.errorType.slice(0, 80)}` : acc.how}` : `unknown: ${acc.why}`);
     const key = c.outcomes.has(label) || c.outcomes.size < MAX_OUTCOMES ? label : 'other';
     c.outcomes.set(key, (c.outcomes.get(key) ?? 0) + 1);
     if (c.missing === 0) return;
     const result = ctx.located().result;
-    if (result) visit(c, ctx.ns, result, unit.op.resultType, `/${unit.op.resultElement}`, 0, 0);
+    if (result) visit(c, ctx.ns, result, op.resultType, `/${op.resultElement}`, 0, 0);
   }
 
   /** The coverage report: every cell of the plan, and the run's figure; `min` is --min-coverage's threshold. */
@@ -196,8 +196,22 @@ export class CoverageRecorder {
   }
 }
 
+const recorders = new WeakMap<RunPlan, CoverageRecorder>();
+
+/** A new recorder for a run of `plan` (runConformance): every exchange of the run reports to it, sequences' calls included. */
+export function startCoverage(plan: RunPlan, redact?: Redactor): CoverageRecorder {
+  const r = new CoverageRecorder(plan, redact);
+  recorders.set(plan, r);
+  return r;
+}
+
+/** The recorder of the run of `plan` under way; none outside runConformance (record, compare). */
+export function coverageOf(plan: RunPlan): CoverageRecorder | undefined {
+  return recorders.get(plan);
+}
+
 /** What the figures leave out (docs/coverage.md). */
-export const COVERAGE_NOTE = 'the calls of sequences over state; the credentials (the credential cases are theirs); '
+export const COVERAGE_NOTE = 'the credentials (the credential cases are theirs); '
   + 'an xsi:type\'s extra fields and "not shown" content (no paths of the model)';
 
 /** What the walk needs of a complex type at a path, computed once per operation, path and type: the numbers of its attributes' and fields' paths. */

@@ -32,7 +32,7 @@ import { poolOf, POOL_NAMES } from './bookings.js';
 import { runSequence, SEQUENCE_CASE, sequenceNotRun } from './sequences.js';
 import { bindingParams, bookingNeeds, planUnits, secretsOf, unitRequests, type RunPlan, type Unit } from './plan.js';
 import { findingsBytes, RowMaker, type RowBase } from './rows.js';
-import { CoverageRecorder } from './coverage.js';
+import { coverageOf, startCoverage } from './coverage.js';
 
 export interface EngineDeps {
   readonly transport: Transport;
@@ -81,9 +81,6 @@ function signalAt(deadline: number): AbortSignal {
 
 const DEADLINE_PASSED = 'the run\'s deadline passed';
 
-/** The coverage a run gathers (./coverage.ts), while runConformance runs it; runUnit alone (record, compare) gathers none. */
-const coverages = new WeakMap<RunPlan, CoverageRecorder>();
-
 /** What checking one exchange leaves: its rows, and what the comparison of bindings needs (no tree). */
 interface Checked {
   readonly rows: ResultRow[];
@@ -99,8 +96,9 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
   const { op } = unit;
   const base: RowBase = { op, binding: b, caseId: unit.caseId, reproduce: reproduceCommand(plan, unit, ex), exchange: ex };
   if (ex.error?.code === 'not_sent') return { rows: [rows.row(base, NOT_RUN_CHECK, { skipped: ex.error.message })], unviewed: ex.error.message };
-  const coverage = coverages.get(plan);
-  coverage?.request(unit, b);
+  // The coverage a run gathers (./coverage.ts), while runConformance runs it; runUnit alone (record, compare) gathers none.
+  const coverage = coverageOf(plan);
+  coverage?.request(op, b, bindingParams(unit, b));
   const booked = unit.bookings?.[b] !== undefined;
   if (ex.error || !ex.response) {
     return { rows: [rows.row(base, EXCHANGE_CHECK, [{ check: EXCHANGE_CHECK, code: 'no_response', path: '/', message: `no response: ${ex.error?.code}: ${ex.error?.message}` }])],
@@ -141,7 +139,7 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
     const view = compare && !passed() ? viewOf(plan, op, b, ctx!, () => new CheckContext(init), besideStood ? early : undefined) : undefined;
     const acc = booked || coverage ? (view?.acceptance ?? acceptance(ctx!)) : undefined;
     // Coverage reads the tree now, while it lives: never kept.
-    if (coverage && !passed()) coverage.answer(unit, b, ctx!, acc!);
+    if (coverage && !passed()) coverage.answer(op, b, ctx!, acc!, unit.calls === 'probe');
     const bookingOutcome = acc === undefined || !booked ? undefined : acc.kind === 'accepted' ? 'accepted' : acc.kind === 'rejected' ? `rejected (${acc.how})` : `unknown (${acc.why})`;
     ctx = undefined;
     // The tree of a large document is garbage now: collect it before the next one is built, so
@@ -372,8 +370,7 @@ export function summarise(rows: readonly ResultRow[]): RunReport['summary'] {
 export async function runConformance(plan: RunPlan, deps: EngineDeps, units: readonly Unit[] = planUnits(plan)): Promise<RunReport> {
   const started = Date.now();
   const redact = redactorOf(plan, deps);
-  const coverage = new CoverageRecorder(plan, redact);
-  coverages.set(plan, coverage);
+  const coverage = startCoverage(plan, redact);
   const before = await preflight(plan, deps.transport);
   let done = 0;
   // A few units at a time: about the transport's concurrency in requests, plus one unit so the
