@@ -67,6 +67,8 @@ export interface RunPlan {
   readonly failOnDrift?: boolean;
   /** --max-transient: percent of transient exchanges above which the target is unhealthy (default ./transient.ts DEFAULT_MAX_TRANSIENT). */
   readonly maxTransient?: number;
+  /** --min-coverage: a run whose coverage figure (./coverage.ts) is below this percent is INCOMPLETE, and where it was set. */
+  readonly minCoverage?: { readonly percent: number; readonly source: string };
 }
 
 /** A matcher of case ids for --case patterns: `*` any characters, `?` one, the rest literal. */

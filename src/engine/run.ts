@@ -36,6 +36,7 @@ import { findingsBytes, RowMaker, type RowBase } from './rows.js';
 import { resendFailures } from './flaky.js';
 import { ambiguousWrite, DEFAULT_MAX_TRANSIENT, TransientTally } from './transient.js';
 import { transientOf } from '../transport/transient.js';
+import { coverageOf, startCoverage } from './coverage.js';
 
 export interface EngineDeps {
   readonly transport: Transport;
@@ -103,6 +104,9 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
   const { op } = unit;
   const base: RowBase = { op, binding: b, caseId: unit.caseId, reproduce: reproduceCommand(plan, unit, ex), exchange: ex };
   if (ex.error?.code === 'not_sent') return { rows: [rows.row(base, NOT_RUN_CHECK, { skipped: ex.error.message })], unviewed: ex.error.message };
+  // The coverage a run gathers (./coverage.ts), while runConformance runs it; runUnit alone (record, compare) gathers none.
+  const coverage = coverageOf(plan);
+  coverage?.request(op, b, bindingParams(unit, b));
   const booked = unit.bookings?.[b] !== undefined;
   deps.tally?.note(op.name, b, ex, op.mutates);
   const transient = transientRow(rows, base, unit, ex);
@@ -144,8 +148,10 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
     if (notRun.length > 0) out.push(rows.row(base, NOT_RUN_CHECK, { skipped: `not run: ${DEADLINE_PASSED} before ${notRun.join(', ')}` }));
     // Acceptance and digests now, while the tree lives; entries later only if digests differ.
     const view = compare && !passed() ? viewOf(plan, op, b, ctx!, () => new CheckContext(init), besideStood ? early : undefined) : undefined;
-    const acc = booked ? (view?.acceptance ?? acceptance(ctx!)) : undefined;
-    const bookingOutcome = acc === undefined ? undefined : acc.kind === 'accepted' ? 'accepted' : acc.kind === 'rejected' ? `rejected (${acc.how})` : `unknown (${acc.why})`;
+    const acc = booked || coverage ? (view?.acceptance ?? acceptance(ctx!)) : undefined;
+    // Coverage reads the tree now, while it lives: never kept.
+    if (coverage && !passed()) coverage.answer(op, b, ctx!, acc!, unit.calls === 'probe');
+    const bookingOutcome = acc === undefined || !booked ? undefined : acc.kind === 'accepted' ? 'accepted' : acc.kind === 'rejected' ? `rejected (${acc.how})` : `unknown (${acc.why})`;
     ctx = undefined;
     // The tree of a large document is garbage now: collect it before the next one is built, so
     // what the process holds stays one document's worth (V8 would let garbage pile up first).
@@ -452,6 +458,7 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
   const failedAnswers = new Map<Unit, ReadonlyMap<string, string>>();
   const deps: EngineDeps = { ...given, tally, onFailedAnswers: (u, prints) => { failedAnswers.set(u, prints); } };
   const redact = redactorOf(plan, deps);
+  const coverage = startCoverage(plan, redact);
   const before = await preflight(plan, deps.transport);
   let done = 0;
   // A few units at a time: about the transport's concurrency in requests, plus one unit so the
@@ -557,5 +564,6 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
       ? { generation: { seed: plan.generation.seed, examples: plan.generation.examples, languagesFrom: plan.generation.languagesFrom } } : {}),
     ...(hasLatencyLimit(plan.latency) ? { latencyGate: plan.latency } : {}),
     ...(before.drift ? { drift: before.drift } : {}),
+    coverage: coverage.report(plan.minCoverage),
   };
 }

@@ -23,6 +23,7 @@ import { requestFor, serviceUrlOf } from '../bindings/endpoint.js';
 import type { Params } from '../bindings/types.js';
 import { findOperation, type BindingId, type Operation } from '../contract/catalogue.js';
 import { CheckContext } from '../checks/context.js';
+import { coverageOf } from './coverage.js';
 import { inBandError } from '../checks/support.js';
 import { NOT_RUN_CHECK, SEQUENCE_CHECK } from '../core/rows.js';
 import type { Exchange, Finding, ResultRow, SequenceStep } from '../core/types.js';
@@ -138,6 +139,8 @@ function readAnswer(plan: RunPlan, deps: EngineDeps, op: Operation, binding: Bin
   if (!ex.response) return { kind: 'unknown', how: `no response (${ex.error?.code ?? 'unknown'})` };
   const ctx = new CheckContext({ op, binding, caseId, caseKind: 'valid', namespaces: plan.target.namespaces, exchange: ex, validator: deps.validator });
   const acc = acceptance(ctx);
+  // The run's coverage (./coverage.ts) reads the answer while its tree lives.
+  coverageOf(plan)?.answer(op, binding, ctx, acc);
   if (acc.kind === 'unknown') return { kind: 'unknown', how: acc.why };
   if (acc.kind === 'rejected') {
     const result = ctx.located().result;
@@ -170,6 +173,7 @@ export async function runSequence(plan: RunPlan, deps: EngineDeps, unit: Unit): 
     const sentParams = op.mutates ? withBooking(op.name, withCredentials, booking) : withCredentials;
     const request = requestFor(plan.target, op, binding, sentParams);
     const exchange = await deps.transport.send(request, retriesFor(op), serviceUrlOf(plan.target, op, plan.bindings[0]!));
+    if (exchange.error?.code !== 'not_sent') coverageOf(plan)?.request(op, binding, sentParams);
     deps.tally?.note(op.name, binding, exchange, op.mutates);
     const ambiguous = op.mutates ? ambiguousWrite(exchange) : undefined;
     const read: Read = ambiguous ? { kind: 'unknown', how: `ambiguous: ${ambiguous}, not re-sent`, ambiguous: true, n }

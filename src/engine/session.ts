@@ -122,6 +122,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
       ...(s.caseFilter ? { caseFilter: s.caseFilter } : {}),
       ...(s.latency ? { latency: s.latency } : {}),
       ...(s.failOnDrift ? { failOnDrift: true } : {}),
+      ...(s.minCoverage ? { minCoverage: s.minCoverage } : {}),
     };
     const secrets = secretsOf(target);
     const redact = makeRedactor(secrets);

@@ -104,6 +104,8 @@ export interface RunSettings {
   readonly latency?: LatencyLimits;
   /** A breaking difference of the target's WSDL from the contract's fails the run (--fail-on-drift, config failOnDrift). */
   readonly failOnDrift?: boolean;
+  /** --min-coverage PCT (config minCoverage): below it the run is INCOMPLETE (./coverage.ts), with where it was set. */
+  readonly minCoverage?: { readonly percent: number; readonly source: string };
 }
 
 /** Where the booking pools came from: a file (its path as given), the variable holding the JSON, or the config file's `bookings` object. */
@@ -156,6 +158,7 @@ export const RUN_ENV = {
   'max-p95': 'CONFORMANCE_MAX_P95',
   'fail-on-drift': 'CONFORMANCE_FAIL_ON_DRIFT',
   'max-transient': 'CONFORMANCE_MAX_TRANSIENT',
+  'min-coverage': 'CONFORMANCE_MIN_COVERAGE',
   ...NETWORK_ENV,
 } as const satisfies Partial<Record<keyof typeof RUN_OPTIONS, string>>;
 
@@ -217,6 +220,7 @@ export const RUN_OPTIONS = {
   'skip-operations': { type: 'string' },
   'max-p95': { type: 'string' },
   'max-transient': { type: 'string' },
+  'min-coverage': { type: 'string' },
 } as const;
 
 type Json = Record<string, unknown>;
@@ -646,7 +650,21 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     ...networkOf(in_, env, f.header, { embedded, insecureTls: f['insecure-tls'] ?? in_.bool(undefined, 'insecureTls') ?? false }),
     ...latencyOf(in_, file, where),
     ...((f['fail-on-drift'] ?? in_.bool('fail-on-drift', 'failOnDrift')) ? { failOnDrift: true } : {}),
+    ...minCoverageOf(in_),
   };
+}
+
+/**
+ * --min-coverage PCT (CONFORMANCE_MIN_COVERAGE, config minCoverage): a percent from 0 to 100, a
+ * trailing "%" allowed; a bad one names its source.
+ */
+function minCoverageOf(in_: Settings): { minCoverage?: { percent: number; source: string } } {
+  const s = in_.get('min-coverage', envOf('min-coverage'), 'minCoverage');
+  if (!s) return {};
+  const v = s.value;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+(\.\d+)?\s*%?\s*$/.test(v) ? Number(v.replace('%', '').trim()) : NaN;
+  if (!Number.isFinite(n) || n < 0 || n > 100) bad(s, `must be a coverage percent from 0 to 100, e.g. 80 or 72.5 (got ${JSON.stringify(v)})`);
+  return { minCoverage: { percent: n, source: s.source } };
 }
 
 /** The longest p95 limit accepted, in milliseconds (an hour: longer than any --timeout makes sense). */

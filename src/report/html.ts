@@ -8,6 +8,7 @@
  * Content-Security-Policy allows only the page's own script and style (by hash) and no fetches.
  */
 import { driftLine } from './drift.js';
+import { coverageHtml } from './coverage.js';
 import { createHash } from 'node:crypto';
 import { BINDINGS } from '../contract/catalogue.js';
 import type { ResultRow, RunReport, Status, TransientCell } from '../core/types.js';
@@ -564,7 +565,7 @@ ${diagnosisSection(report)}<h2 id="matrix-title">Operations × bindings</h2>
 <thead><tr><th scope="col">Operation</th>${COLUMNS.map((c) => `<th scope="col" data-column="${c}">${esc(COLUMN_LABELS[c])}</th>`).join('')}</tr></thead>
 ${matrixRows.join('\n')}
 </table>
-${deviationSection(report)}${inBandSection(report)}${defectSection(report)}${latencySection(report)}${bookingsSection(report)}${transientSection(report)}<p class="legend"><span class="n failed">✗ failed</span><span class="n passed">✓ passed</span><span class="n known">! known deviation (accepted)</span><span class="n skipped">○ skipped</span>Select a cell to see its checks, findings and how to reproduce them.</p>
+${deviationSection(report)}${inBandSection(report)}${defectSection(report)}${latencySection(report)}${report.coverage ? coverageHtml(report.coverage, esc) : ''}${bookingsSection(report)}${transientSection(report)}<p class="legend"><span class="n failed">✗ failed</span><span class="n passed">✓ passed</span><span class="n known">! known deviation (accepted)</span><span class="n skipped">○ skipped</span>Select a cell to see its checks, findings and how to reproduce them.</p>
 <h2 id="details-title">Details</h2>
 <div class="toolbar" data-js-only hidden><button type="button" data-action="expand-failures">Expand all failures</button><button type="button" data-action="collapse">Collapse all</button><button type="button" data-action="only-failures" aria-pressed="false">Failures only</button></div>
 <section id="details" aria-labelledby="details-title">

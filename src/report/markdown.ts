@@ -8,6 +8,7 @@ import { transientLines } from './transient.js';
 import type { RunReport } from '../core/types.js';
 import { rerunCommand } from './rerun.js';
 import { driftSection } from './drift.js';
+import { coverageMarkdown } from './coverage.js';
 import { latencyMatrix } from './latency.js';
 import { groupDefects, type Defect } from './defects.js';
 import {
@@ -178,6 +179,7 @@ export function renderMarkdown(report: RunReport): string {
       `| operation | ${times.bindings.map((b) => mdText(bindingLabel(b))).join(' | ')} |`, `|---|${times.bindings.map(() => '---:').join('|')}|`,
       ...times.rows.map((r) => `| ${mdText(r.operation)} | ${r.cells.join(' | ')} |`), '', '</details>', '');
   }
+  if (report.coverage) lines.push(...coverageMarkdown(report.coverage));
   if (verdict === 'PASS') {
     lines.push('<details><summary>Operations × bindings</summary>', '', matrix(report), '', '</details>', '');
     return lines.join('\n');
