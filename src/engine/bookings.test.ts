@@ -82,6 +82,7 @@ describe('booking pools', () => {
     const poolIds = new Set([...pools.cancel, ...pools.amend, ...pools.specialRequest, ...pools.transfers.map((t) => t.id)]);
     const probes = units.filter((u) => u.calls === 'probe');
     expect(probes.length).toBeGreaterThan(20);
+    const probeIds = new Set<string>();
     for (const u of probes) {
       expect(u.bookings, `${u.op.name} ${u.caseId}`).toBeUndefined();
       expect(u.stage).toBe(2);
@@ -89,6 +90,11 @@ describe('booking pools', () => {
       const sent = BINDINGS.map((b) => bindingParams(u, b)[id]!);
       for (const v of sent) expect(poolIds.has(v.trim()), `${u.op.name} ${u.caseId} sends pool booking ${v}`).toBe(false);
       if (consumesBooking(u.op.name) && u.params[id]!.trim() !== '') expect(new Set(sent).size, `${u.op.name} ${u.caseId}`).toBe(BINDINGS.length);
+      // No two probe units of a cancellation send one id: a cancellation of one must not decide another's answer.
+      if (consumesBooking(u.op.name)) for (const v of sent) if (v.trim() !== '') {
+        expect(probeIds.has(`${u.op.name} ${v}`), `${u.op.name} ${u.caseId} sends ${v} again`).toBe(false);
+        probeIds.add(`${u.op.name} ${v}`);
+      }
       if (!consumesBooking(u.op.name)) expect(new Set(sent).size).toBe(1);
     }
     // Kinds kept: digits stay digits with a sign, a long value stays long, a blank one blank.

@@ -192,6 +192,8 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
     return shared.get(pool);
   };
   const firstCase = new Map<string, Partial<Record<BindingId, Booking>>>();
+  /** Probe units of each operation that uses bookings up, so far. */
+  const probes = new Map<string, number>();
   const rejected = new Map<string, { booking: Booking; calls: RejectedCall[] }>();
   const handWrittenIds = (op: Operation) => new Set((plan.cases.get(op.name) ?? []).map((c) => c.params[idParamOf(op.name)!]));
   for (const { u, i } of order) {
@@ -219,9 +221,13 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
       continue;
     }
     if (!real) {
-      // A probe: the id as generated; each binding its own variant where a call would use a booking up.
+      // A probe: the id as generated; where a call would use a booking up, each binding its own
+      // variant, and each probe unit its own (coverage cases keep one id: a cancellation of one
+      // unit's ids must not decide another's answers).
+      const nth = consumes ? (probes.get(u.op.name) ?? 0) : 0;
+      if (consumes) probes.set(u.op.name, nth + 1);
       const perBinding = consumes
-        ? Object.fromEntries(bindings.map((b) => [b, { [idParam]: probeVariant(u.params[idParam] ?? '', plan.bindings.indexOf(b) + 1) }])) : undefined;
+        ? Object.fromEntries(bindings.map((b) => [b, { [idParam]: probeVariant(u.params[idParam] ?? '', nth * plan.bindings.length + plan.bindings.indexOf(b) + 1) }])) : undefined;
       out[i] = { ...u, calls: 'probe', ...(perBinding ? { perBinding } : {}), stage: 2 };
       continue;
     }
