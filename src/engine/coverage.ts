@@ -22,6 +22,7 @@ import { isBlank, isNil, type XElement } from '../xml/tree.js';
 import { possibleKinds, valueKind, VALUE_KINDS, type ValueKind } from './generate.js';
 import type { Params } from '../bindings/types.js';
 import type { RunPlan } from './plan.js';
+import { coverageReportOf, percentOf } from '../report/coverage.js';
 
 const PRESENT = 1;
 const NIL = 2;
@@ -128,11 +129,6 @@ function bitCount(n: number): number {
   return c;
 }
 
-/** A figure in percent with one decimal; 100 when there is nothing to count. */
-function percentOf(part: number, whole: number): number {
-  return whole === 0 ? 100 : Math.floor((1000 * part) / whole) / 10;
-}
-
 /** What a run exercised, gathered exchange by exchange (see the file's header). */
 export class CoverageRecorder {
   readonly #cells = new Map<string, Cell>();
@@ -182,17 +178,7 @@ export class CoverageRecorder {
 
   /** The coverage report: every cell of the plan, and the run's figure; `min` is --min-coverage's threshold. */
   report(min?: CoverageReport['min']): CoverageReport {
-    const cells = [...this.#cells.values()].map(cellReport);
-    const sum = (f: (c: CoverageCell) => number) => cells.reduce((n, c) => n + f(c), 0);
-    const answerPaths = { seen: sum((c) => c.answerPaths.seen), total: sum((c) => c.answerPaths.total) };
-    const requestKinds = { sent: sum((c) => c.requestKinds.sent), total: sum((c) => c.requestKinds.total) };
-    return {
-      percent: percentOf(answerPaths.seen + requestKinds.sent, answerPaths.total + requestKinds.total),
-      answerPaths, requestKinds,
-      ...(min ? { min } : {}),
-      note: COVERAGE_NOTE,
-      cells,
-    };
+    return coverageReportOf([...this.#cells.values()].map(cellReport), COVERAGE_NOTE, min);
   }
 }
 

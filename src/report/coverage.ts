@@ -74,8 +74,8 @@ export function coverageHtml(c: CoverageReport, esc: Esc): string {
   return `<details class="coverage" id="coverage"><summary>${esc(coverageLine(c))}</summary><p class="sum">Not counted: ${esc(c.note)}.</p>${cells.join('')}</details>\n`;
 }
 
-/** A figure in percent with one decimal, as the run computes it (src/engine/coverage.ts). */
-function percentOf(part: number, whole: number): number {
+/** A coverage figure in percent with one decimal; 100 when there is nothing to count (the run's and a merge's alike). */
+export function percentOf(part: number, whole: number): number {
   return whole === 0 ? 100 : Math.floor((1000 * part) / whole) / 10;
 }
 
@@ -96,16 +96,20 @@ export function mergeCoverage(reports: readonly (CoverageReport | undefined)[]):
       cells.set(k, had ? joinCells(had, c) : c);
     }
   }
-  const list = [...cells.values()];
-  const sum = (f: (c: CoverageCell) => number) => list.reduce((n, c) => n + f(c), 0);
+  return coverageReportOf([...cells.values()], first.note, first.min);
+}
+
+/** A coverage report of its cells: the run's figures are their sums (a run's report, and the shards' joined). */
+export function coverageReportOf(cells: CoverageCell[], note: string, min?: CoverageReport['min']): CoverageReport {
+  const sum = (f: (c: CoverageCell) => number) => cells.reduce((n, c) => n + f(c), 0);
   const answerPaths = { seen: sum((c) => c.answerPaths.seen), total: sum((c) => c.answerPaths.total) };
   const requestKinds = { sent: sum((c) => c.requestKinds.sent), total: sum((c) => c.requestKinds.total) };
   return {
     percent: percentOf(answerPaths.seen + requestKinds.sent, answerPaths.total + requestKinds.total),
     answerPaths, requestKinds,
-    ...(first.min ? { min: first.min } : {}),
-    note: first.note,
-    cells: list,
+    ...(min ? { min } : {}),
+    note,
+    cells,
   };
 }
 
