@@ -19,7 +19,7 @@ import { bindingField, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, NOTHING
 import { stateRuleOf } from '../contract/state-rules.js';
 import type { BookingUse, Diagnosis, Exchange, ResultRow, RunReport, Target } from '../core/types.js';
 import { TOOL } from '../core/version.js';
-import { acceptance, compareViews, detachedView, type BindingView, type CallContext } from '../equivalence/compare.js';
+import { acceptance, ALREADY_CANCELLED, compareViews, detachedView, type BindingView, type CallContext } from '../equivalence/compare.js';
 import { checkBudgetMs } from '../xml/limits.js';
 import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 import { collectGarbage } from '../core/memory.js';
@@ -329,7 +329,7 @@ function rejectedBeforeRows(plan: RunPlan, rows: RowMaker, unit: Unit, checked: 
   const first = plan.bindings[0]!;
   const outcome = checked.find((c) => c.binding === first)?.value.bookingOutcome;
   const booking = unit.bookings?.[first];
-  if (!booking || outcome === undefined || !/already\s*(been\s*)?cancel/i.test(outcome)) return [];
+  if (!booking || outcome === undefined || !ALREADY_CANCELLED.test(outcome)) return [];
   const calls = unit.rejectedBefore!;
   const through = [...new Set(calls.map((c) => c.binding))];
   return [rows.row({ op: unit.op, binding: bindingField(through), caseId: SEQUENCE_CASE.unchanged, reproduce: '' }, SEQUENCE_CHECK, [{

@@ -27,7 +27,7 @@ import { coverageOf } from './coverage.js';
 import { inBandError } from '../checks/support.js';
 import { NOT_RUN_CHECK, SEQUENCE_CHECK } from '../core/rows.js';
 import type { Exchange, Finding, ResultRow, SequenceStep } from '../core/types.js';
-import { acceptance } from '../equivalence/compare.js';
+import { acceptance, ALREADY_CANCELLED } from '../equivalence/compare.js';
 import { curlCommand } from '../transport/curl.js';
 import { withBooking, type Booking, type PoolName } from './bookings.js';
 import { retriesFor, skipReason, type RunPlan, type Unit } from './plan.js';
@@ -133,7 +133,6 @@ interface Read {
   readonly n?: number;
 }
 
-const ALREADY_CANCELLED = /already\s*(been\s*)?cancel/i;
 
 function readAnswer(plan: RunPlan, deps: EngineDeps, op: Operation, binding: BindingId, caseId: string, ex: Exchange): Read {
   if (!ex.response) return { kind: 'unknown', how: `no response (${ex.error?.code ?? 'unknown'})` };
@@ -368,7 +367,7 @@ async function unchanged(plan: RunPlan, unit: Unit, spec: SequenceSpec, booking:
     for (const { reader, r: pending } of reads) {
       const r = await pending;
       if (r.kind === 'accepted') continue;
-      if (!/cancel/i.test(r.how) && !r.alreadyCancelled) { notJudged.push(`AmendmentPriceRequest ${reader} of booking ${booking.id} answered ${r.how}`); continue; }
+      if (!r.alreadyCancelled) { notJudged.push(`AmendmentPriceRequest ${reader} of booking ${booking.id} answered ${r.how}`); continue; }
       // Which rejected call cancelled it cannot be told apart: every binding that sent one is named.
       for (const b of sentThrough) {
         add(b, {
