@@ -30,7 +30,7 @@ import type { Transport } from '../transport/client.js';
 import { diagnoseUnits, preflight, settleWsdlHints } from './diagnose.js';
 import { exchangeUnit } from './exchange.js';
 import { poolOf, POOL_NAMES } from './bookings.js';
-import { runSequence, SEQUENCE_CASE, sequenceNotRun } from './sequences.js';
+import { runSequence, sequenceNotRun } from './sequences.js';
 import { bindingParams, bookingNeeds, planUnits, secretsOf, unitRequests, type RunPlan, type Unit } from './plan.js';
 import { findingsBytes, RowMaker, type RowBase } from './rows.js';
 import { resendFailures } from './flaky.js';
@@ -332,7 +332,8 @@ function rejectedBeforeRows(plan: RunPlan, rows: RowMaker, unit: Unit, checked: 
   if (!booking || outcome === undefined || !ALREADY_CANCELLED.test(outcome)) return [];
   const calls = unit.rejectedBefore!;
   const through = [...new Set(calls.map((c) => c.binding))];
-  return [rows.row({ op: unit.op, binding: bindingField(through), caseId: SEQUENCE_CASE.unchanged, reproduce: '' }, SEQUENCE_CHECK, [{
+  // The row is this case's (its re-run sends this case, whose cancellation is the read-back again).
+  return [rows.row({ op: unit.op, binding: bindingField(through), caseId: unit.caseId, reproduce: '' }, SEQUENCE_CHECK, [{
     check: SEQUENCE_CHECK, code: 'rejected_call_changed_state', path: `/${unit.op.resultElement}/Error`,
     message: `${unit.op.name} of ${booking.pool === 'transfers' ? 'transfer booking' : 'booking'} ${booking.id} answered ${outcome} through ${first}, `
       + `and the run sent it only ${calls.length} rejected calls before (${calls.map((c) => `${c.caseId} through ${c.binding}`).join(', ')}): a rejected call cancelled it`,
