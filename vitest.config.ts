@@ -17,6 +17,7 @@ export const E2E_FILES = [
   'suites/self-test-cli.test.ts',
   'suites/suites-target.test.ts',
   'suites/rerun-commands.test.ts',
+  'suites/transient.test.ts',
 ];
 
 export const shared = {

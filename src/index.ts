@@ -65,6 +65,10 @@ export interface ConformanceSettings {
   readonly maxFailures?: number;
   /** A breaking difference of the target's WSDL from the contract's fails the run (the report's `drift` lists them either way). */
   readonly failOnDrift?: boolean;
+  /** Percent (0 to 100, or "20%") of transient exchanges above which the target is unhealthy (--max-transient; default 20). */
+  readonly maxTransient?: number | string;
+  /** A run whose coverage figure (docs/coverage.md) is below this percent is INCOMPLETE (the report's `coverage` has it either way). */
+  readonly minCoverage?: number;
   /** Stop sending to a service after this many time-outs or connection failures in a row (0: never; default 5). */
   readonly giveUpAfter?: number;
   readonly insecureTls?: boolean;

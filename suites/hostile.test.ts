@@ -103,6 +103,12 @@ interface BehaviourCase {
    */
   readonly unreachable?: boolean;
   readonly more?: (run: Run) => void;
+  /**
+   * A transient answer on every GetSpecialRequest (issue 32: a gateway page, a reset, a time-out):
+   * retried, then failed as transient_answer; most of the run's exchanges transient, the target is
+   * unhealthy: exit 4, the outage code, not 1.
+   */
+  readonly transient?: boolean;
 }
 
 /** Requests of a behaviour grouped by what was sent: how many attempts each got. */
@@ -124,21 +130,22 @@ const CASES: BehaviourCase[] = [
   },
   {
     name: 'TLS failure: self-signed certificate, no --insecure-tls', book: () => hostile.tlsUrl('proxy'), check: 'http_exchange',
-    message: /does not answer: TLS failure: .*self[- ]signed/i, unreachable: true,
+    message: /does not answer: TLS failure: the target's certificate is not signed by a CA you trust \(DEPTH_ZERO_SELF_SIGNED_CERT\): pass --ca-file PEM/, unreachable: true,
     more: () => expect(hostile.requests.filter((r) => r.listener === 'tls')).toEqual([]),
   },
   {
     name: 'no response headers within the timeout', book: () => hostile.url('silent'), args: ['--timeout', '2000', '--no-negative'], check: 'http_exchange',
-    message: /no response: timeout: no complete response within 2000 ms/, maxMs: 60_000,
-    more: () => expect(attempts('silent').every((n) => n === 1)).toBe(true), // a timeout is an answer of sorts: never retried
+    message: /no answer \(timeout: no complete response within 2000 ms\)/, maxMs: 60_000, transient: true,
+    // A read is retried on a time-out, but every silent attempt counts toward giving up on the host: a few at most.
+    more: () => expect(attempts('silent').every((n) => n <= 2)).toBe(true),
   },
   {
     name: 'a trickling body (60 s long) is cut by the per-exchange timeout', book: () => hostile.url('trickle'), args: ['--timeout', '2000', '--no-negative'],
-    check: 'http_exchange', message: /no response: timeout: no complete response within 2000 ms/, maxMs: 60_000,
+    check: 'http_exchange', message: /no answer \(timeout: no complete response within 2000 ms\)/, maxMs: 60_000, transient: true,
   },
   {
     name: 'connection reset mid-body', book: () => hostile.url('reset'), check: 'http_exchange',
-    message: /no response: connection_reset: connection closed before the response was complete/,
+    message: /no answer \(connection_reset: connection closed before the response was complete/, transient: true,
   },
   {
     name: 'a response larger than the cap is aborted, not read to its end', book: () => hostile.url('huge'), args: ['--max-body-bytes', String(MiB)],
@@ -151,7 +158,8 @@ const CASES: BehaviourCase[] = [
     },
   },
   { name: 'a non-XML body', book: () => hostile.url('not-xml'), check: 'xml_wellformed', message: /not well-formed XML: Start tag expected/ },
-  { name: 'an HTML error page', book: () => hostile.url('html'), check: 'status_code', message: /status 502 instead of 200, with body ".*Bad Gateway/ },
+  // A gateway's page is not the service's answer (issue 32): transient, never judged by status_code.
+  { name: 'an HTML error page', book: () => hostile.url('html'), check: 'http_exchange', message: /a transient answer \(gateway_502, HTTP 502\)/, transient: true },
   {
     name: 'an external entity pointing at a local file', book: () => hostile.url('xxe'), check: 'xml_wellformed',
     message: /document type declaration \(<!DOCTYPE\) present: not parsed/,
@@ -200,11 +208,18 @@ const CASES: BehaviourCase[] = [
   },
 ];
 
-describe.concurrent('a broken or hostile target: findings, the run goes on, reports written, exit 1', () => {
+describe.concurrent('a broken or hostile target: findings, the run goes on, reports written, exit 1 (4 when it is all transient)', () => {
   for (const c of CASES) {
     test(c.name, async () => {
       const run = await runAgainst(c.book(), c.args);
-      expect(run.cli.code, run.cli.stderr).toBe(1);
+      // All transient on one service: unhealthy (4) when most of the run's exchanges were, else a failure that reproduces (1):
+      // the share depends on how soon the service is given up on.
+      expect(run.cli.code, run.cli.stderr).toBe(c.transient && run.cli.code === 4 ? 4 : 1);
+      if (c.transient && run.cli.code === 4) {
+        const health = run.report as unknown as { transient?: { unhealthy: boolean }; diagnosis?: { code?: string }[] };
+        expect(health.transient?.unhealthy).toBe(true);
+        expect(health.diagnosis?.[0]?.code).toBe('unhealthy_target');
+      }
       expectReportsWritten(run);
       if (c.unreachable) {
         const pre = run.report.results.filter((r) => r.case === 'preflight');
@@ -225,8 +240,8 @@ describe.concurrent('a broken or hostile target: findings, the run goes on, repo
         expect(row!.message).toMatch(typeof c.message === 'function' ? c.message(b) : c.message);
         expect(row!.reproduce).toContain('curl');
       }
-      // The console names the failures too.
-      expect(run.cli.stdout).toMatch(/Conformance FAIL/);
+      // The console names the failures too, under the one verdict: an unhealthy target is an outage (exit 4).
+      expect(run.cli.stdout).toMatch(run.cli.code === 4 ? /Conformance OUTAGE/ : /Conformance FAIL/);
       expectRestWentOn(run);
       expectNoMarker(run);
       if (c.maxMs) expect(run.cli.ms).toBeLessThan(c.maxMs);
@@ -421,12 +436,12 @@ describe('a real service is not a test fixture', () => {
     expect(slow.peakInFlight).toBe(4);
   });
 
-  test('retries: read-only operations only, connection errors only, with backoff; mutations never', async () => {
+  test('retries: read-only operations only, transient answers and connection errors only, with jittered backoff; mutations never', async () => {
     // --give-up-after 0: every request of this host fails, and each must show its own retries.
     const r = await run(['--allow-mutations', '--bookings', 'examples/mock-bookings.json', '--no-negative', '--examples', '0', '--operations', 'GetSpecialRequest,CancelBooking,GetMeals', '--max-rps', '1000',
       '--give-up-after', '0'], 'reset-conn', 'fault500');
-    // No valid call reached the data path (resets, and a 500 to every GetMeals): nothing was tested.
-    expect(r.cli.code).toBe(5);
+    // Resets on most exchanges (issue 32): the target is unhealthy, an outage; the 500s are the service's own answers.
+    expect(r.cli.code).toBe(4);
     const perRequest = (op: string, b: Behaviour) => {
       const by = new Map<string, number[]>();
       for (const q of real.of(b).filter((x) => x.operation === op)) {
@@ -440,16 +455,21 @@ describe('a real service is not a test fixture', () => {
     const answered = perRequest('GetMeals', 'fault500');
     console.log(`[retries] reset connections: GetSpecialRequest attempts ${read.map((t) => t.length).join(',')}; CancelBooking ${mutation.map((t) => t.length).join(',')}; `
       + `HTTP 500 (GetMeals) ${answered.map((t) => t.length).join(',')}`);
-    expect(read.length).toBe(8); // 2 cases × 4 bindings
-    expect(read.every((t) => t.length === 3)).toBe(true); // 1 + 2 retries
+    // 2 cases × 4 bindings, and the write-read sequence's reads of its ambiguous writes (issue 32: a write without an answer is read back).
+    expect(read.length).toBeGreaterThanOrEqual(8);
+    // Each sending: 1 + 3 retries; a case is sent up to twice more after the main pass (FLAKY: the failure reproduces), a read of the sequence once per phase.
+    expect(read.every((t) => t.length >= 4 && t.length % 4 === 0 && t.length <= 12), read.map((t) => t.length).join(',')).toBe(true);
     for (const t of read) {
-      expect(t[1]! - t[0]!).toBeGreaterThanOrEqual(95); // 100 ms backoff
-      expect(t[2]! - t[1]!).toBeGreaterThanOrEqual(195); // then 200 ms
+      // Jittered backoff: at least a tenth of 100, 200, 400 ms.
+      expect(t[1]! - t[0]!).toBeGreaterThanOrEqual(9);
+      expect(t[2]! - t[1]!).toBeGreaterThanOrEqual(19);
+      expect(t[3]! - t[2]!).toBeGreaterThanOrEqual(39);
     }
     expect(mutation.length).toBe(8);
     expect(mutation.every((t) => t.length === 1)).toBe(true);
     expect(answered.length).toBe(8);
-    expect(answered.every((t) => t.length === 1)).toBe(true); // an HTTP error is an answer: never retried
+    // An HTTP error is an answer: never retried; sent once more after the main pass (the same bytes: the failure reproduces).
+    expect(answered.every((t) => t.length <= 2)).toBe(true);
   });
 });
 

@@ -273,3 +273,18 @@ describe('schemas/config.schema.json (ajv)', () => {
     expect(() => resolveRunSettings(['--config', bad], {})).toThrow(/^config file .*type\.json: negative must be true or false/);
   });
 });
+
+describe('--max-transient (issue 32)', () => {
+  test('flag > environment > config key; default 20; "20%" and decimals read; bad values named with their source', () => {
+    expect(resolveRunSettings([], {}).maxTransient).toBe(20);
+    expect(resolveRunSettings(['--max-transient', '5'], {}).maxTransient).toBe(5);
+    expect(resolveRunSettings(['--max-transient', '2.5%'], { CONFORMANCE_MAX_TRANSIENT: '9' }).maxTransient).toBe(2.5);
+    expect(resolveRunSettings([], { CONFORMANCE_MAX_TRANSIENT: '9' }).maxTransient).toBe(9);
+    expect(resolveRunSettings(['--config', file('mt.json', { maxTransient: '35%' })], {}).maxTransient).toBe(35);
+    expect(resolveRunSettingsObject({ maxTransient: 7 }).maxTransient).toBe(7);
+    expect(() => resolveRunSettings(['--max-transient', '120'], {})).toThrow(UsageError);
+    expect(() => resolveRunSettings(['--max-transient', 'lots'], {})).toThrow(/--max-transient must be a percentage from 0 to 100, as 20 or 20% \(got "lots"\)/);
+    expect(() => resolveRunSettings([], { CONFORMANCE_MAX_TRANSIENT: '-3' })).toThrow(/environment variable CONFORMANCE_MAX_TRANSIENT must be a percentage/);
+    expect(() => resolveRunSettings(['--config', file('mt2.json', { maxTransient: 'high' })], {})).toThrow(/mt2\.json.*maxTransient/);
+  });
+});

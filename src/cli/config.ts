@@ -20,7 +20,7 @@ export const RUN_USAGE = `usage: conformance run [--config FILE] [--book-url URL
     [--concurrency N] [--timeout MS] [--report-dir DIR]
     [--deadline MS] [--max-rps N] [--max-body-bytes N] [--max-failures N] [--give-up-after N] [--insecure-tls]
     [--checks a,b] [--skip-checks a,b] [--skip-operations a,b] [--no-negative] [--no-equivalence] [--quiet]
-    [--expectations FILE [--update-expectations]] [--shard i/n] [--seed N] [--examples N] [--max-p95 MS]
+    [--expectations FILE [--update-expectations]] [--shard i/n] [--seed N] [--examples N] [--max-p95 MS] [--min-coverage PCT]
     [--proxy URL] [--ca-file PEM] [--client-cert PEM --client-key PEM | --client-pfx FILE] [--header 'Name: value']...
 
 With no target URL the embedded mock is started and tested. Service paths default to section 4's
@@ -36,7 +36,8 @@ entry per defect; an entry still "TODO: explain" accepts nothing).
 Proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, or --proxy), a private CA (--ca-file), client certificates
 and extra headers (--header 'X-Api-Key: env:ACME_KEY' reads the variable): docs/real-service.md.
 --max-p95 MS fails an operation × binding whose p95 answer time is above MS (per operation: the config's
-latency.perOperation); one with fewer than 5 answers is "too few samples".`;
+latency.perOperation); one with fewer than 5 answers is "too few samples".
+--min-coverage PCT makes a run whose coverage figure is below PCT percent INCOMPLETE (exit 6): docs/coverage.md.`;
 
 /** Resolve run settings from the command line. `env` is process.env in production. */
 export function resolveRunSettings(argv: string[], env: NodeJS.ProcessEnv = process.env): RunSettings {

@@ -22,7 +22,8 @@ export const DIFF_USAGE = `usage: conformance diff OLD NEW [--format text|markdo
 OLD and NEW are conformance.json files (or report directories). Lists new failures, fixed ones,
 those still failing and failures no longer reported, keyed by operation, binding, case and check,
 and the coverage lost: rows, operation × binding cells, operations and bindings tested in OLD and not
-in NEW (skipped, not called, or not reaching the data path), and another target or seed.
+in NEW (skipped, not called, or not reaching the data path), the answer paths and kinds of parameter
+value of the coverage report OLD had and NEW lost (docs/coverage.md), and another target or seed.
 Known deviations are not failures. Exit 1 on any new failure or lost coverage (unless
 --allow-lost-coverage), 0 otherwise, 2 on bad input.`;
 
@@ -60,6 +61,46 @@ export interface LostCoverage {
   readonly operations: readonly { readonly operation: string; readonly reason: string }[];
   /** Bindings OLD tested none of whose cells NEW tested. */
   readonly bindings: readonly { readonly binding: string; readonly reason: string }[];
+  /**
+   * The coverage report's drops (both reports carrying one, docs/coverage.md): per cell not lost
+   * above, the answer paths some answer of OLD held and none of NEW, the kinds of parameter value
+   * OLD sent and NEW did not, and its figure before and after.
+   */
+  readonly dropped?: readonly CoverageDrop[];
+  /** The run's coverage figure, when it dropped. */
+  readonly figure?: { readonly old: number; readonly new: number };
+}
+
+/** One operation × binding whose coverage dropped (LostCoverage.dropped). */
+export interface CoverageDrop {
+  readonly operation: string;
+  readonly binding: string;
+  readonly old: number;
+  readonly new: number;
+  /** Answer paths held before, by no answer now. */
+  readonly paths: readonly string[];
+  /** "parameter: kind" sent before, not now. */
+  readonly kinds: readonly string[];
+}
+
+/** What the coverage report of NEW lost against OLD's: cells in `skip` (lost whole, listed apart) are left out. */
+export function coverageDrops(oldReport: RunReport, newReport: RunReport, skip: ReadonlySet<string> = new Set()): Pick<LostCoverage, 'dropped' | 'figure'> {
+  const a = oldReport.coverage;
+  const b = newReport.coverage;
+  if (!a || !b) return {};
+  const now = new Map(b.cells.map((c) => [JSON.stringify([c.operation, c.binding]), c]));
+  const dropped: CoverageDrop[] = [];
+  for (const o of a.cells) {
+    const k = JSON.stringify([o.operation, o.binding]);
+    const n = now.get(k);
+    if (!n || skip.has(k)) continue;
+    const never = new Set(n.neverSeen);
+    const paths = o.paths.filter((p) => p.seen && never.has(p.path)).map((p) => p.path);
+    const sentNow = new Set(n.params.flatMap((p) => p.sent.map((x) => `${p.name}: ${x}`)));
+    const kinds = o.params.flatMap((p) => p.sent.filter((x) => p.possible.includes(x)).map((x) => `${p.name}: ${x}`)).filter((x) => !sentNow.has(x));
+    if (paths.length > 0 || kinds.length > 0) dropped.push({ operation: o.operation, binding: o.binding, old: o.percent, new: n.percent, paths, kinds });
+  }
+  return { ...(dropped.length ? { dropped } : {}), ...(b.percent < a.percent ? { figure: { old: a.percent, new: b.percent } } : {}) };
 }
 
 /**
@@ -184,6 +225,7 @@ export function lostCoverage(oldReport: RunReport, newReport: RunReport): LostCo
   return {
     rows,
     cells,
+    ...coverageDrops(oldReport, newReport, new Set(cells.map((c) => JSON.stringify([c.operation, c.binding])))),
     operations: lostAll((c) => c.operation).map((operation) => ({ operation, reason: reasonOf((c) => c.operation === operation) })),
     bindings: lostAll((c) => c.binding).map((binding) => ({ binding, reason: reasonOf((c) => c.binding === binding) })),
   };
@@ -225,7 +267,7 @@ export function diffRuns(oldReport: RunReport, newReport: RunReport): ReportDiff
 /** Whether any coverage was lost. */
 export function coverageLost(d: ReportDiff): boolean {
   const l = d.lostCoverage;
-  return l !== undefined && (l.rows.length > 0 || l.cells.length > 0);
+  return l !== undefined && (l.rows.length > 0 || l.cells.length > 0 || (l.dropped?.length ?? 0) > 0);
 }
 
 /** The lost coverage in lines: operations, bindings, cells, then the rows by cell (a count and one example each). */
@@ -246,12 +288,21 @@ function lostLines(l: LostCoverage, max = 40): string[] {
     const e = rs[0]!;
     lines.push(`${cell}: ${rs.length} row${rs.length === 1 ? '' : 's'} tested before, ${e.new === 'absent' ? 'absent' : 'skipped'} now (e.g. ${e.case} :: ${e.check}: ${e.message.slice(0, 160)})`);
   }
+  if (l.figure) lines.push(`coverage figure: ${l.figure.old}% before, ${l.figure.new}% now`);
+  for (const d of l.dropped ?? []) {
+    const what = [
+      ...(d.paths.length ? [`${d.paths.length} answer path${d.paths.length === 1 ? '' : 's'} held before, by no answer now (${d.paths.slice(0, 4).join(', ')}${d.paths.length > 4 ? ', …' : ''})`] : []),
+      ...(d.kinds.length ? [`not sent now: ${d.kinds.slice(0, 6).join(', ')}${d.kinds.length > 6 ? ', …' : ''}`] : []),
+    ];
+    lines.push(`${d.operation} [${d.binding}]: coverage ${d.old}% → ${d.new}%: ${what.join('; ')}`);
+  }
   return lines.length > max ? [...lines.slice(0, max), `… and ${lines.length - max} more: see --format json`] : lines;
 }
 
 function lostHead(l: LostCoverage | undefined): string {
   if (l === undefined) return '';
-  return `, coverage lost: ${l.rows.length} rows, ${l.cells.length} cells, ${l.operations.length} operations, ${l.bindings.length} bindings`;
+  return `, coverage lost: ${l.rows.length} rows, ${l.cells.length} cells, ${l.operations.length} operations, ${l.bindings.length} bindings`
+    + (l.dropped?.length ? `, ${l.dropped.length} cells with fewer answer paths held or kinds of value sent` : '');
 }
 
 const SECTIONS = [

@@ -79,6 +79,8 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = withEnv({
   help: HELP_FLAG,
   'skip-operations': { value: 'LIST', description: 'operations to leave out (case-sensitive): the run tests the others', default: 'none', env: 'CONFORMANCE_SKIP_OPERATIONS' },
   'max-p95': { value: 'MS', description: 'latency gate: an operation × binding whose p95 answer time is above MS fails (latency_p95_exceeded); fewer than 5 answers: too few samples; per operation: the config\'s latency.perOperation', default: 'none' },
+  'max-transient': { value: 'PCT', description: 'a target with more than PCT% of its exchanges transient (gateway pages, dropped connections, time-outs) is unhealthy: exit 4, no verdict', default: '20', env: 'CONFORMANCE_MAX_TRANSIENT' },
+  'min-coverage': { value: 'PCT', description: 'a run whose coverage figure (answer paths held and kinds of parameter value sent, docs/coverage.md) is below PCT percent is INCOMPLETE (exit 6)', default: 'none', env: 'CONFORMANCE_MIN_COVERAGE' },
 });
 
 export const DIFF_HELP: FlagHelp<typeof DIFF_OPTIONS> = {

@@ -58,6 +58,12 @@ describe('run --shard and merge', () => {
     expect({ ...merged.target }).toEqual(unsharded.target);
     expect(merged.operations).toEqual(unsharded.operations);
     expect(merged.bindings).toEqual(unsharded.bindings);
+    // Each shard's coverage is of its cases (said so); joined, it is the unsharded run's.
+    expect(a.coverage!.partial).toMatch(/^shard 1\/2: its cases only/);
+    const figures = (r: RunReport) => r.coverage!.cells.map((c) => ({ cell: `${c.operation} ${c.binding}`, percent: c.percent, never: c.neverSeen, params: c.params, requests: c.requests }));
+    expect(merged.coverage!.partial).toBeUndefined();
+    expect(figures(merged)).toEqual(figures(unsharded));
+    expect(merged.coverage!.percent).toBe(unsharded.coverage!.percent);
     const { junit, summary } = junitAgrees(join(work, 'merged'));
     expect([junit.tests, junit.failures, junit.skipped, junit.testcases]).toEqual([summary.total, summary.failed, summary.skipped, summary.total]);
     // A plain run leaves no shard.json behind that a later merge could mistake for a shard.

@@ -15,7 +15,7 @@ import { main } from './main.js';
 import { cli, readReport, tempDir } from '../../test/support/cli.js';
 import { judgeRun } from '../core/verdict.js';
 import { FAULTS } from '../mock/faults.js';
-import type { ResultRow } from '../core/types.js';
+import type { RunReport, ResultRow } from '../core/types.js';
 
 let mock: RunningMock;
 let faulty: RunningMock;
@@ -195,6 +195,11 @@ describe('judgeRun', () => {
     const late = row('skipped', 'all', "not checked: the run's deadline passed before this exchange's turn");
     expect(judgeRun({ results: [row('passed'), late] })).toMatchObject({ verdict: 'INCOMPLETE', exitCode: 6 });
     expect(judgeRun({ results: [row('failed'), late] })).toMatchObject({ verdict: 'FAIL', exitCode: 1 });
+  });
+  test('an unhealthy target (more than --max-transient of its exchanges transient): OUTAGE (exit 4), whatever failed (issue 32)', () => {
+    const transient = { maxPercent: 20, unhealthy: true } as NonNullable<RunReport['transient']>;
+    expect(judgeRun({ results: [row('passed'), row('failed')], transient })).toMatchObject({ verdict: 'OUTAGE', exitCode: 4, reason: expect.stringContaining('--max-transient 20%') });
+    expect(judgeRun({ results: [row('passed')], transient: { ...transient, unhealthy: false } })).toMatchObject({ verdict: 'PASS', exitCode: 0 });
   });
   test('a sequence short of bookings: INCOMPLETE (exit 6)', () => {
     expect(judgeRun({ results: [row('passed'), row('skipped', 'sequence', 'CancelBooking seq-cancel: needs 10 bookings, 2 left in `bookings.cancel`')] }))

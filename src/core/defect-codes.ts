@@ -96,6 +96,8 @@ export const DEFECT_CODES = {
   expectation_expired: 'an accepted deviation past its expiry date',
   // the latency gate (--max-p95)
   latency_p95_exceeded: "an operation × binding whose 95th-percentile answer time is above its limit (--max-p95, the config's latency)",
+  // the network between (src/transport/transient.ts)
+  transient_answer: 'a read answered only transiently (a gateway page, a reset, a timeout), its retries included',
 } as const;
 
 export type DefectCode = keyof typeof DEFECT_CODES;

@@ -87,6 +87,18 @@ export interface Exchange {
   readonly response?: HttpResponse;
   /** Set when no complete response was received (refused, timeout, size cap, reset...). */
   readonly error?: { readonly code: string; readonly message: string };
+  /** Transient answers (src/transport/transient.ts) this one replaced, in the order they came: a read retried. */
+  readonly retried?: readonly RetriedAnswer[];
+}
+
+/** One transient answer a read was retried after. */
+export interface RetriedAnswer {
+  /** What it was: a gateway page (gateway_503, ...), connection_reset, timeout, connection_refused. */
+  readonly kind: string;
+  /** Its HTTP status, when it was an answer. */
+  readonly status?: number;
+  /** Milliseconds waited before the retry (backoff or Retry-After). */
+  readonly waitedMs: number;
 }
 
 export type Status = 'passed' | 'failed' | 'skipped' | 'known';
@@ -135,6 +147,47 @@ export interface ResultRow {
   readonly request?: string;
   readonly response?: string;
   readonly durationMs?: number;
+  /**
+   * A failure that did not reproduce when its case was sent again (FLAKY): the row keeps its first
+   * failure as a skipped row, the attempts say what each sending gave; it does not fail the run.
+   */
+  readonly flaky?: { readonly attempts: readonly FlakyAttempt[] };
+}
+
+/** One sending of a case whose failure did not reproduce. */
+export interface FlakyAttempt {
+  /** 1: the run's main pass; 2 and on: sent again after it. */
+  readonly attempt: number;
+  readonly status: 'failed' | 'passed';
+  readonly message: string;
+}
+
+/** Transient answers of one operation × binding (RunReport.transient). */
+export interface TransientCell {
+  readonly operation: string;
+  readonly binding: string;
+  /** Requests sent, retries included. */
+  readonly exchanges: number;
+  /** Of them, transient answers (a gateway page, a reset, a timeout). */
+  readonly answers: number;
+  /** Reads sent again after a transient answer. */
+  readonly retries: number;
+  /** Writes left without a (real) answer: their outcome is ambiguous, never re-sent. */
+  readonly ambiguous: number;
+}
+
+/** The transient answers of a run, and whether the target was healthy enough to judge (src/transport/transient.ts). */
+export interface TransientSummary {
+  readonly exchanges: number;
+  readonly answers: number;
+  readonly retries: number;
+  readonly ambiguous: number;
+  /** --max-transient: the share of transient answers, in percent, above which the target is unhealthy. */
+  readonly maxPercent: number;
+  /** More than maxPercent of the exchanges were transient: an outage (exit 4), not a verdict on the contract. */
+  readonly unhealthy: boolean;
+  /** Per operation × binding, those with any transient answer. */
+  readonly cells: readonly TransientCell[];
 }
 
 /**
@@ -162,9 +215,10 @@ export interface RunReport {
   /**
    * Rows by status (`total` is their sum); `passedUnreached`, set with the verdict: how many of the
    * passed rows are about answers that never reached the data path, no passes of the contract (the
-   * headlines count them apart).
+   * headlines count them apart); `flaky`: rows of failures that did not reproduce when sent again
+   * (skipped rows, counted apart; absent: none).
    */
-  summary: { passed: number; failed: number; skipped: number; known: number; total: number; passedUnreached?: number };
+  summary: { passed: number; failed: number; skipped: number; known: number; total: number; passedUnreached?: number; flaky?: number };
   results: ResultRow[];
   /** The run's one verdict (src/core/verdict.ts), set when the run is over: the exit code and every headline come from it. */
   readonly verdict?: Verdict;
@@ -200,6 +254,10 @@ export interface RunReport {
   readonly latencyGate?: LatencyLimits;
   /** The target's WSDLs against the contract's, read at the preflight (absent: none fetched, as in a shard-merged report). */
   readonly drift?: DriftReport;
+  /** Transient answers per operation × binding, retries and ambiguous writes, and whether the target was healthy (absent: none met). */
+  readonly transient?: TransientSummary;
+  /** What the run exercised per operation × binding, and what no answer ever held (absent in shard-merged reports and those of older versions). */
+  readonly coverage?: CoverageReport;
 }
 
 /**
@@ -381,4 +439,63 @@ export interface DriftReport {
   readonly breaking: number;
   readonly compatible: number;
   readonly services: readonly DriftService[];
+}
+
+/** A form an element or attribute of an answer may take besides holding a value (coverage). */
+export type AnswerForm = 'nil' | 'empty' | 'absent';
+
+/** One path of an answer's type model in a coverage cell: whether any answer held it, and which of its other forms were seen. */
+export interface CoveragePath {
+  /** `/getMealsResult/meals/meal/@id`: the result element, then fields, list items and attributes by name (`*`: an item of any name). */
+  readonly path: string;
+  /** Some answer held it. */
+  readonly seen: boolean;
+  /** Each form the model allows it besides a value (nil where nillable, empty for a list or a string, absent where optional): whether it was seen. */
+  readonly forms?: Readonly<Partial<Record<AnswerForm, boolean>>>;
+}
+
+/** One request parameter in a coverage cell: the kinds of value sent, of those it can be sent as. */
+export interface CoverageParam {
+  readonly name: string;
+  /** Kinds sent (absent, empty, valid, boundary, invalid), of `possible`; a kind outside `possible` (a required one left out) is listed but not counted. */
+  readonly sent: readonly string[];
+  readonly possible: readonly string[];
+  /** A parameter of an enumeration of the type model: its values sent, and those never sent. */
+  readonly enumSent?: readonly string[];
+  readonly enumNotSent?: readonly string[];
+}
+
+/** What the run exercised of one operation × binding (docs/coverage.md). */
+export interface CoverageCell {
+  readonly operation: string;
+  readonly binding: string;
+  /** (answer paths seen + parameter kinds sent) / (answer paths + parameter kinds possible), in percent, one decimal. */
+  readonly percent: number;
+  /** Requests sent, and answers read (of which answers to probes of a state-changing operation). */
+  readonly requests: number;
+  readonly answers: number;
+  readonly probeAnswers?: number;
+  readonly answerPaths: { readonly seen: number; readonly total: number };
+  readonly requestKinds: { readonly sent: number; readonly total: number };
+  /** Outcomes seen and how often: `accepted`, `rejected: ErrorType X`, `rejected: SOAP fault (HTTP 500)`, ... */
+  readonly outcomes: Readonly<Record<string, number>>;
+  readonly params: readonly CoverageParam[];
+  readonly paths: readonly CoveragePath[];
+  /** The paths no answer held: their checks never ran on real data. */
+  readonly neverSeen: readonly string[];
+}
+
+/** The run's coverage (RunReport.coverage): per cell, and for the run. */
+export interface CoverageReport {
+  /** The run's figure: the cells' counts summed, as a cell's percent. */
+  readonly percent: number;
+  readonly answerPaths: { readonly seen: number; readonly total: number };
+  readonly requestKinds: { readonly sent: number; readonly total: number };
+  /** --min-coverage: below it the run is INCOMPLETE (exit 6). */
+  readonly min?: { readonly percent: number; readonly source: string };
+  /** Why the figure is not the run's (a shard's cases only): --min-coverage is then judged by `conformance merge`, on all shards. */
+  readonly partial?: string;
+  /** What the figures leave out. */
+  readonly note: string;
+  readonly cells: readonly CoverageCell[];
 }

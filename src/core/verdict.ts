@@ -45,7 +45,7 @@ export function nothingAnswered(rows: readonly Pick<ResultRow, 'check' | 'status
   return exchanges.some((r) => r.status === 'failed') && !exchanges.some((r) => r.status === 'passed');
 }
 
-type Judged = Pick<RunReport, 'results' | 'untested' | 'diagnosis' | 'bookings' | 'incomplete'>;
+type Judged = Pick<RunReport, 'results' | 'untested' | 'diagnosis' | 'bookings' | 'incomplete' | 'transient' | 'coverage'>;
 
 /**
  * Whether a row is about one operation × binding cell whose valid calls never reached the data path
@@ -89,10 +89,24 @@ function plural(n: number, word: string): string {
 }
 
 /**
+ * Why the run's coverage is below --min-coverage, naming the figure and the threshold (and where it
+ * was set); undefined when no threshold was set or the figure reaches it (docs/coverage.md).
+ */
+export function coverageShortfall(report: Pick<RunReport, 'coverage'>): string | undefined {
+  const c = report.coverage;
+  if (!c?.min || c.partial !== undefined || c.percent >= c.min.percent) return undefined;
+  const paths = c.answerPaths.total - c.answerPaths.seen;
+  const kinds = c.requestKinds.total - c.requestKinds.sent;
+  return `coverage ${c.percent}% is below the minimum ${c.min.percent}% (${c.min.source}): ${plural(paths, 'answer path')} held by no answer, `
+    + `${plural(kinds, 'kind')} of parameter value not sent (see the coverage section of the report)`;
+}
+
+/**
  * The verdict of a finished run: `signal` is the exit code of a SIGINT/SIGTERM that stopped it.
  * In order: a signal (its exit code, whatever ran), no answer at all (OUTAGE), nothing tested
  * (UNTESTED), a failure (FAIL), some operation × binding untested (UNTESTED), calls left unsent for
- * want of a booking or by the deadline (INCOMPLETE), nothing passed (UNTESTED), else PASS.
+ * want of a booking or by the deadline, or coverage below --min-coverage (INCOMPLETE), nothing passed
+ * (UNTESTED), else PASS.
  */
 export function judgeRun(report: Judged, signal?: number): RunVerdict {
   const rows = report.results;
@@ -101,6 +115,10 @@ export function judgeRun(report: Judged, signal?: number): RunVerdict {
   }
   if (nothingAnswered(rows)) {
     return { verdict: 'OUTAGE', exitCode: EXIT_UNREACHABLE, reason: 'the target did not answer a single request: nothing was tested' };
+  }
+  // Too many transient answers (gateway pages, dropped connections, time-outs): an outage, neither a pass nor a broken contract.
+  if (report.transient?.unhealthy) {
+    return { verdict: 'OUTAGE', exitCode: EXIT_UNREACHABLE, reason: `the target is unhealthy: more than --max-transient ${report.transient.maxPercent}% of its exchanges were transient` };
   }
   const extent = untestedExtent(report);
   if (extent === 'all') return { verdict: 'UNTESTED', exitCode: EXIT_UNTESTED, reason: 'no valid call reached the data path: nothing was tested' };
@@ -125,6 +143,8 @@ export function judgeRun(report: Judged, signal?: number): RunVerdict {
   }
   const late = rows.filter((r) => r.status === 'skipped' && r.message.includes(DEADLINE_WORDS)).length;
   if (late > 0) return { verdict: 'INCOMPLETE', exitCode: EXIT_INCOMPLETE, reason: `the run's deadline passed: ${plural(late, 'check')} not run` };
+  const low = coverageShortfall(report);
+  if (low) return { verdict: 'INCOMPLETE', exitCode: EXIT_INCOMPLETE, reason: low };
   const passed = rows.filter((r) => r.status === 'passed' || r.status === 'known').length - passedUnreached(report);
   if (passed <= 0) {
     const skipped = rows.filter((r) => r.status === 'skipped').length;

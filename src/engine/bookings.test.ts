@@ -8,6 +8,7 @@ import { selectChecks } from '../checks/registry.js';
 import { ConfigError, UsageError } from '../core/errors.js';
 import type { Target } from '../core/types.js';
 import { startMock } from '../mock/index.js';
+import { call } from '../../test/support/mock.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { Transport } from '../transport/client.js';
 import { consumesBooking, EMPTY_POOLS, idParamOf, mockBookings, parseBookings, probeVariant } from './bookings.js';
@@ -83,6 +84,7 @@ describe('booking pools', () => {
     const poolIds = new Set([...pools.cancel, ...pools.amend, ...pools.specialRequest, ...pools.transfers.map((t) => t.id)]);
     const probes = units.filter((u) => u.calls === 'probe');
     expect(probes.length).toBeGreaterThan(20);
+    const probeIds = new Set<string>();
     for (const u of probes) {
       expect(u.bookings, `${u.op.name} ${u.caseId}`).toBeUndefined();
       expect(u.stage).toBe(2);
@@ -90,6 +92,11 @@ describe('booking pools', () => {
       const sent = BINDINGS.map((b) => bindingParams(u, b)[id]!);
       for (const v of sent) expect(poolIds.has(v.trim()), `${u.op.name} ${u.caseId} sends pool booking ${v}`).toBe(false);
       if (consumesBooking(u.op.name) && u.params[id]!.trim() !== '') expect(new Set(sent).size, `${u.op.name} ${u.caseId}`).toBe(BINDINGS.length);
+      // No two probe units of a cancellation send one id: a cancellation of one must not decide another's answer.
+      if (consumesBooking(u.op.name)) for (const v of sent) if (v.trim() !== '') {
+        expect(probeIds.has(`${u.op.name} ${v}`), `${u.op.name} ${u.caseId} sends ${v} again`).toBe(false);
+        probeIds.add(`${u.op.name} ${v}`);
+      }
       if (!consumesBooking(u.op.name)) expect(new Set(sent).size).toBe(1);
     }
     // Kinds kept: digits stay digits with a sign, a long value stays long, a blank one blank.
@@ -175,6 +182,66 @@ describe('booking pools', () => {
     } finally {
       await m.close();
     }
+  });
+});
+
+/**
+ * The read-back of rejected calls (sequence family `unchanged`; a transfer booking's first
+ * cancellation): against the stateful mock, a rejected call that changed its booking is simulated by
+ * making that change before the read-back runs (the mock itself never lets a rejected call through).
+ */
+describe('rejected calls change nothing: their read-back', () => {
+  const judge = async (opName: string, change?: (url: string, units: ReturnType<typeof planUnits>) => Promise<unknown>) => {
+    const m = await startMock({ port: 0 });
+    try {
+      const p = plan({ target: { ...target(m.url, true), user: 'mock-user', password: 'mock-password' }, operations: [findOperation(opName)!], negative: true });
+      const units = planUnits(p);
+      await change?.(m.url, units);
+      // The read-back alone (stage 1), or, for a transfer booking, the first case that is its read-back.
+      const readBack = units.filter((u) => u.sequence?.family === 'unchanged' || (u.rejectedBefore !== undefined));
+      expect(readBack).toHaveLength(1);
+      const report = await runConformance(p, { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) }, readBack);
+      return report.results.filter((r) => r.findings.some((f) => f.code === 'rejected_call_changed_state'));
+    } finally {
+      await m.close();
+    }
+  };
+  const valid = (url: string, op: string, b: 'soap11' | 'soap12' | 'get' | 'post', params: Record<string, string>) =>
+    call(url, DEFAULT_NAMESPACES, findOperation(op)!, b, { userName: 'mock-user', password: 'mock-password', ...params });
+
+  test('nothing changed: no failure, on every kind of booking', async () => {
+    for (const op of ['UpdateSpecialRequest', 'CancelBooking', 'AmendmentRequest', 'CancelTransferBooking']) expect(await judge(op), op).toEqual([]);
+  });
+
+  test('the text a rejected write sent through one binding is stored: failed on that binding only, naming its case', async () => {
+    const rows = await judge('UpdateSpecialRequest', async (url, units) => {
+      const booking = units.find((u) => u.caseId === 'wrong-credentials')!.bookings!.get!;
+      await valid(url, 'UpdateSpecialRequest', 'soap11', { bookingId: booking.id, text: rejectedText('wrong-credentials', 'get') });
+    });
+    expect(rows.map((r) => `${r.operation} ${r.binding} ${r.status}`)).toEqual(['UpdateSpecialRequest get failed']);
+    expect(rows[0]!.message).toMatch(/UpdateSpecialRequest get \(wrong-credentials\) was rejected, yet GetSpecialRequest .* reads the text it sent/);
+  });
+
+  test('a booking a rejected cancellation was sent for is cancelled: failed, naming every binding that sent one', async () => {
+    const rows = await judge('CancelBooking', async (url, units) => {
+      const booking = units.find((u) => u.caseId === 'wrong-credentials')!.bookings!.soap11!;
+      await valid(url, 'CancelBooking', 'soap11', { bookingID: booking.id, language: 'en' });
+    });
+    expect(rows.map((r) => r.binding).sort()).toEqual([...BINDINGS].sort());
+    expect(rows.every((r) => r.status === 'failed' && /now finds booking BK-700000 cancelled/.test(r.message))).toBe(true);
+  });
+
+  test('a transfer booking a rejected cancellation was sent for is cancelled: its first case\'s cancellation says so', async () => {
+    const rows = await judge('CancelTransferBooking', async (url, units) => {
+      const booking = units.find((u) => u.caseId === 'wrong-credentials')!.bookings!.soap11!;
+      await valid(url, 'CancelTransferBooking', 'soap11', { transferBookingID: booking.id, email: booking.email!, language: 'en' });
+    });
+    expect(rows).toHaveLength(1);
+    // The row is the first case's: re-running that case (--case default) sends it again.
+    expect(rows[0]!).toMatchObject({ operation: 'CancelTransferBooking', status: 'failed', case: 'default' });
+    const again = planUnits(plan({ operations: [findOperation('CancelTransferBooking')!], negative: true, caseFilter: ['default'], target: target('http://t', true) }));
+    expect(again.filter((u) => u.rejectedBefore)).toHaveLength(1);
+    expect(rows[0]!.message).toMatch(/AlreadyCancelled.*and the run sent it only \d+ rejected calls before .*: a rejected call cancelled it/);
   });
 });
 

@@ -102,18 +102,13 @@ export function mockBookings(n = 400): BookingPools {
 /** Hands out each booking of the pools once, in order. */
 export class BookingLedger {
   readonly #next: Record<PoolName, number> = { cancel: 0, amend: 0, specialRequest: 0, transfers: 0 };
-  /** Calls left without a booking, per pool. */
-  readonly short: Record<PoolName, number> = { cancel: 0, amend: 0, specialRequest: 0, transfers: 0 };
   constructor(readonly pools: BookingPools) {}
 
-  /** The next unused booking of a pool, or undefined when the pool has run out (counted). */
+  /** The next unused booking of a pool, or undefined when the pool has run out. */
   take(pool: PoolName): Booking | undefined {
     const i = this.#next[pool];
     const list = this.pools[pool];
-    if (i >= list.length) {
-      this.short[pool]++;
-      return undefined;
-    }
+    if (i >= list.length) return undefined;
     this.#next[pool] = i + 1;
     const x = list[i]!;
     return typeof x === 'string' ? { pool, id: x } : { pool, id: x.id, email: x.email };

@@ -8,6 +8,8 @@ import type { DocumentValidator } from '../checks/context.js';
 import type { Redactor } from '../core/redact.js';
 import type { BookingUse, Exchange } from '../core/types.js';
 import type { Transport } from '../transport/client.js';
+import type { Unit } from './plan.js';
+import type { TransientTally } from './transient.js';
 
 /** The engine's dependencies. */
 export interface EngineDeps {
@@ -23,4 +25,8 @@ export interface EngineDeps {
   readonly onBooking?: (use: BookingUse) => void;
   /** Told of each call of a sequence, in the order sent (`record` keeps them so). */
   readonly onStep?: (step: { readonly op: Operation; readonly binding: BindingId; readonly n: number; readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange }) => void;
+  /** Counts the run's transient answers per operation × binding (./transient.ts; runConformance makes one). */
+  readonly tally?: TransientTally;
+  /** Told of each failed unit's answers (answerPrint per binding): a FLAKY re-send compares with them. */
+  readonly onFailedAnswers?: (unit: Unit, prints: ReadonlyMap<string, string>) => void;
 }

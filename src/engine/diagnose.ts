@@ -6,6 +6,7 @@
  * called). A gate must be green only when something was tested, and red in a way that says why.
  */
 import { poolOf } from './bookings.js';
+import { ALREADY_CANCELLED, NOT_FOUND } from '../equivalence/compare.js';
 import { baseUrlOf, serviceUrlOf } from '../bindings/endpoint.js';
 import type { BindingId, Group, Operation } from '../contract/catalogue.js';
 import { bindingField, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, NOTHING_TESTED, notCalledReason, PREFLIGHT_CASE, rowBindings } from '../core/rows.js';
@@ -339,11 +340,11 @@ function advice(top: Reach, one?: Operation): string {
   const pool = one ? poolOf(one.name) : undefined;
   if (top.error && pool) {
     const e = `${top.error.type} ${top.error.message}`;
-    if (/already\s*(been\s*)?cancel/i.test(e)) {
+    if (ALREADY_CANCELLED.test(e)) {
       return `the bookings of \`bookings.${pool}\` are already cancelled (an earlier run used them up, or state leaks between bookings: the seq-cancel sequence judges that): `
         + 'create fresh bookings on the target for every run (--dry-run says how many)';
     }
-    if (/not\s*found|no\s+(transfer\s+)?booking/i.test(e)) return `the bookings of \`bookings.${pool}\` are not found on the target: give bookings that exist there (for this user)`;
+    if (NOT_FOUND.test(e)) return `the bookings of \`bookings.${pool}\` are not found on the target: give bookings that exist there (for this user)`;
     return `check the credentials, and that the bookings of \`bookings.${pool}\` exist on the target and can still be changed`;
   }
   if (top.error) {

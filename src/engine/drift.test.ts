@@ -125,7 +125,7 @@ describe('a run against the embedded mock', () => {
 });
 
 describe('what a hostile target serves', () => {
-  test('a DOCTYPE, a document nested too deep, too large, not XML: not compared, with why; never thrown', async () => {
+  test('a DOCTYPE, a document nested too deep, too large, beyond the markup limits, not XML: not compared, with why; never thrown', async () => {
     const { compareService } = await import('./drift.js');
     const contract = serviceWsdl('Booking', 'http://h', DEFAULT_NAMESPACES);
     const deep = `${'<a>'.repeat(5000)}${'</a>'.repeat(5000)}`;
@@ -133,6 +133,9 @@ describe('what a hostile target serves', () => {
       ['<!DOCTYPE d [<!ENTITY x "y">]><d/>', /DOCTYPE/],
       [deep, /not a WSDL/],
       ['x'.repeat(8 * 1024 * 1024 + 1), /more than 8388608 is not read/],
+      // The markup limits of every reading of a target's XML, before the reader: these took 4.3 GB and crashed the run.
+      [`<definitions><a${Array.from({ length: 100_000 }, (_, i) => ` a${i}="1"`).join('')}/></definitions>`, /beyond the harness's limits: element <a> \(line 1\) has 100,000 attributes/],
+      [`<definitions>${'<z/>'.repeat(1_000_000)}</definitions>`, /beyond the harness's limits: /],
       ['not xml <', /not a WSDL/],
       ['<html><body>Service</body></html>', /not a WSDL 1\.1 document/],
     ] as const) {

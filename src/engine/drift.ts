@@ -11,6 +11,7 @@ import { redactUserInfo } from '../core/redact.js';
 import type { DriftReport, DriftService, Exchange } from '../core/types.js';
 import { compareWsdl, driftCounts } from '../schema/wsdl-compare.js';
 import { readWsdl } from '../schema/wsdl-read.js';
+import { markupLimits, overLimit, scanMarkup } from '../xml/limits.js';
 import { wsdlAtPath, wsdlServiceName } from '../schema/wsdl.js';
 import type { Transport } from '../transport/client.js';
 
@@ -62,6 +63,10 @@ export function compareService(service: string, wsdl: string, against: string, c
   if (text.length > MAX_WSDL_CHARS) return { ...base, status: 'no_wsdl', reason: `${text.length} characters: more than ${MAX_WSDL_CHARS} is not read as a WSDL`, breaking: 0, compatible: 0, differences: [] };
   // The very text of the contract's WSDL (the embedded mock serves it) means the same: not read again (a run's preflight pays nothing).
   if (text === contract) return { ...base, status: 'compared', breaking: 0, compatible: 0, differences: [] };
+  // The limits of every other reading of a target's XML, before the reader sees it (src/xml/limits.ts):
+  // a hostile "WSDL" of 100,000 attributes or a million elements is no WSDL, and not worth its tree.
+  const over = overLimit(scanMarkup(text), markupLimits(MAX_WSDL_CHARS));
+  if (over) return { ...base, status: 'no_wsdl', reason: `beyond the harness's limits: ${over.slice(0, 300)}`, breaking: 0, compatible: 0, differences: [] };
   let model;
   try {
     model = readWsdl(text);

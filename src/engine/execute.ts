@@ -103,6 +103,8 @@ export async function executeRun(s: RunSettings, io: RunIO, write = true): Promi
         + (sp ? `, shard ${sp.info.index}/${sp.info.count}: ${sp.info.units} of ${sp.info.unitsTotal} cases` : ''));
     }
     let report: RunReport = { ...(sp ? await runShard(plan, deps, sp) : await runConformance(plan, deps)), rerun: rerunBasis(s) };
+    // A shard's coverage is of its cases only: its --min-coverage is judged when the shards are merged.
+    if (sp && report.coverage) report = { ...report, coverage: { ...report.coverage, partial: `shard ${sp.info.index}/${sp.info.count}: its cases only; conformance merge joins the shards' coverage` } };
     const judged = sp ? shardJudge(sp) : undefined;
 
     if (s.updateExpectations && s.expectations && report.incomplete) {

@@ -270,3 +270,60 @@ export function broadestCase(op: Operation, handWritten: readonly { readonly par
 }
 
 export { isGeneratedCase };
+
+// ---- kinds of values (coverage, ./coverage.ts) ------------------------------------------------------
+
+/** What a value sent for a parameter is, for the coverage report: the one place a value gets its kind. */
+export type ValueKind = 'absent' | 'empty' | 'valid' | 'boundary' | 'invalid';
+export const VALUE_KINDS: readonly ValueKind[] = ['absent', 'empty', 'valid', 'boundary', 'invalid'];
+
+const INT_RE = /^[+-]?\d+$/;
+const DECIMAL_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DATETIME_RE = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:[0-5]\d(\.\d+)?(Z|[+-](0\d|1[0-4]):[0-5]\d)?$/;
+const TIME_RE = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** True for a calendar date that exists (2027-02-30 does not). */
+function realDate(s: string): boolean {
+  const m = DATE_RE.exec(s);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const last = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= last;
+}
+
+/** The values a parameter's domain accepts, when it has a test of its own (its type, its name's domain); undefined: any string. */
+function domainTest(p: Param, enumValues?: readonly string[]): ((v: string) => boolean) | undefined {
+  if (enumValues) return (v) => enumValues.includes(v);
+  if (INT_LIKE.has(p.name) || p.type === 'int') return (v) => INT_RE.test(v.trim()) && Math.abs(Number(v)) <= 2147483648 && Number(v) <= 2147483647;
+  if (p.type === 'decimal') return (v) => DECIMAL_RE.test(v.trim());
+  if (p.type === 'dateTime') return (v) => { const m = DATETIME_RE.exec(v.trim()); return m !== null && realDate(m[1]!); };
+  if (/Date$/.test(p.name)) return (v) => realDate(v.trim());
+  if (/Time$/.test(p.name)) return (v) => TIME_RE.test(v.trim());
+  return undefined;
+}
+
+/**
+ * The kinds a parameter can be sent as: absent only where it is optional, invalid only where its
+ * domain has values outside it (a type that parses, a date, a time, an enumeration), boundary only
+ * where it has a boundary pool (not an enumeration, whose values are all valid, nor `language`,
+ * whose values are the target's and the harness's languages, languagesToSend).
+ */
+export function possibleKinds(p: Param, enumValues?: readonly string[]): ValueKind[] {
+  const pooled = !enumValues && p.name !== 'language';
+  return VALUE_KINDS.filter((k) => (k === 'absent' ? !p.required : k === 'invalid' ? domainTest(p, enumValues) !== undefined : k === 'boundary' ? pooled : true));
+}
+
+/**
+ * The kind of a value sent for a parameter: absent, empty, invalid (outside its domain), boundary
+ * (a value of its boundary pool, poolOf), else valid. A parameter named after an enumeration of the
+ * type model (`enumValues`) is valid when it holds one of its values, invalid otherwise.
+ */
+export function valueKind(p: Param, value: string | undefined, enumValues?: readonly string[]): ValueKind {
+  if (value === undefined) return 'absent';
+  if (value === '') return 'empty';
+  const test = domainTest(p, enumValues);
+  if (test && !test(value)) return 'invalid';
+  if (enumValues || p.name === 'language') return 'valid';
+  return poolOf(p).includes(value) ? 'boundary' : 'valid';
+}

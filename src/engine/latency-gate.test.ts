@@ -26,6 +26,12 @@ function answer(operation: string, binding: string, durationMs: number, status =
     response: `HTTP/1.1 ${status}\ncontent-type: text/xml\n\n<x/>`, ...extra };
 }
 
+/** A gateway's page, as the run writes its row: failed, transient_answer (src/transport/transient.ts classified it). */
+function gatewayPage(operation: string, binding: string, durationMs: number, status: number): ResultRow {
+  return { ...answer(operation, binding, durationMs, status), status: 'failed',
+    findings: [{ check: 'http_exchange', code: 'transient_answer', path: '/', message: `a transient answer (gateway_${status}, HTTP ${status})` }] };
+}
+
 /** An exchange with no response (a time-out): its row failed, its time the time waited. */
 function noResponse(operation: string, binding: string, durationMs: number): ResultRow {
   return { ...base, operation, binding, check: 'http_exchange', case: `t${durationMs}`, status: 'failed', durationMs, response: '(no response: timeout: ...)',
@@ -71,11 +77,12 @@ describe('the latency gate', () => {
   test('transient answers are no samples: no response, 502, 503 and 504 (their times would fail the cell)', () => {
     const fast = times(6, 20).map((t) => answer('GetMeals', 'soap11', t));
     const transient = [
-      noResponse('GetMeals', 'soap11', 30_000), answer('GetMeals', 'soap11', 9000, 502), answer('GetMeals', 'soap11', 9000, 503), answer('GetMeals', 'soap11', 9000, 504),
+      noResponse('GetMeals', 'soap11', 30_000), gatewayPage('GetMeals', 'soap11', 9000, 502), gatewayPage('GetMeals', 'soap11', 9000, 503), gatewayPage('GetMeals', 'soap11', 9000, 504),
     ];
     expect(transient.map(isTransientAnswer)).toEqual([true, true, true, true]);
-    // A service's own failure is an answer: its time counts.
+    // A service's own failure is an answer, its 500 and a SOAP fault sent with 503 alike (the transport's classifier let them through): its time counts.
     expect(isTransientAnswer(answer('GetMeals', 'soap11', 1, 500))).toBe(false);
+    expect(isTransientAnswer(answer('GetMeals', 'soap11', 1, 503))).toBe(false);
     expect(isTransientAnswer(answer('GetMeals', 'soap11', 1, 200))).toBe(false);
     const l = limits({ maxP95Ms: 100 });
     const rows = latencyGateRows(report([...fast, ...transient, ...transient, ...transient]), l);

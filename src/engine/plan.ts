@@ -65,6 +65,10 @@ export interface RunPlan {
   readonly latency?: LatencyLimits;
   /** A breaking difference of the target's WSDL from the contract's fails the run (--fail-on-drift). */
   readonly failOnDrift?: boolean;
+  /** --max-transient: percent of transient exchanges above which the target is unhealthy (default ./transient.ts DEFAULT_MAX_TRANSIENT). */
+  readonly maxTransient?: number;
+  /** --min-coverage: a run whose coverage figure (./coverage.ts) is below this percent is INCOMPLETE, and where it was set. */
+  readonly minCoverage?: { readonly percent: number; readonly source: string };
 }
 
 /** A matcher of case ids for --case patterns: `*` any characters, `?` one, the rest literal. */
@@ -188,9 +192,10 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
     return shared.get(pool);
   };
   const firstCase = new Map<string, Partial<Record<BindingId, Booking>>>();
+  /** Probe units of each operation that uses bookings up, so far. */
+  const probes = new Map<string, number>();
   const rejected = new Map<string, { booking: Booking; calls: RejectedCall[] }>();
   const handWrittenIds = (op: Operation) => new Set((plan.cases.get(op.name) ?? []).map((c) => c.params[idParamOf(op.name)!]));
-  const stageOf = (u: Unit) => (u.calls === 'real' || u.calls === 'probe' ? { stage: 2 } : {});
   for (const { u, i } of order) {
     if (u.sequence) {
       if (skipReason(plan, u.op)) continue;
@@ -207,7 +212,6 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
       const got: Booking[] = [];
       const enough = ledger.left(u.sequence.pool) >= u.sequence.needs;
       for (let k = 0; enough && k < u.sequence.needs; k++) got.push(ledger.take(u.sequence.pool)!);
-      if (!enough) ledger.short[u.sequence.pool] += u.sequence.needs;
       const short = got.length < u.sequence.needs
         ? { unsent: Object.fromEntries(plan.bindings.map((b) => [b, `${u.op.name} ${u.caseId}: needs ${u.sequence!.needs} bookings, ${ledger.left(u.sequence!.pool)} left in \`bookings.${u.sequence!.pool}\``])) } : {};
       out[i] = { ...u, sequence: { ...u.sequence, bookings: got }, ...short };
@@ -226,10 +230,14 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
       continue;
     }
     if (!real) {
-      // A probe: the id as generated; each binding its own variant where a call would use a booking up.
+      // A probe: the id as generated; where a call would use a booking up, each binding its own
+      // variant, and each probe unit its own (coverage cases keep one id: a cancellation of one
+      // unit's ids must not decide another's answers).
+      const nth = consumes ? (probes.get(u.op.name) ?? 0) : 0;
+      if (consumes) probes.set(u.op.name, nth + 1);
       const perBinding = consumes
-        ? Object.fromEntries(bindings.map((b) => [b, { [idParam]: probeVariant(u.params[idParam] ?? '', plan.bindings.indexOf(b) + 1) }])) : undefined;
-      out[i] = { ...u, calls: 'probe', ...(perBinding ? { perBinding } : {}), ...stageOf({ ...u, calls: 'probe' }) };
+        ? Object.fromEntries(bindings.map((b) => [b, { [idParam]: probeVariant(u.params[idParam] ?? '', nth * plan.bindings.length + plan.bindings.indexOf(b) + 1) }])) : undefined;
+      out[i] = { ...u, calls: 'probe', ...(perBinding ? { perBinding } : {}), stage: 2 };
       continue;
     }
     const bookings: Partial<Record<BindingId, Booking>> = {};
@@ -428,9 +436,12 @@ export function skipReason(plan: Pick<RunPlan, 'target' | 'allowMutations'>, op:
   return undefined;
 }
 
-/** Retries after a failed exchange: none for a state-changing operation (a retry could apply it twice). */
+/** Retries of a read after a transient answer (src/transport/transient.ts) or a refused connection. */
+export const READ_RETRIES = 3;
+
+/** Retries after a transient answer: none for a state-changing operation (a retry could apply it twice). */
 export function retriesFor(op: Operation): number {
-  return op.mutates ? 0 : 2;
+  return op.mutates ? 0 : READ_RETRIES;
 }
 
 // ---- requests -----------------------------------------------------------------------------------

@@ -19,10 +19,11 @@ import { bindingField, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, NOTHING
 import { stateRuleOf } from '../contract/state-rules.js';
 import type { BookingUse, Diagnosis, Exchange, ResultRow, RunReport, Target } from '../core/types.js';
 import { TOOL } from '../core/version.js';
-import { acceptance, compareViews, detachedView, type BindingView, type CallContext } from '../equivalence/compare.js';
+import { acceptance, ALREADY_CANCELLED, compareViews, detachedView, type BindingView, type CallContext } from '../equivalence/compare.js';
 import { checkBudgetMs } from '../xml/limits.js';
 import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 import { collectGarbage } from '../core/memory.js';
+import { createHash } from 'node:crypto';
 import { hasLatencyLimit, latencyGateRows } from './latency-gate.js';
 import { curlCommand, networkFlags } from '../transport/curl.js';
 import type { Transport } from '../transport/client.js';
@@ -31,9 +32,12 @@ import { exchangeUnit } from './exchange.js';
 import { poolOf, POOL_NAMES } from './bookings.js';
 import type { EngineDeps } from './deps.js';
 import { runSequence, sequenceNotRun } from './sequence-unit.js';
-import { SEQUENCE_CASE } from '../sequences/index.js';
 import { bindingParams, bookingNeeds, planUnits, secretsOf, unitRequests, type RunPlan, type Unit } from './plan.js';
 import { findingsBytes, RowMaker, type RowBase } from './rows.js';
+import { resendFailures } from './flaky.js';
+import { ambiguousWrite, DEFAULT_MAX_TRANSIENT, TransientTally } from './transient.js';
+import { transientOf } from '../transport/transient.js';
+import { coverageOf, startCoverage } from './coverage.js';
 
 export type { EngineDeps } from './deps.js';
 
@@ -84,7 +88,13 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
   const { op } = unit;
   const base: RowBase = { op, binding: b, caseId: unit.caseId, reproduce: reproduceCommand(plan, unit, ex), exchange: ex };
   if (ex.error?.code === 'not_sent') return { rows: [rows.row(base, NOT_RUN_CHECK, { skipped: ex.error.message })], unviewed: ex.error.message };
+  // The coverage a run gathers (./coverage.ts), while runConformance runs it; runUnit alone (record, compare) gathers none.
+  const coverage = coverageOf(plan);
+  coverage?.request(op, b, bindingParams(unit, b));
   const booked = unit.bookings?.[b] !== undefined;
+  deps.tally?.note(op.name, b, ex, op.mutates);
+  const transient = transientRow(rows, base, unit, ex);
+  if (transient) return { ...transient, ...(booked && transient.ambiguous ? { bookingOutcome: `ambiguous (${transient.ambiguous}): not re-sent, its state is unknown` } : {}) };
   if (ex.error || !ex.response) {
     return { rows: [rows.row(base, EXCHANGE_CHECK, [{ check: EXCHANGE_CHECK, code: 'no_response', path: '/', message: `no response: ${ex.error?.code}: ${ex.error?.message}` }])],
       ...(booked ? { bookingOutcome: `no response (${ex.error?.code}): its state is unknown` } : {}) };
@@ -122,8 +132,10 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
     if (notRun.length > 0) out.push(rows.row(base, NOT_RUN_CHECK, { skipped: `not run: ${DEADLINE_PASSED} before ${notRun.join(', ')}` }));
     // Acceptance and digests now, while the tree lives; entries later only if digests differ.
     const view = compare && !passed() ? viewOf(plan, op, b, ctx!, () => new CheckContext(init), besideStood ? early : undefined) : undefined;
-    const acc = booked ? (view?.acceptance ?? acceptance(ctx!)) : undefined;
-    const bookingOutcome = acc === undefined ? undefined : acc.kind === 'accepted' ? 'accepted' : acc.kind === 'rejected' ? `rejected (${acc.how})` : `unknown (${acc.why})`;
+    const acc = booked || coverage ? (view?.acceptance ?? acceptance(ctx!)) : undefined;
+    // Coverage reads the tree now, while it lives: never kept.
+    if (coverage && !passed()) coverage.answer(op, b, ctx!, acc!, unit.calls === 'probe');
+    const bookingOutcome = acc === undefined || !booked ? undefined : acc.kind === 'accepted' ? 'accepted' : acc.kind === 'rejected' ? `rejected (${acc.how})` : `unknown (${acc.why})`;
     ctx = undefined;
     // The tree of a large document is garbage now: collect it before the next one is built, so
     // what the process holds stays one document's worth (V8 would let garbage pile up first).
@@ -133,6 +145,27 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
     if (!compare) return { rows: out, ...told };
     return view ? { rows: out, view, ...told } : { rows: out, unviewed: DEADLINE_PASSED, ...told };
   });
+}
+
+/**
+ * The row of an exchange that ended transient (src/transport/transient.ts): a write's outcome is
+ * ambiguous (recorded, never re-sent, not judged); a read's transient answer, its retries spent, is
+ * a failure the FLAKY pass sends again (./flaky.ts). Not checked either way: it is not the service's answer.
+ */
+function transientRow(rows: RowMaker, base: RowBase, unit: Unit, ex: Exchange): (Checked & { ambiguous?: string }) | undefined {
+  const kind = transientOf(ex);
+  if (!kind) return undefined;
+  const what = ex.response ? `a transient answer (${kind}, HTTP ${ex.response.status})` : `no answer (${kind}: ${ex.error?.message})`;
+  const n = ex.retried?.length ?? 0;
+  if (unit.op.mutates) {
+    const ambiguous = ambiguousWrite(ex)!;
+    const row = rows.row(base, EXCHANGE_CHECK, { skipped: `ambiguous: ${unit.op.name} got ${ambiguous}: whether it took effect is unknown; a write is never re-sent blindly, so it is not judged` });
+    return { rows: [ex.response ? { ...row, ...rows.excerpts(ex) } : row], unviewed: `${base.binding}: its ${unit.op.name} is ambiguous (${what})`, ambiguous };
+  }
+  const finding = { check: EXCHANGE_CHECK, code: 'transient_answer' as const, path: '/',
+    message: `${what}${n ? ` after ${n} retr${n === 1 ? 'y' : 'ies'}` : ''}: not the service's answer (a gateway or the network failed); the case is sent again after the run's main pass` };
+  return { rows: [ex.response ? rows.exchangeRow({ ...base, exchange: ex }, EXCHANGE_CHECK, [finding]) : rows.row(base, EXCHANGE_CHECK, [finding])],
+    unviewed: `${base.binding} got ${what}` };
 }
 
 /** What a run's memo of views may hold, in characters of body text (see TextMemo). */
@@ -169,31 +202,56 @@ function reproduceCommand(plan: RunPlan, unit: Unit, ex: Pick<Exchange, 'request
 
 /** Send one unit on every selected binding and produce its rows, redacted. */
 export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Promise<ResultRow[]> {
+  return (await unitRows(plan, deps, unit)) as ResultRow[];
+}
+
+/** What identifies an answer byte for byte: its status and a digest of its body, or its transport error. */
+export function answerPrint(ex: Exchange): string {
+  return ex.response ? `${ex.response.status} ${createHash('sha1').update(ex.response.body).digest('base64')}` : `error ${ex.error?.code}`;
+}
+
+/**
+ * Send a failed unit again (./flaky.ts): 'same' when every binding's answer is, byte for byte, the
+ * one it failed on (`before`: answerPrint per binding), so the failure reproduces and is not checked
+ * again; else its rows, checked as in the main pass.
+ */
+export async function resendUnit(plan: RunPlan, deps: EngineDeps, unit: Unit, before: ReadonlyMap<string, string> | undefined): Promise<ResultRow[] | 'same'> {
+  return unitRows(plan, deps, unit, before);
+}
+
+/** No rows: the answers of a re-sent unit were the same bytes again (resendUnit). */
+const SAME: Checked = { rows: [] };
+
+async function unitRows(plan: RunPlan, deps: EngineDeps, unit: Unit, before?: ReadonlyMap<string, string>): Promise<ResultRow[] | 'same'> {
   if (unit.sequence) return runSequence(plan, { ...deps, redact: redactorOf(plan, deps) }, unit);
   // What each checked answer's findings hold counts in the transport's body budget until the unit is
   // done (issue 35): large bodies read meanwhile wait for it as for a body.
   const held: (() => void)[] = [];
   try {
-    return await unitRows(plan, deps, unit, held);
+    return await checkedRows(plan, deps, unit, held, before);
   } finally {
     for (const release of held) release();
   }
 }
 
-/** runUnit's rows of a unit that is not a sequence, each checked answer's findings charged to the body budget (`held`). */
-async function unitRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: (() => void)[]): Promise<ResultRow[]> {
+/** unitRows of a unit that is not a sequence, each checked answer's findings charged to the body budget (`held`). */
+async function checkedRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: (() => void)[], before?: ReadonlyMap<string, string>): Promise<ResultRow[] | 'same'> {
   const { op } = unit;
   const rows = new RowMaker(redactorOf(plan, deps));
   const bindings = plan.bindings.filter((b) => !unit.only || unit.only.includes(b));
   const compare = plan.equivalence && bindings.length > 1;
+  // Sent again: every binding's answer is awaited first; the same bytes everywhere are not checked again.
+  const same = before ? sameAnswers(unitRequests(plan, unit).length, before) : undefined;
   // Each exchange is checked as soon as it arrives (in turn with every other exchange of the process).
   const outcome = await exchangeUnit(plan, deps.transport, unit, async (b, ex) => {
+    if (same && await same.arrive(b, ex)) return SAME;
     const c = await checkExchange(plan, deps, rows, unit, b, ex, compare);
     held.push(deps.transport.charge(findingsBytes(c.rows)));
     return c;
   });
   if ('skipped' in outcome) return notRunRows(plan, rows, unit, outcome.skipped);
   const checked = outcome.sent;
+  if (checked.length > 0 && checked.every((c) => c.value === SAME)) return 'same';
   const out = checked.flatMap((c) => c.value.rows);
   for (const b of bindings) {
     const c = checked.find((x) => x.binding === b);
@@ -207,9 +265,12 @@ async function unitRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: (() =
     // A comparison needs every binding's answer: one not sent (an interrupt, a host given up on) or not
     // checked before the deadline leaves nothing to compare.
     const unsent = late.find((c) => c.exchange.error?.code === 'not_sent');
+    // A binding that got only a transient answer, or a write whose outcome is ambiguous: nothing to compare it by.
+    const transient = late.find((c) => c.value.unviewed !== DEADLINE_PASSED);
     let compareMs: number | undefined;
     const outcomes = unsent
       ? [{ binding: undefined, outcome: { skipped: `not compared: ${unsent.exchange.error!.message}` } }]
+      : transient ? [{ binding: undefined, outcome: { skipped: `not compared: ${transient.value.unviewed}` } }]
       : late.length > 0
         ? [{ binding: undefined, outcome: { skipped: `not compared: ${DEADLINE_PASSED} before ${late.map((c) => c.binding).join(', ')} ${late.length > 1 ? 'were' : 'was'} checked` } }]
         : await inTurn(async () => {
@@ -227,6 +288,8 @@ async function unitRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: (() =
     }
   }
   if (unit.rejectedBefore) out.push(...rejectedBeforeRows(plan, rows, unit, checked));
+  // A failed unit's answers, byte for byte: sent again, the same bytes reproduce its failure without checking them again.
+  if (deps.onFailedAnswers && out.some((r) => r.status === 'failed')) deps.onFailedAnswers(unit, new Map(checked.map((c) => [c.binding, answerPrint(c.exchange)])));
   return out;
 }
 
@@ -250,15 +313,35 @@ function rejectedBeforeRows(plan: RunPlan, rows: RowMaker, unit: Unit, checked: 
   const first = plan.bindings[0]!;
   const outcome = checked.find((c) => c.binding === first)?.value.bookingOutcome;
   const booking = unit.bookings?.[first];
-  if (!booking || outcome === undefined || !/already\s*(been\s*)?cancel/i.test(outcome)) return [];
+  if (!booking || outcome === undefined || !ALREADY_CANCELLED.test(outcome)) return [];
   const calls = unit.rejectedBefore!;
   const through = [...new Set(calls.map((c) => c.binding))];
-  return [rows.row({ op: unit.op, binding: bindingField(through), caseId: SEQUENCE_CASE.unchanged!, reproduce: '' }, SEQUENCE_CHECK, [{
+  // The row is this case's (its re-run sends this case, whose cancellation is the read-back again).
+  return [rows.row({ op: unit.op, binding: bindingField(through), caseId: unit.caseId, reproduce: '' }, SEQUENCE_CHECK, [{
     check: SEQUENCE_CHECK, code: 'rejected_call_changed_state', path: `/${unit.op.resultElement}/Error`,
     message: `${unit.op.name} of ${booking.pool === 'transfers' ? 'transfer booking' : 'booking'} ${booking.id} answered ${outcome} through ${first}, `
       + `and the run sent it only ${calls.length} rejected calls before (${calls.map((c) => `${c.caseId} through ${c.binding}`).join(', ')}): a rejected call cancelled it`,
     expected: `${booking.id} cancellable after its rejected calls`, actual: outcome,
   }])];
+}
+
+
+/**
+ * Whether every binding of a unit sent again got the answer it had, byte for byte: each binding's
+ * `arrive` resolves once all have arrived.
+ */
+function sameAnswers(n: number, before: ReadonlyMap<string, string>): { arrive(b: string, ex: Exchange): Promise<boolean> } {
+  let left = n;
+  let all = true;
+  let done!: (v: boolean) => void;
+  const decided = new Promise<boolean>((r) => { done = r; });
+  return {
+    arrive(b, ex) {
+      if (answerPrint(ex) !== before.get(b)) all = false;
+      if (--left === 0) done(all);
+      return decided;
+    },
+  };
 }
 
 /** The rows of a unit not sent: one not-run row per binding, saying why. */
@@ -342,17 +425,25 @@ function bookingsOf(plan: RunPlan, units: readonly Unit[], used: readonly Bookin
 /** Summary counts of rows. */
 export function summarise(rows: readonly ResultRow[]): RunReport['summary'] {
   const s = { passed: 0, failed: 0, skipped: 0, known: 0, total: rows.length };
-  for (const r of rows) s[r.status]++;
-  return s;
+  let flaky = 0;
+  for (const r of rows) {
+    s[r.status]++;
+    if (r.flaky) flaky++;
+  }
+  return flaky ? { ...s, flaky } : s;
 }
 
 /**
  * Run a whole plan and build the (redacted) report; `units` narrows it to some of the plan's units
  * (a shard), the report keeping the plan's bindings and operations.
  */
-export async function runConformance(plan: RunPlan, deps: EngineDeps, units: readonly Unit[] = planUnits(plan)): Promise<RunReport> {
+export async function runConformance(plan: RunPlan, given: EngineDeps, units: readonly Unit[] = planUnits(plan)): Promise<RunReport> {
   const started = Date.now();
+  const tally = given.tally ?? new TransientTally();
+  const failedAnswers = new Map<Unit, ReadonlyMap<string, string>>();
+  const deps: EngineDeps = { ...given, tally, onFailedAnswers: (u, prints) => { failedAnswers.set(u, prints); } };
   const redact = redactorOf(plan, deps);
+  const coverage = startCoverage(plan, redact);
   const before = await preflight(plan, deps.transport);
   let done = 0;
   // A few units at a time: about the transport's concurrency in requests, plus one unit so the
@@ -409,7 +500,8 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
         const rows = await runUnit(plan, { ...deps, onBooking: (x) => { used[i]!.push(x); deps.onBooking?.(x); } }, u);
         perUnit[i] = u.baseline && rows.some((r) => r.status === 'failed') ? await shrinkUnit(plan, deps, u, rows) : rows;
         sent++;
-        failed += perUnit[i]!.filter((r) => r.status === 'failed').length;
+        // A read left transient is no failure yet: it is sent again after the main pass.
+        failed += perUnit[i]!.filter((r) => r.status === 'failed' && !r.findings.every((f) => f.code === 'transient_answer')).length;
         if (plan.maxFailures !== undefined && failed >= plan.maxFailures) halted ??= maxFailuresReached;
         deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`, failed);
       } finally {
@@ -418,14 +510,22 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     }
   }));
   halted ??= deps.stopped?.();
+  // FLAKY: the failed read cases sent again, once the main pass is over (./flaky.ts).
+  if (!halted) {
+    const again = await resendFailures(units, perUnit, (u) => resendUnit(plan, { ...deps, onFailedAnswers: undefined }, u, failedAnswers.get(u)),
+      { ...(deps.transport.options.deadline !== undefined ? { deadline: deps.transport.options.deadline } : {}), atOnce, stopped: () => deps.stopped?.() });
+    perUnit.splice(0, perUnit.length, ...again.rows);
+  }
   const after = diagnoseUnits(plan, units, perUnit);
   const ran = [...before.rows, ...perUnit.flat(), ...after.rows];
   // The latency gate judges what was answered, last: its rows are about every case of a cell.
   const gated = hasLatencyLimit(plan.latency) ? latencyGateRows({ results: ran, bindings: plan.bindings, operations: plan.operations.map((o) => o.name) }, plan.latency) : [];
   const results = gated.length > 0 ? [...ran, ...gated] : ran;
-  // That nothing was tested is said first: it explains everything below it.
+  const health = tally.summary(plan.maxTransient ?? DEFAULT_MAX_TRANSIENT);
+  // That nothing was tested is said first: it explains everything below it; an unhealthy target before the rest.
   const first = (d: Diagnosis) => d.code === NOTHING_TESTED;
-  const diagnosis = [...after.diagnosis.filter(first), ...settleWsdlHints(before, after.reachedServices), ...after.diagnosis.filter((d) => !first(d))];
+  const diagnosis = [...after.diagnosis.filter(first), ...(health.diagnosis ? [health.diagnosis] : []), ...settleWsdlHints(before, after.reachedServices),
+    ...after.diagnosis.filter((d) => !first(d))];
   const t = plan.target;
   const summary = summarise(results);
   // The failed rows counted when the bound was reached differ from the summary's: the cases under way
@@ -450,10 +550,12 @@ export async function runConformance(plan: RunPlan, deps: EngineDeps, units: rea
     ...(diagnosis.length > 0 ? { diagnosis } : {}),
     ...bookingsOf(plan, units, used),
     ...(after.untested.length > 0 ? { untested: after.untested } : {}),
+    ...(health.transient ? { transient: health.transient } : {}),
     ...(halted ? { incomplete: `${halted}: ${sent} of ${units.length} cases run` } : {}),
     ...(plan.generation && plan.generation.examples > 0
       ? { generation: { seed: plan.generation.seed, examples: plan.generation.examples, languagesFrom: plan.generation.languagesFrom } } : {}),
     ...(hasLatencyLimit(plan.latency) ? { latencyGate: plan.latency } : {}),
     ...(before.drift ? { drift: before.drift } : {}),
+    coverage: coverage.report(plan.minCoverage),
   };
 }

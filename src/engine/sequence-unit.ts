@@ -9,6 +9,8 @@ import { NOT_RUN_CHECK, SEQUENCE_CHECK } from '../core/rows.js';
 import type { ResultRow } from '../core/types.js';
 import { familyOf, runSequence as runFamily } from '../sequences/index.js';
 import { withBooking } from './bookings.js';
+import { coverageOf } from './coverage.js';
+import { ambiguousWrite } from './transient.js';
 import type { EngineDeps } from './deps.js';
 import { retriesFor, skipReason, type RunPlan, type Unit } from './plan.js';
 import { RowMaker } from './rows.js';
@@ -19,21 +21,28 @@ export async function runSequence(plan: RunPlan, deps: EngineDeps, unit: Unit): 
   const rows = new RowMaker(deps.redact ?? ((s: string) => s));
   const skipped = skipReason(plan, unit.op) ?? unsentReason(unit) ?? deps.stopped?.();
   if (skipped) return sequenceNotRun(plan, unit, skipped, rows);
-  const { verdicts, steps, script } = await runFamily({
+  const coverage = coverageOf(plan);
+  const { verdicts, steps, script, noted } = await runFamily({
     target: plan.target, bindings: plan.bindings, validator: deps.validator,
     send: async (op, binding, params, booking) => {
       const withCredentials = { ...params, userName: plan.target.user, password: plan.target.password };
       const sent = op.mutates ? withBooking(op.name, withCredentials, booking) : withCredentials;
       const exchange = await deps.transport.send(requestFor(plan.target, op, binding, sent), retriesFor(op), serviceUrlOf(plan.target, op, plan.bindings[0]!));
-      return { params: sent, exchange };
+      if (exchange.error?.code !== 'not_sent') coverage?.request(op, binding, sent);
+      deps.tally?.note(op.name, binding, exchange, op.mutates);
+      const ambiguous = op.mutates ? ambiguousWrite(exchange) : undefined;
+      return { params: sent, exchange, ...(ambiguous ? { ambiguous } : {}) };
     },
+    // The run's coverage (./coverage.ts) reads each answer while its tree lives.
+    ...(coverage ? { onAnswer: coverage.answer.bind(coverage) } : {}),
     ...(deps.onStep ? { onStep: deps.onStep } : {}),
     ...(deps.onBooking ? { onBooking: deps.onBooking } : {}),
   }, familyOf(spec.family), unit.op, unit.caseId, spec);
   return verdicts.map((v) => {
     const row = rows.row({ op: v.op, binding: v.binding, caseId: unit.caseId, reproduce: v.outcome.length ? script : '' }, SEQUENCE_CHECK,
       v.skipped ? { skipped: v.skipped } : v.outcome.length === 0 && v.note ? { note: v.note } : v.outcome);
-    return row.status === 'failed' ? { ...row, steps: steps.map((s) => ({ ...s, ...(s.text !== undefined ? { text: rows.redact(s.text) } : {}), outcome: rows.redact(s.outcome) })) } : row;
+    // A failed row shows every step; so does one of a sequence that met an ambiguous write (the state it read back).
+    return row.status === 'failed' || noted ? { ...row, steps: steps.map((s) => ({ ...s, ...(s.text !== undefined ? { text: rows.redact(s.text) } : {}), outcome: rows.redact(s.outcome) })) } : row;
   });
 }
 

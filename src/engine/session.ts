@@ -117,10 +117,12 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
       negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed,
       ...(s.bookings ? { bookings: s.bookings } : {}),
       ...(s.maxFailures !== undefined ? { maxFailures: s.maxFailures } : {}),
+      maxTransient: s.maxTransient,
       ...(langs ? { generation: { seed: s.seed, examples: s.examples, languages: langs.languages, languagesFrom: langs.from } } : {}),
       ...(s.caseFilter ? { caseFilter: s.caseFilter } : {}),
       ...(s.latency ? { latency: s.latency } : {}),
       ...(s.failOnDrift ? { failOnDrift: true } : {}),
+      ...(s.minCoverage ? { minCoverage: s.minCoverage } : {}),
     };
     const secrets = secretsOf(target);
     const redact = makeRedactor(secrets);

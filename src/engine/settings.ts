@@ -25,6 +25,7 @@ import { DEFAULT_TRANSPORT } from '../transport/client.js';
 import { parseBookings, type BookingPools } from './bookings.js';
 import type { NetworkOptions } from '../core/types.js';
 import { NETWORK_ENV, networkOf } from './network-settings.js';
+import { DEFAULT_MAX_TRANSIENT } from './transient.js';
 
 function updateExpectations(update: boolean, file: unknown): boolean {
   if (update && file === undefined) throw new UsageError('--update-expectations needs --expectations FILE (the file to write)');
@@ -75,6 +76,8 @@ export interface RunSettings {
   readonly shard?: Shard;
   /** Stop sending after this many failed rows (--max-failures). */
   readonly maxFailures?: number;
+  /** Percent of transient exchanges above which the target is unhealthy: exit 4 (--max-transient; src/engine/transient.ts). */
+  readonly maxTransient: number;
   /** Give up on a service after this many time-outs or connection failures in a row (0: never). */
   readonly giveUpAfter: number;
   /** Seed of the generated cases (src/engine/generate.ts). */
@@ -101,6 +104,8 @@ export interface RunSettings {
   readonly latency?: LatencyLimits;
   /** A breaking difference of the target's WSDL from the contract's fails the run (--fail-on-drift, config failOnDrift). */
   readonly failOnDrift?: boolean;
+  /** --min-coverage PCT (config minCoverage): below it the run is INCOMPLETE (./coverage.ts), with where it was set. */
+  readonly minCoverage?: { readonly percent: number; readonly source: string };
 }
 
 /** Where the booking pools came from: a file (its path as given), the variable holding the JSON, or the config file's `bookings` object. */
@@ -152,6 +157,8 @@ export const RUN_ENV = {
   'skip-operations': 'CONFORMANCE_SKIP_OPERATIONS',
   'max-p95': 'CONFORMANCE_MAX_P95',
   'fail-on-drift': 'CONFORMANCE_FAIL_ON_DRIFT',
+  'max-transient': 'CONFORMANCE_MAX_TRANSIENT',
+  'min-coverage': 'CONFORMANCE_MIN_COVERAGE',
   ...NETWORK_ENV,
 } as const satisfies Partial<Record<keyof typeof RUN_OPTIONS, string>>;
 
@@ -212,6 +219,8 @@ export const RUN_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   'skip-operations': { type: 'string' },
   'max-p95': { type: 'string' },
+  'max-transient': { type: 'string' },
+  'min-coverage': { type: 'string' },
 } as const;
 
 type Json = Record<string, unknown>;
@@ -319,6 +328,16 @@ export class Settings {
     const v = s.value;
     const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
     if (!Number.isInteger(n) || n < min || n > max) bad(s, `must be a whole number from ${min} to ${max} (got ${JSON.stringify(v)})`);
+    return n;
+  }
+
+  /** A percentage, 0 to 100 ("20", "20%", "2.5"), from a flag, an environment variable or a config key. */
+  percent(flag: string, envName: string, key: string): number | undefined {
+    const s = this.get(flag, envName, key);
+    if (s === undefined) return undefined;
+    const v = s.value;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+(\.\d+)?\s*%?\s*$/.test(v) ? Number(v.replace('%', '').trim()) : NaN;
+    if (!(n >= 0 && n <= 100)) bad(s, `must be a percentage from 0 to 100, as 20 or 20% (got ${JSON.stringify(v)})`);
     return n;
   }
 
@@ -619,6 +638,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     updateExpectations: updateExpectations(f['update-expectations'] ?? false, expectations),
     shard: f.shard === undefined ? undefined : parseShard(f.shard),
     maxFailures: in_.int('max-failures', 'maxFailures', 1, 1_000_000),
+    maxTransient: in_.percent('max-transient', envOf('max-transient')!, 'maxTransient') ?? DEFAULT_MAX_TRANSIENT,
     giveUpAfter: in_.int('give-up-after', 'giveUpAfter', 0, 1_000_000) ?? DEFAULT_TRANSPORT.giveUpAfter!,
     seed: in_.int('seed', 'seed', 0, 2 ** 31 - 1) ?? DEFAULT_SEED,
     examples: in_.int('examples', 'examples', 0, 1000) ?? DEFAULT_EXAMPLES,
@@ -630,7 +650,21 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     ...networkOf(in_, env, f.header, { embedded, insecureTls: f['insecure-tls'] ?? in_.bool(undefined, 'insecureTls') ?? false }),
     ...latencyOf(in_, file, where),
     ...((f['fail-on-drift'] ?? in_.bool('fail-on-drift', 'failOnDrift')) ? { failOnDrift: true } : {}),
+    ...minCoverageOf(in_),
   };
+}
+
+/**
+ * --min-coverage PCT (CONFORMANCE_MIN_COVERAGE, config minCoverage): a percent from 0 to 100, a
+ * trailing "%" allowed; a bad one names its source.
+ */
+function minCoverageOf(in_: Settings): { minCoverage?: { percent: number; source: string } } {
+  const s = in_.get('min-coverage', envOf('min-coverage'), 'minCoverage');
+  if (!s) return {};
+  const v = s.value;
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+(\.\d+)?\s*%?\s*$/.test(v) ? Number(v.replace('%', '').trim()) : NaN;
+  if (!Number.isFinite(n) || n < 0 || n > 100) bad(s, `must be a coverage percent from 0 to 100, e.g. 80 or 72.5 (got ${JSON.stringify(v)})`);
+  return { minCoverage: { percent: n, source: s.source } };
 }
 
 /** The longest p95 limit accepted, in milliseconds (an hour: longer than any --timeout makes sense). */

@@ -143,14 +143,19 @@ export function compareBindings(
   return compareViews(op, kind, bindings, new Map([...contexts].map(([b, c]) => [b, viewOf(op, c)])));
 }
 
+/** An ErrorType or message saying the booking was cancelled before (BookingAlreadyCancelledException, Code -2). */
+export const ALREADY_CANCELLED = /already\s*(been\s*)?cancel/i;
+/** An ErrorType or message saying the booking named does not exist (BookingNotFoundException). */
+export const NOT_FOUND = /not\s*found|no\s+(transfer\s+)?booking/i;
+
 /** An in-band Error saying the booking was cancelled before (the live service: BookingAlreadyCancelledException, Code -2). */
 export function alreadyCancelled(a: Acceptance): boolean {
-  return a.kind === 'rejected' && /already\s*(been\s*)?cancel/i.test(`${a.errorType ?? ''} ${a.errorMessage ?? ''}`);
+  return a.kind === 'rejected' && ALREADY_CANCELLED.test(`${a.errorType ?? ''} ${a.errorMessage ?? ''}`);
 }
 
 /** An in-band Error saying the booking named does not exist (the live service: BookingNotFoundException). */
 export function notFound(a: Acceptance): boolean {
-  return a.kind === 'rejected' && /not\s*found|no\s+(transfer\s+)?booking/i.test(`${a.errorType ?? ''} ${a.errorMessage ?? ''}`);
+  return a.kind === 'rejected' && NOT_FOUND.test(`${a.errorType ?? ''} ${a.errorMessage ?? ''}`);
 }
 
 /**

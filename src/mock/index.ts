@@ -5,6 +5,7 @@
  * one mock with its own state (special requests, cancelled bookings), shared by its four bindings.
  */
 export { startMock, type MockOptions, type RunningMock } from './server.js';
+export { TransientFaults, isWriteRequest, gatewayPage, type TransientMode, type TransientFault } from './transient.js';
 export {
   createHandlers, resultOptions, DEFAULT_USER, DEFAULT_PASSWORD, MAX_BODY_BYTES,
   type MockHandlerOptions, type ResultStyle,

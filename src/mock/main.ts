@@ -18,6 +18,7 @@ import { DEFAULT_PASSWORD, DEFAULT_USER } from './handlers.js';
 import { FAULTS, listFaults, resolveFaults, UnknownFaultError } from './faults.js';
 import { startMock } from './server.js';
 import { ReplayError } from './replay.js';
+import type { TransientMode } from './transient.js';
 
 const USAGE = 'usage: npm run mock -- [--port P] [--user U] [--password S] [--book-ns URI] [--search-ns URI]\n'
   + '                    [--book-path P] [--book-http-path P] [--search-path P] [--search-http-path P]\n'
@@ -45,6 +46,10 @@ export const MOCK_OPTIONS = {
     Record<(typeof PATH_FLAGS)[number][1 | 2], { type: 'string' }>,
   replay: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  transient: { type: 'string' },
+  'transient-seed': { type: 'string' },
+  'transient-pause': { type: 'string' },
+  'drop-writes': { type: 'string' },
 } as const;
 
 /** The environment variable the mock reads its password from when --password is not given. */
@@ -71,6 +76,10 @@ export const MOCK_HELP: FlagHelp<typeof MOCK_OPTIONS> = {
   'transfers-http-path': { value: 'P', description: 'service path of SearchTransfers\' HTTP GET/POST bindings', default: 'the transfers path' },
   replay: { value: 'DIR', description: 'serve a recording (conformance record --out DIR) first', default: 'none' },
   help: { description: 'show this help' },
+  transient: { value: 'RATE', description: 'transient-fault mode: this share (0 to 1) of requests meets, before any processing, a 503 or 502 gateway page, a dropped connection or a pause', default: '0 (off)' },
+  'transient-seed': { value: 'N', description: 'seed of the transient faults\' draw', default: '1' },
+  'transient-pause': { value: 'MIN-MAX', description: 'length of a transient pause, in milliseconds', default: '1000-3000' },
+  'drop-writes': { value: 'RATE', description: 'this share (0 to 1) of state-changing calls is processed, then its connection dropped without an answer', default: '0 (off)' },
 };
 
 export interface MockCommandIO {
@@ -97,6 +106,7 @@ interface MockFlags {
   stateless?: true;
   replay?: string;
   bookings?: BookingPools;
+  transient?: TransientMode;
 }
 
 /** Parse the flags, or throw an Error whose message names the bad flag. */
@@ -145,6 +155,34 @@ export function parseMockFlags(argv: readonly string[], env: NodeJS.ProcessEnv =
     ...(values.stateless ? { stateless: true as const } : {}),
     ...(values.replay !== undefined ? { replay: values.replay } : {}),
     ...(values.bookings !== undefined ? { bookings: readBookingsFile(values.bookings) } : {}),
+    ...transientFlags(values),
+  };
+}
+
+/** The transient-fault mode of the flags (none when neither --transient nor --drop-writes is given). */
+function transientFlags(values: { transient?: string; 'transient-seed'?: string; 'transient-pause'?: string; 'drop-writes'?: string }): { transient?: TransientMode } {
+  const share = (flag: string, v: string | undefined): number | undefined => {
+    if (v === undefined) return undefined;
+    const n = Number(v);
+    if (!/^\d*\.?\d+$/.test(v.trim()) || !(n >= 0 && n <= 1)) throw new Error(`${flag} must be a share from 0 to 1 (0.03 for 3%), got "${v}"`);
+    return n;
+  };
+  const rate = share('--transient', values.transient);
+  const dropWrites = share('--drop-writes', values['drop-writes']);
+  if (rate === undefined && dropWrites === undefined) {
+    for (const f of ['transient-seed', 'transient-pause'] as const) if (values[f] !== undefined) throw new Error(`--${f} needs --transient or --drop-writes`);
+    return {};
+  }
+  const seedText = values['transient-seed'];
+  if (seedText !== undefined && !/^\d+$/.test(seedText)) throw new Error(`--transient-seed must be a non-negative integer, got "${seedText}"`);
+  const pauseText = values['transient-pause'];
+  const m = pauseText === undefined ? undefined : /^(\d+)-(\d+)$/.exec(pauseText.trim());
+  if (pauseText !== undefined && (!m || Number(m[1]) > Number(m[2]))) throw new Error(`--transient-pause must be MIN-MAX in milliseconds (1000-3000), got "${pauseText}"`);
+  return {
+    transient: {
+      rate: rate ?? 0, ...(dropWrites !== undefined ? { dropWrites } : {}), ...(seedText !== undefined ? { seed: Number(seedText) } : {}),
+      ...(m ? { pauseMs: [Number(m[1]), Number(m[2])] as const } : {}),
+    },
   };
 }
 
@@ -187,6 +225,7 @@ export async function mockMain(argv: readonly string[], io: MockCommandIO = cons
       port: flags.port, user: flags.user, password: flags.password, namespaces: flags.namespaces, paths: flags.paths, faults: flags.faults,
       vary: flags.vary, realService: flags.realService, replay: flags.replay, stateless: flags.stateless,
       ...(flags.bookings ? { bookings: flags.bookings } : {}),
+      ...(flags.transient ? { transient: flags.transient } : {}),
     });
   } catch (e) {
     if (e instanceof ReplayError) {
@@ -216,6 +255,11 @@ export async function mockMain(argv: readonly string[], io: MockCommandIO = cons
   if (flags.bookings) {
     const b = flags.bookings;
     io.out(`  bookings: only those of the file (${b.cancel.length + b.amend.length + b.specialRequest.length} bookings, ${b.transfers.length} transfer bookings) and of fixtures/cases exist; any other id is "not found"`);
+  }
+  if (flags.transient) {
+    const t = flags.transient;
+    io.out(`  transient faults (seed ${t.seed ?? 1}): ${t.rate} of requests meet a gateway page, a dropped connection or a pause (${(t.pauseMs ?? [1000, 3000]).join('-')} ms) before processing`
+      + `${t.dropWrites ? `; ${t.dropWrites} of state-changing calls are processed, then dropped` : ''}`);
   }
   if (flags.realService) io.out('  real-service style: in-band Error results, null strings left out, element policies and rates, nil fees');
   if (mock.replay) {

@@ -18,6 +18,7 @@ import type { Namespaces } from '../contract/catalogue.js';
 import { createMockCore, DEFAULT_PASSWORD, DEFAULT_USER, incomingOf, MAX_BODY_BYTES, type MockCore, type MockHandlerOptions, type Route } from './core.js';
 import type { MockResponse } from './faults.js';
 import { loadReplay, ReplayHit } from './replay.js';
+import { gatewayPage, isWriteRequest, TransientFaults, type TransientMode } from './transient.js';
 import { isPlainHeaderName, isPlainHeaderValue, plainToWire, responseToWire, type Wire } from './wire.js';
 
 export interface MockOptions {
@@ -55,6 +56,11 @@ export interface MockOptions {
    * reference path; tests compare the two).
    */
   readonly via?: 'direct' | 'msw';
+  /**
+   * The transient-fault mode (./transient.ts): a share of requests met by a gateway page, a dropped
+   * connection or a pause before processing, and a share of writes processed then dropped. Seeded.
+   */
+  readonly transient?: TransientMode;
 }
 
 export interface RunningMock {
@@ -64,6 +70,8 @@ export interface RunningMock {
   close(): Promise<void>;
   /** The recording served (with `replay`). */
   readonly replay?: { readonly dir: string; readonly size: number; readonly namespaces: Namespaces };
+  /** The transient faults committed so far, by kind (with `transient`; a routed mock: summed over its mocks). */
+  transientCounts?(): Readonly<Record<string, number>>;
 }
 
 // Hop-by-hop headers describe this connection, not the request the handlers see.
@@ -78,7 +86,7 @@ export async function startMock(options: MockOptions = {}): Promise<RunningMock>
   const server = createServer((req, res) => {
     void handle(served, req, res, host);
   });
-  return listen(server, options, host, replay);
+  return withCounts(await listen(server, options, host, replay), [served]);
 }
 
 /** What a mock of `startRoutedMock` serves under one path prefix: a mock's options (no port or host). */
@@ -111,7 +119,7 @@ export async function startRoutedMock(routes: Readonly<Record<string, RoutedMock
     req.url = target.slice(m![0].length) || '/';
     void handle(served, req, res, host);
   });
-  return listen(server, options, host, undefined);
+  return withCounts(await listen(server, options, host, undefined), [...table.values()]);
 }
 
 /**
@@ -147,8 +155,23 @@ function servedOf(options: MockOptions): { served: Served; replay?: ReturnType<t
     // caller code left) is out of the way: the catalogue's faults, variation and replay are pure;
     // answers that read or change the state are marked volatile and never remembered.
     memo: direct && options.style === undefined ? new AnswerMemo() : undefined,
+    ...(options.transient ? { transient: new TransientFaults(options.transient) } : {}),
   };
   return { served, ...(replay ? { replay } : {}) };
+}
+
+/** A running mock with its transient faults' counts, when any of its mocks has the mode. */
+function withCounts(mock: RunningMock, served: readonly Served[]): RunningMock {
+  const faults = served.flatMap((x) => (x.transient ? [x.transient] : []));
+  if (faults.length === 0) return mock;
+  return {
+    ...mock,
+    transientCounts: () => {
+      const sum: Record<string, number> = {};
+      for (const f of faults) for (const [k, n] of Object.entries(f.counts)) sum[k] = (sum[k] ?? 0) + n;
+      return sum;
+    },
+  };
 }
 
 /** Listen (resolves once listening) and describe the running mock. */
@@ -186,6 +209,8 @@ interface Served {
   readonly direct: boolean;
   /** Answers of the binding routes already given, when they depend on nothing but the request. */
   readonly memo?: AnswerMemo;
+  /** The transient-fault mode's draws (./transient.ts). */
+  readonly transient?: TransientFaults;
 }
 
 /** Largest request body whose answer is remembered. */
@@ -250,8 +275,21 @@ async function handle(served: Served, req: IncomingMessage, res: ServerResponse,
     } catch {
       return send(res, 400, { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(`Bad request target: ${req.url ?? ''}`));
     }
+    // The transient-fault mode: a gateway or the network fails before the service sees the request.
+    const before = served.transient?.before();
+    if (before?.fault === 'drop') return void req.socket.destroy();
+    if (before?.fault === 'gateway_503' || before?.fault === 'gateway_502') {
+      const status = before.fault === 'gateway_503' ? 503 : 502;
+      return send(res, status, { 'content-type': 'text/html', server: 'nginx' }, gatewayPage(status));
+    }
+    if (before?.fault === 'pause') await new Promise((r) => setTimeout(r, before.pauseMs));
     const wire = (served.direct ? await direct(served.core, served.memo, method, url, req.rawHeaders, body) : undefined)
       ?? await viaMsw(await served.handlers(), method, url, req.rawHeaders, body);
+    // A write processed, then its answer lost: the change is applied, the client never hears of it.
+    if (served.transient?.dropsWrites && wire !== undefined && wire.status < 500
+      && isWriteRequest(url.pathname, header(req, 'soapaction'), header(req, 'content-type'), body) && served.transient.dropAfter()) {
+      return void req.socket.destroy();
+    }
     if (wire === undefined) {
       return send(res, 404, { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(`No such resource: ${url.pathname}`));
     }
@@ -350,6 +388,11 @@ function handlerHeaders(rawHeaders: readonly string[]): Record<string, string> |
   const inOrder: Record<string, string> = {};
   for (const k of Object.keys(out).sort()) inOrder[k] = out[k]!;
   return inOrder;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(', ') : v;
 }
 
 function requestUrl(req: IncomingMessage, host: string): URL {

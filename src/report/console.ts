@@ -1,4 +1,5 @@
 /** Plain-text renderings: the findings text (vitest failure message, console detail) and the CLI's closing summary. */
+import { coverageLine } from './coverage.js';
 import { latencyText } from './latency.js';
 import { relative, sep } from 'node:path';
 import type { ResultRow, RunReport } from '../core/types.js';
@@ -7,6 +8,7 @@ import {
 } from './model.js';
 import type { ReportPaths } from './paths.js';
 import { defectCases, defectTitle, groupDefects } from './defects.js';
+import { transientLines } from './transient.js';
 
 /** Longest expected/actual/message value printed before it is cut. */
 const VALUE_MAX = 600;
@@ -120,6 +122,8 @@ export function formatSummary(report: RunReport, paths: ReportPaths): string {
   }
   const g = report.generation;
   if (g) lines.push(`Generated cases: seed ${g.seed} (repeat with --seed ${g.seed}), ${g.examples} per operation; language from ${g.languagesFrom}`);
+  for (const l of transientLines(report)) lines.push(consoleText(l));
+  if (report.coverage) lines.push(consoleText(`C${coverageLine(report.coverage).slice(1)} (per cell, and the paths no answer held: the reports)`));
   const times = latencyText(report);
   if (times) lines.push(consoleText(times));
   const accepted = deviations(report);

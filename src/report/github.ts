@@ -10,6 +10,7 @@ import type { ResultRow, RunReport } from '../core/types.js';
 import { verdictOfReport } from '../core/verdict.js';
 import { defectCases, groupDefects, type Defect } from './defects.js';
 import { truncate } from './model.js';
+import { attemptsText, flakyRows } from './transient.js';
 
 /** Error annotations GitHub shows per step: one per defect, at most this many, most severe first. */
 export const MAX_ANNOTATIONS = 10;
@@ -49,6 +50,14 @@ function annotation(d: Defect): string {
   return `::error title=${escapeProperty(title)}::${escapeData(truncate(text, MAX_MESSAGE).text)}`;
 }
 
+/** The `::warning` of a FLAKY row: a failure that did not reproduce when its case was sent again. */
+function flakyAnnotation(r: ResultRow): string {
+  const title = `FLAKY ${r.operation} [${r.binding}] ${r.check}`;
+  const first = r.flaky!.attempts[0];
+  const text = `case ${r.case}: ${attemptsText(r)} (does not fail the run); first failure: ${first?.message ?? r.message}`;
+  return `::warning title=${escapeProperty(title)}::${escapeData(truncate(text, MAX_MESSAGE).text)}`;
+}
+
 /**
  * The workflow commands of a run: a notice with the verdict and the count of defects (GitHub shows
  * only MAX_ANNOTATIONS errors per step: the count says what the list below may not), then one
@@ -67,6 +76,10 @@ export function githubAnnotations(report: RunReport, max = MAX_ANNOTATIONS): str
   const lines = [`::notice title=${escapeProperty(`Conformance ${v.verdict}`)}::${escapeData(`${count} (exit ${v.exitCode}: ${v.reason})`)}`];
   if (why) lines.push(`::error title=${escapeProperty(`Conformance ${v.verdict}`)}::${escapeData(truncate(v.reason, MAX_MESSAGE).text)}`);
   lines.push(...shown.map(annotation));
+  // FLAKY rows: a warning each, never an error (they do not fail the run).
+  const flaky = flakyRows(report);
+  lines.push(...flaky.slice(0, max).map(flakyAnnotation));
+  if (flaky.length > max) lines.push(`::notice title=${escapeProperty('conformance')}::${escapeData(`${flaky.length - max} more flaky rows are not annotated: see the reports`)}`);
   return lines;
 }
 

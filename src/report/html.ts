@@ -8,9 +8,10 @@
  * Content-Security-Policy allows only the page's own script and style (by hash) and no fetches.
  */
 import { driftLine } from './drift.js';
+import { coverageHtml } from './coverage.js';
 import { createHash } from 'node:crypto';
 import { BINDINGS } from '../contract/catalogue.js';
-import type { ResultRow, RunReport, Status } from '../core/types.js';
+import type { ResultRow, RunReport, Status, TransientCell } from '../core/types.js';
 import { isGeneratedCase } from '../core/rows.js';
 import { groupDefects } from './defects.js';
 import {
@@ -20,6 +21,7 @@ import {
 import { rerunCommand } from './rerun.js';
 import { latencyMatrix } from './latency.js';
 import { canonicalDiffHtml, departingBindings, departsMark, EXCHANGE_CSS, prettyExcerpt } from './html-exchange.js';
+import { attemptsText, cellText, flakyRows, transientCell, transientLine } from './transient.js';
 
 /**
  * Longest request/response excerpt shown, in characters. The engine already keeps 4 KB of each
@@ -334,7 +336,7 @@ function caseSection(caseName: string, rows: ResultRow[], rerun: Rerun): string 
   return `${html}</section>`;
 }
 
-function cellDetail(id: string, operation: string, column: Column, rows: ResultRow[], rerun: Rerun): string {
+function cellDetail(id: string, operation: string, column: Column, rows: ResultRow[], rerun: Rerun, transient?: TransientCell): string {
   const c = countRows(rows);
   const state = cellState(c);
   const cases = new Map<string, ResultRow[]>();
@@ -344,7 +346,8 @@ function cellDetail(id: string, operation: string, column: Column, rows: ResultR
   return `<details class="cell-detail ${state}" id="d-${id}" data-operation="${esc(operation)}" data-column="${column}">`
     + `<summary><span class="badge ${state}">${STATE_LABEL[state]}</span><span class="ttl">${esc(operation)}</span>`
     + `<span>${esc(COLUMN_LABELS[column])}</span><span class="sum">${esc(countsText(c))}</span></summary>`
-    + `<div class="body" id="${id}">${ordered.filter(([name]) => !isGeneratedCase(name)).map(([name, rs]) => caseSection(name, rs, rerun)).join('')}`
+    + `<div class="body" id="${id}">${transient ? `<p class="note transient">Transient: ${esc(cellText(transient))}</p>` : ''}`
+    + `${flakyRows({ results: rows }).map((r) => `<p class="note flaky">FLAKY: ${esc(`${r.case} :: ${r.check}: ${attemptsText(r)}`)}</p>`).join('')}${ordered.filter(([name]) => !isGeneratedCase(name)).map(([name, rs]) => caseSection(name, rs, rerun)).join('')}`
     + `${generatedGroup(ordered.filter(([name]) => isGeneratedCase(name)), rerun)}</div></details>`;
 }
 
@@ -418,6 +421,20 @@ function bookingsSection(report: RunReport): string {
     + `<table class="in-band"><thead><tr><th scope="col">Pool</th><th scope="col">Booking</th><th scope="col">Operation</th><th scope="col">Binding</th><th scope="col">Case</th><th scope="col">Outcome</th></tr></thead><tbody>${rows}</tbody></table></details></section>\n`;
 }
 
+/** The run's transient answers per operation × binding and its FLAKY rows (empty when none). */
+function transientSection(report: RunReport): string {
+  const t = report.transient;
+  const flaky = flakyRows(report);
+  if (!t && flaky.length === 0) return '';
+  const cells = (t?.cells ?? []).map((c) => `<tr><td>${esc(c.operation)}</td><td>${esc(c.binding)}</td><td>${c.answers}</td><td>${c.retries}</td><td>${c.ambiguous}</td><td>${c.exchanges}</td></tr>`).join('');
+  const flakyList = flaky.map((r) => `<li>${esc(`${r.operation} [${r.binding}] ${r.case} :: ${r.check}: ${attemptsText(r)}`)}</li>`).join('');
+  return `<section class="transient" id="transient"><details${t?.unhealthy ? ' open' : ''}><summary>${esc(t ? `Transient: ${transientLine(t)}${t.unhealthy ? ': the target is UNHEALTHY' : ''}` : 'Transient: none')}`
+    + `${flaky.length ? esc(`; ${flaky.length} flaky`) : ''}</summary>`
+    + `${cells ? `<table class="in-band"><thead><tr><th scope="col">Operation</th><th scope="col">Binding</th><th scope="col">Transient answers</th><th scope="col">Retries</th>`
+      + `<th scope="col">Ambiguous writes</th><th scope="col">Exchanges</th></tr></thead><tbody>${cells}</tbody></table>` : ''}`
+    + `${flakyList ? `<p class="note">Failures that did not reproduce when the case was sent again (they do not fail the run):</p><ul>${flakyList}</ul>` : ''}</details></section>\n`;
+}
+
 function inBandSection(report: RunReport): string {
   const noData = inBandCases(report);
   if (noData.length === 0) return '';
@@ -479,7 +496,7 @@ export function renderHtml(report: RunReport): string {
           return `<td class="cell empty" data-column="${col}" data-state="empty"><span class="none">${why}</span></td>`;
         }
         const id = `cell-${rowIndex}-${col}`;
-        (state === 'failed' || state === 'known' ? problemDetails : otherDetails).push(cellDetail(id, row.operation, col, rows, rerun));
+        (state === 'failed' || state === 'known' ? problemDetails : otherDetails).push(cellDetail(id, row.operation, col, rows, rerun, transientCell(report, row.operation, col)));
         const departs = departing.get(row.operation)?.get(col) ?? 0;
         const notTested = untested.get(`${row.operation} ${col}`);
         const title = `${row.operation} · ${COLUMN_LABELS[col]}: ${countsText(c)}${departs ? `; departs from the other bindings in ${departs} comparison${departs === 1 ? '' : 's'}` : ''}`
@@ -548,7 +565,7 @@ ${diagnosisSection(report)}<h2 id="matrix-title">Operations × bindings</h2>
 <thead><tr><th scope="col">Operation</th>${COLUMNS.map((c) => `<th scope="col" data-column="${c}">${esc(COLUMN_LABELS[c])}</th>`).join('')}</tr></thead>
 ${matrixRows.join('\n')}
 </table>
-${deviationSection(report)}${inBandSection(report)}${defectSection(report)}${latencySection(report)}${bookingsSection(report)}<p class="legend"><span class="n failed">✗ failed</span><span class="n passed">✓ passed</span><span class="n known">! known deviation (accepted)</span><span class="n skipped">○ skipped</span>Select a cell to see its checks, findings and how to reproduce them.</p>
+${deviationSection(report)}${inBandSection(report)}${defectSection(report)}${latencySection(report)}${report.coverage ? coverageHtml(report.coverage, esc) : ''}${bookingsSection(report)}${transientSection(report)}<p class="legend"><span class="n failed">✗ failed</span><span class="n passed">✓ passed</span><span class="n known">! known deviation (accepted)</span><span class="n skipped">○ skipped</span>Select a cell to see its checks, findings and how to reproduce them.</p>
 <h2 id="details-title">Details</h2>
 <div class="toolbar" data-js-only hidden><button type="button" data-action="expand-failures">Expand all failures</button><button type="button" data-action="collapse">Collapse all</button><button type="button" data-action="only-failures" aria-pressed="false">Failures only</button></div>
 <section id="details" aria-labelledby="details-title">

@@ -9,19 +9,15 @@ import { EXCHANGE_CHECK, PREFLIGHT_CASE } from '../core/rows.js';
 import { findOperation } from '../contract/catalogue.js';
 import type { LatencyLimits, ResultRow, RunReport } from '../core/types.js';
 
-/** HTTP statuses of a gateway or proxy in front of the service (502, 503, 504): the service did not answer. */
-const TRANSIENT_STATUSES = new Set([502, 503, 504]);
-
 /**
- * Whether an exchange row's answer is transient (issue 32's "real networks"): no response at all (a
- * dropped connection, a time-out), or a gateway's 502/503/504. Its time says nothing about the
- * service's, so it is no sample of the latency table or gate. The one place that decides it: to be
- * pointed at the transport's classifier of transient answers.
+ * Whether an exchange row is no sample of the service's answer time: not a passed exchange. The
+ * transport's classifier of transient answers (src/transport/transient.ts) already made a gateway
+ * page, a dropped connection or a time-out a failed `transient_answer` row (an ambiguous write a
+ * skipped one), and a service's own fault, whatever its status, a passed one: one reading of
+ * "transient" for the run, its retries and this table alike.
  */
-export function isTransientAnswer(row: Pick<ResultRow, 'status' | 'response' | 'durationMs'>): boolean {
-  if (row.status !== 'passed' || row.durationMs === undefined) return true;
-  const status = /^HTTP\/[\d.]+ (\d{3})\b/.exec(row.response ?? '')?.[1];
-  return status !== undefined && TRANSIENT_STATUSES.has(Number(status));
+export function isTransientAnswer(row: Pick<ResultRow, 'status' | 'durationMs'>): boolean {
+  return row.status !== 'passed' || row.durationMs === undefined;
 }
 
 /** One operation × binding's answer times. */

@@ -4,9 +4,11 @@
  * it. Short when everything passes (the matrix folds away). Report text is escaped so a hostile
  * response cannot inject markup, links or table breaks.
  */
+import { transientLines } from './transient.js';
 import type { RunReport } from '../core/types.js';
 import { rerunCommand } from './rerun.js';
 import { driftSection } from './drift.js';
+import { coverageMarkdown } from './coverage.js';
 import { latencyMatrix } from './latency.js';
 import { groupDefects, type Defect } from './defects.js';
 import {
@@ -126,6 +128,8 @@ export function renderMarkdown(report: RunReport): string {
   lines.push('', `Reproduce commands read the password from ${mdCode(`$${passwordVariableOf(report)}`)}.`);
   const g = report.generation;
   if (g) lines.push('', `Generated cases: seed ${g.seed} (repeat with \`--seed ${g.seed}\`), ${g.examples} per operation; language from ${mdText(g.languagesFrom)}`);
+  const noise = transientLines(report, 8);
+  if (noise.length) lines.push('', ...noise.map((l) => (l.startsWith('  ') ? `- ${mdText(l.trim())}` : mdText(l))));
   if (s.total === 0) lines.push('', '> [!WARNING]', '> No checks ran.');
   if (report.incomplete) lines.push('', '> [!WARNING]', `> Incomplete run: ${mdText(report.incomplete)}`);
   if (report.diagnosis?.length) {
@@ -175,6 +179,7 @@ export function renderMarkdown(report: RunReport): string {
       `| operation | ${times.bindings.map((b) => mdText(bindingLabel(b))).join(' | ')} |`, `|---|${times.bindings.map(() => '---:').join('|')}|`,
       ...times.rows.map((r) => `| ${mdText(r.operation)} | ${r.cells.join(' | ')} |`), '', '</details>', '');
   }
+  if (report.coverage) lines.push(...coverageMarkdown(report.coverage));
   if (verdict === 'PASS') {
     lines.push('<details><summary>Operations × bindings</summary>', '', matrix(report), '', '</details>', '');
     return lines.join('\n');

@@ -4,6 +4,7 @@
  * one target (the embedded mock's port may differ) and one set of bindings, and must not overlap
  * (one operation × case in two inputs). Shards must all be of one plan and all be there.
  */
+import { mergeCoverage } from './coverage.js';
 import { LATENCY_CHECK, NOTHING_TESTED, PREFLIGHT_CASE, untestedExtent } from '../core/rows.js';
 import { OPERATIONS } from '../contract/catalogue.js';
 import { UsageError } from '../core/errors.js';
@@ -134,6 +135,7 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
   for (const i of withBookings) for (const [k, n] of Object.entries(i.report.bookings!.short ?? {})) short[k] = (short[k] ?? 0) + n;
   const bookings = withBookings.length === 0 ? undefined
     : { changed: withBookings.flatMap((i) => i.report.bookings!.changed), ...(Object.keys(short).length ? { short } : {}) };
+  const coverage = mergeCoverage(inputs.map((i) => i.report.coverage));
   return {
     tool: first.report.tool,
     target: first.report.target,
@@ -154,5 +156,7 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
     ...(first.report.latencyGate ? { latencyGate: first.report.latencyGate } : {}),
     // Every shard's preflight compared the same WSDLs with the contract: the first says it for all.
     ...(first.report.drift ? { drift: first.report.drift } : {}),
+    // Each shard saw its cases' answers: the run's coverage is all of theirs joined.
+    ...(coverage ? { coverage } : {}),
   };
 }

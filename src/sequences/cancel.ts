@@ -24,7 +24,7 @@ function plan(p: PlanView): PlannedSequence[] {
 }
 
 /** The cancellations of a cancel or cancel-transfer sequence, and their verdicts. */
-export async function cancellations({ bindings: bs, op, spec, bookings, call }: FamilyRun): Promise<Verdict[]> {
+export async function cancellations({ bindings: bs, op, spec, bookings, call, note }: FamilyRun): Promise<Verdict[]> {
   const transfers = spec.pool === 'transfers';
   const kind = transfers ? 'transfer booking' : 'booking';
   const cancelParams = (b: Booking): Params => (transfers ? { language: 'en', email: b.email ?? '' } : { language: 'en' });
@@ -48,6 +48,9 @@ export async function cancellations({ bindings: bs, op, spec, bookings, call }: 
   interface Leak { readonly booking: Booking; readonly binding: BindingId; readonly before: { booking: Booking; binding: BindingId }; readonly how: string }
   const leaks: Leak[] = [];
   const judged = new Set<BindingId>();
+  const cleanCanceller = new Set<BindingId>();
+  const cleanObserver = new Set<BindingId>();
+  let ambiguousSeen = false;
   const notJudged: string[] = [];
   let before: { booking: Booking; binding: BindingId } | undefined;
   for (const [k, b] of bookings.entries()) {
@@ -58,11 +61,31 @@ export async function cancellations({ bindings: bs, op, spec, bookings, call }: 
       continue;
     }
     const r = await call(op, binding, cancelParams(b), b);
+    if (r.ambiguous) {
+      ambiguousSeen = true;
+      // Whether the cancellation took effect, a second one tells (cancelling twice changes nothing more).
+      const again = await call(op, binding, cancelParams(b), b);
+      const known = again.alreadyCancelled || again.kind === 'accepted';
+      note(r.n, again.alreadyCancelled ? 'a second cancellation answered "already cancelled": it took effect'
+        : again.kind === 'accepted' ? 'a second cancellation was accepted: it had not taken effect' : `a second cancellation answered ${again.how}: the booking's state is unknown`);
+      if (again.kind === 'accepted' && !again.alreadyCancelled) {
+        judged.add(binding);
+        if (before) judged.add(before.binding);
+      }
+      // Carry on from what is true: the booking is cancelled now (else the last one known cancelled stays the one before).
+      if (known) before = { booking: b, binding };
+      continue;
+    }
     if (r.alreadyCancelled && before) leaks.push({ booking: b, binding, before, how: r.how });
     else if (r.alreadyCancelled) notJudged.push(`${kind} ${b.id} answered "already cancelled" before this sequence cancelled anything`);
     else if (r.kind === 'accepted') {
       judged.add(binding);
-      if (before) judged.add(before.binding);
+      if (before) {
+        judged.add(before.binding);
+        // Seen working: that binding's cancellation leaked nothing into this one, and this one read no leak.
+        cleanCanceller.add(before.binding);
+        cleanObserver.add(binding);
+      }
     }
     if (r.kind === 'accepted') before = { booking: b, binding };
   }
@@ -75,8 +98,16 @@ export async function cancellations({ bindings: bs, op, spec, bookings, call }: 
   // whichever binding answers next is the cancelling one; otherwise both are named.
   const observers = new Set(leaks.map((l) => l.binding));
   const cancellers = new Set(leaks.map((l) => l.before.binding));
+  // When an ambiguous cancellation took the answers the leaks would have been told apart by (one
+  // canceller, one observer left), a binding seen working in that role elsewhere in the sequence is
+  // cleared. Only then: a leak that depends on the bookings (one customer's) leaves a binding
+  // working for others, and a quiet run has the evidence of both rounds.
+  const thin = ambiguousSeen && cancellers.size === 1 && observers.size === 1;
   const blame = (l: Leak): BindingId[] => observers.size === 1 && cancellers.size > 1 ? [l.binding]
-    : cancellers.size === 1 && observers.size > 1 ? [l.before.binding] : [...new Set([l.before.binding, l.binding])];
+    : cancellers.size === 1 && observers.size > 1 ? [l.before.binding]
+      : thin && l.before.binding !== l.binding && cleanCanceller.has(l.before.binding) && !cleanObserver.has(l.binding) ? [l.binding]
+        : thin && l.before.binding !== l.binding && cleanObserver.has(l.binding) && !cleanCanceller.has(l.before.binding) ? [l.before.binding]
+          : [...new Set([l.before.binding, l.binding])];
   const findings = new Map<BindingId, Finding[]>();
   for (const l of leaks) {
     const f: Finding = {

@@ -7,10 +7,11 @@
 import type { Params } from '../bindings/types.js';
 import { findOperation, type BindingId, type Operation } from '../contract/catalogue.js';
 import { CheckContext, type DocumentValidator } from '../checks/context.js';
+import type { Acceptance } from '../equivalence/compare.js';
 import { inBandError } from '../checks/support.js';
 import type { Booking } from '../core/booking-pools.js';
 import type { BookingUse, Exchange, SequenceStep, Target } from '../core/types.js';
-import { acceptance } from '../equivalence/compare.js';
+import { acceptance, ALREADY_CANCELLED } from '../equivalence/compare.js';
 import { curlCommand } from '../transport/curl.js';
 import type { GroupCall, Read, SequenceFamily, SequenceSpec, Together, Verdict } from './types.js';
 
@@ -19,8 +20,13 @@ export interface SequenceEnv {
   readonly target: Target;
   readonly bindings: readonly BindingId[];
   readonly validator: DocumentValidator;
-  /** Sends one call with the run's credentials and, for a state-changing operation, its booking put in: what was sent, and the exchange. */
-  readonly send: (op: Operation, binding: BindingId, params: Params, booking: Booking) => Promise<{ readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange }>;
+  /**
+   * Sends one call with the run's credentials and, for a state-changing operation, its booking put
+   * in: what was sent, the exchange, and, for a write left without a real answer, why it is ambiguous.
+   */
+  readonly send: (op: Operation, binding: BindingId, params: Params, booking: Booking) => Promise<{ readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange; readonly ambiguous?: string }>;
+  /** Told of each answer read, while its tree lives (the run's coverage). */
+  readonly onAnswer?: (op: Operation, binding: BindingId, ctx: CheckContext, acc: Acceptance) => void;
   /** Told of each call, in the order started (`record` keeps them so). */
   readonly onStep?: (step: { readonly op: Operation; readonly binding: BindingId; readonly n: number; readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange }) => void;
   /** Told of every booking a state-changing call was sent with, and what the call did to it. */
@@ -32,6 +38,8 @@ export interface SequenceOutcome {
   readonly verdicts: readonly Verdict[];
   readonly steps: readonly SequenceStep[];
   readonly script: string;
+  /** A step says what was learnt of it later (an ambiguous write read back): every row shows the steps. */
+  readonly noted: boolean;
 }
 
 /** One call of a sequence, as sent and read. */
@@ -40,13 +48,12 @@ interface Sent {
   readonly exchange: Exchange;
 }
 
-const ALREADY_CANCELLED = /already\s*(been\s*)?cancel/i;
-
 /** What an answer says, as the comparison of bindings reads acceptance; a rejection's Error says whether it means "already cancelled". */
-export function readAnswer(env: Pick<SequenceEnv, 'target' | 'validator'>, op: Operation, binding: BindingId, caseId: string, ex: Exchange): Read {
+export function readAnswer(env: Pick<SequenceEnv, 'target' | 'validator' | 'onAnswer'>, op: Operation, binding: BindingId, caseId: string, ex: Exchange): Read {
   if (!ex.response) return { kind: 'unknown', how: `no response (${ex.error?.code ?? 'unknown'})` };
   const ctx = new CheckContext({ op, binding, caseId, caseKind: 'valid', namespaces: env.target.namespaces, exchange: ex, validator: env.validator });
   const acc = acceptance(ctx);
+  env.onAnswer?.(op, binding, ctx, acc);
   if (acc.kind === 'unknown') return { kind: 'unknown', how: acc.why };
   if (acc.kind === 'rejected') {
     const result = ctx.located().result;
@@ -64,14 +71,18 @@ export const q = (s: string | undefined) => (s === undefined ? '(no text)' : JSO
 /** Runs one sequence of a family: its calls as the family makes them, then its verdicts, steps and script. */
 export async function runSequence(env: SequenceEnv, family: SequenceFamily, op: Operation, caseId: string, spec: SequenceSpec): Promise<SequenceOutcome> {
   const sent: Sent[] = [];
+  // What was learnt of an ambiguous write, said on its step (the state read back).
+  const notes = new Map<number, string>();
+  const note = (n: number | undefined, text: string) => { if (n !== undefined) notes.set(n, text); };
   // Steps are numbered as they are started (reads of one phase go out together, in a fixed order).
   let started = 0;
   const call = async (stepOp: Operation, binding: BindingId, params: Params, booking: Booking, text?: string): Promise<Read> => {
     const n = ++started;
-    const { params: sentParams, exchange } = await env.send(stepOp, binding, params, booking);
+    const { params: sentParams, exchange, ambiguous } = await env.send(stepOp, binding, params, booking);
     const doneAt = performance.now();
     const timed = exchange.response ? { sentAt: doneAt - exchange.response.elapsedMs, doneAt } : {};
-    const read = { ...readAnswer(env, stepOp, binding, caseId, exchange), ...timed };
+    const read: Read = ambiguous ? { kind: 'unknown', how: `ambiguous: ${ambiguous}, not re-sent`, ambiguous: true, n }
+      : { ...readAnswer(env, stepOp, binding, caseId, exchange), n, ...timed };
     const outcome = read.kind === 'accepted' && text === undefined && read.text !== undefined ? `read ${q(read.text)}` : read.how;
     const step: SequenceStep = { n, operation: stepOp.name, binding, booking: booking.id, ...(text !== undefined ? { text } : {}), outcome };
     sent.push({ step, exchange });
@@ -82,9 +93,10 @@ export async function runSequence(env: SequenceEnv, family: SequenceFamily, op: 
     }
     return read;
   };
-  const verdicts = await family.run({ bindings: env.bindings, op, caseId, spec, bookings: spec.bookings ?? [], call, together: (calls) => together(call, calls), ops: (name) => findOperation(name)! });
+  const verdicts = await family.run({ bindings: env.bindings, op, caseId, spec, bookings: spec.bookings ?? [], call, note, together: (calls) => together(call, calls), ops: (name) => findOperation(name)! });
   sent.sort((a, b) => a.step.n - b.step.n);
-  return { verdicts, steps: sent.map((s) => s.step), script: reproduceScript(env.target, sent) };
+  const steps = sent.map((s) => (notes.has(s.step.n) ? { ...s.step, outcome: `${s.step.outcome}; ${notes.get(s.step.n)}` } : s.step));
+  return { verdicts, steps, script: reproduceScript(env.target, sent), noted: notes.size > 0 };
 }
 
 /**

@@ -75,6 +75,10 @@ export interface Read {
   readonly how: string;
   readonly text?: string;
   readonly alreadyCancelled?: boolean;
+  /** A write left without a real answer (engine/transient.ts ambiguousWrite): never re-sent, its effect read back where a read can tell. */
+  readonly ambiguous?: boolean;
+  /** The step's number. */
+  readonly n?: number;
   /** When it went and when its answer was in (ms, performance.now()); unknown without a response. */
   readonly sentAt?: number;
   readonly doneAt?: number;
@@ -101,6 +105,9 @@ export interface Together {
 /** One step of a family: sent through the runner, numbered in the order started, its answer read. */
 export type Call = (op: Operation, binding: BindingId, params: Params, booking: Booking, text?: string) => Promise<Read>;
 
+/** Adds what was learnt to a step's outcome (what an ambiguous write's read-back showed). */
+export type Note = (n: number | undefined, text: string) => void;
+
 /** One row's verdict: findings (none: it held), or why it was not judged. */
 export interface Verdict {
   readonly op: Operation;
@@ -119,6 +126,8 @@ export interface FamilyRun {
   readonly spec: SequenceSpec;
   readonly bookings: readonly Booking[];
   readonly call: Call;
+  /** Says on a step what was learnt of it later. */
+  readonly note: Note;
   /** Calls started together, in one tick, each on a connection of its own (already open if the run opened them). */
   readonly together: (calls: readonly GroupCall[]) => Promise<Together>;
   /** An operation of the contract by name. */

@@ -44,7 +44,7 @@ async function unchanged({ bindings: bs, op, spec, bookings, call }: FamilyRun):
     for (const { reader, r: pending } of reads) {
       const r = await pending;
       if (r.kind === 'accepted') continue;
-      if (!/cancel/i.test(r.how) && !r.alreadyCancelled) { notJudged.push(`AmendmentPriceRequest ${reader} of booking ${booking.id} answered ${r.how}`); continue; }
+      if (!r.alreadyCancelled) { notJudged.push(`AmendmentPriceRequest ${reader} of booking ${booking.id} answered ${r.how}`); continue; }
       // Which rejected call cancelled it cannot be told apart: every binding that sent one is named.
       for (const b of sentThrough) {
         add(b, {

@@ -11,7 +11,7 @@ import { SEQUENCE_CHECK } from '../core/rows.js';
 import type { BindingId } from '../contract/catalogue.js';
 import type { Finding } from '../core/types.js';
 import { q } from './runner.js';
-import type { FamilyRun, PlanView, PlannedSequence, SequenceFamily, Verdict } from './types.js';
+import type { FamilyRun, PlanView, PlannedSequence, Read, SequenceFamily, Verdict } from './types.js';
 
 /**
  * The texts written: each holds what a binding's encoding can mangle (a test holds every one to it):
@@ -45,7 +45,7 @@ function plan(p: PlanView): PlannedSequence[] {
     description: 'UpdateSpecialRequest through each binding, then GetSpecialRequest through every binding reads back exactly the text written; a second write replaces the first; each booking keeps its own text' }];
 }
 
-async function writeRead({ bindings: bs, op: update, bookings, call }: FamilyRun): Promise<Verdict[]> {
+async function writeRead({ bindings: bs, op: update, bookings, call, note }: FamilyRun): Promise<Verdict[]> {
   const get = findOperation('GetSpecialRequest')!;
   const writers = bookings.map((booking, i) => ({ booking, binding: bs[i % bs.length]!, texts: [WRITE_TEXTS[i % WRITE_TEXTS.length]!, longText(i)] }));
   const allTexts = writers.flatMap((w) => w.texts);
@@ -54,16 +54,33 @@ async function writeRead({ bindings: bs, op: update, bookings, call }: FamilyRun
   const readsOk = new Map<string, number>();
   const unusable = new Map<number, string>();
   const unread: string[] = [];
+  // Writers with a write judged (answered, or ambiguous and read back as done), and why the others' were not.
+  const judged = new Set<number>();
+  const ambiguousWhy = new Map<number, string>();
   for (const phase of [0, 1]) {
+    // This phase's ambiguous writes (never re-sent): their reads tell whether they took effect.
+    const ambiguous = new Map<number, number | undefined>();
     for (const [i, w] of writers.entries()) {
       if (unusable.has(i)) continue;
       const r = await call(update, w.binding, { text: w.texts[phase]! }, w.booking, w.texts[phase]);
-      if (r.kind !== 'accepted') unusable.set(i, `UpdateSpecialRequest ${w.binding} of booking ${w.booking.id} answered ${r.how}`);
+      if (r.ambiguous) ambiguous.set(i, r.n);
+      else if (r.kind !== 'accepted') unusable.set(i, `UpdateSpecialRequest ${w.binding} of booking ${w.booking.id} answered ${r.how}`);
+      else judged.add(i);
     }
     // The reads of a phase change nothing: they go out together (numbered in this order).
-    const reads = writers.flatMap((w, i) => (unusable.has(i) ? [] : bs.map((reader) => ({ w, i, reader, read: call(get, reader, { bookingId: w.booking.id }, w.booking) }))));
-    for (const { w, i, reader, read } of reads) {
-      const r = await read;
+    const pending = writers.flatMap((w, i) => (unusable.has(i) ? [] : bs.map((reader) => ({ w, i, reader, read: call(get, reader, { bookingId: w.booking.id }, w.booking) }))));
+    const reads: { w: (typeof writers)[number]; i: number; reader: BindingId; r: Read }[] = [];
+    for (const x of pending) reads.push({ w: x.w, i: x.i, reader: x.reader, r: await x.read });
+    // An ambiguous write took effect when a read shows its text: then it is judged as any write; else it is not judged.
+    const tookEffect = new Set(reads.filter((x) => ambiguous.has(x.i) && x.r.kind === 'accepted' && x.r.text === x.w.texts[phase]).map((x) => x.i));
+    for (const [i, n] of ambiguous) {
+      const w = writers[i]!;
+      if (tookEffect.has(i)) judged.add(i);
+      else ambiguousWhy.set(i, `UpdateSpecialRequest ${w.binding} of booking ${w.booking.id} was ambiguous and did not take effect`);
+      note(n, tookEffect.has(i) ? 'GetSpecialRequest read its text back: it took effect' : 'GetSpecialRequest did not read its text back: it did not take effect, not judged');
+    }
+    for (const { w, i, reader, r } of reads) {
+      if (ambiguous.has(i) && !tookEffect.has(i)) continue;
       if (r.kind !== 'accepted') {
         unread.push(`GetSpecialRequest ${reader} of booking ${w.booking.id}: ${r.how}`);
         continue;
@@ -110,17 +127,19 @@ async function writeRead({ bindings: bs, op: update, bookings, call }: FamilyRun
     }
   }
   const notUsable = [...unusable.values()];
-  const note = (b: BindingId, forWrite: boolean): string | undefined => {
-    const mine = forWrite ? writers.filter((w, i) => w.binding === b && unusable.has(i)) : [];
+  const why = (b: BindingId, forWrite: boolean): string | undefined => {
+    const mine = forWrite ? writers.filter((w, i) => w.binding === b && !judged.has(i)) : [];
     if (forWrite && mine.length && mine.length === writers.filter((w) => w.binding === b).length) {
+      const ambiguousOnly = mine.every((w) => !unusable.has(writers.indexOf(w)));
+      if (ambiguousOnly) return `not judged: ${mine.map((w) => ambiguousWhy.get(writers.indexOf(w))).join('; ')}`;
       return `not judged: booking ${mine.map((w) => w.booking.id).join(', ')} not usable (${notUsable.join('; ')}): give bookings.specialRequest bookings that exist`;
     }
-    if (!forWrite && notUsable.length === writers.length) return `not judged: no booking was usable (${notUsable.join('; ')})`;
+    if (!forWrite && judged.size === 0) return `not judged: no write was judged (${[...notUsable, ...ambiguousWhy.values()].join('; ')})`;
     return undefined;
   };
   return [
-    ...bs.map((b) => ({ op: update, binding: b, outcome: writeFaults.get(b) ?? [], ...(!writeFaults.has(b) && note(b, true) ? { skipped: note(b, true) } : {}) })),
-    ...bs.map((b) => ({ op: get, binding: b, outcome: readFaults.get(b) ?? [], ...(!readFaults.has(b) && note(b, false) ? { skipped: note(b, false) } : {}) })),
+    ...bs.map((b) => ({ op: update, binding: b, outcome: writeFaults.get(b) ?? [], ...(!writeFaults.has(b) && why(b, true) ? { skipped: why(b, true) } : {}) })),
+    ...bs.map((b) => ({ op: get, binding: b, outcome: readFaults.get(b) ?? [], ...(!readFaults.has(b) && why(b, false) ? { skipped: why(b, false) } : {}) })),
   ];
 }
 

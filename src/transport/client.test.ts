@@ -217,7 +217,9 @@ describe('transport', () => {
     const t0 = Date.now();
     const ex = await t.send({ method: 'GET', url: 'http://127.0.0.1:1/x', headers: {} }, 2);
     expect(ex.error?.code).toBe('connection_refused');
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(300); // 100 + 200 ms backoff
+    expect(ex.retried?.map((r) => r.kind)).toEqual(['connection_refused', 'connection_refused']);
+    // Jittered backoff: at least a tenth of 100 + 200 ms.
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(30);
     const n = hits;
     await t.send({ method: 'GET', url: `${base}/nothing-here`, headers: {} }, 3);
     expect(hits - n).toBe(1); // a 404 is an answer: never retried

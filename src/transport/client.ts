@@ -11,8 +11,9 @@
  */
 import { SizeCapError } from '../core/errors.js';
 import { request, type Dispatcher } from 'undici';
-import type { Exchange, HttpRequest, NetworkOptions } from '../core/types.js';
+import type { Exchange, HttpRequest, NetworkOptions, RetriedAnswer } from '../core/types.js';
 import { createDispatcher, proxyFailure, tlsFailure, withExtraHeaders } from './network.js';
+import { retryDelay, transientOf } from './transient.js';
 
 export interface TransportOptions {
   /** Requests in flight at once. */
@@ -128,8 +129,12 @@ export type TransportErrorCode =
   /** Not sent: the run was stopped (an interrupt), or the host stopped answering earlier in the run. */
   | 'not_sent';
 
-/** Failures that say the host does not answer at all (a response of any kind says it does). */
-const SILENT: ReadonlySet<string> = new Set(['connection_refused', 'unknown_host', 'tls_error', 'timeout', 'connection_reset']);
+/**
+ * Failures that say the host does not answer at all (a response of any kind says it does). Not a
+ * reset: the host took the connection, and a gateway's noise (issue 32) must not look like a host
+ * gone; a reset costs no time-out either.
+ */
+const SILENT: ReadonlySet<string> = new Set(['connection_refused', 'unknown_host', 'tls_error', 'timeout']);
 
 /** Why the transport aborted an exchange (the abort signal's reason). */
 class Stop extends Error {
@@ -348,28 +353,52 @@ export class Transport {
 
   /**
    * Send one request and record the exchange. Never throws for target failures: they come back as
-   * `exchange.error`. `retries` (read-only operations only) repeats on connection errors with backoff.
-   * `service` is what giving up is counted by (the host, unless the caller names the service: two
-   * services on one host may fail apart).
+   * `exchange.error`. `retries` (read-only operations only: a write is never re-sent) repeats on a
+   * transient answer (./transient.ts: a gateway page, a reset, a timeout) or a refused connection,
+   * after a jittered exponential backoff or what Retry-After asks (capped), never past the deadline;
+   * the answer returned lists the transient ones it replaced (`retried`). `service` is what giving
+   * up is counted by (the host, unless the caller names the service: two services on one host may fail apart).
    */
   async send(req: HttpRequest, retries = 0, service: string = hostOf(req.url), hold = false): Promise<Exchange> {
     const host = service;
     let last: Exchange | undefined;
+    const retried: RetriedAnswer[] = [];
+    const withRetried = (ex: Exchange): Exchange => (retried.length ? { ...ex, retried: [...retried] } : ex);
     for (let attempt = 0; ; attempt++) {
       const ex = await this.#exchange(req, host);
-      // The body's share of the budget stays with the exchange only when the caller releases it.
-      if (!hold) this.release(ex);
       // A retry that is not sent (the service was given up on meanwhile) leaves the failure it retried.
-      if (last && ex.error?.code === 'not_sent') return last;
-      const retriable = ex.error && (ex.error.code === 'connection_refused' || ex.error.code === 'connection_reset');
-      if (!retriable || attempt >= retries) {
-        // One exchange, however many attempts: what giving up on a host counts.
-        this.#note(host, ex);
-        return ex;
+      if (last && ex.error?.code === 'not_sent') {
+        if (!hold) this.release(ex);
+        retried.pop();
+        return withRetried(last);
       }
+      const kind = transientOf(ex) ?? (ex.error?.code === 'connection_refused' ? 'connection_refused' : undefined);
+      const wait = kind && attempt < retries ? retryDelay(ex, attempt, this.#opts.deadline) : undefined;
+      if (wait === undefined) {
+        // The body's share of the budget stays with the exchange only when the caller releases it.
+        const out = withRetried(ex);
+        if (hold) this.#moveHold(ex, out); else this.release(ex);
+        // One exchange, however many attempts: what giving up on a host counts.
+        this.#note(host, out);
+        return out;
+      }
+      this.release(ex);
+      // Each timed-out attempt counts toward giving up: a host that stopped answering costs a few time-outs, not
+      // retries × them. A reset does not: a gateway's noise must not look like a host gone (the exchange's outcome counts).
+      if (ex.error?.code === 'timeout') this.#note(host, ex);
+      retried.push({ kind: kind!, ...(ex.response ? { status: ex.response.status } : {}), waitedMs: wait });
       last = ex;
-      await new Promise((r) => setTimeout(r, 100 * 2 ** attempt));
+      await new Promise((r) => setTimeout(r, wait));
     }
+  }
+
+  /** The body budget an exchange holds passes on to the copy of it returned. */
+  #moveHold(from: Exchange, to: Exchange): void {
+    if (from === to) return;
+    const n = this.#held.get(from);
+    if (n === undefined) return;
+    this.#held.delete(from);
+    this.#held.set(to, n);
   }
 
   /** Why a request to `host` is not sent now, if it is not. */
