@@ -17,6 +17,12 @@ export interface Target {
   /** The environment variable a reproduce command reads the password from (default CONFORMANCE_PASSWORD). */
   readonly passwordVariable?: string;
   /**
+   * A second account of the same service (`--other-user`, its password in CONFORMANCE_OTHER_PASSWORD):
+   * the foreign-account sequences (src/sequences/foreign-account.ts) call the first account's bookings
+   * with it. Absent: authorization across accounts is not tested, and the reports say so.
+   */
+  readonly other?: OtherAccount;
+  /**
    * Where each given setting came from ("--book-ns", "environment variable CONFORMANCE_BOOK_NS",
    * "target.json: target.bookNs"), keyed by config key (bookUrl, bookNs, ...): a hint about a value
    * names the place to change it. Absent: a flag's name is given.
@@ -26,6 +32,14 @@ export interface Target {
   readonly embedded: boolean;
   /** Proxies, TLS files and extra headers (docs/real-service.md): the transport and the reproduce commands use the same. */
   readonly network?: NetworkOptions;
+}
+
+/** A second account: its user name, its password (a secret, redacted like the first) and the variable a reproduce command reads it from. */
+export interface OtherAccount {
+  readonly user: string;
+  readonly password: string;
+  /** Default CONFORMANCE_OTHER_PASSWORD. */
+  readonly passwordVariable?: string;
 }
 
 /** A proxy and, when it came from one, the environment variable that held it (a reproduce command with credentials names it). */

@@ -475,7 +475,7 @@ export function unitRequests(plan: Pick<RunPlan, 'target' | 'bindings'>, unit: U
  * target URL's user-info (never sent, but a report must not show it either). The wrong-credentials
  * case's password is no secret.
  */
-export function secretsOf(target: Pick<Target, 'password' | 'bookUrl' | 'searchUrl' | 'transfersUrl' | 'network'>): string[] {
+export function secretsOf(target: Pick<Target, 'password' | 'bookUrl' | 'searchUrl' | 'transfersUrl' | 'network' | 'other'>): string[] {
   const fromUrls = [target.bookUrl, target.searchUrl, target.transfersUrl].flatMap((u) => {
     try {
       const p = u ? new URL(u).password : '';
@@ -487,5 +487,6 @@ export function secretsOf(target: Pick<Target, 'password' | 'bookUrl' | 'searchU
   // The password-case variant's password (its letter case swapped) is one of the password's readings
   // the redactor looks for (core/redact.ts): not a secret of its own, which would double the search.
   // A proxy's password, the PKCS#12 passphrase and headers from variables (transport/network.ts) too.
-  return [...new Set([target.password, ...fromUrls, ...networkSecrets(target.network)].filter((s) => s !== ''))];
+  // The second account's password (--other-user) is a secret as the first one is.
+  return [...new Set([target.password, target.other?.password ?? '', ...fromUrls, ...networkSecrets(target.network)].filter((s) => s !== ''))];
 }
