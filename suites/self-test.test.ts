@@ -24,7 +24,7 @@ import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, rowBindings } from '../src/core/rows
 import { runConformance } from '../src/engine/run.js';
 import type { RunPlan } from '../src/engine/plan.js';
 import { DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANGUAGES } from '../src/engine/generate.js';
-import { DEFAULT_PASSWORD, DEFAULT_USER, type RunningMock } from '../src/mock/index.js';
+import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER, type RunningMock } from '../src/mock/index.js';
 import { startRoutedMock, type RoutedMockOptions } from '../src/mock/server.js';
 import { mockBookings } from '../src/engine/bookings.js';
 import { ON_A_BOOKING_OF_ITS_OWN } from '../test/support/issue23.js';
@@ -117,7 +117,8 @@ const variationCases: CaseTable = new Map(OPERATIONS.map((op) => [op.name, [...f
 
 function planFor(url: string, namespaces: Namespaces, operations: readonly Operation[], cases: CaseTable, paths: ServicePaths = DEFAULT_PATHS, examples = DEFAULT_EXAMPLES): RunPlan {
   return {
-    target: { bookUrl: url, searchUrl: url, transfersUrl: url, paths, namespaces, user: DEFAULT_USER, password: DEFAULT_PASSWORD, embedded: true },
+    target: { bookUrl: url, searchUrl: url, transfersUrl: url, paths, namespaces, user: DEFAULT_USER, password: DEFAULT_PASSWORD, embedded: true,
+      other: { user: DEFAULT_OTHER_USER, password: DEFAULT_OTHER_PASSWORD } },
     bindings: BINDINGS, operations, cases, allowMutations: true, checks: CHECKS, negative: true, equivalence: true,
     // Generated cases at the default budget and seed, as `conformance run` sends them (none: examples 0).
     ...(examples > 0 ? { generation: { seed: DEFAULT_SEED, examples, languages: FIXED_LANGUAGES, languagesFrom: 'the fixed list (self-test)' } } : {}),

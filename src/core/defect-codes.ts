@@ -88,6 +88,8 @@ export const DEFECT_CODES = {
   rejected_call_changed_state: 'a rejected call (wrong credentials, a bad parameter) that changed the booking it named',
   use_after_cancel: 'an amendment price quoted, or an amendment accepted, for a booking already cancelled',
   race_double_accept: 'a booking cancelled at the same moment through several bindings, more than one cancellation accepted',
+  foreign_booking_read: 'a booking of this account read through another account: its special request or an amendment price given, or its text revealed in a refusal',
+  foreign_booking_changed: 'a booking of this account changed through another account: a write, an amendment or a cancellation accepted, or found done after a refusal',
   race_torn_write: 'a special request written at the same moment through several bindings, read back differently or as none of the texts written',
   // the harness
   check_crashed: 'a check that threw (a harness defect: please report it)',

@@ -326,6 +326,8 @@ export interface SequenceStep {
   readonly booking: string;
   /** The text it wrote (UpdateSpecialRequest). */
   readonly text?: string;
+  /** The second account's user name, when the step was sent with its credentials (absent: the run's account). */
+  readonly account?: string;
   /** What came back: "accepted", "read \"…\"", "rejected (…)", "no response (…)". */
   readonly outcome: string;
 }
@@ -342,6 +344,8 @@ export interface BookingUse {
   readonly case: string;
   /** The step of a sequence that sent it. */
   readonly step?: number;
+  /** The second account's user name, when the call was sent with its credentials (foreign-account sequences). */
+  readonly account?: string;
   /** What the call did to it: "accepted", "rejected (in-band Error …)", "no response (…)": the booking's state is then unknown. */
   readonly outcome: string;
 }

@@ -14,11 +14,11 @@ import type { CaseKind } from '../checks/context.js';
 import type { Check } from '../checks/types.js';
 import { swapCase } from '../core/redact.js';
 import { networkSecrets } from '../transport/proxy.js';
-import type { HttpRequest, LatencyLimits, Target } from '../core/types.js';
+import type { Diagnosis, HttpRequest, LatencyLimits, Target } from '../core/types.js';
 import type { CaseTable, RequestCase } from './cases.js';
 import { broadestCase, coverageCases, generatedCases, paramsKey, type Generation } from './generate.js';
 import { OPERATIONS } from '../contract/catalogue.js';
-import { FAMILIES, SEQUENCE_CASE, type RejectedCall, type SequenceSpec } from '../sequences/index.js';
+import { FAMILIES, SEQUENCE_CASE, type PlanView, type RejectedCall, type SequenceSpec } from '../sequences/index.js';
 import {
   BookingLedger, consumesBooking, EMPTY_POOLS, idParamOf, mockBookings, POOL_NAMES, needsBooking, noBookingReason, poolOf, probeVariant, withBooking,
   type Booking, type BookingPools, type PoolName,
@@ -341,17 +341,31 @@ function unchangedUnit(plan: RunPlan, op: Operation, booking: Booking, rejected:
   };
 }
 
-/** The sequences of a plan: each family's (src/sequences/families.ts), in the list's order. */
-export function sequenceUnits(plan: RunPlan): Unit[] {
-  if (plan.bindings.length === 0) return [];
-  const view = {
+/** What the families of sequences see of a plan. */
+function planView(plan: RunPlan): PlanView {
+  return {
     bindings: plan.bindings,
     has: (name: string) => plan.operations.find((o) => o.name === name),
     maySend: (op: Operation) => !skipReason(plan, op),
     firstParams: (name: string) => plan.cases.get(name)?.[0]?.params,
+    otherAccount: plan.target.other !== undefined,
   };
+}
+
+/** The sequences of a plan: each family's (src/sequences/families.ts), in the list's order. */
+export function sequenceUnits(plan: RunPlan): Unit[] {
+  if (plan.bindings.length === 0) return [];
+  const view = planView(plan);
   return FAMILIES.flatMap((f) => (f.plan?.(view) ?? []).map(({ op, spec, description, stage }): Unit =>
     ({ op, caseId: f.caseId, kind: 'valid', params: {}, description, sequence: spec, ...(stage !== undefined ? { stage } : {}) })));
+}
+
+/** What the families say they could not plan, and how to enable it (a second account not given): notes of every report, each said once. */
+export function sequenceNotes(plan: RunPlan): Diagnosis[] {
+  if (plan.bindings.length === 0) return [];
+  const view = planView(plan);
+  const said = [...new Set(FAMILIES.flatMap((f) => f.notPlanned?.(view) ?? []))];
+  return said.map((message) => ({ level: 'note', code: 'sequence_not_planned', message }));
 }
 
 function casesUnits(plan: RunPlan): Unit[] {

@@ -32,7 +32,7 @@ import { exchangeUnit } from './exchange.js';
 import { poolOf, POOL_NAMES } from './bookings.js';
 import type { EngineDeps } from './deps.js';
 import { runSequence, sequenceNotRun } from './sequence-unit.js';
-import { bindingParams, bookingNeeds, planUnits, secretsOf, unitRequests, type RunPlan, type Unit } from './plan.js';
+import { bindingParams, bookingNeeds, planUnits, secretsOf, sequenceNotes, unitRequests, type RunPlan, type Unit } from './plan.js';
 import { findingsBytes, RowMaker, type RowBase } from './rows.js';
 import { resendFailures } from './flaky.js';
 import { ambiguousWrite, DEFAULT_MAX_TRANSIENT, TransientTally } from './transient.js';
@@ -525,7 +525,9 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
   // That nothing was tested is said first: it explains everything below it; an unhealthy target before the rest.
   const first = (d: Diagnosis) => d.code === NOTHING_TESTED;
   const diagnosis = [...after.diagnosis.filter(first), ...(health.diagnosis ? [health.diagnosis] : []), ...settleWsdlHints(before, after.reachedServices),
-    ...after.diagnosis.filter((d) => !first(d))];
+    ...after.diagnosis.filter((d) => !first(d)),
+    // What no sequence could test, and how to enable it (authorization across accounts without a second account).
+    ...sequenceNotes(plan)];
   const t = plan.target;
   const summary = summarise(results);
   // The failed rows counted when the bound was reached differ from the summary's: the cases under way

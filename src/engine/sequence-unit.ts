@@ -24,8 +24,10 @@ export async function runSequence(plan: RunPlan, deps: EngineDeps, unit: Unit): 
   const coverage = coverageOf(plan);
   const { verdicts, steps, script, noted } = await runFamily({
     target: plan.target, bindings: plan.bindings, validator: deps.validator,
-    send: async (op, binding, params, booking) => {
-      const withCredentials = { ...params, userName: plan.target.user, password: plan.target.password };
+    send: async (op, binding, params, booking, account) => {
+      // The second account's calls (foreign-account families) are planned only when it is given.
+      const who = account === 'other' ? plan.target.other! : plan.target;
+      const withCredentials = { ...params, userName: who.user, password: who.password };
       const sent = op.mutates ? withBooking(op.name, withCredentials, booking) : withCredentials;
       const exchange = await deps.transport.send(requestFor(plan.target, op, binding, sent), retriesFor(op), serviceUrlOf(plan.target, op, plan.bindings[0]!));
       if (exchange.error?.code !== 'not_sent') coverage?.request(op, binding, sent);

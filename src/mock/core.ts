@@ -26,6 +26,9 @@ import { UsageError } from '../core/errors.js';
 
 export const DEFAULT_USER = 'mock-user';
 export const DEFAULT_PASSWORD = 'mock-password';
+/** The mock's second account (another agency's): it owns no booking, so every booking it names is answered "not found". */
+export const DEFAULT_OTHER_USER = 'mock-other';
+export const DEFAULT_OTHER_PASSWORD = 'mock-other-password';
 /** Largest request body accepted (1 MiB); larger bodies get 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -37,6 +40,13 @@ export interface MockHandlerOptions {
   readonly user?: string;
   /** Accepted password (default 'mock-password'). */
   readonly password?: string;
+  /**
+   * A second account (default mock-other / mock-other-password): it reads the reference data as the
+   * first does, owns no booking, and is answered "not found" for every booking, as another agency's
+   * account of the real service would be. Every booking belongs to the first account.
+   */
+  readonly otherUser?: string;
+  readonly otherPassword?: string;
   /** Group namespaces (default DEFAULT_NAMESPACES). */
   readonly namespaces?: Partial<Namespaces>;
   /** Service paths per group (default section 4's, DEFAULT_PATHS): deployments differ. */
@@ -190,6 +200,7 @@ function opsByPath(paths: ServicePaths, b: Binding): Map<string, Operation[]> {
 export function createMockCore(options: MockHandlerOptions = {}): MockCore {
   const style = options.style ?? (() => ({}));
   const credentials = { user: options.user ?? DEFAULT_USER, password: options.password ?? DEFAULT_PASSWORD };
+  const other = { user: options.otherUser ?? DEFAULT_OTHER_USER, password: options.otherPassword ?? DEFAULT_OTHER_PASSWORD };
   const namespaces = { ...DEFAULT_NAMESPACES, ...options.namespaces };
   const faults = resolveFaults(options.faults);
   const vary = options.vary ?? false;
@@ -208,7 +219,7 @@ export function createMockCore(options: MockHandlerOptions = {}): MockCore {
     vary,
     replay: options.replay,
     answer: {
-      credentials, namespaces, faults, vary, realService: options.realService ?? false, state,
+      credentials, other, namespaces, faults, vary, realService: options.realService ?? false, state,
       ...(options.bookings ? { known: knownBookings(options.bookings, exampleBookings()) } : {}),
       ...(options.languages ? { languages: options.languages } : {}),
       options: (bm: Binding, n: string) => resultOptions(bm, n, style(bm.id)),

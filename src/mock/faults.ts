@@ -59,6 +59,8 @@ export interface FaultContext {
   readonly ns: string;
   readonly namespaces: Namespaces;
   readonly credentials: Credentials;
+  /** The second account (it owns no booking): an authorization fault lets it act as the first. */
+  readonly other?: Credentials;
   /** The parameters as decoded (after `params` hooks). */
   readonly params: RawParams;
   readonly kind: ResponseKind;
@@ -100,7 +102,7 @@ export interface FaultHooks {
 
 export type FaultCategory =
   | 'status' | 'media-type' | 'envelope' | 'result-element' | 'namespace' | 'required' | 'nil' | 'enumeration'
-  | 'lexical' | 'structure' | 'encoding' | 'binding-rules' | 'equivalence' | 'credentials' | 'bad-request' | 'input' | 'state';
+  | 'lexical' | 'structure' | 'encoding' | 'binding-rules' | 'equivalence' | 'credentials' | 'bad-request' | 'input' | 'state' | 'authorization';
 
 export interface Fault {
   /** kebab-case, unique. */
@@ -200,6 +202,13 @@ const toMock = (r: OutgoingResponse): MockResponse => ({ status: r.status, heade
 /** A params hook turning a call with wrong credentials into one with the mock's credentials. */
 const rightCredentials = (p: RawParams, c: { credentials: Credentials }): RawParams =>
   (p.password === c.credentials.password && p.userName === c.credentials.user ? p : { ...p, userName: c.credentials.user, password: c.credentials.password });
+
+/**
+ * A params hook letting the second account act as the first (who owns every booking): a service that
+ * checks the credentials, then looks the booking up without asking whose it is.
+ */
+const ignoresOwnership = (p: RawParams, c: { credentials: Credentials; other?: Credentials }): RawParams =>
+  (c.other !== undefined && p.userName === c.other.user && p.password === c.other.password ? { ...p, userName: c.credentials.user, password: c.credentials.password } : p);
 
 /** A params hook giving an unparsable or missing typed parameter a default, as a lax server would. */
 const defaultParam = (name: string, fallback: string, valid: (v: string) => boolean) => (p: RawParams): RawParams =>
@@ -705,6 +714,25 @@ export const FAULTS: readonly Fault[] = [
   { name: 'soap12-prices-cancelled-booking', category: 'state', operation: 'AmendmentPriceRequest', bindings: ['soap12'], stateful: true, showsIn: ['AmendmentPriceRequest'], alsoRun: ['CancelBooking'],
     description: 'SOAP 1.2 quotes an amendment price for a cancelled booking',
     apply: { state: store(() => ({ isCancelled: () => false })) } },
+  // authorization across accounts (issue 33): one binding lets another account reach a booking (broken object-level authorization)
+  { name: 'soap11-reads-foreign-special-request', category: 'authorization', operation: 'GetSpecialRequest', bindings: ['soap11'],
+    description: 'SOAP 1.1 answers another account\'s GetSpecialRequest with the booking\'s special request (it checks the credentials, not whose booking it is)',
+    apply: { params: ignoresOwnership } },
+  { name: 'post-writes-foreign-special-request', category: 'authorization', operation: 'UpdateSpecialRequest', bindings: ['post'],
+    description: 'HTTP POST lets another account overwrite a booking\'s special request',
+    apply: { params: ignoresOwnership } },
+  { name: 'soap12-prices-foreign-booking', category: 'authorization', operation: 'AmendmentPriceRequest', bindings: ['soap12'], alsoRun: ['CancelBooking'],
+    description: 'SOAP 1.2 quotes another account an amendment price for a booking that is not its own',
+    apply: { params: ignoresOwnership } },
+  { name: 'get-amends-foreign-booking', category: 'authorization', operation: 'AmendmentRequest', bindings: ['get'], alsoRun: ['CancelBooking'],
+    description: 'HTTP GET accepts another account\'s amendment of a booking that is not its own',
+    apply: { params: ignoresOwnership } },
+  { name: 'get-cancels-foreign-booking', category: 'authorization', operation: 'CancelBooking', bindings: ['get'],
+    description: 'HTTP GET cancels a booking for another account (a refund sent to the wrong agency)',
+    apply: { params: ignoresOwnership } },
+  { name: 'soap11-cancels-foreign-transfer', category: 'authorization', operation: 'CancelTransferBooking', bindings: ['soap11'],
+    description: 'SOAP 1.1 cancels a transfer booking for whoever gives its id and its customer\'s email, whatever the account',
+    apply: { params: ignoresOwnership } },
   // races (issue 33): each shows only when calls overlap, as a service that checks, then sets, with no lock
   { name: 'cancel-check-then-set', category: 'state', operation: 'CancelBooking', bindings: 'all', stateful: true, showsIn: ['CancelBooking'],
     description: `a cancellation checks, then sets, with no lock: a cancellation shows to others only ${RACE_WINDOW_MS} ms after it, so simultaneous cancellations of one booking are all accepted`,

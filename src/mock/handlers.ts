@@ -22,7 +22,7 @@ import { ReplayHit } from './replay.js';
 import { replayResponse, toResponse } from './fetch-response.js';
 
 export {
-  DEFAULT_USER, DEFAULT_PASSWORD, MAX_BODY_BYTES, resultOptions, createMockCore,
+  DEFAULT_USER, DEFAULT_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_OTHER_PASSWORD, MAX_BODY_BYTES, resultOptions, createMockCore,
   type MockHandlerOptions, type ResultStyle, type MockCore,
 } from './core.js';
 

@@ -7,7 +7,7 @@
 export { startMock, type MockOptions, type RunningMock } from './server.js';
 export { TransientFaults, isWriteRequest, gatewayPage, type TransientMode, type TransientFault } from './transient.js';
 export {
-  createHandlers, resultOptions, DEFAULT_USER, DEFAULT_PASSWORD, MAX_BODY_BYTES,
+  createHandlers, resultOptions, DEFAULT_USER, DEFAULT_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_OTHER_PASSWORD, MAX_BODY_BYTES,
   type MockHandlerOptions, type ResultStyle,
 } from './handlers.js';
 export {

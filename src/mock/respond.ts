@@ -19,10 +19,12 @@ import { faultApplies, faultBindings, type Fault, type FaultContext, type MockRe
 import { serializeResult, type SerializeOptions, type Value } from './serialize.js';
 import { contentTypeOf, presentationFor, requestSeed, variedBody, variedOptions, variedRejection, varyData } from './vary.js';
 import { realStyle, withoutBookingPicks } from './real-style.js';
-import { bookingNotFound, stateStep, touchesState, type BookingStore, type KnownBookings, type MockState } from './state.js';
+import { bookingNotFound, knownBookings, stateStep, touchesState, type BookingStore, type KnownBookings, type MockState } from './state.js';
 
 export interface AnswerConfig {
   readonly credentials: Credentials;
+  /** The second account: it owns no booking (every booking is the first account's). */
+  readonly other?: Credentials;
   readonly namespaces: Namespaces;
   /** Serialisation options of a result in the reference presentation. */
   readonly options: (b: Binding, ns: string) => SerializeOptions;
@@ -73,7 +75,7 @@ export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, serv
     const o = resolveOperation(op, { ...params, userName: cred.user, password: cred.password }, cred);
     return o.kind === 'result' ? o.value : null;
   };
-  const base = { op, binding: b.id as BindingId, ns, namespaces: cfg.namespaces, credentials: cred, rewritten: decoded.rewritten === true, validValue };
+  const base = { op, binding: b.id as BindingId, ns, namespaces: cfg.namespaces, credentials: cred, ...(cfg.other ? { other: cfg.other } : {}), rewritten: decoded.rewritten === true, validValue };
   for (const f of faults) if (f.apply.params) params = f.apply.params(params, base);
   const ctxOf = (kind: ResponseKind): FaultContext => ({ ...base, params, kind });
 
@@ -81,11 +83,13 @@ export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, serv
   if (problem) return finish(faults, toMock(b.encodeFault(500, problem.reason, 'client')), ctxOf('rejection'));
   // The real service rejects in-band everywhere; variation mode picks one of the two forms per request.
   const inBand = cfg.realService ? true : cfg.vary ? variedRejection(op, params) === 'in-band' : undefined;
-  const outcome = resolveOperation(op, params, cred, inBand);
+  // The second account is let in as the first is, but owns no booking: every booking it names is not found.
+  const foreign = isOtherAccount(params, cfg);
+  const outcome = resolveOperation(op, foreign ? { ...params, userName: cred.user, password: cred.password } : params, cred, inBand);
   if (outcome.kind === 'fault') return finish(faults, toMock(b.encodeFault(500, outcome.reason, 'client')), ctxOf('rejection'));
 
   // A booking that does not exist is not found, before anything reads or changes it.
-  const missing = isObject(outcome.value) && outcome.value.Error === undefined ? bookingNotFound(op, params, cfg.known) : undefined;
+  const missing = isObject(outcome.value) && outcome.value.Error === undefined ? bookingNotFound(op, params, foreign ? NO_BOOKINGS : cfg.known) : undefined;
   // The state's part (src/mock/state.ts): a valid call on a booking reads it and may change it.
   const step = missing ? { error: missing } : cfg.state && touchesState(op) && isObject(outcome.value) && outcome.value.Error === undefined
     ? stateStep(op, params, storeFor(cfg.state, faults, ctxOf('data')))
@@ -120,6 +124,15 @@ export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, serv
   const out = finish(faults, response, ctx);
   // An answer that read or changed the state must never be served again from a memo.
   return cfg.state && touchesState(op) ? { ...out, volatile: true } : out;
+}
+
+/** What the second account owns: nothing. */
+const NO_BOOKINGS = knownBookings();
+
+/** A call with the second account's credentials (and not the first's, should the two be configured alike). */
+function isOtherAccount(p: Readonly<Record<string, string | undefined>>, cfg: Pick<AnswerConfig, 'credentials' | 'other'>): boolean {
+  const o = cfg.other;
+  return o !== undefined && p.userName === o.user && p.password === o.password && !(o.user === cfg.credentials.user && o.password === cfg.credentials.password);
 }
 
 /** The store a request sees: the mock's, wrapped by the state hooks of the faults on its operation and binding. */

@@ -10,6 +10,9 @@ import { raceCancelFamily } from './race-cancel.js';
 import { raceCancelTransferFamily } from './race-cancel-transfer.js';
 import { raceWriteFamily } from './race-write.js';
 import { writeReadFamily } from './write-read.js';
+import { foreignAccountFamily } from './foreign-account.js';
+import { foreignSpecialRequestFamily } from './foreign-special-request.js';
+import { foreignAccountTransferFamily } from './foreign-account-transfer.js';
 import type { SequenceFamily } from './types.js';
 
 export const FAMILIES: readonly SequenceFamily[] = [
@@ -21,6 +24,9 @@ export const FAMILIES: readonly SequenceFamily[] = [
   raceCancelFamily,
   raceCancelTransferFamily,
   raceWriteFamily,
+  foreignAccountFamily,
+  foreignSpecialRequestFamily,
+  foreignAccountTransferFamily,
 ];
 
 /** A family by name (a spec names its family). */

@@ -13,7 +13,7 @@ import type { Booking } from '../core/booking-pools.js';
 import type { BookingUse, Exchange, SequenceStep, Target } from '../core/types.js';
 import { acceptance, ALREADY_CANCELLED } from '../equivalence/compare.js';
 import { curlCommand } from '../transport/curl.js';
-import type { GroupCall, Read, SequenceFamily, SequenceSpec, Together, Verdict } from './types.js';
+import type { Account, GroupCall, Read, SequenceFamily, SequenceSpec, Together, Verdict } from './types.js';
 
 /** What the runner needs of the run: the target, the bindings, the validator, the send path, and whom to tell. */
 export interface SequenceEnv {
@@ -24,7 +24,7 @@ export interface SequenceEnv {
    * Sends one call with the run's credentials and, for a state-changing operation, its booking put
    * in: what was sent, the exchange, and, for a write left without a real answer, why it is ambiguous.
    */
-  readonly send: (op: Operation, binding: BindingId, params: Params, booking: Booking) => Promise<{ readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange; readonly ambiguous?: string }>;
+  readonly send: (op: Operation, binding: BindingId, params: Params, booking: Booking, account: Account) => Promise<{ readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange; readonly ambiguous?: string }>;
   /** Told of each answer read, while its tree lives (the run's coverage). */
   readonly onAnswer?: (op: Operation, binding: BindingId, ctx: CheckContext, acc: Acceptance) => void;
   /** Told of each call, in the order started (`record` keeps them so). */
@@ -46,6 +46,7 @@ export interface SequenceOutcome {
 interface Sent {
   readonly step: SequenceStep;
   readonly exchange: Exchange;
+  readonly account: Account;
 }
 
 /** What an answer says, as the comparison of bindings reads acceptance; a rejection's Error says whether it means "already cancelled". */
@@ -58,7 +59,8 @@ export function readAnswer(env: Pick<SequenceEnv, 'target' | 'validator' | 'onAn
   if (acc.kind === 'rejected') {
     const result = ctx.located().result;
     const e = result ? inBandError(result, op.resultType, ctx.ns) : undefined;
-    return { kind: 'rejected', how: acc.how, alreadyCancelled: e !== undefined && ALREADY_CANCELLED.test(`${e.type} ${e.message}`) };
+    const rejectedText = result?.children.find((c) => c.local === 'text')?.text;
+    return { kind: 'rejected', how: acc.how, alreadyCancelled: e !== undefined && ALREADY_CANCELLED.test(`${e.type} ${e.message}`), ...(rejectedText ? { rejectedText } : {}) };
   }
   const result = ctx.located().result!;
   const text = result.children.find((c) => c.local === 'text')?.text;
@@ -76,20 +78,23 @@ export async function runSequence(env: SequenceEnv, family: SequenceFamily, op: 
   const note = (n: number | undefined, text: string) => { if (n !== undefined) notes.set(n, text); };
   // Steps are numbered as they are started (reads of one phase go out together, in a fixed order).
   let started = 0;
-  const call = async (stepOp: Operation, binding: BindingId, params: Params, booking: Booking, text?: string): Promise<Read> => {
+  const call = async (stepOp: Operation, binding: BindingId, params: Params, booking: Booking, text?: string, account: Account = 'own'): Promise<Read> => {
     const n = ++started;
-    const { params: sentParams, exchange, ambiguous } = await env.send(stepOp, binding, params, booking);
+    const { params: sentParams, exchange, ambiguous } = await env.send(stepOp, binding, params, booking, account);
     const doneAt = performance.now();
     const timed = exchange.response ? { sentAt: doneAt - exchange.response.elapsedMs, doneAt } : {};
     const read: Read = ambiguous ? { kind: 'unknown', how: `ambiguous: ${ambiguous}, not re-sent`, ambiguous: true, n }
       : { ...readAnswer(env, stepOp, binding, caseId, exchange), n, ...timed };
     const outcome = read.kind === 'accepted' && text === undefined && read.text !== undefined ? `read ${q(read.text)}` : read.how;
-    const step: SequenceStep = { n, operation: stepOp.name, binding, booking: booking.id, ...(text !== undefined ? { text } : {}), outcome };
-    sent.push({ step, exchange });
+    const step: SequenceStep = {
+      n, operation: stepOp.name, binding, booking: booking.id, ...(text !== undefined ? { text } : {}),
+      ...(account === 'other' && env.target.other ? { account: env.target.other.user } : {}), outcome,
+    };
+    sent.push({ step, exchange, account });
     env.onStep?.({ op: stepOp, binding, n, params: sentParams, exchange });
     if (stepOp.mutates) {
       env.onBooking?.({ pool: booking.pool, id: booking.id, ...(booking.email ? { email: booking.email } : {}), operation: stepOp.name, binding, case: caseId,
-        step: n, outcome: read.kind === 'unknown' ? `unknown (${read.how})` : read.kind === 'accepted' ? 'accepted' : `rejected (${read.how})` });
+        step: n, ...(step.account ? { account: step.account } : {}), outcome: read.kind === 'unknown' ? `unknown (${read.how})` : read.kind === 'accepted' ? 'accepted' : `rejected (${read.how})` });
     }
     return read;
   };
@@ -105,8 +110,8 @@ export async function runSequence(env: SequenceEnv, family: SequenceFamily, op: 
  * time is its answer's time less the exchange's elapsed time, so a call queued in the transport counts
  * from when it really went).
  */
-async function together(call: (op: GroupCall['op'], b: GroupCall['binding'], p: GroupCall['params'], booking: GroupCall['booking'], text?: string) => Promise<Read>, calls: readonly GroupCall[]): Promise<Together> {
-  const reads = await Promise.all(calls.map((c) => call(c.op, c.binding, c.params, c.booking, c.text)));
+async function together(call: (op: GroupCall['op'], b: GroupCall['binding'], p: GroupCall['params'], booking: GroupCall['booking'], text?: string, account?: Account) => Promise<Read>, calls: readonly GroupCall[]): Promise<Together> {
+  const reads = await Promise.all(calls.map((c) => call(c.op, c.binding, c.params, c.booking, c.text, c.account)));
   const sent = reads.map((r) => r.sentAt);
   const done = reads.map((r) => r.doneAt);
   if (sent.some((t) => t === undefined) || done.some((t) => t === undefined)) return { reads, spreadMs: Number.NaN, overlapped: false };
@@ -115,7 +120,15 @@ async function together(call: (op: GroupCall['op'], b: GroupCall['binding'], p: 
   return { reads, spreadMs, overlapped: lastSent < Math.min(...(done as number[])) };
 }
 
-/** The whole sequence as a script: each step's curl command, in order, under a comment naming it (the password as its variable). */
+/** The whole sequence as a script: each step's curl command, in order, under a comment naming it (each account's password as its variable). */
 function reproduceScript(target: Target, sent: readonly Sent[]): string {
-  return sent.map((s) => `# ${s.step.n}. ${s.step.operation} ${s.step.binding} (booking ${s.step.booking})\n${curlCommand(s.exchange.request, target.password, target.passwordVariable, target.network)}`).join('\n');
+  return sent.map((s) => {
+    const other = s.account === 'other' ? target.other : undefined;
+    const command = other ? curlCommand(s.exchange.request, other.password, other.passwordVariable ?? OTHER_PASSWORD_VARIABLE, target.network)
+      : curlCommand(s.exchange.request, target.password, target.passwordVariable, target.network);
+    return `# ${s.step.n}. ${s.step.operation} ${s.step.binding} (booking ${s.step.booking}${other ? `, as ${other.user}` : ''})\n${command}`;
+  }).join('\n');
 }
+
+/** The variable a reproduce command reads the second account's password from, unless the config names another. */
+export const OTHER_PASSWORD_VARIABLE = 'CONFORMANCE_OTHER_PASSWORD';

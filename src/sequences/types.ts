@@ -54,6 +54,8 @@ export interface PlanView {
   readonly maySend: (op: Operation) => boolean;
   /** The parameters of an operation's first hand-written case. */
   readonly firstParams: (name: string) => Params | undefined;
+  /** A second account is given (Target.other): calls may be sent with its credentials. */
+  readonly otherAccount: boolean;
 }
 
 /** A sequence a family asks for: the operation its unit is about, its spec, and what it shows. */
@@ -75,6 +77,8 @@ export interface Read {
   readonly how: string;
   readonly text?: string;
   readonly alreadyCancelled?: boolean;
+  /** The result's `text`, when a rejection carries one all the same (a foreign read must reveal nothing). */
+  readonly rejectedText?: string;
   /** A write left without a real answer (engine/transient.ts ambiguousWrite): never re-sent, its effect read back where a read can tell. */
   readonly ambiguous?: boolean;
   /** The step's number. */
@@ -84,6 +88,9 @@ export interface Read {
   readonly doneAt?: number;
 }
 
+/** Whose credentials a call is sent with: the run's account, or the second one (Target.other). */
+export type Account = 'own' | 'other';
+
 /** One call of a group started together. */
 export interface GroupCall {
   readonly op: Operation;
@@ -91,6 +98,7 @@ export interface GroupCall {
   readonly params: Params;
   readonly booking: Booking;
   readonly text?: string;
+  readonly account?: Account;
 }
 
 /** A group of calls started together: their answers, and how close together they went. */
@@ -103,7 +111,7 @@ export interface Together {
 }
 
 /** One step of a family: sent through the runner, numbered in the order started, its answer read. */
-export type Call = (op: Operation, binding: BindingId, params: Params, booking: Booking, text?: string) => Promise<Read>;
+export type Call = (op: Operation, binding: BindingId, params: Params, booking: Booking, text?: string, account?: Account) => Promise<Read>;
 
 /** Adds what was learnt to a step's outcome (what an ambiguous write's read-back showed). */
 export type Note = (n: number | undefined, text: string) => void;
@@ -145,4 +153,9 @@ export interface SequenceFamily {
   readonly alsoJudges?: readonly string[];
   /** Its steps and verdicts. */
   readonly run: (r: FamilyRun) => Promise<Verdict[]>;
+  /**
+   * Why it plans nothing where a run would want it (no second account given): every report says it,
+   * as a note, with how to enable it. Families that share a reason give the same words (said once).
+   */
+  readonly notPlanned?: (p: PlanView) => string | undefined;
 }
