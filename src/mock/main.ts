@@ -14,7 +14,7 @@ import { parseBookings, type BookingPools } from '../core/booking-pools.js';
 import { fileURLToPath } from 'node:url';
 import { helpText, parseFlags, type FlagHelp } from '../core/flags.js';
 import { DEFAULT_NAMESPACES, resolvePaths, servicePathProblem, type GivenPaths, type Namespaces, type ServicePaths } from '../contract/catalogue.js';
-import { DEFAULT_PASSWORD, DEFAULT_USER } from './handlers.js';
+import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER } from './handlers.js';
 import { FAULTS, listFaults, resolveFaults, UnknownFaultError } from './faults.js';
 import { startMock } from './server.js';
 import { ReplayError } from './replay.js';
@@ -50,10 +50,14 @@ export const MOCK_OPTIONS = {
   'transient-seed': { type: 'string' },
   'transient-pause': { type: 'string' },
   'drop-writes': { type: 'string' },
+  'other-user': { type: 'string' },
+  'other-password': { type: 'string' },
 } as const;
 
 /** The environment variable the mock reads its password from when --password is not given. */
 export const MOCK_PASSWORD_VARIABLE = 'CONFORMANCE_MOCK_PASSWORD';
+/** The environment variable the mock reads its second account's password from when --other-password is not given. */
+export const MOCK_OTHER_PASSWORD_VARIABLE = 'CONFORMANCE_MOCK_OTHER_PASSWORD';
 
 /** What --help says of each flag. */
 export const MOCK_HELP: FlagHelp<typeof MOCK_OPTIONS> = {
@@ -68,6 +72,8 @@ export const MOCK_HELP: FlagHelp<typeof MOCK_OPTIONS> = {
   stateless: { description: 'keep no state: writes are not stored, a booking cancels any number of times', default: 'off (state per mock)' },
   bookings: { value: 'FILE', description: 'only these bookings exist (the pools file of conformance run --bookings, and the example bookings of fixtures/cases): any other id is answered "not found", as the real service does', default: 'any id is a booking' },
   'list-faults': { description: 'print the fault catalogue and exit' },
+  'other-user': { value: 'U', description: 'a second account (another agency\'s): it reads the reference data, owns no booking, and every booking it names is answered "not found"', default: DEFAULT_OTHER_USER },
+  'other-password': { value: 'S', description: 'the second account\'s password (never printed; prefer the variable)', default: DEFAULT_OTHER_PASSWORD, env: MOCK_OTHER_PASSWORD_VARIABLE },
   'book-path': { value: 'P', description: 'service path of the booking SOAP bindings', default: '/1/SOAP/Booking.asmx' },
   'book-http-path': { value: 'P', description: 'service path of the booking HTTP GET/POST bindings', default: 'the book path' },
   'search-path': { value: 'P', description: 'service path of the reference-data SOAP bindings', default: '/1/SOAP/NonStaticXMLAPI.asmx' },
@@ -102,7 +108,7 @@ function keepServingWithoutReader(): void {
 }
 
 interface MockFlags {
-  port: number; user: string; password: string; namespaces: Namespaces; paths: ServicePaths; faults: string[]; vary: boolean; realService: boolean;
+  port: number; user: string; password: string; otherUser: string; otherPassword: string; namespaces: Namespaces; paths: ServicePaths; faults: string[]; vary: boolean; realService: boolean;
   stateless?: true;
   replay?: string;
   bookings?: BookingPools;
@@ -124,9 +130,12 @@ export function parseMockFlags(argv: readonly string[], env: NodeJS.ProcessEnv =
     if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(v)) throw new Error(`${flag} must be an absolute URI, got "${v}"`);
     return v;
   };
-  for (const [flag, v] of [['--user', values.user], ['--password', values.password]] as const) {
+  for (const [flag, v] of [['--user', values.user], ['--password', values.password], ['--other-user', values['other-user']], ['--other-password', values['other-password']]] as const) {
     if (v !== undefined && v === '') throw new Error(`${flag} must not be empty`);
   }
+  const user = values.user ?? DEFAULT_USER;
+  const otherUser = values['other-user'] ?? DEFAULT_OTHER_USER;
+  if (otherUser === user) throw new Error(`--other-user must name another account than --user (both are "${user}")`);
   const path = (flag: string): string | undefined => {
     const v = (values as Record<string, unknown>)[flag] as string | undefined;
     const problem = v === undefined ? undefined : servicePathProblem(v);
@@ -142,8 +151,10 @@ export function parseMockFlags(argv: readonly string[], env: NodeJS.ProcessEnv =
   }
   return {
     port,
-    user: values.user ?? DEFAULT_USER,
+    user,
     password: values.password ?? (env[MOCK_PASSWORD_VARIABLE] || DEFAULT_PASSWORD),
+    otherUser,
+    otherPassword: values['other-password'] ?? (env[MOCK_OTHER_PASSWORD_VARIABLE] || DEFAULT_OTHER_PASSWORD),
     namespaces: {
       book: ns('--book-ns', values['book-ns'], DEFAULT_NAMESPACES.book),
       search: ns('--search-ns', values['search-ns'], DEFAULT_NAMESPACES.search),
@@ -222,7 +233,7 @@ export async function mockMain(argv: readonly string[], io: MockCommandIO = cons
   let mock;
   try {
     mock = await startMock({
-      port: flags.port, user: flags.user, password: flags.password, namespaces: flags.namespaces, paths: flags.paths, faults: flags.faults,
+      port: flags.port, user: flags.user, password: flags.password, otherUser: flags.otherUser, otherPassword: flags.otherPassword, namespaces: flags.namespaces, paths: flags.paths, faults: flags.faults,
       vary: flags.vary, realService: flags.realService, replay: flags.replay, stateless: flags.stateless,
       ...(flags.bookings ? { bookings: flags.bookings } : {}),
       ...(flags.transient ? { transient: flags.transient } : {}),

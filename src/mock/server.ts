@@ -28,6 +28,9 @@ export interface MockOptions {
   readonly host?: string;
   readonly user?: string;
   readonly password?: string;
+  /** The second account (see MockHandlerOptions.otherUser). */
+  readonly otherUser?: string;
+  readonly otherPassword?: string;
   readonly namespaces?: Partial<Namespaces>;
   /** Service paths per group (default section 4's). */
   readonly paths?: MockHandlerOptions['paths'];
@@ -137,6 +140,8 @@ function servedOf(options: MockOptions): { served: Served; replay?: ReturnType<t
   const core = createMockCore({
     user: options.user ?? DEFAULT_USER,
     password: options.password ?? DEFAULT_PASSWORD,
+    ...(options.otherUser ? { otherUser: options.otherUser } : {}),
+    ...(options.otherPassword ? { otherPassword: options.otherPassword } : {}),
     namespaces: options.namespaces ?? replay?.namespaces,
     style: options.style,
     faults: options.faults,

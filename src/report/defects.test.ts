@@ -50,6 +50,21 @@ describe('groupDefects', () => {
   test('only generated cases: the first one\'s command', () => {
     expect(groupDefects(rows().filter((r) => r.case.startsWith('gen-')))[0]!.reproduceCase).toBe('gen-1-e5c569');
   });
+  test('another account reaching a booking comes first in every report, whatever came before it (issue 33)', async () => {
+    const foreign = (code: 'foreign_booking_read' | 'foreign_booking_changed', binding: string): ResultRow => failed('seq-foreign-account', ['/r'], {
+      binding, check: 'sequence', findings: [{ check: 'sequence', code, path: '/r', message: `${code} through ${binding}` }],
+    });
+    const all = [...rows(), foreign('foreign_booking_read', 'post'), foreign('foreign_booking_changed', 'get')];
+    expect(groupDefects(all).map((d) => d.code).slice(0, 3)).toEqual(['foreign_booking_changed', 'foreign_booking_read', 'missing_required_element']);
+    expect(formatDefects(all).split('\n')[0]).toBe('✗ CancelBooking [get] :: sequence/foreign_booking_changed at /r');
+    const md = renderMarkdown(report(all));
+    expect(md.indexOf('foreign_booking_changed')).toBeLessThan(md.indexOf('missing_required_element'));
+    const html = renderHtml(report(all));
+    expect(html.indexOf('foreign_booking_changed')).toBeLessThan(html.indexOf('missing_required_element'));
+    const { githubAnnotations } = await import('./github.js');
+    expect(githubAnnotations(report(all)).filter((l) => l.startsWith('::error')).slice(0, 2).map((l) => /\/(\w+)::/.exec(l)?.[1]))
+      .toEqual(['foreign_booking_changed', 'foreign_booking_read']);
+  });
   test('defectPath', () => {
     expect(defectPath('/a/meal[2]/id[1]')).toBe('/a/meal/id');
     expect(defectPath('http:status')).toBe('http:status');

@@ -37,8 +37,24 @@ export function defectPath(path: string): string {
   return path.replace(/\[\d+\]/g, '');
 }
 
-/** The failed rows grouped by defect (operation, binding, check, code, path), in the order they first occur. */
+/**
+ * Defect codes worse than any other, listed first in every report: another account reached a
+ * booking (issue 33). Among them, and among the rest, the order the defects first occur.
+ */
+export const FIRST_CODES: readonly string[] = ['foreign_booking_changed', 'foreign_booking_read'];
+
+/** A defect's place before the others: 0 for the worst code, up to FIRST_CODES.length for any other. */
+export const firstRank = (code: string): number => {
+  const i = FIRST_CODES.indexOf(code);
+  return i < 0 ? FIRST_CODES.length : i;
+};
+
+/** The failed rows grouped by defect (operation, binding, check, code, path): another account's access first (FIRST_CODES), then in the order they first occur. */
 export function groupDefects(rows: readonly ResultRow[]): Defect[] {
+  return byOccurrence(rows).map((d, i) => ({ d, i })).sort((a, b) => firstRank(a.d.code) - firstRank(b.d.code) || a.i - b.i).map(({ d }) => d);
+}
+
+function byOccurrence(rows: readonly ResultRow[]): Defect[] {
   type Acc = { key: Omit<Defect, 'cases' | 'rows' | 'occurrences' | 'example' | 'reproduceCase' | 'reproduce'>; hits: { row: ResultRow; example: Defect['example'] }[]; occurrences: number };
   const groups = new Map<string, Acc>();
   for (const row of rows) {

@@ -8,7 +8,7 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import type { ResultRow, RunReport } from '../core/types.js';
 import { verdictOfReport } from '../core/verdict.js';
-import { defectCases, groupDefects, type Defect } from './defects.js';
+import { defectCases, firstRank, groupDefects, type Defect } from './defects.js';
 import { truncate } from './model.js';
 import { attemptsText, flakyRows } from './transient.js';
 
@@ -36,10 +36,10 @@ const rank = (check: string): number => {
   return i < 0 ? SEVERITY.length : i;
 };
 
-/** The defects of failed rows, most severe first: by check, then the most cases, then the most findings (plan order breaks ties). */
+/** The defects of failed rows, most severe first: another account's access (defects.ts FIRST_CODES), then by check, then the most cases, then the most findings (plan order breaks ties). */
 export function defectsBySeverity(rows: readonly ResultRow[]): Defect[] {
   return groupDefects(rows).map((d, i) => ({ d, i }))
-    .sort((a, b) => rank(a.d.check) - rank(b.d.check) || b.d.cases.length - a.d.cases.length || b.d.occurrences - a.d.occurrences || a.i - b.i)
+    .sort((a, b) => firstRank(a.d.code) - firstRank(b.d.code) || rank(a.d.check) - rank(b.d.check) || b.d.cases.length - a.d.cases.length || b.d.occurrences - a.d.occurrences || a.i - b.i)
     .map(({ d }) => d);
 }
 
