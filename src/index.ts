@@ -34,6 +34,12 @@ export interface ConformanceSettings {
     readonly password?: string;
     /** Or the environment variable holding it (looked up in `options.env`). */
     readonly passwordEnv?: string;
+    /** A second account of the same service: authorization across accounts is tested with it (docs/real-service.md). */
+    readonly otherUser?: string;
+    /** Its password itself (a program holds it; a config file may not). */
+    readonly otherPassword?: string;
+    /** Or the environment variable holding it (looked up in `options.env`; default CONFORMANCE_OTHER_PASSWORD). */
+    readonly otherPasswordEnv?: string;
     /** HTTP proxy for every target URL (else https_proxy/HTTPS_PROXY, http_proxy/HTTP_PROXY of `options.env`); NO_PROXY's hosts bypass it. */
     readonly proxy?: string;
     readonly noProxy?: string;

@@ -139,6 +139,18 @@ describe('the password appears in no output', () => {
     expect(gets.some((r) => new URL(r.url, 'http://x').searchParams.get('password') === PASSWORD)).toBe(true);
     expect(scan(PASSWORD, cli, dir)).toEqual([]);
   });
+
+  test('the second account\'s password (--other-user, CONFORMANCE_OTHER_PASSWORD): in no report, console line or re-run command', async () => {
+    hostile.clear();
+    const dir = join(work, 'other');
+    const other = `Qw7 "o'<&>\\ %+ü/=Lm`;
+    const cli = await runCli(['run', '--book-url', hostile.url('echo'), '--search-url', hostile.url('echo'), '--operations', 'GetMeals',
+      '--other-user', 'second-agency', '--max-rps', '1000', '--report-dir', dir], { CONFORMANCE_USER: 'env-user', CONFORMANCE_PASSWORD: PASSWORD, CONFORMANCE_OTHER_PASSWORD: other });
+    expect(cli.code, cli.stderr).not.toBe(2);
+    expect(readReport(dir).target.otherUser).toBe('second-agency');
+    expect(scan(other, cli, dir)).toEqual([]);
+    expect(scanContent(other, cli, dir)).toEqual([]);
+  });
 });
 
 describe('error paths print no password', () => {

@@ -9,7 +9,7 @@ import { resolveRunSettingsFlags, RUN_OPTIONS, type RunSettings } from '../engin
 // One parser for every command (src/core/flags.ts); re-exported for the commands beside this file.
 export { parseFlags, helpText, type FlagSpec, type FlagValues, type FlagHelp } from '../core/flags.js';
 export {
-  CONFIG_SCHEMA_URL, DEFAULT_PASSWORD, DEFAULT_USER, resolveRunSettingsObject, RUN_OPTIONS, type RunSettings,
+  CONFIG_SCHEMA_URL, DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER, resolveRunSettingsObject, RUN_OPTIONS, type RunSettings,
 } from '../engine/settings.js';
 
 export const RUN_USAGE = `usage: conformance run [--config FILE] [--book-url URL] [--search-url URL] [--transfers-url URL]
@@ -22,11 +22,14 @@ export const RUN_USAGE = `usage: conformance run [--config FILE] [--book-url URL
     [--checks a,b] [--skip-checks a,b] [--skip-operations a,b] [--no-negative] [--no-equivalence] [--quiet]
     [--expectations FILE [--update-expectations]] [--shard i/n] [--seed N] [--examples N] [--max-p95 MS] [--min-coverage PCT]
     [--proxy URL] [--ca-file PEM] [--client-cert PEM --client-key PEM | --client-pfx FILE] [--header 'Name: value']...
+    [--other-user NAME]
 
 With no target URL the embedded mock is started and tested. Service paths default to section 4's
 (/1/SOAP/Booking.asmx, /1/SOAP/NonStaticXMLAPI.asmx); --X-http-path is where HTTP GET/POST are
 served when not at the SOAP path (default: the --X-path). The password may come from the
 environment variable CONFORMANCE_PASSWORD instead of --password (preferred: flags show in process lists).
+--other-user NAME names a second account (its password in CONFORMANCE_OTHER_PASSWORD, never a flag):
+authorization across accounts is tested with it (docs/real-service.md); the embedded mock has one built in.
 --expectations FILE reports the failures it lists as known (exit 0 when only those fail) and fails on
 entries that no longer fail or have expired; --update-expectations rewrites FILE from this run (one
 entry per defect; an entry still "TODO: explain" accepts nothing).

@@ -81,6 +81,7 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = withEnv({
   'max-p95': { value: 'MS', description: 'latency gate: an operation × binding whose p95 answer time is above MS fails (latency_p95_exceeded); fewer than 5 answers: too few samples; per operation: the config\'s latency.perOperation', default: 'none' },
   'max-transient': { value: 'PCT', description: 'a target with more than PCT% of its exchanges transient (gateway pages, dropped connections, time-outs) is unhealthy: exit 4, no verdict', default: '20', env: 'CONFORMANCE_MAX_TRANSIENT' },
   'min-coverage': { value: 'PCT', description: 'a run whose coverage figure (answer paths held and kinds of parameter value sent, docs/coverage.md) is below PCT percent is INCOMPLETE (exit 6)', default: 'none', env: 'CONFORMANCE_MIN_COVERAGE' },
+  'other-user': { value: 'NAME', description: 'a second account of the same service, its password in CONFORMANCE_OTHER_PASSWORD (no flag: flags show in process lists): the first account\'s bookings are called with it and must be refused (authorization across accounts; docs/real-service.md)', default: 'the mock\'s mock-other; none remote: not tested', env: 'CONFORMANCE_OTHER_USER' },
 });
 
 export const DIFF_HELP: FlagHelp<typeof DIFF_OPTIONS> = {

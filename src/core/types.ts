@@ -221,6 +221,8 @@ export interface RunReport {
     readonly namespaces: Namespaces; readonly user: string; readonly password: string; readonly embedded: boolean;
     /** The flags that give a re-run the same network (--ca-file, --header 'N: env:VAR'...; never a secret); absent: none. */
     readonly network?: readonly string[];
+    /** The second account's user name (--other-user; never its password); absent: none was given. */
+    readonly otherUser?: string;
   };
   readonly startedAt: string;
   readonly durationMs: number;
@@ -254,6 +256,8 @@ export interface RunReport {
   readonly diagnosis?: readonly Diagnosis[];
   /** The environment variable the reproduce commands read the password from. */
   readonly passwordVariable?: string;
+  /** The environment variable the second account's password came from (absent: CONFORMANCE_OTHER_PASSWORD, or none given). */
+  readonly otherPasswordVariable?: string;
   /**
    * The operation × binding cells whose valid calls never reached the data path: every one was
    * rejected (an in-band Error, an error status, a fault) or answered without its result element,

@@ -64,7 +64,12 @@ export interface ListedPlan {
    * given; absent when no state-changing call would be sent.
    */
   readonly bookings?: { readonly needed: Readonly<Record<string, number>>; readonly given?: Readonly<Record<string, number>>; readonly embedded?: true };
+  /** The second account's user name (never its password); absent: authorization across accounts will not be tested. */
+  readonly otherUser?: string;
 }
+
+/** What --list says when no second account is given, and how to give one. */
+export const NO_OTHER_ACCOUNT = 'none: authorization across accounts will not be tested (name one with --other-user NAME, its password in CONFORMANCE_OTHER_PASSWORD; docs/real-service.md)';
 
 /** The checks about an answer's document (they judge a valid call, and a generated one answered with data). */
 const DOCUMENT_CHECKS = ['content_type', 'xml_wellformed', 'soap_envelope', 'result_element', 'xsd_valid', 'shape', 'binding_rules'];
@@ -84,6 +89,7 @@ export function listPlan(s: RunSettings): ListedPlan {
   const target: Target = {
     bookUrl: s.bookUrl ?? '', searchUrl: s.searchUrl ?? '', transfersUrl: s.transfersUrl ?? s.searchUrl ?? '',
     paths: s.paths, namespaces: s.namespaces, user: s.user, password: s.password, embedded: s.embedded,
+    ...(s.other ? { other: { user: s.other.user, password: s.other.password } } : {}),
   };
   const checks = checksOf(s);
   const languagesFrom = 'the fixed list (--list asks the target nothing; a run may take them from its GetLanguages)';
@@ -125,6 +131,7 @@ export function listPlan(s: RunSettings): ListedPlan {
     units,
     exchanges: units.filter((u) => !u.skipped).reduce((n, u) => n + u.bindings.length, 0),
     ...bookingsListed(plan),
+    ...(s.other ? { otherUser: s.other.user } : {}),
   };
 }
 
@@ -154,6 +161,7 @@ export function formatPlan(p: ListedPlan): string {
       + (p.caseFilter ? `; only --case ${p.caseFilter.join(', ')}` : ''),
     ...(p.generation ? [`Generated cases: seed ${p.generation.seed}, ${p.generation.examples} per operation; language from ${p.generation.languagesFrom}`] : []),
     ...(p.bookings ? [bookingsLine(p.bookings)] : []),
+    `Second account: ${p.otherUser ? `${p.otherUser} (the authorization sequences call the first account's bookings with it)` : NO_OTHER_ACCOUNT}`,
     'Checks:',
     ...Object.entries(p.checks).map(([k, v]) => `  ${k}: ${v.join(', ') || '(none selected)'}`),
   ];

@@ -540,6 +540,8 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
     target: {
       bookUrl: redactUserInfo(t.bookUrl), searchUrl: redactUserInfo(t.searchUrl), transfersUrl: redactUserInfo(t.transfersUrl), paths: t.paths, namespaces: t.namespaces,
       user: t.user, password: t.password ? REDACTED : '', embedded: t.embedded,
+      // The second account's user name only: its password is a secret of the run (never written), read again from its variable.
+      ...(t.other ? { otherUser: t.other.user } : {}),
       ...(networkFlags(t.network).length ? { network: networkFlags(t.network) } : {}),
     },
     startedAt: new Date(started).toISOString(),
@@ -549,6 +551,7 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
     summary,
     results,
     ...(t.passwordVariable ? { passwordVariable: t.passwordVariable } : {}),
+    ...(t.other?.passwordVariable ? { otherPasswordVariable: t.other.passwordVariable } : {}),
     ...(diagnosis.length > 0 ? { diagnosis } : {}),
     ...bookingsOf(plan, units, used),
     ...(after.untested.length > 0 ? { untested: after.untested } : {}),

@@ -94,6 +94,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     user: s.user,
     password: s.password,
     ...(s.passwordVar ? { passwordVariable: s.passwordVar } : {}),
+    ...(s.other ? { other: { user: s.other.user, password: s.other.password, ...(s.other.passwordVar ? { passwordVariable: s.other.passwordVar } : {}) } } : {}),
     ...(s.sources ? { sources: s.sources } : {}),
     embedded: s.embedded,
     ...(s.network ? { network: s.network } : {}),

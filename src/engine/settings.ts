@@ -22,6 +22,7 @@ import { reportDirProblem } from '../report/paths.js';
 import { loadFixtureCases, mergeCases, type CaseTable } from './cases.js';
 import { parseShard, type Shard } from './shard.js';
 import { DEFAULT_TRANSPORT } from '../transport/client.js';
+import { OTHER_PASSWORD_VARIABLE } from '../transport/curl.js';
 import { parseBookings, type BookingPools } from './bookings.js';
 import type { NetworkOptions } from '../core/types.js';
 import { NETWORK_ENV, networkOf } from './network-settings.js';
@@ -34,6 +35,10 @@ function updateExpectations(update: boolean, file: unknown): boolean {
 
 export const DEFAULT_USER = 'mock-user';
 export const DEFAULT_PASSWORD = 'mock-password';
+/** The embedded mock's second account (issue 33): its bookings are another agency's, so the authorization sequences run there by default. */
+export const DEFAULT_OTHER_USER = 'mock-other';
+export const DEFAULT_OTHER_PASSWORD = 'mock-other-password';
+export { OTHER_PASSWORD_VARIABLE };
 
 export interface RunSettings {
   /** No target given: the embedded mock is started and tested. */
@@ -106,6 +111,12 @@ export interface RunSettings {
   readonly failOnDrift?: boolean;
   /** --min-coverage PCT (config minCoverage): below it the run is INCOMPLETE (./coverage.ts), with where it was set. */
   readonly minCoverage?: { readonly percent: number; readonly source: string };
+  /**
+   * The second account (--other-user, its password in CONFORMANCE_OTHER_PASSWORD or the variable
+   * target.otherPasswordEnv names; the embedded mock's own by default). Absent: authorization across
+   * accounts is not tested. `passwordVar`: the variable the password came from (a reproduce command names it).
+   */
+  readonly other?: { readonly user: string; readonly password: string; readonly passwordVar?: string };
 }
 
 /** Where the booking pools came from: a file (its path as given), the variable holding the JSON, or the config file's `bookings` object. */
@@ -159,6 +170,7 @@ export const RUN_ENV = {
   'fail-on-drift': 'CONFORMANCE_FAIL_ON_DRIFT',
   'max-transient': 'CONFORMANCE_MAX_TRANSIENT',
   'min-coverage': 'CONFORMANCE_MIN_COVERAGE',
+  'other-user': 'CONFORMANCE_OTHER_USER',
   ...NETWORK_ENV,
 } as const satisfies Partial<Record<keyof typeof RUN_OPTIONS, string>>;
 
@@ -221,6 +233,8 @@ export const RUN_OPTIONS = {
   'max-p95': { type: 'string' },
   'max-transient': { type: 'string' },
   'min-coverage': { type: 'string' },
+  // No --other-password: the second account's password comes from a variable only (see otherAccountOf).
+  'other-user': { type: 'string' },
 } as const;
 
 type Json = Record<string, unknown>;
@@ -250,10 +264,11 @@ function checkConfigObject(json: unknown, where: string, allowPassword = false):
   configSchema ??= JSON.parse(readFileSync(CONFIG_SCHEMA_URL, 'utf8')) as Record<string, unknown>;
   const props = configSchema.properties as Record<string, { properties?: Record<string, unknown> }>;
   const target = (json as Json).target;
-  const rest = allowPassword && typeof target === 'object' && target !== null ? { ...json, target: { ...target, password: undefined } } : json;
+  const rest = allowPassword && typeof target === 'object' && target !== null ? { ...json, target: { ...target, password: undefined, otherPassword: undefined } } : json;
   if (!allowPassword && typeof target === 'object' && target !== null && 'password' in target) {
     throw new ConfigError(`${where}: target.password is not accepted in a file (files get committed); use --password, CONFORMANCE_PASSWORD or target.passwordEnv`);
   }
+  if (!allowPassword && typeof target === 'object' && target !== null && 'otherPassword' in target) throw new ConfigError(OTHER_PASSWORD_IN_FILE(where));
   const problems: string[] = [];
   for (const line of validateJson(JSON.parse(JSON.stringify(rest)), configSchema)) {
     const at = line.slice(0, line.indexOf(': '));
@@ -269,6 +284,10 @@ function checkConfigObject(json: unknown, where: string, allowPassword = false):
   }
   return problems;
 }
+
+/** The message refusing the second account's password in a file, as the first's is refused. */
+const OTHER_PASSWORD_IN_FILE = (where: string) =>
+  `${where}: target.otherPassword is not accepted in a file (files get committed); use ${OTHER_PASSWORD_VARIABLE} or name another variable with target.otherPasswordEnv`;
 
 /**
  * One setting as given: its value and where it came from (a flag, an environment variable, or a
@@ -501,10 +520,12 @@ function withSchema(s: RunSettings, problems: readonly string[]): RunSettings {
 export function resolveRunSettingsObject(settings: unknown, env: NodeJS.ProcessEnv = {}, where = 'settings'): RunSettings {
   const problems = checkConfigObject(settings, where, true);
   const { target, ...rest } = settings as Json & { target?: Json };
-  const { password, ...targetRest } = target ?? {};
+  const { password, otherPassword, ...targetRest } = target ?? {};
   if (password !== undefined && (typeof password !== 'string' || password === '')) throw new ConfigError(`${where}: target.password must be a non-empty string`);
+  if (otherPassword !== undefined && (typeof otherPassword !== 'string' || otherPassword === '')) throw new ConfigError(`${where}: target.otherPassword must be a non-empty string`);
   const flags = password === undefined ? {} : { password };
-  return withSchema(resolveSettings(flags, env, target === undefined ? rest : { ...rest, target: targetRest }, where, `${where}: target.password`), problems);
+  const other = otherPassword === undefined ? undefined : { value: otherPassword as string, source: `${where}: target.otherPassword`, fromFile: false };
+  return withSchema(resolveSettings(flags, env, target === undefined ? rest : { ...rest, target: targetRest }, where, `${where}: target.password`, true, other), problems);
 }
 
 /**
@@ -521,23 +542,92 @@ export const PASSWORD_PRECEDENCE = '--password, then the variable named by targe
  * different password: the warning names both sources, never a value.
  */
 function passwordOf(in_: Settings, passwordEnv: Sourced<string> | undefined, flagSource: string): { given?: Sourced<string>; warnings: string[] } {
+  const flag = in_.string('password', undefined, undefined);
+  return accountPassword(in_, flag && { ...flag, source: flagSource }, passwordEnv, 'CONFORMANCE_PASSWORD', PASSWORD_PRECEDENCE, 'passwords');
+}
+
+/**
+ * An account's password by its precedence: the one given outright (--password, the library's
+ * target.password or target.otherPassword), then the variable the config names, then the general
+ * variable; with a warning for each other source that gives a different one (sources, never values).
+ */
+function accountPassword(in_: Settings, outright: Sourced<string> | undefined, passwordEnv: Sourced<string> | undefined, generalVar: string, precedence: string, what: string): { given?: Sourced<string>; warnings: string[] } {
   const named = passwordEnv === undefined ? undefined : in_.string(undefined, passwordEnv.value, undefined);
   // "(named by …)" is for the messages only: a reproduce command names the variable (passwordVar).
   const viaConfig = named === undefined ? undefined : { ...named, source: `${named.source} (named by ${passwordEnv!.source})` };
-  const general = passwordEnv?.value === 'CONFORMANCE_PASSWORD' ? undefined : in_.string(undefined, 'CONFORMANCE_PASSWORD', undefined);
-  const flag = in_.string('password', undefined, undefined);
-  const sources = [flag && { ...flag, source: flagSource }, viaConfig, general].filter((x): x is Sourced<string> => x !== undefined);
+  const general = passwordEnv?.value === generalVar ? undefined : in_.string(undefined, generalVar, undefined);
+  const sources = [outright, viaConfig, general].filter((x): x is Sourced<string> => x !== undefined);
   const [given, ...others] = sources;
   if (given === undefined) return { warnings: [] };
   const warnings = others.filter((o) => o.value !== given.value).map((o) =>
-    `two different passwords are given: the one from ${given.source} is used, the one in ${o.source} is not (precedence: ${PASSWORD_PRECEDENCE})`);
+    `two different ${what} are given: the one from ${given.source} is used, the one in ${o.source} is not (precedence: ${precedence})`);
   if (given === general && passwordEnv !== undefined) {
     warnings.push(`${passwordEnv.source} names the variable ${passwordEnv.value}, which is not set: using the password from ${general.source} instead`);
   }
   return { given: given === viaConfig ? named : given, warnings };
 }
 
-function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv, file: Json, where: string, passwordSource = '--password', calls = true): RunSettings {
+/** The second account's password order, as PASSWORD_PRECEDENCE is the first's. */
+export const OTHER_PASSWORD_PRECEDENCE = `the library's target.otherPassword, then the variable named by target.otherPasswordEnv, then ${OTHER_PASSWORD_VARIABLE}`;
+
+/** What the caller knows that otherAccountOf needs: the first account, how the run is made, and who is told. */
+interface AccountContext {
+  readonly firstUser: string;
+  /** Where the first user came from ("the embedded mock's default" when nowhere). */
+  readonly firstUserSource: string;
+  readonly embedded: boolean;
+  /** --list / --dry-run, or a command that calls nothing: no password is needed. */
+  readonly sendsNothing: boolean;
+  /** The library's settings object: its messages name its keys, as ConfigErrors. */
+  readonly library: boolean;
+  readonly where: string;
+}
+
+/**
+ * The second account (issue 33): --other-user, CONFORMANCE_OTHER_USER or target.otherUser; its
+ * password from the library's target.otherPassword, the variable target.otherPasswordEnv names, or
+ * CONFORMANCE_OTHER_PASSWORD. There is no --other-password flag: a flag shows in process lists and
+ * shell histories; --password is kept for the first account only because scripts already pass it.
+ * The embedded mock's own second account when none is named there. A password variable set with no
+ * account named is a warning, not an error: a variable left in a shell or a CI job must not stop a
+ * run, and the run's reports say that authorization across accounts was not tested.
+ */
+function otherAccountOf(in_: Settings, outright: Sourced<string> | undefined, c: AccountContext): { other?: RunSettings['other']; warnings: string[] } {
+  const envSetting = in_.string(undefined, undefined, 'target.otherPasswordEnv');
+  if (envSetting && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(envSetting.value)) bad(envSetting, `must name an environment variable (letters, digits, _; got ${JSON.stringify(envSetting.value)})`);
+  const userSetting = in_.string('other-user', RUN_ENV['other-user'], 'target.otherUser');
+  const { given, warnings } = accountPassword(in_, outright, envSetting, OTHER_PASSWORD_VARIABLE, OTHER_PASSWORD_PRECEDENCE, 'passwords of the second account');
+  if (userSetting === undefined) {
+    const unused = given ?? (envSetting && { source: envSetting.source });
+    if (unused) {
+      warnings.push(`${unused.source} ${given ? 'gives a second account\'s password' : `names ${envSetting!.value} for a second account's password`}, but no second account is named (--other-user, ${RUN_ENV['other-user']} or target.otherUser): it is not used`
+        + (c.embedded ? `; the embedded mock's own second account (${DEFAULT_OTHER_USER}) is` : ', and authorization across accounts is not tested'));
+    }
+    if (!c.embedded) return { warnings };
+    // The embedded mock's own account, whatever variable is set: the mock knows that password.
+    sameAccount(DEFAULT_OTHER_USER, { value: DEFAULT_OTHER_USER, source: 'the embedded mock\'s second account', fromFile: false }, c);
+    return { other: { user: DEFAULT_OTHER_USER, password: DEFAULT_OTHER_PASSWORD }, warnings };
+  }
+  const user = userSetting.value;
+  sameAccount(user, userSetting, c);
+  const password = given?.value ?? (c.embedded ? DEFAULT_OTHER_PASSWORD : c.sendsNothing ? '' : undefined);
+  if (password === undefined) {
+    const looked = envSetting ? `${envSetting.value} (named by ${envSetting.source}) nor ${OTHER_PASSWORD_VARIABLE} is set` : `${OTHER_PASSWORD_VARIABLE} is not set`;
+    if (c.library) {
+      throw new ConfigError(`${c.where}: ${userSetting.source.replace(`${c.where}: `, '')} is given but no password for it: give target.otherPassword, or target.otherPasswordEnv naming a variable of options.env, or ${OTHER_PASSWORD_VARIABLE} in options.env${envSetting ? ` (${envSetting.value} is not set there)` : ''}`);
+    }
+    bad(userSetting, `is given but ${envSetting ? 'neither ' : ''}${looked} (or it is empty): set it to the second account's password (there is no --other-password: a flag shows in process lists)`);
+  }
+  const passwordVar = given?.source.startsWith('environment variable ') ? given.source.slice('environment variable '.length) : undefined;
+  return { other: { user, password, ...(passwordVar ? { passwordVar } : {}) }, warnings };
+}
+
+/** A second account that is the first tests nothing: an error naming both sources (user names compared without case, as many services do). */
+function sameAccount(user: string, s: Sourced<string>, c: AccountContext): void {
+  if (user.toLowerCase() === c.firstUser.toLowerCase()) bad(s, `names the same account as the first user (${JSON.stringify(c.firstUser)}, from ${c.firstUserSource}): the second account must be another agency's, or authorization across accounts tests nothing`);
+}
+
+function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv, file: Json, where: string, passwordSource = '--password', calls = true, otherPassword?: Sourced<string>): RunSettings {
   const t = (file.target ?? {}) as Json;
 
   const in_ = new Settings(f, env, file, where);
@@ -556,7 +646,9 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
   if (passwordEnvSetting && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(passwordEnvSetting.value)) bad(passwordEnvSetting, `must name an environment variable (letters, digits, _; got ${JSON.stringify(passwordEnvSetting.value)})`);
   const passwordEnv = passwordEnvSetting?.value;
   if (t.password !== undefined) throw new ConfigError(`${where}: target.password is not accepted in a file (files get committed); use --password, CONFORMANCE_PASSWORD or target.passwordEnv`);
-  const user = in_.string('user', 'CONFORMANCE_USER', 'target.user')?.value ?? (embedded ? DEFAULT_USER : calls ? undefined : '');
+  if (t.otherPassword !== undefined) throw new ConfigError(OTHER_PASSWORD_IN_FILE(where));
+  const userSetting = in_.string('user', 'CONFORMANCE_USER', 'target.user');
+  const user = userSetting?.value ?? (embedded ? DEFAULT_USER : calls ? undefined : '');
   // Where the password came from: a reproduce command names that variable.
   const { given, warnings } = passwordOf(in_, passwordEnvSetting, passwordSource);
   // --list / --dry-run send nothing, and drift calls no operation: they need no password (the plan shows it masked anyway).
@@ -575,6 +667,9 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     }
     throw new UsageError(`no password for the target: set CONFORMANCE_PASSWORD${passwordEnv ? ` or ${passwordEnv}` : ''} (or pass --password)`);
   }
+  const { other, warnings: otherWarnings } = otherAccountOf(in_, otherPassword, {
+    firstUser: user, firstUserSource: userSetting?.source ?? 'the embedded mock\'s default', embedded, sendsNothing: listing || !calls, library, where,
+  });
 
   const bindingList = in_.list('bindings', 'bindings');
   const bindings = bindingList ? names(bindingList, 'binding', BINDINGS, (n) => BINDINGS.find((b) => b === n)) : [...BINDINGS];
@@ -646,7 +741,8 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     ...caseFilterOf(f.case),
     ...(f.github || env.GITHUB_ACTIONS === 'true' ? { github: true } : {}),
     ...listOf(f),
-    warnings,
+    warnings: [...warnings, ...otherWarnings],
+    ...(other ? { other } : {}),
     ...networkOf(in_, env, f.header, { embedded, insecureTls: f['insecure-tls'] ?? in_.bool(undefined, 'insecureTls') ?? false }),
     ...latencyOf(in_, file, where),
     ...((f['fail-on-drift'] ?? in_.bool('fail-on-drift', 'failOnDrift')) ? { failOnDrift: true } : {}),

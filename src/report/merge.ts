@@ -149,6 +149,7 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
     ...(untested.length > 0 ? { untested } : {}),
     ...(incomplete.length > 0 ? { incomplete: incomplete.join('; ') } : {}),
     ...(first.report.passwordVariable ? { passwordVariable: first.report.passwordVariable } : {}),
+    ...(first.report.otherPasswordVariable ? { otherPasswordVariable: first.report.otherPasswordVariable } : {}),
     ...(first.report.generation ? { generation: first.report.generation } : {}),
     ...(bookings ? { bookings } : {}),
     // The shards ran with the same settings: the first's say how to re-run a row.

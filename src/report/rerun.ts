@@ -4,13 +4,14 @@
  * (RunReport.rerun: the config file, where the bookings came from, the settings that change what is
  * sent or how it is judged), into a report directory of its own, so a person (or CI) can run that
  * one case again without overwriting the reports being read. The password is never in it: it is read
- * from CONFORMANCE_PASSWORD, set from the report's own variable when that is another one; booking
+ * from CONFORMANCE_PASSWORD (the second account's from CONFORMANCE_OTHER_PASSWORD), set from the
+ * report's own variable when that is another one; booking
  * pools given as JSON in a variable are named by that variable, never by their ids.
  */
 import { DEFAULT_PATHS, findOperation, type Group, type Operation } from '../contract/catalogue.js';
 import { EQUIVALENCE_CHECK, isGeneratedCase, NOT_RUN_CHECK, PREFLIGHT_CASE, SEQUENCE_CHECK } from '../core/rows.js';
 import type { ResultRow, RunReport } from '../core/types.js';
-import { PASSWORD_VARIABLE, shellQuote } from '../transport/curl.js';
+import { OTHER_PASSWORD_VARIABLE, PASSWORD_VARIABLE, shellQuote } from '../transport/curl.js';
 import { passwordVariableOf } from './model.js';
 
 /** The flags of a group's service paths. */
@@ -29,6 +30,8 @@ function targetFlags(report: RunReport): string[] {
     if (p.http !== p.soap) flags.push(`--${flag}-http-path`, p.http);
   }
   flags.push('--book-ns', t.namespaces.book, '--search-ns', t.namespaces.search, '--user', t.user);
+  // The second account by its name only: the re-run reads its password from CONFORMANCE_OTHER_PASSWORD again.
+  if (t.otherUser) flags.push('--other-user', t.otherUser);
   // The network the run went through: TLS files, headers (a secret one as env:VAR), a proxy flag.
   flags.push(...(t.network ?? []));
   return flags;
@@ -66,11 +69,13 @@ function basisFlags(report: RunReport, op: Operation | undefined): string[] {
   ];
 }
 
-/** The assignments before the command: the password's variable and a booking variable, by name only (never a value). */
+/** The assignments before the command: the passwords' variables and a booking variable, by name only (never a value). */
 function envPrefix(report: RunReport): string {
   const variable = passwordVariableOf(report);
   const out: string[] = [];
   if (!report.target.embedded && variable !== PASSWORD_VARIABLE) out.push(`${PASSWORD_VARIABLE}="$${variable}"`);
+  const other = report.otherPasswordVariable;
+  if (!report.target.embedded && report.target.otherUser && other && other !== OTHER_PASSWORD_VARIABLE) out.push(`${OTHER_PASSWORD_VARIABLE}="$${other}"`);
   const bookings = report.rerun?.bookings;
   // The run read its pools from this variable: the re-run needs it set (sh stops, saying so, when it is not).
   if (bookings && 'variable' in bookings) out.push(`${bookings.variable}="\${${bookings.variable}:?the run read its booking pools from this variable}"`);

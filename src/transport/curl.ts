@@ -13,6 +13,8 @@ import { secretForms, swapCase } from '../core/redact.js';
 import { proxyFor, proxyPassword } from './proxy.js';
 
 export const PASSWORD_VARIABLE = 'CONFORMANCE_PASSWORD';
+/** The variable the second account's password is read from (--other-user; issue 33), unless target.otherPasswordEnv names another. */
+export const OTHER_PASSWORD_VARIABLE = 'CONFORMANCE_OTHER_PASSWORD';
 
 /** `${VAR:?set VAR to the password}`: the variable, or the shell stops the command saying what to set. */
 export function guardedVariable(variable: string): string {
