@@ -65,6 +65,37 @@ function bindingBranches(files: readonly Source[]): string[] {
   return files.filter((f) => roomOf(f.path) !== 'bindings' && BRANCHING.test(f.text)).map((f) => relative(SRC, f.path));
 }
 
+/**
+ * Circles of imports among the files of one room (type imports included: a circle of types is still
+ * two files that cannot be read apart), each as the files in it, shortest first. Found by depth-first
+ * search over the room's own imports (Tarjan's strongly connected components).
+ */
+function roomCircles(files: readonly Source[]): string[][] {
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const edges = new Map(files.map((f) => [f.path, [...f.text.matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)]
+    .map((m) => resolve(dirname(f.path), m[1]!).replace(/\.js$/, '.ts'))
+    .filter((t) => byPath.has(t) && roomOf(t) === roomOf(f.path))]));
+  let index = 0;
+  const order = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const out: string[][] = [];
+  const visit = (v: string): void => {
+    order.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!order.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); } else if (stack.includes(w)) low.set(v, Math.min(low.get(v)!, order.get(w)!));
+    }
+    if (low.get(v) !== order.get(v)) return;
+    const scc: string[] = [];
+    for (let w = stack.pop()!; ; w = stack.pop()!) { scc.push(relative(SRC, w)); if (w === v) break; }
+    if (scc.length > 1 || (edges.get(v) ?? []).includes(v)) out.push(scc.sort());
+  };
+  for (const f of files) if (!order.has(f.path)) visit(f.path);
+  return out.sort((x, y) => x.length - y.length);
+}
+
 const read = (path: string): Source => ({ path, text: readFileSync(path, 'utf8') });
 
 describe('structure', () => {
@@ -89,6 +120,16 @@ describe('structure', () => {
     // A planted violation fails, by a static import and by a dynamic one.
     const planted = { path: LIBRARY, text: `${library.text}\nimport { executeRun } from './cli/run.js';\nconst v = await import('./cli/validate.js');` };
     expect(libraryCliImports(planted)).toEqual(['index.ts imports ./cli/run.js (library → cli)', 'index.ts imports ./cli/validate.js (library → cli)']);
+  });
+
+  test('no circle of imports inside src/engine/ (issue 33: sequences.ts and run.ts imported each other) nor inside src/sequences/', () => {
+    const room = (name: string) => files.filter((f) => roomOf(f.path) === name);
+    expect(roomCircles(room('engine'))).toEqual([]);
+    expect(roomCircles(room('sequences'))).toEqual([]);
+    // A planted circle fails: deps.ts importing a type of run.ts, which imports deps.ts.
+    const deps = room('engine').find((f) => f.path.endsWith('/deps.ts'))!;
+    const planted = [...room('engine').filter((f) => f !== deps), { ...deps, text: `${deps.text}\nimport type { RunPlan } from './run.js';` }];
+    expect(roomCircles(planted)).toEqual([['engine/deps.ts', 'engine/run.ts', 'engine/sequence-unit.ts']]);
   });
 
   test('no file outside src/bindings/ branches on a binding id', () => {

@@ -26,7 +26,8 @@ describe('conformance run with state-changing operations', () => {
     const rejected = cases.filter((c) => c.outcome !== 'accepted');
     expect(rejected.length).toBeGreaterThan(4);
     expect(new Set(rejected.map((c) => c.id))).toEqual(new Set([accepted.find((c) => c.binding === 'soap11')!.id]));
-    expect(report.bookings!.needed).toMatchObject({ cancel: 15 });
+    // The embedded mock has a second account built in: the foreign-account sequence takes one more (issue 33).
+    expect(report.bookings!.needed).toMatchObject({ cancel: 16 });
   });
 
   test('against a mock URL with a pool too small: the rest is skipped with reasons, exit 6 (nothing failed)', async () => {

@@ -376,7 +376,8 @@ export interface Diagnosis {
    * (no valid call of the run reached the data path: the run exits 5), `untested_operation`,
    * `not_this_service`, `host_unreachable`, `plain_http_port`, `url_holds_service_path`,
    * `wsdl_not_found`, `wsdl_not_served`, `other_namespace`, `operation_not_called`, `tls_closed` (an https target closed the
-   * connection without an answer: a client certificate it wants or refuses).
+   * connection without an answer: a client certificate it wants or refuses), `sequence_not_planned` (a note: what no
+   * sequence tested and how to enable it, e.g. authorization across accounts without a second account).
    */
   readonly code?: string;
 }

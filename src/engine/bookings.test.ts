@@ -46,6 +46,13 @@ describe('booking pools', () => {
     expect(bookingNeeds(ALL({ negative: false, generation: undefined }))).toEqual(bookingNeeds(ALL()));
   });
 
+  test('with everything on, a second account included, a default full run takes 38 bookings: the foreign-account sequences one cancel and one transfer booking (issue 33)', () => {
+    const withOther = ALL({ target: { ...target(), other: { user: 'other-agency', password: 'other-secret' } } });
+    const needs = bookingNeeds(withOther);
+    expect(needs).toEqual({ cancel: 16, transfers: 16, amend: 1, specialRequest: 5 });
+    expect(Object.values(needs).reduce((n, k) => n + k, 0)).toBe(38);
+  });
+
   test('real calls: the first case of a cancellation takes a booking per binding, each sent once; an amendment and a special request share one booking, bindings in turn', () => {
     const units = planUnits(ALL());
     const seen = new Set<string>();

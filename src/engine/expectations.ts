@@ -19,7 +19,7 @@ import { ConfigError } from '../core/errors.js';
 import type { ExpectationsSummary, ResultRow, RunReport } from '../core/types.js';
 import { validateJson } from '../schema/json.js';
 import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, LATENCY_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
-import { summarise } from './run.js';
+import { summarise } from './rows.js';
 import { UNKNOWN_OPERATION } from './plan.js';
 
 /** Whether a row is the latency gate's (./latency-gate.ts): never matched by an expectation, nor written into one. */

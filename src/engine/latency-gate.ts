@@ -11,7 +11,7 @@ import { findOperation } from '../contract/catalogue.js';
 import { LATENCY_CHECK } from '../core/rows.js';
 import type { LatencyLimits, ResultRow, RunReport } from '../core/types.js';
 import { latencies, ms, p95LimitOf, p95Verdict } from '../report/latency.js';
-import { summarise } from './run.js';
+import { summarise } from './rows.js';
 
 /** Answers a cell needs before its p95 is judged: below five, the 95th percentile is simply the slowest answer. */
 export const MIN_LATENCY_SAMPLES = 5;

@@ -18,7 +18,7 @@ import { ConfigError, UsageError } from '../core/errors.js';
 import type { ExtraHeader, NetworkOptions, ProxySetting } from '../core/types.js';
 import { proxyPassword } from '../transport/proxy.js';
 import { tlsFileProblem } from '../transport/network.js';
-import type { Settings, Sourced } from './settings.js';
+import type { SettingReader as Settings, Sourced } from './sourced.js';
 
 /** The variable the client PKCS#12's passphrase is read from, unless the config names another. */
 /** The environment variable of each network flag (part of the run's table, settings.ts RUN_ENV). */

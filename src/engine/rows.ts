@@ -8,7 +8,7 @@
 import type { Operation } from '../contract/catalogue.js';
 import { boundFindings, type CheckOutcome } from '../checks/types.js';
 import type { Redactor } from '../core/redact.js';
-import type { Exchange, Finding, ResultRow } from '../core/types.js';
+import type { Exchange, Finding, ResultRow, RunReport } from '../core/types.js';
 import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 
 const EXCERPT_BYTES = 4096;
@@ -175,4 +175,15 @@ export class RowMaker {
   exchangeRow(base: RowBase & { readonly exchange: Exchange }, check: string, outcome: CheckOutcome, durationMs?: number): ResultRow {
     return { ...this.row(base, check, outcome, durationMs), ...this.excerpts(base.exchange) };
   }
+}
+
+/** Summary counts of rows. */
+export function summarise(rows: readonly ResultRow[]): RunReport['summary'] {
+  const s = { passed: 0, failed: 0, skipped: 0, known: 0, total: rows.length };
+  let flaky = 0;
+  for (const r of rows) {
+    s[r.status]++;
+    if (r.flaky) flaky++;
+  }
+  return flaky ? { ...s, flaky } : s;
 }

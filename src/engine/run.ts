@@ -33,7 +33,9 @@ import { poolOf, POOL_NAMES } from './bookings.js';
 import type { EngineDeps } from './deps.js';
 import { runSequence, sequenceNotRun } from './sequence-unit.js';
 import { bindingParams, bookingNeeds, planUnits, secretsOf, sequenceNotes, unitRequests, type RunPlan, type Unit } from './plan.js';
-import { findingsBytes, RowMaker, type RowBase } from './rows.js';
+import { findingsBytes, RowMaker, summarise, type RowBase } from './rows.js';
+
+export { summarise };
 import { resendFailures } from './flaky.js';
 import { ambiguousWrite, DEFAULT_MAX_TRANSIENT, TransientTally } from './transient.js';
 import { transientOf } from '../transport/transient.js';
@@ -422,16 +424,6 @@ function bookingsOf(plan: RunPlan, units: readonly Unit[], used: readonly Bookin
   return { bookings: { changed, ...(Object.keys(short).length ? { short } : {}), needed, ...(given ? { given } : {}) } };
 }
 
-/** Summary counts of rows. */
-export function summarise(rows: readonly ResultRow[]): RunReport['summary'] {
-  const s = { passed: 0, failed: 0, skipped: 0, known: 0, total: rows.length };
-  let flaky = 0;
-  for (const r of rows) {
-    s[r.status]++;
-    if (r.flaky) flaky++;
-  }
-  return flaky ? { ...s, flaky } : s;
-}
 
 /**
  * Run a whole plan and build the (redacted) report; `units` narrows it to some of the plan's units

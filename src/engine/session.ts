@@ -62,7 +62,11 @@ async function startEmbedded(s: RunSettings, mock: Partial<MockOptions>): Promis
     // Stateful, as the real service is: each state-changing call has a booking of its own (engine/bookings.ts).
     // In a worker thread of its own where it can be (the second core answers while this one checks);
     // the mock module (and msw) is loaded in this thread only when it cannot.
-    const options = { ...mock, port: 0, user: s.user, password: s.password, namespaces: s.namespaces, paths: s.paths };
+    const options = {
+      ...mock, port: 0, user: s.user, password: s.password, namespaces: s.namespaces, paths: s.paths,
+      // The second account the run calls with (its default is the mock's own).
+      ...(s.other ? { otherUser: s.other.user, otherPassword: s.other.password } : {}),
+    };
     return await startMockInWorker(options)
       ?? await (await import('../mock/server.js')).startMock(options);
   } catch (e) {

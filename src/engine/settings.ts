@@ -26,6 +26,7 @@ import { OTHER_PASSWORD_VARIABLE } from '../transport/curl.js';
 import { parseBookings, type BookingPools } from './bookings.js';
 import type { NetworkOptions } from '../core/types.js';
 import { NETWORK_ENV, networkOf } from './network-settings.js';
+import type { SettingReader, Sourced } from './sourced.js';
 import { DEFAULT_MAX_TRANSIENT } from './transient.js';
 
 function updateExpectations(update: boolean, file: unknown): boolean {
@@ -289,15 +290,7 @@ function checkConfigObject(json: unknown, where: string, allowPassword = false):
 const OTHER_PASSWORD_IN_FILE = (where: string) =>
   `${where}: target.otherPassword is not accepted in a file (files get committed); use ${OTHER_PASSWORD_VARIABLE} or name another variable with target.otherPasswordEnv`;
 
-/**
- * One setting as given: its value and where it came from (a flag, an environment variable, or a
- * config key with its file), so that a message about a bad value names the place to fix it.
- */
-export interface Sourced<T = unknown> {
-  readonly value: T;
-  readonly source: string;
-  readonly fromFile: boolean;
-}
+export type { Sourced } from './sourced.js';
 
 /** A bad value: a ConfigError for a config key (the file is wrong), else a UsageError. */
 function bad(s: Sourced, message: string): never {
@@ -305,7 +298,7 @@ function bad(s: Sourced, message: string): never {
 }
 
 /** Reads settings from flags, then environment variables, then the config file, naming each source. */
-export class Settings {
+export class Settings implements SettingReader {
   constructor(
     private readonly flags: Record<string, unknown>,
     private readonly env: NodeJS.ProcessEnv,

@@ -12,7 +12,7 @@ import { inBandError } from '../checks/support.js';
 import type { Booking } from '../core/booking-pools.js';
 import type { BookingUse, Exchange, SequenceStep, Target } from '../core/types.js';
 import { acceptance, ALREADY_CANCELLED } from '../equivalence/compare.js';
-import { curlCommand } from '../transport/curl.js';
+import { curlCommand, OTHER_PASSWORD_VARIABLE } from '../transport/curl.js';
 import type { Account, GroupCall, Read, SequenceFamily, SequenceSpec, Together, Verdict } from './types.js';
 
 /** What the runner needs of the run: the target, the bindings, the validator, the send path, and whom to tell. */
@@ -129,6 +129,3 @@ function reproduceScript(target: Target, sent: readonly Sent[]): string {
     return `# ${s.step.n}. ${s.step.operation} ${s.step.binding} (booking ${s.step.booking}${other ? `, as ${other.user}` : ''})\n${command}`;
   }).join('\n');
 }
-
-/** The variable a reproduce command reads the second account's password from, unless the config names another. */
-export const OTHER_PASSWORD_VARIABLE = 'CONFORMANCE_OTHER_PASSWORD';

@@ -1,0 +1,20 @@
+/**
+ * A setting as given, and what reads one: apart from ./settings.ts so the readers of one kind of
+ * setting (./network-settings.ts) need nothing of the file that imports them.
+ */
+
+/**
+ * One setting as given: its value and where it came from (a flag, an environment variable, or a
+ * config key with its file), so that a message about a bad value names the place to fix it.
+ */
+export interface Sourced<T = unknown> {
+  readonly value: T;
+  readonly source: string;
+  readonly fromFile: boolean;
+}
+
+/** What reads a setting from `--flag`, then its environment variable, then its config key (./settings.ts Settings). */
+export interface SettingReader {
+  get(flag: string | undefined, envName: string | undefined, key: string | undefined): Sourced | undefined;
+  string(flag: string | undefined, envName: string | undefined, key: string | undefined): Sourced<string> | undefined;
+}
