@@ -292,16 +292,34 @@ describe('no false alarm', () => {
     const mock = await startMock({ port: 0, ...options });
     try {
       const dir = join(work, `ok-${label.replace(/\W+/g, '-')}`);
-      const r = await cli(['run', ...at(mock.url), ...FAST, '--allow-mutations', '--bookings', 'examples/mock-bookings.json', '--report-dir', dir], RIGHT);
+      // With the mock's second account: authorization across accounts is tested too, and nothing is left to say.
+      const r = await cli(['run', ...at(mock.url), ...FAST, '--allow-mutations', '--bookings', 'examples/mock-bookings.json', '--other-user', 'mock-other', '--report-dir', dir],
+        { ...RIGHT, CONFORMANCE_OTHER_PASSWORD: 'mock-other-password' });
       expect(r.code, r.out).toBe(0);
       const report = readReport(dir);
       expect(report.untested).toBeUndefined();
       expect(report.diagnosis).toBeUndefined();
+      expect(report.results.filter((x) => x.case.startsWith('seq-foreign')).every((x) => x.status === 'passed')).toBe(true);
       expect(r.out).toMatch(/^Conformance PASS/m);
       expect(existsSync(join(dir, 'junit.xml'))).toBe(true);
       expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).not.toContain('conformance.untested');
     } finally {
       await mock.close();
+    }
+  });
+
+  test('without a second account, a run with mutations says in every report that authorization across accounts was not tested, and how to enable it: a note, PASS all the same', async () => {
+    const dir = join(work, 'ok-no-other');
+    // A mock of its own: the run uses bookings up.
+    const mock = await startMock({ port: 0, realService: true });
+    const r = await cli(['run', ...at(mock.url), ...FAST, '--allow-mutations', '--bookings', 'examples/mock-bookings.json', '--report-dir', dir], RIGHT)
+      .finally(() => mock.close());
+    expect(r.code, r.out).toBe(0);
+    const note = readReport(dir).diagnosis?.find((d) => d.code === 'sequence_not_planned');
+    expect(note?.level).toBe('note');
+    expect(note?.message).toMatch(/^authorization across accounts was not tested: no second account was given\. Give one with --other-user NAME/);
+    for (const [file, text] of [['console', r.out], ...['conformance.md', 'conformance.html', 'junit.xml'].map((f) => [f, readFileSync(join(dir, f), 'utf8')])] as const) {
+      expect(text, file).toMatch(/authorization across accounts was not tested/);
     }
   });
 

@@ -168,10 +168,17 @@ describe('parseMockFlags', () => {
 
   test('defaults', () => {
     expect(parseMockFlags([])).toEqual({
-      port: 8080, user: 'mock-user', password: 'mock-password',
+      port: 8080, user: 'mock-user', password: 'mock-password', otherUser: 'mock-other', otherPassword: 'mock-other-password',
       namespaces: { book: 'http://mock.accommodation.test/book/1/', search: 'http://mock.accommodation.test/search/1/' },
       paths: DEFAULT_PATHS, faults: [], vary: false, realService: false,
     });
+  });
+  test('the second account: --other-user, --other-password or its variable; the same user as the first is refused', () => {
+    expect(parseMockFlags(['--other-user', 'agency-2', '--other-password', 'pw2'])).toMatchObject({ otherUser: 'agency-2', otherPassword: 'pw2' });
+    expect(parseMockFlags(['--other-user', 'agency-2'], { CONFORMANCE_MOCK_OTHER_PASSWORD: 'from-env' })).toMatchObject({ otherPassword: 'from-env' });
+    expect(() => parseMockFlags(['--other-user', 'mock-user'])).toThrow('--other-user must name another account than --user (both are "mock-user")');
+    expect(() => parseMockFlags(['--user', 'a', '--other-user', 'a'])).toThrow(/--other-user must name another account/);
+    expect(() => parseMockFlags(['--other-password', ''])).toThrow('--other-password must not be empty');
   });
   test('--help', () => {
     expect(parseMockFlags(['--help'])).toBe('help');

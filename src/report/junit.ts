@@ -85,6 +85,8 @@ export function renderJunit(report: RunReport): string {
   lines.push(`<testsuites name="${attr(`${report.tool.name} ${report.tool.version}`)}" tests="${all.total}" failures="${all.failed}" errors="0" skipped="${all.skipped}" time="${seconds(report.durationMs)}" timestamp="${attr(report.startedAt)}">`);
   let id = 0;
   const errors = (report.diagnosis ?? []).filter((d) => d.code === NOTHING_TESTED);
+  // What no sequence tested, and how to enable it (authorization across accounts without a second account).
+  const notPlanned = (report.diagnosis ?? []).filter((d) => d.code === 'sequence_not_planned');
   // The run's one verdict on every suite: a CI page showing one suite sees the run's exit code and why.
   const judged = verdictOfReport(report);
   const verdictProps = [['conformance.verdict', judged.verdict], ['conformance.exitCode', String(judged.exitCode)], ['conformance.verdictReason', judged.reason]] as const;
@@ -101,6 +103,7 @@ export function renderJunit(report: RunReport): string {
     // What the run concluded about the target, and the cells of this operation never tested: a
     // CI page showing only this file still sees that its passes prove nothing.
     const props = [...verdictProps, ...errors.map((d) => ['conformance.diagnosis', d.message] as const),
+      ...notPlanned.map((d) => ['conformance.notTested', d.message] as const),
       ...(report.untested ?? []).filter((u) => u.operation === op).map((u) => [`conformance.untested.${u.binding}`, u.reason] as const)];
     if (props.length) {
       lines.push('    <properties>');

@@ -43,5 +43,5 @@ async function foreignTransfer({ bindings: bs, op: cancel, bookings, call }: Fam
 
 /** The foreign-account-transfer family. */
 export const foreignAccountTransferFamily: SequenceFamily = {
-  name: 'foreign-account-transfer', caseId: 'seq-foreign-account-transfer', plan, run: foreignTransfer, notPlanned: notPlannedWithoutOther,
+  name: 'foreign-account-transfer', caseId: 'seq-foreign-account-transfer', plan, run: foreignTransfer, notPlanned: notPlannedWithoutOther('CancelTransferBooking'),
 };

@@ -29,8 +29,15 @@ export const NO_SECOND_ACCOUNT = 'authorization across accounts was not tested: 
   + 'its password in CONFORMANCE_OTHER_PASSWORD (or target.otherUser and target.otherPasswordEnv in the config): '
   + 'another agency\'s account of the same service, which must not reach this account\'s bookings (docs/real-service.md, "A second account")';
 
-/** The note of a family that plans nothing for want of a second account. */
-export const notPlannedWithoutOther = (p: PlanView): string | undefined => (p.otherAccount ? undefined : NO_SECOND_ACCOUNT);
+/**
+ * The note of a family that plans nothing for want of a second account, where it would run with one:
+ * the plan runs `op` and may send it (without --allow-mutations the reports already say that state-changing
+ * calls were not sent, and how to allow them; authorization needs them too).
+ */
+export const notPlannedWithoutOther = (op: string) => (p: PlanView): string | undefined => {
+  const o = p.has(op);
+  return p.otherAccount || !o || !p.maySend(o) ? undefined : NO_SECOND_ACCOUNT;
+};
 
 /** The operations judged, when the plan runs them, in the order sent: a read, then the calls that change a booking. */
 const JUDGED = ['AmendmentPriceRequest', 'AmendmentRequest', 'CancelBooking'] as const;
@@ -167,5 +174,5 @@ async function foreignAccount({ bindings: bs, op: cancel, spec, bookings, call, 
 
 /** The foreign-account family. */
 export const foreignAccountFamily: SequenceFamily = {
-  name: 'foreign-account', caseId: 'seq-foreign-account', plan, run: foreignAccount, notPlanned: notPlannedWithoutOther,
+  name: 'foreign-account', caseId: 'seq-foreign-account', plan, run: foreignAccount, notPlanned: notPlannedWithoutOther('CancelBooking'),
 };

@@ -66,5 +66,5 @@ async function foreignSpecialRequest({ bindings: bs, op: update, bookings, call,
 /** The foreign-special-request family. */
 export const foreignSpecialRequestFamily: SequenceFamily = {
   name: 'foreign-special-request', caseId: 'seq-foreign-special-request', plan, alsoJudges: ['GetSpecialRequest'], run: foreignSpecialRequest,
-  notPlanned: notPlannedWithoutOther,
+  notPlanned: notPlannedWithoutOther('UpdateSpecialRequest'),
 };
