@@ -203,6 +203,8 @@ function judge(fault: Fault, report: RunReport): FaultOutcome {
   };
 }
 const pinpointed = (o: FaultOutcome) => o.detected && o.missed.length === 0 && o.misattributed.length === 0;
+/** A race of the run was not tested: its calls did not overlap (src/sequences/race-*.ts). */
+const racesSpacedOut = (r: RunReport) => r.results.some((x) => /^seq-race-/.test(x.case) && x.status === 'skipped' && /did not overlap/.test(x.message));
 
 /**
  * The real service's deployments (issue 12, fact 8): HTTP GET and POST under /1/PostGet/, SOAP under
@@ -238,6 +240,12 @@ const REAL_STYLE = [
 const examplesFor = (fault: Fault) => (fault.triggeredBy !== undefined ? DEFAULT_EXAMPLES : 0);
 // A fault that shows only where a service looks its bookings up runs against a mock told them (the embedded run's pools).
 const FAULT_ROUTES = new Map(SELF_TESTED.map((f) => [f.name, route(`fault-${f.name}`, { faults: [f.name], ...(f.needsKnownBookings ? { bookings: mockBookings() } : {}) })]));
+/** The race faults (they show only when calls overlap), each with two more mocks of their own for a run sent again. */
+const RACE_FAULTS = ['cancel-check-then-set', 'transfer-cancel-check-then-set', 'update-torn-on-overlap'];
+const RACE_AGAIN = new Map(RACE_FAULTS.map((n) => [n, [1, 2].map((k) => route(`fault-${n}-again-${k}`, { faults: [n] }))]));
+test('the race faults are in the catalogue, each saying it shows when calls overlap', () => {
+  for (const n of RACE_FAULTS) expect(FAULTS.find((f) => f.name === n)?.description, n).toMatch(/simultaneous|overlap/);
+});
 /** The faults no honest run can see: each runs too, and must raise no finding (a test below). */
 const UNDETECTABLE_ROUTES = new Map(UNDETECTABLE.map((f) => [f.name, route(`undetectable-${f.name}`, { faults: [f.name] })]));
 const undetectableRuns = new Map<string, RunReport>();
@@ -260,7 +268,13 @@ beforeAll(async () => {
     runAgainst(REAL_STYLE[1]!, OPERATIONS, fixtureCases, 0), // the one path and namespace are the point
   ]);
   const faults = Promise.all(SELF_TESTED.map(async (fault) => {
-    const report = await runAgainst(FAULT_ROUTES.get(fault.name)!, [fault.operation, ...(fault.alsoRun ?? [])].map((n) => findOperation(n)!), fixtureCases, examplesFor(fault));
+    const ops = [fault.operation, ...(fault.alsoRun ?? [])].map((n) => findOperation(n)!);
+    let report = await runAgainst(FAULT_ROUTES.get(fault.name)!, ops, fixtureCases, examplesFor(fault));
+    // A race's calls spaced out by a loaded machine leave it not tested (never passed, never failed):
+    // that fault's run alone is sent again, up to three in all, on a mock of its own state.
+    for (let k = 0; k < 2 && !pinpointed(judge(fault, report)) && racesSpacedOut(report) && RACE_AGAIN.has(fault.name); k++) {
+      report = await runAgainst(RACE_AGAIN.get(fault.name)![k]!, ops, fixtureCases, examplesFor(fault));
+    }
     outcomes.set(fault.name, judge(fault, report));
   }));
   const blind = Promise.all(UNDETECTABLE.map(async (fault) => {

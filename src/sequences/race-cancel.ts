@@ -52,6 +52,8 @@ export async function cancelRace({ bindings: bs, op, spec, bookings, call, toget
   }
   const accepted = calls.filter((_, k) => race.reads[k]!.kind === 'accepted').map((c) => c.binding);
   const answers = calls.map((c, k) => `${c.binding}: ${race.reads[k]!.how}`).join('; ');
+  // None accepted: the booking could not be cancelled at all, so the race showed nothing.
+  if (accepted.length === 0) return notTested(`none of the ${calls.length} cancellations of ${kind} ${booking.id} was accepted (${answers}): give bookings.${spec.pool} ${kind}s that can be cancelled`);
   if (accepted.length <= 1) {
     // Said the same way every run (which call won, and by how much, differ): reports of two runs compare equal.
     const alreadyCancelled = race.reads.filter((r) => r.alreadyCancelled).length;
