@@ -11,6 +11,7 @@ import { bookingNeeds, planUnits, sequenceNotes, type RunPlan } from '../engine/
 import { runConformance } from '../engine/run.js';
 import { SEQUENCE_CASE } from './index.js';
 import { NO_SECOND_ACCOUNT } from './foreign-account.js';
+import { validateReport } from '../schema/json.js';
 
 const FOREIGN_OPS = ['GetSpecialRequest', 'UpdateSpecialRequest', 'AmendmentPriceRequest', 'AmendmentRequest', 'CancelBooking', 'CancelTransferBooking'];
 const OPS = FOREIGN_OPS.map((n) => findOperation(n)!);
@@ -66,6 +67,8 @@ describe('another account\'s bookings', () => {
     // The re-run script sends the second account's calls with its password from its own variable.
     expect(rows[0]!.reproduce).toContain('CONFORMANCE_OTHER_PASSWORD');
     expect(JSON.stringify(r)).not.toContain(DEFAULT_OTHER_PASSWORD);
+    // The steps and the ledger name the second account: the report stays valid against its schema.
+    expect(validateReport(JSON.parse(JSON.stringify(r)))).toEqual([]);
   });
 
   test('a refused write whose text is read back all the same is the write\'s, pinned on its binding', async () => {
