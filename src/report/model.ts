@@ -371,7 +371,7 @@ export function passwordVariableOf(report: Pick<RunReport, 'passwordVariable'>):
 
 /** One step of a failed sequence row, as the reports write it: "UpdateSpecialRequest soap11 · booking 300008 · wrote "…" → accepted". */
 export function stepText(s: SequenceStep): string {
-  return `${s.operation} ${s.binding} · booking ${s.booking}${s.text !== undefined ? ` · wrote ${JSON.stringify(s.text)}` : ''} → ${s.outcome}`;
+  return `${s.operation} ${s.binding} · booking ${s.booking}${s.account !== undefined ? ` · as ${s.account}` : ''}${s.text !== undefined ? ` · wrote ${JSON.stringify(s.text)}` : ''} → ${s.outcome}`;
 }
 
 /** The bookings a run changed, per pool and outcome, for a summary line ("cancel 55 (54 accepted, 1 rejected)"). */

@@ -12,6 +12,7 @@ import { runConformance } from '../engine/run.js';
 import { SEQUENCE_CASE } from './index.js';
 import { NO_SECOND_ACCOUNT } from './foreign-account.js';
 import { validateReport } from '../schema/json.js';
+import { formatDefects } from '../report/console.js';
 
 const FOREIGN_OPS = ['GetSpecialRequest', 'UpdateSpecialRequest', 'AmendmentPriceRequest', 'AmendmentRequest', 'CancelBooking', 'CancelTransferBooking'];
 const OPS = FOREIGN_OPS.map((n) => findOperation(n)!);
@@ -64,6 +65,8 @@ describe('another account\'s bookings', () => {
     expect(rows.map((x) => `${x.operation} ${x.binding} ${x.findings.map((f) => f.code).join(',')}`)).toEqual([`${operation} ${binding} ${code}`]);
     expect(rows[0]!.message).toMatch(new RegExp(`^${operation} ${binding} with the credentials of the second account`));
     expect(rows[0]!.steps!.some((s) => s.account === DEFAULT_OTHER_USER && s.operation === operation && s.binding === binding)).toBe(true);
+    // Every report's steps say which calls went as the second account.
+    expect(formatDefects(rows)).toMatch(new RegExp(`\\d+\\. ${operation} ${binding} · booking \\S+ · as ${DEFAULT_OTHER_USER}`));
     // The re-run script sends the second account's calls with its password from its own variable.
     expect(rows[0]!.reproduce).toContain('CONFORMANCE_OTHER_PASSWORD');
     expect(JSON.stringify(r)).not.toContain(DEFAULT_OTHER_PASSWORD);
