@@ -1,14 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, resolvePaths, type Operation } from '../contract/catalogue.js';
-import { selectChecks } from '../checks/registry.js';
+import { runAgainstMock, sequencePlan } from '../../test/support/sequences.js';
+import { BINDINGS, findOperation, resolvePaths, type Operation } from '../contract/catalogue.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
 import type { RunReport, Target } from '../core/types.js';
-import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, startMock, type MockOptions } from '../mock/index.js';
-import { createDocumentValidator } from '../schema/xsd-validator.js';
-import { Transport } from '../transport/client.js';
-import { loadFixtureCases } from '../engine/cases.js';
-import { bookingNeeds, planUnits, sequenceNotes, type RunPlan } from '../engine/plan.js';
-import { runConformance } from '../engine/run.js';
+import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, type MockOptions } from '../mock/index.js';
+import { bookingNeeds, planUnits, sequenceNotes } from '../engine/plan.js';
 import { SEQUENCE_CASE } from './index.js';
 import { NO_SECOND_ACCOUNT } from './foreign-account.js';
 import { validateReport } from '../schema/json.js';
@@ -19,20 +15,8 @@ const OPS = FOREIGN_OPS.map((n) => findOperation(n)!);
 const OTHER = { user: DEFAULT_OTHER_USER, password: DEFAULT_OTHER_PASSWORD };
 const CASES = ['foreign-account', 'foreign-special-request', 'foreign-account-transfer'].map((f) => SEQUENCE_CASE[f]!);
 
-function plan(url: string, operations: readonly Operation[] = OPS, over: Partial<Target> = { other: OTHER }): RunPlan {
-  const target: Target = { bookUrl: url, searchUrl: url, transfersUrl: url, paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, user: 'mock-user', password: 'mock-password', embedded: true, ...over };
-  return { target, bindings: BINDINGS, operations, cases: loadFixtureCases(), allowMutations: true, checks: selectChecks(), negative: false, equivalence: true };
-}
-
-async function against(options: Partial<MockOptions>, over?: Partial<Target>, operations: readonly Operation[] = OPS): Promise<RunReport> {
-  const m = await startMock({ port: 0, ...options });
-  try {
-    return await runConformance(plan(m.url, operations, { other: OTHER, ...(options.paths ? { paths: options.paths } : {}), ...over }),
-      { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
-  } finally {
-    await m.close();
-  }
-}
+const plan = (url: string, operations: readonly Operation[] = OPS, over: Partial<Target> = { other: OTHER }) => sequencePlan(url, operations, over);
+const against = (options: Partial<MockOptions>, over?: Partial<Target>, operations: readonly Operation[] = OPS) => runAgainstMock(options, operations, { other: OTHER, ...over });
 
 const failed = (r: RunReport) => r.results.filter((x) => x.status === 'failed');
 const foreignRows = (r: RunReport) => r.results.filter((x) => CASES.includes(x.case) && x.check === SEQUENCE_CHECK);

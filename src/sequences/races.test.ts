@@ -1,13 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, resolvePaths } from '../contract/catalogue.js';
-import { selectChecks } from '../checks/registry.js';
+import { runAgainstMock, sequencePlan } from '../../test/support/sequences.js';
+import { BINDINGS, DEFAULT_NAMESPACES, findOperation, resolvePaths, type Operation } from '../contract/catalogue.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
 import type { RunReport, Target } from '../core/types.js';
 import { startMock, type MockOptions } from '../mock/index.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { Transport } from '../transport/client.js';
-import { loadFixtureCases } from '../engine/cases.js';
-import { planUnits, type RunPlan } from '../engine/plan.js';
+import { planUnits } from '../engine/plan.js';
 import { assignShards } from '../engine/shard.js';
 import { runConformance } from '../engine/run.js';
 import { FAMILIES, SEQUENCE_CASE } from './index.js';
@@ -15,20 +14,8 @@ import { FAMILIES, SEQUENCE_CASE } from './index.js';
 const OPS = ['CancelBooking', 'CancelTransferBooking', 'UpdateSpecialRequest', 'GetSpecialRequest'].map((n) => findOperation(n)!);
 const RACES = ['race-cancel', 'race-cancel-transfer', 'race-write'].map((f) => SEQUENCE_CASE[f]!);
 
-function plan(url: string, operations = OPS, over: Partial<Target> = {}): RunPlan {
-  const target: Target = { bookUrl: url, searchUrl: url, transfersUrl: url, paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, user: 'mock-user', password: 'mock-password', embedded: true, ...over };
-  return { target, bindings: BINDINGS, operations, cases: loadFixtureCases(), allowMutations: true, checks: selectChecks(), negative: false, equivalence: true };
-}
-
-async function against(options: Partial<MockOptions>, operations = OPS): Promise<RunReport> {
-  const m = await startMock({ port: 0, ...options });
-  try {
-    return await runConformance(plan(m.url, operations, options.paths ? { paths: options.paths } : {}),
-      { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
-  } finally {
-    await m.close();
-  }
-}
+const plan = (url: string, operations: readonly Operation[] = OPS, over: Partial<Target> = {}) => sequencePlan(url, operations, over);
+const against = (options: Partial<MockOptions>, operations: readonly Operation[] = OPS) => runAgainstMock(options, operations);
 
 const failed = (r: RunReport) => r.results.filter((x) => x.status === 'failed');
 const raceRows = (r: RunReport) => r.results.filter((x) => RACES.includes(x.case) && x.check === SEQUENCE_CHECK);

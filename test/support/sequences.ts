@@ -1,0 +1,31 @@
+/**
+ * Shared pieces of the sequences' tests (src/sequences/*.test.ts): a plan of some state-changing
+ * operations against a mock at a URL, with mutations allowed, and a run of it against a mock started
+ * for it (its own state), closed afterwards.
+ */
+import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, type Operation } from '../../src/contract/catalogue.js';
+import { selectChecks } from '../../src/checks/registry.js';
+import type { RunReport, Target } from '../../src/core/types.js';
+import { loadFixtureCases } from '../../src/engine/cases.js';
+import type { RunPlan } from '../../src/engine/plan.js';
+import { runConformance } from '../../src/engine/run.js';
+import { startMock, type MockOptions } from '../../src/mock/index.js';
+import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
+import { Transport } from '../../src/transport/client.js';
+
+/** A plan of `operations` against `url` (the mock's account; `over` changes the target), mutations allowed, no negative cases. */
+export function sequencePlan(url: string, operations: readonly Operation[], over: Partial<Target> = {}): RunPlan {
+  const target: Target = { bookUrl: url, searchUrl: url, transfersUrl: url, paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, user: 'mock-user', password: 'mock-password', embedded: true, ...over };
+  return { target, bindings: BINDINGS, operations, cases: loadFixtureCases(), allowMutations: true, checks: selectChecks(), negative: false, equivalence: true };
+}
+
+/** The run of that plan against a mock started with `options` (its paths given to the target too). */
+export async function runAgainstMock(options: Partial<MockOptions>, operations: readonly Operation[], over: Partial<Target> = {}): Promise<RunReport> {
+  const m = await startMock({ port: 0, ...options });
+  try {
+    return await runConformance(sequencePlan(m.url, operations, { ...(options.paths ? { paths: options.paths } : {}), ...over }),
+      { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+  } finally {
+    await m.close();
+  }
+}
