@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { runAgainstMock, sequencePlan } from '../../test/support/sequences.js';
-import { BINDINGS, findOperation, resolvePaths, type Operation } from '../contract/catalogue.js';
+import { MOCK_STYLES, runAgainstMock, sequencePlan } from '../../test/support/sequences.js';
+import { BINDINGS, findOperation, type Operation } from '../contract/catalogue.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
 import type { RunReport, Target } from '../core/types.js';
 import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, type MockOptions } from '../mock/index.js';
@@ -22,8 +22,7 @@ const failed = (r: RunReport) => r.results.filter((x) => x.status === 'failed');
 const foreignRows = (r: RunReport) => r.results.filter((x) => CASES.includes(x.case) && x.check === SEQUENCE_CHECK);
 
 describe('another account\'s bookings', () => {
-  const POSTGET = resolvePaths({ booking: { soap: '/1/SOAP/Booking.asmx', http: '/1/PostGet/Booking.asmx' }, reference: { soap: '/1/SOAP/NonStaticXMLAPI.asmx', http: '/1/PostGet/NonStaticXMLAPI.asmx' } });
-  test.for([['plain', {}], ['variation', { vary: true }], ['real-service style', { realService: true }], ['real-service style, PostGet layout', { realService: true, paths: POSTGET }]] as const)(
+  test.for(MOCK_STYLES)(
     'a correct mock (%s) refuses every call of the second account on every binding: passed, each operation × binding judged', async ([, options]) => {
       const r = await against(options as Partial<MockOptions>);
       expect(failed(r).map((x) => `${x.operation} ${x.binding} ${x.case}: ${x.message}`)).toEqual([]);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { runAgainstMock, sequencePlan } from '../../test/support/sequences.js';
-import { BINDINGS, DEFAULT_NAMESPACES, findOperation, resolvePaths, type Operation } from '../contract/catalogue.js';
+import { MOCK_STYLES, runAgainstMock, sequencePlan } from '../../test/support/sequences.js';
+import { BINDINGS, DEFAULT_NAMESPACES, findOperation, type Operation } from '../contract/catalogue.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
 import type { RunReport, Target } from '../core/types.js';
 import { startMock, type MockOptions } from '../mock/index.js';
@@ -36,8 +36,7 @@ async function overlapped(options: Partial<MockOptions>): Promise<RunReport> {
 }
 
 describe('races', () => {
-  const POSTGET = resolvePaths({ booking: { soap: '/1/SOAP/Booking.asmx', http: '/1/PostGet/Booking.asmx' }, reference: { soap: '/1/SOAP/NonStaticXMLAPI.asmx', http: '/1/PostGet/NonStaticXMLAPI.asmx' } });
-  test.for([['plain', {}], ['variation', { vary: true }], ['real-service style', { realService: true }], ['real-service style, PostGet layout', { realService: true, paths: POSTGET }]] as const)(
+  test.for(MOCK_STYLES)(
     'the mock (%s) is free of races: one cancellation accepted of five at once, one text of four read through every binding', async ([, options]) => {
       const r = await overlapped(options as Partial<MockOptions>);
       expect(failed(r).map((x) => `${x.operation} ${x.binding} ${x.case}: ${x.message}`)).toEqual([]);

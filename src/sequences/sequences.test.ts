@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, resolvePaths } from '../contract/catalogue.js';
+import { MOCK_STYLES } from '../../test/support/sequences.js';
+import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation } from '../contract/catalogue.js';
 import { selectChecks } from '../checks/registry.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
 import type { RunReport, Target } from '../core/types.js';
@@ -34,10 +35,7 @@ const failed = (r: RunReport) => r.results.filter((x) => x.status === 'failed');
 const sequenceRows = (r: RunReport) => r.results.filter((x) => x.check === SEQUENCE_CHECK);
 
 describe('sequences against a correct stateful mock: no false alarm', () => {
-  const POSTGET = resolvePaths({ booking: { soap: '/1/SOAP/Booking.asmx', http: '/1/PostGet/Booking.asmx' }, reference: { soap: '/1/SOAP/NonStaticXMLAPI.asmx', http: '/1/PostGet/NonStaticXMLAPI.asmx' } });
-  test.for([
-    ['plain', {}], ['variation', { vary: true }], ['real-service style', { realService: true }], ['real-service style, PostGet layout', { realService: true, paths: POSTGET }],
-  ] as const)('%s', async ([, options]) => {
+  test.for(MOCK_STYLES)('%s', async ([, options]) => {
     const r = await against(options as Partial<MockOptions>);
     expect(failed(r).map((x) => `${x.operation} ${x.binding} ${x.case} ${x.check}: ${x.message}`)).toEqual([]);
     const rows = sequenceRows(r);

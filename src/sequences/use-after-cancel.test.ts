@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { runAgainstMock, sequencePlan } from '../../test/support/sequences.js';
-import { BINDINGS, DEFAULT_NAMESPACES, findOperation, resolvePaths, type Operation } from '../contract/catalogue.js';
+import { MOCK_STYLES, runAgainstMock, sequencePlan } from '../../test/support/sequences.js';
+import { BINDINGS, DEFAULT_NAMESPACES, findOperation, type Operation } from '../contract/catalogue.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
 import type { RunReport, Target } from '../core/types.js';
 import { startMock, type MockOptions } from '../mock/index.js';
@@ -20,8 +20,7 @@ const failed = (r: RunReport) => r.results.filter((x) => x.status === 'failed');
 const rowsOf = (r: RunReport) => r.results.filter((x) => x.case === SEQUENCE_CASE['use-after-cancel'] && x.check === SEQUENCE_CHECK);
 
 describe('use after cancel', () => {
-  const POSTGET = resolvePaths({ booking: { soap: '/1/SOAP/Booking.asmx', http: '/1/PostGet/Booking.asmx' }, reference: { soap: '/1/SOAP/NonStaticXMLAPI.asmx', http: '/1/PostGet/NonStaticXMLAPI.asmx' } });
-  test.for([['plain', {}], ['variation', { vary: true }], ['real-service style', { realService: true }], ['real-service style, PostGet layout', { realService: true, paths: POSTGET }]] as const)(
+  test.for(MOCK_STYLES)(
     'a correct stateful mock (%s) refuses a cancelled booking\'s price and amendment on every binding: passed, and its special request is recorded', async ([, options]) => {
       const r = await against(options as Partial<MockOptions>);
       expect(failed(r).map((x) => `${x.operation} ${x.binding} ${x.case}: ${x.message}`)).toEqual([]);

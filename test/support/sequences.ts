@@ -3,7 +3,7 @@
  * operations against a mock at a URL, with mutations allowed, and a run of it against a mock started
  * for it (its own state), closed afterwards.
  */
-import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, type Operation } from '../../src/contract/catalogue.js';
+import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, resolvePaths, type Operation } from '../../src/contract/catalogue.js';
 import { selectChecks } from '../../src/checks/registry.js';
 import type { RunReport, Target } from '../../src/core/types.js';
 import { loadFixtureCases } from '../../src/engine/cases.js';
@@ -29,3 +29,14 @@ export async function runAgainstMock(options: Partial<MockOptions>, operations: 
     await m.close();
   }
 }
+
+/** The real service's PostGet layout (HTTP GET and POST under /1/PostGet/, SOAP under /1/SOAP/). */
+export const POSTGET_PATHS = resolvePaths({
+  booking: { soap: '/1/SOAP/Booking.asmx', http: '/1/PostGet/Booking.asmx' },
+  reference: { soap: '/1/SOAP/NonStaticXMLAPI.asmx', http: '/1/PostGet/NonStaticXMLAPI.asmx' },
+});
+
+/** Every style a correct mock answers in, each of which a sequence must pass: [label, mock options]. */
+export const MOCK_STYLES: readonly (readonly [string, Partial<MockOptions>])[] = [
+  ['plain', {}], ['variation', { vary: true }], ['real-service style', { realService: true }], ['real-service style, PostGet layout', { realService: true, paths: POSTGET_PATHS }],
+];
