@@ -34,15 +34,44 @@ export interface ShapeOptions {
  * quadratic in a list's length (a 50 MB list of 5,600 airports: 31 million steps per walk).
  */
 function childPaths(path: string, el: XElement): string[] {
+  const kids = el.children;
+  const n = kids.length;
+  if (n === 0) return [];
+  let allSame = true;
+  for (let k = 1; k < n && allSame; k++) allSame = kids[k]!.local === kids[0]!.local;
+  if (allSame) {
+    // A list's items (one name): no counting.
+    const local = kids[0]!.local;
+    if (n === 1) return [`${path}/${local}`];
+    const out = new Array<string>(n);
+    for (let k = 0; k < n; k++) out[k] = `${path}/${local}[${k + 1}]`;
+    return out;
+  }
   const total = new Map<string, number>();
-  for (const c of el.children) total.set(c.local, (total.get(c.local) ?? 0) + 1);
+  for (const c of kids) total.set(c.local, (total.get(c.local) ?? 0) + 1);
   const seen = new Map<string, number>();
-  return el.children.map((c) => {
+  return kids.map((c) => {
     if (total.get(c.local) === 1) return `${path}/${c.local}`;
     const at = (seen.get(c.local) ?? 0) + 1;
     seen.set(c.local, at);
     return `${path}/${c.local}[${at}]`;
   });
+}
+
+/** A complex type's element fields, by name with their place, and whether it has a "not shown" region: once per type. */
+interface Fields {
+  readonly list: readonly ElementField[];
+  readonly byName: ReadonlyMap<string, { readonly f: ElementField; readonly i: number }>;
+  readonly open: boolean;
+}
+const FIELDS = new WeakMap<EffectiveType, Fields>();
+function fieldsOf(typeName: string, e: EffectiveType): Fields {
+  let fs = FIELDS.get(e);
+  if (!fs) {
+    const list = e.fields.filter((f): f is ElementField => f.kind === 'element');
+    FIELDS.set(e, (fs = { list, byName: new Map(list.map((f, i) => [f.name, { f, i }])), open: hasOpenFields(typeName) }));
+  }
+  return fs;
 }
 
 const MAX_NAMES = 8;
@@ -125,15 +154,14 @@ class Walker {
 
   /** Element content of a complex type: presence, multiplicity, order (closed types), unknown elements. */
   content(el: XElement, typeName: string, e: EffectiveType, path: string): void {
-    const open = hasOpenFields(typeName);
-    const fields = e.fields.filter((f): f is ElementField => f.kind === 'element');
-    const byName = new Map(fields.map((f, i) => [f.name, { f, i }]));
+    const { list: fields, byName, open } = fieldsOf(typeName, e);
     if (!open && e.orText === undefined && !isBlank(el.text)) {
       this.add('unexpected_text', path, `text ${quote(el.text, 60)} in ${el.local}, whose type ${typeName} holds only elements`, 'elements only', el.text.trim().slice(0, 60));
     }
-    const inGroupNs = new Set(el.children.filter((c) => c.ns === this.ns).map((c) => c.local));
+    // Built only when a known name comes in another namespace (rare): most elements need neither.
+    let inGroupNs: Set<string> | undefined;
     const counts = new Map<string, number>();
-    const wrongNsSeen = new Set<string>();
+    let wrongNsSeen: Set<string> | undefined;
     let last: { i: number; name: string } | undefined;
 
     const paths = childPaths(path, el);
@@ -158,8 +186,9 @@ class Walker {
       }
       if (known) {
         // A known name in another namespace: open content where the field is present anyway, else a misplaced field.
+        inGroupNs ??= new Set(el.children.filter((x) => x.ns === this.ns).map((x) => x.local));
         if (open && inGroupNs.has(c.local)) continue;
-        wrongNsSeen.add(c.local);
+        (wrongNsSeen ??= new Set()).add(c.local);
         this.wrongNs(c, p);
         continue;
       }
@@ -172,7 +201,7 @@ class Walker {
     // An in-band rejection (a BaseResult carrying Error) need not hold the result's other fields.
     const rejected = e.rejection !== undefined && counts.has(e.rejection);
     for (const f of fields) {
-      if (f.min === 0 || rejected || counts.has(f.name) || wrongNsSeen.has(f.name)) continue;
+      if (f.min === 0 || rejected || counts.has(f.name) || wrongNsSeen?.has(f.name)) continue;
       const near = el.children.find((c) => c.local !== f.name && c.local.toLowerCase() === f.name.toLowerCase());
       const hint = near ? ` (an element ${near.local} is present: names are case-sensitive)` : '';
       this.add('missing_required_element', `${path}/${f.name}`, `missing required element ${f.name} in ${el.local}${hint}`, clarkOf(this.ns, f.name), '(absent)');

@@ -329,27 +329,34 @@ function children<P>(w: Walk<P>, el: XElement, at: P, namePath: string, fields: 
   const n = kids.length;
   if (n === 0) return;
   const ns = w.ns;
-  const names = new Array<string>(n);
+  // Whether any name repeats, and whether all are one (a list's items): without building names
+  // or maps for the usual record of distinct fields or list of one item name.
+  const first = kids[0]!;
   let allSame = true;
-  for (let k = 0; k < n; k++) {
+  let repeats = false;
+  for (let k = 1; k < n && (allSame || !repeats); k++) {
     const c = kids[k]!;
-    names[k] = c.ns === ns ? c.local : `{${c.ns}}${c.local}`;
-    if (names[k] !== names[0]) allSame = false;
+    if (c.local !== first.local || c.ns !== first.ns) allSame = false;
+    if (!repeats && n <= 16) {
+      const nm = c.ns === ns ? c.local : `{${c.ns}}${c.local}`;
+      for (let m = 0; m < k && !repeats; m++) repeats = (kids[m]!.ns === ns ? kids[m]!.local : `{${kids[m]!.ns}}${kids[m]!.local}`) === nm;
+    }
   }
-  // Occurrences of each name, counted only when names differ (a list's items all share one).
+  // Occurrences of each name, counted only when names repeat and differ.
   let counts: Map<string, number> | undefined;
   let seen: Map<string, number> | undefined;
-  if (!allSame) {
+  if (!allSame && (repeats || n > 16)) {
     counts = new Map();
-    for (const nm of names) counts.set(nm, (counts.get(nm) ?? 0) + 1);
+    for (const c of kids) counts.set(c.ns === ns ? c.local : `{${c.ns}}${c.local}`, 0);
+    for (const c of kids) { const nm = c.ns === ns ? c.local : `{${c.ns}}${c.local}`; counts.set(nm, counts.get(nm)! + 1); }
   }
   const asItem = item ? itemField(item) : undefined;
   for (let k = 0; k < n; k++) {
     const c = kids[k]!;
-    const nm = names[k]!;
-    const count = counts ? counts.get(nm)! : n;
+    const nm = c.ns === ns ? c.local : `{${c.ns}}${c.local}`;
+    const count = allSame ? n : counts ? counts.get(nm)! : 1;
     let i = 1;
-    if (!counts) i = k + 1;
+    if (allSame) i = k + 1;
     else if (count > 1) {
       seen ??= new Map();
       i = (seen.get(nm) ?? 0) + 1;

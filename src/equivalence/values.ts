@@ -13,7 +13,9 @@ const DOUBLE_RE = /^([+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|[+-]?INF|NaN)$/;
 const DATETIME_RE = /^(-?\d{4,})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})?$/;
 
 function canonInt(v: string): string | undefined {
-  return INT_RE.test(v) ? BigInt(v).toString() : undefined;
+  if (!INT_RE.test(v)) return undefined;
+  // Up to 15 characters a Number holds the value exactly (no BigInt for the usual id or count).
+  return v.length <= 15 ? String(Number(v)) : BigInt(v).toString();
 }
 
 function canonDecimal(v: string): string | undefined {
