@@ -75,4 +75,16 @@ describe('values in their XSD value space', () => {
     expect(canonicalValue('int', '999999999999999')).toBe('999999999999999');
     expect(canonicalValue('int', '9999999999999999')).toBe('9999999999999999');
   });
+  test('decimal: the value whatever its sign, leading zeros, point and trailing zeros', () => {
+    const digits = fc.string({ unit: fc.constantFrom('0', '1', '5', '9'), maxLength: 6 });
+    fc.assert(fc.property(fc.constantFrom('', '+', '-'), digits, fc.boolean(), digits, (sign, int, point, frac) => {
+      fc.pre(int !== '' || (point && frac !== ''));
+      const written = `${sign}${int}${point ? `.${frac}` : ''}`;
+      const i = int.replace(/^0+/, '') || '0';
+      const f = point ? frac.replace(/0+$/, '') : '';
+      const abs = f ? `${i}.${f}` : i;
+      expect(canonicalValue('decimal', written)).toBe(sign === '-' && abs !== '0' ? `-${abs}` : abs);
+      if (!point) expect(canonicalValue('int', written)).toBe(int === '' ? canonicalValue('int', 'x') : sign === '-' && i !== '0' ? `-${i}` : i);
+    }), { numRuns: 2000 });
+  });
 });

@@ -12,13 +12,46 @@ const DECIMAL_RE = /^([+-]?)(\d*)(?:\.(\d*))?$/;
 const DOUBLE_RE = /^([+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|[+-]?INF|NaN)$/;
 const DATETIME_RE = /^(-?\d{4,})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})?$/;
 
+/** The length of the run of ASCII digits in `v` from `from`. */
+function digitsAt(v: string, from: number): number {
+  let i = from;
+  while (i < v.length) {
+    const c = v.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) break;
+    i++;
+  }
+  return i - from;
+}
+
+/**
+ * Whether `v` is already a canonical decimal (or integer, `fraction` false): no sign but a minus
+ * on a value other than zero, no leading zero, a fraction without trailing zeros. The usual value
+ * of a large answer is, and is then returned as it is, without a regular expression or new string.
+ */
+function alreadyCanonical(v: string, fraction: boolean): boolean {
+  const neg = v.charCodeAt(0) === 0x2d;
+  const from = neg ? 1 : 0;
+  const int = digitsAt(v, from);
+  if (int === 0 || (int > 1 && v.charCodeAt(from) === 0x30)) return false;
+  let end = from + int;
+  if (end < v.length) {
+    if (!fraction || v.charCodeAt(end) !== 0x2e) return false;
+    const frac = digitsAt(v, end + 1);
+    if (frac === 0 || v.charCodeAt(end + frac) === 0x30) return false;
+    end += 1 + frac;
+  }
+  return end === v.length && !(neg && int === 1 && v.charCodeAt(from) === 0x30 && end === from + 1);
+}
+
 function canonInt(v: string): string | undefined {
+  if (alreadyCanonical(v, false)) return v;
   if (!INT_RE.test(v)) return undefined;
   // Up to 15 characters a Number holds the value exactly (no BigInt for the usual id or count).
   return v.length <= 15 ? String(Number(v)) : BigInt(v).toString();
 }
 
 function canonDecimal(v: string): string | undefined {
+  if (alreadyCanonical(v, true)) return v;
   const m = DECIMAL_RE.exec(v);
   if (!m || (m[2] === '' && (m[3] ?? '') === '')) return undefined;
   const int = m[2]!.replace(/^0+/, '') || '0';
