@@ -129,11 +129,27 @@ describe('canonicalDigest: the digest EntryDigest gives for canonicalEntries\' l
   test('an entry given whole or as its parent\'s place and step hashes alike, and a path split differently does not collide', () => {
     const whole = new EntryDigest();
     const stepped = new EntryDigest();
-    for (const [parent, step, path] of [[1, 'r', '/r'], [2, '{a}x/{b}c', '/r/{a}x/{b}c'], [3, '{b}c', '/r/{a}x/{b}c'], [2, 'text()', '/r/text()']] as const) {
+    for (const [parent, name, index, path] of [[1, 'r', 0, '/r'], [2, '{a}x/{b}c', 0, '/r/{a}x/{b}c'], [3, '{b}c', 0, '/r/{a}x/{b}c'], [2, 'x', 1, '/r/x[1]'],
+      [3, 'text()', 0, '/r/x[1]/text()'], [2, 'x[1]', 0, '/r/x[1]'], [2, 'x', 1, '/r/x[1]'], [2, 'text()', 0, '/r/text()']] as const) {
       whole.push({ path, value: 'v' });
-      stepped.pushAt(parent, step, 'v');
+      stepped.pushAt(parent, name, index, 'v');
     }
     expect(stepped.finish()).toBe(whole.finish());
+    // Any walk in document order: each entry under the previous entry's path or a path it starts with.
+    const step = fc.tuple(fc.nat(3), fc.constantFrom('a', 'a[1]', 'a[12]', 'b', '{u/v}a', '{u/v}a[1]', '@k', 'text()', 'x]', ''), fc.constantFrom(0, 0, 1, 2, 12));
+    fc.assert(fc.property(fc.array(step, { maxLength: 30 }), (steps) => {
+      const w = new EntryDigest();
+      const s = new EntryDigest();
+      let path: [string, number][] = [];
+      for (const [up, name, index] of steps) {
+        path = path.slice(0, Math.max(0, path.length - up));
+        const parent = 1 + path.reduce((n, [nm]) => n + nm.split('/').length, 0);
+        path.push([name, index]);
+        w.push({ path: `/${path.map(([nm, i]) => (i ? `${nm}[${i}]` : nm)).join('/')}`, value: name });
+        s.pushAt(parent, name, index, name);
+      }
+      expect(s.finish()).toBe(w.finish());
+    }), { numRuns: 3000 });
     expect(digestOf([{ path: '/r/a', value: 'v' }, { path: '/r/a/b', value: 'v' }])).not.toBe(digestOf([{ path: '/r/a', value: 'v' }, { path: '/r/b', value: 'v' }]));
     expect(digestOf([{ path: '/r/a/b', value: 'v' }, { path: '/r/a', value: 'v' }])).not.toBe(digestOf([{ path: '/r/a/b', value: 'v' }, { path: '/r/a/b', value: 'v' }]));
     expect(digestOf([{ path: '/r/a//', value: 'v' }, { path: '/r/a/', value: 'v' }])).not.toBe(digestOf([{ path: '/r/a//', value: 'v' }, { path: '/r/a', value: 'v' }]));

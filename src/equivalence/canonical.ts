@@ -25,15 +25,19 @@ export const DOCUMENTED = '<binding-specific, documented>';
 export type IgnorePredicate = (namePath: string) => boolean;
 
 /**
- * Where entries go. The walk names a place by its parent's place and its own step (`meal[2]`,
- * `@currency`, `text()`): the entry list builds path strings from them, the digest only counts
- * the parent's path segments, so a digest never builds a path (issue 35: the whole paths of a
- * 10 MB answer were about 50 M characters, joined and hashed).
+ * Where entries go. The walk names a place by its parent's place and its own step, given as a name
+ * and a list index (`meal` and 2 for `meal[2]`; 0 for none, as in `@currency` or `text()`): the
+ * entry list builds path strings from them, the digest only counts the parent's path segments and
+ * writes the step, so a digest never builds a path nor an indexed step (issue 35: the whole paths
+ * of a 10 MB answer were about 50 M characters, joined and hashed).
  */
 interface Sink<P> {
-  push(parent: P, step: string, value: string): void;
-  child(parent: P, step: string): P;
+  push(parent: P, name: string, index: number, value: string): void;
+  child(parent: P, name: string, index: number): P;
 }
+
+/** A step as paths spell it: `name[index]`, or the name alone for index 0. */
+const stepOf = (name: string, index: number): string => (index === 0 ? name : `${name}[${index}]`);
 
 interface Walk<P> {
   readonly ns: string;
@@ -61,10 +65,10 @@ export function compactValue(value: string): string {
 export function canonicalEntries(el: XElement, typeName: TypeRef, groupNs: string, ignore?: IgnorePredicate): Entry[] {
   const out: Entry[] = [];
   const sink: Sink<string> = {
-    push: (parent, step, value) => { out.push({ path: `${parent}/${step}`, value: value.length > MAX_ENTRY_VALUE ? compactValue(value) : value }); },
-    child: (parent, step) => `${parent}/${step}`,
+    push: (parent, name, index, value) => { out.push({ path: `${parent}/${stepOf(name, index)}`, value: value.length > MAX_ENTRY_VALUE ? compactValue(value) : value }); },
+    child: (parent, name, index) => `${parent}/${stepOf(name, index)}`,
   };
-  visit({ ns: groupNs, ignore, out: sink }, el, typeName, '', el.local, el.local);
+  visit({ ns: groupNs, ignore, out: sink }, el, typeName, '', el.local, 0, el.local);
   return out;
 }
 
@@ -77,18 +81,25 @@ export function canonicalEntries(el: XElement, typeName: TypeRef, groupNs: strin
 export function canonicalDigest(el: XElement, typeName: TypeRef, groupNs: string, ignore?: IgnorePredicate): string {
   const digest = new EntryDigest();
   const sink: Sink<number> = {
-    push: (parent, step, value) => digest.pushAt(parent, step, value),
-    child: (parent, step) => parent + segmentsOf(step),
+    push: (parent, name, index, value) => digest.pushAt(parent, name, index, value),
+    child: (parent, name) => parent + segmentsOf(name),
   };
-  visit({ ns: groupNs, ignore, out: sink }, el, typeName, 1, el.local, el.local);
+  visit({ ns: groupNs, ignore, out: sink }, el, typeName, 1, el.local, 0, el.local);
   return digest.finish();
 }
 
-/** How many raw segments (split at every '/') a step adds to a path: one, unless a namespace in it holds '/'. */
-function segmentsOf(step: string): number {
+/** How many raw segments (split at every '/') a step adds to a path: one, unless a namespace in its name holds '/'. */
+function segmentsOf(name: string): number {
   let n = 1;
-  for (let i = step.indexOf('/'); i >= 0; i = step.indexOf('/', i + 1)) n++;
+  for (let i = name.indexOf('/'); i >= 0; i = name.indexOf('/', i + 1)) n++;
   return n;
+}
+
+/** The number of decimal digits of a positive integer. */
+function digitCount(n: number): number {
+  let d = 1;
+  while (n >= 10) { n = Math.floor(n / 10); d++; }
+  return d;
 }
 
 /** Characters of hash input buffered between updates. */
@@ -108,15 +119,25 @@ export class EntryDigest {
   readonly #hash = createHash('sha256');
   readonly #buf = new Uint16Array(CHUNK);
   #at = 0;
-  /** The previous entry's path, split at every '/': its first #depth items (a path starts with '/': the first is ''). */
+  /**
+   * The previous entry's path, split at every '/': its first #depth segments (a path starts with
+   * '/': the first is ''). A segment that is an indexed step is kept as its name in #last and its
+   * index in #index (0 for any other), so that no `name[index]` string is built.
+   */
   readonly #last: string[] = [''];
+  readonly #index: number[] = [0];
   #depth = 1;
+
+  /** The previous entry's segment at `k` as a string (built only for the rare comparisons that need it). */
+  #segment(k: number): string {
+    return stepOf(this.#last[k]!, this.#index[k]!);
+  }
 
   /** An entry whole. */
   push(e: Entry): void {
     const segs = e.path.split('/');
     let k = 0;
-    while (k < segs.length && k < this.#depth && this.#last[k] === segs[k]) k++;
+    while (k < segs.length && k < this.#depth && this.#segment(k) === segs[k]) k++;
     this.#remember(0, segs);
     this.#int(k);
     this.#string(k === 0 ? e.path : k === segs.length ? '' : `/${segs.slice(k).join('/')}`, true);
@@ -124,30 +145,48 @@ export class EntryDigest {
   }
 
   /**
-   * The entry at `parent + '/' + step`, where `parent` is the previous entry's path or a path it
-   * starts with (the walk's document order), given as its number of raw segments.
+   * The entry at `parent + '/' + name[index]` (`index` 0: the name alone), where `parent` is the
+   * previous entry's path or a path it starts with (the walk's document order), given as its
+   * number of raw segments.
    */
-  pushAt(parent: number, step: string, value: string): void {
-    const last = this.#last;
-    if (step.indexOf('/') < 0) {
-      const same = parent < this.#depth && last[parent] === step;
-      last[parent] = step;
+  pushAt(parent: number, name: string, index: number, value: string): void {
+    if (name.indexOf('/') < 0) {
+      // One segment, equal to the previous entry's there when both name and index are (`name[index]`
+      // reads back one way only: the index is the digits before the closing ']'); an indexed step
+      // against a plain one, as strings, when their lengths agree.
+      let same = false;
+      if (parent < this.#depth) {
+        const l = this.#last[parent]!;
+        const li = this.#index[parent]!;
+        if (li === index) same = l === name;
+        else if (li === 0 || index === 0) {
+          same = l.length + (li === 0 ? 0 : 2 + digitCount(li)) === name.length + (index === 0 ? 0 : 2 + digitCount(index))
+            && this.#segment(parent) === stepOf(name, index);
+        }
+      }
+      this.#last[parent] = name;
+      this.#index[parent] = index;
       this.#depth = parent + 1;
       if (same) {
         this.#int(parent + 1);
         this.#string('', true);
       } else {
         this.#int(parent);
-        this.#int(step.length + 1);
+        this.#int(name.length + 1 + (index === 0 ? 0 : 2 + digitCount(index)));
         this.#char(0x2f); // '/'
-        this.#string(step, false);
+        this.#string(name, false);
+        if (index !== 0) {
+          this.#char(0x5b); // '['
+          this.#digits(index);
+          this.#char(0x5d); // ']'
+        }
       }
       this.#string(value, true);
       return;
     }
-    const segs = step.split('/');
+    const segs = stepOf(name, index).split('/');
     let j = 0;
-    while (j < segs.length && parent + j < this.#depth && last[parent + j] === segs[j]) j++;
+    while (j < segs.length && parent + j < this.#depth && this.#segment(parent + j) === segs[j]) j++;
     this.#remember(parent, segs);
     this.#int(parent + j);
     this.#string(j === segs.length ? '' : `/${segs.slice(j).join('/')}`, true);
@@ -155,7 +194,10 @@ export class EntryDigest {
   }
 
   #remember(from: number, segs: readonly string[]): void {
-    for (let i = 0; i < segs.length; i++) this.#last[from + i] = segs[i]!;
+    for (let i = 0; i < segs.length; i++) {
+      this.#last[from + i] = segs[i]!;
+      this.#index[from + i] = 0;
+    }
     this.#depth = from + segs.length;
   }
 
@@ -164,8 +206,8 @@ export class EntryDigest {
     this.#buf[this.#at++] = c;
   }
 
-  /** `n:` in decimal digits. */
-  #int(n: number): void {
+  /** `n` in decimal digits. */
+  #digits(n: number): void {
     if (this.#at + 17 > CHUNK) this.#flush();
     const buf = this.#buf;
     if (n < 10) buf[this.#at++] = 0x30 + n;
@@ -173,7 +215,12 @@ export class EntryDigest {
       const d = String(n);
       for (let i = 0; i < d.length; i++) buf[this.#at++] = d.charCodeAt(i);
     }
-    buf[this.#at++] = 0x3a; // ':'
+  }
+
+  /** `n:` in decimal digits. */
+  #int(n: number): void {
+    this.#digits(n);
+    this.#buf[this.#at++] = 0x3a; // ':' (#digits left room)
   }
 
   /** A string's code units, preceded by `length:` when `counted`. */
@@ -254,7 +301,7 @@ function attributes<P>(w: Walk<P>, el: XElement, typeName: TypeRef | undefined, 
   if (all.length === 1 && all[0]!.ns === '') { // one plain attribute (a rate's currency): nothing to sort or leave out
     const a = all[0]!;
     const def = defs.find((d) => d.name === a.local);
-    w.out.push(at, `@${a.local}`, def ? canonicalValue(def.type, a.value) : canonicalUntyped(a.value));
+    w.out.push(at, `@${a.local}`, 0, def ? canonicalValue(def.type, a.value) : canonicalUntyped(a.value));
     return;
   }
   const attrs = all
@@ -267,7 +314,7 @@ function attributes<P>(w: Walk<P>, el: XElement, typeName: TypeRef | undefined, 
       return { key, value: def ? canonicalValue(def.type, a.value) : canonicalUntyped(a.value) };
     })
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  for (const a of attrs) w.out.push(at, `@${a.key}`, a.value);
+  for (const a of attrs) w.out.push(at, `@${a.key}`, 0, a.value);
 }
 
 /** Text is whitespace only (XML whitespace), without a regular expression for the usual empty or short text. */
@@ -279,15 +326,15 @@ function blank(s: string): boolean {
   return true;
 }
 
-/** The element `el` at `parent`/`step`; `namePath` (local names, no indexes) only when something is ignored. */
-function visit<P>(w: Walk<P>, el: XElement, type: TypeRef | undefined, parent: P, step: string, namePath: string): void {
+/** The element `el` at `parent`/`name[index]`; `namePath` (local names, no indexes) only when something is ignored. */
+function visit<P>(w: Walk<P>, el: XElement, type: TypeRef | undefined, parent: P, name: string, index: number, namePath: string): void {
   if (w.ignore?.(namePath)) {
-    w.out.push(parent, step, DOCUMENTED);
+    w.out.push(parent, name, index, DOCUMENTED);
     return;
   }
   const nil = isNil(el);
-  w.out.push(parent, step, nil ? NIL : ELEMENT);
-  const at = w.out.child(parent, step);
+  w.out.push(parent, name, index, nil ? NIL : ELEMENT);
+  const at = w.out.child(parent, name, index);
   const info = infoOf(type);
   attributes(w, el, type, info.attributes, at);
   if (nil) return;
@@ -295,7 +342,7 @@ function visit<P>(w: Walk<P>, el: XElement, type: TypeRef | undefined, parent: P
     case 'simple':
     case 'enum':
     case 'text':
-      w.out.push(at, 'text()', canonicalValue(info.textType!, el.text));
+      w.out.push(at, 'text()', 0, canonicalValue(info.textType!, el.text));
       return;
     case 'untyped':
       untyped(w, el, at, namePath);
@@ -303,7 +350,7 @@ function visit<P>(w: Walk<P>, el: XElement, type: TypeRef | undefined, parent: P
     case 'open':
       // Content not shown: untyped, but a typed text (TransferRate's price) keeps its value space.
       if (info.textType && !blank(el.text)) {
-        w.out.push(at, 'text()', canonicalValue(info.textType, el.text));
+        w.out.push(at, 'text()', 0, canonicalValue(info.textType, el.text));
         children(w, el, at, namePath, undefined, undefined);
       } else {
         untyped(w, el, at, namePath);
@@ -311,13 +358,17 @@ function visit<P>(w: Walk<P>, el: XElement, type: TypeRef | undefined, parent: P
       return;
     case 'complex':
       if (info.orText && el.children.length === 0) {
-        w.out.push(at, 'text()', canonicalValue(info.orText, el.text));
+        w.out.push(at, 'text()', 0, canonicalValue(info.orText, el.text));
         return;
       }
-      if (!blank(el.text)) w.out.push(at, 'text()', canonicalUntyped(el.text));
+      if (!blank(el.text)) w.out.push(at, 'text()', 0, canonicalUntyped(el.text));
       children(w, el, at, namePath, info.fields, undefined);
   }
 }
+
+/** Names seen among one element's children, each marked with that element's number (a repeat sees its own mark). */
+const MARKED = new Map<string, number>();
+let marks = 0;
 
 /**
  * The children of `el`, each read with its field: of `fields` (a complex type's), or the list's
@@ -329,23 +380,26 @@ function children<P>(w: Walk<P>, el: XElement, at: P, namePath: string, fields: 
   const n = kids.length;
   if (n === 0) return;
   const ns = w.ns;
-  // Whether any name repeats, and whether all are one (a list's items): without building names
-  // or maps for the usual record of distinct fields or list of one item name.
+  // Whether all names are one (a list's items), else whether any repeats: without a count per
+  // name for the usual record of distinct fields or list of one item name.
   const first = kids[0]!;
   let allSame = true;
+  for (let k = 1; k < n && allSame; k++) allSame = kids[k]!.local === first.local && kids[k]!.ns === first.ns;
   let repeats = false;
-  for (let k = 1; k < n && (allSame || !repeats); k++) {
-    const c = kids[k]!;
-    if (c.local !== first.local || c.ns !== first.ns) allSame = false;
-    if (!repeats && n <= 16) {
+  if (!allSame) {
+    const mark = ++marks;
+    for (let k = 0; k < n && !repeats; k++) {
+      const c = kids[k]!;
       const nm = c.ns === ns ? c.local : `{${c.ns}}${c.local}`;
-      for (let m = 0; m < k && !repeats; m++) repeats = (kids[m]!.ns === ns ? kids[m]!.local : `{${kids[m]!.ns}}${kids[m]!.local}`) === nm;
+      repeats = MARKED.get(nm) === mark;
+      MARKED.set(nm, mark);
     }
+    if (MARKED.size > 4096) MARKED.clear();
   }
   // Occurrences of each name, counted only when names repeat and differ.
   let counts: Map<string, number> | undefined;
   let seen: Map<string, number> | undefined;
-  if (!allSame && (repeats || n > 16)) {
+  if (repeats) {
     counts = new Map();
     for (const c of kids) counts.set(c.ns === ns ? c.local : `{${c.ns}}${c.local}`, 0);
     for (const c of kids) { const nm = c.ns === ns ? c.local : `{${c.ns}}${c.local}`; counts.set(nm, counts.get(nm)! + 1); }
@@ -364,29 +418,28 @@ function children<P>(w: Walk<P>, el: XElement, at: P, namePath: string, fields: 
     }
     const f = c.ns !== ns ? undefined : asItem ? (item!.item === '*' || c.local === item!.item ? asItem : undefined) : fields?.get(c.local);
     const indexed = f ? f.max === 'unbounded' : count > 1;
-    const step = indexed ? `${nm}[${i}]` : nm;
     const childNames = w.ignore ? `${namePath}/${c.local}` : '';
-    if (f?.list) list(w, c, f.list, at, step, childNames);
-    else visit(w, c, f?.type, at, step, childNames);
+    if (f?.list) list(w, c, f.list, at, nm, indexed ? i : 0, childNames);
+    else visit(w, c, f?.type, at, nm, indexed ? i : 0, childNames);
   }
 }
 
-function list<P>(w: Walk<P>, el: XElement, item: ListItem, parent: P, step: string, namePath: string): void {
+function list<P>(w: Walk<P>, el: XElement, item: ListItem, parent: P, name: string, index: number, namePath: string): void {
   if (w.ignore?.(namePath)) {
-    w.out.push(parent, step, DOCUMENTED);
+    w.out.push(parent, name, index, DOCUMENTED);
     return;
   }
-  w.out.push(parent, step, isNil(el) ? NIL : ELEMENT);
-  const at = w.out.child(parent, step);
+  w.out.push(parent, name, index, isNil(el) ? NIL : ELEMENT);
+  const at = w.out.child(parent, name, index);
   attributes(w, el, undefined, UNTYPED.attributes, at);
-  if (!blank(el.text)) w.out.push(at, 'text()', canonicalUntyped(el.text));
+  if (!blank(el.text)) w.out.push(at, 'text()', 0, canonicalUntyped(el.text));
   children(w, el, at, namePath, undefined, item);
 }
 
 function untyped<P>(w: Walk<P>, el: XElement, at: P, namePath: string): void {
   if (!blank(el.text) || el.children.length === 0) {
     const t = canonicalUntyped(el.text);
-    if (t !== '' || el.children.length === 0) w.out.push(at, 'text()', t);
+    if (t !== '' || el.children.length === 0) w.out.push(at, 'text()', 0, t);
   }
   children(w, el, at, namePath, undefined, undefined);
 }
