@@ -54,16 +54,33 @@ function textOf(xml: string, from: number, to: number, shared: Map<string, strin
   return s;
 }
 
-/** Interned names: a document repeats a few names; one string (and one split) per distinct name. */
-const NAMES = new Map<string, { qname: string; prefix: string; local: string }>();
+/**
+ * An interned name. `next` is the name that last followed it among siblings (a record's fields come
+ * in the same order item after item): tried before the map, it is a guess the text confirms.
+ */
+interface Name {
+  readonly qname: string;
+  readonly prefix: string;
+  readonly local: string;
+  /** Only ever an interned name: a link to a document's own name would keep it (and its followers) past the document. */
+  next: Name | undefined;
+  readonly interned: boolean;
+}
 
-function nameAt(xml: string, from: number, to: number): { qname: string; prefix: string; local: string } {
-  const raw = xml.slice(from, to);
+/** Interned names: a document repeats a few names; one string (and one split) per distinct name. */
+const NAMES = new Map<string, Name>();
+
+function nameAt(xml: string, from: number, to: number): Name {
+  let raw = xml.slice(from, to);
   let n = NAMES.get(raw);
   if (n === undefined) {
     const c = raw.indexOf(':');
-    n = { qname: raw, prefix: c < 0 ? '' : raw.slice(0, c), local: c < 0 ? raw : raw.slice(c + 1) };
-    if (NAMES.size < 4096) NAMES.set(raw, n);
+    const interned = NAMES.size < 4096;
+    // A slice of 13 characters or more is a view of the whole document in V8: an interned name
+    // kept that way would keep the document it came from for the life of the process.
+    if (interned && raw.length >= 13) raw = Buffer.from(raw, 'utf16le').toString('utf16le');
+    n = { qname: raw, prefix: c < 0 ? '' : raw.slice(0, c), local: c < 0 ? raw : raw.slice(c + 1), next: undefined, interned };
+    if (interned) NAMES.set(raw, n);
   }
   return n;
 }
@@ -81,7 +98,7 @@ function sameAt(xml: string, at: number, s: string): boolean {
 
 /** One open element while its content is read. */
 interface Frame {
-  name: { qname: string; prefix: string; local: string };
+  name: Name;
   ns: string;
   attrs: readonly XAttr[];
   /** Where its children start in the shared list of finished elements not yet given to a parent. */
@@ -194,9 +211,17 @@ export function scanXml(xml: string): XElement {
       j++;
     }
     if (j === lt + 1) bad('"<" not followed by a name', lt);
-    // Siblings mostly repeat a name: the one last opened at this depth is tried before the map.
+    // Siblings mostly repeat a name (a list's items) or follow the order they did before (a record's
+    // fields): the one last opened at this depth, then the one that followed it last time, are tried before the map.
     const prev = lastName[depth];
-    const name = prev !== undefined && prev.qname.length === j - lt - 1 && sameAt(xml, lt + 1, prev.qname) ? prev : nameAt(xml, lt + 1, j);
+    const len = j - lt - 1;
+    let name: Name;
+    if (prev !== undefined && prev.qname.length === len && sameAt(xml, lt + 1, prev.qname)) name = prev;
+    else {
+      const guess = prev?.next;
+      name = guess !== undefined && guess.qname.length === len && sameAt(xml, lt + 1, guess.qname) ? guess : nameAt(xml, lt + 1, j);
+      if (prev !== undefined && name.interned) prev.next = name;
+    }
     lastName[depth] = name;
     attrNames.length = 0;
     attrValues.length = 0;
