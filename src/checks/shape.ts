@@ -33,6 +33,10 @@ export interface ShapeOptions {
  * of that name repeat), in one pass: childPath() per child counts the siblings each time, which is
  * quadratic in a list's length (a 50 MB list of 5,600 airports: 31 million steps per walk).
  */
+/** Names seen among one element's children, each marked with that element's number (a repeat sees its own mark). */
+const SEEN = new Map<string, number>();
+let marks = 0;
+
 function childPaths(path: string, el: XElement): string[] {
   const kids = el.children;
   const n = kids.length;
@@ -47,6 +51,15 @@ function childPaths(path: string, el: XElement): string[] {
     for (let k = 0; k < n; k++) out[k] = `${path}/${local}[${k + 1}]`;
     return out;
   }
+  // A record's fields (no name twice): no counting either.
+  const mark = ++marks;
+  let repeats = false;
+  for (let k = 0; k < n && !repeats; k++) {
+    repeats = SEEN.get(kids[k]!.local) === mark;
+    SEEN.set(kids[k]!.local, mark);
+  }
+  if (SEEN.size > 4096) SEEN.clear();
+  if (!repeats) return kids.map((c) => `${path}/${c.local}`);
   const total = new Map<string, number>();
   for (const c of kids) total.set(c.local, (total.get(c.local) ?? 0) + 1);
   const seen = new Map<string, number>();
@@ -131,7 +144,9 @@ class Walker {
     this.noAttributes(el, path);
     if (!isBlank(el.text)) this.add('unexpected_text', path, `text ${quote(el.text, 60)} in the list ${el.local}, which holds only ${item === '*' ? '' : `${item} `}elements`);
     const paths = childPaths(path, el);
-    for (const [k, c] of el.children.entries()) {
+    const kids = el.children;
+    for (let k = 0; k < kids.length; k++) {
+      const c = kids[k]!;
       const p = paths[k]!;
       if (item === '*') {
         // TransferRate items: the contract names no item element, so any name (and namespace) is accepted.
@@ -165,7 +180,9 @@ class Walker {
     let last: { i: number; name: string } | undefined;
 
     const paths = childPaths(path, el);
-    for (const [k, c] of el.children.entries()) {
+    const kids = el.children;
+    for (let k = 0; k < kids.length; k++) {
+      const c = kids[k]!;
       const p = paths[k]!;
       const known = byName.get(c.local);
       if (known && c.ns === this.ns) {
