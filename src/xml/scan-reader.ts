@@ -89,6 +89,12 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
 }
 
+/** Whether `an` is among the first `count` of `names`. */
+function twice(names: readonly string[], count: number, an: string): boolean {
+  for (let k = 0; k < count; k++) if (names[k] === an) return true;
+  return false;
+}
+
 /** Whether `xml` holds `s` at `at`: a name's few characters compared in place (startsWith costs more per call). */
 function sameAt(xml: string, at: number, s: string): boolean {
   if (s.length > 32) return xml.startsWith(s, at);
@@ -138,7 +144,10 @@ export function scanXml(xml: string): XElement {
   // Frames are reused by depth: one per level for the whole document, not one per element.
   const stack: Frame[] = [];
   const lastName: (Frame['name'] | undefined)[] = [];
+  // Finished elements not yet given to a parent: the first `doneTop` (a count, not the list's
+  // length: setting a length is a call into the runtime, at every element).
   const done: XElement[] = [];
+  let doneTop = 0;
   const shortTexts = new Map<string, string>();
   let depth = 0;
   let root: XElement | undefined;
@@ -146,6 +155,7 @@ export function scanXml(xml: string): XElement {
   // Attribute names and values of the start tag being read (reused from tag to tag).
   const attrNames: string[] = [];
   const attrValues: string[] = [];
+  let attrCount = 0;
   let i = 0;
   const bad = (what: string, at: number): never => {
     throw new XmlError(`not well-formed XML: ${what} (${where(xml, at)})`);
@@ -172,7 +182,7 @@ export function scanXml(xml: string): XElement {
       if (e - (lt + 2) !== q.length || !sameAt(xml, lt + 2, q)) bad(`end tag </${xml.slice(lt + 2, e)}> does not match <${q}>`, lt);
       depth--;
       const el = close(f);
-      if (depth > 0) done.push(el);
+      if (depth > 0) done[doneTop++] = el;
       else { root ??= el; roots++; }
       i = gt + 1;
       continue;
@@ -223,8 +233,7 @@ export function scanXml(xml: string): XElement {
       if (prev !== undefined && name.interned) prev.next = name;
     }
     lastName[depth] = name;
-    attrNames.length = 0;
-    attrValues.length = 0;
+    attrCount = 0;
     let seen: Set<string> | undefined;
     let empty = false;
     for (;;) {
@@ -255,17 +264,17 @@ export function scanXml(xml: string): XElement {
       if (end < 0) bad(`unterminated value of attribute ${an} of <${name.qname}>`, j);
       // A list's includes() for the usual few attributes; a set past them (callers without the
       // markup limits, such as the mock reading requests, may pass 100,000 on one element).
-      if (attrNames.length < 16 ? attrNames.includes(an) : (seen ??= new Set(attrNames)).has(an)) bad(`attribute ${an} given twice on <${name.qname}>`, a);
+      if (attrCount < 16 ? twice(attrNames, attrCount, an) : (seen ??= new Set(attrNames.slice(0, attrCount))).has(an)) bad(`attribute ${an} given twice on <${name.qname}>`, a);
       seen?.add(an);
-      attrNames.push(an);
-      attrValues.push(textOf(xml, j + 1, end, shortTexts));
+      attrNames[attrCount] = an;
+      attrValues[attrCount++] = textOf(xml, j + 1, end, shortTexts);
       j = end + 1;
     }
     i = j;
-    const f = open(stack[depth] ??= { name, ns: '', attrs: NONE, first: 0, text: '', saved: undefined }, name, attrNames, attrValues, scope, stack, depth);
+    const f = open(stack[depth] ??= { name, ns: '', attrs: NONE, first: 0, text: '', saved: undefined }, name, attrNames, attrValues, attrCount, scope, stack, depth);
     if (empty) {
       const el = close(f);
-      if (depth > 0) done.push(el);
+      if (depth > 0) done[doneTop++] = el;
       else { root ??= el; roots++; }
     } else {
       if (depth >= MAX_DEPTH) bad(`more than ${MAX_DEPTH} nested elements at ${pathOf(stack, depth, name.qname)}`, lt);
@@ -280,10 +289,10 @@ export function scanXml(xml: string): XElement {
   return root;
 
   /** An element's start: its declarations enter the scope, its names are resolved. */
-  function open(f: Frame, nm: Frame['name'], names: string[], values: string[], sc: Map<string, string>, st: Frame[], d: number): Frame {
+  function open(f: Frame, nm: Frame['name'], names: string[], values: string[], count: number, sc: Map<string, string>, st: Frame[], d: number): Frame {
     let saved: Map<string, string | undefined> | undefined;
     let plain = 0;
-    for (let k = 0; k < names.length; k++) {
+    for (let k = 0; k < count; k++) {
       const an = names[k]!;
       if (an === 'xmlns' || an.startsWith('xmlns:')) {
         const p = an === 'xmlns' ? '' : an.slice(6);
@@ -297,7 +306,7 @@ export function scanXml(xml: string): XElement {
     f.name = nm;
     f.ns = '';
     f.attrs = NONE;
-    f.first = done.length;
+    f.first = doneTop;
     f.text = '';
     f.saved = saved;
     try {
@@ -308,7 +317,7 @@ export function scanXml(xml: string): XElement {
         // Exactly its size: a list grown by push would keep 17 slots for one attribute.
         const attrs = new Array<XAttr>(plain);
         let at = 0;
-        for (let k = 0; k < names.length; k++) {
+        for (let k = 0; k < count; k++) {
           const an = names[k]!;
           if (an === 'xmlns' || an.startsWith('xmlns:')) continue;
           const q = nameAt(an, 0, an.length);
@@ -332,9 +341,9 @@ export function scanXml(xml: string): XElement {
     // Children are collected in one shared list and copied out at the end, each list exactly its
     // size (a list grown by push keeps up to half again as many slots: megabytes on a large answer).
     let children: readonly XElement[] = NONE;
-    if (done.length > f.first) {
-      children = done.slice(f.first);
-      done.length = f.first;
+    if (doneTop > f.first) {
+      children = done.slice(f.first, doneTop);
+      doneTop = f.first;
     }
     return { ns: f.ns, local: f.name.local, prefix: f.name.prefix, attrs: f.attrs, children, text: f.text };
   }
