@@ -14,6 +14,7 @@ import {
   contentNotShown, effective, extendsType, hasOpenFields, isSimple, MODEL, namedType,
   type EffectiveType, type ElementField, type SimpleType, type TypeRef,
 } from '../contract/model.js';
+import { internalized } from '../xml/scan-reader.js';
 import { isBlank, isNil, XSI_NS, type XElement } from '../xml/tree.js';
 import { FindingList, type Check, type CheckOutcome } from './types.js';
 import { collapse, lexicalProblem, xsdName } from './lexical.js';
@@ -318,7 +319,7 @@ class Walker {
  * the group namespace the element's children must be in. Reused by the `validate FILE` command.
  */
 export function shapeFindings(el: XElement, typeName: string, path: string, ns: string, opts: ShapeOptions = {}): Finding[] {
-  const w = new Walker(ns, opts.check ?? 'shape', opts.namespaces);
+  const w = new Walker(internalized(ns), opts.check ?? 'shape', opts.namespaces); // compared at every element: see internalized()
   w.element(el, typeName, opts.nillable ?? false, path);
   return w.out.list();
 }

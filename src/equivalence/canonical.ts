@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { effective, isSimple, MODEL, type AttributeDef, type ElementField, type SimpleType, type TypeRef } from '../contract/model.js';
+import { internalized } from '../xml/scan-reader.js';
 import { isNil, XSI_NS, type XElement } from '../xml/tree.js';
 import { canonicalUntyped, canonicalValue } from './values.js';
 
@@ -68,7 +69,7 @@ export function canonicalEntries(el: XElement, typeName: TypeRef, groupNs: strin
     push: (parent, name, index, value) => { out.push({ path: `${parent}/${stepOf(name, index)}`, value: value.length > MAX_ENTRY_VALUE ? compactValue(value) : value }); },
     child: (parent, name, index) => `${parent}/${stepOf(name, index)}`,
   };
-  visit({ ns: groupNs, ignore, out: sink }, el, typeName, '', el.local, 0, el.local);
+  visit({ ns: internalized(groupNs), ignore, out: sink }, el, typeName, '', el.local, 0, el.local);
   return out;
 }
 
@@ -84,7 +85,7 @@ export function canonicalDigest(el: XElement, typeName: TypeRef, groupNs: string
     push: (parent, name, index, value) => digest.pushAt(parent, name, index, value),
     child: (parent, name) => parent + segmentsOf(name),
   };
-  visit({ ns: groupNs, ignore, out: sink }, el, typeName, 1, el.local, 0, el.local);
+  visit({ ns: internalized(groupNs), ignore, out: sink }, el, typeName, 1, el.local, 0, el.local);
   return digest.finish();
 }
 

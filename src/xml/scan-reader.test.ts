@@ -26,7 +26,7 @@ import { DEFAULT_PASSWORD, DEFAULT_USER, serializeResult, type DataObject } from
 import { createDocumentValidator } from '../schema/xsd-validator.js';
 import * as hostile from '../../test/support/hostile-docs.js';
 import { collectGarbage } from '../core/memory.js';
-import { MAX_DEPTH } from './scan-reader.js';
+import { internalized, MAX_DEPTH } from './scan-reader.js';
 import { parseXml, setScanReaderMinChars, XmlError, type ParsedXml } from './tree.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -200,6 +200,12 @@ describe('what the one-pass reader keeps after a document', () => {
     /x/.exec('x'); // V8 keeps the last subject a regular expression ran on
     collectGarbage();
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(5_000_000); // the text is 19 MB
+  });
+});
+
+describe('internalized', () => {
+  test.each(['urn:x/y', '', '__proto__', '123', '0123', 'constructor', 'é日\uD800'])('gives the same text: %j', (s) => {
+    expect(internalized(`${s}`)).toBe(s);
   });
 });
 

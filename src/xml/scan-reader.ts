@@ -89,6 +89,15 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
 }
 
+/**
+ * The one copy V8 keeps of a string used as a property name. A namespace URI is compared with the
+ * group namespace (a string literal: kept that way too) at every element by every walk; two such
+ * copies compare by address, two other strings character by character.
+ */
+export function internalized(s: string): string {
+  return Object.keys({ [s]: 0 })[0]!;
+}
+
 /** Whether `an` is among the first `count` of `names`. */
 function twice(names: readonly string[], count: number, an: string): boolean {
   for (let k = 0; k < count; k++) if (names[k] === an) return true;
@@ -298,7 +307,7 @@ export function scanXml(xml: string): XElement {
         const p = an === 'xmlns' ? '' : an.slice(6);
         saved ??= new Map();
         if (!saved.has(p)) saved.set(p, sc.get(p));
-        sc.set(p, values[k]!);
+        sc.set(p, internalized(values[k]!));
       } else {
         plain++;
       }
