@@ -103,6 +103,17 @@ function digitCount(n: number): number {
   return d;
 }
 
+/** `n` (a non-negative integer) in decimal digits into `buf` at `at`; returns the offset after it. */
+function writeNumber(buf: Uint16Array, at: number, n: number): number {
+  if (n < 10) {
+    buf[at] = 0x30 + n;
+    return at + 1;
+  }
+  const d = String(n);
+  for (let i = 0; i < d.length; i++) buf[at++] = d.charCodeAt(i);
+  return at;
+}
+
 /** Characters of hash input buffered between updates. */
 const CHUNK = 32_768;
 
@@ -168,6 +179,28 @@ export class EntryDigest {
       this.#last[parent] = name;
       this.#index[parent] = index;
       this.#depth = parent + 1;
+      const room = name.length + value.length + 80; // the characters, and room for four numbers and their marks
+      if (!same && room <= CHUNK) {
+        // The usual entry, written in one go: the same characters as the calls below would write.
+        if (this.#at + room > CHUNK) this.#flush();
+        const buf = this.#buf;
+        let at = writeNumber(buf, this.#at, parent);
+        buf[at++] = 0x3a; // ':'
+        at = writeNumber(buf, at, name.length + 1 + (index === 0 ? 0 : 2 + digitCount(index)));
+        buf[at++] = 0x3a;
+        buf[at++] = 0x2f; // '/'
+        for (let i = 0; i < name.length; i++) buf[at++] = name.charCodeAt(i);
+        if (index !== 0) {
+          buf[at++] = 0x5b; // '['
+          at = writeNumber(buf, at, index);
+          buf[at++] = 0x5d; // ']'
+        }
+        at = writeNumber(buf, at, value.length);
+        buf[at++] = 0x3a;
+        for (let i = 0; i < value.length; i++) buf[at++] = value.charCodeAt(i);
+        this.#at = at;
+        return;
+      }
       if (same) {
         this.#int(parent + 1);
         this.#string('', true);
