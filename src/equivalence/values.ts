@@ -24,34 +24,41 @@ function digitsAt(v: string, from: number): number {
 }
 
 /**
- * Whether `v` is already a canonical decimal (or integer, `fraction` false): no sign but a minus
- * on a value other than zero, no leading zero, a fraction without trailing zeros. The usual value
- * of a large answer is, and is then returned as it is, without a regular expression or new string.
+ * The length of the canonical form of `v` when that is a prefix of it, or -1: a decimal (an integer,
+ * `fraction` false) with no sign but a minus on a value other than zero and no leading zero, whose
+ * fraction, if any, loses only its trailing zeros (12.50 -> 12.5, 12.00 -> 12). The usual value of
+ * a large answer is such, and is then read without a regular expression.
  */
-function alreadyCanonical(v: string, fraction: boolean): boolean {
+function canonicalPrefix(v: string, fraction: boolean): number {
   const neg = v.charCodeAt(0) === 0x2d;
   const from = neg ? 1 : 0;
   const int = digitsAt(v, from);
-  if (int === 0 || (int > 1 && v.charCodeAt(from) === 0x30)) return false;
+  if (int === 0 || (int > 1 && v.charCodeAt(from) === 0x30)) return -1;
   let end = from + int;
-  if (end < v.length) {
-    if (!fraction || v.charCodeAt(end) !== 0x2e) return false;
-    const frac = digitsAt(v, end + 1);
-    if (frac === 0 || v.charCodeAt(end + frac) === 0x30) return false;
-    end += 1 + frac;
+  if (end === v.length) return neg && int === 1 && v.charCodeAt(from) === 0x30 ? -1 : end; // -0 is 0
+  if (!fraction || v.charCodeAt(end) !== 0x2e) return -1;
+  const frac = digitsAt(v, end + 1);
+  if (frac === 0 || end + 1 + frac !== v.length) return -1;
+  let last = v.length;
+  while (v.charCodeAt(last - 1) === 0x30) last--;
+  if (last === end + 1) {
+    // No fraction left: -0.00 is 0 (read the long way).
+    if (neg && int === 1 && v.charCodeAt(from) === 0x30) return -1;
+    return end;
   }
-  return end === v.length && !(neg && int === 1 && v.charCodeAt(from) === 0x30 && end === from + 1);
+  return last;
 }
 
 function canonInt(v: string): string | undefined {
-  if (alreadyCanonical(v, false)) return v;
+  if (canonicalPrefix(v, false) === v.length) return v;
   if (!INT_RE.test(v)) return undefined;
   // Up to 15 characters a Number holds the value exactly (no BigInt for the usual id or count).
   return v.length <= 15 ? String(Number(v)) : BigInt(v).toString();
 }
 
 function canonDecimal(v: string): string | undefined {
-  if (alreadyCanonical(v, true)) return v;
+  const end = canonicalPrefix(v, true);
+  if (end >= 0) return end === v.length ? v : v.slice(0, end);
   const m = DECIMAL_RE.exec(v);
   if (!m || (m[2] === '' && (m[3] ?? '') === '')) return undefined;
   const int = m[2]!.replace(/^0+/, '') || '0';
