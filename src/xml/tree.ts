@@ -105,14 +105,12 @@ const DOCTYPE_RE = /<!DOCTYPE/i;
 export function hasDoctype(xml: string): boolean {
   const skip: [string, string][] = [['<!--', '-->'], ['<![CDATA[', ']]>'], ['<?', '?>']];
   let i = 0;
-  // Only "<!" and "<?" matter: found by two searches (each redone only once passed), not by a stop at every tag.
-  let bang = -2;
-  let question = -2;
-  for (;;) {
-    if (bang !== -1 && bang < i) bang = xml.indexOf('<!', i);
-    if (question !== -1 && question < i) question = xml.indexOf('<?', i);
-    i = bang < 0 ? question : question < 0 ? bang : Math.min(bang, question);
-    if (i < 0) break;
+  while ((i = xml.indexOf('<', i)) >= 0) {
+    const next = xml.charCodeAt(i + 1);
+    if (next !== 0x21 /* ! */ && next !== 0x3f /* ? */) {
+      i++;
+      continue;
+    }
     const open = skip.find(([o]) => xml.startsWith(o, i));
     if (open) {
       const end = xml.indexOf(open[1], i + open[0].length);
