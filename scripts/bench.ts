@@ -19,7 +19,8 @@
  *  11 large readers  one exchange of a 10 MB and a 50 MB answer as the engine checks it (libxml2 in
  *                the validator process, tree, every check, the comparison's digests), by the reader
  *                before issue 35 (fast-xml-parser, tree after libxml2) and after it (the one-pass
- *                reader, tree built while libxml2 reads), each in its own process, same call
+ *                reader, tree built while libxml2 reads), each in its own process (compiled with
+ *                esbuild as the command runs its sources), same call; wall and CPU MB/s, load average
  *
  *  10 start to exit  the embedded run (`conformance run --report-dir` on tmpfs) and `npm test`, each
  *                process start to exit, beside the same commands of a baseline commit checked out
