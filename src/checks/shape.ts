@@ -34,11 +34,14 @@ export interface ShapeOptions {
  * of that name repeat), in one pass: childPath() per child counts the siblings each time, which is
  * quadratic in a list's length (a 50 MB list of 5,600 airports: 31 million steps per walk).
  */
-/** Names seen among one element's children, each marked with that element's number (a repeat sees its own mark). */
-const SEEN = new Map<string, number>();
-let marks = 0;
 
-function childPaths(path: string, el: XElement): string[] {
+/**
+ * Names seen among one element's children, each marked with that element's number (a repeat finds
+ * its own mark): one map for a walk, kept no longer (a name may be a view of its document's text).
+ */
+interface Marks { readonly seen: Map<string, number>; last: number }
+
+function childPaths(path: string, el: XElement, marks: Marks): string[] {
   const kids = el.children;
   const n = kids.length;
   if (n === 0) return [];
@@ -53,13 +56,12 @@ function childPaths(path: string, el: XElement): string[] {
     return out;
   }
   // A record's fields (no name twice): no counting either.
-  const mark = ++marks;
+  const mark = ++marks.last;
   let repeats = false;
   for (let k = 0; k < n && !repeats; k++) {
-    repeats = SEEN.get(kids[k]!.local) === mark;
-    SEEN.set(kids[k]!.local, mark);
+    repeats = marks.seen.get(kids[k]!.local) === mark;
+    marks.seen.set(kids[k]!.local, mark);
   }
-  if (SEEN.size > 4096) SEEN.clear();
   if (!repeats) return kids.map((c) => `${path}/${c.local}`);
   const total = new Map<string, number>();
   for (const c of kids) total.set(c.local, (total.get(c.local) ?? 0) + 1);
@@ -95,6 +97,7 @@ const names = (list: readonly string[]): string =>
 class Walker {
   /** Bounded: a list of a million broken items gives a few findings per kind and counts the rest. */
   readonly out = new FindingList();
+  readonly marks: Marks = { seen: new Map(), last: 0 };
   constructor(readonly ns: string, readonly check: string, readonly namespaces?: Readonly<Record<string, string>>) {}
 
   add(code: DefectCode, path: string, message: string, expected?: string, actual?: string): void {
@@ -144,7 +147,7 @@ class Walker {
     if (this.nilMarker(el, f.nillable, path)) return;
     this.noAttributes(el, path);
     if (!isBlank(el.text)) this.add('unexpected_text', path, `text ${quote(el.text, 60)} in the list ${el.local}, which holds only ${item === '*' ? '' : `${item} `}elements`);
-    const paths = childPaths(path, el);
+    const paths = childPaths(path, el, this.marks);
     const kids = el.children;
     for (let k = 0; k < kids.length; k++) {
       const c = kids[k]!;
@@ -180,7 +183,7 @@ class Walker {
     let wrongNsSeen: Set<string> | undefined;
     let last: { i: number; name: string } | undefined;
 
-    const paths = childPaths(path, el);
+    const paths = childPaths(path, el, this.marks);
     const kids = el.children;
     for (let k = 0; k < kids.length; k++) {
       const c = kids[k]!;

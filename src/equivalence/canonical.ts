@@ -45,7 +45,15 @@ interface Walk<P> {
   /** Undefined when nothing is ignored: no name path is built then. */
   readonly ignore: IgnorePredicate | undefined;
   readonly out: Sink<P>;
+  /**
+   * Names seen among one element's children, each marked with that element's number (a repeat
+   * finds its own mark): one map for the walk, not one per element, and none kept past the walk
+   * (a name may be a view of its document's whole text).
+   */
+  readonly marks: { readonly seen: Map<string, number>; last: number };
 }
+
+const newMarks = () => ({ seen: new Map<string, number>(), last: 0 });
 
 /** Values longer than this are kept in entries as their start, length and digest (compactValue). */
 export const MAX_ENTRY_VALUE = 1024;
@@ -69,7 +77,7 @@ export function canonicalEntries(el: XElement, typeName: TypeRef, groupNs: strin
     push: (parent, name, index, value) => { out.push({ path: `${parent}/${stepOf(name, index)}`, value: value.length > MAX_ENTRY_VALUE ? compactValue(value) : value }); },
     child: (parent, name, index) => `${parent}/${stepOf(name, index)}`,
   };
-  visit({ ns: internalized(groupNs), ignore, out: sink }, el, typeName, '', el.local, 0, el.local);
+  visit({ ns: internalized(groupNs), ignore, out: sink, marks: newMarks() }, el, typeName, '', el.local, 0, el.local);
   return out;
 }
 
@@ -85,7 +93,7 @@ export function canonicalDigest(el: XElement, typeName: TypeRef, groupNs: string
     push: (parent, name, index, value) => digest.pushAt(parent, name, index, value),
     child: (parent, name) => parent + segmentsOf(name),
   };
-  visit({ ns: internalized(groupNs), ignore, out: sink }, el, typeName, 1, el.local, 0, el.local);
+  visit({ ns: internalized(groupNs), ignore, out: sink, marks: newMarks() }, el, typeName, 1, el.local, 0, el.local);
   return digest.finish();
 }
 
@@ -400,9 +408,6 @@ function visit<P>(w: Walk<P>, el: XElement, type: TypeRef | undefined, parent: P
   }
 }
 
-/** Names seen among one element's children, each marked with that element's number (a repeat sees its own mark). */
-const MARKED = new Map<string, number>();
-let marks = 0;
 
 /**
  * The children of `el`, each read with its field: of `fields` (a complex type's), or the list's
@@ -421,14 +426,14 @@ function children<P>(w: Walk<P>, el: XElement, at: P, namePath: string, fields: 
   for (let k = 1; k < n && allSame; k++) allSame = kids[k]!.local === first.local && kids[k]!.ns === first.ns;
   let repeats = false;
   if (!allSame) {
-    const mark = ++marks;
+    const mark = ++w.marks.last;
+    const seenNames = w.marks.seen;
     for (let k = 0; k < n && !repeats; k++) {
       const c = kids[k]!;
       const nm = c.ns === ns ? c.local : `{${c.ns}}${c.local}`;
-      repeats = MARKED.get(nm) === mark;
-      MARKED.set(nm, mark);
+      repeats = seenNames.get(nm) === mark;
+      seenNames.set(nm, mark);
     }
-    if (MARKED.size > 4096) MARKED.clear();
   }
   // Occurrences of each name, counted only when names repeat and differ.
   let counts: Map<string, number> | undefined;
