@@ -92,7 +92,9 @@ export async function compileChild(file: string): Promise<{ js: string; remove: 
   // Started through a module of its own: a bundled module that asks whether it is the process's
   // main module (src/mock/main.ts) must not find that it is.
   writeFileSync(join(dir, 'start.js'), "await import('./child.js');\n");
-  return { js: join(dir, 'start.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+  const remove = () => rmSync(dir, { recursive: true, force: true });
+  process.once('exit', remove); // also when a child fails and the bench stops
+  return { js: join(dir, 'start.js'), remove };
 }
 
 /** Run a bench child (a .ts file next to this one, or a file compileChild() made) and parse the JSON it prints last on stdout. */
