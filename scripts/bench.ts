@@ -19,7 +19,8 @@
  *  11 large readers  one exchange of a 10 MB and a 50 MB answer as the engine checks it (libxml2 in
  *                the validator process, tree, every check, the comparison's digests), by the reader
  *                before issue 35 (fast-xml-parser, tree after libxml2) and after it (the one-pass
- *                reader, tree built while libxml2 reads), each in its own process, same call
+ *                reader, tree built while libxml2 reads), each in its own process (compiled with
+ *                esbuild as the command runs its sources), same call; wall and CPU MB/s, load average
  *
  *  10 start to exit  the embedded run (`conformance run --report-dir` on tmpfs) and `npm test`, each
  *                process start to exit, beside the same commands of a baseline commit checked out
@@ -37,7 +38,7 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { MB, ROOT, runChild, startMockProcess, stat, type MockProcess, type Stat } from './bench/common.js';
+import { compileChild, MB, ROOT, runChild, startMockProcess, stat, type MockProcess, type Stat } from './bench/common.js';
 
 const { values: flags } = parseArgs({
   options: { sections: { type: 'string' }, out: { type: 'string' }, baseline: { type: 'string' }, runs: { type: 'string' }, start: { type: 'string' } },
@@ -432,11 +433,15 @@ interface Pipeline {
 
 if (sections.has('11')) {
   const perSize: Record<string, Pipeline[]> = {};
+  // Compiled as the command runs (esbuild), not through tsx: see compileChild.
+  const compiled = await compileChild('./large.ts');
+  const load0 = loadavg().map((l) => l.toFixed(1)).join(' ');
+  log(`11 large readers: load average ${load0} at the start`);
   for (const f of files.filter((x) => x.mb >= 10)) {
     const pair: Pipeline[] = [];
     for (const which of ['before', 'after']) {
-      log(`11 large readers: the ${f.mb} MB answer, reader ${which} issue 35 (own process)`);
-      pair.push(await runChild<Pipeline>('./large.ts', ['pipeline', f.file, which], ['--expose-gc'], 900_000));
+      log(`11 large readers: the ${f.mb} MB answer, reader ${which} issue 35 (own process, compiled)`);
+      pair.push(await runChild<Pipeline>(compiled.js, ['pipeline', f.file, which], ['--expose-gc'], 900_000));
     }
     perSize[f.mb] = pair;
     const [before, after] = pair as [Pipeline, Pipeline];
@@ -447,11 +452,17 @@ if (sections.has('11')) {
       add({ section: '11 readers', what: `  peak RSS Δ of this process ${(r.peakRssDelta / MB).toFixed(0)} MB (heap with the tree ${(r.heapWithTreeDelta / MB).toFixed(0)} MB) ÷ size`, unit: '×', value: peak, ...(judged ? { goal: '≤ 8×', met: peak <= 8 } : {}) });
       add({ section: '11 readers', what: `  peak RSS of the validator process (libxml2) ${(r.childPeakRss / MB).toFixed(0)} MB ÷ size`, unit: '×', value: r.childPeakRss / r.bytes });
       add({ section: '11 readers', what: '  ms: ' + Object.entries(r.stages).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', '), unit: 'ms CPU', value: r.cpuMs });
+      // CPU time of this process moves less with other processes' load than wall time does.
+      add({ section: '11 readers', what: '  MB per second of CPU of this process', unit: 'MB/s', value: { median: r.bytes / MB / (r.cpuMs.median / 1000), min: r.bytes / MB / (r.cpuMs.max / 1000), max: r.bytes / MB / (r.cpuMs.min / 1000), runs: r.cpuMs.runs } });
     }
     const same = JSON.stringify(before.failed) === JSON.stringify(after.failed) && before.digest === after.digest;
     add({ section: '11 readers', what: '  same findings and canonical digest through both readers', unit: '', value: same ? 'yes' : 'NO', goal: 'yes', met: same });
     add({ section: '11 readers', what: '  speed-up, after ÷ before (medians)', unit: '×', value: before.ms.median / after.ms.median });
   }
+  compiled.remove();
+  const load1 = loadavg().map((l) => l.toFixed(1)).join(' ');
+  log(`11 large readers: load average ${load1} at the end`);
+  add({ section: '11 readers', what: `load average (1, 5, 15 min) at the start ${load0}, at the end ${load1}; children compiled with esbuild as the command runs`, unit: '', value: '' });
   raw.largeReaders = perSize;
   const ten = files.find((f) => f.mb === 10);
   if (ten) {

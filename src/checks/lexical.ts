@@ -6,8 +6,10 @@
 import type { SimpleType } from '../contract/model.js';
 
 const WS = /^[ \t\r\n]+|[ \t\r\n]+$/g;
-/** XSD whitespace collapse for atomic values: strip surrounding XML whitespace. */
-export const collapse = (s: string): string => s.replace(WS, '');
+const isWs = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+/** XSD whitespace collapse for atomic values: strip surrounding XML whitespace (the usual value has none: no regular expression then). */
+export const collapse = (s: string): string =>
+  s.length > 0 && !isWs(s.charCodeAt(0)) && !isWs(s.charCodeAt(s.length - 1)) ? s : s.replace(WS, '');
 
 const INT_RE = /^[+-]?\d+$/;
 const DECIMAL_RE = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
@@ -62,6 +64,7 @@ export function lexicalProblem(type: SimpleType, raw: string): string | undefine
   switch (type) {
     case 'int': {
       if (!INT_RE.test(v)) return 'not an integer (optional sign, digits only)';
+      if (v.length - (v.charCodeAt(0) === 0x2b || v.charCodeAt(0) === 0x2d ? 1 : 0) <= 9) return undefined; // at most 999,999,999: in range
       const n = BigInt(v);
       return n < INT_MIN || n > INT_MAX ? 'outside the xs:int range -2147483648..2147483647' : undefined;
     }

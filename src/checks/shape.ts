@@ -14,6 +14,7 @@ import {
   contentNotShown, effective, extendsType, hasOpenFields, isSimple, MODEL, namedType,
   type EffectiveType, type ElementField, type SimpleType, type TypeRef,
 } from '../contract/model.js';
+import { internalized } from '../xml/scan-reader.js';
 import { isBlank, isNil, XSI_NS, type XElement } from '../xml/tree.js';
 import { FindingList, type Check, type CheckOutcome } from './types.js';
 import { collapse, lexicalProblem, xsdName } from './lexical.js';
@@ -33,16 +34,60 @@ export interface ShapeOptions {
  * of that name repeat), in one pass: childPath() per child counts the siblings each time, which is
  * quadratic in a list's length (a 50 MB list of 5,600 airports: 31 million steps per walk).
  */
-function childPaths(path: string, el: XElement): string[] {
+
+/**
+ * Names seen among one element's children, each marked with that element's number (a repeat finds
+ * its own mark): one map for a walk, kept no longer (a name may be a view of its document's text).
+ */
+interface Marks { readonly seen: Map<string, number>; last: number }
+
+function childPaths(path: string, el: XElement, marks: Marks): string[] {
+  const kids = el.children;
+  const n = kids.length;
+  if (n === 0) return [];
+  let allSame = true;
+  for (let k = 1; k < n && allSame; k++) allSame = kids[k]!.local === kids[0]!.local;
+  if (allSame) {
+    // A list's items (one name): no counting.
+    const local = kids[0]!.local;
+    if (n === 1) return [`${path}/${local}`];
+    const out = new Array<string>(n);
+    for (let k = 0; k < n; k++) out[k] = `${path}/${local}[${k + 1}]`;
+    return out;
+  }
+  // A record's fields (no name twice): no counting either.
+  const mark = ++marks.last;
+  let repeats = false;
+  for (let k = 0; k < n && !repeats; k++) {
+    repeats = marks.seen.get(kids[k]!.local) === mark;
+    marks.seen.set(kids[k]!.local, mark);
+  }
+  if (!repeats) return kids.map((c) => `${path}/${c.local}`);
   const total = new Map<string, number>();
-  for (const c of el.children) total.set(c.local, (total.get(c.local) ?? 0) + 1);
+  for (const c of kids) total.set(c.local, (total.get(c.local) ?? 0) + 1);
   const seen = new Map<string, number>();
-  return el.children.map((c) => {
+  return kids.map((c) => {
     if (total.get(c.local) === 1) return `${path}/${c.local}`;
     const at = (seen.get(c.local) ?? 0) + 1;
     seen.set(c.local, at);
     return `${path}/${c.local}[${at}]`;
   });
+}
+
+/** A complex type's element fields, by name with their place, and whether it has a "not shown" region: once per type. */
+interface Fields {
+  readonly list: readonly ElementField[];
+  readonly byName: ReadonlyMap<string, { readonly f: ElementField; readonly i: number }>;
+  readonly open: boolean;
+}
+const FIELDS = new WeakMap<EffectiveType, Fields>();
+function fieldsOf(typeName: string, e: EffectiveType): Fields {
+  let fs = FIELDS.get(e);
+  if (!fs) {
+    const list = e.fields.filter((f): f is ElementField => f.kind === 'element');
+    FIELDS.set(e, (fs = { list, byName: new Map(list.map((f, i) => [f.name, { f, i }])), open: hasOpenFields(typeName) }));
+  }
+  return fs;
 }
 
 const MAX_NAMES = 8;
@@ -52,6 +97,7 @@ const names = (list: readonly string[]): string =>
 class Walker {
   /** Bounded: a list of a million broken items gives a few findings per kind and counts the rest. */
   readonly out = new FindingList();
+  readonly marks: Marks = { seen: new Map(), last: 0 };
   constructor(readonly ns: string, readonly check: string, readonly namespaces?: Readonly<Record<string, string>>) {}
 
   add(code: DefectCode, path: string, message: string, expected?: string, actual?: string): void {
@@ -101,8 +147,10 @@ class Walker {
     if (this.nilMarker(el, f.nillable, path)) return;
     this.noAttributes(el, path);
     if (!isBlank(el.text)) this.add('unexpected_text', path, `text ${quote(el.text, 60)} in the list ${el.local}, which holds only ${item === '*' ? '' : `${item} `}elements`);
-    const paths = childPaths(path, el);
-    for (const [k, c] of el.children.entries()) {
+    const paths = childPaths(path, el, this.marks);
+    const kids = el.children;
+    for (let k = 0; k < kids.length; k++) {
+      const c = kids[k]!;
       const p = paths[k]!;
       if (item === '*') {
         // TransferRate items: the contract names no item element, so any name (and namespace) is accepted.
@@ -125,19 +173,20 @@ class Walker {
 
   /** Element content of a complex type: presence, multiplicity, order (closed types), unknown elements. */
   content(el: XElement, typeName: string, e: EffectiveType, path: string): void {
-    const open = hasOpenFields(typeName);
-    const fields = e.fields.filter((f): f is ElementField => f.kind === 'element');
-    const byName = new Map(fields.map((f, i) => [f.name, { f, i }]));
+    const { list: fields, byName, open } = fieldsOf(typeName, e);
     if (!open && e.orText === undefined && !isBlank(el.text)) {
       this.add('unexpected_text', path, `text ${quote(el.text, 60)} in ${el.local}, whose type ${typeName} holds only elements`, 'elements only', el.text.trim().slice(0, 60));
     }
-    const inGroupNs = new Set(el.children.filter((c) => c.ns === this.ns).map((c) => c.local));
+    // Built only when a known name comes in another namespace (rare): most elements need neither.
+    let inGroupNs: Set<string> | undefined;
     const counts = new Map<string, number>();
-    const wrongNsSeen = new Set<string>();
+    let wrongNsSeen: Set<string> | undefined;
     let last: { i: number; name: string } | undefined;
 
-    const paths = childPaths(path, el);
-    for (const [k, c] of el.children.entries()) {
+    const paths = childPaths(path, el, this.marks);
+    const kids = el.children;
+    for (let k = 0; k < kids.length; k++) {
+      const c = kids[k]!;
       const p = paths[k]!;
       const known = byName.get(c.local);
       if (known && c.ns === this.ns) {
@@ -158,8 +207,9 @@ class Walker {
       }
       if (known) {
         // A known name in another namespace: open content where the field is present anyway, else a misplaced field.
+        inGroupNs ??= new Set(el.children.filter((x) => x.ns === this.ns).map((x) => x.local));
         if (open && inGroupNs.has(c.local)) continue;
-        wrongNsSeen.add(c.local);
+        (wrongNsSeen ??= new Set()).add(c.local);
         this.wrongNs(c, p);
         continue;
       }
@@ -172,7 +222,7 @@ class Walker {
     // An in-band rejection (a BaseResult carrying Error) need not hold the result's other fields.
     const rejected = e.rejection !== undefined && counts.has(e.rejection);
     for (const f of fields) {
-      if (f.min === 0 || rejected || counts.has(f.name) || wrongNsSeen.has(f.name)) continue;
+      if (f.min === 0 || rejected || counts.has(f.name) || wrongNsSeen?.has(f.name)) continue;
       const near = el.children.find((c) => c.local !== f.name && c.local.toLowerCase() === f.name.toLowerCase());
       const hint = near ? ` (an element ${near.local} is present: names are case-sensitive)` : '';
       this.add('missing_required_element', `${path}/${f.name}`, `missing required element ${f.name} in ${el.local}${hint}`, clarkOf(this.ns, f.name), '(absent)');
@@ -272,7 +322,7 @@ class Walker {
  * the group namespace the element's children must be in. Reused by the `validate FILE` command.
  */
 export function shapeFindings(el: XElement, typeName: string, path: string, ns: string, opts: ShapeOptions = {}): Finding[] {
-  const w = new Walker(ns, opts.check ?? 'shape', opts.namespaces);
+  const w = new Walker(internalized(ns), opts.check ?? 'shape', opts.namespaces); // compared at every element: see internalized()
   w.element(el, typeName, opts.nillable ?? false, path);
   return w.out.list();
 }

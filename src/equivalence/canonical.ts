@@ -7,8 +7,9 @@
  * by the type's local name (its prefix is the writer's choice).
  */
 import { createHash } from 'node:crypto';
-import { effective, isSimple, MODEL, type ElementField, type TypeRef } from '../contract/model.js';
-import { isBlank, isNil, XSI_NS, type XElement } from '../xml/tree.js';
+import { effective, isSimple, MODEL, type AttributeDef, type ElementField, type SimpleType, type TypeRef } from '../contract/model.js';
+import { internalized } from '../xml/scan-reader.js';
+import { isNil, XSI_NS, type XElement } from '../xml/tree.js';
 import { canonicalUntyped, canonicalValue } from './values.js';
 
 export interface Entry {
@@ -24,11 +25,35 @@ export const DOCUMENTED = '<binding-specific, documented>';
 /** Decides whether a place (local names from the result element, no indexes) is a documented difference. */
 export type IgnorePredicate = (namePath: string) => boolean;
 
-interface Walk {
-  readonly ns: string;
-  readonly ignore: IgnorePredicate;
-  readonly out: { push(e: Entry): void };
+/**
+ * Where entries go. The walk names a place by its parent's place and its own step, given as a name
+ * and a list index (`meal` and 2 for `meal[2]`; 0 for none, as in `@currency` or `text()`): the
+ * entry list builds path strings from them, the digest only counts the parent's path segments and
+ * writes the step, so a digest never builds a path nor an indexed step (issue 35: the whole paths
+ * of a 10 MB answer were about 50 M characters, joined and hashed).
+ */
+interface Sink<P> {
+  push(parent: P, name: string, index: number, value: string): void;
+  child(parent: P, name: string, index: number): P;
 }
+
+/** A step as paths spell it: `name[index]`, or the name alone for index 0. */
+const stepOf = (name: string, index: number): string => (index === 0 ? name : `${name}[${index}]`);
+
+interface Walk<P> {
+  readonly ns: string;
+  /** Undefined when nothing is ignored: no name path is built then. */
+  readonly ignore: IgnorePredicate | undefined;
+  readonly out: Sink<P>;
+  /**
+   * Names seen among one element's children, each marked with that element's number (a repeat
+   * finds its own mark): one map for the walk, not one per element, and none kept past the walk
+   * (a name may be a view of its document's whole text).
+   */
+  readonly marks: { readonly seen: Map<string, number>; last: number };
+}
+
+const newMarks = () => ({ seen: new Map<string, number>(), last: 0 });
 
 /** Values longer than this are kept in entries as their start, length and digest (compactValue). */
 export const MAX_ENTRY_VALUE = 1024;
@@ -46,55 +71,282 @@ export function compactValue(value: string): string {
 }
 
 /** The canonical entries of a result element of a model type (long values compacted: compactValue). */
-export function canonicalEntries(el: XElement, typeName: TypeRef, groupNs: string, ignore: IgnorePredicate = () => false): Entry[] {
+export function canonicalEntries(el: XElement, typeName: TypeRef, groupNs: string, ignore?: IgnorePredicate): Entry[] {
   const out: Entry[] = [];
-  const push = (e: Entry) => { out.push(e.value.length > MAX_ENTRY_VALUE ? { path: e.path, value: compactValue(e.value) } : e); };
-  visit({ ns: groupNs, ignore, out: { push } }, el, typeName, `/${el.local}`, el.local);
+  const sink: Sink<string> = {
+    push: (parent, name, index, value) => { out.push({ path: `${parent}/${stepOf(name, index)}`, value: value.length > MAX_ENTRY_VALUE ? compactValue(value) : value }); },
+    child: (parent, name, index) => `${parent}/${stepOf(name, index)}`,
+  };
+  visit({ ns: internalized(groupNs), ignore, out: sink, marks: newMarks() }, el, typeName, '', el.local, 0, el.local);
   return out;
 }
 
 /**
- * A digest of the canonical entries (SHA-256 over each path and value, length-prefixed), computed
- * without holding them: equal digests mean equal entries. For large results this keeps the
- * comparison of bindings that agree from holding one path string per value for every binding.
+ * A digest of the canonical entries (as EntryDigest gives for canonicalEntries' list), computed
+ * without holding them or building their paths: equal digests mean equal entries. For large
+ * results this keeps the comparison of bindings that agree from holding one path string per value
+ * for every binding.
  */
-export function canonicalDigest(el: XElement, typeName: TypeRef, groupNs: string, ignore: IgnorePredicate = () => false): string {
+export function canonicalDigest(el: XElement, typeName: TypeRef, groupNs: string, ignore?: IgnorePredicate): string {
   const digest = new EntryDigest();
-  visit({ ns: groupNs, ignore, out: digest }, el, typeName, `/${el.local}`, el.local);
+  const sink: Sink<number> = {
+    push: (parent, name, index, value) => digest.pushAt(parent, name, index, value),
+    child: (parent, name) => parent + segmentsOf(name),
+  };
+  visit({ ns: internalized(groupNs), ignore, out: sink, marks: newMarks() }, el, typeName, 1, el.local, 0, el.local);
   return digest.finish();
 }
 
-/** Entries into a SHA-256, fed in chunks of about 64 K characters. */
+/** How many raw segments (split at every '/') a step adds to a path: one, unless a namespace in its name holds '/'. */
+function segmentsOf(name: string): number {
+  let n = 1;
+  for (let i = name.indexOf('/'); i >= 0; i = name.indexOf('/', i + 1)) n++;
+  return n;
+}
+
+/** The number of decimal digits of a positive integer. */
+function digitCount(n: number): number {
+  let d = 1;
+  while (n >= 10) { n = Math.floor(n / 10); d++; }
+  return d;
+}
+
+/** `n` (a non-negative integer) in decimal digits into `buf` at `at`; returns the offset after it. */
+function writeNumber(buf: Uint16Array, at: number, n: number): number {
+  if (n < 10) {
+    buf[at] = 0x30 + n;
+    return at + 1;
+  }
+  const d = String(n);
+  for (let i = 0; i < d.length; i++) buf[at++] = d.charCodeAt(i);
+  return at;
+}
+
+/** Characters of hash input buffered between updates. */
+const CHUNK = 32_768;
+
+/**
+ * Entries into a SHA-256. Each path is fed relative to the previous entry's: how many of its raw
+ * segments (the path split at every '/') it shares with it, at most, and the rest of it. That is a
+ * function of the two path strings alone, and the path is recovered from it, so the digest is the
+ * same whether an entry comes whole (push) or as its parent's place and its step (pushAt), and
+ * equal digests still mean equal entries; but each element's name is hashed once, not again in
+ * every path below it. Each entry is `shared:restLength:rest valueLength:value`, as UTF-16 code
+ * units (every JS string, lone surrogates too, hashes apart), written into a buffer that is hashed
+ * when full: no string is built per entry.
+ */
 export class EntryDigest {
   readonly #hash = createHash('sha256');
-  #pending: string[] = [];
-  #size = 0;
+  readonly #buf = new Uint16Array(CHUNK);
+  #at = 0;
+  /**
+   * The previous entry's path, split at every '/': its first #depth segments (a path starts with
+   * '/': the first is ''). A segment that is an indexed step is kept as its name in #last and its
+   * index in #index (0 for any other), so that no `name[index]` string is built.
+   */
+  readonly #last: string[] = [''];
+  readonly #index: number[] = [0];
+  #depth = 1;
+
+  /** The previous entry's segment at `k` as a string (built only for the rare comparisons that need it). */
+  #segment(k: number): string {
+    return stepOf(this.#last[k]!, this.#index[k]!);
+  }
+
+  /** An entry whole. */
   push(e: Entry): void {
-    const s = `${e.path.length}:${e.path}${e.value.length}:${e.value}`;
-    this.#pending.push(s);
-    this.#size += s.length;
-    if (this.#size > 65_536) this.#flush();
+    const segs = e.path.split('/');
+    let k = 0;
+    while (k < segs.length && k < this.#depth && this.#segment(k) === segs[k]) k++;
+    this.#remember(0, segs);
+    this.#int(k);
+    this.#string(k === 0 ? e.path : k === segs.length ? '' : `/${segs.slice(k).join('/')}`, true);
+    this.#string(e.value, true);
   }
+
+  /**
+   * The entry at `parent + '/' + name[index]` (`index` 0: the name alone), where `parent` is the
+   * previous entry's path or a path it starts with (the walk's document order), given as its
+   * number of raw segments.
+   */
+  pushAt(parent: number, name: string, index: number, value: string): void {
+    if (name.indexOf('/') < 0) {
+      // One segment, equal to the previous entry's there when both name and index are (`name[index]`
+      // reads back one way only: the index is the digits before the closing ']'); an indexed step
+      // against a plain one, as strings, when their lengths agree.
+      let same = false;
+      if (parent < this.#depth) {
+        const l = this.#last[parent]!;
+        const li = this.#index[parent]!;
+        if (li === index) same = l === name;
+        else if (li === 0 || index === 0) {
+          same = l.length + (li === 0 ? 0 : 2 + digitCount(li)) === name.length + (index === 0 ? 0 : 2 + digitCount(index))
+            && this.#segment(parent) === stepOf(name, index);
+        }
+      }
+      this.#last[parent] = name;
+      this.#index[parent] = index;
+      this.#depth = parent + 1;
+      const room = name.length + value.length + 80; // the characters, and room for four numbers and their marks
+      if (!same && room <= CHUNK) {
+        // The usual entry, written in one go: the same characters as the calls below would write.
+        if (this.#at + room > CHUNK) this.#flush();
+        const buf = this.#buf;
+        let at = writeNumber(buf, this.#at, parent);
+        buf[at++] = 0x3a; // ':'
+        at = writeNumber(buf, at, name.length + 1 + (index === 0 ? 0 : 2 + digitCount(index)));
+        buf[at++] = 0x3a;
+        buf[at++] = 0x2f; // '/'
+        for (let i = 0; i < name.length; i++) buf[at++] = name.charCodeAt(i);
+        if (index !== 0) {
+          buf[at++] = 0x5b; // '['
+          at = writeNumber(buf, at, index);
+          buf[at++] = 0x5d; // ']'
+        }
+        at = writeNumber(buf, at, value.length);
+        buf[at++] = 0x3a;
+        for (let i = 0; i < value.length; i++) buf[at++] = value.charCodeAt(i);
+        this.#at = at;
+        return;
+      }
+      if (same) {
+        this.#int(parent + 1);
+        this.#string('', true);
+      } else {
+        this.#int(parent);
+        this.#int(name.length + 1 + (index === 0 ? 0 : 2 + digitCount(index)));
+        this.#char(0x2f); // '/'
+        this.#string(name, false);
+        if (index !== 0) {
+          this.#char(0x5b); // '['
+          this.#digits(index);
+          this.#char(0x5d); // ']'
+        }
+      }
+      this.#string(value, true);
+      return;
+    }
+    const segs = stepOf(name, index).split('/');
+    let j = 0;
+    while (j < segs.length && parent + j < this.#depth && this.#segment(parent + j) === segs[j]) j++;
+    this.#remember(parent, segs);
+    this.#int(parent + j);
+    this.#string(j === segs.length ? '' : `/${segs.slice(j).join('/')}`, true);
+    this.#string(value, true);
+  }
+
+  #remember(from: number, segs: readonly string[]): void {
+    for (let i = 0; i < segs.length; i++) {
+      this.#last[from + i] = segs[i]!;
+      this.#index[from + i] = 0;
+    }
+    this.#depth = from + segs.length;
+  }
+
+  #char(c: number): void {
+    if (this.#at === CHUNK) this.#flush();
+    this.#buf[this.#at++] = c;
+  }
+
+  /** `n` in decimal digits. */
+  #digits(n: number): void {
+    if (this.#at + 17 > CHUNK) this.#flush();
+    const buf = this.#buf;
+    if (n < 10) buf[this.#at++] = 0x30 + n;
+    else {
+      const d = String(n);
+      for (let i = 0; i < d.length; i++) buf[this.#at++] = d.charCodeAt(i);
+    }
+  }
+
+  /** `n:` in decimal digits. */
+  #int(n: number): void {
+    this.#digits(n);
+    this.#buf[this.#at++] = 0x3a; // ':' (#digits left room)
+  }
+
+  /** A string's code units, preceded by `length:` when `counted`. */
+  #string(s: string, counted: boolean): void {
+    if (counted) this.#int(s.length);
+    const buf = this.#buf;
+    for (let from = 0; from < s.length;) {
+      if (this.#at === CHUNK) this.#flush();
+      const end = Math.min(s.length, from + CHUNK - this.#at);
+      let at = this.#at;
+      for (let i = from; i < end; i++) buf[at++] = s.charCodeAt(i);
+      this.#at = at;
+      from = end;
+    }
+  }
+
   #flush(): void {
-    this.#hash.update(this.#pending.join(''), 'utf16le'); // every JS string, lone surrogates too, hashes apart
-    this.#pending = [];
-    this.#size = 0;
+    if (this.#at === 0) return;
+    this.#hash.update(new Uint8Array(this.#buf.buffer, 0, this.#at * 2));
+    this.#at = 0;
   }
+
   finish(): string {
     this.#flush();
     return this.#hash.digest('hex');
   }
 }
 
-function name(el: XElement, ns: string): string {
-  return el.ns === ns ? el.local : `{${el.ns}}${el.local}`;
+const typeLocal = (v: string) => v.trim().split(':').pop()!;
+
+type ListItem = NonNullable<ElementField['list']>;
+
+/** What the walk reads of a type, looked up once per type (the model does not change). */
+interface TypeInfo {
+  /** How its content is read: a simple or enum value, untyped, open content, a typed text, or complex fields. */
+  readonly content: 'simple' | 'enum' | 'untyped' | 'open' | 'text' | 'complex';
+  /** The type of its text: the simple type itself, an enum's 'enum', a complex type's text or orText type. */
+  readonly textType?: SimpleType | 'enum';
+  readonly orText?: SimpleType;
+  /** A complex type's element fields by name. */
+  readonly fields?: ReadonlyMap<string, ElementField>;
+  readonly attributes: readonly AttributeDef[];
 }
 
-function attributes(w: Walk, el: XElement, typeName: TypeRef | undefined, path: string): void {
-  if (el.attrs.length === 0) return; // most elements: no arrays to build
-  const defs = typeName && MODEL.get(typeName)?.kind === 'complex' ? effective(typeName).attributes : [];
-  const typeLocal = (v: string) => v.trim().split(':').pop()!;
-  const attrs = el.attrs
+const UNTYPED: TypeInfo = { content: 'untyped', attributes: [] };
+const INFOS = new Map<string, TypeInfo>();
+
+function infoOf(type: TypeRef | undefined): TypeInfo {
+  if (type === undefined) return UNTYPED;
+  let info = INFOS.get(type);
+  if (info) return info;
+  const named = MODEL.get(type);
+  if (isSimple(type)) info = { content: 'simple', textType: type, attributes: [] };
+  else if (named?.kind === 'enum') info = { content: 'enum', textType: 'enum', attributes: [] };
+  else if (!named || type === 'anyType') info = UNTYPED;
+  else {
+    const eff = effective(named.name);
+    const fields = new Map<string, ElementField>();
+    for (const f of eff.fields) if (f.kind === 'element') fields.set(f.name, f);
+    const content = eff.openContent ? 'open' : eff.text ? 'text' : 'complex';
+    info = { content, textType: eff.text, orText: eff.orText, fields, attributes: eff.attributes };
+  }
+  INFOS.set(type, info);
+  return info;
+}
+
+/** A list's items as the field its children are read with (once per list of the model). */
+const ITEM_FIELDS = new WeakMap<ListItem, ElementField>();
+function itemField(item: ListItem): ElementField {
+  let f = ITEM_FIELDS.get(item);
+  if (!f) ITEM_FIELDS.set(item, (f = { kind: 'element', name: item.item, type: item.type, min: 0, max: 'unbounded', nillable: false }));
+  return f;
+}
+
+function attributes<P>(w: Walk<P>, el: XElement, typeName: TypeRef | undefined, defs: readonly AttributeDef[], at: P): void {
+  const all = el.attrs;
+  if (all.length === 0) return; // most elements: no arrays to build
+  if (all.length === 1 && all[0]!.ns === '') { // one plain attribute (a rate's currency): nothing to sort or leave out
+    const a = all[0]!;
+    const def = defs.find((d) => d.name === a.local);
+    w.out.push(at, `@${a.local}`, 0, def ? canonicalValue(def.type, a.value) : canonicalUntyped(a.value));
+    return;
+  }
+  const attrs = all
     .filter((a) => !(a.ns === XSI_NS && a.local === 'nil'))
     .filter((a) => !(a.ns === XSI_NS && a.local === 'type' && typeName !== undefined && typeLocal(a.value) === typeName))
     .map((a) => {
@@ -104,102 +356,129 @@ function attributes(w: Walk, el: XElement, typeName: TypeRef | undefined, path: 
       return { key, value: def ? canonicalValue(def.type, a.value) : canonicalUntyped(a.value) };
     })
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  for (const a of attrs) w.out.push({ path: `${path}/@${a.key}`, value: a.value });
+  for (const a of attrs) w.out.push(at, `@${a.key}`, 0, a.value);
 }
 
-function visit(w: Walk, el: XElement, type: TypeRef | undefined, path: string, namePath: string): void {
-  if (w.ignore(namePath)) {
-    w.out.push({ path, value: DOCUMENTED });
+/** Text is whitespace only (XML whitespace), without a regular expression for the usual empty or short text. */
+function blank(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x09 && c !== 0x0d) return false;
+  }
+  return true;
+}
+
+/** The element `el` at `parent`/`name[index]`; `namePath` (local names, no indexes) only when something is ignored. */
+function visit<P>(w: Walk<P>, el: XElement, type: TypeRef | undefined, parent: P, name: string, index: number, namePath: string): void {
+  if (w.ignore?.(namePath)) {
+    w.out.push(parent, name, index, DOCUMENTED);
     return;
   }
   const nil = isNil(el);
-  w.out.push({ path, value: nil ? NIL : ELEMENT });
-  const named = type ? MODEL.get(type) : undefined;
-  attributes(w, el, type, path);
+  w.out.push(parent, name, index, nil ? NIL : ELEMENT);
+  const at = w.out.child(parent, name, index);
+  const info = infoOf(type);
+  attributes(w, el, type, info.attributes, at);
   if (nil) return;
+  switch (info.content) {
+    case 'simple':
+    case 'enum':
+    case 'text':
+      w.out.push(at, 'text()', 0, canonicalValue(info.textType!, el.text));
+      return;
+    case 'untyped':
+      untyped(w, el, at, namePath);
+      return;
+    case 'open':
+      // Content not shown: untyped, but a typed text (TransferRate's price) keeps its value space.
+      if (info.textType && !blank(el.text)) {
+        w.out.push(at, 'text()', 0, canonicalValue(info.textType, el.text));
+        children(w, el, at, namePath, undefined, undefined);
+      } else {
+        untyped(w, el, at, namePath);
+      }
+      return;
+    case 'complex':
+      if (info.orText && el.children.length === 0) {
+        w.out.push(at, 'text()', 0, canonicalValue(info.orText, el.text));
+        return;
+      }
+      if (!blank(el.text)) w.out.push(at, 'text()', 0, canonicalUntyped(el.text));
+      children(w, el, at, namePath, info.fields, undefined);
+  }
+}
 
-  if (type && isSimple(type)) {
-    w.out.push({ path: `${path}/text()`, value: canonicalValue(type, el.text) });
-    return;
-  }
-  if (named?.kind === 'enum') {
-    w.out.push({ path: `${path}/text()`, value: canonicalValue('enum', el.text) });
-    return;
-  }
-  if (!named || type === 'anyType') {
-    untyped(w, el, path, namePath);
-    return;
-  }
-  const eff = effective(named.name);
-  if (eff.openContent) {
-    // Content not shown: untyped, but a typed text (TransferRate's price) keeps its value space.
-    if (eff.text && !isBlank(el.text)) {
-      w.out.push({ path: `${path}/text()`, value: canonicalValue(eff.text, el.text) });
-      children(w, el, path, namePath, () => undefined);
-    } else {
-      untyped(w, el, path, namePath);
+
+/**
+ * The children of `el`, each read with its field: of `fields` (a complex type's), or the list's
+ * `item`, or none. A child is indexed (`meal[2]`) when its field may repeat or, without a field,
+ * when its name does.
+ */
+function children<P>(w: Walk<P>, el: XElement, at: P, namePath: string, fields: ReadonlyMap<string, ElementField> | undefined, item: ListItem | undefined): void {
+  const kids = el.children;
+  const n = kids.length;
+  if (n === 0) return;
+  const ns = w.ns;
+  // Whether all names are one (a list's items), else whether any repeats: without a count per
+  // name for the usual record of distinct fields or list of one item name.
+  const first = kids[0]!;
+  let allSame = true;
+  for (let k = 1; k < n && allSame; k++) allSame = kids[k]!.local === first.local && kids[k]!.ns === first.ns;
+  let repeats = false;
+  if (!allSame) {
+    const mark = ++w.marks.last;
+    const seenNames = w.marks.seen;
+    for (let k = 0; k < n && !repeats; k++) {
+      const c = kids[k]!;
+      const nm = c.ns === ns ? c.local : `{${c.ns}}${c.local}`;
+      repeats = seenNames.get(nm) === mark;
+      seenNames.set(nm, mark);
     }
-    return;
   }
-  if (eff.text) {
-    w.out.push({ path: `${path}/text()`, value: canonicalValue(eff.text, el.text) });
-    return;
+  // Occurrences of each name, counted only when names repeat and differ.
+  let counts: Map<string, number> | undefined;
+  let seen: Map<string, number> | undefined;
+  if (repeats) {
+    counts = new Map();
+    for (const c of kids) counts.set(c.ns === ns ? c.local : `{${c.ns}}${c.local}`, 0);
+    for (const c of kids) { const nm = c.ns === ns ? c.local : `{${c.ns}}${c.local}`; counts.set(nm, counts.get(nm)! + 1); }
   }
-  if (eff.orText && el.children.length === 0) {
-    w.out.push({ path: `${path}/text()`, value: canonicalValue(eff.orText, el.text) });
-    return;
-  }
-  if (!isBlank(el.text)) w.out.push({ path: `${path}/text()`, value: canonicalUntyped(el.text) });
-  const fields = elementFields(named.name);
-  children(w, el, path, namePath, (c) => (c.ns === w.ns ? fields.get(c.local) : undefined));
-}
-
-/** The element fields of a complex type by name (once per type: the model does not change). */
-const FIELDS = new Map<string, ReadonlyMap<string, ElementField>>();
-function elementFields(typeName: string): ReadonlyMap<string, ElementField> {
-  let fields = FIELDS.get(typeName);
-  if (!fields) {
-    const m = new Map<string, ElementField>();
-    for (const f of effective(typeName).fields) if (f.kind === 'element') m.set(f.name, f);
-    FIELDS.set(typeName, (fields = m));
-  }
-  return fields;
-}
-
-function children(w: Walk, el: XElement, path: string, namePath: string, fieldOf: (c: XElement) => ElementField | undefined): void {
-  const names = el.children.map((c) => name(c, w.ns));
-  const counts = new Map<string, number>();
-  for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
-  const seen = new Map<string, number>();
-  for (const [k, c] of el.children.entries()) {
-    const n = names[k]!;
-    const i = (seen.get(n) ?? 0) + 1;
-    seen.set(n, i);
-    const f = fieldOf(c);
-    const indexed = f ? f.max === 'unbounded' : (counts.get(n) ?? 0) > 1;
-    const childPath = `${path}/${n}${indexed ? `[${i}]` : ''}`;
-    const childNames = `${namePath}/${c.local}`;
-    if (f?.list) list(w, c, f.list, childPath, childNames);
-    else visit(w, c, f?.type, childPath, childNames);
+  const asItem = item ? itemField(item) : undefined;
+  for (let k = 0; k < n; k++) {
+    const c = kids[k]!;
+    const nm = c.ns === ns ? c.local : `{${c.ns}}${c.local}`;
+    const count = allSame ? n : counts ? counts.get(nm)! : 1;
+    let i = 1;
+    if (allSame) i = k + 1;
+    else if (count > 1) {
+      seen ??= new Map();
+      i = (seen.get(nm) ?? 0) + 1;
+      seen.set(nm, i);
+    }
+    const f = c.ns !== ns ? undefined : asItem ? (item!.item === '*' || c.local === item!.item ? asItem : undefined) : fields?.get(c.local);
+    const indexed = f ? f.max === 'unbounded' : count > 1;
+    const childNames = w.ignore ? `${namePath}/${c.local}` : '';
+    if (f?.list) list(w, c, f.list, at, nm, indexed ? i : 0, childNames);
+    else visit(w, c, f?.type, at, nm, indexed ? i : 0, childNames);
   }
 }
 
-function list(w: Walk, el: XElement, item: { item: string; type: TypeRef }, path: string, namePath: string): void {
-  if (w.ignore(namePath)) {
-    w.out.push({ path, value: DOCUMENTED });
+function list<P>(w: Walk<P>, el: XElement, item: ListItem, parent: P, name: string, index: number, namePath: string): void {
+  if (w.ignore?.(namePath)) {
+    w.out.push(parent, name, index, DOCUMENTED);
     return;
   }
-  w.out.push({ path, value: isNil(el) ? NIL : ELEMENT });
-  attributes(w, el, undefined, path);
-  if (!isBlank(el.text)) w.out.push({ path: `${path}/text()`, value: canonicalUntyped(el.text) });
-  const asItem: ElementField = { kind: 'element', name: item.item, type: item.type, min: 0, max: 'unbounded', nillable: false };
-  children(w, el, path, namePath, (c) => (c.ns === w.ns && (item.item === '*' || c.local === item.item) ? asItem : undefined));
+  w.out.push(parent, name, index, isNil(el) ? NIL : ELEMENT);
+  const at = w.out.child(parent, name, index);
+  attributes(w, el, undefined, UNTYPED.attributes, at);
+  if (!blank(el.text)) w.out.push(at, 'text()', 0, canonicalUntyped(el.text));
+  children(w, el, at, namePath, undefined, item);
 }
 
-function untyped(w: Walk, el: XElement, path: string, namePath: string): void {
-  if (!isBlank(el.text) || el.children.length === 0) {
+function untyped<P>(w: Walk<P>, el: XElement, at: P, namePath: string): void {
+  if (!blank(el.text) || el.children.length === 0) {
     const t = canonicalUntyped(el.text);
-    if (t !== '' || el.children.length === 0) w.out.push({ path: `${path}/text()`, value: t });
+    if (t !== '' || el.children.length === 0) w.out.push(at, 'text()', 0, t);
   }
-  children(w, el, path, namePath, () => undefined);
+  children(w, el, at, namePath, undefined, undefined);
 }

@@ -13,8 +13,8 @@ import type { CaseKind, CheckContext } from '../checks/context.js';
 import type { CheckOutcome } from '../checks/types.js';
 import type { Finding } from '../core/types.js';
 import { isNil } from '../xml/tree.js';
-import { canonicalDigest, canonicalEntries, ELEMENT, EntryDigest, type Entry } from './canonical.js';
-import { BINDING_DIFFERENCES, documentedDifference } from '../contract/binding-differences.js';
+import { canonicalDigest, canonicalEntries, ELEMENT, EntryDigest, type Entry, type IgnorePredicate } from './canonical.js';
+import { BINDING_DIFFERENCES, differencesOf, documentedDifference } from '../contract/binding-differences.js';
 import { displayValue } from './values.js';
 import { canonicalDiff, describeItem } from './canonical-diff.js';
 
@@ -92,21 +92,27 @@ export interface BindingView {
   entries(ignoreDocumented: boolean): Entry[];
 }
 
+/** The places of an operation's documented differences as the canonical walk asks, or undefined when it has none (no name paths built then). */
+function ignoreOf(op: Operation): IgnorePredicate | undefined {
+  if (differencesOf(op.name).length === 0) return undefined;
+  return (namePath) => documentedDifference(op.name, namePath) !== undefined;
+}
+
 /** The canonical form of a context's result: digests and entries, computed when asked. */
 function canonicalView(op: Operation, ctx: CheckContext) {
-  const ignore = (namePath: string) => documentedDifference(op.name, namePath) !== undefined;
+  const ignore = ignoreOf(op);
   const nilEntries = (local: string): Entry[] => [{ path: `/${local}`, value: '<nil>' }];
   return {
     digest(ignoreDocumented: boolean): string {
       const result = ctx.located().result!;
-      if (!isNil(result)) return canonicalDigest(result, op.resultType, ctx.ns, ignoreDocumented ? ignore : () => false);
+      if (!isNil(result)) return canonicalDigest(result, op.resultType, ctx.ns, ignoreDocumented ? ignore : undefined);
       const d = new EntryDigest();
       for (const e of nilEntries(result.local)) d.push(e);
       return d.finish();
     },
     entries(ignoreDocumented: boolean): Entry[] {
       const result = ctx.located().result!;
-      return isNil(result) ? nilEntries(result.local) : canonicalEntries(result, op.resultType, ctx.ns, ignoreDocumented ? ignore : () => false);
+      return isNil(result) ? nilEntries(result.local) : canonicalEntries(result, op.resultType, ctx.ns, ignoreDocumented ? ignore : undefined);
     },
   };
 }
@@ -409,5 +415,5 @@ function differences(accepted: readonly BindingId[], canonical: Canonical, note:
 export function canonicalResult(op: Operation, ctx: CheckContext): Entry[] | undefined {
   const result = ctx.located().result;
   if (!result) return undefined;
-  return canonicalEntries(result, op.resultType, ctx.ns, (p) => documentedDifference(op.name, p) !== undefined);
+  return canonicalEntries(result, op.resultType, ctx.ns, ignoreOf(op));
 }

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { canonicalUntyped, canonicalValue } from './values.js';
 
@@ -64,5 +65,26 @@ describe('values in their XSD value space', () => {
   test('untyped ("not shown") text: trimmed, numbers compared as decimals', () => {
     expect(canonicalUntyped(' 12.50 ')).toBe(canonicalUntyped('12.5'));
     expect(canonicalUntyped('abc')).not.toBe(canonicalUntyped('abd'));
+  });
+  test('int: the value as BigInt reads it, short and long, signed and zero-padded', () => {
+    fc.assert(fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.constantFrom('', '+', '0', '00'), (n, pad) => {
+      const written = n < 0n ? `-${pad.replace('+', '')}${-n}` : `${pad}${n}`;
+      expect(canonicalValue('int', written)).toBe(n.toString());
+    }), { numRuns: 500 });
+    expect(canonicalValue('int', '-0')).toBe('0');
+    expect(canonicalValue('int', '999999999999999')).toBe('999999999999999');
+    expect(canonicalValue('int', '9999999999999999')).toBe('9999999999999999');
+  });
+  test('decimal: the value whatever its sign, leading zeros, point and trailing zeros', () => {
+    const digits = fc.string({ unit: fc.constantFrom('0', '1', '5', '9'), maxLength: 6 });
+    fc.assert(fc.property(fc.constantFrom('', '+', '-'), digits, fc.boolean(), digits, (sign, int, point, frac) => {
+      fc.pre(int !== '' || (point && frac !== ''));
+      const written = `${sign}${int}${point ? `.${frac}` : ''}`;
+      const i = int.replace(/^0+/, '') || '0';
+      const f = point ? frac.replace(/0+$/, '') : '';
+      const abs = f ? `${i}.${f}` : i;
+      expect(canonicalValue('decimal', written)).toBe(sign === '-' && abs !== '0' ? `-${abs}` : abs);
+      if (!point) expect(canonicalValue('int', written)).toBe(int === '' ? canonicalValue('int', 'x') : sign === '-' && i !== '0' ? `-${i}` : i);
+    }), { numRuns: 2000 });
   });
 });

@@ -12,11 +12,53 @@ const DECIMAL_RE = /^([+-]?)(\d*)(?:\.(\d*))?$/;
 const DOUBLE_RE = /^([+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?|[+-]?INF|NaN)$/;
 const DATETIME_RE = /^(-?\d{4,})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})?$/;
 
+/** The length of the run of ASCII digits in `v` from `from`. */
+function digitsAt(v: string, from: number): number {
+  let i = from;
+  while (i < v.length) {
+    const c = v.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) break;
+    i++;
+  }
+  return i - from;
+}
+
+/**
+ * The length of the canonical form of `v` when that is a prefix of it, or -1: a decimal (an integer,
+ * `fraction` false) with no sign but a minus on a value other than zero and no leading zero, whose
+ * fraction, if any, loses only its trailing zeros (12.50 -> 12.5, 12.00 -> 12). The usual value of
+ * a large answer is such, and is then read without a regular expression.
+ */
+function canonicalPrefix(v: string, fraction: boolean): number {
+  const neg = v.charCodeAt(0) === 0x2d;
+  const from = neg ? 1 : 0;
+  const int = digitsAt(v, from);
+  if (int === 0 || (int > 1 && v.charCodeAt(from) === 0x30)) return -1;
+  let end = from + int;
+  if (end === v.length) return neg && int === 1 && v.charCodeAt(from) === 0x30 ? -1 : end; // -0 is 0
+  if (!fraction || v.charCodeAt(end) !== 0x2e) return -1;
+  const frac = digitsAt(v, end + 1);
+  if (frac === 0 || end + 1 + frac !== v.length) return -1;
+  let last = v.length;
+  while (v.charCodeAt(last - 1) === 0x30) last--;
+  if (last === end + 1) {
+    // No fraction left: -0.00 is 0 (read the long way).
+    if (neg && int === 1 && v.charCodeAt(from) === 0x30) return -1;
+    return end;
+  }
+  return last;
+}
+
 function canonInt(v: string): string | undefined {
-  return INT_RE.test(v) ? BigInt(v).toString() : undefined;
+  if (canonicalPrefix(v, false) === v.length) return v;
+  if (!INT_RE.test(v)) return undefined;
+  // Up to 15 characters a Number holds the value exactly (no BigInt for the usual id or count).
+  return v.length <= 15 ? String(Number(v)) : BigInt(v).toString();
 }
 
 function canonDecimal(v: string): string | undefined {
+  const end = canonicalPrefix(v, true);
+  if (end >= 0) return end === v.length ? v : v.slice(0, end);
   const m = DECIMAL_RE.exec(v);
   if (!m || (m[2] === '' && (m[3] ?? '') === '')) return undefined;
   const int = m[2]!.replace(/^0+/, '') || '0';

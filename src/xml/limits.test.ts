@@ -21,6 +21,12 @@ describe('scanMarkup counts what the readers\' costs depend on, in one pass', ()
     // r's two, d's one and e's own: declarations of a closed element leave scope (f sees three)
     expect(s.mostNamespaces).toEqual({ count: 4, element: 'e', line: 3 });
   });
+  test('only xmlns and xmlns:* are declarations (xmlnsx, xmlns_a and a prefixed xmlns are not); no element, no name', () => {
+    const s = scanMarkup('<r xmlnsx="1" xmlns_a="2" p:xmlns="3" xmlns:q="urn:q"><s xmlns="urn:s" xm="4"/></r>');
+    expect(s.mostNamespaces).toEqual({ count: 2, element: 's', line: 1 });
+    expect(s.mostAttributes).toEqual({ count: 4, element: 'r', line: 1 });
+    expect(scanMarkup('no markup')).toEqual({ elements: 0, attributes: 0, mostAttributes: { count: 0, element: '', line: 1 }, mostNamespaces: { count: 0, element: '', line: 1 } });
+  });
 
   test('over each limit, and a conforming document within all of them', () => {
     expect(overLimit(scanMarkup(`<r${attrs(MAX_ATTRIBUTES_PER_ELEMENT)}/>`), limits)).toBeUndefined();

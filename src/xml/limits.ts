@@ -61,23 +61,29 @@ function isSpace(c: number): boolean {
 export function scanMarkup(xml: string): MarkupStats {
   let elements = 0;
   let attributes = 0;
-  const most = { count: -1, at: 0, element: '' };
-  const mostNs = { count: -1, at: 0, element: '' };
+  // The element holding the most, by offsets: its name is cut from the text once, at the end.
+  let mostCount = -1;
+  let mostAt = 0;
+  let mostEnd = 0;
+  let mostNsCount = -1;
+  let mostNsAt = 0;
+  let mostNsEnd = 0;
   const declared: number[] = []; // namespace declarations of each open element
+  let open = 0;
   let inScope = 0;
   let i = 0;
   const n = xml.length;
   while ((i = xml.indexOf('<', i)) >= 0) {
     const next = xml.charCodeAt(i + 1);
     if (next === 0x21 /* ! */ || next === 0x3f /* ? */) {
-      const skip = SKIPS.find(([open]) => xml.startsWith(open, i));
+      const skip = SKIPS.find(([o]) => xml.startsWith(o, i));
       const end = skip ? xml.indexOf(skip[1], i + skip[0].length) : xml.indexOf('>', i + 2);
       if (end < 0) break;
       i = end + (skip ? skip[1].length : 1);
       continue;
     }
     if (next === 0x2f /* / */) {
-      inScope -= declared.pop() ?? 0;
+      if (open > 0) inScope -= declared[--open]!;
       const end = xml.indexOf('>', i + 2);
       if (end < 0) break;
       i = end + 1;
@@ -86,8 +92,12 @@ export function scanMarkup(xml: string): MarkupStats {
     // A start tag: its name, then attributes up to ">" or "/>".
     const start = i;
     let j = i + 1;
-    while (j < n && !isSpace(xml.charCodeAt(j)) && xml[j] !== '>' && xml[j] !== '/') j++;
-    const name = xml.slice(i + 1, j);
+    while (j < n) {
+      const c = xml.charCodeAt(j);
+      if (isSpace(c) || c === 0x3e /* > */ || c === 0x2f /* / */) break;
+      j++;
+    }
+    const nameEnd = j;
     let count = 0;
     let decls = 0;
     let empty = false;
@@ -99,26 +109,31 @@ export function scanMarkup(xml: string): MarkupStats {
       if (c === 0x2f /* / */ && xml.charCodeAt(j + 1) === 0x3e) { closed = true; empty = true; j += 2; break; }
       // An attribute: name, "=", quoted value.
       const nameStart = j;
-      while (j < n && xml[j] !== '=' && xml[j] !== '>' && !isSpace(xml.charCodeAt(j))) j++;
-      const attrName = xml.slice(nameStart, j);
+      while (j < n) {
+        const m = xml.charCodeAt(j);
+        if (m === 0x3d /* = */ || m === 0x3e /* > */ || isSpace(m)) break;
+        j++;
+      }
+      const attrEnd = j;
       while (j < n && isSpace(xml.charCodeAt(j))) j++;
-      if (xml[j] !== '=') break; // broken markup: libxml2 will say so
+      if (xml.charCodeAt(j) !== 0x3d) break; // broken markup: libxml2 will say so
       j++;
       while (j < n && isSpace(xml.charCodeAt(j))) j++;
-      const q = xml[j];
-      if (q !== '"' && q !== "'") break;
-      const close = xml.indexOf(q, j + 1);
+      const q = xml.charCodeAt(j);
+      if (q !== 0x22 && q !== 0x27) break;
+      const close = xml.indexOf(q === 0x22 ? '"' : "'", j + 1);
       if (close < 0) { j = n; break; }
       j = close + 1;
       count++;
-      if (attrName === 'xmlns' || attrName.startsWith('xmlns:')) decls++;
+      // xmlns or xmlns:*
+      if (xml.startsWith('xmlns', nameStart) && (attrEnd - nameStart === 5 || (attrEnd - nameStart > 5 && xml.charCodeAt(nameStart + 5) === 0x3a))) decls++;
     }
     elements++;
     attributes += count;
-    if (count > most.count) Object.assign(most, { count, at: start, element: name });
-    if (inScope + decls > mostNs.count) Object.assign(mostNs, { count: inScope + decls, at: start, element: name });
+    if (count > mostCount) { mostCount = count; mostAt = start; mostEnd = nameEnd; }
+    if (inScope + decls > mostNsCount) { mostNsCount = inScope + decls; mostNsAt = start; mostNsEnd = nameEnd; }
     if (!empty && closed) {
-      declared.push(decls);
+      declared[open++] = decls;
       inScope += decls;
     }
     i = closed ? j : Math.max(j, i + 1);
@@ -126,8 +141,8 @@ export function scanMarkup(xml: string): MarkupStats {
   const lines = lineCounter(xml);
   return {
     elements, attributes,
-    mostAttributes: { count: Math.max(0, most.count), element: most.element, line: lines(most.at) },
-    mostNamespaces: { count: Math.max(0, mostNs.count), element: mostNs.element, line: lines(mostNs.at) },
+    mostAttributes: { count: Math.max(0, mostCount), element: mostCount < 0 ? '' : xml.slice(mostAt + 1, mostEnd), line: lines(mostAt) },
+    mostNamespaces: { count: Math.max(0, mostNsCount), element: mostNsCount < 0 ? '' : xml.slice(mostNsAt + 1, mostNsEnd), line: lines(mostNsAt) },
   };
 }
 

@@ -25,7 +25,8 @@ import { ReplayHit } from '../mock/replay.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, serializeResult, type DataObject } from '../mock/index.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
 import * as hostile from '../../test/support/hostile-docs.js';
-import { MAX_DEPTH } from './scan-reader.js';
+import { collectGarbage } from '../core/memory.js';
+import { internalized, MAX_DEPTH } from './scan-reader.js';
 import { parseXml, setScanReaderMinChars, XmlError, type ParsedXml } from './tree.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -183,6 +184,28 @@ describe('where the readers differ on purpose', () => {
   ])('the one-pass reader refuses, with a clear message, %s (fast-xml-parser guesses at all but the last)', (_what, xml, message) => {
     expect(() => parseXml(xml, 'scan')).toThrow(XmlError);
     expect(() => parseXml(xml, 'scan')).toThrow(message);
+  });
+});
+
+describe('what the one-pass reader keeps after a document', () => {
+  test('a long element name it interns does not keep the document (a slice of 13 characters or more is a view of its whole text)', () => {
+    const read = () => {
+      const name = `aVeryLongElementName${Date.now()}${Math.random().toString(36).slice(2)}`;
+      const xml = `<r><${name}>${'y'.repeat(20_000_000)}</${name}></r>`;
+      return parseXml(xml, 'scan').root.children[0]!.local.length;
+    };
+    collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    expect(read()).toBeGreaterThan(20);
+    /x/.exec('x'); // V8 keeps the last subject a regular expression ran on
+    collectGarbage();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(5_000_000); // the text is 19 MB
+  });
+});
+
+describe('internalized', () => {
+  test.each(['urn:x/y', '', '__proto__', '123', '0123', 'constructor', 'é日\uD800'])('gives the same text: %j', (s) => {
+    expect(internalized(`${s}`)).toBe(s);
   });
 });
 

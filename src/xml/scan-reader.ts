@@ -54,16 +54,33 @@ function textOf(xml: string, from: number, to: number, shared: Map<string, strin
   return s;
 }
 
-/** Interned names: a document repeats a few names; one string (and one split) per distinct name. */
-const NAMES = new Map<string, { qname: string; prefix: string; local: string }>();
+/**
+ * An interned name. `next` is the name that last followed it among siblings (a record's fields come
+ * in the same order item after item): tried before the map, it is a guess the text confirms.
+ */
+interface Name {
+  readonly qname: string;
+  readonly prefix: string;
+  readonly local: string;
+  /** Only ever an interned name: a link to a document's own name would keep it (and its followers) past the document. */
+  next: Name | undefined;
+  readonly interned: boolean;
+}
 
-function nameAt(xml: string, from: number, to: number): { qname: string; prefix: string; local: string } {
-  const raw = xml.slice(from, to);
+/** Interned names: a document repeats a few names; one string (and one split) per distinct name. */
+const NAMES = new Map<string, Name>();
+
+function nameAt(xml: string, from: number, to: number): Name {
+  let raw = xml.slice(from, to);
   let n = NAMES.get(raw);
   if (n === undefined) {
     const c = raw.indexOf(':');
-    n = { qname: raw, prefix: c < 0 ? '' : raw.slice(0, c), local: c < 0 ? raw : raw.slice(c + 1) };
-    if (NAMES.size < 4096) NAMES.set(raw, n);
+    const interned = NAMES.size < 4096;
+    // A slice of 13 characters or more is a view of the whole document in V8: an interned name
+    // kept that way would keep the document it came from for the life of the process.
+    if (interned && raw.length >= 13) raw = Buffer.from(raw, 'utf16le').toString('utf16le');
+    n = { qname: raw, prefix: c < 0 ? '' : raw.slice(0, c), local: c < 0 ? raw : raw.slice(c + 1), next: undefined, interned };
+    if (interned) NAMES.set(raw, n);
   }
   return n;
 }
@@ -72,9 +89,31 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
 }
 
+/**
+ * The one copy V8 keeps of a string used as a property name. A namespace URI is compared with the
+ * group namespace (a string literal: kept that way too) at every element by every walk; two such
+ * copies compare by address, two other strings character by character.
+ */
+export function internalized(s: string): string {
+  return Object.keys({ [s]: 0 })[0]!;
+}
+
+/** Whether `an` is among the first `count` of `names`. */
+function twice(names: readonly string[], count: number, an: string): boolean {
+  for (let k = 0; k < count; k++) if (names[k] === an) return true;
+  return false;
+}
+
+/** Whether `xml` holds `s` at `at`: a name's few characters compared in place (startsWith costs more per call). */
+function sameAt(xml: string, at: number, s: string): boolean {
+  if (s.length > 32) return xml.startsWith(s, at);
+  for (let k = 0; k < s.length; k++) if (xml.charCodeAt(at + k) !== s.charCodeAt(k)) return false;
+  return true;
+}
+
 /** One open element while its content is read. */
 interface Frame {
-  name: { qname: string; prefix: string; local: string };
+  name: Name;
   ns: string;
   attrs: readonly XAttr[];
   /** Where its children start in the shared list of finished elements not yet given to a parent. */
@@ -114,7 +153,10 @@ export function scanXml(xml: string): XElement {
   // Frames are reused by depth: one per level for the whole document, not one per element.
   const stack: Frame[] = [];
   const lastName: (Frame['name'] | undefined)[] = [];
+  // Finished elements not yet given to a parent: the first `doneTop` (a count, not the list's
+  // length: setting a length is a call into the runtime, at every element).
   const done: XElement[] = [];
+  let doneTop = 0;
   const shortTexts = new Map<string, string>();
   let depth = 0;
   let root: XElement | undefined;
@@ -122,6 +164,7 @@ export function scanXml(xml: string): XElement {
   // Attribute names and values of the start tag being read (reused from tag to tag).
   const attrNames: string[] = [];
   const attrValues: string[] = [];
+  let attrCount = 0;
   let i = 0;
   const bad = (what: string, at: number): never => {
     throw new XmlError(`not well-formed XML: ${what} (${where(xml, at)})`);
@@ -145,10 +188,10 @@ export function scanXml(xml: string): XElement {
       if (depth === 0) bad(`end tag </${xml.slice(lt + 2, e)}> without a start tag`, lt);
       const f = stack[depth - 1]!;
       const q = f.name.qname;
-      if (e - (lt + 2) !== q.length || !xml.startsWith(q, lt + 2)) bad(`end tag </${xml.slice(lt + 2, e)}> does not match <${q}>`, lt);
+      if (e - (lt + 2) !== q.length || !sameAt(xml, lt + 2, q)) bad(`end tag </${xml.slice(lt + 2, e)}> does not match <${q}>`, lt);
       depth--;
       const el = close(f);
-      if (depth > 0) done.push(el);
+      if (depth > 0) done[doneTop++] = el;
       else { root ??= el; roots++; }
       i = gt + 1;
       continue;
@@ -187,12 +230,19 @@ export function scanXml(xml: string): XElement {
       j++;
     }
     if (j === lt + 1) bad('"<" not followed by a name', lt);
-    // Siblings mostly repeat a name: the one last opened at this depth is tried before the map.
+    // Siblings mostly repeat a name (a list's items) or follow the order they did before (a record's
+    // fields): the one last opened at this depth, then the one that followed it last time, are tried before the map.
     const prev = lastName[depth];
-    const name = prev !== undefined && prev.qname.length === j - lt - 1 && xml.startsWith(prev.qname, lt + 1) ? prev : nameAt(xml, lt + 1, j);
+    const len = j - lt - 1;
+    let name: Name;
+    if (prev !== undefined && prev.qname.length === len && sameAt(xml, lt + 1, prev.qname)) name = prev;
+    else {
+      const guess = prev?.next;
+      name = guess !== undefined && guess.qname.length === len && sameAt(xml, lt + 1, guess.qname) ? guess : nameAt(xml, lt + 1, j);
+      if (prev !== undefined && name.interned) prev.next = name;
+    }
     lastName[depth] = name;
-    attrNames.length = 0;
-    attrValues.length = 0;
+    attrCount = 0;
     let seen: Set<string> | undefined;
     let empty = false;
     for (;;) {
@@ -223,17 +273,17 @@ export function scanXml(xml: string): XElement {
       if (end < 0) bad(`unterminated value of attribute ${an} of <${name.qname}>`, j);
       // A list's includes() for the usual few attributes; a set past them (callers without the
       // markup limits, such as the mock reading requests, may pass 100,000 on one element).
-      if (attrNames.length < 16 ? attrNames.includes(an) : (seen ??= new Set(attrNames)).has(an)) bad(`attribute ${an} given twice on <${name.qname}>`, a);
+      if (attrCount < 16 ? twice(attrNames, attrCount, an) : (seen ??= new Set(attrNames.slice(0, attrCount))).has(an)) bad(`attribute ${an} given twice on <${name.qname}>`, a);
       seen?.add(an);
-      attrNames.push(an);
-      attrValues.push(textOf(xml, j + 1, end, shortTexts));
+      attrNames[attrCount] = an;
+      attrValues[attrCount++] = textOf(xml, j + 1, end, shortTexts);
       j = end + 1;
     }
     i = j;
-    const f = open(stack[depth] ??= { name, ns: '', attrs: NONE, first: 0, text: '', saved: undefined }, name, attrNames, attrValues, scope, stack, depth);
+    const f = open(stack[depth] ??= { name, ns: '', attrs: NONE, first: 0, text: '', saved: undefined }, name, attrNames, attrValues, attrCount, scope, stack, depth);
     if (empty) {
       const el = close(f);
-      if (depth > 0) done.push(el);
+      if (depth > 0) done[doneTop++] = el;
       else { root ??= el; roots++; }
     } else {
       if (depth >= MAX_DEPTH) bad(`more than ${MAX_DEPTH} nested elements at ${pathOf(stack, depth, name.qname)}`, lt);
@@ -248,16 +298,16 @@ export function scanXml(xml: string): XElement {
   return root;
 
   /** An element's start: its declarations enter the scope, its names are resolved. */
-  function open(f: Frame, nm: Frame['name'], names: string[], values: string[], sc: Map<string, string>, st: Frame[], d: number): Frame {
+  function open(f: Frame, nm: Frame['name'], names: string[], values: string[], count: number, sc: Map<string, string>, st: Frame[], d: number): Frame {
     let saved: Map<string, string | undefined> | undefined;
     let plain = 0;
-    for (let k = 0; k < names.length; k++) {
+    for (let k = 0; k < count; k++) {
       const an = names[k]!;
       if (an === 'xmlns' || an.startsWith('xmlns:')) {
         const p = an === 'xmlns' ? '' : an.slice(6);
         saved ??= new Map();
         if (!saved.has(p)) saved.set(p, sc.get(p));
-        sc.set(p, values[k]!);
+        sc.set(p, internalized(values[k]!));
       } else {
         plain++;
       }
@@ -265,7 +315,7 @@ export function scanXml(xml: string): XElement {
     f.name = nm;
     f.ns = '';
     f.attrs = NONE;
-    f.first = done.length;
+    f.first = doneTop;
     f.text = '';
     f.saved = saved;
     try {
@@ -276,7 +326,7 @@ export function scanXml(xml: string): XElement {
         // Exactly its size: a list grown by push would keep 17 slots for one attribute.
         const attrs = new Array<XAttr>(plain);
         let at = 0;
-        for (let k = 0; k < names.length; k++) {
+        for (let k = 0; k < count; k++) {
           const an = names[k]!;
           if (an === 'xmlns' || an.startsWith('xmlns:')) continue;
           const q = nameAt(an, 0, an.length);
@@ -300,9 +350,9 @@ export function scanXml(xml: string): XElement {
     // Children are collected in one shared list and copied out at the end, each list exactly its
     // size (a list grown by push keeps up to half again as many slots: megabytes on a large answer).
     let children: readonly XElement[] = NONE;
-    if (done.length > f.first) {
-      children = done.slice(f.first);
-      done.length = f.first;
+    if (doneTop > f.first) {
+      children = done.slice(f.first, doneTop);
+      doneTop = f.first;
     }
     return { ns: f.ns, local: f.name.local, prefix: f.name.prefix, attrs: f.attrs, children, text: f.text };
   }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { attr, isNil, LONG_TEXT, parseXml, XmlError, XSI_NS } from './tree.js';
+import { attr, hasDoctype, isNil, LONG_TEXT, parseXml, XmlError, XSI_NS } from './tree.js';
 
 describe('namespace-resolved tree', () => {
   test('prefixes resolve to URIs; default namespace applies to elements, not attributes', () => {
@@ -90,5 +90,12 @@ describe('namespace-resolved tree', () => {
   });
   test('a DOCTYPE-like string inside content is not mistaken for one', () => {
     expect(parseXml('<r><![CDATA[<!DOCTYPE x>]]></r>').root.text).toBe('<!DOCTYPE x>');
+  });
+  test('a DOCTYPE is found behind many processing instructions, comments and other declarations, and not inside them', () => {
+    const many = `${'<?p x?><a/>'.repeat(2000)}${'<!-- <!DOCTYPE c> --><b/>'.repeat(2000)}`;
+    expect(hasDoctype(`<r>${many}<!ELEMENT e><!DOCTYPE r></r>`)).toBe(true);
+    expect(hasDoctype(`<r>${many}<?p <!DOCTYPE r> ?><![CDATA[<!DOCTYPE r>]]></r>`)).toBe(false);
+    expect(hasDoctype(`<r>${many}<!-- unterminated <!DOCTYPE r>`)).toBe(true);
+    expect(hasDoctype('<r><!-- a --><?p?><!doctype r></r>')).toBe(true);
   });
 });
