@@ -18,6 +18,12 @@ export const E2E_FILES = [
   'suites/suites-target.test.ts',
   'suites/rerun-commands.test.ts',
   'suites/transient.test.ts',
+  // Real TLS servers and proxies, the msw path against the direct one byte for byte, and whole CLI
+  // runs against servers that are not the service: slow proofs (12-22 s each on 2 cores), which
+  // took npm test to 120 s with issue 33's sequences.
+  'suites/network.test.ts',
+  'src/mock/direct.test.ts',
+  'suites/trust.test.ts',
 ];
 
 export const shared = {
