@@ -3,6 +3,7 @@ import { UsageError } from '../core/errors.js';
 import type { ResultRow, RunReport } from '../core/types.js';
 import { mergeReports, type MergeInput } from './merge.js';
 import { validateReport } from '../schema/json.js';
+import { verdictOfReport } from '../core/verdict.js';
 
 function row(operation: string, caseId: string, status: ResultRow['status'] = 'passed'): ResultRow {
   return { operation, group: 'reference', binding: 'get', case: caseId, check: 'shape', status, message: '', path: '', reproduce: '', findings: [] };
@@ -31,6 +32,26 @@ describe('mergeReports', () => {
     expect(m.summary).toEqual({ passed: 2, failed: 1, skipped: 0, known: 0, total: 3 });
     expect(m.durationMs).toBe(6000);
     expect(validateReport(m)).toEqual([]);
+  });
+
+  test('the shards\' transient answers are the run\'s: summed per cell; a shard\'s outage makes the merged run OUTAGE (it was lost before)', () => {
+    const cell = (binding: string, answers: number) => ({ operation: 'GetMeals', binding, exchanges: 50, answers, retries: answers, ambiguous: 0 });
+    const t = (unhealthy: boolean, cells: ReturnType<typeof cell>[]) => ({
+      exchanges: cells.reduce((n, c) => n + c.exchanges, 0), answers: cells.reduce((n, c) => n + c.answers, 0), retries: cells.reduce((n, c) => n + c.retries, 0),
+      ambiguous: 0, maxPercent: 20, unhealthy, cells,
+    });
+    const a: MergeInput = { source: 'a', report: report([row('GetThemes', 'default')], { transient: t(false, [cell('get', 2)]) }), shard: shard(1) };
+    const b: MergeInput = { source: 'b', report: report([row('GetMeals', 'default')], { transient: t(false, [cell('get', 3), cell('post', 1)]) }), shard: shard(2) };
+    const m = mergeReports([a, b]);
+    expect(m.transient).toEqual({ exchanges: 150, answers: 6, retries: 6, ambiguous: 0, maxPercent: 20, unhealthy: false,
+      cells: [{ ...cell('get', 5), exchanges: 100 }, cell('post', 1)] });
+    expect(verdictOfReport(m).verdict).toBe('PASS');
+    expect(validateReport(JSON.parse(JSON.stringify(m)))).toEqual([]);
+    const down: MergeInput = { ...b, report: { ...b.report, transient: t(true, [cell('get', 40)]) } };
+    expect(verdictOfReport(mergeReports([a, down])).verdict).toBe('OUTAGE');
+    // A shard without transient answers writes none: the merged run has what the others had.
+    expect(mergeReports([{ ...a, report: report([row('GetThemes', 'default')]) }, b]).transient).toEqual(b.report.transient);
+    expect(mergeReports([{ ...a, report: report([row('GetThemes', 'default')]) }, { ...b, report: report([row('GetMeals', 'default')]) }]).transient).toBeUndefined();
   });
 
   test('refuses a missing shard, a shard twice, shards of other plans or counts', () => {

@@ -5,6 +5,7 @@
  * (one operation × case in two inputs). Shards must all be of one plan and all be there.
  */
 import { mergeCoverage } from './coverage.js';
+import { mergeTransient } from './transient.js';
 import { LATENCY_CHECK, NOTHING_TESTED, PREFLIGHT_CASE, untestedExtent } from '../core/rows.js';
 import { OPERATIONS } from '../contract/catalogue.js';
 import { UsageError } from '../core/errors.js';
@@ -136,6 +137,7 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
   const bookings = withBookings.length === 0 ? undefined
     : { changed: withBookings.flatMap((i) => i.report.bookings!.changed), ...(Object.keys(short).length ? { short } : {}) };
   const coverage = mergeCoverage(inputs.map((i) => i.report.coverage));
+  const transient = mergeTransient(inputs.map((i) => i.report.transient));
   return {
     tool: first.report.tool,
     target: first.report.target,
@@ -159,5 +161,7 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
     ...(first.report.drift ? { drift: first.report.drift } : {}),
     // Each shard saw its cases' answers: the run's coverage is all of theirs joined.
     ...(coverage ? { coverage } : {}),
+    // A shard's gateway pages and dropped connections, and an outage seen by one, are the run's.
+    ...(transient ? { transient } : {}),
   };
 }

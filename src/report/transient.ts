@@ -50,3 +50,27 @@ export function transientLine(t: TransientSummary): string {
   return `${t.answers} transient answer${t.answers === 1 ? '' : 's'} (${share}% of ${t.exchanges} exchanges; unhealthy above ${t.maxPercent}%), `
     + `${t.retries} retr${t.retries === 1 ? 'y' : 'ies'}${t.ambiguous ? `, ${t.ambiguous} write${t.ambiguous === 1 ? '' : 's'} ambiguous (not re-sent)` : ''}`;
 }
+
+/**
+ * The transient answers of shards (`conformance merge`): totals and cells summed. A shard without
+ * any transient answer writes no summary (nor how many exchanges it made), so the share over the
+ * whole run cannot be computed: the merged run is unhealthy when a shard was (each judged its own
+ * traffic), and says the outage as that shard did. Undefined when no shard had any.
+ */
+export function mergeTransient(summaries: readonly (TransientSummary | undefined)[]): TransientSummary | undefined {
+  const given = summaries.filter((s): s is TransientSummary => s !== undefined);
+  if (given.length === 0) return undefined;
+  const cells = new Map<string, TransientCell>();
+  for (const c of given.flatMap((s) => s.cells)) {
+    const key = `${c.operation}\u0000${c.binding}`;
+    const was = cells.get(key);
+    cells.set(key, was ? { ...was, exchanges: was.exchanges + c.exchanges, answers: was.answers + c.answers, retries: was.retries + c.retries, ambiguous: was.ambiguous + c.ambiguous } : c);
+  }
+  const sum = (f: (s: TransientSummary) => number) => given.reduce((n, s) => n + f(s), 0);
+  const order = (b: string) => ['soap11', 'soap12', 'get', 'post'].indexOf(b);
+  return {
+    exchanges: sum((s) => s.exchanges), answers: sum((s) => s.answers), retries: sum((s) => s.retries), ambiguous: sum((s) => s.ambiguous),
+    maxPercent: given[0]!.maxPercent, unhealthy: given.some((s) => s.unhealthy),
+    cells: [...cells.values()].sort((a, b) => a.operation.localeCompare(b.operation) || order(a.binding) - order(b.binding)),
+  };
+}
