@@ -79,13 +79,19 @@ interface Fields {
   readonly list: readonly ElementField[];
   readonly byName: ReadonlyMap<string, { readonly f: ElementField; readonly i: number }>;
   readonly open: boolean;
+  /** For each of `list`, where its name's count is kept (its place in `byName`). */
+  readonly countAt: readonly number[];
+  /** Where the rejection field's count is kept (-1: the type has none among its fields). */
+  readonly rejectionAt: number;
 }
 const FIELDS = new WeakMap<EffectiveType, Fields>();
 function fieldsOf(typeName: string, e: EffectiveType): Fields {
   let fs = FIELDS.get(e);
   if (!fs) {
     const list = e.fields.filter((f): f is ElementField => f.kind === 'element');
-    FIELDS.set(e, (fs = { list, byName: new Map(list.map((f, i) => [f.name, { f, i }])), open: hasOpenFields(typeName) }));
+    const byName = new Map(list.map((f, i) => [f.name, { f, i }]));
+    const rejectionAt = e.rejection === undefined ? -1 : byName.get(e.rejection)?.i ?? -1;
+    FIELDS.set(e, (fs = { list, byName, open: hasOpenFields(typeName), countAt: list.map((f) => byName.get(f.name)!.i), rejectionAt }));
   }
   return fs;
 }
@@ -173,15 +179,17 @@ class Walker {
 
   /** Element content of a complex type: presence, multiplicity, order (closed types), unknown elements. */
   content(el: XElement, typeName: string, e: EffectiveType, path: string): void {
-    const { list: fields, byName, open } = fieldsOf(typeName, e);
+    const { list: fields, byName, open, countAt, rejectionAt } = fieldsOf(typeName, e);
     if (!open && e.orText === undefined && !isBlank(el.text)) {
       this.add('unexpected_text', path, `text ${quote(el.text, 60)} in ${el.local}, whose type ${typeName} holds only elements`, 'elements only', el.text.trim().slice(0, 60));
     }
     // Built only when a known name comes in another namespace (rare): most elements need neither.
     let inGroupNs: Set<string> | undefined;
-    const counts = new Map<string, number>();
+    // Each known name's count, by its place among the fields (an array, not a map per element).
+    const counts: number[] = new Array<number>(fields.length).fill(0);
     let wrongNsSeen: Set<string> | undefined;
-    let last: { i: number; name: string } | undefined;
+    let lastAt = -1;
+    let lastName = '';
 
     const paths = childPaths(path, el, this.marks);
     const kids = el.children;
@@ -191,15 +199,17 @@ class Walker {
       const known = byName.get(c.local);
       if (known && c.ns === this.ns) {
         const { f, i } = known;
-        const n = (counts.get(f.name) ?? 0) + 1;
-        counts.set(f.name, n);
+        const n = ++counts[i]!;
         if (n > 1 && f.max === 1) {
           this.add('duplicated_element', p, `duplicated element ${f.name}: at most one allowed in ${el.local}`, '1', String(n));
           continue;
         }
         if (!open) {
-          if (last && i < last.i) this.add('element_out_of_order', p, `element ${f.name} out of order: expected before ${last.name}`, `${f.name} before ${last.name}`, `${f.name} after ${last.name}`);
-          else last = { i, name: f.name };
+          if (lastAt >= 0 && i < lastAt) this.add('element_out_of_order', p, `element ${f.name} out of order: expected before ${lastName}`, `${f.name} before ${lastName}`, `${f.name} after ${lastName}`);
+          else {
+            lastAt = i;
+            lastName = f.name;
+          }
         }
         if (f.list) this.list(c, f, p);
         else this.element(c, f.type, f.nillable, p);
@@ -220,9 +230,10 @@ class Walker {
     }
 
     // An in-band rejection (a BaseResult carrying Error) need not hold the result's other fields.
-    const rejected = e.rejection !== undefined && counts.has(e.rejection);
-    for (const f of fields) {
-      if (f.min === 0 || rejected || counts.has(f.name) || wrongNsSeen?.has(f.name)) continue;
+    const rejected = rejectionAt >= 0 && counts[rejectionAt]! > 0;
+    for (let k = 0; k < fields.length; k++) {
+      const f = fields[k]!;
+      if (f.min === 0 || rejected || counts[countAt[k]!]! > 0 || wrongNsSeen?.has(f.name)) continue;
       const near = el.children.find((c) => c.local !== f.name && c.local.toLowerCase() === f.name.toLowerCase());
       const hint = near ? ` (an element ${near.local} is present: names are case-sensitive)` : '';
       this.add('missing_required_element', `${path}/${f.name}`, `missing required element ${f.name} in ${el.local}${hint}`, clarkOf(this.ns, f.name), '(absent)');

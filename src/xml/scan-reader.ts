@@ -89,6 +89,11 @@ function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
 }
 
+/** Whether a character ends a start tag's name (">", "/", white space; NaN past the end of the text). */
+function endsName(c: number): boolean {
+  return c === 0x3e || c === 0x2f || isSpace(c) || c !== c;
+}
+
 /**
  * The one copy V8 keeps of a string used as a property name. A namespace URI is compared with the
  * group namespace (a string literal: kept that way too) at every element by every walk; two such
@@ -181,14 +186,19 @@ export function scanXml(xml: string): XElement {
     if (lt < 0) break;
     const c = xml.charCodeAt(lt + 1);
     if (c === 0x2f /* / */) {
-      const gt = xml.indexOf('>', lt + 2);
-      if (gt < 0) bad('unterminated end tag', lt);
-      let e = gt;
-      while (e > lt + 2 && isSpace(xml.charCodeAt(e - 1))) e--;
-      if (depth === 0) bad(`end tag </${xml.slice(lt + 2, e)}> without a start tag`, lt);
+      // The usual end tag is the open element's name and ">" at once: compared in place, no search
+      // for ">" (a second pass over the name, which is most of an answer's characters).
+      const q = depth > 0 ? stack[depth - 1]!.name.qname : '';
+      let gt = lt + 2 + q.length;
+      if (depth === 0 || xml.charCodeAt(gt) !== 0x3e || !sameAt(xml, lt + 2, q)) {
+        gt = xml.indexOf('>', lt + 2);
+        if (gt < 0) bad('unterminated end tag', lt);
+        let e = gt;
+        while (e > lt + 2 && isSpace(xml.charCodeAt(e - 1))) e--;
+        if (depth === 0) bad(`end tag </${xml.slice(lt + 2, e)}> without a start tag`, lt);
+        if (e - (lt + 2) !== q.length || !sameAt(xml, lt + 2, q)) bad(`end tag </${xml.slice(lt + 2, e)}> does not match <${q}>`, lt);
+      }
       const f = stack[depth - 1]!;
-      const q = f.name.qname;
-      if (e - (lt + 2) !== q.length || !sameAt(xml, lt + 2, q)) bad(`end tag </${xml.slice(lt + 2, e)}> does not match <${q}>`, lt);
       depth--;
       const el = close(f);
       if (depth > 0) done[doneTop++] = el;
@@ -222,23 +232,23 @@ export function scanXml(xml: string): XElement {
       i = end + 2;
       continue;
     }
-    // A start tag: the name, then attributes up to ">" or "/>".
-    let j = lt + 1;
-    while (j < n) {
-      const k = xml.charCodeAt(j);
-      if (k === 0x3e || k === 0x2f || isSpace(k)) break;
-      j++;
-    }
-    if (j === lt + 1) bad('"<" not followed by a name', lt);
-    // Siblings mostly repeat a name (a list's items) or follow the order they did before (a record's
-    // fields): the one last opened at this depth, then the one that followed it last time, are tried before the map.
+    // A start tag: the name, then attributes up to ">" or "/>". Siblings mostly repeat a name (a
+    // list's items) or follow the order they did before (a record's fields): the one last opened at
+    // this depth, then the one that followed it last time, are compared in place (followed by the
+    // end of a name) before the name is scanned for and looked up.
     const prev = lastName[depth];
-    const len = j - lt - 1;
-    let name: Name;
-    if (prev !== undefined && prev.qname.length === len && sameAt(xml, lt + 1, prev.qname)) name = prev;
+    let name: Name | undefined;
+    let j = lt + 1;
+    if (prev !== undefined && sameAt(xml, lt + 1, prev.qname) && endsName(xml.charCodeAt(lt + 1 + prev.qname.length))) name = prev;
     else {
       const guess = prev?.next;
-      name = guess !== undefined && guess.qname.length === len && sameAt(xml, lt + 1, guess.qname) ? guess : nameAt(xml, lt + 1, j);
+      if (guess !== undefined && sameAt(xml, lt + 1, guess.qname) && endsName(xml.charCodeAt(lt + 1 + guess.qname.length))) name = guess;
+    }
+    if (name !== undefined) j += name.qname.length;
+    else {
+      while (j < n && !endsName(xml.charCodeAt(j))) j++;
+      if (j === lt + 1) bad('"<" not followed by a name', lt);
+      name = nameAt(xml, lt + 1, j);
       if (prev !== undefined && name.interned) prev.next = name;
     }
     lastName[depth] = name;
