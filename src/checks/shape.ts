@@ -45,14 +45,17 @@ function childPaths(path: string, el: XElement, marks: Marks): string[] {
   const kids = el.children;
   const n = kids.length;
   if (n === 0) return [];
+  // The parent's part built once, not once per child (a path is built for every element of an answer).
+  const head = `${path}/`;
   let allSame = true;
   for (let k = 1; k < n && allSame; k++) allSame = kids[k]!.local === kids[0]!.local;
   if (allSame) {
     // A list's items (one name): no counting.
     const local = kids[0]!.local;
-    if (n === 1) return [`${path}/${local}`];
+    if (n === 1) return [head + local];
+    const item = `${head}${local}[`;
     const out = new Array<string>(n);
-    for (let k = 0; k < n; k++) out[k] = `${path}/${local}[${k + 1}]`;
+    for (let k = 0; k < n; k++) out[k] = `${item}${k + 1}]`;
     return out;
   }
   // A record's fields (no name twice): no counting either.
@@ -62,15 +65,19 @@ function childPaths(path: string, el: XElement, marks: Marks): string[] {
     repeats = marks.seen.get(kids[k]!.local) === mark;
     marks.seen.set(kids[k]!.local, mark);
   }
-  if (!repeats) return kids.map((c) => `${path}/${c.local}`);
+  if (!repeats) {
+    const out = new Array<string>(n);
+    for (let k = 0; k < n; k++) out[k] = head + kids[k]!.local;
+    return out;
+  }
   const total = new Map<string, number>();
   for (const c of kids) total.set(c.local, (total.get(c.local) ?? 0) + 1);
   const seen = new Map<string, number>();
   return kids.map((c) => {
-    if (total.get(c.local) === 1) return `${path}/${c.local}`;
+    if (total.get(c.local) === 1) return head + c.local;
     const at = (seen.get(c.local) ?? 0) + 1;
     seen.set(c.local, at);
-    return `${path}/${c.local}[${at}]`;
+    return `${head}${c.local}[${at}]`;
   });
 }
 
