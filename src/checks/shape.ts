@@ -41,6 +41,18 @@ export interface ShapeOptions {
  */
 interface Marks { readonly seen: Map<string, number>; last: number }
 
+/** Children up to this many are searched for a repeated name pair by pair (fewer steps than a map's). */
+const FEW = 16;
+
+/** Whether two of `kids` (at most FEW) have the same local name. */
+function repeatsAmongFew(kids: readonly XElement[]): boolean {
+  for (let a = 1; a < kids.length; a++) {
+    const l = kids[a]!.local;
+    for (let b = 0; b < a; b++) if (kids[b]!.local === l) return true;
+  }
+  return false;
+}
+
 function childPaths(path: string, el: XElement, marks: Marks): string[] {
   const kids = el.children;
   const n = kids.length;
@@ -59,11 +71,14 @@ function childPaths(path: string, el: XElement, marks: Marks): string[] {
     return out;
   }
   // A record's fields (no name twice): no counting either.
-  const mark = ++marks.last;
   let repeats = false;
-  for (let k = 0; k < n && !repeats; k++) {
-    repeats = marks.seen.get(kids[k]!.local) === mark;
-    marks.seen.set(kids[k]!.local, mark);
+  if (n <= FEW) repeats = repeatsAmongFew(kids);
+  else {
+    const mark = ++marks.last;
+    for (let k = 0; k < n && !repeats; k++) {
+      repeats = marks.seen.get(kids[k]!.local) === mark;
+      marks.seen.set(kids[k]!.local, mark);
+    }
   }
   if (!repeats) {
     const out = new Array<string>(n);
