@@ -139,6 +139,7 @@ describe('the one-pass reader builds the same tree as fast-xml-parser\'s', () =>
     ['end tags with white space before ">"', '<r><a>1</a ><a>2</a\n><p:b xmlns:p="urn:p"></p:b\t></r>'],
     ['a start tag whose name ends the text', '<r><a/></r><a'],
     ['an end tag whose name ends the text', '<r><a></a'],
+    ['one-character texts and attribute values: digits, "&", CR, beyond Latin-1', '<r a="1" b="\r" c="é"><a>1</a><b>&amp;</b><c>\r</c><d>é</d><e>日</e><f>&#65;</f><g> </g><h>\n</h><i>0</i><j>ÿ</j><k>Ā</k></r>'],
     ['two roots', '<a/><b/>'],
     ['no root', '  <!-- -->  '],
   ])('on %s', (name, xml) => {

@@ -45,6 +45,12 @@ const SHORT_TEXTS_MAX = 65_536;
 
 /** A piece of the document as character data (decoded only when it holds "&" or CR); short ones shared. */
 function textOf(xml: string, from: number, to: number, shared: Map<string, string>): string {
+  if (to - from === 1) {
+    // One character (a digit, a flag: two of five texts of a large answer): V8 keeps one string for
+    // each character up to U+00FF, so neither a copy nor a lookup is needed.
+    const c = xml.charCodeAt(from);
+    if (c < 0x100 && c !== 0x26 /* & */ && c !== 0x0d /* CR */) return xml.charAt(from);
+  }
   let s = xml.slice(from, to);
   if (s.indexOf('&') >= 0 || s.indexOf('\r') >= 0) s = decodeText(s);
   if (s.length > SHORT_TEXT) return s;
