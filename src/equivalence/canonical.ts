@@ -188,20 +188,29 @@ export class EntryDigest {
       this.#index[parent] = index;
       this.#depth = parent + 1;
       const room = name.length + value.length + 80; // the characters, and room for four numbers and their marks
-      if (!same && room <= CHUNK) {
+      if (room <= CHUNK) {
         // The usual entry, written in one go: the same characters as the calls below would write.
         if (this.#at + room > CHUNK) this.#flush();
         const buf = this.#buf;
-        let at = writeNumber(buf, this.#at, parent);
-        buf[at++] = 0x3a; // ':'
-        at = writeNumber(buf, at, name.length + 1 + (index === 0 ? 0 : 2 + digitCount(index)));
-        buf[at++] = 0x3a;
-        buf[at++] = 0x2f; // '/'
-        for (let i = 0; i < name.length; i++) buf[at++] = name.charCodeAt(i);
-        if (index !== 0) {
-          buf[at++] = 0x5b; // '['
-          at = writeNumber(buf, at, index);
-          buf[at++] = 0x5d; // ']'
+        let at: number;
+        if (same) {
+          // The step the previous entry had there (a text() after its element's entry): `parent+1:0:`.
+          at = writeNumber(buf, this.#at, parent + 1);
+          buf[at++] = 0x3a;
+          buf[at++] = 0x30; // '0'
+          buf[at++] = 0x3a;
+        } else {
+          at = writeNumber(buf, this.#at, parent);
+          buf[at++] = 0x3a; // ':'
+          at = writeNumber(buf, at, name.length + 1 + (index === 0 ? 0 : 2 + digitCount(index)));
+          buf[at++] = 0x3a;
+          buf[at++] = 0x2f; // '/'
+          for (let i = 0; i < name.length; i++) buf[at++] = name.charCodeAt(i);
+          if (index !== 0) {
+            buf[at++] = 0x5b; // '['
+            at = writeNumber(buf, at, index);
+            buf[at++] = 0x5d; // ']'
+          }
         }
         at = writeNumber(buf, at, value.length);
         buf[at++] = 0x3a;
