@@ -13,6 +13,8 @@
  *                     before issue 35 (fast-xml-parser, tree after libxml2) or after it (the
  *                     one-pass reader, tree built while libxml2 reads): MB/s, peak RSS of this
  *                     process and of the validator process, the findings (one process per reader)
+ *   stages FILE [RUNS] CPU of each stage of the checking process alone (decoding, scans, tree, digest,
+ *                     checks), RUNS times after a warm-up (run compiled, with --expose-gc)
  *   memory FILE       where the memory of one large answer goes, each part measured alone as the
  *                     heap it keeps after a collection (run with --expose-gc)
  */
@@ -26,9 +28,9 @@ import type { Exchange } from '../../src/core/types.js';
 import { canonicalResult, compareBindings, detachedView } from '../../src/equivalence/compare.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, serializeResult, type DataObject } from '../../src/mock/index.js';
 import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
-import { parseXml, PARSER_OPTIONS, setScanReaderMinChars } from '../../src/xml/tree.js';
+import { hasDoctype, parseXml, PARSER_OPTIONS, setScanReaderMinChars } from '../../src/xml/tree.js';
 import { serialize } from 'node:v8';
-import { checkBudgetMs } from '../../src/xml/limits.js';
+import { checkBudgetMs, scanMarkup } from '../../src/xml/limits.js';
 import { stopValidatorProcess, validatorPeakRss } from '../../src/schema/validator-process.js';
 import { XMLParser } from 'fast-xml-parser';
 import { MB, stat } from './common.js';
@@ -218,6 +220,41 @@ async function pipeline(file: string, which: string) {
   };
 }
 
+/**
+ * CPU milliseconds of each stage of the checking process's reading of one answer, each alone after
+ * a full collection (collections it causes included), `runs` times: the decoding, the DOCTYPE and
+ * markup scans, the one-pass reader's tree, the comparison's digest and the checks (libxml2's
+ * outcome taken before, not timed). Minimum and median of the runs.
+ */
+function stages(file: string, runs: number) {
+  const gc = globalThis.gc!;
+  const body = readFileSync(file);
+  const validator = createDocumentValidator(DEFAULT_NAMESPACES, { maxBytes: 64 * MB });
+  const ms: Record<string, number[]> = {};
+  const timed = <T>(stage: string, f: () => T): T => {
+    gc();
+    const c0 = process.cpuUsage();
+    const out = f();
+    const c = process.cpuUsage(c0);
+    (ms[stage] ??= []).push((c.user + c.system) / 1000);
+    return out;
+  };
+  setScanReaderMinChars(256 * 1024);
+  for (let i = 0; i <= runs; i++) {
+    const ctx = new CheckContext({ op, binding: 'soap11', caseId: 'large', caseKind: 'valid', namespaces: DEFAULT_NAMESPACES, exchange: exchange(body), validator });
+    const text = timed('decode', () => new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(body));
+    timed('doctype', () => hasDoctype(text));
+    timed('markup', () => scanMarkup(text));
+    timed('tree', () => parseXml(text));
+    ctx.xml();
+    ctx.libxml();
+    timed('digest', () => detachedView(op, ctx, () => ctx).digest(true));
+    timed('checks', () => runChecks(ctx, CHECKS));
+    if (i === 0) for (const k of Object.keys(ms)) ms[k] = []; // the first run warms up
+  }
+  return { bytes: body.length, runs, cpuMs: Object.fromEntries(Object.entries(ms).map(([k, v]) => [k, stat(v)])) };
+}
+
 /** The heap each stage of reading one answer keeps, measured alone after a full collection. */
 function memory(file: string) {
   const gc = globalThis.gc!;
@@ -252,10 +289,12 @@ if (mode === 'gen') {
   process.stdout.write(`${JSON.stringify(check(args[0]!, args[1] ?? 'libxmljs2'))}\n`);
 } else if (mode === 'unit') {
   process.stdout.write(`${JSON.stringify(unit(args[0]!))}\n`);
+} else if (mode === 'stages') {
+  process.stdout.write(`${JSON.stringify(stages(args[0]!, Number(args[1] ?? 9)))}\n`);
 } else if (mode === 'memory') {
   process.stdout.write(`${JSON.stringify(memory(args[0]!))}\n`);
 } else if (mode === 'pipeline') {
   process.stdout.write(`${JSON.stringify(await pipeline(args[0]!, args[1] ?? 'after'))}\n`);
 } else if (mode !== undefined) {
-  throw new Error('usage: large.ts gen DIR MB... | check FILE [wasm] | unit FILE | pipeline FILE before|after | memory FILE');
+  throw new Error('usage: large.ts gen DIR MB... | check FILE [wasm] | unit FILE | pipeline FILE before|after | stages FILE [RUNS] | memory FILE');
 }

@@ -180,6 +180,17 @@ describe('shape reports', () => {
     expect(f).toEqual([expect.objectContaining({ path: `${APR}/RoomId[2]`, message: 'duplicated element RoomId: at most one allowed in amendmentPriceRequestResult' })]);
   });
 
+  test('a duplicated singleton among more children than are compared pair by pair (over 16): the same paths', () => {
+    let children = 0;
+    const f = shaped('AmendmentPriceRequest', (r) => { for (let k = 0; k < 17; k++) r.children.splice(2, 0, node('RoomId', [], [], '8')); children = r.children.length; });
+    expect(children).toBeGreaterThan(16);
+    expect(f[0]).toEqual(expect.objectContaining({ path: `${APR}/RoomId[2]`, message: 'duplicated element RoomId: at most one allowed in amendmentPriceRequestResult' }));
+    // As before the pair-by-pair search (the findings are bounded: three, then one counting the rest).
+    expect(f.map((x) => [x.code, x.path.split('/').pop()])).toEqual([
+      ['duplicated_element', 'RoomId[2]'], ['duplicated_element', 'RoomId[3]'], ['duplicated_element', 'RoomId[4]'], ['duplicated_element', 'RoomId'],
+    ]);
+  });
+
   test('an element out of order in a closed type', () => {
     const f = shaped('CancelTransferBooking', (r) => { r.children.reverse(); });
     expect(f.map((x) => [x.path.split('/').pop(), x.message])).toEqual([

@@ -41,36 +41,58 @@ export interface ShapeOptions {
  */
 interface Marks { readonly seen: Map<string, number>; last: number }
 
+/** Children up to this many are searched for a repeated name pair by pair (fewer steps than a map's). */
+const FEW = 16;
+
+/** Whether two of `kids` (at most FEW) have the same local name. */
+function repeatsAmongFew(kids: readonly XElement[]): boolean {
+  for (let a = 1; a < kids.length; a++) {
+    const l = kids[a]!.local;
+    for (let b = 0; b < a; b++) if (kids[b]!.local === l) return true;
+  }
+  return false;
+}
+
 function childPaths(path: string, el: XElement, marks: Marks): string[] {
   const kids = el.children;
   const n = kids.length;
   if (n === 0) return [];
+  // The parent's part built once, not once per child (a path is built for every element of an answer).
+  const head = `${path}/`;
   let allSame = true;
   for (let k = 1; k < n && allSame; k++) allSame = kids[k]!.local === kids[0]!.local;
   if (allSame) {
     // A list's items (one name): no counting.
     const local = kids[0]!.local;
-    if (n === 1) return [`${path}/${local}`];
+    if (n === 1) return [head + local];
+    const item = `${head}${local}[`;
     const out = new Array<string>(n);
-    for (let k = 0; k < n; k++) out[k] = `${path}/${local}[${k + 1}]`;
+    for (let k = 0; k < n; k++) out[k] = `${item}${k + 1}]`;
     return out;
   }
   // A record's fields (no name twice): no counting either.
-  const mark = ++marks.last;
   let repeats = false;
-  for (let k = 0; k < n && !repeats; k++) {
-    repeats = marks.seen.get(kids[k]!.local) === mark;
-    marks.seen.set(kids[k]!.local, mark);
+  if (n <= FEW) repeats = repeatsAmongFew(kids);
+  else {
+    const mark = ++marks.last;
+    for (let k = 0; k < n && !repeats; k++) {
+      repeats = marks.seen.get(kids[k]!.local) === mark;
+      marks.seen.set(kids[k]!.local, mark);
+    }
   }
-  if (!repeats) return kids.map((c) => `${path}/${c.local}`);
+  if (!repeats) {
+    const out = new Array<string>(n);
+    for (let k = 0; k < n; k++) out[k] = head + kids[k]!.local;
+    return out;
+  }
   const total = new Map<string, number>();
   for (const c of kids) total.set(c.local, (total.get(c.local) ?? 0) + 1);
   const seen = new Map<string, number>();
   return kids.map((c) => {
-    if (total.get(c.local) === 1) return `${path}/${c.local}`;
+    if (total.get(c.local) === 1) return head + c.local;
     const at = (seen.get(c.local) ?? 0) + 1;
     seen.set(c.local, at);
-    return `${path}/${c.local}[${at}]`;
+    return `${head}${c.local}[${at}]`;
   });
 }
 
@@ -79,13 +101,19 @@ interface Fields {
   readonly list: readonly ElementField[];
   readonly byName: ReadonlyMap<string, { readonly f: ElementField; readonly i: number }>;
   readonly open: boolean;
+  /** For each of `list`, where its name's count is kept (its place in `byName`). */
+  readonly countAt: readonly number[];
+  /** Where the rejection field's count is kept (-1: the type has none among its fields). */
+  readonly rejectionAt: number;
 }
 const FIELDS = new WeakMap<EffectiveType, Fields>();
 function fieldsOf(typeName: string, e: EffectiveType): Fields {
   let fs = FIELDS.get(e);
   if (!fs) {
     const list = e.fields.filter((f): f is ElementField => f.kind === 'element');
-    FIELDS.set(e, (fs = { list, byName: new Map(list.map((f, i) => [f.name, { f, i }])), open: hasOpenFields(typeName) }));
+    const byName = new Map(list.map((f, i) => [f.name, { f, i }]));
+    const rejectionAt = e.rejection === undefined ? -1 : byName.get(e.rejection)?.i ?? -1;
+    FIELDS.set(e, (fs = { list, byName, open: hasOpenFields(typeName), countAt: list.map((f) => byName.get(f.name)!.i), rejectionAt }));
   }
   return fs;
 }
@@ -173,15 +201,17 @@ class Walker {
 
   /** Element content of a complex type: presence, multiplicity, order (closed types), unknown elements. */
   content(el: XElement, typeName: string, e: EffectiveType, path: string): void {
-    const { list: fields, byName, open } = fieldsOf(typeName, e);
+    const { list: fields, byName, open, countAt, rejectionAt } = fieldsOf(typeName, e);
     if (!open && e.orText === undefined && !isBlank(el.text)) {
       this.add('unexpected_text', path, `text ${quote(el.text, 60)} in ${el.local}, whose type ${typeName} holds only elements`, 'elements only', el.text.trim().slice(0, 60));
     }
     // Built only when a known name comes in another namespace (rare): most elements need neither.
     let inGroupNs: Set<string> | undefined;
-    const counts = new Map<string, number>();
+    // Each known name's count, by its place among the fields (an array, not a map per element).
+    const counts: number[] = new Array<number>(fields.length).fill(0);
     let wrongNsSeen: Set<string> | undefined;
-    let last: { i: number; name: string } | undefined;
+    let lastAt = -1;
+    let lastName = '';
 
     const paths = childPaths(path, el, this.marks);
     const kids = el.children;
@@ -191,15 +221,17 @@ class Walker {
       const known = byName.get(c.local);
       if (known && c.ns === this.ns) {
         const { f, i } = known;
-        const n = (counts.get(f.name) ?? 0) + 1;
-        counts.set(f.name, n);
+        const n = ++counts[i]!;
         if (n > 1 && f.max === 1) {
           this.add('duplicated_element', p, `duplicated element ${f.name}: at most one allowed in ${el.local}`, '1', String(n));
           continue;
         }
         if (!open) {
-          if (last && i < last.i) this.add('element_out_of_order', p, `element ${f.name} out of order: expected before ${last.name}`, `${f.name} before ${last.name}`, `${f.name} after ${last.name}`);
-          else last = { i, name: f.name };
+          if (lastAt >= 0 && i < lastAt) this.add('element_out_of_order', p, `element ${f.name} out of order: expected before ${lastName}`, `${f.name} before ${lastName}`, `${f.name} after ${lastName}`);
+          else {
+            lastAt = i;
+            lastName = f.name;
+          }
         }
         if (f.list) this.list(c, f, p);
         else this.element(c, f.type, f.nillable, p);
@@ -220,9 +252,10 @@ class Walker {
     }
 
     // An in-band rejection (a BaseResult carrying Error) need not hold the result's other fields.
-    const rejected = e.rejection !== undefined && counts.has(e.rejection);
-    for (const f of fields) {
-      if (f.min === 0 || rejected || counts.has(f.name) || wrongNsSeen?.has(f.name)) continue;
+    const rejected = rejectionAt >= 0 && counts[rejectionAt]! > 0;
+    for (let k = 0; k < fields.length; k++) {
+      const f = fields[k]!;
+      if (f.min === 0 || rejected || counts[countAt[k]!]! > 0 || wrongNsSeen?.has(f.name)) continue;
       const near = el.children.find((c) => c.local !== f.name && c.local.toLowerCase() === f.name.toLowerCase());
       const hint = near ? ` (an element ${near.local} is present: names are case-sensitive)` : '';
       this.add('missing_required_element', `${path}/${f.name}`, `missing required element ${f.name} in ${el.local}${hint}`, clarkOf(this.ns, f.name), '(absent)');

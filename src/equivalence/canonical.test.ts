@@ -126,6 +126,18 @@ describe('canonicalDigest: the digest EntryDigest gives for canonicalEntries\' l
     }), { numRuns: 400 });
   });
 
+  test('on wide generated records (up to 24 children: names repeated among the few compared pair by pair and among more), the entries as before issue 35', () => {
+    const leaf = fc.record({ ns: fc.constantFrom('urn:g', 'urn:g', 'urn:a/b'), local: fc.constantFrom('x', 'y', 'meal', 'id', 'name'), text: fc.constantFrom('', '1.50', '7') });
+    const wide = fc.record({
+      ns: fc.constant('urn:g'), local: fc.constant('r'), prefix: fc.constant(''), attrs: fc.constant([]), text: fc.constant(''),
+      children: fc.array(leaf.map((l) => ({ ...l, prefix: '', attrs: [], children: [] })), { maxLength: 24 }),
+    });
+    fc.assert(fc.property(wide, fc.constantFrom('anyType', 'GetMealsResult'), (el, type) => {
+      same(el, type, 'urn:g');
+      expect(canonicalEntries(el, type, 'urn:g')).toEqual(entriesBefore(el, type, 'urn:g'));
+    }), { numRuns: 300 });
+  });
+
   test('an entry given whole or as its parent\'s place and step hashes alike, and a path split differently does not collide', () => {
     const whole = new EntryDigest();
     const stepped = new EntryDigest();

@@ -188,20 +188,29 @@ export class EntryDigest {
       this.#index[parent] = index;
       this.#depth = parent + 1;
       const room = name.length + value.length + 80; // the characters, and room for four numbers and their marks
-      if (!same && room <= CHUNK) {
+      if (room <= CHUNK) {
         // The usual entry, written in one go: the same characters as the calls below would write.
         if (this.#at + room > CHUNK) this.#flush();
         const buf = this.#buf;
-        let at = writeNumber(buf, this.#at, parent);
-        buf[at++] = 0x3a; // ':'
-        at = writeNumber(buf, at, name.length + 1 + (index === 0 ? 0 : 2 + digitCount(index)));
-        buf[at++] = 0x3a;
-        buf[at++] = 0x2f; // '/'
-        for (let i = 0; i < name.length; i++) buf[at++] = name.charCodeAt(i);
-        if (index !== 0) {
-          buf[at++] = 0x5b; // '['
-          at = writeNumber(buf, at, index);
-          buf[at++] = 0x5d; // ']'
+        let at: number;
+        if (same) {
+          // The step the previous entry had there (a text() after its element's entry): `parent+1:0:`.
+          at = writeNumber(buf, this.#at, parent + 1);
+          buf[at++] = 0x3a;
+          buf[at++] = 0x30; // '0'
+          buf[at++] = 0x3a;
+        } else {
+          at = writeNumber(buf, this.#at, parent);
+          buf[at++] = 0x3a; // ':'
+          at = writeNumber(buf, at, name.length + 1 + (index === 0 ? 0 : 2 + digitCount(index)));
+          buf[at++] = 0x3a;
+          buf[at++] = 0x2f; // '/'
+          for (let i = 0; i < name.length; i++) buf[at++] = name.charCodeAt(i);
+          if (index !== 0) {
+            buf[at++] = 0x5b; // '['
+            at = writeNumber(buf, at, index);
+            buf[at++] = 0x5d; // ']'
+          }
         }
         at = writeNumber(buf, at, value.length);
         buf[at++] = 0x3a;
@@ -425,7 +434,8 @@ function children<P>(w: Walk<P>, el: XElement, at: P, namePath: string, fields: 
   let allSame = true;
   for (let k = 1; k < n && allSame; k++) allSame = kids[k]!.local === first.local && kids[k]!.ns === first.ns;
   let repeats = false;
-  if (!allSame) {
+  if (!allSame && n <= FEW && sameNamespace(kids, ns)) repeats = repeatsAmongFew(kids);
+  else if (!allSame) {
     const mark = ++w.marks.last;
     const seenNames = w.marks.seen;
     for (let k = 0; k < n && !repeats; k++) {
@@ -461,6 +471,23 @@ function children<P>(w: Walk<P>, el: XElement, at: P, namePath: string, fields: 
     if (f?.list) list(w, c, f.list, at, nm, indexed ? i : 0, childNames);
     else visit(w, c, f?.type, at, nm, indexed ? i : 0, childNames);
   }
+}
+
+/** Children up to this many, all in the group namespace, are searched for a repeated name pair by pair (fewer steps than a map's). */
+const FEW = 16;
+
+function sameNamespace(kids: readonly XElement[], ns: string): boolean {
+  for (let k = 0; k < kids.length; k++) if (kids[k]!.ns !== ns) return false;
+  return true;
+}
+
+/** Whether two of `kids` (few, all in the group namespace: named by their local names) have the same name. */
+function repeatsAmongFew(kids: readonly XElement[]): boolean {
+  for (let a = 1; a < kids.length; a++) {
+    const l = kids[a]!.local;
+    for (let b = 0; b < a; b++) if (kids[b]!.local === l) return true;
+  }
+  return false;
 }
 
 function list<P>(w: Walk<P>, el: XElement, item: ListItem, parent: P, name: string, index: number, namePath: string): void {

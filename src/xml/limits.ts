@@ -94,7 +94,8 @@ export function scanMarkup(xml: string): MarkupStats {
     let j = i + 1;
     while (j < n) {
       const c = xml.charCodeAt(j);
-      if (isSpace(c) || c === 0x3e /* > */ || c === 0x2f /* / */) break;
+      // Most characters of a name are past '>' (0x3e), above every character that ends it: one comparison.
+      if (c <= 0x3e && (isSpace(c) || c === 0x3e /* > */ || c === 0x2f /* / */)) break;
       j++;
     }
     const nameEnd = j;
@@ -111,7 +112,7 @@ export function scanMarkup(xml: string): MarkupStats {
       const nameStart = j;
       while (j < n) {
         const m = xml.charCodeAt(j);
-        if (m === 0x3d /* = */ || m === 0x3e /* > */ || isSpace(m)) break;
+        if (m <= 0x3e && (m === 0x3d /* = */ || m === 0x3e /* > */ || isSpace(m))) break;
         j++;
       }
       const attrEnd = j;

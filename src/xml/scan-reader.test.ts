@@ -135,6 +135,11 @@ describe('the one-pass reader builds the same tree as fast-xml-parser\'s', () =>
     ['a DOCTYPE', '<!DOCTYPE r [<!ENTITY x "y">]><r>&x;</r>'],
     ['an undeclared element prefix', '<p:r/>'],
     ['an undeclared attribute prefix', '<r><c q:a="1"/></r>'],
+    ['sibling names that start with the name before them or with the one that followed it (compared in place)', '<r><ab/><abc>1</abc><ab>2</ab><a>3</a><ab x="1"/><ab\n/><abc>4</abc><ab\t>5</ab><abc/><ab/></r>'],
+    ['end tags with white space before ">"', '<r><a>1</a ><a>2</a\n><p:b xmlns:p="urn:p"></p:b\t></r>'],
+    ['a start tag whose name ends the text', '<r><a/></r><a'],
+    ['an end tag whose name ends the text', '<r><a></a'],
+    ['one-character texts and attribute values: digits, "&", CR, beyond Latin-1', '<r a="1" b="\r" c="é"><a>1</a><b>&amp;</b><c>\r</c><d>é</d><e>日</e><f>&#65;</f><g> </g><h>\n</h><i>0</i><j>ÿ</j><k>Ā</k></r>'],
     ['two roots', '<a/><b/>'],
     ['no root', '  <!-- -->  '],
   ])('on %s', (name, xml) => {
@@ -184,6 +189,18 @@ describe('where the readers differ on purpose', () => {
   ])('the one-pass reader refuses, with a clear message, %s (fast-xml-parser guesses at all but the last)', (_what, xml, message) => {
     expect(() => parseXml(xml, 'scan')).toThrow(XmlError);
     expect(() => parseXml(xml, 'scan')).toThrow(message);
+  });
+});
+
+describe('end tags the one-pass reader refuses (fast-xml-parser guesses; libxml2 refuses them too)', () => {
+  test.each([
+    ['a name its start tag begins with', '<r><ab></a></ab></r>', 'end tag </a> does not match <ab> (line 1, column 8)'],
+    ['a longer name than its start tag', '<r><a></ab></r>', 'end tag </ab> does not match <a> (line 1, column 7)'],
+    ['the same name, then more characters', '<r><a></a b></r>', 'end tag </a b> does not match <a> (line 1, column 7)'],
+    ['no start tag', '<r/></r>', 'end tag </r> without a start tag (line 1, column 5)'],
+    ['no ">"', '<r><a></a', 'unterminated end tag (line 1, column 7)'],
+  ])('%s', (_name, xml, message) => {
+    expect(() => parseXml(xml, 'scan')).toThrow(new XmlError(`not well-formed XML: ${message}`));
   });
 });
 

@@ -45,6 +45,12 @@ const SHORT_TEXTS_MAX = 65_536;
 
 /** A piece of the document as character data (decoded only when it holds "&" or CR); short ones shared. */
 function textOf(xml: string, from: number, to: number, shared: Map<string, string>): string {
+  if (to - from === 1) {
+    // One character (a digit, a flag: two of five texts of a large answer): V8 keeps one string for
+    // each character up to U+00FF, so neither a copy nor a lookup is needed.
+    const c = xml.charCodeAt(from);
+    if (c < 0x100 && c !== 0x26 /* & */ && c !== 0x0d /* CR */) return xml.charAt(from);
+  }
   let s = xml.slice(from, to);
   if (s.indexOf('&') >= 0 || s.indexOf('\r') >= 0) s = decodeText(s);
   if (s.length > SHORT_TEXT) return s;
@@ -87,6 +93,14 @@ function nameAt(xml: string, from: number, to: number): Name {
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x0a || c === 0x09 || c === 0x0d;
+}
+
+/**
+ * Whether a character ends a start tag's name (">", "/", white space; NaN past the end of the text).
+ * Most characters of a name are past '>' (0x3e), above every character that ends it: one comparison.
+ */
+function endsName(c: number): boolean {
+  return c > 0x3e ? false : c === 0x3e || c === 0x2f || isSpace(c) || c !== c;
 }
 
 /**
@@ -181,14 +195,19 @@ export function scanXml(xml: string): XElement {
     if (lt < 0) break;
     const c = xml.charCodeAt(lt + 1);
     if (c === 0x2f /* / */) {
-      const gt = xml.indexOf('>', lt + 2);
-      if (gt < 0) bad('unterminated end tag', lt);
-      let e = gt;
-      while (e > lt + 2 && isSpace(xml.charCodeAt(e - 1))) e--;
-      if (depth === 0) bad(`end tag </${xml.slice(lt + 2, e)}> without a start tag`, lt);
+      // The usual end tag is the open element's name and ">" at once: compared in place, no search
+      // for ">" (a second pass over the name, which is most of an answer's characters).
+      const q = depth > 0 ? stack[depth - 1]!.name.qname : '';
+      let gt = lt + 2 + q.length;
+      if (depth === 0 || xml.charCodeAt(gt) !== 0x3e || !sameAt(xml, lt + 2, q)) {
+        gt = xml.indexOf('>', lt + 2);
+        if (gt < 0) bad('unterminated end tag', lt);
+        let e = gt;
+        while (e > lt + 2 && isSpace(xml.charCodeAt(e - 1))) e--;
+        if (depth === 0) bad(`end tag </${xml.slice(lt + 2, e)}> without a start tag`, lt);
+        if (e - (lt + 2) !== q.length || !sameAt(xml, lt + 2, q)) bad(`end tag </${xml.slice(lt + 2, e)}> does not match <${q}>`, lt);
+      }
       const f = stack[depth - 1]!;
-      const q = f.name.qname;
-      if (e - (lt + 2) !== q.length || !sameAt(xml, lt + 2, q)) bad(`end tag </${xml.slice(lt + 2, e)}> does not match <${q}>`, lt);
       depth--;
       const el = close(f);
       if (depth > 0) done[doneTop++] = el;
@@ -222,23 +241,23 @@ export function scanXml(xml: string): XElement {
       i = end + 2;
       continue;
     }
-    // A start tag: the name, then attributes up to ">" or "/>".
-    let j = lt + 1;
-    while (j < n) {
-      const k = xml.charCodeAt(j);
-      if (k === 0x3e || k === 0x2f || isSpace(k)) break;
-      j++;
-    }
-    if (j === lt + 1) bad('"<" not followed by a name', lt);
-    // Siblings mostly repeat a name (a list's items) or follow the order they did before (a record's
-    // fields): the one last opened at this depth, then the one that followed it last time, are tried before the map.
+    // A start tag: the name, then attributes up to ">" or "/>". Siblings mostly repeat a name (a
+    // list's items) or follow the order they did before (a record's fields): the one last opened at
+    // this depth, then the one that followed it last time, are compared in place (followed by the
+    // end of a name) before the name is scanned for and looked up.
     const prev = lastName[depth];
-    const len = j - lt - 1;
-    let name: Name;
-    if (prev !== undefined && prev.qname.length === len && sameAt(xml, lt + 1, prev.qname)) name = prev;
+    let name: Name | undefined;
+    let j = lt + 1;
+    if (prev !== undefined && sameAt(xml, lt + 1, prev.qname) && endsName(xml.charCodeAt(lt + 1 + prev.qname.length))) name = prev;
     else {
       const guess = prev?.next;
-      name = guess !== undefined && guess.qname.length === len && sameAt(xml, lt + 1, guess.qname) ? guess : nameAt(xml, lt + 1, j);
+      if (guess !== undefined && sameAt(xml, lt + 1, guess.qname) && endsName(xml.charCodeAt(lt + 1 + guess.qname.length))) name = guess;
+    }
+    if (name !== undefined) j += name.qname.length;
+    else {
+      while (j < n && !endsName(xml.charCodeAt(j))) j++;
+      if (j === lt + 1) bad('"<" not followed by a name', lt);
+      name = nameAt(xml, lt + 1, j);
       if (prev !== undefined && name.interned) prev.next = name;
     }
     lastName[depth] = name;
@@ -259,7 +278,7 @@ export function scanXml(xml: string): XElement {
       const a = j;
       while (j < n) {
         const m = xml.charCodeAt(j);
-        if (m === 0x3d /* = */ || m === 0x3e || m === 0x2f || isSpace(m)) break;
+        if (m <= 0x3e && (m === 0x3d /* = */ || m === 0x3e || m === 0x2f || isSpace(m))) break;
         j++;
       }
       const an = xml.slice(a, j);

@@ -361,11 +361,12 @@ export function attr(el: XElement, local: string, ns = ''): string | undefined {
 
 /** True when the element carries xsi:nil="true" (or "1"). */
 export function isNil(el: XElement): boolean {
+  if (el.attrs.length === 0) return false; // most elements: asked of every element by every walk
   const v = attr(el, 'nil', XSI_NS)?.trim();
   return v === 'true' || v === '1';
 }
 
 /** Text is whitespace only (XML whitespace: space, tab, CR, LF). */
 export function isBlank(s: string): boolean {
-  return /^[ \t\r\n]*$/.test(s);
+  return s === '' || /^[ \t\r\n]*$/.test(s);
 }
