@@ -15,6 +15,13 @@ import { resultElement, validParams } from '../../test/support/mock.js';
 
 const CLIENTS = 64;
 const DURATION_MS = 10_000;
+/**
+ * The same load before the measured part: V8 grows its young generation and compiles the hot code
+ * in the first seconds of a load, and when it does so depends on how fast the code is (after
+ * issue 35's faster XML scans it moved from before the half-way probe to after it). Memory is
+ * judged once that has happened.
+ */
+const WARMUP_MS = 6_000;
 
 let mock: RunningMock;
 let pool: Pool;
@@ -49,17 +56,11 @@ describe('the mock under load', () => {
     const latencies: number[] = [];
     let done = 0;
     let checked = 0;
-    const t0 = Date.now();
-    const end = t0 + DURATION_MS;
+    let end = Date.now() + WARMUP_MS;
+    const load = (client: (id: number) => Promise<void>) => Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i)));
     let first: MemoryFigures | undefined;
     let mid: MemoryFigures | undefined;
     let last: MemoryFigures | undefined;
-    // Memory after GC at 1 s, half-way and in the last second, with the load running.
-    const probes = [
-      setTimeout(() => { first = memoryAfterGc(); }, 1_000),
-      setTimeout(() => { mid = memoryAfterGc(); }, DURATION_MS / 2),
-      setTimeout(() => { last = memoryAfterGc(); }, DURATION_MS - 700),
-    ];
 
     const client = async (id: number) => {
       for (let i = id; Date.now() < end; i += CLIENTS) {
@@ -84,13 +85,25 @@ describe('the mock under load', () => {
         if (errors.length > 20) return;
       }
     };
-    await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i)));
+    // The warm-up, then the measured load.
+    await load(client);
+    const warm = { done, errors: errors.length };
+    latencies.length = 0;
+    const t0 = Date.now();
+    end = t0 + DURATION_MS;
+    // Memory after GC at 1 s, half-way and in the last second, with the load running.
+    const probes = [
+      setTimeout(() => { first = memoryAfterGc(); }, 1_000),
+      setTimeout(() => { mid = memoryAfterGc(); }, DURATION_MS / 2),
+      setTimeout(() => { last = memoryAfterGc(); }, DURATION_MS - 700),
+    ];
+    await load(client);
     probes.forEach(clearTimeout);
     const elapsed = Date.now() - t0;
     latencies.sort((a, b) => a - b);
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!.toFixed(1);
     const connected = pool.stats.connected;
-    console.log(`[load] ${done} requests in ${elapsed} ms (${Math.round(done / (elapsed / 1000))}/s) over ${connected} keep-alive connections; `
+    console.log(`[load] warm-up: ${warm.done} requests in ${WARMUP_MS} ms, ${warm.errors} errors; then ${done - warm.done} requests in ${elapsed} ms (${Math.round((done - warm.done) / (elapsed / 1000))}/s) over ${connected} keep-alive connections; `
       + `latency p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${pct(1)} ms; ${checked} answers parsed completely; errors ${errors.length}`);
     if (first && mid && last) {
       const row = (k: keyof MemoryFigures) => `${k} ${mib(first![k])} → ${mib(mid![k])} → ${mib(last![k])}`;
@@ -108,5 +121,5 @@ describe('the mock under load', () => {
     // sockets), then levels off: the second half adds little, and the whole is bounded.
     expect(last!.rss - mid!.rss).toBeLessThan(48 * MiB);
     expect(last!.rss - first!.rss).toBeLessThan(128 * MiB);
-  }, 60_000);
+  }, 90_000);
 });
