@@ -19,6 +19,7 @@ import { rerunCommand } from '../report/rerun.js';
 import type { RunReport } from '../core/types.js';
 import { validateReport } from '../schema/json.js';
 import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, resolveRunSettings, resolveRunSettingsObject } from './config.js';
+import { DEFAULT_OTHER_PASSWORD as MOCK_OTHER_PASSWORD, DEFAULT_OTHER_USER as MOCK_OTHER_USER } from '../mock/core.js';
 
 const dir = tempDir('other-account');
 function file(name: string, json: unknown): string {
@@ -69,6 +70,8 @@ describe('where the second account comes from', () => {
   test('the embedded mock has a second account built in; one given takes its place', () => {
     expect(resolveRunSettings([], {}).other).toEqual({ user: DEFAULT_OTHER_USER, password: DEFAULT_OTHER_PASSWORD });
     expect([DEFAULT_OTHER_USER, DEFAULT_OTHER_PASSWORD]).toEqual(['mock-other', 'mock-other-password']);
+    // The embedded mock's own second account (src/mock/core.ts): the settings name the same one.
+    expect([DEFAULT_OTHER_USER, DEFAULT_OTHER_PASSWORD]).toEqual([MOCK_OTHER_USER, MOCK_OTHER_PASSWORD]);
     expect(resolveRunSettings(['--other-user', 'x2'], { CONFORMANCE_OTHER_PASSWORD: 'x2-pw' }).other).toEqual({ user: 'x2', password: 'x2-pw', passwordVar: 'CONFORMANCE_OTHER_PASSWORD' });
   });
   test('no second account for a real target unless one is named', () => {

@@ -35,6 +35,8 @@ export async function runSequence(plan: RunPlan, deps: EngineDeps, unit: Unit): 
       const ambiguous = op.mutates ? ambiguousWrite(exchange) : undefined;
       return { params: sent, exchange, ...(ambiguous ? { ambiguous } : {}) };
     },
+    // A race's calls go at once, whatever --max-rps and --concurrency (the average rate is kept).
+    burst: (n) => deps.transport.burst(n),
     // The run's coverage (./coverage.ts) reads each answer while its tree lives.
     ...(coverage ? { onAnswer: coverage.answer.bind(coverage) } : {}),
     ...(deps.onStep ? { onStep: deps.onStep } : {}),

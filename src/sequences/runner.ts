@@ -25,6 +25,8 @@ export interface SequenceEnv {
    * in: what was sent, the exchange, and, for a write left without a real answer, why it is ambiguous.
    */
   readonly send: (op: Operation, binding: BindingId, params: Params, booking: Booking, account: Account) => Promise<{ readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange; readonly ambiguous?: string }>;
+  /** Lets the next `n` calls go together, past the run's rate and concurrency bounds for that instant (transport/client.ts burst). */
+  readonly burst?: (n: number) => void;
   /** Told of each answer read, while its tree lives (the run's coverage). */
   readonly onAnswer?: (op: Operation, binding: BindingId, ctx: CheckContext, acc: Acceptance) => void;
   /** Told of each call, in the order started (`record` keeps them so). */
@@ -98,7 +100,7 @@ export async function runSequence(env: SequenceEnv, family: SequenceFamily, op: 
     }
     return read;
   };
-  const verdicts = await family.run({ bindings: env.bindings, op, caseId, spec, bookings: spec.bookings ?? [], call, note, together: (calls) => together(call, calls), ops: (name) => findOperation(name)! });
+  const verdicts = await family.run({ bindings: env.bindings, op, caseId, spec, bookings: spec.bookings ?? [], call, note, together: (calls) => { env.burst?.(calls.length); return together(call, calls); }, ops: (name) => findOperation(name)! });
   sent.sort((a, b) => a.step.n - b.step.n);
   const steps = sent.map((s) => (notes.has(s.step.n) ? { ...s.step, outcome: `${s.step.outcome}; ${notes.get(s.step.n)}` } : s.step));
   return { verdicts, steps, script: reproduceScript(env.target, sent), noted: notes.size > 0 };

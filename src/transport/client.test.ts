@@ -160,6 +160,36 @@ describe('transport', () => {
     expect(sent[15]! - sent[0]!).toBeGreaterThanOrEqual(15 * 50 - 5);
   });
 
+  test('a burst (a race\'s calls) goes at once past --max-rps and --concurrency, one connection more at most; the turns it took are counted after it', async () => {
+    const sent: number[] = [];
+    class Recording extends Agent {
+      override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+        sent.push(performance.now());
+        return super.dispatch(opts, handler);
+      }
+    }
+    const agent = new Recording({ connections: 8 });
+    const t = new Transport({ concurrency: 4, maxRps: 10, dispatcher: agent });
+    await t.send({ method: 'GET', url: `${base}/ok`, headers: {} });
+    t.burst(5);
+    await Promise.all(Array.from({ length: 5 }, () => t.send({ method: 'GET', url: `${base}/ok`, headers: {} })));
+    await t.send({ method: 'GET', url: `${base}/ok`, headers: {} });
+    await t.close();
+    await agent.close();
+    expect(sent).toHaveLength(7);
+    // The five go together (at 10 per second, paced, they would span 400 ms), the first of them right away.
+    expect(sent[5]! - sent[1]!).toBeLessThan(60);
+    // The next request waits for the five turns they took: about 5 × 100 ms after the first of them.
+    expect(sent[6]! - sent[1]!).toBeGreaterThanOrEqual(5 * 100 - 20);
+    // A burst larger than --concurrency + 1 lets only that many past: the rest wait their turns.
+    const u = new Transport({ concurrency: 1, maxRps: 10 });
+    u.burst(5);
+    const at: number[] = [];
+    await Promise.all(Array.from({ length: 4 }, () => u.send({ method: 'GET', url: `${base}/ok`, headers: {} }).then(() => at.push(performance.now()))));
+    await u.close();
+    expect(at[3]! - at[0]!).toBeGreaterThanOrEqual(100 - 20);
+  });
+
   test('time the event loop spends blocked (our checks) is not counted against an exchange', async () => {
     const t = new Transport({ timeoutMs: 400 });
     const pending = t.send({ method: 'GET', url: `${base}/soon`, headers: {} });

@@ -224,6 +224,8 @@ export class Transport {
   /** When the last request was let go (performance.now()), and the queue of requests waiting for their turn. */
   #lastStart = -Infinity;
   #pacing: Promise<void> = Promise.resolve();
+  /** Requests still to go together (burst): past the rate bound's turns, and one connection past the concurrency bound. */
+  #burst = 0;
   /** Why nothing more is sent (stop()), and the exchanges in flight, to abort then. */
   #stopped: string | undefined;
   readonly #inFlight = new Set<AbortController>();
@@ -241,7 +243,8 @@ export class Transport {
     this.#budget = new BodyBudget(bodyBudgetOf(this.#opts));
     this.#ownsDispatcher = !opts.dispatcher;
     this.#dispatcher = opts.dispatcher ?? createDispatcher({ ...this.#opts.network, ...(this.#opts.insecureTls ? { insecureTls: true } : {}) }, {
-      connections: this.#opts.concurrency,
+      // One connection more than --concurrency, for a burst's last call (a race: ./client.ts burst).
+      connections: this.#opts.concurrency + 1,
       pipelining: 1,
       keepAliveTimeout: 10_000,
       // Name lookup, TCP and TLS handshake are bounded by the exchange's own timer (armTimers); this
@@ -298,6 +301,16 @@ export class Transport {
     return { capacity: this.#budget.capacity, peak: this.#budget.peak };
   }
 
+  /**
+   * Let the next `n` requests go together (a race of src/sequences/: calls that must be in flight at
+   * once): without waiting for the rate bound's turns (the turns they take are counted after them, so
+   * the average stays within --max-rps) and past the concurrency bound, on at most one connection
+   * more than --concurrency (the dispatcher's). The caller sends them in the same tick.
+   */
+  burst(n: number): void {
+    this.#burst = Math.min(n, this.#opts.concurrency + 1);
+  }
+
   /** The hosts given up on, with why. */
   get hostsGivenUp(): ReadonlyMap<string, string> {
     return this.#gaveUp;
@@ -320,6 +333,13 @@ export class Transport {
    * function to call right before the request goes: its time is the one the next turn counts from.
    */
   async #acquire(): Promise<() => void> {
+    if (this.#burst > 0) {
+      this.#burst--;
+      this.#active++;
+      // It goes now; the turn it took is counted after it, so the average stays within --max-rps.
+      const gap = this.#opts.maxRps ? 1000 / this.#opts.maxRps : 0;
+      return () => { this.#lastStart = Math.max(this.#lastStart + gap, performance.now()); };
+    }
     if (this.#active >= this.#opts.concurrency) await new Promise<void>((r) => this.#waiting.push(r));
     this.#active++;
     return this.#opts.maxRps ? this.#pace(1000 / this.#opts.maxRps) : () => {};
