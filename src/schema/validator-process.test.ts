@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { DEFAULT_NAMESPACES } from '../contract/catalogue.js';
 import { manySiblings, manyXsdErrors, mealsDocument } from '../../test/support/hostile-docs.js';
-import { stopValidatorProcess } from './validator-process.js';
+import { setValidatorRssLimit, stopValidatorProcess, validatorProcessesStarted } from './validator-process.js';
 import { createDocumentValidator, IN_PROCESS_MAX_CHARS, MAX_ERRORS_KEPT } from './xsd-validator.js';
 
 const validator = createDocumentValidator(DEFAULT_NAMESPACES);
@@ -51,5 +51,33 @@ describe('libxml2 on a large document runs in a process of its own', () => {
   test('small documents are read here, without a process', async () => {
     const doc = mealsDocument(undefined, '<meals><meal><id>x</id><name>y</name></meal></meals>');
     expect((await validator.validateAsync!(doc)).xsdErrors).toHaveLength(1);
+  });
+});
+
+describe('a validator process past its memory limit retires', () => {
+  afterAll(() => setValidatorRssLimit(undefined));
+
+  test('its replacement is started when it retires, and documents sent meanwhile are still read', async () => {
+    stopValidatorProcess();
+    setValidatorRssLimit(1); // every document takes its process past the limit
+    const docs = [1, 2, 3].map((k) => mealsDocument('1.2', `<meals>${`<meal><id>${k}</id><name>x</name></meal>`.repeat(8_000 + k)}</meals>`));
+    docs.push(manyXsdErrors('1.1', 5_000));
+    expect(docs.every((d) => d.length > IN_PROCESS_MAX_CHARS)).toBe(true);
+    const here = docs.map((d) => validator.validate(d));
+    const before = validatorProcessesStarted();
+    // One after the other: each retirement is seen before the next document is sent.
+    for (const [i, d] of docs.entries()) {
+      expect(await validator.validateAsync!(d)).toEqual(here[i]);
+      // The process's "retiring" comes after its reply: its replacement is started then, before
+      // any next document (one started when the next document comes would not count here).
+      for (let waited = 0; validatorProcessesStarted() - before < i + 2 && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      expect(validatorProcessesStarted() - before).toBe(i + 2);
+    }
+    // All at once: the documents queued behind one whose process retires go to that process before
+    // the parent sees "retiring" (it still reads them) or to its replacement; none is lost.
+    const started = validatorProcessesStarted();
+    const all = await Promise.all(docs.map((d) => validator.validateAsync!(d)));
+    expect(all).toEqual(here);
+    expect(validatorProcessesStarted() - started).toBeGreaterThanOrEqual(1);
   });
 });

@@ -25,21 +25,31 @@ export interface ValidatorSetup {
   readonly subsets: boolean;
 }
 
-export interface ChildRequest {
-  readonly id: number;
-  readonly setup: ValidatorSetup;
-  readonly xml: string;
-}
+/**
+ * What the parent sends: a document to read; `warm`, a validator to build before any document
+ * comes (a process started to replace one that retires); `bye`, the parent's answer to `retiring`.
+ */
+export type ChildRequest =
+  | { readonly id: number; readonly setup: ValidatorSetup; readonly xml: string }
+  | { readonly warm: ValidatorSetup }
+  | { readonly bye: true };
 
-export interface ChildResponse {
-  readonly id: number;
-  readonly outcome?: LibxmlOutcome;
-  readonly error?: string;
-  /** The process ends after this reply (its memory is past its limit): the next document needs a new one. */
-  readonly retiring?: boolean;
-  /** The process's peak resident memory so far, in bytes (the benchmark reports it). */
-  readonly peakRss?: number;
-}
+/**
+ * What the child sends: a document's outcome (or why there is none), or `retiring`: its memory is
+ * past its limit after a document, so it takes no more. It still reads every document sent before
+ * the parent saw that (the channel keeps their order), and ends when the parent's `bye` comes.
+ */
+export type ChildResponse =
+  | {
+    readonly id: number;
+    readonly outcome?: LibxmlOutcome;
+    readonly error?: string;
+    /** The process's peak resident memory so far, in bytes (the benchmark reports it). */
+    readonly peakRss?: number;
+  }
+  | { readonly retiring: true; readonly peakRss?: number }
+  /** The last message: the process ends once it is written. */
+  | { readonly bye: true; readonly peakRss?: undefined };
 
 /**
  * The child module beside this one: validator-child.ts run through tsx when this module is the
@@ -54,6 +64,8 @@ export const CHILD_IDLE_MS = 60_000;
 interface Handle {
   readonly proc: ChildProcess;
   readonly pending: Map<number, (o: LibxmlOutcome) => void>;
+  /** The setup of the last document sent (a replacement builds the same validator before its first document). */
+  setup?: ValidatorSetup;
 }
 
 let current: Handle | undefined;
@@ -65,8 +77,23 @@ function tsxLoader(): string {
   return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 }
 
+/** Resident memory past which a validator process retires, when not its own default (tests). */
+let rssLimit: number | undefined;
+let started = 0;
+
+/** Set the memory past which new validator processes retire (tests: 1 makes every document retire its process). */
+export function setValidatorRssLimit(bytes: number | undefined): void {
+  rssLimit = bytes;
+}
+
+/** How many validator processes this process has started. */
+export function validatorProcessesStarted(): number {
+  return started;
+}
+
 function start(): Handle {
-  const proc = fork(CHILD, [String(CHILD_IDLE_MS)], {
+  started++;
+  const proc = fork(CHILD, [String(CHILD_IDLE_MS), ...(rssLimit !== undefined ? [String(rssLimit)] : [])], {
     execArgv: FROM_SOURCE ? ['--import', tsxLoader()] : [],
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -75,8 +102,12 @@ function start(): Handle {
   let stderr = '';
   proc.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString('utf8')).slice(-2000); });
   proc.on('message', (m: ChildResponse) => {
-    if (m.retiring && current === h) current = undefined;
     if (m.peakRss !== undefined) peakRss = Math.max(peakRss, m.peakRss);
+    if ('retiring' in m) {
+      retire(h);
+      return;
+    }
+    if ('bye' in m) return;
     const done = h.pending.get(m.id);
     if (!done) return;
     h.pending.delete(m.id);
@@ -94,6 +125,20 @@ function start(): Handle {
   proc.on('error', () => { /* reported through 'exit' */ });
   idle(h);
   return h;
+}
+
+/**
+ * `h` takes no more documents: it is told so (it ends once it has read those already sent), and a
+ * new process is started now and builds its validator while this one finishes, so that the next
+ * large document does not wait for a process to start (about 130 ms on 2 cores, most of a 10 MB
+ * document's libxml2 time). The new one is a process like any: unreferenced, and gone after a
+ * minute without documents.
+ */
+function retire(h: Handle): void {
+  if (h.proc.connected) h.proc.send({ bye: true } satisfies ChildRequest, () => undefined);
+  if (current !== h) return;
+  current = start();
+  if (h.setup) current.proc.send({ warm: h.setup } satisfies ChildRequest, () => undefined);
 }
 
 /** The child keeps this process alive only while a document is being read. */
@@ -131,6 +176,7 @@ function once(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; sign
   if (opts.signal?.aborted) return Promise.resolve({ notParsed: stopped(opts.signal), xsdErrors: [] });
   return new Promise((resolve) => {
     const h = (current ??= start());
+    h.setup = setup;
     const id = nextId++;
     const started = performance.now();
     let timer: NodeJS.Timeout | undefined;
