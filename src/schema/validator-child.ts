@@ -5,12 +5,11 @@
  */
 import type { DocumentValidator } from './types.js';
 import { createDocumentValidator } from './xsd-validator.js';
-import type { ChildRequest, ChildResponse, ValidatorSetup } from './validator-process.js';
+import { DEFAULT_RETIREMENT, type ChildRequest, type ChildResponse, type Retirement, type ValidatorSetup } from './validator-process.js';
 import { collectGarbage } from '../core/memory.js';
 
 const idleMs = Number(process.argv[2] ?? 60_000);
-/** Resident memory past which the process retires after a document (the parent may give another). */
-const RSS_LIMIT = Number(process.argv[3] ?? 192 * 1024 * 1024);
+const retirement: Retirement = { ...DEFAULT_RETIREMENT, ...(process.argv[3] ? JSON.parse(process.argv[3]) as Partial<Retirement> : {}) };
 const validators = new Map<string, DocumentValidator>();
 let timer: NodeJS.Timeout | undefined;
 const rest = () => {
@@ -18,8 +17,15 @@ const rest = () => {
   timer = setTimeout(() => process.exit(0), idleMs);
 };
 
-/** Past RSS_LIMIT: `retiring` was sent, and the process ends when the parent's `bye` comes. */
+/** `retiring` was sent, and the process ends when the parent's `bye` comes. */
 let retiring = false;
+let retireWhenIdle: NodeJS.Timeout | undefined;
+function retire(): void {
+  clearTimeout(retireWhenIdle);
+  if (retiring) return;
+  retiring = true;
+  process.send!({ retiring: true, peakRss: peakRss() } satisfies ChildResponse);
+}
 const peakRss = () => process.resourceUsage().maxRSS * 1024;
 
 function validatorFor(setup: ValidatorSetup): DocumentValidator {
@@ -35,6 +41,7 @@ function validatorFor(setup: ValidatorSetup): DocumentValidator {
 process.on('disconnect', () => process.exit(0));
 process.on('message', (m: ChildRequest) => {
   clearTimeout(timer);
+  clearTimeout(retireWhenIdle);
   if ('bye' in m) {
     // Every document sent before the parent's answer came first, and its reply was sent before
     // this one: the process ends once this one is written (the replies before it are, in order).
@@ -57,16 +64,20 @@ process.on('message', (m: ChildRequest) => {
   // The outcome goes first: collecting libxml2's tree of the document (freed when its JavaScript
   // object is collected: now, not when the next document has been parsed beside it) takes tens of
   // milliseconds on a large one, which the parent need not wait for.
+  const chars = m.xml.length;
   process.send!({ ...reply, peakRss: peakRss() }, () => {
     collectGarbage();
-    // libxml2's memory stays with the process after a large document (the allocator keeps it):
-    // past RSS_LIMIT the process takes no more documents and ends when the parent has seen that
-    // (a document the parent sent meanwhile is still read), so the run's memory is not the
-    // harness's plus a validator's high-water mark.
-    if (!retiring && process.memoryUsage().rss > RSS_LIMIT) {
-      retiring = true;
-      process.send!({ retiring: true, peakRss: peakRss() } satisfies ChildResponse);
-    }
+    // libxml2's memory stays with the process after a large document (the allocator keeps it),
+    // and a new process pays for it again (page by page: about 100 ms of a 10 MB document). Past
+    // what a document of this size needs (libxml2's tree is 17-26 times the document), the process
+    // retires now (a hostile document, a million elements in a few MB); past `rss` alone it retires
+    // once no document has come for `idleMs`: while large answers keep coming, each needs that
+    // memory again. Retiring, it takes no more documents and ends when the parent has seen that (a
+    // document the parent sent meanwhile is still read), so the run's memory is not the harness's
+    // plus a validator's high-water mark.
+    const rss = process.memoryUsage().rss;
+    if (rss > Math.max(retirement.rss, retirement.perChar * chars)) retire();
+    else if (rss > retirement.rss && !retiring) retireWhenIdle = setTimeout(retire, retirement.idleMs);
     rest();
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { DEFAULT_NAMESPACES } from '../contract/catalogue.js';
 import { manySiblings, manyXsdErrors, mealsDocument } from '../../test/support/hostile-docs.js';
-import { setValidatorRssLimit, stopValidatorProcess, validatorProcessesStarted } from './validator-process.js';
+import { setValidatorRetirement, stopValidatorProcess, validatorProcessesStarted } from './validator-process.js';
 import { createDocumentValidator, IN_PROCESS_MAX_CHARS, MAX_ERRORS_KEPT } from './xsd-validator.js';
 
 const validator = createDocumentValidator(DEFAULT_NAMESPACES);
@@ -55,12 +55,16 @@ describe('libxml2 on a large document runs in a process of its own', () => {
 });
 
 describe('a validator process past its memory limit retires', () => {
-  afterAll(() => setValidatorRssLimit(undefined));
+  afterAll(() => setValidatorRetirement(undefined));
+  const documents = () => [1, 2, 3].map((k) => mealsDocument('1.2', `<meals>${`<meal><id>${k}</id><name>x</name></meal>`.repeat(8_000 + k)}</meals>`));
+  const until = async (done: () => boolean) => {
+    for (let waited = 0; !done() && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+  };
 
   test('its replacement is started when it retires, and documents sent meanwhile are still read', async () => {
     stopValidatorProcess();
-    setValidatorRssLimit(1); // every document takes its process past the limit
-    const docs = [1, 2, 3].map((k) => mealsDocument('1.2', `<meals>${`<meal><id>${k}</id><name>x</name></meal>`.repeat(8_000 + k)}</meals>`));
+    setValidatorRetirement({ rss: 1, perChar: 0 }); // every document takes its process past the limit
+    const docs = documents();
     docs.push(manyXsdErrors('1.1', 5_000));
     expect(docs.every((d) => d.length > IN_PROCESS_MAX_CHARS)).toBe(true);
     const here = docs.map((d) => validator.validate(d));
@@ -70,7 +74,7 @@ describe('a validator process past its memory limit retires', () => {
       expect(await validator.validateAsync!(d)).toEqual(here[i]);
       // The process's "retiring" comes after its reply: its replacement is started then, before
       // any next document (one started when the next document comes would not count here).
-      for (let waited = 0; validatorProcessesStarted() - before < i + 2 && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+      await until(() => validatorProcessesStarted() - before >= i + 2);
       expect(validatorProcessesStarted() - before).toBe(i + 2);
     }
     // All at once: the documents queued behind one whose process retires go to that process before
@@ -79,5 +83,23 @@ describe('a validator process past its memory limit retires', () => {
     const all = await Promise.all(docs.map((d) => validator.validateAsync!(d)));
     expect(all).toEqual(here);
     expect(validatorProcessesStarted() - started).toBeGreaterThanOrEqual(1);
+  });
+
+  test('past its memory but within what its documents need, it retires only once no document comes', async () => {
+    stopValidatorProcess();
+    setValidatorRetirement({ rss: 1, perChar: 1e9, idleMs: 400 }); // past the memory limit, within what a document needs
+    const docs = documents();
+    const here = docs.map((d) => validator.validate(d));
+    const before = validatorProcessesStarted();
+    for (const [i, d] of docs.entries()) {
+      expect(await validator.validateAsync!(d)).toEqual(here[i]);
+      await new Promise((r) => setTimeout(r, 50)); // less than idleMs: the same process reads the next one
+    }
+    expect(validatorProcessesStarted() - before).toBe(1);
+    // No document for idleMs: it retires, and its replacement is started then.
+    await until(() => validatorProcessesStarted() - before >= 2);
+    expect(validatorProcessesStarted() - before).toBe(2);
+    expect(await validator.validateAsync!(docs[0]!)).toEqual(here[0]);
+    expect(validatorProcessesStarted() - before).toBe(2);
   });
 });

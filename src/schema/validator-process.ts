@@ -77,13 +77,25 @@ function tsxLoader(): string {
   return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 }
 
-/** Resident memory past which a validator process retires, when not its own default (tests). */
-let rssLimit: number | undefined;
+/** When a validator process retires (see validator-child.ts). */
+export interface Retirement {
+  /** Resident bytes past which it retires once idle. */
+  readonly rss: number;
+  /** Resident bytes per character of the last document past which (and past `rss`) it retires at once. */
+  readonly perChar: number;
+  /** Milliseconds without a document after which a process past `rss` retires. */
+  readonly idleMs: number;
+}
+
+export const DEFAULT_RETIREMENT: Retirement = { rss: 192 * 1024 * 1024, perChar: 32, idleMs: 1_000 };
+
+/** Retirement of the processes started from now on, when not the default (tests). */
+let retirement: Partial<Retirement> | undefined;
 let started = 0;
 
-/** Set the memory past which new validator processes retire (tests: 1 makes every document retire its process). */
-export function setValidatorRssLimit(bytes: number | undefined): void {
-  rssLimit = bytes;
+/** Set when new validator processes retire (tests: `{ rss: 1, perChar: 0 }` makes every document retire its process). */
+export function setValidatorRetirement(r: Partial<Retirement> | undefined): void {
+  retirement = r;
 }
 
 /** How many validator processes this process has started. */
@@ -93,7 +105,7 @@ export function validatorProcessesStarted(): number {
 
 function start(): Handle {
   started++;
-  const proc = fork(CHILD, [String(CHILD_IDLE_MS), ...(rssLimit !== undefined ? [String(rssLimit)] : [])], {
+  const proc = fork(CHILD, [String(CHILD_IDLE_MS), ...(retirement ? [JSON.stringify(retirement)] : [])], {
     execArgv: FROM_SOURCE ? ['--import', tsxLoader()] : [],
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
