@@ -6,9 +6,8 @@ import type { BindingId, Namespaces, Operation } from '../contract/catalogue.js'
 import type { Binding, Located } from '../bindings/types.js';
 import { binding as bindingModule } from '../bindings/index.js';
 import type { Exchange } from '../core/types.js';
-import { parseXml, XmlError, type ParsedXml } from '../xml/tree.js';
+import { readTree, type ParsedXml } from '../xml/tree.js';
 import { parseContentType } from '../bindings/media-type.js';
-import { overLimit, scanMarkup } from '../xml/limits.js';
 import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 import type { DocumentValidator, LibxmlOutcome, ValidateOptions } from '../schema/types.js';
 
@@ -124,15 +123,7 @@ export class CheckContext {
     const limits = this.validator.limits;
     // The tree is a function of the text (and the validator's limits): one tree per distinct text of
     // a run, shared by every exchange that received it (trees are never changed).
-    this.#xml = treesOf(this.validator).get(text, () => {
-      const notParsed = limits ? overLimit(scanMarkup(text), limits) : undefined;
-      if (notParsed !== undefined) return { error: notParsed };
-      try {
-        return { parsed: parseXml(text) };
-      } catch (e) {
-        return { error: e instanceof XmlError ? e.message : String(e) };
-      }
-    });
+    this.#xml = treesOf(this.validator).get(text, () => readTree(text, limits));
     return this.#xml;
   }
 

@@ -27,7 +27,8 @@ import { createDocumentValidator } from '../schema/xsd-validator.js';
 import * as hostile from '../../test/support/hostile-docs.js';
 import { collectGarbage } from '../core/memory.js';
 import { internalized, MAX_DEPTH } from './scan-reader.js';
-import { parseXml, setScanReaderMinChars, XmlError, type ParsedXml } from './tree.js';
+import { hasDoctype, parseXml, readTree, setScanReaderMinChars, XmlError, type ParsedXml } from './tree.js';
+import { markupLimits, overLimit, scanMarkup, type MarkupLimits } from './limits.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -71,6 +72,64 @@ function mockAnswers(options: MockHandlerOptions): { name: string; xml: string }
   return out;
 }
 
+/** Hand-written documents: edge cases of markup, namespaces, references and broken structure. */
+const EDGE_CASES: [string, string][] = [
+  ['CDATA, with markup, CR LF and an entity left as written', '<r>a<![CDATA[<b>&amp;\r\n]]>c<![CDATA[]]></r>'],
+  ['comments and processing instructions everywhere', '<?xml version="1.0"?><!-- c --><?pi a?><r><!-- <x/> -->t<?p q?>u</r><!-- end --><?z?>'],
+  ['predefined entities and character references', '<r a="&lt;&gt;&amp;&quot;&apos;&#65;&#x42;&#xe9;">&lt;x&gt; &amp;amp; &#38;lt; &#x1F600; &#13;</r>'],
+  ['an undefined entity is left as written', '<r>&foo; &#xZZ; & ;</r>'],
+  ['attributes with both quotes', `<r a='x"y' b="p'q" c = "1" d= '2'/>`],
+  ['whitespace, tabs and line ends in attribute values', '<r a="1\t2\n3\r\n4\r5"/>'],
+  ['namespace redeclarations and prefixes bound deeper', '<p:r xmlns:p="urn:1"><p:a xmlns:p="urn:2"><p:b/></p:a><p:c/><q:d xmlns:q="urn:q" q:x="1"/></p:r>'],
+  ['the default namespace undeclared with xmlns=""', '<r xmlns="urn:d"><a xmlns=""><b/></a><c/></r>'],
+  ['a prefixed attribute and the xml prefix', '<r xmlns:x="urn:x" x:a="1" xml:lang="en" b="2"/>'],
+  ['whitespace-only text', '<r>\n  <a>   </a>\t<b/>\r\n</r>'],
+  ['mixed content', '<r>one<a>two</a>three<b/>four<c>five<d/>six</c>seven</r>'],
+  ['text outside the root is dropped', 'before<r>in</r>after'],
+  ['an XML declaration with single quotes and a BOM', "\uFEFF<?xml version='1.0' encoding='UTF-8' standalone='yes'?><r/>"],
+  ['names with dots, dashes and digits', '<a.b-c_1 x.y-z="1"><_q/></a.b-c_1>'],
+  ['whitespace inside tags', '<r\n  a="1"\n  b="2"  ><c\t/></r\n>'],
+  ['non-ASCII names and text', '<größe xmlns:ü="urn:ü" ü:ä="ö">日本語 „x“</größe>'],
+  ['a long text between tags (the lifted path)', `<r><a>${'x&amp;y\r\n'.repeat(2000)}</a>${'z'.repeat(5000)}<b/></r>`],
+  ['an element named like an Object property', '<constructor><__proto__ toString="1"/><hasOwnProperty/></constructor>'],
+  ['nesting at the limit', `${'<a>'.repeat(MAX_DEPTH)}${'</a>'.repeat(MAX_DEPTH)}`],
+  ['nesting beyond the limit', `${'<a>'.repeat(MAX_DEPTH + 1)}${'</a>'.repeat(MAX_DEPTH + 1)}`],
+  ['a DOCTYPE', '<!DOCTYPE r [<!ENTITY x "y">]><r>&x;</r>'],
+  ['an undeclared element prefix', '<p:r/>'],
+  ['an undeclared attribute prefix', '<r><c q:a="1"/></r>'],
+  ['sibling names that start with the name before them or with the one that followed it (compared in place)', '<r><ab/><abc>1</abc><ab>2</ab><a>3</a><ab x="1"/><ab\n/><abc>4</abc><ab\t>5</ab><abc/><ab/></r>'],
+  ['end tags with white space before ">"', '<r><a>1</a ><a>2</a\n><p:b xmlns:p="urn:p"></p:b\t></r>'],
+  ['a start tag whose name ends the text', '<r><a/></r><a'],
+  ['an end tag whose name ends the text', '<r><a></a'],
+  ['one-character texts and attribute values: digits, "&", CR, beyond Latin-1', '<r a="1" b="\r" c="é"><a>1</a><b>&amp;</b><c>\r</c><d>é</d><e>日</e><f>&#65;</f><g> </g><h>\n</h><i>0</i><j>ÿ</j><k>Ā</k></r>'],
+  ['two roots', '<a/><b/>'],
+  ['no root', '  <!-- -->  '],
+];
+
+/** Generated content of a root element: names, prefixes, attributes, quotes, text, CDATA, comments, references. */
+function generatedNode(): (n: number) => fc.Arbitrary<string> {
+  const text = fc.string({ unit: fc.constantFrom('a', ' ', '\n', '\r\n', '\t', 'é', '日', '&amp;', '&lt;', '&#65;', '&#x1F600;', '>', '"', "'"), maxLength: 12 });
+  const node: fc.Memo<string> = fc.memo((n) => fc.oneof(
+    { depthSize: 'small' },
+    text,
+    text.map((t) => `<![CDATA[${t.replace(/&[^;]*;/g, '&')}]]>`),
+    fc.constant('<!-- c -->'),
+    fc.constant('<?p x?>'),
+    fc.tuple(
+      fc.constantFrom('a', 'b', 'p:a', 'q:b', 'p:c'),
+      fc.constantFrom('', ' xmlns:p="urn:p2"', ' xmlns="urn:d2"', ' xmlns=""', ' xmlns:q="urn:q"'),
+      fc.array(fc.tuple(fc.constantFrom('x', 'y', 'p:z', 'xml:lang'), text, fc.boolean()), { maxLength: 3 }),
+      n > 1 ? fc.array(node(n - 1), { maxLength: 4 }) : fc.constant([]),
+    ).map(([tag, decl, attrs, kids]) => {
+      const seen = new Set<string>();
+      const a = attrs.filter(([k]) => !seen.has(k) && seen.add(k)).map(([k, v, single]) => (single ? ` ${k}='${v.replace(/'/g, '&apos;')}'` : ` ${k}="${v.replace(/"/g, '&quot;')}"`)).join('');
+      const body = kids.join('');
+      return body === '' ? `<${tag}${decl}${a}/>` : `<${tag}${decl}${a}>${body}</${tag}>`;
+    }),
+  ));
+  return node;
+}
+
 describe('the one-pass reader builds the same tree as fast-xml-parser\'s', () => {
   test('on the real service\'s captured answers', () => {
     const dir = join(ROOT, 'fixtures', 'real-service');
@@ -111,61 +170,12 @@ describe('the one-pass reader builds the same tree as fast-xml-parser\'s', () =>
     expectSame('100,000 attributes on one element', hostile.manyAttributes(undefined, 100_000));
   });
 
-  test.each([
-    ['CDATA, with markup, CR LF and an entity left as written', '<r>a<![CDATA[<b>&amp;\r\n]]>c<![CDATA[]]></r>'],
-    ['comments and processing instructions everywhere', '<?xml version="1.0"?><!-- c --><?pi a?><r><!-- <x/> -->t<?p q?>u</r><!-- end --><?z?>'],
-    ['predefined entities and character references', '<r a="&lt;&gt;&amp;&quot;&apos;&#65;&#x42;&#xe9;">&lt;x&gt; &amp;amp; &#38;lt; &#x1F600; &#13;</r>'],
-    ['an undefined entity is left as written', '<r>&foo; &#xZZ; & ;</r>'],
-    ['attributes with both quotes', `<r a='x"y' b="p'q" c = "1" d= '2'/>`],
-    ['whitespace, tabs and line ends in attribute values', '<r a="1\t2\n3\r\n4\r5"/>'],
-    ['namespace redeclarations and prefixes bound deeper', '<p:r xmlns:p="urn:1"><p:a xmlns:p="urn:2"><p:b/></p:a><p:c/><q:d xmlns:q="urn:q" q:x="1"/></p:r>'],
-    ['the default namespace undeclared with xmlns=""', '<r xmlns="urn:d"><a xmlns=""><b/></a><c/></r>'],
-    ['a prefixed attribute and the xml prefix', '<r xmlns:x="urn:x" x:a="1" xml:lang="en" b="2"/>'],
-    ['whitespace-only text', '<r>\n  <a>   </a>\t<b/>\r\n</r>'],
-    ['mixed content', '<r>one<a>two</a>three<b/>four<c>five<d/>six</c>seven</r>'],
-    ['text outside the root is dropped', 'before<r>in</r>after'],
-    ['an XML declaration with single quotes and a BOM', "\uFEFF<?xml version='1.0' encoding='UTF-8' standalone='yes'?><r/>"],
-    ['names with dots, dashes and digits', '<a.b-c_1 x.y-z="1"><_q/></a.b-c_1>'],
-    ['whitespace inside tags', '<r\n  a="1"\n  b="2"  ><c\t/></r\n>'],
-    ['non-ASCII names and text', '<größe xmlns:ü="urn:ü" ü:ä="ö">日本語 „x“</größe>'],
-    ['a long text between tags (the lifted path)', `<r><a>${'x&amp;y\r\n'.repeat(2000)}</a>${'z'.repeat(5000)}<b/></r>`],
-    ['an element named like an Object property', '<constructor><__proto__ toString="1"/><hasOwnProperty/></constructor>'],
-    ['nesting at the limit', `${'<a>'.repeat(MAX_DEPTH)}${'</a>'.repeat(MAX_DEPTH)}`],
-    ['nesting beyond the limit', `${'<a>'.repeat(MAX_DEPTH + 1)}${'</a>'.repeat(MAX_DEPTH + 1)}`],
-    ['a DOCTYPE', '<!DOCTYPE r [<!ENTITY x "y">]><r>&x;</r>'],
-    ['an undeclared element prefix', '<p:r/>'],
-    ['an undeclared attribute prefix', '<r><c q:a="1"/></r>'],
-    ['sibling names that start with the name before them or with the one that followed it (compared in place)', '<r><ab/><abc>1</abc><ab>2</ab><a>3</a><ab x="1"/><ab\n/><abc>4</abc><ab\t>5</ab><abc/><ab/></r>'],
-    ['end tags with white space before ">"', '<r><a>1</a ><a>2</a\n><p:b xmlns:p="urn:p"></p:b\t></r>'],
-    ['a start tag whose name ends the text', '<r><a/></r><a'],
-    ['an end tag whose name ends the text', '<r><a></a'],
-    ['one-character texts and attribute values: digits, "&", CR, beyond Latin-1', '<r a="1" b="\r" c="é"><a>1</a><b>&amp;</b><c>\r</c><d>é</d><e>日</e><f>&#65;</f><g> </g><h>\n</h><i>0</i><j>ÿ</j><k>Ā</k></r>'],
-    ['two roots', '<a/><b/>'],
-    ['no root', '  <!-- -->  '],
-  ])('on %s', (name, xml) => {
+  test.each(EDGE_CASES)('on %s', (name, xml) => {
     expectSame(name, xml);
   });
 
   test('on generated trees: names, prefixes, attributes, quotes, text, CDATA, comments, references', () => {
-    const text = fc.string({ unit: fc.constantFrom('a', ' ', '\n', '\r\n', '\t', 'é', '日', '&amp;', '&lt;', '&#65;', '&#x1F600;', '>', '"', "'"), maxLength: 12 });
-    const node: fc.Memo<string> = fc.memo((n) => fc.oneof(
-      { depthSize: 'small' },
-      text,
-      text.map((t) => `<![CDATA[${t.replace(/&[^;]*;/g, '&')}]]>`),
-      fc.constant('<!-- c -->'),
-      fc.constant('<?p x?>'),
-      fc.tuple(
-        fc.constantFrom('a', 'b', 'p:a', 'q:b', 'p:c'),
-        fc.constantFrom('', ' xmlns:p="urn:p2"', ' xmlns="urn:d2"', ' xmlns=""', ' xmlns:q="urn:q"'),
-        fc.array(fc.tuple(fc.constantFrom('x', 'y', 'p:z', 'xml:lang'), text, fc.boolean()), { maxLength: 3 }),
-        n > 1 ? fc.array(node(n - 1), { maxLength: 4 }) : fc.constant([]),
-      ).map(([tag, decl, attrs, kids]) => {
-        const seen = new Set<string>();
-        const a = attrs.filter(([k]) => !seen.has(k) && seen.add(k)).map(([k, v, single]) => (single ? ` ${k}='${v.replace(/'/g, '&apos;')}'` : ` ${k}="${v.replace(/"/g, '&quot;')}"`)).join('');
-        const body = kids.join('');
-        return body === '' ? `<${tag}${decl}${a}/>` : `<${tag}${decl}${a}>${body}</${tag}>`;
-      }),
-    ));
+    const node = generatedNode();
     fc.assert(fc.property(node(4), (inner) => {
       expectSame(inner, `<p:r xmlns:p="urn:p" xmlns:q="urn:q">${inner}</p:r>`);
     }), { numRuns: 300 });
@@ -288,5 +298,69 @@ describe('the full checks give the same findings through either reader', () => {
     const failed = viaFirst.runs.filter((r) => Array.isArray(r.outcome) && r.outcome.length > 0).map((r) => r.check);
     if (broken) expect(failed).toEqual(expect.arrayContaining(['xsd_valid', 'shape']));
     else expect(failed).toEqual([]);
+  });
+});
+
+describe('readTree: the markup limits counted while reading give what the scan before reading gave', () => {
+  /** As the checks' context read a tree before readTree: the limits' scan, the DOCTYPE scan, then the reader. */
+  function scanFirst(xml: string, limits: MarkupLimits): { parsed?: ParsedXml; error?: string } {
+    const notParsed = overLimit(scanMarkup(xml), limits);
+    if (notParsed !== undefined) return { error: notParsed };
+    if (hasDoctype(xml)) return { error: 'document type declaration (<!DOCTYPE) present: not allowed in these messages, entities are never expanded' };
+    try {
+      return { parsed: parseXml(xml) };
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+  }
+
+  /** Limits small enough for the documents below to cross each of them, and the validator's own. */
+  const LIMITS: MarkupLimits[] = [
+    markupLimits(32 * 1024 * 1024),
+    { attributesPerElement: 2, namespacesInScope: 256, nodes: 1_000_000 },
+    { attributesPerElement: 256, namespacesInScope: 2, nodes: 1_000_000 },
+    { attributesPerElement: 256, namespacesInScope: 256, nodes: 12 },
+    { attributesPerElement: 3, namespacesInScope: 3, nodes: 40 },
+  ];
+
+  function expectSameVerdict(name: string, xml: string): void {
+    const before = setScanReaderMinChars(0); // the one-pass reader, which counts (the other reader scans first, as before)
+    try {
+      for (const limits of LIMITS) expect(readTree(xml, limits), `${name} ${JSON.stringify(limits)}`).toEqual(scanFirst(xml, limits));
+    } finally {
+      setScanReaderMinChars(before);
+    }
+  }
+
+  test('on the hand-written documents, the hostile ones and the real service\'s answers', () => {
+    for (const [name, xml] of EDGE_CASES) expectSameVerdict(name, xml);
+    for (const frame of ['1.1', '1.2', undefined] as const) {
+      expectSameVerdict('manyAttributes', hostile.manyAttributes(frame, 300));
+      expectSameVerdict('deepNamespaces', hostile.deepNamespaces(frame, 300));
+      expectSameVerdict('manyNamespaceDeclarations', hostile.manyNamespaceDeclarations(frame, 300));
+      expectSameVerdict('manySiblings', hostile.manySiblings(frame, 2000));
+      expectSameVerdict('unknownSiblings', hostile.unknownSiblings(frame, 2000));
+    }
+    const dir = join(ROOT, 'fixtures', 'real-service');
+    for (const f of readdirSync(dir).filter((x) => x.endsWith('.xml'))) expectSameVerdict(f, readFileSync(join(dir, f), 'utf8'));
+  });
+
+  test.each([
+    ['a DOCTYPE after an element over a limit', '<r a="1" b="2" c="3" d="4"/><!DOCTYPE r>'],
+    ['a DOCTYPE inside the root', '<r><!DOCTYPE r><a/></r>'],
+    ['a DOCTYPE behind an unterminated comment', '<r><!-- <!DOCTYPE r></r>'],
+    ['an element over a limit after broken markup', '<r><a b=1/><c x="1" y="2" z="3" w="4"/></r>'],
+    ['namespace declarations in scope, redeclared', '<r xmlns:a="u:1"><s xmlns:a="u:2" xmlns:b="u:3"><t xmlns:c="u:4"/></s><s2 xmlns:d="u:5"/></r>'],
+    ['declarations on empty elements do not stay in scope', '<r xmlns:a="u:1"><s xmlns:b="u:2" xmlns:c="u:3"/><t xmlns:d="u:4"/></r>'],
+    ['nodes exactly at a limit and one past it', `<r>${'<a/>'.repeat(11)}</r>|<r>${'<a/>'.repeat(12)}</r>`],
+  ])('on %s', (name, xml) => {
+    for (const doc of xml.split('|')) expectSameVerdict(name, doc);
+  });
+
+  test('on generated documents', () => {
+    const node = generatedNode();
+    fc.assert(fc.property(node(4), (inner) => {
+      expectSameVerdict(inner, `<p:r xmlns:p="urn:p" xmlns:q="urn:q">${inner}</p:r>`);
+    }), { numRuns: 300 });
   });
 });

@@ -14,6 +14,7 @@
  * XmlError there, where fast-xml-parser guesses; libxml2 remains the authority on well-formedness.
  */
 import { XmlError } from '../core/errors.js';
+import type { MarkupLimits } from './limits.js';
 import type { XAttr, XElement } from './tree.js';
 
 /** Open elements at most: as the first reader (fast-xml-parser's maxNestedTags 512 lets 513 open). */
@@ -135,7 +136,12 @@ interface Frame {
   text: string;
   /** Bindings this element replaced (prefix -> previous URI, undefined when there was none). */
   saved: Map<string, string | undefined> | undefined;
+  /** Its namespace declarations (counted toward those in scope below it). */
+  decls: number;
 }
+
+/** Thrown when a document is found over the markup limits while read (the caller says which, from scanMarkup). */
+export class OverLimitError extends XmlError {}
 
 /** Where in the document, for messages: line and column of an offset. */
 function where(xml: string, at: number): string {
@@ -159,9 +165,12 @@ function pathOf(stack: readonly Frame[], depth: number, last?: string): string {
 
 /**
  * The root element of `xml`, namespace-resolved; the caller has refused a DOCTYPE. Throws XmlError
- * naming what is wrong and where.
+ * naming what is wrong and where. With `limits`, it counts as it reads what scanMarkup counts
+ * (elements and attributes, attributes of one element, namespace declarations in scope: the same
+ * figures on any document this reader accepts) and throws OverLimitError as soon as one is past its
+ * limit, so that a caller need not scan the text for them first (src/xml/tree.ts, readTree).
  */
-export function scanXml(xml: string): XElement {
+export function scanXml(xml: string, limits?: MarkupLimits): XElement {
   const n = xml.length;
   const scope = new Map<string, string>([['xml', XML_NS]]);
   // Frames are reused by depth: one per level for the whole document, not one per element.
@@ -179,6 +188,12 @@ export function scanXml(xml: string): XElement {
   const attrNames: string[] = [];
   const attrValues: string[] = [];
   let attrCount = 0;
+  // What the limits count: elements and attributes so far, declarations in scope at the open element.
+  let nodes = 0;
+  let inScope = 0;
+  const maxNodes = limits?.nodes ?? Infinity;
+  const maxAttrs = limits?.attributesPerElement ?? Infinity;
+  const maxInScope = limits?.namespacesInScope ?? Infinity;
   let i = 0;
   const bad = (what: string, at: number): never => {
     throw new XmlError(`not well-formed XML: ${what} (${where(xml, at)})`);
@@ -209,6 +224,7 @@ export function scanXml(xml: string): XElement {
       }
       const f = stack[depth - 1]!;
       depth--;
+      inScope -= f.decls;
       const el = close(f);
       if (depth > 0) done[doneTop++] = el;
       else { root ??= el; roots++; }
@@ -299,13 +315,19 @@ export function scanXml(xml: string): XElement {
       j = end + 1;
     }
     i = j;
-    const f = open(stack[depth] ??= { name, ns: '', attrs: NONE, first: 0, text: '', saved: undefined }, name, attrNames, attrValues, attrCount, scope, stack, depth);
+    const f = open(stack[depth] ??= { name, ns: '', attrs: NONE, first: 0, text: '', saved: undefined, decls: 0 }, name, attrNames, attrValues, attrCount, scope, stack, depth);
+    nodes += 1 + attrCount;
+    if (nodes > maxNodes || attrCount > maxAttrs || inScope + f.decls > maxInScope) {
+      restore(f, scope);
+      throw new OverLimitError('the document is over the markup limits');
+    }
     if (empty) {
       const el = close(f);
       if (depth > 0) done[doneTop++] = el;
       else { root ??= el; roots++; }
     } else {
       if (depth >= MAX_DEPTH) bad(`more than ${MAX_DEPTH} nested elements at ${pathOf(stack, depth, name.qname)}`, lt);
+      inScope += f.decls;
       depth++;
     }
   }
@@ -320,9 +342,11 @@ export function scanXml(xml: string): XElement {
   function open(f: Frame, nm: Frame['name'], names: string[], values: string[], count: number, sc: Map<string, string>, st: Frame[], d: number): Frame {
     let saved: Map<string, string | undefined> | undefined;
     let plain = 0;
+    let decls = 0;
     for (let k = 0; k < count; k++) {
       const an = names[k]!;
       if (an === 'xmlns' || an.startsWith('xmlns:')) {
+        decls++;
         const p = an === 'xmlns' ? '' : an.slice(6);
         saved ??= new Map();
         if (!saved.has(p)) saved.set(p, sc.get(p));
@@ -337,6 +361,7 @@ export function scanXml(xml: string): XElement {
     f.first = doneTop;
     f.text = '';
     f.saved = saved;
+    f.decls = decls;
     try {
       const ns = sc.get(nm.prefix);
       if (ns === undefined && nm.prefix !== '') throw new XmlError(`undeclared namespace prefix "${nm.prefix}" on element ${pathOf(st, d, nm.qname)}`);

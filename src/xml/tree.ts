@@ -8,7 +8,8 @@
  */
 import { XMLParser } from 'fast-xml-parser';
 import { XmlError } from '../core/errors.js';
-import { decodeText, scanXml } from './scan-reader.js';
+import { overLimit, scanMarkup, type MarkupLimits } from './limits.js';
+import { decodeText, OverLimitError, scanXml } from './scan-reader.js';
 
 export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
 export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
@@ -217,12 +218,15 @@ export function setScanReaderMinChars(chars: number): number {
 /** Which reader parseXml uses: by size (the default), or one of them. */
 export type XmlReader = 'auto' | 'fast-xml-parser' | 'scan';
 
-/** Parse a document into a namespace-resolved tree. Throws XmlError with a precise message. */
+const DOCTYPE_REFUSED = 'document type declaration (<!DOCTYPE) present: not allowed in these messages, entities are never expanded';
+
+/**
+ * Parse a document into a namespace-resolved tree. Throws XmlError with a precise message. A
+ * document with a DOCTYPE is refused with a message saying so, whatever else is wrong with it.
+ */
 export function parseXml(xml: string, reader: XmlReader = 'auto'): ParsedXml {
-  if (hasDoctype(xml)) throw new XmlError('document type declaration (<!DOCTYPE) present: not allowed in these messages, entities are never expanded');
-  if (reader === 'scan' || (reader === 'auto' && xml.length >= scanReaderMinChars)) {
-    return { root: scanXml(xml), declaration: readDeclaration(xml) };
-  }
+  if (reader === 'scan' || (reader === 'auto' && xml.length >= scanReaderMinChars)) return scanned(xml);
+  if (hasDoctype(xml)) throw new XmlError(DOCTYPE_REFUSED);
   const lifted = liftLongTexts(xml);
   let raw: RawNode[];
   try {
@@ -236,6 +240,42 @@ export function parseXml(xml: string, reader: XmlReader = 'auto'): ParsedXml {
   const restore = lifted ? (t: string) => (t.includes(LIFT_OPEN) ? t.replace(LIFTED_RE, (_, k: string) => decodeText(lifted.texts[Number(k)]!)) : t) : undefined;
   const root = build(roots[0]!, new Map([['xml', XML_NS]]), [], restore);
   return { root, declaration: readDeclaration(xml) };
+}
+
+/**
+ * The one-pass reader's tree. It refuses every markup declaration itself, so the DOCTYPE scan (a
+ * pass over the text) runs only on a document it refused, to say why as parseXml always has.
+ */
+function scanned(xml: string, limits?: MarkupLimits): ParsedXml {
+  try {
+    return { root: scanXml(xml, limits), declaration: readDeclaration(xml) };
+  } catch (e) {
+    if (!(e instanceof OverLimitError) && hasDoctype(xml)) throw new XmlError(DOCTYPE_REFUSED);
+    throw e;
+  }
+}
+
+/**
+ * The tree of a document whose markup is bounded by `limits` (the validator's), or why there is
+ * none: over a limit (overLimit's sentence, before anything else), a DOCTYPE, or what parseXml
+ * says. The one-pass reader counts what the limits count as it reads, so the markup scan (a pass
+ * over the text, 30 ms of a 10 MB answer) runs only on a document it refused, for the sentence;
+ * below its size the scan runs first, as the readers need it.
+ */
+export function readTree(xml: string, limits: MarkupLimits | undefined): { parsed?: ParsedXml; error?: string } {
+  const over = () => (limits ? overLimit(scanMarkup(xml), limits) : undefined);
+  const scan = xml.length >= scanReaderMinChars;
+  if (!scan) {
+    const notParsed = over();
+    if (notParsed !== undefined) return { error: notParsed };
+  }
+  try {
+    return { parsed: scan ? scanned(xml, limits) : parseXml(xml) };
+  } catch (e) {
+    const notParsed = scan ? over() : undefined;
+    if (notParsed !== undefined) return { error: notParsed };
+    return { error: e instanceof XmlError ? e.message : String(e) };
+  }
 }
 
 /** A marked name without its mark (shared per distinct name). */
