@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { binding } from '../../src/bindings/index.js';
 import { DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, type BindingId, type Operation } from '../../src/contract/catalogue.js';
 import { CheckContext, type DocumentValidator } from '../../src/checks/context.js';
-import { CHECKS, runChecks } from '../../src/checks/registry.js';
+import { CHECKS, runBeside, runChecks, yieldToLoop } from '../../src/checks/registry.js';
 import type { Exchange } from '../../src/core/types.js';
 import { canonicalResult, compareBindings, detachedView } from '../../src/equivalence/compare.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, serializeResult, type DataObject } from '../../src/mock/index.js';
@@ -169,9 +169,14 @@ async function pipelineOnce(body: Buffer, validator: DocumentValidator, overlap:
   const cpu0 = process.cpuUsage();
   const init = { op, binding: 'soap11' as const, caseId: 'large', caseKind: 'valid' as const, namespaces: DEFAULT_NAMESPACES, exchange: exchange(body), validator };
   let ctx: CheckContext | undefined = new CheckContext(init);
-  // As the engine (src/engine/run.ts): the comparison's view taken while libxml2 reads, when overlapping.
+  // As the engine (src/engine/run.ts): the comparison's view and the checks' walks done while
+  // libxml2 reads, when overlapping.
   let early: ReturnType<typeof detachedView> | undefined;
-  const stood = await ctx.prepare({ budgetMs: checkBudgetMs(body.length) }, overlap, () => { early = detachedView(op, ctx!, () => new CheckContext(init)); });
+  const stood = await ctx.prepare({ budgetMs: checkBudgetMs(body.length) }, overlap, async () => {
+    early = detachedView(op, ctx!, () => new CheckContext(init));
+    await yieldToLoop();
+    runBeside(ctx!, CHECKS);
+  });
   const t1 = performance.now();
   const libxmlNotParsed = ctx.libxml().notParsed;
   ctx.xml();

@@ -72,6 +72,8 @@ export class CheckContext {
   #xml?: { parsed?: ParsedXml; error?: string };
   #libxml?: LibxmlOutcome;
   #located?: Located;
+  /** Work of the checks on the tree, by check: what it was computed of, its value, its milliseconds. */
+  readonly #beside = new Map<string, { of: object; value: unknown; ms: number }>();
 
   constructor(init: CheckContextInit) {
     this.op = init.op;
@@ -144,7 +146,7 @@ export class CheckContext {
    * libxml2 did not read (a limit, its budget, the deadline) gets no tree, as when read in turn.
    * Resolves to whether `beside` ran on the tree that stands (false: do that work again).
    */
-  async prepare(options: ValidateOptions = {}, overlap = true, beside?: () => void): Promise<boolean> {
+  async prepare(options: ValidateOptions = {}, overlap = true, beside?: () => void | Promise<void>): Promise<boolean> {
     // Only a 200's document is read by libxml2 (the checks of other answers do not ask for it).
     if (this.#libxml || !this.validator.validateAsync || this.exchange.response?.status !== 200) return false;
     const d = this.decoded();
@@ -155,7 +157,7 @@ export class CheckContext {
     let besideRan = false;
     if (away && (await Promise.race([away, outcome.then(() => 'done' as const)])) === 'away') {
       if (this.xml().parsed && beside) {
-        beside();
+        await beside();
         besideRan = true;
       }
     }
@@ -163,9 +165,29 @@ export class CheckContext {
     if (this.#libxml.notParsed !== undefined && this.#xml?.parsed) {
       this.#xml = { error: this.#libxml.notParsed };
       this.#located = undefined;
+      this.#beside.clear();
       return false;
     }
     return besideRan;
+  }
+
+  /**
+   * A check's work on `of` (a part of the tree), computed once per context: by Check.beside while
+   * libxml2 reads, then taken by the check's run; computed there if it was not (a small document,
+   * or another part of the tree).
+   */
+  beside<T>(check: string, of: object, compute: () => T): T {
+    const kept = this.#beside.get(check);
+    if (kept?.of === of) return kept.value as T;
+    const t0 = performance.now();
+    const value = compute();
+    this.#beside.set(check, { of, value, ms: performance.now() - t0 });
+    return value;
+  }
+
+  /** Milliseconds a check's work kept by beside() took (0 if none): part of the check's time. */
+  besideMs(check: string): number {
+    return this.#beside.get(check)?.ms ?? 0;
   }
 
   /** Bytes of the response body (for messages about the cost of reading it). */
@@ -179,6 +201,7 @@ export class CheckContext {
     this.#xml = undefined;
     this.#libxml = undefined;
     this.#located = undefined;
+    this.#beside.clear();
   }
 
   /** Where the result element is: inside Envelope/Body/<Op>Response for SOAP, the root for GET/POST. */

@@ -5,6 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import type { DocumentValidator, LibxmlOutcome, ValidateOptions } from '../schema/types.js';
 import { contextFor } from '../../test/support/checks.js';
+import { CHECKS, runBeside, runChecks } from './registry.js';
 
 const DOC = '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><GetMealsResponse xmlns="http://mock.accommodation.test/search/1/"/></soap:Body></soap:Envelope>';
 
@@ -29,7 +30,7 @@ function slowValidator(outcome: LibxmlOutcome, handsOver = true) {
 async function prepared(outcome: LibxmlOutcome, overlap: boolean, handsOver = true) {
   const v = slowValidator(outcome, handsOver);
   const ctx = contextFor('GetMeals', 'soap11', DOC, { validator: v.validator });
-  const done = ctx.prepare({}, overlap, () => v.events.push(`beside: ${ctx.located().path}`));
+  const done = ctx.prepare({}, overlap, () => { v.events.push(`beside: ${ctx.located().path}`); });
   await new Promise((r) => setTimeout(r, 20));
   const before = [...v.events];
   v.answer();
@@ -65,5 +66,56 @@ describe('prepare builds the tree while the validator process reads the document
     expect(stood).toBe(false);
     expect(ctx.xml()).toEqual({ error: 'libxml2 took longer than 10 s' });
     expect(ctx.located().result).toBeUndefined();
+  });
+});
+
+describe('the checks\' walks done beside libxml2 (Check.beside)', () => {
+  const BROKEN = DOC.replace('<GetMealsResponse xmlns="http://mock.accommodation.test/search/1/"/>',
+    '<GetMealsResponse xmlns="http://mock.accommodation.test/search/1/"><getMealsResult><meals><meal><id>one</id><zz/></meal><meal/></meals></getMealsResult></GetMealsResponse>');
+
+  async function checkedBeside(outcome: LibxmlOutcome, budgetMs?: (besideMs: number) => number) {
+    const v = slowValidator(outcome);
+    const ctx = contextFor('GetMeals', 'soap11', BROKEN, { validator: v.validator });
+    const done = ctx.prepare({}, true, () => runBeside(ctx));
+    await new Promise((r) => setTimeout(r, 20));
+    v.answer();
+    const stood = await done;
+    return { ctx, stood, runs: runChecks(ctx, CHECKS, budgetMs?.(ctx.besideMs('shape'))) };
+  }
+
+  const shapeOf = (runs: ReturnType<typeof runChecks>) => runs.find((r) => r.check.name === 'shape');
+
+  test('the shape check\'s findings are those of its walk done after libxml2, and the walk is not done again', async () => {
+    const { ctx, stood, runs } = await checkedBeside({ xsdErrors: [] });
+    expect(stood).toBe(true);
+    const after = shapeOf(runChecks(contextFor('GetMeals', 'soap11', BROKEN), CHECKS))!;
+    expect(Array.isArray(after.outcome) && after.outcome.length).toBeGreaterThan(1);
+    expect(shapeOf(runs)!.outcome).toEqual(after.outcome);
+    // Kept on the context: asked again for the same result element, it is not computed again.
+    expect(() => ctx.beside('shape', ctx.located().result!, () => { throw new Error('computed again'); })).not.toThrow();
+    // Its time is the check's: the walk's milliseconds are part of the shape row's.
+    expect(ctx.besideMs('shape')).toBeGreaterThan(0);
+    expect(shapeOf(runs)!.ms).toBeGreaterThanOrEqual(ctx.besideMs('shape') - 0.001);
+  });
+
+  test('a walk done beside counts toward the check\'s budget', async () => {
+    // A budget of half the walk: the run itself takes the kept findings in far less.
+    const { ctx, runs } = await checkedBeside({ xsdErrors: [] }, (ms) => ms / 2);
+    expect(ctx.besideMs('shape')).toBeGreaterThan(0);
+    const shapeRun = shapeOf(runs)!;
+    expect(Array.isArray(shapeRun.outcome) && shapeRun.outcome.map((f) => f.code)).toContain('check_over_budget');
+  });
+
+  test('a document libxml2 did not read drops the walk done beside: the shape check skips', async () => {
+    const { ctx, stood, runs } = await checkedBeside({ notParsed: 'libxml2 took longer than 10 s', xsdErrors: [] });
+    expect(stood).toBe(false);
+    expect(ctx.besideMs('shape')).toBe(0);
+    expect(shapeOf(runs)!.outcome).toMatchObject({ skipped: expect.stringContaining('the document was not read') });
+  });
+
+  test('a document libxml2 finds not well-formed: the shape check skips though its walk was done', async () => {
+    const { ctx, runs } = await checkedBeside({ wellFormedError: 'not well-formed (invalid token)', xsdErrors: [] });
+    expect(ctx.besideMs('shape')).toBeGreaterThan(0);
+    expect(shapeOf(runs)!.outcome).toMatchObject({ skipped: expect.stringContaining('not well-formed') });
   });
 });

@@ -64,7 +64,8 @@ function runOne(ctx: CheckContext, check: Check, budgetMs?: number): CheckRun | 
     const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
     outcome = [finding(check.name, 'check_crashed', '/', `check crashed: ${why.slice(0, 200)}`)];
   }
-  const ms = performance.now() - t0;
+  // Its work done beside libxml2 (Check.beside) is part of its time and of its budget.
+  const ms = performance.now() - t0 + (check.beside ? ctx.besideMs(check.name) : 0);
   if (budgetMs !== undefined && ms > budgetMs) {
     // Over its budget: a finding of its own (the check could not be stopped, but is reported).
     const over = finding(check.name, 'check_over_budget', '/', `check took longer than ${Math.round(budgetMs / 1000)} s on a document of ${ctx.bodyBytes.toLocaleString('en-US')} bytes `
@@ -80,13 +81,27 @@ function runOne(ctx: CheckContext, check: Check, budgetMs?: number): CheckRun | 
  * (compactFindings). Checks that do not apply are left out. Outcomes are not redacted: a run's rows
  * are, where they are made (engine/rows.ts).
  */
-export function runChecks(ctx: CheckContext, checks: readonly Check[] = CHECKS): CheckRun[] {
+export function runChecks(ctx: CheckContext, checks: readonly Check[] = CHECKS, budgetMs?: number): CheckRun[] {
   const runs: CheckRun[] = [];
   for (const check of checks) {
-    const r = runOne(ctx, check);
+    const r = runOne(ctx, check, budgetMs);
     if (r) runs.push(r);
   }
   return runs;
+}
+
+/**
+ * The checks' work on the tree alone (Check.beside), while a validator process reads the document:
+ * kept on the context for their run. A check that throws here throws again in its run, which
+ * reports it.
+ */
+export function runBeside(ctx: CheckContext, checks: readonly Check[] = CHECKS): void {
+  for (const check of checks) {
+    if (!check.beside) continue;
+    try {
+      if (check.appliesTo(ctx)) check.beside(ctx);
+    } catch { /* reported by its run */ }
+  }
 }
 
 export interface AsyncCheckOptions {

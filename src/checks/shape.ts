@@ -17,6 +17,7 @@ import {
 import { internalized } from '../xml/scan-reader.js';
 import { isBlank, isNil, XSI_NS, type XElement } from '../xml/tree.js';
 import { FindingList, type Check, type CheckOutcome } from './types.js';
+import type { CheckContext } from './context.js';
 import { collapse, lexicalProblem, xsdName } from './lexical.js';
 import { caseHint, childPath, clarkOf, inBandError, inBandErrorMessage, isSkip, needsDocument, nsDifference, quote } from './support.js';
 
@@ -360,6 +361,11 @@ export function shapeFindings(el: XElement, typeName: string, path: string, ns: 
   return w.out.list();
 }
 
+/** The shape walk of the result element: a function of the tree alone, so it may run beside libxml2 (Check.beside). */
+function resultFindings(ctx: CheckContext, result: XElement, path: string): Finding[] {
+  return ctx.beside('shape', result, () => shapeFindings(result, ctx.op.resultType, path, ctx.ns, { nillable: ctx.op.resultNillable, check: 'shape', namespaces: ctx.namespaces }));
+}
+
 export const shape: Check = {
   name: 'shape',
   description: 'The result element matches the type model: required/optional fields, order, multiplicity, names and namespaces, attributes, nil, enumerations and lexical forms.',
@@ -373,9 +379,13 @@ export const shape: Check = {
       return { skipped: 'result element not found: reported by result_element or soap_envelope' };
     }
     if (isNil(loc.result) && !ctx.op.resultNillable) return { skipped: 'nil result element: reported by result_element' };
-    const found = shapeFindings(loc.result, ctx.op.resultType, loc.path, ctx.ns, { nillable: ctx.op.resultNillable, check: this.name, namespaces: ctx.namespaces });
+    const found = resultFindings(ctx, loc.result, loc.path);
     const error = ctx.caseKind === 'valid' && found.length === 0 ? inBandError(loc.result, ctx.op.resultType, ctx.ns) : undefined;
     if (error) return { skipped: inBandErrorMessage(error), inBandError: error };
     return found;
+  },
+  beside(ctx): void {
+    const loc = ctx.located();
+    if (loc.result && (ctx.op.resultNillable || !isNil(loc.result))) resultFindings(ctx, loc.result, loc.path);
   },
 };

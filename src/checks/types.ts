@@ -32,6 +32,12 @@ export interface Check {
   /** Whether the check is about this exchange at all (e.g. envelope checks only on SOAP). */
   appliesTo(ctx: CheckContext): boolean;
   run(ctx: CheckContext): CheckOutcome;
+  /**
+   * Work on the tree alone (no libxml2 outcome), done while a validator process reads a large
+   * document (CheckContext.prepare, runBeside): kept on the context with CheckContext.beside, and
+   * taken by run() if the tree stands. Its time counts as the check's.
+   */
+  beside?(ctx: CheckContext): void;
 }
 
 /** Build a finding of a check: its check, its defect code (stable snake_case), where, and what. */

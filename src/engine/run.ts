@@ -13,7 +13,7 @@
  */
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import { CheckContext, type DocumentValidator } from '../checks/context.js';
-import { runChecksAsync, yieldToLoop } from '../checks/registry.js';
+import { runBeside, runChecksAsync, yieldToLoop } from '../checks/registry.js';
 import { makeRedactor, REDACTED, redactUserInfo, swapCase, type Redactor } from '../core/redact.js';
 import { bindingField, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, NOTHING_TESTED, SEQUENCE_CHECK } from '../core/rows.js';
 import { stateRuleOf } from '../contract/state-rules.js';
@@ -124,10 +124,15 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
       return { rows: out, unviewed: DEADLINE_PASSED };
     }
     let ctx: CheckContext | undefined = new CheckContext(init);
-    // The comparison's view needs the tree, not libxml2: taken while a validator process reads a
-    // large document (kept only if that document's tree stands; see CheckContext.prepare).
+    // The comparison's view and the checks' walks need the tree, not libxml2: done while a
+    // validator process reads a large document (kept only if that document's tree stands; see
+    // CheckContext.prepare), the event loop given a turn between them as between checks.
     let early: BindingView | undefined;
-    const beside = compare ? () => { if (!passed()) early = detachedView(op, ctx!, () => new CheckContext(init)); } : undefined;
+    const beside = async () => {
+      if (compare && !passed()) early = detachedView(op, ctx!, () => new CheckContext(init));
+      await yieldToLoop();
+      if (!passed()) runBeside(ctx!, plan.checks);
+    };
     const besideStood = await ctx.prepare({ budgetMs, ...(deadline !== undefined ? { signal: signalAt(deadline) } : {}) }, true, beside);
     const { runs, notRun } = await runChecksAsync(ctx!, plan.checks, { ...(deadline !== undefined ? { deadline } : {}), budgetMs });
     for (const r of runs) out.push(rows.row(base, r.check.name, r.outcome, r.ms));
