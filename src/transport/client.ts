@@ -59,11 +59,15 @@ export function bodyBudgetOf(opts: Pick<TransportOptions, 'maxBodyBytes' | 'body
 /**
  * Bytes held by the bodies in flight: granted first come, first served, whole (a body asks once, for
  * its declared length or, when it has none, for the cap), so no two bodies can each hold a part while
- * waiting for the rest of the other's.
+ * waiting for the rest of the other's. Bytes charged besides bodies (findings) count toward the
+ * budget, but a body larger than what is left is still read when no other body is held: the charges
+ * are given back only when their unit is done, which may need that body.
  */
 class BodyBudget {
   #used = 0;
   #peak = 0;
+  /** Bodies holding a share now. */
+  #bodies = 0;
   readonly #queue: { need: number; grant: () => void }[] = [];
   constructor(readonly capacity: number) {}
 
@@ -88,12 +92,16 @@ class BodyBudget {
 
   /** Hold `n` bytes already in memory (no wait: they are there), so that bodies asked for after them wait. */
   charge(n: number): void {
-    if (n > 0) this.#take(n);
+    if (n > 0) {
+      this.#used += n;
+      this.#peak = Math.max(this.#peak, this.#used);
+    }
   }
 
-  release(n: number): void {
-    if (n <= 0) return;
-    this.#used = Math.max(0, this.#used - n);
+  /** Give back `n` bytes: a body's share (`body`), or a charge. */
+  release(n: number, body: boolean): void {
+    if (body) this.#bodies = Math.max(0, this.#bodies - 1);
+    if (n > 0) this.#used = Math.max(0, this.#used - n);
     this.#pump();
   }
 
@@ -103,10 +111,11 @@ class BodyBudget {
   }
 
   #fits(need: number): boolean {
-    return this.#used === 0 || this.#used + need <= this.capacity;
+    return this.#bodies === 0 || this.#used + need <= this.capacity;
   }
 
   #take(need: number): void {
+    this.#bodies++;
     this.#used += need;
     this.#peak = Math.max(this.#peak, this.#used);
   }
@@ -272,13 +281,14 @@ export class Transport {
 
   /**
    * Give back the body budget an exchange holds (sent with `hold`): its consumer is done with the
-   * body. Idempotent; nothing for an exchange that holds none.
+   * body. Idempotent; nothing for an exchange that holds none. Returns the bytes given back.
    */
-  release(ex: Exchange): void {
+  release(ex: Exchange): number {
     const n = this.#held.get(ex);
-    if (n === undefined) return;
+    if (n === undefined) return 0;
     this.#held.delete(ex);
-    this.#budget.release(n);
+    this.#budget.release(n, true);
+    return n;
   }
 
   /**
@@ -292,7 +302,7 @@ export class Transport {
     return () => {
       if (!held) return;
       held = false;
-      this.#budget.release(bytes);
+      this.#budget.release(bytes, false);
     };
   }
 
@@ -487,14 +497,14 @@ export class Transport {
           size += (chunk as Buffer).length;
           if (size > this.#opts.maxBodyBytes) throw new SizeCapError();
           if (size > LARGE_BODY && held < size) {
-            this.#budget.release(held);
+            if (held > 0) this.#budget.release(held, true);
             held = 0;
             await hold(Math.max(size, this.#opts.maxBodyBytes));
           }
           chunks.push(chunk as Buffer);
         }
         if (held > size) {
-          this.#budget.release(held - size);
+          this.#budget.release(held - size, false);
           held = size;
         }
       } catch (e) {
@@ -513,7 +523,7 @@ export class Transport {
       held = 0;
       return ex;
     } catch (e) {
-      this.#budget.release(held);
+      if (held > 0) this.#budget.release(held, true);
       held = 0;
       const stop = signal.aborted && signal.reason instanceof Stop ? signal.reason : undefined;
       if (stop?.why === 'stopped') return { request: req, error: { code: 'not_sent', message: `not completed: ${stop.detail}` } };
