@@ -153,7 +153,9 @@ export class CheckContext {
     if (d.text === undefined) return false;
     let handedOver: (() => void) | undefined;
     const away = overlap ? new Promise<'away'>((resolve) => (handedOver = () => resolve('away'))) : undefined;
-    const outcome = this.validator.validateAsync(d.text, handedOver ? { ...options, handedOver } : options);
+    const body = this.exchange.response.body;
+    const utf8 = new TextDecoder(d.charset).encoding === 'utf-8' ? { utf8: body } : {};
+    const outcome = this.validator.validateAsync(d.text, { ...options, ...utf8, ...(handedOver ? { handedOver } : {}) });
     let besideRan = false;
     if (away && (await Promise.race([away, outcome.then(() => 'done' as const)])) === 'away') {
       if (this.xml().parsed && beside) {

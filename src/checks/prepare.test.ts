@@ -69,6 +69,28 @@ describe('prepare builds the tree while the validator process reads the document
   });
 });
 
+describe('what the validator process is sent', () => {
+  test.each([
+    ['text/xml; charset=utf-8', true],
+    ['text/xml; charset=UTF8', true],
+    ['text/xml', true], // no charset, no declaration: UTF-8
+    ['text/xml; charset=iso-8859-1', false],
+    ['text/xml; charset=utf-16le', false],
+  ])('%s: the body\'s bytes when they are UTF-8 (%s), else the decoded text alone', async (contentType, bytes) => {
+    const seen: ValidateOptions[] = [];
+    const body = contentType.includes('16') ? Buffer.from(DOC, 'utf16le') : Buffer.from(DOC, 'latin1');
+    const validator: DocumentValidator = {
+      validate: () => ({ xsdErrors: [] }),
+      validateAsync: async (_xml, opts = {}) => { seen.push(opts); return { xsdErrors: [] }; },
+    };
+    const ctx = contextFor('GetMeals', 'soap11', body, { validator, contentType });
+    await ctx.prepare({}, true);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.utf8 === body).toBe(bytes);
+    if (!bytes) expect(seen[0]!.utf8).toBeUndefined();
+  });
+});
+
 describe('the checks\' walks done beside libxml2 (Check.beside)', () => {
   const BROKEN = DOC.replace('<GetMealsResponse xmlns="http://mock.accommodation.test/search/1/"/>',
     '<GetMealsResponse xmlns="http://mock.accommodation.test/search/1/"><getMealsResult><meals><meal><id>one</id><zz/></meal><meal/></meals></getMealsResult></GetMealsResponse>');

@@ -39,6 +39,12 @@ export interface ValidateOptions {
    * in this process): from then on this process is free to work beside libxml2.
    */
   readonly handedOver?: () => void;
+  /**
+   * The UTF-8 bytes the document was decoded from (a BOM included or not): a validator process is
+   * sent these, which it decodes as this process did, instead of the decoded text, twice their size
+   * when any character is beyond Latin-1 (a 10 MB answer: 10 ms less to serialise, half the pipe).
+   */
+  readonly utf8?: Uint8Array;
 }
 
 /** Validates a whole response document (SOAP envelope or bare result root) against the schemas. */

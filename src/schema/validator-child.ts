@@ -56,15 +56,18 @@ process.on('message', (m: ChildRequest) => {
     return;
   }
   let reply: ChildResponse;
+  let chars = 0;
   try {
-    reply = { id: m.id, outcome: validatorFor(m.setup).validate(m.xml) };
+    // Decoded as the parent decoded them (they were valid UTF-8 there): the same text.
+    const xml = 'xml' in m ? m.xml : new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(m.utf8);
+    chars = xml.length;
+    reply = { id: m.id, outcome: validatorFor(m.setup).validate(xml) };
   } catch (e) {
     reply = { id: m.id, error: e instanceof Error ? e.message : String(e) };
   }
   // The outcome goes first: collecting libxml2's tree of the document (freed when its JavaScript
   // object is collected: now, not when the next document has been parsed beside it) takes tens of
   // milliseconds on a large one, which the parent need not wait for.
-  const chars = m.xml.length;
   process.send!({ ...reply, peakRss: peakRss() }, () => {
     collectGarbage();
     // libxml2's memory stays with the process after a large document (the allocator keeps it),

@@ -48,6 +48,19 @@ describe('libxml2 on a large document runs in a process of its own', () => {
     expect(ms).toBeLessThan(2_000);
   });
 
+  test('sent as the UTF-8 bytes it was decoded from (a BOM, characters beyond Latin-1): the same outcome as its text', async () => {
+    const names = ['Zürich „Αθήνα“', 'Kraków 日本', 'x'];
+    const doc = mealsDocument('1.1', `<meals>${Array.from({ length: 6_000 }, (_, i) => `<meal><id>${i % 7 === 0 ? 'bad' : i}</id><name>${names[i % 3]}</name></meal>`).join('')}</meals>`);
+    expect(doc.length).toBeGreaterThan(IN_PROCESS_MAX_CHARS);
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(doc, 'utf8')]);
+    const here = validator.validate(doc);
+    expect(here.xsdErrors.length).toBeGreaterThan(0);
+    expect(await validator.validateAsync!(doc, { utf8: bytes })).toEqual(here);
+    // The bytes are what is read: bytes of another document give that document's outcome.
+    const other = mealsDocument('1.1', `<meals>${'<meal><id>1</id><name>y</name></meal>'.repeat(8_000)}</meals>`);
+    expect(await validator.validateAsync!(doc, { utf8: Buffer.from(other, 'utf8') })).toEqual({ xsdErrors: [] });
+  });
+
   test('small documents are read here, without a process', async () => {
     const doc = mealsDocument(undefined, '<meals><meal><id>x</id><name>y</name></meal></meals>');
     expect((await validator.validateAsync!(doc)).xsdErrors).toHaveLength(1);

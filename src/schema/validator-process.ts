@@ -31,6 +31,8 @@ export interface ValidatorSetup {
  */
 export type ChildRequest =
   | { readonly id: number; readonly setup: ValidatorSetup; readonly xml: string }
+  /** The document as the UTF-8 bytes it was decoded from (fatal, a BOM dropped): the child decodes them the same way. */
+  | { readonly id: number; readonly setup: ValidatorSetup; readonly utf8: Uint8Array }
   | { readonly warm: ValidatorSetup }
   | { readonly bye: true };
 
@@ -176,7 +178,7 @@ function kill(h: Handle): void {
  * libxml2's outcome for one document, read in the validator process; when it takes longer than
  * `budgetMs` or `signal` aborts first, the process is killed and the outcome says why (notParsed).
  */
-export function validateInProcessOfItsOwn(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; signal?: AbortSignal; handedOver?: () => void }): Promise<LibxmlOutcome> {
+export function validateInProcessOfItsOwn(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; signal?: AbortSignal; handedOver?: () => void; utf8?: Uint8Array }): Promise<LibxmlOutcome> {
   const turn = queue.then(() => once(setup, xml, opts));
   queue = turn.catch(() => undefined);
   return turn;
@@ -184,7 +186,7 @@ export function validateInProcessOfItsOwn(setup: ValidatorSetup, xml: string, op
 
 const seconds = (ms: number) => (ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`);
 
-function once(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; signal?: AbortSignal; handedOver?: () => void }): Promise<LibxmlOutcome> {
+function once(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; signal?: AbortSignal; handedOver?: () => void; utf8?: Uint8Array }): Promise<LibxmlOutcome> {
   if (opts.signal?.aborted) return Promise.resolve({ notParsed: stopped(opts.signal), xsdErrors: [] });
   return new Promise((resolve) => {
     const h = (current ??= start());
@@ -210,7 +212,8 @@ function once(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; sign
       + `stopped after ${seconds(performance.now() - started)}; the document was not checked`), opts.budgetMs);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     // The callback runs once the message is written whole to the channel: the child has all it needs.
-    h.proc.send({ id, setup, xml } satisfies ChildRequest, (err) => { if (!err) opts.handedOver?.(); });
+    const doc = opts.utf8 ? { utf8: opts.utf8 } : { xml };
+    h.proc.send({ id, setup, ...doc } satisfies ChildRequest, (err) => { if (!err) opts.handedOver?.(); });
   });
 }
 

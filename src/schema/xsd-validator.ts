@@ -508,7 +508,7 @@ export function createDocumentValidator(namespaces: Namespaces, options: Validat
     limits,
     async validateAsync(xml: string, opts: ValidateOptions = {}): Promise<LibxmlOutcome> {
       if (xml.length <= IN_PROCESS_MAX_CHARS) return validate(xml);
-      return validateInProcessOfItsOwn(setup, xml, { budgetMs: opts.budgetMs ?? checkBudgetMs(Buffer.byteLength(xml)), signal: opts.signal, handedOver: opts.handedOver });
+      return validateInProcessOfItsOwn(setup, xml, { budgetMs: opts.budgetMs ?? checkBudgetMs(opts.utf8?.length ?? Buffer.byteLength(xml)), signal: opts.signal, handedOver: opts.handedOver, utf8: opts.utf8 });
     },
   };
 }
