@@ -6,10 +6,11 @@
  * document (V8 shares the characters for all but short slices), names are interned per distinct
  * name, and elements without attributes or children share one frozen empty list.
  *
- * Same contract as the first reader: the caller refuses a DOCTYPE first (no entity is ever
- * declared), so only the five predefined entities and character references are decoded; any other
- * "&name;" is left as written (libxml2, through xml_wellformed, refuses that document). Nesting is
- * bounded as the first reader's is (MAX_DEPTH). It is stricter than fast-xml-parser on broken
+ * Same contract as the first reader: a DOCTYPE is refused (this reader refuses every markup
+ * declaration itself; parseXml says why), so no entity is ever declared and only the five
+ * predefined entities and character references are decoded; any other "&name;" is left as
+ * written (libxml2, through xml_wellformed, refuses that document). Nesting is bounded as the
+ * first reader's is (MAX_DEPTH). It is stricter than fast-xml-parser on broken
  * markup (an end tag that does not match, an unclosed element, a duplicate attribute): it throws
  * XmlError there, where fast-xml-parser guesses; libxml2 remains the authority on well-formedness.
  */
@@ -164,7 +165,7 @@ function pathOf(stack: readonly Frame[], depth: number, last?: string): string {
 }
 
 /**
- * The root element of `xml`, namespace-resolved; the caller has refused a DOCTYPE. Throws XmlError
+ * The root element of `xml`, namespace-resolved; a markup declaration (a DOCTYPE) is refused. Throws XmlError
  * naming what is wrong and where. With `limits`, it counts as it reads what scanMarkup counts
  * (elements and attributes, attributes of one element, namespace declarations in scope: the same
  * figures on any document this reader accepts) and throws OverLimitError as soon as one is past its

@@ -1,8 +1,9 @@
 /**
  * The one XML reading path for target responses: fast-xml-parser (order preserved, no value
  * parsing) turned into a small namespace-resolved element tree. fast-xml-parser does not resolve
- * prefixes, so this module does. Documents with a DOCTYPE are refused before parsing: SOAP forbids
- * them and nothing in the contract needs them, so no entity is ever expanded.
+ * prefixes, so this module does. Documents with a DOCTYPE are refused (before fast-xml-parser
+ * reads them; the one-pass reader refuses every markup declaration itself): SOAP forbids them and
+ * nothing in the contract needs them, so no entity is ever expanded.
  * fast-xml-parser is lenient (it drops text outside the root, for one): libxml2, through the
  * xml_wellformed check, is the authority on well-formedness; this reader only has to be safe.
  */
