@@ -56,6 +56,17 @@ function treesOf(validator: DocumentValidator): TextMemo<{ parsed?: ParsedXml; e
   return m;
 }
 
+/** Whether a charset label names UTF-8 (per label: a decoder is not made for every exchange). */
+const UTF8_LABELS = new Map<string, boolean>();
+function isUtf8Label(label: string): boolean {
+  let is = UTF8_LABELS.get(label);
+  if (is === undefined) {
+    is = new TextDecoder(label).encoding === 'utf-8';
+    if (UTF8_LABELS.size < 64) UTF8_LABELS.set(label, is);
+  }
+  return is;
+}
+
 export class CheckContext {
   readonly op: Operation;
   readonly bindingId: BindingId;
@@ -154,7 +165,7 @@ export class CheckContext {
     let handedOver: (() => void) | undefined;
     const away = overlap ? new Promise<'away'>((resolve) => (handedOver = () => resolve('away'))) : undefined;
     const body = this.exchange.response.body;
-    const utf8 = new TextDecoder(d.charset).encoding === 'utf-8' ? { utf8: body } : {};
+    const utf8 = isUtf8Label(d.charset) ? { utf8: body } : {};
     const outcome = this.validator.validateAsync(d.text, { ...options, ...utf8, ...(handedOver ? { handedOver } : {}) });
     let besideRan = false;
     if (away && (await Promise.race([away, outcome.then(() => 'done' as const)])) === 'away') {
