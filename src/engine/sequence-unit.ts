@@ -33,7 +33,8 @@ export async function runSequence(plan: RunPlan, deps: EngineDeps, unit: Unit): 
       if (exchange.error?.code !== 'not_sent') coverage?.request(op, binding, sent);
       deps.tally?.note(op.name, binding, exchange, op.mutates);
       const ambiguous = op.mutates ? ambiguousWrite(exchange) : undefined;
-      return { params: sent, exchange, ...(ambiguous ? { ambiguous } : {}) };
+      const timing = deps.transport.timing(exchange);
+      return { params: sent, exchange, ...(ambiguous ? { ambiguous } : {}), ...(timing ? { timing } : {}) };
     },
     // A race's calls go at once, whatever --max-rps and --concurrency (the average rate is kept).
     burst: (n) => deps.transport.burst(n),

@@ -84,6 +84,29 @@ describe('races', () => {
       ['seq-race-cancel', 'seq-race-cancel-transfer', 'seq-race-write'].flatMap((c) => BINDINGS.map((b) => `${c} ${b} passed`)).sort());
   });
 
+  test('overlap is judged on when the transport sent each call and read its answer, not on when the run got to each answer', async () => {
+    // The run gets to each answer some time after the transport read it (other answers' work runs
+    // first): here 0 to 24 ms later, call by call. Judged by when the run got to them, the races
+    // looked serial (the embedded run's transfer race was "not tested" in 6 runs of 36).
+    class LateTransport extends Transport {
+      #n = 0;
+      override async send(...args: Parameters<Transport['send']>): ReturnType<Transport['send']> {
+        const ex = await super.send(...args);
+        await new Promise((r) => setTimeout(r, (this.#n++ % 5) * 6));
+        return ex;
+      }
+    }
+    const m = await startMock({ port: 0 });
+    try {
+      const r = await runConformance(plan(m.url), { transport: new LateTransport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+      const rows = raceRows(r);
+      expect(rows.length).toBe(RACES.length * BINDINGS.length);
+      expect(rows.filter((x) => x.status !== 'passed').map((x) => `${x.case} ${x.binding}: ${x.message}`)).toEqual([]);
+    } finally {
+      await m.close();
+    }
+  });
+
   test('calls that do not overlap leave the race not tested, never passed', async () => {
     const m = await startMock({ port: 0 });
     try {

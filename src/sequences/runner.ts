@@ -24,7 +24,17 @@ export interface SequenceEnv {
    * Sends one call with the run's credentials and, for a state-changing operation, its booking put
    * in: what was sent, the exchange, and, for a write left without a real answer, why it is ambiguous.
    */
-  readonly send: (op: Operation, binding: BindingId, params: Params, booking: Booking, account: Account) => Promise<{ readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange; readonly ambiguous?: string }>;
+  readonly send: (op: Operation, binding: BindingId, params: Params, booking: Booking, account: Account) => Promise<{
+    readonly params: Readonly<Record<string, string>>;
+    readonly exchange: Exchange;
+    readonly ambiguous?: string;
+    /**
+     * When the call was sent and its answer read whole, by the transport's clock (performance.now()).
+     * Without them, the runner takes the moment it gets the answer, less the exchange's time: later
+     * than the truth by the work done meanwhile on the answers before it.
+     */
+    readonly timing?: { readonly sentAt: number; readonly doneAt: number };
+  }>;
   /** Lets the next `n` calls go together, past the run's rate and concurrency bounds for that instant (transport/client.ts burst). */
   readonly burst?: (n: number) => void;
   /** Told of each answer read, while its tree lives (the run's coverage). */
@@ -82,9 +92,9 @@ export async function runSequence(env: SequenceEnv, family: SequenceFamily, op: 
   let started = 0;
   const call = async (stepOp: Operation, binding: BindingId, params: Params, booking: Booking, text?: string, account: Account = 'own'): Promise<Read> => {
     const n = ++started;
-    const { params: sentParams, exchange, ambiguous } = await env.send(stepOp, binding, params, booking, account);
+    const { params: sentParams, exchange, ambiguous, timing } = await env.send(stepOp, binding, params, booking, account);
     const doneAt = performance.now();
-    const timed = exchange.response ? { sentAt: doneAt - exchange.response.elapsedMs, doneAt } : {};
+    const timed = !exchange.response ? {} : timing ? { sentAt: timing.sentAt, doneAt: timing.doneAt } : { sentAt: doneAt - exchange.response.elapsedMs, doneAt };
     const read: Read = ambiguous ? { kind: 'unknown', how: `ambiguous: ${ambiguous}, not re-sent`, ambiguous: true, n }
       : { ...readAnswer(env, stepOp, binding, caseId, exchange), n, ...timed };
     const outcome = read.kind === 'accepted' && text === undefined && read.text !== undefined ? `read ${q(read.text)}` : read.how;

@@ -244,6 +244,8 @@ export class Transport {
   readonly #budget: BodyBudget;
   /** Bytes of the budget each exchange handed out still holds (until `release`). */
   readonly #held = new WeakMap<Exchange, number>();
+  /** When each exchange answered was sent and its answer read whole, by this process's clock (`timing`). */
+  readonly #times = new WeakMap<Exchange, { readonly sentAt: number; readonly doneAt: number }>();
   /** Headers added to every request (--header), beneath the binding's own (the settings refuse those names). */
   readonly #extraHeaders: Record<string, string> | undefined;
 
@@ -304,6 +306,16 @@ export class Transport {
       held = false;
       this.#budget.release(bytes, false);
     };
+  }
+
+  /**
+   * When an answered exchange was sent (handed to the connection) and its answer read whole
+   * (`performance.now()`), as seen here, before any caller's work on it: whether calls overlapped
+   * is judged on these (a race, src/sequences), not on when each caller got to its answer, which the
+   * work on the answers before it delays.
+   */
+  timing(ex: Exchange): { readonly sentAt: number; readonly doneAt: number } | undefined {
+    return this.#times.get(ex);
   }
 
   /** The body budget's capacity and the most it held at once (the bench prints them). */
@@ -407,6 +419,8 @@ export class Transport {
       if (wait === undefined) {
         // The body's share of the budget stays with the exchange only when the caller releases it.
         const out = withRetried(ex);
+        const times = this.#times.get(ex);
+        if (times) this.#times.set(out, times);
         if (hold) this.#moveHold(ex, out); else this.release(ex);
         // One exchange, however many attempts: what giving up on a host counts.
         this.#note(host, out);
@@ -521,6 +535,7 @@ export class Transport {
       };
       if (held > 0) this.#held.set(ex, held);
       held = 0;
+      this.#times.set(ex, { sentAt: started, doneAt: performance.now() });
       return ex;
     } catch (e) {
       if (held > 0) this.#budget.release(held, true);
