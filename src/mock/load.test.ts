@@ -117,9 +117,13 @@ describe('the mock under load', () => {
     // The JS heap and buffers after GC: what a leak would grow. Stable from the first second on.
     expect(last!.heapUsed - first!.heapUsed).toBeLessThan(16 * MiB);
     expect(last!.arrayBuffers - first!.arrayBuffers).toBeLessThan(16 * MiB);
-    // RSS still rises in the first seconds (JIT code, connection buffers, malloc arenas of 64
-    // sockets), then levels off: the second half adds little, and the whole is bounded.
-    expect(last!.rss - mid!.rss).toBeLessThan(48 * MiB);
+    // RSS rises once to a plateau (JIT code, V8's young generation, connection buffers, malloc
+    // arenas of 64 sockets: about 240 MiB here) and stays there. When it gets there is V8's doing,
+    // not the mock's: before the first probe on most runs (248 → 213 → 236 MiB), after the
+    // half-way one on a fresh clone in CI (146 → 154 → 243 MiB, the heap flat at 34 MiB all along),
+    // so the growth is bounded over the whole load, not per half; a leak shows in the heap and
+    // buffers above.
     expect(last!.rss - first!.rss).toBeLessThan(128 * MiB);
+    expect(last!.rss).toBeLessThan(400 * MiB);
   }, 90_000);
 });
