@@ -4,6 +4,7 @@
  * retries, and each failure that did not reproduce with its attempts. Plain text; each writer escapes it.
  */
 import type { ResultRow, RunReport, TransientCell, TransientSummary } from '../core/types.js';
+import { BINDINGS } from '../contract/catalogue.js';
 
 /** The rows of failures that did not reproduce when sent again. */
 export function flakyRows(report: Pick<RunReport, 'results'>): ResultRow[] {
@@ -67,7 +68,7 @@ export function mergeTransient(summaries: readonly (TransientSummary | undefined
     cells.set(key, was ? { ...was, exchanges: was.exchanges + c.exchanges, answers: was.answers + c.answers, retries: was.retries + c.retries, ambiguous: was.ambiguous + c.ambiguous } : c);
   }
   const sum = (f: (s: TransientSummary) => number) => given.reduce((n, s) => n + f(s), 0);
-  const order = (b: string) => ['soap11', 'soap12', 'get', 'post'].indexOf(b);
+  const order = (b: string) => (BINDINGS as readonly string[]).indexOf(b);
   return {
     exchanges: sum((s) => s.exchanges), answers: sum((s) => s.answers), retries: sum((s) => s.retries), ambiguous: sum((s) => s.ambiguous),
     maxPercent: given[0]!.maxPercent, unhealthy: given.some((s) => s.unhealthy),

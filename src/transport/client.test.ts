@@ -60,6 +60,18 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
 
+/** An agent of 8 connections that records when each request is dispatched (performance.now()). */
+function recordingAgent(): { sent: number[]; agent: Agent } {
+  const sent: number[] = [];
+  class Recording extends Agent {
+    override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+      sent.push(performance.now());
+      return super.dispatch(opts, handler);
+    }
+  }
+  return { sent, agent: new Recording({ connections: 8 }) };
+}
+
 describe('transport', () => {
   test('records a complete exchange: request as sent, status, lower-cased headers, body bytes', async () => {
     const t = new Transport();
@@ -137,14 +149,7 @@ describe('transport', () => {
   });
 
   test('the rate bound holds when the event loop stalls: no burst of late timers', async () => {
-    const sent: number[] = [];
-    class Recording extends Agent {
-      override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-        sent.push(performance.now());
-        return super.dispatch(opts, handler);
-      }
-    }
-    const agent = new Recording({ connections: 8 });
+    const { sent, agent } = recordingAgent();
     const t = new Transport({ concurrency: 8, maxRps: 20, dispatcher: agent });
     // Block the event loop for 300 ms while requests wait for their turn (as checks do on big documents).
     setTimeout(() => { const end = performance.now() + 300; while (performance.now() < end) { /* busy */ } }, 120);
@@ -161,14 +166,7 @@ describe('transport', () => {
   });
 
   test('a burst (a race\'s calls) goes at once past --max-rps and --concurrency, one connection more at most; the turns it took are counted after it', async () => {
-    const sent: number[] = [];
-    class Recording extends Agent {
-      override dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
-        sent.push(performance.now());
-        return super.dispatch(opts, handler);
-      }
-    }
-    const agent = new Recording({ connections: 8 });
+    const { sent, agent } = recordingAgent();
     const t = new Transport({ concurrency: 4, maxRps: 10, dispatcher: agent });
     await t.send({ method: 'GET', url: `${base}/ok`, headers: {} });
     t.burst(5);

@@ -92,10 +92,7 @@ class BodyBudget {
 
   /** Hold `n` bytes already in memory (no wait: they are there), so that bodies asked for after them wait. */
   charge(n: number): void {
-    if (n > 0) {
-      this.#used += n;
-      this.#peak = Math.max(this.#peak, this.#used);
-    }
+    if (n > 0) this.#add(n);
   }
 
   /** Give back `n` bytes: a body's share (`body`), or a charge. */
@@ -116,7 +113,11 @@ class BodyBudget {
 
   #take(need: number): void {
     this.#bodies++;
-    this.#used += need;
+    this.#add(need);
+  }
+
+  #add(n: number): void {
+    this.#used += n;
     this.#peak = Math.max(this.#peak, this.#used);
   }
 
@@ -419,9 +420,8 @@ export class Transport {
       if (wait === undefined) {
         // The body's share of the budget stays with the exchange only when the caller releases it.
         const out = withRetried(ex);
-        const times = this.#times.get(ex);
-        if (times) this.#times.set(out, times);
-        if (hold) this.#moveHold(ex, out); else this.release(ex);
+        this.#passOn(ex, out);
+        if (!hold) this.release(out);
         // One exchange, however many attempts: what giving up on a host counts.
         this.#note(host, out);
         return out;
@@ -436,9 +436,11 @@ export class Transport {
     }
   }
 
-  /** The body budget an exchange holds passes on to the copy of it returned. */
-  #moveHold(from: Exchange, to: Exchange): void {
+  /** What is kept of an exchange passes on to the copy of it returned: its times and its share of the body budget. */
+  #passOn(from: Exchange, to: Exchange): void {
     if (from === to) return;
+    const times = this.#times.get(from);
+    if (times) this.#times.set(to, times);
     const n = this.#held.get(from);
     if (n === undefined) return;
     this.#held.delete(from);

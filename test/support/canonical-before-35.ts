@@ -11,43 +11,16 @@
  * An xsi:type naming the element's declared type says nothing and is left out; another one is kept
  * by the type's local name (its prefix is the writer's choice).
  */
-import { createHash } from 'node:crypto';
 import { effective, isSimple, MODEL, type ElementField, type TypeRef } from '../../src/contract/model.js';
 import { isBlank, isNil, XSI_NS, type XElement } from '../../src/xml/tree.js';
 import { canonicalUntyped, canonicalValue } from '../../src/equivalence/values.js';
-
-export interface Entry {
-  /** Path from the result element, e.g. /getMealsResult/meals/meal[2]/id or .../@currency */
-  readonly path: string;
-  readonly value: string;
-}
-
-export const ELEMENT = '<element>';
-export const NIL = '<nil>';
-export const DOCUMENTED = '<binding-specific, documented>';
-
-/** Decides whether a place (local names from the result element, no indexes) is a documented difference. */
-export type IgnorePredicate = (namePath: string) => boolean;
+// What entries are and hold did not change with the walk's rewrite: the live definitions.
+import { compactValue, DOCUMENTED, ELEMENT, MAX_ENTRY_VALUE, NIL, type Entry, type IgnorePredicate } from '../../src/equivalence/canonical.js';
 
 interface Walk {
   readonly ns: string;
   readonly ignore: IgnorePredicate;
   readonly out: { push(e: Entry): void };
-}
-
-/** Values longer than this are kept in entries as their start, length and digest (compactValue). */
-export const MAX_ENTRY_VALUE = 1024;
-
-/**
- * A long value as entries hold it: its first 120 characters, its length and a digest of the whole.
- * Two values compact alike only when they are equal (bar a SHA-256 collision), and a finding that
- * quotes one stays small: two answers that differ in a 30 MB text held both texts whole in every
- * entry list, message and report format.
- */
-export function compactValue(value: string): string {
-  if (value.length <= MAX_ENTRY_VALUE) return value;
-  const digest = createHash('sha256').update(value, 'utf16le').digest('hex').slice(0, 16);
-  return `${value.slice(0, 120)}… (${value.length.toLocaleString('en-US')} characters, SHA-256 ${digest})`;
 }
 
 /** The canonical entries of a result element of a model type (long values compacted: compactValue). */
@@ -56,39 +29,6 @@ export function canonicalEntries(el: XElement, typeName: TypeRef, groupNs: strin
   const push = (e: Entry) => { out.push(e.value.length > MAX_ENTRY_VALUE ? { path: e.path, value: compactValue(e.value) } : e); };
   visit({ ns: groupNs, ignore, out: { push } }, el, typeName, `/${el.local}`, el.local);
   return out;
-}
-
-/**
- * A digest of the canonical entries (SHA-256 over each path and value, length-prefixed), computed
- * without holding them: equal digests mean equal entries. For large results this keeps the
- * comparison of bindings that agree from holding one path string per value for every binding.
- */
-export function canonicalDigest(el: XElement, typeName: TypeRef, groupNs: string, ignore: IgnorePredicate = () => false): string {
-  const digest = new EntryDigest();
-  visit({ ns: groupNs, ignore, out: digest }, el, typeName, `/${el.local}`, el.local);
-  return digest.finish();
-}
-
-/** Entries into a SHA-256, fed in chunks of about 64 K characters. */
-export class EntryDigest {
-  readonly #hash = createHash('sha256');
-  #pending: string[] = [];
-  #size = 0;
-  push(e: Entry): void {
-    const s = `${e.path.length}:${e.path}${e.value.length}:${e.value}`;
-    this.#pending.push(s);
-    this.#size += s.length;
-    if (this.#size > 65_536) this.#flush();
-  }
-  #flush(): void {
-    this.#hash.update(this.#pending.join(''), 'utf16le'); // every JS string, lone surrogates too, hashes apart
-    this.#pending = [];
-    this.#size = 0;
-  }
-  finish(): string {
-    this.#flush();
-    return this.#hash.digest('hex');
-  }
 }
 
 function name(el: XElement, ns: string): string {
