@@ -4,7 +4,9 @@
  * and opened a connection each). Exactly one call may be accepted; the others must be the
  * already-cancelled rejection. Two or more accepted is `race_double_accept`, pinned on the operation
  * and every binding whose call was accepted. Calls that did not overlap (the target, or the way to
- * it, serialises them) leave the race not tested, never passed. race-cancel-transfer
+ * it, serialises them) leave the race not tested, never passed; so does a call the service did not
+ * answer itself (a gateway page, a reset, a time-out: the network's), naming that step and never
+ * saying how the target orders calls. race-cancel-transfer
  * (./race-cancel-transfer.ts) races a transfer booking the same way (its read only opens the connections).
  */
 import type { Params } from '../bindings/types.js';
@@ -41,12 +43,17 @@ export async function cancelRace({ bindings: bs, op, spec, bookings, call, toget
   const read = ops('AmendmentPriceRequest');
   const through = [...bs, bs[0]!];
   const warm = await together(through.map((binding) => ({ op: read, binding, params: { ...(spec.readParams ?? DEFAULT_READ), bookingID: booking.id }, booking })));
+  // A read the service did not answer (a gateway page, a reset, a time-out) says nothing of the booking: the network's, not the pool's.
+  if (!transfers && warm.unanswered) return notTested(`${warm.unanswered}, so booking ${booking.id} was not shown usable: the race was not run`);
   const unusable = warm.reads.find((r) => r.kind !== 'accepted');
   if (!transfers && unusable) return notTested(`booking ${booking.id} is not usable (AmendmentPriceRequest answered ${unusable.how}): give bookings.${spec.pool} bookings that can be cancelled`);
   const params = (b: Booking): Params => (transfers ? { language: 'en', email: b.email ?? '' } : { language: 'en' });
   const calls: GroupCall[] = through.map((binding) => ({ op, binding, params: params(booking), booking }));
   const race = await together(calls);
   const sentOver = Number.isNaN(race.spreadMs) ? 'not every call was answered' : `sent within ${race.spreadMs} ms`;
+  // A call the service did not answer itself: whether the calls overlapped, and what the target made
+  // of them, is unknown (the network's doing, not the target's): nothing is said of how it orders them.
+  if (race.unanswered) return notTested(unansweredRace(race.unanswered, `${calls.length} cancellations of ${kind} ${booking.id}`));
   if (!race.overlapped) {
     return notTested(`the ${calls.length} cancellations of ${kind} ${booking.id} did not overlap (${sentOver}; one was answered before the last went): the target serialises them`);
   }
@@ -68,6 +75,14 @@ export async function cancelRace({ bindings: bs, op, spec, bookings, call, toget
   };
   const involved = new Set(accepted);
   return bs.map((binding) => ({ op, binding, outcome: involved.has(binding) ? [finding] : [] }));
+}
+
+/**
+ * Why a race with a call the service did not answer itself (./runner.ts unansweredSteps) is not
+ * tested: the step, and that nothing is known of how the target orders calls (the network's doing).
+ */
+export function unansweredRace(steps: string, what: string): string {
+  return `${steps}: the service did not answer every one of the ${what} itself, so whether they overlapped and what the target made of them is unknown (the network's doing, not the target's); run again`;
 }
 
 /** The race-cancel family. */

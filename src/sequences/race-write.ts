@@ -4,11 +4,12 @@
  * binding, each with a text of its own; then read back through every binding. Every binding must
  * read the same text, and it must be exactly one of those written. Anything else is
  * `race_torn_write`, pinned on the write (UpdateSpecialRequest) and every binding that wrote. Writes
- * that did not overlap leave the race not tested.
+ * that did not overlap leave the race not tested; so does a write the service did not answer itself
+ * (a gateway page, a reset, a time-out), naming the step.
  */
 import { SEQUENCE_CHECK } from '../core/rows.js';
 import type { Finding } from '../core/types.js';
-import { RACE_STAGE } from './race-cancel.js';
+import { RACE_STAGE, unansweredRace } from './race-cancel.js';
 import { q } from './runner.js';
 import type { FamilyRun, PlanView, PlannedSequence, SequenceFamily, Verdict } from './types.js';
 
@@ -43,6 +44,7 @@ async function writeRace({ bindings: bs, op, spec, bookings, together, ops }: Fa
   const get = ops('GetSpecialRequest');
   const readAll = () => together(bs.map((binding) => ({ op: get, binding, params: { bookingId: booking.id }, booking })));
   const warm = await readAll();
+  if (warm.unanswered) return notTested(`${warm.unanswered}, so booking ${booking.id} was not shown readable: the race was not run`);
   const unusable = warm.reads.find((r) => r.kind !== 'accepted');
   if (unusable) return notTested(`booking ${booking.id} cannot be read (GetSpecialRequest answered ${unusable.how}): give bookings.${spec.pool} bookings that exist`);
   const texts = bs.map((b, k) => raceText(k, b));
@@ -50,6 +52,8 @@ async function writeRace({ bindings: bs, op, spec, bookings, together, ops }: Fa
   const sentOver = Number.isNaN(race.spreadMs) ? 'not every write was answered' : `sent within ${race.spreadMs} ms`;
   // Read back whether or not the writes overlapped: the run sends the same calls either way (its coverage and ledger do not depend on timing).
   const after = await readAll();
+  // A write the service did not answer itself (a gateway page, a reset, a time-out): whether the writes overlapped is unknown.
+  if (race.unanswered) return notTested(unansweredRace(race.unanswered, `${bs.length} writes of booking ${booking.id}`));
   if (!race.overlapped) return notTested(`the ${bs.length} writes of booking ${booking.id} did not overlap (${sentOver}; one was answered before the last went): the target serialises them`);
   const wrote = bs.filter((_, k) => race.reads[k]!.kind === 'accepted');
   if (wrote.length === 0) return notTested(`no write of booking ${booking.id} was accepted (${race.reads.map((r) => r.how).join('; ')})`);

@@ -2,8 +2,8 @@ import { describe, expect, test } from 'vitest';
 import { MOCK_STYLES, runAgainstMock, sequencePlan } from '../../test/support/sequences.js';
 import { BINDINGS, DEFAULT_NAMESPACES, findOperation, type Operation } from '../contract/catalogue.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
-import type { RunReport, Target } from '../core/types.js';
-import { startMock, type MockOptions } from '../mock/index.js';
+import type { Exchange, HttpRequest, RunReport, Target } from '../core/types.js';
+import { gatewayPage, startMock, type MockOptions } from '../mock/index.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { Transport } from '../transport/client.js';
 import { planUnits } from '../engine/plan.js';
@@ -115,6 +115,56 @@ describe('races', () => {
       const rows = one.results.filter((x) => x.case === 'seq-race-cancel');
       expect(rows.map((x) => x.status)).toEqual(BINDINGS.map(() => 'skipped'));
       expect(rows[0]!.message).toMatch(/^not tested: the 5 cancellations of booking BK-\d+ did not overlap .*the target serialises them/);
+    } finally {
+      await m.close();
+    }
+  });
+
+  /**
+   * A transport through which the service's answer to the first request `hit` picks is replaced by a
+   * gateway's 503 page (the request was sent and processed: its outcome is ambiguous, as behind a
+   * gateway that drops an answer).
+   */
+  class GatewayOnce extends Transport {
+    #done = false;
+    constructor(readonly hit: (req: HttpRequest) => boolean) { super({ concurrency: 8 }); }
+    override async send(...args: Parameters<Transport['send']>): ReturnType<Transport['send']> {
+      const ex = await super.send(...args);
+      if (this.#done || !this.hit(args[0])) return ex;
+      this.#done = true;
+      return { request: ex.request, response: { status: 503, headers: { 'content-type': 'text/html' }, body: gatewayPage(503), elapsedMs: 1 } } satisfies Exchange;
+    }
+  }
+  const text = (req: HttpRequest) => `${decodeURIComponent(req.url)} ${req.body ?? ''}`;
+  const soap12 = (req: HttpRequest) => /application\/soap\+xml/.test(req.headers['content-type'] ?? req.headers['Content-Type'] ?? '');
+
+  test('a write race in which one write got a gateway\'s 503 is not tested, naming that step: never "the target serialises them"', async () => {
+    const m = await startMock({ port: 0 });
+    try {
+      const r = await runConformance(plan(m.url), { transport: new GatewayOnce((req) => text(req).includes('race-write-through-soap12')), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+      const rows = r.results.filter((x) => x.case === 'seq-race-write' && x.check === SEQUENCE_CHECK);
+      expect(rows.map((x) => x.status)).toEqual(BINDINGS.map(() => 'skipped'));
+      expect(rows[0]!.message).toMatch(/^not tested: step \d+ \(UpdateSpecialRequest soap12\) got a transient answer \(gateway_503, HTTP 503\): /);
+      expect(rows[0]!.message).toContain('the network\'s doing, not the target\'s');
+      expect(rows.filter((x) => /serialis|did not overlap/.test(x.message))).toEqual([]);
+      expect(failed(r)).toEqual([]);
+    } finally {
+      await m.close();
+    }
+  });
+
+  test('a cancellation race in which one call got a gateway\'s 503 is not tested, naming that step, and fails nothing', async () => {
+    const m = await startMock({ port: 0 });
+    try {
+      const p = plan(m.url, [findOperation('CancelBooking')!]);
+      const raced = planUnits(p).find((u) => u.caseId === 'seq-race-cancel')!.sequence!.bookings![0]!.id;
+      const hit = (req: HttpRequest) => soap12(req) && /CancelBooking/.test(text(req)) && text(req).includes(raced);
+      const r = await runConformance(p, { transport: new GatewayOnce(hit), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+      const rows = r.results.filter((x) => x.case === 'seq-race-cancel');
+      expect(rows.map((x) => x.status)).toEqual(BINDINGS.map(() => 'skipped'));
+      expect(rows[0]!.message).toMatch(new RegExp(`^not tested: step \\d+ \\(CancelBooking soap12\\) got a transient answer \\(gateway_503, HTTP 503\\): .*5 cancellations of booking ${raced}`));
+      expect(rows[0]!.message).not.toMatch(/serialis|did not overlap/);
+      expect(failed(r)).toEqual([]);
     } finally {
       await m.close();
     }

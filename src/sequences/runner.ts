@@ -13,6 +13,7 @@ import type { Booking } from '../core/booking-pools.js';
 import type { BookingUse, Exchange, SequenceStep, Target } from '../core/types.js';
 import { acceptance, ALREADY_CANCELLED } from '../equivalence/compare.js';
 import { curlCommand, OTHER_PASSWORD_VARIABLE } from '../transport/curl.js';
+import { transientOf } from '../transport/transient.js';
 import type { Account, GroupCall, Read, SequenceFamily, SequenceSpec, Together, Verdict } from './types.js';
 
 /** What the runner needs of the run: the target, the bindings, the validator, the send path, and whom to tell. */
@@ -79,6 +80,29 @@ export function readAnswer(env: Pick<SequenceEnv, 'target' | 'validator' | 'onAn
   return { kind: 'accepted', how: 'accepted', ...(text !== undefined ? { text } : {}) };
 }
 
+/**
+ * What came back when the service did not answer an exchange itself: a transient answer (a gateway
+ * page, a reset, a time-out: src/transport/transient.ts says which) or no response at all; undefined
+ * for the service's own answer, whatever it says.
+ */
+export function unansweredBy(ex: Pick<Exchange, 'response' | 'error'>): string | undefined {
+  const kind = transientOf(ex);
+  if (kind) return `a transient answer (${kind}${ex.response ? `, HTTP ${ex.response.status}` : ''})`;
+  return ex.response ? undefined : `no response (${ex.error?.code ?? 'unknown'})`;
+}
+
+/**
+ * The steps among `calls` (with their reads) that got no answer of the service's, each named by its
+ * number, operation and binding, and what came back; undefined when every one got the service's answer.
+ */
+export function unansweredSteps(calls: readonly Pick<GroupCall, 'op' | 'binding'>[], reads: readonly Read[]): string | undefined {
+  const lost = calls.flatMap((c, k) => {
+    const r = reads[k]!;
+    return r.unanswered ? [`step ${r.n ?? k + 1} (${c.op.name} ${c.binding}) got ${r.unanswered}`] : [];
+  });
+  return lost.length ? lost.join('; ') : undefined;
+}
+
 /** A text as a step or a finding quotes it: JSON, cut at 120 characters. */
 export const q = (s: string | undefined) => (s === undefined ? '(no text)' : JSON.stringify(s.length > 120 ? `${s.slice(0, 120)}…` : s));
 
@@ -95,8 +119,9 @@ export async function runSequence(env: SequenceEnv, family: SequenceFamily, op: 
     const { params: sentParams, exchange, ambiguous, timing } = await env.send(stepOp, binding, params, booking, account);
     const doneAt = performance.now();
     const timed = !exchange.response ? {} : timing ? { sentAt: timing.sentAt, doneAt: timing.doneAt } : { sentAt: doneAt - exchange.response.elapsedMs, doneAt };
-    const read: Read = ambiguous ? { kind: 'unknown', how: `ambiguous: ${ambiguous}, not re-sent`, ambiguous: true, n }
-      : { ...readAnswer(env, stepOp, binding, caseId, exchange), n, ...timed };
+    const lost = unansweredBy(exchange);
+    const read: Read = ambiguous ? { kind: 'unknown', how: `ambiguous: ${ambiguous}, not re-sent`, ambiguous: true, n, ...(lost ? { unanswered: lost } : {}) }
+      : { ...readAnswer(env, stepOp, binding, caseId, exchange), n, ...timed, ...(lost ? { unanswered: lost } : {}) };
     const outcome = read.kind === 'accepted' && text === undefined && read.text !== undefined ? `read ${q(read.text)}` : read.how;
     const step: SequenceStep = {
       n, operation: stepOp.name, binding, booking: booking.id, ...(text !== undefined ? { text } : {}),
@@ -124,12 +149,14 @@ export async function runSequence(env: SequenceEnv, family: SequenceFamily, op: 
  */
 async function together(call: (op: GroupCall['op'], b: GroupCall['binding'], p: GroupCall['params'], booking: GroupCall['booking'], text?: string, account?: Account) => Promise<Read>, calls: readonly GroupCall[]): Promise<Together> {
   const reads = await Promise.all(calls.map((c) => call(c.op, c.binding, c.params, c.booking, c.text, c.account)));
+  const lost = unansweredSteps(calls, reads);
+  const unanswered = lost ? { unanswered: lost } : {};
   const sent = reads.map((r) => r.sentAt);
   const done = reads.map((r) => r.doneAt);
-  if (sent.some((t) => t === undefined) || done.some((t) => t === undefined)) return { reads, spreadMs: Number.NaN, overlapped: false };
+  if (sent.some((t) => t === undefined) || done.some((t) => t === undefined)) return { reads, spreadMs: Number.NaN, overlapped: false, ...unanswered };
   const lastSent = Math.max(...(sent as number[]));
   const spreadMs = Math.round((lastSent - Math.min(...(sent as number[]))) * 1000) / 1000;
-  return { reads, spreadMs, overlapped: lastSent < Math.min(...(done as number[])) };
+  return { reads, spreadMs, overlapped: lastSent < Math.min(...(done as number[])), ...unanswered };
 }
 
 /** The whole sequence as a script: each step's curl command, in order, under a comment naming it (each account's password as its variable). */

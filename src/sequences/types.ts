@@ -81,6 +81,12 @@ export interface Read {
   readonly rejectedText?: string;
   /** A write left without a real answer (engine/transient.ts ambiguousWrite): never re-sent, its effect read back where a read can tell. */
   readonly ambiguous?: boolean;
+  /**
+   * What came back when it was no answer of the service's (src/transport/transient.ts): a gateway
+   * page, a reset or a time-out ("a transient answer (gateway_503, HTTP 503)"), or no response at all.
+   * The network's, not the target's: no verdict on how the target orders calls is drawn from it.
+   */
+  readonly unanswered?: string;
   /** The step's number. */
   readonly n?: number;
   /** When it went and when its answer was in (ms, performance.now()); unknown without a response. */
@@ -108,6 +114,13 @@ export interface Together {
   readonly spreadMs: number;
   /** Every call was in flight at one moment: the last went before the first was answered. */
   readonly overlapped: boolean;
+  /**
+   * The steps of the group the service did not answer itself (a transient answer or none), each
+   * named by its number, operation and binding, and what came back ("step 7 (CancelBooking soap12)
+   * got a transient answer (gateway_503, HTTP 503)"); absent when every call got the service's answer.
+   * Whether such a group overlapped, and how the target orders its calls, is unknown.
+   */
+  readonly unanswered?: string;
 }
 
 /** One step of a family: sent through the runner, numbered in the order started, its answer read. */

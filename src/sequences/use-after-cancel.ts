@@ -40,6 +40,8 @@ async function useAfterCancel({ bindings: bs, op: cancel, spec, bookings, call, 
   const notJudged = (why: string): Verdict[] => judged.flatMap((op) => bs.map((binding) => ({ op, binding, outcome: [], skipped: `not judged: ${why}` })));
   if (!booking) return notJudged('no booking of the cancel sequence to use again');
   const confirmed = await call(cancel, bs[0]!, { language: 'en' }, booking);
+  // No answer of the service's (a gateway page, a reset, a time-out): the network's, not the pool's.
+  if (confirmed.unanswered) return notJudged(`step ${confirmed.n} (CancelBooking ${bs[0]}) got ${confirmed.unanswered}, so booking ${booking.id} was not shown cancelled; run again`);
   if (!confirmed.alreadyCancelled && confirmed.kind !== 'accepted') {
     return notJudged(`booking ${booking.id} could not be shown cancelled (CancelBooking ${bs[0]} answered ${confirmed.how}): give bookings.cancel bookings that can be cancelled`);
   }
