@@ -14,6 +14,12 @@ export const NOT_RUN_CHECK = 'all';
 export const PREFLIGHT_CASE = 'preflight';
 /** Row check name of the comparison of bindings. */
 export const EQUIVALENCE_CHECK = 'binding_equivalence';
+/**
+ * Row check name of the preflight's comparison of the target's WSDL with the contract's under
+ * --fail-on-drift (engine/diagnose.ts): failed on a breaking difference, skipped ("not tested") where
+ * the WSDL could not be compared, which leaves the run UNTESTED (./verdict.ts), as `conformance drift` does.
+ */
+export const DRIFT_CHECK = 'wsdl_drift';
 /** Row check name of a sequence over state (src/sequences/): a property of several calls in order. */
 export const SEQUENCE_CHECK = 'sequence';
 

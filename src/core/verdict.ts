@@ -4,7 +4,7 @@
  * console headline, the Markdown and HTML headline, JUnit's properties and conformance.json's
  * `verdict` and `exitCode` all come from here, so no two of them can disagree.
  */
-import { EXCHANGE_CHECK, rowBindings, untestedExtent } from './rows.js';
+import { DRIFT_CHECK, EXCHANGE_CHECK, rowBindings, untestedExtent } from './rows.js';
 import type { ResultRow, RunReport, Verdict } from './types.js';
 
 export type { Verdict } from './types.js';
@@ -104,7 +104,8 @@ export function coverageShortfall(report: Pick<RunReport, 'coverage'>): string |
 /**
  * The verdict of a finished run: `signal` is the exit code of a SIGINT/SIGTERM that stopped it.
  * In order: a signal (its exit code, whatever ran), no answer at all (OUTAGE), nothing tested
- * (UNTESTED), a failure (FAIL), some operation × binding untested (UNTESTED), calls left unsent for
+ * (UNTESTED), a failure (FAIL), a WSDL --fail-on-drift could not compare (UNTESTED, as `conformance
+ * drift` exits 5), some operation × binding untested (UNTESTED), calls left unsent for
  * want of a booking or by the deadline, or coverage below --min-coverage (INCOMPLETE), nothing passed
  * (UNTESTED), else PASS.
  */
@@ -126,6 +127,12 @@ export function judgeRun(report: Judged, signal?: number): RunVerdict {
   if (failed.length > 0) {
     const all = rows.filter((r) => r.status === 'failed').length;
     return { verdict: 'FAIL', exitCode: EXIT_FAIL, reason: `the target broke the contract (${plural(failed.length, 'failed check')}${all > failed.length ? `, and ${all - failed.length} more where valid calls never reached the data path` : ''})` };
+  }
+  // --fail-on-drift with a WSDL that could not be compared: the gate asked for did not hold, as `conformance drift` exits 5.
+  const uncompared = rows.filter((r) => r.check === DRIFT_CHECK && r.status === 'skipped');
+  if (uncompared.length) {
+    const more = uncompared.length > 1 ? ` (and ${plural(uncompared.length - 1, 'more service')} alike)` : '';
+    return { verdict: 'UNTESTED', exitCode: EXIT_UNTESTED, reason: `${uncompared[0]!.message.replace(/^not tested: /, '')}${more}` };
   }
   if (extent === 'some') {
     const ops = [...new Set((report.untested ?? []).map((u) => u.operation))];

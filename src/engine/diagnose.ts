@@ -9,7 +9,7 @@ import { poolOf } from './bookings.js';
 import { ALREADY_CANCELLED, NOT_FOUND } from '../equivalence/compare.js';
 import { baseUrlOf, serviceUrlOf } from '../bindings/endpoint.js';
 import type { BindingId, Group, Operation } from '../contract/catalogue.js';
-import { bindingField, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, NOTHING_TESTED, notCalledReason, PREFLIGHT_CASE, rowBindings } from '../core/rows.js';
+import { bindingField, DRIFT_CHECK, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, NOTHING_TESTED, notCalledReason, PREFLIGHT_CASE, rowBindings } from '../core/rows.js';
 import type { Diagnosis, ResultRow, SettingKey, Target, UntestedCell } from '../core/types.js';
 import { redactUserInfo } from '../core/redact.js';
 import { hostOf, type Transport } from '../transport/client.js';
@@ -82,8 +82,8 @@ export function wsdlTargetNamespace(text: string): string | undefined {
   return defs ? /\btargetNamespace\s*=\s*(["'])([^"']*)\1/.exec(defs)?.[2] : undefined;
 }
 
-/** The check name of the rows --fail-on-drift adds: the target's WSDL against the contract's. */
-export const DRIFT_CHECK = 'wsdl_drift';
+/** The check name of the rows --fail-on-drift adds: the target's WSDL against the contract's (core/rows.ts, where the verdict reads it). */
+export { DRIFT_CHECK };
 
 /** What the preflight found: conclusions, and one failed row per host that does not answer at all (nothing more is sent there). */
 export interface Preflight {
@@ -177,10 +177,21 @@ export async function preflight(plan: Pick<RunPlan, 'target' | 'operations' | 'b
     }
   }));
   const services = [...byUrl.keys()].flatMap((u) => (drifts.has(u) ? [drifts.get(u)!] : []));
-  // --fail-on-drift: a failed row per service whose WSDL breaks the contract, so the one verdict says so.
+  // --fail-on-drift: a failed row per service whose WSDL breaks the contract, so the one verdict says so;
+  // a skipped row per service whose WSDL could not be compared, so the run is UNTESTED (exit 5), as
+  // `conformance drift` says of it: the gate asked for cannot have held (before, it exited 0).
   if (plan.failOnDrift) {
     for (const [url, op] of byUrl) {
       const d = drifts.get(url);
+      if (d && d.status !== 'compared') {
+        const message = `not tested: the WSDL at ${redact(url)}?WSDL could not be compared with the contract's (${d.reason ?? d.status}), so --fail-on-drift `
+          + `(or CONFORMANCE_FAIL_ON_DRIFT, config failOnDrift) could not hold: serve the WSDL there, compare it where it is served (conformance drift --wsdl-url ${d.service}=URL), or run without --fail-on-drift`;
+        rows.push({
+          operation: op.name, group: op.group, binding: bindingField(plan.bindings), case: PREFLIGHT_CASE, check: DRIFT_CHECK, status: 'skipped',
+          message, path: '/', reproduce: curlCommand({ method: 'GET', url: `${url}?WSDL`, headers: {} }, '', undefined, plan.target.network), findings: [],
+        });
+        continue;
+      }
       if (!d || d.breaking === 0) continue;
       const breaking = d.differences.filter((x) => x.severity === 'breaking');
       const message = `the WSDL at ${redact(url)}?WSDL differs from the contract's: ${d.breaking} breaking (--fail-on-drift; see drift.md)`;

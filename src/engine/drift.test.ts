@@ -4,6 +4,8 @@
  * fails the run only with --fail-on-drift (a failed `wsdl_drift` row, so the one verdict is FAIL).
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -103,6 +105,55 @@ describe('the preflight\'s drift', () => {
     expect(md).toContain('> - compatible Booking, type CancellationPaymentMethod: CancellationPaymentMethod/note: note is new and optional (response_element_added)');
     expect(validateReport(JSON.parse(JSON.stringify(report)))).toEqual([]);
     expect(validateReport({ ...JSON.parse(JSON.stringify(report)), drift: { verdict: 'odd' } })).not.toEqual([]);
+  });
+});
+
+/** A front of the mock at `to` whose `?WSDL` answers 404 (a target that serves no WSDL there); every other request goes through. */
+async function withoutWsdl(to: string): Promise<{ url: string; server: Server }> {
+  const server = createServer((req, res) => {
+    if (/\?wsdl$/i.test(req.url ?? '')) { req.resume(); res.writeHead(404, { 'content-type': 'text/plain' }); res.end('not here'); return; }
+    const up = request(`${to}${req.url}`, { method: req.method, headers: req.headers }, (r) => { res.writeHead(r.statusCode ?? 502, r.headers); r.pipe(res); });
+    up.on('error', () => { res.writeHead(502); res.end(); });
+    req.pipe(up);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
+}
+
+describe('--fail-on-drift with a WSDL that could not be compared', () => {
+  const run = async (url: string, extra: string[]) => {
+    const dir = mkdtempSync(join(tmpdir(), 'drift-404-'));
+    const out: string[] = [];
+    const code = await main(['run', '--book-url', url, '--search-url', url, '--transfers-url', url, '--user', 'mock-user', '--operations', 'GetMeals', '--bindings', 'soap11',
+      '--examples', '0', '--quiet', '--report-dir', dir, ...extra], { out: (x) => out.push(x), err: () => undefined, env: { CONFORMANCE_PASSWORD: 'mock-password' }, isTTY: false });
+    return { code, out: out.join('\n'), json: JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as RunReport };
+  };
+
+  test('a target whose ?WSDL answers 404: UNTESTED, exit 5, the reason first in the headline (as `conformance drift`); without the flag the run passes', async () => {
+    const front = await withoutWsdl(mock.url);
+    try {
+      const gated = await run(front.url, ['--fail-on-drift']);
+      expect(gated.code).toBe(5);
+      expect([gated.json.verdict, gated.json.exitCode]).toEqual(['UNTESTED', 5]);
+      expect(gated.json.verdictReason).toMatch(/^the WSDL at http:\/\/127\.0\.0\.1:\d+\/\S+\?WSDL could not be compared with the contract's \(HTTP 404\), so --fail-on-drift .* could not hold: /);
+      expect(gated.out).toMatch(/^Verdict: UNTESTED \(exit 5\): the WSDL at \S+ could not be compared/m);
+      const row = gated.json.results.find((r) => r.check === DRIFT_CHECK)!;
+      expect([row.status, row.case]).toEqual(['skipped', 'preflight']);
+      expect(row.message).toContain('CONFORMANCE_FAIL_ON_DRIFT, config failOnDrift');
+      expect(validateReport(gated.json)).toEqual([]);
+      // The same target without the flag: drift is reported only, the run passes.
+      const plain = await run(front.url, []);
+      expect([plain.code, plain.json.verdict]).toEqual([0, 'PASS']);
+      expect(plain.json.results.filter((r) => r.check === DRIFT_CHECK)).toEqual([]);
+    } finally {
+      front.server.close();
+    }
+  });
+
+  test('a WSDL that is there and matches: --fail-on-drift passes (exit 0, no wsdl_drift row)', async () => {
+    const r = await run(mock.url, ['--fail-on-drift']);
+    expect([r.code, r.json.verdict]).toEqual([0, 'PASS']);
+    expect(r.json.results.filter((x) => x.check === DRIFT_CHECK)).toEqual([]);
   });
 });
 
