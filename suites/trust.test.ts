@@ -55,17 +55,20 @@ afterAll(async () => {
 });
 
 describe('a run that tested nothing does not pass', () => {
-  test('operations named in --operations that are never called fail the run and say why', async () => {
-    const dir = join(work, 'mutating-only');
-    const r = await cli(['run', ...at(mock.url), '--operations', 'CancelBooking,AmendmentRequest', '--report-dir', dir], MOCK_ENV);
-    expect(r.code, r.err).toBe(1);
-    const report = readReport(dir);
-    const failed = report.results.filter((x) => x.status === 'failed');
-    expect(failed.map((x) => [x.operation, x.findings[0]!.code])).toEqual([['CancelBooking', 'operation_not_called'], ['AmendmentRequest', 'operation_not_called']]);
-    expect(failed[0]!.message).toMatch(/CancelBooking was named in --operations but never called: .*not called without --allow-mutations/);
-    expect(report.diagnosis?.filter((d) => d.level === 'error')).toHaveLength(2);
-    expect(r.out).toMatch(/Not called: 2 operations:\n {2}CancelBooking: changes state on the target: not called without --allow-mutations/);
-    expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toMatch(/Not called \(2\)/);
+  test('state-changing operations named in --operations without --allow-mutations: a usage error (exit 2) before anything is sent, never a failed row against the target (issue 40)', async () => {
+    // Before: exit 1, FAIL, a failed row `CancelBooking operation_not_called` in every report and in JUnit: the target blamed for the user's own setting.
+    let requests = 0;
+    const counted = await serve((res) => { requests++; res.writeHead(404); res.end(); });
+    const dir = join(work, 'mutating-named');
+    const r = await cli(['run', ...at(counted), '--operations', 'GetMeals,CancelBooking,AmendmentRequest', '--report-dir', dir], MOCK_ENV);
+    expect(r.code, r.out).toBe(2);
+    expect(r.err).toMatch(/--operations names CancelBooking, AmendmentRequest, which change state on the target: not called without --allow-mutations .*add --allow-mutations .*or drop CancelBooking, AmendmentRequest from --operations/);
+    expect(requests).toBe(0);
+    expect(existsSync(join(dir, 'conformance.json'))).toBe(false);
+    // The fix it gives works: with --allow-mutations the same run sends them (no pool: exit 6, not a failure of the target).
+    const allowed = await cli(['run', ...at(mock.url), '--operations', 'GetMeals,CancelBooking', '--allow-mutations', '--report-dir', join(work, 'mutating-allowed')], MOCK_ENV);
+    expect(allowed.code, allowed.out).not.toBe(2);
+    expect(readReport(join(work, 'mutating-allowed')).results.filter((x) => x.findings.some((f) => f.code === 'operation_not_called'))).toEqual([]);
   });
 
   test('all operations by default: the state-changing ones are listed as not called, the run still passes', async () => {

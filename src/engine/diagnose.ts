@@ -14,7 +14,7 @@ import type { Diagnosis, ResultRow, SettingKey, Target, UntestedCell } from '../
 import { redactUserInfo } from '../core/redact.js';
 import { hostOf, type Transport } from '../transport/client.js';
 import { curlCommand } from '../transport/curl.js';
-import type { RunPlan, Unit } from './plan.js';
+import { skipReason, type RunPlan, type Unit } from './plan.js';
 import { driftOfExchange, driftReportOf, driftSources } from './drift.js';
 import type { DriftReport, DriftService } from '../core/types.js';
 
@@ -391,7 +391,7 @@ export interface UnitsDiagnosis {
  * row saying why. A valid case rejected because its data does not exist stays a note (the shape
  * check's skip) as long as another case of its cell reached the data path.
  */
-export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'operations' | 'operationsNamed'>, units: readonly Unit[], perUnit: ResultRow[][]): UnitsDiagnosis {
+export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'operations' | 'operationsNamed' | 'allowMutations'>, units: readonly Unit[], perUnit: ResultRow[][]): UnitsDiagnosis {
   const diagnosis: Diagnosis[] = [];
   const rows: ResultRow[] = [];
   const cellKey = (op: string, b: string) => `${op}\u0000${b}`;
@@ -527,6 +527,13 @@ export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'opera
     for (const op of plan.operations) {
       const reason = notCalledReason(op.name, units.flatMap((u, i) => (u.op === op ? perUnit[i] ?? [] : [])));
       if (reason === undefined) continue;
+      // Forbidden by the user's own settings (a state-changing operation without --allow-mutations):
+      // not the target's failure. The settings refuse it up front (./settings.ts); a plan built by
+      // hand (the library) gets a hint, never a failed row.
+      if (skipReason(plan, op)) {
+        diagnosis.push({ level: 'hint', message: `${op.name} was named in the operations but not called: ${reason}: allow mutations to call it, or leave it out` });
+        continue;
+      }
       const message = `${op.name} was named in --operations but never called: ${reason}`;
       diagnosis.push({ level: 'error', code: 'operation_not_called', message });
       rows.push({

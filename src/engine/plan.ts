@@ -442,8 +442,11 @@ function casesUnits(plan: RunPlan): Unit[] {
 
 // ---- the state-changing policy: its one home ------------------------------------------------------
 
-/** Why a unit of `op` is not sent to the plan's target, or undefined when it is. */
-export function skipReason(plan: Pick<RunPlan, 'target' | 'allowMutations'>, op: Operation): string | undefined {
+/**
+ * Why a unit of `op` is not sent to the plan's target, or undefined when it is. The settings
+ * (./settings.ts) ask it too: an operation the user names that it forbids is refused up front.
+ */
+export function skipReason(plan: { readonly target: Pick<Target, 'embedded'>; readonly allowMutations: boolean }, op: Operation): string | undefined {
   if (op.mutates && !plan.target.embedded && !plan.allowMutations) {
     return `${op.name} changes state on the target: not called without --allow-mutations`;
   }

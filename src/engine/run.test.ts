@@ -117,6 +117,13 @@ describe('a real target is not a test fixture', () => {
       expect(r.message).toMatch(/changes state on the target: not called without --allow-mutations/);
     }
   });
+  test('a plan built by hand (the library) naming them without allowMutations: a hint, never a failed operation_not_called row (issue 40; the settings refuse it up front)', async () => {
+    const mutating = OPERATIONS.filter((o) => o.mutates);
+    const report = await runConformance(plan({ operations: mutating, operationsNamed: true, negative: false }), { transport: forbiddingTransport([]), validator: noValidator });
+    expect(report.results.filter((r) => r.status === 'failed' || r.findings.some((f) => f.code === 'operation_not_called'))).toEqual([]);
+    expect(report.diagnosis?.filter((d) => d.code === 'operation_not_called')).toEqual([]);
+    expect(report.diagnosis?.filter((d) => /was named in the operations but not called: changes state on the target: not called without --allow-mutations/.test(d.message))).toHaveLength(mutating.length);
+  });
   test('generated cases of state-changing operations are not sent without --allow-mutations either', async () => {
     const mutating = OPERATIONS.filter((o) => o.mutates);
     const sent: string[] = [];

@@ -121,3 +121,53 @@ describe('docs/cli.md', () => {
     }
   });
 });
+
+describe('operations the settings forbid calling (issue 40 section 5)', () => {
+  // A state-changing operation named without --allow-mutations, against a target other than the
+  // embedded mock: the user's own setting, a usage error before anything is sent, naming where the
+  // list came from and how to fix it. Before, the run sent the rest and failed the target with
+  // `operation_not_called` in every report.
+  const fix = /which changes state on the target: not called without --allow-mutations .*add --allow-mutations \(or CONFORMANCE_ALLOW_MUTATIONS=true, or "allowMutations": true in the config file\).* or drop CancelBooking from /;
+  const refusal = (f: () => unknown): Error => {
+    try { f(); } catch (e) { return e as Error; }
+    throw new Error('not refused');
+  };
+
+  test('--operations: a usage error naming the operation, the flag and the fix', () => {
+    const e = refusal(() => resolve(target, { operations: 'GetMeals,CancelBooking' }));
+    expect(e).toBeInstanceOf(UsageError);
+    expect(e.message).toMatch(/^--operations names CancelBooking, /);
+    expect(e.message).toMatch(fix);
+    expect(e.message).toMatch(/drop CancelBooking from --operations$/);
+  });
+
+  test('CONFORMANCE_OPERATIONS (the vitest suites\' path): the same, naming the variable; every forbidden one named', () => {
+    const e = refusal(() => resolve({ ...target, CONFORMANCE_OPERATIONS: 'GetMeals,CancelBooking,AmendmentRequest' }));
+    expect(e).toBeInstanceOf(UsageError);
+    expect(e.message).toMatch(/^environment variable CONFORMANCE_OPERATIONS names CancelBooking, AmendmentRequest, which change state on the target: /);
+    expect(e.message).toMatch(/drop CancelBooking, AmendmentRequest from environment variable CONFORMANCE_OPERATIONS$/);
+  });
+
+  test('the config file\'s `operations`: a config error naming the file and the key', () => {
+    const config = file('ops.json', { operations: ['CancelBooking'] });
+    const e = refusal(() => resolve({ ...target, CONFORMANCE_CONFIG: config }));
+    expect(e).toBeInstanceOf(ConfigError);
+    expect(e.message).toContain(`config file ${config} (environment variable CONFORMANCE_CONFIG): operations names CancelBooking, which changes state`);
+    expect(e.message).toMatch(fix);
+  });
+
+  test('allowed: with mutations allowed (flag, variable), on the embedded mock, when only reads are named, when nothing is named, or when nothing is called (--dry-run, drift)', () => {
+    const named = (s: RunSettings) => s.operations.map((o) => o.name);
+    expect(named(resolve(target, { operations: 'GetMeals,CancelBooking', 'allow-mutations': true }))).toEqual(['GetMeals', 'CancelBooking']);
+    expect(named(resolve({ ...target, CONFORMANCE_ALLOW_MUTATIONS: 'true', CONFORMANCE_OPERATIONS: 'CancelBooking' }))).toEqual(['CancelBooking']);
+    // The embedded mock allows mutations: its bookings are its own.
+    const embedded = resolve({}, { operations: 'GetMeals,CancelBooking' });
+    expect([embedded.embedded, named(embedded)]).toEqual([true, ['GetMeals', 'CancelBooking']]);
+    expect(named(resolve(target, { operations: 'GetMeals' }))).toEqual(['GetMeals']);
+    expect(resolve(target).operations.some((o) => o.mutates)).toBe(true);
+    expect(named(resolve(target, { operations: 'CancelBooking', 'dry-run': true }))).toEqual(['CancelBooking']);
+    expect(named(resolveRunSettingsFlags({ operations: 'CancelBooking' }, target, false))).toEqual(['CancelBooking']);
+    // Named, then skipped by --skip-operations: not named for the run.
+    expect(named(resolve(target, { operations: 'GetMeals,CancelBooking', 'skip-operations': 'CancelBooking' }))).toEqual(['GetMeals']);
+  });
+});

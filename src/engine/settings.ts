@@ -28,6 +28,7 @@ import type { NetworkOptions } from '../core/types.js';
 import { NETWORK_ENV, networkOf } from './network-settings.js';
 import type { SettingReader, Sourced } from './sourced.js';
 import { DEFAULT_MAX_TRANSIENT } from './transient.js';
+import { skipReason } from './plan.js';
 
 function updateExpectations(update: boolean, file: unknown): boolean {
   if (update && file === undefined) throw new UsageError('--update-expectations needs --expectations FILE (the file to write)');
@@ -295,6 +296,21 @@ export type { Sourced } from './sourced.js';
 /** A bad value: a ConfigError for a config key (the file is wrong), else a UsageError. */
 function bad(s: Sourced, message: string): never {
   throw new (s.fromFile ? ConfigError : UsageError)(`${s.source} ${message}`);
+}
+
+/**
+ * Refuses a list of operations (--operations, CONFORMANCE_OPERATIONS or the config's `operations`:
+ * `list` names where) holding state-changing ones that will not be called (no --allow-mutations,
+ * a target other than the embedded mock): the run could not test them, and before this it sent the
+ * rest and failed the target with `operation_not_called` for the user's own setting.
+ */
+function refuseForbidden(list: Sourced<string[]>, refused: readonly Operation[]): void {
+  if (refused.length === 0) return;
+  const names = refused.map((o) => o.name).join(', ');
+  const them = refused.length === 1 ? 'it' : 'them';
+  bad(list, `names ${names}, which change${refused.length === 1 ? 's' : ''} state on the target: not called without --allow-mutations against a target other than the embedded mock, `
+    + `so the run could not test ${them}; add --allow-mutations (or CONFORMANCE_ALLOW_MUTATIONS=true, or "allowMutations": true in the config file) to call ${them} `
+    + `on bookings of your own (docs/real-service.md), or drop ${names} from ${list.source}`);
 }
 
 /** Reads settings from flags, then environment variables, then the config file, naming each source. */
@@ -674,6 +690,11 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
   const operations = chosen.filter((o) => !skipped.includes(o));
   if (skipList && operations.length === 0) bad(skipList, `leaves no operation to test (${opList ? `${opList.source} names ${chosen.map((o) => o.name).join(', ')}` : 'it names them all'})`);
 
+  const allowMutations = in_.bool('allow-mutations', 'allowMutations') ?? false;
+  // Operations the user named that the mutation policy forbids calling: the user's own setting, said
+  // before anything is sent (a usage error), never a failed row against the target (issue 40).
+  if (opList && calls && !listing) refuseForbidden(opList, operations.filter((o) => skipReason({ target: { embedded }, allowMutations }, o)));
+
   if (!embedded && calls) {
     const need = (group: Operation['group']) => operations.filter((o) => o.group === group).map((o) => o.name);
     if (!bookUrl && need('booking').length) throw new UsageError(`no --book-url for the booking operations (${need('booking').join(', ')}); pass it or narrow --operations`);
@@ -708,7 +729,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     bindings,
     operations,
     operationsNamed: opList !== undefined,
-    allowMutations: in_.bool('allow-mutations', 'allowMutations') ?? false,
+    allowMutations,
     concurrency: in_.int('concurrency', 'concurrency', 1, 256) ?? (embedded ? 16 : 4),
     timeoutMs: in_.int('timeout', 'timeoutMs', 1, 3_600_000) ?? 10_000,
     deadlineMs: in_.int('deadline', 'deadlineMs', 1, 86_400_000),
