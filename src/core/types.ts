@@ -75,8 +75,11 @@ export interface NetworkOptions {
   readonly headers?: readonly ExtraHeader[];
 }
 
-/** The target settings a hint may name the source of. */
-export type SettingKey = 'bookUrl' | 'searchUrl' | 'transfersUrl' | 'bookPath' | 'searchPath' | 'transfersPath' | 'bookNs' | 'searchNs';
+/**
+ * The target settings a hint may name the source of: `otherUser` and `otherPassword` are the second
+ * account's (a refused login of it names where its user name and password came from).
+ */
+export type SettingKey = 'bookUrl' | 'searchUrl' | 'transfersUrl' | 'bookPath' | 'searchPath' | 'transfersPath' | 'bookNs' | 'searchNs' | 'otherUser' | 'otherPassword';
 
 /** One HTTP request as the harness sends it. */
 export interface HttpRequest {

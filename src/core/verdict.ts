@@ -4,7 +4,7 @@
  * console headline, the Markdown and HTML headline, JUnit's properties and conformance.json's
  * `verdict` and `exitCode` all come from here, so no two of them can disagree.
  */
-import { EXCHANGE_CHECK, rowBindings, untestedExtent } from './rows.js';
+import { EXCHANGE_CHECK, OTHER_LOGIN_REFUSED, OTHER_LOGIN_UNPROVEN, rowBindings, untestedExtent } from './rows.js';
 import type { ResultRow, RunReport, Verdict } from './types.js';
 
 export type { Verdict } from './types.js';
@@ -104,7 +104,8 @@ export function coverageShortfall(report: Pick<RunReport, 'coverage'>): string |
 /**
  * The verdict of a finished run: `signal` is the exit code of a SIGINT/SIGTERM that stopped it.
  * In order: a signal (its exit code, whatever ran), no answer at all (OUTAGE), nothing tested
- * (UNTESTED), a failure (FAIL), some operation × binding untested (UNTESTED), calls left unsent for
+ * (UNTESTED), a failure (FAIL), the second account's login refused or shown nowhere (UNTESTED: its
+ * families were not tested, the diagnosis the reason), some operation × binding untested (UNTESTED), calls left unsent for
  * want of a booking or by the deadline, or coverage below --min-coverage (INCOMPLETE), nothing passed
  * (UNTESTED), else PASS.
  */
@@ -127,6 +128,9 @@ export function judgeRun(report: Judged, signal?: number): RunVerdict {
     const all = rows.filter((r) => r.status === 'failed').length;
     return { verdict: 'FAIL', exitCode: EXIT_FAIL, reason: `the target broke the contract (${plural(failed.length, 'failed check')}${all > failed.length ? `, and ${all - failed.length} more where valid calls never reached the data path` : ''})` };
   }
+  // The second account's login refused (or shown on no binding): authorization across accounts was not tested, its cause first.
+  const login = report.diagnosis?.find((d) => d.code === OTHER_LOGIN_REFUSED || d.code === OTHER_LOGIN_UNPROVEN);
+  if (login) return { verdict: 'UNTESTED', exitCode: EXIT_UNTESTED, reason: login.message };
   if (extent === 'some') {
     const ops = [...new Set((report.untested ?? []).map((u) => u.operation))];
     return { verdict: 'UNTESTED', exitCode: EXIT_UNTESTED, reason: `some operations were not tested (${ops.slice(0, 6).join(', ')}${ops.length > 6 ? ', …' : ''}): no valid call of theirs reached the data path` };
