@@ -46,6 +46,11 @@ describe('where the second account comes from', () => {
   test('target.otherUser, its password in the variable target.otherPasswordEnv names', () => {
     const s = resolveRunSettings(['--config', config({ otherUser: 'acme-file', otherPasswordEnv: 'ACME_OTHER_PW' })], { ...pw, ACME_OTHER_PW: 'file-pw' });
     expect(s.other).toEqual({ user: 'acme-file', password: 'file-pw', passwordVar: 'ACME_OTHER_PW' });
+    // Where each came from, for a message about its login (engine/other-login.ts).
+    expect(s.sources).toMatchObject({ otherUser: expect.stringMatching(/^config file .*: target\.otherUser$/),
+      otherPassword: expect.stringMatching(/^environment variable ACME_OTHER_PW \(named by config file .*: target\.otherPasswordEnv\)$/) });
+    expect(resolveRunSettings([...remote, '--other-user', 'acme-2'], { ...pw, CONFORMANCE_OTHER_PASSWORD: 'o' }).sources)
+      .toMatchObject({ otherUser: '--other-user', otherPassword: 'environment variable CONFORMANCE_OTHER_PASSWORD' });
   });
   test('flags beat the environment, the environment beats the config file', () => {
     const cfg = config({ otherUser: 'from-file' });
@@ -213,4 +218,42 @@ describe('reports and re-run commands: the user name, never the password', () =>
     const { otherUser: __, ...noOther } = report.target;
     expect(rerunCommand({ ...plain, target: noOther }, row)).not.toContain('--other-user');
   });
+});
+
+describe('a wrong password of the second account (issue 40): never green', () => {
+  let mock: RunningMock;
+  beforeAll(async () => { mock = await startMock({ port: 0 }); }, 60_000);
+  afterAll(() => mock?.close());
+  /** A run of CancelTransferBooking (its foreign-account family) against the mock, the second account's password `other`. */
+  async function run(other: string) {
+    const dir = tempDir('other-login');
+    const transfers = Array.from({ length: 40 }, (_, i) => ({ id: `TR-${Math.random().toString(36).slice(2)}-${i}`, email: `c${i}@example.com` }));
+    const r = await cli(['run', '--book-url', mock.url, '--search-url', mock.url, '--user', 'mock-user', '--other-user', MOCK_OTHER_USER, '--operations', 'CancelTransferBooking',
+      '--allow-mutations', '--bookings', file(`pools-${Math.random()}.json`, { transfers }), '--examples', '0', '--max-rps', '100000', '--report-dir', dir],
+    { CONFORMANCE_PASSWORD: 'mock-password', CONFORMANCE_OTHER_PASSWORD: other });
+    return { ...r, dir, report: readReport(dir) };
+  }
+
+  test('exit 5, UNTESTED, the refused login said first on the console and in every report, naming where the password came from', async () => {
+    const r = await run('Wr0ng-0ther');
+    expect(r.code, r.err).toBe(5);
+    expect(r.out).toMatch(/^Verdict: UNTESTED \(exit 5\): the second account's login was refused: GetLanguages with the credentials of mock-other was refused as a wrong login .*check its password \(from environment variable CONFORMANCE_OTHER_PASSWORD\) and its user name \(from --other-user\)/m);
+    expect(r.report).toMatchObject({ verdict: 'UNTESTED', exitCode: 5 });
+    expect(r.report.diagnosis![0]!.code).toBe('other_login_refused');
+    expect(r.report.results.filter((x) => x.case === 'seq-foreign-account-transfer' && x.status !== 'skipped')).toEqual([]);
+    // Every report file says it; none holds the password.
+    const files = readTree(r.dir).filter((f) => /\.(md|html|xml|json)$/.test(f.path) && !f.path.includes('vitest'));
+    const reports = files.filter((x) => /conformance\.(json|md|html)|junit/.test(x.path));
+    expect(reports.map((f) => f.path.replace(/^.*\//, '')).sort()).toEqual(expect.arrayContaining(['conformance.html', 'conformance.json', 'conformance.md']));
+    expect(reports.some((f) => /junit/.test(f.path))).toBe(true);
+    for (const f of reports) expect(f.bytes.toString('utf8'), f.path).toMatch(/second account(?:&#39;|&#x27;|')s login was refused/);
+    expect(findSecret('Wr0ng-0ther', files.map((f) => ({ name: f.path, bytes: f.bytes })))).toEqual([]);
+  }, 120_000);
+
+  test('the right password: its login proven, the run passes as before', async () => {
+    const r = await run(MOCK_OTHER_PASSWORD);
+    expect(r.code, r.out + r.err).toBe(0);
+    expect(r.report.results.filter((x) => x.check === 'account_login').map((x) => x.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
+    expect(r.report.results.filter((x) => x.case === 'seq-foreign-account-transfer').map((x) => x.status)).toEqual(['passed', 'passed', 'passed', 'passed']);
+  }, 120_000);
 });

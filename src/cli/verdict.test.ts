@@ -201,6 +201,14 @@ describe('judgeRun', () => {
     expect(judgeRun({ results: [row('passed'), row('failed')], transient })).toMatchObject({ verdict: 'OUTAGE', exitCode: 4, reason: expect.stringContaining('--max-transient 20%') });
     expect(judgeRun({ results: [row('passed')], transient: { ...transient, unhealthy: false } })).toMatchObject({ verdict: 'PASS', exitCode: 0 });
   });
+  test('the second account\'s login refused, or shown on no binding: UNTESTED (exit 5), its diagnosis the reason, ahead of a pool short; a failure besides: FAIL (issue 40)', () => {
+    const refused = { level: 'error' as const, code: 'other_login_refused', message: 'the second account\'s login was refused: …' };
+    const short = row('skipped', 'sequence', 'CancelBooking seq-cancel: needs 10 bookings, 2 left in `bookings.cancel`');
+    expect(judgeRun({ results: [row('passed')], diagnosis: [refused] })).toEqual({ verdict: 'UNTESTED', exitCode: 5, reason: refused.message });
+    expect(judgeRun({ results: [row('passed'), short], diagnosis: [refused] })).toMatchObject({ verdict: 'UNTESTED', exitCode: 5 });
+    expect(judgeRun({ results: [row('passed')], diagnosis: [{ ...refused, code: 'other_login_unproven' }] })).toMatchObject({ verdict: 'UNTESTED', exitCode: 5 });
+    expect(judgeRun({ results: [row('passed'), row('failed')], diagnosis: [refused] })).toMatchObject({ verdict: 'FAIL', exitCode: 1 });
+  });
   test('a sequence short of bookings: INCOMPLETE (exit 6)', () => {
     expect(judgeRun({ results: [row('passed'), row('skipped', 'sequence', 'CancelBooking seq-cancel: needs 10 bookings, 2 left in `bookings.cancel`')] }))
       .toMatchObject({ verdict: 'INCOMPLETE', exitCode: 6, reason: expect.stringContaining('`bookings.cancel`') });

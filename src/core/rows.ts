@@ -66,6 +66,14 @@ export function isGeneratedCase(caseId: string): boolean {
 export const NOTHING_TESTED = 'nothing_tested';
 
 /**
+ * Diagnosis codes of a second account whose login was refused as a wrong login on some binding, or
+ * shown on none (engine/other-login.ts): the families that use it were not tested, and the run is
+ * never PASS (core/verdict.ts).
+ */
+export const OTHER_LOGIN_REFUSED = 'other_login_refused';
+export const OTHER_LOGIN_UNPROVEN = 'other_login_unproven';
+
+/**
  * How much of a run was not tested: 'all' when no valid call reached the data path (wrong
  * credentials, a wrong URL or path, not this service), 'some' when some operation × binding cells
  * did not, undefined when every cell called did.

@@ -75,8 +75,11 @@ export interface NetworkOptions {
   readonly headers?: readonly ExtraHeader[];
 }
 
-/** The target settings a hint may name the source of. */
-export type SettingKey = 'bookUrl' | 'searchUrl' | 'transfersUrl' | 'bookPath' | 'searchPath' | 'transfersPath' | 'bookNs' | 'searchNs';
+/**
+ * The target settings a hint may name the source of: `otherUser` and `otherPassword` are the second
+ * account's (a refused login of it names where its user name and password came from).
+ */
+export type SettingKey = 'bookUrl' | 'searchUrl' | 'transfersUrl' | 'bookPath' | 'searchPath' | 'transfersPath' | 'bookNs' | 'searchNs' | 'otherUser' | 'otherPassword';
 
 /** One HTTP request as the harness sends it. */
 export interface HttpRequest {
@@ -377,7 +380,9 @@ export interface Diagnosis {
    * `not_this_service`, `host_unreachable`, `plain_http_port`, `url_holds_service_path`,
    * `wsdl_not_found`, `wsdl_not_served`, `other_namespace`, `operation_not_called`, `tls_closed` (an https target closed the
    * connection without an answer: a client certificate it wants or refuses), `sequence_not_planned` (a note: what no
-   * sequence tested and how to enable it, e.g. authorization across accounts without a second account).
+   * sequence tested and how to enable it, e.g. authorization across accounts without a second account),
+   * `other_login_refused` / `other_login_unproven` (the second account's login refused as a wrong login, or shown on no
+   * binding: its sequences were not tested and the run exits 5 unless something else failed; engine/other-login.ts).
    */
   readonly code?: string;
 }

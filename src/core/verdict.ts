@@ -4,7 +4,7 @@
  * console headline, the Markdown and HTML headline, JUnit's properties and conformance.json's
  * `verdict` and `exitCode` all come from here, so no two of them can disagree.
  */
-import { DRIFT_CHECK, EXCHANGE_CHECK, rowBindings, untestedExtent } from './rows.js';
+import { DRIFT_CHECK, EXCHANGE_CHECK, OTHER_LOGIN_REFUSED, OTHER_LOGIN_UNPROVEN, rowBindings, untestedExtent } from './rows.js';
 import type { ResultRow, RunReport, Verdict } from './types.js';
 
 export type { Verdict } from './types.js';
@@ -104,8 +104,9 @@ export function coverageShortfall(report: Pick<RunReport, 'coverage'>): string |
 /**
  * The verdict of a finished run: `signal` is the exit code of a SIGINT/SIGTERM that stopped it.
  * In order: a signal (its exit code, whatever ran), no answer at all (OUTAGE), nothing tested
- * (UNTESTED), a failure (FAIL), a WSDL --fail-on-drift could not compare (UNTESTED, as `conformance
- * drift` exits 5), some operation × binding untested (UNTESTED), calls left unsent for
+ * (UNTESTED), a failure (FAIL), the second account's login refused or shown nowhere (UNTESTED: its
+ * families were not tested, the diagnosis the reason), a WSDL --fail-on-drift could not compare (UNTESTED,
+ * as `conformance drift` exits 5), some operation × binding untested (UNTESTED), calls left unsent for
  * want of a booking or by the deadline, or coverage below --min-coverage (INCOMPLETE), nothing passed
  * (UNTESTED), else PASS.
  */
@@ -128,6 +129,9 @@ export function judgeRun(report: Judged, signal?: number): RunVerdict {
     const all = rows.filter((r) => r.status === 'failed').length;
     return { verdict: 'FAIL', exitCode: EXIT_FAIL, reason: `the target broke the contract (${plural(failed.length, 'failed check')}${all > failed.length ? `, and ${all - failed.length} more where valid calls never reached the data path` : ''})` };
   }
+  // The second account's login refused (or shown on no binding): authorization across accounts was not tested, its cause first.
+  const login = report.diagnosis?.find((d) => d.code === OTHER_LOGIN_REFUSED || d.code === OTHER_LOGIN_UNPROVEN);
+  if (login) return { verdict: 'UNTESTED', exitCode: EXIT_UNTESTED, reason: login.message };
   // --fail-on-drift with a WSDL that could not be compared: the gate asked for did not hold, as `conformance drift` exits 5.
   const uncompared = rows.filter((r) => r.check === DRIFT_CHECK && r.status === 'skipped');
   if (uncompared.length) {

@@ -8,6 +8,7 @@ import type { DocumentValidator } from '../checks/context.js';
 import type { Redactor } from '../core/redact.js';
 import type { BookingUse, Exchange } from '../core/types.js';
 import type { Transport } from '../transport/client.js';
+import type { OtherLogin } from '../sequences/types.js';
 import type { Unit } from './plan.js';
 import type { TransientTally } from './transient.js';
 
@@ -29,4 +30,6 @@ export interface EngineDeps {
   readonly tally?: TransientTally;
   /** Told of each failed unit's answers (answerPrint per binding): a FLAKY re-send compares with them. */
   readonly onFailedAnswers?: (unit: Unit, prints: ReadonlyMap<string, string>) => void;
+  /** The second account's login, proven once a run before the first family that uses it (./other-login.ts; runConformance makes one). */
+  readonly otherLogin?: { prove(): Promise<OtherLogin> };
 }

@@ -328,7 +328,7 @@ function everyCall(reaches: readonly Reach[]): string {
 }
 
 /** Whether an in-band rejection reads as one of the credentials. */
-function aboutCredentials(e: { readonly type: string; readonly message: string } | undefined): boolean {
+export function aboutCredentials(e: { readonly type: string; readonly message: string } | undefined): boolean {
   return e !== undefined && /authenticat|credential|password|login|log on|unauthori[sz]ed|not authori[sz]ed|access.denied|forbidden|permission/i.test(`${e.type} ${e.message}`);
 }
 

@@ -28,6 +28,7 @@ import { hasLatencyLimit, latencyGateRows } from './latency-gate.js';
 import { curlCommand, networkFlags } from '../transport/curl.js';
 import type { Transport } from '../transport/client.js';
 import { diagnoseUnits, preflight, settleWsdlHints } from './diagnose.js';
+import { OtherLoginProof } from './other-login.js';
 import { exchangeUnit } from './exchange.js';
 import { poolOf, POOL_NAMES } from './bookings.js';
 import type { EngineDeps } from './deps.js';
@@ -446,7 +447,9 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
   const started = Date.now();
   const tally = given.tally ?? new TransientTally();
   const failedAnswers = new Map<Unit, ReadonlyMap<string, string>>();
-  const deps: EngineDeps = { ...given, tally, onFailedAnswers: (u, prints) => { failedAnswers.set(u, prints); } };
+  // The second account's login: proven before the first family that uses it asks for it, once (./other-login.ts).
+  const otherLogin = new OtherLoginProof(plan, { ...given, tally });
+  const deps: EngineDeps = { ...given, tally, otherLogin, onFailedAnswers: (u, prints) => { failedAnswers.set(u, prints); } };
   const redact = redactorOf(plan, deps);
   const coverage = startCoverage(plan, redact);
   const before = await preflight(plan, deps.transport);
@@ -522,14 +525,16 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
     perUnit.splice(0, perUnit.length, ...again.rows);
   }
   const after = diagnoseUnits(plan, units, perUnit);
-  const ran = [...before.rows, ...perUnit.flat(), ...after.rows];
+  const login = await otherLogin.report(new RowMaker(redact));
+  const ran = [...before.rows, ...login.rows, ...perUnit.flat(), ...after.rows];
   // The latency gate judges what was answered, last: its rows are about every case of a cell.
   const gated = hasLatencyLimit(plan.latency) ? latencyGateRows({ results: ran, bindings: plan.bindings, operations: plan.operations.map((o) => o.name) }, plan.latency) : [];
   const results = gated.length > 0 ? [...ran, ...gated] : ran;
   const health = tally.summary(plan.maxTransient ?? DEFAULT_MAX_TRANSIENT);
   // That nothing was tested is said first: it explains everything below it; an unhealthy target before the rest.
   const first = (d: Diagnosis) => d.code === NOTHING_TESTED;
-  const diagnosis = [...after.diagnosis.filter(first), ...(health.diagnosis ? [health.diagnosis] : []), ...settleWsdlHints(before, after.reachedServices),
+  // A refused login of the second account next: it explains the skipped rows of its families and the verdict (core/verdict.ts).
+  const diagnosis = [...after.diagnosis.filter(first), ...login.diagnosis, ...(health.diagnosis ? [health.diagnosis] : []), ...settleWsdlHints(before, after.reachedServices),
     ...after.diagnosis.filter((d) => !first(d)),
     // What no sequence could test, and how to enable it (authorization across accounts without a second account).
     ...sequenceNotes(plan)];

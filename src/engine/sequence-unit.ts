@@ -10,6 +10,7 @@ import type { ResultRow } from '../core/types.js';
 import { familyOf, runSequence as runFamily } from '../sequences/index.js';
 import { withBooking } from './bookings.js';
 import { coverageOf } from './coverage.js';
+import { OtherLoginProof } from './other-login.js';
 import { ambiguousWrite } from './transient.js';
 import type { EngineDeps } from './deps.js';
 import { retriesFor, skipReason, type RunPlan, type Unit } from './plan.js';
@@ -22,6 +23,8 @@ export async function runSequence(plan: RunPlan, deps: EngineDeps, unit: Unit): 
   const skipped = skipReason(plan, unit.op) ?? unsentReason(unit) ?? deps.stopped?.();
   if (skipped) return sequenceNotRun(plan, unit, skipped, rows);
   const coverage = coverageOf(plan);
+  // The second account's login, proven once a run (runConformance's), or for this unit alone (record, compare).
+  const login = plan.target.other ? deps.otherLogin ?? new OtherLoginProof(plan, deps) : undefined;
   const { verdicts, steps, script, noted } = await runFamily({
     target: plan.target, bindings: plan.bindings, validator: deps.validator,
     send: async (op, binding, params, booking, account) => {
@@ -42,6 +45,7 @@ export async function runSequence(plan: RunPlan, deps: EngineDeps, unit: Unit): 
     ...(coverage ? { onAnswer: coverage.answer.bind(coverage) } : {}),
     ...(deps.onStep ? { onStep: deps.onStep } : {}),
     ...(deps.onBooking ? { onBooking: deps.onBooking } : {}),
+    ...(login ? { otherLogin: () => login.prove() } : {}),
   }, familyOf(spec.family), unit.op, unit.caseId, spec);
   return verdicts.map((v) => {
     const row = rows.row({ op: v.op, binding: v.binding, caseId: unit.caseId, reproduce: v.outcome.length ? script : '' }, SEQUENCE_CHECK,

@@ -601,7 +601,7 @@ interface AccountContext {
  * account named is a warning, not an error: a variable left in a shell or a CI job must not stop a
  * run, and the run's reports say that authorization across accounts was not tested.
  */
-function otherAccountOf(in_: Settings, outright: Sourced<string> | undefined, c: AccountContext): { other?: RunSettings['other']; warnings: string[] } {
+function otherAccountOf(in_: Settings, outright: Sourced<string> | undefined, c: AccountContext): { other?: RunSettings['other']; warnings: string[]; sources?: Partial<Record<SettingKey, string>> } {
   const envSetting = in_.string(undefined, undefined, 'target.otherPasswordEnv');
   if (envSetting && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(envSetting.value)) bad(envSetting, `must name an environment variable (letters, digits, _; got ${JSON.stringify(envSetting.value)})`);
   const userSetting = in_.string('other-user', RUN_ENV['other-user'], 'target.otherUser');
@@ -615,7 +615,8 @@ function otherAccountOf(in_: Settings, outright: Sourced<string> | undefined, c:
     if (!c.embedded) return { warnings };
     // The embedded mock's own account, whatever variable is set: the mock knows that password.
     sameAccount(DEFAULT_OTHER_USER, { value: DEFAULT_OTHER_USER, source: 'the embedded mock\'s second account', fromFile: false }, c);
-    return { other: { user: DEFAULT_OTHER_USER, password: DEFAULT_OTHER_PASSWORD }, warnings };
+    const builtIn = 'the embedded mock\'s built-in second account';
+    return { other: { user: DEFAULT_OTHER_USER, password: DEFAULT_OTHER_PASSWORD }, warnings, sources: { otherUser: builtIn, otherPassword: builtIn } };
   }
   const user = userSetting.value;
   sameAccount(user, userSetting, c);
@@ -628,7 +629,10 @@ function otherAccountOf(in_: Settings, outright: Sourced<string> | undefined, c:
     bad(userSetting, `is given but ${envSetting ? 'neither ' : ''}${looked} (or it is empty): set it to the second account's password (there is no --other-password: a flag shows in process lists)`);
   }
   const passwordVar = given?.source.startsWith('environment variable ') ? given.source.slice('environment variable '.length) : undefined;
-  return { other: { user, password, ...(passwordVar ? { passwordVar } : {}) }, warnings };
+  // Where the password came from, in a message's words: the variable and, when the config named it, the key that did.
+  const passwordSource = given === undefined ? 'the embedded mock\'s built-in second account'
+    : envSetting && passwordVar === envSetting.value ? `${given.source} (named by ${envSetting.source})` : given.source;
+  return { other: { user, password, ...(passwordVar ? { passwordVar } : {}) }, warnings, sources: { otherUser: userSetting.source, otherPassword: passwordSource } };
 }
 
 /** A second account that is the first tests nothing: an error naming both sources (user names compared without case, as many services do). */
@@ -676,7 +680,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     }
     throw new UsageError(`no password for the target: set CONFORMANCE_PASSWORD${passwordEnv ? ` or ${passwordEnv}` : ''} (or pass --password)`);
   }
-  const { other, warnings: otherWarnings } = otherAccountOf(in_, otherPassword, {
+  const { other, warnings: otherWarnings, sources: otherSources } = otherAccountOf(in_, otherPassword, {
     firstUser: user, firstUserSource: userSetting?.source ?? 'the embedded mock\'s default', embedded, sendsNothing: listing || !calls, library, where,
   });
 
@@ -721,6 +725,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     const given = in_.get(flag, envName, `target.${key}`);
     return given ? [[key, given.source]] : [];
   })) as Partial<Record<SettingKey, string>>;
+  Object.assign(sources, otherSources);
 
   return {
     embedded, sources,

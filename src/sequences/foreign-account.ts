@@ -7,7 +7,8 @@
  * account prices it again (still usable) and cancels it (still cancellable). A price quoted to the
  * other account is `foreign_booking_read`; an amendment or cancellation accepted, or a booking found
  * cancelled after the other account's refused calls, is `foreign_booking_changed`; each is pinned on
- * the operation and binding that let it through. foreign-special-request (./foreign-special-request.ts)
+ * the operation and binding that let it through. Every family of the second account first asks
+ * whether its login is proven (loggedIn): its calls are sent, and judged, only where it is. foreign-special-request (./foreign-special-request.ts)
  * and foreign-account-transfer (./foreign-account-transfer.ts) do the same for a special request and
  * a transfer booking; the helpers here are theirs too.
  */
@@ -133,15 +134,40 @@ export class ForeignVerdicts {
   }
 }
 
+/** The bindings on which the second account's login is proven, why not on the others, and why on none (`none`). */
+export interface LoggedIn {
+  readonly proven: readonly BindingId[];
+  readonly why: (binding: BindingId) => string;
+  readonly none?: string;
+}
+
+/**
+ * Where the second account's calls may be judged (issue 40): only on bindings where its login is
+ * proven (FamilyRun.otherLogin, engine/other-login.ts), since with a wrong password every call of it
+ * is refused as a wrong login and would pass as an authorization refusal. A family asks it before
+ * anything else, so a login refused everywhere spends no booking.
+ */
+export async function loggedIn({ bindings: bs, otherLogin }: Pick<FamilyRun, 'bindings' | 'otherLogin'>): Promise<LoggedIn> {
+  const login = otherLogin ? await otherLogin() : undefined;
+  const why = (b: BindingId) => (login ? login.unproven(b) : 'the second account\'s login was not proven (no proof of it was given to this sequence)');
+  const proven = bs.filter((b) => why(b) === undefined);
+  const because = (b: BindingId) => why(b) ?? '';
+  if (proven.length > 0) return { proven, why: because };
+  return { proven, why: because, none: `${because(bs[0]!)}${bs.length > 1 ? ` (and likewise through ${bs.slice(1).join(', ')})` : ''}` };
+}
+
 /** Rows of every operation judged, each saying why it was not tested. */
 export const notTested = (ops: readonly Operation[], bs: readonly BindingId[], why: string): Verdict[] =>
   ops.flatMap((op) => bs.map((binding) => ({ op, binding, outcome: [], skipped: `not tested: ${why}` })));
 
-async function foreignAccount({ bindings: bs, op: cancel, spec, bookings, call, ops }: FamilyRun): Promise<Verdict[]> {
+async function foreignAccount(run: FamilyRun): Promise<Verdict[]> {
+  const { bindings: bs, op: cancel, spec, bookings, call, ops } = run;
   const judged = (spec.judges ?? []).map((n) => ops(n));
   const booking = bookings[0];
   const other = 'the second account';
   if (!booking) return notTested(judged, bs, 'no booking of bookings.cancel was given to it');
+  const login = await loggedIn(run);
+  if (login.none) return notTested(judged, bs, login.none);
   const price = ops('AmendmentPriceRequest');
   const priceParams = { ...(spec.stepParams?.AmendmentPriceRequest ?? DEFAULT_READ), bookingID: booking.id };
   const before = await call(price, bs[0]!, priceParams, booking);
@@ -154,6 +180,7 @@ async function foreignAccount({ bindings: bs, op: cancel, spec, bookings, call, 
     for (const binding of bs) {
       // An amendment needs its case's parameters: without a hand-written case it is not sent.
       if (op !== cancel && !spec.stepParams?.[op.name]) { v.set(op, binding, { kind: 'unknown', why: `${op.name} has no hand-written case to send` }); continue; }
+      if (!login.proven.includes(binding)) { v.set(op, binding, { kind: 'unknown', why: login.why(binding) }); continue; }
       const r = await call(op, binding, params, booking, undefined, 'other');
       v.set(op, binding, foreignOutcome(op, binding, booking, r, other));
     }

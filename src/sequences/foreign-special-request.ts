@@ -10,7 +10,7 @@
  */
 import { findOperation, type BindingId } from '../contract/catalogue.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
-import { FOREIGN_STAGE, foreignOutcome, ForeignVerdicts, notPlannedWithoutOther, notTested } from './foreign-account.js';
+import { FOREIGN_STAGE, foreignOutcome, ForeignVerdicts, loggedIn, notPlannedWithoutOther, notTested } from './foreign-account.js';
 import type { FamilyRun, PlanView, PlannedSequence, SequenceFamily, Verdict } from './types.js';
 
 /** The text the second account tries to write through a binding: a binding's own, so a read-back names it. */
@@ -31,18 +31,31 @@ function plan(p: PlanView): PlannedSequence[] {
   }];
 }
 
-async function foreignSpecialRequest({ bindings: bs, op: update, bookings, call, ops }: FamilyRun): Promise<Verdict[]> {
+async function foreignSpecialRequest(run: FamilyRun): Promise<Verdict[]> {
+  const { bindings: bs, op: update, bookings, call, ops } = run;
   const get = ops('GetSpecialRequest');
   const booking = bookings[0];
   const other = 'the second account';
   if (!booking) return notTested([update, get], bs, 'no booking of the write-read sequence to use again');
+  const login = await loggedIn(run);
+  if (login.none) return notTested([update, get], bs, login.none);
   const mine = await call(get, bs[0]!, { bookingId: booking.id }, booking);
   if (mine.kind !== 'accepted') {
     return notTested([update, get], bs, `booking ${booking.id} cannot be read by its own account (GetSpecialRequest ${bs[0]} answered ${mine.how}): give bookings.specialRequest bookings that exist`);
   }
   const v = new ForeignVerdicts();
-  for (const binding of bs) v.set(get, binding, foreignOutcome(get, binding, booking, await call(get, binding, { bookingId: booking.id }, booking, undefined, 'other'), other, mine.text));
+  // Through a binding where its login is not proven, the second account's calls are not sent: not judged.
+  const unproven = (op: typeof get, binding: BindingId): boolean => {
+    if (login.proven.includes(binding)) return false;
+    v.set(op, binding, { kind: 'unknown', why: login.why(binding) });
+    return true;
+  };
   for (const binding of bs) {
+    if (unproven(get, binding)) continue;
+    v.set(get, binding, foreignOutcome(get, binding, booking, await call(get, binding, { bookingId: booking.id }, booking, undefined, 'other'), other, mine.text));
+  }
+  for (const binding of bs) {
+    if (unproven(update, binding)) continue;
     const text = foreignText(booking.id, binding);
     v.set(update, binding, foreignOutcome(update, binding, booking, await call(update, binding, { text }, booking, text, 'other'), other));
   }

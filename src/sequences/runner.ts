@@ -14,7 +14,7 @@ import type { BookingUse, Exchange, SequenceStep, Target } from '../core/types.j
 import { acceptance, ALREADY_CANCELLED } from '../equivalence/compare.js';
 import { curlCommand, OTHER_PASSWORD_VARIABLE } from '../transport/curl.js';
 import { transientOf } from '../transport/transient.js';
-import type { Account, GroupCall, Read, SequenceFamily, SequenceSpec, Together, Verdict } from './types.js';
+import type { Account, GroupCall, OtherLogin, Read, SequenceFamily, SequenceSpec, Together, Verdict } from './types.js';
 
 /** What the runner needs of the run: the target, the bindings, the validator, the send path, and whom to tell. */
 export interface SequenceEnv {
@@ -44,6 +44,8 @@ export interface SequenceEnv {
   readonly onStep?: (step: { readonly op: Operation; readonly binding: BindingId; readonly n: number; readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange }) => void;
   /** Told of every booking a state-changing call was sent with, and what the call did to it. */
   readonly onBooking?: (use: BookingUse) => void;
+  /** The second account's login, proven once a run (FamilyRun.otherLogin). */
+  readonly otherLogin?: () => Promise<OtherLogin>;
 }
 
 /** What a sequence leaves: its verdicts, its steps in order, and the script reproducing them. */
@@ -135,7 +137,7 @@ export async function runSequence(env: SequenceEnv, family: SequenceFamily, op: 
     }
     return read;
   };
-  const verdicts = await family.run({ bindings: env.bindings, op, caseId, spec, bookings: spec.bookings ?? [], call, note, together: (calls) => { env.burst?.(calls.length); return together(call, calls); }, ops: (name) => findOperation(name)! });
+  const verdicts = await family.run({ bindings: env.bindings, op, caseId, spec, bookings: spec.bookings ?? [], call, note, together: (calls) => { env.burst?.(calls.length); return together(call, calls); }, ops: (name) => findOperation(name)!, ...(env.otherLogin ? { otherLogin: env.otherLogin } : {}) });
   sent.sort((a, b) => a.step.n - b.step.n);
   const steps = sent.map((s) => (notes.has(s.step.n) ? { ...s.step, outcome: `${s.step.outcome}; ${notes.get(s.step.n)}` } : s.step));
   return { verdicts, steps, script: reproduceScript(env.target, sent), noted: notes.size > 0 };

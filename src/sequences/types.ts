@@ -139,6 +139,19 @@ export interface Verdict {
   readonly note?: string;
 }
 
+/**
+ * Whether the second account (Target.other) logged in, per binding: the engine calls an operation
+ * without side effect with its credentials once a run, before the first call of a family that uses
+ * it (engine/other-login.ts). `proven`: answered with data; `refused`: refused as a wrong login;
+ * `unknown`: neither (no answer, another rejection). A refusal of the second account's call is an
+ * authorization refusal only on a binding where its login is proven.
+ */
+export interface OtherLogin {
+  readonly bindings: Readonly<Partial<Record<BindingId, { readonly state: 'proven' | 'refused' | 'unknown'; readonly how: string }>>>;
+  /** Why the second account's calls are not judged on a binding whose login is not proven (undefined: proven). */
+  readonly unproven: (binding: BindingId) => string | undefined;
+}
+
 /** What a family's steps get: the plan's bindings, the unit's operation and case, its spec and bookings, and the call. */
 export interface FamilyRun {
   readonly bindings: readonly BindingId[];
@@ -153,6 +166,11 @@ export interface FamilyRun {
   readonly together: (calls: readonly GroupCall[]) => Promise<Together>;
   /** An operation of the contract by name. */
   readonly ops: (name: string) => Operation;
+  /**
+   * The proof that the second account logged in, asked before its first call (sent once a run;
+   * absent where no engine gives it: then its login is not proven on any binding).
+   */
+  readonly otherLogin?: () => Promise<OtherLogin>;
 }
 
 /** A family of sequences: one file of this room, one line of ./families.ts. */
