@@ -15,6 +15,7 @@ import { redactUserInfo } from '../core/redact.js';
 import { hostOf, type Transport } from '../transport/client.js';
 import { curlCommand } from '../transport/curl.js';
 import type { RunPlan, Unit } from './plan.js';
+import { poolKey } from './pool-check.js';
 import { driftOfExchange, driftReportOf, driftSources } from './drift.js';
 import type { DriftReport, DriftService } from '../core/types.js';
 
@@ -378,9 +379,12 @@ export interface UnitsDiagnosis {
  * answer like this service"; the namespace the target really uses where results came in another
  * one; and, when the user named the operations, each one that got no exchange at all, as a failed
  * row saying why. A valid case rejected because its data does not exist stays a note (the shape
- * check's skip) as long as another case of its cell reached the data path.
+ * check's skip) as long as another case of its cell reached the data path. A call on a pool booking
+ * found unusable (`unusable`: keys of engine/pool-check.ts poolKey) says nothing of the data path
+ * either: the pool's, said apart (issue 40).
  */
-export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'operations' | 'operationsNamed'>, units: readonly Unit[], perUnit: ResultRow[][]): UnitsDiagnosis {
+export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'operations' | 'operationsNamed'>, units: readonly Unit[], perUnit: ResultRow[][],
+  unusable: ReadonlySet<string> = new Set()): UnitsDiagnosis {
   const diagnosis: Diagnosis[] = [];
   const rows: ResultRow[] = [];
   const cellKey = (op: string, b: string) => `${op}\u0000${b}`;
@@ -401,6 +405,8 @@ export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'opera
     const mine = new Map<string, Reach>();
     unitReach.set(i, mine);
     for (const b of plan.bindings) {
+      const booking = u.bookings?.[b];
+      if (booking && unusable.has(poolKey(booking))) continue;
       const reach = reachOf(u.op, byBinding.get(b) ?? []);
       if (!reach) continue;
       mine.set(b, reach);
