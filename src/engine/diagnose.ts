@@ -5,7 +5,7 @@
  * result element; does the target use another namespace; was every operation the user named
  * called). A gate must be green only when something was tested, and red in a way that says why.
  */
-import { poolOf } from './bookings.js';
+import { poolKey, poolOf } from './bookings.js';
 import { ALREADY_CANCELLED, NOT_FOUND } from '../equivalence/compare.js';
 import { baseUrlOf, serviceUrlOf } from '../bindings/endpoint.js';
 import type { BindingId, Group, Operation } from '../contract/catalogue.js';
@@ -15,7 +15,6 @@ import { redactUserInfo } from '../core/redact.js';
 import { hostOf, type Transport } from '../transport/client.js';
 import { curlCommand } from '../transport/curl.js';
 import type { RunPlan, Unit } from './plan.js';
-import { poolKey } from './pool-check.js';
 import { driftOfExchange, driftReportOf, driftSources } from './drift.js';
 import type { DriftReport, DriftService } from '../core/types.js';
 

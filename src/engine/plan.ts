@@ -21,9 +21,8 @@ import { OPERATIONS } from '../contract/catalogue.js';
 import { FAMILIES, SEQUENCE_CASE, type PlanView, type RejectedCall, type SequenceSpec } from '../sequences/index.js';
 import {
   BookingLedger, consumesBooking, EMPTY_POOLS, idParamOf, mockBookings, POOL_NAMES, needsBooking, noBookingReason, poolOf, probeVariant, withBooking,
-  type Booking, type BookingPools, type PoolName,
+  poolKey, type Booking, type BookingPools, type PoolCheck, type PoolName,
 } from './bookings.js';
-import { poolKey, type PoolCheck } from './pool-check.js';
 
 /** A password no real account has: the wrong-credentials case sends it. */
 export const WRONG_PASSWORD = 'conformance-wrong-password-7f3a';

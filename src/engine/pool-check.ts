@@ -34,33 +34,10 @@ import type { Diagnosis, Exchange } from '../core/types.js';
 import { acceptance, alreadyCancelled, notFound, type Acceptance } from '../equivalence/compare.js';
 import { DEFAULT_READ } from '../sequences/cancel.js';
 import type { Transport } from '../transport/client.js';
-import { POOL_NAMES, type Booking, type BookingPools, type PoolName } from './bookings.js';
+import { POOL_NAMES, poolKey, type BookingPools, type PoolCheck, type PoolName, type UnusableBooking } from './bookings.js';
+
+export { poolKey, type PoolCheck, type UnusableBooking };
 import { bookingNeeds, retriesFor, skipReason, type RunPlan } from './plan.js';
-
-/** A pool booking found unusable: its pool, id, what showed it, and whether calls were spent on it all the same. */
-export interface UnusableBooking {
-  readonly pool: PoolName;
-  readonly id: string;
-  /** What answered, and how ("AmendmentPriceRequest soap11 answered in-band Error …: already cancelled"). */
-  readonly found: string;
-  /** Found by its first cancellation (a transfer booking: no read exists): calls went to it and are not tested. Else skipped before use. */
-  readonly spent?: boolean;
-}
-
-/** What the pool check found: the bookings shown live, those unusable, and how many reads it sent. */
-export interface PoolCheck {
-  /** Keys (poolKey) of the bookings a read showed live before the run. */
-  readonly shown: ReadonlySet<string>;
-  readonly unusable: readonly UnusableBooking[];
-  readonly reads: number;
-  /** Per pool, the bookings given (the plan's pools are the live ones, in order). */
-  readonly given: Readonly<Record<PoolName, number>>;
-  /** The dead ones were not replaced (a shard): the plan hands out the pools as given. */
-  readonly kept?: true;
-}
-
-/** The key of a booking in PoolCheck.shown. */
-export const poolKey = (b: Pick<Booking, 'pool' | 'id'>): string => `${b.pool}\u0000${b.id}`;
 
 /** The read that shows a booking of a pool live, or undefined (transfers: none exists). */
 function readOf(plan: Pick<RunPlan, 'cases'>, pool: PoolName): { op: string; params: (id: string) => Params } | undefined {
