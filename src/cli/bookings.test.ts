@@ -45,26 +45,28 @@ describe('conformance run with state-changing operations', () => {
     expect(report.bookings!.changed.map((c) => c.id)).toEqual(['BK-1', 'BK-2', 'BK-3', 'BK-4', ...Array(5).fill('BK-5')]);
   });
 
-  test('hints that name the real cause (issue 31): a pool an earlier run used up, and a pool booking the target does not know', async () => {
+  test('hints that name the real cause (issue 31), read before the run (issue 40): a pool an earlier run used up, and a pool booking the target does not know', async () => {
     const dir = tempDir('spent');
     const pool = join(dir, 'bookings.json');
     writeFileSync(pool, JSON.stringify({ cancel: Array.from({ length: 15 }, (_, i) => `BK-${i + 1}`) }));
     const known = await startMock({ port: 0, bookings: { cancel: ['BK-1', 'BK-2', 'BK-3', 'BK-5'], amend: [], specialRequest: [], transfers: [] } });
     try {
       const args = (url: string, out: string) => ['run', '--book-url', url, '--search-url', url, '--user', 'mock-user', '--allow-mutations', '--operations', 'CancelBooking',
-        '--examples', '0', '--no-negative', '--bookings', pool, '--quiet', '--report-dir', join(dir, out)];
-      // BK-4 (post's) is no booking of this target: named with its pool, never blamed on post.
+        '--examples', '0', '--no-negative', '--bookings', pool, '--report-dir', join(dir, out)];
+      // BK-4 is no booking of this target: read before the run, named with its pool, never used, never blamed on a binding.
       const a = await cli(args(known.url, 'a'), { CONFORMANCE_PASSWORD: 'mock-password' });
       const ra = readReport(join(dir, 'a'));
       expect(ra.results.filter((x) => x.status === 'failed'), a.out).toEqual([]);
-      const eq = ra.results.find((x) => x.check === 'binding_equivalence' && x.case === 'default')!;
-      expect(eq.message).toMatch(/booking BK-4 of `bookings\.cancel` \(post\) is not found on the target: give bookings that exist there/);
-      // The same pool again: every booking of the first case is cancelled now.
+      expect(ra.bookings!.unusable!.find((u) => u.id === 'BK-4')).toMatchObject({ pool: 'cancel', found: expect.stringMatching(/BookingNotFoundException.*: not found$/) });
+      expect(ra.bookings!.changed.some((c) => c.id === 'BK-4')).toBe(false);
+      expect(a.out).toMatch(/bookings of `bookings\.cancel` are unusable, the pool's fault, not the target's .*BK-4/);
+      // The same pool again: every booking is cancelled now, read so before the run: exit 6 naming the pool and how many more it needs.
       await cli(args(mock.url, 'b'), { CONFORMANCE_PASSWORD: 'mock-password' });
       const c = await cli(args(mock.url, 'c'), { CONFORMANCE_PASSWORD: 'mock-password' });
-      expect(c.code, c.out + c.err).toBe(5);
-      expect(c.out).toMatch(/the bookings of `bookings\.cancel` are already cancelled \(an earlier run used them up.*create fresh bookings on the target for every run/);
-      expect(c.out).not.toMatch(/give the cases with data that exists/);
+      expect(c.code, c.out + c.err).toBe(EXIT_POOL_EXHAUSTED);
+      // (The earlier test of this file used BK-1 to BK-5 of this mock already.)
+      expect(c.err).toMatch(/bookings\.cancel has \d+ of 15 \(\d+ of the 15 given unusable: BK-1, BK-2, BK-3, BK-4, BK-5, … \(\d+ more\)\) \(\d+ more\)/);
+      expect(readReport(join(dir, 'c')).results.filter((x) => x.status === 'failed')).toEqual([]);
     } finally {
       await known.close();
     }

@@ -137,17 +137,26 @@ describe('one verdict: the exit code and every headline agree (issue 31)', () =>
     expect(o.report.untested!.map((u) => u.operation)).toEqual(['GetSpecialRequest', 'GetSpecialRequest', 'GetSpecialRequest', 'GetSpecialRequest']);
   });
 
-  test('5 UNTESTED: the seq-cancel row re-run against bookings already cancelled (0 passed, 1 skipped was PASS, exit 0)', async () => {
+  test('the seq-cancel row re-run against bookings already cancelled (0 passed, 1 skipped was PASS, exit 0): the pool check skips them (issue 40), the next ones serve (exit 0), none left is exit 6', async () => {
     const dir = tempDir('v5d');
     const pool = join(dir, 'bookings.json');
-    writeFileSync(pool, JSON.stringify({ cancel: Array.from({ length: 40 }, (_, i) => `VD-${i + 1}`) }));
-    const args = ['run', ...at(mock.url), '--allow-mutations', '--case', 'seq-cancel', ...FAST, '--bookings', pool, '--quiet'];
-    expect((await cli([...args, '--report-dir', join(dir, 'first')], RIGHT)).code).toBe(0);
-    const again = join(dir, 'again');
-    const r = await cli([...args, '--report-dir', again], RIGHT);
-    expect(r.code, r.out + r.err).toBe(5);
-    agree(outputs(again, r.out), 5, 'UNTESTED');
-    expect(r.err).toMatch(/nothing passed \(\d+ checks? skipped\): nothing was tested \(exit 5\)/);
+    const ids = Array.from({ length: 40 }, (_, i) => `VD-${i + 1}`);
+    writeFileSync(pool, JSON.stringify({ cancel: ids }));
+    const args = (file: string, out: string) => ['run', ...at(mock.url), '--allow-mutations', '--case', 'seq-cancel', ...FAST, '--bookings', file, '--quiet', '--report-dir', join(dir, out)];
+    expect((await cli(args(pool, 'first'), RIGHT)).code).toBe(0);
+    // Again with the same pool: the cancelled ones are read dead and skipped, fresh ones take their place.
+    const r = await cli(args(pool, 'again'), RIGHT);
+    expect(r.code, r.out + r.err).toBe(0);
+    agree(outputs(join(dir, 'again'), r.out), 0, 'PASS');
+    // The ten the first run's sequence cancelled, each named with its pool.
+    expect(readReport(join(dir, 'again')).bookings!.unusable!.map((u) => `${u.pool} ${u.id}`)).toEqual(ids.slice(4, 14).map((id) => `cancel ${id}`));
+    // A pool holding only the first 14: too few live ones left, INCOMPLETE, never PASS on nothing.
+    const small = join(dir, 'small.json');
+    writeFileSync(small, JSON.stringify({ cancel: ids.slice(0, 14) }));
+    const s = await cli(args(small, 'small'), RIGHT);
+    expect(s.code, s.out + s.err).toBe(6);
+    agree(outputs(join(dir, 'small'), s.out), 6, 'INCOMPLETE');
+    expect(s.err).toMatch(/bookings\.cancel has \d+ of \d+ \(\d+ of the 14 given unusable: VD-/);
   });
 
   test('6 INCOMPLETE: a booking pool too small', async () => {

@@ -367,6 +367,12 @@ export interface BookingsSummary {
   readonly needed?: Readonly<Record<string, number>>;
   /** Per pool, the bookings given; absent when no pool was given at all. */
   readonly given?: Readonly<Record<string, number>>;
+  /**
+   * Pool bookings found unusable, the pool's fault (issue 40): already cancelled or not on the target.
+   * Read before the run: not used, the next of the pool took their place. `spent`: found by their first
+   * cancellation (a transfer booking has no read): their calls are not tested, the run is INCOMPLETE.
+   */
+  readonly unusable?: readonly { readonly pool: string; readonly id: string; readonly found: string; readonly spent?: boolean }[];
 }
 
 /** One conclusion about the target as a whole. */

@@ -144,8 +144,9 @@ export function judgeRun(report: Judged, signal?: number): RunVerdict {
   }
   // A run stopped early without a signal of its own (the shards of a merge, each saying why).
   if (report.incomplete) return { verdict: 'INCOMPLETE', exitCode: EXIT_INCOMPLETE, reason: report.incomplete };
-  const short = poolShortage(report);
-  if (short) return { verdict: 'INCOMPLETE', exitCode: EXIT_INCOMPLETE, reason: short };
+  // Calls left unsent for want of bookings, and calls spent on pool bookings found unusable: the pools', said together.
+  const pools = [poolShortage(report), unusableSpent(report)].filter((x): x is string => x !== undefined);
+  if (pools.length) return { verdict: 'INCOMPLETE', exitCode: EXIT_INCOMPLETE, reason: pools.join('; ') };
   // A sequence short of bookings skips its rows saying so (it sends none of its calls).
   const wanting = rows.filter((r) => r.status === 'skipped' && POOL_SHORT.test(r.message));
   if (wanting.length) {
@@ -195,7 +196,32 @@ export function poolShortage(report: Pick<RunReport, 'bookings'>): string | unde
     return `no booking pool was given, so ${unsent}: this run needs ${needed.map(([p, n]) => `${n} in bookings.${p}`).join(', ')}; `
       + 'create them by hand on the target and name them with --bookings FILE (or CONFORMANCE_BOOKINGS_FILE, CONFORMANCE_BOOKINGS, or the config key "bookings"; docs/real-service.md)';
   }
-  const fewer = needed.filter(([p, n]) => (b.given![p] ?? 0) < n);
-  return `the booking pools hold fewer bookings than this run needs, so ${unsent}: `
-    + `${fewer.map(([p, n]) => `bookings.${p} has ${b.given![p] ?? 0} of ${n} (${n - (b.given![p] ?? 0)} more)`).join(', ')}`;
+  // Bookings the pool check found unusable (engine/pool-check.ts) were given but are no bookings to take.
+  const dead = (p: string) => (b.unusable ?? []).filter((u) => u.pool === p && !u.spent);
+  const usable = (p: string) => (b.given![p] ?? 0) - dead(p).length;
+  const fewer = needed.filter(([p, n]) => usable(p) < n);
+  const of = (p: string) => (dead(p).length ? ` (${dead(p).length} of the ${b.given![p] ?? 0} given unusable: ${ids(dead(p))})` : '');
+  return `the booking pools hold fewer ${fewer.some(([p]) => dead(p).length) ? 'usable ' : ''}bookings than this run needs, so ${unsent}: `
+    + `${fewer.map(([p, n]) => `bookings.${p} has ${usable(p)} of ${n}${of(p)} (${n - usable(p)} more)`).join(', ')}`;
+}
+
+/** Some ids, the first five named. */
+function ids(us: readonly { readonly id: string }[]): string {
+  return `${us.slice(0, 5).map((u) => u.id).join(', ')}${us.length > 5 ? `, … (${us.length - 5} more)` : ''}`;
+}
+
+/**
+ * Why calls went to pool bookings that turned out unusable on their first cancellation (a transfer
+ * booking: no read exists, issue 40), naming each pool and how many fresh bookings it needs; undefined
+ * when none did. The pool's fault, not the target's: INCOMPLETE, never FAIL.
+ */
+export function unusableSpent(report: Pick<RunReport, 'bookings'>): string | undefined {
+  const spent = (report.bookings?.unusable ?? []).filter((u) => u.spent);
+  if (spent.length === 0) return undefined;
+  const pools = [...new Set(spent.map((u) => u.pool))];
+  return `pool bookings were already cancelled or not on the target when the run first cancelled them, so their calls were not tested (the pool's, not the target's): `
+    + pools.map((p) => {
+      const us = spent.filter((u) => u.pool === p);
+      return `bookings.${p}: ${us.length} unusable (${ids(us)}): ${us.length} more fresh ${us.length === 1 ? 'booking' : 'bookings'} needed`;
+    }).join('; ');
 }

@@ -129,3 +129,30 @@ export class BookingLedger {
 export function noBookingReason(operation: string, binding: BindingId, caseId: string, pool: PoolName): string {
   return `${operation} ${binding} ${caseId}: no booking left in \`bookings.${pool}\``;
 }
+
+// ---- what the pool check found (./pool-check.ts), here so the plan and the diagnosis read it without importing the check ----
+
+/** A pool booking found unusable: its pool, id, what showed it, and whether calls were spent on it all the same. */
+export interface UnusableBooking {
+  readonly pool: PoolName;
+  readonly id: string;
+  /** What answered, and how ("AmendmentPriceRequest soap11 answered in-band Error …: already cancelled"). */
+  readonly found: string;
+  /** Found by its first cancellation (a transfer booking: no read exists): calls went to it and are not tested. Else skipped before use. */
+  readonly spent?: boolean;
+}
+
+/** What the pool check found: the bookings shown live, those unusable, and how many reads it sent. */
+export interface PoolCheck {
+  /** Keys (poolKey) of the bookings a read showed live before the run. */
+  readonly shown: ReadonlySet<string>;
+  readonly unusable: readonly UnusableBooking[];
+  readonly reads: number;
+  /** Per pool, the bookings given (the plan's pools are the live ones, in order). */
+  readonly given: Readonly<Record<PoolName, number>>;
+  /** The dead ones were not replaced (a shard): the plan hands out the pools as given. */
+  readonly kept?: true;
+}
+
+/** The key of a booking in PoolCheck.shown. */
+export const poolKey = (b: Pick<Booking, 'pool' | 'id'>): string => `${b.pool}\u0000${b.id}`;

@@ -5,7 +5,7 @@
  * result element; does the target use another namespace; was every operation the user named
  * called). A gate must be green only when something was tested, and red in a way that says why.
  */
-import { poolOf } from './bookings.js';
+import { poolKey, poolOf } from './bookings.js';
 import { ALREADY_CANCELLED, NOT_FOUND } from '../equivalence/compare.js';
 import { baseUrlOf, serviceUrlOf } from '../bindings/endpoint.js';
 import type { BindingId, Group, Operation } from '../contract/catalogue.js';
@@ -389,9 +389,12 @@ export interface UnitsDiagnosis {
  * answer like this service"; the namespace the target really uses where results came in another
  * one; and, when the user named the operations, each one that got no exchange at all, as a failed
  * row saying why. A valid case rejected because its data does not exist stays a note (the shape
- * check's skip) as long as another case of its cell reached the data path.
+ * check's skip) as long as another case of its cell reached the data path. A call on a pool booking
+ * found unusable (`unusable`: keys of engine/pool-check.ts poolKey) says nothing of the data path
+ * either: the pool's, said apart (issue 40).
  */
-export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'operations' | 'operationsNamed' | 'allowMutations'>, units: readonly Unit[], perUnit: ResultRow[][]): UnitsDiagnosis {
+export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'operations' | 'operationsNamed' | 'allowMutations'>, units: readonly Unit[], perUnit: ResultRow[][],
+  unusable: ReadonlySet<string> = new Set()): UnitsDiagnosis {
   const diagnosis: Diagnosis[] = [];
   const rows: ResultRow[] = [];
   const cellKey = (op: string, b: string) => `${op}\u0000${b}`;
@@ -412,6 +415,8 @@ export function diagnoseUnits(plan: Pick<RunPlan, 'target' | 'bindings' | 'opera
     const mine = new Map<string, Reach>();
     unitReach.set(i, mine);
     for (const b of plan.bindings) {
+      const booking = u.bookings?.[b];
+      if (booking && unusable.has(poolKey(booking))) continue;
       const reach = reachOf(u.op, byBinding.get(b) ?? []);
       if (!reach) continue;
       mine.set(b, reach);

@@ -17,6 +17,7 @@ import {
 } from './expectations.js';
 import { runConformance, type EngineDeps } from './run.js';
 import { openSession } from './session.js';
+import { checkPools, poolCheckLine } from './pool-check.js';
 import { rerunBasis } from './rerun-basis.js';
 import { unmatchedCases } from './plan-list.js';
 import type { RunSettings } from './settings.js';
@@ -93,10 +94,15 @@ export async function executeRun(s: RunSettings, io: RunIO, write = true): Promi
     signals?.dispose();
     throw e;
   }
-  const { plan, secrets } = session;
+  const { secrets } = session;
+  let { plan } = session;
   try {
     if (plan.caseFilter) unmatchedCases(plan);
     const deps = { ...session.deps(s.quiet ? undefined : io.progress), stopped: () => signals?.state.why };
+    // The pool bookings the plan would take, read before it hands them out (issue 40): a used one is the pool's.
+    const pooled = await checkPools(plan, deps, s.shard === undefined);
+    plan = pooled.plan;
+    if (pooled.check && !s.quiet) io.err(poolCheckLine(pooled.check));
     const sp = s.shard ? shardPlan(plan, s.shard) : undefined;
     if (!s.quiet) {
       io.err(`conformance: testing ${session.where} — ${s.operations.length} operations × ${s.bindings.length} bindings`

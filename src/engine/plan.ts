@@ -21,7 +21,7 @@ import { OPERATIONS } from '../contract/catalogue.js';
 import { FAMILIES, SEQUENCE_CASE, type PlanView, type RejectedCall, type SequenceSpec } from '../sequences/index.js';
 import {
   BookingLedger, consumesBooking, EMPTY_POOLS, idParamOf, mockBookings, POOL_NAMES, needsBooking, noBookingReason, poolOf, probeVariant, withBooking,
-  type Booking, type BookingPools, type PoolName,
+  poolKey, type Booking, type BookingPools, type PoolCheck, type PoolName,
 } from './bookings.js';
 
 /** A password no real account has: the wrong-credentials case sends it. */
@@ -59,6 +59,11 @@ export interface RunPlan {
    * mock's generated pools for an embedded target, none for a real one.
    */
   readonly bookings?: BookingPools;
+  /**
+   * What the pool check read before planning (./pool-check.ts): the bookings shown live, those
+   * unusable (the pool's). Absent: no check (the embedded mock, or no state-changing call is sent).
+   */
+  readonly poolCheck?: PoolCheck;
   /** Only the units whose case id matches one of these globs (--case); every unit when absent. */
   readonly caseFilter?: readonly string[];
   /** The latency gate's p95 limits (./latency-gate.ts); no gate when absent. */
@@ -334,11 +339,23 @@ export function rejectedText(caseId: string, binding: BindingId): string {
 /** The read-back of an operation's rejected calls (stage 1): their booking unchanged and usable (src/sequences/unchanged.ts). */
 function unchangedUnit(plan: RunPlan, op: Operation, booking: Booking, rejected: readonly RejectedCall[]): Unit {
   const read = plan.cases.get('AmendmentPriceRequest')?.[0]?.params;
+  const shown = shownLive(plan, booking);
   return {
     op, caseId: SEQUENCE_CASE.unchanged!, kind: 'valid', params: {}, stage: 1,
     description: `the rejected calls of ${op.name} changed nothing: their booking ${booking.id} reads back unchanged and usable`,
-    sequence: { family: 'unchanged', pool: booking.pool, needs: 0, bookings: [booking], rejected, ...(read ? { readParams: read } : {}) },
+    sequence: { family: 'unchanged', pool: booking.pool, needs: 0, bookings: [booking], rejected, ...(read ? { readParams: read } : {}), ...(shown ? { shownLive: shown } : {}) },
   };
+}
+
+/**
+ * What showed a pool booking live before any call of the run (the evidence a read-back of rejected
+ * calls needs before it may blame them, issue 40), or undefined: the pool check's read of it
+ * (./pool-check.ts), or the embedded mock, which this run started with no booking used.
+ */
+export function shownLive(plan: Pick<RunPlan, 'target' | 'poolCheck' | 'bindings'>, booking: Booking): string | undefined {
+  if (plan.target.embedded) return 'the embedded mock, started by this run with no booking used';
+  if (plan.poolCheck?.shown.has(poolKey(booking))) return `read live before the run (the pool check, through ${plan.bindings[0]})`;
+  return undefined;
 }
 
 /** What the families of sequences see of a plan. */

@@ -19,7 +19,7 @@ import { bindingField, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, NOTHING
 import { stateRuleOf } from '../contract/state-rules.js';
 import type { BookingUse, Diagnosis, Exchange, ResultRow, RunReport, Target } from '../core/types.js';
 import { TOOL } from '../core/version.js';
-import { acceptance, ALREADY_CANCELLED, compareViews, detachedView, type BindingView, type CallContext } from '../equivalence/compare.js';
+import { acceptance, ALREADY_CANCELLED, NOT_FOUND, compareViews, detachedView, type BindingView, type CallContext } from '../equivalence/compare.js';
 import { checkBudgetMs } from '../xml/limits.js';
 import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 import { collectGarbage } from '../core/memory.js';
@@ -33,7 +33,8 @@ import { exchangeUnit } from './exchange.js';
 import { poolOf, POOL_NAMES } from './bookings.js';
 import type { EngineDeps } from './deps.js';
 import { runSequence, sequenceNotRun } from './sequence-unit.js';
-import { bindingParams, bookingNeeds, planUnits, secretsOf, sequenceNotes, unitRequests, type RunPlan, type Unit } from './plan.js';
+import { bindingParams, bookingNeeds, planUnits, secretsOf, sequenceNotes, shownLive, unitRequests, type RunPlan, type Unit } from './plan.js';
+import { poolKey, unusableDiagnosis, type UnusableBooking } from './pool-check.js';
 import { findingsBytes, RowMaker, summarise, type RowBase } from './rows.js';
 
 export { summarise };
@@ -323,24 +324,65 @@ function callContext(unit: Unit, bindings: readonly BindingId[]): CallContext | 
 
 /**
  * CancelTransferBooking's rejected calls went against the first binding's booking of this case: its
- * cancellation now is their read-back. Answered "already cancelled", a rejected call cancelled it.
+ * cancellation now is their read-back. Answered "already cancelled", a rejected call cancelled it,
+ * but only if the booking was shown live before them (issue 40: the embedded mock, started by this
+ * run). No read of a transfer booking exists, so on another target "already cancelled" or "not
+ * found" on its first cancellation is the pool's (an earlier run used it, or it is not there): not
+ * tested, never a row against the target (the run says so and is INCOMPLETE: spentUnusable).
  */
 function rejectedBeforeRows(plan: RunPlan, rows: RowMaker, unit: Unit, checked: readonly { binding: BindingId; value: Checked }[]): ResultRow[] {
   const first = plan.bindings[0]!;
   const outcome = checked.find((c) => c.binding === first)?.value.bookingOutcome;
   const booking = unit.bookings?.[first];
-  if (!booking || outcome === undefined || !ALREADY_CANCELLED.test(outcome)) return [];
+  if (!booking || outcome === undefined) return [];
   const calls = unit.rejectedBefore!;
   const through = [...new Set(calls.map((c) => c.binding))];
+  const kind = booking.pool === 'transfers' ? 'transfer booking' : 'booking';
   // The row is this case's (its re-run sends this case, whose cancellation is the read-back again).
-  return [rows.row({ op: unit.op, binding: bindingField(through), caseId: unit.caseId, reproduce: '' }, SEQUENCE_CHECK, [{
+  const base = { op: unit.op, binding: bindingField(through), caseId: unit.caseId, reproduce: '' };
+  if (shownLive(plan, booking) === undefined) {
+    if (!ALREADY_CANCELLED.test(outcome) && !NOT_FOUND.test(outcome)) return [];
+    return [rows.row(base, SEQUENCE_CHECK, { skipped: `not tested: ${kind} ${booking.id} of \`bookings.${booking.pool}\` answered ${outcome} on its first cancellation, through ${first}, `
+      + `after ${calls.length} rejected calls: no read of it exists, so it was never shown live, and a booking an earlier run used (or one not on the target) `
+      + 'cannot be told from one a rejected call cancelled: the pool\'s, not the target\'s' })];
+  }
+  if (!ALREADY_CANCELLED.test(outcome)) return [];
+  return [rows.row(base, SEQUENCE_CHECK, [{
     check: SEQUENCE_CHECK, code: 'rejected_call_changed_state', path: `/${unit.op.resultElement}/Error`,
-    message: `${unit.op.name} of ${booking.pool === 'transfers' ? 'transfer booking' : 'booking'} ${booking.id} answered ${outcome} through ${first}, `
+    message: `${unit.op.name} of ${kind} ${booking.id} answered ${outcome} through ${first}, `
       + `and the run sent it only ${calls.length} rejected calls before (${calls.map((c) => `${c.caseId} through ${c.binding}`).join(', ')}): a rejected call cancelled it`,
     expected: `${booking.id} cancellable after its rejected calls`, actual: outcome,
   }])];
 }
 
+/**
+ * The pool bookings found unusable by the calls the run spent on them (issue 40): a booking never
+ * shown live (a transfer booking: no read exists) none of whose own calls (the run's account, no
+ * rejected call) was accepted, and one of which answered "already cancelled" or "not found". It is
+ * the pool's (an earlier run used it, or it is not on the target): its calls are not tested, and the
+ * run is INCOMPLETE, naming it. A booking once accepted was live: a later "already cancelled" is the
+ * sequences' to judge.
+ */
+function spentUnusable(plan: RunPlan, units: readonly Unit[], used: readonly BookingUse[][]): UnusableBooking[] {
+  const by = new Map<string, { use: BookingUse; accepted: boolean; dead?: BookingUse }>();
+  used.forEach((uses, i) => {
+    if (units[i]!.calls === 'rejection') return;
+    for (const u of uses) {
+      if (u.account !== undefined) continue;
+      const booking = { pool: u.pool as UnusableBooking['pool'], id: u.id };
+      if (shownLive(plan, booking) !== undefined) continue;
+      const k = poolKey(booking);
+      const e = by.get(k) ?? { use: u, accepted: false };
+      by.set(k, e);
+      if (u.outcome === 'accepted') e.accepted = true;
+      else if (!e.dead && (ALREADY_CANCELLED.test(u.outcome) || NOT_FOUND.test(u.outcome))) e.dead = u;
+    }
+  });
+  return [...by.values()].filter((e) => !e.accepted && e.dead).map(({ dead: d }) => ({
+    pool: d!.pool as UnusableBooking['pool'], id: d!.id, spent: true as const,
+    found: `${d!.operation} ${d!.binding} (case ${d!.case}) answered ${d!.outcome} on its first cancellation, no read of it existing`,
+  }));
+}
 
 /**
  * Whether every binding of a unit sent again got the answer it had, byte for byte: each binding's
@@ -420,8 +462,8 @@ export async function shrinkUnit(plan: RunPlan, deps: EngineDeps, unit: Unit, ro
 }
 
 /** The report's bookings: each one a call was sent with (bindings in plan order), and the calls no pool had a booking for. */
-function bookingsOf(plan: RunPlan, units: readonly Unit[], used: readonly BookingUse[][]): Pick<RunReport, 'bookings'> {
-  if (!units.some((u) => u.bookings !== undefined)) return {};
+function bookingsOf(plan: RunPlan, units: readonly Unit[], used: readonly BookingUse[][], unusable: readonly UnusableBooking[]): Pick<RunReport, 'bookings'> {
+  if (!units.some((u) => u.bookings !== undefined) && unusable.length === 0) return {};
   const order = (b: string) => plan.bindings.indexOf(b as BindingId);
   // A case's bookings in binding order; a sequence's in the order of its steps.
   const changed = used.flatMap((us) => [...us].sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || order(a.binding) - order(b.binding)));
@@ -434,8 +476,9 @@ function bookingsOf(plan: RunPlan, units: readonly Unit[], used: readonly Bookin
     }
   }
   const needed = bookingNeeds(plan);
-  const given = plan.bookings ? Object.fromEntries(POOL_NAMES.map((p) => [p, plan.bookings![p].length])) : undefined;
-  return { bookings: { changed, ...(Object.keys(short).length ? { short } : {}), needed, ...(given ? { given } : {}) } };
+  // The pools as given (the pool check put their live bookings first, the dead ones out).
+  const given = plan.poolCheck?.given ?? (plan.bookings ? Object.fromEntries(POOL_NAMES.map((p) => [p, plan.bookings![p].length])) : undefined);
+  return { bookings: { changed, ...(Object.keys(short).length ? { short } : {}), needed, ...(given ? { given } : {}), ...(unusable.length ? { unusable } : {}) } };
 }
 
 
@@ -524,7 +567,10 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
       { ...(deps.transport.options.deadline !== undefined ? { deadline: deps.transport.options.deadline } : {}), atOnce, stopped: () => deps.stopped?.() });
     perUnit.splice(0, perUnit.length, ...again.rows);
   }
-  const after = diagnoseUnits(plan, units, perUnit);
+  // Pool bookings the run's calls found unusable (a transfer booking has no read): the pool's, not the target's.
+  const spent = spentUnusable(plan, units, used);
+  const unusable = [...(plan.poolCheck?.unusable ?? []), ...spent];
+  const after = diagnoseUnits(plan, units, perUnit, new Set(spent.map(poolKey)));
   const login = await otherLogin.report(new RowMaker(redact));
   const ran = [...before.rows, ...login.rows, ...perUnit.flat(), ...after.rows];
   // The latency gate judges what was answered, last: its rows are about every case of a cell.
@@ -537,7 +583,9 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
   const diagnosis = [...after.diagnosis.filter(first), ...login.diagnosis, ...(health.diagnosis ? [health.diagnosis] : []), ...settleWsdlHints(before, after.reachedServices),
     ...after.diagnosis.filter((d) => !first(d)),
     // What no sequence could test, and how to enable it (authorization across accounts without a second account).
-    ...sequenceNotes(plan)];
+    ...sequenceNotes(plan),
+    // Each pool booking found unusable, named with its pool (./pool-check.ts).
+    ...unusableDiagnosis(unusable)];
   const t = plan.target;
   const summary = summarise(results);
   // The failed rows counted when the bound was reached differ from the summary's: the cases under way
@@ -563,7 +611,7 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
     ...(t.passwordVariable ? { passwordVariable: t.passwordVariable } : {}),
     ...(t.other?.passwordVariable ? { otherPasswordVariable: t.other.passwordVariable } : {}),
     ...(diagnosis.length > 0 ? { diagnosis } : {}),
-    ...bookingsOf(plan, units, used),
+    ...bookingsOf(plan, units, used, unusable),
     ...(after.untested.length > 0 ? { untested: after.untested } : {}),
     ...(health.transient ? { transient: health.transient } : {}),
     ...(halted ? { incomplete: `${halted}: ${sent} of ${units.length} cases run` } : {}),

@@ -37,6 +37,12 @@ export interface SequenceSpec {
   readonly readParams?: Params;
   /** `unchanged`: the rejected calls sent against its booking. */
   readonly rejected?: readonly RejectedCall[];
+  /**
+   * `unchanged`: what showed its booking live before the rejected calls (engine/pool-check.ts, or the
+   * embedded mock started by the run). Absent: not shown live, so a used booking cannot be blamed on
+   * them: not tested, naming the pool (issue 40).
+   */
+  readonly shownLive?: string;
   /** The operations its rows are about, when not the unit's (and the family's `alsoJudges`). */
   readonly judges?: readonly string[];
   /** Operations it sends and records without judging them. */
