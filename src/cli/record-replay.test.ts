@@ -26,7 +26,10 @@ function allFiles(dir: string): string[] {
 }
 
 beforeAll(async () => {
-  const r = await cli(['record', '--out', rec, '--quiet']);
+  // Recorded from a mock at a URL, as a run against a URL sends it: its pool check included
+  // (engine/pool-check.ts), which the replayed run below asks again.
+  const source = await startMock();
+  const r = await cli(['record', ...mockTarget(source.url), '--out', rec]).finally(() => source.close());
   expect(r.code, r.err).toBe(0);
   index = parseRecordingIndex(JSON.parse(readFileSync(join(rec, RECORDING_INDEX), 'utf8')), 'index');
   // The replaying mock answers each recorded call in the order recorded (sequences included); the
@@ -66,6 +69,13 @@ describe('record', () => {
     const reads = seq.filter((e) => e.operation === 'GetSpecialRequest' && e.binding === 'get' && e.params.bookingId === seq[0]!.params.bookingId);
     expect(reads).toHaveLength(2);
     expect(readFileSync(join(rec, reads[0]!.file), 'utf8')).not.toEqual(readFileSync(join(rec, reads[1]!.file), 'utf8'));
+  });
+
+  test('the pool check\'s reads are recorded first, in the order sent', () => {
+    const reads = index.entries.filter((e) => e.case === 'pool-check');
+    expect(reads.length).toBeGreaterThan(0);
+    expect(index.entries.slice(0, reads.length)).toEqual(reads);
+    expect(new Set(reads.map((e) => e.operation))).toEqual(new Set(['AmendmentPriceRequest', 'GetSpecialRequest']));
   });
 
   test('the replayed recording gives the harness the same results as the mock itself', async () => {

@@ -19,6 +19,7 @@ import type { Exchange } from '../core/types.js';
 import { exchangeUnit } from '../engine/exchange.js';
 import { bindingParams, planUnits, type Unit } from '../engine/plan.js';
 import { runSequence } from '../engine/sequence-unit.js';
+import { checkPools, poolCheckLine, POOL_CHECK_CASE } from '../engine/pool-check.js';
 import { parseRecordingIndex, RECORDING_FORMAT, RECORDING_INDEX, type RecordingEntry, type RecordingIndex } from '../mock/replay.js';
 import { SecretGuard } from '../report/secrets.js';
 import { helpText, parseFlags, resolveRunSettings, RUN_OPTIONS } from './config.js';
@@ -119,8 +120,14 @@ export async function recordCommand(argv: string[], io: CommandIO): Promise<numb
   type Got = { unit: Unit; b: BindingId; ex?: Exchange; skipped?: string; params?: Readonly<Record<string, string>>; n?: number };
   let got: Got[];
   try {
+    // The pool bookings read first, as `run` reads them (engine/pool-check.ts): recorded in the order
+    // sent, so a run replayed against this recording asks them again and is answered alike.
+    const reads: Got[] = [];
+    const pooled = await checkPools(session.plan, { ...session.deps(), onRead: (r) => reads.push({
+      unit: { op: r.op, caseId: POOL_CHECK_CASE, kind: 'valid', params: r.params }, b: r.binding, ex: r.exchange, params: r.params, n: reads.length + 1 }) });
+    if (pooled.check && !s.quiet) io.err(poolCheckLine(pooled.check));
     // The valid cases only: a recording replays what a conforming service answers.
-    const plan = { ...session.plan, negative: false };
+    const plan = { ...pooled.plan, negative: false };
     // A sequence using another's bookings again starts once that one has ended.
     const ends = new Map<string, Promise<unknown>>();
     got = (await Promise.all(planUnits(plan).map(async (unit): Promise<Got[]> => {
@@ -137,6 +144,7 @@ export async function recordCommand(argv: string[], io: CommandIO): Promise<numb
       if ('skipped' in sent) return sent.requests.map((r) => ({ unit, b: r.binding, skipped: sent.skipped }));
       return sent.sent.map((x) => ({ unit, b: x.binding, ex: x.exchange, params: bindingParams(unit, x.binding) }));
     }))).flat();
+    got = [...reads, ...got];
   } finally {
     await session.close();
   }

@@ -85,3 +85,6 @@ export function untestedExtent(report: Pick<RunReport, 'untested' | 'diagnosis'>
 
 /** Row check name of the latency gate (engine/latency-gate.ts): one row per operation × binding with a p95 limit, case "*". */
 export const LATENCY_CHECK = 'latency';
+
+/** The case of the pool check's reads before a run (engine/pool-check.ts): recorded, and replayed in the order recorded (mock/replay.ts). */
+export const POOL_CHECK_CASE = 'pool-check';

@@ -28,15 +28,16 @@
  */
 import { requestFor, serviceUrlOf } from '../bindings/endpoint.js';
 import type { Params } from '../bindings/types.js';
-import { findOperation, type BindingId } from '../contract/catalogue.js';
+import { findOperation, type BindingId, type Operation } from '../contract/catalogue.js';
 import { CheckContext, type DocumentValidator } from '../checks/context.js';
 import type { Diagnosis, Exchange } from '../core/types.js';
+import { POOL_CHECK_CASE } from '../core/rows.js';
 import { acceptance, alreadyCancelled, notFound, type Acceptance } from '../equivalence/compare.js';
 import { DEFAULT_READ } from '../sequences/cancel.js';
 import type { Transport } from '../transport/client.js';
 import { POOL_NAMES, poolKey, type BookingPools, type PoolCheck, type PoolName, type UnusableBooking } from './bookings.js';
 
-export { poolKey, type PoolCheck, type UnusableBooking };
+export { poolKey, POOL_CHECK_CASE, type PoolCheck, type UnusableBooking };
 import { bookingNeeds, retriesFor, skipReason, type RunPlan } from './plan.js';
 
 /** The read that shows a booking of a pool live, or undefined (transfers: none exists). */
@@ -73,7 +74,10 @@ function verdictOf(a: Acceptance): Verdict {
 export interface PoolCheckDeps {
   readonly transport: Transport;
   readonly validator: DocumentValidator;
+  /** Told of each read, in the order sent (`conformance record` keeps them, so a replay answers the run's own pool check). */
+  readonly onRead?: (read: { readonly op: Operation; readonly binding: BindingId; readonly params: Params; readonly exchange: Exchange }) => void;
 }
+
 
 /**
  * Read the bookings the plan would take (./plan.ts bookingNeeds: each once), pool by pool, in order,
@@ -103,8 +107,10 @@ export async function checkPools(plan: RunPlan, deps: PoolCheckDeps, replace = t
       const round = list.slice(next, next + (replace ? need - live.length : need));
       next += round.length;
       const answers = await Promise.all(round.map(async (id) => {
-        const ex = await deps.transport.send(requestFor(plan.target, op, binding, { ...read.params(id), userName: plan.target.user, password: plan.target.password }),
+        const params = read.params(id);
+        const ex = await deps.transport.send(requestFor(plan.target, op, binding, { ...params, userName: plan.target.user, password: plan.target.password }),
           retriesFor(op), serviceUrlOf(plan.target, op, binding));
+        deps.onRead?.({ op, binding, params, exchange: ex });
         return { id, v: verdictOf(acceptanceOf(plan, deps.validator, op.name, binding, ex)) };
       }));
       reads += round.length;
@@ -127,7 +133,7 @@ export async function checkPools(plan: RunPlan, deps: PoolCheckDeps, replace = t
 function acceptanceOf(plan: RunPlan, validator: DocumentValidator, opName: string, binding: BindingId, ex: Exchange): Acceptance {
   if (!ex.response) return { kind: 'unknown', why: `no response (${ex.error?.code ?? 'unknown'})` };
   const op = findOperation(opName)!;
-  return acceptance(new CheckContext({ op, binding, caseId: 'pool-check', caseKind: 'valid', namespaces: plan.target.namespaces, exchange: ex, validator }));
+  return acceptance(new CheckContext({ op, binding, caseId: POOL_CHECK_CASE, caseKind: 'valid', namespaces: plan.target.namespaces, exchange: ex, validator }));
 }
 
 /** The line the console says after the check: how many read, and each booking not used. */

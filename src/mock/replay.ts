@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ReplayError } from '../core/errors.js';
+import { POOL_CHECK_CASE } from '../core/rows.js';
 import { readJsonFile } from '../core/json-file.js';
 import type { Binding, IncomingRequest } from '../bindings/types.js';
 import type { BindingId, Namespaces, Operation, ServicePaths } from '../contract/catalogue.js';
@@ -155,7 +156,9 @@ export function loadReplay(dir: string): ReplayStore {
       // another's bookings again once that one has ended, src/sequences/): its answers in order.
       // Several cases that sent the same request (a generated case like a hand-written one): the
       // first recorded, always.
-      const ordered = all.length > 1 && (all.every((a) => a.entry.case === all[0]!.entry.case) || all.every((a) => a.entry.case.startsWith(SEQUENCE_PREFIX)));
+      // The run's pool check (engine/pool-check.ts) reads a booking before the sequence that uses it: in order too.
+      const stateful = (c: string) => c.startsWith(SEQUENCE_PREFIX) || c === POOL_CHECK_CASE;
+      const ordered = all.length > 1 && (all.every((a) => a.entry.case === all[0]!.entry.case) || all.every((a) => stateful(a.entry.case)));
       if (!ordered) return new ReplayHit(all[0]!.entry, all[0]!.body);
       const n = served.get(key) ?? 0;
       served.set(key, n + 1);
