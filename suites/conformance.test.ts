@@ -10,6 +10,7 @@ import * as allure from 'allure-js-commons';
 import { afterAll, describe, expect, test } from 'vitest';
 import { resolveRunSettingsFlags } from '../src/engine/settings.js';
 import { openSession } from '../src/engine/session.js';
+import { checkPools } from '../src/engine/pool-check.js';
 import { bindingLabel } from '../src/bindings/index.js';
 import { EQUIVALENCE_CHECK, rowKind } from '../src/core/rows.js';
 import type { ResultRow, RunReport } from '../src/core/types.js';
@@ -24,8 +25,9 @@ const settings = resolveRunSettingsFlags({}, process.env);
 const expectations = settings.expectations ? readExpectations(settings.expectations) : undefined;
 const session = await openSession(settings);
 afterAll(() => session.close());
-const { plan } = session;
 const deps = session.deps();
+// The pool bookings read before any is spent, as `run` reads them (src/engine/pool-check.ts): a used one is the pool's.
+const { plan } = await checkPools(session.plan, deps);
 const units = planUnits(plan);
 
 /**

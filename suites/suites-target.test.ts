@@ -117,6 +117,11 @@ describe('the suites against a target on a URL', () => {
       expect(tests.filter((t) => t.title === 'binding_equivalence' && t.status === 'passed').length, name).toBeGreaterThan(0);
     }
     for (const t of r.tests.filter((x) => x.status === 'skipped')) expect(t.meta.skipped, t.fullName).toMatch(/\S/);
+    // The suites read the pool bookings first, as run does (src/engine/pool-check.ts): the read-back of
+    // rejected calls is judged on a booking shown live, not left "not tested".
+    const readBack = r.tests.filter((t) => t.fullName.includes('seq-rejected-unchanged'));
+    expect(readBack.length).toBeGreaterThan(0);
+    expect(readBack.filter((t) => t.status === 'passed').length, readBack.map((t) => `${t.fullName}: ${t.status} ${t.meta.skipped ?? ''}`).join('\n')).toBeGreaterThan(0);
   }, 300_000);
 
   test('a target with a defect fails its tests; listed in CONFORMANCE_EXPECTATIONS, the same defect is known, as in run', async () => {
