@@ -24,7 +24,7 @@
  * Why the counts and the pace: one run takes 58 s on 2 cores, nearly all of it the default pace of
  * a remote target (20 requests/s, 4 connections: about 1150 exchanges), and about 10 s of CPU. Run
  * one after another, the 24 runs would take 24 minutes, and two at a time 12; they run
- * SOAK_PARALLEL = 4 at a time (about 1 core busy in all; 66 to 76 s a run so), about 8 minutes for
+ * SOAK_PARALLEL = 4 at a time (about 1 core busy in all; 66 to 95 s a run so), about 8 minutes for
  * the file. The pace is not raised: the settings a user runs with are the point, and ten seeds per
  * mode is the issue's measure (20 of 20 green). Each run is killed after RUN_LIMIT_MS (5× its
  * duration), and each test may wait for slots held by others (see testLimit).
@@ -50,8 +50,8 @@ import { readReport } from '../test/support/cli.js';
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
 /** Runs at a time (see the header: a run waits on the pace, not on the CPU). */
 const SOAK_PARALLEL = 4;
-/** One full run through TLS and the proxy: 58 s measured alone, 66 to 76 s four at a time on 2 busy cores; this is 5× that. */
-const RUN_LIMIT_MS = 400_000;
+/** One full run through TLS and the proxy: 58 s measured alone, 66 to 95 s four at a time on 2 busy cores; this is 5× that. */
+const RUN_LIMIT_MS = 500_000;
 /** Starting a mock process (about 1 s). */
 const START_LIMIT_MS = 30_000;
 /** The bound on what a default run takes: 38 with a second account, the rest spare. */
