@@ -24,6 +24,9 @@ export const E2E_FILES = [
   'suites/network.test.ts',
   'src/mock/direct.test.ts',
   'suites/trust.test.ts',
+  // Issue 40's field soak: 24 default full runs through a proxy and TLS against the mock with 3%
+  // transient faults (about 60 s each, mostly the remote pace; 4 at a time: about 8 min).
+  'suites/field-soak.test.ts',
 ];
 
 export const shared = {
