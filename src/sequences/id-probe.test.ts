@@ -160,3 +160,21 @@ describe('the mock styles of the sequence tests include the three modes of which
   });
 });
 
+
+describe('a binding that leaks "already cancelled" is not mistaken for one that reads another id', () => {
+  test.for(BINDINGS.map((b) => [b]))('%s answers "already cancelled" once any booking was cancelled: pinned on it, never on the binding that accepted after it', async ([leaky]) => {
+    for (let k = 0; k < 4; k++) {
+      const used = new Set<string>();
+      const call: Call = async (_op, b, params) => {
+        const id = params.bookingID ?? '';
+        if (used.has(id) || (b === leaky && used.size > 0)) return U;
+        used.add(id);
+        return A;
+      };
+      const probes = Array.from({ length: k + 1 }, (_, i) => ({ kind: `kind ${i}`, params: { bookingID: `K${i}` }, witness: { bookingID: `W${i}` } }));
+      const vs = await judge(call, probes);
+      // The first kind: nothing cancelled yet, the leak does not show; every later one where the leaky binding goes first shows it.
+      expect(blamed(vs).every((b) => b === leaky), `${leaky}, ${k + 1} kinds: ${blamed(vs)}`).toBe(true);
+    }
+  });
+});

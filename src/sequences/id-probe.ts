@@ -74,9 +74,18 @@ function oneBooking(cls: readonly string[]): boolean {
   return cls.every((c) => c === cls[0]);
 }
 
-/** The bindings whose answer, set aside, leaves the others one booking's. */
+/**
+ * The bindings whose answer, set aside, leaves the others one booking's. An identifier of this run is
+ * fresh (no other call of it names one): where setting one answer aside leaves the others one fresh
+ * booking's (accepted first, or never found) and setting another aside leaves them a used booking's
+ * (all "already cancelled"), the first is the one at fault (a binding answering "already cancelled"
+ * for an id nobody used, then another accepting it: the first leaked, the second did not read another id).
+ */
 function suspects(answers: readonly Answer[]): BindingId[] {
-  return answers.filter((a) => oneBooking(answers.filter((x) => x !== a).map((x) => x.cls))).map((a) => a.b);
+  const rest = (a: Answer) => answers.filter((x) => x !== a).map((x) => x.cls);
+  const off = answers.filter((a) => oneBooking(rest(a)));
+  const fresh = off.filter((a) => !rest(a).every((c) => c === 'U'));
+  return (fresh.length > 0 ? fresh : off).map((a) => a.b);
 }
 
 /** How an answer reads in a finding. */
