@@ -134,9 +134,9 @@ describe('a sequence is one unit of the plan', () => {
     const p = plan('http://mock.test');
     const units = planUnits(p);
     const seqs = units.filter((u) => u.sequence);
-    expect(seqs.map((u) => u.caseId)).toEqual(['seq-write-read', 'seq-cancel', 'seq-cancel-transfer', 'seq-race-cancel', 'seq-race-cancel-transfer', 'seq-race-write']);
-    // The write race uses write-read's bookings again (after it), the others a booking each of their own.
-    expect(seqs.map((u) => u.sequence!.bookings!.length)).toEqual([4, 10, 10, 1, 1, 4]);
+    expect(seqs.map((u) => u.caseId)).toEqual(['seq-write-read', 'seq-cancel', 'seq-cancel-transfer', 'seq-race-cancel', 'seq-race-cancel-transfer', 'seq-race-write', 'seq-id-probe', 'seq-id-probe']);
+    // The write race uses write-read's bookings again (after it), the others a booking each of their own; the id probes none (they name no booking).
+    expect(seqs.map((u) => u.sequence!.bookings!.length)).toEqual([4, 10, 10, 1, 1, 4, 0, 0]);
     for (const count of [2, 3, 7]) {
       const at = assignShards(p, units, count);
       for (const u of seqs) expect(at.filter((_, i) => units[i] === u)).toHaveLength(1);
