@@ -671,7 +671,7 @@ export const FAULTS: readonly Fault[] = [
     triggeredBy: 'an email holding a character beyond ASCII',
     bookingModes: ['bookings', 'everyId'],
     apply: { params: (p) => (p.email !== undefined && /[^\u0000-\u007f]/.test(p.email) ? { ...p, email: Buffer.from(p.email, 'utf8').toString('latin1') } : p) } },
-  { name: 'soap12-policy-text-in-greek', category: 'binding-rules', operation: 'CancelBooking', bindings: ['soap12'],
+  { name: 'soap12-policy-text-in-greek', category: 'input', operation: 'CancelBooking', bindings: ['soap12'],
     description: 'SOAP 1.2 writes activecancellationpolicy as text, where the contract shows it nil, on a cancellation in Greek ("el") only',
     triggeredBy: 'language el on an accepted cancellation',
     // Where only real bookings exist, no probe is accepted, and the run's real cancellations are in
