@@ -122,8 +122,9 @@ export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, serv
     ? { status: 200, headers: { 'content-type': contentTypeOf(b.responseMediaType, look.contentType) }, body: variedBody(look, op, b, xml, ns) }
     : toMock(b.encodeResult(op, xml, ns));
   const out = finish(faults, response, ctx);
-  // An answer that read or changed the state must never be served again from a memo.
-  return cfg.state && touchesState(op) ? { ...out, volatile: true } : out;
+  // An answer that read or changed the state must never be served again from a memo (nor one of a
+  // mock where every id exists: a transfer booking's customer is its first touch's, stateless or not).
+  return (cfg.state || (cfg.known && 'every' in cfg.known)) && touchesState(op) ? { ...out, volatile: true } : out;
 }
 
 /** What the second account owns: nothing. */
