@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { MOCK_STYLES } from '../../test/support/sequences.js';
+import { BOOKING_MODES, MOCK_STYLES } from '../../test/support/sequences.js';
 import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation } from '../contract/catalogue.js';
 import { selectChecks } from '../checks/registry.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
@@ -35,7 +35,7 @@ const failed = (r: RunReport) => r.results.filter((x) => x.status === 'failed');
 const sequenceRows = (r: RunReport) => r.results.filter((x) => x.check === SEQUENCE_CHECK);
 
 describe('sequences against a correct stateful mock: no false alarm', () => {
-  test.for(MOCK_STYLES)('%s', async ([, options]) => {
+  test.for([...MOCK_STYLES, ...BOOKING_MODES])('%s', async ([, options]) => {
     const r = await against(options as Partial<MockOptions>);
     expect(failed(r).map((x) => `${x.operation} ${x.binding} ${x.case} ${x.check}: ${x.message}`)).toEqual([]);
     const rows = sequenceRows(r);
