@@ -41,6 +41,8 @@ const ISSUE30_FAULTS = [
   'soap12-cuts-long-booking-id', 'post-500-on-booking-id-separators', 'soap11-faults-on-negative-booking-id', 'soap12-refuses-empty-email',
   'get-transfer-email-as-latin1', 'post-reads-long-fraction-as-zero', 'soap11-ignores-booking-type', 'post-no-features-for-ja', 'soap11-faults-room-types-for-es',
 ];
+/** Issue 40: how one binding reads an identifier, found by the id-probe sequences; a binding rule broken in one language only. */
+const ISSUE40_FAULTS = ['get-cuts-booking-id-at-32', 'post-transfer-email-as-latin1', 'soap12-policy-text-in-greek'];
 const VARIANTS = new Set(['empty-password', 'wrong-user', 'password-case', 'no-credentials']);
 /** Triggered by the broadest result, which a hand-written case may ask for too. */
 const BY_BROADEST = new Set(['bad-int-in-300th-airport']);
@@ -84,7 +86,9 @@ const wire = (ex: Exchange) => (ex.response ? `${ex.response.status}\n${JSON.str
  * mocks know their bookings (the embedded run's pools), so an id no pool holds is "not found",
  * naming what the service looked for.
  */
-const lookupOptions = (f: Fault) => (f.needsKnownBookings !== undefined ? { bookings: mockBookings() } : {});
+/** A fault that shows where a service looks its bookings up (needsKnownBookings, or proved first against a mock told them: bookingModes). */
+const looksUp = (f: Fault) => f.needsKnownBookings !== undefined || f.bookingModes?.[0] === 'bookings';
+const lookupOptions = (f: Fault) => (looksUp(f) ? { bookings: mockBookings() } : {});
 
 /** Each request of the units against the faulty and the clean mock: the bindings where they differ, per case. */
 async function differences(url: string, f: Fault, units: readonly Unit[], reference0: RunningMock = clean): Promise<Map<string, Set<string>>> {
@@ -106,13 +110,13 @@ describe('faults only some inputs trigger', () => {
       'any-user-accepted', 'bad-int-in-300th-airport', 'empty-password-accepted', 'get-rejects-negative-int', 'get-utf8-as-latin1', 'missing-element-for-one-language',
       'nil-as-empty-for-boundary', 'no-credentials-accepted', 'password-case-insensitive', 'post-plus-literal', 'post-rejects-int-max',
       'soap11-late-evening-next-day', 'soap12-ignores-transfer-id', 'soap12-truncates-long-strings',
-      ...COVERAGE_FAULTS, ...ISSUE30_FAULTS,
+      ...COVERAGE_FAULTS, ...ISSUE30_FAULTS, ...ISSUE40_FAULTS,
     ].sort());
   });
 
   test.each(TRIGGERED.map((f) => [f.name, f] as const))('%s: identical to the correct mock except for the triggering inputs', async (_name, f) => {
     const m = await startMock({ port: 0, faults: [f], stateless: true, ...lookupOptions(f) });
-    const ref = f.needsKnownBookings !== undefined ? await startMock({ port: 0, stateless: true, ...lookupOptions(f) }) : clean;
+    const ref = looksUp(f) ? await startMock({ port: 0, stateless: true, ...lookupOptions(f) }) : clean;
     const differences0 = differences;
     const differences1 = (url: string, ff: Fault, units: readonly Unit[]) => differences0(url, ff, units, ref);
     try {
@@ -230,12 +234,14 @@ describe('issue 30: identifiers, values of state-changing calls and languages th
     }
   });
 
-  test('a default run with mutations against the real-service style and a pool of real bookings: at most 40 bookings, no failure; the same against a service where any id exists', async () => {
+  test('a default run with mutations against the real-service style and a pool of real bookings: at most 40 bookings, no failure; the same against a service where any id exists, and one where every id does, blank included', async () => {
     const everything = OPERATIONS.map((o) => o.name);
     const real = await startMock({ port: 0, bookings: POOL, realService: true });
     const anyId = await startMock({ port: 0, realService: true });
+    // Issue 40: a blank id exists too; the id probes spend none of the pools' bookings (the figures below).
+    const everyId = await startMock({ port: 0, realService: true, everyId: true });
     try {
-      for (const [what, m] of [['only real bookings', real], ['any id exists', anyId]] as const) {
+      for (const [what, m] of [['only real bookings', real], ['any id exists', anyId], ['every id exists, blank included', everyId]] as const) {
         const { report } = await runAgainst(m.url, everything, DEFAULT_SEED);
         const failed = report.results.filter((r) => r.status === 'failed');
         expect(failed.map((r) => `${r.operation} [${r.binding}] ${r.case} ${r.check}: ${r.message}`), what).toEqual([]);
@@ -248,6 +254,7 @@ describe('issue 30: identifiers, values of state-changing calls and languages th
     } finally {
       await real.close();
       await anyId.close();
+      await everyId.close();
     }
-  });
+  }, 300_000); // three full runs: 25 s measured at load 12
 });

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { startMock, type RunningMock } from '../src/mock/index.js';
 import { OPERATIONS } from '../src/contract/catalogue.js';
+import { parseBookings, type BookingPools } from '../src/core/booking-pools.js';
 import { tempDir } from '../test/support/cli.js';
 import { REPO_ROOT } from '../test/support/processes.js';
 
@@ -123,6 +124,24 @@ describe('the suites against a target on a URL', () => {
     expect(readBack.length).toBeGreaterThan(0);
     expect(readBack.filter((t) => t.status === 'passed').length, readBack.map((t) => `${t.fullName}: ${t.status} ${t.meta.skipped ?? ''}`).join('\n')).toBeGreaterThan(0);
   }, 300_000);
+
+  // Issue 40: on a service where every id exists, blank included, a blank id went to the four bindings at once and the first cancelled it.
+  test.for([['every id exists, blank included', true], ['only the bookings of the file exist', false]] as const)(
+    'the cancellations with mutations allowed against a mock where %s: nothing fails, the id probes judged', { timeout: 300_000 }, async ([, everyId]) => {
+      const file = join(REPO_ROOT, 'examples/mock-bookings.json');
+      mock = await startMock({ port: 0, ...(everyId ? { everyId: true } : { bookings: parseBookings(JSON.parse(readFileSync(file, 'utf8')), file) as BookingPools }) });
+      const r = await runSuites({
+        CONFORMANCE_BOOK_URL: mock.url, CONFORMANCE_SEARCH_URL: mock.url, CONFORMANCE_USER: 'mock-user', CONFORMANCE_PASSWORD: 'mock-password',
+        CONFORMANCE_MAX_RPS: '100000', CONFORMANCE_CONCURRENCY: '16', CONFORMANCE_ALLOW_MUTATIONS: 'true', CONFORMANCE_BOOKINGS_FILE: file,
+        CONFORMANCE_OPERATIONS: 'CancelBooking,CancelTransferBooking',
+      });
+      const failed = r.tests.filter((t) => t.status === 'failed');
+      expect(failed.map((t) => `${t.fullName}: ${t.failureMessages[0]?.slice(0, 300)}`)).toEqual([]);
+      expect(r.code, r.stdout.slice(-2000)).toBe(0);
+      const probes = r.tests.filter((t) => t.fullName.includes('seq-id-probe'));
+      expect(probes.length).toBeGreaterThan(0);
+      for (const t of probes) expect(t.status, t.fullName).toBe('passed');
+    });
 
   test('a target with a defect fails its tests; listed in CONFORMANCE_EXPECTATIONS, the same defect is known, as in run', async () => {
     mock = await startMock({ port: 0, faults: ['missing-required-element'] });

@@ -81,6 +81,13 @@ export function probeVariant(value: string, k: number): string {
   return `${value.slice(0, lead)}${first}${k}${value.slice(lead + first.length)}`;
 }
 
+/**
+ * Variants 1 to this of a probe value are the id-probe sequences' (src/sequences/id-probe.ts: each
+ * kind's value and its witness's, a transfer's email kinds' ids): the per-binding probes take the
+ * variants after them, so no other call of the run names an identifier those sequences judge.
+ */
+export const ID_PROBE_VARIANTS = 4;
+
 /** The parameters of a call with its booking put in. */
 export function withBooking(operation: string, params: Params, b: Booking): Params {
   const use = USES[operation];

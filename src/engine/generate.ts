@@ -148,6 +148,36 @@ export function arbitraryOf(p: Param): fc.Arbitrary<string> {
 
 // ---- cases ----------------------------------------------------------------------------------------
 
+// ---- kinds of identifier (the id-probe sequences, src/sequences/id-probe.ts) -----------------------
+
+/** One kind of generated value of a parameter naming a booking (or its customer): its name and its value. */
+export interface IdKind {
+  /** The kind, in words ("long", "empty", ...), as the sequence's steps and findings name it. */
+  readonly kind: string;
+  /** The parameter it is a value of (the booking id, or a transfer's email). */
+  readonly param: string;
+  /** The value of the pool (engine/bookings.ts probeVariant makes the values a sequence sends of it). */
+  readonly value: string;
+}
+
+/** The kind of each value of ID_POOL and of the email pool that an identifier probe sends. */
+const KIND_OF: ReadonlyMap<string, string> = new Map([
+  ['0', 'zero'], [ID_POOL[1]!, 'with separators'], [LONG, 'long'], ['', 'empty'],
+]);
+
+/**
+ * Every kind of generated identifier of an operation: each value of the booking id's pool (ID_POOL:
+ * zero, with separators, long, empty) and, where the customer's email names the booking too
+ * (CancelTransferBooking), the email kinds whose reading a binding may change (beyond ASCII, empty).
+ */
+export function idKinds(op: Operation, idParam: string): IdKind[] {
+  const id = op.params.find((p) => p.name === idParam);
+  const ids = id ? poolOf(id).map((value) => ({ kind: KIND_OF.get(value) ?? JSON.stringify(value), param: idParam, value })) : [];
+  const email = op.params.some((p) => p.name === 'email')
+    ? [{ kind: 'email beyond ASCII', param: 'email', value: NAMED_POOLS.email!.find((v) => /[^\u0000-\u007f]/.test(v))! }, { kind: 'empty email', param: 'email', value: '' }] : [];
+  return [...ids, ...email];
+}
+
 /** A small stable hash (FNV-1a, 32 bits). */
 function hash32(s: string): number {
   let h = 0x811c9dc5;
@@ -227,10 +257,11 @@ const brief = (v: string) => JSON.stringify([...v].length > 40 ? `${[...v].slice
  * and the examples) already gives. Each changes one parameter of the first hand-written case that
  * gives that parameter (else the first one), so nothing else in the request can hide what that one
  * value does: a filter given "0" is not narrowed away by another filter, and an invalid value
- * elsewhere does not turn the answer into an error. Off when generation is off (0 examples).
+ * elsewhere does not turn the answer into an error. Off when generation is off (0 examples). The
+ * parameters of `blankElsewhere` get no blank case (their blank value is sent another way).
  */
 export function coverageCases(op: Operation, g: Pick<Generation, 'examples' | 'languages'>, handWritten: readonly { readonly params: Params }[],
-  sent: readonly Params[]): GeneratedCase[] {
+  sent: readonly Params[], blankElsewhere: readonly string[] = []): GeneratedCase[] {
   if (g.examples <= 0) return [];
   const out: GeneratedCase[] = [];
   const languages = languagesToSend(g);
@@ -239,7 +270,8 @@ export function coverageCases(op: Operation, g: Pick<Generation, 'examples' | 'l
     const values = p.name === 'language' ? languages : poolOf(p);
     const given = new Set(sent.map((s) => s[p.name]));
     for (const v of values) {
-      if (given.has(v)) continue;
+      // A blank value sent elsewhere (the id-probe sequences: engine/plan.ts): not as a case of its own.
+      if (given.has(v) || (blankElsewhere.includes(p.name) && v.trim() === '')) continue;
       given.add(v);
       const what = p.name === 'language' ? 'every language the target lists, and every one of the harness\'s own list' : `every value of ${p.name}'s boundary pool`;
       out.push({ id: `${GENERATED_PREFIX}${p.name}-${idPart(v)}`, params: { ...base, [p.name]: v }, baseline: base,

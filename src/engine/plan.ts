@@ -16,11 +16,11 @@ import { swapCase } from '../core/redact.js';
 import { networkSecrets } from '../transport/proxy.js';
 import type { Diagnosis, HttpRequest, LatencyLimits, Target } from '../core/types.js';
 import type { CaseTable, RequestCase } from './cases.js';
-import { broadestCase, coverageCases, generatedCases, paramsKey, type Generation } from './generate.js';
+import { broadestCase, coverageCases, generatedCases, idKinds, paramsKey, type Generation } from './generate.js';
 import { OPERATIONS } from '../contract/catalogue.js';
-import { FAMILIES, SEQUENCE_CASE, type PlanView, type RejectedCall, type SequenceSpec } from '../sequences/index.js';
+import { FAMILIES, SEQUENCE_CASE, type IdProbe, type PlanView, type RejectedCall, type SequenceSpec } from '../sequences/index.js';
 import {
-  BookingLedger, consumesBooking, EMPTY_POOLS, idParamOf, mockBookings, POOL_NAMES, needsBooking, noBookingReason, poolOf, probeVariant, withBooking,
+  BookingLedger, consumesBooking, EMPTY_POOLS, ID_PROBE_VARIANTS, idParamOf, mockBookings, POOL_NAMES, needsBooking, noBookingReason, poolOf, probeVariant, withBooking,
   poolKey, type Booking, type BookingPools, type PoolCheck, type PoolName,
 } from './bookings.js';
 
@@ -241,7 +241,7 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
       const nth = consumes ? (probes.get(u.op.name) ?? 0) : 0;
       if (consumes) probes.set(u.op.name, nth + 1);
       const perBinding = consumes
-        ? Object.fromEntries(bindings.map((b) => [b, { [idParam]: probeVariant(u.params[idParam] ?? '', nth * plan.bindings.length + plan.bindings.indexOf(b) + 1) }])) : undefined;
+        ? Object.fromEntries(bindings.map((b) => [b, { [idParam]: probeVariant(u.params[idParam] ?? '', ID_PROBE_VARIANTS + nth * plan.bindings.length + plan.bindings.indexOf(b) + 1) }])) : undefined;
       out[i] = { ...u, calls: 'probe', ...(perBinding ? { perBinding } : {}), stage: 2 };
       continue;
     }
@@ -366,7 +366,32 @@ function planView(plan: RunPlan): PlanView {
     maySend: (op: Operation) => !skipReason(plan, op),
     firstParams: (name: string) => plan.cases.get(name)?.[0]?.params,
     otherAccount: plan.target.other !== undefined,
+    idProbes: (name: string) => idProbesOf(plan, name),
   };
+}
+
+/**
+ * The identifiers the id-probe sequences send for an operation that uses its booking up: one of each
+ * generated kind (./generate.ts idKinds), as variant 1 of its value (./bookings.ts probeVariant; a
+ * witness sequence's, variant 2), the rest of the parameters as the first hand-written case; a
+ * transfer's email kinds with an id of their own (variants of the first case's). Variants up to
+ * ID_PROBE_VARIANTS are theirs: no other call of the run names them.
+ */
+function idProbesOf(plan: RunPlan, name: string): { pool: PoolName; probes: IdProbe[] } | undefined {
+  const op = plan.operations.find((o) => o.name === name);
+  const idParam = idParamOf(name);
+  const pool = poolOf(name);
+  if (!op || !idParam || !pool || !consumesBooking(name)) return undefined;
+  const base = plan.cases.get(name)?.[0]?.params ?? {};
+  const baseId = base[idParam] ?? 'ID';
+  let own = 0;
+  const probes = idKinds(op, idParam).map((k): IdProbe => {
+    const value = (n: number) => ({ ...base, [k.param]: probeVariant(k.value, n), ...(k.param !== idParam ? { [idParam]: probeVariant(baseId, ++own) } : {}) });
+    const first = value(1);
+    const witness = probeVariant(k.value, 2) !== first[k.param] ? value(2) : undefined;
+    return { kind: k.kind, params: first, ...(witness ? { witness } : {}) };
+  });
+  return { pool, probes };
 }
 
 /** The sequences of a plan: each family's (src/sequences/families.ts), in the list's order. */
@@ -401,13 +426,19 @@ function casesUnits(plan: RunPlan): Unit[] {
       // real bookings its other values are never acted on. Where a call does not use its booking up,
       // each of those values is sent again, with the one booking every binding changes.
       const idParam = idParamOf(op.name);
-      const reached = idParam === undefined || consumesBooking(op.name) ? examples
-        : examples.filter((c) => cases.some((h) => h.params[idParam] === c.params[idParam]));
-      const coverage = coverageCases(op, g, cases, [...cases, ...reached].map((c) => c.params));
+      // Where a call uses its booking up, a blank id is one booking for every binding (no variant of
+      // it is another): the id-probe sequence (src/sequences/id-probe.ts) sends it through the four
+      // bindings one after another and is its comparison; four calls at once would race for it. Such
+      // an example is left out, and its other values go into coverage cases of their own.
+      const blankOnce = idParam !== undefined && consumesBooking(op.name);
+      const reached = idParam === undefined ? examples
+        : blankOnce ? examples.filter((c) => (c.params[idParam] ?? 'x').trim() !== '')
+          : examples.filter((c) => cases.some((h) => h.params[idParam] === c.params[idParam]));
+      const coverage = coverageCases(op, g, cases, [...cases, ...reached].map((c) => c.params), blankOnce ? [idParam] : []);
       // Never the same request twice (GetLanguages' examples are all "no parameters", as is its
       // hand-written case): a duplicate would only cost time and repeat its rows.
       const seen = new Set(cases.map((c) => paramsKey(c.params)));
-      for (const c of [...examples, ...coverage]) {
+      for (const c of [...(blankOnce ? reached : examples), ...coverage]) {
         const key = paramsKey(c.params);
         if (seen.has(key)) continue;
         seen.add(key);

@@ -20,7 +20,7 @@ import type { SerializeOptions } from './serialize.js';
 import { findFault, resolveFaults, type Fault, type MockResponse } from './faults.js';
 import { answer, type AnswerConfig } from './respond.js';
 import { replayAnswer, type ReplayHit, type ReplayLookup } from './replay.js';
-import { exampleBookings, knownBookings, MockState } from './state.js';
+import { everyIdBookings, exampleBookings, knownBookings, MockState } from './state.js';
 import type { BookingPools } from '../core/booking-pools.js';
 import { UsageError } from '../core/errors.js';
 
@@ -63,6 +63,12 @@ export interface MockHandlerOptions {
    * answers an id nobody booked. Default: every non-blank id names a booking, made on first touch.
    */
   readonly bookings?: BookingPools;
+  /**
+   * Every identifier names a booking, made on first touch, blank included (`--every-id`), as an
+   * independent service may behave; a transfer booking belongs to the email of its first touch
+   * (src/mock/state.ts EveryId). Excludes `bookings`. Default false (see `bookings`).
+   */
+  readonly everyId?: boolean;
   /** The isoCodes GetLanguages lists (a target listing fewer than it serves); default: every language of the reference data. */
   readonly languages?: readonly string[];
   /** Answer only requests to this origin (e.g. 'http://mock.test'); default: any origin. */
@@ -209,6 +215,7 @@ export function createMockCore(options: MockHandlerOptions = {}): MockCore {
   if (options.stateless && stateNeeded.length > 0) {
     throw new UsageError(`stateless mock: fault ${stateNeeded.map((f) => f.name).join(', ')} needs the mock's state (drop stateless / --stateless, or that fault)`);
   }
+  if (options.everyId && options.bookings) throw new UsageError('mock: everyId (--every-id) and bookings (--bookings) exclude each other: every id exists, or only those of the pools');
   const state = options.stateless ? undefined : new MockState();
   const cfg: Config = {
     credentials,
@@ -220,7 +227,7 @@ export function createMockCore(options: MockHandlerOptions = {}): MockCore {
     replay: options.replay,
     answer: {
       credentials, other, namespaces, faults, vary, realService: options.realService ?? false, state,
-      ...(options.bookings ? { known: knownBookings(options.bookings, exampleBookings()) } : {}),
+      ...(options.bookings ? { known: knownBookings(options.bookings, exampleBookings()) } : options.everyId ? { known: everyIdBookings() } : {}),
       ...(options.languages ? { languages: options.languages } : {}),
       options: (bm: Binding, n: string) => resultOptions(bm, n, style(bm.id)),
     },

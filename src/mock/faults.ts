@@ -100,6 +100,9 @@ export interface FaultHooks {
   readonly response?: (response: MockResponse, ctx: FaultContext) => MockResponse;
 }
 
+/** Which bookings exist on the mock a fault is proved against (Fault.bookingModes). */
+export type BookingMode = 'default' | 'bookings' | 'everyId';
+
 export type FaultCategory =
   | 'status' | 'media-type' | 'envelope' | 'result-element' | 'namespace' | 'required' | 'nil' | 'enumeration'
   | 'lexical' | 'structure' | 'encoding' | 'binding-rules' | 'equivalence' | 'credentials' | 'bad-request' | 'input' | 'state' | 'authorization';
@@ -149,6 +152,13 @@ export interface Fault {
    * compared. The self-test and the suites run it against a mock told its bookings (`bookings`).
    */
   readonly needsKnownBookings?: string;
+  /**
+   * The mock modes of which bookings exist that the self-test runs it against, each its own run
+   * (issue 40): `default` (any non-blank id names a booking), `bookings` (only the pools', as
+   * `needsKnownBookings`), `everyId` (every id, blank included). Absent: `bookings` for a fault that
+   * needs known bookings, `default` otherwise.
+   */
+  readonly bookingModes?: readonly BookingMode[];
   /**
    * Operations a run needs besides the fault's own to see it (a use after cancellation needs the
    * cancellation: CancelBooking brings the cancel sequence whose bookings it uses again).
@@ -647,6 +657,30 @@ export const FAULTS: readonly Fault[] = [
     description: 'SOAP 1.1 answers GetRoomTypes in Spanish ("es", a language the harness sends though the target\'s GetLanguages may omit it) with a SOAP fault',
     triggeredBy: 'language es',
     apply: { response: (r, c) => (c.params.language?.trim() === 'es' && c.kind === 'data' ? toMock(bindingModule(c.binding).encodeFault(500, 'System.Globalization.CultureNotFoundException: es', 'server')) : r) } },
+  // Issue 40: one identifier through the four bindings, one after another, is one booking (the
+  // id-probe sequences, src/sequences/id-probe.ts). A binding that reads an identifier otherwise shows
+  // against a service where only real bookings exist ("not found" naming another id or email) and
+  // against one where every id exists (a second acceptance, or "not found" after a cancellation).
+  { name: 'get-cuts-booking-id-at-32', category: 'input', operation: 'CancelBooking', bindings: ['get'],
+    description: 'HTTP GET cuts a bookingID longer than 32 characters to 32 before looking it up: it cancels another booking, or finds none',
+    triggeredBy: 'a bookingID longer than 32 characters',
+    bookingModes: ['bookings', 'everyId'],
+    apply: { params: (p) => (p.bookingID !== undefined && [...p.bookingID].length > 32 ? { ...p, bookingID: [...p.bookingID].slice(0, 32).join('') } : p) } },
+  { name: 'post-transfer-email-as-latin1', category: 'input', operation: 'CancelTransferBooking', bindings: ['post'],
+    description: 'HTTP POST reads the form as Latin-1: a UTF-8 email "Zoë@exämple.com" is looked up as "ZoÃ«@exÃ¤mple.com", another customer\'s',
+    triggeredBy: 'an email holding a character beyond ASCII',
+    bookingModes: ['bookings', 'everyId'],
+    apply: { params: (p) => (p.email !== undefined && /[^\u0000-\u007f]/.test(p.email) ? { ...p, email: Buffer.from(p.email, 'utf8').toString('latin1') } : p) } },
+  { name: 'soap12-policy-text-in-greek', category: 'input', operation: 'CancelBooking', bindings: ['soap12'],
+    description: 'SOAP 1.2 writes activecancellationpolicy as text, where the contract shows it nil, on a cancellation in Greek ("el") only',
+    triggeredBy: 'language el on an accepted cancellation',
+    // Where only real bookings exist, no probe is accepted, and the run's real cancellations are in
+    // the hand-written cases' languages: a rule broken in another language has no accepted answer to show in.
+    bookingModes: ['default', 'everyId'],
+    apply: { value: edit((v, c) => {
+      if (c.params.language?.trim() !== 'el') return;
+      for (const m of v.CancellationPaymentMethod ?? []) for (const k of m.cancellation ?? []) k.activecancellationpolicy = 'Free cancellation';
+    }) } },
 
   // the state (issue 23): each shows only in a sequence (a write then a read, a cancellation then
   // another), on a fresh mock's single request only where it is about the first call itself. The

@@ -23,7 +23,7 @@ import type { TransientMode } from './transient.js';
 const USAGE = 'usage: npm run mock -- [--port P] [--user U] [--password S] [--book-ns URI] [--search-ns URI]\n'
   + '                    [--book-path P] [--book-http-path P] [--search-path P] [--search-http-path P]\n'
   + '                    [--transfers-path P] [--transfers-http-path P]\n'
-  + '                    [--fault NAME[,NAME]]... [--vary] [--real-service] [--stateless] [--bookings FILE] [--list-faults] [--replay DIR]';
+  + '                    [--fault NAME[,NAME]]... [--vary] [--real-service] [--stateless] [--bookings FILE | --every-id] [--list-faults] [--replay DIR]';
 
 /** The path flags: group, SOAP path flag, HTTP GET/POST path flag. */
 const PATH_FLAGS = [['booking', 'book-path', 'book-http-path'], ['reference', 'search-path', 'search-http-path'],
@@ -41,6 +41,7 @@ export const MOCK_OPTIONS = {
   'real-service': { type: 'boolean' },
   stateless: { type: 'boolean' },
   bookings: { type: 'string' },
+  'every-id': { type: 'boolean' },
   'list-faults': { type: 'boolean' },
   ...Object.fromEntries(PATH_FLAGS.flatMap(([, soap, http]) => [[soap, { type: 'string' }], [http, { type: 'string' }]])) as
     Record<(typeof PATH_FLAGS)[number][1 | 2], { type: 'string' }>,
@@ -70,6 +71,7 @@ export const MOCK_HELP: FlagHelp<typeof MOCK_OPTIONS> = {
   vary: { description: 'variation mode: every binding answers in other legitimate forms', default: 'off' },
   'real-service': { description: 'answer as the real service does', default: 'off' },
   stateless: { description: 'keep no state: writes are not stored, a booking cancels any number of times', default: 'off (state per mock)' },
+  'every-id': { description: 'every id names a booking, made on first touch, blank included, as an independent service may behave; a transfer booking belongs to the email of its first touch', default: 'any non-blank id is a booking' },
   bookings: { value: 'FILE', description: 'only these bookings exist (the pools file of conformance run --bookings, and the example bookings of fixtures/cases): any other id is answered "not found", as the real service does', default: 'any id is a booking' },
   'list-faults': { description: 'print the fault catalogue and exit' },
   'other-user': { value: 'U', description: 'a second account (another agency\'s): it reads the reference data, owns no booking, and every booking it names is answered "not found"', default: DEFAULT_OTHER_USER },
@@ -112,6 +114,7 @@ interface MockFlags {
   stateless?: true;
   replay?: string;
   bookings?: BookingPools;
+  everyId?: true;
   transient?: TransientMode;
 }
 
@@ -149,6 +152,7 @@ export function parseMockFlags(argv: readonly string[], env: NodeJS.ProcessEnv =
   if (values.stateless && stateful.length > 0) {
     throw new Error(`--stateless: fault ${stateful.map((f) => f.name).join(', ')} needs the mock's state (drop --stateless, or that --fault)`);
   }
+  if (values['every-id'] && values.bookings !== undefined) throw new Error('--every-id and --bookings exclude each other: every id exists, or only those of the file');
   return {
     port,
     user,
@@ -166,6 +170,7 @@ export function parseMockFlags(argv: readonly string[], env: NodeJS.ProcessEnv =
     ...(values.stateless ? { stateless: true as const } : {}),
     ...(values.replay !== undefined ? { replay: values.replay } : {}),
     ...(values.bookings !== undefined ? { bookings: readBookingsFile(values.bookings) } : {}),
+    ...(values['every-id'] ? { everyId: true as const } : {}),
     ...transientFlags(values),
   };
 }
@@ -236,6 +241,7 @@ export async function mockMain(argv: readonly string[], io: MockCommandIO = cons
       port: flags.port, user: flags.user, password: flags.password, otherUser: flags.otherUser, otherPassword: flags.otherPassword, namespaces: flags.namespaces, paths: flags.paths, faults: flags.faults,
       vary: flags.vary, realService: flags.realService, replay: flags.replay, stateless: flags.stateless,
       ...(flags.bookings ? { bookings: flags.bookings } : {}),
+      ...(flags.everyId ? { everyId: true } : {}),
       ...(flags.transient ? { transient: flags.transient } : {}),
     });
   } catch (e) {
@@ -267,6 +273,7 @@ export async function mockMain(argv: readonly string[], io: MockCommandIO = cons
     const b = flags.bookings;
     io.out(`  bookings: only those of the file (${b.cancel.length + b.amend.length + b.specialRequest.length} bookings, ${b.transfers.length} transfer bookings) and of fixtures/cases exist; any other id is "not found"`);
   }
+  if (flags.everyId) io.out('  every id: any id names a booking, made on first touch, blank included (a transfer booking belongs to the email of its first touch)');
   if (flags.transient) {
     const t = flags.transient;
     io.out(`  transient faults (seed ${t.seed ?? 1}): ${t.rate} of requests meet a gateway page, a dropped connection or a pause (${(t.pauseMs ?? [1000, 3000]).join('-')} ms) before processing`

@@ -19,7 +19,7 @@ import { faultApplies, faultBindings, type Fault, type FaultContext, type MockRe
 import { serializeResult, type SerializeOptions, type Value } from './serialize.js';
 import { contentTypeOf, presentationFor, requestSeed, variedBody, variedOptions, variedRejection, varyData } from './vary.js';
 import { realStyle, withoutBookingPicks } from './real-style.js';
-import { bookingNotFound, knownBookings, stateStep, touchesState, type BookingStore, type KnownBookings, type MockState } from './state.js';
+import { bookingNotFound, knownBookings, stateStep, touchesState, type BookingStore, type EveryId, type KnownBookings, type MockState } from './state.js';
 
 export interface AnswerConfig {
   readonly credentials: Credentials;
@@ -34,8 +34,8 @@ export interface AnswerConfig {
   readonly realService: boolean;
   /** This mock instance's state (src/mock/state.ts); undefined in stateless mode. */
   readonly state?: MockState;
-  /** The bookings that exist (src/mock/state.ts); any non-blank id when undefined. */
-  readonly known?: KnownBookings;
+  /** The bookings that exist (src/mock/state.ts): those known, or every id (blank included, EveryId); any non-blank id when undefined. */
+  readonly known?: KnownBookings | EveryId;
   /** The isoCodes GetLanguages lists; all of the reference data's when undefined. */
   readonly languages?: readonly string[];
 }
@@ -122,8 +122,9 @@ export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, serv
     ? { status: 200, headers: { 'content-type': contentTypeOf(b.responseMediaType, look.contentType) }, body: variedBody(look, op, b, xml, ns) }
     : toMock(b.encodeResult(op, xml, ns));
   const out = finish(faults, response, ctx);
-  // An answer that read or changed the state must never be served again from a memo.
-  return cfg.state && touchesState(op) ? { ...out, volatile: true } : out;
+  // An answer that read or changed the state must never be served again from a memo (nor one of a
+  // mock where every id exists: a transfer booking's customer is its first touch's, stateless or not).
+  return (cfg.state || (cfg.known && 'every' in cfg.known)) && touchesState(op) ? { ...out, volatile: true } : out;
 }
 
 /** What the second account owns: nothing. */

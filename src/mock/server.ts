@@ -46,6 +46,8 @@ export interface MockOptions {
   readonly stateless?: boolean;
   /** The bookings that exist (see MockHandlerOptions.bookings); any other id is not found. */
   readonly bookings?: MockHandlerOptions['bookings'];
+  /** Every id exists on first touch, blank included (see MockHandlerOptions.everyId). */
+  readonly everyId?: boolean;
   /** The isoCodes GetLanguages lists (see MockHandlerOptions.languages). */
   readonly languages?: MockHandlerOptions['languages'];
   /**
@@ -148,6 +150,7 @@ function servedOf(options: MockOptions): { served: Served; replay?: ReturnType<t
     vary: options.vary,
     stateless: options.stateless,
     ...(options.bookings ? { bookings: options.bookings } : {}),
+    ...(options.everyId ? { everyId: true } : {}),
     ...(options.languages ? { languages: options.languages } : {}),
     paths: options.paths ?? replay?.paths,
     realService: options.realService,

@@ -182,6 +182,23 @@ describe('the stateful mock', () => {
     expect(errorOf(await send('CancelBooking', 'get', { bookingID: 'TR-1' }))).toBeUndefined();
   });
 
+  test('everyId: every id exists on first touch, blank included; a blank booking cancels once; a transfer booking is its first email\'s', async () => {
+    const NOT_FOUND = 'Fitruums.Framework.Booking.Exceptions.TransferBookingNotFoundException';
+    // The default mock: a blank id never names a booking.
+    expect(errorOf(await mock()('CancelBooking', 'get', { bookingID: '' }))).toBe('Fitruums.Framework.Booking.Exceptions.BookingNotFoundException');
+    const send = mock({ everyId: true });
+    expect(errorOf(await send('CancelBooking', 'soap11', { bookingID: '' }))).toBeUndefined();
+    for (const b of BINDINGS) expect(errorOf(await send('CancelBooking', b, { bookingID: '' })), b).toBe(BOOKING_ALREADY_CANCELLED);
+    expect(errorOf(await send('CancelTransferBooking', 'post', { transferBookingID: '', email: 'Zoë@exämple.com' }))).toBeUndefined();
+    expect(errorOf(await send('CancelTransferBooking', 'get', { transferBookingID: '', email: 'Zoë@exämple.com' }))).toBe(TRANSFER_ALREADY_CANCELLED);
+    // Named with another email: not that customer's booking.
+    expect(errorOf(await send('CancelTransferBooking', 'get', { transferBookingID: '', email: 'ZoÃ«@exÃ¤mple.com' }))).toBe(NOT_FOUND);
+    expect(errorOf(await send('CancelTransferBooking', 'soap12', { transferBookingID: 'TR-9', email: '' }))).toBeUndefined();
+    expect(() => createHandlers({ everyId: true, bookings: { cancel: [], amend: [], specialRequest: [], transfers: [] } })).toThrow(UsageError);
+    expect(parseMockFlags(['--every-id'])).toMatchObject({ everyId: true });
+    expect(() => parseMockFlags(['--every-id', '--bookings', 'x.json'])).toThrow(/--every-id and --bookings exclude each other/);
+  });
+
   test('AmendmentPriceRequest and AmendmentRequest of a cancelled booking answer an in-band Error; before, data', async () => {
     const send = mock();
     const before = await send('AmendmentPriceRequest', 'get', { bookingID: 'BK-9' });

@@ -48,6 +48,24 @@ export interface KnownBookings {
   readonly transfers: ReadonlyMap<string, string>;
 }
 
+/**
+ * A mock on which every identifier exists on first touch, blank included (`everyId`, `--every-id`),
+ * as an independent service may behave: a booking id names a booking whatever it is; a transfer
+ * booking belongs to the customer whose email came with its first touch (the real service answers
+ * "not found" for a transfer booking named with another customer's email, fact7), so a binding that
+ * reads an email otherwise finds no booking where the others find one. One per mock instance.
+ */
+export interface EveryId {
+  readonly every: true;
+  /** The customer of each transfer booking touched so far (its key, the email of its first touch). */
+  readonly customers: Map<string, string>;
+}
+
+/** The every-id mode's bookings of one mock instance: none touched yet. */
+export function everyIdBookings(): EveryId {
+  return { every: true, customers: new Map() };
+}
+
 /** The bookings that exist, from pools (every pool's ids are bookings; transfers with their emails). */
 export function knownBookings(...pools: readonly BookingPools[]): KnownBookings {
   const ids = new Set<string>();
@@ -83,13 +101,14 @@ export function exampleBookings(): BookingPools {
  * a mock told its bookings does not know), or undefined. The message names the id as it arrived
  * (and a transfer's email): a binding that decodes it otherwise shows in it.
  */
-export function bookingNotFound(op: Operation, params: RawParams, known: KnownBookings | undefined): DataObject | undefined {
+export function bookingNotFound(op: Operation, params: RawParams, known: KnownBookings | EveryId | undefined): DataObject | undefined {
   switch (op.resultType) {
     case 'CancelTransferBookingResult': {
       const id = params.transferBookingID;
       if (id === undefined) return undefined;
       const email = (params.email ?? '').trim();
-      const exists = id.trim() !== '' && (!known || known.transfers.get(bookingKey(id)) === email);
+      const exists = known && 'every' in known ? customerOf(known, bookingKey(id), email) === email
+        : id.trim() !== '' && (!known || known.transfers.get(bookingKey(id)) === email);
       if (exists) return undefined;
       return errorResult(op.resultType, TRANSFER_NOT_FOUND, `No transfer booking with ID ${id.trim()} was found for ${email === '' ? 'no email' : email}.`,
         { cancellationFeeInEuros: '0', cancellationFeeInLocalCurrency: '0', code: NOT_FOUND_CODE });
@@ -99,6 +118,7 @@ export function bookingNotFound(op: Operation, params: RawParams, known: KnownBo
       const id = params.bookingID ?? params.bookingId;
       if (id === undefined) return undefined;
       const key = params.bookingID !== undefined ? bookingKey(id) : intBookingKey(id);
+      if (known && 'every' in known) return undefined;
       if (id.trim() !== '' && (!known || known.ids.has(key))) return undefined;
       return errorResult(op.resultType, BOOKING_NOT_FOUND, `No booking with ID ${id.trim()} was found.`,
         { Code: NOT_FOUND_CODE, resultCode: NOT_FOUND_CODE, RoomId: 0, BookingType: 'NoAmendmentAvailable' });
@@ -106,6 +126,14 @@ export function bookingNotFound(op: Operation, params: RawParams, known: KnownBo
     default:
       return undefined;
   }
+}
+
+/** The customer of a transfer booking in the every-id mode: the email of its first touch (this one, when it is the first). */
+function customerOf(every: EveryId, key: string, email: string): string {
+  const known = every.customers.get(key);
+  if (known !== undefined) return known;
+  every.customers.set(key, email);
+  return email;
 }
 
 /** A transfer booking cancelled, with the customer it was cancelled for. */

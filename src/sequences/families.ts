@@ -13,6 +13,7 @@ import { writeReadFamily } from './write-read.js';
 import { foreignAccountFamily } from './foreign-account.js';
 import { foreignSpecialRequestFamily } from './foreign-special-request.js';
 import { foreignAccountTransferFamily } from './foreign-account-transfer.js';
+import { idProbeFamily } from './id-probe.js';
 import type { SequenceFamily } from './types.js';
 
 export const FAMILIES: readonly SequenceFamily[] = [
@@ -27,6 +28,7 @@ export const FAMILIES: readonly SequenceFamily[] = [
   foreignAccountFamily,
   foreignSpecialRequestFamily,
   foreignAccountTransferFamily,
+  idProbeFamily,
 ];
 
 /** A family by name (a spec names its family). */

@@ -2,4 +2,4 @@
 export { FAMILIES, familyOf, SEQUENCE_CASE } from './families.js';
 export { runSequence, type SequenceEnv, type SequenceOutcome } from './runner.js';
 export { longText, WRITE_TEXTS } from './write-read.js';
-export type { PlanView, RejectedCall, SequenceFamily, SequenceSpec, Verdict } from './types.js';
+export type { IdProbe, PlanView, RejectedCall, SequenceFamily, SequenceSpec, Verdict } from './types.js';

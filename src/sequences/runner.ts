@@ -75,7 +75,8 @@ export function readAnswer(env: Pick<SequenceEnv, 'target' | 'validator' | 'onAn
     const result = ctx.located().result;
     const e = result ? inBandError(result, op.resultType, ctx.ns) : undefined;
     const rejectedText = result?.children.find((c) => c.local === 'text')?.text;
-    return { kind: 'rejected', how: acc.how, alreadyCancelled: e !== undefined && ALREADY_CANCELLED.test(`${e.type} ${e.message}`), ...(rejectedText ? { rejectedText } : {}) };
+    return { kind: 'rejected', how: acc.how, alreadyCancelled: e !== undefined && ALREADY_CANCELLED.test(`${e.type} ${e.message}`),
+      ...(e?.message !== undefined ? { errorMessage: e.message } : {}), ...(rejectedText ? { rejectedText } : {}) };
   }
   const result = ctx.located().result!;
   const text = result.children.find((c) => c.local === 'text')?.text;
@@ -131,7 +132,8 @@ export async function runSequence(env: SequenceEnv, family: SequenceFamily, op: 
     };
     sent.push({ step, exchange, account });
     env.onStep?.({ op: stepOp, binding, n, params: sentParams, exchange });
-    if (stepOp.mutates) {
+    // A probe identifier names no booking of a pool (ProbeBooking): nothing to record as spent.
+    if (stepOp.mutates && !('probe' in booking)) {
       env.onBooking?.({ pool: booking.pool, id: booking.id, ...(booking.email ? { email: booking.email } : {}), operation: stepOp.name, binding, case: caseId,
         step: n, ...(step.account ? { account: step.account } : {}), outcome: read.kind === 'unknown' ? `unknown (${read.how})` : read.kind === 'accepted' ? 'accepted' : `rejected (${read.how})` });
     }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { MOCK_STYLES } from '../../test/support/sequences.js';
+import { BOOKING_MODES, MOCK_STYLES } from '../../test/support/sequences.js';
 import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation } from '../contract/catalogue.js';
 import { selectChecks } from '../checks/registry.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
@@ -35,12 +35,12 @@ const failed = (r: RunReport) => r.results.filter((x) => x.status === 'failed');
 const sequenceRows = (r: RunReport) => r.results.filter((x) => x.check === SEQUENCE_CHECK);
 
 describe('sequences against a correct stateful mock: no false alarm', () => {
-  test.for(MOCK_STYLES)('%s', async ([, options]) => {
+  test.for([...MOCK_STYLES, ...BOOKING_MODES])('%s', async ([, options]) => {
     const r = await against(options as Partial<MockOptions>);
     expect(failed(r).map((x) => `${x.operation} ${x.binding} ${x.case} ${x.check}: ${x.message}`)).toEqual([]);
     const rows = sequenceRows(r);
-    // write-read: UpdateSpecialRequest and GetSpecialRequest on each binding; the cancellations and the three races: each binding.
-    expect(rows).toHaveLength(4 * 7);
+    // write-read: UpdateSpecialRequest and GetSpecialRequest on each binding; the cancellations, the three races and the two id probes: each binding.
+    expect(rows).toHaveLength(4 * 9);
     // A race whose calls a loaded machine spaced out is not tested, never passed nor failed (src/sequences/races.test.ts proves they overlap).
     const held = (x: (typeof rows)[number]) => x.status === 'passed' || (x.case.startsWith('seq-race-') && x.status === 'skipped' && /^not tested: .* did not overlap/.test(x.message));
     expect(rows.every(held), JSON.stringify(rows.filter((x) => !held(x)))).toBe(true);
@@ -134,9 +134,9 @@ describe('a sequence is one unit of the plan', () => {
     const p = plan('http://mock.test');
     const units = planUnits(p);
     const seqs = units.filter((u) => u.sequence);
-    expect(seqs.map((u) => u.caseId)).toEqual(['seq-write-read', 'seq-cancel', 'seq-cancel-transfer', 'seq-race-cancel', 'seq-race-cancel-transfer', 'seq-race-write']);
-    // The write race uses write-read's bookings again (after it), the others a booking each of their own.
-    expect(seqs.map((u) => u.sequence!.bookings!.length)).toEqual([4, 10, 10, 1, 1, 4]);
+    expect(seqs.map((u) => u.caseId)).toEqual(['seq-write-read', 'seq-cancel', 'seq-cancel-transfer', 'seq-race-cancel', 'seq-race-cancel-transfer', 'seq-race-write', 'seq-id-probe', 'seq-id-probe']);
+    // The write race uses write-read's bookings again (after it), the others a booking each of their own; the id probes none (they name no booking).
+    expect(seqs.map((u) => u.sequence!.bookings!.length)).toEqual([4, 10, 10, 1, 1, 4, 0, 0]);
     for (const count of [2, 3, 7]) {
       const at = assignShards(p, units, count);
       for (const u of seqs) expect(at.filter((_, i) => units[i] === u)).toHaveLength(1);

@@ -49,6 +49,28 @@ export interface SequenceSpec {
   readonly records?: readonly string[];
   /** Parameters of its steps per operation, booking aside (the plan's first hand-written case). */
   readonly stepParams?: Readonly<Record<string, Params>>;
+  /** `id-probe`: one identifier of each generated kind, sent through every binding (./id-probe.ts). */
+  readonly probes?: readonly IdProbe[];
+}
+
+/**
+ * One identifier of a generated kind (engine/generate.ts idKinds) for an operation that uses a
+ * booking up: the parameters its calls send (the id, and a transfer's email, in them), and a second
+ * value of the same kind for a witness sequence (none where the kind has one value only: empty).
+ */
+export interface IdProbe {
+  /** The kind, in words ("long", "empty email", ...). */
+  readonly kind: string;
+  readonly params: Params;
+  readonly witness?: Params;
+}
+
+/**
+ * What a call naming a probe identifier is given as its booking: the id (and email) it names, no
+ * booking of a pool. The runner records no booking use for it (a probe spends nothing).
+ */
+export interface ProbeBooking extends Booking {
+  readonly probe: true;
 }
 
 /** What a family sees of a plan to decide its sequences. */
@@ -62,6 +84,11 @@ export interface PlanView {
   readonly firstParams: (name: string) => Params | undefined;
   /** A second account is given (Target.other): calls may be sent with its credentials. */
   readonly otherAccount: boolean;
+  /**
+   * The identifiers an operation that uses its booking up is probed with, one per generated kind,
+   * and the pool its calls would draw from (they draw nothing); undefined for any other operation.
+   */
+  readonly idProbes?: (name: string) => { readonly pool: PoolName; readonly probes: readonly IdProbe[] } | undefined;
 }
 
 /** A sequence a family asks for: the operation its unit is about, its spec, and what it shows. */
@@ -83,6 +110,8 @@ export interface Read {
   readonly how: string;
   readonly text?: string;
   readonly alreadyCancelled?: boolean;
+  /** The in-band Error's message of a rejection (compared by value where the calls named one identifier: ./id-probe.ts). */
+  readonly errorMessage?: string;
   /** The result's `text`, when a rejection carries one all the same (a foreign read must reveal nothing). */
   readonly rejectedText?: string;
   /** A write left without a real answer (engine/transient.ts ambiguousWrite): never re-sent, its effect read back where a read can tell. */

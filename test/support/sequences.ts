@@ -8,6 +8,7 @@ import { selectChecks } from '../../src/checks/registry.js';
 import type { RunReport, Target } from '../../src/core/types.js';
 import { loadFixtureCases } from '../../src/engine/cases.js';
 import type { RunPlan } from '../../src/engine/plan.js';
+import { mockBookings } from '../../src/engine/bookings.js';
 import { runConformance } from '../../src/engine/run.js';
 import { startMock, type MockOptions } from '../../src/mock/index.js';
 import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
@@ -39,4 +40,14 @@ export const POSTGET_PATHS = resolvePaths({
 /** Every style a correct mock answers in, each of which a sequence must pass: [label, mock options]. */
 export const MOCK_STYLES: readonly (readonly [string, Partial<MockOptions>])[] = [
   ['plain', {}], ['variation', { vary: true }], ['real-service style', { realService: true }], ['real-service style, PostGet layout', { realService: true, paths: POSTGET_PATHS }],
+];
+
+/**
+ * The mock's other two modes of which bookings exist (issue 40), beside the default (any non-blank
+ * id, MOCK_STYLES): only the run's pools (as the real service, where only real bookings exist), and
+ * every id, blank included. A small extra set: the run of every family (sequences.test.ts) and the
+ * id probes' own tests go through them, not every style of every file.
+ */
+export const BOOKING_MODES: readonly (readonly [string, Partial<MockOptions>])[] = [
+  ['only the pools\' bookings', { bookings: mockBookings() }], ['every id, blank included', { everyId: true }],
 ];
