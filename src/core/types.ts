@@ -46,6 +46,12 @@ export interface OtherAccount {
 export interface ProxySetting {
   readonly url: string;
   readonly variable?: string;
+  /**
+   * The URL named a user and no password, and its password came from this variable
+   * (CONFORMANCE_PROXY_PASSWORD, or the one target.proxyPasswordEnv names): `url` holds it now, and a
+   * re-run command names the variable, never the password.
+   */
+  readonly passwordVariable?: string;
 }
 
 /** An extra request header; `variable`: its value came from that environment variable (a secret: redacted, named in commands). */
