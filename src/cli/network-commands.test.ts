@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { DriftReport } from '../core/types.js';
 import { NETWORK_OPTIONS } from '../engine/network-settings.js';
 import { RUN_OPTIONS } from '../engine/settings.js';
-import { DEFAULT_PASSWORD, DEFAULT_USER } from '../mock/handlers.js';
+import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER } from '../mock/handlers.js';
+import { findSecret } from '../../test/support/processes.js';
 import { startMock, type RunningMock } from '../mock/server.js';
 import { cli, tempDir } from '../../test/support/cli.js';
 import { startHeaderGate, startProxy, startTlsFront, TLS_FILES, type TestProxy, type TlsFront } from '../../test/support/network.js';
@@ -130,6 +131,23 @@ describe('through a company network: gateway header, TLS with a client certifica
     expect(report.summary.same).toBe(report.summary.total);
     expect(report.summary.total).toBeGreaterThan(0);
     expect(gate.counts.passed - before).toBe(2 * report.summary.total);
+  });
+
+  test('run: the reports\' headers name the network path and the second account, never a secret', async () => {
+    const dir = join(work, 'run');
+    const r = await cli(['run', '--book-url', front.url, '--search-url', front.url, '--user', DEFAULT_USER, '--operations', 'GetLanguages,GetMeals', '--bindings', 'soap11,get',
+      '--examples', '0', '--no-negative', '--other-user', DEFAULT_OTHER_USER, '--report-dir', dir, ...flags()], { ...ENV, CONFORMANCE_OTHER_PASSWORD: DEFAULT_OTHER_PASSWORD });
+    expect(r.code, r.err).toBe(0);
+    const md = readFileSync(join(dir, 'conformance.md'), 'utf8');
+    const html = readFileSync(join(dir, 'conformance.html'), 'utf8');
+    for (const page of [md, html]) {
+      expect(page).toContain(proxy.url);
+      expect(page).toContain('CN=conformance test client');
+      expect(page).toContain('X-Api-Key');
+      expect(page).toContain(DEFAULT_OTHER_USER);
+    }
+    const files = ['conformance.md', 'conformance.html', 'conformance.json'].map((f) => ({ name: f, bytes: readFileSync(join(dir, f)) }));
+    for (const secret of [PROXY_PASSWORD, KEY, DEFAULT_OTHER_PASSWORD]) expect(findSecret(secret, files), secret).toEqual([]);
   });
 
   test('record: the network flags (as run\'s)', async () => {

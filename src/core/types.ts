@@ -81,6 +81,23 @@ export interface NetworkOptions {
   readonly headers?: readonly ExtraHeader[];
 }
 
+/**
+ * The network path of a run, as its reports' headers name it: never a credential or a header's value.
+ * `proxies`: the proxies the target's URLs went through (scheme://host:port); `bypassed`: the target
+ * hosts that went direct although a proxy was set (NO_PROXY); the client certificate's subject is
+ * read from the certificate (absent when it could not be read).
+ */
+export interface NetworkPath {
+  readonly proxies?: readonly string[];
+  readonly noProxy?: string;
+  readonly bypassed?: readonly string[];
+  readonly caFile?: string;
+  readonly clientCertificate?: { readonly file: string; readonly subject?: string };
+  /** The extra headers' names, never their values. */
+  readonly headers?: readonly string[];
+  readonly insecureTls?: boolean;
+}
+
 /** The target settings a hint may name the source of. */
 export type SettingKey = 'bookUrl' | 'searchUrl' | 'transfersUrl' | 'bookPath' | 'searchPath' | 'transfersPath' | 'bookNs' | 'searchNs';
 
@@ -229,6 +246,8 @@ export interface RunReport {
     readonly network?: readonly string[];
     /** The second account's user name (--other-user; never its password); absent: none was given. */
     readonly otherUser?: string;
+    /** The network path the run took (src/engine/network-path.ts; no secret); absent: direct, no network setting. */
+    readonly networkPath?: NetworkPath;
   };
   readonly startedAt: string;
   readonly durationMs: number;
