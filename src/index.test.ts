@@ -22,12 +22,12 @@ describe('accommodation-conformance: runConformance', () => {
       bookUrl: true, searchUrl: true, transfersUrl: true, bookPath: true, bookHttpPath: true, searchPath: true, searchHttpPath: true,
       transfersPath: true, transfersHttpPath: true, bookNs: true, searchNs: true, user: true, password: true, passwordEnv: true,
       otherUser: true, otherPassword: true, otherPasswordEnv: true,
-      proxy: true, noProxy: true, caFile: true, clientCert: true, clientKey: true, clientPfx: true, clientPfxPassphraseEnv: true, headers: true,
+      proxy: true, proxyPassword: true, proxyPasswordEnv: true, noProxy: true, caFile: true, clientCert: true, clientKey: true, clientPfx: true, clientPfxPassphraseEnv: true, headers: true,
     };
     const schema = JSON.parse(readFileSync(new URL('../schemas/config.schema.json', import.meta.url), 'utf8')) as { properties: Record<string, { properties?: object }> };
     expect(Object.keys(top).sort()).toEqual(Object.keys(schema.properties).filter((k) => k !== '$schema').sort());
-    // A config file may not hold a password itself (the first account's or the second's); a program may.
-    expect(Object.keys(target).filter((k) => k !== 'password' && k !== 'otherPassword').sort()).toEqual(Object.keys(schema.properties.target!.properties!).sort());
+    // A config file may not hold a password itself (the first account's, the second's or the proxy's); a program may.
+    expect(Object.keys(target).filter((k) => k !== 'password' && k !== 'otherPassword' && k !== 'proxyPassword').sort()).toEqual(Object.keys(schema.properties.target!.properties!).sort());
   });
 
   test('against the embedded mock: the report, no reports written without reportDir', async () => {

@@ -40,8 +40,15 @@ export interface ConformanceSettings {
     readonly otherPassword?: string;
     /** Or the environment variable holding it (looked up in `options.env`; default CONFORMANCE_OTHER_PASSWORD). */
     readonly otherPasswordEnv?: string;
-    /** HTTP proxy for every target URL (else https_proxy/HTTPS_PROXY, http_proxy/HTTP_PROXY of `options.env`); NO_PROXY's hosts bypass it. */
+    /**
+     * HTTP proxy for every target URL (else https_proxy/HTTPS_PROXY, http_proxy/HTTP_PROXY of `options.env`); NO_PROXY's hosts bypass it.
+     * Credentials may be in it (a program holds them; a config file may hold the user only).
+     */
     readonly proxy?: string;
+    /** The password of the user `proxy` names (`http://alice@proxy.example.com:3128`): a secret, redacted everywhere. */
+    readonly proxyPassword?: string;
+    /** Or the environment variable holding it (looked up in `options.env`; default CONFORMANCE_PROXY_PASSWORD). */
+    readonly proxyPasswordEnv?: string;
     readonly noProxy?: string;
     /** PEM file of CAs to trust besides the system's. */
     readonly caFile?: string;

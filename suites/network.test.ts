@@ -11,10 +11,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startMock, type RunningMock } from '../src/mock/server.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER } from '../src/mock/handlers.js';
 import { cli, readReport, tempDir } from '../test/support/cli.js';
-import { findSecret } from '../test/support/processes.js';
+import { findSecret, runCli } from '../test/support/processes.js';
 import { rerunCommand } from '../src/report/rerun.js';
 import { validateJson } from '../src/schema/json.js';
-import { PFX_PASSPHRASE, startProxy, startTlsFront, TLS_FILES, type TestProxy, type TlsFront } from '../test/support/network.js';
+import { PFX_PASSPHRASE, startHeaderGate, startProxy, startTlsFront, TLS_FILES, type TestProxy, type TlsFront } from '../test/support/network.js';
+import type { DriftReport } from '../src/core/types.js';
 
 let mock: RunningMock;
 let work: string;
@@ -265,5 +266,47 @@ describe('headers', () => {
     const colon = await cli(runArgs(mock.url, 'h4', '--header', 'X-Api-Key'), ENV);
     expect(colon.code).toBe(2);
     expect(colon.err).toContain('must be "Name: value"');
+  });
+});
+
+/**
+ * `conformance drift`, a real process (issue 41, item 2): behind a gateway that demands an API-key
+ * header, a TLS server of the private CA that demands a client certificate, and a proxy that demands
+ * credentials (the user in --proxy, the password in CONFORMANCE_PROXY_PASSWORD), it judges the target
+ * exactly as it judges the mock on localhost.
+ */
+describe('drift through the company network, a real process', () => {
+  const KEY = 'drift-gate-key-31';
+  const PROXY_PASSWORD = 'drift-proxy-pw-77';
+  let gate: Awaited<ReturnType<typeof startHeaderGate>>;
+  let front: TlsFront;
+  let proxy: TestProxy;
+  beforeAll(async () => {
+    gate = await startHeaderGate(mock.url, 'X-Api-Key', KEY);
+    front = await startTlsFront(gate.url);
+    proxy = await startProxy(`alice:${PROXY_PASSWORD}`);
+  });
+  afterAll(async () => {
+    await Promise.all([proxy?.close(), front?.close(), gate?.close()]);
+  });
+
+  test('the same verdict and differences as on localhost; every fetch through the proxy, the TLS server and the gateway; no secret printed or written', async () => {
+    const judged = (dir: string) => {
+      const r = JSON.parse(readFileSync(join(work, dir, 'drift.json'), 'utf8')) as DriftReport;
+      return { verdict: r.verdict, breaking: r.breaking, compatible: r.compatible, services: r.services.map((s) => ({ service: s.service, differences: s.differences })) };
+    };
+    const local = await runCli(['drift', '--book-url', mock.url, '--search-url', mock.url, '--report-dir', join(work, 'drift-local')]);
+    expect(local.code, local.stderr).toBe(0);
+    const before = { tunnels: proxy.counts.tunnels, passed: gate.counts.passed };
+    const far = await runCli(['drift', '--book-url', front.url, '--search-url', front.url, '--report-dir', join(work, 'drift-far'),
+      '--proxy', proxy.url.replace('//', '//alice@'), '--ca-file', TLS_FILES.ca, '--client-cert', TLS_FILES.clientCert, '--client-key', TLS_FILES.clientKey,
+      '--header', 'X-Api-Key: env:GATE_KEY'], { CONFORMANCE_PROXY_PASSWORD: PROXY_PASSWORD, GATE_KEY: KEY });
+    expect(far.code, far.stderr).toBe(local.code);
+    expect(judged('drift-far')).toEqual(judged('drift-local'));
+    expect(proxy.counts.tunnels).toBeGreaterThan(before.tunnels);
+    expect(gate.counts.passed - before.passed).toBe(2);
+    for (const secret of [PROXY_PASSWORD, KEY]) {
+      expect(leaks(secret, 'drift-far', { out: far.stdout, err: far.stderr }), secret).toEqual([]);
+    }
   });
 });

@@ -7,7 +7,9 @@
  *
  * Each config file is a run config (docs/cli.md, "Config file"); one without a target URL is the embedded
  * mock. The target comes from the file only: the CONFORMANCE_*_URL and *_NS variables would make both
- * sides one target, so they are ignored here (the user and password variables still apply). Compared:
+ * sides one target, so they are ignored here (the user and password variables still apply). The
+ * network flags (--proxy, --ca-file, --client-cert, --header, --timeout...; engine/network-settings.ts)
+ * apply to both sides, before each file's target keys, as the network variables do. Compared:
  * the operations and bindings both configs select, and the cases both have (by id, with equal
  * parameters). State-changing operations are sent to a real target only if its config allows them.
  * Exit 0 when nothing differs, 1 on any difference (or a case neither target answered), 2 on bad input.
@@ -30,18 +32,23 @@ import { mdCode, mdText } from '../report/markdown.js';
 import { consoleText } from '../report/model.js';
 import { reportDirProblem } from '../report/paths.js';
 import { SecretGuard } from '../report/secrets.js';
-import { helpText, parseFlags, resolveRunSettings, type RunSettings } from './config.js';
+import { helpText, parseFlags, type RunSettings } from './config.js';
+import { NETWORK_OPTIONS, networkFlags } from '../engine/network-settings.js';
+import { resolveRunSettingsFlags } from '../engine/settings.js';
 import { COMPARE_HELP } from './help.js';
 import type { CommandIO } from './run.js';
 import { openSession, type Session } from '../engine/session.js';
 
 export const COMPARE_USAGE = `usage: conformance compare --config A --config B [--report-dir DIR] [--ignore-values] [--quiet]
+    [--proxy URL] [--ca-file PEM] [--client-cert PEM --client-key PEM | --client-pfx FILE] [--header "N: V"]...
 
 Sends the same request cases to the targets of two run config files (a config without a target URL
 is the embedded mock) and reports per operation × binding where their results differ, compared by
 value in canonical form (the binding-equivalence rules). --ignore-values compares only which
 elements and attributes occur (for a mock against a real service, whose data differ). Writes a
-table to stdout and compare.json and compare.md to DIR (default reports/).
+table to stdout and compare.json and compare.md to DIR (default reports/). The network flags, their
+variables (HTTPS_PROXY, NO_PROXY, CONFORMANCE_CA_FILE...) reach both targets; each file's target keys
+apply where neither is given.
 Exit 0 when nothing differs, 1 on a difference, 2 on bad input.`;
 
 export type CompareStatus = 'same' | 'different' | 'skipped' | 'error';
@@ -191,6 +198,8 @@ function markdown(report: CompareReport): string {
 export const COMPARE_OPTIONS = {
   config: { type: 'string', multiple: true }, 'report-dir': { type: 'string' }, 'ignore-values': { type: 'boolean' },
   quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+  // The network both targets are reached through, as run's flags give it.
+  ...NETWORK_OPTIONS,
 } as const;
 
 export async function compareCommand(argv: string[], io: CommandIO): Promise<number> {
@@ -206,7 +215,8 @@ export async function compareCommand(argv: string[], io: CommandIO): Promise<num
   if (dirProblem) throw new UsageError(`${f['report-dir'] === undefined ? 'the default report directory' : '--report-dir'} cannot hold the reports: ${dirProblem}`);
   const env: NodeJS.ProcessEnv = { ...io.env };
   for (const k of TARGET_VARIABLES) delete env[k];
-  const settings = configs.map((c) => resolveRunSettings(['--config', c], env)) as [RunSettings, RunSettings];
+  const net = networkFlags(f);
+  const settings = configs.map((c) => resolveRunSettingsFlags({ ...net, config: c }, env)) as [RunSettings, RunSettings];
   for (const w of settings.flatMap((x) => x.warnings ?? [])) io.err(`warning: ${w}`);
   const names: [string, string] = [sideName(configs[0]!, configs[1]!), sideName(configs[1]!, configs[0]!)];
   const [sa, sb] = settings;

@@ -1,7 +1,9 @@
 /**
  * `conformance drift`: the WSDLs the target serves against the contract's, by meaning (src/engine/drift.ts,
  * src/schema/wsdl-compare.ts). The target is given as to `run` (flags, environment, --config; the
- * run's settings resolution), each service's WSDL fetched at `<service URL>?WSDL` or where
+ * run's settings resolution), and reached as the run reaches it: the same network flags, variables and
+ * config keys (proxy, NO_PROXY, CA file, client certificate, headers, time-out; engine/network-settings.ts),
+ * the same transport options (engine/session.ts networkTransportOptions). Each service's WSDL fetched at `<service URL>?WSDL` or where
  * `--wsdl-url [SERVICE=]URL` says. Offline, `--wsdl FILE` compares a saved WSDL with the contract's,
  * or with `--against FILE` (the WSDL clients were written against). Exit 0 no difference or only
  * compatible ones, 1 a breaking one, 4 the target unreachable, 5 a WSDL not had from an answering
@@ -15,6 +17,8 @@ import { UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
 import type { DriftReport } from '../core/types.js';
 import { compareService, driftExitCode, driftReportOf, driftSources, fetchDrift } from '../engine/drift.js';
+import { NETWORK_OPTIONS } from '../engine/network-settings.js';
+import { networkTransportOptions } from '../engine/session.js';
 import { RUN_OPTIONS, resolveRunSettingsFlags } from '../engine/settings.js';
 import { DRIFT_JSON, DRIFT_MD, driftAnnotations, formatDrift, renderDriftJson, renderDriftMarkdown } from '../report/drift.js';
 import { readWsdl } from '../schema/wsdl-read.js';
@@ -28,7 +32,9 @@ const pick = <K extends keyof typeof RUN_OPTIONS>(...keys: K[]) => Object.fromEn
 
 export const DRIFT_OPTIONS = {
   ...pick('config', 'book-url', 'search-url', 'transfers-url', 'book-path', 'book-http-path', 'search-path', 'search-http-path', 'transfers-path', 'transfers-http-path',
-    'book-ns', 'search-ns', 'operations', 'timeout', 'max-body-bytes', 'insecure-tls'),
+    'book-ns', 'search-ns', 'operations', 'max-body-bytes'),
+  // The network the run goes through (--proxy, --ca-file, --client-cert, --header, --timeout...): a WSDL is fetched the same way.
+  ...NETWORK_OPTIONS,
   'wsdl-url': { type: 'string', multiple: true },
   wsdl: { type: 'string' },
   against: { type: 'string' },
@@ -41,6 +47,7 @@ export const DRIFT_OPTIONS = {
 export const DRIFT_USAGE = `usage: conformance drift [--config FILE] [--book-url URL] [--search-url URL] [--transfers-url URL]
     [--book-path PATH] ... [--book-ns URI] [--search-ns URI] [--operations A,B]
     [--wsdl-url [SERVICE=]URL]... [--report-dir DIR] [--github]
+    [--proxy URL] [--ca-file PEM] [--client-cert PEM --client-key PEM | --client-pfx FILE] [--header "N: V"]...
        conformance drift --wsdl FILE [--against FILE] [--book-ns URI] [--search-ns URI] [--report-dir DIR]
 
 Compares the WSDL each service of the target serves (<service URL>?WSDL, as ASMX does) with the
@@ -50,6 +57,8 @@ written against the contract (docs/drift.md). --wsdl-url SERVICE=URL fetches a s
 elsewhere (SERVICE: Booking, NonStaticXMLAPI; the name may be left out when one service is compared).
 --wsdl FILE compares a saved WSDL with the contract's; with --against FILE, with that WSDL instead
 (a pull request changing a WSDL: --against the old one, --wsdl the new one).
+The network is run's: --proxy (else HTTPS_PROXY/HTTP_PROXY, NO_PROXY), --ca-file, a client
+certificate, --header, their CONFORMANCE_* variables and the config file's target keys.
 Exit codes: 0 no difference or only compatible ones, 1 a breaking difference, 4 the target did not
 answer, 5 a WSDL could not be had from an answering target, 2 bad usage.`;
 
@@ -129,7 +138,7 @@ export async function driftCommand(argv: string[], io: CommandIO): Promise<numbe
       ? [...wsdlUrls(wsdlUrlFlags, [...SERVICES])].map(([service, url]) => ({ service, url, wsdlUrl: url, contract: serviceWsdl(service as (typeof SERVICES)[number], 'http://contract.invalid', s.namespaces, s.paths) }))
       : driftSources(s, s.operations, wsdlUrls(wsdlUrlFlags, driftSources(s, s.operations).map((x) => x.service)));
     if (sources.length === 0) throw new UsageError(`no base URL for the operations compared (${s.operations.map((o) => o.name).join(', ')}): pass --book-url, --search-url or --transfers-url, or narrow --operations`);
-    const transport = new Transport({ concurrency: 2, timeoutMs: s.timeoutMs, maxBodyBytes: s.maxBodyBytes, insecureTls: s.insecureTls, giveUpAfter: 0 });
+    const transport = new Transport({ ...networkTransportOptions(s), concurrency: 2, giveUpAfter: 0 });
     try {
       report = await fetchDrift(sources, transport);
     } finally {

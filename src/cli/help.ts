@@ -8,6 +8,7 @@
 import { DEFAULT_EXAMPLES, DEFAULT_SEED } from '../engine/generate.js';
 import type { FlagHelp } from '../core/flags.js';
 import type { COMPARE_OPTIONS } from './compare.js';
+import type { NETWORK_OPTIONS } from '../engine/network-settings.js';
 import { RUN_ENV, RUN_OPTIONS } from '../engine/settings.js';
 import type { DIFF_OPTIONS } from './diff.js';
 import type { DRIFT_OPTIONS } from './drift.js';
@@ -26,7 +27,23 @@ function withEnv(help: FlagHelp<typeof RUN_OPTIONS>): FlagHelp<typeof RUN_OPTION
   })) as FlagHelp<typeof RUN_OPTIONS>;
 }
 
+/**
+ * The network flags' help (src/engine/network-settings.ts NETWORK_OPTIONS): one text for every command
+ * that reaches a target (run, record, drift, compare), each naming its variable.
+ */
+export const NETWORK_HELP: FlagHelp<typeof NETWORK_OPTIONS> = {
+  timeout: { value: 'MS', description: 'one exchange (a request, a WSDL fetch), first byte to last', default: '10000', env: 'CONFORMANCE_TIMEOUT' },
+  'insecure-tls': { description: 'accept self-signed certificates (explicit opt-in)', default: 'off', env: 'CONFORMANCE_INSECURE_TLS=true' },
+  proxy: { value: 'URL', description: 'HTTP proxy for every target URL (http:// forwarded, https:// tunnelled with CONNECT); overrides HTTPS_PROXY/HTTP_PROXY; NO_PROXY still applies; credentials in it are redacted; a URL naming a user and no password takes it from CONFORMANCE_PROXY_PASSWORD (or the variable target.proxyPasswordEnv names)', default: 'https_proxy/HTTPS_PROXY, http_proxy/HTTP_PROXY', env: 'CONFORMANCE_PROXY' },
+  'ca-file': { value: 'PEM', description: 'trust the CA(s) in this PEM file, besides the system\'s', default: 'system CAs', env: 'CONFORMANCE_CA_FILE' },
+  'client-cert': { value: 'PEM', description: 'client certificate (PEM) for targets that demand one; with --client-key', default: 'none', env: 'CONFORMANCE_CLIENT_CERT' },
+  'client-key': { value: 'PEM', description: 'the client certificate\'s private key (PEM, not encrypted)', default: 'none', env: 'CONFORMANCE_CLIENT_KEY' },
+  'client-pfx': { value: 'FILE', description: 'client certificate and key as PKCS#12; its passphrase from the variable (never a flag)', default: 'none', env: 'CONFORMANCE_CLIENT_PFX_PASSPHRASE' },
+  header: { value: '"N: V"', description: 'add a header to every request (repeatable); "N: env:VAR" takes the value from the variable VAR, a secret: redacted, named in curl commands; Content-Type and SOAPAction are refused', default: 'none', env: 'CONFORMANCE_HEADERS' },
+};
+
 export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = withEnv({
+  ...NETWORK_HELP,
   config: { value: 'FILE', description: 'JSON config file (schemas/config.schema.json)', default: 'none' },
   'book-url': { value: 'URL', description: 'base URL of the booking operations; no URL at all: the embedded mock', default: 'embedded mock', env: 'CONFORMANCE_BOOK_URL' },
   'search-url': { value: 'URL', description: 'base URL of the reference-data operations', default: 'embedded mock', env: 'CONFORMANCE_SEARCH_URL' },
@@ -45,7 +62,6 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = withEnv({
   operations: { value: 'LIST', description: 'operations to test (case-sensitive); a state-changing one needs --allow-mutations on a target other than the embedded mock (refused otherwise, exit 2)', default: 'all 14' },
   'allow-mutations': { description: 'allow state-changing operations on a real target', default: 'off' },
   concurrency: { value: 'N', description: 'requests in flight', default: '16 mock, 4 remote' },
-  timeout: { value: 'MS', description: 'one exchange, first byte to last', default: '10000' },
   deadline: { value: 'MS', description: 'the whole run, from the command\'s start', default: 'none' },
   'max-rps': { value: 'N', description: 'request rate bound', default: 'none mock, 20 remote' },
   'max-body-bytes': { value: 'N', description: 'response size cap, enforced while reading', default: '33554432' },
@@ -54,7 +70,6 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = withEnv({
   bookings: { value: 'FILE', description: 'the booking pools state-changing calls consume, each booking once (JSON: cancel, amend, specialRequest, transfers); CONFORMANCE_BOOKINGS holds the JSON itself', default: 'generated for the mock, none remote', env: 'CONFORMANCE_BOOKINGS_FILE' },
   'max-failures': { value: 'N', description: 'stop sending after N failed rows; the reports say the run is incomplete', default: 'none' },
   'give-up-after': { value: 'N', description: 'stop sending to a service after N time-outs or connection failures in a row (0: never)', default: '5' },
-  'insecure-tls': { description: 'accept self-signed certificates (explicit opt-in)', default: 'off' },
   'report-dir': { value: 'DIR', description: 'where reports go', default: 'reports' },
   checks: { value: 'LIST', description: 'checks to run, by name', default: 'all' },
   'skip-checks': { value: 'LIST', description: 'checks to leave out, by name', default: 'none' },
@@ -69,12 +84,6 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = withEnv({
   'dry-run': { description: 'the same as --list', default: 'off' },
   'list-format': { value: 'text|json', description: 'the format of --list', default: 'text' },
   github: { description: 'GitHub Actions: an ::error annotation per defect (most severe first, the count in a notice), the Markdown summary appended to $GITHUB_STEP_SUMMARY', default: 'on when GITHUB_ACTIONS=true', env: 'GITHUB_ACTIONS' },
-  proxy: { value: 'URL', description: 'HTTP proxy for every target URL (http:// forwarded, https:// tunnelled with CONNECT); overrides HTTPS_PROXY/HTTP_PROXY; NO_PROXY still applies; credentials in it are redacted', default: 'https_proxy/HTTPS_PROXY, http_proxy/HTTP_PROXY', env: 'CONFORMANCE_PROXY' },
-  'ca-file': { value: 'PEM', description: 'trust the CA(s) in this PEM file, besides the system\'s', default: 'system CAs' },
-  'client-cert': { value: 'PEM', description: 'client certificate (PEM) for targets that demand one; with --client-key', default: 'none' },
-  'client-key': { value: 'PEM', description: 'the client certificate\'s private key (PEM, not encrypted)', default: 'none' },
-  'client-pfx': { value: 'FILE', description: 'client certificate and key as PKCS#12; its passphrase from the variable (never a flag)', default: 'none', env: 'CONFORMANCE_CLIENT_PFX_PASSPHRASE' },
-  header: { value: '"N: V"', description: 'add a header to every request (repeatable); "N: env:VAR" takes the value from the variable VAR, a secret: redacted, named in curl commands; Content-Type and SOAPAction are refused', default: 'none' },
   'fail-on-drift': { description: 'a breaking difference of the target\'s WSDL from the contract\'s (the preflight\'s drift) fails the run; a WSDL that could not be compared leaves it UNTESTED (exit 5)', default: 'off: drift is reported only' },
   help: HELP_FLAG,
   'skip-operations': { value: 'LIST', description: 'operations to leave out (case-sensitive): the run tests the others', default: 'none', env: 'CONFORMANCE_SKIP_OPERATIONS' },
@@ -96,6 +105,7 @@ export const COMPARE_HELP: FlagHelp<typeof COMPARE_OPTIONS> = {
   'ignore-values': { description: 'compare only which elements and attributes occur', default: 'off' },
   quiet: { description: 'no progress', default: 'off' },
   help: HELP_FLAG,
+  ...NETWORK_HELP,
 };
 
 export const RECORD_HELP = {
@@ -134,9 +144,8 @@ export const DRIFT_HELP: FlagHelp<typeof DRIFT_OPTIONS> = {
   'book-ns': RUN_HELP['book-ns'],
   'search-ns': RUN_HELP['search-ns'],
   operations: { value: 'LIST', description: 'compare the services of these operations only', default: 'all 14' },
-  timeout: { value: 'MS', description: 'one WSDL fetch, first byte to last', default: '10000' },
   'max-body-bytes': RUN_HELP['max-body-bytes'],
-  'insecure-tls': RUN_HELP['insecure-tls'],
+  ...NETWORK_HELP,
   'wsdl-url': { value: '[SERVICE=]URL', description: 'fetch a service\'s WSDL here, not at <service URL>?WSDL (repeatable; SERVICE: Booking, NonStaticXMLAPI)', default: '<service URL>?WSDL' },
   wsdl: { value: 'FILE', description: 'compare this saved WSDL instead of fetching one', default: 'none' },
   against: { value: 'FILE', description: 'with --wsdl: compare with this WSDL instead of the contract\'s', default: 'the contract\'s WSDL' },

@@ -46,6 +46,12 @@ export interface OtherAccount {
 export interface ProxySetting {
   readonly url: string;
   readonly variable?: string;
+  /**
+   * The URL named a user and no password, and its password came from this variable
+   * (CONFORMANCE_PROXY_PASSWORD, or the one target.proxyPasswordEnv names): `url` holds it now, and a
+   * re-run command names the variable, never the password.
+   */
+  readonly passwordVariable?: string;
 }
 
 /** An extra request header; `variable`: its value came from that environment variable (a secret: redacted, named in commands). */
@@ -73,6 +79,23 @@ export interface NetworkOptions {
   readonly pfxPassphraseVariable?: string;
   readonly insecureTls?: boolean;
   readonly headers?: readonly ExtraHeader[];
+}
+
+/**
+ * The network path of a run, as its reports' headers name it: never a credential or a header's value.
+ * `proxies`: the proxies the target's URLs went through (scheme://host:port); `bypassed`: the target
+ * hosts that went direct although a proxy was set (NO_PROXY); the client certificate's subject is
+ * read from the certificate (absent when it could not be read).
+ */
+export interface NetworkPath {
+  readonly proxies?: readonly string[];
+  readonly noProxy?: string;
+  readonly bypassed?: readonly string[];
+  readonly caFile?: string;
+  readonly clientCertificate?: { readonly file: string; readonly subject?: string };
+  /** The extra headers' names, never their values. */
+  readonly headers?: readonly string[];
+  readonly insecureTls?: boolean;
 }
 
 /**
@@ -226,6 +249,8 @@ export interface RunReport {
     readonly network?: readonly string[];
     /** The second account's user name (--other-user; never its password); absent: none was given. */
     readonly otherUser?: string;
+    /** The network path the run took (src/engine/network-path.ts; no secret); absent: direct, no network setting. */
+    readonly networkPath?: NetworkPath;
   };
   readonly startedAt: string;
   readonly durationMs: number;

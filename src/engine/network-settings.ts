@@ -6,7 +6,10 @@
  *   else http_proxy / HTTP_PROXY for http:// targets and https_proxy / HTTPS_PROXY for https://
  *   ones (lower case first, as undici and curl read them; an https target never falls back to the
  *   http proxy, as with curl); `target.noProxy`, else no_proxy / NO_PROXY, lists the hosts that
- *   bypass it. The embedded mock (loopback) is never proxied;
+ *   bypass it. The embedded mock (loopback) is never proxied. A proxy URL that names a user and no
+ *   password takes its password from CONFORMANCE_PROXY_PASSWORD (or the variable
+ *   `target.proxyPasswordEnv` names; the library may give `target.proxyPassword` itself): a config
+ *   file never holds one (files get committed), and a flag shows in process lists;
  * - TLS: `--ca-file`, `--client-cert` with `--client-key`, or `--client-pfx` whose passphrase is
  *   read from CONFORMANCE_CLIENT_PFX_PASSPHRASE (or the variable `target.clientPfxPassphraseEnv`
  *   names), never from a flag; each file read and checked now (exit 2 naming flag and file);
@@ -20,9 +23,27 @@ import { proxyPassword } from '../transport/proxy.js';
 import { tlsFileProblem } from '../transport/network.js';
 import type { SettingReader as Settings, Sourced } from './sourced.js';
 
-/** The variable the client PKCS#12's passphrase is read from, unless the config names another. */
+/**
+ * The network flags: one table for every command that reaches a target (`run`, `record`, `drift`,
+ * `compare`; src/cli/network-commands.test.ts holds that each takes all of them, with the same help),
+ * so that a company's proxy, CA, client certificate, headers and time-out are given to each the same
+ * way, and resolved the same way (networkOf, from the flags, the variables and the config file).
+ */
+export const NETWORK_OPTIONS = {
+  proxy: { type: 'string' },
+  'ca-file': { type: 'string' },
+  'client-cert': { type: 'string' },
+  'client-key': { type: 'string' },
+  'client-pfx': { type: 'string' },
+  header: { type: 'string', multiple: true },
+  'insecure-tls': { type: 'boolean' },
+  timeout: { type: 'string' },
+} as const;
+
 /** The environment variable of each network flag (part of the run's table, settings.ts RUN_ENV). */
 export const NETWORK_ENV = {
+  timeout: 'CONFORMANCE_TIMEOUT',
+  'insecure-tls': 'CONFORMANCE_INSECURE_TLS',
   proxy: 'CONFORMANCE_PROXY',
   'ca-file': 'CONFORMANCE_CA_FILE',
   'client-cert': 'CONFORMANCE_CLIENT_CERT',
@@ -30,9 +51,18 @@ export const NETWORK_ENV = {
   'client-pfx': 'CONFORMANCE_CLIENT_PFX',
   // One "Name: value" per line, as --header takes them.
   header: 'CONFORMANCE_HEADERS',
-} as const;
+} as const satisfies Record<keyof typeof NETWORK_OPTIONS, string>;
 const envOf = (flag: keyof typeof NETWORK_ENV) => NETWORK_ENV[flag];
 
+/** The network flags among a command's parsed flags (a command passes them on to the run's resolution). */
+export function networkFlags<F extends Partial<Record<keyof typeof NETWORK_OPTIONS, unknown>>>(f: F): Pick<F, keyof typeof NETWORK_OPTIONS & keyof F> {
+  return Object.fromEntries(Object.keys(NETWORK_OPTIONS).filter((k) => f[k as keyof F] !== undefined).map((k) => [k, f[k as keyof F]])) as Pick<F, keyof typeof NETWORK_OPTIONS & keyof F>;
+}
+
+/** The variable a proxy's password is read from when its URL names a user and no password, unless the config names another. */
+export const PROXY_PASSWORD_VARIABLE = 'CONFORMANCE_PROXY_PASSWORD';
+
+/** The variable the client PKCS#12's passphrase is read from, unless the config names another. */
 export const PFX_PASSPHRASE_VARIABLE = 'CONFORMANCE_CLIENT_PFX_PASSPHRASE';
 
 /**
@@ -52,8 +82,21 @@ function hidden(v: string): string {
   return v.replace(/\/\/.*@/s, '//***@');
 }
 
-/** A proxy URL, checked: http:// or https://, a host, no query; credentials refused in a file (files get committed). */
-function proxyUrl(s: Sourced<string>): string {
+/** How the settings were given: the library's object (its messages name its keys, and no file is involved) or a command's flags, variables and file. */
+interface Given {
+  readonly library: boolean;
+  /** The library's target.proxyPassword (a program holds it in memory, as target.password). */
+  readonly proxyPassword?: Sourced<string>;
+}
+
+/** Where a setting is given: the config key alone for the library, else the flag with the key beside it. */
+const say = (g: Given, flag: string, key: string) => (g.library ? key : `${flag} (or ${key})`);
+
+/**
+ * A proxy URL, checked: http:// or https://, a host, no query; credentials refused in a file (files
+ * get committed), not in the library's settings (a program's memory, as target.password).
+ */
+function proxyUrl(s: Sourced<string>, g: Given): string {
   let u: URL;
   try {
     u = new URL(s.value);
@@ -63,34 +106,76 @@ function proxyUrl(s: Sourced<string>): string {
   if (u.protocol !== 'http:' && u.protocol !== 'https:') bad(s, `must be an http:// or https:// proxy URL (got ${u.protocol} in ${JSON.stringify(hidden(s.value))})`);
   if (!u.hostname) bad(s, `names no proxy host: ${JSON.stringify(hidden(s.value))}`);
   if (u.search || u.hash || (u.pathname !== '/' && u.pathname !== '')) bad(s, `must be a proxy's address only, without path or query: ${JSON.stringify(hidden(s.value))}`);
-  if (s.fromFile && proxyPassword(s.value) !== undefined) {
-    bad(s, 'holds a password: not accepted in a file (files get committed); put the URL in CONFORMANCE_PROXY or HTTPS_PROXY instead');
+  if (s.fromFile && !g.library && proxyPassword(s.value) !== undefined) {
+    bad(s, `holds a password: not accepted in a file (files get committed); name the user only (http://user@host:port) and put the password in ${PROXY_PASSWORD_VARIABLE} (or the variable target.proxyPasswordEnv names), or put the whole URL in CONFORMANCE_PROXY or HTTPS_PROXY`);
   }
   return s.value;
 }
 
+/** The proxy's password given apart from its URL: the library's target.proxyPassword, else the variable target.proxyPasswordEnv names, else CONFORMANCE_PROXY_PASSWORD. */
+interface ProxyPassword {
+  readonly value?: string;
+  /** The variable it came from (a re-run command names it); undefined for the library's target.proxyPassword. */
+  readonly variable?: string;
+  /** target.proxyPasswordEnv, when given: a variable named there and not set is an error where a proxy needs it. */
+  readonly named?: Sourced<string>;
+}
+
+function proxyPasswordOf(in_: Settings, env: NodeJS.ProcessEnv, g: Given): ProxyPassword {
+  const named = in_.string(undefined, undefined, 'target.proxyPasswordEnv');
+  if (named && !VARIABLE.test(named.value)) bad(named, `must name an environment variable (letters, digits, _; got ${JSON.stringify(named.value)})`);
+  if (g.proxyPassword) return { value: g.proxyPassword.value, ...(named ? { named } : {}) };
+  const variable = named?.value ?? PROXY_PASSWORD_VARIABLE;
+  const value = env[variable] === '' ? undefined : env[variable];
+  return { ...(value !== undefined ? { value, variable } : {}), ...(named ? { named } : {}) };
+}
+
+/**
+ * A proxy whose URL names a user and no password, with the password given apart (in the URL, so the
+ * transport sends it and every redactor finds it: transport/proxy.ts networkSecrets); a URL with its
+ * own password keeps it. A variable named for it and not set is an error naming both settings.
+ */
+function withPassword(proxy: ProxySetting, source: string, pw: ProxyPassword, g: Given): ProxySetting {
+  const u = new URL(proxy.url);
+  if (!u.username || u.password) return proxy;
+  if (pw.value === undefined) {
+    if (pw.named) bad(pw.named, `names ${pw.named.value} for the proxy's password, which is not set${g.library ? ' in options.env' : ''} (the proxy of ${source} names the user ${decodeURIComponent(u.username)} and no password)`);
+    return proxy;
+  }
+  u.password = encodeURIComponent(pw.value);
+  return { ...proxy, url: u.href.replace(/\/$/, ''), ...(pw.variable ? { passwordVariable: pw.variable } : {}) };
+}
+
 /** The proxies: the explicit one for both schemes, else the environment's per scheme. */
-function proxiesOf(in_: Settings, env: NodeJS.ProcessEnv): Pick<NetworkOptions, 'httpProxy' | 'httpsProxy' | 'noProxy'> {
+function proxiesOf(in_: Settings, env: NodeJS.ProcessEnv, g: Given): Pick<NetworkOptions, 'httpProxy' | 'httpsProxy' | 'noProxy'> {
   const explicit = in_.string('proxy', envOf('proxy'), 'target.proxy');
+  const pw = proxyPasswordOf(in_, env, g);
   const fromEnv = (names: readonly string[]): ProxySetting | undefined => {
     const name = names.find((n) => env[n] !== undefined && env[n] !== '');
     if (name === undefined) return undefined;
-    return { url: proxyUrl({ value: env[name]!, source: `environment variable ${name}`, fromFile: false }), variable: name };
+    const source = `environment variable ${name}`;
+    return withPassword({ url: proxyUrl({ value: env[name]!, source, fromFile: false }, g), variable: name }, source, pw, g);
   };
   const noProxySetting = in_.string(undefined, undefined, 'target.noProxy');
   const noProxy = noProxySetting?.value ?? [env.no_proxy, env.NO_PROXY].find((v) => v !== undefined && v !== '');
-  if (explicit) {
-    const proxy: ProxySetting = { url: proxyUrl(explicit), ...(explicit.source === 'environment variable CONFORMANCE_PROXY' ? { variable: 'CONFORMANCE_PROXY' } : {}) };
-    return { httpProxy: proxy, httpsProxy: proxy, ...(noProxy ? { noProxy } : {}) };
-  }
-  const httpProxy = fromEnv(['http_proxy', 'HTTP_PROXY']);
-  const httpsProxy = fromEnv(['https_proxy', 'HTTPS_PROXY']);
-  if (!httpProxy && !httpsProxy) return {};
-  return { ...(httpProxy ? { httpProxy } : {}), ...(httpsProxy ? { httpsProxy } : {}), ...(noProxy ? { noProxy } : {}) };
+  const out = (() => {
+    if (explicit) {
+      const proxy = withPassword({ url: proxyUrl(explicit, g), ...(explicit.source === 'environment variable CONFORMANCE_PROXY' ? { variable: 'CONFORMANCE_PROXY' } : {}) }, explicit.source, pw, g);
+      return { httpProxy: proxy, httpsProxy: proxy };
+    }
+    const httpProxy = fromEnv(['http_proxy', 'HTTP_PROXY']);
+    const httpsProxy = fromEnv(['https_proxy', 'HTTPS_PROXY']);
+    return { ...(httpProxy ? { httpProxy } : {}), ...(httpsProxy ? { httpsProxy } : {}) };
+  })();
+  // The library's password with no proxy user to go with it would be dropped without a word.
+  const users = [out.httpProxy, out.httpsProxy].some((p) => p && new URL(p.url).username);
+  if (g.proxyPassword && !users) bad(g.proxyPassword, `is given but no proxy names a user to go with it: give target.proxy as http://user@host:port${explicit ? ` (${explicit.source} names none)` : ''}`);
+  if (!out.httpProxy && !out.httpsProxy) return {};
+  return { ...out, ...(noProxy ? { noProxy } : {}) };
 }
 
 /** The TLS files, each read and checked now; paths made absolute (a reproduce command works from any directory). */
-function tlsOf(in_: Settings, env: NodeJS.ProcessEnv): Pick<NetworkOptions, 'caFile' | 'clientCert' | 'clientKey' | 'clientPfx' | 'pfxPassphrase' | 'pfxPassphraseVariable'> {
+function tlsOf(in_: Settings, env: NodeJS.ProcessEnv, g: Given): Pick<NetworkOptions, 'caFile' | 'clientCert' | 'clientKey' | 'clientPfx' | 'pfxPassphrase' | 'pfxPassphraseVariable'> {
   const ca = in_.string('ca-file', envOf('ca-file'), 'target.caFile');
   const cert = in_.string('client-cert', envOf('client-cert'), 'target.clientCert');
   const key = in_.string('client-key', envOf('client-key'), 'target.clientKey');
@@ -101,8 +186,8 @@ function tlsOf(in_: Settings, env: NodeJS.ProcessEnv): Pick<NetworkOptions, 'caF
     return resolve(s.value);
   };
   if (pfx && (cert || key)) bad(pfx, `and ${(cert ?? key)!.source} both give a client certificate: give either a PKCS#12 file or a PEM certificate and key`);
-  if (cert && !key) bad(cert, 'needs its private key: pass --client-key PEM too (or target.clientKey)');
-  if (key && !cert) bad(key, 'needs its certificate: pass --client-cert PEM too (or target.clientCert)');
+  if (cert && !key) bad(cert, `needs its private key: ${g.library ? 'give' : 'pass'} ${say(g, '--client-key PEM', 'target.clientKey')} too`);
+  if (key && !cert) bad(key, `needs its certificate: ${g.library ? 'give' : 'pass'} ${say(g, '--client-cert PEM', 'target.clientCert')} too`);
   const out: ReturnType<typeof tlsOf> = {
     ...(ca ? { caFile: check(ca, 'ca') } : {}),
     ...(key ? { clientKey: check(key, 'key') } : {}),
@@ -114,7 +199,7 @@ function tlsOf(in_: Settings, env: NodeJS.ProcessEnv): Pick<NetworkOptions, 'caF
     const variable = named?.value ?? PFX_PASSPHRASE_VARIABLE;
     const passphrase = env[variable] === '' ? undefined : env[variable];
     const problem = tlsFileProblem('pfx', pfx.value, { passphrase });
-    if (problem) bad(pfx, `${problem}${/passphrase/.test(problem) ? ` (the passphrase is read from the environment variable ${variable}${passphrase === undefined ? ', which is not set' : ''})` : ''}`);
+    if (problem) bad(pfx, `${problem}${/passphrase/.test(problem) ? ` (the passphrase is read from the environment variable ${variable}${g.library ? ' of options.env' : ''}${passphrase === undefined ? ', which is not set' : ''})` : ''}`);
     Object.assign(out, { clientPfx: resolve(pfx.value), ...(passphrase !== undefined ? { pfxPassphrase: passphrase, pfxPassphraseVariable: variable } : {}) });
   }
   return out;
@@ -180,11 +265,15 @@ function headersOf(in_: Settings, given: readonly string[] | undefined, env: Nod
 }
 
 /** The network settings, or nothing when none is set (and no proxy for the embedded mock). */
-export function networkOf(in_: Settings, env: NodeJS.ProcessEnv, headerFlags: readonly string[] | undefined, o: { embedded: boolean; insecureTls: boolean }): { network?: NetworkOptions } {
-  const proxies = proxiesOf(in_, env);
+export function networkOf(
+  in_: Settings, env: NodeJS.ProcessEnv, headerFlags: readonly string[] | undefined,
+  o: { embedded: boolean; insecureTls: boolean } & Partial<Given>,
+): { network?: NetworkOptions } {
+  const g: Given = { library: o.library ?? false, ...(o.proxyPassword ? { proxyPassword: o.proxyPassword } : {}) };
+  const proxies = proxiesOf(in_, env, g);
   const net: NetworkOptions = {
     ...(o.embedded ? {} : proxies),
-    ...tlsOf(in_, env),
+    ...tlsOf(in_, env, g),
     ...(o.insecureTls ? { insecureTls: true } : {}),
   };
   const headers = headersOf(in_, headerFlags, env);

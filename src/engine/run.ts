@@ -26,6 +26,7 @@ import { collectGarbage } from '../core/memory.js';
 import { createHash } from 'node:crypto';
 import { hasLatencyLimit, latencyGateRows } from './latency-gate.js';
 import { curlCommand, networkFlags } from '../transport/curl.js';
+import { withNetworkPath } from './network-path.js';
 import type { Transport } from '../transport/client.js';
 import { diagnoseUnits, preflight, settleWsdlHints } from './diagnose.js';
 import { OtherLoginProof } from './other-login.js';
@@ -601,6 +602,7 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
       // The second account's user name only: its password is a secret of the run (never written), read again from its variable.
       ...(t.other ? { otherUser: t.other.user } : {}),
       ...(networkFlags(t.network).length ? { network: networkFlags(t.network) } : {}),
+      ...withNetworkPath(t),
     },
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,

@@ -17,7 +17,7 @@ import type { MockOptions, RunningMock } from '../mock/index.js';
 import { startMockInWorker } from '../mock/in-worker.js';
 import type { DocumentValidator } from '../schema/types.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
-import { Transport } from '../transport/client.js';
+import { Transport, type TransportOptions } from '../transport/client.js';
 import type { RunSettings } from './settings.js';
 
 export interface Session {
@@ -41,6 +41,16 @@ function viaProxy(net: RunSettings['network']): string {
   const proxies = [...new Set([net?.httpsProxy?.url, net?.httpProxy?.url].filter((u): u is string => u !== undefined))];
   if (proxies.length === 0) return '';
   return `, through proxy ${proxies.join(' / ')}${net?.noProxy ? ` (not for ${net.noProxy})` : ''}`;
+}
+
+/**
+ * What a transport needs of the network settings (./network-settings.ts): the time-out, the size cap,
+ * TLS verification and the proxies, TLS files and headers. Every command that reaches a target builds
+ * its transport with these (the run's here, drift's WSDL fetches in src/cli/drift.ts), so none of
+ * them goes another way than the run.
+ */
+export function networkTransportOptions(s: Pick<RunSettings, 'timeoutMs' | 'maxBodyBytes' | 'insecureTls' | 'network'>): Pick<TransportOptions, 'timeoutMs' | 'maxBodyBytes' | 'insecureTls' | 'network'> {
+  return { timeoutMs: s.timeoutMs, maxBodyBytes: s.maxBodyBytes, insecureTls: s.insecureTls, ...(s.network ? { network: s.network } : {}) };
 }
 
 /** Checks named by --checks / --skip-checks, resolved against the registry. */
@@ -106,9 +116,8 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
   let transport: Transport | undefined;
   try {
     transport = new Transport({
-      concurrency: s.concurrency, timeoutMs: s.timeoutMs, maxBodyBytes: s.maxBodyBytes, maxRps: s.maxRps,
-      deadline: s.deadlineMs ? Math.min(startedAt, Date.now()) + s.deadlineMs : undefined, insecureTls: s.insecureTls, giveUpAfter: s.giveUpAfter,
-      ...(s.network ? { network: s.network } : {}),
+      ...networkTransportOptions(s), concurrency: s.concurrency, maxRps: s.maxRps,
+      deadline: s.deadlineMs ? Math.min(startedAt, Date.now()) + s.deadlineMs : undefined, giveUpAfter: s.giveUpAfter,
     });
     // The caller may stop it from now on (an interrupt during the language discovery below).
     onTransport?.(transport);

@@ -25,7 +25,7 @@ import { DEFAULT_TRANSPORT } from '../transport/client.js';
 import { OTHER_PASSWORD_VARIABLE } from '../transport/curl.js';
 import { parseBookings, type BookingPools } from './bookings.js';
 import type { NetworkOptions } from '../core/types.js';
-import { NETWORK_ENV, networkOf } from './network-settings.js';
+import { NETWORK_ENV, NETWORK_OPTIONS, networkOf, PROXY_PASSWORD_VARIABLE } from './network-settings.js';
 import type { SettingReader, Sourced } from './sourced.js';
 import { DEFAULT_MAX_TRANSIENT } from './transient.js';
 import { skipReason } from './plan.js';
@@ -150,13 +150,11 @@ export const RUN_ENV = {
   operations: 'CONFORMANCE_OPERATIONS',
   'allow-mutations': 'CONFORMANCE_ALLOW_MUTATIONS',
   concurrency: 'CONFORMANCE_CONCURRENCY',
-  timeout: 'CONFORMANCE_TIMEOUT',
   deadline: 'CONFORMANCE_DEADLINE',
   'max-rps': 'CONFORMANCE_MAX_RPS',
   'max-body-bytes': 'CONFORMANCE_MAX_BODY_BYTES',
   'max-failures': 'CONFORMANCE_MAX_FAILURES',
   'give-up-after': 'CONFORMANCE_GIVE_UP_AFTER',
-  'insecure-tls': 'CONFORMANCE_INSECURE_TLS',
   'report-dir': 'CONFORMANCE_REPORT_DIR',
   checks: 'CONFORMANCE_CHECKS',
   'skip-checks': 'CONFORMANCE_SKIP_CHECKS',
@@ -199,13 +197,11 @@ export const RUN_OPTIONS = {
   operations: { type: 'string' },
   'allow-mutations': { type: 'boolean' },
   concurrency: { type: 'string' },
-  timeout: { type: 'string' },
   deadline: { type: 'string' },
   'max-rps': { type: 'string' },
   'max-body-bytes': { type: 'string' },
   'max-failures': { type: 'string' },
   'give-up-after': { type: 'string' },
-  'insecure-tls': { type: 'boolean' },
   'report-dir': { type: 'string' },
   checks: { type: 'string' },
   'skip-checks': { type: 'string' },
@@ -223,12 +219,8 @@ export const RUN_OPTIONS = {
   'dry-run': { type: 'boolean' },
   'list-format': { type: 'string' },
   github: { type: 'boolean' },
-  proxy: { type: 'string' },
-  'ca-file': { type: 'string' },
-  'client-cert': { type: 'string' },
-  'client-key': { type: 'string' },
-  'client-pfx': { type: 'string' },
-  header: { type: 'string', multiple: true },
+  // --proxy, --ca-file, --client-cert, --client-key, --client-pfx, --header, --insecure-tls and --timeout: every command that reaches a target takes them.
+  ...NETWORK_OPTIONS,
   'fail-on-drift': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   'skip-operations': { type: 'string' },
@@ -266,11 +258,12 @@ function checkConfigObject(json: unknown, where: string, allowPassword = false):
   configSchema ??= JSON.parse(readFileSync(CONFIG_SCHEMA_URL, 'utf8')) as Record<string, unknown>;
   const props = configSchema.properties as Record<string, { properties?: Record<string, unknown> }>;
   const target = (json as Json).target;
-  const rest = allowPassword && typeof target === 'object' && target !== null ? { ...json, target: { ...target, password: undefined, otherPassword: undefined } } : json;
+  const rest = allowPassword && typeof target === 'object' && target !== null ? { ...json, target: { ...target, password: undefined, otherPassword: undefined, proxyPassword: undefined } } : json;
   if (!allowPassword && typeof target === 'object' && target !== null && 'password' in target) {
     throw new ConfigError(`${where}: target.password is not accepted in a file (files get committed); use --password, CONFORMANCE_PASSWORD or target.passwordEnv`);
   }
   if (!allowPassword && typeof target === 'object' && target !== null && 'otherPassword' in target) throw new ConfigError(OTHER_PASSWORD_IN_FILE(where));
+  if (!allowPassword && typeof target === 'object' && target !== null && 'proxyPassword' in target) throw new ConfigError(PROXY_PASSWORD_IN_FILE(where));
   const problems: string[] = [];
   for (const line of validateJson(JSON.parse(JSON.stringify(rest)), configSchema)) {
     const at = line.slice(0, line.indexOf(': '));
@@ -290,6 +283,10 @@ function checkConfigObject(json: unknown, where: string, allowPassword = false):
 /** The message refusing the second account's password in a file, as the first's is refused. */
 const OTHER_PASSWORD_IN_FILE = (where: string) =>
   `${where}: target.otherPassword is not accepted in a file (files get committed); use ${OTHER_PASSWORD_VARIABLE} or name another variable with target.otherPasswordEnv`;
+
+/** The message refusing the proxy's password in a file: the user in target.proxy, the password in a variable. */
+const PROXY_PASSWORD_IN_FILE = (where: string) =>
+  `${where}: target.proxyPassword is not accepted in a file (files get committed); name the user in target.proxy (http://user@host:port) and put the password in ${PROXY_PASSWORD_VARIABLE}, or name another variable with target.proxyPasswordEnv`;
 
 export type { Sourced } from './sourced.js';
 
@@ -529,12 +526,15 @@ function withSchema(s: RunSettings, problems: readonly string[]): RunSettings {
 export function resolveRunSettingsObject(settings: unknown, env: NodeJS.ProcessEnv = {}, where = 'settings'): RunSettings {
   const problems = checkConfigObject(settings, where, true);
   const { target, ...rest } = settings as Json & { target?: Json };
-  const { password, otherPassword, ...targetRest } = target ?? {};
+  const { password, otherPassword, proxyPassword, ...targetRest } = target ?? {};
   if (password !== undefined && (typeof password !== 'string' || password === '')) throw new ConfigError(`${where}: target.password must be a non-empty string`);
   if (otherPassword !== undefined && (typeof otherPassword !== 'string' || otherPassword === '')) throw new ConfigError(`${where}: target.otherPassword must be a non-empty string`);
+  if (proxyPassword !== undefined && (typeof proxyPassword !== 'string' || proxyPassword === '')) throw new ConfigError(`${where}: target.proxyPassword must be a non-empty string`);
   const flags = password === undefined ? {} : { password };
   const other = otherPassword === undefined ? undefined : { value: otherPassword as string, source: `${where}: target.otherPassword`, fromFile: false };
-  return withSchema(resolveSettings(flags, env, target === undefined ? rest : { ...rest, target: targetRest }, where, `${where}: target.password`, true, other), problems);
+  // fromFile: a bad one is the settings object's (a ConfigError naming the key), as for a config file.
+  const proxy = proxyPassword === undefined ? undefined : { value: proxyPassword as string, source: `${where}: target.proxyPassword`, fromFile: true };
+  return withSchema(resolveSettings(flags, env, target === undefined ? rest : { ...rest, target: targetRest }, where, `${where}: target.password`, true, other, proxy), problems);
 }
 
 /**
@@ -640,7 +640,7 @@ function sameAccount(user: string, s: Sourced<string>, c: AccountContext): void 
   if (user.toLowerCase() === c.firstUser.toLowerCase()) bad(s, `names the same account as the first user (${JSON.stringify(c.firstUser)}, from ${c.firstUserSource}): the second account must be another agency's, or authorization across accounts tests nothing`);
 }
 
-function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv, file: Json, where: string, passwordSource = '--password', calls = true, otherPassword?: Sourced<string>): RunSettings {
+function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessEnv, file: Json, where: string, passwordSource = '--password', calls = true, otherPassword?: Sourced<string>, proxyPassword?: Sourced<string>): RunSettings {
   const t = (file.target ?? {}) as Json;
 
   const in_ = new Settings(f, env, file, where);
@@ -660,6 +660,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
   const passwordEnv = passwordEnvSetting?.value;
   if (t.password !== undefined) throw new ConfigError(`${where}: target.password is not accepted in a file (files get committed); use --password, CONFORMANCE_PASSWORD or target.passwordEnv`);
   if (t.otherPassword !== undefined) throw new ConfigError(OTHER_PASSWORD_IN_FILE(where));
+  if (t.proxyPassword !== undefined) throw new ConfigError(PROXY_PASSWORD_IN_FILE(where));
   const userSetting = in_.string('user', 'CONFORMANCE_USER', 'target.user');
   const user = userSetting?.value ?? (embedded ? DEFAULT_USER : calls ? undefined : '');
   // Where the password came from: a reproduce command names that variable.
@@ -762,7 +763,8 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     ...listOf(f),
     warnings: [...warnings, ...otherWarnings],
     ...(other ? { other } : {}),
-    ...networkOf(in_, env, f.header, { embedded, insecureTls: f['insecure-tls'] ?? in_.bool(undefined, 'insecureTls') ?? false }),
+    // The embedded mock (loopback) is never proxied; a command that calls nothing starts no mock (drift's --wsdl-url reaches a remote host).
+    ...networkOf(in_, env, f.header, { embedded: embedded && calls, insecureTls: f['insecure-tls'] ?? in_.bool(undefined, 'insecureTls') ?? false, library, ...(proxyPassword ? { proxyPassword } : {}) }),
     ...latencyOf(in_, file, where),
     ...((f['fail-on-drift'] ?? in_.bool('fail-on-drift', 'failOnDrift')) ? { failOnDrift: true } : {}),
     ...minCoverageOf(in_),

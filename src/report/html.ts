@@ -8,6 +8,7 @@
  * Content-Security-Policy allows only the page's own script and style (by hash) and no fetches.
  */
 import { driftLine } from './drift.js';
+import { formatPart, networkParts, secondAccountPart } from './header.js';
 import { coverageHtml } from './coverage.js';
 import { createHash } from 'node:crypto';
 import { BINDINGS } from '../contract/catalogue.js';
@@ -512,11 +513,15 @@ export function renderHtml(report: RunReport): string {
 
   const t = report.target;
   const urlRows: Array<[string, string]> = [['Book URL', t.bookUrl], ['Search URL', t.searchUrl], ['Transfers URL', t.transfersUrl]];
+  const network = networkParts(report);
   const meta: Array<[string, string]> = [
     ['Verdict', `<span id="verdict-reason">${esc(`${verdict} (exit ${judged.exitCode}): ${judged.reason}`)}</span>`],
     ...urlRows.map(([k, v]): [string, string] => [k, `<code>${esc(v)}</code>`]),
     ['User', `<code>${esc(t.user)}</code> / password <code>${esc(t.password)}</code>`],
     ['Password variable', `reproduce commands read it from <code>$${esc(passwordVariableOf(report))}</code>`],
+    // Who called, and the way the requests went (never a password, a proxy's credentials or a header's value).
+    ['Second account', formatPart(secondAccountPart(report), esc, (v) => `<code>${esc(v)}</code>`)],
+    ...(network.length ? [['Network path', network.map((p) => `${esc(p.label)}: ${formatPart(p, esc, (v) => `<code>${esc(v)}</code>`)}`).join('<br>')] as [string, string]] : []),
     ['Namespaces', `book <code>${esc(t.namespaces.book)}</code><br>search <code>${esc(t.namespaces.search)}</code>`],
     ...(t.paths ? [['Service paths', (['booking', 'reference', 'transfers'] as const).map((g) => {
       const p = t.paths![g];

@@ -8,6 +8,7 @@ import { transientLines } from './transient.js';
 import type { RunReport } from '../core/types.js';
 import { rerunCommand } from './rerun.js';
 import { driftSection } from './drift.js';
+import { formatPart, networkParts } from './header.js';
 import { coverageMarkdown } from './coverage.js';
 import { latencyMatrix } from './latency.js';
 import { groupDefects, type Defect } from './defects.js';
@@ -124,7 +125,12 @@ export function renderMarkdown(report: RunReport): string {
   lines.push(`${counts.join(' · ')} — ${formatDuration(report.durationMs)}, started ${mdText(report.startedAt)}`);
   lines.push('');
   const urls = [...new Set([report.target.bookUrl, report.target.searchUrl, report.target.transfersUrl])];
-  lines.push(`Target: ${urls.map((u) => mdCode(u)).join(', ')}${report.target.embedded ? ' (embedded mock)' : ''} · ${mdText(`${report.tool.name} ${report.tool.version}`)}`);
+  // Who called (the second account: never its password), and the way the requests went (never a proxy's credentials or a header's value).
+  const other = report.target.otherUser;
+  const second = other !== undefined ? `second account ${mdCode(other)} (authorization across accounts)` : 'no second account (authorization across accounts not tested)';
+  lines.push(`Target: ${urls.map((u) => mdCode(u)).join(', ')}${report.target.embedded ? ' (embedded mock)' : ''} · ${second} · ${mdText(`${report.tool.name} ${report.tool.version}`)}`);
+  const network = networkParts(report);
+  if (network.length) lines.push('', `Network: ${network.map((p) => `${p.label} ${formatPart(p, (t) => mdText(t), (v) => mdCode(v))}`).join(' · ')}`);
   lines.push('', `Reproduce commands read the password from ${mdCode(`$${passwordVariableOf(report)}`)}.`);
   const g = report.generation;
   if (g) lines.push('', `Generated cases: seed ${g.seed} (repeat with \`--seed ${g.seed}\`), ${g.examples} per operation; language from ${mdText(g.languagesFrom)}`);

@@ -166,3 +166,29 @@ export async function serveXml(answer: (url: string) => string | undefined): Pro
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
+
+/** A gateway on 127.0.0.1 in front of `backend` that demands the header `name` with `value` (else 401 text/html, as an API gateway answers) and counts both. */
+export async function startHeaderGate(backend: string, name: string, value: string): Promise<{ readonly url: string; readonly counts: { passed: number; refused: number }; close(): Promise<void> }> {
+  const counts = { passed: 0, refused: 0 };
+  const { hostname, port: backendPort } = new URL(backend);
+  const server = createHttpServer((req, res) => {
+    if (req.headers[name.toLowerCase()] !== value) {
+      counts.refused++;
+      req.resume();
+      res.writeHead(401, { 'content-type': 'text/html' }).end('<html><body>API key required</body></html>');
+      return;
+    }
+    counts.passed++;
+    const up = httpRequest({ host: hostname, port: backendPort, path: req.url, method: req.method, headers: req.headers }, (r) => {
+      res.writeHead(r.statusCode!, r.headers);
+      r.pipe(res);
+    });
+    up.on('error', () => res.destroy());
+    req.pipe(up);
+  });
+  const sockets = new Set<Socket>();
+  server.on('connection', (s: Socket) => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, counts, close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }) };
+}
