@@ -141,7 +141,7 @@ describe('the re-run command of a failed row', () => {
       expect(command, `conformance.html gives ${row.operation} ${row.binding} ${row.case} a re-run command`).toBeDefined();
       // conformance.md lists defects: each gives the command of its first hand-written case.
       if (!row.case.startsWith('gen-')) expect(fromMd).toContain(command);
-      expect(command).toMatch(/^npx conformance run --book-url http:\/\/127\.0\.0\.1:\d+ .*--seed 16 --examples \d+ --report-dir \S+\/rerun-[a-z0-9.-]+$/);
+      expect(command).toMatch(/^npx conformance run --book-url http:\/\/127\.0\.0\.1:\d+ .*--seed 16 --examples \d+ (--languages [a-z,]+ )?--report-dir \S+\/rerun-[a-z0-9.-]+$/);
       const again = tempDir('rerun-one');
       // Asynchronously: the mock answers from this process.
       const sh = await shell(`${command} --quiet --report-dir ${again}`);
