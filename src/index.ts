@@ -74,6 +74,8 @@ export interface ConformanceSettings {
   readonly seed?: number;
   /** Generated request cases per operation (default 4; 0: none). */
   readonly examples?: number;
+  /** The values of `language` for generated cases, instead of asking the target's GetLanguages (--languages). */
+  readonly languages?: readonly string[] | string;
   /** Stop sending after this many failed rows (the report's `incomplete` says so). */
   readonly maxFailures?: number;
   /** A breaking difference of the target's WSDL from the contract's fails the run (the report's `drift` lists them either way). */

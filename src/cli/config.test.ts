@@ -44,6 +44,14 @@ describe('run settings', () => {
     expect(() => resolveRunSettings(['--seed', 'abc'], {})).toThrow(/--seed must be a whole number/);
     expect(() => resolveRunSettings(['--config', file('g2.json', { examples: 'many' })], {})).toThrow(/examples.*g2\.json|g2\.json.*examples/);
   });
+  test('--languages (config languages) pins the values of language, each once; none given: the target is asked; a bad one names its source', () => {
+    expect(resolveRunSettings([], {}).languages).toBeUndefined();
+    expect(resolveRunSettings(['--languages', 'ja,sv,ja'], {}).languages).toEqual({ values: ['ja', 'sv'], source: '--languages' });
+    const cfg = file('l.json', { languages: ['it', 'pt'] });
+    expect(resolveRunSettings(['--config', cfg], {}).languages).toEqual({ values: ['it', 'pt'], source: `config file ${cfg}: languages` });
+    expect(() => resolveRunSettings(['--languages', ' , '], {})).toThrow(/--languages names no language/);
+    expect(() => resolveRunSettings(['--config', file('l2.json', { languages: ['en gb'] })], {})).toThrow(/languages/);
+  });
   test('config cases extend the shipped ones; an existing id is replaced', () => {
     const cfg = file('c.json', { cases: { GetMeals: [{ id: 'default', params: { language: 'sv' } }, { id: 'fi', params: { language: 'fi' } }] } });
     const meals = resolveRunSettings(['--config', cfg], {}).cases.get('GetMeals')!;

@@ -267,6 +267,23 @@ describe('one WSDL per classification rule (each the contract\'s with one change
     expect(rules(report)).toEqual(['compatible open_content_declared type StaticTransfer: StaticTransfer/rates']);
     expect(code).toBe(0);
   });
+
+  test('a named type no declared content reaches (TransferRate: NonStaticTransfer leaves rates open) changed to element content, as the real service\'s WSDL has it: reported by its path, breaking', async () => {
+    const text = changed(/<xs:complexType name="TransferRate" mixed="true">[^]*?<\/xs:complexType>/,
+      '<xs:complexType name="TransferRate"><xs:sequence><xs:element name="price" type="xs:decimal" minOccurs="0"/>'
+      + '<xs:element name="currency" type="xs:string" minOccurs="0"/></xs:sequence></xs:complexType>', SEARCH);
+    const { code, report } = await drift(text);
+    expect(rules(report)).toEqual([
+      'breaking open_content_closed type TransferRate: TransferRate',
+      'breaking type_changed type TransferRate: TransferRate',
+      'compatible response_element_removed_optional type TransferRate: TransferRate/@currency',
+      'compatible open_content_declared type TransferRate: TransferRate/currency',
+      'compatible open_content_declared type TransferRate: TransferRate/price',
+    ]);
+    const mixed = diffs(report).find((d) => d.rule === 'type_changed')!;
+    expect([mixed.direction, mixed.contract, mixed.target, mixed.message]).toEqual(['both', 'mixed=true', 'mixed=false', 'no longer mixed content']);
+    expect(code).toBe(1);
+  });
 });
 
 describe('namespaces', () => {

@@ -67,6 +67,7 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = withEnv({
   'max-body-bytes': { value: 'N', description: 'response size cap, enforced while reading', default: '33554432' },
   seed: { value: 'N', description: 'seed of the generated request cases: the same seed sends the same cases under the same ids', default: String(DEFAULT_SEED) },
   examples: { value: 'N', description: 'generated request cases per operation (0: none)', default: String(DEFAULT_EXAMPLES) },
+  languages: { value: 'LIST', description: 'the values of language for generated cases, instead of asking the target\'s GetLanguages (a re-run command carries its run\'s)', default: 'the target\'s GetLanguages' },
   bookings: { value: 'FILE', description: 'the booking pools state-changing calls consume, each booking once (JSON: cancel, amend, specialRequest, transfers); CONFORMANCE_BOOKINGS holds the JSON itself', default: 'generated for the mock, none remote', env: 'CONFORMANCE_BOOKINGS_FILE' },
   'max-failures': { value: 'N', description: 'stop sending after N failed rows; the reports say the run is incomplete', default: 'none' },
   'give-up-after': { value: 'N', description: 'stop sending to a service after N time-outs or connection failures in a row (0: never)', default: '5' },

@@ -72,6 +72,18 @@ describe('run --list', () => {
     expect(plan.exchanges).toBe(plan.units.reduce((n, u) => n + u.bindings.length, 0));
   });
 
+  test('--languages: the plan lists the values the run will send, the target not asked (issue 41)', async () => {
+    const args = ['run', '--dry-run', '--list-format', 'json', '--operations', 'GetMeals', '--examples', '2'];
+    const pinned = JSON.parse((await cli([...args, '--languages', 'it,pt'])).out) as ListedPlan;
+    const fixed = JSON.parse((await cli(args)).out) as ListedPlan;
+    const sent = (p: ListedPlan) => new Set(p.units.filter((u) => u.kind === 'generated').map((u) => u.params.language));
+    for (const l of ['it', 'pt']) {
+      expect(sent(pinned).has(l), l).toBe(true);
+      expect(sent(fixed).has(l), l).toBe(false);
+    }
+    expect(pinned.generation?.languagesFrom).toBe('--languages (pinned: it, pt; the target\'s GetLanguages is not asked)');
+  });
+
   test('says how many bookings of each pool the run takes (issue 30), against those given, and that none was given', async () => {
     const pools = join(tempDir('pools'), 'pools.json');
     writeFileSync(pools, JSON.stringify({ cancel: ['C1', 'C2'], amend: ['A1'], specialRequest: [1, 2, 3, 4, 5], transfers: [] }));
@@ -141,7 +153,7 @@ describe('the re-run command of a failed row', () => {
       expect(command, `conformance.html gives ${row.operation} ${row.binding} ${row.case} a re-run command`).toBeDefined();
       // conformance.md lists defects: each gives the command of its first hand-written case.
       if (!row.case.startsWith('gen-')) expect(fromMd).toContain(command);
-      expect(command).toMatch(/^npx conformance run --book-url http:\/\/127\.0\.0\.1:\d+ .*--seed 16 --examples \d+ --report-dir \S+\/rerun-[a-z0-9.-]+$/);
+      expect(command).toMatch(/^npx conformance run --book-url http:\/\/127\.0\.0\.1:\d+ .*--seed 16 --examples \d+ (--languages [a-z,]+ )?--report-dir \S+\/rerun-[a-z0-9.-]+$/);
       const again = tempDir('rerun-one');
       // Asynchronously: the mock answers from this process.
       const sh = await shell(`${command} --quiet --report-dir ${again}`);

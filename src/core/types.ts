@@ -272,8 +272,12 @@ export interface RunReport {
   readonly verdictReason?: string;
   /** The expectations file applied to the results, entry by entry (absent when none was). */
   readonly expectations?: ExpectationsSummary;
-  /** Generated request cases: the seed that repeats them, the examples per operation, where `language` came from (absent: none generated). */
-  readonly generation?: { readonly seed: number; readonly examples: number; readonly languagesFrom: string };
+  /**
+   * Generated request cases: the seed that repeats them, the examples per operation, where `language`
+   * came from (absent: none generated), and the languages the cases took (absent in older reports):
+   * a re-run pins them (--languages).
+   */
+  readonly generation?: { readonly seed: number; readonly examples: number; readonly languagesFrom: string; readonly languages?: readonly string[] };
   /** Why the run ended before it had sent every case, and how far it got (absent: it ran to the end). */
   readonly incomplete?: string;
   /**
@@ -319,7 +323,19 @@ export interface RerunBasis {
   readonly flags: readonly string[];
   /** The run's report directory: a re-run writes into a directory of its own beneath it, never over these reports. */
   readonly reportDir: string;
+  /** The environment variables the re-run sets or needs for the run's network (src/transport/curl.ts networkVariables); absent: none. */
+  readonly variables?: readonly RerunVariable[];
 }
+
+/**
+ * An environment variable a re-run command sets before the command: to `value` (never a secret: a
+ * proxy without credentials, NO_PROXY), or, `required`, left to the person pasting it, the command
+ * stopping with "set NAME to <required>" when it is unset (a proxy URL with a password, a passphrase,
+ * a header's value).
+ */
+export type RerunVariable = { readonly name: string; readonly value: string }
+  /** `from`: the variable the person sets (the run's own, e.g. one target.proxyPasswordEnv named), copied into `name`. */
+  | { readonly name: string; readonly required: string; readonly from?: string };
 
 /**
  * The p95 answer-time limits of the latency gate, in milliseconds: one for every operation, and one

@@ -86,6 +86,27 @@ describe('generated cases', () => {
     expect([...fixed].sort()).toEqual([...FIXED_LANGUAGES].sort());
   });
 
+  test('ids do not depend on the target\'s languages (issue 41): lists A and B give the same ids for the same seed, only `language` differs', () => {
+    const a = ['it', 'nl', 'pt'];
+    const b = ['en', 'de', 'fi', 'da', 'no'];
+    let withLanguage = 0;
+    for (const o of OPERATIONS) {
+      const ca = generatedCases(o, g({ languages: a, examples: 6 }), idx(o.name));
+      const cb = generatedCases(o, g({ languages: b, examples: 6 }), idx(o.name));
+      expect(cb.map((c) => c.id), o.name).toEqual(ca.map((c) => c.id));
+      // Everything but the language is the same case.
+      expect(cb.map((c) => ({ ...c.params, language: undefined })), o.name).toEqual(ca.map((c) => ({ ...c.params, language: undefined })));
+      if (ca.some((c, i) => c.params.language !== cb[i]!.params.language)) withLanguage++;
+      // Still one id per example.
+      expect(new Set(ca.map((c) => c.id)).size, o.name).toBe(6);
+    }
+    // The lists did change what was sent: the test is not vacuous.
+    expect(withLanguage).toBeGreaterThan(5);
+    // Another seed, other ids (an operation with parameters besides language).
+    const o = op('AmendmentPriceRequest');
+    expect(generatedCases(o, g({ seed: 17 }), idx(o.name)).map((c) => c.id)).not.toEqual(generatedCases(o, g(), idx(o.name)).map((c) => c.id));
+  });
+
   test('beyond the pools, fast-check draws values an XML document can carry', () => {
     for (const o of OPERATIONS) {
       for (const c of generatedCases(o, g({ examples: 30 }), idx(o.name))) {

@@ -201,9 +201,21 @@ export interface GeneratedCase {
 const generatedParams = (op: Operation) => op.params.filter((p) => p.name !== 'userName' && p.name !== 'password');
 
 /**
+ * A parameter set without `language`, whose value is the target's (GetLanguages): what a generated
+ * case's id hashes, so that the id depends on the seed, the operation and the example only, and
+ * `--case ID` finds the case in a re-run that could not ask the target (issue 41; the re-run pins
+ * the value with --languages).
+ */
+function withoutLanguage(set: Readonly<Record<string, string>>): Record<string, string> {
+  const { language: _language, ...rest } = set;
+  return rest;
+}
+
+/**
  * The generated cases of an operation: `examples` parameter sets (the pools first, in an order the
- * seed rotates; then fast-check draws), ids stable for the same seed. `baseline` is the operation's
- * first hand-written case: an example keeps none of it, but shrinking goes back to it.
+ * seed rotates; then fast-check draws), ids stable for the same seed whatever the languages (the
+ * id hashes every parameter but `language`: withoutLanguage). `baseline` is the operation's first
+ * hand-written case: an example keeps none of it, but shrinking goes back to it.
  */
 export function generatedCases(op: Operation, g: Pick<Generation, 'seed' | 'examples' | 'languages'>, opIndex: number): GeneratedCase[] {
   if (g.examples <= 0) return [];
@@ -234,7 +246,7 @@ export function generatedCases(op: Operation, g: Pick<Generation, 'seed' | 'exam
     const inn = set.checkInDate;
     const outDate = set.checkOutDate;
     if (inn !== undefined && outDate !== undefined && Date.parse(outDate) < Date.parse(inn)) notes.push('check-out before check-in');
-    const id = `${GENERATED_PREFIX}${i + 1}-${hash32(JSON.stringify([op.name, set])).toString(16).padStart(8, '0').slice(0, 6)}`;
+    const id = `${GENERATED_PREFIX}${i + 1}-${hash32(JSON.stringify([op.name, withoutLanguage(set)])).toString(16).padStart(8, '0').slice(0, 6)}`;
     out.push({ id, params: set, description: `generated (seed ${g.seed}, example ${i + 1} of ${g.examples})${notes.length ? `: ${notes.join(', ')}` : ''}` });
   }
   return out;

@@ -2,7 +2,12 @@
  * The values of the `language` parameter for generated cases: the isoCodes the target's GetLanguages
  * lists, every one of them (not a sample); the fixed list when the target cannot be asked (a shard,
  * whose plan must equal every other shard's; --operations without GetLanguages; no answer), and the
- * reason is said.
+ * reason is said; or the list given with --languages (pinnedLanguages), and the target is not asked.
+ *
+ * What the target answers here changes the values generated cases send, never their ids
+ * (src/engine/generate.ts hashes the parameters but `language`): a re-run command carries the run's
+ * languages as --languages (src/report/rerun.ts), so `--case ID` finds its case and sends the same
+ * values even where the re-run could not ask the target first.
  */
 import { findOperation, type BindingId } from '../contract/catalogue.js';
 import type { Target } from '../core/types.js';
@@ -32,6 +37,11 @@ export function isoCodesOf(xml: string): string[] {
   };
   walk(parseXml(xml).root);
   return out;
+}
+
+/** The languages given with --languages (CONFORMANCE_LANGUAGES, config `languages`): GetLanguages is not asked. */
+export function pinnedLanguages(values: readonly string[], source: string): Languages {
+  return { languages: values, from: `${source} (pinned: ${values.join(', ')}; the target's GetLanguages is not asked)` };
 }
 
 /** Ask the target's GetLanguages (one request, on the first selected binding), or say why not. */

@@ -19,7 +19,7 @@
 import { resolve } from 'node:path';
 import { ConfigError, UsageError } from '../core/errors.js';
 import type { ExtraHeader, NetworkOptions, ProxySetting } from '../core/types.js';
-import { proxyPassword } from '../transport/proxy.js';
+import { PROXY_PASSWORD_VARIABLE, proxyPassword } from '../transport/proxy.js';
 import { tlsFileProblem } from '../transport/network.js';
 import type { SettingReader as Settings, Sourced } from './sourced.js';
 
@@ -60,7 +60,7 @@ export function networkFlags<F extends Partial<Record<keyof typeof NETWORK_OPTIO
 }
 
 /** The variable a proxy's password is read from when its URL names a user and no password, unless the config names another. */
-export const PROXY_PASSWORD_VARIABLE = 'CONFORMANCE_PROXY_PASSWORD';
+export { PROXY_PASSWORD_VARIABLE };
 
 /** The variable the client PKCS#12's passphrase is read from, unless the config names another. */
 export const PFX_PASSPHRASE_VARIABLE = 'CONFORMANCE_CLIENT_PFX_PASSPHRASE';

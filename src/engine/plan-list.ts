@@ -11,6 +11,7 @@ import { makeRedactor } from '../core/redact.js';
 import { EQUIVALENCE_CHECK } from '../core/rows.js';
 import type { Target } from '../core/types.js';
 import { FIXED_LANGUAGES } from './generate.js';
+import { pinnedLanguages } from './languages.js';
 import { bookingNeeds, caseMatcher, planUnits, secretsOf, skipReason, type RunPlan, type Unit } from './plan.js';
 import { POOL_NAMES } from './bookings.js';
 import { UsageError } from '../core/errors.js';
@@ -92,11 +93,14 @@ export function listPlan(s: RunSettings): ListedPlan {
     ...(s.other ? { other: { user: s.other.user, password: s.other.password } } : {}),
   };
   const checks = checksOf(s);
-  const languagesFrom = 'the fixed list (--list asks the target nothing; a run may take them from its GetLanguages)';
+  // Languages given with --languages are the run's as well: the plan lists the values it will send.
+  const langs = s.languages ? pinnedLanguages(s.languages.values, s.languages.source)
+    : { languages: FIXED_LANGUAGES, from: 'the fixed list (--list asks the target nothing; a run may take them from its GetLanguages)' };
+  const languagesFrom = langs.from;
   const plan: RunPlan = {
     target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
     negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed, ...(s.bookings ? { bookings: s.bookings } : {}),
-    ...(s.examples > 0 ? { generation: { seed: s.seed, examples: s.examples, languages: FIXED_LANGUAGES, languagesFrom } } : {}),
+    ...(s.examples > 0 ? { generation: { seed: s.seed, examples: s.examples, languages: langs.languages, languagesFrom } } : {}),
     ...(s.caseFilter ? { caseFilter: s.caseFilter } : {}),
   };
   // As a run would: --case naming no case of the plan is bad usage (exit 2), not "0 cases".

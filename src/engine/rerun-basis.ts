@@ -2,11 +2,14 @@
  * What a report keeps of a run's settings so that each row's re-run command (src/report/rerun.ts)
  * runs that row as the run did: the config file, where the bookings came from (a file or the
  * variable holding them, never the ids), and every other setting that changes what a row sends or
- * how it is judged, as flags. The target (URLs, paths, namespaces, user) is the report's own, and the
- * password only ever the name of its variable.
+ * how it is judged, as flags; and the variables the run's network needs (a proxy with credentials,
+ * the environment's proxies and NO_PROXY, a passphrase, a header's value: networkVariables). The
+ * target (URLs, paths, namespaces, user) is the report's own, and a password or a proxy's
+ * credentials only ever the name of their variable.
  */
 import type { RerunBasis } from '../core/types.js';
 import { DEFAULT_TRANSPORT } from '../transport/client.js';
+import { networkVariables } from '../transport/curl.js';
 import type { RunSettings } from './settings.js';
 
 /** The remote rate bound a flag is left out at (src/engine/settings.ts). */
@@ -29,5 +32,7 @@ export function rerunBasis(s: RunSettings): RerunBasis {
   const from = s.bookingsFrom;
   // Pools inside the config file come with --config; the library's settings object has no file to name.
   const bookings = from === undefined || 'config' in from ? undefined : from;
-  return { ...(s.configFile ? { config: s.configFile } : {}), ...(bookings ? { bookings } : {}), flags, reportDir: s.reportDir };
+  // The network's variables (a proxy with credentials by its variable, never its value); its flags are the target's (RunReport.target.network).
+  const variables = networkVariables(s.network);
+  return { ...(s.configFile ? { config: s.configFile } : {}), ...(bookings ? { bookings } : {}), flags, reportDir: s.reportDir, ...(variables.length ? { variables } : {}) };
 }

@@ -618,7 +618,8 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
     ...(health.transient ? { transient: health.transient } : {}),
     ...(halted ? { incomplete: `${halted}: ${sent} of ${units.length} cases run` } : {}),
     ...(plan.generation && plan.generation.examples > 0
-      ? { generation: { seed: plan.generation.seed, examples: plan.generation.examples, languagesFrom: plan.generation.languagesFrom } } : {}),
+      // The languages too: a re-run command pins them (--languages), so it sends the same values without asking the target.
+      ? { generation: { seed: plan.generation.seed, examples: plan.generation.examples, languagesFrom: plan.generation.languagesFrom, languages: plan.generation.languages } } : {}),
     ...(hasLatencyLimit(plan.latency) ? { latencyGate: plan.latency } : {}),
     ...(before.drift ? { drift: before.drift } : {}),
     coverage: coverage.report(plan.minCoverage),

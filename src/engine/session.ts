@@ -11,7 +11,7 @@ import { EnvironmentError, UsageError } from '../core/errors.js';
 import { makeRedactor, redactUserInfo, type Redactor } from '../core/redact.js';
 import type { Target } from '../core/types.js';
 import { secretsOf, type RunPlan } from './plan.js';
-import { discoverLanguages } from './languages.js';
+import { discoverLanguages, pinnedLanguages } from './languages.js';
 import type { EngineDeps } from './run.js';
 import type { MockOptions, RunningMock } from '../mock/index.js';
 import { startMockInWorker } from '../mock/in-worker.js';
@@ -125,7 +125,9 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     // With --case (a re-run of one case from a report) GetLanguages is asked even when it is not among
     // the operations: the full run that made the report asked it, and the generated cases must be its.
     const asked = s.caseFilter ? [...s.operations, { name: 'GetLanguages' }] : s.operations;
-    const langs = s.examples > 0 ? await discoverLanguages(target, s.bindings, asked, transport, s.shard !== undefined) : undefined;
+    // Languages given with --languages (a re-run command carries its run's) are used as given: nothing is asked.
+    const langs = s.examples <= 0 ? undefined : s.languages ? pinnedLanguages(s.languages.values, s.languages.source)
+      : await discoverLanguages(target, s.bindings, asked, transport, s.shard !== undefined);
     const plan: RunPlan = {
       target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
       negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed,

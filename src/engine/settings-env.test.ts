@@ -47,6 +47,7 @@ describe('every run setting from the environment', () => {
     ['CONFORMANCE_EQUIVALENCE', 'no', (s) => s.equivalence, false],
     ['CONFORMANCE_SEED', '99', (s) => s.seed, 99],
     ['CONFORMANCE_EXAMPLES', '0', (s) => s.examples, 0],
+    ['CONFORMANCE_LANGUAGES', 'de, sv', (s) => s.languages, { values: ['de', 'sv'], source: 'environment variable CONFORMANCE_LANGUAGES' }],
   ];
   test.for(cases)('%s=%s', ([name, value, pick, want]) => {
     expect(pick(resolve({ ...target, [name]: value }))).toEqual(want);

@@ -91,6 +91,12 @@ export interface RunSettings {
   readonly seed: number;
   /** Generated cases per operation; 0 turns generation off. */
   readonly examples: number;
+  /**
+   * The values of `language` for generated cases, pinned (--languages, CONFORMANCE_LANGUAGES, config
+   * `languages`), and where they were given: the target's GetLanguages is not asked. A re-run command
+   * carries the languages its run used, so it sends the same values even where it cannot ask the target.
+   */
+  readonly languages?: { readonly values: readonly string[]; readonly source: string };
   /** The bookings state-changing calls may consume (./bookings.ts); undefined: the embedded mock's, or none. */
   readonly bookings?: BookingPools;
   /** Run only the cases whose id matches one of these (--case, repeatable; `*` and `?` glob). */
@@ -163,6 +169,7 @@ export const RUN_ENV = {
   expectations: 'CONFORMANCE_EXPECTATIONS',
   seed: 'CONFORMANCE_SEED',
   examples: 'CONFORMANCE_EXAMPLES',
+  languages: 'CONFORMANCE_LANGUAGES',
   bookings: 'CONFORMANCE_BOOKINGS_FILE',
   github: 'GITHUB_ACTIONS',
   'skip-operations': 'CONFORMANCE_SKIP_OPERATIONS',
@@ -213,6 +220,7 @@ export const RUN_OPTIONS = {
   shard: { type: 'string' },
   seed: { type: 'string' },
   examples: { type: 'string' },
+  languages: { type: 'string' },
   bookings: { type: 'string' },
   case: { type: 'string', multiple: true },
   list: { type: 'boolean' },
@@ -757,6 +765,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     giveUpAfter: in_.int('give-up-after', 'giveUpAfter', 0, 1_000_000) ?? DEFAULT_TRANSPORT.giveUpAfter!,
     seed: in_.int('seed', 'seed', 0, 2 ** 31 - 1) ?? DEFAULT_SEED,
     examples: in_.int('examples', 'examples', 0, 1000) ?? DEFAULT_EXAMPLES,
+    ...languagesOf(in_),
     ...bookingsSetting(in_, env, where),
     ...caseFilterOf(f.case),
     ...(f.github || env.GITHUB_ACTIONS === 'true' ? { github: true } : {}),
@@ -769,6 +778,20 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     ...((f['fail-on-drift'] ?? in_.bool('fail-on-drift', 'failOnDrift')) ? { failOnDrift: true } : {}),
     ...minCoverageOf(in_),
   };
+}
+
+/**
+ * --languages a,b (CONFORMANCE_LANGUAGES, config `languages`): the values of `language` the generated
+ * cases take, instead of the target's GetLanguages; each a non-empty code without white space, each
+ * once. A bad one names its source.
+ */
+function languagesOf(in_: Settings): { languages?: { values: readonly string[]; source: string } } {
+  const s = in_.list('languages', 'languages');
+  if (s === undefined) return {};
+  if (s.value.length === 0) bad(s, 'names no language (give the codes, comma-separated: en,de)');
+  const odd = s.value.find((v) => v === '' || /[\s,]/.test(v));
+  if (odd !== undefined) bad(s, `holds ${JSON.stringify(odd)}: a language code has no white space or comma`);
+  return { languages: { values: [...new Set(s.value)], source: s.source } };
 }
 
 /**

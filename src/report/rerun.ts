@@ -6,7 +6,11 @@
  * one case again without overwriting the reports being read. The password is never in it: it is read
  * from CONFORMANCE_PASSWORD (the second account's from CONFORMANCE_OTHER_PASSWORD), set from the
  * report's own variable when that is another one; booking
- * pools given as JSON in a variable are named by that variable, never by their ids.
+ * pools given as JSON in a variable are named by that variable, never by their ids. The network goes
+ * along (the target's flags and RunReport.rerun.variables): a proxy with credentials is named by the
+ * variable holding its URL (CONFORMANCE_PROXY for one given as --proxy), never dropped nor written.
+ * A generated case is re-run with the languages its run used (--languages): its id never depends on
+ * them, and the re-run need not ask the target's GetLanguages.
  */
 import { DEFAULT_PATHS, findOperation, type Group, type Operation } from '../contract/catalogue.js';
 import { EQUIVALENCE_CHECK, isGeneratedCase, NOT_RUN_CHECK, PREFLIGHT_CASE, SEQUENCE_CHECK } from '../core/rows.js';
@@ -69,7 +73,23 @@ function basisFlags(report: RunReport, op: Operation | undefined): string[] {
   ];
 }
 
-/** The assignments before the command: the passwords' variables and a booking variable, by name only (never a value). */
+/**
+ * --languages with the languages the run's generated cases took (RunReport.generation.languages):
+ * the re-run sends the same `language` values and does not ask the target's GetLanguages, which a
+ * re-run may not reach. A case's id never depends on them (src/engine/generate.ts), so a report of
+ * an older version, which does not keep them, still finds its case (the values may differ).
+ */
+function languageFlags(report: RunReport): string[] {
+  const languages = report.generation?.languages;
+  // A code with a comma or white space cannot travel in the comma list: left to the target's answer, as before.
+  if (!languages?.length || languages.some((l) => /[\s,]/.test(l))) return [];
+  return ['--languages', languages.join(',')];
+}
+
+/**
+ * The assignments before the command: the passwords' variables, a booking variable and the network's
+ * secrets by name only (never a value); the network's other variables by their values.
+ */
 function envPrefix(report: RunReport): string {
   const variable = passwordVariableOf(report);
   const out: string[] = [];
@@ -79,6 +99,12 @@ function envPrefix(report: RunReport): string {
   const bookings = report.rerun?.bookings;
   // The run read its pools from this variable: the re-run needs it set (sh stops, saying so, when it is not).
   if (bookings && 'variable' in bookings) out.push(`${bookings.variable}="\${${bookings.variable}:?the run read its booking pools from this variable}"`);
+  // The network: a proxy with credentials (and a passphrase, a header's value) by its variable, which sh
+  // requires set, naming it; a proxy without credentials and NO_PROXY by their values.
+  for (const v of report.rerun?.variables ?? []) {
+    const from = 'value' in v ? v.name : v.from ?? v.name;
+    out.push('value' in v ? `${v.name}=${shellQuote(v.value)}` : `${v.name}="\${${from}:?set ${from} to ${v.required}, as for the run}"`);
+  }
   return out.map((x) => `${x} `).join('');
 }
 
@@ -104,6 +130,7 @@ export function rerunCommand(report: RunReport, row: ResultRow): string | undefi
     '--seed', String(report.generation?.seed ?? 16),
     // A hand-written or negative case needs no generation (and no GetLanguages); a generated one its budget.
     '--examples', generated ? String(report.generation?.examples ?? 0) : '0',
+    ...(generated ? languageFlags(report) : []),
     // A directory of its own beneath the run's (`reports/` for a report that does not say): never over the reports being read.
     '--report-dir', `${(report.rerun?.reportDir ?? 'reports').replace(/\/+$/, '') || '.'}/${rerunSlug(row.operation, row.case, allBindings && report.bindings.length > 1 ? 'all' : bindings)}`,
   ];

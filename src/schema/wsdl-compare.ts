@@ -16,6 +16,12 @@ import type { DriftDifference, DriftPlace as CoreDriftPlace } from '../core/type
 export type Severity = 'breaking' | 'compatible';
 /** Which way a schema component's values travel: sent by the client, or read by it. */
 export type Direction = 'request' | 'response';
+/**
+ * A direction, or 'both' for a named type no message reaches through declared content
+ * (unreachedTypes): its values travel only in open content, either way, so each difference takes
+ * the stricter of its rule's two readings.
+ */
+type Way = Direction | 'both';
 
 interface Rule { readonly request: Severity; readonly response: Severity; readonly reason: string }
 const both = (s: Severity, reason: string): Rule => ({ request: s, response: s, reason });
@@ -158,6 +164,37 @@ class Comparer {
         if (!ck.has(kind)) this.add('port_added', undefined, { service: cs.name, binding: kind }, undefined, tp.port, `a ${kind} port more`);
       }
     }
+    this.unreachedTypes();
+  }
+
+  /**
+   * The contract's named types no message reached through declared content, compared by name with
+   * the target's of that name (issue 41): the contract documents values a client meets only in open
+   * content (TransferRate: NonStaticTransfer leaves its content open, so no element declares
+   * `rates`), and a client reading them by the contract's definition breaks when the target defines
+   * them otherwise (the real service's TransferRate has element content, not a decimal text with a
+   * currency attribute). Which way they travel no declaration says: 'both', the stricter reading.
+   * A type the target does not declare at all is not listed: nothing of the target's says it is gone.
+   */
+  unreachedTypes(): void {
+    const own = `{${this.c.targetNamespace}}`;
+    const reached = new Set([...this.c.types.keys()].filter((k) => (['request', 'response'] as const).some((d) => this.#seen.has(`t\u0000${k}\u0000${d}`))));
+    const basesOf = (k: string) => { const d = this.c.types.get(k); return d?.kind === 'complex' ? d.bases ?? [] : []; };
+    // A base is compared within each type that extends it (its content is theirs): reached with them.
+    for (const k of [...reached]) for (const b of basesOf(k)) reached.add(b);
+    const unreached = [...this.c.types.keys()].filter((k) => k.startsWith(own) && !reached.has(k));
+    // Among those, the most derived stands for its bases (NonStaticTransfer within Transfer within StaticTransfer).
+    const based = new Set(unreached.flatMap(basesOf));
+    for (const k of unreached) {
+      // Skipped too: one an earlier unreached type reached (its differences are listed there).
+      if (based.has(k) || this.#seen.has(`t\u0000${k}\u0000both`)) continue;
+      const cd = this.c.types.get(k)!;
+      const local = k.slice(own.length);
+      const td = this.t.types.get(qkey({ ns: this.t.targetNamespace, local }));
+      if (!td) continue;
+      this.#seen.add(`t\u0000${k}\u0000both`);
+      this.def(cd, td, 'both', { type: local }, local);
+    }
   }
 
   binding(service: string, kind: BindingKind, cName: QName, tName: QName): void {
@@ -244,7 +281,7 @@ class Comparer {
     return p.element ? `element ${this.show(p.element, side)}` : p.type ? `type ${this.show(p.type, side)}` : 'nothing';
   }
 
-  globalElement(cq: QName, tq: QName, dir: Direction): void {
+  globalElement(cq: QName, tq: QName, dir: Way): void {
     const seen = `e\u0000${qkey(cq)}\u0000${dir}`;
     if (this.#seen.has(seen)) return;
     this.#seen.add(seen);
@@ -259,12 +296,12 @@ class Comparer {
     this.typeRef(ce.type, te.type, dir, place, cq.local);
   }
 
-  nillable(c: boolean, t: boolean, dir: Direction, place: DriftPlace): void {
+  nillable(c: boolean, t: boolean, dir: Way, place: DriftPlace): void {
     if (c === t) return;
     this.add(t ? 'became_nillable' : 'no_longer_nillable', dir, place, `nillable=${c}`, `nillable=${t}`, t ? 'may now be nil' : 'may no longer be nil');
   }
 
-  typeRef(cr: TypeRef | undefined, tr: TypeRef | undefined, dir: Direction, place: DriftPlace, path: string): void {
+  typeRef(cr: TypeRef | undefined, tr: TypeRef | undefined, dir: Way, place: DriftPlace, path: string): void {
     if (isAnyType(cr)) {
       if (!isAnyType(tr)) this.add('open_content_declared', dir, { ...place, path }, 'xs:anyType', this.showRef(tr, 't'), `declared as ${this.showRef(tr, 't')} where the contract leaves the content open`);
       return;
@@ -304,7 +341,7 @@ class Comparer {
     return (side === 'c' ? this.c : this.t).types.get(qkey(r.named));
   }
 
-  def(c: TypeDef, t: TypeDef, dir: Direction, place: DriftPlace, path: string): void {
+  def(c: TypeDef, t: TypeDef, dir: Way, place: DriftPlace, path: string): void {
     if (c.kind !== t.kind) {
       this.add('type_changed', dir, { ...place, path }, `a ${c.kind} type`, `a ${t.kind} type`, `a ${t.kind} type, not a ${c.kind} one`);
       return;
@@ -313,7 +350,7 @@ class Comparer {
     else this.complex(c, t as ComplexDef, dir, place, path);
   }
 
-  simple(c: SimpleDef, t: SimpleDef, dir: Direction, place: DriftPlace, path: string): void {
+  simple(c: SimpleDef, t: SimpleDef, dir: Way, place: DriftPlace, path: string): void {
     const at = { ...place, path };
     if (c.base || t.base) {
       if (!c.base || !t.base) this.add('type_changed', dir, at, this.showRef(c.base, 'c'), this.showRef(t.base, 't'), `derived from ${this.showRef(t.base, 't')}, not ${this.showRef(c.base, 'c')}`);
@@ -339,7 +376,7 @@ class Comparer {
     if ((c.union?.length ?? 0) !== (t.union?.length ?? 0)) this.add('type_changed', dir, at, `union of ${c.union?.length ?? 0}`, `union of ${t.union?.length ?? 0}`, 'another union');
   }
 
-  complex(c: ComplexDef, t: ComplexDef, dir: Direction, place: DriftPlace, path: string): void {
+  complex(c: ComplexDef, t: ComplexDef, dir: Way, place: DriftPlace, path: string): void {
     const named = (ps: readonly Particle[], side: 'c' | 't') => {
       const out = new Map<string, Extract<Particle, { kind: 'element' }>>();
       for (const p of ps) {
@@ -395,7 +432,7 @@ class Comparer {
     this.attributes(c.attributes, t.attributes, dir, place, path, c.anyAttribute);
   }
 
-  attributes(c: readonly AttributeDecl[], t: readonly AttributeDecl[], dir: Direction, place: DriftPlace, path: string, cOpen: boolean): void {
+  attributes(c: readonly AttributeDecl[], t: readonly AttributeDecl[], dir: Way, place: DriftPlace, path: string, cOpen: boolean): void {
     for (const ca of c) {
       const ta = t.find((a) => this.key(a.name, 't') === this.key(ca.name, 'c'));
       const at = { ...place, path: `${path}/@${ca.name.local}` };

@@ -50,6 +50,8 @@ export interface ComplexDef {
   readonly mixed: boolean;
   /** simpleContent: the type of the text. */
   readonly textType?: TypeRef;
+  /** The qkeys of the types it extends, nearest first (their particles are in `particles`): a base is reached through its extensions. */
+  readonly bases?: readonly string[];
 }
 
 export interface SimpleDef {
@@ -293,6 +295,7 @@ function resolveParticles(def: TypeDef, elements: Map<string, ElementDecl>, type
   if (def.kind === 'simple' || depth > 32) return def;
   const out: Particle[] = [];
   const attributes = [...def.attributes];
+  const bases: string[] = [];
   let anyAttribute = def.anyAttribute;
   for (const p of def.particles) {
     if (p.kind !== 'element') { out.push(p); continue; }
@@ -304,6 +307,7 @@ function resolveParticles(def: TypeDef, elements: Map<string, ElementDecl>, type
       if (base?.kind === 'complex') {
         const b = resolveParticles(base, elements, types, groups, depth + 1) as ComplexDef;
         out.push(...b.particles);
+        bases.push(p.name.local, ...(b.bases ?? []));
         attributes.unshift(...b.attributes);
         anyAttribute ||= b.anyAttribute;
       }
@@ -313,7 +317,7 @@ function resolveParticles(def: TypeDef, elements: Map<string, ElementDecl>, type
       out.push(p.type && 'anon' in p.type ? { ...p, type: { anon: resolveParticles(p.type.anon, elements, types, groups, depth + 1) } } : p);
     }
   }
-  return { ...def, particles: out, attributes, anyAttribute };
+  return { ...def, particles: out, attributes, anyAttribute, ...(bases.length ? { bases } : {}) };
 }
 
 /** Read a WSDL 1.1 document. Throws XmlError when it is not XML or not a WSDL 1.1 definitions document. */

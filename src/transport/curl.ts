@@ -8,9 +8,9 @@
  * letter case (the password-case variant) is made by the command from the variable with tr, when the
  * password is ASCII (tr swaps exactly the letters JavaScript does there); otherwise it stays "***".
  */
-import type { HttpRequest, NetworkOptions } from '../core/types.js';
+import type { HttpRequest, NetworkOptions, ProxySetting, RerunVariable } from '../core/types.js';
 import { secretForms, swapCase } from '../core/redact.js';
-import { proxyFor, proxyPassword } from './proxy.js';
+import { PROXY_PASSWORD_VARIABLE, proxyFor, proxyPassword } from './proxy.js';
 
 export const PASSWORD_VARIABLE = 'CONFORMANCE_PASSWORD';
 /** The variable the second account's password is read from (--other-user; issue 33), unless target.otherPasswordEnv names another. */
@@ -78,24 +78,75 @@ export function curlNetworkArgs(url: string, net: NetworkOptions | undefined): s
   return out;
 }
 
+/** Whether the proxies are the explicit one (--proxy, CONFORMANCE_PROXY, target.proxy: the same for both schemes), not the environment's per scheme. */
+function explicitProxy(net: NetworkOptions): ProxySetting | undefined {
+  const p = net.httpsProxy ?? net.httpProxy;
+  const explicit = p && (p.variable === undefined || p.variable === PROXY_VARIABLE) && net.httpProxy?.url === net.httpsProxy?.url;
+  return explicit ? p : undefined;
+}
+
 /**
  * The flags of `conformance run` that give a re-run the same network (the report keeps them; its
  * re-run commands add them): TLS files, --insecure-tls, each header (one from a variable as
- * `env:VAR`), and a proxy given as a flag or config key without credentials. A proxy from the
- * environment, or with credentials, is left to the environment (CONFORMANCE_PROXY, HTTPS_PROXY...),
- * which the re-run reads as the run did.
+ * `env:VAR`), and the explicit proxy (--proxy, CONFORMANCE_PROXY, target.proxy) when it holds no
+ * password. A proxy with a password, and the environment's proxies and NO_PROXY, travel as the
+ * variables of networkVariables, never as a value.
  */
 export function networkFlags(net: NetworkOptions | undefined): string[] {
   if (!net) return [];
   const out: string[] = [];
-  const proxy = net.httpsProxy ?? net.httpProxy;
-  if (proxy && proxy.variable === undefined && net.httpProxy?.url === net.httpsProxy?.url && proxyPassword(proxy.url) === undefined) out.push('--proxy', proxy.url);
+  const proxy = explicitProxy(net);
+  if (proxy?.passwordVariable) out.push('--proxy', withoutPassword(proxy.url));
+  else if (proxy && proxyPassword(proxy.url) === undefined) out.push('--proxy', proxy.url);
   if (net.insecureTls) out.push('--insecure-tls');
   if (net.caFile) out.push('--ca-file', net.caFile);
   if (net.clientPfx) out.push('--client-pfx', net.clientPfx);
   else if (net.clientCert && net.clientKey) out.push('--client-cert', net.clientCert, '--client-key', net.clientKey);
   for (const h of net.headers ?? []) out.push('--header', `${h.name}: ${h.variable ? `env:${h.variable}` : h.value}`);
   return out;
+}
+
+/**
+ * The environment variables a re-run command sets before `npx conformance run` so that it takes the
+ * run's network (src/report/rerun.ts, RerunBasis.variables), the flags above aside:
+ *
+ * - a proxy with a password, by the variable holding the whole URL: the one it came from (HTTPS_PROXY,
+ *   https_proxy, HTTP_PROXY, http_proxy, CONFORMANCE_PROXY), and CONFORMANCE_PROXY for one given as
+ *   --proxy (read there for both schemes, as --proxy is); `required`: the command stops, naming it,
+ *   when it is not set, and never holds its value;
+ * - a proxy of the environment without a password, by its value (HTTPS_PROXY=http://proxy:3128);
+ * - the hosts that bypassed a proxy, as no_proxy (read before NO_PROXY) by its value;
+ * - the client PKCS#12's passphrase and each header taken from a variable, `required` too.
+ *
+ * - a proxy whose URL names its user and whose password came from a variable of its own
+ *   (ProxySetting.passwordVariable: CONFORMANCE_PROXY_PASSWORD, or the one target.proxyPasswordEnv
+ *   names), by its URL without the password (the flag, or its variable by value) and
+ *   CONFORMANCE_PROXY_PASSWORD, `required`, taken from that variable when it is another one.
+ */
+export function networkVariables(net: NetworkOptions | undefined): RerunVariable[] {
+  if (!net) return [];
+  const out: RerunVariable[] = [];
+  const add = (v: RerunVariable) => { if (!out.some((x) => x.name === v.name)) out.push(v); };
+  const explicit = explicitProxy(net);
+  const proxies = explicit ? [{ ...explicit, variable: explicit.variable ?? PROXY_VARIABLE }] : [net.httpsProxy, net.httpProxy].filter((p): p is ProxySetting => p !== undefined);
+  for (const p of proxies) {
+    if (p.passwordVariable) {
+      if (!explicit && p.variable) add({ name: p.variable, value: withoutPassword(p.url) });
+      add({ name: PROXY_PASSWORD_VARIABLE, required: 'the proxy\'s password', ...(p.passwordVariable !== PROXY_PASSWORD_VARIABLE ? { from: p.passwordVariable } : {}) });
+    } else if (proxyPassword(p.url) !== undefined) add({ name: p.variable ?? PROXY_VARIABLE, required: 'the proxy URL with its credentials' });
+    else if (!explicit && p.variable) add({ name: p.variable, value: p.url });
+  }
+  if (proxies.length && net.noProxy) add({ name: 'no_proxy', value: net.noProxy });
+  if (net.clientPfx && net.pfxPassphraseVariable) add({ name: net.pfxPassphraseVariable, required: 'the client PKCS#12 passphrase' });
+  for (const h of net.headers ?? []) if (h.variable) add({ name: h.variable, required: `the ${h.name} header` });
+  return out;
+}
+
+/** A proxy URL without its password (its user kept): what a re-run names beside the password's variable. */
+function withoutPassword(url: string): string {
+  const u = new URL(url);
+  u.password = '';
+  return u.href.replace(/\/$/, '');
 }
 
 /** Quote for a POSIX shell. */

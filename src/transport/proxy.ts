@@ -55,3 +55,5 @@ export function networkSecrets(net: NetworkOptions | undefined): string[] {
   ].filter((s): s is string => s !== undefined && s !== '');
 }
 
+/** The variable a proxy's password comes from when its URL names only the user (engine/network-settings.ts), and a re-run command sets. */
+export const PROXY_PASSWORD_VARIABLE = 'CONFORMANCE_PROXY_PASSWORD';
