@@ -24,6 +24,8 @@ export const E2E_FILES = [
   'suites/network.test.ts',
   'src/mock/direct.test.ts',
   'suites/trust.test.ts',
+  // Issue 41: the network failure matrix, each case a command run as a process against real TLS servers and proxies.
+  'suites/network-failures.test.ts',
 ];
 
 export const shared = {

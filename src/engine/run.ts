@@ -27,7 +27,7 @@ import { createHash } from 'node:crypto';
 import { hasLatencyLimit, latencyGateRows } from './latency-gate.js';
 import { curlCommand, networkFlags } from '../transport/curl.js';
 import type { Transport } from '../transport/client.js';
-import { diagnoseUnits, preflight, settleWsdlHints } from './diagnose.js';
+import { diagnoseUnits, preflight, settleWsdlHints, stopDiagnosis, type UnitsDiagnosis } from './diagnose.js';
 import { exchangeUnit } from './exchange.js';
 import { poolOf, POOL_NAMES } from './bookings.js';
 import type { EngineDeps } from './deps.js';
@@ -438,6 +438,16 @@ function bookingsOf(plan: RunPlan, units: readonly Unit[], used: readonly Bookin
 }
 
 
+/** What the preflight says of a host that the watch's judgement says better (and first). */
+const PREFLIGHT_TOLD: ReadonlySet<string> = new Set(['host_unreachable', 'plain_http_port', 'tls_closed', 'wsdl_not_found']);
+
+/** Why nothing more is sent, when the transport's watch stopped the run at once (src/transport/watch.ts). */
+function stoppedAtOnce(transport: Transport): string | undefined {
+  const j = transport.judgement;
+  if (!j) return undefined;
+  return j.kind === 'refused' ? `the target refused the run (${j.code}: see the diagnosis)` : `the target is down (${j.code}: see the diagnosis)`;
+}
+
 /**
  * Run a whole plan and build the (redacted) report; `units` narrows it to some of the plan's units
  * (a shard), the report keeping the plan's bindings and operations.
@@ -497,7 +507,7 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
       const u = units[i]!;
       await stageOpen(i);
       try {
-        halted ??= deps.stopped?.();
+        halted ??= deps.stopped?.() ?? stoppedAtOnce(deps.transport);
         if (halted) {
           perUnit[i] = notRunRows(plan, new RowMaker(redact), u, `not run: ${halted}`);
           continue;
@@ -514,22 +524,33 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
       }
     }
   }));
-  halted ??= deps.stopped?.();
+  halted ??= deps.stopped?.() ?? stoppedAtOnce(deps.transport);
   // FLAKY: the failed read cases sent again, once the main pass is over (./flaky.ts).
   if (!halted) {
     const again = await resendFailures(units, perUnit, (u) => resendUnit(plan, { ...deps, onFailedAnswers: undefined }, u, failedAnswers.get(u)),
       { ...(deps.transport.options.deadline !== undefined ? { deadline: deps.transport.options.deadline } : {}), atOnce, stopped: () => deps.stopped?.() });
     perUnit.splice(0, perUnit.length, ...again.rows);
   }
-  const after = diagnoseUnits(plan, units, perUnit);
-  const ran = [...before.rows, ...perUnit.flat(), ...after.rows];
+  // The target refused the run or was down from its first answers (transport/watch.ts): that is the
+  // whole diagnosis, first; the few answers before it are not the service's, so no row fails against
+  // an operation, and what the units would conclude (credentials, paths) is not said.
+  const judged = deps.transport.judgement;
+  if (judged) {
+    const why = `not judged: ${stoppedAtOnce(deps.transport)}`;
+    for (const [i, rs] of perUnit.entries()) if (rs) perUnit[i] = rs.map((r) => (r.status === 'failed' ? { ...r, status: 'skipped', message: `${why} (${r.message})`, findings: [] } : r));
+  }
+  const after: UnitsDiagnosis = judged ? { diagnosis: [], rows: [], untested: [], reachedServices: new Set() } : diagnoseUnits(plan, units, perUnit);
+  const ran = [...(judged ? [] : before.rows), ...perUnit.flat(), ...after.rows];
   // The latency gate judges what was answered, last: its rows are about every case of a cell.
   const gated = hasLatencyLimit(plan.latency) ? latencyGateRows({ results: ran, bindings: plan.bindings, operations: plan.operations.map((o) => o.name) }, plan.latency) : [];
   const results = gated.length > 0 ? [...ran, ...gated] : ran;
   const health = tally.summary(plan.maxTransient ?? DEFAULT_MAX_TRANSIENT);
   // That nothing was tested is said first: it explains everything below it; an unhealthy target before the rest.
   const first = (d: Diagnosis) => d.code === NOTHING_TESTED;
-  const diagnosis = [...after.diagnosis.filter(first), ...(health.diagnosis ? [health.diagnosis] : []), ...settleWsdlHints(before, after.reachedServices),
+  // Its words may quote the gateway's page: redacted as every row is.
+  const stop = judged ? [stopDiagnosis(judged, plan.target)].map((d) => ({ ...d, message: redact(d.message) })) : [];
+  const preflightSaid = judged ? before.diagnosis.filter((d) => !PREFLIGHT_TOLD.has(d.code ?? '')) : settleWsdlHints(before, after.reachedServices);
+  const diagnosis = [...stop, ...after.diagnosis.filter(first), ...(health.diagnosis && !judged ? [health.diagnosis] : []), ...preflightSaid,
     ...after.diagnosis.filter((d) => !first(d)),
     // What no sequence could test, and how to enable it (authorization across accounts without a second account).
     ...sequenceNotes(plan)];

@@ -108,6 +108,8 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     transport = new Transport({
       concurrency: s.concurrency, timeoutMs: s.timeoutMs, maxBodyBytes: s.maxBodyBytes, maxRps: s.maxRps,
       deadline: s.deadlineMs ? Math.min(startedAt, Date.now()) + s.deadlineMs : undefined, insecureTls: s.insecureTls, giveUpAfter: s.giveUpAfter,
+      // A target that refuses us, or is down from its first answers, stops the run at once (transport/watch.ts).
+      judgeTarget: true,
       ...(s.network ? { network: s.network } : {}),
     });
     // The caller may stop it from now on (an interrupt during the language discovery below).

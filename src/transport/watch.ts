@@ -1,0 +1,179 @@
+/**
+ * Whether the target refuses the run as a whole, judged as the answers come (issue 41): a network
+ * that will not let us through does not heal by being asked again, and a target down for every
+ * request is an outage to say within seconds, not a thousand exchanges retried to their limit.
+ *
+ * Every attempt the transport makes (retries included) is shown to the watch, which reads it as
+ * one of:
+ * - a refusal of the whole target: a proxy's 407 (or its refusal to open a tunnel), a TLS handshake
+ *   refused or a certificate not trusted, a name that does not resolve, an https connection closed
+ *   right after the handshake without a word (a client certificate missing or refused: the server
+ *   of the issue does that) or before TLS began (a network that demands its proxy drops direct
+ *   connections), a 401/403 page that is not the service's (the contract answers credentials in
+ *   band, never with a page: a gateway in front of it). Each has a count of answers in a row after
+ *   which it is judged: one where a single answer says it all (a 407, an untrusted certificate), a
+ *   few where one could be chance (a closed connection, a 401 page);
+ * - a transient answer (./transient.ts): before the target has given one answer of its own,
+ *   `giveUpAfter` of them in a row (the setting that already says how many silent failures end the
+ *   run's patience with a host) are an outage. After that, a transient answer is the noise
+ *   --max-transient judges at the end of the run: a burst at the start shorter than that does not stop
+ *   a run, and a target with a few percent of noise is never stopped here;
+ * - an answer of the target's own (any other response), which ends the watch's probation;
+ * - anything else (a refused port: the preflight and --give-up-after judge those).
+ *
+ * While on probation (no answer of the target's own yet), the transport keeps at most
+ * PROBATION_CONCURRENCY exchanges in flight, so that a target refusing everything gets a handful of
+ * requests before the judgement, not --concurrency more. A WSDL fetch (the preflight's) answered
+ * does not end probation: a web server may serve the WSDL while the service behind it is down.
+ */
+import { createHash } from 'node:crypto';
+import type { Exchange, NetworkOptions, ProxySetting } from '../core/types.js';
+import type { StopCode } from '../core/verdict.js';
+import { bypassesProxy, proxyFor } from './proxy.js';
+import { isHtmlPage, transientOf } from './transient.js';
+
+/** Exchanges in flight at most until the target has answered once. */
+export const PROBATION_CONCURRENCY = 2;
+
+/** What the watch concluded: the run stops, and why. */
+export interface Judgement {
+  /** A refusal that will not heal, or an outage (every first answer transient). */
+  readonly kind: 'refused' | 'outage';
+  readonly code: StopCode;
+  /** The target's origin (scheme, host and port: never a path or query, which may hold the password). */
+  readonly origin: string;
+  /** What the transport said of the last attempt (its error message), or what the answer was. */
+  readonly detail: string;
+  /** The proxy the attempt went through, if any. */
+  readonly proxy?: ProxySetting;
+  /** A proxy is set for the URL's scheme but NO_PROXY let the URL go direct. */
+  readonly bypassed?: boolean;
+  /** The answer's status, content type and a few words of its page (a gateway's refusal). */
+  readonly status?: number;
+  readonly contentType?: string;
+  readonly page?: string;
+  /** Attempts in a row that made the judgement, and attempts seen in all. */
+  readonly inRow: number;
+  readonly attempts: number;
+}
+
+type Reading =
+  | { readonly as: 'answer' }
+  | { readonly as: 'neutral' }
+  | { readonly as: 'transient'; readonly what: string }
+  | { readonly as: 'refusal'; readonly code: StopCode; readonly after: number; readonly always: boolean; readonly print: string; readonly extra?: Partial<Judgement> };
+
+/** A request for a service's WSDL (the preflight's, drift's). */
+function isWsdlFetch(url: string): boolean {
+  return /\?wsdl$/i.test(url);
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/** A few words of a page: its title, else its text, without markup. */
+export function pageWords(body: Buffer): string {
+  const text = body.subarray(0, 4096).toString('utf8');
+  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
+  const words = (title ?? text.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+  return words.length > 80 ? `${words.slice(0, 77)}...` : words;
+}
+
+function looksXml(body: Buffer): boolean {
+  return body.subarray(0, 256).toString('latin1').replace(/^\xEF\xBB\xBF/, '').trimStart().startsWith('<') && !isHtmlPage(undefined, body);
+}
+
+/** Counts attempts and judges the target (see the module's comment). */
+export class TargetWatch {
+  #onProbation = true;
+  #attempts = 0;
+  /** The refusal being counted (its print) and how many in a row. */
+  #refusal: { print: string; n: number } | undefined;
+  #transientInRow = 0;
+
+  constructor(readonly net: NetworkOptions | undefined, readonly giveUpAfter: number) {}
+
+  /** No answer of the target's own yet. */
+  get onProbation(): boolean {
+    return this.#onProbation;
+  }
+
+  /**
+   * Read one attempt; the judgement when it makes one. `afterHeaders`: the attempt failed after its
+   * response's headers arrived (a reset mid-answer, not a connection closed before any answer).
+   */
+  attempt(url: string, ex: Pick<Exchange, 'response' | 'error'>, afterHeaders: boolean): Judgement | undefined {
+    this.#attempts++;
+    const r = this.#read(url, ex, afterHeaders);
+    if (r.as === 'neutral') return undefined;
+    if (r.as === 'answer') {
+      if (!isWsdlFetch(url)) this.#onProbation = false;
+      this.#refusal = undefined;
+      this.#transientInRow = 0;
+      return undefined;
+    }
+    const base = { origin: originOf(url), detail: ex.error?.message ?? `HTTP ${ex.response?.status}`, attempts: this.#attempts, ...this.#route(url) };
+    if (r.as === 'transient') {
+      this.#refusal = undefined;
+      if (!this.#onProbation) return undefined;
+      this.#transientInRow++;
+      if (this.giveUpAfter > 0 && this.#transientInRow >= this.giveUpAfter) {
+        return { kind: 'outage', code: 'target_down', ...base, detail: r.what, inRow: this.#transientInRow };
+      }
+      return undefined;
+    }
+    if (!r.always && !this.#onProbation) return undefined;
+    this.#transientInRow = 0;
+    const n = this.#refusal?.print === r.print ? this.#refusal.n + 1 : 1;
+    this.#refusal = { print: r.print, n };
+    return n >= r.after ? { kind: 'refused', code: r.code, ...base, ...r.extra, inRow: n } : undefined;
+  }
+
+  /** The proxy a URL goes through, and whether NO_PROXY let it bypass one. */
+  #route(url: string): Pick<Judgement, 'proxy' | 'bypassed'> {
+    const proxy = proxyFor(url, this.net);
+    if (proxy) return { proxy };
+    const set = url.startsWith('https:') ? this.net?.httpsProxy : this.net?.httpProxy;
+    return set && bypassesProxy(url, this.net?.noProxy) ? { bypassed: true } : {};
+  }
+
+  #read(url: string, ex: Pick<Exchange, 'response' | 'error'>, afterHeaders: boolean): Reading {
+    const res = ex.response;
+    if (res) {
+      if (res.status === 407) return { as: 'refusal', code: 'proxy_refused', after: 1, always: true, print: '407', extra: { status: 407 } };
+      // The contract answers wrong credentials in band: a 401/403 that is not XML is a page of something in front of the service.
+      if ((res.status === 401 || res.status === 403) && !looksXml(res.body)) {
+        const print = `${res.status} ${createHash('sha1').update(res.body).digest('base64')}`;
+        return { as: 'refusal', code: 'gateway_refusal', after: 3, always: false, print,
+          extra: { status: res.status, page: pageWords(res.body), ...(res.headers['content-type'] ? { contentType: res.headers['content-type'] } : {}) } };
+      }
+      const kind = transientOf(ex);
+      if (kind) return { as: 'transient', what: `HTTP ${res.status}${isHtmlPage(res.headers['content-type'], res.body) ? ' HTML page' : ''}` };
+      return { as: 'answer' };
+    }
+    const err = ex.error;
+    if (!err) return { as: 'neutral' };
+    const https = url.startsWith('https:');
+    // Reset while connecting or during the handshake (ECONNRESET; Node's words for a close before TLS), not closed after it ("other side closed").
+    const before = !afterHeaders && /before secure TLS connection|ECONNRESET/i.test(err.message);
+    if (err.code === 'transport_error' && /^the proxy /.test(err.message)) {
+      return { as: 'refusal', code: 'proxy_refused', after: 1, always: /\b407\b/.test(err.message), print: err.message };
+    }
+    if (before && (https || this.#route(url).bypassed)) return { as: 'refusal', code: 'closed_before_tls', after: 2, always: false, print: 'before' };
+    if (err.code === 'tls_error') {
+      return { as: 'refusal', code: /not signed by a CA|signed neither by/.test(err.message) ? 'tls_untrusted' : 'tls_refused', after: 1, always: true, print: err.message };
+    }
+    if (err.code === 'unknown_host') return { as: 'refusal', code: 'unknown_host', after: /ENOTFOUND/.test(err.message) ? 1 : 2, always: true, print: 'dns' };
+    // An https connection closed with no answer at all, the handshake done: the server would not have us.
+    if (err.code === 'connection_reset' && https && !afterHeaders && !before) {
+      return this.#onProbation ? { as: 'refusal', code: 'tls_closed', after: 2, always: false, print: 'closed' } : { as: 'transient', what: 'connection closed' };
+    }
+    if (transientOf(ex)) return { as: 'transient', what: err.code === 'timeout' ? 'time-out' : afterHeaders ? 'connection reset half-way through the answer' : 'connection reset' };
+    return { as: 'neutral' };
+  }
+}
