@@ -109,7 +109,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
       concurrency: s.concurrency, timeoutMs: s.timeoutMs, maxBodyBytes: s.maxBodyBytes, maxRps: s.maxRps,
       deadline: s.deadlineMs ? Math.min(startedAt, Date.now()) + s.deadlineMs : undefined, insecureTls: s.insecureTls, giveUpAfter: s.giveUpAfter,
       // A target that refuses us, or is down from its first answers, stops the run at once (transport/watch.ts).
-      judgeTarget: true,
+      judgeTarget: [target.bookUrl, target.searchUrl, target.transfersUrl],
       ...(s.network ? { network: s.network } : {}),
     });
     // The caller may stop it from now on (an interrupt during the language discovery below).

@@ -53,8 +53,11 @@ export interface TransportOptions {
    * answers in a row before any answer of the target's own stop the transport at once (`judgement`
    * says why); until the target has answered once, at most PROBATION_CONCURRENCY exchanges are in
    * flight. What reaches a target for a command (a run, a recording) turns it on; off by default.
+   * Given the target's base URLs, a refusal of one of them (a request's part is the longest base its
+   * URL starts with) while others are not judged gives up on that one only (`judgements`; one down is
+   * left to --max-transient); the transport stops once every one is judged.
    */
-  readonly judgeTarget?: boolean;
+  readonly judgeTarget?: boolean | readonly string[];
 }
 
 /** Bodies up to this size are read without asking the budget (most answers: no waiting, no bookkeeping). */
@@ -261,6 +264,9 @@ export class Transport {
   /** The target's judge (judgeTarget), what it concluded, and the failed exchanges whose response headers had come. */
   readonly #watch: TargetWatch | undefined;
   #judgement: Judgement | undefined;
+  /** Per part of the target judged (#partOf), its judgement; and the target's base URLs, longest first (judgeTarget's URLs). */
+  readonly #judged = new Map<string, Judgement>();
+  readonly #bases: readonly string[] | undefined;
   readonly #afterHeaders = new WeakSet<Exchange>();
   /** Requests sent (handed to the dispatcher), retries included. */
   #sent = 0;
@@ -281,6 +287,18 @@ export class Transport {
     const extra = this.#opts.network?.headers ?? [];
     this.#extraHeaders = extra.length ? Object.fromEntries(extra.map((h) => [h.name, h.value])) : undefined;
     this.#watch = this.#opts.judgeTarget ? new TargetWatch(this.#opts.network, this.#opts.giveUpAfter ?? 0) : undefined;
+    const urls = Array.isArray(this.#opts.judgeTarget) ? this.#opts.judgeTarget as readonly string[] : [];
+    this.#bases = urls.length ? [...new Set(urls.map((u) => u.replace(/\/+$/, '')))].sort((a, b) => b.length - a.length) : undefined;
+  }
+
+  /** The part of the target a URL is sent to: the longest of its base URLs the URL starts with, else the URL's origin. */
+  #partOf(url: string): string {
+    return this.#bases?.find((b) => url === b || url.startsWith(`${b}/`) || url.startsWith(`${b}?`)) ?? originOf(url);
+  }
+
+  /** Every origin the watch judged (given up on, or the transport stopped), in the order judged. */
+  get judgements(): readonly Judgement[] {
+    return [...this.#judged.values()];
   }
 
   /** Why the watch stopped the transport (judgeTarget), if it did: a refusal of the whole target, or an outage. */
@@ -297,7 +315,12 @@ export class Transport {
   #judge(req: HttpRequest, ex: Exchange): void {
     if (!this.#watch || this.#judgement || ex.error?.code === 'not_sent' || ex.error?.code === 'deadline_exceeded') return;
     const wasOnProbation = this.#watch.onProbation;
-    const j = this.#watch.attempt(req.url, ex, this.#afterHeaders.has(ex));
+    const part = this.#partOf(req.url);
+    const j = this.#watch.attempt(req.url, ex, this.#afterHeaders.has(ex), part);
+    if (j && !this.#judged.has(part)) this.#judged.set(part, j);
+    // A part judged while others of the target are not: a refused one is given up on (#notSent); one
+    // down is left to the retries and --max-transient (one broken service of three is the run's finding).
+    if (j && this.#bases && this.#bases.some((b) => !this.#judged.has(b))) return;
     if (j) {
       this.#judgement = j;
       this.stop(j.kind === 'refused' ? `the target refused the run (${j.code})` : `the target is down (${j.inRow} transient answers in a row before any answer of its own)`);
@@ -495,9 +518,11 @@ export class Transport {
     this.#held.set(to, n);
   }
 
-  /** Why a request to `host` is not sent now, if it is not. */
-  #notSent(host: string): string | undefined {
-    return this.#stopped ?? this.#gaveUp.get(host);
+  /** Why a request to `host` (for `url`) is not sent now, if it is not. */
+  #notSent(host: string, url: string): string | undefined {
+    const judged = this.#judged.size ? this.#judged.get(this.#partOf(url)) : undefined;
+    const refused = judged?.kind === 'refused' ? judged : undefined;
+    return this.#stopped ?? this.#gaveUp.get(host) ?? (refused ? `${refused.origin} refused the run (${refused.code})` : undefined);
   }
 
   async #exchange(req: HttpRequest, host: string): Promise<Exchange> {
@@ -505,10 +530,10 @@ export class Transport {
     if (deadline !== undefined && Date.now() >= deadline) {
       return { request: req, error: { code: 'deadline_exceeded', message: 'the run\'s overall deadline passed before this request was sent' } };
     }
-    const before = this.#notSent(host);
+    const before = this.#notSent(host, req.url);
     if (before) return { request: req, error: { code: 'not_sent', message: `not sent: ${before}` } };
     const go = await this.#acquire();
-    const waited = this.#notSent(host);
+    const waited = this.#notSent(host, req.url);
     if (waited) {
       // Its turn passes on (a rate bound's queue waits for it), and its slot too.
       go();
@@ -629,6 +654,15 @@ function abortable(p: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Pr
       (e) => { signal.removeEventListener('abort', onAbort); reject(e); },
     );
   });
+}
+
+/** The origin of a URL (scheme, host, port), or the URL itself when it is none. */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
 }
 
 /** The host (and port) a request goes to: what giving up is counted by. */

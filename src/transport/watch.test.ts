@@ -162,4 +162,44 @@ describe('the transport with judgeTarget', () => {
       await new Promise<void>((r) => server.close(() => r()));
     }
   });
+
+  test('a target on two hosts: one refusing is given up on alone, one down is left to --max-transient; both judged stop the transport', async () => {
+    const counts = { refusing: 0, down: 0, fine: 0 };
+    const serve = (name: keyof typeof counts, status: number, type: string, body: string) => new Promise<string>((resolve) => {
+      const server = createServer((req, res) => { counts[name]++; req.resume(); res.writeHead(status, { 'content-type': type }).end(body); });
+      servers.push(server);
+      server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/svc`));
+    });
+    const servers: import('node:http').Server[] = [];
+    try {
+      const refusing = await serve('refusing', 407, 'text/html', '<html><title>proxy</title></html>');
+      const down = await serve('down', 500, 'text/html', '<html><title>down</title></html>');
+      const fine = await serve('fine', 200, 'text/xml', '<ok/>');
+      const t = new Transport({ judgeTarget: [refusing, fine], giveUpAfter: 3, concurrency: 4 });
+      const sendAll = (url: string, n: number) => Promise.all(Array.from({ length: n }, () => t.send({ method: 'GET', url, headers: {} })));
+      const [toRefusing] = await Promise.all([sendAll(refusing, 10), sendAll(fine, 10)]);
+      expect(t.judgement).toBeUndefined();
+      expect(t.judgements.map((j) => j.code)).toEqual(['proxy_refused']);
+      expect(counts.refusing).toBeLessThanOrEqual(2);
+      expect(toRefusing.filter((x) => x.error?.code === 'not_sent').length).toBeGreaterThanOrEqual(8);
+      expect(counts.fine).toBe(10);
+      await t.close();
+
+      const two = new Transport({ judgeTarget: [down, fine], giveUpAfter: 3, concurrency: 4 });
+      await Promise.all(Array.from({ length: 8 }, () => two.send({ method: 'GET', url: down, headers: {} })));
+      // Down, but the other host is not judged: nothing given up, every request sent.
+      expect(counts.down).toBe(8);
+      expect(two.judgement).toBeUndefined();
+      await two.close();
+
+      const both = new Transport({ judgeTarget: [refusing, down], giveUpAfter: 3, concurrency: 4 });
+      await both.send({ method: 'GET', url: refusing, headers: {} });
+      for (let i = 0; i < 3; i++) await both.send({ method: 'GET', url: down, headers: {} });
+      expect(both.judgement).toMatchObject({ code: 'target_down' });
+      expect((await both.send({ method: 'GET', url: down, headers: {} })).error?.code).toBe('not_sent');
+      await both.close();
+    } finally {
+      await Promise.all(servers.map((s) => new Promise<void>((r) => s.close(() => r()))));
+    }
+  });
 });

@@ -21,6 +21,13 @@
  * - an answer of the target's own (any other response), which ends the watch's probation;
  * - anything else (a refused port: the preflight and --give-up-after judge those).
  *
+ * A refusal is judged per part of the target (`key`: the transport's, one per base URL of the
+ * target, book, search and transfers): where the target's services are apart and only one refuses,
+ * the transport gives up on that one (as the preflight gives up on a host that does not answer) and
+ * the others are tested; the run stops when every part of the target is judged. A part down while
+ * others are not judged is left to --max-transient at the end of the run (one broken service of three
+ * is a finding of the run, not an outage of the target).
+ *
  * While on probation (no answer of the target's own yet), the transport keeps at most
  * PROBATION_CONCURRENCY exchanges in flight, so that a target refusing everything gets a handful of
  * requests before the judgement, not --concurrency more. A WSDL fetch (the preflight's) answered
@@ -92,13 +99,15 @@ function looksXml(body: Buffer): boolean {
 export class TargetWatch {
   #onProbation = true;
   #attempts = 0;
-  /** The refusal being counted (its print) and how many in a row. */
-  #refusal: { print: string; n: number } | undefined;
-  #transientInRow = 0;
+  /** Per part of the target (`key`), the refusal being counted (its print) and how many in a row. */
+  readonly #refusal = new Map<string, { print: string; n: number }>();
+  /** Per part, transient answers in a row; the parts that gave an answer of their own. */
+  readonly #transientInRow = new Map<string, number>();
+  readonly #answered = new Set<string>();
 
   constructor(readonly net: NetworkOptions | undefined, readonly giveUpAfter: number) {}
 
-  /** No answer of the target's own yet. */
+  /** No answer of the target's own yet (from any of its origins). */
   get onProbation(): boolean {
     return this.#onProbation;
   }
@@ -107,30 +116,35 @@ export class TargetWatch {
    * Read one attempt; the judgement when it makes one. `afterHeaders`: the attempt failed after its
    * response's headers arrived (a reset mid-answer, not a connection closed before any answer).
    */
-  attempt(url: string, ex: Pick<Exchange, 'response' | 'error'>, afterHeaders: boolean): Judgement | undefined {
+  attempt(url: string, ex: Pick<Exchange, 'response' | 'error'>, afterHeaders: boolean, key = originOf(url)): Judgement | undefined {
     this.#attempts++;
-    const r = this.#read(url, ex, afterHeaders);
+    const r = this.#read(url, ex, afterHeaders, key);
     if (r.as === 'neutral') return undefined;
+    const origin = originOf(url);
     if (r.as === 'answer') {
-      if (!isWsdlFetch(url)) this.#onProbation = false;
-      this.#refusal = undefined;
-      this.#transientInRow = 0;
-      return undefined;
-    }
-    const base = { origin: originOf(url), detail: ex.error?.message ?? `HTTP ${ex.response?.status}`, attempts: this.#attempts, ...this.#route(url) };
-    if (r.as === 'transient') {
-      this.#refusal = undefined;
-      if (!this.#onProbation) return undefined;
-      this.#transientInRow++;
-      if (this.giveUpAfter > 0 && this.#transientInRow >= this.giveUpAfter) {
-        return { kind: 'outage', code: 'target_down', ...base, detail: r.what, inRow: this.#transientInRow };
+      if (!isWsdlFetch(url)) {
+        this.#onProbation = false;
+        this.#answered.add(key);
       }
+      this.#refusal.delete(key);
+      this.#transientInRow.delete(key);
       return undefined;
     }
-    if (!r.always && !this.#onProbation) return undefined;
-    this.#transientInRow = 0;
-    const n = this.#refusal?.print === r.print ? this.#refusal.n + 1 : 1;
-    this.#refusal = { print: r.print, n };
+    const fresh = !this.#answered.has(key);
+    const base = { origin, detail: ex.error?.message ?? `HTTP ${ex.response?.status}`, attempts: this.#attempts, ...this.#route(url) };
+    if (r.as === 'transient') {
+      this.#refusal.delete(key);
+      if (!fresh) return undefined;
+      const n = (this.#transientInRow.get(key) ?? 0) + 1;
+      this.#transientInRow.set(key, n);
+      if (this.giveUpAfter > 0 && n >= this.giveUpAfter) return { kind: 'outage', code: 'target_down', ...base, detail: r.what, inRow: n };
+      return undefined;
+    }
+    if (!r.always && !fresh) return undefined;
+    this.#transientInRow.delete(key);
+    const last = this.#refusal.get(key);
+    const n = last?.print === r.print ? last.n + 1 : 1;
+    this.#refusal.set(key, { print: r.print, n });
     return n >= r.after ? { kind: 'refused', code: r.code, ...base, ...r.extra, inRow: n } : undefined;
   }
 
@@ -142,7 +156,7 @@ export class TargetWatch {
     return set && bypassesProxy(url, this.net?.noProxy) ? { bypassed: true } : {};
   }
 
-  #read(url: string, ex: Pick<Exchange, 'response' | 'error'>, afterHeaders: boolean): Reading {
+  #read(url: string, ex: Pick<Exchange, 'response' | 'error'>, afterHeaders: boolean, key: string): Reading {
     const res = ex.response;
     if (res) {
       if (res.status === 407) return { as: 'refusal', code: 'proxy_refused', after: 1, always: true, print: '407', extra: { status: 407 } };
@@ -171,7 +185,7 @@ export class TargetWatch {
     if (err.code === 'unknown_host') return { as: 'refusal', code: 'unknown_host', after: /ENOTFOUND/.test(err.message) ? 1 : 2, always: true, print: 'dns' };
     // An https connection closed with no answer at all, the handshake done: the server would not have us.
     if (err.code === 'connection_reset' && https && !afterHeaders && !before) {
-      return this.#onProbation ? { as: 'refusal', code: 'tls_closed', after: 2, always: false, print: 'closed' } : { as: 'transient', what: 'connection closed' };
+      return this.#answered.has(key) ? { as: 'transient', what: 'connection closed' } : { as: 'refusal', code: 'tls_closed', after: 2, always: false, print: 'closed' };
     }
     if (transientOf(ex)) return { as: 'transient', what: err.code === 'timeout' ? 'time-out' : afterHeaders ? 'connection reset half-way through the answer' : 'connection reset' };
     return { as: 'neutral' };
