@@ -14,7 +14,7 @@ import type { Diagnosis, ResultRow, SettingKey, Target, UntestedCell } from '../
 import { redactUserInfo } from '../core/redact.js';
 import { hostOf, type Transport } from '../transport/client.js';
 import { proxyPassword } from '../transport/proxy.js';
-import type { Judgement } from '../transport/watch.js';
+import { MID_RUN_FACTOR, type Judgement } from '../transport/watch.js';
 import { curlCommand } from '../transport/curl.js';
 import { skipReason, type RunPlan, type Unit } from './plan.js';
 import { driftOfExchange, driftReportOf, driftSources } from './drift.js';
@@ -152,6 +152,10 @@ export function stopDiagnosis(j: Judgement, target: Pick<Target, 'bookUrl' | 'se
           + `never with a page, so something in front of it refuses the requests: ${fix}`;
       }
       case 'target_down':
+        if (j.midRun) {
+          return `the target ${j.origin} went down during the run: ${j.inRow} answers in a row were transient (the last: ${j.detail}): no verdict on the contract (an outage, exit 4): `
+            + `try again when it is up (once it has answered, the run stops after ${MID_RUN_FACTOR} × --give-up-after ${j.inRow / MID_RUN_FACTOR} transient answers in a row)`;
+        }
         return `the target ${j.origin} is down: its first ${j.inRow} answers were all transient (the last: ${j.detail}), and none was its own: `
           + `no verdict on the contract (an outage, exit 4): try again when it is up (the run stops after --give-up-after ${j.inRow} transient answers in a row at its start)`;
     }

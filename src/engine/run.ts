@@ -531,13 +531,19 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
       { ...(deps.transport.options.deadline !== undefined ? { deadline: deps.transport.options.deadline } : {}), atOnce, stopped: () => deps.stopped?.() });
     perUnit.splice(0, perUnit.length, ...again.rows);
   }
-  // The target refused the run or was down from its first answers (transport/watch.ts): that is the
-  // whole diagnosis, first; the few answers before it are not the service's, so no row fails against
-  // an operation, and what the units would conclude (credentials, paths) is not said.
+  // The target refused the run or was down (transport/watch.ts): that is the whole diagnosis, first;
+  // what the units would conclude (credentials, paths) is not said. No row fails against an operation
+  // for it: before any answer of the target's own, every failure is of answers that are not the
+  // service's (a gateway's page); after (a target gone down mid-run), those of the exchanges it left
+  // without an answer of its own, the service's findings kept.
   const judged = deps.transport.judgement;
   if (judged) {
     const why = `not judged: ${stoppedAtOnce(deps.transport)}`;
-    for (const [i, rs] of perUnit.entries()) if (rs) perUnit[i] = rs.map((r) => (r.status === 'failed' ? { ...r, status: 'skipped', message: `${why} (${r.message})`, findings: [] } : r));
+    const answered = deps.transport.answered;
+    const notService = (r: ResultRow) => !answered || (r.findings.length > 0 && r.findings.every((f) => f.code === 'transient_answer' || f.code === 'no_response'));
+    for (const [i, rs] of perUnit.entries()) {
+      if (rs) perUnit[i] = rs.map((r) => (r.status === 'failed' && notService(r) ? { ...r, status: 'skipped', message: `${why} (${r.message})`, findings: [] } : r));
+    }
   }
   const after: UnitsDiagnosis = judged ? { diagnosis: [], rows: [], untested: [], reachedServices: new Set() } : diagnoseUnits(plan, units, perUnit);
   const ran = [...(judged ? [] : before.rows), ...perUnit.flat(), ...after.rows];

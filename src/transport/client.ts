@@ -306,6 +306,11 @@ export class Transport {
     return this.#judgement;
   }
 
+  /** Whether the target gave an answer of its own (judgeTarget: the watch's probation is over). */
+  get answered(): boolean {
+    return this.#watch !== undefined && !this.#watch.onProbation;
+  }
+
   /** Requests sent so far (retries included). */
   get sent(): number {
     return this.#sent;

@@ -42,9 +42,16 @@ describe('an outage: giveUpAfter transient answers in a row before any answer of
   test('a burst shorter than giveUpAfter at the start, then answers: never judged, and later noise neither', () => {
     const w = new TargetWatch(undefined, 5);
     const burst = Array.from({ length: 4 }, () => [URL_, PAGE500] as [string, typeof PAGE500]);
-    const later = Array.from({ length: 50 }, () => [URL_, PAGE500] as [string, typeof PAGE500]);
+    // Then noise: four gateway pages in a row at most, between answers.
+    const later = Array.from({ length: 60 }, (_, i) => [URL_, i % 5 === 4 ? answer(200, SOAP) : PAGE500] as [string, Pick<Exchange, 'response'>]);
     expect(feed(w, [...burst, [URL_, answer(200, SOAP)], ...later])).toBeUndefined();
     expect(w.onProbation).toBe(false);
+  });
+
+  test('a target gone down during the run: MID_RUN_FACTOR × giveUpAfter transient answers in a row after its answers', () => {
+    const pages = (n: number) => Array.from({ length: n }, () => [URL_, PAGE500] as [string, typeof PAGE500]);
+    expect(feed(new TargetWatch(undefined, 5), [[URL_, answer(200, SOAP)], ...pages(19), [URL_, answer(200, SOAP)], ...pages(19)])).toBeUndefined();
+    expect(feed(new TargetWatch(undefined, 5), [[URL_, answer(200, SOAP)], ...pages(25)])).toMatchObject({ at: 21, code: 'target_down', inRow: 20, midRun: true });
   });
 
   test('3% noise (a seeded sequence) is never an outage', () => {
@@ -52,6 +59,11 @@ describe('an outage: giveUpAfter transient answers in a row before any answer of
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     const attempts = Array.from({ length: 2000 }, () => [URL_, random() < 0.03 ? PAGE500 : answer(200, SOAP)] as [string, Pick<Exchange, 'response'>]);
     expect(feed(new TargetWatch(undefined, 5), attempts)).toBeUndefined();
+  });
+
+  test('time-outs are --give-up-after\'s (the transport gives up on a silent host), not the watch\'s', () => {
+    const timeout = error('timeout', 'no complete response within 400 ms');
+    expect(feed(new TargetWatch(undefined, 2), [[URL_, timeout], [URL_, timeout], [URL_, timeout]])).toBeUndefined();
   });
 
   test('--give-up-after 0: never judged early', () => {

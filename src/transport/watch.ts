@@ -13,13 +13,14 @@
  *   band, never with a page: a gateway in front of it). Each has a count of answers in a row after
  *   which it is judged: one where a single answer says it all (a 407, an untrusted certificate), a
  *   few where one could be chance (a closed connection, a 401 page);
- * - a transient answer (./transient.ts): before the target has given one answer of its own,
+ * - a transient answer (./transient.ts: a gateway page, a reset; not a time-out): before the target has given one answer of its own,
  *   `giveUpAfter` of them in a row (the setting that already says how many silent failures end the
- *   run's patience with a host) are an outage. After that, a transient answer is the noise
- *   --max-transient judges at the end of the run: a burst at the start shorter than that does not stop
- *   a run, and a target with a few percent of noise is never stopped here;
+ *   run's patience with a host) are an outage; after it has answered, MID_RUN_FACTOR times as many
+ *   (a target gone down during the run). Anything less is the noise --max-transient judges at the end
+ *   of the run: a burst at the start shorter than that does not stop a run, and a target with a few
+ *   percent of noise is never stopped here;
  * - an answer of the target's own (any other response), which ends the watch's probation;
- * - anything else (a refused port: the preflight and --give-up-after judge those).
+ * - anything else (a refused port, a time-out: the preflight and --give-up-after judge those).
  *
  * A refusal is judged per part of the target (`key`: the transport's, one per base URL of the
  * target, book, search and transfers): where the target's services are apart and only one refuses,
@@ -38,6 +39,13 @@ import type { Exchange, NetworkOptions, ProxySetting } from '../core/types.js';
 import type { StopCode } from '../core/verdict.js';
 import { bypassesProxy, proxyFor } from './proxy.js';
 import { isHtmlPage, transientOf } from './transient.js';
+
+/**
+ * Transient answers in a row that judge a part of the target down once it has answered, in
+ * multiples of giveUpAfter: 20 by default, which 3% (or even 20%) of independent noise practically
+ * never gives, and a target gone down mid-run gives within seconds.
+ */
+export const MID_RUN_FACTOR = 4;
 
 /** Exchanges in flight at most until the target has answered once. */
 export const PROBATION_CONCURRENCY = 2;
@@ -62,6 +70,8 @@ export interface Judgement {
   /** Attempts in a row that made the judgement, and attempts seen in all. */
   readonly inRow: number;
   readonly attempts: number;
+  /** An outage after the part had answered (it went down during the run). */
+  readonly midRun?: boolean;
 }
 
 type Reading =
@@ -134,10 +144,11 @@ export class TargetWatch {
     const base = { origin, detail: ex.error?.message ?? `HTTP ${ex.response?.status}`, attempts: this.#attempts, ...this.#route(url) };
     if (r.as === 'transient') {
       this.#refusal.delete(key);
-      if (!fresh) return undefined;
       const n = (this.#transientInRow.get(key) ?? 0) + 1;
       this.#transientInRow.set(key, n);
-      if (this.giveUpAfter > 0 && n >= this.giveUpAfter) return { kind: 'outage', code: 'target_down', ...base, detail: r.what, inRow: n };
+      // After answers of its own, a part that goes down mid-run takes MID_RUN_FACTOR times as many in a row (noise never does that).
+      const limit = this.giveUpAfter * (fresh ? 1 : MID_RUN_FACTOR);
+      if (this.giveUpAfter > 0 && n >= limit) return { kind: 'outage', code: 'target_down', ...base, detail: r.what, inRow: n, midRun: !fresh };
       return undefined;
     }
     if (!r.always && !fresh) return undefined;
@@ -187,7 +198,9 @@ export class TargetWatch {
     if (err.code === 'connection_reset' && https && !afterHeaders && !before) {
       return this.#answered.has(key) ? { as: 'transient', what: 'connection closed' } : { as: 'refusal', code: 'tls_closed', after: 2, always: false, print: 'closed' };
     }
-    if (transientOf(ex)) return { as: 'transient', what: err.code === 'timeout' ? 'time-out' : afterHeaders ? 'connection reset half-way through the answer' : 'connection reset' };
+    // A time-out is --give-up-after's: the transport gives up on a host that stops answering (client.ts #note).
+    if (err.code === 'timeout') return { as: 'neutral' };
+    if (transientOf(ex)) return { as: 'transient', what: afterHeaders ? 'connection reset half-way through the answer' : 'connection reset' };
     return { as: 'neutral' };
   }
 }
