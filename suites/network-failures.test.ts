@@ -54,6 +54,7 @@ let page500: Counted;
 let resetting: Counted;
 let gateway: Counted;
 let burst: Counted;
+let dying: Counted;
 let otherCa: { cert: string; key: string };
 
 /** An HTTP server on loopback counting requests, answering each with `answer` (its number from 1). */
@@ -144,6 +145,11 @@ beforeAll(async () => {
     req.resume();
     res.writeHead(500, { 'content-type': 'text/html' }).end(PAGE('502 Bad Gateway'));
   });
+  dying = await countingServer((req, res, n) => {
+    if (n <= 40) return toMock(req, res);
+    req.resume();
+    res.writeHead(503, { 'content-type': 'text/html' }).end(PAGE('503 Service Unavailable'));
+  });
   const dir = tempDir('other-ca');
   const self = selfSignedCert(dir);
   const { writeFileSync } = await import('node:fs');
@@ -155,7 +161,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all([front, authed, viaGate, gate, page500, resetting, gateway, burst].map((s) => s?.close()));
+  await Promise.all([front, authed, viaGate, gate, page500, resetting, gateway, burst, dying].map((s) => s?.close()));
   await mock?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });
@@ -242,6 +248,21 @@ describe.each(COMMANDS)('$name against a network that refuses it', (command) => 
     // Measured 1-3 s on 2 cores; the issue's bound.
     expect(r.ms).toBeLessThanOrEqual(15_000);
     expect(command.failedRows(dir)).toEqual([]);
+  }, 60_000);
+});
+
+describe('a target gone down during the run', () => {
+  test('it answered 40 requests, then a gateway page to every one: exit 4 within 15 s, saying it went down, its earlier findings kept', async () => {
+    const dir = join(work, 'dying');
+    const r = await runCli(COMMANDS[0]!.args(dying.url, dir), ENV, 60_000);
+    expect(r.code, r.stdout + r.stderr).toBe(4);
+    expect(firstHint(r)).toMatch(/the target http:\/\/127\.0\.0\.1:\d+ went down during the run: 20 answers in a row were transient.*--give-up-after 5/);
+    expect(r.ms).toBeLessThanOrEqual(15_000);
+    const report = readReport(dir);
+    expect(report.summary.passed).toBeGreaterThan(0);
+    expect(COMMANDS[0]!.failedRows(dir)).toEqual([]);
+    // A few dozen requests, not the matrix's thousand retried.
+    expect(dying.received()).toBeLessThan(40 + 40);
   }, 60_000);
 });
 
