@@ -377,7 +377,10 @@ export interface Diagnosis {
    * `not_this_service`, `host_unreachable`, `plain_http_port`, `url_holds_service_path`,
    * `wsdl_not_found`, `wsdl_not_served`, `other_namespace`, `operation_not_called`, `tls_closed` (an https target closed the
    * connection without an answer: a client certificate it wants or refuses), `sequence_not_planned` (a note: what no
-   * sequence tested and how to enable it, e.g. authorization across accounts without a second account).
+   * sequence tested and how to enable it, e.g. authorization across accounts without a second account);
+   * an error with one of core/verdict.ts STOP_CODES (`proxy_refused`, `tls_untrusted`, `tls_refused`, `tls_closed`,
+   * `closed_before_tls`, `unknown_host`, `gateway_refusal`, `target_down`): the target refused the run or was down,
+   * and the run stopped at once (an OUTAGE, exit 4).
    */
   readonly code?: string;
 }
