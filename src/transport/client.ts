@@ -268,8 +268,6 @@ export class Transport {
   readonly #judged = new Map<string, Judgement>();
   readonly #bases: readonly string[] | undefined;
   readonly #afterHeaders = new WeakSet<Exchange>();
-  /** Requests sent (handed to the dispatcher), retries included. */
-  #sent = 0;
 
   constructor(opts: Partial<TransportOptions> = {}) {
     this.#opts = { ...DEFAULT_TRANSPORT, ...opts };
@@ -309,11 +307,6 @@ export class Transport {
   /** Whether the target gave an answer of its own (judgeTarget: the watch's probation is over). */
   get answered(): boolean {
     return this.#watch !== undefined && !this.#watch.onProbation;
-  }
-
-  /** Requests sent so far (retries included). */
-  get sent(): number {
-    return this.#sent;
   }
 
   /** Show the watch one attempt; a judgement stops everything at once (in flight: aborted, `not_sent`). */
@@ -568,7 +561,6 @@ export class Transport {
     let answered = false;
     try {
       go();
-      this.#sent++;
       const res = await abortable(request(req.url, {
         method: req.method,
         headers: this.#extraHeaders ? withExtraHeaders(this.#extraHeaders, req.headers) : req.headers,
