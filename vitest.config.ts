@@ -27,6 +27,8 @@ export const E2E_FILES = [
   // Issue 40's field soak: 24 default full runs through a proxy and TLS against the mock with 3%
   // transient faults (about 60 s each, mostly the remote pace; 4 at a time: about 8 min).
   'suites/field-soak.test.ts',
+  // Issue 41: the network failure matrix, each case a command run as a process against real TLS servers and proxies.
+  'suites/network-failures.test.ts',
 ];
 
 export const shared = {

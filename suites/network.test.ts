@@ -100,8 +100,10 @@ describe('proxies', () => {
       // Without them the proxy refuses: a clear failure, not a pass.
       const refused = await cli(runArgs(mock.url, 'proxy-refused', '--proxy', authed.url), ENV);
       expect(refused.code).toBe(4);
-      expect(refused.out).toContain('the proxy demands credentials (HTTP 407 Proxy Authentication Required)');
+      // The first line of the diagnosis says so, naming the proxy and the setting; the run stopped at the first refusal (issue 41).
+      expect(refused.out).toMatch(/^Diagnosis:\n {2}✗ the proxy http:\/\/127\.0\.0\.1:\d+ demands credentials \(HTTP 407 Proxy Authentication Required\): give them in --proxy/m);
       expect(authed.counts.refused).toBeGreaterThan(0);
+      expect(authed.counts.refused).toBeLessThanOrEqual(2);
     } finally {
       await authed.close();
     }

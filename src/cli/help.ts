@@ -70,7 +70,7 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = withEnv({
   languages: { value: 'LIST', description: 'the values of language for generated cases, instead of asking the target\'s GetLanguages (a re-run command carries its run\'s)', default: 'the target\'s GetLanguages' },
   bookings: { value: 'FILE', description: 'the booking pools state-changing calls consume, each booking once (JSON: cancel, amend, specialRequest, transfers); CONFORMANCE_BOOKINGS holds the JSON itself', default: 'generated for the mock, none remote', env: 'CONFORMANCE_BOOKINGS_FILE' },
   'max-failures': { value: 'N', description: 'stop sending after N failed rows; the reports say the run is incomplete', default: 'none' },
-  'give-up-after': { value: 'N', description: 'stop sending to a service after N time-outs or connection failures in a row (0: never)', default: '5' },
+  'give-up-after': { value: 'N', description: 'stop sending to a service after N time-outs or connection failures in a row; a target whose first N answers are transient is down: the run stops (0: never)', default: '5' },
   'report-dir': { value: 'DIR', description: 'where reports go', default: 'reports' },
   checks: { value: 'LIST', description: 'checks to run, by name', default: 'all' },
   'skip-checks': { value: 'LIST', description: 'checks to leave out, by name', default: 'none' },

@@ -429,7 +429,10 @@ export interface Diagnosis {
    * connection without an answer: a client certificate it wants or refuses), `sequence_not_planned` (a note: what no
    * sequence tested and how to enable it, e.g. authorization across accounts without a second account),
    * `other_login_refused` / `other_login_unproven` (the second account's login refused as a wrong login, or shown on no
-   * binding: its sequences were not tested and the run exits 5 unless something else failed; engine/other-login.ts).
+   * binding: its sequences were not tested and the run exits 5 unless something else failed; engine/other-login.ts);
+   * an error with one of core/verdict.ts STOP_CODES (`proxy_refused`, `tls_untrusted`, `tls_refused`, `tls_closed`,
+   * `closed_before_tls`, `unknown_host`, `gateway_refusal`, `target_down`): the target refused the run or was down,
+   * and the run stopped at once (an OUTAGE, exit 4).
    */
   readonly code?: string;
 }

@@ -5,7 +5,7 @@
  * `verdict` and `exitCode` all come from here, so no two of them can disagree.
  */
 import { DRIFT_CHECK, EXCHANGE_CHECK, OTHER_LOGIN_REFUSED, OTHER_LOGIN_UNPROVEN, rowBindings, untestedExtent } from './rows.js';
-import type { ResultRow, RunReport, Verdict } from './types.js';
+import type { Diagnosis, ResultRow, RunReport, Verdict } from './types.js';
 
 export type { Verdict } from './types.js';
 
@@ -32,6 +32,20 @@ export interface RunVerdict {
   readonly exitCode: number;
   /** Why, in words a headline can carry ("no valid call reached the data path: nothing was tested"). */
   readonly reason: string;
+}
+
+/**
+ * Diagnosis codes of a run stopped at once because the target refused it as a whole or was down
+ * from its first answers (src/transport/watch.ts judges, src/engine/diagnose.ts words it): an
+ * OUTAGE (exit 4), whatever rows the few answers before the judgement left.
+ */
+export const STOP_CODES = ['proxy_refused', 'tls_untrusted', 'tls_refused', 'tls_closed', 'closed_before_tls', 'unknown_host', 'gateway_refusal', 'target_down'] as const;
+export type StopCode = (typeof STOP_CODES)[number];
+const STOPPING: ReadonlySet<string> = new Set(STOP_CODES);
+
+/** The diagnosis that stopped the run at once, if one did (an error with a STOP_CODES code). */
+export function stoppedBy(report: Pick<RunReport, 'diagnosis'>): Diagnosis | undefined {
+  return report.diagnosis?.find((d) => d.level === 'error' && d.code !== undefined && STOPPING.has(d.code));
 }
 
 /** The words a skipped row carries when the run's deadline stopped it (src/engine/run.ts). */
@@ -114,6 +128,11 @@ export function judgeRun(report: Judged, signal?: number): RunVerdict {
   const rows = report.results;
   if (signal !== undefined) {
     return { verdict: 'INCOMPLETE', exitCode: signal, reason: report.incomplete ?? `interrupted by ${signal === EXIT_SIGTERM ? 'SIGTERM' : 'SIGINT'}` };
+  }
+  // The target refused the run, or was down from its first answers: the run stopped at once (issue 41).
+  const stop = stoppedBy(report);
+  if (stop) {
+    return { verdict: 'OUTAGE', exitCode: EXIT_UNREACHABLE, reason: `the run stopped at once: ${stop.message.split(': ')[0]}` };
   }
   if (nothingAnswered(rows)) {
     return { verdict: 'OUTAGE', exitCode: EXIT_UNREACHABLE, reason: 'the target did not answer a single request: nothing was tested' };

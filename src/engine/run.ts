@@ -28,7 +28,7 @@ import { hasLatencyLimit, latencyGateRows } from './latency-gate.js';
 import { curlCommand, networkFlags } from '../transport/curl.js';
 import { withNetworkPath } from './network-path.js';
 import type { Transport } from '../transport/client.js';
-import { diagnoseUnits, preflight, settleWsdlHints } from './diagnose.js';
+import { diagnoseUnits, preflight, settleWsdlHints, stopDiagnosis, type UnitsDiagnosis } from './diagnose.js';
 import { OtherLoginProof } from './other-login.js';
 import { exchangeUnit } from './exchange.js';
 import { poolOf, POOL_NAMES } from './bookings.js';
@@ -483,6 +483,16 @@ function bookingsOf(plan: RunPlan, units: readonly Unit[], used: readonly Bookin
 }
 
 
+/** What the preflight says of a host that the watch's judgement says better (and first). */
+const PREFLIGHT_TOLD: ReadonlySet<string> = new Set(['host_unreachable', 'plain_http_port', 'tls_closed', 'wsdl_not_found']);
+
+/** Why nothing more is sent, when the transport's watch stopped the run at once (src/transport/watch.ts). */
+function stoppedAtOnce(transport: Transport): string | undefined {
+  const j = transport.judgement;
+  if (!j) return undefined;
+  return j.kind === 'refused' ? `the target refused the run (${j.code}: see the diagnosis)` : `the target is down (${j.code}: see the diagnosis)`;
+}
+
 /**
  * Run a whole plan and build the (redacted) report; `units` narrows it to some of the plan's units
  * (a shard), the report keeping the plan's bindings and operations.
@@ -544,7 +554,7 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
       const u = units[i]!;
       await stageOpen(i);
       try {
-        halted ??= deps.stopped?.();
+        halted ??= deps.stopped?.() ?? stoppedAtOnce(deps.transport);
         if (halted) {
           perUnit[i] = notRunRows(plan, new RowMaker(redact), u, `not run: ${halted}`);
           continue;
@@ -561,27 +571,44 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
       }
     }
   }));
-  halted ??= deps.stopped?.();
+  halted ??= deps.stopped?.() ?? stoppedAtOnce(deps.transport);
   // FLAKY: the failed read cases sent again, once the main pass is over (./flaky.ts).
   if (!halted) {
     const again = await resendFailures(units, perUnit, (u) => resendUnit(plan, { ...deps, onFailedAnswers: undefined }, u, failedAnswers.get(u)),
       { ...(deps.transport.options.deadline !== undefined ? { deadline: deps.transport.options.deadline } : {}), atOnce, stopped: () => deps.stopped?.() });
     perUnit.splice(0, perUnit.length, ...again.rows);
   }
+  // The target refused the run or was down (transport/watch.ts): that is the whole diagnosis, first;
+  // what the units would conclude (credentials, paths) is not said. No row fails against an operation
+  // for it: before any answer of the target's own, every failure is of answers that are not the
+  // service's (a gateway's page); after (a target gone down mid-run), those of the exchanges it left
+  // without an answer of its own, the service's findings kept.
+  const judged = deps.transport.judgement;
+  if (judged) {
+    const why = `not judged: ${stoppedAtOnce(deps.transport)}`;
+    const answered = deps.transport.answered;
+    const notService = (r: ResultRow) => !answered || (r.findings.length > 0 && r.findings.every((f) => f.code === 'transient_answer' || f.code === 'no_response'));
+    for (const [i, rs] of perUnit.entries()) {
+      if (rs) perUnit[i] = rs.map((r) => (r.status === 'failed' && notService(r) ? { ...r, status: 'skipped', message: `${why} (${r.message})`, findings: [] } : r));
+    }
+  }
   // Pool bookings the run's calls found unusable (a transfer booking has no read): the pool's, not the target's.
   const spent = spentUnusable(plan, units, used);
   const unusable = [...(plan.poolCheck?.unusable ?? []), ...spent];
-  const after = diagnoseUnits(plan, units, perUnit, new Set(spent.map(poolKey)));
+  const after: UnitsDiagnosis = judged ? { diagnosis: [], rows: [], untested: [], reachedServices: new Set() } : diagnoseUnits(plan, units, perUnit, new Set(spent.map(poolKey)));
   const login = await otherLogin.report(new RowMaker(redact));
-  const ran = [...before.rows, ...login.rows, ...perUnit.flat(), ...after.rows];
+  const ran = [...(judged ? [] : before.rows), ...login.rows, ...perUnit.flat(), ...after.rows];
   // The latency gate judges what was answered, last: its rows are about every case of a cell.
   const gated = hasLatencyLimit(plan.latency) ? latencyGateRows({ results: ran, bindings: plan.bindings, operations: plan.operations.map((o) => o.name) }, plan.latency) : [];
   const results = gated.length > 0 ? [...ran, ...gated] : ran;
   const health = tally.summary(plan.maxTransient ?? DEFAULT_MAX_TRANSIENT);
   // That nothing was tested is said first: it explains everything below it; an unhealthy target before the rest.
   const first = (d: Diagnosis) => d.code === NOTHING_TESTED;
+  // Its words may quote the gateway's page: redacted as every row is.
+  const stop = judged ? [stopDiagnosis(judged, plan.target)].map((d) => ({ ...d, message: redact(d.message) })) : [];
+  const preflightSaid = judged ? before.diagnosis.filter((d) => !PREFLIGHT_TOLD.has(d.code ?? '')) : settleWsdlHints(before, after.reachedServices);
   // A refused login of the second account next: it explains the skipped rows of its families and the verdict (core/verdict.ts).
-  const diagnosis = [...after.diagnosis.filter(first), ...login.diagnosis, ...(health.diagnosis ? [health.diagnosis] : []), ...settleWsdlHints(before, after.reachedServices),
+  const diagnosis = [...stop, ...after.diagnosis.filter(first), ...login.diagnosis, ...(health.diagnosis && !judged ? [health.diagnosis] : []), ...preflightSaid,
     ...after.diagnosis.filter((d) => !first(d)),
     // What no sequence could test, and how to enable it (authorization across accounts without a second account).
     ...sequenceNotes(plan),

@@ -118,6 +118,8 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     transport = new Transport({
       ...networkTransportOptions(s), concurrency: s.concurrency, maxRps: s.maxRps,
       deadline: s.deadlineMs ? Math.min(startedAt, Date.now()) + s.deadlineMs : undefined, giveUpAfter: s.giveUpAfter,
+      // A target that refuses us, or is down from its first answers, stops the run at once (transport/watch.ts).
+      judgeTarget: [target.bookUrl, target.searchUrl, target.transfersUrl],
     });
     // The caller may stop it from now on (an interrupt during the language discovery below).
     onTransport?.(transport);

@@ -14,6 +14,7 @@ import { request, type Dispatcher } from 'undici';
 import type { Exchange, HttpRequest, NetworkOptions, RetriedAnswer } from '../core/types.js';
 import { createDispatcher, proxyFailure, tlsFailure, withExtraHeaders } from './network.js';
 import { retryDelay, transientOf } from './transient.js';
+import { PROBATION_CONCURRENCY, TargetWatch, type Judgement } from './watch.js';
 
 export interface TransportOptions {
   /** Requests in flight at once. */
@@ -46,6 +47,17 @@ export interface TransportOptions {
   readonly bodyBudgetBytes?: number;
   /** Proxies, TLS files and extra headers (./network.ts); `insecureTls` above still turns verification off. */
   readonly network?: NetworkOptions;
+  /**
+   * Judge the target as the answers come (./watch.ts): a refusal that will not heal (a proxy's 407, a
+   * TLS refusal, a name that does not resolve, a gateway's 401 page) or `giveUpAfter` transient
+   * answers in a row before any answer of the target's own stop the transport at once (`judgement`
+   * says why); until the target has answered once, at most PROBATION_CONCURRENCY exchanges are in
+   * flight. What reaches a target for a command (a run, a recording) turns it on; off by default.
+   * Given the target's base URLs, a refusal of one of them (a request's part is the longest base its
+   * URL starts with) while others are not judged gives up on that one only (`judgements`; one down is
+   * left to --max-transient); the transport stops once every one is judged.
+   */
+  readonly judgeTarget?: boolean | readonly string[];
 }
 
 /** Bodies up to this size are read without asking the budget (most answers: no waiting, no bookkeeping). */
@@ -249,6 +261,13 @@ export class Transport {
   readonly #times = new WeakMap<Exchange, { readonly sentAt: number; readonly doneAt: number }>();
   /** Headers added to every request (--header), beneath the binding's own (the settings refuse those names). */
   readonly #extraHeaders: Record<string, string> | undefined;
+  /** The target's judge (judgeTarget), what it concluded, and the failed exchanges whose response headers had come. */
+  readonly #watch: TargetWatch | undefined;
+  #judgement: Judgement | undefined;
+  /** Per part of the target judged (#partOf), its judgement; and the target's base URLs, longest first (judgeTarget's URLs). */
+  readonly #judged = new Map<string, Judgement>();
+  readonly #bases: readonly string[] | undefined;
+  readonly #afterHeaders = new WeakSet<Exchange>();
 
   constructor(opts: Partial<TransportOptions> = {}) {
     this.#opts = { ...DEFAULT_TRANSPORT, ...opts };
@@ -265,6 +284,48 @@ export class Transport {
     });
     const extra = this.#opts.network?.headers ?? [];
     this.#extraHeaders = extra.length ? Object.fromEntries(extra.map((h) => [h.name, h.value])) : undefined;
+    this.#watch = this.#opts.judgeTarget ? new TargetWatch(this.#opts.network, this.#opts.giveUpAfter ?? 0) : undefined;
+    const urls = Array.isArray(this.#opts.judgeTarget) ? this.#opts.judgeTarget as readonly string[] : [];
+    this.#bases = urls.length ? [...new Set(urls.map((u) => u.replace(/\/+$/, '')))].sort((a, b) => b.length - a.length) : undefined;
+  }
+
+  /** The part of the target a URL is sent to: the longest of its base URLs the URL starts with, else the URL's origin. */
+  #partOf(url: string): string {
+    return this.#bases?.find((b) => url === b || url.startsWith(`${b}/`) || url.startsWith(`${b}?`)) ?? originOf(url);
+  }
+
+  /** Every origin the watch judged (given up on, or the transport stopped), in the order judged. */
+  get judgements(): readonly Judgement[] {
+    return [...this.#judged.values()];
+  }
+
+  /** Why the watch stopped the transport (judgeTarget), if it did: a refusal of the whole target, or an outage. */
+  get judgement(): Judgement | undefined {
+    return this.#judgement;
+  }
+
+  /** Whether the target gave an answer of its own (judgeTarget: the watch's probation is over). */
+  get answered(): boolean {
+    return this.#watch !== undefined && !this.#watch.onProbation;
+  }
+
+  /** Show the watch one attempt; a judgement stops everything at once (in flight: aborted, `not_sent`). */
+  #judge(req: HttpRequest, ex: Exchange): void {
+    if (!this.#watch || this.#judgement || ex.error?.code === 'not_sent' || ex.error?.code === 'deadline_exceeded') return;
+    const wasOnProbation = this.#watch.onProbation;
+    const part = this.#partOf(req.url);
+    const j = this.#watch.attempt(req.url, ex, this.#afterHeaders.has(ex), part);
+    if (j && !this.#judged.has(part)) this.#judged.set(part, j);
+    // A part judged while others of the target are not: a refused one is given up on (#notSent); one
+    // down is left to the retries and --max-transient (one broken service of three is the run's finding).
+    if (j && this.#bases && this.#bases.some((b) => !this.#judged.has(b))) return;
+    if (j) {
+      this.#judgement = j;
+      this.stop(j.kind === 'refused' ? `the target refused the run (${j.code})` : `the target is down (${j.inRow} transient answers in a row before any answer of its own)`);
+    } else if (wasOnProbation && !this.#watch.onProbation) {
+      // Probation is over: the requests waiting for a slot may have one now.
+      for (const w of this.#waiting.splice(0)) w();
+    }
   }
 
   get options(): TransportOptions {
@@ -363,7 +424,8 @@ export class Transport {
       const gap = this.#opts.maxRps ? 1000 / this.#opts.maxRps : 0;
       return () => { this.#lastStart = Math.max(this.#lastStart + gap, performance.now()); };
     }
-    if (this.#active >= this.#opts.concurrency) await new Promise<void>((r) => this.#waiting.push(r));
+    // Woken, a request may find its slot taken again (one came meanwhile): it waits again, first in the queue.
+    for (let first = true; this.#active >= this.#limit(); first = false) await new Promise<void>((r) => (first ? this.#waiting.push(r) : this.#waiting.unshift(r)));
     this.#active++;
     return this.#opts.maxRps ? this.#pace(1000 / this.#opts.maxRps) : () => {};
   }
@@ -389,6 +451,11 @@ export class Transport {
     });
   }
 
+  /** Requests in flight at most now: --concurrency, or fewer while the watch has the target on probation. */
+  #limit(): number {
+    return this.#watch?.onProbation ? Math.min(PROBATION_CONCURRENCY, this.#opts.concurrency) : this.#opts.concurrency;
+  }
+
   #release(): void {
     this.#active--;
     this.#waiting.shift()?.();
@@ -409,6 +476,7 @@ export class Transport {
     const withRetried = (ex: Exchange): Exchange => (retried.length ? { ...ex, retried: [...retried] } : ex);
     for (let attempt = 0; ; attempt++) {
       const ex = await this.#exchange(req, host);
+      this.#judge(req, ex);
       // A retry that is not sent (the service was given up on meanwhile) leaves the failure it retried.
       if (last && ex.error?.code === 'not_sent') {
         if (!hold) this.release(ex);
@@ -416,7 +484,8 @@ export class Transport {
         return withRetried(last);
       }
       const kind = transientOf(ex) ?? (ex.error?.code === 'connection_refused' ? 'connection_refused' : undefined);
-      const wait = kind && attempt < retries ? retryDelay(ex, attempt, this.#opts.deadline) : undefined;
+      // Not once the transport is stopped (an interrupt, the watch's judgement): the retry would not be sent.
+      const wait = kind && attempt < retries && this.#stopped === undefined ? retryDelay(ex, attempt, this.#opts.deadline) : undefined;
       if (wait === undefined) {
         // The body's share of the budget stays with the exchange only when the caller releases it.
         const out = withRetried(ex);
@@ -447,9 +516,11 @@ export class Transport {
     this.#held.set(to, n);
   }
 
-  /** Why a request to `host` is not sent now, if it is not. */
-  #notSent(host: string): string | undefined {
-    return this.#stopped ?? this.#gaveUp.get(host);
+  /** Why a request to `host` (for `url`) is not sent now, if it is not. */
+  #notSent(host: string, url: string): string | undefined {
+    const judged = this.#judged.size ? this.#judged.get(this.#partOf(url)) : undefined;
+    const refused = judged?.kind === 'refused' ? judged : undefined;
+    return this.#stopped ?? this.#gaveUp.get(host) ?? (refused ? `${refused.origin} refused the run (${refused.code})` : undefined);
   }
 
   async #exchange(req: HttpRequest, host: string): Promise<Exchange> {
@@ -457,10 +528,10 @@ export class Transport {
     if (deadline !== undefined && Date.now() >= deadline) {
       return { request: req, error: { code: 'deadline_exceeded', message: 'the run\'s overall deadline passed before this request was sent' } };
     }
-    const before = this.#notSent(host);
+    const before = this.#notSent(host, req.url);
     if (before) return { request: req, error: { code: 'not_sent', message: `not sent: ${before}` } };
     const go = await this.#acquire();
-    const waited = this.#notSent(host);
+    const waited = this.#notSent(host, req.url);
     if (waited) {
       // Its turn passes on (a rate bound's queue waits for it), and its slot too.
       go();
@@ -487,6 +558,7 @@ export class Transport {
       }
       held = need;
     };
+    let answered = false;
     try {
       go();
       const res = await abortable(request(req.url, {
@@ -500,6 +572,7 @@ export class Transport {
         headersTimeout: 0,
         bodyTimeout: 0,
       }), signal);
+      answered = true;
       const chunks: Buffer[] = [];
       let size = 0;
       try {
@@ -544,7 +617,9 @@ export class Transport {
       held = 0;
       const stop = signal.aborted && signal.reason instanceof Stop ? signal.reason : undefined;
       if (stop?.why === 'stopped') return { request: req, error: { code: 'not_sent', message: `not completed: ${stop.detail}` } };
-      return { request: req, error: classify(e, this.#opts, stop?.why, performance.now() - started) };
+      const failed: Exchange = { request: req, error: classify(e, this.#opts, stop?.why, performance.now() - started) };
+      if (answered) this.#afterHeaders.add(failed);
+      return failed;
     } finally {
       this.#inFlight.delete(controller);
       disarm();
@@ -576,6 +651,15 @@ function abortable(p: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Pr
       (e) => { signal.removeEventListener('abort', onAbort); reject(e); },
     );
   });
+}
+
+/** The origin of a URL (scheme, host, port), or the URL itself when it is none. */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
 }
 
 /** The host (and port) a request goes to: what giving up is counted by. */

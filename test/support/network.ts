@@ -38,9 +38,10 @@ export interface TestProxy {
 /**
  * A forward and CONNECT proxy on 127.0.0.1; with `credentials` ("user:pass") it answers 407 without
  * them; with `echo` (a header name) it answers every forwarded request itself with an HTTP 500 SOAP
- * fault that quotes that header's value (a gateway echoing a key: what the redaction must catch).
+ * fault that quotes that header's value (a gateway echoing a key: what the redaction must catch);
+ * `localAddress`: the loopback address its tunnels leave from (a firewall letting only the proxy through tells them so).
  */
-export async function startProxy(credentials?: string, echo?: string): Promise<TestProxy> {
+export async function startProxy(credentials?: string, echo?: string, localAddress?: string): Promise<TestProxy> {
   const counts = { forwarded: 0, tunnels: 0, refused: 0 };
   const auth: string[] = [];
   const headers: IncomingHttpHeaders[] = [];
@@ -84,7 +85,7 @@ export async function startProxy(credentials?: string, echo?: string): Promise<T
     }
     counts.tunnels++;
     const [host, port] = req.url!.split(':');
-    const up = netConnect(Number(port), host!, () => {
+    const up = netConnect({ port: Number(port), host: host!, ...(localAddress ? { localAddress } : {}) }, () => {
       socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
       if (head.length) up.write(head);
       up.pipe(socket);
