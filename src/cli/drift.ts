@@ -24,6 +24,10 @@ import { DRIFT_JSON, DRIFT_MD, driftAnnotations, formatDrift, renderDriftJson, r
 import { readWsdl } from '../schema/wsdl-read.js';
 import { serviceWsdl } from '../schema/wsdl.js';
 import { Transport } from '../transport/client.js';
+import { networkSecrets } from '../transport/proxy.js';
+import { makeRedactor } from '../core/redact.js';
+import { EXIT_UNREACHABLE } from '../core/verdict.js';
+import { stopDiagnosis } from '../engine/diagnose.js';
 import { helpText, parseFlags } from './config.js';
 import { DRIFT_HELP } from './help.js';
 import type { CommandIO } from './run.js';
@@ -118,6 +122,8 @@ export async function driftCommand(argv: string[], io: CommandIO): Promise<numbe
   if (wsdl !== undefined && urlFlag) throw new UsageError(`--wsdl FILE compares a saved WSDL: it takes no target URL (--${urlFlag})`);
   const s = resolveRunSettingsFlags({ ...target, ...(reportDir !== undefined ? { 'report-dir': reportDir } : {}) }, io.env, false);
   let report: DriftReport;
+  /** Why the network stopped drift, when it did (exit 4, said first). */
+  let stopped: string | undefined;
   if (wsdl !== undefined) {
     if (wsdlUrlFlags?.length) throw new UsageError('--wsdl FILE compares a saved WSDL: it takes no --wsdl-url');
     if (!s.embedded) throw new UsageError('--wsdl FILE compares a saved WSDL: it takes no target URL (--book-url, --search-url, --transfers-url)');
@@ -138,12 +144,24 @@ export async function driftCommand(argv: string[], io: CommandIO): Promise<numbe
       ? [...wsdlUrls(wsdlUrlFlags, [...SERVICES])].map(([service, url]) => ({ service, url, wsdlUrl: url, contract: serviceWsdl(service as (typeof SERVICES)[number], 'http://contract.invalid', s.namespaces, s.paths) }))
       : driftSources(s, s.operations, wsdlUrls(wsdlUrlFlags, driftSources(s, s.operations).map((x) => x.service)));
     if (sources.length === 0) throw new UsageError(`no base URL for the operations compared (${s.operations.map((o) => o.name).join(', ')}): pass --book-url, --search-url or --transfers-url, or narrow --operations`);
-    const transport = new Transport({ ...networkTransportOptions(s), concurrency: 2, giveUpAfter: 0 });
+    // A network that refuses us (a proxy's 407, a certificate not trusted or missing, a name that does
+    // not resolve, a gateway's page) is judged as `run` judges it (transport/watch.ts): drift stops at
+    // it, its cause and the setting that fixes it first, and exits 4 as for an unreachable WSDL.
+    const transport = new Transport({ ...networkTransportOptions(s), concurrency: 2, giveUpAfter: s.giveUpAfter, judgeTarget: sources.map((x) => x.url) });
     try {
       report = await fetchDrift(sources, transport);
+      // Drift sends a WSDL request per service only: where none was answered, what the refusals point
+      // to names the cause though they came fewer times than a run's judge waits for.
+      const judged = transport.judgement ?? (report.verdict === 'unreachable' || report.verdict === 'not_fetched' ? transport.pendingJudgement : undefined);
+      if (judged) {
+        const target = { bookUrl: s.bookUrl ?? '', searchUrl: s.searchUrl ?? '', transfersUrl: s.transfersUrl ?? '', ...(s.sources ? { sources: s.sources } : {}), ...(s.network ? { network: s.network } : {}) };
+        stopped = makeRedactor(networkSecrets(s.network))(stopDiagnosis(judged, target).message);
+      }
     } finally {
       await transport.close();
     }
+    // The cause first, before the report's lines.
+    if (stopped !== undefined) io.out(`Diagnosis:\n  ${stopped}`);
   }
   io.out(quiet ? formatDrift(report, 0) : formatDrift(report));
   const markdown = renderDriftMarkdown(report);
@@ -158,5 +176,5 @@ export async function driftCommand(argv: string[], io: CommandIO): Promise<numbe
     if (io.env.GITHUB_STEP_SUMMARY) await appendFile(io.env.GITHUB_STEP_SUMMARY, markdown, 'utf8');
     else io.err('warning: --github: GITHUB_STEP_SUMMARY is not set, so no job summary was written (the annotations were)');
   }
-  return driftExitCode(report);
+  return stopped !== undefined ? EXIT_UNREACHABLE : driftExitCode(report);
 }

@@ -156,8 +156,8 @@ export function stopDiagnosis(j: Judgement, target: Pick<Target, 'bookUrl' | 'se
           return `the target ${j.origin} went down during the run: ${j.inRow} answers in a row were transient (the last: ${j.detail}): no verdict on the contract (an outage, exit 4): `
             + `try again when it is up (once it has answered, the run stops after ${MID_RUN_FACTOR} × --give-up-after ${j.inRow / MID_RUN_FACTOR} transient answers in a row)`;
         }
-        return `the target ${j.origin} is down: its first ${j.inRow} answers were all transient (the last: ${j.detail}), and none was its own: `
-          + `no verdict on the contract (an outage, exit 4): try again when it is up (the run stops after --give-up-after ${j.inRow} transient answers in a row at its start)`;
+        return `the target ${j.origin} is down: ${j.inRow === 1 ? 'its first answer was transient' : `its first ${j.inRow} answers were all transient`} (the last: ${j.detail}), and none was its own: `
+          + `no verdict on the contract (an outage, exit 4): try again when it is up (a run stops after --give-up-after transient answers in a row at its start; ${j.inRow} came)`;
     }
   })();
   return { level: 'error', code: j.code, message: redactUserInfo(message) };

@@ -300,6 +300,11 @@ export class Transport {
   }
 
   /** Why the watch stopped the transport (judgeTarget), if it did: a refusal of the whole target, or an outage. */
+  /** What the latest refusal points to before it came as often as its rule asks (TargetWatch.pending): for commands that send a few requests only. */
+  get pendingJudgement(): Judgement | undefined {
+    return this.#watch?.pending;
+  }
+
   get judgement(): Judgement | undefined {
     return this.#judgement;
   }

@@ -215,3 +215,21 @@ describe('the transport with judgeTarget', () => {
     }
   });
 });
+
+describe('pending: what fewer refusals than a rule asks point to (drift sends a WSDL request per service only)', () => {
+  test('one gateway page and one 500 page: no judgement, the latest pending; an answer of the target clears it', () => {
+    const w = new TargetWatch(undefined, 5);
+    expect(w.attempt(URL_, PAGE401, false)).toBeUndefined();
+    expect(w.pending).toMatchObject({ kind: 'refused', code: 'gateway_refusal', inRow: 1, status: 401 });
+    expect(w.attempt(URL_, PAGE500, false)).toBeUndefined();
+    expect(w.pending).toMatchObject({ kind: 'outage', code: 'target_down', inRow: 1, detail: 'HTTP 500 HTML page' });
+    w.attempt(URL_, answer(200, SOAP), false);
+    expect(w.pending).toBeUndefined();
+  });
+
+  test('nothing refused: nothing pending', () => {
+    const w = new TargetWatch(undefined, 5);
+    w.attempt(URL_, answer(200, SOAP), false);
+    expect(w.pending).toBeUndefined();
+  });
+});

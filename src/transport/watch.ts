@@ -114,8 +114,20 @@ export class TargetWatch {
   /** Per part, transient answers in a row; the parts that gave an answer of their own. */
   readonly #transientInRow = new Map<string, number>();
   readonly #answered = new Set<string>();
+  /** What the latest refusal or transient answer would be judged, had it come as often as its rule asks (`pending`). */
+  #pending: Judgement | undefined;
 
   constructor(readonly net: NetworkOptions | undefined, readonly giveUpAfter: number) {}
+
+  /**
+   * The judgement the latest refusal or transient answer points to while no part of the target has
+   * answered for itself, though it came fewer times than its rule asks: for a command that sends a
+   * few requests only (`drift`: a WSDL per service), every one of which was refused alike, it names
+   * the cause as `run` would after more of them. Undefined once the target has answered.
+   */
+  get pending(): Judgement | undefined {
+    return this.#answered.size === 0 ? this.#pending : undefined;
+  }
 
   /** No answer of the target's own yet (from any of its origins). */
   get onProbation(): boolean {
@@ -148,7 +160,9 @@ export class TargetWatch {
       this.#transientInRow.set(key, n);
       // After answers of its own, a part that goes down mid-run takes MID_RUN_FACTOR times as many in a row (noise never does that).
       const limit = this.giveUpAfter * (fresh ? 1 : MID_RUN_FACTOR);
-      if (this.giveUpAfter > 0 && n >= limit) return { kind: 'outage', code: 'target_down', ...base, detail: r.what, inRow: n, midRun: !fresh };
+      const down: Judgement = { kind: 'outage', code: 'target_down', ...base, detail: r.what, inRow: n, midRun: !fresh };
+      if (this.giveUpAfter > 0 && n >= limit) return down;
+      if (fresh) this.#pending = down;
       return undefined;
     }
     if (!r.always && !fresh) return undefined;
@@ -156,7 +170,10 @@ export class TargetWatch {
     const last = this.#refusal.get(key);
     const n = last?.print === r.print ? last.n + 1 : 1;
     this.#refusal.set(key, { print: r.print, n });
-    return n >= r.after ? { kind: 'refused', code: r.code, ...base, ...r.extra, inRow: n } : undefined;
+    const refused: Judgement = { kind: 'refused', code: r.code, ...base, ...r.extra, inRow: n };
+    if (n >= r.after) return refused;
+    if (fresh) this.#pending = refused;
+    return undefined;
   }
 
   /** The proxy a URL goes through, and whether NO_PROXY let it bypass one. */
