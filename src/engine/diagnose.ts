@@ -80,7 +80,9 @@ function tlsClosedAdvice(host: string, target: Pick<Target, 'network'>): string 
 
 /** Where a proxy came from, in the words of its source. */
 function proxySource(proxy: NonNullable<Judgement['proxy']>): string {
-  return proxy.variable ? `the environment variable ${proxy.variable}` : '--proxy (or the config file\'s target.proxy)';
+  const url = proxy.variable ? `the environment variable ${proxy.variable}` : '--proxy (or the config file\'s target.proxy)';
+  // The URL named the user, its password came from a variable of its own (engine/network-settings.ts).
+  return proxy.passwordVariable ? `${url} (the user) and the variable ${proxy.passwordVariable} (the password)` : url;
 }
 
 /** The URL settings (and where each came from) whose host is `origin`'s. */

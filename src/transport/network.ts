@@ -183,7 +183,7 @@ export function proxyFailure(message: string): string | undefined {
   if (!status) return undefined;
   const code = status[1] ?? status[2];
   return code === '407'
-    ? 'the proxy demands credentials (HTTP 407 Proxy Authentication Required): give them in the proxy URL, http://user:password@host:port (in CONFORMANCE_PROXY or HTTPS_PROXY, not a config file)'
+    ? 'the proxy demands credentials (HTTP 407 Proxy Authentication Required): give them in the proxy URL, http://user:password@host:port (in CONFORMANCE_PROXY or HTTPS_PROXY), or name the user only (http://user@host:port, also in a config file) and put the password in CONFORMANCE_PROXY_PASSWORD (or the variable target.proxyPasswordEnv names)'
     : `the proxy refused to open a tunnel to the target (HTTP ${code} to CONNECT)`;
 }
 
