@@ -6,9 +6,9 @@
  * and every request goes to its group's host and path (bindings/endpoint.ts). `run`, `record`,
  * `compare`, the suites and the bench all plan here and send through ./exchange.ts.
  */
-import { requestFor } from '../bindings/endpoint.js';
+import { doctypeRequestFor, requestFor } from '../bindings/endpoint.js';
 import { binding as bindingModule } from '../bindings/index.js';
-import type { Params } from '../bindings/types.js';
+import type { DoctypeProbe, Params } from '../bindings/types.js';
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import type { CaseKind } from '../checks/context.js';
 import type { Check } from '../checks/types.js';
@@ -23,6 +23,7 @@ import {
   BookingLedger, consumesBooking, EMPTY_POOLS, idParamOf, mockBookings, POOL_NAMES, needsBooking, noBookingReason, poolOf, probeVariant, withBooking,
   poolKey, type Booking, type BookingPools, type PoolCheck, type PoolName,
 } from './bookings.js';
+import { probeUrl, unobservableCallback, type Callback } from './callback.js';
 
 /** A password no real account has: the wrong-credentials case sends it. */
 export const WRONG_PASSWORD = 'conformance-wrong-password-7f3a';
@@ -74,6 +75,11 @@ export interface RunPlan {
   readonly maxTransient?: number;
   /** --min-coverage: a run whose coverage figure (./coverage.ts) is below this percent is INCOMPLETE, and where it was set. */
   readonly minCoverage?: { readonly percent: number; readonly source: string };
+  /**
+   * Where the external-entity probes point (./callback.ts): the harness's listener, or, absent, a
+   * host that never resolves (a fetch is then not observable; the report says so).
+   */
+  readonly callback?: Callback;
 }
 
 /** A matcher of case ids for --case patterns: `*` any characters, `?` one, the rest literal. */
@@ -115,6 +121,8 @@ export interface Unit {
   readonly rejectedBefore?: readonly RejectedCall[];
   /** A sequence over state (src/sequences/): its calls are its own, in order; `op` is the operation its rows are about. */
   readonly sequence?: SequenceSpec;
+  /** The request carries a DOCTYPE declaring `probe`, its entity standing as the value of `param` (issue 42: XML a SOAP endpoint must refuse). */
+  readonly doctype?: { readonly probe: DoctypeProbe; readonly param: string };
 }
 
 /** A stand-in operation the service does not have, on the path and namespace of `like`. */
@@ -238,9 +246,11 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
       // A probe: the id as generated; where a call would use a booking up, each binding its own
       // variant, and each probe unit its own (coverage cases keep one id: a cancellation of one
       // unit's ids must not decide another's answers).
-      const nth = consumes ? (probes.get(u.op.name) ?? 0) : 0;
-      if (consumes) probes.set(u.op.name, nth + 1);
-      const perBinding = consumes
+      // A DOCTYPE probe (issue 42) names a probe id of its own, never a booking, on every operation that changes state.
+      const own = consumes || u.doctype !== undefined;
+      const nth = own ? (probes.get(u.op.name) ?? 0) : 0;
+      if (own) probes.set(u.op.name, nth + 1);
+      const perBinding = own
         ? Object.fromEntries(bindings.map((b) => [b, { [idParam]: probeVariant(u.params[idParam] ?? '', nth * plan.bindings.length + plan.bindings.indexOf(b) + 1) }])) : undefined;
       out[i] = { ...u, calls: 'probe', ...(perBinding ? { perBinding } : {}), stage: 2 };
       continue;
@@ -444,6 +454,7 @@ function casesUnits(plan: RunPlan): Unit[] {
         headers: probe.headers, description: probe.description,
       });
     }
+    units.push(...doctypeUnits(plan, op, params));
   }
   if (plan.negative) {
     for (const service of [...new Set(plan.operations.map((o) => o.service))]) {
@@ -455,6 +466,48 @@ function casesUnits(plan: RunPlan): Unit[] {
     }
   }
   return units;
+}
+
+/** The check that judges the DOCTYPE probes: without it (--skip-checks dtd_refused, or its group hostile_requests) they are not sent. */
+export const DOCTYPE_CHECK = 'dtd_refused';
+/** The parameter whose value the probe's entity stands as: expanded, the call logs in and answers with data. */
+const DOCTYPE_PARAM = 'userName';
+export const DOCTYPE_INTERNAL_CASE = 'doctype-internal-entity';
+export const DOCTYPE_EXTERNAL_CASE = 'doctype-external-entity';
+
+/** The plan's callback: its own, or one without a listener (a fetch not observable). */
+const callbacks = new WeakMap<object, Callback>();
+export function callbackOf(plan: Pick<RunPlan, 'callback' | 'target'>): Callback {
+  if (plan.callback) return plan.callback;
+  let cb = callbacks.get(plan.target);
+  if (!cb) callbacks.set(plan.target, (cb = unobservableCallback('the run was planned without the harness\'s listener')));
+  return cb;
+}
+
+/**
+ * XML a SOAP endpoint must refuse (issue 42, section 2; SOAP 1.1 section 3 and SOAP 1.2 part 1
+ * section 5 forbid a document type declaration): on every binding that sends an XML document, the
+ * first case's call with a DOCTYPE, once declaring an internal entity whose text is the user name,
+ * once an external one at the harness's listener (a path of its own per operation and binding); the
+ * entity stands as the user name. Processed, the first logs in and answers with data; the second
+ * fetches the listener (which answers the user name). Nothing else is ever named: no entity in
+ * another, no `file:` URL, no other host. A state-changing operation sends a probe id (./bookings.ts).
+ */
+function doctypeUnits(plan: RunPlan, op: Operation, params: Params): Unit[] {
+  if (!plan.checks.some((c) => c.name === DOCTYPE_CHECK)) return [];
+  const cb = callbackOf(plan);
+  return plan.bindings.filter((b) => bindingModule(b).doctypeRequest !== undefined).flatMap((b): Unit[] => {
+    const label = bindingModule(b).label;
+    const at = (probe: DoctypeProbe, caseId: string, description: string): Unit =>
+      ({ op, caseId, kind: 'doctype', params, only: [b], doctype: { probe, param: DOCTYPE_PARAM }, description });
+    const url = probeUrl(cb, op.name, b);
+    return [
+      at({ entity: 'internal', value: plan.target.user }, DOCTYPE_INTERNAL_CASE,
+        `a ${label} call with a DOCTYPE whose internal entity is the user name: the endpoint must refuse it, not expand it`),
+      at({ entity: 'external', url }, DOCTYPE_EXTERNAL_CASE,
+        `a ${label} call with a DOCTYPE whose external entity is the harness's listener (${url}): the endpoint must refuse it, never fetch it`),
+    ];
+  });
 }
 
 // ---- the state-changing policy: its one home ------------------------------------------------------
@@ -497,7 +550,9 @@ export function bindingParams(unit: Unit, b: BindingId): Params {
 /** The requests of a unit: one per binding it is sent on, at its group's host and service path. */
 export function unitRequests(plan: Pick<RunPlan, 'target' | 'bindings'>, unit: Unit): UnitRequest[] {
   return plan.bindings.filter((b) => !unit.only || unit.only.includes(b)).map((b) => {
-    const req = requestFor(plan.target, unit.op, b, bindingParams(unit, b));
+    const params = bindingParams(unit, b);
+    const req = unit.doctype ? doctypeRequestFor(plan.target, unit.op, b, params, unit.doctype.probe, unit.doctype.param) ?? requestFor(plan.target, unit.op, b, params)
+      : requestFor(plan.target, unit.op, b, params);
     return { binding: b, request: unit.headers ? { ...req, headers: unit.headers } : req };
   });
 }
