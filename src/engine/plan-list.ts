@@ -80,7 +80,8 @@ function checksFor(kind: CaseKind, operation: string, selected: ReadonlySet<stri
   const names = kind === 'valid' ? ['status_code', ...document]
     : kind === 'generated' ? document
       : kind === 'wrong-credentials' ? ['credentials_rejected']
-        : BAD_REQUEST_KINDS.includes(kind) ? ['bad_request_rejected'] : [];
+        : BAD_REQUEST_KINDS.includes(kind) ? ['bad_request_rejected']
+          : kind === 'doctype' ? ['dtd_refused'] : [];
   return names.filter((n) => selected.has(n));
 }
 
