@@ -10,6 +10,7 @@ import type { Target } from '../core/types.js';
 import { Transport } from '../transport/client.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, startMock, type RunningMock } from '../mock/index.js';
+import type { Fault } from '../mock/faults.js';
 import { loadFixtureCases } from './cases.js';
 import { bookingNeeds, DOCTYPE_EXTERNAL_CASE, DOCTYPE_INTERNAL_CASE, planUnits, unitRequests, type RunPlan } from './plan.js';
 import { CallbackListener, LOCAL_GRACE_MS, newNonce, openCallback, UNREACHABLE_BASE, type Callback } from './callback.js';
@@ -180,6 +181,24 @@ describe('judging the probes in a run', () => {
     const failed = r.results.filter((x) => x.status === 'failed');
     expect(failed.map((x) => `${x.binding} ${x.case} ${x.check} ${x.findings.map((f) => f.code).join(',')}`)).toEqual(['soap11 doctype-internal-entity dtd_refused dtd_processed']);
     expect(failed[0]!.message).toMatch(/SOAP 1\.1 section 3/);
+  });
+
+  test('a late fetch (after a clean refusal, within the grace) is judged at the run\'s end, on that probe\'s row', async () => {
+    // A target that refuses the DOCTYPE but queues its external entity and fetches it 300 ms later.
+    const late: Fault = {
+      name: 'late-fetch', description: 'fetches a DOCTYPE\'s external entity 300 ms after refusing it', category: 'hostile-xml', operation: 'GetThemes', bindings: ['soap11'],
+      apply: { request: (req) => {
+        const url = /SYSTEM "(http:\/\/127\.0\.0\.1:\d+\/[^"]*)"/.exec(req.body)?.[1];
+        if (url) setTimeout(() => { void fetch(url).catch(() => undefined); }, 300);
+        return req;
+      } },
+    };
+    const cb = callback(listener.url, listener);
+    const mock = await startMock({ port: 0, faults: [late] });
+    mocks.push(mock);
+    const r = await runConformance(plan({ target: { ...target(mock.url), embedded: true }, operations: [findOperation('GetThemes')!], bindings: ['soap11'], callback: cb }), { transport, validator });
+    const failed = r.results.filter((x) => x.status === 'failed');
+    expect(failed.map((x) => `${x.binding} ${x.case} ${x.check} ${x.findings.map((f) => f.code).join(',')}`)).toEqual(['soap11 doctype-external-entity dtd_refused external_entity_fetched']);
   });
 
   test('no listener the target reaches: the probes are judged on their refusal, and the report notes that a fetch was not observable', async () => {

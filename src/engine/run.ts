@@ -239,7 +239,10 @@ async function unitRows(plan: RunPlan, deps: EngineDeps, unit: Unit, before?: Re
   // done (issue 35): large bodies read meanwhile wait for it as for a body.
   const held: (() => void)[] = [];
   try {
-    return await checkedRows(plan, deps, unit, held, before);
+    const got = await checkedRows(plan, deps, unit, held, before);
+    // A fetch of a DOCTYPE probe's external entity, seen already (the run's end looks again: ./callback.ts).
+    if (got !== 'same' && unit.doctype) markFetches(plan, unit, got, new RowMaker(redactorOf(plan, deps)));
+    return got;
   } finally {
     for (const release of held) release();
   }
@@ -484,28 +487,39 @@ async function judgeFetches(plan: RunPlan, units: readonly Unit[], perUnit: Resu
   if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   for (const [i, u] of probes) {
     const got = perUnit[i];
-    if (!got) continue;
-    for (const b of u.only ?? plan.bindings) {
-      const path = probePath(cb, u.op.name, b);
-      const hits = listener.hitsOf(path);
-      if (hits.length === 0) continue;
-      const h = hits[0]!;
-      const fetched = {
-        check: DOCTYPE_CHECK, code: 'external_entity_fetched' as const, path: `DOCTYPE/ENTITY ${u.doctype!.probe.entity === 'external' ? u.doctype!.probe.url : ''}`,
-        message: `the target fetched the external entity of this request's DOCTYPE: the harness's listener got ${hits.length} request${hits.length > 1 ? 's' : ''} for ${path} `
-          + `(${h.method} from ${h.from}${h.userAgent ? `, User-Agent ${h.userAgent}` : ''}); a SOAP endpoint must refuse a DOCTYPE, never resolve its entities (an attacker's URL reaches any host the target can)`,
-        expected: 'no request to the listener', actual: `${h.method} ${path}`,
-      };
-      const k = got.findIndex((r) => r.check === DOCTYPE_CHECK && r.binding === b);
-      const exchangeRow = got.find((r) => r.check === EXCHANGE_CHECK && r.binding === b);
-      const old = k >= 0 ? got[k] : undefined;
-      const row = rows.row({ op: u.op, binding: b, caseId: u.caseId, reproduce: old?.reproduce ?? exchangeRow?.reproduce ?? '' }, DOCTYPE_CHECK,
-        [...(old?.status === 'failed' ? old.findings : []), fetched], old?.durationMs);
-      const shown = { ...row, ...(exchangeRow?.request ? { request: exchangeRow.request } : {}), ...(exchangeRow?.response ? { response: exchangeRow.response } : {}) };
-      if (k >= 0) got[k] = shown; else got.push(shown);
-    }
+    if (got) markFetches(plan, u, got, rows);
   }
   return [];
+}
+
+/**
+ * A unit's rows with every fetch of its external entity the listener has had so far on the probe's
+ * dtd_refused row of that binding (once: a row that has it keeps it), in place. The fetch a parser
+ * makes while reading the request is there as soon as the answer is; the run looks again at its end.
+ */
+function markFetches(plan: RunPlan, u: Unit, got: ResultRow[], rows: RowMaker): void {
+  const probe = u.doctype?.probe;
+  const cb = plan.callback;
+  if (probe?.entity !== 'external' || !cb?.listener) return;
+  for (const b of u.only ?? plan.bindings) {
+    const path = probePath(cb, u.op.name, b);
+    const hits = cb.listener.hitsOf(path);
+    const k = got.findIndex((r) => r.check === DOCTYPE_CHECK && r.binding === b);
+    const old = k >= 0 ? got[k] : undefined;
+    if (hits.length === 0 || old?.findings.some((f) => f.code === 'external_entity_fetched')) continue;
+    const h = hits[0]!;
+    const fetched = {
+      check: DOCTYPE_CHECK, code: 'external_entity_fetched' as const, path: `DOCTYPE/ENTITY ${probe.url}`,
+      message: `the target fetched the external entity of this request's DOCTYPE: the harness's listener got ${hits.length} request${hits.length > 1 ? 's' : ''} for ${path} `
+        + `(${h.method} from ${h.from}${h.userAgent ? `, User-Agent ${h.userAgent}` : ''}); a SOAP endpoint must refuse a DOCTYPE, never resolve its entities (an attacker's URL reaches any host the target can)`,
+      expected: 'no request to the listener', actual: `${h.method} ${path}`,
+    };
+    const exchangeRow = got.find((r) => r.check === EXCHANGE_CHECK && r.binding === b);
+    const row = rows.row({ op: u.op, binding: b, caseId: u.caseId, reproduce: old?.reproduce ?? exchangeRow?.reproduce ?? '' }, DOCTYPE_CHECK,
+      [...(old?.status === 'failed' ? old.findings : []), fetched], old?.durationMs);
+    const shown = { ...row, ...(exchangeRow?.request ? { request: exchangeRow.request } : {}), ...(exchangeRow?.response ? { response: exchangeRow.response } : {}) };
+    if (k >= 0) got[k] = shown; else got.push(shown);
+  }
 }
 
 /** The report's bookings: each one a call was sent with (bindings in plan order), and the calls no pool had a booking for. */
