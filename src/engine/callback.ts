@@ -27,7 +27,12 @@ export const PROBE_PATH = '/conformance-probe';
 /** The base of a probe URL when no listener runs: a host that never resolves (RFC 6761 `.invalid`). */
 export const UNREACHABLE_BASE = 'http://conformance-callback.invalid';
 
-/** How long a fetch is awaited after the last probe was answered: on the harness's machine, and through a callback URL. */
+/**
+ * How long a fetch is awaited after the last probe was answered: from the embedded mock (its
+ * faults fetch at once, while they read the request), from a target on this machine, and through a
+ * callback URL.
+ */
+export const EMBEDDED_GRACE_MS = 50;
 export const LOCAL_GRACE_MS = 1000;
 export const REMOTE_GRACE_MS = 5000;
 
@@ -162,7 +167,7 @@ export async function openCallback(opts: {
   }
   if (opts.embedded || (opts.targets.length > 0 && opts.targets.every(isLoopbackUrl))) {
     const listener = await CallbackListener.start(opts.listen?.host ?? '127.0.0.1', opts.listen?.port ?? 0, opts.answer);
-    return { base: listener.url, nonce, listener, graceMs: LOCAL_GRACE_MS };
+    return { base: listener.url, nonce, listener, graceMs: opts.embedded ? EMBEDDED_GRACE_MS : LOCAL_GRACE_MS };
   }
   return unobservableCallback('the target is not on this machine and no --callback-url (CONFORMANCE_CALLBACK_URL, config callbackUrl) says where it can reach the harness');
 }
