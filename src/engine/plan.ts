@@ -121,8 +121,11 @@ export interface Unit {
   readonly rejectedBefore?: readonly RejectedCall[];
   /** A sequence over state (src/sequences/): its calls are its own, in order; `op` is the operation its rows are about. */
   readonly sequence?: SequenceSpec;
-  /** The request carries a DOCTYPE declaring `probe`, its entity standing as the value of `param` (issue 42: XML a SOAP endpoint must refuse). */
-  readonly doctype?: { readonly probe: DoctypeProbe; readonly param: string };
+  /**
+   * Each binding's request carries a DOCTYPE declaring its `probes` entry, the entity standing as the
+   * value of `param` (issue 42: XML a SOAP endpoint must refuse); `entity` names the kind of probe.
+   */
+  readonly doctype?: { readonly entity: DoctypeProbe['entity']; readonly probes: Partial<Record<BindingId, DoctypeProbe>>; readonly param: string };
 }
 
 /** A stand-in operation the service does not have, on the path and namespace of `like`. */
@@ -246,11 +249,9 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
       // A probe: the id as generated; where a call would use a booking up, each binding its own
       // variant, and each probe unit its own (coverage cases keep one id: a cancellation of one
       // unit's ids must not decide another's answers).
-      // A DOCTYPE probe (issue 42) names a probe id of its own, never a booking, on every operation that changes state.
-      const own = consumes || u.doctype !== undefined;
-      const nth = own ? (probes.get(u.op.name) ?? 0) : 0;
-      if (own) probes.set(u.op.name, nth + 1);
-      const perBinding = own
+      const nth = consumes ? (probes.get(u.op.name) ?? 0) : 0;
+      if (consumes) probes.set(u.op.name, nth + 1);
+      const perBinding = consumes
         ? Object.fromEntries(bindings.map((b) => [b, { [idParam]: probeVariant(u.params[idParam] ?? '', nth * plan.bindings.length + plan.bindings.indexOf(b) + 1) }])) : undefined;
       out[i] = { ...u, calls: 'probe', ...(perBinding ? { perBinding } : {}), stage: 2 };
       continue;
@@ -495,19 +496,18 @@ export function callbackOf(plan: Pick<RunPlan, 'callback' | 'target'>): Callback
  */
 function doctypeUnits(plan: RunPlan, op: Operation, params: Params): Unit[] {
   if (!plan.checks.some((c) => c.name === DOCTYPE_CHECK)) return [];
+  const soap = plan.bindings.filter((b) => bindingModule(b).doctypeRequest !== undefined);
+  if (soap.length === 0) return [];
   const cb = callbackOf(plan);
-  return plan.bindings.filter((b) => bindingModule(b).doctypeRequest !== undefined).flatMap((b): Unit[] => {
-    const label = bindingModule(b).label;
-    const at = (probe: DoctypeProbe, caseId: string, description: string): Unit =>
-      ({ op, caseId, kind: 'doctype', params, only: [b], doctype: { probe, param: DOCTYPE_PARAM }, description });
-    const url = probeUrl(cb, op.name, b);
-    return [
-      at({ entity: 'internal', value: plan.target.user }, DOCTYPE_INTERNAL_CASE,
-        `a ${label} call with a DOCTYPE whose internal entity is the user name: the endpoint must refuse it, not expand it`),
-      at({ entity: 'external', url }, DOCTYPE_EXTERNAL_CASE,
-        `a ${label} call with a DOCTYPE whose external entity is the harness's listener (${url}): the endpoint must refuse it, never fetch it`),
-    ];
-  });
+  // One unit per probe, on every such binding (a case is one unit: shards and --case keep it whole).
+  const unit = (entity: DoctypeProbe['entity'], probe: (b: BindingId) => DoctypeProbe, caseId: string, description: string): Unit =>
+    ({ op, caseId, kind: 'doctype', params, only: soap, doctype: { entity, probes: Object.fromEntries(soap.map((b) => [b, probe(b)])), param: DOCTYPE_PARAM }, description });
+  return [
+    unit('internal', () => ({ entity: 'internal', value: plan.target.user }), DOCTYPE_INTERNAL_CASE,
+      'a call with a DOCTYPE whose internal entity is the user name: a SOAP endpoint must refuse it, not expand it'),
+    unit('external', (b) => ({ entity: 'external', url: probeUrl(cb, op.name, b) }), DOCTYPE_EXTERNAL_CASE,
+      `a call with a DOCTYPE whose external entity is the harness's listener (${probeUrl(cb, op.name, 'BINDING')}): a SOAP endpoint must refuse it, never fetch it`),
+  ];
 }
 
 // ---- the state-changing policy: its one home ------------------------------------------------------
@@ -551,7 +551,8 @@ export function bindingParams(unit: Unit, b: BindingId): Params {
 export function unitRequests(plan: Pick<RunPlan, 'target' | 'bindings'>, unit: Unit): UnitRequest[] {
   return plan.bindings.filter((b) => !unit.only || unit.only.includes(b)).map((b) => {
     const params = bindingParams(unit, b);
-    const req = unit.doctype ? doctypeRequestFor(plan.target, unit.op, b, params, unit.doctype.probe, unit.doctype.param) ?? requestFor(plan.target, unit.op, b, params)
+    const probe = unit.doctype?.probes[b];
+    const req = probe ? doctypeRequestFor(plan.target, unit.op, b, params, probe, unit.doctype!.param) ?? requestFor(plan.target, unit.op, b, params)
       : requestFor(plan.target, unit.op, b, params);
     return { binding: b, request: unit.headers ? { ...req, headers: unit.headers } : req };
   });

@@ -253,7 +253,8 @@ async function checkedRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: ((
   const { op } = unit;
   const rows = new RowMaker(redactorOf(plan, deps));
   const bindings = plan.bindings.filter((b) => !unit.only || unit.only.includes(b));
-  const compare = plan.equivalence && bindings.length > 1;
+  // The DOCTYPE probes are judged each on its own (a refusal's form may differ by binding; a fault shows on its row).
+  const compare = plan.equivalence && bindings.length > 1 && !unit.doctype;
   // Sent again: every binding's answer is awaited first; the same bytes everywhere are not checked again.
   const same = before ? sameAnswers(unitRequests(plan, unit).length, before) : undefined;
   // Each exchange is checked as soon as it arrives (in turn with every other exchange of the process).
@@ -474,7 +475,7 @@ export async function shrinkUnit(plan: RunPlan, deps: EngineDeps, unit: Unit, ro
  * (a note): the probes were still judged on their refusal.
  */
 async function judgeFetches(plan: RunPlan, units: readonly Unit[], perUnit: ResultRow[][], rows: RowMaker, lastProbe: number): Promise<Diagnosis[]> {
-  const probes = [...units.entries()].filter(([, u]) => u.doctype?.probe.entity === 'external');
+  const probes = [...units.entries()].filter(([, u]) => u.doctype?.entity === 'external');
   if (probes.length === 0) return [];
   const cb = callbackOf(plan);
   const listener = cb.listener;
@@ -498,10 +499,11 @@ async function judgeFetches(plan: RunPlan, units: readonly Unit[], perUnit: Resu
  * makes while reading the request is there as soon as the answer is; the run looks again at its end.
  */
 function markFetches(plan: RunPlan, u: Unit, got: ResultRow[], rows: RowMaker): void {
-  const probe = u.doctype?.probe;
   const cb = plan.callback;
-  if (probe?.entity !== 'external' || !cb?.listener) return;
+  if (u.doctype?.entity !== 'external' || !cb?.listener) return;
   for (const b of u.only ?? plan.bindings) {
+    const probe = u.doctype.probes[b];
+    if (probe?.entity !== 'external') continue;
     const path = probePath(cb, u.op.name, b);
     const hits = cb.listener.hitsOf(path);
     const k = got.findIndex((r) => r.check === DOCTYPE_CHECK && r.binding === b);
@@ -612,7 +614,7 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
           continue;
         }
         const rows = await runUnit(plan, { ...deps, onBooking: (x) => { used[i]!.push(x); deps.onBooking?.(x); } }, u);
-        if (u.doctype?.probe.entity === 'external') lastExternalProbe = Date.now();
+        if (u.doctype?.entity === 'external') lastExternalProbe = Date.now();
         perUnit[i] = u.baseline && rows.some((r) => r.status === 'failed') ? await shrinkUnit(plan, deps, u, rows) : rows;
         sent++;
         // A read left transient is no failure yet: it is sent again after the main pass.
