@@ -11,7 +11,7 @@ import { makeRedactor } from '../core/redact.js';
 import { EQUIVALENCE_CHECK } from '../core/rows.js';
 import type { Target } from '../core/types.js';
 import { FIXED_LANGUAGES } from './generate.js';
-import { bookingNeeds, caseMatcher, planUnits, secretsOf, skipReason, type RunPlan, type Unit } from './plan.js';
+import { bookingNeeds, caseMatcher, comparesBindings, planUnits, secretsOf, skipReason, type RunPlan, type Unit } from './plan.js';
 import { POOL_NAMES } from './bookings.js';
 import { UsageError } from '../core/errors.js';
 import { checksOf } from './session.js';
@@ -110,7 +110,7 @@ export function listPlan(s: RunSettings): ListedPlan {
     return {
       operation: u.op.name, case: u.caseId, kind: u.kind, ...(u.description ? { description: redact(u.description) } : {}),
       params: Object.fromEntries(Object.entries(u.params).map(([k, v]) => [k, redact(v)])),
-      bindings, checks: checksFor(u.kind, u.op.name, selected), equivalence: s.equivalence && bindings.length > 1,
+      bindings, checks: checksFor(u.kind, u.op.name, selected), equivalence: comparesBindings(plan, u),
       ...(skipped ? { skipped } : {}),
     };
   });

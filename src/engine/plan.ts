@@ -539,6 +539,15 @@ export interface UnitRequest {
   readonly request: HttpRequest;
 }
 
+/**
+ * Whether the bindings' answers of a unit are compared: with --equivalence, on more than one
+ * binding, but never a DOCTYPE probe's (each refusal is judged on its own row, and a binding that
+ * processed the DTD shows there, not as a comparison of two with no majority).
+ */
+export function comparesBindings(plan: Pick<RunPlan, 'equivalence' | 'bindings'>, unit: Unit): boolean {
+  return plan.equivalence && !unit.doctype && plan.bindings.filter((b) => !unit.only || unit.only.includes(b)).length > 1;
+}
+
 /** The parameters a unit sends through one binding: its own, with that binding's booking or own values put in. */
 export function bindingParams(unit: Unit, b: BindingId): Params {
   const booking = unit.bookings?.[b];

@@ -33,7 +33,7 @@ import { exchangeUnit } from './exchange.js';
 import { poolOf, POOL_NAMES } from './bookings.js';
 import type { EngineDeps } from './deps.js';
 import { runSequence, sequenceNotRun } from './sequence-unit.js';
-import { bindingParams, bookingNeeds, callbackOf, DOCTYPE_CHECK, planUnits, secretsOf, sequenceNotes, shownLive, unitRequests, type RunPlan, type Unit } from './plan.js';
+import { bindingParams, bookingNeeds, callbackOf, comparesBindings, DOCTYPE_CHECK, planUnits, secretsOf, sequenceNotes, shownLive, unitRequests, type RunPlan, type Unit } from './plan.js';
 import { probePath } from './callback.js';
 import { poolKey, unusableDiagnosis, type UnusableBooking } from './pool-check.js';
 import { findingsBytes, RowMaker, summarise, type RowBase } from './rows.js';
@@ -253,8 +253,7 @@ async function checkedRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: ((
   const { op } = unit;
   const rows = new RowMaker(redactorOf(plan, deps));
   const bindings = plan.bindings.filter((b) => !unit.only || unit.only.includes(b));
-  // The DOCTYPE probes are judged each on its own (a refusal's form may differ by binding; a fault shows on its row).
-  const compare = plan.equivalence && bindings.length > 1 && !unit.doctype;
+  const compare = comparesBindings(plan, unit);
   // Sent again: every binding's answer is awaited first; the same bytes everywhere are not checked again.
   const same = before ? sameAnswers(unitRequests(plan, unit).length, before) : undefined;
   // Each exchange is checked as soon as it arrives (in turn with every other exchange of the process).
