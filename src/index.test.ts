@@ -17,6 +17,7 @@ describe('accommodation-conformance: runConformance', () => {
       target: true, bindings: true, operations: true, allowMutations: true, concurrency: true, timeoutMs: true, deadlineMs: true,
       maxRps: true, maxBodyBytes: true, seed: true, examples: true, languages: true, maxFailures: true, giveUpAfter: true, insecureTls: true,
       reportDir: true, checks: true, skipChecks: true, skipOperations: true, negative: true, equivalence: true, cases: true, casesMode: true, expectations: true, bookings: true, latency: true, failOnDrift: true, maxTransient: true, minCoverage: true,
+      callbackUrl: true, callbackListen: true,
     };
     const target: Record<keyof NonNullable<ConformanceSettings['target']>, true> = {
       bookUrl: true, searchUrl: true, transfersUrl: true, bookPath: true, bookHttpPath: true, searchPath: true, searchHttpPath: true,

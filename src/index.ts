@@ -84,6 +84,14 @@ export interface ConformanceSettings {
   readonly maxTransient?: number | string;
   /** A run whose coverage figure (docs/coverage.md) is below this percent is INCOMPLETE (the report's `coverage` has it either way). */
   readonly minCoverage?: number;
+  /**
+   * The URL at which the target reaches the harness's listener for the external-entity probe
+   * (docs/checks.md, "XML a SOAP endpoint must refuse"): a target not on this machine cannot reach
+   * 127.0.0.1 of the harness. Without it, a fetch by such a target is not observable (a note).
+   */
+  readonly callbackUrl?: string;
+  /** Where that listener listens, HOST:PORT (default: every interface at callbackUrl's port; 127.0.0.1 at a free port for a target on this machine). */
+  readonly callbackListen?: string;
   /** Stop sending to a service after this many time-outs or connection failures in a row (0: never; default 5). */
   readonly giveUpAfter?: number;
   readonly insecureTls?: boolean;

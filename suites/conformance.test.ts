@@ -15,7 +15,7 @@ import { bindingLabel } from '../src/bindings/index.js';
 import { EQUIVALENCE_CHECK, rowKind } from '../src/core/rows.js';
 import type { ResultRow, RunReport } from '../src/core/types.js';
 import { applyExpectations, readExpectations } from '../src/engine/expectations.js';
-import { planUnits, startInStages, type Unit } from '../src/engine/plan.js';
+import { comparesBindings, planUnits, startInStages, type Unit } from '../src/engine/plan.js';
 import { runUnit } from '../src/engine/run.js';
 import { formatFindings } from '../src/report/console.js';
 
@@ -91,7 +91,8 @@ function unitTests(unit: Unit): void {
     expect(rows).toConform();
   });
   // A sequence over state has no comparison of bindings: its rows are per binding (src/engine/sequences.ts).
-  if (plan.equivalence && bindings.length > 1 && !unit.sequence) {
+  // Nor has a DOCTYPE probe (src/engine/plan.ts comparesBindings).
+  if (comparesBindings(plan, unit) && !unit.sequence) {
     test(EQUIVALENCE_CHECK, async (ctx) => {
       await allure.epic(unit.op.group);
       await allure.feature('Equivalence');

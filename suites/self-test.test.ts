@@ -33,6 +33,7 @@ import { formatFindings } from '../src/report/console.js';
 import { Transport } from '../src/transport/client.js';
 import type { DocumentValidator } from '../src/checks/context.js';
 import { createDocumentValidator } from '../src/schema/xsd-validator.js';
+import { CallbackListener, LOCAL_GRACE_MS, newNonce } from '../src/engine/callback.js';
 
 const OTHER_NAMESPACES: Namespaces = { book: 'urn:acme:accommodation:book:1/', search: 'https://acme.example/xml/search/1/' };
 
@@ -73,6 +74,10 @@ const transport = new Transport({ concurrency: 48, timeoutMs: 20_000, maxBodyByt
 afterAll(() => transport.close());
 
 const fixtureCases = loadFixtureCases();
+
+/** The listener of the external-entity probes, one for every run (each run its own nonce, so its own paths), as a run's session opens it. */
+let listener: CallbackListener | undefined;
+afterAll(() => listener?.close());
 
 // ---- more request cases for the variation run: more requests, more variants ---------------------
 
@@ -122,6 +127,7 @@ function planFor(url: string, namespaces: Namespaces, operations: readonly Opera
     bindings: BINDINGS, operations, cases, allowMutations: true, checks: CHECKS, negative: true, equivalence: true,
     // Generated cases at the default budget and seed, as `conformance run` sends them (none: examples 0).
     ...(examples > 0 ? { generation: { seed: DEFAULT_SEED, examples, languages: FIXED_LANGUAGES, languagesFrom: 'the fixed list (self-test)' } } : {}),
+    callback: { base: listener!.url, nonce: newNonce(), listener: listener!, graceMs: LOCAL_GRACE_MS },
   };
 }
 
@@ -262,6 +268,7 @@ const NARROW_300TH = route('narrow-bad-int-in-300th-airport', { faults: ['bad-in
 beforeAll(async () => {
   const started = Date.now();
   routed = await startRoutedMock(routes);
+  listener = await CallbackListener.start();
   // Every run at once against the one server (one transport and one validator for all): the
   // checking is done in turn in this process anyway, so the runs only fill each other's waits.
   const runs = Promise.all([
@@ -489,6 +496,27 @@ describe('every fault is caught and pinpointed', () => {
     expect(subsetCheck.compared).toBeGreaterThan(1000);
     expect(subsetCheck.distinct).toBeGreaterThan(500);
     expect(subsetCheck.disagreements.slice(0, 3)).toEqual([]);
+  });
+
+  // Issue 42: a SOAP request's DTD processed, and its external entity fetched from the harness's listener.
+  test('dtd_processed on the SOAP 1.1 internal entity expanded; external_entity_fetched (and dtd_processed) on the SOAP 1.2 fetch, through the probe\'s path', () => {
+    const codes = (name: string) => failedRows(outcomes.get(name)!.report).flatMap((r) => r.findings.map((f) => `${r.operation} ${r.binding} ${r.case} ${r.check} ${f.code}`));
+    expect(new Set(codes('doctype-internal-entity-expanded'))).toEqual(new Set(['GetRoomTypes soap11 doctype-internal-entity dtd_refused dtd_processed']));
+    expect(new Set(codes('doctype-external-entity-fetched'))).toEqual(new Set([
+      'GetThemes soap12 doctype-internal-entity dtd_refused dtd_processed',
+      'GetThemes soap12 doctype-external-entity dtd_refused dtd_processed',
+      'GetThemes soap12 doctype-external-entity dtd_refused external_entity_fetched',
+    ]));
+    const fetched = failedRows(outcomes.get('doctype-external-entity-fetched')!.report).flatMap((r) => r.findings).find((f) => f.code === 'external_entity_fetched')!;
+    expect(fetched.message).toMatch(/\/conformance-probe\/[0-9a-f]{16}\/GetThemes\/soap12 /);
+  });
+
+  test('the mock refuses every DOCTYPE as the real service does, in every style: the probes pass on every SOAP operation and binding', () => {
+    for (const r of [...variation, ...realStyle]) {
+      const rows = r.results.filter((x) => x.check === 'dtd_refused');
+      expect(rows).toHaveLength(OPERATIONS.length * 2 * 2);
+      for (const x of rows) expect(x.message, `${x.operation} ${x.binding} ${x.case}`).toMatch(/^rejected with HTTP 500 and a SOAP fault .*For security reasons DTD is p/);
+    }
   });
 
   // Issue 4: the comparison catches a binding that drops a list item or changes an attribute, and says where.

@@ -4,7 +4,7 @@
  */
 import { DEFAULT_PATHS, type BindingId, type Namespaces, type Operation, type ServicePaths } from '../contract/catalogue.js';
 import type { HttpRequest, Target } from '../core/types.js';
-import type { Params } from './types.js';
+import type { DoctypeProbe, Params } from './types.js';
 import { binding } from './index.js';
 
 /** What routing needs of a target. */
@@ -23,6 +23,11 @@ export function serviceUrlOf(target: Routing, op: Operation, id: BindingId): str
 /** The request of an operation with these parameters on a binding of the target. */
 export function requestFor(target: Routing, op: Operation, id: BindingId, params: Params): HttpRequest {
   return binding(id).encodeRequest(op, params, serviceUrlOf(target, op, id), target.namespaces[op.ns]);
+}
+
+/** That request with a DOCTYPE declaring `probe`, its entity as `param`'s value (issue 42); undefined on a binding that sends no XML document. */
+export function doctypeRequestFor(target: Routing, op: Operation, id: BindingId, params: Params, probe: DoctypeProbe, param: string): HttpRequest | undefined {
+  return binding(id).doctypeRequest?.(op, params, serviceUrlOf(target, op, id), target.namespaces[op.ns], probe, param);
 }
 
 /** The request of an operation on a binding of a service whose groups all live at one base URL (section 4's paths unless others are given). */

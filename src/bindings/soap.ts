@@ -1,8 +1,8 @@
 /** SOAP 1.1 and SOAP 1.2: the two envelope bindings, one factory with the differences as data. */
 import type { Operation } from '../contract/catalogue.js';
 import { escapeAttr, escapeText } from '../core/escape.js';
-import { parseXml, SOAP11_ENV_NS, SOAP12_ENV_NS, XmlError, XSI_NS, isNil, type XElement } from '../xml/tree.js';
-import type { Binding, Decoded, DocumentForm, IncomingRequest, OutgoingResponse, Params } from './types.js';
+import { hasDoctype, parseXml, SOAP11_ENV_NS, SOAP12_ENV_NS, XmlError, XSI_NS, isNil, type XElement } from '../xml/tree.js';
+import type { Binding, Decoded, DoctypeProbe, DocumentForm, IncomingRequest, OutgoingResponse, Params } from './types.js';
 import { mediaType } from './media-type.js';
 
 interface SoapVersion {
@@ -70,6 +70,30 @@ function envelopeOf(v: SoapVersion, form: DocumentForm, inner: string, wrapper?:
 const DECLARATION = '<?xml version="1.0" encoding="utf-8"?>';
 const envelope = (v: SoapVersion, inner: string): string => DECLARATION + envelopeOf(v, REFERENCE, inner);
 
+/** The name of the one entity a DOCTYPE probe declares. */
+export const PROBE_ENTITY = 'probe';
+
+/**
+ * An entity's literal value: its replacement text is `value` exactly. `&` and `<` are escaped twice
+ * (a character reference in a literal is expanded when the entity is declared, and its replacement
+ * text is parsed again where it is used), `"` and `%` once: no reference to another entity survives.
+ */
+const entityLiteral = (value: string): string =>
+  value.replace(/&/g, '&#38;#38;').replace(/</g, '&#38;#60;').replace(/"/g, '&#34;').replace(/%/g, '&#37;');
+
+/** The DOCTYPE of a probe: one entity, internal (its text) or external (the harness's listener). */
+function doctypeOf(probe: DoctypeProbe): string {
+  const decl = probe.entity === 'internal' ? `"${entityLiteral(probe.value)}"` : `SYSTEM "${probe.url.replace(/"/g, '%22')}"`;
+  return `<!DOCTYPE soap:Envelope [<!ENTITY ${PROBE_ENTITY} ${decl}>]>`;
+}
+
+/**
+ * What an ASMX service answers to a request with a DOCTYPE (its XmlReader prohibits DTDs): a client
+ * fault with HTTP 500. The real service's words, so the mock refuses as it does.
+ */
+const DTD_PROHIBITED = 'Server was unable to read request. ---> There is an error in XML document (1, 40). ---> '
+  + 'For security reasons DTD is prohibited in this XML document. To enable DTD processing set the DtdProcessing property on XmlReaderSettings to Parse and pass the settings into XmlReader.Create method.';
+
 const fail = (status: number, reason: string, faultCode: 'client' | 'server' | 'version' = 'client'): Decoded =>
   ({ ok: false, status, reason, faultCode });
 
@@ -111,6 +135,15 @@ function makeSoapBinding(v: SoapVersion): Binding {
       return { method: 'POST', url: serviceUrl, headers, body: envelope(v, `<${op.name} xmlns="${ns}">${children}</${op.name}>`) };
     },
 
+    // The request as encodeRequest writes it, the DOCTYPE after the XML declaration and the entity
+    // reference as the parameter's whole value (sent even when the parameters leave it out).
+    doctypeRequest(op, params, serviceUrl, ns, probe, param) {
+      const marker = `conformance-doctype-${PROBE_ENTITY}-marker`;
+      const req = this.encodeRequest(op, { ...params, [param]: marker }, serviceUrl, ns);
+      const body = req.body!.replace(DECLARATION, `${DECLARATION}${doctypeOf(probe)}`).replace(`>${marker}<`, `>&${PROBE_ENTITY};<`);
+      return { ...req, body };
+    },
+
     claims(req, servicePath) {
       if (req.method !== 'POST' || req.path !== servicePath) return false;
       const mt = mediaType(req.headers['content-type']);
@@ -119,6 +152,9 @@ function makeSoapBinding(v: SoapVersion): Binding {
 
     decode(req: IncomingRequest, _servicePath, ops, namespaces): Decoded {
       let root: XElement;
+      // A document type declaration is refused before anything is read from the document, as the
+      // real service's XmlReader does: its entities are never expanded, nothing is fetched.
+      if (hasDoctype(req.body)) return fail(500, DTD_PROHIBITED);
       try {
         root = parseXml(req.body).root;
       } catch (e) {

@@ -69,6 +69,17 @@ export interface MisroutedProbe {
   readonly description: string;
 }
 
+/**
+ * A request carrying a document type declaration (issue 42), which SOAP forbids in a message (SOAP
+ * 1.1 section 3, SOAP 1.2 part 1 section 5): one entity, named `probe`, declared in the internal
+ * subset and standing as one parameter's whole value. Internal: its replacement text is `value`.
+ * External: its system identifier is `url`, the harness's own listener (src/engine/callback.ts) and
+ * nothing else. Never more than one entity, never one entity in another, never a `file:` URL.
+ */
+export type DoctypeProbe =
+  | { readonly entity: 'internal'; readonly value: string }
+  | { readonly entity: 'external'; readonly url: string };
+
 /** The binding's port in an ASMX WSDL 1.1 (see src/schema/wsdl.ts). */
 export interface WsdlPort {
   /** Suffix of the wsdl:port and wsdl:binding names: Soap, Soap12, HttpGet, HttpPost. */
@@ -124,6 +135,12 @@ export interface Binding {
   soapAction?(op: Operation, ns: string): string;
   /** Headers routing a request to the operation named `routedTo` while its body is another's (SOAP 1.1's SOAPAction); none: no such probe. */
   misroutedProbe?(routedTo: string, ns: string): MisroutedProbe;
+  /**
+   * The request of an operation with a DOCTYPE declaring `probe`, whose entity stands as the value
+   * of parameter `param` (SOAP: an envelope binding must refuse it); none: the binding sends no
+   * XML document, so no such probe.
+   */
+  doctypeRequest?(op: Operation, params: Params, serviceUrl: string, ns: string, probe: DoctypeProbe, param: string): HttpRequest;
 
   // server half
   /** True when this binding is the one the request uses (method, path, media type). */

@@ -21,6 +21,7 @@ export type CaseKind =
   | 'bad-param'          // an int or dateTime parameter that does not parse
   | 'unknown-operation'  // an operation the service does not have
   | 'wrong-soapaction'   // SOAP 1.1 with a SOAPAction naming another operation
+  | 'doctype'            // a SOAP request with a DOCTYPE (issue 42): refused, its entity never expanded nor fetched
   | 'generated';         // a generated parameter set (src/engine/generate.ts): may be accepted or rejected
 
 /** Case kinds whose request is bad: the target must reject it cleanly (no data, no crash). */

@@ -43,7 +43,7 @@ function findResult(root: XElement, ctx: CheckContext): Found | undefined {
 const EXPECTED = 'no data: an HTTP 4xx/5xx error, a SOAP fault, or (BaseResult results) an Error element';
 
 /** How the target rejected a request, in words (for the note of a passed check). */
-function rejectionForm(ctx: CheckContext): string {
+export function rejectionForm(ctx: CheckContext): string {
   const r = ctx.response!;
   const root = ctx.xml().parsed?.root;
   const fault = root ? findFault(root) : undefined;
@@ -57,7 +57,7 @@ function rejectionForm(ctx: CheckContext): string {
  * The findings of a response that should carry no data; `what` names the request in messages
  * ("wrong credentials"). Empty when the response rejects the request.
  */
-function dataFindings(ctx: CheckContext, check: string, what: string): Finding[] | undefined {
+export function dataFindings(ctx: CheckContext, check: string, what: string): Finding[] | undefined {
   const r = ctx.response!;
   if (r.status >= 400) return undefined;
   const root = ctx.xml().parsed?.root;

@@ -28,20 +28,37 @@ import { xsdValid } from './xsd-valid.js';
 import { shape } from './shape.js';
 import { bindingRules } from './binding-rules.js';
 import { badRequestRejected, credentialsRejected } from './credentials-rejected.js';
+import { dtdRefused } from './dtd-refused.js';
 
 /** Every check, in run order. */
 export const CHECKS: readonly Check[] = [
   statusCode, contentType, xmlWellformed, soapEnvelope, resultElement, xsdValid, shape, bindingRules, credentialsRejected, badRequestRejected,
+  dtdRefused,
 ];
 
 export const CHECK_NAMES: readonly string[] = CHECKS.map((c) => c.name);
 
+/**
+ * Groups of checks, switched by their name as a check is (`--checks`, `--skip-checks`): the
+ * requests an attacker sends (issue 42). A group's name stands for each of its checks.
+ */
+export const CHECK_GROUPS: Readonly<Record<string, readonly string[]>> = {
+  hostile_requests: ['dtd_refused'],
+};
+
+/** The check names a list of names stands for: each group's checks in its place. */
+export function expandGroups(names: readonly string[]): string[] {
+  return [...new Set(names.flatMap((n) => CHECK_GROUPS[n] ?? [n]))];
+}
+
 /** The named checks in run order (all when `names` is absent or empty); an unknown name is a UsageError naming it. */
-export function selectChecks(names?: readonly string[]): readonly Check[] {
-  if (!names || names.length === 0) return CHECKS;
+export function selectChecks(given?: readonly string[]): readonly Check[] {
+  if (!given || given.length === 0) return CHECKS;
+  const names = expandGroups(given);
   const unknown = names.filter((n) => !CHECK_NAMES.includes(n));
   if (unknown.length > 0) {
-    throw new UsageError(`unknown check name${unknown.length > 1 ? 's' : ''}: ${unknown.map((n) => `${n}${didYouMean(n, CHECK_NAMES)}`).join(', ')} (known checks: ${CHECK_NAMES.join(', ')})`);
+    const known = [...CHECK_NAMES, ...Object.keys(CHECK_GROUPS)];
+    throw new UsageError(`unknown check name${unknown.length > 1 ? 's' : ''}: ${unknown.map((n) => `${n}${didYouMean(n, known)}`).join(', ')} (known checks: ${CHECK_NAMES.join(', ')}; groups: ${Object.keys(CHECK_GROUPS).join(', ')})`);
   }
   return CHECKS.filter((c) => names.includes(c.name));
 }

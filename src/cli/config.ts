@@ -22,7 +22,7 @@ export const RUN_USAGE = `usage: conformance run [--config FILE] [--book-url URL
     [--checks a,b] [--skip-checks a,b] [--skip-operations a,b] [--no-negative] [--no-equivalence] [--quiet]
     [--expectations FILE [--update-expectations]] [--shard i/n] [--seed N] [--examples N] [--max-p95 MS] [--min-coverage PCT]
     [--proxy URL] [--ca-file PEM] [--client-cert PEM --client-key PEM | --client-pfx FILE] [--header 'Name: value']...
-    [--other-user NAME]
+    [--other-user NAME] [--callback-url URL] [--callback-listen HOST:PORT]
 
 With no target URL the embedded mock is started and tested. Service paths default to section 4's
 (/1/SOAP/Booking.asmx, /1/SOAP/NonStaticXMLAPI.asmx); --X-http-path is where HTTP GET/POST are
@@ -40,7 +40,9 @@ Proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, or --proxy), a private CA (--ca-file
 and extra headers (--header 'X-Api-Key: env:ACME_KEY' reads the variable): docs/real-service.md.
 --max-p95 MS fails an operation × binding whose p95 answer time is above MS (per operation: the config's
 latency.perOperation); one with fewer than 5 answers is "too few samples".
---min-coverage PCT makes a run whose coverage figure is below PCT percent INCOMPLETE (exit 6): docs/coverage.md.`;
+--min-coverage PCT makes a run whose coverage figure is below PCT percent INCOMPLETE (exit 6): docs/coverage.md.
+--callback-url URL is where a target not on this machine reaches the listener of the external-entity
+probe (a DOCTYPE every SOAP endpoint must refuse; --callback-listen HOST:PORT where it listens): docs/checks.md.`;
 
 /** Resolve run settings from the command line. `env` is process.env in production. */
 export function resolveRunSettings(argv: string[], env: NodeJS.ProcessEnv = process.env): RunSettings {

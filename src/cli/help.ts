@@ -92,6 +92,8 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = withEnv({
   'max-transient': { value: 'PCT', description: 'a target with more than PCT% of its exchanges transient (gateway pages, dropped connections, time-outs) is unhealthy: exit 4, no verdict', default: '20', env: 'CONFORMANCE_MAX_TRANSIENT' },
   'min-coverage': { value: 'PCT', description: 'a run whose coverage figure (answer paths held and kinds of parameter value sent, docs/coverage.md) is below PCT percent is INCOMPLETE (exit 6)', default: 'none', env: 'CONFORMANCE_MIN_COVERAGE' },
   'other-user': { value: 'NAME', description: 'a second account of the same service, its password in CONFORMANCE_OTHER_PASSWORD (no flag: flags show in process lists): the first account\'s bookings are called with it and must be refused (authorization across accounts; docs/real-service.md)', default: 'the mock\'s mock-other; none remote: not tested', env: 'CONFORMANCE_OTHER_USER' },
+  'callback-url': { value: 'URL', description: 'the URL at which the target reaches this machine\'s listener for the external-entity probe (a DOCTYPE a SOAP endpoint must refuse; docs/checks.md): needed when the target is not on this machine', default: 'none: a remote target\'s fetch is not observable (a note)', env: 'CONFORMANCE_CALLBACK_URL' },
+  'callback-listen': { value: 'HOST:PORT', description: 'where that listener listens', default: 'every interface at the --callback-url port; 127.0.0.1 at a free port for a target on this machine', env: 'CONFORMANCE_CALLBACK_LISTEN' },
 });
 
 export const DIFF_HELP: FlagHelp<typeof DIFF_OPTIONS> = {

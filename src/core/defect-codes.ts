@@ -74,6 +74,9 @@ export const DEFECT_CODES = {
   answered_with_data: 'a request that must be rejected answered with data',
   error_element_missing: 'a rejection without the Error element of section 7.1',
   rejected_by_server_error: 'wrong credentials answered with a server failure (a crash), not a rejection of the credentials',
+  // hostile requests (issue 42)
+  dtd_processed: 'a SOAP request with a DOCTYPE answered with data (or past the login): the target processed the document type declaration',
+  external_entity_fetched: 'the target fetched the external entity of a SOAP request\'s DOCTYPE from the harness\'s listener',
   // the comparison of bindings
   acceptance_differs: 'bindings disagree on accepting the request',
   error_type_differs: 'bindings answer with different in-band Errors',

@@ -12,7 +12,7 @@ import { EQUIVALENCE_CHECK } from '../core/rows.js';
 import type { Target } from '../core/types.js';
 import { FIXED_LANGUAGES } from './generate.js';
 import { pinnedLanguages } from './languages.js';
-import { bookingNeeds, caseMatcher, planUnits, secretsOf, skipReason, type RunPlan, type Unit } from './plan.js';
+import { bookingNeeds, caseMatcher, comparesBindings, planUnits, secretsOf, skipReason, type RunPlan, type Unit } from './plan.js';
 import { POOL_NAMES } from './bookings.js';
 import { UsageError } from '../core/errors.js';
 import { checksOf } from './session.js';
@@ -81,7 +81,8 @@ function checksFor(kind: CaseKind, operation: string, selected: ReadonlySet<stri
   const names = kind === 'valid' ? ['status_code', ...document]
     : kind === 'generated' ? document
       : kind === 'wrong-credentials' ? ['credentials_rejected']
-        : BAD_REQUEST_KINDS.includes(kind) ? ['bad_request_rejected'] : [];
+        : BAD_REQUEST_KINDS.includes(kind) ? ['bad_request_rejected']
+          : kind === 'doctype' ? ['dtd_refused'] : [];
   return names.filter((n) => selected.has(n));
 }
 
@@ -113,7 +114,7 @@ export function listPlan(s: RunSettings): ListedPlan {
     return {
       operation: u.op.name, case: u.caseId, kind: u.kind, ...(u.description ? { description: redact(u.description) } : {}),
       params: Object.fromEntries(Object.entries(u.params).map(([k, v]) => [k, redact(v)])),
-      bindings, checks: checksFor(u.kind, u.op.name, selected), equivalence: s.equivalence && bindings.length > 1,
+      bindings, checks: checksFor(u.kind, u.op.name, selected), equivalence: comparesBindings(plan, u),
       ...(skipped ? { skipped } : {}),
     };
   });

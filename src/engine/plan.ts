@@ -6,9 +6,9 @@
  * and every request goes to its group's host and path (bindings/endpoint.ts). `run`, `record`,
  * `compare`, the suites and the bench all plan here and send through ./exchange.ts.
  */
-import { requestFor } from '../bindings/endpoint.js';
+import { doctypeRequestFor, requestFor } from '../bindings/endpoint.js';
 import { binding as bindingModule } from '../bindings/index.js';
-import type { Params } from '../bindings/types.js';
+import type { DoctypeProbe, Params } from '../bindings/types.js';
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import type { CaseKind } from '../checks/context.js';
 import type { Check } from '../checks/types.js';
@@ -23,6 +23,7 @@ import {
   BookingLedger, consumesBooking, EMPTY_POOLS, ID_PROBE_VARIANTS, idParamOf, mockBookings, POOL_NAMES, needsBooking, noBookingReason, poolOf, probeVariant, withBooking,
   poolKey, type Booking, type BookingPools, type PoolCheck, type PoolName,
 } from './bookings.js';
+import { probeUrl, unobservableCallback, type Callback } from './callback.js';
 
 /** A password no real account has: the wrong-credentials case sends it. */
 export const WRONG_PASSWORD = 'conformance-wrong-password-7f3a';
@@ -74,6 +75,11 @@ export interface RunPlan {
   readonly maxTransient?: number;
   /** --min-coverage: a run whose coverage figure (./coverage.ts) is below this percent is INCOMPLETE, and where it was set. */
   readonly minCoverage?: { readonly percent: number; readonly source: string };
+  /**
+   * Where the external-entity probes point (./callback.ts): the harness's listener, or, absent, a
+   * host that never resolves (a fetch is then not observable; the report says so).
+   */
+  readonly callback?: Callback;
 }
 
 /** A matcher of case ids for --case patterns: `*` any characters, `?` one, the rest literal. */
@@ -115,6 +121,11 @@ export interface Unit {
   readonly rejectedBefore?: readonly RejectedCall[];
   /** A sequence over state (src/sequences/): its calls are its own, in order; `op` is the operation its rows are about. */
   readonly sequence?: SequenceSpec;
+  /**
+   * Each binding's request carries a DOCTYPE declaring its `probes` entry, the entity standing as the
+   * value of `param` (issue 42: XML a SOAP endpoint must refuse); `entity` names the kind of probe.
+   */
+  readonly doctype?: { readonly entity: DoctypeProbe['entity']; readonly probes: Partial<Record<BindingId, DoctypeProbe>>; readonly param: string };
 }
 
 /** A stand-in operation the service does not have, on the path and namespace of `like`. */
@@ -475,6 +486,7 @@ function casesUnits(plan: RunPlan): Unit[] {
         headers: probe.headers, description: probe.description,
       });
     }
+    units.push(...doctypeUnits(plan, op, params));
   }
   if (plan.negative) {
     for (const service of [...new Set(plan.operations.map((o) => o.service))]) {
@@ -486,6 +498,47 @@ function casesUnits(plan: RunPlan): Unit[] {
     }
   }
   return units;
+}
+
+/** The check that judges the DOCTYPE probes: without it (--skip-checks dtd_refused, or its group hostile_requests) they are not sent. */
+export const DOCTYPE_CHECK = 'dtd_refused';
+/** The parameter whose value the probe's entity stands as: expanded, the call logs in and answers with data. */
+const DOCTYPE_PARAM = 'userName';
+export const DOCTYPE_INTERNAL_CASE = 'doctype-internal-entity';
+export const DOCTYPE_EXTERNAL_CASE = 'doctype-external-entity';
+
+/** The plan's callback: its own, or one without a listener (a fetch not observable). */
+const callbacks = new WeakMap<object, Callback>();
+export function callbackOf(plan: Pick<RunPlan, 'callback' | 'target'>): Callback {
+  if (plan.callback) return plan.callback;
+  let cb = callbacks.get(plan.target);
+  if (!cb) callbacks.set(plan.target, (cb = unobservableCallback('the run was planned without the harness\'s listener')));
+  return cb;
+}
+
+/**
+ * XML a SOAP endpoint must refuse (issue 42, section 2; SOAP 1.1 section 3 and SOAP 1.2 part 1
+ * section 5 forbid a document type declaration): on every binding that sends an XML document, the
+ * first case's call with a DOCTYPE, once declaring an internal entity whose text is the user name,
+ * once an external one at the harness's listener (a path of its own per operation and binding); the
+ * entity stands as the user name. Processed, the first logs in and answers with data; the second
+ * fetches the listener (which answers the user name). Nothing else is ever named: no entity in
+ * another, no `file:` URL, no other host. A state-changing operation sends a probe id (./bookings.ts).
+ */
+function doctypeUnits(plan: RunPlan, op: Operation, params: Params): Unit[] {
+  if (!plan.checks.some((c) => c.name === DOCTYPE_CHECK)) return [];
+  const soap = plan.bindings.filter((b) => bindingModule(b).doctypeRequest !== undefined);
+  if (soap.length === 0) return [];
+  const cb = callbackOf(plan);
+  // One unit per probe, on every such binding (a case is one unit: shards and --case keep it whole).
+  const unit = (entity: DoctypeProbe['entity'], probe: (b: BindingId) => DoctypeProbe, caseId: string, description: string): Unit =>
+    ({ op, caseId, kind: 'doctype', params, only: soap, doctype: { entity, probes: Object.fromEntries(soap.map((b) => [b, probe(b)])), param: DOCTYPE_PARAM }, description });
+  return [
+    unit('internal', () => ({ entity: 'internal', value: plan.target.user }), DOCTYPE_INTERNAL_CASE,
+      'a call with a DOCTYPE whose internal entity is the user name: a SOAP endpoint must refuse it, not expand it'),
+    unit('external', (b) => ({ entity: 'external', url: probeUrl(cb, op.name, b) }), DOCTYPE_EXTERNAL_CASE,
+      `a call with a DOCTYPE whose external entity is the harness's listener (${probeUrl(cb, op.name, 'BINDING')}): a SOAP endpoint must refuse it, never fetch it`),
+  ];
 }
 
 // ---- the state-changing policy: its one home ------------------------------------------------------
@@ -517,6 +570,15 @@ export interface UnitRequest {
   readonly request: HttpRequest;
 }
 
+/**
+ * Whether the bindings' answers of a unit are compared: with --equivalence, on more than one
+ * binding, but never a DOCTYPE probe's (each refusal is judged on its own row, and a binding that
+ * processed the DTD shows there, not as a comparison of two with no majority).
+ */
+export function comparesBindings(plan: Pick<RunPlan, 'equivalence' | 'bindings'>, unit: Unit): boolean {
+  return plan.equivalence && !unit.doctype && plan.bindings.filter((b) => !unit.only || unit.only.includes(b)).length > 1;
+}
+
 /** The parameters a unit sends through one binding: its own, with that binding's booking or own values put in. */
 export function bindingParams(unit: Unit, b: BindingId): Params {
   const booking = unit.bookings?.[b];
@@ -528,7 +590,10 @@ export function bindingParams(unit: Unit, b: BindingId): Params {
 /** The requests of a unit: one per binding it is sent on, at its group's host and service path. */
 export function unitRequests(plan: Pick<RunPlan, 'target' | 'bindings'>, unit: Unit): UnitRequest[] {
   return plan.bindings.filter((b) => !unit.only || unit.only.includes(b)).map((b) => {
-    const req = requestFor(plan.target, unit.op, b, bindingParams(unit, b));
+    const params = bindingParams(unit, b);
+    const probe = unit.doctype?.probes[b];
+    const req = probe ? doctypeRequestFor(plan.target, unit.op, b, params, probe, unit.doctype!.param) ?? requestFor(plan.target, unit.op, b, params)
+      : requestFor(plan.target, unit.op, b, params);
     return { binding: b, request: unit.headers ? { ...req, headers: unit.headers } : req };
   });
 }

@@ -34,7 +34,8 @@ import { exchangeUnit } from './exchange.js';
 import { poolOf, POOL_NAMES } from './bookings.js';
 import type { EngineDeps } from './deps.js';
 import { runSequence, sequenceNotRun } from './sequence-unit.js';
-import { bindingParams, bookingNeeds, planUnits, secretsOf, sequenceNotes, shownLive, unitRequests, type RunPlan, type Unit } from './plan.js';
+import { bindingParams, bookingNeeds, callbackOf, comparesBindings, DOCTYPE_CHECK, planUnits, secretsOf, sequenceNotes, shownLive, unitRequests, type RunPlan, type Unit } from './plan.js';
+import { probePath } from './callback.js';
 import { poolKey, unusableDiagnosis, type UnusableBooking } from './pool-check.js';
 import { findingsBytes, RowMaker, summarise, type RowBase } from './rows.js';
 
@@ -94,7 +95,8 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
   const base: RowBase = { op, binding: b, caseId: unit.caseId, reproduce: reproduceCommand(plan, unit, ex), exchange: ex };
   if (ex.error?.code === 'not_sent') return { rows: [rows.row(base, NOT_RUN_CHECK, { skipped: ex.error.message })], unviewed: ex.error.message };
   // The coverage a run gathers (./coverage.ts), while runConformance runs it; runUnit alone (record, compare) gathers none.
-  const coverage = coverageOf(plan);
+  // A DOCTYPE probe's parameters are not what the wire carries (an entity stands as the user name): not counted.
+  const coverage = unit.doctype ? undefined : coverageOf(plan);
   coverage?.request(op, b, bindingParams(unit, b));
   const booked = unit.bookings?.[b] !== undefined;
   deps.tally?.note(op.name, b, ex, op.mutates);
@@ -238,7 +240,10 @@ async function unitRows(plan: RunPlan, deps: EngineDeps, unit: Unit, before?: Re
   // done (issue 35): large bodies read meanwhile wait for it as for a body.
   const held: (() => void)[] = [];
   try {
-    return await checkedRows(plan, deps, unit, held, before);
+    const got = await checkedRows(plan, deps, unit, held, before);
+    // A fetch of a DOCTYPE probe's external entity, seen already (the run's end looks again: ./callback.ts).
+    if (got !== 'same' && unit.doctype) markFetches(plan, unit, got, new RowMaker(redactorOf(plan, deps)));
+    return got;
   } finally {
     for (const release of held) release();
   }
@@ -249,7 +254,7 @@ async function checkedRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: ((
   const { op } = unit;
   const rows = new RowMaker(redactorOf(plan, deps));
   const bindings = plan.bindings.filter((b) => !unit.only || unit.only.includes(b));
-  const compare = plan.equivalence && bindings.length > 1;
+  const compare = comparesBindings(plan, unit);
   // Sent again: every binding's answer is awaited first; the same bytes everywhere are not checked again.
   const same = before ? sameAnswers(unitRequests(plan, unit).length, before) : undefined;
   // Each exchange is checked as soon as it arrives (in turn with every other exchange of the process).
@@ -462,6 +467,63 @@ export async function shrinkUnit(plan: RunPlan, deps: EngineDeps, unit: Unit, ro
   return best.map((r) => (r.status === 'failed' ? { ...r, message: `${r.message}${note}` } : r));
 }
 
+/**
+ * The external-entity probes judged on what the harness's listener received (./callback.ts), once
+ * every probe was answered and `graceMs` after the last one: a request for a probe's path fails that
+ * probe's dtd_refused row (operation, binding) with external_entity_fetched, beside what its answer
+ * showed. Without a listener the target reaches, the run says once that a fetch was not observable
+ * (a note): the probes were still judged on their refusal.
+ */
+async function judgeFetches(plan: RunPlan, units: readonly Unit[], perUnit: ResultRow[][], rows: RowMaker, lastProbe: number): Promise<Diagnosis[]> {
+  const probes = [...units.entries()].filter(([, u]) => u.doctype?.entity === 'external');
+  if (probes.length === 0) return [];
+  const cb = callbackOf(plan);
+  const listener = cb.listener;
+  if (!listener) {
+    return [{ level: 'note', code: 'external_fetch_not_observable',
+      message: `the external-entity probes (${probes.length}) were judged on their refusal only; whether the target fetched their entity was not observable: ${cb.unobservable ?? 'no listener'}. `
+        + 'Give --callback-url URL (CONFORMANCE_CALLBACK_URL, config callbackUrl), a URL at which the target reaches this machine, to see a fetch.' }];
+  }
+  const wait = lastProbe + cb.graceMs - Date.now();
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  for (const [i, u] of probes) {
+    const got = perUnit[i];
+    if (got) markFetches(plan, u, got, rows);
+  }
+  return [];
+}
+
+/**
+ * A unit's rows with every fetch of its external entity the listener has had so far on the probe's
+ * dtd_refused row of that binding (once: a row that has it keeps it), in place. The fetch a parser
+ * makes while reading the request is there as soon as the answer is; the run looks again at its end.
+ */
+function markFetches(plan: RunPlan, u: Unit, got: ResultRow[], rows: RowMaker): void {
+  const cb = plan.callback;
+  if (u.doctype?.entity !== 'external' || !cb?.listener) return;
+  for (const b of u.only ?? plan.bindings) {
+    const probe = u.doctype.probes[b];
+    if (probe?.entity !== 'external') continue;
+    const path = probePath(cb, u.op.name, b);
+    const hits = cb.listener.hitsOf(path);
+    const k = got.findIndex((r) => r.check === DOCTYPE_CHECK && r.binding === b);
+    const old = k >= 0 ? got[k] : undefined;
+    if (hits.length === 0 || old?.findings.some((f) => f.code === 'external_entity_fetched')) continue;
+    const h = hits[0]!;
+    const fetched = {
+      check: DOCTYPE_CHECK, code: 'external_entity_fetched' as const, path: `DOCTYPE/ENTITY ${probe.url}`,
+      message: `the target fetched the external entity of this request's DOCTYPE: the harness's listener got ${hits.length} request${hits.length > 1 ? 's' : ''} for ${path} `
+        + `(${h.method} from ${h.from}${h.userAgent ? `, User-Agent ${h.userAgent}` : ''}); a SOAP endpoint must refuse a DOCTYPE, never resolve its entities (an attacker's URL reaches any host the target can)`,
+      expected: 'no request to the listener', actual: `${h.method} ${path}`,
+    };
+    const exchangeRow = got.find((r) => r.check === EXCHANGE_CHECK && r.binding === b);
+    const row = rows.row({ op: u.op, binding: b, caseId: u.caseId, reproduce: old?.reproduce ?? exchangeRow?.reproduce ?? '' }, DOCTYPE_CHECK,
+      [...(old?.status === 'failed' ? old.findings : []), fetched], old?.durationMs);
+    const shown = { ...row, ...(exchangeRow?.request ? { request: exchangeRow.request } : {}), ...(exchangeRow?.response ? { response: exchangeRow.response } : {}) };
+    if (k >= 0) got[k] = shown; else got.push(shown);
+  }
+}
+
 /** The report's bookings: each one a call was sent with (bindings in plan order), and the calls no pool had a booking for. */
 function bookingsOf(plan: RunPlan, units: readonly Unit[], used: readonly BookingUse[][], unusable: readonly UnusableBooking[]): Pick<RunReport, 'bookings'> {
   if (!units.some((u) => u.bookings !== undefined) && unusable.length === 0) return {};
@@ -548,6 +610,8 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
   const maxFailuresReached = `--max-failures ${plan.maxFailures} reached`;
   let failed = 0;
   let sent = 0;
+  // When the last external-entity probe was answered: a fetch is awaited a little after it (./callback.ts).
+  let lastExternalProbe = 0;
   await Promise.all(Array.from({ length: Math.min(atOnce, units.length) }, async () => {
     while (next < units.length) {
       const i = order[next++]!;
@@ -560,6 +624,7 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
           continue;
         }
         const rows = await runUnit(plan, { ...deps, onBooking: (x) => { used[i]!.push(x); deps.onBooking?.(x); } }, u);
+        if (u.doctype?.entity === 'external') lastExternalProbe = Date.now();
         perUnit[i] = u.baseline && rows.some((r) => r.status === 'failed') ? await shrinkUnit(plan, deps, u, rows) : rows;
         sent++;
         // A read left transient is no failure yet: it is sent again after the main pass.
@@ -592,6 +657,8 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
       if (rs) perUnit[i] = rs.map((r) => (r.status === 'failed' && notService(r) ? { ...r, status: 'skipped', message: `${why} (${r.message})`, findings: [] } : r));
     }
   }
+  // The external entities fetched from the harness's listener, judged now, on their probes' rows.
+  const fetches = await judgeFetches(plan, units, perUnit, new RowMaker(redact), lastExternalProbe);
   // Pool bookings the run's calls found unusable (a transfer booking has no read): the pool's, not the target's.
   const spent = spentUnusable(plan, units, used);
   const unusable = [...(plan.poolCheck?.unusable ?? []), ...spent];
@@ -613,7 +680,9 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
     // What no sequence could test, and how to enable it (authorization across accounts without a second account).
     ...sequenceNotes(plan),
     // Each pool booking found unusable, named with its pool (./pool-check.ts).
-    ...unusableDiagnosis(unusable)];
+    ...unusableDiagnosis(unusable),
+    // A fetch of the external entity that could not be observed (no listener the target reaches).
+    ...fetches];
   const t = plan.target;
   const summary = summarise(results);
   // The failed rows counted when the bound was reached differ from the summary's: the cases under way

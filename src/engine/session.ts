@@ -5,12 +5,14 @@
  * the redactor of every secret the run holds (gathered once, engine/plan.ts secretsOf). Shared by
  * run, record, compare and the conformance suites, so all of them send the same way.
  */
-import { selectChecks } from '../checks/registry.js';
+import { expandGroups, selectChecks } from '../checks/registry.js';
 import type { Check } from '../checks/types.js';
 import { EnvironmentError, UsageError } from '../core/errors.js';
 import { makeRedactor, redactUserInfo, type Redactor } from '../core/redact.js';
 import type { Target } from '../core/types.js';
-import { secretsOf, type RunPlan } from './plan.js';
+import { DOCTYPE_CHECK, secretsOf, type RunPlan } from './plan.js';
+import { openCallback, type Callback } from './callback.js';
+import { binding as bindingModule } from '../bindings/index.js';
 import { discoverLanguages, pinnedLanguages } from './languages.js';
 import type { EngineDeps } from './run.js';
 import type { MockOptions, RunningMock } from '../mock/index.js';
@@ -58,12 +60,14 @@ export function checksOf(s: Pick<RunSettings, 'checks' | 'skipChecks'>): Check[]
   let checks;
   try {
     checks = selectChecks(s.checks);
-    const unknown = s.skipChecks.filter((n) => !selectChecks().some((c) => c.name === n));
+    // A group's name (hostile_requests) stands for each of its checks.
+    const skipped = expandGroups(s.skipChecks);
+    const unknown = skipped.filter((n) => !selectChecks().some((c) => c.name === n));
     if (unknown.length) throw new Error(`unknown check name(s) in --skip-checks: ${unknown.join(', ')}`);
+    return checks.filter((c) => !skipped.includes(c.name));
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
-  return checks.filter((c) => !s.skipChecks.includes(c.name));
 }
 
 /** The embedded mock for the settings, or an EnvironmentError saying why it cannot start. */
@@ -114,7 +118,20 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     ...(s.network ? { network: s.network } : {}),
   };
   let transport: Transport | undefined;
+  let callback: Callback | undefined;
   try {
+    // The listener of the external-entity probe (./callback.ts), when the run sends that probe: open until the session closes.
+    if (s.negative && checks.some((c) => c.name === DOCTYPE_CHECK) && s.bindings.some((b) => bindingModule(b).doctypeRequest !== undefined)) {
+      try {
+        callback = await openCallback({
+          targets: [target.bookUrl, target.searchUrl, target.transfersUrl].filter((u) => u !== ''), embedded: s.embedded, answer: s.user,
+          ...(s.callbackUrl ? { callbackUrl: s.callbackUrl } : {}), ...(s.callbackListen ? { listen: s.callbackListen } : {}),
+        });
+      } catch (e) {
+        const at = s.callbackListen ? `${s.callbackListen.host}:${s.callbackListen.port} (--callback-listen)` : s.callbackUrl ? `the port of ${s.callbackUrl} (--callback-url)` : '127.0.0.1';
+        throw new EnvironmentError(`cannot start the listener of the external-entity probe at ${at}: ${(e as Error).message}`);
+      }
+    }
     transport = new Transport({
       ...networkTransportOptions(s), concurrency: s.concurrency, maxRps: s.maxRps,
       deadline: s.deadlineMs ? Math.min(startedAt, Date.now()) + s.deadlineMs : undefined, giveUpAfter: s.giveUpAfter,
@@ -141,6 +158,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
       ...(s.latency ? { latency: s.latency } : {}),
       ...(s.failOnDrift ? { failOnDrift: true } : {}),
       ...(s.minCoverage ? { minCoverage: s.minCoverage } : {}),
+      ...(callback ? { callback } : {}),
     };
     const secrets = secretsOf(target);
     const redact = makeRedactor(secrets);
@@ -151,11 +169,13 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
       deps: (onProgress) => ({ transport: t, validator, redact, ...(onProgress ? { onProgress } : {}) }),
       async close() {
         await t.close();
+        await callback?.listener?.close();
         await running?.close();
       },
     };
   } catch (e) {
     await transport?.close();
+    await callback?.listener?.close();
     await running?.close();
     throw e;
   }

@@ -125,6 +125,14 @@ export interface RunSettings {
    * accounts is not tested. `passwordVar`: the variable the password came from (a reproduce command names it).
    */
   readonly other?: { readonly user: string; readonly password: string; readonly passwordVar?: string };
+  /**
+   * The URL at which the target reaches the harness's listener for the external-entity probe
+   * (--callback-url, CONFORMANCE_CALLBACK_URL, config callbackUrl; ./callback.ts), and where that
+   * listener listens (--callback-listen HOST:PORT; default: every interface at the URL's port, or
+   * 127.0.0.1 at a free port for a target on this machine).
+   */
+  readonly callbackUrl?: string;
+  readonly callbackListen?: { readonly host: string; readonly port: number };
 }
 
 /** Where the booking pools came from: a file (its path as given), the variable holding the JSON, or the config file's `bookings` object. */
@@ -178,6 +186,8 @@ export const RUN_ENV = {
   'max-transient': 'CONFORMANCE_MAX_TRANSIENT',
   'min-coverage': 'CONFORMANCE_MIN_COVERAGE',
   'other-user': 'CONFORMANCE_OTHER_USER',
+  'callback-url': 'CONFORMANCE_CALLBACK_URL',
+  'callback-listen': 'CONFORMANCE_CALLBACK_LISTEN',
   ...NETWORK_ENV,
 } as const satisfies Partial<Record<keyof typeof RUN_OPTIONS, string>>;
 
@@ -237,6 +247,8 @@ export const RUN_OPTIONS = {
   'min-coverage': { type: 'string' },
   // No --other-password: the second account's password comes from a variable only (see otherAccountOf).
   'other-user': { type: 'string' },
+  'callback-url': { type: 'string' },
+  'callback-listen': { type: 'string' },
 } as const;
 
 type Json = Record<string, unknown>;
@@ -777,6 +789,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     ...latencyOf(in_, file, where),
     ...((f['fail-on-drift'] ?? in_.bool('fail-on-drift', 'failOnDrift')) ? { failOnDrift: true } : {}),
     ...minCoverageOf(in_),
+    ...callbackOf(in_),
   };
 }
 
@@ -792,6 +805,34 @@ function languagesOf(in_: Settings): { languages?: { values: readonly string[]; 
   const odd = s.value.find((v) => v === '' || /[\s,]/.test(v));
   if (odd !== undefined) bad(s, `holds ${JSON.stringify(odd)}: a language code has no white space or comma`);
   return { languages: { values: [...new Set(s.value)], source: s.source } };
+}
+
+/**
+ * --callback-url URL (CONFORMANCE_CALLBACK_URL, config callbackUrl): an http:// or https:// URL
+ * without query or fragment; --callback-listen HOST:PORT (CONFORMANCE_CALLBACK_LISTEN, config
+ * callbackListen). A bad one names its source.
+ */
+function callbackOf(in_: Settings): { callbackUrl?: string; callbackListen?: { host: string; port: number } } {
+  const url = in_.string('callback-url', envOf('callback-url')!, 'callbackUrl');
+  const listen = in_.string('callback-listen', envOf('callback-listen')!, 'callbackListen');
+  const out: { callbackUrl?: string; callbackListen?: { host: string; port: number } } = {};
+  if (url) {
+    let u: URL | undefined;
+    try {
+      u = new URL(url.value);
+    } catch { /* said below */ }
+    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.search || u.hash || u.username || u.password) {
+      bad(url, `must be an http:// or https:// URL at which the target reaches this machine, without user, query or fragment, e.g. http://10.0.0.5:8765 (got ${JSON.stringify(url.value)})`);
+    }
+    out.callbackUrl = url.value;
+  }
+  if (listen) {
+    const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(listen.value.trim());
+    const port = m ? Number(m[3]) : NaN;
+    if (!m || port > 65535) bad(listen, `must be HOST:PORT, e.g. 0.0.0.0:8765 or 127.0.0.1:0 (got ${JSON.stringify(listen.value)})`);
+    out.callbackListen = { host: m![1] ?? m![2]!, port };
+  }
+  return out;
 }
 
 /**

@@ -8,7 +8,11 @@ import {
   catalogueProblems, FAULTS, faultBindings, findFault, listFaults, resolveFaults, UnknownFaultError, type Fault, type FaultCategory,
 } from './faults.js';
 import { startMock, type RunningMock } from './server.js';
-import { call, resultElement, sendRequest, validParams } from '../../test/support/mock.js';
+import { call, faultReason, resultElement, sendRequest, validParams } from '../../test/support/mock.js';
+import { binding } from '../bindings/index.js';
+import type { DoctypeProbe } from '../bindings/types.js';
+import { CallbackListener } from '../engine/callback.js';
+import { DEFAULT_USER } from './core.js';
 
 const NS = DEFAULT_NAMESPACES;
 const op = (name: string) => findOperation(name)!;
@@ -151,6 +155,64 @@ describe('hook points, confined to the fault operation and bindings', () => {
     const url = await withFaults(mine);
     expect((await send(url, 'GetThemes', 'post')).status).toBe(418);
     expect((await send(url, 'GetThemes', 'get')).status).toBe(200);
+  });
+
+  // Issue 42: the DOCTYPE probes' requests, as the harness writes them (src/bindings/soap.ts doctypeRequest).
+  const doctypeCall = (url: string, name: string, b: BindingId, probe: DoctypeProbe) => {
+    const o = op(name);
+    const serviceUrl = requestAt(url, o, b, validParams(o), NS).url;
+    return sendRequest(binding(b).doctypeRequest!(o, validParams(o), serviceUrl, NS[o.ns], probe, 'userName'));
+  };
+
+  test('the correct mock refuses a DOCTYPE on SOAP as the real service does: HTTP 500, a client fault, "DTD is prohibited"; nothing fetched', async () => {
+    const listener = await CallbackListener.start();
+    try {
+      for (const b of ['soap11', 'soap12'] as const) {
+        for (const probe of [{ entity: 'internal', value: DEFAULT_USER }, { entity: 'external', url: `${listener.url}/conformance-probe/x/GetMeals/${b}` }] as const) {
+          const r = await doctypeCall(clean, 'GetMeals', b, probe);
+          expect(r.status, `${b} ${probe.entity}`).toBe(500);
+          expect(faultReason(r.body)).toMatch(/For security reasons DTD is prohibited in this XML document/);
+        }
+      }
+      expect(listener.hits).toEqual([]);
+    } finally {
+      await listener.close();
+    }
+  });
+
+  test('doctype-internal-entity-expanded: SOAP 1.1 of GetRoomTypes expands the entity and answers with data; elsewhere, and without a DOCTYPE, as the correct mock', async () => {
+    const url = await withFaults('doctype-internal-entity-expanded');
+    const internal = { entity: 'internal', value: DEFAULT_USER } as const;
+    const r = await doctypeCall(url, 'GetRoomTypes', 'soap11', internal);
+    expect(r.status).toBe(200);
+    expect(resultElement(op('GetRoomTypes'), 'soap11', r.body).children.length).toBeGreaterThan(0);
+    expect((await doctypeCall(url, 'GetRoomTypes', 'soap12', internal)).status).toBe(500);
+    expect((await doctypeCall(url, 'GetMeals', 'soap11', internal)).status).toBe(500);
+    // An external entity is not fetched: it stands empty, so the login fails.
+    const ext = await doctypeCall(url, 'GetRoomTypes', 'soap11', { entity: 'external', url: 'http://127.0.0.1:9/x' });
+    expect(ext.body).not.toMatch(/roomType/);
+    expect((await send(url, 'GetRoomTypes', 'soap11')).body).toBe((await send(clean, 'GetRoomTypes', 'soap11')).body);
+  });
+
+  test('doctype-external-entity-fetched: SOAP 1.2 of GetThemes fetches the entity from 127.0.0.1 (a real GET) and answers with data; never another host', async () => {
+    const url = await withFaults('doctype-external-entity-fetched');
+    const listener = await CallbackListener.start('127.0.0.1', 0, DEFAULT_USER);
+    try {
+      const path = '/conformance-probe/0123456789abcdef/GetThemes/soap12';
+      const r = await doctypeCall(url, 'GetThemes', 'soap12', { entity: 'external', url: `${listener.url}${path}` });
+      expect(r.status).toBe(200);
+      expect(resultElement(op('GetThemes'), 'soap12', r.body).children.length).toBeGreaterThan(0);
+      for (let i = 0; i < 100 && listener.hitsOf(path).length === 0; i++) await new Promise((res) => setTimeout(res, 20));
+      expect(listener.hitsOf(path)).toHaveLength(1);
+      // Not at another host (the .invalid one a run without a listener names), and not on SOAP 1.1.
+      const remote = await doctypeCall(url, 'GetThemes', 'soap12', { entity: 'external', url: 'http://conformance-callback.invalid/p' });
+      expect(remote.body).not.toMatch(/theme/i);
+      expect((await doctypeCall(url, 'GetThemes', 'soap11', { entity: 'external', url: `${listener.url}/other` })).status).toBe(500);
+      await new Promise((res) => setTimeout(res, 100));
+      expect(listener.hits.map((h) => h.path)).toEqual([path]);
+    } finally {
+      await listener.close();
+    }
   });
 
   test('several faults at once each keep to their place', async () => {

@@ -105,7 +105,8 @@ export type BookingMode = 'default' | 'bookings' | 'everyId';
 
 export type FaultCategory =
   | 'status' | 'media-type' | 'envelope' | 'result-element' | 'namespace' | 'required' | 'nil' | 'enumeration'
-  | 'lexical' | 'structure' | 'encoding' | 'binding-rules' | 'equivalence' | 'credentials' | 'bad-request' | 'input' | 'state' | 'authorization';
+  | 'lexical' | 'structure' | 'encoding' | 'binding-rules' | 'equivalence' | 'credentials' | 'bad-request' | 'input' | 'state' | 'authorization'
+  | 'hostile-xml';
 
 export interface Fault {
   /** kebab-case, unique. */
@@ -167,6 +168,48 @@ export interface Fault {
 }
 
 // ---- helpers for the entries ------------------------------------------------------------------
+
+/** The DOCTYPE of a request (its internal subset) after an optional XML declaration. */
+const DOCTYPE_AT_START = /^(\uFEFF?\s*(?:<\?xml[^?]*\?>)?\s*)<!DOCTYPE\s+[^[>]*\[([\s\S]*?)\]\s*>/;
+/** What a fault's parser puts where an external entity stood (its params hook reads it as the user name the listener served). */
+const FETCHED_MARKER = 'mock-external-entity-fetched';
+
+/**
+ * A parser that processes a request's DTD, as a careless service's does (issue 42): the DOCTYPE is
+ * taken out and each `&name;` its internal subset declares is replaced, once, by its text (an
+ * internal entity: its literal, character references read; one in another is not expanded again,
+ * nor is any declared beside more than a few). An external entity is left empty, unless `fetch`:
+ * then its URL is fetched (a real GET, only http://127.0.0.1 or localhost, 2 s at most, not awaited:
+ * the answer cannot wait) and it stands as FETCHED_MARKER. Undefined: no DOCTYPE.
+ */
+function processDoctype(body: string, fetch: boolean): string | undefined {
+  const m = DOCTYPE_AT_START.exec(body);
+  if (!m) return undefined;
+  const texts = new Map<string, string>();
+  for (const e of m[2]!.matchAll(/<!ENTITY\s+([\w.-]+)\s+(?:"([^"%&]*(?:&#\d+;[^"%&]*)*)"|SYSTEM\s+"([^"]*)")\s*>/g)) {
+    if (texts.size >= 4) break;
+    if (e[2] !== undefined) {
+      texts.set(e[1]!, e[2].replace(/&#(\d+);/g, (_x, d: string) => String.fromCodePoint(Number(d))));
+    } else if (fetch && isLocalHttp(e[3]!)) {
+      void globalThis.fetch(e[3]!, { signal: AbortSignal.timeout(2000) }).then((r) => r.arrayBuffer(), () => undefined).catch(() => undefined);
+      texts.set(e[1]!, FETCHED_MARKER);
+    } else {
+      texts.set(e[1]!, '');
+    }
+  }
+  const rest = body.slice(m[0].length);
+  return m[1]! + rest.replace(/&([\w.-]+);/g, (all, name: string) => texts.get(name) ?? all);
+}
+
+/** http:// at 127.0.0.1 or localhost: the only URLs a fault of the mock ever fetches. */
+function isLocalHttp(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' && (u.hostname === '127.0.0.1' || u.hostname === 'localhost');
+  } catch {
+    return false;
+  }
+}
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- fault edits reach into result data freely */
 type Draft = any;
@@ -496,6 +539,18 @@ export const FAULTS: readonly Fault[] = [
     apply: {
       request: (req, c) => ({ ...req, headers: { ...req.headers, soapaction: `"${c.ns}${c.op.name}"` } }),
       response: (r, c) => (c.rewritten ? answerOf('GetLanguages', c) : r),
+    } },
+
+  // XML a SOAP endpoint must refuse (issue 42): a request's DTD processed
+  { name: 'doctype-internal-entity-expanded', category: 'hostile-xml', operation: 'GetRoomTypes', bindings: ['soap11'],
+    description: 'a SOAP 1.1 request with a DOCTYPE is read with its DTD: its internal entities are expanded and the call answered with data',
+    apply: { request: (req) => ({ ...req, body: processDoctype(req.body, false) ?? req.body }) } },
+  { name: 'doctype-external-entity-fetched', category: 'hostile-xml', operation: 'GetThemes', bindings: ['soap12'],
+    description: 'a SOAP 1.2 request with a DOCTYPE is read with its DTD: an external entity at http://127.0.0.1 or localhost is fetched (a real GET) and stands as the user name it served, the call answered with data',
+    apply: {
+      request: (req) => ({ ...req, body: processDoctype(req.body, true) ?? req.body }),
+      params: (p, c) => (Object.values(p).includes(FETCHED_MARKER)
+        ? Object.fromEntries(Object.entries(p).map(([k, v]) => [k, v === FETCHED_MARKER ? c.credentials.user : v])) : p),
     } },
 
   // probes: violations a careless check could let through

@@ -39,9 +39,10 @@ export function defectPath(path: string): string {
 
 /**
  * Defect codes worse than any other, listed first in every report: another account reached a
- * booking (issue 33). Among them, and among the rest, the order the defects first occur.
+ * booking (issue 33); the target fetched an external entity of a request (issue 42: an attacker's
+ * URL reaches any host the target can). Among them, and among the rest, the order the defects first occur.
  */
-export const FIRST_CODES: readonly string[] = ['foreign_booking_changed', 'foreign_booking_read'];
+export const FIRST_CODES: readonly string[] = ['foreign_booking_changed', 'foreign_booking_read', 'external_entity_fetched'];
 
 /** A defect's place before the others: 0 for the worst code, up to FIRST_CODES.length for any other. */
 export const firstRank = (code: string): number => {

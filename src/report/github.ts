@@ -29,7 +29,7 @@ const escapeProperty = (s: string): string => escapeData(s).replace(/:/g, '%3A')
  * document a client cannot read or a state that is wrong, then one that departs from the schema or
  * the other bindings, then the lexical details. A check not listed comes after them.
  */
-const SEVERITY = ['all', 'http_exchange', 'status_code', 'xml_wellformed', 'soap_envelope', 'result_element', 'sequence', 'credentials_rejected',
+const SEVERITY = ['all', 'http_exchange', 'status_code', 'xml_wellformed', 'soap_envelope', 'result_element', 'sequence', 'credentials_rejected', 'dtd_refused',
   'xsd_valid', 'shape', 'bad_request_rejected', 'binding_equivalence', 'binding_rules', 'content_type', 'lexical'];
 const rank = (check: string): number => {
   const i = SEVERITY.indexOf(check);
