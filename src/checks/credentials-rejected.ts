@@ -57,7 +57,7 @@ function rejectionForm(ctx: CheckContext): string {
  * The findings of a response that should carry no data; `what` names the request in messages
  * ("wrong credentials"). Empty when the response rejects the request.
  */
-function dataFindings(ctx: CheckContext, check: string, what: string): Finding[] | undefined {
+export function dataFindings(ctx: CheckContext, check: string, what: string): Finding[] | undefined {
   const r = ctx.response!;
   if (r.status >= 400) return undefined;
   const root = ctx.xml().parsed?.root;
@@ -98,7 +98,7 @@ function dataFindings(ctx: CheckContext, check: string, what: string): Finding[]
 /** Words of a server that failed, not of one that refused: its own error, a crash, a runtime's exception page. */
 const SERVER_FAILURE = /internal (?:server |mock )?error|required element missing|NullReferenceException|Object reference not set to an instance|NullPointerException|Traceback \(most recent call last\)|Server Error in '[^']*' Application|unhandled exception/i;
 /** Words of a rejection of the credentials. */
-const ABOUT_CREDENTIALS = /authenticat|credential|password|user ?name|login|log on|unauthori[sz]ed|not authori[sz]ed|access.denied|forbidden|permission/i;
+export const ABOUT_CREDENTIALS = /authenticat|credential|password|user ?name|login|log on|unauthori[sz]ed|not authori[sz]ed|access.denied|forbidden|permission/i;
 
 /**
  * A 5xx answer to wrong credentials that reads as the server's own failure and says nothing of the

@@ -14,6 +14,8 @@
  * - bad requests ('missing-param', 'bad-param', 'unknown-operation', 'wrong-soapaction'):
  *   bad_request_rejected only, judged on "rejected, no data" alone; the form of the rejection is
  *   reported as a note, never failed (the contract does not show error formats).
+ * - 'login-variant' (a credential variant a careless login check lets in): login_rejected only.
+ * - every exchange with a response: secret_echoed (no secret of the run in the answer).
  */
 import { UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
@@ -28,20 +30,47 @@ import { xsdValid } from './xsd-valid.js';
 import { shape } from './shape.js';
 import { bindingRules } from './binding-rules.js';
 import { badRequestRejected, credentialsRejected } from './credentials-rejected.js';
+import { loginRejected } from './login-rejected.js';
+import { HOSTILE_GROUP, secretEchoed } from './secret-echoed.js';
+
+export { HOSTILE_GROUP };
 
 /** Every check, in run order. */
 export const CHECKS: readonly Check[] = [
   statusCode, contentType, xmlWellformed, soapEnvelope, resultElement, xsdValid, shape, bindingRules, credentialsRejected, badRequestRejected,
+  loginRejected, secretEchoed,
 ];
 
 export const CHECK_NAMES: readonly string[] = CHECKS.map((c) => c.name);
 
-/** The named checks in run order (all when `names` is absent or empty); an unknown name is a UsageError naming it. */
-export function selectChecks(names?: readonly string[]): readonly Check[] {
-  if (!names || names.length === 0) return CHECKS;
+/**
+ * Groups of checks, switched on and off by the group's name as by the checks' (--checks,
+ * --skip-checks): `hostile_requests`, the checks about what an attacker sends and what must never
+ * come back (docs/checks.md "Hostile requests"). Leaving a group's check out also leaves out the
+ * requests only it judges (the login variants: src/engine/plan.ts).
+ */
+export const CHECK_GROUPS: Readonly<Record<string, readonly string[]>> = {
+  [HOSTILE_GROUP]: [loginRejected.name, secretEchoed.name],
+};
+
+/** The group a check belongs to, or undefined. */
+export function groupOfCheck(name: string): string | undefined {
+  return Object.entries(CHECK_GROUPS).find(([, names]) => names.includes(name))?.[0];
+}
+
+/** Names with every group name replaced by its checks' names. */
+export function expandCheckNames(names: readonly string[]): string[] {
+  return [...new Set(names.flatMap((n) => CHECK_GROUPS[n] ?? [n]))];
+}
+
+/** The named checks (or groups) in run order (all when `names` is absent or empty); an unknown name is a UsageError naming it. */
+export function selectChecks(given?: readonly string[]): readonly Check[] {
+  if (!given || given.length === 0) return CHECKS;
+  const names = expandCheckNames(given);
   const unknown = names.filter((n) => !CHECK_NAMES.includes(n));
   if (unknown.length > 0) {
-    throw new UsageError(`unknown check name${unknown.length > 1 ? 's' : ''}: ${unknown.map((n) => `${n}${didYouMean(n, CHECK_NAMES)}`).join(', ')} (known checks: ${CHECK_NAMES.join(', ')})`);
+    const known = [...CHECK_NAMES, ...Object.keys(CHECK_GROUPS)];
+    throw new UsageError(`unknown check name${unknown.length > 1 ? 's' : ''}: ${unknown.map((n) => `${n}${didYouMean(n, known)}`).join(', ')} (known checks: ${CHECK_NAMES.join(', ')}; groups: ${Object.keys(CHECK_GROUPS).join(', ')})`);
   }
   return CHECKS.filter((c) => names.includes(c.name));
 }

@@ -53,6 +53,7 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = withEnv({
   examples: { value: 'N', description: 'generated request cases per operation (0: none)', default: String(DEFAULT_EXAMPLES) },
   bookings: { value: 'FILE', description: 'the booking pools state-changing calls consume, each booking once (JSON: cancel, amend, specialRequest, transfers); CONFORMANCE_BOOKINGS holds the JSON itself', default: 'generated for the mock, none remote', env: 'CONFORMANCE_BOOKINGS_FILE' },
   'max-failures': { value: 'N', description: 'stop sending after N failed rows; the reports say the run is incomplete', default: 'none' },
+  'max-failed-logins': { value: 'N', description: 'send at most N login variants (a service may lock an account after failed logins), spread so each variant and each binding is still tried; --dry-run says how many failed logins a run sends', default: 'all' },
   'give-up-after': { value: 'N', description: 'stop sending to a service after N time-outs or connection failures in a row (0: never)', default: '5' },
   'insecure-tls': { description: 'accept self-signed certificates (explicit opt-in)', default: 'off' },
   'report-dir': { value: 'DIR', description: 'where reports go', default: 'reports' },

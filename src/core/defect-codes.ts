@@ -74,6 +74,9 @@ export const DEFECT_CODES = {
   answered_with_data: 'a request that must be rejected answered with data',
   error_element_missing: 'a rejection without the Error element of section 7.1',
   rejected_by_server_error: 'wrong credentials answered with a server failure (a crash), not a rejection of the credentials',
+  // hostile requests (docs/checks.md "Hostile requests")
+  login_bypassed: 'a credential variant a careless login check lets in (a password with characters added, a prefix of it, nil, absent...) reached the data path: data, or a data-path answer where the wrong password was refused',
+  secret_echoed: 'an answer holds a secret of the run (a password, the proxy\'s password, an extra header\'s value) in its body or a header',
   // the comparison of bindings
   acceptance_differs: 'bindings disagree on accepting the request',
   error_type_differs: 'bindings answer with different in-band Errors',

@@ -14,6 +14,8 @@
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import { CheckContext, type DocumentValidator } from '../checks/context.js';
 import { runBeside, runChecksAsync, yieldToLoop } from '../checks/registry.js';
+import { refusalWords } from '../checks/login-rejected.js';
+import { SecretWatch } from '../core/secret-watch.js';
 import { makeRedactor, REDACTED, redactUserInfo, swapCase, type Redactor } from '../core/redact.js';
 import { bindingField, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, NOTHING_TESTED, SEQUENCE_CHECK } from '../core/rows.js';
 import { stateRuleOf } from '../contract/state-rules.js';
@@ -33,7 +35,7 @@ import { exchangeUnit } from './exchange.js';
 import { poolOf, POOL_NAMES } from './bookings.js';
 import type { EngineDeps } from './deps.js';
 import { runSequence, sequenceNotRun } from './sequence-unit.js';
-import { bindingParams, bookingNeeds, planUnits, secretsOf, sequenceNotes, shownLive, unitRequests, type RunPlan, type Unit } from './plan.js';
+import { bindingParams, bookingNeeds, namedSecretsOf, planUnits, secretsOf, WRONG_CREDENTIALS_CASE, sequenceNotes, shownLive, unitRequests, type RunPlan, type Unit } from './plan.js';
 import { poolKey, unusableDiagnosis, type UnusableBooking } from './pool-check.js';
 import { findingsBytes, RowMaker, summarise, type RowBase } from './rows.js';
 
@@ -52,6 +54,27 @@ function redactorOf(plan: RunPlan, deps: EngineDeps): Redactor {
   let r = targetRedactors.get(plan.target);
   if (!r) targetRedactors.set(plan.target, (r = makeRedactor(secretsOf(plan.target))));
   return r;
+}
+
+const targetWatches = new WeakMap<Target, SecretWatch>();
+/** The secrets secret_echoed looks for in every answer (core/secret-watch.ts), gathered once per target from what the redactor gets. */
+function secretWatchOf(plan: RunPlan): SecretWatch {
+  let w = targetWatches.get(plan.target);
+  if (!w) targetWatches.set(plan.target, (w = new SecretWatch(namedSecretsOf(plan.target))));
+  return w;
+}
+
+/**
+ * The words of the refusals of each operation × binding a run has seen (the wrong password, the bad
+ * requests: src/checks/login-rejected.ts refusalWords), per plan: the login variants, sent after
+ * them (stage 1 and later, ./plan.ts), are compared with them.
+ */
+const planRefusals = new WeakMap<RunPlan, Map<string, string[]>>();
+const REFERENCE_KINDS: ReadonlySet<string> = new Set(['missing-param', 'bad-param']);
+function refusalsOf(plan: RunPlan): Map<string, string[]> {
+  let m = planRefusals.get(plan);
+  if (!m) planRefusals.set(plan, (m = new Map()));
+  return m;
 }
 
 /** Exchanges are checked one at a time in the whole process: one document's tree in memory at once. */
@@ -111,7 +134,12 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
     out.push(rows.row(base, NOT_RUN_CHECK, { skipped: `not checked: ${DEADLINE_PASSED} before this exchange's turn` }));
     return { rows: out, unviewed: DEADLINE_PASSED };
   }
-  const init = { op, binding: b, caseId: unit.caseId, caseKind: unit.kind, namespaces: plan.target.namespaces, exchange: ex, validator: deps.validator };
+  const refusals = refusalsOf(plan);
+  const refKey = `${op.name}\u0000${b}`;
+  const isReference = unit.caseId === WRONG_CREDENTIALS_CASE || REFERENCE_KINDS.has(unit.kind);
+  const refs = unit.kind === 'login-variant' ? refusals.get(refKey) : undefined;
+  const init = { op, binding: b, caseId: unit.caseId, caseKind: unit.kind, namespaces: plan.target.namespaces, exchange: ex, validator: deps.validator,
+    secrets: secretWatchOf(plan), ...(refs ? { refusals: refs } : {}) };
   const bytes = ex.response.body.length;
   const budgetMs = checkBudgetMs(bytes);
   // In turn: one document at a time, its libxml2 reading (in the validator process when large,
@@ -138,6 +166,11 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
     const besideStood = await ctx.prepare({ budgetMs, ...(deadline !== undefined ? { signal: signalAt(deadline) } : {}) }, true, beside);
     const { runs, notRun } = await runChecksAsync(ctx!, plan.checks, { ...(deadline !== undefined ? { deadline } : {}), budgetMs });
     for (const r of runs) out.push(rows.row(base, r.check.name, r.outcome, r.ms));
+    if (isReference && !passed()) {
+      const words = refusalWords(ctx!);
+      const list = refusals.get(refKey) ?? [];
+      if (!list.includes(words)) refusals.set(refKey, [...list, words]);
+    }
     if (notRun.length > 0) out.push(rows.row(base, NOT_RUN_CHECK, { skipped: `not run: ${DEADLINE_PASSED} before ${notRun.join(', ')}` }));
     // Acceptance and digests now, while the tree lives; entries later only if digests differ.
     const view = compare && !passed() ? viewOf(plan, op, b, ctx!, () => new CheckContext(init), besideStood ? early : undefined) : undefined;
@@ -248,7 +281,8 @@ async function checkedRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: ((
   const { op } = unit;
   const rows = new RowMaker(redactorOf(plan, deps));
   const bindings = plan.bindings.filter((b) => !unit.only || unit.only.includes(b));
-  const compare = plan.equivalence && bindings.length > 1;
+  // A login variant is compared with the wrong password of its own binding (login_rejected), not across bindings.
+  const compare = plan.equivalence && bindings.length > 1 && unit.kind !== 'login-variant';
   // Sent again: every binding's answer is awaited first; the same bytes everywhere are not checked again.
   const same = before ? sameAnswers(unitRequests(plan, unit).length, before) : undefined;
   // Each exchange is checked as soon as it arrives (in turn with every other exchange of the process).
