@@ -13,7 +13,8 @@
  */
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import { CheckContext, type DocumentValidator } from '../checks/context.js';
-import { runBeside, runChecksAsync, yieldToLoop } from '../checks/registry.js';
+import { runBeside, runChecks, runChecksAsync, yieldToLoop } from '../checks/registry.js';
+import { secretEchoed } from '../checks/secret-echoed.js';
 import { refusalWords } from '../checks/login-rejected.js';
 import { SecretWatch } from '../core/secret-watch.js';
 import { makeRedactor, REDACTED, redactUserInfo, swapCase, type Redactor } from '../core/redact.js';
@@ -121,7 +122,12 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
   const booked = unit.bookings?.[b] !== undefined;
   deps.tally?.note(op.name, b, ex, op.mutates);
   const transient = transientRow(rows, base, unit, ex);
-  if (transient) return { ...transient, ...(booked && transient.ambiguous ? { bookingOutcome: `ambiguous (${transient.ambiguous}): not re-sent, its state is unknown` } : {}) };
+  if (transient) {
+    // Not the service's answer, so not checked; but a secret in it came back all the same (a framework's 500 error page quoting the request).
+    const echoed = echoRows(plan, deps, rows, base, unit, ex);
+    return { ...transient, ...(echoed.length ? { rows: [...transient.rows, ...echoed] } : {}),
+      ...(booked && transient.ambiguous ? { bookingOutcome: `ambiguous (${transient.ambiguous}): not re-sent, its state is unknown` } : {}) };
+  }
   if (ex.error || !ex.response) {
     return { rows: [rows.row(base, EXCHANGE_CHECK, [{ check: EXCHANGE_CHECK, code: 'no_response', path: '/', message: `no response: ${ex.error?.code}: ${ex.error?.message}` }])],
       ...(booked ? { bookingOutcome: `no response (${ex.error?.code}): its state is unknown` } : {}) };
@@ -187,6 +193,15 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
     if (!compare) return { rows: out, ...told };
     return view ? { rows: out, view, ...told } : { rows: out, unviewed: DEADLINE_PASSED, ...told };
   });
+}
+
+/** secret_echoed's row of an answer the other checks do not judge (a transient one): only when it holds a secret of the run. */
+function echoRows(plan: RunPlan, deps: EngineDeps, rows: RowMaker, base: RowBase, unit: Unit, ex: Exchange): ResultRow[] {
+  const check = plan.checks.find((c) => c.name === secretEchoed.name);
+  if (!check || !ex.response) return [];
+  const ctx = new CheckContext({ op: unit.op, binding: base.binding as BindingId, caseId: unit.caseId, caseKind: unit.kind, namespaces: plan.target.namespaces,
+    exchange: ex, validator: deps.validator, secrets: secretWatchOf(plan) });
+  return runChecks(ctx, [check]).filter((r) => Array.isArray(r.outcome) && r.outcome.length > 0).map((r) => rows.row(base, r.check.name, r.outcome, r.ms));
 }
 
 /**
