@@ -31,7 +31,8 @@ import { shape } from './shape.js';
 import { bindingRules } from './binding-rules.js';
 import { badRequestRejected, credentialsRejected } from './credentials-rejected.js';
 import { loginRejected } from './login-rejected.js';
-import { HOSTILE_GROUP, secretEchoed } from './secret-echoed.js';
+import { secretEchoed } from './secret-echoed.js';
+import { CHECK_GROUPS, expandCheckNames, groupOfCheck, HOSTILE_GROUP } from '../core/check-groups.js';
 
 export { HOSTILE_GROUP };
 
@@ -43,25 +44,7 @@ export const CHECKS: readonly Check[] = [
 
 export const CHECK_NAMES: readonly string[] = CHECKS.map((c) => c.name);
 
-/**
- * Groups of checks, switched on and off by the group's name as by the checks' (--checks,
- * --skip-checks): `hostile_requests`, the checks about what an attacker sends and what must never
- * come back (docs/checks.md "Hostile requests"). Leaving a group's check out also leaves out the
- * requests only it judges (the login variants: src/engine/plan.ts).
- */
-export const CHECK_GROUPS: Readonly<Record<string, readonly string[]>> = {
-  [HOSTILE_GROUP]: [loginRejected.name, secretEchoed.name],
-};
-
-/** The group a check belongs to, or undefined. */
-export function groupOfCheck(name: string): string | undefined {
-  return Object.entries(CHECK_GROUPS).find(([, names]) => names.includes(name))?.[0];
-}
-
-/** Names with every group name replaced by its checks' names. */
-export function expandCheckNames(names: readonly string[]): string[] {
-  return [...new Set(names.flatMap((n) => CHECK_GROUPS[n] ?? [n]))];
-}
+export { CHECK_GROUPS, expandCheckNames, groupOfCheck };
 
 /** The named checks (or groups) in run order (all when `names` is absent or empty); an unknown name is a UsageError naming it. */
 export function selectChecks(given?: readonly string[]): readonly Check[] {

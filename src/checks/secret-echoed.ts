@@ -9,9 +9,6 @@
  */
 import { finding, type Check, type CheckOutcome } from './types.js';
 
-/** The matrix group of the checks about requests an attacker sends (docs/checks.md "Hostile requests"): `--skip-checks hostile_requests` leaves them all out. */
-export const HOSTILE_GROUP = 'hostile_requests';
-
 export const secretEchoed: Check = {
   name: 'secret_echoed',
   description: 'No answer holds a secret of the run (a password, the proxy\'s password, an extra header\'s value), as sent, URL-encoded, XML-escaped or in base64, in its body or a header, whatever its status.',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, UsageError } from '../core/errors.js';
 import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, OPERATIONS } from '../contract/catalogue.js';
-import { CHECK_NAMES } from '../checks/registry.js';
+import { CHECK_GROUPS, CHECK_NAMES } from '../checks/registry.js';
 import { DEFAULT_EXAMPLES, DEFAULT_SEED } from '../engine/generate.js';
 import { validateJson } from '../schema/json.js';
 import { CONFIG_SCHEMA_URL, resolveRunSettings, resolveRunSettingsObject } from './config.js';
@@ -257,8 +257,9 @@ describe('schemas/config.schema.json (ajv)', () => {
     expect(schema.properties.operations!.anyOf![0]!.items!.enum).toEqual(OPERATIONS.map((o) => o.name));
     expect(schema.properties.cases!.propertyNames!.enum).toEqual(OPERATIONS.map((o) => o.name));
     expect(schema.properties.bindings!.anyOf![0]!.items!.enum).toEqual([...BINDINGS]);
-    expect(schema.properties.checks!.anyOf![0]!.items!.enum).toEqual(CHECK_NAMES);
-    expect(schema.properties.skipChecks!.anyOf![0]!.items!.enum).toEqual(CHECK_NAMES);
+    // The checks, then the groups of checks (src/core/check-groups.ts), both taken by name.
+    expect(schema.properties.checks!.anyOf![0]!.items!.enum).toEqual([...CHECK_NAMES, ...Object.keys(CHECK_GROUPS)]);
+    expect(schema.properties.skipChecks!.anyOf![0]!.items!.enum).toEqual([...CHECK_NAMES, ...Object.keys(CHECK_GROUPS)]);
   });
   test('the example configs are valid', () => {
     for (const f of ['examples/target.json', 'examples/run-embedded.json']) expect(validateJson(JSON.parse(readFileSync(f, 'utf8')), schema), f).toEqual([]);
