@@ -29,7 +29,10 @@ import type { CheckContext } from './context.js';
 import { finding, type Check, type CheckOutcome } from './types.js';
 
 /** Words of an answer on the data path: the booking or id looked up and not found, or its state. */
-const DATA_PATH = /not found|does not exist|doesn't exist|no such (?:booking|transfer|reservation)|unknown booking|already cancel|invalid booking/i;
+const DATA_PATH = /not ?found|does not exist|doesn't exist|no such (?:booking|transfer|reservation)|no (?:transfer )?(?:booking|reservation) (?:with|of|for)|unknown booking|already cancel|invalid booking/i;
+
+/** Words naming the account: "user not found", "account locked" refuse the login, though they say "not found". */
+const ACCOUNT = /\buser\b|\baccount\b/i;
 
 /** The words of a refusal, comparable across requests: numbers and quoted values left out, blanks folded, at most 300 characters. */
 export function refusalWords(ctx: CheckContext): string {
@@ -78,7 +81,7 @@ export const loginRejected: Check = {
     const refs = ctx.refusals ?? [];
     if (refs.includes(words)) return { note: `refused as the wrong password or a bad request of this operation and binding is: ${how.text}` };
     const status = ctx.response.status;
-    if (status === 401 || status === 403 || ABOUT_CREDENTIALS.test(words)) return { note: `refused as a login: ${how.text}` };
+    if (status === 401 || status === 403 || ABOUT_CREDENTIALS.test(words) || ACCOUNT.test(words)) return { note: `refused as a login: ${how.text}` };
     const reference = refs.length ? ` where the wrong password got another answer` : '';
     if (DATA_PATH.test(words) || (how.form !== 'thrown' && refs.length > 0)) {
       return [finding(this.name, 'login_bypassed', status >= 400 ? 'http:status' : `/${ctx.op.resultElement}`,

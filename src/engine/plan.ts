@@ -216,8 +216,9 @@ export function loginTries(plan: Pick<RunPlan, 'operations' | 'bindings' | 'targ
  * At most `max` of the tries, spread so each variant and each binding is tried as early as can be: the
  * variants take turns, and each walks its operations × bindings along diagonals (its k-th try on
  * operation k with binding k: every binding within as many turns as there are bindings, each on
- * another operation), starting at an operation and a binding of its own (so the first turn of the
- * variants already covers every binding). All of them when `max` is absent or not smaller.
+ * another operation), starting at an operation and a binding of its own (the starts spread evenly
+ * over the operations, so each operation gets its share; the first turn of the variants already
+ * covers every binding). All of them when `max` is absent or not smaller.
  */
 export function spreadLogins(tries: readonly LoginTry[], max: number | undefined, operations: readonly Operation[], bindings: readonly BindingId[]): LoginTry[] {
   if (max === undefined || max >= tries.length) return [...tries];
@@ -226,7 +227,9 @@ export function spreadLogins(tries: readonly LoginTry[], max: number | undefined
     const own = tries.filter((t) => t.variant === v);
     const bs = bindings.filter((b) => own.some((t) => t.binding === b));
     const rank = (t: LoginTry) => {
-      const o = (operations.indexOf(t.op) + operations.length - (j % operations.length)) % operations.length;
+      // Its own start, the variants' starts spread evenly over the operations (each operation gets its share).
+      const start = Math.floor((j * operations.length) / variants.length) % operations.length;
+      const o = (operations.indexOf(t.op) + operations.length - start) % operations.length;
       return ((bs.indexOf(t.binding) - o - j) % bs.length + bs.length) % bs.length * operations.length + o;
     };
     return own.sort((a, b) => rank(a) - rank(b));
