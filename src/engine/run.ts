@@ -254,7 +254,9 @@ const LARGE_DOCUMENT = 1024 * 1024;
 function reproduceCommand(plan: RunPlan, unit: Unit, ex: Pick<Exchange, 'request'>): string {
   const { password } = plan.target;
   const sent = unit.params.password;
-  return curlCommand(ex.request, sent === password || sent === swapCase(password) ? password : '', plan.target.passwordVariable, plan.target.network);
+  // The password, or a login variant made of it (in other case, with characters added or spaces around it, its prefix): the command makes it from the variable.
+  const madeOf = sent !== undefined && password !== '' && (sent === swapCase(password) || sent.includes(password) || (sent !== '' && password.startsWith(sent)));
+  return curlCommand(ex.request, madeOf ? password : '', plan.target.passwordVariable, plan.target.network);
 }
 
 /** Send one unit on every selected binding and produce its rows, redacted. */

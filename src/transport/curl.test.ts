@@ -303,3 +303,19 @@ describe('reproduce command of the login-password-prefix variant (issue 42)', ()
     expect(out).toBe(prefix);
   });
 });
+
+describe('reproduce command of the login variants made of the password (issue 42)', () => {
+  test.each([['characters added', (p: string) => `${p}x`], ['spaces around it', (p: string) => ` ${p} `]])('%s: GET and POST name the variable in its place', (_, make) => {
+    const password = 'Tr0ub4$dor"3';
+    for (const req of [
+      { method: 'GET', url: `http://127.0.0.1:9/GetMeals?userName=u&password=${encodeURIComponent(make(password))}`, headers: {} },
+      { method: 'POST', url: 'http://127.0.0.1:9/GetMeals', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ userName: 'u', password: make(password) }).toString() },
+    ] as HttpRequest[]) {
+      const cmd = curlCommand(req, password);
+      expect(cmd).not.toContain('Tr0ub4');
+      const word = /"password=[^"]*\}[^"]*"/.exec(cmd)![0];
+      const out = execFileSync('bash', ['-c', `printf '%s' ${word}`], { env: { ...process.env, CONFORMANCE_PASSWORD: password } }).toString('utf8');
+      expect(out).toBe(`password=${make(password)}`);
+    }
+  });
+});

@@ -105,6 +105,9 @@ export function shellQuote(s: string): string {
   return /^[A-Za-z0-9_\-+=/.:,@%]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/** Text inside a double-quoted shell word: \\ " $ ` escaped. */
+const inDoubleQuotes = (s: string): string => s.replace(/[\\"$`]/g, (c) => `\\${c}`);
+
 /** A secret the command makes from the variable: what it stands for, the variable holding it, and the step that sets it (none: the password's own). */
 interface Stand { readonly value: string; readonly variable: string; readonly step?: string }
 
@@ -136,7 +139,10 @@ export function curlCommand(req: HttpRequest, password: string, variable: string
   const pairs = (entries: Iterable<[string, string]>) => {
     for (const [k, v] of entries) {
       const stand = stands.find((x) => x.value === v);
-      if (stand === undefined) parts.push('--data-urlencode', shellQuote(`${k}=${v}`));
+      // The password with something around it (the login variants: characters added, spaces): the variable in its place.
+      const within = stand === undefined && password ? v.split(password) : [];
+      if (within.length > 1) parts.push('--data-urlencode', `"${k}=${within.map(inDoubleQuotes).join(guardedVariable(variable))}"`);
+      else if (stand === undefined) parts.push('--data-urlencode', shellQuote(`${k}=${v}`));
       else if (stand.variable === variable) parts.push('--data-urlencode', `"${k}=${guardedVariable(variable)}"`);
       else parts.push('--data-urlencode', `"${k}=${use(stand, false)}"`);
     }
