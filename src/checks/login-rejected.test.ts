@@ -1,7 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { loginRejected, refusalWords } from './login-rejected.js';
 import { contextFor, documentFor, findingsOf, node, outcomeOf } from '../../test/support/checks.js';
-import type { BindingId } from '../contract/catalogue.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { OPERATIONS, type BindingId } from '../contract/catalogue.js';
+import { SecretWatch } from '../core/secret-watch.js';
+import { secretEchoed } from './secret-echoed.js';
 
 const inBand = (type: string, message: string) => node('Error', [], [node('ErrorType', [], [], type), node('Message', [], [], message)]);
 const cancelError = (b: BindingId, type: string, message: string) =>
@@ -59,5 +62,30 @@ describe('login_rejected', () => {
     const a = refusalWords(contextFor('GetMeals', 'get', 'Booking 123 of "x"   NOT  found', { status: 500, contentType: 'text/plain' }));
     const b = refusalWords(contextFor('GetMeals', 'get', 'booking 9 of "yy" not found', { status: 500, contentType: 'text/plain' }));
     expect(a).toBe(b);
+  });
+});
+
+describe("login_rejected and secret_echoed on the real service's answers (fixtures/real-service/)", () => {
+  const dir = new URL('../../fixtures/real-service/', import.meta.url);
+  const namespaces = { book: 'http://xml.example.com/book/1/', search: 'http://xml.example.com/search/1/' };
+  const files = readdirSync(dir).filter((f) => f.endsWith('.xml'));
+  const opOf = (f: string) => OPERATIONS.find((o) => f.includes(`-${o.name.replace(/[A-Z]/g, (c, i) => `${i ? '-' : ''}${c.toLowerCase()}`)}.`))!;
+  test('its refusals of a login pass as a variant\'s answer, with or without the wrong password\'s as reference; no answer holds the password', () => {
+    const refusals = files.filter((f) => f.includes('wrong-credentials'));
+    expect(refusals.length).toBeGreaterThan(3);
+    for (const f of refusals) {
+      const op = opOf(f);
+      const b = f.split('.').at(-2) as BindingId;
+      const body = readFileSync(new URL(f, dir), 'utf8');
+      const status = b.startsWith('soap') && body.includes(':Fault>') ? 500 : 200;
+      const ctx = (refs?: readonly string[]) => contextFor(op.name, b, body, { caseKind: 'login-variant', caseId: 'login-password-nil', namespaces, status, ...(refs ? { refusals: refs } : {}) });
+      expect(findingsOf(loginRejected, ctx()), f).toEqual([]);
+      expect(findingsOf(loginRejected, ctx([refusalWords(ctx())])), f).toEqual([]);
+    }
+    const watch = new SecretWatch([{ what: 'the password', value: 'mock-password' }]);
+    for (const f of files) {
+      const b = f.split('.').at(-2) as BindingId;
+      expect(findingsOf(secretEchoed, contextFor(opOf(f)?.name ?? 'GetMeals', b, readFileSync(new URL(f, dir), 'utf8'), { namespaces, secrets: watch })), f).toEqual([]);
+    }
   });
 });
