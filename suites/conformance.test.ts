@@ -15,7 +15,7 @@ import { bindingLabel } from '../src/bindings/index.js';
 import { EQUIVALENCE_CHECK, rowKind } from '../src/core/rows.js';
 import type { ResultRow, RunReport } from '../src/core/types.js';
 import { applyExpectations, readExpectations } from '../src/engine/expectations.js';
-import { planUnits, startInStages, type Unit } from '../src/engine/plan.js';
+import { comparesBindings, planUnits, startInStages, type Unit } from '../src/engine/plan.js';
 import { runUnit } from '../src/engine/run.js';
 import { formatFindings } from '../src/report/console.js';
 
@@ -90,8 +90,8 @@ function unitTests(unit: Unit): void {
     const rows = await rowsOf(unit, (r) => r.binding === b && rowKind(r) !== 'equivalence', ctx);
     expect(rows).toConform();
   });
-  // A sequence over state has no comparison of bindings: its rows are per binding (src/engine/sequences.ts).
-  if (plan.equivalence && bindings.length > 1 && !unit.sequence) {
+  // A sequence over state has no comparison of bindings: its rows are per binding (src/engine/sequences.ts); nor has a login variant (plan.ts comparesBindings).
+  if (comparesBindings(plan, unit)) {
     test(EQUIVALENCE_CHECK, async (ctx) => {
       await allure.epic(unit.op.group);
       await allure.feature('Equivalence');

@@ -41,7 +41,7 @@ export function refusalWords(ctx: CheckContext): string {
   const root = ctx.xml().parsed?.root;
   const fault = root ? findFault(root) : undefined;
   let said: string;
-  if (fault) said = describeFault(fault);
+  if (fault) said = `${fault.code ?? ''} ${fault.reason ?? ''}`;
   else {
     const result = root ? ctx.located().result : undefined;
     const e = result ? inBandError(result, ctx.op.resultType, ctx.ns) : undefined;
@@ -79,9 +79,10 @@ export const loginRejected: Check = {
     const how = formOf(ctx);
     const words = refusalWords(ctx);
     const refs = ctx.refusals ?? [];
-    if (refs.includes(words)) return { note: `refused as the wrong password or a bad request of this operation and binding is: ${how.text}` };
     const status = ctx.response.status;
+    // Words of a login refusal first: the same note whether the reference was sent in this run or not (a shard, --case).
     if (status === 401 || status === 403 || ABOUT_CREDENTIALS.test(words) || ACCOUNT.test(words)) return { note: `refused as a login: ${how.text}` };
+    if (refs.includes(words)) return { note: `refused as the wrong password or a bad request of this operation and binding is: ${how.text}` };
     const reference = refs.length ? ` where the wrong password got another answer` : '';
     if (DATA_PATH.test(words) || (how.form !== 'thrown' && refs.length > 0)) {
       return [finding(this.name, 'login_bypassed', status >= 400 ? 'http:status' : `/${ctx.op.resultElement}`,

@@ -81,6 +81,16 @@ export interface RunPlan {
   readonly maxFailedLogins?: number;
 }
 
+/**
+ * Whether a unit's bindings are compared with each other (binding_equivalence): not a login variant,
+ * whose oracle is the wrong password of its own binding (src/checks/login-rejected.ts), nor a
+ * sequence (its rows are per binding), nor a unit sent on one binding.
+ */
+export function comparesBindings(plan: Pick<RunPlan, 'equivalence' | 'bindings'>, unit: Pick<Unit, 'kind' | 'only' | 'sequence'>): boolean {
+  const n = plan.bindings.filter((b) => !unit.only || unit.only.includes(b)).length;
+  return plan.equivalence && n > 1 && !unit.sequence && unit.kind !== 'login-variant';
+}
+
 /** A matcher of case ids for --case patterns: `*` any characters, `?` one, the rest literal. */
 export function caseMatcher(patterns: readonly string[]): (caseId: string) => boolean {
   const res = patterns.map((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`));

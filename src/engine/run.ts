@@ -36,7 +36,7 @@ import { exchangeUnit } from './exchange.js';
 import { poolOf, POOL_NAMES } from './bookings.js';
 import type { EngineDeps } from './deps.js';
 import { runSequence, sequenceNotRun } from './sequence-unit.js';
-import { bindingParams, bookingNeeds, namedSecretsOf, planUnits, secretsOf, WRONG_CREDENTIALS_CASE, sequenceNotes, shownLive, unitRequests, type RunPlan, type Unit } from './plan.js';
+import { bindingParams, bookingNeeds, comparesBindings, namedSecretsOf, planUnits, secretsOf, WRONG_CREDENTIALS_CASE, sequenceNotes, shownLive, unitRequests, type RunPlan, type Unit } from './plan.js';
 import { poolKey, unusableDiagnosis, type UnusableBooking } from './pool-check.js';
 import { findingsBytes, RowMaker, summarise, type RowBase } from './rows.js';
 
@@ -299,7 +299,7 @@ async function checkedRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: ((
   const rows = new RowMaker(redactorOf(plan, deps));
   const bindings = plan.bindings.filter((b) => !unit.only || unit.only.includes(b));
   // A login variant is compared with the wrong password of its own binding (login_rejected), not across bindings.
-  const compare = plan.equivalence && bindings.length > 1 && unit.kind !== 'login-variant';
+  const compare = comparesBindings(plan, unit);
   // Sent again: every binding's answer is awaited first; the same bytes everywhere are not checked again.
   const same = before ? sameAnswers(unitRequests(plan, unit).length, before) : undefined;
   // Each exchange is checked as soon as it arrives (in turn with every other exchange of the process).
