@@ -58,7 +58,7 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = withEnv({
   'insecure-tls': { description: 'accept self-signed certificates (explicit opt-in)', default: 'off' },
   'report-dir': { value: 'DIR', description: 'where reports go', default: 'reports' },
   checks: { value: 'LIST', description: 'checks to run, by name', default: 'all' },
-  'skip-checks': { value: 'LIST', description: 'checks to leave out, by name', default: 'none' },
+  'skip-checks': { value: 'LIST', description: 'checks to leave out, by name, or a group of them (hostile_requests)', default: 'none' },
   'no-negative': { description: 'leave out the wrong-credentials and bad-request cases', default: 'they run' },
   'no-equivalence': { description: 'leave out the binding comparison', default: 'it runs' },
   quiet: { description: 'no progress, no finding details', default: 'off' },
