@@ -78,6 +78,8 @@ export interface ConformanceSettings {
   readonly languages?: readonly string[] | string;
   /** Stop sending after this many failed rows (the report's `incomplete` says so). */
   readonly maxFailures?: number;
+  /** At most this many login variants (--max-failed-logins), spread over the operations × bindings; all when absent. */
+  readonly maxFailedLogins?: number;
   /** A breaking difference of the target's WSDL from the contract's fails the run (the report's `drift` lists them either way). */
   readonly failOnDrift?: boolean;
   /** Percent (0 to 100, or "20%") of transient exchanges above which the target is unhealthy (--max-transient; default 20). */

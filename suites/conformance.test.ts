@@ -90,9 +90,8 @@ function unitTests(unit: Unit): void {
     const rows = await rowsOf(unit, (r) => r.binding === b && rowKind(r) !== 'equivalence', ctx);
     expect(rows).toConform();
   });
-  // A sequence over state has no comparison of bindings: its rows are per binding (src/engine/sequences.ts).
-  // Nor has a DOCTYPE probe (src/engine/plan.ts comparesBindings).
-  if (comparesBindings(plan, unit) && !unit.sequence) {
+  // A sequence over state has no comparison of bindings: its rows are per binding; nor has a DOCTYPE probe or a login variant (plan.ts comparesBindings).
+  if (comparesBindings(plan, unit)) {
     test(EQUIVALENCE_CHECK, async (ctx) => {
       await allure.epic(unit.op.group);
       await allure.feature('Equivalence');

@@ -19,13 +19,14 @@ import type { Exchange } from '../src/core/types.js';
 import { loadFixtureCases, type CaseTable, type RequestCase } from '../src/engine/cases.js';
 import { BROADEST_CASE, broadestCase, DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANGUAGES } from '../src/engine/generate.js';
 import { planUnits, unitRequests, WRONG_CREDENTIALS_CASE, type RunPlan, type Unit } from '../src/engine/plan.js';
-import { DEFAULT_PASSWORD, DEFAULT_USER, startMock, type RunningMock } from '../src/mock/index.js';
+import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER, startMock, type RunningMock } from '../src/mock/index.js';
 import { FAULTS, faultBindings, type Fault } from '../src/mock/faults.js';
 import type { BookingPools } from '../src/core/booking-pools.js';
 import { ON_A_BOOKING_OF_ITS_OWN } from '../test/support/issue23.js';
 import { mockBookings } from '../src/engine/bookings.js';
 import { Transport } from '../src/transport/client.js';
-import { CHECKS } from '../src/checks/registry.js';
+import { CHECKS, selectChecks } from '../src/checks/registry.js';
+import { LOGIN_CASE_IDS } from '../src/core/check-groups.js';
 import { rowBindings, EQUIVALENCE_CHECK } from '../src/core/rows.js';
 import type { ResultRow } from '../src/core/types.js';
 import { discoverLanguages } from '../src/engine/languages.js';
@@ -43,7 +44,12 @@ const ISSUE30_FAULTS = [
 ];
 /** Issue 40: how one binding reads an identifier, found by the id-probe sequences; a binding rule broken in one language only. */
 const ISSUE40_FAULTS = ['get-cuts-booking-id-at-32', 'post-transfer-email-as-latin1', 'soap12-policy-text-in-greek'];
-const VARIANTS = new Set(['empty-password', 'wrong-user', 'password-case', 'no-credentials']);
+/** Issue 42: login checks the login variants get past (src/engine/plan.ts LOGIN_VARIANTS). */
+const LOGIN_FAULTS = [
+  'login-accepts-password-with-characters-added', 'login-accepts-nil-password', 'login-accepts-absent-password', 'login-accepts-password-prefix',
+  'login-trims-password', 'login-accepts-absent-user', 'login-accepts-crossed-accounts',
+];
+const VARIANTS = new Set(['empty-password', 'wrong-user', 'password-case', 'no-credentials', ...LOGIN_CASE_IDS]);
 /** Triggered by the broadest result, which a hand-written case may ask for too. */
 const BY_BROADEST = new Set(['bad-int-in-300th-airport']);
 const fixtureCases = loadFixtureCases();
@@ -73,8 +79,11 @@ beforeAll(async () => { clean = await startMock({ port: 0, stateless: true }); }
 
 function plan(url: string, f: Fault, generated: boolean, cases: CaseTable = fixtureCases): RunPlan {
   return {
-    target: { bookUrl: url, searchUrl: url, transfersUrl: url, paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, user: DEFAULT_USER, password: DEFAULT_PASSWORD, embedded: true },
-    bindings: BINDINGS, operations: [findOperation(f.operation)!], cases, allowMutations: true, checks: [], negative: true, equivalence: true,
+    target: { bookUrl: url, searchUrl: url, transfersUrl: url, paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, user: DEFAULT_USER, password: DEFAULT_PASSWORD, embedded: true,
+      // A second account for the crossed-accounts fault only (it plans more sequences, which take more bookings).
+      ...(LOGIN_FAULTS.includes(f.name) ? { other: { user: DEFAULT_OTHER_USER, password: DEFAULT_OTHER_PASSWORD } } : {}) },
+    // login_rejected selected: the login variants are planned only for the check that judges them.
+    bindings: BINDINGS, operations: [findOperation(f.operation)!], cases, allowMutations: true, checks: selectChecks(['login_rejected']), negative: true, equivalence: true,
     ...(generated ? { generation: { seed: DEFAULT_SEED, examples: DEFAULT_EXAMPLES, languages: FIXED_LANGUAGES, languagesFrom: 'test' } } : {}),
   };
 }
@@ -110,7 +119,7 @@ describe('faults only some inputs trigger', () => {
       'any-user-accepted', 'bad-int-in-300th-airport', 'empty-password-accepted', 'get-rejects-negative-int', 'get-utf8-as-latin1', 'missing-element-for-one-language',
       'nil-as-empty-for-boundary', 'no-credentials-accepted', 'password-case-insensitive', 'post-plus-literal', 'post-rejects-int-max',
       'soap11-late-evening-next-day', 'soap12-ignores-transfer-id', 'soap12-truncates-long-strings',
-      ...COVERAGE_FAULTS, ...ISSUE30_FAULTS, ...ISSUE40_FAULTS,
+      ...COVERAGE_FAULTS, ...ISSUE30_FAULTS, ...ISSUE40_FAULTS, ...LOGIN_FAULTS,
     ].sort());
   });
 

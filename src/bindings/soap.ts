@@ -2,7 +2,7 @@
 import type { Operation } from '../contract/catalogue.js';
 import { escapeAttr, escapeText } from '../core/escape.js';
 import { hasDoctype, parseXml, SOAP11_ENV_NS, SOAP12_ENV_NS, XmlError, XSI_NS, isNil, type XElement } from '../xml/tree.js';
-import type { Binding, Decoded, DoctypeProbe, DocumentForm, IncomingRequest, OutgoingResponse, Params } from './types.js';
+import { NIL_VALUE, type Binding, type Decoded, type DoctypeProbe, type DocumentForm, type IncomingRequest, type OutgoingResponse, type Params } from './types.js';
 import { mediaType } from './media-type.js';
 
 interface SoapVersion {
@@ -126,10 +126,13 @@ function makeSoapBinding(v: SoapVersion): Binding {
     // An absent string parameter reads as null; a typed one cannot be read without a value.
     mayOmit: (p) => !p.required || p.type === 'string',
 
+    sendsNil: true,
+
     encodeRequest(op, params: Params, serviceUrl, ns) {
+      // NIL_VALUE: the parameter sent as nil, as a .NET client writes a null string.
       const children = op.params
         .filter((p) => params[p.name] !== undefined)
-        .map((p) => `<${p.name}>${escapeText(params[p.name]!)}</${p.name}>`).join('');
+        .map((p) => (params[p.name] === NIL_VALUE ? `<${p.name} xsi:nil="true" xmlns:xsi="${XSI_NS}"/>` : `<${p.name}>${escapeText(params[p.name]!)}</${p.name}>`)).join('');
       const headers: Record<string, string> = { 'content-type': contentType };
       if (v.usesSoapAction) headers.soapaction = soapAction(op, ns);
       return { method: 'POST', url: serviceUrl, headers, body: envelope(v, `<${op.name} xmlns="${ns}">${children}</${op.name}>`) };

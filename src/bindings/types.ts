@@ -9,6 +9,13 @@ import type { XElement } from '../xml/tree.js';
 /** Parameter values as the wire carries them (lexical forms); an absent key is not sent. */
 export type Params = Readonly<Record<string, string>>;
 
+/**
+ * A parameter value meaning "sent as nil" (`xsi:nil="true"`), for a binding that can say so (SOAP:
+ * Binding.sendsNil). No real value holds a NUL character, so it cannot be a password or an id. The
+ * credential variant "password nil" (src/engine/plan.ts) sends it; a binding without nil never gets it.
+ */
+export const NIL_VALUE = '\u0000xsi:nil';
+
 /** An incoming request as the mock sees it. */
 export interface IncomingRequest {
   readonly method: string;
@@ -141,6 +148,8 @@ export interface Binding {
    * XML document, so no such probe.
    */
   doctypeRequest?(op: Operation, params: Params, serviceUrl: string, ns: string, probe: DoctypeProbe, param: string): HttpRequest;
+  /** The binding can send a parameter as nil (NIL_VALUE becomes `<name xsi:nil="true"/>`): SOAP only; GET and POST have no nil. */
+  readonly sendsNil?: boolean;
 
   // server half
   /** True when this binding is the one the request uses (method, path, media type). */

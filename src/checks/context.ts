@@ -10,6 +10,7 @@ import { readTree, type ParsedXml } from '../xml/tree.js';
 import { parseContentType } from '../bindings/media-type.js';
 import { MEMO_MAX_CHARS, TextMemo } from '../xml/memo.js';
 import type { DocumentValidator, LibxmlOutcome, ValidateOptions } from '../schema/types.js';
+import type { SecretWatch } from '../core/secret-watch.js';
 
 export type { DocumentValidator, LibxmlOutcome, ValidateOptions, XsdError } from '../schema/types.js';
 
@@ -22,6 +23,7 @@ export type CaseKind =
   | 'unknown-operation'  // an operation the service does not have
   | 'wrong-soapaction'   // SOAP 1.1 with a SOAPAction naming another operation
   | 'doctype'            // a SOAP request with a DOCTYPE (issue 42): refused, its entity never expanded nor fetched
+  | 'login-variant'      // a credential variant a careless login check lets in (src/engine/plan.ts LOGIN_VARIANTS): refused as the wrong password is
   | 'generated';         // a generated parameter set (src/engine/generate.ts): may be accepted or rejected
 
 /** Case kinds whose request is bad: the target must reject it cleanly (no data, no crash). */
@@ -43,6 +45,14 @@ export interface CheckContextInit {
   readonly namespaces: Namespaces;
   readonly exchange: Exchange;
   readonly validator: DocumentValidator;
+  /**
+   * How the run's reference requests of this operation and binding were refused (the wrong password,
+   * the bad requests): what login_rejected compares a login variant's answer with. Absent: not sent
+   * in this run (--case, a shard).
+   */
+  readonly refusals?: readonly string[];
+  /** The run's secrets, as secret_echoed looks for them (core/secret-watch.ts); absent: none to look for. */
+  readonly secrets?: SecretWatch;
 }
 
 /** What a memo of trees may hold, in characters of text: a tree costs a few times its text (TREE_COST). */
@@ -79,6 +89,8 @@ export class CheckContext {
   readonly ns: string;
   readonly exchange: Exchange;
   readonly validator: DocumentValidator;
+  readonly refusals?: readonly string[];
+  readonly secrets?: SecretWatch;
 
   #decoded?: DecodedBody;
   #xml?: { parsed?: ParsedXml; error?: string };
@@ -97,6 +109,8 @@ export class CheckContext {
     this.ns = init.namespaces[init.op.ns];
     this.exchange = init.exchange;
     this.validator = init.validator;
+    if (init.refusals) this.refusals = init.refusals;
+    if (init.secrets) this.secrets = init.secrets;
   }
 
   get response() {

@@ -98,7 +98,7 @@ export function dataFindings(ctx: CheckContext, check: string, what: string): Fi
 /** Words of a server that failed, not of one that refused: its own error, a crash, a runtime's exception page. */
 const SERVER_FAILURE = /internal (?:server |mock )?error|required element missing|NullReferenceException|Object reference not set to an instance|NullPointerException|Traceback \(most recent call last\)|Server Error in '[^']*' Application|unhandled exception/i;
 /** Words of a rejection of the credentials. */
-const ABOUT_CREDENTIALS = /authenticat|credential|password|user ?name|login|log on|unauthori[sz]ed|not authori[sz]ed|access.denied|forbidden|permission/i;
+export const ABOUT_CREDENTIALS = /authenticat|credential|password|user ?name|login|log on|unauthori[sz]ed|not authori[sz]ed|access.denied|forbidden|permission/i;
 
 /**
  * A 5xx answer to wrong credentials that reads as the server's own failure and says nothing of the

@@ -17,7 +17,7 @@ describe('registry', () => {
   test('names are unique, snake_case, in run order', () => {
     expect(CHECK_NAMES).toEqual([
       'status_code', 'content_type', 'xml_wellformed', 'soap_envelope', 'result_element', 'xsd_valid', 'shape', 'binding_rules', 'credentials_rejected',
-      'bad_request_rejected', 'dtd_refused',
+      'bad_request_rejected', 'dtd_refused', 'login_rejected', 'secret_echoed',
     ]);
     for (const c of CHECKS) {
       expect(c.name).toMatch(/^[a-z]+(_[a-z]+)*$/);

@@ -14,6 +14,8 @@
  * - bad requests ('missing-param', 'bad-param', 'unknown-operation', 'wrong-soapaction'):
  *   bad_request_rejected only, judged on "rejected, no data" alone; the form of the rejection is
  *   reported as a note, never failed (the contract does not show error formats).
+ * - 'login-variant' (a credential variant a careless login check lets in): login_rejected only.
+ * - every exchange with a response: secret_echoed (no secret of the run in the answer).
  */
 import { UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
@@ -29,32 +31,27 @@ import { shape } from './shape.js';
 import { bindingRules } from './binding-rules.js';
 import { badRequestRejected, credentialsRejected } from './credentials-rejected.js';
 import { dtdRefused } from './dtd-refused.js';
+import { loginRejected } from './login-rejected.js';
+import { secretEchoed } from './secret-echoed.js';
+import { CHECK_GROUPS, expandCheckNames, groupOfCheck, HOSTILE_GROUP } from '../core/check-groups.js';
+
+export { HOSTILE_GROUP };
 
 /** Every check, in run order. */
 export const CHECKS: readonly Check[] = [
   statusCode, contentType, xmlWellformed, soapEnvelope, resultElement, xsdValid, shape, bindingRules, credentialsRejected, badRequestRejected,
   dtdRefused,
+  loginRejected, secretEchoed,
 ];
 
 export const CHECK_NAMES: readonly string[] = CHECKS.map((c) => c.name);
 
-/**
- * Groups of checks, switched by their name as a check is (`--checks`, `--skip-checks`): the
- * requests an attacker sends (issue 42). A group's name stands for each of its checks.
- */
-export const CHECK_GROUPS: Readonly<Record<string, readonly string[]>> = {
-  hostile_requests: ['dtd_refused'],
-};
+export { CHECK_GROUPS, expandCheckNames, groupOfCheck };
 
-/** The check names a list of names stands for: each group's checks in its place. */
-export function expandGroups(names: readonly string[]): string[] {
-  return [...new Set(names.flatMap((n) => CHECK_GROUPS[n] ?? [n]))];
-}
-
-/** The named checks in run order (all when `names` is absent or empty); an unknown name is a UsageError naming it. */
+/** The named checks (or groups) in run order (all when `names` is absent or empty); an unknown name is a UsageError naming it. */
 export function selectChecks(given?: readonly string[]): readonly Check[] {
   if (!given || given.length === 0) return CHECKS;
-  const names = expandGroups(given);
+  const names = expandCheckNames(given);
   const unknown = names.filter((n) => !CHECK_NAMES.includes(n));
   if (unknown.length > 0) {
     const known = [...CHECK_NAMES, ...Object.keys(CHECK_GROUPS)];

@@ -265,7 +265,7 @@ describe('schemas/config.schema.json (ajv)', () => {
     expect(schema.properties.operations!.anyOf![0]!.items!.enum).toEqual(OPERATIONS.map((o) => o.name));
     expect(schema.properties.cases!.propertyNames!.enum).toEqual(OPERATIONS.map((o) => o.name));
     expect(schema.properties.bindings!.anyOf![0]!.items!.enum).toEqual([...BINDINGS]);
-    // A group of checks is named as a check is (hostile_requests).
+    // The checks, then the groups of checks (src/core/check-groups.ts), both taken by name.
     expect(schema.properties.checks!.anyOf![0]!.items!.enum).toEqual([...CHECK_NAMES, ...Object.keys(CHECK_GROUPS)]);
     expect(schema.properties.skipChecks!.anyOf![0]!.items!.enum).toEqual([...CHECK_NAMES, ...Object.keys(CHECK_GROUPS)]);
   });

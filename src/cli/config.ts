@@ -18,7 +18,7 @@ export const RUN_USAGE = `usage: conformance run [--config FILE] [--book-url URL
     [--book-ns URI] [--search-ns URI] [--user NAME] [--password SECRET]
     [--bindings soap11,soap12,get,post] [--operations A,B] [--allow-mutations]
     [--concurrency N] [--timeout MS] [--report-dir DIR]
-    [--deadline MS] [--max-rps N] [--max-body-bytes N] [--max-failures N] [--give-up-after N] [--insecure-tls]
+    [--deadline MS] [--max-rps N] [--max-body-bytes N] [--max-failures N] [--max-failed-logins N] [--give-up-after N] [--insecure-tls]
     [--checks a,b] [--skip-checks a,b] [--skip-operations a,b] [--no-negative] [--no-equivalence] [--quiet]
     [--expectations FILE [--update-expectations]] [--shard i/n] [--seed N] [--examples N] [--max-p95 MS] [--min-coverage PCT]
     [--proxy URL] [--ca-file PEM] [--client-cert PEM --client-key PEM | --client-pfx FILE] [--header 'Name: value']...

@@ -10,6 +10,7 @@ import type { ResultRow, RunReport } from '../core/types.js';
 import { isGeneratedCase, notCalledReason, PREFLIGHT_CASE, rowBindings, rowKind } from '../core/rows.js';
 import { EXPECTATIONS_CHECK } from '../engine/expectations.js';
 import { badRequestRejected, credentialsRejected } from '../checks/credentials-rejected.js';
+import { loginRejected } from '../checks/login-rejected.js';
 import { shape } from '../checks/shape.js';
 import { consoleText, rowTitle } from '../report/model.js';
 import { helpText, parseFlags } from './config.js';
@@ -164,7 +165,7 @@ function cellsOf(report: RunReport): Map<string, { operation: string; binding: s
 /** The check that walks a result's data: a cell none of whose valid cases' shape rows ran did not reach the data path. */
 const DATA_CHECK = shape.name;
 /** The checks of the negative cases (credentials and bad requests): a case with such a row is not a valid call. */
-const REJECTION_CHECKS = [credentialsRejected.name, badRequestRejected.name];
+const REJECTION_CHECKS = [credentialsRejected.name, badRequestRejected.name, loginRejected.name];
 
 /** Why a cell of NEW does not count as tested: its untested reason, not called, its rows skipped, or its results not walked. */
 function whyNot(c: { operation: string; rows: ResultRow[]; untested?: string } | undefined, walked: readonly string[]): string {

@@ -84,6 +84,19 @@ describe('run --list', () => {
     expect(pinned.generation?.languagesFrom).toBe('--languages (pinned: it, pt; the target\'s GetLanguages is not asked)');
   });
 
+  test('says how many failed logins the run sends, and --max-failed-logins bounds the login variants (issue 42)', async () => {
+    const all = await cli(['run', '--dry-run', '--list-format', 'json', '--operations', 'GetMeals', '--examples', '0']);
+    expect(all.code, all.err).toBe(0);
+    // A second account (the embedded mock's own): 8 variants, nil on the two SOAP bindings only.
+    expect((JSON.parse(all.out) as ListedPlan).failedLogins).toEqual({ reference: 20, variants: 30, variantsAll: 30 });
+    const bounded = await cli(['run', '--dry-run', '--list-format', 'json', '--operations', 'GetMeals', '--examples', '0', '--max-failed-logins', '8']);
+    const plan = JSON.parse(bounded.out) as ListedPlan;
+    expect(plan.failedLogins).toEqual({ reference: 20, variants: 8, variantsAll: 30, max: 8 });
+    expect(plan.units.filter((u) => u.kind === 'login-variant').map((u) => u.checks)).toEqual(Array(8).fill(['login_rejected', 'secret_echoed']));
+    const text = await cli(['run', '--dry-run', '--operations', 'GetMeals', '--examples', '0', '--max-failed-logins', '8']);
+    expect(text.out).toContain('Failed logins sent: 28 (the wrong password and its variants: 20; login variants: 8, at most 8 by --max-failed-logins (of 30))');
+  });
+
   test('says how many bookings of each pool the run takes (issue 30), against those given, and that none was given', async () => {
     const pools = join(tempDir('pools'), 'pools.json');
     writeFileSync(pools, JSON.stringify({ cancel: ['C1', 'C2'], amend: ['A1'], specialRequest: [1, 2, 3, 4, 5], transfers: [] }));

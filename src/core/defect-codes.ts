@@ -77,6 +77,8 @@ export const DEFECT_CODES = {
   // hostile requests (issue 42)
   dtd_processed: 'a SOAP request with a DOCTYPE answered with data (or past the login): the target processed the document type declaration',
   external_entity_fetched: 'the target fetched the external entity of a SOAP request\'s DOCTYPE from the harness\'s listener',
+  login_bypassed: 'a credential variant a careless login check lets in (a password with characters added, a prefix of it, nil, absent...) reached the data path: data, or a data-path answer where the wrong password was refused',
+  secret_echoed: 'an answer holds a secret of the run (a password, the proxy\'s password, an extra header\'s value) in its body or a header',
   // the comparison of bindings
   acceptance_differs: 'bindings disagree on accepting the request',
   error_type_differs: 'bindings answer with different in-band Errors',

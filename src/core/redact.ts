@@ -405,7 +405,10 @@ export function swapCase(s: string): string {
 function readings(secret: string): string[] {
   // The password in other letter case is as good as the password (the password-case credential
   // variant sends it; a service comparing without regard to case accepts it).
-  const out = new Set<string>([secret, secret.replace(/[ \t\r\n]+/g, ' '), swapCase(secret)]);
+  // Its proper prefix too (the login-password-prefix variant sends it: all of the password but one
+  // character would show otherwise); the password itself, longer, is matched first where it stands.
+  const prefix = [...secret].slice(0, -1).join('');
+  const out = new Set<string>([secret, secret.replace(/[ \t\r\n]+/g, ' '), swapCase(secret), ...(prefix.length > MIN_PARTIAL ? [prefix] : [])]);
   const bytes = Buffer.from(secret, 'utf8');
   if (/[^\u0000-\u007f]/.test(secret)) {
     out.add(bytes.toString('latin1'));

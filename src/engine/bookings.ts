@@ -88,6 +88,18 @@ export function probeVariant(value: string, k: number): string {
  */
 export const ID_PROBE_VARIANTS = 4;
 
+/**
+ * The identifier a login variant of a state-changing operation names (issue 42): one no booking has,
+ * of the parameter's type, its own per variant and binding (`key`), so a login let in changes nothing
+ * and shows as a data-path answer ("not found"). An int: a negative number (no booking's id is
+ * negative); a string: "PROBE-V" and a number (no word a refusal of a login uses: the check reads the answer's words, and the id may be quoted in them).
+ */
+export function loginProbeId(type: string, key: string): string {
+  let h = 0;
+  for (const c of key) h = (h * 31 + c.codePointAt(0)!) % 1_000_000;
+  return type === 'int' ? String(-(1_000_000 + h)) : `PROBE-V${1_000_000 + h}`;
+}
+
 /** The parameters of a call with its booking put in. */
 export function withBooking(operation: string, params: Params, b: Booking): Params {
   const use = USES[operation];

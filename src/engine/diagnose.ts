@@ -316,7 +316,7 @@ export function settleWsdlHints(before: Preflight, reachedServices: ReadonlySet<
 }
 
 /** The checks that judge a rejection: a pass means the target refused what it had to. */
-const REJECTION_CHECKS: ReadonlySet<string> = new Set(['credentials_rejected', 'bad_request_rejected', 'dtd_refused']);
+const REJECTION_CHECKS: ReadonlySet<string> = new Set(['credentials_rejected', 'bad_request_rejected', 'dtd_refused', 'login_rejected']);
 
 /** `{ns}local` of a finding's actual value. */
 function clarkParts(actual: string | undefined): { ns: string; local: string } | undefined {

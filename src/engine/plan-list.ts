@@ -12,7 +12,7 @@ import { EQUIVALENCE_CHECK } from '../core/rows.js';
 import type { Target } from '../core/types.js';
 import { FIXED_LANGUAGES } from './generate.js';
 import { pinnedLanguages } from './languages.js';
-import { bookingNeeds, caseMatcher, comparesBindings, planUnits, secretsOf, skipReason, type RunPlan, type Unit } from './plan.js';
+import { bookingNeeds, caseMatcher, comparesBindings, failedLogins, planUnits, secretsOf, skipReason, type RunPlan, type Unit } from './plan.js';
 import { POOL_NAMES } from './bookings.js';
 import { UsageError } from '../core/errors.js';
 import { checksOf } from './session.js';
@@ -67,6 +67,12 @@ export interface ListedPlan {
   readonly bookings?: { readonly needed: Readonly<Record<string, number>>; readonly given?: Readonly<Record<string, number>>; readonly embedded?: true };
   /** The second account's user name (never its password); absent: authorization across accounts will not be tested. */
   readonly otherUser?: string;
+  /**
+   * The failed logins the run sends (a service may lock an account after some): the wrong-password
+   * cases (`reference`, sent whatever --max-failed-logins says), the login variants kept (`variants`),
+   * of `variantsAll`, and the bound given (--max-failed-logins).
+   */
+  readonly failedLogins: { readonly reference: number; readonly variants: number; readonly variantsAll: number; readonly max?: number };
 }
 
 /** What --list says when no second account is given, and how to give one. */
@@ -81,9 +87,11 @@ function checksFor(kind: CaseKind, operation: string, selected: ReadonlySet<stri
   const names = kind === 'valid' ? ['status_code', ...document]
     : kind === 'generated' ? document
       : kind === 'wrong-credentials' ? ['credentials_rejected']
-        : BAD_REQUEST_KINDS.includes(kind) ? ['bad_request_rejected']
-          : kind === 'doctype' ? ['dtd_refused'] : [];
-  return names.filter((n) => selected.has(n));
+        : kind === 'login-variant' ? ['login_rejected']
+          : BAD_REQUEST_KINDS.includes(kind) ? ['bad_request_rejected']
+            : kind === 'doctype' ? ['dtd_refused'] : [];
+  // Every answer: no secret of the run in it.
+  return [...names, 'secret_echoed'].filter((n) => selected.has(n));
 }
 
 /** The plan of a run with these settings, made without sending anything. */
@@ -101,6 +109,7 @@ export function listPlan(s: RunSettings): ListedPlan {
   const plan: RunPlan = {
     target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
     negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed, ...(s.bookings ? { bookings: s.bookings } : {}),
+    ...(s.maxFailedLogins !== undefined ? { maxFailedLogins: s.maxFailedLogins } : {}),
     ...(s.examples > 0 ? { generation: { seed: s.seed, examples: s.examples, languages: langs.languages, languagesFrom } } : {}),
     ...(s.caseFilter ? { caseFilter: s.caseFilter } : {}),
   };
@@ -120,7 +129,7 @@ export function listPlan(s: RunSettings): ListedPlan {
   });
   const kinds: Record<string, CaseKind[]> = {
     'valid cases': ['valid'], 'generated cases (when answered with data)': ['generated'], 'wrong credentials': ['wrong-credentials'],
-    'bad requests': ['missing-param'],
+    'bad requests': ['missing-param'], 'login variants (hostile requests)': ['login-variant'],
   };
   // binding_rules judges only the operations with a documented binding difference (each unit lists its own checks).
   return {
@@ -137,7 +146,14 @@ export function listPlan(s: RunSettings): ListedPlan {
     exchanges: units.filter((u) => !u.skipped).reduce((n, u) => n + u.bindings.length, 0),
     ...bookingsListed(plan),
     ...(s.other ? { otherUser: s.other.user } : {}),
+    failedLogins: { ...failedLogins(plan), ...(plan.maxFailedLogins !== undefined ? { max: plan.maxFailedLogins } : {}) },
   };
+}
+
+/** The failed-logins line of a plan (a service may lock an account after some): how many, and what bounds them. */
+function failedLoginsLine(f: ListedPlan['failedLogins']): string {
+  const bound = f.max !== undefined ? `at most ${f.max} by --max-failed-logins (of ${f.variantsAll})` : 'all of them (--max-failed-logins N bounds them)';
+  return `Failed logins sent: ${f.reference + f.variants} (the wrong password and its variants: ${f.reference}; login variants: ${f.variants}, ${bound})`;
 }
 
 /** What --list says of the pools: the bookings each would give (none when nothing state-changing is sent). */
@@ -166,6 +182,7 @@ export function formatPlan(p: ListedPlan): string {
       + (p.caseFilter ? `; only --case ${p.caseFilter.join(', ')}` : ''),
     ...(p.generation ? [`Generated cases: seed ${p.generation.seed}, ${p.generation.examples} per operation; language from ${p.generation.languagesFrom}`] : []),
     ...(p.bookings ? [bookingsLine(p.bookings)] : []),
+    failedLoginsLine(p.failedLogins),
     `Second account: ${p.otherUser ? `${p.otherUser} (the authorization sequences call the first account's bookings with it)` : NO_OTHER_ACCOUNT}`,
     'Checks:',
     ...Object.entries(p.checks).map(([k, v]) => `  ${k}: ${v.join(', ') || '(none selected)'}`),

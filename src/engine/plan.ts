@@ -8,7 +8,7 @@
  */
 import { doctypeRequestFor, requestFor } from '../bindings/endpoint.js';
 import { binding as bindingModule } from '../bindings/index.js';
-import type { DoctypeProbe, Params } from '../bindings/types.js';
+import { NIL_VALUE, type DoctypeProbe, type Params } from '../bindings/types.js';
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import type { CaseKind } from '../checks/context.js';
 import type { Check } from '../checks/types.js';
@@ -20,7 +20,7 @@ import { broadestCase, coverageCases, generatedCases, idKinds, paramsKey, type G
 import { OPERATIONS } from '../contract/catalogue.js';
 import { FAMILIES, SEQUENCE_CASE, type IdProbe, type PlanView, type RejectedCall, type SequenceSpec } from '../sequences/index.js';
 import {
-  BookingLedger, consumesBooking, EMPTY_POOLS, ID_PROBE_VARIANTS, idParamOf, mockBookings, POOL_NAMES, needsBooking, noBookingReason, poolOf, probeVariant, withBooking,
+  BookingLedger, consumesBooking, EMPTY_POOLS, ID_PROBE_VARIANTS, idParamOf, loginProbeId, mockBookings, POOL_NAMES, needsBooking, noBookingReason, poolOf, probeVariant, withBooking,
   poolKey, type Booking, type BookingPools, type PoolCheck, type PoolName,
 } from './bookings.js';
 import { probeUrl, unobservableCallback, type Callback } from './callback.js';
@@ -80,6 +80,11 @@ export interface RunPlan {
    * host that never resolves (a fetch is then not observable; the report says so).
    */
   readonly callback?: Callback;
+  /**
+   * --max-failed-logins: at most this many login variants (LOGIN_VARIANTS) are sent, spread over the
+   * operations × bindings so each variant and each binding is still tried (spreadLogins). Absent: all.
+   */
+  readonly maxFailedLogins?: number;
 }
 
 /** A matcher of case ids for --case patterns: `*` any characters, `?` one, the rest literal. */
@@ -168,12 +173,144 @@ export function credentialUnits(op: Operation, params: Params, password: string)
 }
 
 /**
+ * The credential variants a careless login check lets in (issue 42, section 1), beyond those of
+ * credentialUnits: each sent on every operation × binding (the nil one through the bindings that can
+ * send a nil, SOAP; the crossed accounts' only when a second account is given), each refused as the
+ * wrong password is or as a malformed request is (src/checks/login-rejected.ts). Their case ids
+ * name the variant (`login-*`: `--case 'login-*'` picks them). The password itself never shows:
+ * the reports mask it, and the prefix too (core/redact.ts).
+ */
+export interface LoginVariant {
+  readonly id: string;
+  readonly description: string;
+  /** The credentials it sends (undefined: left out; NIL_VALUE: sent as nil), or undefined when this target has no such variant. */
+  credentials(account: { user: string; password: string }, other?: { user: string; password: string }): { userName?: string; password?: string } | undefined;
+  /** Only the bindings that can send a nil (Binding.sendsNil). */
+  readonly nil?: true;
+}
+
+export const LOGIN_VARIANTS: readonly LoginVariant[] = [
+  { id: 'login-password-absent', description: 'the right user name, no password parameter at all',
+    credentials: (a) => ({ userName: a.user }) },
+  { id: 'login-user-absent', description: 'the right password, no userName parameter at all',
+    credentials: (a) => ({ password: a.password }) },
+  { id: 'login-password-nil', description: 'the right user name, the password sent as xsi:nil="true" (a null string)', nil: true,
+    credentials: (a) => ({ userName: a.user, password: NIL_VALUE }) },
+  { id: 'login-password-extended', description: 'the right password with characters added after it',
+    credentials: (a) => ({ userName: a.user, password: `${a.password}x` }) },
+  { id: 'login-password-prefix', description: 'a proper prefix of the right password (its last character left out)',
+    credentials: (a) => ([...a.password].length > 1 ? { userName: a.user, password: [...a.password].slice(0, -1).join('') } : undefined) },
+  { id: 'login-password-spaced', description: 'the right password with a space before and after it',
+    credentials: (a) => ({ userName: a.user, password: ` ${a.password} ` }) },
+  { id: 'login-other-user-my-password', description: 'the second account\'s user name with the first account\'s password',
+    credentials: (a, o) => (o && o.password !== a.password ? { userName: o.user, password: a.password } : undefined) },
+  { id: 'login-my-user-other-password', description: 'the first account\'s user name with the second account\'s password',
+    credentials: (a, o) => (o && o.password !== a.password ? { userName: a.user, password: o.password } : undefined) },
+];
+
+/** One login variant on one operation and binding: a failed login the run sends. */
+export interface LoginTry { readonly op: Operation; readonly variant: LoginVariant; readonly binding: BindingId }
+
+/** The login variants a plan may send, each operation × variant × binding (before --max-failed-logins). */
+export function loginTries(plan: Pick<RunPlan, 'operations' | 'bindings' | 'target'>): LoginTry[] {
+  const out: LoginTry[] = [];
+  for (const op of plan.operations) {
+    for (const variant of LOGIN_VARIANTS) {
+      if (!variant.credentials(plan.target, plan.target.other)) continue;
+      for (const b of plan.bindings) if (!variant.nil || bindingModule(b).sendsNil) out.push({ op, variant, binding: b });
+    }
+  }
+  return out;
+}
+
+/**
+ * At most `max` of the tries, spread so each variant and each binding is tried as early as can be: the
+ * variants take turns, and each walks its operations × bindings along diagonals (its k-th try on
+ * operation k with binding k: every binding within as many turns as there are bindings, each on
+ * another operation), starting at an operation and a binding of its own (the starts spread evenly
+ * over the operations, so each operation gets its share; the first turn of the variants already
+ * covers every binding). All of them when `max` is absent or not smaller.
+ */
+export function spreadLogins(tries: readonly LoginTry[], max: number | undefined, operations: readonly Operation[], bindings: readonly BindingId[]): LoginTry[] {
+  if (max === undefined || max >= tries.length) return [...tries];
+  const variants = [...new Set(tries.map((t) => t.variant))];
+  const queues = variants.map((v, j) => {
+    const own = tries.filter((t) => t.variant === v);
+    const bs = bindings.filter((b) => own.some((t) => t.binding === b));
+    const rank = (t: LoginTry) => {
+      // Its own start, the variants' starts spread evenly over the operations (each operation gets its share).
+      const start = Math.floor((j * operations.length) / variants.length) % operations.length;
+      const o = (operations.indexOf(t.op) + operations.length - start) % operations.length;
+      return ((bs.indexOf(t.binding) - o - j) % bs.length + bs.length) % bs.length * operations.length + o;
+    };
+    return own.sort((a, b) => rank(a) - rank(b));
+  });
+  const picked = new Set<LoginTry>();
+  for (let r = 0; picked.size < max; r++) {
+    let any = false;
+    for (const q of queues) {
+      if (picked.size >= max) break;
+      const t = q[r];
+      if (!t) continue;
+      picked.add(t);
+      any = true;
+    }
+    if (!any) break;
+  }
+  return tries.filter((t) => picked.has(t));
+}
+
+/** Whether the plan sends the login variants at all: negative cases on, and their check selected. */
+function sendsLoginVariants(plan: Pick<RunPlan, 'negative' | 'checks'>): boolean {
+  return plan.negative && plan.checks.some((c) => c.name === LOGIN_CHECK);
+}
+/** The check judging the login variants (src/checks/login-rejected.ts): left out (--skip-checks), they are not sent. */
+const LOGIN_CHECK = 'login_rejected';
+
+/**
+ * How many failed logins the plan sends (--dry-run says so: a service may lock an account after
+ * some): the wrong-password case and its credential variants (credentialUnits) on every operation ×
+ * binding, and the login variants kept by --max-failed-logins.
+ */
+export function failedLogins(plan: RunPlan): { readonly reference: number; readonly variants: number; readonly variantsAll: number } {
+  let reference = 0;
+  let variants = 0;
+  for (const u of planUnits(plan)) {
+    if (skipReason(plan, u.op)) continue;
+    const n = plan.bindings.filter((b) => !u.only || u.only.includes(b)).length;
+    if (u.kind === 'wrong-credentials') reference += n;
+    if (u.kind === 'login-variant') variants += n;
+  }
+  const all = sendsLoginVariants(plan) ? loginTries(plan).filter((t) => !skipReason(plan, t.op)).length : 0;
+  return { reference, variants, variantsAll: all };
+}
+
+/** The login variants' units of a plan: one per operation × variant, on the bindings --max-failed-logins keeps. */
+function loginUnits(plan: RunPlan): Unit[] {
+  if (!sendsLoginVariants(plan)) return [];
+  const tries = spreadLogins(loginTries(plan), plan.maxFailedLogins, plan.operations, plan.bindings);
+  const units: Unit[] = [];
+  for (const op of plan.operations) {
+    const first = plan.cases.get(op.name)?.[0];
+    if (!first) continue;
+    for (const variant of LOGIN_VARIANTS) {
+      const only = tries.filter((t) => t.op === op && t.variant === variant).map((t) => t.binding);
+      if (only.length === 0) continue;
+      const params: Record<string, string> = { ...first.params, ...variant.credentials(plan.target, plan.target.other)! };
+      // A read's variants run after the wrong password's answer is in (stage 1: the reference they are compared with).
+      units.push({ op, caseId: variant.id, kind: 'login-variant', params, only, description: `${variant.description}: refused as the wrong password is`, stage: 1 });
+    }
+  }
+  return units;
+}
+
+/**
  * The units of a plan, in catalogue order: the valid cases, then the negative case per operation,
  * then the sequences; each state-changing call with its booking (handed out over the whole plan, so a
  * booking's call is the same whatever --case or --shard picks); only those --case names, when given.
  */
 export function planUnits(plan: RunPlan): Unit[] {
-  const units = withBookings(plan, [...casesUnits(plan), ...sequenceUnits(plan)]);
+  const units = withBookings(plan, [...casesUnits(plan), ...loginUnits(plan), ...sequenceUnits(plan)]);
   if (!plan.caseFilter) return units;
   const match = caseMatcher(plan.caseFilter);
   return units.filter((u) => match(u.caseId));
@@ -238,6 +375,16 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
     const idParam = idParamOf(u.op.name)!;
     const consumes = consumesBooking(u.op.name);
     const bindings = plan.bindings.filter((x) => !u.only || u.only.includes(x));
+    if (u.kind === 'login-variant') {
+      // Never a pool booking: an id no booking has (loginProbeId), so a login let in
+      // answers "not found" (or with data on a service where any id exists) and changes nothing.
+      const type = u.op.params.find((p) => p.name === idParam)?.type ?? 'string';
+      // Where a call would use a booking up, each binding its own (as other probes: ./bookings.ts).
+      const params = { ...u.params, [idParam]: loginProbeId(type, u.caseId) };
+      const perBinding = consumes ? Object.fromEntries(plan.bindings.map((b) => [b, { [idParam]: loginProbeId(type, `${u.caseId}-${b}`) }])) : undefined;
+      out[i] = { ...u, params, calls: 'probe', ...(perBinding ? { perBinding } : {}), stage: 2 };
+      continue;
+    }
     const isFirst = u.kind === 'valid' && plan.cases.get(u.op.name)?.[0]?.id === u.caseId;
     const real = isFirst || (!consumes && (u.kind === 'valid' || u.kind === 'generated') && handWrittenIds(u.op).has(u.params[idParam]));
     if (REJECTIONS.has(u.kind)) {
@@ -306,7 +453,7 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
 export function bookingNeeds(plan: RunPlan): Record<PoolName, number> {
   const taken = new Map<PoolName, Set<string>>(POOL_NAMES.map((p) => [p, new Set<string>()]));
   const plenty = { ...plan, bookings: mockBookings(), caseFilter: undefined };
-  for (const u of withBookings(plenty, [...casesUnits(plenty), ...sequenceUnits(plenty)])) {
+  for (const u of withBookings(plenty, [...casesUnits(plenty), ...loginUnits(plenty), ...sequenceUnits(plenty)])) {
     for (const b of [...Object.values(u.bookings ?? {}), ...(u.sequence?.bookings ?? [])]) if (b) taken.get(b.pool)!.add(b.id);
   }
   return Object.fromEntries(POOL_NAMES.map((p) => [p, taken.get(p)!.size])) as Record<PoolName, number>;
@@ -571,12 +718,15 @@ export interface UnitRequest {
 }
 
 /**
- * Whether the bindings' answers of a unit are compared: with --equivalence, on more than one
- * binding, but never a DOCTYPE probe's (each refusal is judged on its own row, and a binding that
- * processed the DTD shows there, not as a comparison of two with no majority).
+ * Whether the bindings' answers of a unit are compared (binding_equivalence): with --equivalence, on
+ * more than one binding, but never a DOCTYPE probe's (each refusal is judged on its own row, and a
+ * binding that processed the DTD shows there, not as a comparison of two with no majority), a login
+ * variant's (its oracle is the wrong password of its own binding, src/checks/login-rejected.ts), nor
+ * a sequence's (its rows are per binding).
  */
-export function comparesBindings(plan: Pick<RunPlan, 'equivalence' | 'bindings'>, unit: Unit): boolean {
-  return plan.equivalence && !unit.doctype && plan.bindings.filter((b) => !unit.only || unit.only.includes(b)).length > 1;
+export function comparesBindings(plan: Pick<RunPlan, 'equivalence' | 'bindings'>, unit: Pick<Unit, 'kind' | 'only' | 'sequence' | 'doctype'>): boolean {
+  return plan.equivalence && !unit.doctype && !unit.sequence && unit.kind !== 'login-variant'
+    && plan.bindings.filter((b) => !unit.only || unit.only.includes(b)).length > 1;
 }
 
 /** The parameters a unit sends through one binding: its own, with that binding's booking or own values put in. */
@@ -605,7 +755,7 @@ export function unitRequests(plan: Pick<RunPlan, 'target' | 'bindings'>, unit: U
  * target URL's user-info (never sent, but a report must not show it either). The wrong-credentials
  * case's password is no secret.
  */
-export function secretsOf(target: Pick<Target, 'password' | 'bookUrl' | 'searchUrl' | 'transfersUrl' | 'network' | 'other'>): string[] {
+export function secretsOf(target: SecretHolder): string[] {
   const fromUrls = [target.bookUrl, target.searchUrl, target.transfersUrl].flatMap((u) => {
     try {
       const p = u ? new URL(u).password : '';
@@ -619,4 +769,19 @@ export function secretsOf(target: Pick<Target, 'password' | 'bookUrl' | 'searchU
   // A proxy's password, the PKCS#12 passphrase and headers from variables (transport/network.ts) too.
   // The second account's password (--other-user) is a secret as the first one is.
   return [...new Set([target.password, target.other?.password ?? '', ...fromUrls, ...networkSecrets(target.network)].filter((s) => s !== ''))];
+}
+
+type SecretHolder = Pick<Target, 'password' | 'bookUrl' | 'searchUrl' | 'transfersUrl' | 'network' | 'other'>;
+
+/**
+ * The secrets an answer must never hold (src/checks/secret-echoed.ts), each with what it is: the
+ * passwords of both accounts, and the network's (a proxy's password, an extra header's value from a
+ * variable, the PKCS#12 passphrase). The same secrets secretsOf gives the redactor, named.
+ */
+export function namedSecretsOf(target: SecretHolder): { what: string; value: string }[] {
+  return [
+    { what: 'the password', value: target.password },
+    ...(target.other?.password ? [{ what: 'the second account\'s password', value: target.other.password }] : []),
+    ...networkSecrets(target.network).map((value) => ({ what: 'a network secret (a proxy\'s password, an extra header\'s value from a variable)', value })),
+  ].filter((s) => s.value !== '');
 }

@@ -22,6 +22,8 @@ export function rerunBasis(s: RunSettings): RerunBasis {
   if (s.checks) flags.push('--checks', s.checks.join(','));
   if (s.skipChecks.length) flags.push('--skip-checks', s.skipChecks.join(','));
   if (!s.negative) flags.push('--no-negative');
+  // The same bound spreads the login variants the same way: a re-run sends the same variant on the same binding.
+  if (s.maxFailedLogins !== undefined) flags.push('--max-failed-logins', String(s.maxFailedLogins));
   if (!s.equivalence) flags.push('--no-equivalence');
   if (s.expectations) flags.push('--expectations', s.expectations);
   if (s.timeoutMs !== DEFAULT_TRANSPORT.timeoutMs) flags.push('--timeout', String(s.timeoutMs));

@@ -13,7 +13,10 @@
  */
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import { CheckContext, type DocumentValidator } from '../checks/context.js';
-import { runBeside, runChecksAsync, yieldToLoop } from '../checks/registry.js';
+import { runBeside, runChecks, runChecksAsync, yieldToLoop } from '../checks/registry.js';
+import { secretEchoed } from '../checks/secret-echoed.js';
+import { refusalWords } from '../checks/login-rejected.js';
+import { SecretWatch } from '../core/secret-watch.js';
 import { makeRedactor, REDACTED, redactUserInfo, swapCase, type Redactor } from '../core/redact.js';
 import { bindingField, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, NOTHING_TESTED, SEQUENCE_CHECK } from '../core/rows.js';
 import { stateRuleOf } from '../contract/state-rules.js';
@@ -34,7 +37,7 @@ import { exchangeUnit } from './exchange.js';
 import { poolOf, POOL_NAMES } from './bookings.js';
 import type { EngineDeps } from './deps.js';
 import { runSequence, sequenceNotRun } from './sequence-unit.js';
-import { bindingParams, bookingNeeds, callbackOf, comparesBindings, DOCTYPE_CHECK, planUnits, secretsOf, sequenceNotes, shownLive, unitRequests, type RunPlan, type Unit } from './plan.js';
+import { bindingParams, bookingNeeds, callbackOf, comparesBindings, DOCTYPE_CHECK, namedSecretsOf, planUnits, secretsOf, WRONG_CREDENTIALS_CASE, sequenceNotes, shownLive, unitRequests, type RunPlan, type Unit } from './plan.js';
 import { probePath } from './callback.js';
 import { poolKey, unusableDiagnosis, type UnusableBooking } from './pool-check.js';
 import { findingsBytes, RowMaker, summarise, type RowBase } from './rows.js';
@@ -54,6 +57,27 @@ function redactorOf(plan: RunPlan, deps: EngineDeps): Redactor {
   let r = targetRedactors.get(plan.target);
   if (!r) targetRedactors.set(plan.target, (r = makeRedactor(secretsOf(plan.target))));
   return r;
+}
+
+const targetWatches = new WeakMap<Target, SecretWatch>();
+/** The secrets secret_echoed looks for in every answer (core/secret-watch.ts), gathered once per target from what the redactor gets. */
+function secretWatchOf(plan: RunPlan): SecretWatch {
+  let w = targetWatches.get(plan.target);
+  if (!w) targetWatches.set(plan.target, (w = new SecretWatch(namedSecretsOf(plan.target))));
+  return w;
+}
+
+/**
+ * The words of the refusals of each operation × binding a run has seen (the wrong password, the bad
+ * requests: src/checks/login-rejected.ts refusalWords), per plan: the login variants, sent after
+ * them (stage 1 and later, ./plan.ts), are compared with them.
+ */
+const planRefusals = new WeakMap<RunPlan, Map<string, string[]>>();
+const REFERENCE_KINDS: ReadonlySet<string> = new Set(['missing-param', 'bad-param']);
+function refusalsOf(plan: RunPlan): Map<string, string[]> {
+  let m = planRefusals.get(plan);
+  if (!m) planRefusals.set(plan, (m = new Map()));
+  return m;
 }
 
 /** Exchanges are checked one at a time in the whole process: one document's tree in memory at once. */
@@ -101,7 +125,12 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
   const booked = unit.bookings?.[b] !== undefined;
   deps.tally?.note(op.name, b, ex, op.mutates);
   const transient = transientRow(rows, base, unit, ex);
-  if (transient) return { ...transient, ...(booked && transient.ambiguous ? { bookingOutcome: `ambiguous (${transient.ambiguous}): not re-sent, its state is unknown` } : {}) };
+  if (transient) {
+    // Not the service's answer, so not checked; but a secret in it came back all the same (a framework's 500 error page quoting the request).
+    const echoed = echoRows(plan, deps, rows, base, unit, ex);
+    return { ...transient, ...(echoed.length ? { rows: [...transient.rows, ...echoed] } : {}),
+      ...(booked && transient.ambiguous ? { bookingOutcome: `ambiguous (${transient.ambiguous}): not re-sent, its state is unknown` } : {}) };
+  }
   if (ex.error || !ex.response) {
     return { rows: [rows.row(base, EXCHANGE_CHECK, [{ check: EXCHANGE_CHECK, code: 'no_response', path: '/', message: `no response: ${ex.error?.code}: ${ex.error?.message}` }])],
       ...(booked ? { bookingOutcome: `no response (${ex.error?.code}): its state is unknown` } : {}) };
@@ -114,7 +143,12 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
     out.push(rows.row(base, NOT_RUN_CHECK, { skipped: `not checked: ${DEADLINE_PASSED} before this exchange's turn` }));
     return { rows: out, unviewed: DEADLINE_PASSED };
   }
-  const init = { op, binding: b, caseId: unit.caseId, caseKind: unit.kind, namespaces: plan.target.namespaces, exchange: ex, validator: deps.validator };
+  const refusals = refusalsOf(plan);
+  const refKey = `${op.name}\u0000${b}`;
+  const isReference = unit.caseId === WRONG_CREDENTIALS_CASE || REFERENCE_KINDS.has(unit.kind);
+  const refs = unit.kind === 'login-variant' ? refusals.get(refKey) : undefined;
+  const init = { op, binding: b, caseId: unit.caseId, caseKind: unit.kind, namespaces: plan.target.namespaces, exchange: ex, validator: deps.validator,
+    secrets: secretWatchOf(plan), ...(refs ? { refusals: refs } : {}) };
   const bytes = ex.response.body.length;
   const budgetMs = checkBudgetMs(bytes);
   // In turn: one document at a time, its libxml2 reading (in the validator process when large,
@@ -141,6 +175,11 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
     const besideStood = await ctx.prepare({ budgetMs, ...(deadline !== undefined ? { signal: signalAt(deadline) } : {}) }, true, beside);
     const { runs, notRun } = await runChecksAsync(ctx!, plan.checks, { ...(deadline !== undefined ? { deadline } : {}), budgetMs });
     for (const r of runs) out.push(rows.row(base, r.check.name, r.outcome, r.ms));
+    if (isReference && !passed()) {
+      const words = refusalWords(ctx!);
+      const list = refusals.get(refKey) ?? [];
+      if (!list.includes(words)) refusals.set(refKey, [...list, words]);
+    }
     if (notRun.length > 0) out.push(rows.row(base, NOT_RUN_CHECK, { skipped: `not run: ${DEADLINE_PASSED} before ${notRun.join(', ')}` }));
     // Acceptance and digests now, while the tree lives; entries later only if digests differ.
     const view = compare && !passed() ? viewOf(plan, op, b, ctx!, () => new CheckContext(init), besideStood ? early : undefined) : undefined;
@@ -157,6 +196,15 @@ async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMaker, un
     if (!compare) return { rows: out, ...told };
     return view ? { rows: out, view, ...told } : { rows: out, unviewed: DEADLINE_PASSED, ...told };
   });
+}
+
+/** secret_echoed's row of an answer the other checks do not judge (a transient one): only when it holds a secret of the run. */
+function echoRows(plan: RunPlan, deps: EngineDeps, rows: RowMaker, base: RowBase, unit: Unit, ex: Exchange): ResultRow[] {
+  const check = plan.checks.find((c) => c.name === secretEchoed.name);
+  if (!check || !ex.response) return [];
+  const ctx = new CheckContext({ op: unit.op, binding: base.binding as BindingId, caseId: unit.caseId, caseKind: unit.kind, namespaces: plan.target.namespaces,
+    exchange: ex, validator: deps.validator, secrets: secretWatchOf(plan) });
+  return runChecks(ctx, [check]).filter((r) => Array.isArray(r.outcome) && r.outcome.length > 0).map((r) => rows.row(base, r.check.name, r.outcome, r.ms));
 }
 
 /**
@@ -209,7 +257,9 @@ const LARGE_DOCUMENT = 1024 * 1024;
 function reproduceCommand(plan: RunPlan, unit: Unit, ex: Pick<Exchange, 'request'>): string {
   const { password } = plan.target;
   const sent = unit.params.password;
-  return curlCommand(ex.request, sent === password || sent === swapCase(password) ? password : '', plan.target.passwordVariable, plan.target.network);
+  // The password, or a login variant made of it (in other case, with characters added or spaces around it, its prefix): the command makes it from the variable.
+  const madeOf = sent !== undefined && password !== '' && (sent === swapCase(password) || sent.includes(password) || (sent !== '' && password.startsWith(sent)));
+  return curlCommand(ex.request, madeOf ? password : '', plan.target.passwordVariable, plan.target.network);
 }
 
 /** Send one unit on every selected binding and produce its rows, redacted. */
@@ -254,6 +304,7 @@ async function checkedRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: ((
   const { op } = unit;
   const rows = new RowMaker(redactorOf(plan, deps));
   const bindings = plan.bindings.filter((b) => !unit.only || unit.only.includes(b));
+  // Not a DOCTYPE probe nor a login variant (each judged on its own row: plan.ts comparesBindings).
   const compare = comparesBindings(plan, unit);
   // Sent again: every binding's answer is awaited first; the same bytes everywhere are not checked again.
   const same = before ? sameAnswers(unitRequests(plan, unit).length, before) : undefined;

@@ -5,7 +5,7 @@
  * the redactor of every secret the run holds (gathered once, engine/plan.ts secretsOf). Shared by
  * run, record, compare and the conformance suites, so all of them send the same way.
  */
-import { expandGroups, selectChecks } from '../checks/registry.js';
+import { CHECK_GROUPS, expandCheckNames, selectChecks } from '../checks/registry.js';
 import type { Check } from '../checks/types.js';
 import { EnvironmentError, UsageError } from '../core/errors.js';
 import { makeRedactor, redactUserInfo, type Redactor } from '../core/redact.js';
@@ -60,10 +60,10 @@ export function checksOf(s: Pick<RunSettings, 'checks' | 'skipChecks'>): Check[]
   let checks;
   try {
     checks = selectChecks(s.checks);
-    // A group's name (hostile_requests) stands for each of its checks.
-    const skipped = expandGroups(s.skipChecks);
+    // A group's name (hostile_requests) stands for its checks.
+    const skipped = expandCheckNames(s.skipChecks);
     const unknown = skipped.filter((n) => !selectChecks().some((c) => c.name === n));
-    if (unknown.length) throw new Error(`unknown check name(s) in --skip-checks: ${unknown.join(', ')}`);
+    if (unknown.length) throw new Error(`unknown check name(s) in --skip-checks: ${unknown.join(', ')} (groups: ${Object.keys(CHECK_GROUPS).join(', ')})`);
     return checks.filter((c) => !skipped.includes(c.name));
   } catch (e) {
     throw new UsageError((e as Error).message);
@@ -152,6 +152,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
       negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed,
       ...(s.bookings ? { bookings: s.bookings } : {}),
       ...(s.maxFailures !== undefined ? { maxFailures: s.maxFailures } : {}),
+      ...(s.maxFailedLogins !== undefined ? { maxFailedLogins: s.maxFailedLogins } : {}),
       maxTransient: s.maxTransient,
       ...(langs ? { generation: { seed: s.seed, examples: s.examples, languages: langs.languages, languagesFrom: langs.from } } : {}),
       ...(s.caseFilter ? { caseFilter: s.caseFilter } : {}),

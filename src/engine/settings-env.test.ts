@@ -38,6 +38,7 @@ describe('every run setting from the environment', () => {
     ['CONFORMANCE_DEADLINE', '60000', (s) => s.deadlineMs, 60000],
     ['CONFORMANCE_MAX_BODY_BYTES', '4096', (s) => s.maxBodyBytes, 4096],
     ['CONFORMANCE_MAX_FAILURES', '9', (s) => s.maxFailures, 9],
+    ['CONFORMANCE_MAX_FAILED_LOGINS', '12', (s) => s.maxFailedLogins, 12],
     ['CONFORMANCE_GIVE_UP_AFTER', '0', (s) => s.giveUpAfter, 0],
     ['CONFORMANCE_INSECURE_TLS', '1', (s) => s.insecureTls, true],
     ['CONFORMANCE_REPORT_DIR', join(dir, 'out'), (s) => s.reportDir, join(dir, 'out')],
@@ -59,6 +60,13 @@ describe('every run setting from the environment', () => {
     expect([s.allowMutations, s.maxRps]).toEqual([true, 9]);
     expect(resolve({ ...target, CONFORMANCE_MAX_RPS: '9' }, { 'max-rps': '4' }).maxRps).toBe(4);
     expect(resolve({ ...target, CONFORMANCE_NEGATIVE: 'true' }, { 'no-negative': true }).negative).toBe(false);
+    // --max-failed-logins (issue 42): flag, then variable, then the config's maxFailedLogins; absent: all the variants.
+    const logins = file('logins.json', { maxFailedLogins: 30 });
+    expect(resolve({ ...target, CONFORMANCE_CONFIG: logins }).maxFailedLogins).toBe(30);
+    expect(resolve({ ...target, CONFORMANCE_CONFIG: logins, CONFORMANCE_MAX_FAILED_LOGINS: '20' }).maxFailedLogins).toBe(20);
+    expect(resolve({ ...target, CONFORMANCE_CONFIG: logins, CONFORMANCE_MAX_FAILED_LOGINS: '20' }, { 'max-failed-logins': '10' }).maxFailedLogins).toBe(10);
+    expect(resolve(target).maxFailedLogins).toBeUndefined();
+    expect(() => resolve({ ...target, CONFORMANCE_MAX_FAILED_LOGINS: 'few' })).toThrow(/environment variable CONFORMANCE_MAX_FAILED_LOGINS must be a whole number/);
   });
 
   test('a bad value names its variable: exit 2', () => {

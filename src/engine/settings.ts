@@ -83,6 +83,8 @@ export interface RunSettings {
   readonly shard?: Shard;
   /** Stop sending after this many failed rows (--max-failures). */
   readonly maxFailures?: number;
+  /** At most this many login variants (--max-failed-logins; src/engine/plan.ts spreadLogins); all when absent. */
+  readonly maxFailedLogins?: number;
   /** Percent of transient exchanges above which the target is unhealthy: exit 4 (--max-transient; src/engine/transient.ts). */
   readonly maxTransient: number;
   /** Give up on a service after this many time-outs or connection failures in a row (0: never). */
@@ -168,6 +170,7 @@ export const RUN_ENV = {
   'max-rps': 'CONFORMANCE_MAX_RPS',
   'max-body-bytes': 'CONFORMANCE_MAX_BODY_BYTES',
   'max-failures': 'CONFORMANCE_MAX_FAILURES',
+  'max-failed-logins': 'CONFORMANCE_MAX_FAILED_LOGINS',
   'give-up-after': 'CONFORMANCE_GIVE_UP_AFTER',
   'report-dir': 'CONFORMANCE_REPORT_DIR',
   checks: 'CONFORMANCE_CHECKS',
@@ -218,6 +221,7 @@ export const RUN_OPTIONS = {
   'max-rps': { type: 'string' },
   'max-body-bytes': { type: 'string' },
   'max-failures': { type: 'string' },
+  'max-failed-logins': { type: 'string' },
   'give-up-after': { type: 'string' },
   'report-dir': { type: 'string' },
   checks: { type: 'string' },
@@ -773,6 +777,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     updateExpectations: updateExpectations(f['update-expectations'] ?? false, expectations),
     shard: f.shard === undefined ? undefined : parseShard(f.shard),
     maxFailures: in_.int('max-failures', 'maxFailures', 1, 1_000_000),
+    maxFailedLogins: in_.int('max-failed-logins', 'maxFailedLogins', 0, 1_000_000),
     maxTransient: in_.percent('max-transient', envOf('max-transient')!, 'maxTransient') ?? DEFAULT_MAX_TRANSIENT,
     giveUpAfter: in_.int('give-up-after', 'giveUpAfter', 0, 1_000_000) ?? DEFAULT_TRANSPORT.giveUpAfter!,
     seed: in_.int('seed', 'seed', 0, 2 ** 31 - 1) ?? DEFAULT_SEED,

@@ -847,7 +847,70 @@ export const FAULTS: readonly Fault[] = [
         s.setSpecialRequest(id, torn ? [...before].slice(0, [...before].length >> 1).join('') + [...text].slice([...text].length >> 1).join('') : text);
       },
     })) } },
+
+  // Issue 42: login checks an attacker gets past (the login variants, src/engine/plan.ts LOGIN_VARIANTS,
+  // find them: login_rejected), and secrets that come back (secret_echoed). At least one per binding.
+  { name: 'login-accepts-password-with-characters-added', category: 'credentials', operation: 'GetMeals', bindings: ['soap11'],
+    description: 'SOAP 1.1 compares only as many characters of the password as the account\'s has: the password with characters added after it is accepted',
+    triggeredBy: 'the right password with characters added after it',
+    apply: { params: acceptsLogin((pw, user, c) => user === c.credentials.user && pw !== undefined && pw.length > c.credentials.password.length && pw.startsWith(c.credentials.password)) } },
+  { name: 'login-accepts-nil-password', category: 'credentials', operation: 'GetLanguages', bindings: ['soap12'],
+    description: 'SOAP 1.2 reads a password sent as xsi:nil="true" as "no password to check" and lets the call in',
+    triggeredBy: 'a password element with xsi:nil="true"',
+    apply: {
+      request: (req) => ({ ...req, body: req.body.replace(NIL_PASSWORD, `<$1password>${NIL_MARK}</$1password>`) }),
+      params: acceptsLogin((pw, user, c) => user === c.credentials.user && pw === NIL_MARK),
+    } },
+  { name: 'login-accepts-absent-password', category: 'credentials', operation: 'GetRoomNoteTypes', bindings: ['get'],
+    description: 'HTTP GET lets a call with the right user name and no password parameter at all in',
+    triggeredBy: 'the password parameter left out',
+    apply: { params: acceptsLogin((pw, user, c) => user === c.credentials.user && pw === undefined) } },
+  { name: 'login-accepts-password-prefix', category: 'credentials', operation: 'GetRoomTypes', bindings: ['post'],
+    description: 'HTTP POST compares only as many characters as were sent: a proper prefix of the password is accepted',
+    triggeredBy: 'a proper prefix of the right password',
+    apply: { params: acceptsLogin((pw, user, c) => user === c.credentials.user && pw !== undefined && pw !== '' && pw.length < c.credentials.password.length && c.credentials.password.startsWith(pw)) } },
+  { name: 'login-trims-password', category: 'credentials', operation: 'GetThemes', bindings: ['soap12'],
+    description: 'SOAP 1.2 trims the password before comparing it: the password with spaces around it is accepted',
+    triggeredBy: 'the right password with a space before and after it',
+    apply: { params: acceptsLogin((pw, user, c) => user === c.credentials.user && pw !== undefined && pw !== c.credentials.password && pw.trim() === c.credentials.password) } },
+  { name: 'login-accepts-absent-user', category: 'credentials', operation: 'GetSpecialRequest', bindings: ['get'],
+    description: 'HTTP GET lets a call with the right password and no userName parameter in (it looks the account up by password)',
+    triggeredBy: 'the userName parameter left out',
+    apply: { params: acceptsLogin((pw, user, c) => user === undefined && pw === c.credentials.password) } },
+  { name: 'login-accepts-crossed-accounts', category: 'credentials', operation: 'CancelBooking', bindings: ['soap11'],
+    description: 'SOAP 1.1 checks the user name and the password each against every account, not against each other: one account\'s name with another\'s password is let in (a cancellation reaches the bookings: "not found" for an id no booking has)',
+    triggeredBy: 'one account\'s user name with the other account\'s password',
+    needsKnownBookings: 'where any id exists, the probe id is cancelled like any booking: data, which shows the bypass as well',
+    apply: { params: acceptsLogin((pw, user, c) => {
+      const users = [c.credentials.user, c.other?.user];
+      const passwords = [c.credentials.password, c.other?.password];
+      return c.other !== undefined && users.includes(user) && passwords.includes(pw) && users.indexOf(user) !== passwords.indexOf(pw);
+    }) } },
+  { name: 'error-page-echoes-password', category: 'credentials', operation: 'GetFeatures', bindings: ['post'],
+    description: 'HTTP POST answers every rejected request with an HTML error page (HTTP 400) quoting the request, its password included',
+    apply: { response: (r, c) => (c.kind === 'rejection' ? echoPage(c) : r) } },
+  { name: 'password-echoed-in-header', category: 'credentials', operation: 'AmendmentPriceRequest', bindings: ['soap11'],
+    description: 'SOAP 1.1 sends the password back, base64-encoded, in an X-Debug-Auth header of every answer',
+    apply: { headers: (h, c) => ({ ...h, 'x-debug-auth': Buffer.from(c.credentials.password, 'utf8').toString('base64') }) } },
 ];
+
+/** A nil password element, as any SOAP client writes it (the prefix of the element in $1). */
+const NIL_PASSWORD = /<((?:[\w.-]+:)?)password\b[^>]*\bnil\s*=\s*["'](?:true|1)["'][^>]*\/>/;
+/** What the nil-password fault turns a nil password into, so its params hook can tell it from an absent one. */
+const NIL_MARK = 'mock-nil-password';
+
+/** A params hook letting a call in (the mock's own credentials) when `lets` says its login passes. */
+function acceptsLogin(lets: (password: string | undefined, user: string | undefined, c: { credentials: Credentials; other?: Credentials }) => boolean) {
+  return (p: RawParams, c: { credentials: Credentials; other?: Credentials }): RawParams => (lets(p.password, p.userName, c) ? rightCredentials(p, c) : p);
+}
+
+/** An HTML error page quoting the request's parameters, the password among them, as a careless framework's debug page does. */
+function echoPage(c: FaultContext): MockResponse {
+  const form = new URLSearchParams(Object.entries(c.params).filter((e): e is [string, string] => e[1] !== undefined)).toString();
+  const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return { status: 400, headers: { 'content-type': 'text/html; charset=utf-8' },
+    body: `<html><head><title>Request rejected</title></head><body><h1>Request rejected</h1><p>${esc(c.op.name)} could not be served.</p><pre>${esc(form)}</pre></body></html>` };
+}
 
 // ---- lookup -----------------------------------------------------------------------------------
 

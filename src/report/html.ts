@@ -19,6 +19,7 @@ import {
   bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
   truncate, verdictOf, visibleText, bookingsLine, stepText, type Column, type Counts,
 } from './model.js';
+import { HOSTILE_GROUP } from '../core/check-groups.js';
 import { rerunCommand } from './rerun.js';
 import { latencyMatrix } from './latency.js';
 import { canonicalDiffHtml, departingBindings, departsMark, EXCHANGE_CSS, prettyExcerpt } from './html-exchange.js';
@@ -337,14 +338,20 @@ function caseSection(caseName: string, rows: ResultRow[], rerun: Rerun): string 
   return `${html}</section>`;
 }
 
-function cellDetail(id: string, operation: string, column: Column, rows: ResultRow[], rerun: Rerun, transient?: TransientCell): string {
+/** The attribute naming a matrix row's or cell's operation: data-operation, or data-hostile-operation in the hostile requests' group. */
+function operationAttribute(operation: string, group?: string): string {
+  return `${group === HOSTILE_GROUP ? 'data-hostile-operation' : 'data-operation'}="${esc(operation)}"`;
+}
+
+function cellDetail(id: string, operation: string, column: Column, rows: ResultRow[], rerun: Rerun, transient?: TransientCell, group?: string): string {
   const c = countRows(rows);
   const state = cellState(c);
   const cases = new Map<string, ResultRow[]>();
   for (const r of rows) cases.set(r.case, [...(cases.get(r.case) ?? []), r]);
   const ordered = [...cases].sort(([, a], [, b]) =>
     Math.min(...a.map((r) => STATUS_ORDER[r.status])) - Math.min(...b.map((r) => STATUS_ORDER[r.status])));
-  return `<details class="cell-detail ${state}" id="d-${id}" data-operation="${esc(operation)}" data-column="${column}">`
+  // A hostile request's cell names its operation apart: the operation's own cell is the one data-operation names.
+  return `<details class="cell-detail ${state}" id="d-${id}" ${operationAttribute(operation, group)} data-column="${column}">`
     + `<summary><span class="badge ${state}">${STATE_LABEL[state]}</span><span class="ttl">${esc(operation)}</span>`
     + `<span>${esc(COLUMN_LABELS[column])}</span><span class="sum">${esc(countsText(c))}</span></summary>`
     + `<div class="body" id="${id}">${transient ? `<p class="note transient">Transient: ${esc(cellText(transient))}</p>` : ''}`
@@ -497,16 +504,18 @@ export function renderHtml(report: RunReport): string {
           return `<td class="cell empty" data-column="${col}" data-state="empty"><span class="none">${why}</span></td>`;
         }
         const id = `cell-${rowIndex}-${col}`;
-        (state === 'failed' || state === 'known' ? problemDetails : otherDetails).push(cellDetail(id, row.operation, col, rows, rerun, transientCell(report, row.operation, col)));
-        const departs = departing.get(row.operation)?.get(col) ?? 0;
-        const notTested = untested.get(`${row.operation} ${col}`);
+        (state === 'failed' || state === 'known' ? problemDetails : otherDetails).push(cellDetail(id, row.operation, col, rows, rerun, transientCell(report, row.operation, col), row.group));
+        // The hostile requests' row of an operation: no comparison departs there, and "not tested" is said on the operation's own row.
+        const own = row.group !== HOSTILE_GROUP;
+        const departs = own ? departing.get(row.operation)?.get(col) ?? 0 : 0;
+        const notTested = own ? untested.get(`${row.operation} ${col}`) : undefined;
         const title = `${row.operation} · ${COLUMN_LABELS[col]}: ${countsText(c)}${departs ? `; departs from the other bindings in ${departs} comparison${departs === 1 ? '' : 's'}` : ''}`
           + (notTested !== undefined ? `; NOT TESTED: ${truncate(notTested, 300).text}` : '');
         return `<td class="cell ${state}${departs ? ' departing' : ''}${notTested !== undefined ? ' untested' : ''}" data-column="${col}" data-state="${state}"${departs ? ` data-departs="${departs}"` : ''}${notTested !== undefined ? ' data-untested="true"' : ''}>`
           + `<a href="#${id}" aria-controls="d-${id}" aria-expanded="false" title="${esc(title)}">${countsHtml(c)}${departs ? departsMark(departs, esc) : ''}`
           + `${notTested !== undefined ? '<span class="untested-mark">not tested</span>' : ''}</a></td>`;
       });
-      matrixRows.push(`<tr data-operation="${esc(row.operation)}"><th scope="row">${esc(row.operation)}</th>${cells.join('')}</tr>`);
+      matrixRows.push(`<tr ${operationAttribute(row.operation, row.group)}><th scope="row">${esc(row.operation)}</th>${cells.join('')}</tr>`);
     }
     matrixRows.push('</tbody>');
   }

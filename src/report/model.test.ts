@@ -23,6 +23,26 @@ describe('matrix model', () => {
       .toEqual({ soap11: 2, soap12: 3, get: 2, post: 1, equivalence: 1 });
   });
 
+  test('the hostile requests (their checks\' rows, every row of a login variant) have a group of their own, after the service\'s, before the probes', () => {
+    const base = fixtureReport().results[0]!;
+    const extra = [
+      { ...base, operation: 'GetMeals', binding: 'get', case: 'login-password-extended', check: 'http_exchange', status: 'passed' as const },
+      { ...base, operation: 'GetMeals', binding: 'get', case: 'login-password-extended', check: 'login_rejected', status: 'failed' as const },
+      { ...base, operation: 'SearchTransfers', binding: 'post', case: 'default', check: 'secret_echoed', status: 'passed' as const },
+      { ...base, operation: 'NoSuchOperation', binding: 'soap11', case: 'unknown-operation-search', check: 'bad_request_rejected', status: 'passed' as const },
+    ];
+    const r = fixtureReport([...fixtureReport().results, ...extra]);
+    const m = buildMatrix(r);
+    expect(m.map((g) => [g.group, g.rows.map((x) => x.operation)])).toEqual([
+      ['booking', ['CancelBooking']], ['reference', ['GetMeals', 'GetLanguages']], ['transfers', ['SearchTransfers']],
+      ['hostile_requests', ['GetMeals', 'SearchTransfers']], ['probes', ['NoSuchOperation']],
+    ]);
+    const hostile = m[3]!.rows[0]!;
+    expect(hostile.cells.get.map((x) => x.check)).toEqual(['http_exchange', 'login_rejected']);
+    // Not in the operation's own row.
+    expect(m[1]!.rows[0]!.cells.get.some((x) => x.case === 'login-password-extended')).toBe(false);
+  });
+
   test('a full run has the 14 operations', () => {
     const r = fixtureReport([]);
     const full = { ...r, operations: OPERATIONS.map((o) => o.name) };

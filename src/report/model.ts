@@ -9,6 +9,7 @@ import { BINDINGS, findOperation, OPERATIONS, type BindingId } from '../contract
 import { bindingLabel as labelOf } from '../bindings/index.js';
 import type { SequenceStep, ResultRow, RunReport, Status } from '../core/types.js';
 import { PASSWORD_VARIABLE } from '../transport/curl.js';
+import { HOSTILE_GROUP, isHostileRow } from '../core/check-groups.js';
 
 export type { Verdict } from '../core/types.js';
 /** Matrix columns: the four bindings, then rows that compare bindings. */
@@ -20,6 +21,7 @@ export const GROUP_ORDER = ['booking', 'reference', 'transfers'] as const;
 export const PROBES_GROUP = 'probes';
 export const GROUP_LABELS: Record<string, string> = {
   booking: 'Booking', reference: 'Reference data', transfers: 'Transfers',
+  [HOSTILE_GROUP]: 'Hostile requests: logins that must fail, secrets that must not come back (docs/checks.md)',
   [PROBES_GROUP]: 'Probes: an operation the service does not have (negative cases, per service)',
 };
 
@@ -110,16 +112,28 @@ export function buildMatrix(report: RunReport): MatrixGroup[] {
   const rowGroup = new Map<string, string>();
   for (const r of report.results) if (!rowGroup.has(r.operation)) rowGroup.set(r.operation, r.group);
   const byOp = new Map<string, MatrixRow>();
+  const emptyCells = () => Object.fromEntries(COLUMNS.map((c) => [c, [] as ResultRow[]])) as Record<Column, ResultRow[]>;
   for (const name of ordered) {
-    const cells = Object.fromEntries(COLUMNS.map((c) => [c, [] as ResultRow[]])) as Record<Column, ResultRow[]>;
     // An operation the catalogue does not have is a probe of the service, not a 15th operation of a group.
-    byOp.set(name, { operation: name, group: findOperation(name) ? groupOf(name, rowGroup.get(name)) : PROBES_GROUP, cells });
+    byOp.set(name, { operation: name, group: findOperation(name) ? groupOf(name, rowGroup.get(name)) : PROBES_GROUP, cells: emptyCells() });
   }
-  for (const r of report.results) byOp.get(r.operation)!.cells[columnOf(r)].push(r);
+  // The hostile requests' rows (their checks', and every row of a login variant) have a group of their own, an operation per row, after the others.
+  const hostile = new Map<string, MatrixRow>();
+  for (const r of report.results) {
+    if (isHostileRow(r) && findOperation(r.operation)) {
+      let row = hostile.get(r.operation);
+      if (!row) hostile.set(r.operation, (row = { operation: r.operation, group: HOSTILE_GROUP, cells: emptyCells() }));
+      row.cells[columnOf(r)].push(r);
+    } else byOp.get(r.operation)!.cells[columnOf(r)].push(r);
+  }
+  for (const name of ordered) {
+    const row = hostile.get(name);
+    if (row) byOp.set(`${HOSTILE_GROUP}\u0000${name}`, row);
+  }
 
   const groups: string[] = [...GROUP_ORDER];
-  for (const row of byOp.values()) if (!groups.includes(row.group) && row.group !== PROBES_GROUP) groups.push(row.group);
-  groups.push(PROBES_GROUP);
+  for (const row of byOp.values()) if (!groups.includes(row.group) && row.group !== PROBES_GROUP && row.group !== HOSTILE_GROUP) groups.push(row.group);
+  groups.push(HOSTILE_GROUP, PROBES_GROUP);
   return groups
     .map((group) => ({ group, rows: [...byOp.values()].filter((r) => r.group === group) }))
     .filter((g) => g.rows.length > 0);

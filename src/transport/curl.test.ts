@@ -288,3 +288,34 @@ describe('the network: proxy, TLS files, extra headers', () => {
     });
   });
 });
+
+describe('reproduce command of the login-password-prefix variant (issue 42)', () => {
+  test('the password without its last character is made from the variable (${VAR%?}), never written', () => {
+    const password = 'Tr0ub4dor&3é';
+    const prefix = [...password].slice(0, -1).join('');
+    const req: HttpRequest = { method: 'GET', url: `http://127.0.0.1:9/GetMeals?userName=u&password=${encodeURIComponent(prefix)}`, headers: {} };
+    const cmd = curlCommand(req, password);
+    expect(cmd).not.toContain('Tr0ub4dor');
+    expect(cmd).toContain('"password=${CONFORMANCE_PASSWORD_PREFIX}"');
+    // The step the command runs first gives the prefix back, byte for byte.
+    const step = /CONFORMANCE_PASSWORD_PREFIX=\$\{CONFORMANCE_PASSWORD%\?\}/.exec(cmd)![0];
+    const out = execFileSync('bash', ['-c', `${step} && printf '%s' "$CONFORMANCE_PASSWORD_PREFIX"`], { env: { ...process.env, CONFORMANCE_PASSWORD: password, LC_ALL: 'C.UTF-8' } }).toString('utf8');
+    expect(out).toBe(prefix);
+  });
+});
+
+describe('reproduce command of the login variants made of the password (issue 42)', () => {
+  test.each([['characters added', (p: string) => `${p}x`], ['spaces around it', (p: string) => ` ${p} `]])('%s: GET and POST name the variable in its place', (_, make) => {
+    const password = 'Tr0ub4$dor"3';
+    for (const req of [
+      { method: 'GET', url: `http://127.0.0.1:9/GetMeals?userName=u&password=${encodeURIComponent(make(password))}`, headers: {} },
+      { method: 'POST', url: 'http://127.0.0.1:9/GetMeals', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ userName: 'u', password: make(password) }).toString() },
+    ] as HttpRequest[]) {
+      const cmd = curlCommand(req, password);
+      expect(cmd).not.toContain('Tr0ub4');
+      const word = /"password=[^"]*\}[^"]*"/.exec(cmd)![0];
+      const out = execFileSync('bash', ['-c', `printf '%s' ${word}`], { env: { ...process.env, CONFORMANCE_PASSWORD: password } }).toString('utf8');
+      expect(out).toBe(`password=${make(password)}`);
+    }
+  });
+});

@@ -7,6 +7,8 @@
  * where the body held the password escaped (a password with "&" or "<"). The password in other
  * letter case (the password-case variant) is made by the command from the variable with tr, when the
  * password is ASCII (tr swaps exactly the letters JavaScript does there); otherwise it stays "***".
+ * Its proper prefix (the login-password-prefix variant) is `${VAR%?}`, the variable without its last
+ * character.
  */
 import type { HttpRequest, NetworkOptions, ProxySetting, RerunVariable } from '../core/types.js';
 import { secretForms, swapCase } from '../core/redact.js';
@@ -154,8 +156,11 @@ export function shellQuote(s: string): string {
   return /^[A-Za-z0-9_\-+=/.:,@%]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A secret the command makes from the variable: what it stands for and the variable holding it. */
-interface Stand { readonly value: string; readonly variable: string }
+/** Text inside a double-quoted shell word: \\ " $ ` escaped. */
+const inDoubleQuotes = (s: string): string => s.replace(/[\\"$`]/g, (c) => `\\${c}`);
+
+/** A secret the command makes from the variable: what it stands for, the variable holding it, and the step that sets it (none: the password's own). */
+interface Stand { readonly value: string; readonly variable: string; readonly step?: string }
 
 /**
  * The command; `password` is the secret to replace (empty: nothing to replace), read from `variable`;
@@ -170,11 +175,14 @@ export function curlCommand(req: HttpRequest, password: string, variable: string
   url.password = '';
   const swapped = password && /^[\u0000-\u007f]*$/.test(password) ? swapCase(password) : '';
   const stands: Stand[] = password ? [{ value: password, variable }] : [];
-  if (swapped && swapped !== password) stands.push({ value: swapped, variable: `${variable}_SWAPPED` });
+  if (swapped && swapped !== password) stands.push({ value: swapped, variable: `${variable}_SWAPPED`, step: caseSwap(variable) });
+  // The password without its last character (the login-password-prefix variant): the shell's ${VAR%?}.
+  const prefix = [...password].slice(0, -1).join('');
+  if (prefix.length > 3 && prefix !== swapped) stands.push({ value: prefix, variable: `${variable}_PREFIX`, step: `${variable}_PREFIX=\${${variable}%?}` });
   /** The steps before curl: the guard, then the variables the command uses (chained with &&: unset, nothing is sent). */
   const steps = new Set<string>();
   const use = (stand: Stand, xml: boolean): string => {
-    if (stand.variable !== variable) steps.add(caseSwap(variable));
+    if (stand.step) steps.add(stand.step);
     if (xml) steps.add(xmlEscape(stand.variable));
     return xml ? `\${${stand.variable}_XML}` : `\${${stand.variable}}`;
   };
@@ -182,7 +190,10 @@ export function curlCommand(req: HttpRequest, password: string, variable: string
   const pairs = (entries: Iterable<[string, string]>) => {
     for (const [k, v] of entries) {
       const stand = stands.find((x) => x.value === v);
-      if (stand === undefined) parts.push('--data-urlencode', shellQuote(`${k}=${v}`));
+      // The password with something around it (the login variants: characters added, spaces): the variable in its place.
+      const within = stand === undefined && password ? v.split(password) : [];
+      if (within.length > 1) parts.push('--data-urlencode', `"${k}=${within.map(inDoubleQuotes).join(guardedVariable(variable))}"`);
+      else if (stand === undefined) parts.push('--data-urlencode', shellQuote(`${k}=${v}`));
       else if (stand.variable === variable) parts.push('--data-urlencode', `"${k}=${guardedVariable(variable)}"`);
       else parts.push('--data-urlencode', `"${k}=${use(stand, false)}"`);
     }

@@ -5,6 +5,7 @@
  * conforming service may use (prefixes, default namespaces, pretty-printing, CRLF, declarations,
  * attribute order, where xsi is declared), and exchanges and contexts around them.
  */
+import type { SecretWatch } from '../../src/core/secret-watch.js';
 import libxml from 'libxmljs2';
 import { DEFAULT_NAMESPACES, findOperation, type BindingId, type Namespaces, type Operation } from '../../src/contract/catalogue.js';
 import { documentedDifference } from '../../src/contract/binding-differences.js';
@@ -262,6 +263,10 @@ export interface ContextOptions extends ExchangeOptions {
   readonly namespaces?: Namespaces;
   /** A whole exchange instead of a body. */
   readonly exchange?: Exchange;
+  /** The run's refusals of this operation and binding (login_rejected's references). */
+  readonly refusals?: readonly string[];
+  /** The run's secrets (secret_echoed). */
+  readonly secrets?: SecretWatch;
 }
 
 /** A check context for a response body to an operation on a binding. */
@@ -274,6 +279,8 @@ export function contextFor(operation: string, binding: BindingId, body: string |
     namespaces: o.namespaces ?? NS,
     exchange: o.exchange ?? exchangeOf(body, binding, o),
     validator: o.validator ?? wellFormedOnly,
+    ...(o.refusals ? { refusals: o.refusals } : {}),
+    ...(o.secrets ? { secrets: o.secrets } : {}),
   });
 }
 
