@@ -54,8 +54,8 @@ export function manySiblings(frame: Frame, n: number): string {
  * `n` empty siblings the contract does not know (`<z/>`) in the result element (issue 35): each an
  * unknown element, where `manySiblings` gives known ones.
  */
-export function unknownSiblings(frame: Frame, n: number): string {
-  return mealsDocument(frame, '<z/>'.repeat(n));
+export function unknownSiblings(frame: Frame, n: number, firstText?: string): string {
+  return mealsDocument(frame, firstText === undefined ? '<z/>'.repeat(n) : `<z>${firstText}</z>${'<z/>'.repeat(n - 1)}`);
 }
 
 /** `n` namespace declarations on one element. */
