@@ -122,7 +122,9 @@ function canonicalView(op: Operation, ctx: CheckContext) {
 /** A view reading a live context (its tree) whenever asked. */
 export function viewOf(op: Operation, ctx: CheckContext): BindingView {
   const live = canonicalView(op, ctx);
-  return { acceptance: acceptance(ctx), digest: (i) => live.digests(i).whole, blocks: (i) => live.digests(i).blocks, entries: live.entries };
+  const walked = new Map<boolean, Digests>();
+  const digests = (i: boolean) => walked.get(i) ?? (walked.set(i, live.digests(i)), walked.get(i)!);
+  return { acceptance: acceptance(ctx), digest: (i) => digests(i).whole, blocks: (i) => digests(i).blocks, entries: live.entries };
 }
 
 /**
