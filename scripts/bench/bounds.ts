@@ -7,6 +7,9 @@
  *
  *   proof    each hostile answer at the size that once broke the harness (as suites/hostile-heavy.test.ts)
  *   unknown-siblings  issue 35's runs alone (also the end of `proof`): a million <z/> per answer
+ *   issue-43  the run of issue 43 alone (also the end of `proof`): a million <z/> per answer, the
+ *            bindings' first one differing, every setting the default but --deadline 60000; the
+ *            largest process's peak (VmHWM) beside the sum
  *   cap      one unit at the body cap: four answers of 32 MiB of broken list items (the most
  *            elements a document may have), the harness's peak memory ÷ the cap
  *   conforming FILE  one conforming answer of about 32 MiB (scripts/bench/large.ts gen), one exchange
@@ -31,6 +34,8 @@ interface Measured {
   readonly ms: number;
   readonly deadlineMs: number;
   readonly peakTreeRss: number;
+  /** The largest single process's peak (VmHWM), where measured. */
+  readonly peakProcessRss?: number;
   readonly reportBytes: number;
   readonly leaks: number;
 }
@@ -86,8 +91,26 @@ async function proof(): Promise<Measured[]> {
     out.push(await measure('million-sibling answers, every operation, generated cases on, --concurrency 8', url('siblings'), ['--concurrency', '8'], 60_000, config, work,
       OPERATIONS.map((o) => o.name).join(',')));
     out.push(...await unknownSiblingRuns(url, config, work));
+    out.push(await issue43Run(url, work));
     return out;
   });
+}
+
+/**
+ * Issue 43's run as it was measured (and as suites/hostile-heavy.test.ts proves it): GetMeals, a
+ * million unknown <z/> on every binding, the bindings' first one differing (the comparison reads
+ * the answers), no setting but the target and --deadline 60000. Once 2.6 GB in the checking process.
+ */
+async function issue43Run(url: (b: Behaviour) => string, work: string): Promise<Measured> {
+  const dir = join(work, 'issue-43');
+  const u = url('unknown-siblings-differ');
+  const cli = await runCli(['run', '--search-url', u, '--book-url', u, '--transfers-url', u, '--operations', 'GetMeals', '--deadline', '60000', '--report-dir', dir],
+    { CONFORMANCE_USER: USER, CONFORMANCE_PASSWORD: PASSWORD }, 180_000);
+  const files = readTree(dir);
+  const leaks = findSecret(PASSWORD, [...files.map((f) => ({ name: f.path, bytes: f.bytes })), { name: 'stdout', bytes: cli.stdout }, { name: 'stderr', bytes: cli.stderr }]).length;
+  rmSync(dir, { recursive: true, force: true });
+  return { what: 'issue 43: a million unknown siblings, bindings differing, every default, GetMeals', exit: cli.code, ms: cli.ms, deadlineMs: 60_000,
+    peakTreeRss: cli.peakTreeRss, peakProcessRss: cli.peakProcessRss, reportBytes: files.reduce((n, f) => n + f.bytes.length, 0), leaks };
 }
 
 /**
@@ -165,6 +188,7 @@ function redact() {
 const [mode] = process.argv.slice(2);
 if (mode === 'proof') process.stdout.write(`${JSON.stringify(await proof())}\n`);
 else if (mode === 'unknown-siblings') process.stdout.write(`${JSON.stringify(await withTarget({}, unknownSiblingRuns))}\n`);
+else if (mode === 'issue-43') process.stdout.write(`${JSON.stringify([await withTarget({}, (url, _config, work) => issue43Run(url, work))])}\n`);
 else if (mode === 'cap') process.stdout.write(`${JSON.stringify(await cap())}\n`);
 else if (mode === 'conforming') process.stdout.write(`${JSON.stringify(await conforming(process.argv[3]!))}\n`);
 else if (mode === 'redact') process.stdout.write(`${JSON.stringify(redact())}\n`);

@@ -246,6 +246,27 @@ describe('the deadline between the documents of a run (issue 25)', () => {
   });
 });
 
+describe('the deadline and the comparison (issue 43)', () => {
+  test('a comparison whose turn comes after the deadline is not made: its row says so (bindings that differ read their answers again)', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    agent.get('http://target.test').intercept({ path: () => true, method: () => true }).reply(() => ({
+      statusCode: 200, data: '<getMealsResult xmlns="http://example.test/"/>', responseOptions: { headers: { 'content-type': 'text/xml; charset=utf-8' } },
+    })).persist();
+    // Each document takes 1.5 s to read, in turn: case a's two answers are checked by 3 s (before the
+    // deadline), case b's first answer holds the turn across it, and a's comparison comes after.
+    const slow = { validate: () => ({ xsdErrors: [] }), validateAsync: async () => { await new Promise((r) => setTimeout(r, 1500)); return { xsdErrors: [] }; } };
+    const transport = new Transport({ dispatcher: agent, deadline: Date.now() + 3750 });
+    const p = plan({ operations: [findOperation('GetMeals')!], bindings: ['get', 'post'], negative: false,
+      cases: new Map([['GetMeals', [{ id: 'a', params: { language: 'en' } }, { id: 'b', params: { language: 'de' } }]]]) });
+    const report = await runConformance(p, { transport, validator: slow });
+    const eq = report.results.filter((r) => r.check === 'binding_equivalence');
+    const said = report.results.map((r) => `${r.case} ${r.binding} ${r.check} ${r.status} ${r.message}`).join('\n');
+    expect(eq.some((r) => r.case === 'a' && r.status === 'skipped' && /not compared: the run's deadline passed before the comparison's turn/.test(r.message)), said).toBe(true);
+    expect(eq.filter((r) => r.status !== 'skipped'), said).toEqual([]);
+  });
+});
+
 describe('findings in the body budget (issue 35)', () => {
   test("each checked answer's findings are charged to the transport's body budget until its unit is done, then released", async () => {
     const agent = new MockAgent();

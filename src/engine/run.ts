@@ -348,6 +348,10 @@ async function checkedRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: ((
       : late.length > 0
         ? [{ binding: undefined, outcome: { skipped: `not compared: ${DEADLINE_PASSED} before ${late.map((c) => c.binding).join(', ')} ${late.length > 1 ? 'were' : 'was'} checked` } }]
         : await inTurn(async () => {
+          // Its turn may come after the deadline (issue 43): bindings that differ read their answers
+          // again, seconds for large ones, so the comparison keeps the deadline as the checks do.
+          const deadline = deps.transport.options.deadline;
+          if (deadline !== undefined && Date.now() >= deadline) return [{ binding: undefined, outcome: { skipped: `not compared: ${DEADLINE_PASSED} before the comparison's turn` } }];
           const t0 = performance.now();
           const compared = compareViews(op, unit.kind, bindings, views, callContext(unit, bindings));
           compareMs = Math.round((performance.now() - t0) * 1000) / 1000;

@@ -111,8 +111,11 @@ export function describeItem(entries: readonly Entry[], path: string): string | 
  * A unified diff of two results' canonical forms (`from`: the majority's, `to`: the departing
  * binding's), or undefined when the outlines are equal. Bounded: the common start and end are
  * trimmed, at most MAX_WINDOW lines of each side's middle are diffed, MAX_DIFF_LINES are kept.
+ * `skipped`: entries before the ones given, equal on both sides (the comparison of large answers
+ * gives a window of each: src/equivalence/compare.ts): said in a note, line numbers counting from
+ * the window.
  */
-export function canonicalDiff(fromLabel: string, from: readonly Entry[], toLabel: string, to: readonly Entry[]): string | undefined {
+export function canonicalDiff(fromLabel: string, from: readonly Entry[], toLabel: string, to: readonly Entry[], skipped = 0): string | undefined {
   const a = renderCanonical(from);
   const b = renderCanonical(to);
   let start = 0;
@@ -149,6 +152,7 @@ export function canonicalDiff(fromLabel: string, from: readonly Entry[], toLabel
     }
   }
   const notes: string[] = [];
+  if (skipped > 0) notes.push(`… (the first ${skipped.toLocaleString('en-US')} entries of both answers, equal, are left out: line numbers count from there)`);
   if (out.length > MAX_DIFF_LINES + 2) {
     notes.push(`… ${out.length - MAX_DIFF_LINES - 2} more lines of diff`);
     out.length = MAX_DIFF_LINES + 2;

@@ -5,7 +5,7 @@ import { describe, expect, it, test } from 'vitest';
 import { DEFAULT_NAMESPACES, findOperation, OPERATIONS } from '../contract/catalogue.js';
 import { serializeResult, type DataObject } from '../mock/index.js';
 import { parseXml, XSI_NS, type XElement } from '../xml/tree.js';
-import { canonicalDigest, canonicalEntries, EntryDigest, type Entry } from './canonical.js';
+import { canonicalDigest, canonicalEntries, ENTRY_BLOCK, EntryDigest, type Entry } from './canonical.js';
 import { canonicalEntries as entriesBefore } from '../../test/support/canonical-before-35.js';
 
 function digestOf(entries: readonly Entry[]): string {
@@ -57,6 +57,37 @@ describe('EntryDigest: equal entries, equal digests; any difference, another dig
     const long = 'ab'.repeat(50_000);
     expect(digestOf([...many, { path: '/r/long', value: long }])).toBe(digestOf([...joined, { path: '/r/long', value: long.slice(0, 50_000) + long.slice(50_000) }]));
     expect(digestOf([{ path: '/r/long', value: long }])).not.toBe(digestOf([{ path: '/r/long', value: `${long.slice(0, -1)}c` }]));
+  });
+});
+
+describe('EntryDigest blocks (issue 43): the first differing block is where the first difference is', () => {
+  const many = (n: number, at?: number) => Array.from({ length: n }, (_, i) => ({ path: `/r/z[${i + 1}]`, value: i === at ? 'x' : '' }));
+  const blocksOf = (entries: readonly Entry[]) => { const d = new EntryDigest(); for (const e of entries) d.push(e); const whole = d.finish(); return { whole, blocks: d.blocks() }; };
+
+  test('a short list is one block, its digest the whole one (as before issue 43)', () => {
+    const b = blocksOf(many(10));
+    expect(b.blocks).toEqual([b.whole]);
+  });
+
+  test('a long list: a block per ENTRY_BLOCK entries; a difference changes its own block and the whole, not the blocks before', () => {
+    const n = 5 * ENTRY_BLOCK + 7;
+    const base = blocksOf(many(n));
+    expect(base.blocks).toHaveLength(6);
+    for (const at of [0, ENTRY_BLOCK - 1, ENTRY_BLOCK, 3 * ENTRY_BLOCK + 11, n - 1]) {
+      const other = blocksOf(many(n, at));
+      const first = other.blocks.findIndex((d, i) => d !== base.blocks[i]);
+      expect(first, String(at)).toBe(Math.floor(at / ENTRY_BLOCK));
+      expect(other.whole).not.toBe(base.whole);
+    }
+    expect(blocksOf(many(n)).whole).toBe(base.whole);
+    expect(blocksOf(many(n + 1)).whole).not.toBe(base.whole);
+  });
+
+  test('canonicalEntries with a window keeps only its entries', () => {
+    const el = parseXml(`<r xmlns="urn:x">${'<z/>'.repeat(100)}</r>`).root;
+    const all = canonicalEntries(el, 'anyType', 'urn:x');
+    expect(canonicalEntries(el, 'anyType', 'urn:x', undefined, { from: 10, to: 30 })).toEqual(all.slice(10, 30));
+    expect(canonicalEntries(el, 'anyType', 'urn:x', undefined, { path: (p) => p.endsWith('[7]'), limit: 5 })).toEqual(all.filter((e) => e.path.endsWith('[7]')));
   });
 });
 

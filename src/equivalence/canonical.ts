@@ -70,15 +70,57 @@ export function compactValue(value: string): string {
   return `${value.slice(0, 120)}… (${value.length.toLocaleString('en-US')} characters, SHA-256 ${digest})`;
 }
 
-/** The canonical entries of a result element of a model type (long values compacted: compactValue). */
-export function canonicalEntries(el: XElement, typeName: TypeRef, groupNs: string, ignore?: IgnorePredicate): Entry[] {
+/**
+ * Which entries a walk keeps (issue 43): those whose place in the list is in [from, to), whose path
+ * `path` accepts, at most `limit` of them. The comparison of two large answers that differ reads a
+ * window around their first differing block, never the whole list (a million unknown elements were
+ * two million entries, each a path string, held per binding: 2.6 GB).
+ */
+export interface EntrySelect {
+  readonly from?: number;
+  readonly to?: number;
+  readonly path?: (path: string) => boolean;
+  readonly limit?: number;
+}
+
+/** Thrown inside a walk to end it once its window is read (never escapes canonicalEntries). */
+const WINDOW_READ = Symbol('window read');
+
+/**
+ * The canonical entries of a result element of a model type (long values compacted: compactValue);
+ * with `select`, only those it keeps, the walk ended once past its window: what is held is the
+ * window, whatever the size of the answer.
+ */
+export function canonicalEntries(el: XElement, typeName: TypeRef, groupNs: string, ignore?: IgnorePredicate, select?: EntrySelect): Entry[] {
   const out: Entry[] = [];
+  const from = select?.from ?? 0;
+  const to = select?.to ?? Infinity;
+  const limit = select?.limit ?? Infinity;
+  const keep = select?.path;
+  let n = 0;
   const sink: Sink<string> = {
-    push: (parent, name, index, value) => { out.push({ path: `${parent}/${stepOf(name, index)}`, value: value.length > MAX_ENTRY_VALUE ? compactValue(value) : value }); },
+    push: (parent, name, index, value) => {
+      const i = n++;
+      if (i < from) return;
+      if (i >= to || out.length >= limit) throw WINDOW_READ;
+      const path = `${parent}/${stepOf(name, index)}`;
+      if (keep && !keep(path)) return;
+      out.push({ path, value: value.length > MAX_ENTRY_VALUE ? compactValue(value) : value });
+    },
     child: (parent, name, index) => `${parent}/${stepOf(name, index)}`,
   };
-  visit({ ns: internalized(groupNs), ignore, out: sink, marks: newMarks() }, el, typeName, '', el.local, 0, el.local);
+  try {
+    visit({ ns: internalized(groupNs), ignore, out: sink, marks: newMarks() }, el, typeName, '', el.local, 0, el.local);
+  } catch (e) {
+    if (e !== WINDOW_READ) throw e;
+  }
   return out;
+}
+
+/** A result's digest and its blocks' (EntryDigest.blocks): equal digests mean equal entries; the first differing block says where to look. */
+export interface Digests {
+  readonly whole: string;
+  readonly blocks: readonly string[];
 }
 
 /**
@@ -88,13 +130,19 @@ export function canonicalEntries(el: XElement, typeName: TypeRef, groupNs: strin
  * for every binding.
  */
 export function canonicalDigest(el: XElement, typeName: TypeRef, groupNs: string, ignore?: IgnorePredicate): string {
+  return canonicalDigests(el, typeName, groupNs, ignore).whole;
+}
+
+/** canonicalDigest and the digests of its blocks of ENTRY_BLOCK entries, in one walk. */
+export function canonicalDigests(el: XElement, typeName: TypeRef, groupNs: string, ignore?: IgnorePredicate): Digests {
   const digest = new EntryDigest();
   const sink: Sink<number> = {
     push: (parent, name, index, value) => digest.pushAt(parent, name, index, value),
     child: (parent, name) => parent + segmentsOf(name),
   };
   visit({ ns: internalized(groupNs), ignore, out: sink, marks: newMarks() }, el, typeName, 1, el.local, 0, el.local);
-  return digest.finish();
+  const whole = digest.finish();
+  return { whole, blocks: digest.blocks() };
 }
 
 /** How many raw segments (split at every '/') a step adds to a path: one, unless a namespace in its name holds '/'. */
@@ -122,6 +170,14 @@ function writeNumber(buf: Uint16Array, at: number, n: number): number {
   return at;
 }
 
+/**
+ * Entries per block of a digest (EntryDigest.blocks): two large results that differ are compared
+ * in a window of three blocks around the first block whose digests differ (src/equivalence/compare.ts),
+ * so what the comparison holds is bounded whatever the answers' size. A result of up to two blocks
+ * is compared whole, as before.
+ */
+export const ENTRY_BLOCK = 4096;
+
 /** Characters of hash input buffered between updates. */
 const CHUNK = 32_768;
 
@@ -136,7 +192,11 @@ const CHUNK = 32_768;
  * when full: no string is built per entry.
  */
 export class EntryDigest {
-  readonly #hash = createHash('sha256');
+  #hash = createHash('sha256');
+  /** Entries pushed so far, and the digests of the blocks of ENTRY_BLOCK entries closed so far. */
+  #entries = 0;
+  readonly #blocks: string[] = [];
+  #finished: string | undefined;
   readonly #buf = new Uint16Array(CHUNK);
   #at = 0;
   /**
@@ -153,8 +213,23 @@ export class EntryDigest {
     return stepOf(this.#last[k]!, this.#index[k]!);
   }
 
+  /**
+   * Before each entry: where a block of ENTRY_BLOCK entries ends, its digest is taken and the next
+   * block hashed apart. The relative paths go on across blocks: a block's digest depends on the
+   * entry before it too, which is equal on two sides whose earlier blocks are.
+   */
+  #next(): void {
+    if (this.#entries > 0 && this.#entries % ENTRY_BLOCK === 0) {
+      this.#flush();
+      this.#blocks.push(this.#hash.digest('hex'));
+      this.#hash = createHash('sha256');
+    }
+    this.#entries++;
+  }
+
   /** An entry whole. */
   push(e: Entry): void {
+    this.#next();
     const segs = e.path.split('/');
     let k = 0;
     while (k < segs.length && k < this.#depth && this.#segment(k) === segs[k]) k++;
@@ -170,6 +245,7 @@ export class EntryDigest {
    * number of raw segments.
    */
   pushAt(parent: number, name: string, index: number, value: string): void {
+    this.#next();
     if (name.indexOf('/') < 0) {
       // One segment, equal to the previous entry's there when both name and index are (`name[index]`
       // reads back one way only: the index is the digits before the closing ']'); an indexed step
@@ -294,9 +370,27 @@ export class EntryDigest {
     this.#at = 0;
   }
 
+  /**
+   * The digest of the entries: of their bytes up to ENTRY_BLOCK entries (as before issue 43), else
+   * of the list of their blocks' digests (equal lists, equal entries).
+   */
   finish(): string {
+    if (this.#finished !== undefined) return this.#finished;
     this.#flush();
-    return this.#hash.digest('hex');
+    const last = this.#hash.digest('hex');
+    if (this.#blocks.length === 0) this.#blocks.push(last);
+    else {
+      this.#blocks.push(last);
+      this.#finished = createHash('sha256').update(`blocks:${this.#blocks.join(',')}`).digest('hex');
+    }
+    this.#finished ??= last;
+    return this.#finished;
+  }
+
+  /** The digests of the blocks of ENTRY_BLOCK entries, in order (after finish; one block for a short list). */
+  blocks(): readonly string[] {
+    this.finish();
+    return this.#blocks;
   }
 }
 

@@ -3,7 +3,8 @@ import { DEFAULT_NAMESPACES, findOperation, type BindingId } from '../contract/c
 import { CheckContext, type CaseKind } from '../checks/context.js';
 import type { Finding } from '../core/types.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../xml/tree.js';
-import { compareBindings } from './compare.js';
+import { compareBindings, compareViews, viewOf, type BindingView } from './compare.js';
+import { ENTRY_BLOCK } from './canonical.js';
 
 const NS = DEFAULT_NAMESPACES.search;
 const BNS = DEFAULT_NAMESPACES.book;
@@ -330,5 +331,50 @@ describe('binding equivalence', () => {
     const op = findOperation('GetMeals')!;
     const rows = compareBindings(op, 'valid', ALL, new Map([['get', ctx('GetMeals', 'get', doc('get', 'GetMeals', meals(THREE)))]]));
     expect(rows).toEqual([{ outcome: { skipped: 'fewer than two bindings answered (get)' } }]);
+  });
+});
+
+// Issue 43: two large answers that differ held every entry of each (a million unknown elements: two
+// million path strings a binding, 2.6 GB in the run). Now only a window around the first differing
+// block is read, and the finding still names the first difference.
+describe('large answers that differ: a window of entries read, the first difference named', () => {
+  const N = 20_000; // 40,000 entries (an element and its text each), ten blocks
+  const zs = (at: number | undefined) => `<getMealsResult xmlns="${NS}">${Array.from({ length: N }, (_, i) => (i === at ? '<z>x</z>' : '<z/>')).join('')}</getMealsResult>`;
+  /** Views that count the entries each read of them returns. */
+  function counted(bodies: Partial<Record<BindingId, string>>) {
+    const op = findOperation('GetMeals')!;
+    let most = 0;
+    const views = new Map(Object.entries(bodies).map(([b, body]) => {
+      const v = viewOf(op, ctx('GetMeals', b as BindingId, doc(b as BindingId, 'GetMeals', body!)));
+      const view: BindingView = { ...v, entries: (i, s) => { const e = v.entries(i, s); most = Math.max(most, e.length); return e; } };
+      return [b as BindingId, view] as const;
+    }));
+    const rows = compareViews(op, 'valid', Object.keys(bodies) as BindingId[], views);
+    return { rows, most };
+  }
+
+  for (const at of [0, 7_777, N - 1]) {
+    test(`a difference at unknown element ${at + 1} of ${N.toLocaleString('en-US')}: named, at most three blocks of entries read`, () => {
+      const { rows, most } = counted({ soap11: zs(undefined), soap12: zs(undefined), get: zs(at), post: zs(at) });
+      const f = findings(rows);
+      expect(f).toHaveLength(1);
+      expect(f[0]!.path).toBe(`/getMealsResult/z[${at + 1}]/text()`);
+      expect(f[0]!.message).toContain(`soap11="", soap12="", get="x", post="x"`);
+      expect(most).toBeGreaterThan(0);
+      expect(most).toBeLessThanOrEqual(3 * ENTRY_BLOCK);
+      if (at > 2 * ENTRY_BLOCK) expect(f[0]!.diff).toMatch(/entries of both answers, equal, are left out/);
+    });
+  }
+
+  test('one side longer (an extra element at the end): the extra one named', () => {
+    const { rows, most } = counted({ soap11: zs(undefined), get: zs(undefined).replace('</getMealsResult>', '<y/></getMealsResult>') });
+    expect(findings(rows)[0]!.path).toBe('/getMealsResult/y');
+    expect(most).toBeLessThanOrEqual(3 * ENTRY_BLOCK);
+  });
+
+  test('equal large answers (the hostile target\'s own case, every binding alike): equivalent, no entry read', () => {
+    const { rows, most } = counted({ soap11: zs(undefined), soap12: zs(undefined), get: zs(undefined), post: zs(undefined) });
+    expect(rows).toEqual([{ outcome: [] }]);
+    expect(most).toBe(0);
   });
 });

@@ -13,7 +13,7 @@ import type { CaseKind, CheckContext } from '../checks/context.js';
 import type { CheckOutcome } from '../checks/types.js';
 import type { Finding } from '../core/types.js';
 import { isNil } from '../xml/tree.js';
-import { canonicalDigest, canonicalEntries, ELEMENT, EntryDigest, type Entry, type IgnorePredicate } from './canonical.js';
+import { canonicalDigests, canonicalEntries, ELEMENT, ENTRY_BLOCK, EntryDigest, type Digests, type Entry, type EntrySelect, type IgnorePredicate } from './canonical.js';
 import { BINDING_DIFFERENCES, differencesOf, documentedDifference } from '../contract/binding-differences.js';
 import { displayValue } from './values.js';
 import { canonicalDiff, describeItem } from './canonical-diff.js';
@@ -82,14 +82,16 @@ export function firstDifferingPath(ref: readonly Entry[], other: readonly Entry[
 
 /**
  * What the comparison needs of one binding's answer: whether it accepted the request, and for an
- * accepted one the digest of its canonical entries (documented differences ignored, or not), and
- * the entries themselves only where digests differ (possibly read again from the body, one binding
+ * accepted one the digest of its canonical entries (documented differences ignored, or not) with
+ * its blocks' digests, and the entries themselves only where digests differ, only those `select`
+ * keeps (a window around the first differing block: possibly read again from the body, one binding
  * at a time).
  */
 export interface BindingView {
   readonly acceptance: Acceptance;
   digest(ignoreDocumented: boolean): string;
-  entries(ignoreDocumented: boolean): Entry[];
+  blocks(ignoreDocumented: boolean): readonly string[];
+  entries(ignoreDocumented: boolean, select?: EntrySelect): Entry[];
 }
 
 /** The places of an operation's documented differences as the canonical walk asks, or undefined when it has none (no name paths built then). */
@@ -103,23 +105,26 @@ function canonicalView(op: Operation, ctx: CheckContext) {
   const ignore = ignoreOf(op);
   const nilEntries = (local: string): Entry[] => [{ path: `/${local}`, value: '<nil>' }];
   return {
-    digest(ignoreDocumented: boolean): string {
+    digests(ignoreDocumented: boolean): Digests {
       const result = ctx.located().result!;
-      if (!isNil(result)) return canonicalDigest(result, op.resultType, ctx.ns, ignoreDocumented ? ignore : undefined);
+      if (!isNil(result)) return canonicalDigests(result, op.resultType, ctx.ns, ignoreDocumented ? ignore : undefined);
       const d = new EntryDigest();
       for (const e of nilEntries(result.local)) d.push(e);
-      return d.finish();
+      return { whole: d.finish(), blocks: d.blocks() };
     },
-    entries(ignoreDocumented: boolean): Entry[] {
+    entries(ignoreDocumented: boolean, select?: EntrySelect): Entry[] {
       const result = ctx.located().result!;
-      return isNil(result) ? nilEntries(result.local) : canonicalEntries(result, op.resultType, ctx.ns, ignoreDocumented ? ignore : undefined);
+      return isNil(result) ? nilEntries(result.local) : canonicalEntries(result, op.resultType, ctx.ns, ignoreDocumented ? ignore : undefined, select);
     },
   };
 }
 
 /** A view reading a live context (its tree) whenever asked. */
 export function viewOf(op: Operation, ctx: CheckContext): BindingView {
-  return { acceptance: acceptance(ctx), ...canonicalView(op, ctx) };
+  const live = canonicalView(op, ctx);
+  const walked = new Map<boolean, Digests>();
+  const digests = (i: boolean) => walked.get(i) ?? (walked.set(i, live.digests(i)), walked.get(i)!);
+  return { acceptance: acceptance(ctx), digest: (i) => digests(i).whole, blocks: (i) => digests(i).blocks, entries: live.entries };
 }
 
 /**
@@ -129,16 +134,18 @@ export function viewOf(op: Operation, ctx: CheckContext): BindingView {
  */
 export function detachedView(op: Operation, ctx: CheckContext, reread: () => CheckContext): BindingView {
   const acc = acceptance(ctx);
-  const digests = new Map<boolean, string>();
+  const digests = new Map<boolean, Digests>();
   if (acc.kind === 'accepted') {
     const live = canonicalView(op, ctx);
-    digests.set(true, live.digest(true));
-    if (BINDING_DIFFERENCES.some((d) => d.operation === op.name)) digests.set(false, live.digest(false));
+    digests.set(true, live.digests(true));
+    if (BINDING_DIFFERENCES.some((d) => d.operation === op.name)) digests.set(false, live.digests(false));
   }
+  const digestsOf = (ignoreDocumented: boolean): Digests => digests.get(ignoreDocumented) ?? canonicalView(op, reread()).digests(ignoreDocumented);
   return {
     acceptance: acc,
-    digest: (ignoreDocumented) => digests.get(ignoreDocumented) ?? canonicalView(op, reread()).digest(ignoreDocumented),
-    entries: (ignoreDocumented) => canonicalView(op, reread()).entries(ignoreDocumented),
+    digest: (ignoreDocumented) => digestsOf(ignoreDocumented).whole,
+    blocks: (ignoreDocumented) => digestsOf(ignoreDocumented).blocks,
+    entries: (ignoreDocumented, select) => canonicalView(op, reread()).entries(ignoreDocumented, select),
   };
 }
 
@@ -297,10 +304,13 @@ export function compareViews(
     const places = new Set(call?.byValue ?? []);
     if (places.size === 0) return [{ outcome: [] }];
     const bare = (path: string) => path.replace(/\[\d+\]/g, '').replace(/\/text\(\)$/, '').slice(1);
-    const picked = (b: BindingId) => views.get(b)!.entries(true).filter((e) => places.has(bare(e.path)));
+    // Only the places compared are kept while the walk goes (at most a window's worth of them: a
+    // hostile answer repeating such a place a million times holds no more).
+    const picked = (b: BindingId) => views.get(b)!.entries(true, { path: (p) => places.has(bare(p)), limit: WINDOW_ENTRIES });
     const memo = new Map<BindingId, Entry[]>();
     const entries = (b: BindingId) => memo.get(b) ?? (memo.set(b, picked(b)), memo.get(b)!);
-    const rows = differences(accepted, { digest: (b) => JSON.stringify(entries(b)), entries }, ` (compared by value: ${[...places].join(', ')})`);
+    const digest = (b: BindingId) => JSON.stringify(entries(b));
+    const rows = differences(accepted, { digest, blocks: (b) => [digest(b)], entries: (b, w) => entries(b).slice(w.from, w.to) }, ` (compared by value: ${[...places].join(', ')})`);
     return rows.length > 0 ? rows : [{ outcome: [] }];
   }
   const rows = differences(accepted, canonicalOf(views, true), '');
@@ -316,17 +326,43 @@ export function compareViews(
   return rows.length > 0 ? rows : [{ outcome: [] }];
 }
 
-/** What the comparison reads of each binding's result: a digest of its canonical entries, and the entries themselves only where digests differ. */
+/** Entries of a window the comparison reads of one binding: three blocks (the one before the first differing block, it, and the one after). */
+const WINDOW_ENTRIES = 3 * ENTRY_BLOCK;
+
+/** A window of entries: those at places [from, to) of the canonical list. */
+interface EntryWindow {
+  readonly from: number;
+  readonly to: number;
+}
+
+/**
+ * What the comparison reads of each binding's result: a digest of its canonical entries and of its
+ * blocks, and the entries themselves only where digests differ, a window of them at a time.
+ */
 interface Canonical {
   digest(b: BindingId): string;
-  entries(b: BindingId): Entry[];
+  blocks(b: BindingId): readonly string[];
+  entries(b: BindingId, window: EntryWindow): Entry[];
 }
 
 function canonicalOf(views: ReadonlyMap<BindingId, BindingView>, ignoreDocumented: boolean): Canonical {
   return {
     digest: (b) => views.get(b)!.digest(ignoreDocumented),
-    entries: (b) => views.get(b)!.entries(ignoreDocumented),
+    blocks: (b) => views.get(b)!.blocks(ignoreDocumented),
+    entries: (b, w) => views.get(b)!.entries(ignoreDocumented, w),
   };
+}
+
+/**
+ * Where to read two results that differ (issue 43): from the block before their first differing
+ * block to the block after it. Their entries before it are equal (their blocks' digests are), so
+ * the first difference lies in the window; a result of up to two blocks is read whole.
+ */
+function windowOf(ref: readonly string[], mine: readonly string[]): EntryWindow {
+  let j = 0;
+  while (j < ref.length && j < mine.length && ref[j] === mine[j]) j++;
+  const from = Math.max(0, (j - 1) * ENTRY_BLOCK);
+  return { from, to: from + WINDOW_ENTRIES };
 }
 
 /** A value quoted in a finding: at most this many characters (entries already hold long values compacted). */
@@ -360,9 +396,9 @@ export function valueIn(entries: readonly Entry[], path: string): string | undef
 /**
  * Rows for the bindings whose entries depart from the largest group's, each naming the first
  * differing path and every binding's value there. Two bindings that differ (no majority) are named
- * together: nothing says which of them is wrong. At most two bindings' entries are held at once:
- * the reference's, and one other's while its first difference is found; the values of the others
- * are then read one binding at a time.
+ * together: nothing says which of them is wrong. Only windows of entries are read (windowOf: at
+ * most WINDOW_ENTRIES a binding, whatever the answers' size), each binding's once per window; the
+ * values of the others are read one binding at a time.
  */
 function differences(accepted: readonly BindingId[], canonical: Canonical, note: string): EquivalenceRow[] {
   // Group by digest: bindings that agree (the usual case) never hold their entries.
@@ -373,29 +409,32 @@ function differences(accepted: readonly BindingId[], canonical: Canonical, note:
   const others = byValue.slice(1);
   const noMajority = others.some((g) => g.length === reference.length);
   const pair = accepted.length === 2;
-  const ref = canonical.entries(reference[0]!);
+  const refBlocks = canonical.blocks(reference[0]!);
   const refLabel = `${list(reference)}${noMajority ? '' : ' (majority)'}`;
+  const read = new Map<string, Entry[]>();
+  const entriesOf = (g: readonly BindingId[], w: EntryWindow): Entry[] => {
+    const key = `${g[0]} ${w.from}`;
+    let e = read.get(key);
+    if (!e) read.set(key, (e = canonical.entries(g[0]!, w)));
+    return e;
+  };
   // The first difference of each departing group, and its own value there.
   const found = others.map((g) => {
-    const mine = canonical.entries(g[0]!);
+    const w = windowOf(refBlocks, canonical.blocks(g[0]!));
+    const ref = entriesOf(reference, w);
+    const mine = entriesOf(g, w);
     const path = firstDifferingPath(ref, mine)!;
     return {
-      g, path,
+      g, path, w,
       mine: describedValue(mine, path),
-      diff: canonicalDiff(refLabel, ref, list(g), mine),
+      diff: canonicalDiff(refLabel, ref, list(g), mine, w.from),
     };
   });
-  // Every binding's value at every path named, reading each binding's entries once; an element is
+  // Every binding's value at the path named, read in that difference's window; an element is
   // named by its content (`meal id=3 name="Half board"`), not by the marker its entry holds.
-  const paths = [...new Set(found.map((f) => f.path))];
-  const values = new Map<BindingId, Map<string, Described>>();
-  for (const b of accepted) {
-    if (values.has(b)) continue;
-    const g = byValue.find((x) => x.includes(b))!;
-    const entries = g === reference ? ref : canonical.entries(g[0]!);
-    values.set(b, new Map(paths.map((p) => [p, describedValue(entries, p)])));
-    if (g !== reference) for (const other of g) values.set(other, values.get(b)!);
-  }
+  const valueOf = (b: BindingId, f: (typeof found)[number]): Described => describedValue(entriesOf(byValue.find((x) => x.includes(b))!, f.w), f.path);
+  const values = new Map<BindingId, Map<string, Described>>(accepted.map((b) => [b, new Map()]));
+  for (const f of found) for (const b of accepted) values.get(b)!.set(f.path, valueOf(b, f));
   return found.map(({ g, path, mine, diff }) => {
     const all = accepted.map((b) => { const v = values.get(b)!.get(path)!; return `${b}=${v.item ? v.text : JSON.stringify(v.text)}`; }).join(', ');
     const f: Finding = {

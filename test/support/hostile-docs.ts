@@ -52,10 +52,11 @@ export function manySiblings(frame: Frame, n: number): string {
 
 /**
  * `n` empty siblings the contract does not know (`<z/>`) in the result element (issue 35): each an
- * unknown element, where `manySiblings` gives known ones.
+ * unknown element, where `manySiblings` gives known ones. With `firstText`, the first holds that
+ * text (issue 43: answers that differ by binding, so the comparison reads them).
  */
-export function unknownSiblings(frame: Frame, n: number): string {
-  return mealsDocument(frame, '<z/>'.repeat(n));
+export function unknownSiblings(frame: Frame, n: number, firstText?: string): string {
+  return mealsDocument(frame, firstText === undefined ? '<z/>'.repeat(n) : `<z>${firstText}</z>${'<z/>'.repeat(n - 1)}`);
 }
 
 /** `n` namespace declarations on one element. */

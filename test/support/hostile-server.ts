@@ -50,6 +50,7 @@ export const BEHAVIOURS = [
   'status-099', // a status line with the code 099
   'spoof', // a 500 whose fault text holds U+202E, U+2028 and a fake CI log line
   'unknown-siblings', // a million empty elements the contract does not know, <z/>, in the result element (sizes.siblings)
+  'unknown-siblings-differ', // the same, but GET/POST's first <z> holds a text: the bindings' answers differ, so the comparison reads them (sizes.siblings)
 ] as const;
 
 export type Behaviour = (typeof BEHAVIOURS)[number];
@@ -444,6 +445,8 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
         return xml(200, once(`s${v}${sizes.siblings}`, () => manySiblings(v, sizes.siblings)));
       case 'unknown-siblings':
         return xml(200, once(`u${v}${sizes.siblings}`, () => unknownSiblings(v, sizes.siblings)));
+      case 'unknown-siblings-differ':
+        return xml(200, once(`ud${v}${sizes.siblings}`, () => unknownSiblings(v, sizes.siblings, v ? undefined : 'http')));
       case 'namespace-declarations':
         return xml(200, once(`d${v}${sizes.declarations}`, () => manyNamespaceDeclarations(v, sizes.declarations)));
       case 'differ':

@@ -38,6 +38,34 @@ export interface CliResult {
   readonly ms: number;
   /** Peak resident memory of the command and every process it started, summed (sampled every 50 ms; Linux /proc). */
   readonly peakTreeRss: number;
+  /**
+   * Peak resident memory of the largest single process of the run, as the kernel reports it (VmHWM,
+   * the high-water mark: a peak between two samples counts too), with its command; what GNU time's
+   * "Maximum resident set size" reports (issue 43). 0 where /proc cannot tell.
+   */
+  readonly peakProcessRss: number;
+  readonly peakProcess: string;
+}
+
+/** Each process of the tree under `pid` with its peak resident memory so far (VmHWM) and its command line. */
+export function treePeaks(pid: number): { pid: number; hwm: number; command: string }[] {
+  const out: { pid: number; hwm: number; command: string }[] = [];
+  const stack = [pid];
+  const seen = new Set<number>();
+  while (stack.length > 0) {
+    const p = stack.pop()!;
+    if (seen.has(p)) continue;
+    seen.add(p);
+    try {
+      const kb = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1];
+      const command = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean).map((a) => a.split('/').pop()).slice(0, 2).join(' ');
+      out.push({ pid: p, hwm: Number(kb ?? 0) * 1024, command });
+      for (const t of readdirSync(`/proc/${p}/task`)) {
+        for (const c of readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim().split(/\s+/)) if (c) stack.push(Number(c));
+      }
+    } catch { /* gone meanwhile */ }
+  }
+  return out;
 }
 
 /** Resident memory of a process and all its descendants, in bytes (0 where /proc cannot tell). */
@@ -78,12 +106,18 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
     child.stderr.on('data', (c: Buffer) => err.push(c));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     let peakTreeRss = 0;
-    const sampler = setInterval(() => { if (child.pid) peakTreeRss = Math.max(peakTreeRss, treeRss(child.pid)); }, 50);
+    let peakProcessRss = 0;
+    let peakProcess = '';
+    const sampler = setInterval(() => {
+      if (!child.pid) return;
+      peakTreeRss = Math.max(peakTreeRss, treeRss(child.pid));
+      for (const p of treePeaks(child.pid)) if (p.hwm > peakProcessRss) { peakProcessRss = p.hwm; peakProcess = `${p.pid} ${p.command}`; }
+    }, 50);
     child.on('error', (e) => { clearTimeout(timer); clearInterval(sampler); reject(e); });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       clearInterval(sampler);
-      resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ms: Date.now() - started, peakTreeRss });
+      resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ms: Date.now() - started, peakTreeRss, peakProcessRss, peakProcess });
     });
   });
 }
