@@ -16,6 +16,7 @@ import { bookingNeeds, DOCTYPE_EXTERNAL_CASE, DOCTYPE_INTERNAL_CASE, planUnits, 
 import { CallbackListener, LOCAL_GRACE_MS, newNonce, openCallback, UNREACHABLE_BASE, type Callback } from './callback.js';
 import { runConformance } from './run.js';
 import { checksOf } from './session.js';
+import { DOCTYPE_CASE_IDS, isHostileRow } from '../core/check-groups.js';
 
 const target = (url = 'http://target.test'): Target => ({
   bookUrl: url, searchUrl: url, transfersUrl: url, paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, user: DEFAULT_USER, password: DEFAULT_PASSWORD, embedded: false,
@@ -100,8 +101,15 @@ describe('planning the DOCTYPE probes', () => {
       expect(checks.map((c) => c.name)).not.toContain('dtd_refused');
       expect(planUnits(plan({ checks })).some((u) => u.kind === 'doctype'), skip).toBe(false);
     }
-    expect(checksOf({ checks: ['hostile_requests'], skipChecks: [] }).map((c) => c.name)).toEqual(['dtd_refused']);
+    // The group holds the login variants' checks too (src/core/check-groups.ts), in the registry's order.
+    expect(checksOf({ checks: ['hostile_requests'], skipChecks: [] }).map((c) => c.name)).toEqual(['dtd_refused', 'login_rejected', 'secret_echoed']);
     expect(() => checksOf({ skipChecks: ['hostile_request'] })).toThrow(/hostile_request/);
+  });
+
+  test('the probes\' rows belong to the hostile_requests group of the reports (core/check-groups.ts holds their case ids)', () => {
+    expect(DOCTYPE_CASE_IDS).toEqual([DOCTYPE_INTERNAL_CASE, DOCTYPE_EXTERNAL_CASE]);
+    for (const c of DOCTYPE_CASE_IDS) expect(isHostileRow({ check: 'http_exchange', case: c }), c).toBe(true);
+    expect(isHostileRow({ check: 'http_exchange', case: 'default' })).toBe(false);
   });
 
   test('without a listener, the external entity names a host of the reserved .invalid domain, never resolved', () => {
