@@ -192,12 +192,12 @@ describe('judging the probes in a run', () => {
   });
 
   test('a late fetch (after a clean refusal, within the grace) is judged at the run\'s end, on that probe\'s row', async () => {
-    // A target that refuses the DOCTYPE but queues its external entity and fetches it 300 ms later.
+    // A target that refuses the DOCTYPE but queues its external entity and fetches it 100 ms later (the grace: LOCAL_GRACE_MS).
     const late: Fault = {
-      name: 'late-fetch', description: 'fetches a DOCTYPE\'s external entity 300 ms after refusing it', category: 'hostile-xml', operation: 'GetThemes', bindings: ['soap11'],
+      name: 'late-fetch', description: 'fetches a DOCTYPE\'s external entity 100 ms after refusing it', category: 'hostile-xml', operation: 'GetThemes', bindings: ['soap11'],
       apply: { request: (req) => {
         const url = /SYSTEM "(http:\/\/127\.0\.0\.1:\d+\/[^"]*)"/.exec(req.body)?.[1];
-        if (url) setTimeout(() => { void fetch(url).catch(() => undefined); }, 300);
+        if (url) setTimeout(() => { void fetch(url).catch(() => undefined); }, LOCAL_GRACE_MS * 0.4);
         return req;
       } },
     };
