@@ -27,6 +27,18 @@ export const E2E_FILES = [
   // Issue 40's field soak: 24 default full runs through a proxy and TLS against the mock with 3%
   // transient faults (about 60 s each, mostly the remote pace; 4 at a time: about 8 min).
   'suites/field-soak.test.ts',
+  // Whole runs of the command and the library against misconfigured targets, shards, recordings and
+  // expectations (each a few CLI runs of 1-3 s): slow proofs, moved here when issues 40-42 made every
+  // run send about half as many exchanges again (the login variants, the DOCTYPE probes, the id probes)
+  // and npm test reached 143 s on 2 cores against its 120 s budget.
+  'suites/untested.test.ts',
+  'src/index.test.ts',
+  'src/cli/shard-merge.test.ts',
+  'src/cli/record-replay.test.ts',
+  'src/cli/expectations.test.ts',
+  'src/cli/bookings.test.ts',
+  // Every input fault's own runs, and the default full run against a mock where every id exists.
+  'suites/input-faults.test.ts',
   // Issue 41: the network failure matrix, each case a command run as a process against real TLS servers and proxies.
   'suites/network-failures.test.ts',
 ];
