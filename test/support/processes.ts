@@ -47,23 +47,38 @@ export interface CliResult {
   readonly peakProcess: string;
 }
 
-/** Each process of the tree under `pid` with its peak resident memory so far (VmHWM) and its command line. */
-export function treePeaks(pid: number): { pid: number; hwm: number; command: string }[] {
-  const out: { pid: number; hwm: number; command: string }[] = [];
+/** Each process of the tree under `pid` (itself included) with its /proc status text, skipping those gone meanwhile. */
+function* treeStatus(pid: number): Generator<{ pid: number; status: string }> {
   const stack = [pid];
   const seen = new Set<number>();
   while (stack.length > 0) {
     const p = stack.pop()!;
     if (seen.has(p)) continue;
     seen.add(p);
+    let status: string;
+    const children: number[] = [];
     try {
-      const kb = /VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1];
-      const command = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean).map((a) => a.split('/').pop()).slice(0, 2).join(' ');
-      out.push({ pid: p, hwm: Number(kb ?? 0) * 1024, command });
+      status = readFileSync(`/proc/${p}/status`, 'utf8');
       for (const t of readdirSync(`/proc/${p}/task`)) {
-        for (const c of readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim().split(/\s+/)) if (c) stack.push(Number(c));
+        for (const c of readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim().split(/\s+/)) if (c) children.push(Number(c));
       }
+    } catch { continue; /* gone meanwhile */ }
+    yield { pid: p, status };
+    stack.push(...children);
+  }
+}
+
+const kbOf = (status: string, field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) * 1024;
+
+/** Each process of the tree under `pid` with its peak resident memory so far (VmHWM) and its command line. */
+export function treePeaks(pid: number): { pid: number; hwm: number; command: string }[] {
+  const out: { pid: number; hwm: number; command: string }[] = [];
+  for (const { pid: p, status } of treeStatus(pid)) {
+    let command = '';
+    try {
+      command = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean).map((a) => a.split('/').pop()).slice(0, 2).join(' ');
     } catch { /* gone meanwhile */ }
+    out.push({ pid: p, hwm: kbOf(status, 'VmHWM'), command });
   }
   return out;
 }
@@ -71,20 +86,7 @@ export function treePeaks(pid: number): { pid: number; hwm: number; command: str
 /** Resident memory of a process and all its descendants, in bytes (0 where /proc cannot tell). */
 export function treeRss(pid: number): number {
   let total = 0;
-  const stack = [pid];
-  const seen = new Set<number>();
-  while (stack.length > 0) {
-    const p = stack.pop()!;
-    if (seen.has(p)) continue;
-    seen.add(p);
-    try {
-      const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1];
-      total += Number(kb ?? 0) * 1024;
-      for (const t of readdirSync(`/proc/${p}/task`)) {
-        for (const c of readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim().split(/\s+/)) if (c) stack.push(Number(c));
-      }
-    } catch { /* gone meanwhile */ }
-  }
+  for (const { status } of treeStatus(pid)) total += kbOf(status, 'VmRSS');
   return total;
 }
 
