@@ -465,8 +465,10 @@ describe('a real service is not a test fixture', () => {
       expect(t[2]! - t[1]!).toBeGreaterThanOrEqual(19);
       expect(t[3]! - t[2]!).toBeGreaterThanOrEqual(39);
     }
-    expect(mutation.length).toBe(8);
-    expect(mutation.every((t) => t.length === 1)).toBe(true);
+    // 2 cases × 4 bindings, and the id-probe sequences' calls (issue 40: each kind of id through the
+    // bindings in turn): every one a request of its own, sent once, never retried.
+    expect(mutation.length).toBeGreaterThanOrEqual(8);
+    expect(mutation.every((t) => t.length === 1), mutation.map((t) => t.length).join(',')).toBe(true);
     expect(answered.length).toBe(8);
     // An HTTP error is an answer: never retried; sent once more after the main pass (the same bytes: the failure reproduces).
     expect(answered.every((t) => t.length <= 2)).toBe(true);
