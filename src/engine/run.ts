@@ -422,10 +422,11 @@ function rejectedBeforeRows(plan: RunPlan, rows: RowMaker, unit: Unit, checked: 
  * rejected call) was accepted, and one of which answered "already cancelled" or "not found". It is
  * the pool's (an earlier run used it, or it is not on the target): its calls are not tested, and the
  * run is INCOMPLETE, naming it. A booking once accepted was live: a later "already cancelled" is the
- * sequences' to judge.
+ * sequences' to judge; so is one a call of ours may have cancelled without its answer reaching us (a
+ * write dropped after the target did it: ambiguous, no response).
  */
 function spentUnusable(plan: RunPlan, units: readonly Unit[], used: readonly BookingUse[][]): UnusableBooking[] {
-  const by = new Map<string, { use: BookingUse; accepted: boolean; dead?: BookingUse }>();
+  const by = new Map<string, { use: BookingUse; accepted: boolean; dead?: BookingUse; unknown?: boolean }>();
   used.forEach((uses, i) => {
     if (units[i]!.calls === 'rejection') return;
     for (const u of uses) {
@@ -436,10 +437,13 @@ function spentUnusable(plan: RunPlan, units: readonly Unit[], used: readonly Boo
       const e = by.get(k) ?? { use: u, accepted: false };
       by.set(k, e);
       if (u.outcome === 'accepted') e.accepted = true;
+      // A call of ours left without a real answer (a write the network dropped after the target did
+      // it) may be what cancelled it: "already cancelled" afterwards is then no evidence against the pool.
+      else if (/^(unknown|ambiguous|no response)\b/.test(u.outcome)) e.unknown = true;
       else if (!e.dead && (ALREADY_CANCELLED.test(u.outcome) || NOT_FOUND.test(u.outcome))) e.dead = u;
     }
   });
-  return [...by.values()].filter((e) => !e.accepted && e.dead).map(({ dead: d }) => ({
+  return [...by.values()].filter((e) => !e.accepted && !e.unknown && e.dead).map(({ dead: d }) => ({
     pool: d!.pool as UnusableBooking['pool'], id: d!.id, spent: true as const,
     found: `${d!.operation} ${d!.binding} (case ${d!.case}) answered ${d!.outcome} on its first cancellation, no read of it existing`,
   }));
