@@ -14,7 +14,7 @@ import { request, type Dispatcher } from 'undici';
 import type { Exchange, HttpRequest, NetworkOptions, RetriedAnswer } from '../core/types.js';
 import { createDispatcher, proxyFailure, tlsFailure, withExtraHeaders } from './network.js';
 import { retryDelay, transientOf } from './transient.js';
-import { PROBATION_CONCURRENCY, TargetWatch, type Judgement } from './watch.js';
+import { originOf, PROBATION_CONCURRENCY, TargetWatch, type Judgement } from './watch.js';
 
 export interface TransportOptions {
   /** Requests in flight at once. */
@@ -656,15 +656,6 @@ function abortable(p: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Pr
       (e) => { signal.removeEventListener('abort', onAbort); reject(e); },
     );
   });
-}
-
-/** The origin of a URL (scheme, host, port), or the URL itself when it is none. */
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
 }
 
 /** The host (and port) a request goes to: what giving up is counted by. */

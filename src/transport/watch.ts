@@ -85,7 +85,8 @@ function isWsdlFetch(url: string): boolean {
   return /\?wsdl$/i.test(url);
 }
 
-function originOf(url: string): string {
+/** The origin of a URL (scheme, host, port), or the URL itself when it is none. */
+export function originOf(url: string): string {
   try {
     return new URL(url).origin;
   } catch {
