@@ -5,26 +5,26 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { CHECK_NAMES } from '../checks/registry.js';
-import { DEFECT_CODES } from '../core/defect-codes.js';
-import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, LATENCY_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
-import { EXPECTATIONS_CHECK } from '../engine/expectations.js';
-import { DRIFT_CHECK } from '../engine/diagnose.js';
-import { DRIFT_OPTIONS } from './drift.js';
-import { EXIT_UNREACHABLE } from './run.js';
-import { EXIT_POOL_EXHAUSTED } from '../engine/bookings.js';
-import { EXIT_FAIL, EXIT_INCOMPLETE, EXIT_SIGTERM, EXIT_UNTESTED } from '../core/verdict.js';
-import { readExpectations } from '../engine/expectations.js';
-import { COMPARE_OPTIONS } from './compare.js';
-import { parseFlags, resolveRunSettings, RUN_OPTIONS } from './config.js';
-import { DIFF_OPTIONS } from './diff.js';
-import { COMMANDS } from './main.js';
-import { MERGE_OPTIONS } from './merge.js';
-import { RECORD_OPTIONS } from './record.js';
-import { VALIDATE_OPTIONS } from './validate.js';
+import { CHECK_NAMES } from '../src/checks/registry.js';
+import { DEFECT_CODES } from '../src/core/defect-codes.js';
+import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, LATENCY_CHECK, NOT_RUN_CHECK } from '../src/core/rows.js';
+import { EXPECTATIONS_CHECK } from '../src/engine/expectations.js';
+import { DRIFT_CHECK } from '../src/engine/diagnose.js';
+import { DRIFT_OPTIONS } from '../src/cli/drift.js';
+import { EXIT_UNREACHABLE } from '../src/cli/run.js';
+import { EXIT_POOL_EXHAUSTED } from '../src/engine/bookings.js';
+import { EXIT_FAIL, EXIT_INCOMPLETE, EXIT_SIGTERM, EXIT_UNTESTED } from '../src/core/verdict.js';
+import { readExpectations } from '../src/engine/expectations.js';
+import { COMPARE_OPTIONS } from '../src/cli/compare.js';
+import { parseFlags, resolveRunSettings, RUN_OPTIONS } from '../src/cli/config.js';
+import { DIFF_OPTIONS } from '../src/cli/diff.js';
+import { COMMANDS } from '../src/cli/main.js';
+import { MERGE_OPTIONS } from '../src/cli/merge.js';
+import { RECORD_OPTIONS } from '../src/cli/record.js';
+import { VALIDATE_OPTIONS } from '../src/cli/validate.js';
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-const DOCS_DIR = new URL('../../docs/', import.meta.url);
+const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+const DOCS_DIR = new URL('../docs/', import.meta.url);
 /** The pages of docs/, by file name. */
 const DOCS: Record<string, string> = Object.fromEntries(readdirSync(DOCS_DIR).filter((f) => f.endsWith('.md')).sort()
   .map((f) => [f, readFileSync(new URL(f, DOCS_DIR), 'utf8')]));
@@ -41,8 +41,8 @@ function between(text: string, from: string, to?: string): string {
   expect(j, `marker ${to}`).toBeGreaterThan(i);
   return text.slice(i, j);
 }
-const WORKFLOW = readFileSync(new URL('../../examples/github-actions.yml', import.meta.url), 'utf8');
-const GITLAB = readFileSync(new URL('../../examples/gitlab-ci.yml', import.meta.url), 'utf8');
+const WORKFLOW = readFileSync(new URL('../examples/github-actions.yml', import.meta.url), 'utf8');
+const GITLAB = readFileSync(new URL('../examples/gitlab-ci.yml', import.meta.url), 'utf8');
 
 const OPTIONS: Record<string, [NonNullable<Parameters<typeof parseFlags>[1]>, boolean]> = {
   run: [RUN_OPTIONS, false], diff: [DIFF_OPTIONS, true], compare: [COMPARE_OPTIONS, false], record: [RECORD_OPTIONS, false],
@@ -89,7 +89,7 @@ describe('README and docs/', () => {
     expect(first).toContain('npx conformance run');
   });
   test('every relative link of the README and docs/ names a file that exists', () => {
-    const pages: [URL, string][] = [[new URL('../../README.md', import.meta.url), README],
+    const pages: [URL, string][] = [[new URL('../README.md', import.meta.url), README],
       ...Object.entries(DOCS).map(([f, text]): [URL, string] => [new URL(f, DOCS_DIR), text])];
     for (const [at, text] of pages) {
       for (const m of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {

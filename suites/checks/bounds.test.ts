@@ -1,13 +1,13 @@
 /** Checks on hostile documents stay bounded by the document: linear work, a few findings per kind. */
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_NAMESPACES } from '../contract/catalogue.js';
+import { DEFAULT_NAMESPACES } from '../../src/contract/catalogue.js';
 import { manySiblings, manyXsdErrors, unknownSiblings } from '../../test/support/hostile-docs.js';
-import { parseXml } from '../xml/tree.js';
-import { createDocumentValidator } from '../schema/xsd-validator.js';
-import { CHECKS, runChecks } from './registry.js';
-import { step } from './support.js';
+import { parseXml } from '../../src/xml/tree.js';
+import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
+import { CHECKS, runChecks } from '../../src/checks/registry.js';
+import { step } from '../../src/checks/support.js';
 import { contextFor } from '../../test/support/checks.js';
-import { compactFindings, finding, FindingList, MAX_FINDING_KINDS, MAX_FINDINGS_LISTED } from './types.js';
+import { compactFindings, finding, FindingList, MAX_FINDING_KINDS, MAX_FINDINGS_LISTED } from '../../src/checks/types.js';
 
 describe('FindingList and compactFindings', () => {
   test('the first three of each kind, 50 in all, then "and N more like it" per kind (values and numbers do not make a kind)', () => {

@@ -5,15 +5,15 @@
  * of bindings.
  */
 import { describe, expect, test } from 'vitest';
-import type { BindingId } from '../contract/catalogue.js';
-import { binding as bindingModule } from '../bindings/index.js';
+import type { BindingId } from '../../src/contract/catalogue.js';
+import { binding as bindingModule } from '../../src/bindings/index.js';
 import { ALL_BINDINGS, contextFor, documentFor, findingsOf, outcomeOf } from '../../test/support/checks.js';
-import { contentType } from './content-type.js';
-import { resultElement } from './result-element.js';
-import { soapEnvelope } from './soap-envelope.js';
-import { statusCode } from './status-code.js';
-import { xmlWellformed } from './xml-wellformed.js';
-import { CHECKS } from './registry.js';
+import { contentType } from '../../src/checks/content-type.js';
+import { resultElement } from '../../src/checks/result-element.js';
+import { soapEnvelope } from '../../src/checks/soap-envelope.js';
+import { statusCode } from '../../src/checks/status-code.js';
+import { xmlWellformed } from '../../src/checks/xml-wellformed.js';
+import { CHECKS } from '../../src/checks/registry.js';
 
 const gen = (b: BindingId, body: string, o: { status?: number; contentType?: string | null } = {}) =>
   contextFor('GetMeals', b, body, { ...o, caseKind: 'generated', caseId: 'gen-1-abcdef' });

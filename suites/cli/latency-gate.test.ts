@@ -6,11 +6,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { ConfigError, UsageError } from '../core/errors.js';
-import { MIN_LATENCY_SAMPLES } from '../engine/latency-gate.js';
+import { ConfigError, UsageError } from '../../src/core/errors.js';
+import { MIN_LATENCY_SAMPLES } from '../../src/engine/latency-gate.js';
 import { cli, readReport, tempDir } from '../../test/support/cli.js';
-import { resolveRunSettings, resolveRunSettingsObject } from './config.js';
-import { validateReport } from '../schema/json.js';
+import { resolveRunSettings, resolveRunSettingsObject } from '../../src/cli/config.js';
+import { validateReport } from '../../src/schema/json.js';
 
 const dir = tempDir('latency-settings');
 function file(name: string, json: unknown): string {

@@ -8,8 +8,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startMock, type RunningMock } from '../mock/index.js';
-import type { ListedPlan } from '../engine/plan-list.js';
+import { startMock, type RunningMock } from '../../src/mock/index.js';
+import type { ListedPlan } from '../../src/engine/plan-list.js';
 import { cli, mockTarget, readReport, rowKey, tempDir } from '../../test/support/cli.js';
 import { REPO_ROOT } from '../../test/support/processes.js';
 

@@ -7,8 +7,8 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cli, readReport, tempDir } from '../../test/support/cli.js';
-import { mdText } from '../report/markdown.js';
-import { resolveRunSettings } from './config.js';
+import { mdText } from '../../src/report/markdown.js';
+import { resolveRunSettings } from '../../src/cli/config.js';
 
 describe('--list and --dry-run', () => {
   test('--list --case nosuch exits 2, as run --case nosuch does, naming the cases there are', async () => {

@@ -9,19 +9,19 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { DriftReport } from '../core/types.js';
-import { NETWORK_OPTIONS } from '../engine/network-settings.js';
-import { RUN_OPTIONS } from '../engine/settings.js';
-import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER } from '../mock/handlers.js';
+import type { DriftReport } from '../../src/core/types.js';
+import { NETWORK_OPTIONS } from '../../src/engine/network-settings.js';
+import { RUN_OPTIONS } from '../../src/engine/settings.js';
+import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER } from '../../src/mock/handlers.js';
 import { findSecret } from '../../test/support/processes.js';
-import { startMock, type RunningMock } from '../mock/server.js';
+import { startMock, type RunningMock } from '../../src/mock/server.js';
 import { cli, tempDir } from '../../test/support/cli.js';
 import { startHeaderGate, startProxy, startTlsFront, TLS_FILES, type TestProxy, type TlsFront } from '../../test/support/network.js';
-import { COMPARE_OPTIONS } from './compare.js';
-import { DRIFT_OPTIONS } from './drift.js';
-import { COMPARE_HELP, DRIFT_HELP, NETWORK_HELP, RECORD_HELP, RUN_HELP } from './help.js';
-import { COMMANDS } from './main.js';
-import { RECORD_OPTIONS } from './record.js';
+import { COMPARE_OPTIONS } from '../../src/cli/compare.js';
+import { DRIFT_OPTIONS } from '../../src/cli/drift.js';
+import { COMPARE_HELP, DRIFT_HELP, NETWORK_HELP, RECORD_HELP, RUN_HELP } from '../../src/cli/help.js';
+import { COMMANDS } from '../../src/cli/main.js';
+import { RECORD_OPTIONS } from '../../src/cli/record.js';
 
 /** The commands that send requests to a target, with their option and help tables. */
 const TARGET_COMMANDS = {

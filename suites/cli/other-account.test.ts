@@ -10,16 +10,16 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ConfigError, UsageError } from '../core/errors.js';
-import { startMock, type RunningMock } from '../mock/index.js';
+import { ConfigError, UsageError } from '../../src/core/errors.js';
+import { startMock, type RunningMock } from '../../src/mock/index.js';
 import { cli, readReport, tempDir } from '../../test/support/cli.js';
 import { findSecret, readTree, REPO_ROOT } from '../../test/support/processes.js';
 import { htmlCommands } from '../../test/support/rerun.js';
-import { rerunCommand } from '../report/rerun.js';
-import type { RunReport } from '../core/types.js';
-import { validateReport } from '../schema/json.js';
-import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, resolveRunSettings, resolveRunSettingsObject } from './config.js';
-import { DEFAULT_OTHER_PASSWORD as MOCK_OTHER_PASSWORD, DEFAULT_OTHER_USER as MOCK_OTHER_USER } from '../mock/core.js';
+import { rerunCommand } from '../../src/report/rerun.js';
+import type { RunReport } from '../../src/core/types.js';
+import { validateReport } from '../../src/schema/json.js';
+import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, resolveRunSettings, resolveRunSettingsObject } from '../../src/cli/config.js';
+import { DEFAULT_OTHER_PASSWORD as MOCK_OTHER_PASSWORD, DEFAULT_OTHER_USER as MOCK_OTHER_USER } from '../../src/mock/core.js';
 
 const dir = tempDir('other-account');
 function file(name: string, json: unknown): string {

@@ -10,12 +10,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startMock, type RunningMock } from '../mock/index.js';
-import { main } from './main.js';
+import { startMock, type RunningMock } from '../../src/mock/index.js';
+import { main } from '../../src/cli/main.js';
 import { cli, readReport, tempDir } from '../../test/support/cli.js';
-import { judgeRun } from '../core/verdict.js';
-import { FAULTS } from '../mock/faults.js';
-import type { RunReport, ResultRow } from '../core/types.js';
+import { judgeRun } from '../../src/core/verdict.js';
+import { FAULTS } from '../../src/mock/faults.js';
+import type { RunReport, ResultRow } from '../../src/core/types.js';
 
 let mock: RunningMock;
 let faulty: RunningMock;

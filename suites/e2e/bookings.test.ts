@@ -2,9 +2,9 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startMock, type RunningMock } from '../mock/index.js';
+import { startMock, type RunningMock } from '../../src/mock/index.js';
 import { cli, readReport, tempDir } from '../../test/support/cli.js';
-import { EXIT_POOL_EXHAUSTED } from '../engine/bookings.js';
+import { EXIT_POOL_EXHAUSTED } from '../../src/engine/bookings.js';
 
 let mock: RunningMock;
 beforeAll(async () => { mock = await startMock({ port: 0 }); });

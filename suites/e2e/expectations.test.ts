@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { EXPECTATIONS_CHECK, TODO_REASON, type ExpectationsFile } from '../engine/expectations.js';
+import { EXPECTATIONS_CHECK, TODO_REASON, type ExpectationsFile } from '../../src/engine/expectations.js';
 import { cli, doctoredTarget, junitAgrees, mockTarget, readReport, tempDir } from '../../test/support/cli.js';
 
 let target: Awaited<ReturnType<typeof doctoredTarget>>;

@@ -40,12 +40,12 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { BookingPools } from '../src/core/booking-pools.js';
-import type { RunReport } from '../src/core/types.js';
-import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER } from '../src/mock/index.js';
-import { startProxy, startTlsFront, TLS_FILES, type TestProxy, type TlsFront } from '../test/support/network.js';
-import { CLI, REPO_ROOT, readTree, runCli, tempDir } from '../test/support/processes.js';
-import { readReport } from '../test/support/cli.js';
+import type { BookingPools } from '../../src/core/booking-pools.js';
+import type { RunReport } from '../../src/core/types.js';
+import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER } from '../../src/mock/index.js';
+import { startProxy, startTlsFront, TLS_FILES, type TestProxy, type TlsFront } from '../../test/support/network.js';
+import { CLI, REPO_ROOT, readTree, runCli, tempDir } from '../../test/support/processes.js';
+import { readReport } from '../../test/support/cli.js';
 
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] as const;
 /** Runs at a time (see the header: a run waits on the pace, not on the CPU). */

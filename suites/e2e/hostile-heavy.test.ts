@@ -13,12 +13,12 @@
 import { writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEFAULT_NAMESPACES, OPERATIONS } from '../src/contract/catalogue.js';
-import { DEFAULT_EXAMPLES } from '../src/engine/generate.js';
-import { startMock, type RunningMock } from '../src/mock/index.js';
-import { startHostileServer, type Behaviour, type HostileServer } from '../test/support/hostile-server.js';
-import { deepNamespaces } from '../test/support/hostile-docs.js';
-import { findSecret, memoryAfterGc, mib, MiB, readReport, readTree, runCli, tempDir, type CliResult, type ReportJson } from '../test/support/processes.js';
+import { DEFAULT_NAMESPACES, OPERATIONS } from '../../src/contract/catalogue.js';
+import { DEFAULT_EXAMPLES } from '../../src/engine/generate.js';
+import { startMock, type RunningMock } from '../../src/mock/index.js';
+import { startHostileServer, type Behaviour, type HostileServer } from '../../test/support/hostile-server.js';
+import { deepNamespaces } from '../../test/support/hostile-docs.js';
+import { findSecret, memoryAfterGc, mib, MiB, readReport, readTree, runCli, tempDir, type CliResult, type ReportJson } from '../../test/support/processes.js';
 
 const USER = 'heavy-user';
 /** Distinctive and different in every encoding. */

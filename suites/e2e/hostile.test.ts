@@ -6,25 +6,25 @@
  * real service: no mutation without --allow-mutations, bounded load, retries only where safe, and
  * libxml2 kept to parsing and validation.
  */
-import { DEFAULT_EXAMPLES } from '../src/engine/generate.js';
+import { DEFAULT_EXAMPLES } from '../../src/engine/generate.js';
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, OPERATIONS } from '../src/contract/catalogue.js';
-import { selectChecks } from '../src/checks/registry.js';
-import { loadFixtureCases } from '../src/engine/cases.js';
-import { runConformance } from '../src/engine/run.js';
-import type { RunPlan } from '../src/engine/plan.js';
-import { startMock, type RunningMock } from '../src/mock/index.js';
-import { writeReports } from '../src/report/index.js';
-import { startHostileServer, type Behaviour, type HostileServer } from '../test/support/hostile-server.js';
+import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, OPERATIONS } from '../../src/contract/catalogue.js';
+import { selectChecks } from '../../src/checks/registry.js';
+import { loadFixtureCases } from '../../src/engine/cases.js';
+import { runConformance } from '../../src/engine/run.js';
+import type { RunPlan } from '../../src/engine/plan.js';
+import { startMock, type RunningMock } from '../../src/mock/index.js';
+import { writeReports } from '../../src/report/index.js';
+import { startHostileServer, type Behaviour, type HostileServer } from '../../test/support/hostile-server.js';
 import {
   memoryAfterGc, mib, MiB, readReport, readTree, REPO_ROOT, REPORT_FILES, runCli, sampleMemory, selfSignedCert, tempDir,
   type CliResult, type MemoryFigures, type ReportJson,
-} from '../test/support/processes.js';
-import { Transport } from '../src/transport/client.js';
-import { createDocumentValidator } from '../src/schema/xsd-validator.js';
-import { hasDoctype, parseXml } from '../src/xml/tree.js';
+} from '../../test/support/processes.js';
+import { Transport } from '../../src/transport/client.js';
+import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
+import { hasDoctype, parseXml } from '../../src/xml/tree.js';
 
 const USER = 'mock-user';
 const PASSWORD = 'mock-password';

@@ -14,24 +14,24 @@
  * without that case the generated ones must find it.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, OPERATIONS } from '../src/contract/catalogue.js';
-import type { Exchange } from '../src/core/types.js';
-import { loadFixtureCases, type CaseTable, type RequestCase } from '../src/engine/cases.js';
-import { BROADEST_CASE, broadestCase, DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANGUAGES } from '../src/engine/generate.js';
-import { planUnits, unitRequests, WRONG_CREDENTIALS_CASE, type RunPlan, type Unit } from '../src/engine/plan.js';
-import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER, startMock, type RunningMock } from '../src/mock/index.js';
-import { FAULTS, faultBindings, type Fault } from '../src/mock/faults.js';
-import type { BookingPools } from '../src/core/booking-pools.js';
-import { ON_A_BOOKING_OF_ITS_OWN } from '../test/support/issue23.js';
-import { mockBookings } from '../src/engine/bookings.js';
-import { Transport } from '../src/transport/client.js';
-import { CHECKS, selectChecks } from '../src/checks/registry.js';
-import { LOGIN_CASE_IDS } from '../src/core/check-groups.js';
-import { rowBindings, EQUIVALENCE_CHECK } from '../src/core/rows.js';
-import type { ResultRow } from '../src/core/types.js';
-import { discoverLanguages } from '../src/engine/languages.js';
-import { runConformance } from '../src/engine/run.js';
-import { createDocumentValidator } from '../src/schema/xsd-validator.js';
+import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, OPERATIONS } from '../../src/contract/catalogue.js';
+import type { Exchange } from '../../src/core/types.js';
+import { loadFixtureCases, type CaseTable, type RequestCase } from '../../src/engine/cases.js';
+import { BROADEST_CASE, broadestCase, DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANGUAGES } from '../../src/engine/generate.js';
+import { planUnits, unitRequests, WRONG_CREDENTIALS_CASE, type RunPlan, type Unit } from '../../src/engine/plan.js';
+import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER, startMock, type RunningMock } from '../../src/mock/index.js';
+import { FAULTS, faultBindings, type Fault } from '../../src/mock/faults.js';
+import type { BookingPools } from '../../src/core/booking-pools.js';
+import { ON_A_BOOKING_OF_ITS_OWN } from '../../test/support/issue23.js';
+import { mockBookings } from '../../src/engine/bookings.js';
+import { Transport } from '../../src/transport/client.js';
+import { CHECKS, selectChecks } from '../../src/checks/registry.js';
+import { LOGIN_CASE_IDS } from '../../src/core/check-groups.js';
+import { rowBindings, EQUIVALENCE_CHECK } from '../../src/core/rows.js';
+import type { ResultRow } from '../../src/core/types.js';
+import { discoverLanguages } from '../../src/engine/languages.js';
+import { runConformance } from '../../src/engine/run.js';
+import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
 
 // Left out: faults no honest run can see, each saying why in its entry (test/support/issue23.ts).
 const TRIGGERED = FAULTS.filter((f) => f.triggeredBy !== undefined && !ON_A_BOOKING_OF_ITS_OWN.includes(f.name));

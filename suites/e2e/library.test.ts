@@ -25,7 +25,7 @@ describe('accommodation-conformance: runConformance', () => {
       otherUser: true, otherPassword: true, otherPasswordEnv: true,
       proxy: true, proxyPassword: true, proxyPasswordEnv: true, noProxy: true, caFile: true, clientCert: true, clientKey: true, clientPfx: true, clientPfxPassphraseEnv: true, headers: true,
     };
-    const schema = JSON.parse(readFileSync(new URL('../schemas/config.schema.json', import.meta.url), 'utf8')) as { properties: Record<string, { properties?: object }> };
+    const schema = JSON.parse(readFileSync(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8')) as { properties: Record<string, { properties?: object }> };
     expect(Object.keys(top).sort()).toEqual(Object.keys(schema.properties).filter((k) => k !== '$schema').sort());
     // A config file may not hold a password itself (the first account's, the second's or the proxy's); a program may.
     expect(Object.keys(target).filter((k) => k !== 'password' && k !== 'otherPassword' && k !== 'proxyPassword').sort()).toEqual(Object.keys(schema.properties.target!.properties!).sort());

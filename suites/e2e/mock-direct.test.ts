@@ -5,23 +5,23 @@
  * change or refuse.
  */
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { requestAt } from '../bindings/endpoint.js';
+import { requestAt } from '../../src/bindings/endpoint.js';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { CHECKS } from '../checks/registry.js';
-import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, DEFAULT_PATHS, type BindingId, type Namespaces } from '../contract/catalogue.js';
-import type { HttpRequest, Target } from '../core/types.js';
-import { loadFixtureCases } from '../engine/cases.js';
-import { planUnits } from '../engine/plan.js';
-import { createMockCore, DEFAULT_PASSWORD, DEFAULT_USER, MAX_BODY_BYTES } from './core.js';
-import { FAULTS, type Fault, type MockResponse } from './faults.js';
-import { RECORDING_FORMAT, RECORDING_INDEX } from './replay.js';
-import { AnswerMemo, startMock, type MockOptions, type RunningMock } from './server.js';
-import { plainToWire, responseToWire } from './wire.js';
-import { toResponse } from './fetch-response.js';
+import { CHECKS } from '../../src/checks/registry.js';
+import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, DEFAULT_PATHS, type BindingId, type Namespaces } from '../../src/contract/catalogue.js';
+import type { HttpRequest, Target } from '../../src/core/types.js';
+import { loadFixtureCases } from '../../src/engine/cases.js';
+import { planUnits } from '../../src/engine/plan.js';
+import { createMockCore, DEFAULT_PASSWORD, DEFAULT_USER, MAX_BODY_BYTES } from '../../src/mock/core.js';
+import { FAULTS, type Fault, type MockResponse } from '../../src/mock/faults.js';
+import { RECORDING_FORMAT, RECORDING_INDEX } from '../../src/mock/replay.js';
+import { AnswerMemo, startMock, type MockOptions, type RunningMock } from '../../src/mock/server.js';
+import { plainToWire, responseToWire } from '../../src/mock/wire.js';
+import { toResponse } from '../../src/mock/fetch-response.js';
 import { validParams } from '../../test/support/mock.js';
 
 /** One raw request: method, request target, headers as sent (Host included unless given), body. */

@@ -5,12 +5,12 @@
  * second (the figures are printed).
  */
 import { Pool } from 'undici';
-import { requestAt } from '../bindings/endpoint.js';
+import { requestAt } from '../../src/bindings/endpoint.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BINDINGS, DEFAULT_NAMESPACES, OPERATIONS } from '../contract/catalogue.js';
-import type { HttpRequest } from '../core/types.js';
+import { BINDINGS, DEFAULT_NAMESPACES, OPERATIONS } from '../../src/contract/catalogue.js';
+import type { HttpRequest } from '../../src/core/types.js';
 import { memoryAfterGc, mib, MiB, type MemoryFigures } from '../../test/support/processes.js';
-import { startMock, type RunningMock } from './index.js';
+import { startMock, type RunningMock } from '../../src/mock/index.js';
 import { resultElement, validParams } from '../../test/support/mock.js';
 
 const CLIENTS = 64;

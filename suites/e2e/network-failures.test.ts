@@ -19,11 +19,11 @@ import { createServer as createNetServer, connect as netConnect, type AddressInf
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startMock, type RunningMock } from '../src/mock/server.js';
-import { DEFAULT_PASSWORD, DEFAULT_USER } from '../src/mock/handlers.js';
-import { readReport } from '../test/support/cli.js';
-import { runCli, selfSignedCert, tempDir, type CliResult } from '../test/support/processes.js';
-import { startProxy, startTlsFront, TLS_FILES, type TestProxy, type TlsFront } from '../test/support/network.js';
+import { startMock, type RunningMock } from '../../src/mock/server.js';
+import { DEFAULT_PASSWORD, DEFAULT_USER } from '../../src/mock/handlers.js';
+import { readReport } from '../../test/support/cli.js';
+import { runCli, selfSignedCert, tempDir, type CliResult } from '../../test/support/processes.js';
+import { startProxy, startTlsFront, TLS_FILES, type TestProxy, type TlsFront } from '../../test/support/network.js';
 
 /** A command of the matrix: its arguments against a target, and the rows it wrote that fail against an operation. */
 interface Command {

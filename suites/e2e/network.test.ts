@@ -8,14 +8,14 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startMock, type RunningMock } from '../src/mock/server.js';
-import { DEFAULT_PASSWORD, DEFAULT_USER } from '../src/mock/handlers.js';
-import { cli, readReport, tempDir } from '../test/support/cli.js';
-import { findSecret, runCli } from '../test/support/processes.js';
-import { rerunCommand } from '../src/report/rerun.js';
-import { validateJson } from '../src/schema/json.js';
-import { PFX_PASSPHRASE, startHeaderGate, startProxy, startTlsFront, TLS_FILES, type TestProxy, type TlsFront } from '../test/support/network.js';
-import type { DriftReport } from '../src/core/types.js';
+import { startMock, type RunningMock } from '../../src/mock/server.js';
+import { DEFAULT_PASSWORD, DEFAULT_USER } from '../../src/mock/handlers.js';
+import { cli, readReport, tempDir } from '../../test/support/cli.js';
+import { findSecret, runCli } from '../../test/support/processes.js';
+import { rerunCommand } from '../../src/report/rerun.js';
+import { validateJson } from '../../src/schema/json.js';
+import { PFX_PASSPHRASE, startHeaderGate, startProxy, startTlsFront, TLS_FILES, type TestProxy, type TlsFront } from '../../test/support/network.js';
+import type { DriftReport } from '../../src/core/types.js';
 
 let mock: RunningMock;
 let work: string;
@@ -143,7 +143,7 @@ describe('TLS: a private CA and a client certificate', () => {
     expect(reproduce).toContain(`--cacert ${TLS_FILES.ca}`);
     // The report keeps the flags a re-run needs.
     expect(report.target.network).toEqual(['--ca-file', TLS_FILES.ca, '--client-cert', TLS_FILES.clientCert, '--client-key', TLS_FILES.clientKey]);
-    const schema = JSON.parse(readFileSync(new URL('../schemas/conformance-report.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+    const schema = JSON.parse(readFileSync(new URL('../../schemas/conformance-report.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
     expect(validateJson(report, schema)).toEqual([]);
     expect(reproduce).toContain(`--cert ${TLS_FILES.clientCert} --key ${TLS_FILES.clientKey}`);
   });

@@ -4,16 +4,16 @@
  * still checks credentials and answers what was not recorded itself.
  */
 import { createServer, type Server } from 'node:http';
-import { requestAt } from '../bindings/endpoint.js';
+import { requestAt } from '../../src/bindings/endpoint.js';
 import type { AddressInfo } from 'node:net';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEFAULT_NAMESPACES, findOperation } from '../contract/catalogue.js';
-import { startMock, type RunningMock } from '../mock/index.js';
-import { mockMain } from '../mock/main.js';
-import { parseRecordingIndex, RECORDING_INDEX, ReplayError, type RecordingIndex } from '../mock/replay.js';
-import { redactBytes } from './record.js';
+import { DEFAULT_NAMESPACES, findOperation } from '../../src/contract/catalogue.js';
+import { startMock, type RunningMock } from '../../src/mock/index.js';
+import { mockMain } from '../../src/mock/main.js';
+import { parseRecordingIndex, RECORDING_INDEX, ReplayError, type RecordingIndex } from '../../src/mock/replay.js';
+import { redactBytes } from '../../src/cli/record.js';
 import { cli, mockTarget, readReport, rowKey, tempDir } from '../../test/support/cli.js';
 
 const rec = tempDir('rec');

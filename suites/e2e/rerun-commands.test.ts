@@ -11,11 +11,11 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { join } from 'node:path';
-import { startMock, type RunningMock } from '../src/mock/index.js';
-import { cli, readReport, tempDir } from '../test/support/cli.js';
-import { startProxy, type TestProxy } from '../test/support/network.js';
-import { REPO_ROOT } from '../test/support/processes.js';
-import { failingRun, htmlCommands, identity, KINDS, PASSWORD_VAR, reportDirOf, snapshot, type FailingRun } from '../test/support/rerun.js';
+import { startMock, type RunningMock } from '../../src/mock/index.js';
+import { cli, readReport, tempDir } from '../../test/support/cli.js';
+import { startProxy, type TestProxy } from '../../test/support/network.js';
+import { REPO_ROOT } from '../../test/support/processes.js';
+import { failingRun, htmlCommands, identity, KINDS, PASSWORD_VAR, reportDirOf, snapshot, type FailingRun } from '../../test/support/rerun.js';
 
 /** `sh -c line` from the repository, with PATH, HOME and the password's variable only (or the variables given). */
 function shell(line: string, env: Record<string, string> = { [PASSWORD_VAR]: 'mock-password' }): Promise<{ status: number | null; stderr: string }> {

@@ -9,8 +9,8 @@
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startHostileServer, type Behaviour, type HostileServer } from '../test/support/hostile-server.js';
-import { findSecret, readReport, readTree, REPORT_FILES, runCli, tempDir, type CliResult } from '../test/support/processes.js';
+import { startHostileServer, type Behaviour, type HostileServer } from '../../test/support/hostile-server.js';
+import { findSecret, readReport, readTree, REPORT_FILES, runCli, tempDir, type CliResult } from '../../test/support/processes.js';
 
 /** Distinctive, and different in every encoding: quotes, markup, backslash, space, %, +, non-ASCII. */
 const PASSWORD = `Zx9 "q'<&>\\ %+é/=Kv`;

@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, test } from 'vitest';
-import type { RunReport } from '../src/core/types.js';
-import { rowBindings } from '../src/core/rows.js';
-import { DEFAULT_PASSWORD, DEFAULT_USER } from '../src/mock/index.js';
-import { faultBindings, findFault } from '../src/mock/faults.js';
+import type { RunReport } from '../../src/core/types.js';
+import { rowBindings } from '../../src/core/rows.js';
+import { DEFAULT_PASSWORD, DEFAULT_USER } from '../../src/mock/index.js';
+import { faultBindings, findFault } from '../../src/mock/faults.js';
 
-const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 // ---- the command line ----------------------------------------------------------------------------
 

@@ -6,8 +6,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { RunReport } from '../core/types.js';
-import { startMock, type RunningMock } from '../mock/index.js';
+import type { RunReport } from '../../src/core/types.js';
+import { startMock, type RunningMock } from '../../src/mock/index.js';
 import { cli, doctoredTarget, junitAgrees, mockTarget, readReport, tempDir } from '../../test/support/cli.js';
 
 let mock: RunningMock;

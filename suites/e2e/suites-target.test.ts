@@ -11,11 +11,11 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { startMock, type RunningMock } from '../src/mock/index.js';
-import { OPERATIONS } from '../src/contract/catalogue.js';
-import { parseBookings, type BookingPools } from '../src/core/booking-pools.js';
-import { tempDir } from '../test/support/cli.js';
-import { REPO_ROOT } from '../test/support/processes.js';
+import { startMock, type RunningMock } from '../../src/mock/index.js';
+import { OPERATIONS } from '../../src/contract/catalogue.js';
+import { parseBookings, type BookingPools } from '../../src/core/booking-pools.js';
+import { tempDir } from '../../test/support/cli.js';
+import { REPO_ROOT } from '../../test/support/processes.js';
 
 interface JsonTest {
   readonly fullName: string;

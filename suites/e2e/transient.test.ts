@@ -12,11 +12,11 @@
  * Prints the figures of every run (runs, exits, transient answers, retries).
  */
 import { afterAll, describe, expect, test } from 'vitest';
-import { cli, mockTarget, readReport, tempDir } from '../test/support/cli.js';
-import { startMock, type RunningMock, type TransientMode } from '../src/mock/index.js';
-import { faultBindings, findFault } from '../src/mock/faults.js';
-import { rowBindings } from '../src/core/rows.js';
-import type { RunReport } from '../src/core/types.js';
+import { cli, mockTarget, readReport, tempDir } from '../../test/support/cli.js';
+import { startMock, type RunningMock, type TransientMode } from '../../src/mock/index.js';
+import { faultBindings, findFault } from '../../src/mock/faults.js';
+import { rowBindings } from '../../src/core/rows.js';
+import type { RunReport } from '../../src/core/types.js';
 
 const SEEDS = [1, 2, 3, 4, 5, 6];
 /** About the staging service: 3% of requests meet a transient fault; pauses kept short for the test. */

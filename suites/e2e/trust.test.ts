@@ -11,10 +11,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { cli, readReport, tempDir } from '../test/support/cli.js';
-import { CLI, REPO_ROOT } from '../test/support/processes.js';
-import { startMock, type RunningMock } from '../src/mock/index.js';
-import { DEFAULT_NAMESPACES } from '../src/contract/catalogue.js';
+import { cli, readReport, tempDir } from '../../test/support/cli.js';
+import { CLI, REPO_ROOT } from '../../test/support/processes.js';
+import { startMock, type RunningMock } from '../../src/mock/index.js';
+import { DEFAULT_NAMESPACES } from '../../src/contract/catalogue.js';
 
 const MOCK_ENV = { CONFORMANCE_PASSWORD: 'mock-password' };
 let mock: RunningMock;

@@ -4,19 +4,19 @@
  * with data, external_entity_fetched on a request to the listener, a note when no fetch could be seen).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, OPERATIONS } from '../contract/catalogue.js';
-import { selectChecks } from '../checks/registry.js';
-import type { Target } from '../core/types.js';
-import { Transport } from '../transport/client.js';
-import { createDocumentValidator } from '../schema/xsd-validator.js';
-import { DEFAULT_PASSWORD, DEFAULT_USER, startMock, type RunningMock } from '../mock/index.js';
-import type { Fault } from '../mock/faults.js';
-import { loadFixtureCases } from './cases.js';
-import { bookingNeeds, DOCTYPE_EXTERNAL_CASE, DOCTYPE_INTERNAL_CASE, planUnits, unitRequests, type RunPlan } from './plan.js';
-import { CallbackListener, LOCAL_GRACE_MS, newNonce, openCallback, UNREACHABLE_BASE, type Callback } from './callback.js';
-import { runConformance } from './run.js';
-import { checksOf } from './session.js';
-import { DOCTYPE_CASE_IDS, isHostileRow } from '../core/check-groups.js';
+import { DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, OPERATIONS } from '../../src/contract/catalogue.js';
+import { selectChecks } from '../../src/checks/registry.js';
+import type { Target } from '../../src/core/types.js';
+import { Transport } from '../../src/transport/client.js';
+import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
+import { DEFAULT_PASSWORD, DEFAULT_USER, startMock, type RunningMock } from '../../src/mock/index.js';
+import type { Fault } from '../../src/mock/faults.js';
+import { loadFixtureCases } from '../../src/engine/cases.js';
+import { bookingNeeds, DOCTYPE_EXTERNAL_CASE, DOCTYPE_INTERNAL_CASE, planUnits, unitRequests, type RunPlan } from '../../src/engine/plan.js';
+import { CallbackListener, LOCAL_GRACE_MS, newNonce, openCallback, UNREACHABLE_BASE, type Callback } from '../../src/engine/callback.js';
+import { runConformance } from '../../src/engine/run.js';
+import { checksOf } from '../../src/engine/session.js';
+import { DOCTYPE_CASE_IDS, isHostileRow } from '../../src/core/check-groups.js';
 
 const target = (url = 'http://target.test'): Target => ({
   bookUrl: url, searchUrl: url, transfersUrl: url, paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, user: DEFAULT_USER, password: DEFAULT_PASSWORD, embedded: false,

@@ -5,20 +5,20 @@
  * the mock: a login check that lets one in is pinpointed, the correct mock passes.
  */
 import { describe, expect, test } from 'vitest';
-import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, OPERATIONS } from '../contract/catalogue.js';
-import { selectChecks } from '../checks/registry.js';
-import { NIL_VALUE } from '../bindings/types.js';
-import { LOGIN_CASE_IDS } from '../core/check-groups.js';
-import { makeRedactor } from '../core/redact.js';
-import type { Target } from '../core/types.js';
-import { startMock } from '../mock/index.js';
-import { createDocumentValidator } from '../schema/xsd-validator.js';
-import { Transport } from '../transport/client.js';
-import { idParamOf, mockBookings } from './bookings.js';
-import { loadFixtureCases } from './cases.js';
-import { bindingParams, failedLogins, loginTries, LOGIN_VARIANTS, planUnits, secretsOf, spreadLogins, unitRequests, type RunPlan } from './plan.js';
-import { checksOf } from './session.js';
-import { runConformance } from './run.js';
+import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, OPERATIONS } from '../../src/contract/catalogue.js';
+import { selectChecks } from '../../src/checks/registry.js';
+import { NIL_VALUE } from '../../src/bindings/types.js';
+import { LOGIN_CASE_IDS } from '../../src/core/check-groups.js';
+import { makeRedactor } from '../../src/core/redact.js';
+import type { Target } from '../../src/core/types.js';
+import { startMock } from '../../src/mock/index.js';
+import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
+import { Transport } from '../../src/transport/client.js';
+import { idParamOf, mockBookings } from '../../src/engine/bookings.js';
+import { loadFixtureCases } from '../../src/engine/cases.js';
+import { bindingParams, failedLogins, loginTries, LOGIN_VARIANTS, planUnits, secretsOf, spreadLogins, unitRequests, type RunPlan } from '../../src/engine/plan.js';
+import { checksOf } from '../../src/engine/session.js';
+import { runConformance } from '../../src/engine/run.js';
 
 const target = (over: Partial<Target> = {}): Target => ({
   bookUrl: 'http://target.test', searchUrl: 'http://target.test', transfersUrl: 'http://target.test', paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES,

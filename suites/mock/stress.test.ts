@@ -5,14 +5,14 @@
  * still serves a valid request afterwards.
  */
 import { connect } from 'node:net';
-import { requestAt } from '../bindings/endpoint.js';
+import { requestAt } from '../../src/bindings/endpoint.js';
 import fc from 'fast-check';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BINDINGS, DEFAULT_NAMESPACES, OPERATIONS } from '../contract/catalogue.js';
-import { parseXml } from '../xml/tree.js';
-import { createDocumentValidator } from '../schema/xsd-validator.js';
-import { DEFAULT_PASSWORD, DEFAULT_USER, startMock, type RunningMock } from './index.js';
+import { BINDINGS, DEFAULT_NAMESPACES, OPERATIONS } from '../../src/contract/catalogue.js';
+import { parseXml } from '../../src/xml/tree.js';
+import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
+import { DEFAULT_PASSWORD, DEFAULT_USER, startMock, type RunningMock } from '../../src/mock/index.js';
 import { resultElement, validParams } from '../../test/support/mock.js';
 
 const PER_REQUEST_MS = 5_000;

@@ -10,9 +10,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { RunReport } from '../core/types.js';
+import type { RunReport } from '../../src/core/types.js';
 import { fixtureReport } from '../../test/support/report.js';
-import { writeReports } from './index.js';
+import { writeReports } from '../../src/report/index.js';
 
 const SECRET = 'Zq8 joined Secret';
 

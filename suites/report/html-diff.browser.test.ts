@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startMock, type RunningMock } from '../mock/index.js';
+import { startMock, type RunningMock } from '../../src/mock/index.js';
 import { cli, mockTarget, readReport, tempDir } from '../../test/support/cli.js';
 import { launchChromium } from '../../test/support/browser.js';
 

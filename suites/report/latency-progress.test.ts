@@ -6,11 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import type { ResultRow } from '../core/types.js';
+import type { ResultRow } from '../../src/core/types.js';
 import { cli, readReport, tempDir } from '../../test/support/cli.js';
 import { fixtureReport } from '../../test/support/report.js';
-import { latencies, latencyText } from './latency.js';
-import { progressLine } from './progress.js';
+import { latencies, latencyText } from '../../src/report/latency.js';
+import { progressLine } from '../../src/report/progress.js';
 
 describe('progress', () => {
   test('on a terminal: one live line with the unit, done/total, failures so far and an ETA', () => {

@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { RunReport } from '../core/types.js';
-import { makeRedactor } from '../core/redact.js';
-import { formatSummary, renderHtml, renderJson, renderJunit, validateReport, writeReports, type ReportPaths } from './index.js';
-import { groupCells, groupTests } from './model.js';
-import { ATTACHMENT_MAX, MESSAGE_LINES, renderAllure, shareBudget } from './allure.js';
+import type { RunReport } from '../../src/core/types.js';
+import { makeRedactor } from '../../src/core/redact.js';
+import { formatSummary, renderHtml, renderJson, renderJunit, validateReport, writeReports, type ReportPaths } from '../../src/report/index.js';
+import { groupCells, groupTests } from '../../src/report/model.js';
+import { ATTACHMENT_MAX, MESSAGE_LINES, renderAllure, shareBudget } from '../../src/report/allure.js';
 import { FAILED_MESSAGE, fixtureReport, passingReport, REPRODUCE_FAILED } from '../../test/support/report.js';
 
 const tmp: string[] = [];
@@ -386,7 +386,7 @@ describe('allure-results', () => {
   });
 
   test('the same report gives the same results, but for the uuids Allure names files by', async () => {
-    const { renderAllure } = await import('./index.js');
+    const { renderAllure } = await import('../../src/report/index.js');
     const normal = (w: ReturnType<typeof renderAllure>) => {
       const bytes = new Map(w.pending.map((p) => [p.name, p.bytes.toString('utf8')]));
       return w.pending.filter((p) => p.name.endsWith('-result.json')).map((p) => {

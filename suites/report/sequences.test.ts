@@ -3,10 +3,10 @@ import { readFile, readdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import type { ResultRow, RunReport } from '../core/types.js';
-import { renderHtml, renderJunit, renderMarkdown, validateReport, writeReports } from './index.js';
+import type { ResultRow, RunReport } from '../../src/core/types.js';
+import { renderHtml, renderJunit, renderMarkdown, validateReport, writeReports } from '../../src/report/index.js';
 import { fixtureReport } from '../../test/support/report.js';
-import { formatDefects } from './console.js';
+import { formatDefects } from '../../src/report/console.js';
 
 const dirs: string[] = [];
 afterAll(async () => { await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true }))); });

@@ -1,15 +1,15 @@
 import { describe, expect, test } from 'vitest';
 import { MOCK_STYLES, runAgainstMock, sequencePlan } from '../../test/support/sequences.js';
-import { BINDINGS, DEFAULT_NAMESPACES, findOperation, type Operation } from '../contract/catalogue.js';
-import { SEQUENCE_CHECK } from '../core/rows.js';
-import type { Exchange, HttpRequest, RunReport, Target } from '../core/types.js';
-import { gatewayPage, startMock, type MockOptions } from '../mock/index.js';
-import { createDocumentValidator } from '../schema/xsd-validator.js';
-import { Transport } from '../transport/client.js';
-import { planUnits } from '../engine/plan.js';
-import { assignShards } from '../engine/shard.js';
-import { runConformance } from '../engine/run.js';
-import { FAMILIES, SEQUENCE_CASE } from './index.js';
+import { BINDINGS, DEFAULT_NAMESPACES, findOperation, type Operation } from '../../src/contract/catalogue.js';
+import { SEQUENCE_CHECK } from '../../src/core/rows.js';
+import type { Exchange, HttpRequest, RunReport, Target } from '../../src/core/types.js';
+import { gatewayPage, startMock, type MockOptions } from '../../src/mock/index.js';
+import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
+import { Transport } from '../../src/transport/client.js';
+import { planUnits } from '../../src/engine/plan.js';
+import { assignShards } from '../../src/engine/shard.js';
+import { runConformance } from '../../src/engine/run.js';
+import { FAMILIES, SEQUENCE_CASE } from '../../src/sequences/index.js';
 
 const OPS = ['CancelBooking', 'CancelTransferBooking', 'UpdateSpecialRequest', 'GetSpecialRequest'].map((n) => findOperation(n)!);
 const RACES = ['race-cancel', 'race-cancel-transfer', 'race-write'].map((f) => SEQUENCE_CASE[f]!);

@@ -1,17 +1,17 @@
 import { describe, expect, test } from 'vitest';
 import { BOOKING_MODES, MOCK_STYLES } from '../../test/support/sequences.js';
-import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation } from '../contract/catalogue.js';
-import { selectChecks } from '../checks/registry.js';
-import { SEQUENCE_CHECK } from '../core/rows.js';
-import type { RunReport, Target } from '../core/types.js';
-import { startMock, type MockOptions } from '../mock/index.js';
-import { createDocumentValidator } from '../schema/xsd-validator.js';
-import { Transport } from '../transport/client.js';
-import { loadFixtureCases } from '../engine/cases.js';
-import { planUnits, type RunPlan } from '../engine/plan.js';
-import { runConformance } from '../engine/run.js';
-import { longText, SEQUENCE_CASE, WRITE_TEXTS } from './index.js';
-import { assignShards } from '../engine/shard.js';
+import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation } from '../../src/contract/catalogue.js';
+import { selectChecks } from '../../src/checks/registry.js';
+import { SEQUENCE_CHECK } from '../../src/core/rows.js';
+import type { RunReport, Target } from '../../src/core/types.js';
+import { startMock, type MockOptions } from '../../src/mock/index.js';
+import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
+import { Transport } from '../../src/transport/client.js';
+import { loadFixtureCases } from '../../src/engine/cases.js';
+import { planUnits, type RunPlan } from '../../src/engine/plan.js';
+import { runConformance } from '../../src/engine/run.js';
+import { longText, SEQUENCE_CASE, WRITE_TEXTS } from '../../src/sequences/index.js';
+import { assignShards } from '../../src/engine/shard.js';
 
 const STATE_OPS = ['UpdateSpecialRequest', 'GetSpecialRequest', 'CancelBooking', 'CancelTransferBooking'].map((n) => findOperation(n)!);
 
