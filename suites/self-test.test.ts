@@ -8,7 +8,7 @@
  *   a mock commits that one violation, the harness runs the fault's operation (all bindings, all
  *   its cases and negative cases) and must fail with a finding on the fault's operation and on each
  *   of its bindings, and none on another operation or binding;
- * - the command line behaves the same: suites/self-test-cli.test.ts (processes: npm run test:e2e).
+ * - the command line behaves the same: suites/e2e/self-test-cli.test.ts (processes: npm run test:e2e).
  *
  * Prints `faults pinpointed: P/N, detected: D/N, false alarms: F` and fails below 100% / 0.
  */

@@ -5,7 +5,7 @@
  * resident memory of the CLI and its validator process summed (sampled from /proc every 50 ms),
  * bytes of all reports, spellings of the password found in any output (must be 0).
  *
- *   proof    each hostile answer at the size that once broke the harness (as suites/hostile-heavy.test.ts)
+ *   proof    each hostile answer at the size that once broke the harness (as suites/e2e/hostile-heavy.test.ts)
  *   unknown-siblings  issue 35's runs alone (also the end of `proof`): a million <z/> per answer
  *   issue-43  the run of issue 43 alone (also the end of `proof`): a million <z/> per answer, the
  *            bindings' first one differing, every setting the default but --deadline 60000; the
@@ -82,12 +82,12 @@ async function proof(): Promise<Measured[]> {
       ['echo-utf16be', '  the same in a UTF-16BE body', ['--no-negative']],
       ['echo-latin1', '  the same in a Latin-1 body', ['--no-negative']],
     ];
-    // Each kind on the hand-written case alone, as suites/hostile-heavy.test.ts proves it: generated
+    // Each kind on the hand-written case alone, as suites/e2e/hostile-heavy.test.ts proves it: generated
     // cases (the examples and the coverage cases) would only send the same answer again; the two runs
     // below send them.
     for (const [b, what, extra] of cases) out.push(await measure(what, url(b), [...extra, '--examples', '0'], 60_000, config, work));
     out.push(await measure('--deadline 15 s, million-sibling answers on every case', url('siblings'), [], 15_000, config, work));
-    // Issue 25: memory bounded per run, not per exchange (as suites/hostile-heavy.test.ts).
+    // Issue 25: memory bounded per run, not per exchange (as suites/e2e/hostile-heavy.test.ts).
     out.push(await measure('million-sibling answers, every operation, generated cases on, --concurrency 8', url('siblings'), ['--concurrency', '8'], 60_000, config, work,
       OPERATIONS.map((o) => o.name).join(',')));
     out.push(...await unknownSiblingRuns(url, config, work));
@@ -97,7 +97,7 @@ async function proof(): Promise<Measured[]> {
 }
 
 /**
- * Issue 43's run as it was measured (and as suites/hostile-heavy.test.ts proves it): GetMeals, a
+ * Issue 43's run as it was measured (and as suites/e2e/hostile-heavy.test.ts proves it): GetMeals, a
  * million unknown <z/> on every binding, the bindings' first one differing (the comparison reads
  * the answers), no setting but the target and --deadline 60000. Once 2.6 GB in the checking process.
  */
@@ -115,7 +115,7 @@ async function issue43Run(url: (b: Behaviour) => string, work: string): Promise<
 
 /**
  * Issue 35: a million siblings the contract does not know (<z/>: a finding each), GetMeals with
- * generated cases on, at the default concurrency and at 8 (as suites/hostile-heavy.test.ts).
+ * generated cases on, at the default concurrency and at 8 (as suites/e2e/hostile-heavy.test.ts).
  */
 async function unknownSiblingRuns(url: (b: Behaviour) => string, config: string, work: string): Promise<Measured[]> {
   const out: Measured[] = [];

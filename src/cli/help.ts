@@ -3,7 +3,7 @@
  * One table per command, beside (not inside) the option tables, which stay the parsers' input
  * (src/cli/config.ts RUN_OPTIONS, ...). The types ask for an entry for every flag of a table, so a
  * flag added there without a line here does not compile; the tables of docs/cli.md say the same (a test
- * keeps them in step, src/cli/docs.test.ts).
+ * keeps them in step, suites/docs.test.ts).
  */
 import { DEFAULT_EXAMPLES, DEFAULT_SEED } from '../engine/generate.js';
 import type { FlagHelp } from '../core/flags.js';

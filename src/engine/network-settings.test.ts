@@ -1,7 +1,7 @@
 /**
  * The network settings (./network-settings.ts): where a proxy comes from and in which order, which
  * scheme takes which variable, what is refused in a file, the TLS files checked before anything is
- * sent, and the extra headers' syntax. Real runs through them: suites/network.test.ts.
+ * sent, and the extra headers' syntax. Real runs through them: suites/e2e/network.test.ts.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -25,7 +25,7 @@ import type { SettingReader as Settings, Sourced } from './sourced.js';
 
 /**
  * The network flags: one table for every command that reaches a target (`run`, `record`, `drift`,
- * `compare`; src/cli/network-commands.test.ts holds that each takes all of them, with the same help),
+ * `compare`; suites/cli/network-commands.test.ts holds that each takes all of them, with the same help),
  * so that a company's proxy, CA, client certificate, headers and time-out are given to each the same
  * way, and resolved the same way (networkOf, from the flags, the variables and the config file).
  */

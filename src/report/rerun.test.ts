@@ -3,7 +3,7 @@
  * file, where the bookings came from, the settings that change what is sent or judged) and a report
  * directory of its own; pasted, it reproduces exactly its row. Here the shell only splits and expands
  * the command (the password's variable, the bookings' variable) and the run goes in-process;
- * suites/rerun-commands.test.ts (test:e2e) runs each command as a process.
+ * suites/e2e/rerun-commands.test.ts (test:e2e) runs each command as a process.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';

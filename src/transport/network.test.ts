@@ -1,7 +1,7 @@
 /**
  * The transport on a company's network (./network.ts): requests through a loopback proxy (forwarded
  * for http://, CONNECT for https://), the TLS options from files, extra headers beneath the
- * binding's own, and the failures said in plain words. Whole runs: suites/network.test.ts.
+ * binding's own, and the failures said in plain words. Whole runs: suites/e2e/network.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Transport } from './client.js';

@@ -1,6 +1,6 @@
 /**
  * The target's watch (./watch.ts): what stops a run at once, and what must not. The network matrix
- * (suites/network-failures.test.ts) proves it end to end against real servers; here each reading.
+ * (suites/e2e/network-failures.test.ts) proves it end to end against real servers; here each reading.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -221,7 +221,7 @@ async function soakRun(field: Field, label: string, filter: string, otherPasswor
   };
   // How to repeat it: this test alone, or by hand (the TLS terminator and the proxy are this file's: by hand,
   // run straight at the mock's URL without the TLS flags and HTTPS_PROXY; the passwords are the mock's defaults).
-  const repeat = `npx vitest run --config vitest.e2e.config.ts suites/field-soak.test.ts -t '${filter}'\n`
+  const repeat = `npx vitest run --config vitest.e2e.config.ts suites/e2e/field-soak.test.ts -t '${filter}'\n`
     + `    by hand: node bin/conformance.js ${field.mock.args.join(' ')}   (the pool file is kept: ${POOL_FILE})\n`
     + `    then: CONFORMANCE_PASSWORD=${DEFAULT_PASSWORD} CONFORMANCE_OTHER_PASSWORD=${otherPassword} HTTPS_PROXY=http://soak-user:***@<proxy> `
     + `node bin/conformance.js ${args.join(' ').split(field.front.url).join('<the TLS terminator in front of the mock>')}`;

@@ -507,7 +507,7 @@ describe('secrets', () => {
     expect(texts.some((t) => t.startsWith('GetMeals on SOAP 1.1: the exchanges of') && t.includes('<password>***</password>'))).toBe(true);
     expect(texts.some((t) => t.includes('<pw>***</pw>'))).toBe(true);
     // Both are redacted once, in the values every report (Allure's included) is rendered from: one
-    // warning says so; the attachments are still searched whole (src/report/guard.test.ts).
+    // warning says so; the attachments are still searched whole (suites/report/guard.test.ts).
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/conformance\.json would have contained secret #1 in 2 places that the run's own redaction did not cover: redacted there as \*\*\* \(in every report/);
   });

@@ -41,7 +41,7 @@ describe('sequences against a correct stateful mock: no false alarm', () => {
     const rows = sequenceRows(r);
     // write-read: UpdateSpecialRequest and GetSpecialRequest on each binding; the cancellations, the three races and the two id probes: each binding.
     expect(rows).toHaveLength(4 * 9);
-    // A race whose calls a loaded machine spaced out is not tested, never passed nor failed (src/sequences/races.test.ts proves they overlap).
+    // A race whose calls a loaded machine spaced out is not tested, never passed nor failed (suites/sequences/races.test.ts proves they overlap).
     const held = (x: (typeof rows)[number]) => x.status === 'passed' || (x.case.startsWith('seq-race-') && x.status === 'skipped' && /^not tested: .* did not overlap/.test(x.message));
     expect(rows.every(held), JSON.stringify(rows.filter((x) => !held(x)))).toBe(true);
   });
