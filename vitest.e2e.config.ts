@@ -1,14 +1,14 @@
 import { defineConfig } from 'vitest/config';
-import { E2E_FILES, shared } from './vitest.config.js';
+import { E2E_DIR, shared } from './vitest.config.js';
 
 /**
- * `npm run test:e2e`: the slow proofs (vitest.config.ts E2E_FILES), each a real `conformance`
- * process against hostile or echoing targets, timed and measured from outside.
+ * `npm run test:e2e`: the slow proofs, every test file under suites/e2e/ (vitest.config.ts E2E_DIR),
+ * each a real `conformance` process against hostile or echoing targets, timed and measured from outside.
  */
 export default defineConfig({
   ...shared,
   test: {
-    include: E2E_FILES,
+    include: [`${E2E_DIR}/**/*.test.ts`],
     pool: 'forks',
     // One file at a time: these measure wall time and memory of whole processes.
     maxWorkers: 1,
