@@ -1,15 +1,14 @@
 /**
  * Issue 31 section 5: every setting of `run` has an environment form (RUN_ENV), so that what has
  * no flags (the vitest suites, a CI job) runs exactly what `run` would; a config file may be named
- * by CONFORMANCE_CONFIG, and a bad value names the variable it came from. And the re-run basis a
- * report keeps of those settings (src/engine/rerun-basis.ts).
+ * by CONFORMANCE_CONFIG, and a bad value names the variable it came from. The re-run basis a report
+ * keeps of those settings: ./rerun-basis.test.ts.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { ConfigError, UsageError } from '../core/errors.js';
-import { rerunBasis } from './rerun-basis.js';
 import { resolveRunSettingsFlags, RUN_ENV, RUN_OPTIONS, type RunSettings } from './settings.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'settings-env-'));
@@ -93,27 +92,6 @@ describe('CONFORMANCE_CONFIG', () => {
     expect(() => resolve({ CONFORMANCE_CONFIG: join(dir, 'missing.json') })).toThrow(/cannot read config file .*missing\.json \(environment variable CONFORMANCE_CONFIG\): ENOENT/);
     const badValue = file('bad-value.json', { maxRps: 0 });
     expect(() => resolve({ ...target, CONFORMANCE_CONFIG: badValue })).toThrow(/config file .*bad-value\.json \(environment variable CONFORMANCE_CONFIG\): maxRps/);
-  });
-});
-
-describe('rerunBasis: what a re-run command needs of the settings', () => {
-  test('the config file, the bookings file and the settings that change what is sent or judged', () => {
-    const pools = file('pools.json', { cancel: ['B1'] });
-    const config = file('c.json', { checks: ['shape'], expectations: 'exp.json' });
-    const s = resolve({ ...target, CONFORMANCE_CONFIG: config, CONFORMANCE_BOOKINGS_FILE: pools, CONFORMANCE_ALLOW_MUTATIONS: 'true', CONFORMANCE_TIMEOUT: '2500' },
-      { 'no-equivalence': true, 'report-dir': join(dir, 'r') });
-    expect(rerunBasis(s)).toEqual({
-      config, bookings: { file: pools }, reportDir: join(dir, 'r'),
-      flags: ['--allow-mutations', '--checks', 'shape', '--no-equivalence', '--expectations', 'exp.json', '--timeout', '2500'],
-    });
-  });
-
-  test('pools in CONFORMANCE_BOOKINGS are named by the variable; pools inside the config come with it; defaults add nothing', () => {
-    expect(rerunBasis(resolve({ ...target, CONFORMANCE_BOOKINGS: '{"cancel":["B1"]}' })).bookings).toEqual({ variable: 'CONFORMANCE_BOOKINGS' });
-    const inFile = file('with-pools.json', { bookings: { cancel: ['B1'] } });
-    const b = rerunBasis(resolve({ ...target, CONFORMANCE_CONFIG: inFile }));
-    expect(b).toEqual({ config: inFile, flags: [], reportDir: 'reports' });
-    expect(JSON.stringify(b)).not.toContain('B1');
   });
 });
 
