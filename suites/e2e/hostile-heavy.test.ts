@@ -8,7 +8,7 @@
  * gets the namespace-heavy request that once froze it. Figures are printed ([bound] lines).
  *
  * About a minute of CPU (the million siblings dominate); leave it out while working with
- * `npx vitest run --exclude suites/e2e/hostile-heavy.test.ts`.
+ * `npx vitest run --config vitest.e2e.config.ts --exclude suites/e2e/hostile-heavy.test.ts`.
  */
 import { writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';

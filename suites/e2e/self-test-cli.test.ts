@@ -2,7 +2,7 @@
  * The self-test's command-line part (suites/self-test.test.ts proves the harness in-process): the
  * documented commands as processes, `conformance run` against `npm run mock -- --fault NAME` exits 1
  * and its conformance.json names the operation and binding; against a clean mock, 0. Processes
- * started and waited for: in `npm run test:e2e` (vitest.config.ts E2E_FILES).
+ * started and waited for: in `npm run test:e2e` (everything under suites/e2e/).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
