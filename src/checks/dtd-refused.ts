@@ -15,7 +15,7 @@ import { effective } from '../contract/model.js';
 import type { Finding } from '../core/types.js';
 import { isNil, type XElement } from '../xml/tree.js';
 import type { CheckContext } from './context.js';
-import { dataFindings, rejectionForm } from './credentials-rejected.js';
+import { dataFindings, rejectionForm } from './rejection.js';
 import { findFault } from './soap-fault.js';
 import { finding, type Check, type CheckOutcome } from './types.js';
 

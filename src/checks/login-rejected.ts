@@ -5,7 +5,7 @@
  * passwords crossed) is refused as the plain wrong password of the same operation and binding is,
  * or as a malformed request is. A variant that reaches the data path is `login_bypassed`:
  *
- * - an answer with data (judged as credentials_rejected judges it: ./credentials-rejected.ts);
+ * - an answer with data (judged as every rejection is: ./rejection.ts);
  * - a data-path answer: no data, but not a refusal of the login. State-changing operations get these
  *   variants with probe identifiers (src/engine/bookings.ts), so a bypass there answers "booking
  *   not found" where the wrong password got "authentication failed". The answer's words (an in-band
@@ -24,7 +24,8 @@
  */
 import { findFault, describeFault } from './soap-fault.js';
 import { inBandError } from './support.js';
-import { ABOUT_CREDENTIALS, dataFindings } from './credentials-rejected.js';
+import { ABOUT_CREDENTIALS } from './credentials-rejected.js';
+import { dataFindings } from './rejection.js';
 import type { CheckContext } from './context.js';
 import { finding, type Check, type CheckOutcome } from './types.js';
 
