@@ -22,7 +22,8 @@ export function badRequestWhat(ctx: CheckContext): string {
 export const badRequestRejected: Check = {
   name: 'bad_request_rejected',
   description: 'A bad request (missing or unparsable typed parameter, unknown operation, wrong SOAPAction) is rejected without data; the error form is reported, not judged (section 7.5).',
-  appliesTo: (ctx) => BAD_REQUEST_KINDS.includes(ctx.caseKind),
+  places: BAD_REQUEST_KINDS,
+  severity: 120,
   run(ctx): CheckOutcome {
     if (!ctx.response) return { skipped: `no response (${ctx.exchange.error?.code ?? 'no exchange'}): reported by http_exchange` };
     return dataFindings(ctx, this.name, badRequestWhat(ctx)) ?? { note: rejectionForm(ctx) };

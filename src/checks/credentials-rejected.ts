@@ -35,7 +35,8 @@ function serverFailure(ctx: CheckContext, check: string): Finding[] | undefined 
 export const credentialsRejected: Check = {
   name: 'credentials_rejected',
   description: 'A call with a wrong password is answered without data: an error status, a SOAP fault, or a result with an in-band Error and no data; not a server failure (a crash).',
-  appliesTo: (ctx) => ctx.caseKind === 'wrong-credentials',
+  places: ['wrong-credentials'],
+  severity: 80,
   run(ctx): CheckOutcome {
     if (!ctx.response) return { skipped: `no response (${ctx.exchange.error?.code ?? 'no exchange'}): nothing to judge` };
     return serverFailure(ctx, this.name) ?? dataFindings(ctx, this.name, 'wrong credentials') ?? [];
