@@ -5,7 +5,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { CHECK_NAMES } from '../src/checks/registry.js';
+import { CHECK_NAMES, CHECKS, ROW_SEVERITY } from '../src/checks/registry.js';
+import { LEAST_SEVERE } from '../src/checks/types.js';
 import { DEFECT_CODES } from '../src/core/defect-codes.js';
 import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, LATENCY_CHECK, NOT_RUN_CHECK } from '../src/core/rows.js';
 import { EXPECTATIONS_CHECK } from '../src/engine/expectations.js';
@@ -114,6 +115,20 @@ describe('README and docs/', () => {
     const names = (t: string) => [...t!.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
     expect(names(checks!)).toEqual([...CHECK_NAMES]);
     expect(names(others!)).toEqual([EXCHANGE_CHECK, EQUIVALENCE_CHECK, EXPECTATIONS_CHECK, DRIFT_CHECK, NOT_RUN_CHECK, LATENCY_CHECK]);
+  });
+  test('the table of the registry says where each check applies and its severity, as the checks declare them', () => {
+    const table = between(doc('checks.md'), '## The registry of checks', '### Adding a check');
+    const rows = [...table.matchAll(/^\| `([a-z_]+)` \| (.*) \| (\d+|last) \|$/gm)].map((m) => [m[1], m[2], m[3]]);
+    expect(rows.map(([name]) => name)).toEqual([...CHECK_NAMES]);
+    for (const [name, places, severity] of rows) {
+      const c = CHECKS.find((x) => x.name === name)!;
+      expect(places!.replace(/ \(.*\)$/, ''), name).toBe(c.places.map((p) => `\`${p}\``).join(', '));
+      expect(/\(/.test(places!), `${name}: operations named`).toBe(c.operations !== undefined);
+      expect(severity, name).toBe(c.severity === LEAST_SEVERE ? 'last' : String(c.severity));
+    }
+    for (const [row, severity] of Object.entries(ROW_SEVERITY)) {
+      expect(table, row).toContain(severity === LEAST_SEVERE ? `\`${row}\`, ` : `\`${row}\` ${severity}`);
+    }
   });
   test('documents every exit code', () => {
     const para = between(README, '**Exit codes**', '## Commands');

@@ -27,7 +27,6 @@ const TEST_FILES = [...SOURCES, ...filesUnder('suites')].filter((f) => f.endsWit
  */
 const NOT_BESIDE: Record<string, string> = {
   'src/layering.test.ts': 'the floors of src/ as a whole (docs/architecture.md): it reads every source, so it sits at the root of what it holds',
-  'src/checks/bad-request-rejected.test.ts': 'the bad_request_rejected check, which credentials-rejected.ts holds beside credentials_rejected until issue 44 item 5 gives each check a file of its own',
 };
 
 /** The source a unit test is beside: its name up to the first dot (foo.test.ts and foo.browser.test.ts test foo.ts). */

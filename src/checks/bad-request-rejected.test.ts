@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { badRequestRejected } from './credentials-rejected.js';
+import { badRequestRejected } from './bad-request-rejected.js';
 import { contextFor, documentFor, exchangeOf, findingsOf, node, NS, op, outcomeOf, wellFormedOnly } from '../../test/support/checks.js';
 import type { BindingId } from '../contract/catalogue.js';
 import { CheckContext, type CaseKind } from './context.js';

@@ -24,7 +24,10 @@ function reach(result: XElement, steps: readonly string[], path: string): { el: 
 export const bindingRules: Check = {
   name: 'binding_rules',
   description: 'What the contract states per binding holds: e.g. CancelBooking activecancellationpolicy is nil in SOAP and holds text or child elements in HTTP GET/POST.',
-  appliesTo: (ctx) => judgedAsAnswer(ctx) && BINDING_DIFFERENCES.some((r) => r.operation === ctx.op.name),
+  places: ['valid', 'generated', 'document'],
+  severity: 140,
+  operations: (name) => BINDING_DIFFERENCES.some((r) => r.operation === name),
+  appliesTo: (ctx) => judgedAsAnswer(ctx),
   run(ctx): CheckOutcome {
     const doc = needsDocument(ctx);
     if (isSkip(doc)) return doc;

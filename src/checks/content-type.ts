@@ -8,6 +8,8 @@ export const CONTENT_TYPE_PATH = 'http:content-type';
 export const contentType: Check = {
   name: 'content_type',
   description: "The response Content-Type is the binding's media type with charset=utf-8 (parameter order, spacing, quoting and case of utf-8 free).",
+  places: ['valid', 'generated'],
+  severity: 150,
   appliesTo: (ctx) => judgedAsAnswer(ctx),
   run(ctx): CheckOutcome {
     const skip = needsSuccess(ctx);

@@ -15,7 +15,7 @@ import { effective } from '../contract/model.js';
 import type { Finding } from '../core/types.js';
 import { isNil, type XElement } from '../xml/tree.js';
 import type { CheckContext } from './context.js';
-import { dataFindings, rejectionForm } from './credentials-rejected.js';
+import { dataFindings, rejectionForm } from './rejection.js';
 import { findFault } from './soap-fault.js';
 import { finding, type Check, type CheckOutcome } from './types.js';
 
@@ -49,7 +49,8 @@ const what = (ctx: CheckContext) => (ctx.caseId.includes('external')
 export const dtdRefused: Check = {
   name: DTD_CHECK,
   description: 'A SOAP request with a DOCTYPE (an internal entity; an external one at the harness\'s listener) is refused, never processed: answered with data (or, on a state-changing operation, as a call past the login) it is dtd_processed; a request to the listener is external_entity_fetched (judged at the run\'s end).',
-  appliesTo: (ctx) => ctx.caseKind === 'doctype',
+  places: ['doctype'],
+  severity: 90,
   run(ctx): CheckOutcome {
     if (!ctx.response) return { skipped: `no response (${ctx.exchange.error?.code ?? 'no exchange'}): reported by http_exchange` };
     const data = dataFindings(ctx, this.name, what(ctx));

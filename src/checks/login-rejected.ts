@@ -5,7 +5,7 @@
  * passwords crossed) is refused as the plain wrong password of the same operation and binding is,
  * or as a malformed request is. A variant that reaches the data path is `login_bypassed`:
  *
- * - an answer with data (judged as credentials_rejected judges it: ./credentials-rejected.ts);
+ * - an answer with data (judged as every rejection is: ./rejection.ts);
  * - a data-path answer: no data, but not a refusal of the login. State-changing operations get these
  *   variants with probe identifiers (src/engine/bookings.ts), so a bypass there answers "booking
  *   not found" where the wrong password got "authentication failed". The answer's words (an in-band
@@ -24,9 +24,10 @@
  */
 import { findFault, describeFault } from './soap-fault.js';
 import { inBandError } from './support.js';
-import { ABOUT_CREDENTIALS, dataFindings } from './credentials-rejected.js';
+import { ABOUT_CREDENTIALS } from './credentials-rejected.js';
+import { dataFindings } from './rejection.js';
 import type { CheckContext } from './context.js';
-import { finding, type Check, type CheckOutcome } from './types.js';
+import { finding, LEAST_SEVERE, type Check, type CheckOutcome } from './types.js';
 
 /** Words of an answer on the data path: the booking or id looked up and not found, or its state. */
 const DATA_PATH = /not ?found|does not exist|doesn't exist|no such (?:booking|transfer|reservation)|no (?:transfer )?(?:booking|reservation) (?:with|of|for)|unknown booking|already cancel|invalid booking/i;
@@ -66,7 +67,8 @@ function formOf(ctx: CheckContext): { form: 'in-band' | 'thrown' | 'answer'; tex
 export const loginRejected: Check = {
   name: 'login_rejected',
   description: 'A credential variant (password absent, nil, with characters added, a prefix of it, spaced, user name absent, accounts crossed) is refused as the wrong password is, or as a malformed request is: no data, no data-path answer.',
-  appliesTo: (ctx) => ctx.caseKind === 'login-variant',
+  places: ['login-variant'],
+  severity: LEAST_SEVERE,
   run(ctx): CheckOutcome {
     if (!ctx.response) return { skipped: `no response (${ctx.exchange.error?.code ?? 'no exchange'}): reported by http_exchange` };
     const variant = `the login variant ${ctx.caseId}`;

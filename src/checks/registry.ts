@@ -1,26 +1,22 @@
 /**
- * The one list of checks, in run order, switchable by name, and the isolating runner.
+ * The one registry of checks: the list, in run order, switchable by name (and by group:
+ * core/check-groups.ts), and the isolating runner. Each check declares in its own file where it
+ * applies (Check.places, Check.operations) and its severity; everything else is derived here:
  *
- * Which checks apply to which case kind:
- * - 'valid' (a valid call): status_code, content_type, xml_wellformed, soap_envelope (every
- *   binding: SOAP framing on SOAP, no envelope on GET/POST), result_element, xsd_valid, shape, and
- *   binding_rules (operations with a per-binding rule). The document checks skip (with a reason)
- *   when the status is not 200: status_code reports that once.
- * - 'wrong-credentials' (a valid call with a wrong password): credentials_rejected, plus shape and
- *   xsd_valid when a 200 answer holds the result element (the one documented error form, an Error
- *   element in a BaseResult result, must still conform). Status, media type, framing and
- *   well-formedness of a rejection are not checked: the contract does not show the error format
- *   (section 7.5, 7.6).
- * - bad requests ('missing-param', 'bad-param', 'unknown-operation', 'wrong-soapaction'):
- *   bad_request_rejected only, judged on "rejected, no data" alone; the form of the rejection is
- *   reported as a note, never failed (the contract does not show error formats).
- * - 'login-variant' (a credential variant a careless login check lets in): login_rejected only.
- * - every exchange with a response: secret_echoed (no secret of the run in the answer).
+ * - which checks the run asks on an exchange (appliesHere: its places, then its operations, then
+ *   its appliesTo), and which `conformance run --list` names for a case kind (checksPlacedOn);
+ * - which checks `conformance validate` runs on a captured document (DOCUMENT_CHECKS);
+ * - the order of GitHub's annotations (severityOf: each check's severity, and ROW_SEVERITY for the
+ *   rows that are not checks);
+ * - no check applies to a sequence's calls: its family judges them, in a `sequence` row.
+ *
+ * A new check is one file, one line in CHECKS and its test (docs/checks.md "Adding a check"); a
+ * test fails when a file of this folder declares a check not listed here.
  */
 import { UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
 import type { CheckContext } from './context.js';
-import { compactFindings, finding, type Check, type CheckOutcome } from './types.js';
+import { compactFindings, finding, LEAST_SEVERE, type Check, type CheckOutcome, type Place, type Severity } from './types.js';
 import { statusCode } from './status-code.js';
 import { contentType } from './content-type.js';
 import { xmlWellformed } from './xml-wellformed.js';
@@ -29,11 +25,13 @@ import { resultElement } from './result-element.js';
 import { xsdValid } from './xsd-valid.js';
 import { shape } from './shape.js';
 import { bindingRules } from './binding-rules.js';
-import { badRequestRejected, credentialsRejected } from './credentials-rejected.js';
+import { credentialsRejected } from './credentials-rejected.js';
+import { badRequestRejected } from './bad-request-rejected.js';
 import { dtdRefused } from './dtd-refused.js';
 import { loginRejected } from './login-rejected.js';
 import { secretEchoed } from './secret-echoed.js';
 import { CHECK_GROUPS, expandCheckNames, groupOfCheck, HOSTILE_GROUP } from '../core/check-groups.js';
+import { DRIFT_CHECK, EQUIVALENCE_CHECK, EXCHANGE_CHECK, NOT_RUN_CHECK, SEQUENCE_CHECK } from '../core/rows.js';
 
 export { HOSTILE_GROUP };
 
@@ -45,6 +43,44 @@ export const CHECKS: readonly Check[] = [
 ];
 
 export const CHECK_NAMES: readonly string[] = CHECKS.map((c) => c.name);
+
+/**
+ * Whether the run asks `check` on this exchange: the exchange's case kind is one of its places (or
+ * it applies to every exchange, or to any answered with data), the operation is one it judges, and
+ * its appliesTo says yes.
+ */
+export function appliesHere(check: Check, ctx: CheckContext): boolean {
+  const placed = check.places.includes(ctx.caseKind) || check.places.includes('every-exchange') || check.places.includes('answered-with-data');
+  return placed && (check.operations?.(ctx.op.name) ?? true) && (check.appliesTo?.(ctx) ?? true);
+}
+
+/**
+ * The checks placed on the exchanges of a case kind (every exchange's included), or on a captured
+ * document, in run order; those judging only some operations are left out when `operation` is not
+ * one of them. What `--list` says judges a case (checks placed 'answered-with-data' only run when a
+ * rejection answers with data, and are not listed).
+ */
+export function checksPlacedOn(place: Exclude<Place, 'every-exchange' | 'answered-with-data'>, operation?: string, checks: readonly Check[] = CHECKS): Check[] {
+  return checks.filter((c) => (c.places.includes(place) || (place !== 'document' && c.places.includes('every-exchange')))
+    && (operation === undefined || (c.operations?.(operation) ?? true)));
+}
+
+/** The checks of a captured document (`conformance validate`): status and media type need an HTTP response, so not theirs. */
+export const DOCUMENT_CHECKS: readonly Check[] = checksPlacedOn('document');
+
+/**
+ * The severity of the rows that are not checks (core/rows.ts), on the checks' scale (Check.severity):
+ * a case not run and no usable answer are the worst; a sequence's wrong state comes among the
+ * unreadable answers and the refusals; the bindings answering apart among the departures.
+ */
+export const ROW_SEVERITY: Readonly<Record<string, Severity>> = {
+  [NOT_RUN_CHECK]: 10, [EXCHANGE_CHECK]: 20, [SEQUENCE_CHECK]: 70, [EQUIVALENCE_CHECK]: 130, [DRIFT_CHECK]: LEAST_SEVERE,
+};
+
+/** The severity of a row's check (a check's, or a row's of another kind); LEAST_SEVERE for a name the registry does not know. */
+export function severityOf(check: string): Severity {
+  return CHECKS.find((c) => c.name === check)?.severity ?? ROW_SEVERITY[check] ?? LEAST_SEVERE;
+}
 
 export { CHECK_GROUPS, expandCheckNames, groupOfCheck };
 
@@ -72,7 +108,7 @@ function runOne(ctx: CheckContext, check: Check, budgetMs?: number): CheckRun | 
   const t0 = performance.now();
   let outcome: CheckOutcome;
   try {
-    if (!check.appliesTo(ctx)) return undefined;
+    if (!appliesHere(check, ctx)) return undefined;
     outcome = check.run(ctx);
   } catch (e) {
     const why = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
@@ -113,7 +149,7 @@ export function runBeside(ctx: CheckContext, checks: readonly Check[] = CHECKS):
   for (const check of checks) {
     if (!check.beside) continue;
     try {
-      if (check.appliesTo(ctx)) check.beside(ctx);
+      if (appliesHere(check, ctx)) check.beside(ctx);
     } catch { /* reported by its run */ }
   }
 }

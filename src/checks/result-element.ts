@@ -89,6 +89,8 @@ function bare(ctx: CheckContext, root: XElement): CheckOutcome {
 export const resultElement: Check = {
   name: CHECK,
   description: 'The result element sits where the binding puts it, with its exact name, in the group namespace; nil only where allowed.',
+  places: ['valid', 'generated', 'document'],
+  severity: 60,
   appliesTo: (ctx) => judgedAsAnswer(ctx),
   run(ctx): CheckOutcome {
     const doc = needsDocument(ctx);

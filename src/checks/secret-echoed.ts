@@ -7,11 +7,13 @@
  * one is not: src/core/secret-watch.ts. The finding names the secret and the place, never the value;
  * the reports mask the secret as they mask it everywhere (src/core/redact.ts).
  */
-import { finding, type Check, type CheckOutcome } from './types.js';
+import { finding, LEAST_SEVERE, type Check, type CheckOutcome } from './types.js';
 
 export const secretEchoed: Check = {
   name: 'secret_echoed',
   description: 'No answer holds a secret of the run (a password, the proxy\'s password, an extra header\'s value), as sent, URL-encoded, XML-escaped or in base64, in its body or a header, whatever its status.',
+  places: ['every-exchange'],
+  severity: LEAST_SEVERE,
   appliesTo: (ctx) => ctx.response !== undefined && ctx.secrets?.watching === true,
   run(ctx): CheckOutcome {
     const r = ctx.response!;

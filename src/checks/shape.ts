@@ -370,6 +370,8 @@ export const shape: Check = {
   name: 'shape',
   description: 'The result element matches the type model: required/optional fields, order, multiplicity, names and namespaces, attributes, nil, enumerations and lexical forms.',
   // On a rejected call there is nothing to walk: the error format is not shown (section 7.5).
+  places: ['valid', 'generated', 'answered-with-data', 'document'],
+  severity: 110,
   appliesTo: (ctx) => ctx.caseKind === 'valid' || (ctx.response?.status === 200 && ctx.located().result !== undefined),
   run(ctx): CheckOutcome {
     const doc = needsDocument(ctx);

@@ -15,6 +15,8 @@ import { clarkOf, isSkip, isSoapEnvNs, needsDocument, soapLabel, step, judgedAsA
 export const soapEnvelope: Check = {
   name: 'soap_envelope',
   description: 'SOAP bindings: an Envelope of the binding\'s SOAP version with exactly one Body and, on a valid call, no Fault; HTTP GET/POST: no SOAP envelope.',
+  places: ['valid', 'generated', 'document'],
+  severity: 50,
   appliesTo: (ctx) => judgedAsAnswer(ctx),
   run(ctx): CheckOutcome {
     const doc = needsDocument(ctx);

@@ -1,6 +1,9 @@
 /** Reading a SOAP fault out of a response tree, for messages (SOAP 1.1 faultcode/faultstring, SOAP 1.2 Code/Reason). */
 import { SOAP11_ENV_NS, SOAP12_ENV_NS, type XElement } from '../xml/tree.js';
-import { isSoapEnvNs, quote } from './support.js';
+import { quote } from './quote.js';
+
+/** Whether `ns` is the envelope namespace of either SOAP version. */
+export const isSoapEnvNs = (ns: string): boolean => ns === SOAP11_ENV_NS || ns === SOAP12_ENV_NS;
 
 export interface SoapFault {
   readonly element: XElement;

@@ -8,7 +8,8 @@ export const STATUS_PATH = 'http:status';
 export const statusCode: Check = {
   name: 'status_code',
   description: 'A valid call is answered with HTTP status 200.',
-  appliesTo: (ctx) => ctx.caseKind === 'valid',
+  places: ['valid'],
+  severity: 30,
   run(ctx) {
     const r = ctx.response;
     if (!r) {

@@ -3,39 +3,22 @@
  * defect is reported by exactly one check and the others skip with a reason naming it), paths,
  * short quotes and the hints that explain a near miss (case, namespace version, other group).
  */
-import { findFault } from './soap-fault.js';
+import { findFault, isSoapEnvNs } from './soap-fault.js';
+import { quote } from './quote.js';
 import { BINDING_MODULES } from '../bindings/index.js';
 import { effective, MODEL } from '../contract/model.js';
-import { SOAP11_ENV_NS, SOAP12_ENV_NS, type XElement } from '../xml/tree.js';
+import type { XElement } from '../xml/tree.js';
 import type { CheckContext } from './context.js';
 
-export type Skip = { readonly skipped: string };
-
-export const MAX_QUOTE = 200;
-
-const isXmlSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
-
 /**
- * A short quote of response text for a message: whitespace runs folded, at most MAX_QUOTE
- * characters. Only as much of the text is read as the quote needs (a fault's text can be 30 MB:
- * folding all of it first cost seconds of garbage collection).
+ * Quoting (quote.ts) and the SOAP envelope namespaces (soap-fault.ts) live below this file, so
+ * soap-fault.ts needs nothing of it (no circle); given here too, so a check finds its small pieces
+ * in one import.
  */
-export function quote(s: string, max = MAX_QUOTE): string {
-  // The folded, trimmed text, built only until it is known to be longer than fits (max - 2).
-  let out = '';
-  let space = false;
-  for (let i = 0; i < s.length && out.length <= max - 2; i++) {
-    const c = s.charCodeAt(i);
-    if (isXmlSpace(c)) {
-      space = out.length > 0;
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += s[i];
-  }
-  return `"${out.length > max - 2 ? `${out.slice(0, max - 3)}…` : out}"`;
-}
+export { MAX_QUOTE, quote } from './quote.js';
+export { isSoapEnvNs } from './soap-fault.js';
+
+export type Skip = { readonly skipped: string };
 
 /**
  * Whether the per-exchange checks of a valid call judge this exchange: a valid case always; a
@@ -79,7 +62,6 @@ export function isSkip(x: unknown): x is Skip {
   return typeof x === 'object' && x !== null && 'skipped' in x;
 }
 
-export const isSoapEnvNs = (ns: string): boolean => ns === SOAP11_ENV_NS || ns === SOAP12_ENV_NS;
 /** The label of the binding whose envelope namespace `ns` is ("SOAP 1.1"), or the namespace itself. */
 export const soapLabel = (ns: string): string => Object.values(BINDING_MODULES).find((b) => b.envelopeNs === ns)?.label ?? `namespace ${ns || '(none)'}`;
 

@@ -5,7 +5,7 @@
  */
 import type { DefectCode } from '../core/defect-codes.js';
 import type { Finding } from '../core/types.js';
-import type { CheckContext } from './context.js';
+import type { CaseKind, CheckContext } from './context.js';
 import type { InBandError } from './support.js';
 
 /**
@@ -24,13 +24,41 @@ export interface Skipped {
   readonly inBandError?: InBandError;
 }
 
+/**
+ * Where a check applies (./registry.ts derives every list of checks from it: the run's, `--list`'s,
+ * `conformance validate`'s): the exchanges of a case kind; every exchange of a run; any exchange
+ * of a run whose answer may hold data (its appliesTo says which: a 200 with the result element); a
+ * captured document (`conformance validate`, checked as the answer of a valid call). No check
+ * applies to a sequence's calls: its family judges them (row `sequence`, src/sequences/).
+ */
+export type Place = CaseKind | 'every-exchange' | 'answered-with-data' | 'document';
+
+/**
+ * How badly a failure of the check breaks a client, the smallest the worst (10: no usable answer at
+ * all; then a document a client cannot read or a state that is wrong; then one that departs from the
+ * schema or the other bindings; then the details). GitHub's annotations list the defects in this
+ * order (src/report/github.ts); the rows that are not checks have theirs in ./registry.ts ROW_SEVERITY.
+ */
+export type Severity = number;
+
+/** The severity of a row ranked after every other (and of a row the registry does not know). */
+export const LEAST_SEVERE: Severity = 1000;
+
 export interface Check {
   /** Stable snake_case name, used in reports and to switch checks on and off. */
   readonly name: string;
   /** One line: the property the check asserts. */
   readonly description: string;
-  /** Whether the check is about this exchange at all (e.g. envelope checks only on SOAP). */
-  appliesTo(ctx: CheckContext): boolean;
+  /** Where it applies: the registry asks the check only within these places (then its appliesTo). */
+  readonly places: readonly Place[];
+  readonly severity: Severity;
+  /** The operations it judges (by name), when not all: the registry asks it on no other. */
+  readonly operations?: (operation: string) => boolean;
+  /**
+   * Whether the check is about this exchange at all, within its places and operations (e.g. a
+   * generated case only when answered with data); absent: always.
+   */
+  appliesTo?(ctx: CheckContext): boolean;
   run(ctx: CheckContext): CheckOutcome;
   /**
    * Work on the tree alone (no libxml2 outcome), done while a validator process reads a large

@@ -55,6 +55,8 @@ function bomEncoding(buf: Buffer): string | undefined {
 export const xmlWellformed: Check = {
   name: 'xml_wellformed',
   description: 'The body is well-formed XML in the encoding that its XML declaration (absent: UTF-8) and the Content-Type charset name.',
+  places: ['valid', 'generated', 'document'],
+  severity: 40,
   appliesTo: (ctx) => judgedAsAnswer(ctx),
   run(ctx): CheckOutcome {
     const skip = needsSuccess(ctx);

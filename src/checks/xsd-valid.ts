@@ -181,6 +181,8 @@ export const xsdValid: Check = {
   name: 'xsd_valid',
   description: 'The response document is valid against the schemas (SOAP envelope schemas and the group schemas generated from the type model).',
   // On a rejected call there is nothing to walk: the error format is not shown (section 7.5).
+  places: ['valid', 'generated', 'answered-with-data', 'document'],
+  severity: 100,
   appliesTo: (ctx) => ctx.caseKind === 'valid' || (ctx.response?.status === 200 && ctx.located().result !== undefined),
   run(ctx): CheckOutcome {
     const doc = needsDocument(ctx);

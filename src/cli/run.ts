@@ -1,6 +1,7 @@
 /** `conformance run`: parse the flags, run (src/engine/execute.ts, the library's entry point too), print, and choose the exit code. */
 import { formatPlan, listPlan } from '../engine/plan-list.js';
 import { githubAnnotations, writeStepSummary } from '../report/github.js';
+import { severityOf } from '../checks/registry.js';
 import { executeRun } from '../engine/execute.js';
 import { verdictOfReport } from '../core/verdict.js';
 import { formatDefects, formatDiagnosis, formatSummary } from '../report/console.js';
@@ -48,7 +49,7 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   if (failed.length && !s.quiet) io.out(formatDefects(failed, 50, (r) => rerunCommand(report, r)));
   io.out(formatSummary(report, paths!));
   if (s.github && paths) {
-    for (const line of githubAnnotations(report)) io.out(line);
+    for (const line of githubAnnotations(report, severityOf)) io.out(line);
     const warning = await writeStepSummary(paths.markdown, io.env);
     if (warning) io.err(warning);
   }

@@ -4,7 +4,8 @@
  * spelling of the password masked) and the checks that will judge it. Generated cases take
  * `language` from the fixed list here: asking the target's GetLanguages would send a request.
  */
-import { BAD_REQUEST_KINDS, type CaseKind } from '../checks/context.js';
+import type { CaseKind } from '../checks/context.js';
+import { checksPlacedOn } from '../checks/registry.js';
 import { BINDING_DIFFERENCES } from '../contract/binding-differences.js';
 import type { BindingId } from '../contract/catalogue.js';
 import { makeRedactor } from '../core/redact.js';
@@ -78,20 +79,9 @@ export interface ListedPlan {
 /** What --list says when no second account is given, and how to give one. */
 export const NO_OTHER_ACCOUNT = 'none: authorization across accounts will not be tested (name one with --other-user NAME, its password in CONFORMANCE_OTHER_PASSWORD; docs/real-service.md)';
 
-/** The checks about an answer's document (they judge a valid call, and a generated one answered with data). */
-const DOCUMENT_CHECKS = ['content_type', 'xml_wellformed', 'soap_envelope', 'result_element', 'xsd_valid', 'shape', 'binding_rules'];
-
-/** The names of the selected checks that judge an exchange of this kind of case on this operation. */
+/** The names of the selected checks that judge an exchange of this kind of case on this operation (their places: checks/registry.ts). */
 function checksFor(kind: CaseKind, operation: string, selected: ReadonlySet<string>): string[] {
-  const document = DOCUMENT_CHECKS.filter((c) => c !== 'binding_rules' || BINDING_DIFFERENCES.some((d) => d.operation === operation));
-  const names = kind === 'valid' ? ['status_code', ...document]
-    : kind === 'generated' ? document
-      : kind === 'wrong-credentials' ? ['credentials_rejected']
-        : kind === 'login-variant' ? ['login_rejected']
-          : BAD_REQUEST_KINDS.includes(kind) ? ['bad_request_rejected']
-            : kind === 'doctype' ? ['dtd_refused'] : [];
-  // Every answer: no secret of the run in it.
-  return [...names, 'secret_echoed'].filter((n) => selected.has(n));
+  return checksPlacedOn(kind, operation).map((c) => c.name).filter((n) => selected.has(n));
 }
 
 /** The plan of a run with these settings, made without sending anything. */

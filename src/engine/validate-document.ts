@@ -9,7 +9,7 @@
 import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, type BindingId, type Namespaces, type Operation } from '../contract/catalogue.js';
 import { MODEL, SIMPLE_TYPES } from '../contract/model.js';
 import { CheckContext } from '../checks/context.js';
-import { runChecks, selectChecks } from '../checks/registry.js';
+import { DOCUMENT_CHECKS, runChecks } from '../checks/registry.js';
 import { shapeFindings } from '../checks/shape.js';
 import { xsdDefectCode } from '../checks/xsd-valid.js';
 import { UsageError } from '../core/errors.js';
@@ -18,9 +18,6 @@ import type { Finding } from '../core/types.js';
 import { parseXml, type XElement } from '../xml/tree.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { binding as bindingModule, bindingLabel, documentBinding } from '../bindings/index.js';
-
-/** The document checks, in run order (status and media type need an HTTP response: not here). */
-const DOCUMENT_CHECKS = ['xml_wellformed', 'soap_envelope', 'result_element', 'xsd_valid', 'shape', 'binding_rules'];
 
 const NO_GLOBAL_DECLARATION = /No matching global (element )?declaration available for the validation root/i;
 
@@ -166,7 +163,7 @@ export function validateDocument(document: Uint8Array | string, options: Validat
       },
     });
     findings = [];
-    for (const r of runChecks(ctx, selectChecks(DOCUMENT_CHECKS.filter((n) => selectChecks().some((c) => c.name === n))))) {
+    for (const r of runChecks(ctx, DOCUMENT_CHECKS)) {
       if (Array.isArray(r.outcome)) findings.push(...r.outcome);
       else if ('skipped' in r.outcome) notes.push(`${r.check.name}: not run: ${r.outcome.skipped}`);
     }

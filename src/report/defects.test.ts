@@ -62,7 +62,8 @@ describe('groupDefects', () => {
     const html = renderHtml(report(all));
     expect(html.indexOf('foreign_booking_changed')).toBeLessThan(html.indexOf('missing_required_element'));
     const { githubAnnotations } = await import('./github.js');
-    expect(githubAnnotations(report(all)).filter((l) => l.startsWith('::error')).slice(0, 2).map((l) => /\/(\w+)::/.exec(l)?.[1]))
+    const { severityOf } = await import('../checks/registry.js');
+    expect(githubAnnotations(report(all), severityOf).filter((l) => l.startsWith('::error')).slice(0, 2).map((l) => /\/(\w+)::/.exec(l)?.[1]))
       .toEqual(['foreign_booking_changed', 'foreign_booking_read']);
   });
   test('defectPath', () => {

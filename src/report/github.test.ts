@@ -10,6 +10,7 @@ import { parse } from 'yaml';
 import { startMock, type RunningMock } from '../mock/index.js';
 import { cli, mockTarget, tempDir } from '../../test/support/cli.js';
 import { fixtureReport } from '../../test/support/report.js';
+import { severityOf } from '../checks/registry.js';
 import { githubAnnotations, MAX_ANNOTATIONS, MAX_STEP_SUMMARY_BYTES, writeStepSummary } from './github.js';
 
 describe('GitHub Actions output of a run', () => {
@@ -48,11 +49,11 @@ describe('annotations and summary are capped and escaped', () => {
       ...base, case: `c${i}`, check: 'shape', operation: 'GetMeals', binding: 'get',
       findings: [{ check: 'shape', code: 'unknown_element' as const, path: `/r/x${i}`, message: `100% wrong\r\nline two, ${i}` }],
     }));
-    const lines = githubAnnotations({ ...fixtureReport(), results: rows });
+    const lines = githubAnnotations({ ...fixtureReport(), results: rows }, severityOf);
     expect(lines).toHaveLength(MAX_ANNOTATIONS + 1);
     expect(lines[0]).toMatch(new RegExp(`^::notice title=Conformance FAIL::${MAX_ANNOTATIONS + 7} defects in ${MAX_ANNOTATIONS + 7} failed checks: the ${MAX_ANNOTATIONS} most severe annotated, 7 more in the job summary`));
     expect(lines[1]).toBe('::error title=GetMeals [get] shape/unknown_element::1 case: c0: at /r/x0: 100%25 wrong%0D%0Aline two, 0');
-    const titled = githubAnnotations({ ...fixtureReport(), results: [{ ...rows[0]!, check: 'a:b,c' }] });
+    const titled = githubAnnotations({ ...fixtureReport(), results: [{ ...rows[0]!, check: 'a:b,c' }] }, severityOf);
     expect(titled[1]).toMatch(/^::error title=GetMeals \[get\] a%3Ab%2Cc\/unknown_element::/);
   });
 
@@ -66,7 +67,7 @@ describe('annotations and summary are capped and escaped', () => {
       ...Array.from({ length: 4 }, (_, i) => row('GetThemes', 'shape', 'unknown_element', `s${i}`)),
       row('GetFeatures', 'status_code', 'status_not_200', 'default'),
     ];
-    const lines = githubAnnotations({ ...fixtureReport(), results: rows });
+    const lines = githubAnnotations({ ...fixtureReport(), results: rows }, severityOf);
     expect(lines[0]).toMatch(/^::notice title=Conformance FAIL::3 defects in 17 failed checks \(exit 1/);
     expect(lines.slice(1).map((l) => /^::error title=(\S+)/.exec(l)?.[1])).toEqual(['GetFeatures', 'GetThemes', 'GetMeals']);
     expect(lines[3]).toMatch(/::12 cases: l0, l1, l2, l3, l4, l5, … and 6 more: at \/r: lexical broke$/);
@@ -74,7 +75,7 @@ describe('annotations and summary are capped and escaped', () => {
 
   test('a run that tested nothing has no failed row, yet an error saying why', () => {
     const report = { ...fixtureReport(), results: fixtureReport().results.filter((r) => r.status !== 'failed'), verdict: 'UNTESTED' as const, exitCode: 5, verdictReason: 'no valid call reached the data path: nothing was tested' };
-    expect(githubAnnotations(report)).toEqual([
+    expect(githubAnnotations(report, severityOf)).toEqual([
       '::notice title=Conformance UNTESTED::0 defects in 0 failed checks (exit 5: no valid call reached the data path: nothing was tested)',
       '::error title=Conformance UNTESTED::no valid call reached the data path: nothing was tested',
     ]);

@@ -25,21 +25,16 @@ const escapeData = (s: string): string => s.replace(/%/g, '%25').replace(/\r/g, 
 const escapeProperty = (s: string): string => escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 /**
- * Checks by how badly their failure breaks a client, worst first: no usable answer at all, then a
- * document a client cannot read or a state that is wrong, then one that departs from the schema or
- * the other bindings, then the lexical details. A check not listed comes after them.
+ * How badly a failure of a row's check breaks a client, the smallest the worst (a check declares its
+ * own, and the rows that are not checks have theirs: src/checks/registry.ts severityOf). Given by the
+ * caller: the reports sit beside the checks, not above them.
  */
-const SEVERITY = ['all', 'http_exchange', 'status_code', 'xml_wellformed', 'soap_envelope', 'result_element', 'sequence', 'credentials_rejected', 'dtd_refused',
-  'xsd_valid', 'shape', 'bad_request_rejected', 'binding_equivalence', 'binding_rules', 'content_type', 'lexical'];
-const rank = (check: string): number => {
-  const i = SEVERITY.indexOf(check);
-  return i < 0 ? SEVERITY.length : i;
-};
+export type SeverityOf = (check: string) => number;
 
 /** The defects of failed rows, most severe first: another account's access (defects.ts FIRST_CODES), then by check, then the most cases, then the most findings (plan order breaks ties). */
-export function defectsBySeverity(rows: readonly ResultRow[]): Defect[] {
+export function defectsBySeverity(rows: readonly ResultRow[], severityOf: SeverityOf): Defect[] {
   return groupDefects(rows).map((d, i) => ({ d, i }))
-    .sort((a, b) => firstRank(a.d.code) - firstRank(b.d.code) || rank(a.d.check) - rank(b.d.check) || b.d.cases.length - a.d.cases.length || b.d.occurrences - a.d.occurrences || a.i - b.i)
+    .sort((a, b) => firstRank(a.d.code) - firstRank(b.d.code) || severityOf(a.d.check) - severityOf(b.d.check) || b.d.cases.length - a.d.cases.length || b.d.occurrences - a.d.occurrences || a.i - b.i)
     .map(({ d }) => d);
 }
 
@@ -64,9 +59,9 @@ function flakyAnnotation(r: ResultRow): string {
  * `::error` per defect, most severe first, at most `max`. A run that is neither PASS nor FAIL
  * (nothing tested, an outage, incomplete) gets an error saying why even without a failed row.
  */
-export function githubAnnotations(report: RunReport, max = MAX_ANNOTATIONS): string[] {
+export function githubAnnotations(report: RunReport, severityOf: SeverityOf, max = MAX_ANNOTATIONS): string[] {
   const failed = report.results.filter((r) => r.status === 'failed');
-  const defects = defectsBySeverity(failed);
+  const defects = defectsBySeverity(failed, severityOf);
   const v = verdictOfReport(report);
   const why = v.verdict !== 'PASS' && v.verdict !== 'FAIL';
   // The verdict's own error takes one of the step's slots.

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import type { ResultRow, RunReport } from '../core/types.js';
 import { githubAnnotations } from './github.js';
+import { severityOf } from '../checks/registry.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { transientLines } from './transient.js';
@@ -36,7 +37,7 @@ describe('transient answers and FLAKY rows in the reports', () => {
   });
 
   test('GitHub: a ::warning per flaky row, no ::error (after the verdict\'s notice)', () => {
-    const lines = githubAnnotations(report);
+    const lines = githubAnnotations(report, severityOf);
     expect(lines.filter((l) => l.startsWith('::error'))).toEqual([]);
     expect(lines.filter((l) => l.startsWith('::warning'))).toHaveLength(1);
     expect(lines.at(-1)).toMatch(/^::warning title=FLAKY GetMeals \[soap11\] http_exchange::case default: attempt 1 failed, attempt 2 passed \(does not fail the run\)/);

@@ -12,6 +12,7 @@ import { documentedDifference } from '../../src/contract/binding-differences.js'
 import { effective, isSimple, namedType, rejectionFields, type SimpleType, type TypeRef } from '../../src/contract/model.js';
 import type { Exchange, Finding, HttpRequest } from '../../src/core/types.js';
 import type { Check, CheckOutcome } from '../../src/checks/types.js';
+import { appliesHere } from '../../src/checks/registry.js';
 import { binding as bindingModule } from '../../src/bindings/index.js';
 import { escapeAttr, escapeText } from '../../src/core/escape.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS, XSI_NS } from '../../src/xml/tree.js';
@@ -290,9 +291,9 @@ export const ENV: Record<'soap11' | 'soap12', string> = { soap11: SOAP11_ENV_NS,
 // ---- running one check ------------------------------------------------------------------------------
 
 
-/** The outcome of one check on a context (the check is asked whether it applies first). */
+/** The outcome of one check on a context (the registry asks whether it applies here first: its places, operations, appliesTo). */
 export function outcomeOf(check: Check, ctx: CheckContext): CheckOutcome | 'not applicable' {
-  return check.appliesTo(ctx) ? check.run(ctx) : 'not applicable';
+  return appliesHere(check, ctx) ? check.run(ctx) : 'not applicable';
 }
 
 /** The findings of one check, failing the test when it did not run. */
