@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cli, readReport, tempDir } from '../../test/support/cli.js';
-import { mdText } from '../report/markdown.js';
+import { mdText } from '../report/md-text.js';
 import { resolveRunSettings } from './config.js';
 
 describe('--list and --dry-run', () => {
