@@ -52,11 +52,11 @@ export interface AttributeDef {
   readonly required: boolean;
 }
 
-export interface ComplexType {
-  readonly kind: 'complex';
-  readonly name: string;
-  readonly section: string;
-  readonly base?: string;
+/**
+ * A complex type's content: in a ComplexType its own (an extension's fields without its base's), from
+ * effective() with its bases folded in.
+ */
+export interface EffectiveType {
   readonly fields: readonly Field[];
   readonly attributes: readonly AttributeDef[];
   /** Simple content: the element's text is of this type (MonetaryValue). */
@@ -75,6 +75,13 @@ export interface ComplexType {
    * Error, section 7.1): its other fields, required or not, may then be absent.
    */
   readonly rejection?: string;
+}
+
+export interface ComplexType extends EffectiveType {
+  readonly kind: 'complex';
+  readonly name: string;
+  readonly section: string;
+  readonly base?: string;
 }
 
 export interface EnumType {
@@ -264,16 +271,6 @@ export function complexType(name: string): ComplexType {
   return t;
 }
 
-/** A complex type's content with its bases folded in. */
-export interface EffectiveType {
-  readonly fields: readonly Field[];
-  readonly attributes: readonly AttributeDef[];
-  readonly text?: SimpleType;
-  readonly openContent?: string;
-  readonly anyAttribute?: string;
-  readonly orText?: SimpleType;
-  readonly rejection?: string;
-}
 
 const effectiveCache = new Map<string, EffectiveType>();
 

@@ -917,7 +917,8 @@ function echoPage(c: FaultContext): MockResponse {
 
 const BY_NAME = new Map(FAULTS.map((f) => [f.name, f]));
 
-export function findFault(name: string): Fault | undefined {
+/** The catalogue's fault of that name, if any (checks/soap-fault.ts findFault is another thing: the SOAP Fault in a body). */
+export function faultNamed(name: string): Fault | undefined {
   return BY_NAME.get(name);
 }
 

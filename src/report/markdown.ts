@@ -14,7 +14,7 @@ import { mdCode, mdText } from './md-text.js';
 import { latencyMatrix } from './latency.js';
 import { groupDefects, type Defect } from './defects.js';
 import {
-  bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
+  rowBindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
   verdictOf, visibleText, bookingsLine, stepText, type Counts,
 } from './model.js';
 
@@ -158,7 +158,7 @@ export function renderMarkdown(report: RunReport): string {
   const times = latencyMatrix(report);
   if (times.rows.length > 0) {
     lines.push('<details><summary>Answer times per operation × binding (median / p95)</summary>', '',
-      `| operation | ${times.bindings.map((b) => mdText(bindingLabel(b))).join(' | ')} |`, `|---|${times.bindings.map(() => '---:').join('|')}|`,
+      `| operation | ${times.bindings.map((b) => mdText(rowBindingLabel(b))).join(' | ')} |`, `|---|${times.bindings.map(() => '---:').join('|')}|`,
       ...times.rows.map((r) => `| ${mdText(r.operation)} | ${r.cells.join(' | ')} |`), '', '</details>', '');
   }
   if (report.coverage) lines.push(...coverageMarkdown(report.coverage));
@@ -181,7 +181,7 @@ export function renderMarkdown(report: RunReport): string {
   outer: for (const ds of byCell.values()) {
     const d0 = ds[0]!;
     const rows = new Set(ds.flatMap((d) => d.rows)).size;
-    const head = `#### ${mdText(d0.operation)} · ${mdText(bindingLabel(d0.binding))} (${ds.length} defect${ds.length === 1 ? '' : 's'}, ${rows} failed row${rows === 1 ? '' : 's'})`;
+    const head = `#### ${mdText(d0.operation)} · ${mdText(rowBindingLabel(d0.binding))} (${ds.length} defect${ds.length === 1 ? '' : 's'}, ${rows} failed row${rows === 1 ? '' : 's'})`;
     const mark = lines.length;
     lines.push(head, '');
     size += head.length + 2;
