@@ -120,7 +120,7 @@ function canonicalView(op: Operation, ctx: CheckContext) {
 }
 
 /** A view reading a live context (its tree) whenever asked. */
-export function viewOf(op: Operation, ctx: CheckContext): BindingView {
+export function bindingViewOf(op: Operation, ctx: CheckContext): BindingView {
   const live = canonicalView(op, ctx);
   const walked = new Map<boolean, Digests>();
   const digests = (i: boolean) => walked.get(i) ?? (walked.set(i, live.digests(i)), walked.get(i)!);
@@ -153,7 +153,7 @@ export function detachedView(op: Operation, ctx: CheckContext, reread: () => Che
 export function compareBindings(
   op: Operation, kind: CaseKind, bindings: readonly BindingId[], contexts: ReadonlyMap<BindingId, CheckContext>,
 ): EquivalenceRow[] {
-  return compareViews(op, kind, bindings, new Map([...contexts].map(([b, c]) => [b, viewOf(op, c)])));
+  return compareViews(op, kind, bindings, new Map([...contexts].map(([b, c]) => [b, bindingViewOf(op, c)])));
 }
 
 /** An ErrorType or message saying the booking was cancelled before (BookingAlreadyCancelledException, Code -2). */

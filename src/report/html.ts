@@ -17,7 +17,7 @@ import { isGeneratedCase } from '../core/rows.js';
 import { groupDefects } from './defects.js';
 import {
   rowBindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
-  truncate, verdictOf, visibleText, bookingsLine, stepText, type Column, type Counts,
+  truncate, verdictOf, visibleText, changedBookingsLine, stepText, type Column, type Counts,
 } from './model.js';
 import { HOSTILE_GROUP } from '../core/check-groups.js';
 import { rerunCommand } from './rerun.js';
@@ -421,7 +421,7 @@ function defectSection(report: RunReport): string {
 /** The valid cases answered with an in-band Error, as a table (empty when there are none). */
 /** What the run consumed of its booking pools: every booking and what each call did to it. */
 function bookingsSection(report: RunReport): string {
-  const line = bookingsLine(report);
+  const line = changedBookingsLine(report);
   if (!line || !report.bookings) return '';
   const rows = report.bookings.changed.map((c) => `<tr><td><code>${esc(c.pool)}</code></td><td><code>${esc(c.id)}</code>${c.email ? ` ${esc(c.email)}` : ''}</td>`
     + `<td>${esc(c.operation)}</td><td>${esc(c.binding)}</td><td><code>${esc(c.case)}</code>${c.step ? ` step ${c.step}` : ''}</td><td>${esc(c.outcome)}</td></tr>`).join('');

@@ -15,7 +15,7 @@ import { latencyMatrix } from './latency.js';
 import { groupDefects, type Defect } from './defects.js';
 import {
   rowBindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
-  verdictOf, visibleText, bookingsLine, stepText, type Counts,
+  verdictOf, visibleText, changedBookingsLine, stepText, type Counts,
 } from './model.js';
 
 /** GitHub rejects job summaries over 1 MiB; failure details stop well before that. */
@@ -144,7 +144,7 @@ export function renderMarkdown(report: RunReport): string {
     if (accepted.length > 100) lines.push('', `… and ${accepted.length - 100} more: see conformance.json.`);
     lines.push('');
   }
-  const bookings = bookingsLine(report);
+  const bookings = changedBookingsLine(report);
   if (bookings) lines.push(`${mdText(bookings)} (every booking and what each call did to it: conformance.json \`bookings\`).`, '');
   const noData = inBandCases(report);
   if (noData.length > 0) {

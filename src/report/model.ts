@@ -388,7 +388,7 @@ export function stepText(s: SequenceStep): string {
 }
 
 /** The bookings a run changed, per pool and outcome, for a summary line ("cancel 55 (54 accepted, 1 rejected)"). */
-export function bookingsLine(report: Pick<RunReport, 'bookings'>): string | undefined {
+export function changedBookingsLine(report: Pick<RunReport, 'bookings'>): string | undefined {
   const b = report.bookings;
   if (!b) return undefined;
   const pools = new Map<string, { ids: Set<string>; accepted: number; other: number }>();
