@@ -4,7 +4,7 @@ import { CheckContext, type CaseKind } from '../checks/context.js';
 import type { Finding } from '../core/types.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../xml/tree.js';
 import { compareBindings, compareViews, bindingViewOf, type BindingView } from './compare.js';
-import { ENTRY_BLOCK } from './canonical.js';
+import { ENTRY_BLOCK } from './entry-digest.js';
 
 const NS = DEFAULT_NAMESPACES.search;
 const BNS = DEFAULT_NAMESPACES.book;
