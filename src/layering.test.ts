@@ -1,8 +1,9 @@
 /**
  * The house's structural rules, held against the code (docs/architecture.md, "Where things live"): nothing
  * imports upward or sideways into another room of its floor (so nothing below the CLI imports it),
- * the library (src/index.ts) does not import the CLI, and no file outside src/bindings/ branches
- * on a binding id. Each rule is a pure function over sources, shown to fail on a planted violation.
+ * the library (src/index.ts) does not import the CLI, no files anywhere in src/ import one another in a
+ * circle, a name one file exports means nothing else anywhere in src/, and no file outside src/bindings/
+ * branches on a binding id. Each rule is a pure function over sources, shown to fail on a planted violation.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -66,15 +67,16 @@ function bindingBranches(files: readonly Source[]): string[] {
 }
 
 /**
- * Circles of imports among the files of one room (type imports included: a circle of types is still
- * two files that cannot be read apart), each as the files in it, shortest first. Found by depth-first
- * search over the room's own imports (Tarjan's strongly connected components).
+ * Circles of imports among the files of src/ (type imports and re-exports included: a circle of types
+ * is still two files that cannot be read apart), each as the files in it, shortest first. Found by
+ * depth-first search over the imports (Tarjan's strongly connected components), so a circle of any
+ * length is found, inside a room or across rooms.
  */
-function roomCircles(files: readonly Source[]): string[][] {
+function importCircles(files: readonly Source[]): string[][] {
   const byPath = new Map(files.map((f) => [f.path, f]));
   const edges = new Map(files.map((f) => [f.path, [...f.text.matchAll(/(?:from|import\()\s*'(\.[^']+)'/g)]
     .map((m) => resolve(dirname(f.path), m[1]!).replace(/\.js$/, '.ts'))
-    .filter((t) => byPath.has(t) && roomOf(t) === roomOf(f.path))]));
+    .filter((t) => byPath.has(t))]));
   let index = 0;
   const order = new Map<string, number>();
   const low = new Map<string, number>();
@@ -93,7 +95,61 @@ function roomCircles(files: readonly Source[]): string[][] {
     if (scc.length > 1 || (edges.get(v) ?? []).includes(v)) out.push(scc.sort());
   };
   for (const f of files) if (!order.has(f.path)) visit(f.path);
-  return out.sort((x, y) => x.length - y.length);
+  return out.sort((x, y) => x.length - y.length || x[0]!.localeCompare(y[0]!));
+}
+
+/**
+ * Circles being broken on other branches of issue 44, by file: removed by the lead when s-settings and
+ * s-registry land (cli/help.ts and the commands it describes; checks/support.ts and checks/soap-fault.ts).
+ */
+const CIRCLES_BEING_BROKEN: readonly (readonly string[])[] = [
+  ['cli/compare.ts', 'cli/diff.ts', 'cli/drift.ts', 'cli/help.ts', 'cli/merge.ts', 'cli/run.ts', 'cli/validate.ts'],
+];
+
+/** The circles, each as one line saying why it is wrong. */
+function circleMessages(files: readonly Source[], exempt: readonly (readonly string[])[] = []): string[] {
+  const known = new Set(exempt.map((c) => c.join(' ')));
+  return importCircles(files).filter((c) => !known.has(c.join(' ')))
+    .map((c) => `${c.join(' ↔ ')}: these files import one another, so none can be read, tested or moved without the others; move what they share into a file they both import`);
+}
+
+/** A top-level declaration: a function, class, type, interface, enum or const (re-exports are not one). */
+const DECLARATION = /^(export\s+)?(?:declare\s+)?(?:default\s+)?(?:async\s+)?(?:abstract\s+)?(?:function\*?|class|type|interface|enum|const|let)\s+([A-Za-z_$][\w$]*)/gm;
+
+/**
+ * Names that mean two things: a name one source file exports that another source file of src/
+ * declares too (exported or not). A reader who meets the name cannot tell which one it is; two files
+ * each keeping a private helper of the same name, neither offering it, are each read alone.
+ */
+function namesWithTwoMeanings(files: readonly Source[]): Map<string, string[]> {
+  const declared = new Map<string, { file: string; exported: boolean }[]>();
+  for (const f of files) {
+    for (const m of f.text.matchAll(DECLARATION)) {
+      const list = declared.get(m[2]!) ?? [];
+      if (!list.some((d) => d.file === relative(SRC, f.path))) list.push({ file: relative(SRC, f.path), exported: m[1] !== undefined });
+      declared.set(m[2]!, list);
+    }
+  }
+  return new Map([...declared].filter(([, ds]) => ds.length > 1 && ds.some((d) => d.exported)).map(([n, ds]) => [n, ds.map((d) => d.file).sort()]));
+}
+
+/**
+ * Names other branches of issue 44 give one meaning, in files they own: removed by the lead when
+ * s-sched and s-settings land (sched: engine/sequence-unit.ts runSequence, sequences/types.ts Verdict,
+ * engine/run.ts runConformance, which the library's runConformance keeps; settings: settings.ts
+ * updateExpectations, its copies of mock/core.ts DEFAULT_USER, DEFAULT_PASSWORD, DEFAULT_OTHER_USER
+ * and DEFAULT_OTHER_PASSWORD, its callbackOf beside plan.ts's, network-settings.ts networkFlags
+ * beside transport/curl.ts's, which engine/run.ts reads).
+ */
+const NAMES_BEING_FIXED: readonly string[] = [
+  'runSequence', 'Verdict', 'updateExpectations',
+  'runConformance', 'DEFAULT_USER', 'DEFAULT_PASSWORD', 'DEFAULT_OTHER_USER', 'DEFAULT_OTHER_PASSWORD', 'callbackOf', 'networkFlags',
+];
+
+/** Each name with two meanings, as one line saying where and why it is wrong. */
+function nameMessages(files: readonly Source[], exempt: readonly string[] = []): string[] {
+  return [...namesWithTwoMeanings(files)].filter(([n]) => !exempt.includes(n))
+    .map(([n, where]) => `${n} is declared in ${where.join(' and ')}: one name, one meaning: rename one, or import the one there is`).sort();
 }
 
 const read = (path: string): Source => ({ path, text: readFileSync(path, 'utf8') });
@@ -122,14 +178,38 @@ describe('structure', () => {
     expect(libraryCliImports(planted)).toEqual(['index.ts imports ./cli/run.js (library → cli)', 'index.ts imports ./cli/validate.js (library → cli)']);
   });
 
-  test('no circle of imports inside src/engine/ (issue 33: sequences.ts and run.ts imported each other) nor inside src/sequences/', () => {
-    const room = (name: string) => files.filter((f) => roomOf(f.path) === name);
-    expect(roomCircles(room('engine'))).toEqual([]);
-    expect(roomCircles(room('sequences'))).toEqual([]);
-    // A planted circle fails: deps.ts importing a type of run.ts, which imports deps.ts.
-    const deps = room('engine').find((f) => f.path.endsWith('/deps.ts'))!;
-    const planted = [...room('engine').filter((f) => f !== deps), { ...deps, text: `${deps.text}\nimport type { RunPlan } from './run.js';` }];
-    expect(roomCircles(planted)).toEqual([['engine/deps.ts', 'engine/other-login.ts', 'engine/run.ts', 'engine/sequence-unit.ts']]);
+  test('no circle of imports anywhere in src/ (issue 33: engine/sequences.ts and run.ts imported each other; issue 44: report/, xml/)', () => {
+    const all = [...files, read(LIBRARY)];
+    expect(circleMessages(all, CIRCLES_BEING_BROKEN)).toEqual([]);
+    // A planted circle of any length fails, with its reason: deps.ts importing a type of run.ts, which
+    // imports deps.ts through two other files.
+    const deps = all.find((f) => f.path.endsWith('engine/deps.ts'))!;
+    const planted = [...all.filter((f) => f !== deps), { ...deps, text: `${deps.text}\nimport type { RunPlan } from './run.js';` }];
+    expect(circleMessages(planted, CIRCLES_BEING_BROKEN)).toEqual([
+      'engine/deps.ts ↔ engine/other-login.ts ↔ engine/run.ts ↔ engine/sequence-unit.ts: these files import one another, so none can be read, tested or moved without the others; move what they share into a file they both import',
+    ]);
+    // And across rooms: the ground floor's model importing a report (the floors forbid it too; this rule alone still sees the circle).
+    const model = all.find((f) => f.path.endsWith('contract/model.ts'))!;
+    const across = [...all.filter((f) => f !== model), { ...model, text: `${model.text}\nimport { coverageMarkdown } from '../report/coverage.js';` }];
+    expect(importCircles(across).filter((c) => c.includes('contract/model.ts'))).toEqual([['contract/model.ts', 'report/coverage.ts']]);
+    // The exemption is exact: a file added to an exempted circle makes it a new circle, which fails.
+    expect(circleMessages(all)).toHaveLength(CIRCLES_BEING_BROKEN.length);
+  });
+
+  test('one meaning per name: a name a file of src/ exports is declared by no other file (issue 44: findFault, bindingLabel, Verdict meant two things each)', () => {
+    const all = [...files, read(LIBRARY)];
+    expect(nameMessages(all, NAMES_BEING_FIXED)).toEqual([]);
+    // The exemptions are exact: each still names two declarations (the lead removes each as its branch lands).
+    expect(NAMES_BEING_FIXED.filter((n) => !namesWithTwoMeanings(all).has(n))).toEqual([]);
+    // A planted second meaning fails, exported or not, with its reason; a re-export is not a declaration.
+    const planted = [...all,
+      { path: join(SRC, 'engine', 'planted.ts'), text: "export function faultNamed(): void {}\nexport { bindingLabel } from '../bindings/index.js';" },
+      { path: join(SRC, 'report', 'planted.ts'), text: 'type EffectiveType = string;\nconst shown = 1;' }];
+    expect(nameMessages(planted, NAMES_BEING_FIXED)).toEqual([
+      'EffectiveType is declared in contract/model.ts and report/planted.ts: one name, one meaning: rename one, or import the one there is',
+      'faultNamed is declared in engine/planted.ts and mock/faults.ts: one name, one meaning: rename one, or import the one there is',
+      'shown is declared in equivalence/compare.ts and report/planted.ts: one name, one meaning: rename one, or import the one there is',
+    ]);
   });
 
   test('no file outside src/bindings/ branches on a binding id', () => {

@@ -30,7 +30,7 @@ import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_U
 import { startRoutedMock, type RoutedMockOptions } from '../src/mock/server.js';
 import { mockBookings } from '../src/engine/bookings.js';
 import { ON_A_BOOKING_OF_ITS_OWN } from '../test/support/issue23.js';
-import { FAULTS, faultBindings, findFault, type BookingMode, type Fault } from '../src/mock/faults.js';
+import { FAULTS, faultBindings, faultNamed, type BookingMode, type Fault } from '../src/mock/faults.js';
 import { formatFindings } from '../src/report/console.js';
 import { Transport } from '../src/transport/client.js';
 import type { DocumentValidator } from '../src/checks/context.js';
@@ -455,7 +455,7 @@ describe('every fault is caught and pinpointed', () => {
   });
 
   test('the fault far down a large result: at airport[300], and found by gen-broadest when no hand-written case asks for the broadest result', async () => {
-    const fault = findFault('bad-int-in-300th-airport')!;
+    const fault = faultNamed('bad-int-in-300th-airport')!;
     const withDefault = outcomes.get(fault.name)!.report;
     // The shape walk and the comparison name the item; libxml2 names the element (its errors carry no path).
     const paths = new Map(failedRows(withDefault).map((x) => [x.check, x.findings.map((f) => f.path)]));
@@ -477,7 +477,7 @@ describe('every fault is caught and pinpointed', () => {
 
   test.for(UNDETECTABLE.map((f) => f.name))('%s: undetectable, and the run against it raises no finding (nothing is compared across bookings)', (name) => {
     const r = undetectableRuns.get(name)!;
-    const f = findFault(name)!;
+    const f = faultNamed(name)!;
     expect(failedRows(r), formatFindings(failedRows(r).slice(0, 5))).toEqual([]);
     // The fault was committed: its operation answered with data on its bindings (not a run that reached nothing).
     // (A shape row passes on data only: an answer with an in-band Error skips it.)
@@ -490,7 +490,7 @@ describe('every fault is caught and pinpointed', () => {
   // characters stored: issue 30).
   test.for(['get-utf8-as-latin1', 'soap12-truncates-long-strings'])('%s: found by the write→read sequence and by the write\'s answer, the write named', (name) => {
     const rows = failedRows(outcomes.get(name)!.report);
-    const f = findFault(name)!;
+    const f = faultNamed(name)!;
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.some((r) => r.case === 'seq-write-read' && r.findings.some((x) => x.code === 'write_not_read_back')), 'the sequence').toBe(true);
     for (const r of rows) {

@@ -19,7 +19,7 @@ interface SoapVersion {
   fault(code: 'client' | 'server' | 'version', reason: string): string;
 }
 
-const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
+const XMLSCHEMA_NS = 'http://www.w3.org/2001/XMLSchema';
 const SOAP_HTTP_TRANSPORT = 'http://schemas.xmlsoap.org/soap/http';
 
 const SOAP11: SoapVersion = {
@@ -54,7 +54,7 @@ function envelopeOf(v: SoapVersion, form: DocumentForm, inner: string, wrapper?:
   const e = form.envelopePrefix;
   const nl = form.indent ? form.newline : '';
   const ind = (n: number) => form.indent.repeat(n);
-  const xsi = form.xsiAt === 'envelope' ? ` xmlns:${form.xsiPrefix}="${XSI_NS}"${form === REFERENCE ? ` xmlns:xsd="${XSD_NS}"` : ''}` : '';
+  const xsi = form.xsiAt === 'envelope' ? ` xmlns:${form.xsiPrefix}="${XSI_NS}"${form === REFERENCE ? ` xmlns:xsd="${XMLSCHEMA_NS}"` : ''}` : '';
   let envDecl = '';
   let body = inner;
   if (wrapper) {

@@ -16,7 +16,7 @@
 import { UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
 import type { CheckContext } from './context.js';
-import { compactFindings, finding, LEAST_SEVERE, type Check, type CheckOutcome, type Place, type Severity } from './types.js';
+import { compactFindings, finding, LEAST_SEVERE, type Check, type CheckOutcome, type Place, type CheckSeverity } from './types.js';
 import { statusCode } from './status-code.js';
 import { contentType } from './content-type.js';
 import { xmlWellformed } from './xml-wellformed.js';
@@ -73,12 +73,12 @@ export const DOCUMENT_CHECKS: readonly Check[] = checksPlacedOn('document');
  * a case not run and no usable answer are the worst; a sequence's wrong state comes among the
  * unreadable answers and the refusals; the bindings answering apart among the departures.
  */
-export const ROW_SEVERITY: Readonly<Record<string, Severity>> = {
+export const ROW_SEVERITY: Readonly<Record<string, CheckSeverity>> = {
   [NOT_RUN_CHECK]: 10, [EXCHANGE_CHECK]: 20, [SEQUENCE_CHECK]: 70, [EQUIVALENCE_CHECK]: 130, [DRIFT_CHECK]: LEAST_SEVERE,
 };
 
 /** The severity of a row's check (a check's, or a row's of another kind); LEAST_SEVERE for a name the registry does not know. */
-export function severityOf(check: string): Severity {
+export function severityOf(check: string): CheckSeverity {
   return CHECKS.find((c) => c.name === check)?.severity ?? ROW_SEVERITY[check] ?? LEAST_SEVERE;
 }
 

@@ -39,10 +39,10 @@ export type Place = CaseKind | 'every-exchange' | 'answered-with-data' | 'docume
  * schema or the other bindings; then the details). GitHub's annotations list the defects in this
  * order (src/report/github.ts); the rows that are not checks have theirs in ./registry.ts ROW_SEVERITY.
  */
-export type Severity = number;
+export type CheckSeverity = number;
 
 /** The severity of a row ranked after every other (and of a row the registry does not know). */
-export const LEAST_SEVERE: Severity = 1000;
+export const LEAST_SEVERE: CheckSeverity = 1000;
 
 export interface Check {
   /** Stable snake_case name, used in reports and to switch checks on and off. */
@@ -51,7 +51,7 @@ export interface Check {
   readonly description: string;
   /** Where it applies: the registry asks the check only within these places (then its appliesTo). */
   readonly places: readonly Place[];
-  readonly severity: Severity;
+  readonly severity: CheckSeverity;
   /** The operations it judges (by name), when not all: the registry asks it on no other. */
   readonly operations?: (operation: string) => boolean;
   /**

@@ -28,7 +28,7 @@ import { caseUnit, skipReason, withBookings, type RunPlan } from '../engine/plan
 import { TOOL } from '../core/version.js';
 import { DOCUMENTED, ELEMENT, NIL, type Entry } from '../equivalence/canonical.js';
 import { acceptance, canonicalResult, firstDifferingPath, shown, valueIn } from '../equivalence/compare.js';
-import { mdCode, mdText } from '../report/markdown.js';
+import { mdCode, mdText } from '../report/md-text.js';
 import { consoleText } from '../report/model.js';
 import { reportDirProblem } from '../report/paths.js';
 import { SecretGuard } from '../report/secrets.js';

@@ -27,7 +27,7 @@ import { Transport } from '../transport/client.js';
 import { networkSecrets } from '../transport/proxy.js';
 import { makeRedactor } from '../core/redact.js';
 import { EXIT_UNREACHABLE } from '../core/verdict.js';
-import { stopDiagnosis } from '../engine/diagnose.js';
+import { stopDiagnosis } from '../engine/stop-diagnosis.js';
 import { helpText, parseFlags } from './config.js';
 import { DRIFT_HELP } from './help.js';
 import type { CommandIO } from './run.js';

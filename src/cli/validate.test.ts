@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { requestAt } from '../bindings/endpoint.js';
 import { DEFAULT_NAMESPACES, findOperation } from '../contract/catalogue.js';
 import { loadFixtureCases } from '../engine/cases.js';
-import { faultBindings, FAULTS, findFault } from '../mock/faults.js';
+import { faultBindings, FAULTS, faultNamed } from '../mock/faults.js';
 import { startMock } from '../mock/index.js';
 import { validParams } from '../../test/support/mock.js';
 import { cli, tempDir } from '../../test/support/cli.js';
@@ -138,7 +138,7 @@ describe('validate: the real service is the referee', () => {
   });
 
   test.for(DOCUMENT_FAULTS.map((f) => [f.name] as const))('still invalid: %s', async ([name]) => {
-    const fault = findFault(name)!;
+    const fault = faultNamed(name)!;
     const op = findOperation(fault.operation)!;
     // Stateless: one booking on each binding in turn, each a first call (a second cancellation is "already cancelled").
     const mock = await startMock({ faults: [name], stateless: true });

@@ -9,13 +9,13 @@ import type { BindingId } from './catalogue.js';
  * What a binding must put at the place: the nil marker, or content (present, not nil, holding text
  * or child elements: "contains child text (string)" reads both ways, and both are accepted).
  */
-export type Expectation = 'nil' | 'content';
+export type PlaceForm = 'nil' | 'content';
 
 export interface BindingDifference {
   readonly operation: string;
   /** Local names from the result element down, without indexes. */
   readonly path: string;
-  readonly expect: Readonly<Record<BindingId, Expectation>>;
+  readonly expect: Readonly<Record<BindingId, PlaceForm>>;
   /** The contract's words. */
   readonly source: string;
 }

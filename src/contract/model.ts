@@ -52,11 +52,11 @@ export interface AttributeDef {
   readonly required: boolean;
 }
 
-export interface ComplexType {
-  readonly kind: 'complex';
-  readonly name: string;
-  readonly section: string;
-  readonly base?: string;
+/**
+ * A complex type's content: in a ComplexType its own (an extension's fields without its base's), from
+ * effective() with its bases folded in.
+ */
+export interface EffectiveType {
   readonly fields: readonly Field[];
   readonly attributes: readonly AttributeDef[];
   /** Simple content: the element's text is of this type (MonetaryValue). */
@@ -75,6 +75,13 @@ export interface ComplexType {
    * Error, section 7.1): its other fields, required or not, may then be absent.
    */
   readonly rejection?: string;
+}
+
+export interface ComplexType extends EffectiveType {
+  readonly kind: 'complex';
+  readonly name: string;
+  readonly section: string;
+  readonly base?: string;
 }
 
 export interface EnumType {
@@ -106,7 +113,7 @@ const many = (name: string, type: TypeRef): ElementField => opt(name, type, { ma
 const list = (name: string, item: string, type: TypeRef, min: 0 | 1 = 0): ElementField =>
   ({ kind: 'element', name, type: 'list', min, max: 1, nillable: false, list: { item, type } });
 const open = (note: string): OpenField => ({ kind: 'open', note });
-const attr = (name: string, type: SimpleType, required: boolean): AttributeDef => ({ name, type, required });
+const attributeDef = (name: string, type: SimpleType, required: boolean): AttributeDef => ({ name, type, required });
 
 function complex(
   name: string, section: string, fields: Field[], more: Partial<Omit<ComplexType, 'kind' | 'name' | 'section' | 'fields'>> = {},
@@ -124,18 +131,18 @@ const TYPES: NamedType[] = [
   // ErrorAttributes list of key/value items whose form is not shown, then the result's own fields.
   complex('BaseResult', '2.1', [opt('Error', 'ErrorObject'), opt('ErrorAttributes', 'anyType')], { rejection: 'Error' }),
   complex('ErrorObject', '2.1', [opt('ErrorType', 'string'), opt('Message', 'string')]),
-  complex('MonetaryValue', '2.1', [], { text: 'decimal', attributes: [attr('currency', 'string', false)] }),
-  complex('MonetaryValueWithPaymentMethods', '2.1', [], { base: 'MonetaryValue', attributes: [attr('paymentMethods', 'intList', true)] }),
+  complex('MonetaryValue', '2.1', [], { text: 'decimal', attributes: [attributeDef('currency', 'string', false)] }),
+  complex('MonetaryValueWithPaymentMethods', '2.1', [], { base: 'MonetaryValue', attributes: [attributeDef('paymentMethods', 'intList', true)] }),
   complex('CalendarNote', '2.1', [opt('text', 'string')],
-    { attributes: [attr('start_date', 'dateTime', true), attr('end_date', 'dateTime', true)] }),
+    { attributes: [attributeDef('start_date', 'dateTime', true), attributeDef('end_date', 'dateTime', true)] }),
   complex('PercentageCancellationPolicy', '2.1', [nil('deadline', 'int'), req('percentage', 'decimal')]),
   complex('StaticPercentageCancellationPolicy', '2.1', [opt('text', 'string')], { base: 'PercentageCancellationPolicy' }),
   complex('CoordinatePair', '2.1', [nil('latitude', 'double'), nil('longitude', 'double')]),
-  complex('Code', '2.1', [], { attributes: [attr('type', 'string', false), attr('value', 'string', false)] }),
-  complex('Image', '2.1', [], { attributes: ['url', 'height', 'width'].map((n) => attr(n, 'string', false)) }),
-  complex('Feature', '2.1', [], { attributes: [attr('id', 'int', true)] }),
-  complex('FeatureWithName', '2.1', [], { base: 'Feature', attributes: [attr('name', 'string', false)] }),
-  complex('Theme', '2.1', [], { attributes: [attr('id', 'int', true), attr('name', 'string', false), attr('image', 'string', false)] }),
+  complex('Code', '2.1', [], { attributes: [attributeDef('type', 'string', false), attributeDef('value', 'string', false)] }),
+  complex('Image', '2.1', [], { attributes: ['url', 'height', 'width'].map((n) => attributeDef(n, 'string', false)) }),
+  complex('Feature', '2.1', [], { attributes: [attributeDef('id', 'int', true)] }),
+  complex('FeatureWithName', '2.1', [], { base: 'Feature', attributes: [attributeDef('name', 'string', false)] }),
+  complex('Theme', '2.1', [], { attributes: [attributeDef('id', 'int', true), attributeDef('name', 'string', false), attributeDef('image', 'string', false)] }),
 
   // 2.2 Room types and rooms
   complex('RoomType', '2.2', [req('id', 'int'), opt('name', 'string'), req('sharedRoom', 'int'), nil('sharedFacilities', 'int')]),
@@ -155,16 +162,16 @@ const TYPES: NamedType[] = [
   complex('Discount', '2.2', [req('typeId', 'int'), list('amounts', 'amount', 'MonetaryValueWithPaymentMethods')]),
   complex('StaticRoomMeal', '2.2', [opt('name', 'string'), nil('labelText', 'string')], { base: 'RoomMeal' }),
   complex('StaticRoomMealWithTaxes', '2.2', [list('taxes', 'tax', 'MonetaryValue')], { base: 'StaticRoomMeal' }),
-  complex('RoomPaymentMethod', '2.2', [many('property', 'PaymentMethodProperty')], { attributes: [attr('id', 'int', true)] }),
-  complex('PaymentMethodProperty', '2.2', [], { attributes: [attr('key', 'string', true), attr('value', 'string', true)] }),
-  complex('StaticPaymentMethod', '2.2', [], { base: 'RoomPaymentMethod', attributes: [attr('name', 'string', true)] }),
+  complex('RoomPaymentMethod', '2.2', [many('property', 'PaymentMethodProperty')], { attributes: [attributeDef('id', 'int', true)] }),
+  complex('PaymentMethodProperty', '2.2', [], { attributes: [attributeDef('key', 'string', true), attributeDef('value', 'string', true)] }),
+  complex('StaticPaymentMethod', '2.2', [], { base: 'RoomPaymentMethod', attributes: [attributeDef('name', 'string', true)] }),
 
   // 2.3 Hotels
   complex('Hotel', '2.3', [
     req('hotel.id', 'int'), req('destination_id', 'int'), req('resort_id', 'int'), req('transfer', 'int'),
     list('roomtypes', 'roomtype', 'RoomTypeWithRooms'), opt('review', 'ReviewValues'), list('notes', 'note', 'CalendarNote'),
     nil('distance', 'double'), list('codes', 'code', 'Code'),
-  ], { attributes: [attr('isPrioritized', 'boolean', false)] }),
+  ], { attributes: [attributeDef('isPrioritized', 'boolean', false)] }),
   complex('ReviewValues', '2.3', [req('rating', 'decimal'), req('pricevalue', 'decimal'), req('count', 'int'), req('recommendCount', 'int')]),
   enumType('AccommodationType', '2.3', ['Hotel', 'Apartment', 'Villa']),
   complex('StaticHotel', '2.3', [
@@ -174,7 +181,7 @@ const TYPES: NamedType[] = [
     list('themes', 'theme', 'Theme'), list('images', 'image', 'HotelImage'), list('features', 'feature', 'FeatureWithName'),
     opt('coordinates', 'CoordinatePair'), list('distanceTypes', 'distanceType', 'HotelDistanceType'), req('isBestBuy', 'boolean'),
   ], { base: 'Hotel' }),
-  complex('HotelImage', '2.3', [opt('fullSizeImage', 'Image'), opt('smallImage', 'Image')], { attributes: [attr('id', 'int', true)] }),
+  complex('HotelImage', '2.3', [opt('fullSizeImage', 'Image'), opt('smallImage', 'Image')], { attributes: [attributeDef('id', 'int', true)] }),
   complex('HotelDistanceType', '2.3', [req('hotelDistanceTypeId', 'int'), opt('description', 'string'), list('distances', 'distance', 'HotelDistance')]),
   complex('HotelDistance', '2.3', [req('distanceInMeters', 'decimal'), nil('placeName', 'string'), nil('coordinates', 'CoordinatePair')]),
   complex('SearchResult', '2.3', [list('hotels', 'hotel', 'Hotel')], { base: 'BaseResult' }),
@@ -191,7 +198,7 @@ const TYPES: NamedType[] = [
   // A price (decimal text with a currency) or, beyond the price type, anything: the real service
   // writes direction, startHour, endHour and prices/price elements. Text, when not blank, is a decimal.
   complex('TransferRate', '2.4', [], {
-    text: 'decimal', attributes: [attr('currency', 'string', false)],
+    text: 'decimal', attributes: [attributeDef('currency', 'string', false)],
     anyAttribute: 'Fields of a TransferRate beyond the price type: not shown.',
     openContent: 'Fields of a TransferRate beyond the price type: not shown (element children allowed; text, when not blank, is a decimal).',
   }),
@@ -211,11 +218,11 @@ const TYPES: NamedType[] = [
   ]),
   complex('CancelBookingResult', '2.5', [req('Code', 'int'), many('CancellationPaymentMethod', 'CancellationPaymentMethod')], { base: 'BaseResult' }),
   complex('CancellationPaymentMethod', '2.5', [many('cancellationfee', 'CancellationFee'), many('cancellation', 'Cancellation')],
-    { attributes: [attr('id', 'int', true), attr('name', 'string', false)] }),
+    { attributes: [attributeDef('id', 'int', true), attributeDef('name', 'string', false)] }),
   complex('CancellationFee', '2.5', [], {
-    attributes: [attr('currency', 'string', false)], openContent: 'Numeric content of a cancellationfee element: not shown.',
+    attributes: [attributeDef('currency', 'string', false)], openContent: 'Numeric content of a cancellationfee element: not shown.',
   }),
-  complex('Cancellation', '2.5', [nil('activecancellationpolicy', 'ActiveCancellationPolicy')], { attributes: [attr('type', 'string', false)] }),
+  complex('Cancellation', '2.5', [nil('activecancellationpolicy', 'ActiveCancellationPolicy')], { attributes: [attributeDef('type', 'string', false)] }),
   // "contains child text (string)" (GET/POST) reads two ways, both accepted: text content, or child
   // elements as the real service writes them (a StaticPercentageCancellationPolicy: deadline,
   // percentage, text). Which binding must hold what is the documented binding difference.
@@ -234,12 +241,12 @@ const TYPES: NamedType[] = [
   complex('Language', '2.6', [opt('isoCode', 'string'), opt('name', 'string')]),
   complex('GetHotelNoteTypesResult', '2.6', [list('noteTypes', 'noteType', 'NoteType')], { base: 'BaseResult' }),
   complex('GetRoomNoteTypesResult', '2.6', [list('noteTypes', 'noteType', 'NoteType')], { base: 'BaseResult' }),
-  complex('NoteType', '2.6', [], { attributes: [attr('id', 'int', true), attr('text', 'string', false)] }),
+  complex('NoteType', '2.6', [], { attributes: [attributeDef('id', 'int', true), attributeDef('text', 'string', false)] }),
   complex('GetThemesResult', '2.6', [list('themes', 'theme', 'Theme')], { base: 'BaseResult' }),
   complex('GetFeaturesResult', '2.6', [list('features', 'feature', 'ReferenceFeature')], { base: 'BaseResult' }),
   // Section 2.6 names the name attribute; the real service also writes section 2.1's Feature id
   // (FeatureWithName): both readings are accepted.
-  complex('ReferenceFeature', '2.6', [], { attributes: [attr('id', 'int', false), attr('name', 'string', false)] }),
+  complex('ReferenceFeature', '2.6', [], { attributes: [attributeDef('id', 'int', false), attributeDef('name', 'string', false)] }),
 ];
 
 /** Not-shown notes attached to anyType fields, quoted in the schema documentation. */
@@ -264,16 +271,6 @@ export function complexType(name: string): ComplexType {
   return t;
 }
 
-/** A complex type's content with its bases folded in. */
-export interface EffectiveType {
-  readonly fields: readonly Field[];
-  readonly attributes: readonly AttributeDef[];
-  readonly text?: SimpleType;
-  readonly openContent?: string;
-  readonly anyAttribute?: string;
-  readonly orText?: SimpleType;
-  readonly rejection?: string;
-}
 
 const effectiveCache = new Map<string, EffectiveType>();
 

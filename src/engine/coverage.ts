@@ -24,20 +24,20 @@ import type { Params } from '../bindings/types.js';
 import type { RunPlan } from './plan.js';
 import { coverageReportOf, percentOf } from '../report/coverage.js';
 
-const PRESENT = 1;
-const NIL = 2;
-const EMPTY = 4;
-const ABSENT = 8;
-const FORMS: readonly [AnswerForm, number][] = [['nil', NIL], ['empty', EMPTY], ['absent', ABSENT]];
+const PRESENT_FORM = 1;
+const NIL_FORM = 2;
+const EMPTY_FORM = 4;
+const ABSENT_FORM = 8;
+const FORMS: readonly [AnswerForm, number][] = [['nil', NIL_FORM], ['empty', EMPTY_FORM], ['absent', ABSENT_FORM]];
 
-/** One path of an operation's answer model, and the bits it can show (PRESENT and the forms the model allows). */
+/** One path of an operation's answer model, and the bits it can show (PRESENT_FORM and the forms the model allows). */
 interface ModelPath {
   readonly path: string;
   readonly mask: number;
 }
 
 /** Deeper than any type of the model: a guard, should the model ever become recursive. */
-const MAX_DEPTH = 24;
+const MAX_MODEL_DEPTH = 24;
 const pathsCache = new Map<string, readonly ModelPath[]>();
 
 /** The paths of an operation's answer model, in document order (docs/coverage.md names them). */
@@ -47,18 +47,18 @@ export function answerPaths(op: Pick<Operation, 'name' | 'resultElement' | 'resu
   if (cached) return cached;
   const out: ModelPath[] = [];
   const walk = (path: string, type: TypeRef, depth: number) => {
-    if (depth > MAX_DEPTH || !isComplex(type)) return;
+    if (depth > MAX_MODEL_DEPTH || !isComplex(type)) return;
     const e = effective(type);
-    for (const a of e.attributes) out.push({ path: `${path}/@${a.name}`, mask: PRESENT | (a.required ? 0 : ABSENT) });
+    for (const a of e.attributes) out.push({ path: `${path}/@${a.name}`, mask: PRESENT_FORM | (a.required ? 0 : ABSENT_FORM) });
     if (e.openContent !== undefined || e.text !== undefined) return;
     // A required field left out of a result carrying Error (an in-band rejection) is no form of it: only optional fields may be absent.
     for (const f of e.fields) {
       if (f.kind !== 'element') continue;
       const p = `${path}/${f.name}`;
-      out.push({ path: p, mask: PRESENT | formsOf(f) });
+      out.push({ path: p, mask: PRESENT_FORM | formsOf(f) });
       if (f.list) {
         const ip = `${p}/${f.list.item}`;
-        out.push({ path: ip, mask: PRESENT });
+        out.push({ path: ip, mask: PRESENT_FORM });
         walk(ip, f.list.type, depth + 1);
       } else {
         walk(p, f.type, depth + 1);
@@ -66,7 +66,7 @@ export function answerPaths(op: Pick<Operation, 'name' | 'resultElement' | 'resu
     }
   };
   const root = `/${op.resultElement}`;
-  out.push({ path: root, mask: PRESENT | (op.resultNillable ? NIL : 0) });
+  out.push({ path: root, mask: PRESENT_FORM | (op.resultNillable ? NIL_FORM : 0) });
   walk(root, op.resultType, 0);
   pathsCache.set(key, out);
   return out;
@@ -78,7 +78,7 @@ function isComplex(t: TypeRef): boolean {
 
 /** The forms besides a value the model allows a field: absent where optional, nil where nillable, empty for a list or a string. */
 function formsOf(f: ElementField): number {
-  return (f.min === 0 ? ABSENT : 0) | (f.nillable ? NIL : 0) | (f.list || f.type === 'string' ? EMPTY : 0);
+  return (f.min === 0 ? ABSENT_FORM : 0) | (f.nillable ? NIL_FORM : 0) | (f.list || f.type === 'string' ? EMPTY_FORM : 0);
 }
 
 /** The values of the model's enumeration a parameter is named after (bookingType: BookingType), if any. */
@@ -233,15 +233,15 @@ function layoutOf(c: Cell, path: string, type: string): Layout {
 
 /** Walk one element of the answer (path number `i`) with its model type, marking what it holds (mirrors answerPaths). */
 function visit(c: Cell, ns: string, el: XElement, type: TypeRef, path: string, i: number, depth: number): void {
-  c.mark(i, PRESENT);
+  c.mark(i, PRESENT_FORM);
   if (isNil(el)) {
-    c.mark(i, NIL);
+    c.mark(i, NIL_FORM);
     return;
   }
-  if (type === 'string' && el.children.length === 0 && isBlank(el.text)) c.mark(i, EMPTY);
-  if (depth > MAX_DEPTH || !isComplex(type)) return;
+  if (type === 'string' && el.children.length === 0 && isBlank(el.text)) c.mark(i, EMPTY_FORM);
+  if (depth > MAX_MODEL_DEPTH || !isComplex(type)) return;
   const l = layoutOf(c, path, type);
-  for (const a of l.attributes) c.mark(a.i, el.attrs.some((x) => x.ns === '' && x.local === a.name) ? PRESENT : ABSENT);
+  for (const a of l.attributes) c.mark(a.i, el.attrs.some((x) => x.ns === '' && x.local === a.name) ? PRESENT_FORM : ABSENT_FORM);
   if (l.noFields) return;
   const held = new Uint8Array(l.fields.length);
   for (const k of el.children) {
@@ -255,9 +255,9 @@ function visit(c: Cell, ns: string, el: XElement, type: TypeRef, path: string, i
       visit(c, ns, k, f.type, field.path, field.i, depth + 1);
       continue;
     }
-    c.mark(field.i, PRESENT);
+    c.mark(field.i, PRESENT_FORM);
     if (isNil(k)) {
-      c.mark(field.i, NIL);
+      c.mark(field.i, NIL_FORM);
       continue;
     }
     const { item, type: itemType } = f.list;
@@ -267,9 +267,9 @@ function visit(c: Cell, ns: string, el: XElement, type: TypeRef, path: string, i
       n++;
       visit(c, ns, it, itemType, field.itemPath!, field.itemI!, depth + 1);
     }
-    if (n === 0) c.mark(field.i, EMPTY);
+    if (n === 0) c.mark(field.i, EMPTY_FORM);
   }
-  for (let k = 0; k < held.length; k++) if (!held[k]) c.mark(l.fields[k]!.i, ABSENT);
+  for (let k = 0; k < held.length; k++) if (!held[k]) c.mark(l.fields[k]!.i, ABSENT_FORM);
 }
 
 function cellReport(c: Cell): CoverageCell {
@@ -278,7 +278,7 @@ function cellReport(c: Cell): CoverageCell {
   let seen = 0;
   c.paths.forEach(({ path, mask }, i) => {
     const bits = c.bits[i]!;
-    const held = (bits & PRESENT) !== 0;
+    const held = (bits & PRESENT_FORM) !== 0;
     if (held) seen++; else neverSeen.push(path);
     const forms = Object.fromEntries(FORMS.filter(([, bit]) => mask & bit).map(([name, bit]) => [name, (bits & bit) !== 0]));
     paths.push({ path, seen: held, ...(Object.keys(forms).length ? { forms } : {}) });

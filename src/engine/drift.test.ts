@@ -18,7 +18,8 @@ import { serviceWsdl } from '../schema/wsdl.js';
 import { Transport } from '../transport/client.js';
 import { main } from '../cli/main.js';
 import { serveXml } from '../../test/support/network.js';
-import { DRIFT_CHECK, preflight } from './diagnose.js';
+import { DRIFT_CHECK } from '../core/rows.js';
+import { preflight } from './preflight.js';
 import { resolveRunSettingsFlags } from './settings.js';
 
 const target = (url: string): Target => ({

@@ -16,7 +16,7 @@ import { readJsonFile } from '../core/json-file.js';
 import { findOperation, OPERATIONS } from '../contract/catalogue.js';
 import { CHECK_NAMES } from '../checks/registry.js';
 import { ConfigError } from '../core/errors.js';
-import type { ExpectationsSummary, ResultRow, RunReport } from '../core/types.js';
+import type { Expectation, ExpectationsSummary, ResultRow, RunReport } from '../core/types.js';
 import { validateJson } from '../schema/json.js';
 import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, LATENCY_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
 import { summarise } from './rows.js';
@@ -32,17 +32,6 @@ export const EXPECTATIONS_CHECK = 'expectations';
 /** Reason written for entries --update-expectations adds. */
 export const TODO_REASON = 'TODO: explain';
 export const EXPECTATIONS_SCHEMA_URL = new URL('../../schemas/expectations.schema.json', import.meta.url);
-
-export interface Expectation {
-  readonly operation: string;
-  readonly binding: string;
-  readonly check: string;
-  readonly case?: string;
-  /** Only this kind of defect (a finding's code): a row failing with another kind stays failed. */
-  readonly code?: string;
-  readonly reason: string;
-  readonly expires?: string;
-}
 
 export interface ExpectationsFile {
   readonly $schema?: string;

@@ -5,7 +5,7 @@ import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS } from '../contract/catalog
 import { requestFor } from '../bindings/endpoint.js';
 import { loadFixtureCases } from './cases.js';
 import { planUnits, type RunPlan } from './plan.js';
-import { arbitraryOf, broadestCase, coverageCases, DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANGUAGES, generatedCases, isGeneratedCase, languagesToSend, paramsKey, poolOf } from './generate.js';
+import { arbitraryOf, broadestCase, coverageCases, DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANGUAGES, generatedCases, isGeneratedCase, languagesToSend, paramsKey, boundaryValuesOf } from './generate.js';
 
 const g = (o: Partial<{ seed: number; examples: number; languages: readonly string[] }> = {}) =>
   ({ seed: DEFAULT_SEED, examples: DEFAULT_EXAMPLES, languages: FIXED_LANGUAGES, ...o });
@@ -41,20 +41,20 @@ describe('generated cases', () => {
         for (const p of o.params) {
           if (p.name === 'userName' || p.name === 'password' || p.name === 'language' || !p.required) continue;
           const sent = new Set(cs.map((c) => c.params[p.name]));
-          for (const v of poolOf(p)) expect(sent.has(v), `${o.name}.${p.name} = ${JSON.stringify(v)} (seed ${seed})`).toBe(true);
+          for (const v of boundaryValuesOf(p)) expect(sent.has(v), `${o.name}.${p.name} = ${JSON.stringify(v)} (seed ${seed})`).toBe(true);
         }
       }
     }), { numRuns: 50 });
   });
 
   test('the pools hold what the issue names: delimiters, non-ASCII beyond the BMP, > 255 characters, padding, 0, int edges, 29 February, late evening', () => {
-    const str = poolOf({ name: 'text', type: 'string', required: true }).join('');
+    const str = boundaryValuesOf({ name: 'text', type: 'string', required: true }).join('');
     for (const c of ['+', '&', '=', '%', '#', '<', '"', '\'', ' ', 'ü', '😀']) expect(str).toContain(c);
-    expect(poolOf({ name: 'text', type: 'string', required: true }).some((s) => s.length > 255 && s.startsWith(' ') && s.endsWith(' '))).toBe(true);
-    expect(poolOf({ name: 'text', type: 'string', required: true })).toContain('');
-    expect(poolOf({ name: 'bookingID', type: 'string', required: true })).toContain('0');
-    expect(poolOf({ name: 'roomId', type: 'int', required: true })).toEqual(expect.arrayContaining(['0', '2147483647', '-2147483648', '-01']));
-    const dates = poolOf({ name: 'checkInDate', type: 'dateTime', required: true });
+    expect(boundaryValuesOf({ name: 'text', type: 'string', required: true }).some((s) => s.length > 255 && s.startsWith(' ') && s.endsWith(' '))).toBe(true);
+    expect(boundaryValuesOf({ name: 'text', type: 'string', required: true })).toContain('');
+    expect(boundaryValuesOf({ name: 'bookingID', type: 'string', required: true })).toContain('0');
+    expect(boundaryValuesOf({ name: 'roomId', type: 'int', required: true })).toEqual(expect.arrayContaining(['0', '2147483647', '-2147483648', '-01']));
+    const dates = boundaryValuesOf({ name: 'checkInDate', type: 'dateTime', required: true });
     expect(dates.some((d) => d.includes('-02-29T'))).toBe(true);
     expect(dates.some((d) => /T23:59:\d\d$/.test(d))).toBe(true); // late, no zone
     expect(dates.some((d) => /T23:\d\d:\d\d[+-]/.test(d))).toBe(true); // late, with a zone
@@ -164,7 +164,7 @@ describe('coverage cases: every language and every pool value, whatever the seed
         for (const p of o.params.filter((x) => x.name !== 'userName' && x.name !== 'password' && x.name !== 'language')) {
           // A blank id of an operation that uses its booking up goes through the id-probe sequence (src/sequences/id-probe.ts).
           const sent = new Set([...mine.map((u) => u.params[p.name]), ...mine.flatMap((u) => u.sequence?.probes ?? []).map((x) => x.params[p.name])]);
-          for (const v of poolOf(p)) expect(sent.has(v), `${o.name}.${p.name} = ${JSON.stringify(v)} (seed ${seed}, ${examples} examples)`).toBe(true);
+          for (const v of boundaryValuesOf(p)) expect(sent.has(v), `${o.name}.${p.name} = ${JSON.stringify(v)} (seed ${seed}, ${examples} examples)`).toBe(true);
         }
       }
     }), { numRuns: 12 });
@@ -186,9 +186,9 @@ describe('coverage cases: every language and every pool value, whatever the seed
   });
 
   test('list-like parameters get an inner space, a comma and a "+"; a space travels as "+" in the GET query and the POST form, a "+" as %2B', () => {
-    const pool = poolOf({ name: 'currencies', type: 'string', required: false });
+    const pool = boundaryValuesOf({ name: 'currencies', type: 'string', required: false });
     expect(pool).toEqual(expect.arrayContaining(['EUR,SEK', 'EUR, SEK', 'EUR+SEK']));
-    expect(poolOf({ name: 'airports', type: 'string', required: false })).toEqual(expect.arrayContaining(['a,b', 'a, b', 'a+b', 'a b']));
+    expect(boundaryValuesOf({ name: 'airports', type: 'string', required: false })).toEqual(expect.arrayContaining(['a,b', 'a, b', 'a+b', 'a b']));
     const o = op('SearchTransfers');
     const get = requestFor(target, o, 'get', { currencies: 'EUR, SEK' });
     expect(new URL(get.url).search).toMatch(/currencies=EUR%2C(\+|%20)SEK/);

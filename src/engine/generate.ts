@@ -92,7 +92,7 @@ const isListLike = (p: Param) => p.type === 'string' && /[^s]s$/.test(p.name);
 const LIST_POOL: readonly string[] = ['a,b', 'a, b', 'a+b', 'a b', ''];
 
 /** The boundary pool of a parameter (its type, its name's domain). */
-export function poolOf(p: Param): readonly string[] {
+export function boundaryValuesOf(p: Param): readonly string[] {
   const named = NAMED_POOLS[p.name];
   if (named) return named;
   if (INT_LIKE.has(p.name)) return ['0', '-1', '2147483647', '12345'];
@@ -125,7 +125,7 @@ const dateTimeArb: fc.Arbitrary<string> = fc.record({
 
 /** The fast-check arbitrary of a parameter: its pool, or a value of its type biased to edges. */
 export function arbitraryOf(p: Param): fc.Arbitrary<string> {
-  const pool = fc.constantFrom(...poolOf(p));
+  const pool = fc.constantFrom(...boundaryValuesOf(p));
   let random: fc.Arbitrary<string>;
   if (INT_LIKE.has(p.name) || p.type === 'int') {
     random = fc.integer({ min: -2147483648, max: 2147483647 }).map(String); // fast-check biases to 0, ±1, min and max
@@ -172,7 +172,7 @@ const KIND_OF: ReadonlyMap<string, string> = new Map([
  */
 export function idKinds(op: Operation, idParam: string): IdKind[] {
   const id = op.params.find((p) => p.name === idParam);
-  const ids = id ? poolOf(id).map((value) => ({ kind: KIND_OF.get(value) ?? JSON.stringify(value), param: idParam, value })) : [];
+  const ids = id ? boundaryValuesOf(id).map((value) => ({ kind: KIND_OF.get(value) ?? JSON.stringify(value), param: idParam, value })) : [];
   const email = op.params.some((p) => p.name === 'email')
     ? [{ kind: 'email beyond ASCII', param: 'email', value: NAMED_POOLS.email!.find((v) => /[^\u0000-\u007f]/.test(v))! }, { kind: 'empty email', param: 'email', value: '' }] : [];
   return [...ids, ...email];
@@ -240,7 +240,7 @@ export function generatedCases(op: Operation, g: Pick<Generation, 'seed' | 'exam
         if (state === 0) return;
         if (state === 1) { set[p.name] = ''; return; }
       }
-      const pool = poolOf(p);
+      const pool = boundaryValuesOf(p);
       set[p.name] = i < pool.length ? pool[(i + k + rotation) % pool.length]! : draws[k]![i]!;
     });
     const inn = set.checkInDate;
@@ -279,7 +279,7 @@ export function coverageCases(op: Operation, g: Pick<Generation, 'examples' | 'l
   const languages = languagesToSend(g);
   for (const p of generatedParams(op)) {
     const base = (handWritten.find((c) => c.params[p.name] !== undefined) ?? handWritten[0])?.params ?? {};
-    const values = p.name === 'language' ? languages : poolOf(p);
+    const values = p.name === 'language' ? languages : boundaryValuesOf(p);
     const given = new Set(sent.map((s) => s[p.name]));
     for (const v of values) {
       // A blank value sent elsewhere (the id-probe sequences: engine/plan.ts): not as a case of its own.
@@ -360,7 +360,7 @@ export function possibleKinds(p: Param, enumValues?: readonly string[]): ValueKi
 
 /**
  * The kind of a value sent for a parameter: absent, empty, invalid (outside its domain), boundary
- * (a value of its boundary pool, poolOf), else valid. A parameter named after an enumeration of the
+ * (a value of its boundary pool, boundaryValuesOf), else valid. A parameter named after an enumeration of the
  * type model (`enumValues`) is valid when it holds one of its values, invalid otherwise.
  */
 export function valueKind(p: Param, value: string | undefined, enumValues?: readonly string[]): ValueKind {
@@ -369,5 +369,5 @@ export function valueKind(p: Param, value: string | undefined, enumValues?: read
   const test = domainTest(p, enumValues);
   if (test && !test(value)) return 'invalid';
   if (enumValues || p.name === 'language') return 'valid';
-  return poolOf(p).includes(value) ? 'boundary' : 'valid';
+  return boundaryValuesOf(p).includes(value) ? 'boundary' : 'valid';
 }

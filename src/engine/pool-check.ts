@@ -59,9 +59,9 @@ export function checksPools(plan: Pick<RunPlan, 'target' | 'allowMutations' | 'o
 }
 
 /** What one read says of a booking: live, dead (why), or neither (why: a transient answer, a refusal). */
-type Verdict = { readonly live: true } | { readonly live: false; readonly dead: boolean; readonly how: string };
+type BookingState = { readonly live: true } | { readonly live: false; readonly dead: boolean; readonly how: string };
 
-function verdictOf(a: Acceptance): Verdict {
+function bookingStateOf(a: Acceptance): BookingState {
   if (a.kind === 'accepted') return { live: true };
   if (a.kind === 'unknown') return { live: false, dead: false, how: a.why };
   const how = `${a.how}${a.errorMessage ? ` (${JSON.stringify(a.errorMessage.length > 120 ? `${a.errorMessage.slice(0, 120)}…` : a.errorMessage)})` : ''}`;
@@ -111,7 +111,7 @@ export async function checkPools(plan: RunPlan, deps: PoolCheckDeps, replace = t
         const ex = await deps.transport.send(requestFor(plan.target, op, binding, { ...params, userName: plan.target.user, password: plan.target.password }),
           retriesFor(op), serviceUrlOf(plan.target, op, binding));
         deps.onRead?.({ op, binding, params, exchange: ex });
-        return { id, v: verdictOf(acceptanceOf(plan, deps.validator, op.name, binding, ex)) };
+        return { id, v: bookingStateOf(acceptanceOf(plan, deps.validator, op.name, binding, ex)) };
       }));
       reads += round.length;
       for (const { id, v } of answers) {

@@ -8,8 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { UsageError } from '../core/errors.js';
-import type { ResultRow, RunReport } from '../core/types.js';
-import type { Expectation } from './expectations.js';
+import type { Expectation, ResultRow, RunReport } from '../core/types.js';
 import { planUnits, type RunPlan, type Unit } from './plan.js';
 import { runConformance, type EngineDeps } from './run.js';
 

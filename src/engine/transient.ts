@@ -20,13 +20,13 @@ export function ambiguousWrite(ex: Exchange): string | undefined {
   return undefined;
 }
 
-type Counts = { exchanges: number; answers: number; retries: number; ambiguous: number };
+type TransientCounts = { exchanges: number; answers: number; retries: number; ambiguous: number };
 
 /** The transient answers of one run, per operation × binding. */
 export class TransientTally {
-  readonly #cells = new Map<string, Counts>();
+  readonly #cells = new Map<string, TransientCounts>();
 
-  #cell(operation: string, binding: string): Counts {
+  #cell(operation: string, binding: string): TransientCounts {
     const key = `${operation}\t${binding}`;
     let c = this.#cells.get(key);
     if (!c) this.#cells.set(key, (c = { exchanges: 0, answers: 0, retries: 0, ambiguous: 0 }));
@@ -48,7 +48,7 @@ export class TransientTally {
   /** The run's summary (undefined when nothing transient was met) and, when unhealthy, the diagnosis saying so. */
   summary(maxPercent: number): { transient?: TransientSummary; diagnosis?: Diagnosis } {
     const all = [...this.#cells.entries()].map(([k, c]) => ({ operation: k.split('\t')[0]!, binding: k.split('\t')[1]!, ...c }));
-    const sum = (f: (c: Counts) => number) => all.reduce((n, c) => n + f(c), 0);
+    const sum = (f: (c: TransientCounts) => number) => all.reduce((n, c) => n + f(c), 0);
     const exchanges = sum((c) => c.exchanges);
     const answers = sum((c) => c.answers);
     const ambiguous = sum((c) => c.ambiguous);

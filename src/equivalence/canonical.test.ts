@@ -5,7 +5,8 @@ import { describe, expect, it, test } from 'vitest';
 import { DEFAULT_NAMESPACES, findOperation, OPERATIONS } from '../contract/catalogue.js';
 import { serializeResult, type DataObject } from '../mock/index.js';
 import { parseXml, XSI_NS, type XElement } from '../xml/tree.js';
-import { canonicalDigest, canonicalEntries, ENTRY_BLOCK, EntryDigest, type Entry } from './canonical.js';
+import { canonicalDigest, canonicalEntries, type Entry } from './canonical.js';
+import { ENTRY_BLOCK, EntryDigest } from './entry-digest.js';
 import { canonicalEntries as entriesBefore } from '../../test/support/canonical-before-35.js';
 
 function digestOf(entries: readonly Entry[]): string {

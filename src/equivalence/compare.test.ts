@@ -3,8 +3,8 @@ import { DEFAULT_NAMESPACES, findOperation, type BindingId } from '../contract/c
 import { CheckContext, type CaseKind } from '../checks/context.js';
 import type { Finding } from '../core/types.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../xml/tree.js';
-import { compareBindings, compareViews, viewOf, type BindingView } from './compare.js';
-import { ENTRY_BLOCK } from './canonical.js';
+import { compareBindings, compareViews, bindingViewOf, type BindingView } from './compare.js';
+import { ENTRY_BLOCK } from './entry-digest.js';
 
 const NS = DEFAULT_NAMESPACES.search;
 const BNS = DEFAULT_NAMESPACES.book;
@@ -345,7 +345,7 @@ describe('large answers that differ: a window of entries read, the first differe
     const op = findOperation('GetMeals')!;
     let most = 0;
     const views = new Map(Object.entries(bodies).map(([b, body]) => {
-      const v = viewOf(op, ctx('GetMeals', b as BindingId, doc(b as BindingId, 'GetMeals', body!)));
+      const v = bindingViewOf(op, ctx('GetMeals', b as BindingId, doc(b as BindingId, 'GetMeals', body!)));
       const view: BindingView = { ...v, entries: (i, s) => { const e = v.entries(i, s); most = Math.max(most, e.length); return e; } };
       return [b as BindingId, view] as const;
     }));

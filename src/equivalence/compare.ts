@@ -13,7 +13,8 @@ import type { CaseKind, CheckContext } from '../checks/context.js';
 import type { CheckOutcome } from '../checks/types.js';
 import type { Finding } from '../core/types.js';
 import { isNil } from '../xml/tree.js';
-import { canonicalDigests, canonicalEntries, ELEMENT, ENTRY_BLOCK, EntryDigest, type Digests, type Entry, type EntrySelect, type IgnorePredicate } from './canonical.js';
+import { canonicalDigests, canonicalEntries, ELEMENT, type Digests, type Entry, type EntrySelect, type IgnorePredicate } from './canonical.js';
+import { ENTRY_BLOCK, EntryDigest } from './entry-digest.js';
 import { BINDING_DIFFERENCES, differencesOf, documentedDifference } from '../contract/binding-differences.js';
 import { displayValue } from './values.js';
 import { canonicalDiff, describeItem } from './canonical-diff.js';
@@ -120,7 +121,7 @@ function canonicalView(op: Operation, ctx: CheckContext) {
 }
 
 /** A view reading a live context (its tree) whenever asked. */
-export function viewOf(op: Operation, ctx: CheckContext): BindingView {
+export function bindingViewOf(op: Operation, ctx: CheckContext): BindingView {
   const live = canonicalView(op, ctx);
   const walked = new Map<boolean, Digests>();
   const digests = (i: boolean) => walked.get(i) ?? (walked.set(i, live.digests(i)), walked.get(i)!);
@@ -153,7 +154,7 @@ export function detachedView(op: Operation, ctx: CheckContext, reread: () => Che
 export function compareBindings(
   op: Operation, kind: CaseKind, bindings: readonly BindingId[], contexts: ReadonlyMap<BindingId, CheckContext>,
 ): EquivalenceRow[] {
-  return compareViews(op, kind, bindings, new Map([...contexts].map(([b, c]) => [b, viewOf(op, c)])));
+  return compareViews(op, kind, bindings, new Map([...contexts].map(([b, c]) => [b, bindingViewOf(op, c)])));
 }
 
 /** An ErrorType or message saying the booking was cancelled before (BookingAlreadyCancelledException, Code -2). */

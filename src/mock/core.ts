@@ -17,7 +17,7 @@ import type { Binding, IncomingRequest } from '../bindings/types.js';
 import { parseContentType } from '../bindings/media-type.js';
 import type { Credentials } from './data.js';
 import type { SerializeOptions } from './serialize.js';
-import { findFault, resolveFaults, type Fault, type MockResponse } from './faults.js';
+import { faultNamed, resolveFaults, type Fault, type MockResponse } from './faults.js';
 import { answer, type AnswerConfig } from './respond.js';
 import { replayAnswer, type ReplayHit, type ReplayLookup } from './replay.js';
 import { everyIdBookings, exampleBookings, knownBookings, MockState } from './state.js';
@@ -336,6 +336,6 @@ export function createMockCore(options: MockHandlerOptions = {}): MockCore {
     },
     maxBodyBytes: cfg.maxBodyBytes,
     state,
-    catalogueFaultsOnly: faults.every((f) => findFault(f.name) === f),
+    catalogueFaultsOnly: faults.every((f) => faultNamed(f.name) === f),
   };
 }

@@ -205,7 +205,7 @@ export function reportsErrorsInBand(resultType: string): boolean {
   return SECTION_7_1.has(resultType);
 }
 
-function inBandError(errorType: string, message: string): DataObject {
+function inBandErrorResult(errorType: string, message: string): DataObject {
   return { Error: { ErrorType: errorType, Message: message } };
 }
 
@@ -217,7 +217,7 @@ export function resolveOperation(op: Operation, params: RawParams, credentials: 
   const gen = GENERATORS[op.resultType];
   if (!gen) return { kind: 'fault', reason: `the mock has no data for ${op.name} (result type ${op.resultType})` };
   if (params.userName !== credentials.user || params.password !== credentials.password) {
-    return rejectInBand ? { kind: 'result', value: inBandError(AUTH_ERROR_TYPE, AUTH_FAILED) } : { kind: 'fault', reason: AUTH_FAILED };
+    return rejectInBand ? { kind: 'result', value: inBandErrorResult(AUTH_ERROR_TYPE, AUTH_FAILED) } : { kind: 'fault', reason: AUTH_FAILED };
   }
   return { kind: 'result', value: gen({ op, params, language: languageOf(params.language) }) };
 }
@@ -343,7 +343,7 @@ function amendmentRequest({ params, language }: GenContext): Value {
   // The kind asked for is the caller's (section 3): anything but an amendment kind is refused in the
   // result, whatever the booking and its price.
   const asked = (params.bookingType ?? '').trim();
-  if (!AMENDMENT_KINDS.has(asked)) return inBandError('System.ArgumentException', `bookingType "${asked}" is not an amendment kind (FullPeriod, ExtraDays)`);
+  if (!AMENDMENT_KINDS.has(asked)) return inBandErrorResult('System.ArgumentException', `bookingType "${asked}" is not an amendment kind (FullPeriod, ExtraDays)`);
   const q = amendmentQuote(params);
   const rng = rngFor('AmendmentRequest', params);
   const max = Number(params.maxPrice ?? '0');
@@ -490,19 +490,19 @@ const TIME_RE = /^\s*\d{1,2}:\d{2}(:\d{2})?\s*$/;
 function searchTransfers({ params, language }: GenContext): Value {
   const given = (k: string) => params[k] !== undefined && params[k]!.trim() !== '';
   for (const k of NUMERIC_TRANSFER_PARAMS) {
-    if (given(k) && intParam(params[k]) === undefined) return inBandError('InvalidParameter', `${k} must be an integer, got "${params[k]}".`);
+    if (given(k) && intParam(params[k]) === undefined) return inBandErrorResult('InvalidParameter', `${k} must be an integer, got "${params[k]}".`);
   }
   for (const k of ['arrivalDate', 'returnDepartureDate']) {
     if (given(k) && (!DATE_RE.test(params[k]!) || dayOf(params[k]) === undefined)) {
-      return inBandError('InvalidParameter', `${k} must be a date (yyyy-mm-dd), got "${params[k]}".`);
+      return inBandErrorResult('InvalidParameter', `${k} must be a date (yyyy-mm-dd), got "${params[k]}".`);
     }
   }
   for (const k of ['arrivalTime', 'returnDepartureTime']) {
-    if (given(k) && !TIME_RE.test(params[k]!)) return inBandError('InvalidParameter', `${k} must be a time (hh:mm), got "${params[k]}".`);
+    if (given(k) && !TIME_RE.test(params[k]!)) return inBandErrorResult('InvalidParameter', `${k} must be a time (hh:mm), got "${params[k]}".`);
   }
   const currencies = given('currencies') ? [...new Set(params.currencies!.toUpperCase().split(/[\s,;]+/).filter(Boolean))] : ['EUR'];
   const unknown = currencies.find((c) => !BOOK.currencies.some((x) => x.code === c));
-  if (unknown) return inBandError('InvalidParameter', `currency "${unknown}" is not offered; use ${BOOK.currencies.map((c) => c.code).join(', ')}.`);
+  if (unknown) return inBandErrorResult('InvalidParameter', `currency "${unknown}" is not offered; use ${BOOK.currencies.map((c) => c.code).join(', ')}.`);
 
   // No resort, hotel or booking: the whole network, the broadest (and a large) result.
   let airports = ALL_AIRPORTS;

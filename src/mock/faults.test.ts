@@ -5,7 +5,7 @@ import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, type BindingId
 import { parseXml } from '../xml/tree.js';
 import { createHandlers } from './handlers.js';
 import {
-  catalogueProblems, FAULTS, faultBindings, findFault, listFaults, resolveFaults, UnknownFaultError, type Fault, type FaultCategory,
+  catalogueProblems, FAULTS, faultBindings, faultNamed, listFaults, resolveFaults, UnknownFaultError, type Fault, type FaultCategory,
 } from './faults.js';
 import { startMock, type RunningMock } from './server.js';
 import { call, faultReason, resultElement, sendRequest, validParams } from '../../test/support/mock.js';
@@ -25,7 +25,7 @@ describe('the catalogue', () => {
 
   test('catalogueProblems finds a broken entry', () => {
     const bad: Fault = { name: 'Bad Name', description: '', category: 'status', operation: 'NoSuchOp', bindings: [], apply: {} };
-    expect(catalogueProblems([{ ...findFault('post-different-policy-text')!, undetectable: ' ' }])).toEqual(['post-different-policy-text: undetectable without a reason']);
+    expect(catalogueProblems([{ ...faultNamed('post-different-policy-text')!, undetectable: ' ' }])).toEqual(['post-different-policy-text: undetectable without a reason']);
     expect(catalogueProblems([bad, bad])).toEqual(expect.arrayContaining([
       'Bad Name: duplicate name', 'Bad Name: not kebab-case', 'Bad Name: no operation NoSuchOp', 'Bad Name: bad bindings', 'Bad Name: no hook', 'Bad Name: no description',
     ]));
@@ -219,6 +219,6 @@ describe('hook points, confined to the fault operation and bindings', () => {
     const url = await withFaults('charset-missing', 'status-202-on-valid-call');
     expect((await send(url, 'GetHotelNoteTypes', 'get')).headers['content-type']).toBe('text/xml');
     expect((await send(url, 'GetLanguages', 'get')).status).toBe(202);
-    expect(findFault('charset-missing')!.operation).toBe('GetHotelNoteTypes');
+    expect(faultNamed('charset-missing')!.operation).toBe('GetHotelNoteTypes');
   });
 });

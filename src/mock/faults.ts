@@ -225,23 +225,23 @@ const edit = (fn: (v: Draft, ctx: FaultContext) => void) => (v: Value, ctx: Faul
 /** A hook applied only to results with data. */
 const onData = <T>(fn: (x: T, ctx: FaultContext) => T) => (x: T, ctx: FaultContext): T => (ctx.kind === 'data' ? fn(x, ctx) : x);
 
-const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Rename the outermost element of a serialised element (any prefix kept). */
 function renameRoot(xml: string, from: string, to: string): string {
   return xml
-    .replace(new RegExp(`^<((?:[\\w.-]+:)?)${esc(from)}(?=[\\s/>])`), `<$1${to}`)
-    .replace(new RegExp(`</((?:[\\w.-]+:)?)${esc(from)}>$`), `</$1${to}>`);
+    .replace(new RegExp(`^<((?:[\\w.-]+:)?)${escapeRegExp(from)}(?=[\\s/>])`), `<$1${to}`)
+    .replace(new RegExp(`</((?:[\\w.-]+:)?)${escapeRegExp(from)}>$`), `</$1${to}>`);
 }
 
 /** Rename every element of that local name. */
 function renameAll(xml: string, from: string, to: string): string {
-  return xml.replace(new RegExp(`<(/?)((?:[\\w.-]+:)?)${esc(from)}(?=[\\s/>])`, 'g'), `<$1$2${to}`);
+  return xml.replace(new RegExp(`<(/?)((?:[\\w.-]+:)?)${escapeRegExp(from)}(?=[\\s/>])`, 'g'), `<$1$2${to}`);
 }
 
 /** The first complete element of that local name (simple content), or undefined. */
 function firstElement(xml: string, local: string): string | undefined {
-  return new RegExp(`<((?:[\\w.-]+:)?)${esc(local)}(?:\\s[^>]*)?(?:/>|>[^<]*</\\1${esc(local)}>)`).exec(xml)?.[0];
+  return new RegExp(`<((?:[\\w.-]+:)?)${escapeRegExp(local)}(?:\\s[^>]*)?(?:/>|>[^<]*</\\1${escapeRegExp(local)}>)`).exec(xml)?.[0];
 }
 
 /** Insert text just before the closing tag of the outermost element. */
@@ -907,9 +907,9 @@ function acceptsLogin(lets: (password: string | undefined, user: string | undefi
 /** An HTML error page quoting the request's parameters, the password among them, as a careless framework's debug page does. */
 function echoPage(c: FaultContext): MockResponse {
   const form = new URLSearchParams(Object.entries(c.params).filter((e): e is [string, string] => e[1] !== undefined)).toString();
-  const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const escapeRegExp = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   return { status: 400, headers: { 'content-type': 'text/html; charset=utf-8' },
-    body: `<html><head><title>Request rejected</title></head><body><h1>Request rejected</h1><p>${esc(c.op.name)} could not be served.</p><pre>${esc(form)}</pre></body></html>` };
+    body: `<html><head><title>Request rejected</title></head><body><h1>Request rejected</h1><p>${escapeRegExp(c.op.name)} could not be served.</p><pre>${escapeRegExp(form)}</pre></body></html>` };
 }
 
 // ---- lookup -----------------------------------------------------------------------------------
@@ -917,7 +917,8 @@ function echoPage(c: FaultContext): MockResponse {
 
 const BY_NAME = new Map(FAULTS.map((f) => [f.name, f]));
 
-export function findFault(name: string): Fault | undefined {
+/** The catalogue's fault of that name, if any (checks/soap-fault.ts findFault is another thing: the SOAP Fault in a body). */
+export function faultNamed(name: string): Fault | undefined {
   return BY_NAME.get(name);
 }
 

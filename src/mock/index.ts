@@ -17,7 +17,7 @@ export {
 export { resolveOperation, adjustForBinding, reportsErrorsInBand, languageOf, AUTH_FAILED, type Outcome, type Credentials } from './data.js';
 export { mockMain, parseMockFlags } from './main.js';
 export {
-  FAULTS, findFault, resolveFaults, faultBindings, faultApplies, listFaults, UnknownFaultError,
+  FAULTS, faultNamed, resolveFaults, faultBindings, faultApplies, listFaults, UnknownFaultError,
   type Fault, type FaultHooks, type FaultContext, type StateFaultContext, type FaultCategory, type MockResponse, type ResponseKind,
 } from './faults.js';
 export { varyData, presentationFor, relexical, type Presentation } from './vary.js';

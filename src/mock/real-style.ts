@@ -31,8 +31,8 @@ export type RealPart = 'inBandErrors' | 'errorAttributes' | 'omitNullStrings' | 
 
 export const REAL_PARTS: readonly RealPart[] = ['inBandErrors', 'errorAttributes', 'omitNullStrings', 'elementPolicies', 'featureIds', 'richRates', 'nilFees'];
 
-const ALREADY_CANCELLED = 'Fitruums.Framework.Booking.Exceptions.BookingAlreadyCancelledException';
-const NOT_FOUND = 'Fitruums.Framework.Booking.Exceptions.BookingNotFoundException';
+const ALREADY_CANCELLED_TYPE = 'Fitruums.Framework.Booking.Exceptions.BookingAlreadyCancelledException';
+const NOT_FOUND_TYPE = 'Fitruums.Framework.Booking.Exceptions.BookingNotFoundException';
 
 type RawParams = Readonly<Record<string, string | undefined>>;
 
@@ -69,8 +69,8 @@ function inBandErrorOf(op: Operation, params: RawParams, value: DataObject): Dat
   const cancel = op.resultType === 'CancelBookingResult';
   if (op.group !== 'booking' || booking === undefined || !oneIn(cancel ? 2 : 3, `in-band ${op.name}`, booking)) return undefined;
   return cancel
-    ? errorResult(op.resultType, ALREADY_CANCELLED, `The booking with ID ${booking} has already been cancelled.`, { ...value, Code: -2 })
-    : errorResult(op.resultType, NOT_FOUND, `No booking with ID ${booking} was found.`, value);
+    ? errorResult(op.resultType, ALREADY_CANCELLED_TYPE, `The booking with ID ${booking} has already been cancelled.`, { ...value, Code: -2 })
+    : errorResult(op.resultType, NOT_FOUND_TYPE, `No booking with ID ${booking} was found.`, value);
 }
 
 /** Key/value items after an Error (the form of an item is not shown: the real service's names). */

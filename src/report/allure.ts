@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import type { ResultRow, RunReport, Status as RowStatus } from '../core/types.js';
 import { formatFindings } from './console.js';
 import { rerunCommand } from './rerun.js';
-import { bindingLabel, COLUMN_LABELS, countRows, countsLine, GROUP_LABELS, groupCells, jsonText, stepText, truncate, visibleText, type CellGroup, type TestGroup } from './model.js';
+import { rowBindingLabel, COLUMN_LABELS, countRows, countsLine, GROUP_LABELS, groupCells, jsonText, stepText, truncate, visibleText, type CellGroup, type TestGroup } from './model.js';
 
 /**
  * Longest request/response attachment, in characters (attachments are excerpts, not archives); the
@@ -204,7 +204,7 @@ function exchangesText(c: CellGroup, cases: readonly TestGroup[]): { text: strin
   const all = blocks.flatMap((b) => b.excerpts);
   const shares = shareBudget(all.map((e) => e.text.length), ATTACHMENT_MAX);
   let i = 0;
-  const where = c.column === 'equivalence' ? `${c.operation}, the bindings compared` : `${c.operation} on ${bindingLabel(c.column)}`;
+  const where = c.column === 'equivalence' ? `${c.operation}, the bindings compared` : `${c.operation} on ${rowBindingLabel(c.column)}`;
   const out = [
     `${where}: the exchanges of the ${blocks.length} case${blocks.length === 1 ? '' : 's'} with no failed check and no known deviation `
       + `(a failing case's exchanges are attached to its step). The excerpts share ${ATTACHMENT_MAX} characters; a longer one is cut.`,
@@ -268,8 +268,8 @@ export function renderAllure(report: RunReport): DeferredWriter {
       parameters: [{ name: 'binding', value: c.column },
         ...(c.column === 'equivalence' ? [{ name: 'bindings', value: departing.join(' | ') || 'all', excluded: true }] : [])],
       description: `${c.column === 'equivalence'
-        ? `${c.operation}: the bindings compared (${departing.map(bindingLabel).join('; ') || 'all agree'})`
-        : `${c.operation} on ${bindingLabel(c.column)}`}, ${c.cases.length} case${c.cases.length === 1 ? '' : 's'}: ${countsLine(counts)}. `
+        ? `${c.operation}: the bindings compared (${departing.map(rowBindingLabel).join('; ') || 'all agree'})`
+        : `${c.operation} on ${rowBindingLabel(c.column)}`}, ${c.cases.length} case${c.cases.length === 1 ? '' : 's'}: ${countsLine(counts)}. `
         + 'One step per case, one sub-step per check.',
       start,
       stage: Stage.RUNNING,

@@ -83,7 +83,7 @@ export function formatDefects(rows: readonly ResultRow[], max = 50, rerun?: (r: 
   return blocks.join('\n\n') + more;
 }
 
-function shown(path: string): string {
+function shownPath(path: string): string {
   const rel = relative(process.cwd(), path);
   return rel && !rel.startsWith('..') && !rel.startsWith(sep) ? rel : path;
 }
@@ -157,10 +157,10 @@ export function formatSummary(report: RunReport, paths: ReportPaths): string {
     lines.push(`Defects: ${n} in ${failedRows.length} failed row${failedRows.length === 1 ? '' : 's'} (a defect: operation, binding, check, code and path)`);
   }
   lines.push('Reports:');
-  lines.push(`  HTML      ${shown(paths.html)}`);
-  lines.push(`  Markdown  ${shown(paths.markdown)}`);
-  lines.push(`  JSON      ${shown(paths.json)}`);
-  lines.push(`  JUnit     ${shown(paths.junit)}`);
-  lines.push(`  Allure    ${shown(paths.allureResults)}${sep}`);
+  lines.push(`  HTML      ${shownPath(paths.html)}`);
+  lines.push(`  Markdown  ${shownPath(paths.markdown)}`);
+  lines.push(`  JSON      ${shownPath(paths.json)}`);
+  lines.push(`  JUnit     ${shownPath(paths.junit)}`);
+  lines.push(`  Allure    ${shownPath(paths.allureResults)}${sep}`);
   return lines.join('\n');
 }

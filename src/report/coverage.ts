@@ -4,7 +4,7 @@
  * carries all of it (RunReport.coverage).
  */
 import type { CoverageCell, CoverageReport } from '../core/types.js';
-import { mdText } from './markdown.js';
+import { mdText } from './md-text.js';
 import { MODEL } from '../contract/model.js';
 
 /** The run's figure in one line: "coverage 72%: 504 of 672 answer paths held, 364 of 532 kinds of parameter value sent". */

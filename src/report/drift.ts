@@ -6,7 +6,7 @@
 import type { DriftDifference, DriftReport } from '../core/types.js';
 import { TOOL } from '../core/version.js';
 import { MAX_ANNOTATIONS } from './github.js';
-import { mdText } from './markdown.js';
+import { mdText } from './md-text.js';
 
 export const DRIFT_JSON = 'drift.json';
 export const DRIFT_MD = 'drift.md';

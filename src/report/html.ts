@@ -16,8 +16,8 @@ import type { ResultRow, RunReport, Status, TransientCell } from '../core/types.
 import { isGeneratedCase } from '../core/rows.js';
 import { groupDefects } from './defects.js';
 import {
-  bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
-  truncate, verdictOf, visibleText, bookingsLine, stepText, type Column, type Counts,
+  rowBindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
+  truncate, verdictOf, visibleText, changedBookingsLine, stepText, type Column, type Counts,
 } from './model.js';
 import { HOSTILE_GROUP } from '../core/check-groups.js';
 import { rerunCommand } from './rerun.js';
@@ -286,7 +286,7 @@ type Rerun = (r: ResultRow) => string | undefined;
 function problemRow(r: ResultRow, multiBinding: boolean, withRepro: boolean, rerun: Rerun): string {
   const head = `<div class="row-head"><span class="badge ${r.status}">${STATUS_LABEL[r.status]}</span>`
     + `<code class="check"><b>${esc(r.check)}</b></code>`
-    + (multiBinding ? `<span class="sum">${esc(bindingLabel(r.binding))}</span>` : '')
+    + (multiBinding ? `<span class="sum">${esc(rowBindingLabel(r.binding))}</span>` : '')
     + (r.path ? `<code class="path">${esc(r.path)}</code>` : '') + '</div>';
   const msg = r.message ? `<p class="msg">${esc(r.message)}</p>` : '';
   const repro = withRepro && r.reproduce ? reproHtml(r.reproduce, r.steps ? 'Reproduce the whole sequence' : 'Reproduce') : '';
@@ -325,14 +325,14 @@ function caseSection(caseName: string, rows: ResultRow[], rerun: Rerun): string 
     exchanges.push(r);
   }
   for (const r of exchanges) {
-    const label = exchanges.length > 1 ? ` (${esc(bindingLabel(r.binding))}, ${esc(r.check)})` : '';
+    const label = exchanges.length > 1 ? ` (${esc(rowBindingLabel(r.binding))}, ${esc(r.check)})` : '';
     html += `<details class="exchange"${problems.length > 0 ? ' open' : ''}><summary>Request and response${label}</summary>`
       + `<div class="ex-grid">${excerptHtml('Request', r.request, problems.length > 0)}${excerptHtml('Response', r.response, problems.length > 0)}</div></details>`;
   }
   if (others.length > 0) {
     html += '<ul class="others">' + others.map((r) => `<li class="${r.status}" title="${esc(STATUS_LABEL[r.status])}">`
       + `${r.status === 'passed' ? '✓' : '○'} <code>${esc(r.check)}</code>`
-      + (multiBinding ? ` <span class="why">${esc(bindingLabel(r.binding))}</span>` : '')
+      + (multiBinding ? ` <span class="why">${esc(rowBindingLabel(r.binding))}</span>` : '')
       + (r.status === 'skipped' && r.message ? ` <span class="why">— ${esc(r.message)}</span>` : '') + '</li>').join('') + '</ul>';
   }
   return `${html}</section>`;
@@ -403,7 +403,7 @@ function defectSection(report: RunReport): string {
   const items = defects.slice(0, MAX_DEFECTS).map((d) => {
     const e = d.example;
     const head = `<div class="row-head"><span class="badge failed">failed</span><span class="ttl">${esc(d.operation)}</span>`
-      + `<span class="sum">${esc(bindingLabel(d.binding))}</span><code class="check"><b>${esc(d.check)}</b>${d.code ? ` ${esc(d.code)}` : ''}</code>`
+      + `<span class="sum">${esc(rowBindingLabel(d.binding))}</span><code class="check"><b>${esc(d.check)}</b>${d.code ? ` ${esc(d.code)}` : ''}</code>`
       + (d.path ? `<code class="path">${esc(d.path)}</code>` : '') + '</div>';
     const cases = `<p class="msg">${d.cases.length} case${d.cases.length === 1 ? '' : 's'}: ${d.cases.slice(0, 20).map((c) => `<code>${esc(c)}</code>`).join(', ')}`
       + `${d.cases.length > 20 ? `, … and ${d.cases.length - 20} more` : ''}${d.occurrences > d.cases.length ? ` (${d.occurrences} findings)` : ''}</p>`;
@@ -421,7 +421,7 @@ function defectSection(report: RunReport): string {
 /** The valid cases answered with an in-band Error, as a table (empty when there are none). */
 /** What the run consumed of its booking pools: every booking and what each call did to it. */
 function bookingsSection(report: RunReport): string {
-  const line = bookingsLine(report);
+  const line = changedBookingsLine(report);
   if (!line || !report.bookings) return '';
   const rows = report.bookings.changed.map((c) => `<tr><td><code>${esc(c.pool)}</code></td><td><code>${esc(c.id)}</code>${c.email ? ` ${esc(c.email)}` : ''}</td>`
     + `<td>${esc(c.operation)}</td><td>${esc(c.binding)}</td><td><code>${esc(c.case)}</code>${c.step ? ` step ${c.step}` : ''}</td><td>${esc(c.outcome)}</td></tr>`).join('');

@@ -23,7 +23,7 @@ export { renderAllure } from './allure.js';
 export { esc as escapeHtml, renderHtml } from './html.js';
 export { renderJunit } from './junit.js';
 export { renderMarkdown } from './markdown.js';
-export { buildMatrix, columnOf, verdictOf, type Column, type Verdict } from './model.js';
+export { buildMatrix, columnOf, verdictOf, type Column } from './model.js';
 export { poolShortage } from '../core/verdict.js';
 export { reportPaths, type ReportPaths } from './paths.js';
 export { REPORT_SCHEMA_URL, reportSchema, validateJson, validateReport } from '../schema/json.js';

@@ -10,11 +10,12 @@ import { rerunCommand } from './rerun.js';
 import { driftSection } from './drift.js';
 import { formatPart, networkParts } from './header.js';
 import { coverageMarkdown } from './coverage.js';
+import { mdCode, mdText } from './md-text.js';
 import { latencyMatrix } from './latency.js';
 import { groupDefects, type Defect } from './defects.js';
 import {
-  bindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
-  truncate, verdictOf, visibleText, bookingsLine, stepText, type Counts,
+  rowBindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
+  verdictOf, visibleText, changedBookingsLine, stepText, type Counts,
 } from './model.js';
 
 /** GitHub rejects job summaries over 1 MiB; failure details stop well before that. */
@@ -22,31 +23,6 @@ const MAX_DEFECTS = 100;
 /** Cases named per defect. */
 const MAX_CASES = 12;
 const MAX_CHARS = 600_000;
-const VALUE_MAX = 300;
-
-/** Inline text: HTML-escaped, Markdown punctuation neutralised, kept on one line. */
-export function mdText(s: string, max = VALUE_MAX): string {
-  const t = truncate(visibleText(s).replace(/\s*[\r\n]+\s*/g, ' '), max);
-  const body = t.text
-    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
-    .replace(/([\\`*_[\]|~])/g, '\\$1')
-    // A value starting a line must not open a heading, list, quote or table rule.
-    .replace(/^[#+=-]/, '\\$&')
-    // An ordered-list marker is digits, then "." or ")", then a space: its punctuation is what is
-    // escaped (a backslash before a digit is a literal backslash: "127.0.0.1" stays as it is).
-    .replace(/^(\d{1,9})([.)])(?=[ \t]|$)/, '$1\\$2');
-  return t.truncated ? `${body}… (${t.length - t.text.length} more characters)` : body;
-}
-
-/** Inline code that survives backticks in the content (CommonMark: a longer fence). */
-export function mdCode(s: string, max = VALUE_MAX): string {
-  const t = truncate(visibleText(s).replace(/\s*[\r\n]+\s*/g, ' '), max);
-  const v = t.truncated ? `${t.text}…` : t.text;
-  const longest = Math.max(0, ...[...v.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  const pad = v.startsWith('`') || v.endsWith('`') || v === '' ? ' ' : '';
-  return `${fence}${pad}${v}${pad}${fence}`;
-}
 
 /** A fenced block whose fence is longer than any backtick run inside. */
 function mdBlock(s: string, lang = ''): string {
@@ -168,7 +144,7 @@ export function renderMarkdown(report: RunReport): string {
     if (accepted.length > 100) lines.push('', `… and ${accepted.length - 100} more: see conformance.json.`);
     lines.push('');
   }
-  const bookings = bookingsLine(report);
+  const bookings = changedBookingsLine(report);
   if (bookings) lines.push(`${mdText(bookings)} (every booking and what each call did to it: conformance.json \`bookings\`).`, '');
   const noData = inBandCases(report);
   if (noData.length > 0) {
@@ -182,7 +158,7 @@ export function renderMarkdown(report: RunReport): string {
   const times = latencyMatrix(report);
   if (times.rows.length > 0) {
     lines.push('<details><summary>Answer times per operation × binding (median / p95)</summary>', '',
-      `| operation | ${times.bindings.map((b) => mdText(bindingLabel(b))).join(' | ')} |`, `|---|${times.bindings.map(() => '---:').join('|')}|`,
+      `| operation | ${times.bindings.map((b) => mdText(rowBindingLabel(b))).join(' | ')} |`, `|---|${times.bindings.map(() => '---:').join('|')}|`,
       ...times.rows.map((r) => `| ${mdText(r.operation)} | ${r.cells.join(' | ')} |`), '', '</details>', '');
   }
   if (report.coverage) lines.push(...coverageMarkdown(report.coverage));
@@ -205,7 +181,7 @@ export function renderMarkdown(report: RunReport): string {
   outer: for (const ds of byCell.values()) {
     const d0 = ds[0]!;
     const rows = new Set(ds.flatMap((d) => d.rows)).size;
-    const head = `#### ${mdText(d0.operation)} · ${mdText(bindingLabel(d0.binding))} (${ds.length} defect${ds.length === 1 ? '' : 's'}, ${rows} failed row${rows === 1 ? '' : 's'})`;
+    const head = `#### ${mdText(d0.operation)} · ${mdText(rowBindingLabel(d0.binding))} (${ds.length} defect${ds.length === 1 ? '' : 's'}, ${rows} failed row${rows === 1 ? '' : 's'})`;
     const mark = lines.length;
     lines.push(head, '');
     size += head.length + 2;

@@ -6,16 +6,15 @@
 import { notCalledReason, rowBindings, rowKind } from '../core/rows.js';
 import { verdictOfReport, type RunVerdict } from '../core/verdict.js';
 import { BINDINGS, findOperation, OPERATIONS, type BindingId } from '../contract/catalogue.js';
-import { bindingLabel as labelOf } from '../bindings/index.js';
+import { bindingLabel } from '../bindings/index.js';
 import type { SequenceStep, ResultRow, RunReport, Status } from '../core/types.js';
 import { PASSWORD_VARIABLE } from '../transport/curl.js';
 import { HOSTILE_GROUP, isHostileRow } from '../core/check-groups.js';
 
-export type { Verdict } from '../core/types.js';
 /** Matrix columns: the four bindings, then rows that compare bindings. */
 export type Column = BindingId | 'equivalence';
 export const COLUMNS: readonly Column[] = [...BINDINGS, 'equivalence'];
-export const COLUMN_LABELS = { ...Object.fromEntries(BINDINGS.map((b) => [b, labelOf(b)])), equivalence: 'Equivalence' } as Record<Column, string>;
+export const COLUMN_LABELS = { ...Object.fromEntries(BINDINGS.map((b) => [b, bindingLabel(b)])), equivalence: 'Equivalence' } as Record<Column, string>;
 export const GROUP_ORDER = ['booking', 'reference', 'transfers'] as const;
 /** The matrix group of operations the contract does not have (the negative cases' NoSuchOperation): probes, not operations. */
 export const PROBES_GROUP = 'probes';
@@ -70,10 +69,10 @@ export function columnOf(row: Pick<ResultRow, 'binding' | 'check'>): Column {
 }
 
 /** Human label of a row's binding field ("SOAP 1.2", or "SOAP 1.1 ↔ HTTP GET"). */
-export function bindingLabel(binding: string): string {
+export function rowBindingLabel(binding: string): string {
   const names = rowBindings({ binding });
   if (names.length === 0) return binding;
-  return names.map(labelOf).join(' ↔ ');
+  return names.map(bindingLabel).join(' ↔ ');
 }
 
 /** An operation's group: the catalogue's, else what the row says. */
@@ -389,7 +388,7 @@ export function stepText(s: SequenceStep): string {
 }
 
 /** The bookings a run changed, per pool and outcome, for a summary line ("cancel 55 (54 accepted, 1 rejected)"). */
-export function bookingsLine(report: Pick<RunReport, 'bookings'>): string | undefined {
+export function changedBookingsLine(report: Pick<RunReport, 'bookings'>): string | undefined {
   const b = report.bookings;
   if (!b) return undefined;
   const pools = new Map<string, { ids: Set<string>; accepted: number; other: number }>();

@@ -9,9 +9,10 @@
  * difference, not one per name). Addresses are where a deployment is, not what it declares: not compared.
  */
 import {
-  qkey, readWsdl, XSD_NS, type AttributeDecl, type BindingKind, type ComplexDef, type Particle, type QName, type SimpleDef, type TypeDef, type TypeRef, type WsdlModel,
+  qkey, readWsdl, type AttributeDecl, type BindingKind, type ComplexDef, type Particle, type QName, type SimpleDef, type TypeDef, type WsdlTypeRef, type WsdlModel,
 } from './wsdl-read.js';
-import type { DriftDifference, DriftPlace as CoreDriftPlace } from '../core/types.js';
+import { XS_NS } from './xsd.js';
+import type { DriftDifference, DriftPlace } from '../core/types.js';
 
 export type Severity = 'breaking' | 'compatible';
 /** Which way a schema component's values travel: sent by the client, or read by it. */
@@ -63,7 +64,7 @@ export const DRIFT_RULES = {
 
 export type DriftRule = keyof typeof DRIFT_RULES;
 
-export type DriftPlace = CoreDriftPlace;
+export type { DriftPlace };
 
 /** A difference, its rule one of DRIFT_RULES. */
 export type Difference = DriftDifference & { readonly rule: DriftRule };
@@ -77,7 +78,7 @@ export function placeText(p: DriftPlace): string {
   return p.path ? `${head}${head ? ': ' : ''}${p.path}` : head;
 }
 
-const isAnyType = (r: TypeRef | undefined) => r === undefined || ('named' in r && r.named.ns === XSD_NS && r.named.local === 'anyType');
+const isAnyType = (r: WsdlTypeRef | undefined) => r === undefined || ('named' in r && r.named.ns === XS_NS && r.named.local === 'anyType');
 
 /** The comparison of two models: the contract's (`c`) and the target's (`t`). */
 class Comparer {
@@ -92,11 +93,11 @@ class Comparer {
 
   show(q: QName | undefined, side: 'c' | 't'): string {
     if (q === undefined) return '(none)';
-    if (q.ns === XSD_NS) return `xs:${q.local}`;
+    if (q.ns === XS_NS) return `xs:${q.local}`;
     return q.ns === (side === 'c' ? this.c : this.t).targetNamespace ? q.local : `{${q.ns}}${q.local}`;
   }
 
-  showRef(r: TypeRef | undefined, side: 'c' | 't'): string {
+  showRef(r: WsdlTypeRef | undefined, side: 'c' | 't'): string {
     if (r === undefined) return 'xs:anyType';
     if ('named' in r) return this.show(r.named, side);
     const d = r.anon;
@@ -301,7 +302,7 @@ class Comparer {
     this.add(t ? 'became_nillable' : 'no_longer_nillable', dir, place, `nillable=${c}`, `nillable=${t}`, t ? 'may now be nil' : 'may no longer be nil');
   }
 
-  typeRef(cr: TypeRef | undefined, tr: TypeRef | undefined, dir: Way, place: DriftPlace, path: string): void {
+  typeRef(cr: WsdlTypeRef | undefined, tr: WsdlTypeRef | undefined, dir: Way, place: DriftPlace, path: string): void {
     if (isAnyType(cr)) {
       if (!isAnyType(tr)) this.add('open_content_declared', dir, { ...place, path }, 'xs:anyType', this.showRef(tr, 't'), `declared as ${this.showRef(tr, 't')} where the contract leaves the content open`);
       return;
@@ -316,7 +317,7 @@ class Comparer {
         this.add('type_changed', dir, { ...place, path }, this.show(cr.named, 'c'), this.show(tr.named, 't'), `of type ${this.show(tr.named, 't')}, not ${this.show(cr.named, 'c')}`);
         return;
       }
-      if (cr.named.ns === XSD_NS) return;
+      if (cr.named.ns === XS_NS) return;
       const seen = `t\u0000${ck}\u0000${dir}`;
       if (this.#seen.has(seen)) return;
       this.#seen.add(seen);
@@ -335,9 +336,9 @@ class Comparer {
     this.def(cd, td, dir, place, path);
   }
 
-  defOf(r: TypeRef, side: 'c' | 't'): TypeDef | undefined {
+  defOf(r: WsdlTypeRef, side: 'c' | 't'): TypeDef | undefined {
     if ('anon' in r) return r.anon;
-    if (r.named.ns === XSD_NS) return { kind: 'simple', base: r, enumerations: [], facets: {} };
+    if (r.named.ns === XS_NS) return { kind: 'simple', base: r, enumerations: [], facets: {} };
     return (side === 'c' ? this.c : this.t).types.get(qkey(r.named));
   }
 
@@ -442,7 +443,7 @@ class Comparer {
         continue;
       }
       if (ca.required !== ta.required) this.add(ta.required ? 'became_required' : 'became_optional', dir, at, ca.required ? 'required' : 'optional', ta.required ? 'required' : 'optional', ta.required ? 'required now' : 'optional now');
-      this.typeRef(ca.type ?? { named: { ns: XSD_NS, local: 'anySimpleType' } }, ta.type ?? { named: { ns: XSD_NS, local: 'anySimpleType' } }, dir, place, `${path}/@${ca.name.local}`);
+      this.typeRef(ca.type ?? { named: { ns: XS_NS, local: 'anySimpleType' } }, ta.type ?? { named: { ns: XS_NS, local: 'anySimpleType' } }, dir, place, `${path}/@${ca.name.local}`);
     }
     for (const ta of t) {
       if (c.some((a) => this.key(a.name, 'c') === this.key(ta.name, 't'))) continue;

@@ -10,13 +10,13 @@
 import { XMLParser } from 'fast-xml-parser';
 import { hasDoctype } from '../xml/tree.js';
 import { XmlError } from '../core/errors.js';
+import { XS_NS } from './xsd.js';
 
 export const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/';
 export const WSDL_SOAP11_NS = 'http://schemas.xmlsoap.org/wsdl/soap/';
 export const WSDL_SOAP12_NS = 'http://schemas.xmlsoap.org/wsdl/soap12/';
 export const WSDL_HTTP_NS = 'http://schemas.xmlsoap.org/wsdl/http/';
 export const WSDL_MIME_NS = 'http://schemas.xmlsoap.org/wsdl/mime/';
-export const XSD_NS = 'http://www.w3.org/2001/XMLSchema';
 
 /** A qualified name, resolved. */
 export interface QName {
@@ -28,16 +28,16 @@ export interface QName {
 export const qkey = (q: QName): string => `{${q.ns}}${q.local}`;
 
 /** A type as an element or attribute gives it: by name, or declared in place. */
-export type TypeRef = { readonly named: QName } | { readonly anon: TypeDef };
+export type WsdlTypeRef = { readonly named: QName } | { readonly anon: TypeDef };
 
 /** One element of a flattened content model, or a wildcard (open content: xs:any). */
 export type Particle =
-  | { readonly kind: 'element'; readonly name: QName; readonly type?: TypeRef; readonly min: number; readonly max: number; readonly nillable: boolean }
+  | { readonly kind: 'element'; readonly name: QName; readonly type?: WsdlTypeRef; readonly min: number; readonly max: number; readonly nillable: boolean }
   | { readonly kind: 'any'; readonly min: number; readonly max: number };
 
 export interface AttributeDecl {
   readonly name: QName;
-  readonly type?: TypeRef;
+  readonly type?: WsdlTypeRef;
   readonly required: boolean;
 }
 
@@ -49,26 +49,26 @@ export interface ComplexDef {
   readonly anyAttribute: boolean;
   readonly mixed: boolean;
   /** simpleContent: the type of the text. */
-  readonly textType?: TypeRef;
+  readonly textType?: WsdlTypeRef;
   /** The qkeys of the types it extends, nearest first (their particles are in `particles`): a base is reached through its extensions. */
   readonly bases?: readonly string[];
 }
 
 export interface SimpleDef {
   readonly kind: 'simple';
-  readonly base?: TypeRef;
+  readonly base?: WsdlTypeRef;
   readonly enumerations: readonly string[];
   /** Other facets (pattern, length, minInclusive, …), name → values joined by "|". */
   readonly facets: Readonly<Record<string, string>>;
-  readonly list?: TypeRef;
-  readonly union?: readonly TypeRef[];
+  readonly list?: WsdlTypeRef;
+  readonly union?: readonly WsdlTypeRef[];
 }
 
 export type TypeDef = ComplexDef | SimpleDef;
 
 export interface ElementDecl {
   readonly name: QName;
-  readonly type?: TypeRef;
+  readonly type?: WsdlTypeRef;
   readonly nillable: boolean;
 }
 
@@ -86,7 +86,7 @@ export interface BindingOperation {
   readonly outputEncoding?: string;
 }
 
-export interface Binding {
+export interface WsdlBinding {
   readonly name: QName;
   readonly kind: BindingKind;
   readonly portType?: QName;
@@ -104,7 +104,7 @@ export interface Part {
 export interface WsdlModel {
   readonly targetNamespace: string;
   readonly services: readonly { readonly name: string; readonly ports: readonly { readonly name: string; readonly binding: QName }[] }[];
-  readonly bindings: ReadonlyMap<string, Binding>;
+  readonly bindings: ReadonlyMap<string, WsdlBinding>;
   /** portType key → operation name → input and output message. */
   readonly portTypes: ReadonlyMap<string, ReadonlyMap<string, { readonly input?: QName; readonly output?: QName }>>;
   readonly messages: ReadonlyMap<string, readonly Part[]>;
@@ -174,10 +174,10 @@ interface SchemaCtx {
   readonly attrQualified: boolean;
 }
 
-function typeRefOf(n: Node, ctx: SchemaCtx): TypeRef | undefined {
+function typeRefOf(n: Node, ctx: SchemaCtx): WsdlTypeRef | undefined {
   const named = qname(n, n.attrs.type);
   if (named) return { named };
-  const inline = kid(n, XSD_NS, 'complexType') ?? kid(n, XSD_NS, 'simpleType');
+  const inline = kid(n, XS_NS, 'complexType') ?? kid(n, XS_NS, 'simpleType');
   return inline ? { anon: typeDefOf(inline, ctx) } : undefined;
 }
 
@@ -189,7 +189,7 @@ function typeRefOf(n: Node, ctx: SchemaCtx): TypeRef | undefined {
  */
 function flatten(n: Node, ctx: SchemaCtx, min: number, max: number, out: Particle[]): void {
   for (const c of n.children) {
-    if (c.ns !== XSD_NS) continue;
+    if (c.ns !== XS_NS) continue;
     const cmin = min * occurs(c.attrs.minOccurs, 1);
     const cmax = max * occurs(c.attrs.maxOccurs, 1);
     switch (c.local) {
@@ -213,13 +213,13 @@ function flatten(n: Node, ctx: SchemaCtx, min: number, max: number, out: Particl
   }
 }
 
-const withType = (t: TypeRef | undefined): { type?: TypeRef } => (t ? { type: t } : {});
+const withType = (t: WsdlTypeRef | undefined): { type?: WsdlTypeRef } => (t ? { type: t } : {});
 
 function attributesOf(n: Node, ctx: SchemaCtx): { attributes: AttributeDecl[]; anyAttribute: boolean } {
   const attributes: AttributeDecl[] = [];
   let anyAttribute = false;
   for (const a of n.children) {
-    if (a.ns !== XSD_NS) continue;
+    if (a.ns !== XS_NS) continue;
     if (a.local === 'anyAttribute') anyAttribute = true;
     if (a.local !== 'attribute') continue;
     const ref = qname(a, a.attrs.ref);
@@ -238,12 +238,12 @@ function typeDefOf(n: Node, ctx: SchemaCtx): TypeDef {
   const own = attributesOf(n, ctx);
   const attributes = [...own.attributes];
   let anyAttribute = own.anyAttribute;
-  let textType: TypeRef | undefined;
+  let textType: WsdlTypeRef | undefined;
   let mixed = n.attrs.mixed?.trim() === 'true';
-  const content = kid(n, XSD_NS, 'complexContent') ?? kid(n, XSD_NS, 'simpleContent');
+  const content = kid(n, XS_NS, 'complexContent') ?? kid(n, XS_NS, 'simpleContent');
   if (content) {
     if (content.attrs.mixed?.trim() === 'true') mixed = true;
-    const der = kid(content, XSD_NS, 'extension') ?? kid(content, XSD_NS, 'restriction');
+    const der = kid(content, XS_NS, 'extension') ?? kid(content, XS_NS, 'restriction');
     if (der) {
       const base = qname(der, der.attrs.base);
       if (content.local === 'simpleContent') textType = base ? { named: base } : undefined;
@@ -260,29 +260,29 @@ function typeDefOf(n: Node, ctx: SchemaCtx): TypeDef {
 }
 
 function simpleOf(n: Node, ctx: SchemaCtx): SimpleDef {
-  const r = kid(n, XSD_NS, 'restriction');
+  const r = kid(n, XS_NS, 'restriction');
   if (r) {
     const enumerations: string[] = [];
     const facets: Record<string, string> = {};
     for (const f of r.children) {
-      if (f.ns !== XSD_NS || f.attrs.value === undefined) continue;
+      if (f.ns !== XS_NS || f.attrs.value === undefined) continue;
       if (f.local === 'enumeration') enumerations.push(f.attrs.value);
       else facets[f.local] = facets[f.local] === undefined ? f.attrs.value : `${facets[f.local]}|${f.attrs.value}`;
     }
     const base = qname(r, r.attrs.base);
-    const inline = kid(r, XSD_NS, 'simpleType');
+    const inline = kid(r, XS_NS, 'simpleType');
     return { kind: 'simple', ...(base ? { base: { named: base } } : inline ? { base: { anon: simpleOf(inline, ctx) } } : {}), enumerations, facets };
   }
-  const l = kid(n, XSD_NS, 'list');
+  const l = kid(n, XS_NS, 'list');
   if (l) {
     const item = qname(l, l.attrs.itemType);
-    const inline = kid(l, XSD_NS, 'simpleType');
+    const inline = kid(l, XS_NS, 'simpleType');
     return { kind: 'simple', enumerations: [], facets: {}, list: item ? { named: item } : { anon: inline ? simpleOf(inline, ctx) : { kind: 'simple', enumerations: [], facets: {} } } };
   }
-  const u = kid(n, XSD_NS, 'union');
+  const u = kid(n, XS_NS, 'union');
   if (u) {
-    const members = (u.attrs.memberTypes ?? '').split(/\s+/).filter(Boolean).map((m) => ({ named: qname(u, m)! }) as TypeRef);
-    return { kind: 'simple', enumerations: [], facets: {}, union: [...members, ...kids(u, XSD_NS, 'simpleType').map((s) => ({ anon: simpleOf(s, ctx) }) as TypeRef)] };
+    const members = (u.attrs.memberTypes ?? '').split(/\s+/).filter(Boolean).map((m) => ({ named: qname(u, m)! }) as WsdlTypeRef);
+    return { kind: 'simple', enumerations: [], facets: {}, union: [...members, ...kids(u, XS_NS, 'simpleType').map((s) => ({ anon: simpleOf(s, ctx) }) as WsdlTypeRef)] };
   }
   return { kind: 'simple', enumerations: [], facets: {} };
 }
@@ -341,10 +341,10 @@ export function readWsdl(text: string): WsdlModel {
   const types = new Map<string, TypeDef>();
   const groups = new Map<string, Particle[]>();
   for (const t of kids(root, WSDL_NS, 'types')) {
-    for (const s of kids(t, XSD_NS, 'schema')) {
+    for (const s of kids(t, XS_NS, 'schema')) {
       const ctx: SchemaCtx = { tns: s.attrs.targetNamespace ?? '', qualified: s.attrs.elementFormDefault?.trim() === 'qualified', attrQualified: s.attrs.attributeFormDefault?.trim() === 'qualified' };
       for (const d of s.children) {
-        if (d.ns !== XSD_NS || d.attrs.name === undefined) continue;
+        if (d.ns !== XS_NS || d.attrs.name === undefined) continue;
         const name = { ns: ctx.tns, local: d.attrs.name };
         if (d.local === 'element') elements.set(qkey(name), { name, ...withType(typeRefOf(d, ctx)), nillable: d.attrs.nillable?.trim() === 'true' });
         else if (d.local === 'complexType' || d.local === 'simpleType') types.set(qkey(name), typeDefOf(d, ctx));
@@ -373,7 +373,7 @@ export function readWsdl(text: string): WsdlModel {
     }
     portTypes.set(qkey(q(pt, pt.attrs.name)), ops);
   }
-  const bindings = new Map<string, Binding>();
+  const bindings = new Map<string, WsdlBinding>();
   for (const b of kids(root, WSDL_NS, 'binding')) bindings.set(qkey(q(b, b.attrs.name)), bindingOf(b, q(b, b.attrs.name)));
   const services = kids(root, WSDL_NS, 'service').map((s) => ({
     name: s.attrs.name ?? '',
@@ -382,7 +382,7 @@ export function readWsdl(text: string): WsdlModel {
   return { targetNamespace: tns, services, bindings, portTypes, messages, elements, types };
 }
 
-function bindingOf(b: Node, name: QName): Binding {
+function bindingOf(b: Node, name: QName): WsdlBinding {
   const soap11 = kid(b, WSDL_SOAP11_NS, 'binding');
   const soap12 = kid(b, WSDL_SOAP12_NS, 'binding');
   const http = kid(b, WSDL_HTTP_NS, 'binding');

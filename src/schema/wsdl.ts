@@ -7,19 +7,18 @@
  * it at <service path>?WSDL.
  */
 import { DEFAULT_PATHS, operationsOf, type Namespaces, type NsKey, type Operation, type ServicePaths } from '../contract/catalogue.js';
-import { generateXsdFor } from './xsd.js';
+import { generateXsdFor, XS_NS } from './xsd.js';
+import { WSDL_NS } from './wsdl-read.js';
 import { escapeAttr } from '../core/escape.js';
 import { BINDING_MODULES } from '../bindings/index.js';
 import type { WsdlPort } from '../bindings/types.js';
 
 export type ServiceName = Operation['service'];
 
-const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/';
 const SOAP_NS = 'http://schemas.xmlsoap.org/wsdl/soap/';
 const SOAP12_NS = 'http://schemas.xmlsoap.org/wsdl/soap12/';
 const HTTP_NS = 'http://schemas.xmlsoap.org/wsdl/http/';
 const MIME_NS = 'http://schemas.xmlsoap.org/wsdl/mime/';
-const XS_NS = 'http://www.w3.org/2001/XMLSchema';
 
 /** The ports of a service, one per binding, each described by its binding module. */
 export const WSDL_PORTS: readonly WsdlPort[] = Object.values(BINDING_MODULES).map((b) => b.wsdl);

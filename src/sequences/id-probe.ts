@@ -41,11 +41,11 @@ import type { FamilyRun, IdProbe, PlanView, PlannedSequence, ProbeBooking, Read,
 export const ID_PROBE_STAGE = 2.5;
 
 /** The use-once operations it probes. */
-const OPERATIONS = ['CancelBooking', 'CancelTransferBooking'] as const;
+const PROBED_OPERATIONS = ['CancelBooking', 'CancelTransferBooking'] as const;
 
 /** One sequence per use-once operation the plan runs (and may send). */
 function plan(p: PlanView): PlannedSequence[] {
-  return OPERATIONS.flatMap((name) => {
+  return PROBED_OPERATIONS.flatMap((name) => {
     const op = p.has(name);
     const ids = op && p.maySend(op) ? p.idProbes?.(name) : undefined;
     if (!op || !ids || ids.probes.length === 0) return [];

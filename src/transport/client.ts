@@ -8,148 +8,21 @@
  * blocked (checking a large document) while an exchange was in flight is not counted against it,
  * and a timer that fires gives the poll phase a turn first, so a response that arrived while the
  * loop was busy is read before the exchange is declared timed out. The deadline is wall-clock time.
+ * Its parts, each in a file: the options and failure codes (options.ts), the body budget
+ * (body-budget.ts), the timers and the abort (abort.ts), what a failure was (failure.ts).
  */
 import { SizeCapError } from '../core/errors.js';
 import { request, type Dispatcher } from 'undici';
-import type { Exchange, HttpRequest, NetworkOptions, RetriedAnswer } from '../core/types.js';
-import { createDispatcher, proxyFailure, tlsFailure, withExtraHeaders } from './network.js';
+import type { Exchange, HttpRequest, RetriedAnswer } from '../core/types.js';
+import { createDispatcher, withExtraHeaders } from './network.js';
 import { retryDelay, transientOf } from './transient.js';
 import { originOf, PROBATION_CONCURRENCY, TargetWatch, type Judgement } from './watch.js';
+import { bodyBudgetOf, DEFAULT_TRANSPORT, LARGE_BODY, type TransportOptions } from './options.js';
+import { BodyBudget } from './body-budget.js';
+import { abortable, armTimers, Stop } from './abort.js';
+import { classify } from './failure.js';
 
-export interface TransportOptions {
-  /** Requests in flight at once. */
-  readonly concurrency: number;
-  /** Milliseconds one exchange may take, first byte sent to last byte read. */
-  readonly timeoutMs: number;
-  /** Largest response body accepted, in bytes. */
-  readonly maxBodyBytes: number;
-  /** Requests per second at most (undefined: unbounded). */
-  readonly maxRps?: number;
-  /** Epoch milliseconds after which no request starts and running ones are aborted. */
-  readonly deadline?: number;
-  /** Accept self-signed or otherwise unverifiable TLS certificates (explicit opt-in). */
-  readonly insecureTls?: boolean;
-  /** Use this dispatcher instead of the pool (tests: undici MockAgent). */
-  readonly dispatcher?: Dispatcher;
-  /**
-   * Consecutive time-outs or connection failures from one host after which nothing more is sent to
-   * it (0: never give up). A target that stops answering would otherwise hold the run for
-   * exchanges × timeout ÷ concurrency.
-   */
-  readonly giveUpAfter?: number;
-  /**
-   * Bytes of response bodies the exchanges in flight may hold at once, from the first byte read
-   * until their consumer is done with them (`release`): a body over LARGE_BODY is read only while
-   * the budget allows it, so large answers queue at the transport instead of stacking up in memory
-   * while the checks take them one at a time. One body larger than the budget is read when no other
-   * holds any. Default: max(2 × maxBodyBytes, 64 MiB).
-   */
-  readonly bodyBudgetBytes?: number;
-  /** Proxies, TLS files and extra headers (./network.ts); `insecureTls` above still turns verification off. */
-  readonly network?: NetworkOptions;
-  /**
-   * Judge the target as the answers come (./watch.ts): a refusal that will not heal (a proxy's 407, a
-   * TLS refusal, a name that does not resolve, a gateway's 401 page) or `giveUpAfter` transient
-   * answers in a row before any answer of the target's own stop the transport at once (`judgement`
-   * says why); until the target has answered once, at most PROBATION_CONCURRENCY exchanges are in
-   * flight. What reaches a target for a command (a run, a recording) turns it on; off by default.
-   * Given the target's base URLs, a refusal of one of them (a request's part is the longest base its
-   * URL starts with) while others are not judged gives up on that one only (`judgements`; one down is
-   * left to --max-transient); the transport stops once every one is judged.
-   */
-  readonly judgeTarget?: boolean | readonly string[];
-}
-
-/** Bodies up to this size are read without asking the budget (most answers: no waiting, no bookkeeping). */
-export const LARGE_BODY = 256 * 1024;
-
-/** The body budget of a transport's options (see TransportOptions.bodyBudgetBytes). */
-export function bodyBudgetOf(opts: Pick<TransportOptions, 'maxBodyBytes' | 'bodyBudgetBytes'>): number {
-  return opts.bodyBudgetBytes ?? Math.max(2 * opts.maxBodyBytes, 64 * 1024 * 1024);
-}
-
-/**
- * Bytes held by the bodies in flight: granted first come, first served, whole (a body asks once, for
- * its declared length or, when it has none, for the cap), so no two bodies can each hold a part while
- * waiting for the rest of the other's. Bytes charged besides bodies (findings) count toward the
- * budget, but a body larger than what is left is still read when no other body is held: the charges
- * are given back only when their unit is done, which may need that body.
- */
-class BodyBudget {
-  #used = 0;
-  #peak = 0;
-  /** Bodies holding a share now. */
-  #bodies = 0;
-  readonly #queue: { need: number; grant: () => void }[] = [];
-  constructor(readonly capacity: number) {}
-
-  /** Wait until `need` bytes fit (or nothing else is held), then hold them. */
-  acquire(need: number, signal: AbortSignal): Promise<void> {
-    if (this.#queue.length === 0 && this.#fits(need)) {
-      this.#take(need);
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve, reject) => {
-      const entry = { need, grant: () => { signal.removeEventListener('abort', onAbort); resolve(); } };
-      const onAbort = () => {
-        const i = this.#queue.indexOf(entry);
-        if (i >= 0) this.#queue.splice(i, 1);
-        this.#pump();
-        reject(signal.reason);
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.#queue.push(entry);
-    });
-  }
-
-  /** Hold `n` bytes already in memory (no wait: they are there), so that bodies asked for after them wait. */
-  charge(n: number): void {
-    if (n > 0) this.#add(n);
-  }
-
-  /** Give back `n` bytes: a body's share (`body`), or a charge. */
-  release(n: number, body: boolean): void {
-    if (body) this.#bodies = Math.max(0, this.#bodies - 1);
-    if (n > 0) this.#used = Math.max(0, this.#used - n);
-    this.#pump();
-  }
-
-  /** The most bytes held at once so far. */
-  get peak(): number {
-    return this.#peak;
-  }
-
-  #fits(need: number): boolean {
-    return this.#bodies === 0 || this.#used + need <= this.capacity;
-  }
-
-  #take(need: number): void {
-    this.#bodies++;
-    this.#add(need);
-  }
-
-  #add(n: number): void {
-    this.#used += n;
-    this.#peak = Math.max(this.#peak, this.#used);
-  }
-
-  #pump(): void {
-    while (this.#queue.length > 0 && this.#fits(this.#queue[0]!.need)) {
-      const next = this.#queue.shift()!;
-      this.#take(next.need);
-      next.grant();
-    }
-  }
-}
-
-export const DEFAULT_TRANSPORT: TransportOptions = { concurrency: 8, timeoutMs: 10_000, maxBodyBytes: 32 * 1024 * 1024, giveUpAfter: 5 };
-
-/** Stable codes of transport failures, as they appear in findings. */
-export type TransportErrorCode =
-  | 'connection_refused' | 'unknown_host' | 'tls_error' | 'timeout' | 'deadline_exceeded'
-  | 'connection_reset' | 'response_too_large' | 'invalid_response' | 'transport_error'
-  /** Not sent: the run was stopped (an interrupt), or the host stopped answering earlier in the run. */
-  | 'not_sent';
+export { DEFAULT_TRANSPORT, type TransportErrorCode, type TransportOptions } from './options.js';
 
 /**
  * Failures that say the host does not answer at all (a response of any kind says it does). Not a
@@ -157,85 +30,6 @@ export type TransportErrorCode =
  * gone; a reset costs no time-out either.
  */
 const SILENT: ReadonlySet<string> = new Set(['connection_refused', 'unknown_host', 'tls_error', 'timeout']);
-
-/** Why the transport aborted an exchange (the abort signal's reason). */
-class Stop extends Error {
-  constructor(readonly why: 'timeout' | 'deadline' | 'stopped', readonly detail = '') {
-    super(why);
-  }
-}
-
-/**
- * How long the event loop has been blocked, summed: a timer every 25 ms notes how late it fires.
- * Runs only while exchanges are in flight, and never keeps the process alive.
- */
-class LoopLag {
-  static readonly INTERVAL = 25;
-  /** Lateness below this is timer jitter, not a blocked loop. */
-  static readonly SLACK = 15;
-  #blocked = 0;
-  #last = 0;
-  #timer: NodeJS.Timeout | undefined;
-  #users = 0;
-
-  acquire(): void {
-    if (this.#users++ > 0) return;
-    this.#last = performance.now();
-    this.#timer = setInterval(() => {
-      const now = performance.now();
-      const late = now - this.#last - LoopLag.INTERVAL;
-      if (late > LoopLag.SLACK) this.#blocked += late;
-      this.#last = now;
-    }, LoopLag.INTERVAL);
-    this.#timer.unref();
-  }
-
-  release(): void {
-    if (--this.#users > 0) return;
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-  }
-
-  /** Milliseconds blocked so far, a block still going on (this very call runs late) included. */
-  blocked(): number {
-    const late = performance.now() - this.#last - LoopLag.INTERVAL;
-    return this.#blocked + (late > LoopLag.SLACK ? late : 0);
-  }
-}
-
-const lag = new LoopLag();
-
-/**
- * Abort `controller` after `budget` ms of the exchange's own time (time the event loop was blocked
- * not counted), and at the deadline (wall clock). Returns the function that disarms both.
- */
-function armTimers(controller: AbortController, budget: number, deadline: number | undefined, excused: () => number = () => 0): () => void {
-  const started = performance.now();
-  lag.acquire();
-  const blocked0 = lag.blocked();
-  let timer: NodeJS.Timeout | undefined;
-  let immediate: NodeJS.Immediate | undefined;
-  const arm = (ms: number) => { timer = setTimeout(fire, Math.max(1, Math.ceil(ms))); };
-  // Fire after the poll phase of this loop turn: what arrived while the loop was busy is read first.
-  const fire = () => {
-    immediate = setImmediate(() => {
-      const spent = performance.now() - started - (lag.blocked() - blocked0) - excused();
-      if (spent >= budget) controller.abort(new Stop('timeout'));
-      else arm(budget - spent);
-    });
-  };
-  arm(budget);
-  const wall = deadline === undefined ? undefined : setTimeout(() => controller.abort(new Stop('deadline')), Math.max(1, deadline - Date.now()));
-  let done = false;
-  return () => {
-    if (done) return;
-    done = true;
-    clearTimeout(timer);
-    clearTimeout(wall);
-    if (immediate) clearImmediate(immediate);
-    lag.release();
-  };
-}
 
 export class Transport {
   readonly #opts: TransportOptions;
@@ -637,27 +431,6 @@ export class Transport {
   }
 }
 
-/**
- * undici applies an abort signal only once the request has a connection: a name lookup or connect
- * that hangs would outlive the exchange's budget. Give up when the signal fires; a response that
- * still arrives later is discarded.
- */
-function abortable(p: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
-  const discard = () => { p.then((r) => r.body.destroy(), () => {}); };
-  if (signal.aborted) {
-    discard();
-    return Promise.reject(signal.reason);
-  }
-  return new Promise((resolve, reject) => {
-    const onAbort = () => { discard(); reject(signal.reason); };
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (r) => { signal.removeEventListener('abort', onAbort); resolve(r); },
-      (e) => { signal.removeEventListener('abort', onAbort); reject(e); },
-    );
-  });
-}
-
 /** The host (and port) a request goes to: what giving up is counted by. */
 export function hostOf(url: string): string {
   try {
@@ -665,39 +438,4 @@ export function hostOf(url: string): string {
   } catch {
     return url;
   }
-}
-
-function classify(e: unknown, opts: TransportOptions, stop: 'timeout' | 'deadline' | undefined, elapsed: number): { code: TransportErrorCode; message: string } {
-  if (e instanceof SizeCapError) {
-    return { code: 'response_too_large', message: `response body larger than ${opts.maxBodyBytes} bytes: reading aborted` };
-  }
-  if (stop === 'deadline') return { code: 'deadline_exceeded', message: `the run's overall deadline passed after ${Math.round(elapsed)} ms of this exchange` };
-  if (stop === 'timeout') return { code: 'timeout', message: `no complete response within ${opts.timeoutMs} ms` };
-  const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = err.code ?? err.cause?.code ?? '';
-  const msg = err.message ?? String(e);
-  // undici's refusal by a proxy is a RequestAbortedError (an AbortError): not a time-out.
-  const proxy = proxyFailure(msg);
-  if (proxy) return { code: 'transport_error', message: proxy };
-  if (err.name === 'TimeoutError' || err.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_ABORTED'
-    || code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return { code: 'timeout', message: `no complete response within ${opts.timeoutMs} ms` };
-  }
-  if (code === 'ECONNREFUSED') return { code: 'connection_refused', message: `connection refused: ${msg}` };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'unknown_host', message: `unknown host: ${msg}` };
-  if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code) || /certificate|ssl|tls/i.test(msg)) {
-    return { code: 'tls_error', message: `TLS failure: ${tlsFailure(code, msg, opts.network) ?? msg}` };
-  }
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE' || code === 'UND_ERR_CLOSED') {
-    return { code: 'connection_reset', message: `connection closed before the response was complete: ${msg}` };
-  }
-  // undici asserts on a status below 100 (its parser lets "099" through): say what the target sent, not undici's internals.
-  if (code === 'ERR_ASSERTION' && /statusCode >= 100/.test(msg)) {
-    return { code: 'invalid_response', message: 'invalid HTTP status line: a status code below 100 (HTTP/1.1 status codes are 100 to 599)' };
-  }
-  if (code.startsWith('HPE_') || err.name === 'HTTPParserError') {
-    const detail = /\(([^)]*)\)\s*$/.exec(msg)?.[1];
-    return { code: 'invalid_response', message: `the response is not valid HTTP/1.1${detail ? `: ${detail.toLowerCase()}` : ''}` };
-  }
-  return { code: 'transport_error', message: `${code ? code + ': ' : ''}${msg.split('\n')[0]!.slice(0, 300)}` };
 }

@@ -160,12 +160,12 @@ function lineCounter(text: string): (offset: number) => number {
 export function overLimit(stats: MarkupStats, limits: MarkupLimits): string | undefined {
   const a = stats.mostAttributes;
   if (a.count > limits.attributesPerElement) {
-    return `element <${shown(a.element)}> (line ${a.line}) has ${a.count.toLocaleString('en-US')} attributes and namespace declarations: `
+    return `element <${shownName(a.element)}> (line ${a.line}) has ${a.count.toLocaleString('en-US')} attributes and namespace declarations: `
       + `more than the ${limits.attributesPerElement} this harness reads on one element (libxml2 checks them for duplicates in quadratic time); the document was not parsed`;
   }
   const ns = stats.mostNamespaces;
   if (ns.count > limits.namespacesInScope) {
-    return `${ns.count.toLocaleString('en-US')} namespace declarations are in scope at element <${shown(ns.element)}> (line ${ns.line}): `
+    return `${ns.count.toLocaleString('en-US')} namespace declarations are in scope at element <${shownName(ns.element)}> (line ${ns.line}): `
       + `more than the ${limits.namespacesInScope} this harness reads (libxml2 searches every one of them for each element's prefix); the document was not parsed`;
   }
   const nodes = stats.elements + stats.attributes;
@@ -178,6 +178,6 @@ export function overLimit(stats: MarkupStats, limits: MarkupLimits): string | un
 }
 
 /** An element name from the target, cut for a message. */
-function shown(name: string): string {
+function shownName(name: string): string {
   return name.length > 60 ? `${name.slice(0, 59)}…` : name;
 }

@@ -16,13 +16,11 @@
  */
 import { XmlError } from '../core/errors.js';
 import type { MarkupLimits } from './limits.js';
-import type { XAttr, XElement } from './tree.js';
+import { NONE, XML_NS, type XAttr, type XElement } from './element.js';
 
 /** Open elements at most: as the first reader (fast-xml-parser's maxNestedTags 512 lets 513 open). */
 export const MAX_DEPTH = 513;
 
-const XML_NS = 'http://www.w3.org/XML/1998/namespace';
-const NONE: readonly never[] = Object.freeze([]);
 const ENTITY_RE = /&(?:#x([0-9a-fA-F]+)|#([0-9]+)|(lt|gt|amp|quot|apos));/g;
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
 

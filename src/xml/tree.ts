@@ -11,29 +11,14 @@ import { XMLParser } from 'fast-xml-parser';
 import { XmlError } from '../core/errors.js';
 import { overLimit, scanMarkup, type MarkupLimits } from './limits.js';
 import { decodeText, OverLimitError, scanXml } from './scan-reader.js';
+import { NONE, XML_NS, type XAttr, type XElement } from './element.js';
 
 export const XSI_NS = 'http://www.w3.org/2001/XMLSchema-instance';
-export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
+export { XML_NS } from './element.js';
 export const SOAP11_ENV_NS = 'http://schemas.xmlsoap.org/soap/envelope/';
 export const SOAP12_ENV_NS = 'http://www.w3.org/2003/05/soap-envelope';
 
-export interface XAttr {
-  readonly ns: string;
-  readonly local: string;
-  readonly prefix: string;
-  readonly value: string;
-}
-
-export interface XElement {
-  readonly ns: string;
-  readonly local: string;
-  readonly prefix: string;
-  /** Attributes other than namespace declarations, in document order. */
-  readonly attrs: readonly XAttr[];
-  readonly children: readonly XElement[];
-  /** Direct text content, concatenated (CDATA included), untrimmed. */
-  text: string;
-}
+export type { XAttr, XElement } from './element.js';
 
 export interface XmlDeclaration {
   readonly version?: string;
@@ -313,7 +298,6 @@ function split(qname: string): [string, string] {
  * The one empty list every element without attributes or without children shares (most of a large
  * document's elements: one array less each). Frozen: a tree is read, never changed.
  */
-const NONE: readonly never[] = Object.freeze([]);
 
 /** The path of the element being built, for messages only: joined when an error is thrown. */
 function pathOf(stack: readonly string[]): string {

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { cli, readReport, tempDir } from '../../test/support/cli.js';
-import { mdText } from '../../src/report/markdown.js';
+import { mdText } from '../../src/report/md-text.js';
 import { resolveRunSettings } from '../../src/cli/config.js';
 
 describe('--list and --dry-run', () => {

@@ -14,7 +14,7 @@ import { afterAll, describe, test } from 'vitest';
 import type { RunReport } from '../../src/core/types.js';
 import { rowBindings } from '../../src/core/rows.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER } from '../../src/mock/index.js';
-import { faultBindings, findFault } from '../../src/mock/faults.js';
+import { faultBindings, faultNamed } from '../../src/mock/faults.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -76,7 +76,7 @@ describe('conformance run against npm run mock -- --fault', () => {
     ['media-type-text-xml-on-soap12', 'content_type'],
     ['missing-required-element', 'shape'],
   ] as const)('--fault %s: exit 1, conformance.json names the operation and binding (%s)', async ([name, check], { expect }) => {
-    const fault = findFault(name)!;
+    const fault = faultNamed(name)!;
     const url = await mock(['--fault', name]);
     const { code, report, stdout } = await conformance(url);
     expect(code, stdout).toBe(1);

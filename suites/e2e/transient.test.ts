@@ -14,7 +14,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { cli, mockTarget, readReport, tempDir } from '../../test/support/cli.js';
 import { startMock, type RunningMock, type TransientMode } from '../../src/mock/index.js';
-import { faultBindings, findFault } from '../../src/mock/faults.js';
+import { faultBindings, faultNamed } from '../../src/mock/faults.js';
 import { rowBindings } from '../../src/core/rows.js';
 import type { RunReport } from '../../src/core/types.js';
 
@@ -89,7 +89,7 @@ describe('writes processed then dropped: every run passes; the sequences say wha
 describe('real faults under the same noise are pinpointed, every time', () => {
   const FAULTS = ['missing-required-element', 'update-acknowledged-not-stored', 'cancel-leak-already-cancelled'];
   test.for(FAULTS.flatMap((f) => [1, 2, 3].map((seed) => [f, seed] as const)))('%s, seed %i', async ([name, seed]) => {
-    const fault = findFault(name)!;
+    const fault = faultNamed(name)!;
     // Louder than the issue's 3%: these runs are short (35 to 85 exchanges). Noise can take the answers of one of the
     // cancellation sequence's two rounds; the binding seen working elsewhere in the sequence is then cleared (sequences.ts).
     const r = await runAgainst({ ...NOISE, rate: 0.1, seed }, ['--operations', fault.operation, '--examples', '0'], [name]);

@@ -3,7 +3,7 @@
  * the proxy's credentials came from, so the person fixes them there (issue 41, item 4's variable).
  */
 import { describe, expect, test } from 'vitest';
-import { stopDiagnosis } from './diagnose.js';
+import { stopDiagnosis } from './stop-diagnosis.js';
 
 const TARGET = { bookUrl: 'https://t.example', searchUrl: 'https://t.example', transfersUrl: 'https://t.example' };
 const refused = (proxy: { url: string; variable?: string; passwordVariable?: string }) =>
