@@ -65,6 +65,14 @@ export function checksPlacedOn(place: Exclude<Place, 'every-exchange' | 'answere
     && (operation === undefined || (c.operations?.(operation) ?? true)));
 }
 
+/**
+ * The checks of rejected calls: those placed only on case kinds a valid call is not (a wrong login,
+ * a bad request, a DOCTYPE). A case with such a row is not a valid call, so its results do not show
+ * the data path (engine/diagnose.ts, cli/diff.ts).
+ */
+export const REJECTION_CHECKS: ReadonlySet<string> = new Set(CHECKS.filter((c) => c.places.length > 0
+  && c.places.every((p) => p !== 'valid' && p !== 'generated' && p !== 'document' && p !== 'every-exchange' && p !== 'answered-with-data')).map((c) => c.name));
+
 /** The checks of a captured document (`conformance validate`): status and media type need an HTTP response, so not theirs. */
 export const DOCUMENT_CHECKS: readonly Check[] = checksPlacedOn('document');
 

@@ -9,9 +9,7 @@ import { UsageError } from '../core/errors.js';
 import type { ResultRow, RunReport } from '../core/types.js';
 import { isGeneratedCase, notCalledReason, PREFLIGHT_CASE, rowBindings, rowKind } from '../core/rows.js';
 import { EXPECTATIONS_CHECK } from '../engine/expectations.js';
-import { credentialsRejected } from '../checks/credentials-rejected.js';
-import { badRequestRejected } from '../checks/bad-request-rejected.js';
-import { loginRejected } from '../checks/login-rejected.js';
+import { REJECTION_CHECKS } from '../checks/registry.js';
 import { shape } from '../checks/shape.js';
 import { consoleText, rowTitle } from '../report/model.js';
 import { helpText, parseFlags } from './config.js';
@@ -165,8 +163,6 @@ function cellsOf(report: RunReport): Map<string, { operation: string; binding: s
 
 /** The check that walks a result's data: a cell none of whose valid cases' shape rows ran did not reach the data path. */
 const DATA_CHECK = shape.name;
-/** The checks of the negative cases (credentials and bad requests): a case with such a row is not a valid call. */
-const REJECTION_CHECKS = [credentialsRejected.name, badRequestRejected.name, loginRejected.name];
 
 /** Why a cell of NEW does not count as tested: its untested reason, not called, its rows skipped, or its results not walked. */
 function whyNot(c: { operation: string; rows: ResultRow[]; untested?: string } | undefined, walked: readonly string[]): string {
@@ -209,7 +205,7 @@ export function lostCoverage(oldReport: RunReport, newReport: RunReport): LostCo
     const n = now.get(k);
     // The data path: a cell whose results OLD walked (shape rows tested) and NEW walked none of
     // (every one skipped: an in-band Error, a rejection) did not reach it, whatever else passed.
-    const negative = new Set([...o.rows, ...(n?.rows ?? [])].filter((r) => REJECTION_CHECKS.includes(r.check)).map((r) => r.case));
+    const negative = new Set([...o.rows, ...(n?.rows ?? [])].filter((r) => REJECTION_CHECKS.has(r.check)).map((r) => r.case));
     const walked = o.rows.filter((r) => r.check === DATA_CHECK && tested(r) && !negative.has(r.case)).map(keyOf);
     const nowWalked = new Set(n?.rows.filter((r) => r.check === DATA_CHECK && tested(r)).map(keyOf));
     if (n !== undefined && n.untested === undefined && n.rows.some(tested) && (walked.length === 0 || walked.some((x) => nowWalked.has(x)))) kept.add(k);

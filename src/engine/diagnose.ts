@@ -14,9 +14,9 @@ import type { Diagnosis, ResultRow, UntestedCell } from '../core/types.js';
 import { redactUserInfo } from '../core/redact.js';
 import { skipReason, type RunPlan, type Unit } from './plan.js';
 import { nsAdvice } from './setting-advice.js';
+import { REJECTION_CHECKS } from '../checks/registry.js';
 
 /** The checks that judge a rejection: a pass means the target refused what it had to. */
-const REJECTION_CHECKS: ReadonlySet<string> = new Set(['credentials_rejected', 'bad_request_rejected', 'dtd_refused', 'login_rejected']);
 
 /** `{ns}local` of a finding's actual value. */
 function clarkParts(actual: string | undefined): { ns: string; local: string } | undefined {
