@@ -81,7 +81,7 @@ describe('booking pools', () => {
         expect(real.map((u) => u.params.maxPrice)).toContain('123456789012345.123456789');
       }
       expect(new Set(real.flatMap((u) => Object.values(u.bookings!).map((b) => b!.id))).size, op).toBe(1);
-      expect(real.every((u) => u.serial && u.stage === 2)).toBe(true);
+      expect(real.every((u) => u.serial && u.stage === 'writes')).toBe(true);
     }
   });
 
@@ -94,7 +94,7 @@ describe('booking pools', () => {
     const probeIds = new Set<string>();
     for (const u of probes) {
       expect(u.bookings, `${u.op.name} ${u.caseId}`).toBeUndefined();
-      expect(u.stage).toBe(2);
+      expect(u.stage).toBe('writes');
       const id = idParamOf(u.op.name)!;
       // The bindings it is sent on (a DOCTYPE probe: SOAP's only).
       const sent = (u.only ?? BINDINGS).map((b) => bindingParams(u, b)[id]!);
@@ -123,7 +123,7 @@ describe('booking pools', () => {
     for (const op of ['CancelBooking', 'AmendmentRequest', 'UpdateSpecialRequest', 'CancelTransferBooking']) {
       const wrong = units.find((u) => u.op.name === op && u.caseId === 'wrong-credentials')!;
       expect(wrong.calls).toBe('rejection');
-      expect(wrong.stage ?? 0).toBe(0);
+      expect(wrong.stage ?? 'reads').toBe('reads');
       expect(new Set(Object.values(wrong.bookings!).map((b) => b!.id)).size, op).toBe(1);
     }
     expect(units.find((u) => u.op.name === 'CancelBooking' && u.caseId === 'wrong-credentials')!.bookings!.post).toEqual(cancelFirst);
@@ -132,7 +132,7 @@ describe('booking pools', () => {
     expect(bindingParams(write, 'get').text).toBe(rejectedText('wrong-credentials', 'get'));
     const readBacks = units.filter((u) => u.sequence?.family === 'unchanged');
     expect(readBacks.map((u) => u.op.name).sort()).toEqual(['AmendmentRequest', 'CancelBooking', 'UpdateSpecialRequest']);
-    expect(readBacks.every((u) => u.stage === 1 && u.sequence!.bookings!.length === 1)).toBe(true);
+    expect(readBacks.every((u) => u.stage === 'read-backs' && u.sequence!.bookings!.length === 1)).toBe(true);
     expect(readBacks.find((u) => u.op.name === 'CancelBooking')!.sequence!.bookings![0]).toEqual(cancelFirst);
     // No read of a transfer booking: its first case's cancellation (stage 2) on the same booking is the read-back.
     const transfer = units.find((u) => u.op.name === 'CancelTransferBooking' && u.caseId === 'default')!;

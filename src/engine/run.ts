@@ -41,6 +41,7 @@ import { bindingParams, bookingNeeds, callbackOf, comparesBindings, DOCTYPE_CHEC
 import { probePath } from './callback.js';
 import { poolKey, unusableDiagnosis, type UnusableBooking } from './pool-check.js';
 import { findingsBytes, RowMaker, summarise, type RowBase } from './rows.js';
+import { schedule } from './schedule.js';
 
 export { summarise };
 import { resendFailures } from './flaky.js';
@@ -629,41 +630,17 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
   const coverage = startCoverage(plan, redact);
   const before = await preflight(plan, deps.transport);
   let done = 0;
-  // A few units at a time: about the transport's concurrency in requests, plus one unit so the
-  // connections stay busy while a unit waits for its comparison. Bodies are held until their unit is
-  // compared, so this bounds them: (units at once) × (bindings) × --max-body-bytes.
+  // What runs at once is bounded by what it holds (./schedule.ts): a case its bindings' answers, kept
+  // until compared, a sequence one call at a time; about the transport's concurrency in requests,
+  // plus one case's, so the connections stay busy while a case waits for its comparison. Bodies
+  // held are bounded so: (concurrency + bindings) × --max-body-bytes.
   const perBinding = Math.max(1, plan.bindings.length);
+  const capacity = deps.transport.options.concurrency + perBinding;
+  const weight = (u: Unit) => (u.sequence ? 1 : plan.bindings.filter((b) => !u.only || u.only.includes(b)).length);
+  // The FLAKY pass's units at once (./flaky.ts): the same bound in cases.
   const atOnce = Math.max(1, Math.ceil(deps.transport.options.concurrency / perBinding) + 1);
   const perUnit: ResultRow[][] = new Array(units.length);
   const used: BookingUse[][] = units.map(() => []);
-  let next = 0;
-  // Sequences on bookings of their own start first: their calls go one after another, so they
-  // overlap the rest of the run instead of ending it; then the units by stage (./plan.ts), a stage
-  // starting once every unit of the stages before it has ended (results keep the plan's order).
-  const free = (i: number) => units[i]!.sequence !== undefined && units[i]!.stage === undefined;
-  const stageOf = (i: number) => units[i]!.stage ?? 0;
-  const order = [...units.keys()].sort((a, b) => Number(!free(a)) - Number(!free(b)) || stageOf(a) - stageOf(b) || a - b);
-  const open = new Map<number, number>();
-  for (const i of units.keys()) if (!free(i)) open.set(stageOf(i), (open.get(stageOf(i)) ?? 0) + 1);
-  let wake: (() => void)[] = [];
-  // A sequence using another's bookings again waits for that one's unit to end (it is ordered before).
-  const ended = new Set<number>();
-  const waitsFor = (i: number) => {
-    const after = units[i]!.sequence?.after;
-    return after === undefined ? -1 : units.findIndex((u) => u.sequence?.family === after);
-  };
-  const stageEnded = (i: number) => {
-    ended.add(i);
-    if (!free(i)) open.set(stageOf(i), open.get(stageOf(i))! - 1);
-    const w = wake;
-    wake = [];
-    for (const f of w) f();
-  };
-  const stageOpen = async (i: number) => {
-    const earlier = () => [...open].some(([s, n]) => s < stageOf(i) && n > 0);
-    const dep = waitsFor(i);
-    while ((!free(i) && earlier()) || (dep >= 0 && !ended.has(dep))) await new Promise<void>((r) => wake.push(r));
-  };
   // Why the run stopped early (--max-failures, an interrupt): the units after it are not sent.
   let halted: string | undefined;
   const maxFailuresReached = `--max-failures ${plan.maxFailures} reached`;
@@ -671,30 +648,21 @@ export async function runConformance(plan: RunPlan, given: EngineDeps, units: re
   let sent = 0;
   // When the last external-entity probe was answered: a fetch is awaited a little after it (./callback.ts).
   let lastExternalProbe = 0;
-  await Promise.all(Array.from({ length: Math.min(atOnce, units.length) }, async () => {
-    while (next < units.length) {
-      const i = order[next++]!;
-      const u = units[i]!;
-      await stageOpen(i);
-      try {
-        halted ??= deps.stopped?.() ?? stoppedAtOnce(deps.transport);
-        if (halted) {
-          perUnit[i] = notRunRows(plan, new RowMaker(redact), u, `not run: ${halted}`);
-          continue;
-        }
-        const rows = await runUnit(plan, { ...deps, onBooking: (x) => { used[i]!.push(x); deps.onBooking?.(x); } }, u);
-        if (u.doctype?.entity === 'external') lastExternalProbe = Date.now();
-        perUnit[i] = u.baseline && rows.some((r) => r.status === 'failed') ? await shrinkUnit(plan, deps, u, rows) : rows;
-        sent++;
-        // A read left transient is no failure yet: it is sent again after the main pass.
-        failed += perUnit[i]!.filter((r) => r.status === 'failed' && !r.findings.every((f) => f.code === 'transient_answer')).length;
-        if (plan.maxFailures !== undefined && failed >= plan.maxFailures) halted ??= maxFailuresReached;
-        deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`, failed);
-      } finally {
-        stageEnded(i);
-      }
+  await Promise.all(schedule(units, async (u, i) => {
+    halted ??= deps.stopped?.() ?? stoppedAtOnce(deps.transport);
+    if (halted) {
+      perUnit[i] = notRunRows(plan, new RowMaker(redact), u, `not run: ${halted}`);
+      return;
     }
-  }));
+    const rows = await runUnit(plan, { ...deps, onBooking: (x) => { used[i]!.push(x); deps.onBooking?.(x); } }, u);
+    if (u.doctype?.entity === 'external') lastExternalProbe = Date.now();
+    perUnit[i] = u.baseline && rows.some((r) => r.status === 'failed') ? await shrinkUnit(plan, deps, u, rows) : rows;
+    sent++;
+    // A read left transient is no failure yet: it is sent again after the main pass.
+    failed += perUnit[i]!.filter((r) => r.status === 'failed' && !r.findings.every((f) => f.code === 'transient_answer')).length;
+    if (plan.maxFailures !== undefined && failed >= plan.maxFailures) halted ??= maxFailuresReached;
+    deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`, failed);
+  }, { capacity, weight }));
   halted ??= deps.stopped?.() ?? stoppedAtOnce(deps.transport);
   // FLAKY: the failed read cases sent again, once the main pass is over (./flaky.ts).
   if (!halted) {
