@@ -14,7 +14,8 @@ import type { Diagnosis, Target } from '../core/types.js';
 import type { RequestCase } from './cases.js';
 import { broadestCase, coverageCases, generatedCases, idKinds, paramsKey } from './generate.js';
 import { OPERATIONS } from '../contract/catalogue.js';
-import { FAMILIES, type IdProbe, type PlanView } from '../sequences/index.js';
+import type { IdProbe, PlanView } from '../sequences/index.js';
+import { familiesNamed } from './families.js';
 import { consumesBooking, idParamOf, mockBookings, POOL_NAMES, poolOf, probeVariant, type PoolName } from './bookings.js';
 import { probeUrl, unobservableCallback, type Callback } from './callback.js';
 import { caseMatcher, skipReason, type RunPlan, type Unit } from './unit.js';
@@ -158,7 +159,7 @@ function idProbesOf(plan: RunPlan, name: string): { pool: PoolName; probes: IdPr
 export function sequenceUnits(plan: RunPlan): Unit[] {
   if (plan.bindings.length === 0) return [];
   const view = planView(plan);
-  return FAMILIES.flatMap((f) => f.plan(view).map(({ op, spec, description, stage }): Unit =>
+  return familiesNamed(plan.families).flatMap((f) => f.plan(view).map(({ op, spec, description, stage }): Unit =>
     ({ op, caseId: f.caseId, kind: 'valid', params: {}, description, sequence: spec, ...(stage !== undefined ? { stage } : {}) })));
 }
 
@@ -166,7 +167,7 @@ export function sequenceUnits(plan: RunPlan): Unit[] {
 export function sequenceNotes(plan: RunPlan): Diagnosis[] {
   if (plan.bindings.length === 0) return [];
   const view = planView(plan);
-  const said = [...new Set(FAMILIES.flatMap((f) => f.notPlanned?.(view) ?? []))];
+  const said = [...new Set(familiesNamed(plan.families).flatMap((f) => f.notPlanned?.(view) ?? []))];
   return said.map((message) => ({ level: 'note', code: 'sequence_not_planned', message }));
 }
 

@@ -66,6 +66,8 @@ export interface RunPlan {
    * operations × bindings so each variant and each binding is still tried (spreadLogins). Absent: all.
    */
   readonly maxFailedLogins?: number;
+  /** The families of sequences planned, by name (--families, --skip-families: ./families.ts); every one when absent. */
+  readonly families?: readonly string[];
 }
 
 /** A matcher of case ids for --case patterns: `*` any characters, `?` one, the rest literal. */
