@@ -19,8 +19,8 @@ import { familiesNamed } from './families.js';
 import { consumesBooking, idParamOf, mockBookings, POOL_NAMES, poolOf, probeVariant, type PoolName } from './bookings.js';
 import { probeUrl, unobservableCallback, type Callback } from './callback.js';
 import { caseMatcher, skipReason, type RunPlan, type Unit } from './unit.js';
-import { LOGIN_VARIANTS, loginTries, loginUnits, sendsLoginVariants, spreadLogins } from './plan-logins.js';
-import { shownLive, withBookings } from './plan-bookings.js';
+import { loginTries, loginUnits, sendsLoginVariants } from './plan-logins.js';
+import { withBookings } from './plan-bookings.js';
 
 // The plan's parts, moved to files of their own, are still found here by those that plan.
 export { caseMatcher, READ_RETRIES, retriesFor, skipReason, type RunPlan, type Unit } from './unit.js';
