@@ -22,11 +22,15 @@
  *                reader, tree built while libxml2 reads), each in its own process (compiled with
  *                esbuild as the command runs its sources), same call; wall and CPU MB/s, load average
  *
+ *  12 busy     issue 43: the default full run with pools and mutations against the mock in a process
+ *                of its own answering at once (4 connections, rate bound lifted): engine time against
+ *                the sum of its exchanges' durations ÷ the connections (scripts/bench/busy.ts)
+ *
  *  10 start to exit  the embedded run (`conformance run --report-dir` on tmpfs) and `npm test`, each
  *                process start to exit, beside the same commands of a baseline commit checked out
  *                in a temporary worktree, measured in the same call, runs alternated (A B A B ...)
  *
- * Options: --sections 1,2,... (default 1-9 and 11: section 10 only when named), --out FILE (default reports/bench.json); for section
+ * Options: --sections 1,2,... (default 1-9, 11 and 12: section 10 only when named), --out FILE (default reports/bench.json); for section
  * 10: --baseline REF (default HEAD~1, the previous commit), --runs N (default 5, each command),
  * --start run,test (default both; `npm test` takes minutes a run).
  * No timed assertion anywhere: goals are reported as met or missed, never fail the command.
@@ -44,7 +48,7 @@ const { values: flags } = parseArgs({
   options: { sections: { type: 'string' }, out: { type: 'string' }, baseline: { type: 'string' }, runs: { type: 'string' }, start: { type: 'string' } },
 });
 // Section 10 runs `npm test` ten times (about half an hour): only when named.
-const sections = new Set((flags.sections ?? '1,2,3,4,5,6,7,8,9,11').split(',').map((s) => s.trim()));
+const sections = new Set((flags.sections ?? '1,2,3,4,5,6,7,8,9,11,12').split(',').map((s) => s.trim()));
 const outFile = flags.out ?? join(ROOT, 'reports', 'bench.json');
 const CORES = availableParallelism();
 const CONCURRENCY = 16; // `conformance run` against the mock (docs/cli.md: --concurrency default)
@@ -513,6 +517,18 @@ if (sections.has('8')) {
   add({ section: '8 bounds', what: 'redaction of an 8 KB excerpt full of escapes', unit: 'µs', value: r.excerptUs });
   add({ section: '8 bounds', what: 'redaction of a finding\'s message', unit: 'µs', value: r.findingUs });
   add({ section: '8 bounds', what: `redaction (the guard's matcher) over a ${r.jsonMb.toFixed(1)} MB JSON report`, unit: 'ms', value: scale(r.jsonUs, 1 / 1000) });
+}
+
+// ---- 12: the target kept busy (issue 43) ---------------------------------------------------------
+
+if (sections.has('12')) {
+  log('12 busy: the full run with pools and mutations, mock in its own process, 4 connections, rate bound lifted (5 runs, a fresh mock each)');
+  const b = await runChild<{ connections: number; runs: { engineMs: number; exchangeMs: number; exchanges: number; failed: number }[] }>('./busy.ts', ['5'], [], 600_000);
+  raw.busy = b;
+  const ratio = stat(b.runs.map((r) => r.engineMs / (r.exchangeMs / b.connections)));
+  add({ section: '12 busy', what: `full run, pools and mutations: ${b.runs[0]!.exchanges} exchanges (${b.runs[0]!.failed} failed rows), engine time`, unit: 's', value: scale(stat(b.runs.map((r) => r.engineMs)), 1 / 1000) });
+  add({ section: '12 busy', what: `  sum of exchange durations ÷ ${b.connections} connections`, unit: 's', value: scale(stat(b.runs.map((r) => r.exchangeMs / b.connections)), 1 / 1000) });
+  add({ section: '12 busy', what: '  engine time ÷ (sum of exchange durations ÷ connections), run by run', unit: '×', value: ratio, goal: '≤ 1.3×', met: ratio.median <= 1.3 });
 }
 
 // ---- output ------------------------------------------------------------------------------------

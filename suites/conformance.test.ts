@@ -15,7 +15,8 @@ import { bindingLabel } from '../src/bindings/index.js';
 import { EQUIVALENCE_CHECK, rowKind } from '../src/core/rows.js';
 import type { ResultRow, RunReport } from '../src/core/types.js';
 import { applyExpectations, readExpectations } from '../src/engine/expectations.js';
-import { comparesBindings, planUnits, startInStages, type Unit } from '../src/engine/plan.js';
+import { comparesBindings, planUnits, type Unit } from '../src/engine/plan.js';
+import { schedule } from '../src/engine/schedule.js';
 import { runUnit } from '../src/engine/run.js';
 import { formatFindings } from '../src/report/console.js';
 
@@ -40,9 +41,9 @@ function withExpectations(rows: ResultRow[]): ResultRow[] {
   return applyExpectations(report, expectations, { source: settings.expectations, judged: () => false }).report.results;
 }
 
-// Every unit starts now, bounded by the transport, in the order of its stage (reads before the calls
-// that change what they read): the tests below only wait for their own unit.
-const started = startInStages(units, (u) => runUnit(plan, deps, u).then(withExpectations));
+// Every unit starts as the run's one scheduler lets it (src/engine/schedule.ts: reads before the calls
+// that change what they read), bounded by the transport: the tests below only wait for their own unit.
+const started = schedule(units, (u) => runUnit(plan, deps, u).then(withExpectations));
 const pending = new Map<Unit, Promise<ResultRow[]>>(units.map((u, i) => [u, started[i]!]));
 
 expect.extend({

@@ -75,6 +75,8 @@ export const RUN_HELP: FlagHelp<typeof RUN_OPTIONS> = withEnv({
   'report-dir': { value: 'DIR', description: 'where reports go', default: 'reports' },
   checks: { value: 'LIST', description: 'checks to run, by name', default: 'all' },
   'skip-checks': { value: 'LIST', description: 'checks to leave out, by name, or a group of them (hostile_requests)', default: 'none' },
+  families: { value: 'LIST', description: 'families of sequences to plan, by name (docs/sequences.md)', default: 'all' },
+  'skip-families': { value: 'LIST', description: 'families of sequences to leave out, by name', default: 'none' },
   'no-negative': { description: 'leave out the wrong-credentials and bad-request cases', default: 'they run' },
   'no-equivalence': { description: 'leave out the binding comparison', default: 'it runs' },
   quiet: { description: 'no progress, no finding details', default: 'off' },

@@ -18,7 +18,7 @@ import { REDACTED, secretForms } from '../core/redact.js';
 import type { Exchange } from '../core/types.js';
 import { exchangeUnit } from '../engine/exchange.js';
 import { bindingParams, planUnits, type Unit } from '../engine/plan.js';
-import { runSequence } from '../engine/sequence-unit.js';
+import { sequenceUnitRows } from '../engine/sequence-unit.js';
 import { checkPools, poolCheckLine, POOL_CHECK_CASE } from '../engine/pool-check.js';
 import { parseRecordingIndex, RECORDING_FORMAT, RECORDING_INDEX, type RecordingEntry, type RecordingIndex } from '../mock/replay.js';
 import { SecretGuard } from '../report/secrets.js';
@@ -135,7 +135,7 @@ export async function recordCommand(argv: string[], io: CommandIO): Promise<numb
         const after = unit.sequence.after;
         if (after !== undefined) await ends.get(after);
         const steps: Got[] = [];
-        const running = runSequence(plan, { ...session.deps(), onStep: (s) => steps.push({ unit: { ...unit, op: s.op }, b: s.binding, ex: s.exchange, params: s.params, n: s.n }) }, unit);
+        const running = sequenceUnitRows(plan, { ...session.deps(), onStep: (s) => steps.push({ unit: { ...unit, op: s.op }, b: s.binding, ex: s.exchange, params: s.params, n: s.n }) }, unit);
         ends.set(unit.sequence.family, running.catch(() => undefined));
         const rows = await running;
         return steps.length ? steps : [{ unit, b: plan.bindings[0]!, skipped: rows[0]?.message ?? 'not run' }];

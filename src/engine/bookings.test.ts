@@ -81,7 +81,7 @@ describe('booking pools', () => {
         expect(real.map((u) => u.params.maxPrice)).toContain('123456789012345.123456789');
       }
       expect(new Set(real.flatMap((u) => Object.values(u.bookings!).map((b) => b!.id))).size, op).toBe(1);
-      expect(real.every((u) => u.serial && u.stage === 2)).toBe(true);
+      expect(real.every((u) => u.serial && u.stage === 'writes')).toBe(true);
     }
   });
 
@@ -94,7 +94,7 @@ describe('booking pools', () => {
     const probeIds = new Set<string>();
     for (const u of probes) {
       expect(u.bookings, `${u.op.name} ${u.caseId}`).toBeUndefined();
-      expect(u.stage).toBe(2);
+      expect(u.stage).toBe('writes');
       const id = idParamOf(u.op.name)!;
       // The bindings it is sent on (a DOCTYPE probe: SOAP's only).
       const sent = (u.only ?? BINDINGS).map((b) => bindingParams(u, b)[id]!);
@@ -117,13 +117,13 @@ describe('booking pools', () => {
     expect(units.find((u) => u.op.name === 'CancelBooking' && u.caseId === 'other-language')!.calls).toBe('probe');
   });
 
-  test('rejections go against one live booking, which a read-back (stage 1) shows unchanged before the real calls (stage 2) change it', () => {
+  test('rejections go against one live booking, which a read-back (stage read-backs) shows unchanged before the real calls (stage writes) change it', () => {
     const units = planUnits(ALL());
     const cancelFirst = units.find((u) => u.op.name === 'CancelBooking' && u.caseId === 'default')!.bookings!.soap11!;
     for (const op of ['CancelBooking', 'AmendmentRequest', 'UpdateSpecialRequest', 'CancelTransferBooking']) {
       const wrong = units.find((u) => u.op.name === op && u.caseId === 'wrong-credentials')!;
       expect(wrong.calls).toBe('rejection');
-      expect(wrong.stage ?? 0).toBe(0);
+      expect(wrong.stage ?? 'reads').toBe('reads');
       expect(new Set(Object.values(wrong.bookings!).map((b) => b!.id)).size, op).toBe(1);
     }
     expect(units.find((u) => u.op.name === 'CancelBooking' && u.caseId === 'wrong-credentials')!.bookings!.post).toEqual(cancelFirst);
@@ -132,9 +132,9 @@ describe('booking pools', () => {
     expect(bindingParams(write, 'get').text).toBe(rejectedText('wrong-credentials', 'get'));
     const readBacks = units.filter((u) => u.sequence?.family === 'unchanged');
     expect(readBacks.map((u) => u.op.name).sort()).toEqual(['AmendmentRequest', 'CancelBooking', 'UpdateSpecialRequest']);
-    expect(readBacks.every((u) => u.stage === 1 && u.sequence!.bookings!.length === 1)).toBe(true);
+    expect(readBacks.every((u) => u.stage === 'read-backs' && u.sequence!.bookings!.length === 1)).toBe(true);
     expect(readBacks.find((u) => u.op.name === 'CancelBooking')!.sequence!.bookings![0]).toEqual(cancelFirst);
-    // No read of a transfer booking: its first case's cancellation (stage 2) on the same booking is the read-back.
+    // No read of a transfer booking: its first case's cancellation (stage writes) on the same booking is the read-back.
     const transfer = units.find((u) => u.op.name === 'CancelTransferBooking' && u.caseId === 'default')!;
     expect(transfer.rejectedBefore!.length).toBeGreaterThan(0);
   });
@@ -207,7 +207,7 @@ describe('rejected calls change nothing: their read-back', () => {
         ...(embedded ? {} : { bookings: mockBookings(20) }) });
       const units = planUnits(p);
       await change?.(m.url, units);
-      // The read-back alone (stage 1), or, for a transfer booking, the first case that is its read-back.
+      // The read-back alone (stage read-backs), or, for a transfer booking, the first case that is its read-back.
       const readBack = units.filter((u) => u.sequence?.family === 'unchanged' || (u.rejectedBefore !== undefined));
       expect(readBack).toHaveLength(1);
       const report = await runConformance(p, { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) }, readBack);

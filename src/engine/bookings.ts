@@ -18,8 +18,8 @@
  *   one live pool booking (the first binding's booking of the first case), which must come out
  *   unchanged: read back before the real calls change it (src/sequences/unchanged.ts).
  *
- * Probes and real calls go out after every read of the run (stage 2), so no read of the same
- * booking or id overlaps them; the read-backs of the rejections between the two (stage 1). When a
+ * Probes and real calls go out after every read of the run (stage `writes`, src/sequences/stages.ts), so no read of the same
+ * booking or id overlaps them; the read-backs of the rejections between the two (stage `read-backs`). When a
  * pool runs out, the calls left without a booking are not sent, each with the reason; a run that
  * skipped calls for want of bookings exits EXIT_POOL_EXHAUSTED (6).
  */

@@ -98,7 +98,7 @@ export function listPlan(s: RunSettings): ListedPlan {
   const languagesFrom = langs.from;
   const plan: RunPlan = {
     target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
-    negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed, ...(s.bookings ? { bookings: s.bookings } : {}),
+    negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed, ...(s.families ? { families: s.families } : {}), ...(s.bookings ? { bookings: s.bookings } : {}),
     ...(s.maxFailedLogins !== undefined ? { maxFailedLogins: s.maxFailedLogins } : {}),
     ...(s.examples > 0 ? { generation: { seed: s.seed, examples: s.examples, languages: langs.languages, languagesFrom } } : {}),
     ...(s.caseFilter ? { caseFilter: s.caseFilter } : {}),

@@ -21,6 +21,7 @@ export function rerunBasis(s: RunSettings): RerunBasis {
   if (s.allowMutations) flags.push('--allow-mutations');
   if (s.checks) flags.push('--checks', s.checks.join(','));
   if (s.skipChecks.length) flags.push('--skip-checks', s.skipChecks.join(','));
+  if (s.families) flags.push('--families', s.families.join(','));
   if (!s.negative) flags.push('--no-negative');
   // The same bound spreads the login variants the same way: a re-run sends the same variant on the same binding.
   if (s.maxFailedLogins !== undefined) flags.push('--max-failed-logins', String(s.maxFailedLogins));

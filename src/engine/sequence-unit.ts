@@ -7,7 +7,7 @@ import { requestFor, serviceUrlOf } from '../bindings/endpoint.js';
 import { findOperation, type BindingId, type Operation } from '../contract/catalogue.js';
 import { NOT_RUN_CHECK, SEQUENCE_CHECK } from '../core/rows.js';
 import type { ResultRow } from '../core/types.js';
-import { familyOf, runSequence as runFamily } from '../sequences/index.js';
+import { familyOf, runSequence } from '../sequences/index.js';
 import { withBooking } from './bookings.js';
 import { coverageOf } from './coverage.js';
 import { OtherLoginProof } from './other-login.js';
@@ -17,7 +17,7 @@ import { retriesFor, skipReason, type RunPlan, type Unit } from './plan.js';
 import { RowMaker } from './rows.js';
 
 /** Runs one sequence unit: its calls in order, then its verdicts as rows (one per binding of each operation it judges). */
-export async function runSequence(plan: RunPlan, deps: EngineDeps, unit: Unit): Promise<ResultRow[]> {
+export async function sequenceUnitRows(plan: RunPlan, deps: EngineDeps, unit: Unit): Promise<ResultRow[]> {
   const spec = unit.sequence!;
   const rows = new RowMaker(deps.redact ?? ((s: string) => s));
   const skipped = skipReason(plan, unit.op) ?? unsentReason(unit) ?? deps.stopped?.();
@@ -25,7 +25,7 @@ export async function runSequence(plan: RunPlan, deps: EngineDeps, unit: Unit): 
   const coverage = coverageOf(plan);
   // The second account's login, proven once a run (runConformance's), or for this unit alone (record, compare).
   const login = plan.target.other ? deps.otherLogin ?? new OtherLoginProof(plan, deps) : undefined;
-  const { verdicts, steps, script, noted } = await runFamily({
+  const { verdicts, steps, script, noted } = await runSequence({
     target: plan.target, bindings: plan.bindings, validator: deps.validator,
     send: async (op, binding, params, booking, account) => {
       // The second account's calls (foreign-account families) are planned only when it is given.

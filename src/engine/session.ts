@@ -149,7 +149,7 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
       : await discoverLanguages(target, s.bindings, asked, transport, s.shard !== undefined);
     const plan: RunPlan = {
       target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
-      negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed,
+      negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed, ...(s.families ? { families: s.families } : {}),
       ...(s.bookings ? { bookings: s.bookings } : {}),
       ...(s.maxFailures !== undefined ? { maxFailures: s.maxFailures } : {}),
       ...(s.maxFailedLogins !== undefined ? { maxFailedLogins: s.maxFailedLogins } : {}),

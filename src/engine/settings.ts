@@ -29,6 +29,7 @@ import { NETWORK_ENV, NETWORK_OPTIONS, networkOf, PROXY_PASSWORD_VARIABLE } from
 import type { SettingReader, Sourced } from './sourced.js';
 import { DEFAULT_MAX_TRANSIENT } from './transient.js';
 import { skipReason } from './plan.js';
+import { selectFamilies } from './families.js';
 
 function updateExpectations(update: boolean, file: unknown): boolean {
   if (update && file === undefined) throw new UsageError('--update-expectations needs --expectations FILE (the file to write)');
@@ -71,6 +72,8 @@ export interface RunSettings {
   readonly reportDir: string;
   readonly checks?: string[];
   readonly skipChecks: string[];
+  /** The families of sequences planned, by name (--families, --skip-families: ./families.ts); every one when absent. */
+  readonly families?: string[];
   readonly negative: boolean;
   readonly equivalence: boolean;
   readonly cases: CaseTable;
@@ -175,6 +178,8 @@ export const RUN_ENV = {
   'report-dir': 'CONFORMANCE_REPORT_DIR',
   checks: 'CONFORMANCE_CHECKS',
   'skip-checks': 'CONFORMANCE_SKIP_CHECKS',
+  families: 'CONFORMANCE_FAMILIES',
+  'skip-families': 'CONFORMANCE_SKIP_FAMILIES',
   'no-negative': 'CONFORMANCE_NEGATIVE',
   'no-equivalence': 'CONFORMANCE_EQUIVALENCE',
   expectations: 'CONFORMANCE_EXPECTATIONS',
@@ -226,6 +231,8 @@ export const RUN_OPTIONS = {
   'report-dir': { type: 'string' },
   checks: { type: 'string' },
   'skip-checks': { type: 'string' },
+  families: { type: 'string' },
+  'skip-families': { type: 'string' },
   'no-negative': { type: 'boolean' },
   'no-equivalence': { type: 'boolean' },
   quiet: { type: 'boolean' },
@@ -769,6 +776,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     reportDir: reportDir(in_.string('report-dir', RUN_ENV['report-dir'], 'reportDir')),
     checks: in_.list('checks', 'checks')?.value,
     skipChecks: in_.list('skip-checks', 'skipChecks')?.value ?? [],
+    ...((families) => (families ? { families } : {}))(selectFamilies(in_.list('families', 'families'), in_.list('skip-families', 'skipFamilies'))),
     negative: !(f['no-negative'] ?? false) && (in_.bool(undefined, 'negative', RUN_ENV['no-negative']) ?? true),
     equivalence: !(f['no-equivalence'] ?? false) && (in_.bool(undefined, 'equivalence', RUN_ENV['no-equivalence']) ?? true),
     cases,

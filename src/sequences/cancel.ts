@@ -10,7 +10,7 @@ import type { Params } from '../bindings/types.js';
 import { findOperation, type BindingId } from '../contract/catalogue.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
 import type { Finding } from '../core/types.js';
-import type { Booking, FamilyRun, PlanView, PlannedSequence, SequenceFamily, Verdict } from './types.js';
+import type { Booking, FamilyRun, PlanView, PlannedSequence, SequenceFamily, SequenceVerdict } from './types.js';
 
 /** The read that shows a booking usable when the plan has no AmendmentPriceRequest case. */
 export const DEFAULT_READ: Params = { checkInDate: '2027-03-10T00:00:00', checkOutDate: '2027-03-17T00:00:00', language: 'en' };
@@ -24,7 +24,7 @@ function plan(p: PlanView): PlannedSequence[] {
 }
 
 /** The cancellations of a cancel or cancel-transfer sequence, and their verdicts. */
-export async function cancellations({ bindings: bs, op, spec, bookings, call, note }: FamilyRun): Promise<Verdict[]> {
+export async function cancellations({ bindings: bs, op, spec, bookings, call, note }: FamilyRun): Promise<SequenceVerdict[]> {
   const transfers = spec.pool === 'transfers';
   const kind = transfers ? 'transfer booking' : 'booking';
   const cancelParams = (b: Booking): Params => (transfers ? { language: 'en', email: b.email ?? '' } : { language: 'en' });

@@ -12,22 +12,22 @@
  * made it its own), or "already cancelled" after refused calls only (a pool booking used before, or a
  * refused call that cancelled it: without a read the two cannot be told apart).
  */
-import { FOREIGN_STAGE, foreignOutcome, ForeignVerdicts, loggedIn, notPlannedWithoutOther, notTested } from './foreign-account.js';
-import type { FamilyRun, PlanView, PlannedSequence, SequenceFamily, Verdict } from './types.js';
+import { foreignOutcome, ForeignVerdicts, loggedIn, notPlannedWithoutOther, notTested } from './foreign-account.js';
+import type { FamilyRun, PlanView, PlannedSequence, SequenceFamily, SequenceVerdict } from './types.js';
 
 /** One sequence when a second account is given and the plan runs CancelTransferBooking. */
 function plan(p: PlanView): PlannedSequence[] {
   const cancel = p.has('CancelTransferBooking');
   if (!p.otherAccount || !cancel) return [];
   return [{
-    op: cancel, stage: FOREIGN_STAGE,
+    op: cancel, stage: 'writes',
     spec: { family: 'foreign-account-transfer', pool: 'transfers', needs: 1 },
     description: 'a transfer booking of this account cancelled through every binding with the second account\'s credentials and its customer\'s email: '
       + 'each refused; then its own account cancels it (still cancellable)',
   }];
 }
 
-async function foreignTransfer(run: FamilyRun): Promise<Verdict[]> {
+async function foreignTransfer(run: FamilyRun): Promise<SequenceVerdict[]> {
   const { bindings: bs, op: cancel, bookings, call } = run;
   const booking = bookings[0];
   const other = 'the second account';

@@ -17,13 +17,8 @@ import type { BindingId, Operation } from '../contract/catalogue.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
 import type { Finding } from '../core/types.js';
 import { DEFAULT_READ } from './cancel.js';
-import type { Booking, FamilyRun, PlanView, PlannedSequence, Read, SequenceFamily, Verdict } from './types.js';
+import type { Booking, FamilyRun, PlanView, PlannedSequence, Read, SequenceFamily, SequenceVerdict } from './types.js';
 
-/**
- * The stage of the foreign-account sequences: with the real calls and probes (engine/plan.ts), after
- * the reads and read-backs, before the races (which use write-read's booking too).
- */
-export const FOREIGN_STAGE = 2;
 
 /** What every report says when no second account is given (one note for the three families). */
 export const NO_SECOND_ACCOUNT = 'authorization across accounts was not tested: no second account was given. Give one with --other-user NAME and '
@@ -53,7 +48,7 @@ function plan(p: PlanView): PlannedSequence[] {
     return given ? [[n, { ...given }]] : [];
   }));
   return [{
-    op: cancel, stage: FOREIGN_STAGE,
+    op: cancel, stage: 'writes',
     spec: { family: 'foreign-account', pool: 'cancel', needs: 1, judges, stepParams },
     description: 'a booking of this account, priced, amended and cancelled through every binding with the second account\'s credentials: each refused; '
       + 'then its own account prices it (unchanged) and cancels it (still cancellable)',
@@ -124,7 +119,7 @@ export class ForeignVerdicts {
   }
 
   /** One verdict per call: its findings, passed with `note`, or why it was not judged. */
-  verdicts(note: string): Verdict[] {
+  verdicts(note: string): SequenceVerdict[] {
     return [...this.out.values()].map(({ op, binding, outcome, more }) => {
       const findings = [...(outcome.kind === 'through' ? [outcome.finding] : []), ...more];
       if (findings.length) return { op, binding, outcome: findings };
@@ -157,10 +152,10 @@ export async function loggedIn({ bindings: bs, otherLogin }: Pick<FamilyRun, 'bi
 }
 
 /** Rows of every operation judged, each saying why it was not tested. */
-export const notTested = (ops: readonly Operation[], bs: readonly BindingId[], why: string): Verdict[] =>
+export const notTested = (ops: readonly Operation[], bs: readonly BindingId[], why: string): SequenceVerdict[] =>
   ops.flatMap((op) => bs.map((binding) => ({ op, binding, outcome: [], skipped: `not tested: ${why}` })));
 
-async function foreignAccount(run: FamilyRun): Promise<Verdict[]> {
+async function foreignAccount(run: FamilyRun): Promise<SequenceVerdict[]> {
   const { bindings: bs, op: cancel, spec, bookings, call, ops } = run;
   const judged = (spec.judges ?? []).map((n) => ops(n));
   const booking = bookings[0];

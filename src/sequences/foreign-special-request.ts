@@ -10,8 +10,9 @@
  */
 import { findOperation, type BindingId } from '../contract/catalogue.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
-import { FOREIGN_STAGE, foreignOutcome, ForeignVerdicts, loggedIn, notPlannedWithoutOther, notTested } from './foreign-account.js';
-import type { FamilyRun, PlanView, PlannedSequence, SequenceFamily, Verdict } from './types.js';
+import { foreignOutcome, ForeignVerdicts, loggedIn, notPlannedWithoutOther, notTested } from './foreign-account.js';
+import { writeReadFamily } from './write-read.js';
+import type { FamilyRun, PlanView, PlannedSequence, SequenceFamily, SequenceVerdict } from './types.js';
 
 /** The text the second account tries to write through a binding: a binding's own, so a read-back names it. */
 export const foreignText = (booking: string, binding: BindingId): string => `conformance: the second account must not write booking ${booking} (through ${binding})`;
@@ -24,14 +25,14 @@ function plan(p: PlanView): PlannedSequence[] {
   const update = p.has('UpdateSpecialRequest') ?? (p.has('GetSpecialRequest') && p.maySend(write) ? write : undefined);
   if (!update) return [];
   return [{
-    op: update, stage: FOREIGN_STAGE,
-    spec: { family: 'foreign-special-request', pool: 'specialRequest', needs: 0, after: 'write-read' },
+    op: update, stage: 'writes',
+    spec: { family: 'foreign-special-request', pool: 'specialRequest', needs: 0, after: writeReadFamily.name },
     description: 'write-read\'s booking, its special request read and written through every binding with the second account\'s credentials: each refused, '
       + 'nothing revealed; its own account then reads back its own text',
   }];
 }
 
-async function foreignSpecialRequest(run: FamilyRun): Promise<Verdict[]> {
+async function foreignSpecialRequest(run: FamilyRun): Promise<SequenceVerdict[]> {
   const { bindings: bs, op: update, bookings, call, ops } = run;
   const get = ops('GetSpecialRequest');
   const booking = bookings[0];

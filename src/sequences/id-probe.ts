@@ -35,10 +35,8 @@ import { stateRuleOf } from '../contract/state-rules.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
 import type { Finding } from '../core/types.js';
 import { q } from './runner.js';
-import type { FamilyRun, IdProbe, PlanView, PlannedSequence, ProbeBooking, Read, SequenceFamily, Verdict } from './types.js';
+import type { FamilyRun, IdProbe, PlanView, PlannedSequence, ProbeBooking, Read, SequenceFamily, SequenceVerdict } from './types.js';
 
-/** After the real calls and probes (2), before the first race (3): see the file's comment. */
-export const ID_PROBE_STAGE = 2.5;
 
 /** The use-once operations it probes. */
 const PROBED_OPERATIONS = ['CancelBooking', 'CancelTransferBooking'] as const;
@@ -49,7 +47,7 @@ function plan(p: PlanView): PlannedSequence[] {
     const op = p.has(name);
     const ids = op && p.maySend(op) ? p.idProbes?.(name) : undefined;
     if (!op || !ids || ids.probes.length === 0) return [];
-    return [{ op, stage: ID_PROBE_STAGE, spec: { family: 'id-probe', pool: ids.pool, needs: 0, probes: ids.probes },
+    return [{ op, stage: 'id-probes', spec: { family: 'id-probe', pool: ids.pool, needs: 0, probes: ids.probes },
       description: `one ${stateRuleOf(name)!.idParam} of each generated kind (${ids.probes.map((x) => x.kind).join(', ')}) through every binding, one call after another: `
         + 'all refuse it alike, or the first accepts it and every later one answers "already cancelled"; no booking is spent' }];
   });
@@ -136,7 +134,7 @@ function findingsOf(run: FamilyRun, probe: IdProbe, answers: readonly Answer[], 
 }
 
 /** The sequences of every kind, and the verdicts of each binding. */
-async function run(r: FamilyRun): Promise<Verdict[]> {
+async function run(r: FamilyRun): Promise<SequenceVerdict[]> {
   const { bindings: bs, op, spec } = r;
   const findings = new Map<BindingId, Finding[]>();
   const judged = new Set<BindingId>();

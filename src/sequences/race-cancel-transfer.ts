@@ -1,5 +1,5 @@
 /** race-cancel-transfer: the cancellation race of ./race-cancel.ts on one fresh transfer booking (no read of it exists). */
-import { cancelRace, RACE_STAGE } from './race-cancel.js';
+import { cancelRace } from './race-cancel.js';
 import type { PlanView, PlannedSequence, SequenceFamily } from './types.js';
 
 /** One race when the plan runs CancelTransferBooking: one transfer booking of its own. */
@@ -7,7 +7,7 @@ function plan(p: PlanView): PlannedSequence[] {
   const transfer = p.has('CancelTransferBooking');
   if (!transfer) return [];
   return [{ op: transfer, spec: { family: 'race-cancel-transfer', pool: 'transfers', needs: 1 },
-    description: 'one transfer booking cancelled at the same moment through every binding and twice through one: exactly one cancellation is accepted, every other is "already cancelled"', stage: RACE_STAGE + 1 }];
+    description: 'one transfer booking cancelled at the same moment through every binding and twice through one: exactly one cancellation is accepted, every other is "already cancelled"', stage: 'race-cancel-transfer' }];
 }
 
 /** The race-cancel-transfer family. */

@@ -12,30 +12,24 @@
 import type { Params } from '../bindings/types.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
 import type { Finding } from '../core/types.js';
-import type { Booking, FamilyRun, GroupCall, PlanView, PlannedSequence, SequenceFamily, Verdict } from './types.js';
+import type { Booking, FamilyRun, GroupCall, PlanView, PlannedSequence, SequenceFamily, SequenceVerdict } from './types.js';
 import { DEFAULT_READ } from './cancel.js';
 
-/**
- * The stage of the first race (after reads 0, read-backs 1, state-changing calls and probes 2): each
- * race has a stage of its own, so nothing else is in flight when its calls go (the transport's
- * connections are all free for them); the cancellation race first, then the transfer one, then the write.
- */
-export const RACE_STAGE = 3;
 
 /** One race when the plan runs CancelBooking: one booking of its own. */
 function plan(p: PlanView): PlannedSequence[] {
   const cancel = p.has('CancelBooking');
   if (!cancel) return [];
   return [{ op: cancel, spec: { family: 'race-cancel', pool: 'cancel', needs: 1, readParams: p.firstParams('AmendmentPriceRequest') ?? DEFAULT_READ },
-    description: 'one booking cancelled at the same moment through every binding and twice through one: exactly one cancellation is accepted, every other is "already cancelled"', stage: RACE_STAGE }];
+    description: 'one booking cancelled at the same moment through every binding and twice through one: exactly one cancellation is accepted, every other is "already cancelled"', stage: 'race-cancel' }];
 }
 
 /** A cancellation race and its verdicts (CancelBooking or CancelTransferBooking, by the spec's pool). */
-export async function cancelRace({ bindings: bs, op, spec, bookings, call, together, ops }: FamilyRun): Promise<Verdict[]> {
+export async function cancelRace({ bindings: bs, op, spec, bookings, call, together, ops }: FamilyRun): Promise<SequenceVerdict[]> {
   const booking = bookings[0]!;
   const transfers = spec.pool === 'transfers';
   const kind = transfers ? 'transfer booking' : 'booking';
-  const notTested = (why: string): Verdict[] => bs.map((binding) => ({ op, binding, outcome: [], skipped: `not tested: ${why}` }));
+  const notTested = (why: string): SequenceVerdict[] => bs.map((binding) => ({ op, binding, outcome: [], skipped: `not tested: ${why}` }));
   // A read through each binding of the race, at once, so each of its calls finds a connection open
   // (opening one as the race starts would space the calls out): for a booking, the read also shows it
   // usable; a transfer booking has no read, so any answer will do (AmendmentPriceRequest of its id

@@ -9,9 +9,10 @@
  */
 import { SEQUENCE_CHECK } from '../core/rows.js';
 import type { Finding } from '../core/types.js';
-import { RACE_STAGE, unansweredRace } from './race-cancel.js';
+import { unansweredRace } from './race-cancel.js';
+import { writeReadFamily } from './write-read.js';
 import { q } from './runner.js';
-import type { FamilyRun, PlanView, PlannedSequence, SequenceFamily, Verdict } from './types.js';
+import type { FamilyRun, PlanView, PlannedSequence, SequenceFamily, SequenceVerdict } from './types.js';
 
 /**
  * The text each binding writes in the race: letters, digits and hyphens only, under 255 characters
@@ -33,13 +34,13 @@ function writersIn(text: string, n: number): number[] {
 function plan(p: PlanView): PlannedSequence[] {
   const update = p.has('UpdateSpecialRequest');
   if (!update || !p.maySend(update)) return [];
-  return [{ op: update, spec: { family: 'race-write', pool: 'specialRequest', needs: 0, after: 'write-read' },
-    description: 'one booking written at the same moment through every binding, a text each: afterwards every binding reads the same text, exactly one of those written', stage: RACE_STAGE + 2 }];
+  return [{ op: update, spec: { family: 'race-write', pool: 'specialRequest', needs: 0, after: writeReadFamily.name },
+    description: 'one booking written at the same moment through every binding, a text each: afterwards every binding reads the same text, exactly one of those written', stage: 'race-write' }];
 }
 
-async function writeRace({ bindings: bs, op, spec, bookings, together, ops }: FamilyRun): Promise<Verdict[]> {
+async function writeRace({ bindings: bs, op, spec, bookings, together, ops }: FamilyRun): Promise<SequenceVerdict[]> {
   const booking = bookings[0];
-  const notTested = (why: string): Verdict[] => bs.map((binding) => ({ op, binding, outcome: [], skipped: `not tested: ${why}` }));
+  const notTested = (why: string): SequenceVerdict[] => bs.map((binding) => ({ op, binding, outcome: [], skipped: `not tested: ${why}` }));
   if (!booking) return notTested('no booking of the write-read sequence to use again');
   const get = ops('GetSpecialRequest');
   const readAll = () => together(bs.map((binding) => ({ op: get, binding, params: { bookingId: booking.id }, booking })));

@@ -14,7 +14,7 @@ import type { BookingUse, Exchange, SequenceStep, Target } from '../core/types.j
 import { acceptance, ALREADY_CANCELLED } from '../equivalence/compare.js';
 import { curlCommand, OTHER_PASSWORD_VARIABLE } from '../transport/curl.js';
 import { transientOf } from '../transport/transient.js';
-import type { Account, GroupCall, OtherLogin, Read, SequenceFamily, SequenceSpec, Together, Verdict } from './types.js';
+import type { Account, GroupCall, OtherLogin, Read, SequenceFamily, SequenceSpec, Together, SequenceVerdict } from './types.js';
 
 /** What the runner needs of the run: the target, the bindings, the validator, the send path, and whom to tell. */
 export interface SequenceEnv {
@@ -50,7 +50,7 @@ export interface SequenceEnv {
 
 /** What a sequence leaves: its verdicts, its steps in order, and the script reproducing them. */
 export interface SequenceOutcome {
-  readonly verdicts: readonly Verdict[];
+  readonly verdicts: readonly SequenceVerdict[];
   readonly steps: readonly SequenceStep[];
   readonly script: string;
   /** A step says what was learnt of it later (an ambiguous write read back): every row shows the steps. */

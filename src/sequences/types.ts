@@ -9,6 +9,7 @@ import type { Params } from '../bindings/types.js';
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import type { Booking, PoolName } from '../core/booking-pools.js';
 import type { Finding } from '../core/types.js';
+import type { StageName } from './stages.js';
 
 export type { Booking, PoolName };
 
@@ -29,12 +30,17 @@ export interface SequenceSpec {
   /** The bookings handed to it (engine/plan.ts withBookings). */
   readonly bookings?: readonly Booking[];
   /**
-   * The family whose bookings it uses again, once that family's sequence has ended (engine/run.ts
-   * waits for it): no booking of its own.
+   * The family whose bookings it uses again, once that family's sequence has ended (engine/schedule.ts
+   * waits for it): no booking of its own. Its name, taken from the family itself (`writeReadFamily.name`).
    */
   readonly after?: string;
   /** Parameters of the read that shows a booking usable (AmendmentPriceRequest's first case), booking aside. */
   readonly readParams?: Params;
+  /**
+   * It reads back the rejected calls of its operation (`unchanged`): the plan hands it the one booking
+   * they were sent against, and names them (`rejected`, `shownLive`); none sent: it is not planned.
+   */
+  readonly readsBack?: boolean;
   /** `unchanged`: the rejected calls sent against its booking. */
   readonly rejected?: readonly RejectedCall[];
   /**
@@ -97,11 +103,11 @@ export interface PlannedSequence {
   readonly spec: SequenceSpec;
   readonly description: string;
   /**
-   * When it may start (engine/plan.ts Unit.stage): after every unit of a lower stage has ended.
-   * Absent: from the start, on bookings of its own. A race takes a stage of its own after all the
-   * others, so no other call holds the connections its calls need at once.
+   * When it may start, named from the one list (./stages.ts): after every unit of an earlier stage
+   * has ended. Absent: from the start, on bookings of its own. A race takes a stage of its own after
+   * all the others, so no other call holds the connections its calls need at once.
    */
-  readonly stage?: number;
+  readonly stage?: StageName;
 }
 
 /** What a call's answer says: accepted (with the text read, for GetSpecialRequest), rejected (already cancelled?), or unreadable. */
@@ -165,7 +171,7 @@ export type Call = (op: Operation, binding: BindingId, params: Params, booking: 
 export type Note = (n: number | undefined, text: string) => void;
 
 /** One row's verdict: findings (none: it held), or why it was not judged. */
-export interface Verdict {
+export interface SequenceVerdict {
   readonly op: Operation;
   readonly binding: BindingId;
   readonly outcome: Finding[];
@@ -213,12 +219,12 @@ export interface SequenceFamily {
   readonly name: string;
   /** Case id of its rows: stable, so expectations, diffs and comparisons key on it. */
   readonly caseId: string;
-  /** Its sequences in a plan (none: the engine makes its units, as for `unchanged`). */
-  readonly plan?: (p: PlanView) => PlannedSequence[];
+  /** Its sequences in a plan. */
+  readonly plan: (p: PlanView) => PlannedSequence[];
   /** Operations its rows are about besides the unit's (a row each per binding). */
   readonly alsoJudges?: readonly string[];
   /** Its steps and verdicts. */
-  readonly run: (r: FamilyRun) => Promise<Verdict[]>;
+  readonly run: (r: FamilyRun) => Promise<SequenceVerdict[]>;
   /**
    * Why it plans nothing where a run would want it (no second account given): every report says it,
    * as a note, with how to enable it. Families that share a reason give the same words (said once).

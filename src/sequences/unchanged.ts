@@ -1,12 +1,14 @@
 /**
- * unchanged: the read-back of an operation's rejected calls (the engine makes its unit, after they
- * were sent against one live booking).
+ * unchanged: the read-back of an operation's rejected calls, after they were sent against one live
+ * booking (the plan hands it that booking and names the calls: SequenceSpec.readsBack). An operation
+ * it plans no read-back for (a transfer booking has no read) is read back by its first case's real
+ * call on the same booking (engine/rejected-before.ts).
  */
 import type { BindingId } from '../contract/catalogue.js';
 import { findOperation } from '../contract/catalogue.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
 import type { Finding } from '../core/types.js';
-import type { FamilyRun, RejectedCall, SequenceFamily, Verdict } from './types.js';
+import type { FamilyRun, PlanView, PlannedSequence, RejectedCall, SequenceFamily, SequenceVerdict } from './types.js';
 
 /**
  * The rejected calls of an operation changed nothing: their booking reads back through every
@@ -18,7 +20,7 @@ import type { FamilyRun, RejectedCall, SequenceFamily, Verdict } from './types.j
  * or the run started the embedded mock) may have been used up by an earlier run, so what the calls
  * did cannot be told: every row is not tested, naming the booking and its pool, and nothing is read.
  */
-async function unchanged({ bindings: bs, op, spec, bookings, call }: FamilyRun): Promise<Verdict[]> {
+async function unchanged({ bindings: bs, op, spec, bookings, call }: FamilyRun): Promise<SequenceVerdict[]> {
   const booking = bookings[0]!;
   if (spec.shownLive === undefined) {
     const skipped = `not tested: booking ${booking.id} of \`bookings.${spec.pool}\` was not shown live before the rejected calls sent against it `
@@ -72,5 +74,25 @@ async function unchanged({ bindings: bs, op, spec, bookings, call }: FamilyRun):
   });
 }
 
-/** The unchanged family: no sequence of its own in a plan; the engine makes its units from the rejected calls. */
-export const unchangedFamily: SequenceFamily = { name: 'unchanged', caseId: 'seq-rejected-unchanged', run: unchanged };
+/** What reads a booking back, per operation whose rejected calls it judges: none for a transfer booking (no read exists). */
+const READ_BACK: Readonly<Record<string, { pool: 'cancel' | 'amend' | 'specialRequest' }>> = {
+  CancelBooking: { pool: 'cancel' }, AmendmentRequest: { pool: 'amend' }, UpdateSpecialRequest: { pool: 'specialRequest' },
+};
+
+/**
+ * One read-back per state-changing operation with a read that the plan may send: it runs once the
+ * rejected calls (`reads`) have ended, before the real calls (`writes`) change the booking; the plan
+ * drops it where no rejected call was sent.
+ */
+function plan(p: PlanView): PlannedSequence[] {
+  return Object.entries(READ_BACK).flatMap(([name, { pool }]) => {
+    const op = p.has(name);
+    if (!op || !p.maySend(op)) return [];
+    const read = p.firstParams('AmendmentPriceRequest');
+    return [{ op, stage: 'read-backs' as const, spec: { family: 'unchanged', pool, needs: 0, readsBack: true, ...(read ? { readParams: read } : {}) },
+      description: `the rejected calls of ${op.name} changed nothing: their booking reads back unchanged and usable` }];
+  });
+}
+
+/** The unchanged family. */
+export const unchangedFamily: SequenceFamily = { name: 'unchanged', caseId: 'seq-rejected-unchanged', plan, run: unchanged };

@@ -12,8 +12,8 @@
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
 import type { Finding } from '../core/types.js';
-import { DEFAULT_READ } from './cancel.js';
-import type { FamilyRun, PlanView, PlannedSequence, SequenceFamily, Verdict } from './types.js';
+import { cancelFamily, DEFAULT_READ } from './cancel.js';
+import type { FamilyRun, PlanView, PlannedSequence, SequenceFamily, SequenceVerdict } from './types.js';
 
 /** The operations judged, when the plan runs them: each prices or changes a booking, so a cancelled one must be refused. */
 const JUDGED = ['AmendmentPriceRequest', 'AmendmentRequest'] as const;
@@ -27,17 +27,17 @@ function plan(p: PlanView): PlannedSequence[] {
   return [{
     op: cancel,
     spec: {
-      family: 'use-after-cancel', pool: 'cancel', needs: 0, after: 'cancel', judges: judged,
+      family: 'use-after-cancel', pool: 'cancel', needs: 0, after: cancelFamily.name, judges: judged,
       stepParams: params, ...(p.has('UpdateSpecialRequest') ? { records: ['UpdateSpecialRequest'] } : {}),
     },
     description: 'after the cancel sequence: AmendmentPriceRequest and AmendmentRequest of a cancelled booking, through every binding, are refused in-band (UpdateSpecialRequest of it is recorded, not judged)',
   }];
 }
 
-async function useAfterCancel({ bindings: bs, op: cancel, spec, bookings, call, ops }: FamilyRun): Promise<Verdict[]> {
+async function useAfterCancel({ bindings: bs, op: cancel, spec, bookings, call, ops }: FamilyRun): Promise<SequenceVerdict[]> {
   const judged = (spec.judges ?? []).map((n) => ops(n));
   const booking = bookings[0];
-  const notJudged = (why: string): Verdict[] => judged.flatMap((op) => bs.map((binding) => ({ op, binding, outcome: [], skipped: `not judged: ${why}` })));
+  const notJudged = (why: string): SequenceVerdict[] => judged.flatMap((op) => bs.map((binding) => ({ op, binding, outcome: [], skipped: `not judged: ${why}` })));
   if (!booking) return notJudged('no booking of the cancel sequence to use again');
   const confirmed = await call(cancel, bs[0]!, { language: 'en' }, booking);
   // No answer of the service's (a gateway page, a reset, a time-out): the network's, not the pool's.
@@ -45,7 +45,7 @@ async function useAfterCancel({ bindings: bs, op: cancel, spec, bookings, call, 
   if (!confirmed.alreadyCancelled && confirmed.kind !== 'accepted') {
     return notJudged(`booking ${booking.id} could not be shown cancelled (CancelBooking ${bs[0]} answered ${confirmed.how}): give bookings.cancel bookings that can be cancelled`);
   }
-  const verdicts: Verdict[] = [];
+  const verdicts: SequenceVerdict[] = [];
   for (const op of judged) {
     for (const binding of bs) {
       const r = await call(op, binding, { ...spec.stepParams?.[op.name], bookingID: booking.id }, booking);

@@ -11,7 +11,7 @@ import { SEQUENCE_CHECK } from '../core/rows.js';
 import type { BindingId } from '../contract/catalogue.js';
 import type { Finding } from '../core/types.js';
 import { q } from './runner.js';
-import type { FamilyRun, PlanView, PlannedSequence, Read, SequenceFamily, Verdict } from './types.js';
+import type { FamilyRun, PlanView, PlannedSequence, Read, SequenceFamily, SequenceVerdict } from './types.js';
 
 /**
  * The texts written: each holds what a binding's encoding can mangle (a test holds every one to it):
@@ -45,7 +45,7 @@ function plan(p: PlanView): PlannedSequence[] {
     description: 'UpdateSpecialRequest through each binding, then GetSpecialRequest through every binding reads back exactly the text written; a second write replaces the first; each booking keeps its own text' }];
 }
 
-async function writeRead({ bindings: bs, op: update, bookings, call, note }: FamilyRun): Promise<Verdict[]> {
+async function writeRead({ bindings: bs, op: update, bookings, call, note }: FamilyRun): Promise<SequenceVerdict[]> {
   const get = findOperation('GetSpecialRequest')!;
   const writers = bookings.map((booking, i) => ({ booking, binding: bs[i % bs.length]!, texts: [WRITE_TEXTS[i % WRITE_TEXTS.length]!, longText(i)] }));
   const allTexts = writers.flatMap((w) => w.texts);

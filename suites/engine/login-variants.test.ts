@@ -56,22 +56,22 @@ describe('login variants: the plan', () => {
     expect([...ids]).toEqual(LOGIN_CASE_IDS.filter((id) => !id.includes('other')));
   });
 
-  test('state-changing operations get probe ids, never a pool booking, and after every read (stage 2)', () => {
+  test('state-changing operations get probe ids, never a pool booking, and after every read (stage writes)', () => {
     const pools = mockBookings(100);
     const poolIds = new Set([...pools.cancel, ...pools.amend, ...pools.specialRequest, ...pools.transfers.map((t) => t.id)]);
     const fixtureIds = new Set(OPERATIONS.filter((o) => o.mutates).flatMap((o) => loadFixtureCases().get(o.name)!.flatMap((c) => Object.values(c.params))));
     for (const u of loginUnitsOf(plan()).filter((x) => x.op.mutates)) {
       expect(u.bookings, `${u.op.name} ${u.caseId}`).toBeUndefined();
       expect(u.calls).toBe('probe');
-      expect(u.stage).toBe(2);
+      expect(u.stage).toBe('writes');
       for (const b of u.only!) {
         const id = bindingParams(u, b)[idParamOf(u.op.name)!]!;
         expect(poolIds.has(id) || fixtureIds.has(id), `${u.op.name} ${u.caseId} ${b} sends ${id}`).toBe(false);
         expect(id).toMatch(/^-\d+$|^PROBE-V\d+$/);
       }
     }
-    // The reads' variants wait for the wrong password's answer (stage 1).
-    for (const u of loginUnitsOf(plan()).filter((x) => !x.op.mutates)) expect(u.stage).toBe(1);
+    // The reads' variants wait for the wrong password's answer (stage read-backs).
+    for (const u of loginUnitsOf(plan()).filter((x) => !x.op.mutates)) expect(u.stage).toBe('read-backs');
   });
 
   test('the password, its prefix included, never shows in the plan as listed (every spelling masked)', () => {
