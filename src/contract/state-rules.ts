@@ -21,6 +21,12 @@ export interface StateRule {
   readonly byValue: readonly string[];
   /** Why those places, in a sentence (docs/real-service.md quotes it). */
   readonly why: string;
+  /**
+   * The parameter carrying what the call writes to the booking, read back later (a special request
+   * written is what is read back): a rejected call sends a text of its own per binding there, so a
+   * read-back names the call that stored it. Absent: the call writes nothing readable.
+   */
+  readonly writes?: string;
 }
 
 export const STATE_RULES: readonly StateRule[] = [
@@ -30,7 +36,7 @@ export const STATE_RULES: readonly StateRule[] = [
     why: 'whether the amendment is made follows the request (its dates, maxPrice and bookingType) for one booking, which every binding amends',
   },
   {
-    operation: 'UpdateSpecialRequest', idParam: 'bookingId', consumes: false,
+    operation: 'UpdateSpecialRequest', idParam: 'bookingId', consumes: false, writes: 'text',
     byValue: ['updateSpecialRequestResult/resultCode', 'updateSpecialRequestResult/resultMessage'],
     why: 'the result code and message follow the text written to one booking, which every binding writes',
   },

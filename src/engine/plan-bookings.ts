@@ -4,6 +4,7 @@
  * its read-back; what showed a booking live. Moved whole from ./plan.ts.
  */
 import type { BindingId, Operation } from '../contract/catalogue.js';
+import { stateRuleOf } from '../contract/state-rules.js';
 import type { CaseKind } from '../checks/context.js';
 import type { RejectedCall } from '../sequences/index.js';
 import {
@@ -121,10 +122,11 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
       continue;
     }
     // A rejected write carries a text of its own per binding: read back, it names the call that stored it.
-    const texts = u.op.name === 'UpdateSpecialRequest'
-      ? Object.fromEntries(bindings.map((b) => [b, { text: rejectedText(u.caseId, b) }])) : undefined;
+    const writes = stateRuleOf(u.op.name)?.writes;
+    const texts = writes === undefined ? undefined
+      : Object.fromEntries(bindings.map((b) => [b, { [writes]: rejectedText(u.caseId, b) }]));
     const entry = rejected.get(u.op.name) ?? { booking, calls: [] };
-    for (const b of bindings) entry.calls.push({ caseId: u.caseId, binding: b, ...(texts ? { text: texts[b]!.text } : {}) });
+    for (const b of bindings) entry.calls.push({ caseId: u.caseId, binding: b, ...(texts ? { text: texts[b]![writes!]! } : {}) });
     rejected.set(u.op.name, entry);
     out[i] = { ...u, bookings: Object.fromEntries(bindings.map((b) => [b, booking])), ...(texts ? { perBinding: texts } : {}) };
   }
