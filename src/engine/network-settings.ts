@@ -22,36 +22,10 @@ import type { ExtraHeader, NetworkOptions, ProxySetting } from '../core/types.js
 import { PROXY_PASSWORD_VARIABLE, proxyPassword } from '../transport/proxy.js';
 import { tlsFileProblem } from '../transport/network.js';
 import type { SettingReader as Settings, Sourced } from './sourced.js';
+import { NETWORK_ENV, NETWORK_OPTIONS } from './run-settings-table.js';
 
-/**
- * The network flags: one table for every command that reaches a target (`run`, `record`, `drift`,
- * `compare`; src/cli/network-commands.test.ts holds that each takes all of them, with the same help),
- * so that a company's proxy, CA, client certificate, headers and time-out are given to each the same
- * way, and resolved the same way (networkOf, from the flags, the variables and the config file).
- */
-export const NETWORK_OPTIONS = {
-  proxy: { type: 'string' },
-  'ca-file': { type: 'string' },
-  'client-cert': { type: 'string' },
-  'client-key': { type: 'string' },
-  'client-pfx': { type: 'string' },
-  header: { type: 'string', multiple: true },
-  'insecure-tls': { type: 'boolean' },
-  timeout: { type: 'string' },
-} as const;
-
-/** The environment variable of each network flag (part of the run's table, settings.ts RUN_ENV). */
-export const NETWORK_ENV = {
-  timeout: 'CONFORMANCE_TIMEOUT',
-  'insecure-tls': 'CONFORMANCE_INSECURE_TLS',
-  proxy: 'CONFORMANCE_PROXY',
-  'ca-file': 'CONFORMANCE_CA_FILE',
-  'client-cert': 'CONFORMANCE_CLIENT_CERT',
-  'client-key': 'CONFORMANCE_CLIENT_KEY',
-  'client-pfx': 'CONFORMANCE_CLIENT_PFX',
-  // One "Name: value" per line, as --header takes them.
-  header: 'CONFORMANCE_HEADERS',
-} as const satisfies Record<keyof typeof NETWORK_OPTIONS, string>;
+// The network settings are declared in ./run-settings-table.ts (NETWORK_SETTINGS): flags, variables, keys and help.
+export { NETWORK_ENV, NETWORK_OPTIONS } from './run-settings-table.js';
 const envOf = (flag: keyof typeof NETWORK_ENV) => NETWORK_ENV[flag];
 
 /** The network flags among a command's parsed flags (a command passes them on to the run's resolution). */

@@ -25,7 +25,8 @@ import { DEFAULT_TRANSPORT } from '../transport/client.js';
 import { OTHER_PASSWORD_VARIABLE } from '../transport/curl.js';
 import { parseBookings, type BookingPools } from './bookings.js';
 import type { NetworkOptions } from '../core/types.js';
-import { NETWORK_ENV, NETWORK_OPTIONS, networkOf, PROXY_PASSWORD_VARIABLE } from './network-settings.js';
+import { networkOf, PROXY_PASSWORD_VARIABLE } from './network-settings.js';
+import { RUN_ENV, type RUN_OPTIONS } from './run-settings-table.js';
 import type { SettingReader, Sourced } from './sourced.js';
 import { DEFAULT_MAX_TRANSIENT } from './transient.js';
 import { skipReason } from './plan.js';
@@ -140,120 +141,10 @@ export interface RunSettings {
 /** Where the booking pools came from: a file (its path as given), the variable holding the JSON, or the config file's `bookings` object. */
 export type BookingsSource = { readonly file: string } | { readonly variable: string } | { readonly config: string };
 
-/**
- * The environment variable of each setting of `run` (flags > environment > config file), so that
- * what has no flag (the vitest suites, a CI job's environment) can set all of them. A boolean's
- * variable takes true or false (`--no-negative` is CONFORMANCE_NEGATIVE=false). The command's own
- * switches (--quiet, --list, --case, --shard, --update-expectations, --help) have none: they are
- * about one invocation, not about the target or how it is judged.
- */
-export const RUN_ENV = {
-  config: 'CONFORMANCE_CONFIG',
-  'book-url': 'CONFORMANCE_BOOK_URL',
-  'search-url': 'CONFORMANCE_SEARCH_URL',
-  'transfers-url': 'CONFORMANCE_TRANSFERS_URL',
-  'book-path': 'CONFORMANCE_BOOK_PATH',
-  'book-http-path': 'CONFORMANCE_BOOK_HTTP_PATH',
-  'search-path': 'CONFORMANCE_SEARCH_PATH',
-  'search-http-path': 'CONFORMANCE_SEARCH_HTTP_PATH',
-  'transfers-path': 'CONFORMANCE_TRANSFERS_PATH',
-  'transfers-http-path': 'CONFORMANCE_TRANSFERS_HTTP_PATH',
-  'book-ns': 'CONFORMANCE_BOOK_NS',
-  'search-ns': 'CONFORMANCE_SEARCH_NS',
-  user: 'CONFORMANCE_USER',
-  password: 'CONFORMANCE_PASSWORD',
-  bindings: 'CONFORMANCE_BINDINGS',
-  operations: 'CONFORMANCE_OPERATIONS',
-  'allow-mutations': 'CONFORMANCE_ALLOW_MUTATIONS',
-  concurrency: 'CONFORMANCE_CONCURRENCY',
-  deadline: 'CONFORMANCE_DEADLINE',
-  'max-rps': 'CONFORMANCE_MAX_RPS',
-  'max-body-bytes': 'CONFORMANCE_MAX_BODY_BYTES',
-  'max-failures': 'CONFORMANCE_MAX_FAILURES',
-  'max-failed-logins': 'CONFORMANCE_MAX_FAILED_LOGINS',
-  'give-up-after': 'CONFORMANCE_GIVE_UP_AFTER',
-  'report-dir': 'CONFORMANCE_REPORT_DIR',
-  checks: 'CONFORMANCE_CHECKS',
-  'skip-checks': 'CONFORMANCE_SKIP_CHECKS',
-  'no-negative': 'CONFORMANCE_NEGATIVE',
-  'no-equivalence': 'CONFORMANCE_EQUIVALENCE',
-  expectations: 'CONFORMANCE_EXPECTATIONS',
-  seed: 'CONFORMANCE_SEED',
-  examples: 'CONFORMANCE_EXAMPLES',
-  languages: 'CONFORMANCE_LANGUAGES',
-  bookings: 'CONFORMANCE_BOOKINGS_FILE',
-  github: 'GITHUB_ACTIONS',
-  'skip-operations': 'CONFORMANCE_SKIP_OPERATIONS',
-  'max-p95': 'CONFORMANCE_MAX_P95',
-  'fail-on-drift': 'CONFORMANCE_FAIL_ON_DRIFT',
-  'max-transient': 'CONFORMANCE_MAX_TRANSIENT',
-  'min-coverage': 'CONFORMANCE_MIN_COVERAGE',
-  'other-user': 'CONFORMANCE_OTHER_USER',
-  'callback-url': 'CONFORMANCE_CALLBACK_URL',
-  'callback-listen': 'CONFORMANCE_CALLBACK_LISTEN',
-  ...NETWORK_ENV,
-} as const satisfies Partial<Record<keyof typeof RUN_OPTIONS, string>>;
+export { RUN_ENV, RUN_OPTIONS } from './run-settings-table.js';
 
 /** The variable of a flag, if it has one. */
 const envOf = (flag: string | undefined): string | undefined => (flag === undefined ? undefined : (RUN_ENV as Record<string, string>)[flag]);
-
-/** The run's settings as flags (parsed by the CLI; named here because a message about a bad value names its flag). */
-export const RUN_OPTIONS = {
-  config: { type: 'string' },
-  'book-url': { type: 'string' },
-  'search-url': { type: 'string' },
-  'transfers-url': { type: 'string' },
-  'book-path': { type: 'string' },
-  'book-http-path': { type: 'string' },
-  'search-path': { type: 'string' },
-  'search-http-path': { type: 'string' },
-  'transfers-path': { type: 'string' },
-  'transfers-http-path': { type: 'string' },
-  'book-ns': { type: 'string' },
-  'search-ns': { type: 'string' },
-  user: { type: 'string' },
-  password: { type: 'string' },
-  bindings: { type: 'string' },
-  operations: { type: 'string' },
-  'allow-mutations': { type: 'boolean' },
-  concurrency: { type: 'string' },
-  deadline: { type: 'string' },
-  'max-rps': { type: 'string' },
-  'max-body-bytes': { type: 'string' },
-  'max-failures': { type: 'string' },
-  'max-failed-logins': { type: 'string' },
-  'give-up-after': { type: 'string' },
-  'report-dir': { type: 'string' },
-  checks: { type: 'string' },
-  'skip-checks': { type: 'string' },
-  'no-negative': { type: 'boolean' },
-  'no-equivalence': { type: 'boolean' },
-  quiet: { type: 'boolean' },
-  expectations: { type: 'string' },
-  'update-expectations': { type: 'boolean' },
-  shard: { type: 'string' },
-  seed: { type: 'string' },
-  examples: { type: 'string' },
-  languages: { type: 'string' },
-  bookings: { type: 'string' },
-  case: { type: 'string', multiple: true },
-  list: { type: 'boolean' },
-  'dry-run': { type: 'boolean' },
-  'list-format': { type: 'string' },
-  github: { type: 'boolean' },
-  // --proxy, --ca-file, --client-cert, --client-key, --client-pfx, --header, --insecure-tls and --timeout: every command that reaches a target takes them.
-  ...NETWORK_OPTIONS,
-  'fail-on-drift': { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-  'skip-operations': { type: 'string' },
-  'max-p95': { type: 'string' },
-  'max-transient': { type: 'string' },
-  'min-coverage': { type: 'string' },
-  // No --other-password: the second account's password comes from a variable only (see otherAccountOf).
-  'other-user': { type: 'string' },
-  'callback-url': { type: 'string' },
-  'callback-listen': { type: 'string' },
-} as const;
 
 type Json = Record<string, unknown>;
 
