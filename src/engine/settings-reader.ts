@@ -1,0 +1,142 @@
+/**
+ * What reads a setting from `--flag`, then its environment variable, then its config key, naming
+ * where each value came from, and the plain checks of a value (a URL, a namespace, a report
+ * directory, a list of known names), each message naming that place. Apart from ./settings.ts, which
+ * resolves the run's settings with them.
+ */
+import { ConfigError, UsageError } from '../core/errors.js';
+import { didYouMean } from '../core/suggest.js';
+import { reportDirProblem } from '../report/paths.js';
+import type { Json } from './config-file.js';
+import { RUN_ENV } from './run-settings-table.js';
+import type { SettingReader, Sourced } from './sourced.js';
+
+/** The variable of a flag, if it has one. */
+const envOf = (flag: string | undefined): string | undefined => (flag === undefined ? undefined : (RUN_ENV as Record<string, string>)[flag]);
+
+/** A bad value: a ConfigError for a config key (the file is wrong), else a UsageError. */
+export function bad(s: Sourced, message: string): never {
+  throw new (s.fromFile ? ConfigError : UsageError)(`${s.source} ${message}`);
+}
+
+/** Reads settings from flags, then environment variables, then the config file, naming each source. */
+export class Settings implements SettingReader {
+  constructor(
+    private readonly flags: Record<string, unknown>,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly file: Json,
+    private readonly where: string,
+  ) {}
+
+  /** The first given of `--flag`, the environment variable and the config key (`target.x` or a top-level key). */
+  get(flag: string | undefined, envName: string | undefined, key: string | undefined): Sourced | undefined {
+    const fv = flag === undefined ? undefined : this.flags[flag];
+    if (fv !== undefined) return { value: fv, source: `--${flag}`, fromFile: false };
+    const ev = envName === undefined ? undefined : this.env[envName];
+    if (ev !== undefined && ev !== '') return { value: ev, source: `environment variable ${envName}`, fromFile: false };
+    if (key === undefined) return undefined;
+    const [head, tail] = key.startsWith('target.') ? ['target', key.slice(7)] : [key, undefined];
+    const container = tail === undefined ? this.file : (this.file.target ?? {}) as Json;
+    const cv = container[tail ?? head];
+    return cv === undefined ? undefined : { value: cv, source: `${this.where}: ${key}`, fromFile: true };
+  }
+
+  string(flag: string | undefined, envName: string | undefined, key: string | undefined): Sourced<string> | undefined {
+    const s = this.get(flag, envName, key);
+    if (s === undefined) return undefined;
+    if (typeof s.value !== 'string' || s.value === '') bad(s, `must be a non-empty string (got ${JSON.stringify(s.value)})`);
+    return s as Sourced<string>;
+  }
+
+  list(flag: string, key: string, envName: string | undefined = envOf(flag)): Sourced<string[]> | undefined {
+    const s = this.get(flag, envName, key);
+    if (s === undefined) return undefined;
+    if (typeof s.value === 'string') return { ...s, value: s.value.split(',').map((x) => x.trim()).filter(Boolean) };
+    if (Array.isArray(s.value) && s.value.every((x) => typeof x === 'string')) return s as Sourced<string[]>;
+    return bad(s, 'must be a comma-separated string or an array of strings');
+  }
+
+  int(flag: string, key: string, min: number, max: number): number | undefined {
+    const s = this.get(flag, envOf(flag), key);
+    if (s === undefined) return undefined;
+    const v = s.value;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
+    if (!Number.isInteger(n) || n < min || n > max) bad(s, `must be a whole number from ${min} to ${max} (got ${JSON.stringify(v)})`);
+    return n;
+  }
+
+  /** A percentage, 0 to 100 ("20", "20%", "2.5"), from a flag, an environment variable or a config key. */
+  percent(flag: string, envName: string, key: string): number | undefined {
+    const s = this.get(flag, envName, key);
+    if (s === undefined) return undefined;
+    const v = s.value;
+    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+(\.\d+)?\s*%?\s*$/.test(v) ? Number(v.replace('%', '').trim()) : NaN;
+    if (!(n >= 0 && n <= 100)) bad(s, `must be a percentage from 0 to 100, as 20 or 20% (got ${JSON.stringify(v)})`);
+    return n;
+  }
+
+  /** A switch: the flag (true when given), its variable (true/false, 1/0, yes/no), or the config key. */
+  bool(flag: string | undefined, key: string, envName = envOf(flag)): boolean | undefined {
+    const s = this.get(flag, envName, key);
+    if (s === undefined) return undefined;
+    if (typeof s.value === 'string' && !s.fromFile) {
+      const v = s.value.trim().toLowerCase();
+      if (['true', '1', 'yes', 'on'].includes(v)) return true;
+      if (['false', '0', 'no', 'off'].includes(v)) return false;
+      bad(s, `must be true or false (got ${JSON.stringify(s.value)})`);
+    }
+    if (typeof s.value !== 'boolean') bad(s, 'must be true or false');
+    return s.value as boolean;
+  }
+}
+
+/** A URL with its user-info hidden: everything up to the last "@" may be it (a password can hold "/", ":", "@" or spaces). */
+function hideUserInfo(v: string): string {
+  return v.replace(/\/\/.*@/s, '//***@');
+}
+
+export function url(s: Sourced<string> | undefined): string | undefined {
+  if (s === undefined) return undefined;
+  // "localhost:8942" parses as a URL of scheme "localhost:", and "example.com" not at all: a host without "http://".
+  if (/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d+)?(\/\S*)?$/.test(s.value) && /[.:]/.test(s.value)) {
+    return bad(s, `has no scheme: ${JSON.stringify(hideUserInfo(s.value))} needs http:// or https:// in front (e.g. http://${hideUserInfo(s.value).replace(/^\/+/, '')})`);
+  }
+  let u: URL;
+  try {
+    u = new URL(s.value);
+  } catch {
+    return bad(s, `is not a valid URL: ${JSON.stringify(hideUserInfo(s.value))}`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') bad(s, `must be an http or https URL (got ${u.protocol})`);
+  if (u.search || u.hash) bad(s, 'must be a base URL without query or fragment');
+  return s.value.replace(/\/+$/, '');
+}
+
+export function namespace(s: Sourced<string> | undefined): string | undefined {
+  if (s === undefined) return undefined;
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(s.value)) bad(s, `must be an absolute URI (got ${JSON.stringify(s.value)})`);
+  return s.value;
+}
+
+/** The report directory, checked before anything is sent (a run must never be lost to a bad path). */
+export function reportDir(s: Sourced<string> | undefined): string {
+  const dir = s?.value ?? 'reports';
+  const problem = reportDirProblem(dir);
+  if (problem && s) bad(s, `cannot hold the reports: ${problem}`);
+  if (problem) throw new UsageError(`the default report directory cannot hold the reports: ${problem}; pass --report-dir DIR`);
+  return dir;
+}
+
+/** Names from a list setting, each a known one, none twice; a near miss gets a "did you mean". */
+export function names<T>(s: Sourced<string[]>, what: string, known: readonly string[], find: (n: string) => T | undefined): T[] {
+  const seen = new Set<string>();
+  const out = s.value.map((n) => {
+    const hit = find(n);
+    if (hit === undefined) bad(s, `names an unknown ${what} "${n}"${didYouMean(n, known)} (${what}s: ${known.join(', ')})`);
+    if (seen.has(n)) bad(s, `names the ${what} ${n} twice`);
+    seen.add(n);
+    return hit;
+  });
+  if (out.length === 0) bad(s, `names no ${what}`);
+  return out;
+}
