@@ -6,7 +6,7 @@
 import { ConfigError } from '../core/errors.js';
 import type { SettingKey } from '../core/types.js';
 import { OTHER_PASSWORD_VARIABLE } from '../transport/curl.js';
-import { RUN_ENV } from './run-settings-table.js';
+import { RUN_SETTINGS } from './run-settings-table.js';
 import { bad, type Settings } from './settings-reader.js';
 import type { Sourced } from './sourced.js';
 
@@ -34,7 +34,7 @@ export const PASSWORD_PRECEDENCE = '--password, then the variable named by targe
  * different password: the warning names both sources, never a value.
  */
 export function passwordOf(in_: Settings, passwordEnv: Sourced<string> | undefined, flagSource: string): { given?: Sourced<string>; warnings: string[] } {
-  const flag = in_.string('password', undefined, undefined);
+  const flag = in_.text('password', { env: false, key: false });
   return accountPassword(in_, flag && { ...flag, source: flagSource }, passwordEnv, 'CONFORMANCE_PASSWORD', PASSWORD_PRECEDENCE, 'passwords');
 }
 
@@ -87,12 +87,12 @@ export interface AccountContext {
 export function otherAccountOf(in_: Settings, outright: Sourced<string> | undefined, c: AccountContext): { other?: OtherAccount; warnings: string[]; sources?: Partial<Record<SettingKey, string>> } {
   const envSetting = in_.string(undefined, undefined, 'target.otherPasswordEnv');
   if (envSetting && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(envSetting.value)) bad(envSetting, `must name an environment variable (letters, digits, _; got ${JSON.stringify(envSetting.value)})`);
-  const userSetting = in_.string('other-user', RUN_ENV['other-user'], 'target.otherUser');
+  const userSetting = in_.text('other-user');
   const { given, warnings } = accountPassword(in_, outright, envSetting, OTHER_PASSWORD_VARIABLE, OTHER_PASSWORD_PRECEDENCE, 'passwords of the second account');
   if (userSetting === undefined) {
     const unused = given ?? (envSetting && { source: envSetting.source });
     if (unused) {
-      warnings.push(`${unused.source} ${given ? 'gives a second account\'s password' : `names ${envSetting!.value} for a second account's password`}, but no second account is named (--other-user, ${RUN_ENV['other-user']} or target.otherUser): it is not used`
+      warnings.push(`${unused.source} ${given ? 'gives a second account\'s password' : `names ${envSetting!.value} for a second account's password`}, but no second account is named (--other-user, ${RUN_SETTINGS['other-user'].env} or target.otherUser): it is not used`
         + (c.embedded ? `; the embedded mock's own second account (${DEFAULT_OTHER_USER}) is` : ', and authorization across accounts is not tested'));
     }
     if (!c.embedded) return { warnings };

@@ -26,7 +26,6 @@ import { NETWORK_ENV, NETWORK_OPTIONS } from './run-settings-table.js';
 
 // The network settings are declared in ./run-settings-table.ts (NETWORK_SETTINGS): flags, variables, keys and help.
 export { NETWORK_ENV, NETWORK_OPTIONS } from './run-settings-table.js';
-const envOf = (flag: keyof typeof NETWORK_ENV) => NETWORK_ENV[flag];
 
 /** The network flags among a command's parsed flags (a command passes them on to the run's resolution). */
 export function networkFlags<F extends Partial<Record<keyof typeof NETWORK_OPTIONS, unknown>>>(f: F): Pick<F, keyof typeof NETWORK_OPTIONS & keyof F> {
@@ -122,7 +121,7 @@ function withPassword(proxy: ProxySetting, source: string, pw: ProxyPassword, g:
 
 /** The proxies: the explicit one for both schemes, else the environment's per scheme. */
 function proxiesOf(in_: Settings, env: NodeJS.ProcessEnv, g: Given): Pick<NetworkOptions, 'httpProxy' | 'httpsProxy' | 'noProxy'> {
-  const explicit = in_.string('proxy', envOf('proxy'), 'target.proxy');
+  const explicit = in_.text('proxy');
   const pw = proxyPasswordOf(in_, env, g);
   const fromEnv = (names: readonly string[]): ProxySetting | undefined => {
     const name = names.find((n) => env[n] !== undefined && env[n] !== '');
@@ -150,10 +149,10 @@ function proxiesOf(in_: Settings, env: NodeJS.ProcessEnv, g: Given): Pick<Networ
 
 /** The TLS files, each read and checked now; paths made absolute (a reproduce command works from any directory). */
 function tlsOf(in_: Settings, env: NodeJS.ProcessEnv, g: Given): Pick<NetworkOptions, 'caFile' | 'clientCert' | 'clientKey' | 'clientPfx' | 'pfxPassphrase' | 'pfxPassphraseVariable'> {
-  const ca = in_.string('ca-file', envOf('ca-file'), 'target.caFile');
-  const cert = in_.string('client-cert', envOf('client-cert'), 'target.clientCert');
-  const key = in_.string('client-key', envOf('client-key'), 'target.clientKey');
-  const pfx = in_.string('client-pfx', envOf('client-pfx'), 'target.clientPfx');
+  const ca = in_.text('ca-file');
+  const cert = in_.text('client-cert');
+  const key = in_.text('client-key');
+  const pfx = in_.text('client-pfx');
   const check = (s: Sourced<string>, role: Parameters<typeof tlsFileProblem>[0], other?: Parameters<typeof tlsFileProblem>[2]) => {
     const problem = tlsFileProblem(role, s.value, other);
     if (problem) bad(s, problem);
@@ -222,7 +221,7 @@ function headersOf(in_: Settings, given: readonly string[] | undefined, env: Nod
   }
   const seen = new Set<string>();
   // The flags, else the variable's lines (flags beat the environment, as for every setting).
-  const variable = envOf('header')!;
+  const variable = NETWORK_ENV.header;
   const lines = given?.length ? given.map((h) => ({ h, from: '--header' })) : (env[variable] ?? '').split(/\r?\n/).filter((l) => l.trim() !== '').map((h) => ({ h, from: `environment variable ${variable}:` }));
   for (const { h, from } of lines) {
     const at = { source: `${from} ${JSON.stringify(h.replace(/:\s*(?!env:)[\s\S]*$/, ': …'))}`, fromFile: false };

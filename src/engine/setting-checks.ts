@@ -13,12 +13,9 @@ import type { LatencyLimits } from '../core/types.js';
 import { parseBookings, type BookingPools } from './bookings.js';
 import type { Json } from './config-file.js';
 import { hasLatencyLimit, MIN_LATENCY_SAMPLES } from './latency-gate.js';
-import { RUN_ENV, type RUN_OPTIONS } from './run-settings-table.js';
+import type { RUN_OPTIONS } from './run-settings-table.js';
 import { bad, type Settings } from './settings-reader.js';
 import type { Sourced } from './sourced.js';
-
-/** The variable of a flag, if it has one. */
-const envOf = (flag: string | undefined): string | undefined => (flag === undefined ? undefined : (RUN_ENV as Record<string, string>)[flag]);
 
 /** Where the booking pools came from: a file (its path as given), the variable holding the JSON, or the config file's `bookings` object. */
 export type BookingsSource = { readonly file: string } | { readonly variable: string } | { readonly config: string };
@@ -38,11 +35,11 @@ export function refuseForbidden(list: Sourced<string[]>, refused: readonly Opera
     + `on bookings of your own (docs/real-service.md), or drop ${names} from ${list.source}`);
 }
 
-/** The service path settings: flag, environment variable and config key of each group's two paths. */
+/** The service path settings of each group: its SOAP path and its HTTP GET/POST path, by flag (./run-settings-table.ts). */
 const PATH_SETTINGS = [
-  { group: 'booking', flag: 'book-path', httpFlag: 'book-http-path', env: 'CONFORMANCE_BOOK_PATH', httpEnv: 'CONFORMANCE_BOOK_HTTP_PATH', key: 'bookPath', httpKey: 'bookHttpPath' },
-  { group: 'reference', flag: 'search-path', httpFlag: 'search-http-path', env: 'CONFORMANCE_SEARCH_PATH', httpEnv: 'CONFORMANCE_SEARCH_HTTP_PATH', key: 'searchPath', httpKey: 'searchHttpPath' },
-  { group: 'transfers', flag: 'transfers-path', httpFlag: 'transfers-http-path', env: 'CONFORMANCE_TRANSFERS_PATH', httpEnv: 'CONFORMANCE_TRANSFERS_HTTP_PATH', key: 'transfersPath', httpKey: 'transfersHttpPath' },
+  { group: 'booking', soap: 'book-path', http: 'book-http-path' },
+  { group: 'reference', soap: 'search-path', http: 'search-http-path' },
+  { group: 'transfers', soap: 'transfers-path', http: 'transfers-http-path' },
 ] as const;
 
 /** A service path setting, checked. */
@@ -56,8 +53,8 @@ function servicePath(s: Sourced<string> | undefined): string | undefined {
 /** The service paths from flags, environment and config (section 4's where none is given). */
 export function pathsOf(in_: Settings): ServicePaths {
   return resolvePaths(Object.fromEntries(PATH_SETTINGS.map((p) => [p.group, {
-    soap: servicePath(in_.string(p.flag, p.env, `target.${p.key}`)),
-    http: servicePath(in_.string(p.httpFlag, p.httpEnv, `target.${p.httpKey}`)),
+    soap: servicePath(in_.text(p.soap)),
+    http: servicePath(in_.text(p.http)),
   }])));
 }
 
@@ -73,7 +70,7 @@ export function bookingsSetting(in_: Settings, env: NodeJS.ProcessEnv, where: st
     if (typeof r === 'string') throw new ConfigError(r);
     return r;
   };
-  const file = in_.string('bookings', 'CONFORMANCE_BOOKINGS_FILE', undefined);
+  const file = in_.text('bookings', { key: false });
   if (file) return { bookings: fromFile(file), bookingsFrom: { file: file.value } };
   const inline = env.CONFORMANCE_BOOKINGS;
   if (inline !== undefined && inline !== '') {
@@ -101,7 +98,7 @@ export function bookingsSetting(in_: Settings, env: NodeJS.ProcessEnv, where: st
  * once. A bad one names its source.
  */
 export function languagesOf(in_: Settings): { languages?: { values: readonly string[]; source: string } } {
-  const s = in_.list('languages', 'languages');
+  const s = in_.list('languages');
   if (s === undefined) return {};
   if (s.value.length === 0) bad(s, 'names no language (give the codes, comma-separated: en,de)');
   const odd = s.value.find((v) => v === '' || /[\s,]/.test(v));
@@ -115,8 +112,8 @@ export function languagesOf(in_: Settings): { languages?: { values: readonly str
  * callbackListen). A bad one names its source.
  */
 export function callbackOf(in_: Settings): { callbackUrl?: string; callbackListen?: { host: string; port: number } } {
-  const url = in_.string('callback-url', envOf('callback-url')!, 'callbackUrl');
-  const listen = in_.string('callback-listen', envOf('callback-listen')!, 'callbackListen');
+  const url = in_.text('callback-url');
+  const listen = in_.text('callback-listen');
   const out: { callbackUrl?: string; callbackListen?: { host: string; port: number } } = {};
   if (url) {
     let u: URL | undefined;
@@ -142,7 +139,7 @@ export function callbackOf(in_: Settings): { callbackUrl?: string; callbackListe
  * trailing "%" allowed; a bad one names its source.
  */
 export function minCoverageOf(in_: Settings): { minCoverage?: { percent: number; source: string } } {
-  const s = in_.get('min-coverage', envOf('min-coverage'), 'minCoverage');
+  const s = in_.given('min-coverage');
   if (!s) return {};
   const v = s.value;
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+(\.\d+)?\s*%?\s*$/.test(v) ? Number(v.replace('%', '').trim()) : NaN;
@@ -171,7 +168,7 @@ export function latencyOf(in_: Settings, file: Json, where: string): { latency?:
     throw new ConfigError(`${where}: latency must be an object, e.g. { "maxP95": 800, "perOperation": { "GetMeals": 300 } }`);
   }
   const lat = (l ?? {}) as Json;
-  const global = in_.get('max-p95', envOf('max-p95'), undefined)
+  const global = in_.given('max-p95', { key: false })
     ?? (lat.maxP95 !== undefined ? { value: lat.maxP95, source: `${where}: latency.maxP95`, fromFile: true } : undefined);
   const per = lat.perOperation;
   if (per !== undefined && (typeof per !== 'object' || per === null || Array.isArray(per))) {
@@ -188,6 +185,15 @@ export function latencyOf(in_: Settings, file: Json, where: string): { latency?:
     minSamples: MIN_LATENCY_SAMPLES,
   };
   return hasLatencyLimit(limits) ? { latency: limits } : {};
+}
+
+/**
+ * --update-expectations: it rewrites the file --expectations names, so it needs one. (Not
+ * ./expectations.ts updateExpectations, which does the rewriting.)
+ */
+export function expectationsUpdateOf(update: boolean, file: unknown): boolean {
+  if (update && file === undefined) throw new UsageError('--update-expectations needs --expectations FILE (the file to write)');
+  return update;
 }
 
 /** --case ID (repeatable; a comma list too): case ids or globs (`*`, `?`). */

@@ -8,11 +8,24 @@ import { ConfigError, UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
 import { reportDirProblem } from '../report/paths.js';
 import type { Json } from './config-file.js';
-import { RUN_ENV } from './run-settings-table.js';
+import type { SettingCheck, SettingDeclaration } from '../core/setting.js';
+import { RUN_SETTINGS } from './run-settings-table.js';
 import type { SettingReader, Sourced } from './sourced.js';
 
-/** The variable of a flag, if it has one. */
-const envOf = (flag: string | undefined): string | undefined => (flag === undefined ? undefined : (RUN_ENV as Record<string, string>)[flag]);
+/** A flag of `run` (./run-settings-table.ts RUN_SETTINGS). */
+export type RunFlag = keyof typeof RUN_SETTINGS;
+
+/**
+ * The places of a declared setting left out of a reading: its flag (a `--no-x` switch is read apart),
+ * its variable, or its config key (read apart where the key holds more than the flag, as `bookings`).
+ */
+export interface Only { readonly flag?: false; readonly env?: false; readonly key?: false }
+
+/** Where a declared setting is given: its flag, variable and config key, as its declaration says. */
+function placeOf(flag: RunFlag, only: Only = {}): [string | undefined, string | undefined, string | undefined] {
+  const d: SettingDeclaration = RUN_SETTINGS[flag];
+  return [only.flag === false ? undefined : flag, only.env === false ? undefined : d.env, only.key === false ? undefined : d.key];
+}
 
 /** A bad value: a ConfigError for a config key (the file is wrong), else a UsageError. */
 export function bad(s: Sourced, message: string): never {
@@ -48,16 +61,31 @@ export class Settings implements SettingReader {
     return s as Sourced<string>;
   }
 
-  list(flag: string, key: string, envName: string | undefined = envOf(flag)): Sourced<string[]> | undefined {
-    const s = this.get(flag, envName, key);
+  /** A declared setting (./run-settings-table.ts) as given: its flag, variable and config key, unless left out by `only`. */
+  given(flag: RunFlag, only?: Only): Sourced | undefined {
+    return this.get(...placeOf(flag, only));
+  }
+
+  /** A declared setting that is a non-empty string. */
+  text(flag: RunFlag, only?: Only): Sourced<string> | undefined {
+    return this.string(...placeOf(flag, only));
+  }
+
+  /** A declared list: a comma-separated string (a flag, a variable) or an array of strings (a config key). */
+  list(flag: RunFlag): Sourced<string[]> | undefined {
+    const s = this.given(flag);
     if (s === undefined) return undefined;
     if (typeof s.value === 'string') return { ...s, value: s.value.split(',').map((x) => x.trim()).filter(Boolean) };
     if (Array.isArray(s.value) && s.value.every((x) => typeof x === 'string')) return s as Sourced<string[]>;
     return bad(s, 'must be a comma-separated string or an array of strings');
   }
 
-  int(flag: string, key: string, min: number, max: number): number | undefined {
-    const s = this.get(flag, envOf(flag), key);
+  /** A declared whole number, within the bounds its declaration's check gives. */
+  int(flag: RunFlag): number | undefined {
+    const check: SettingCheck = RUN_SETTINGS[flag].check;
+    if (check.kind !== 'int') throw new Error(`--${flag} is not declared a whole number`);
+    const { min, max } = check;
+    const s = this.given(flag);
     if (s === undefined) return undefined;
     const v = s.value;
     const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
@@ -65,9 +93,9 @@ export class Settings implements SettingReader {
     return n;
   }
 
-  /** A percentage, 0 to 100 ("20", "20%", "2.5"), from a flag, an environment variable or a config key. */
-  percent(flag: string, envName: string, key: string): number | undefined {
-    const s = this.get(flag, envName, key);
+  /** A declared percentage, 0 to 100 ("20", "20%", "2.5"), from a flag, an environment variable or a config key. */
+  percent(flag: RunFlag): number | undefined {
+    const s = this.given(flag);
     if (s === undefined) return undefined;
     const v = s.value;
     const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+(\.\d+)?\s*%?\s*$/.test(v) ? Number(v.replace('%', '').trim()) : NaN;
@@ -75,9 +103,9 @@ export class Settings implements SettingReader {
     return n;
   }
 
-  /** A switch: the flag (true when given), its variable (true/false, 1/0, yes/no), or the config key. */
-  bool(flag: string | undefined, key: string, envName = envOf(flag)): boolean | undefined {
-    const s = this.get(flag, envName, key);
+  /** A declared switch: the flag (true when given), its variable (true/false, 1/0, yes/no), or the config key. */
+  bool(flag: RunFlag, only?: Only): boolean | undefined {
+    const s = this.given(flag, only);
     if (s === undefined) return undefined;
     if (typeof s.value === 'string' && !s.fromFile) {
       const v = s.value.trim().toLowerCase();

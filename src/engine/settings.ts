@@ -20,7 +20,7 @@ import { DEFAULT_TRANSPORT } from '../transport/client.js';
 import type { BookingPools } from './bookings.js';
 import type { NetworkOptions } from '../core/types.js';
 import { networkOf } from './network-settings.js';
-import { RUN_ENV, type RUN_OPTIONS } from './run-settings-table.js';
+import { RUN_SETTINGS, type RUN_OPTIONS } from './run-settings-table.js';
 import type { Sourced } from './sourced.js';
 import { DEFAULT_MAX_TRANSIENT } from './transient.js';
 import { skipReason } from './plan.js';
@@ -28,16 +28,8 @@ import { checkConfigObject, OTHER_PASSWORD_IN_FILE, PROXY_PASSWORD_IN_FILE, read
 import { bad, names, namespace, reportDir, Settings, url } from './settings-reader.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, otherAccountOf, passwordOf, type OtherAccount } from './accounts.js';
 import {
-  bookingsSetting, callbackOf, caseFilterOf, languagesOf, latencyOf, listOf, minCoverageOf, pathsOf, refuseForbidden, type BookingsSource,
+  bookingsSetting, callbackOf, caseFilterOf, expectationsUpdateOf, languagesOf, latencyOf, listOf, minCoverageOf, pathsOf, refuseForbidden, type BookingsSource,
 } from './setting-checks.js';
-
-/** The variable of a flag, if it has one. */
-const envOf = (flag: string | undefined): string | undefined => (flag === undefined ? undefined : (RUN_ENV as Record<string, string>)[flag]);
-
-function updateExpectations(update: boolean, file: unknown): boolean {
-  if (update && file === undefined) throw new UsageError('--update-expectations needs --expectations FILE (the file to write)');
-  return update;
-}
 
 export { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER, OTHER_PASSWORD_PRECEDENCE, PASSWORD_PRECEDENCE, OTHER_PASSWORD_VARIABLE } from './accounts.js';
 
@@ -142,12 +134,8 @@ export type { Sourced } from './sourced.js';
 
 export { RUN_ENV, RUN_OPTIONS } from './run-settings-table.js';
 
-/** The target settings whose source a hint may name: config key, flag, environment variable. */
-const SOURCED: readonly (readonly [SettingKey, string, string])[] = [
-  ['bookUrl', 'book-url', 'CONFORMANCE_BOOK_URL'], ['searchUrl', 'search-url', 'CONFORMANCE_SEARCH_URL'], ['transfersUrl', 'transfers-url', 'CONFORMANCE_TRANSFERS_URL'],
-  ['bookPath', 'book-path', 'CONFORMANCE_BOOK_PATH'], ['searchPath', 'search-path', 'CONFORMANCE_SEARCH_PATH'], ['transfersPath', 'transfers-path', 'CONFORMANCE_TRANSFERS_PATH'],
-  ['bookNs', 'book-ns', 'CONFORMANCE_BOOK_NS'], ['searchNs', 'search-ns', 'CONFORMANCE_SEARCH_NS'],
-];
+/** The target settings whose source a hint may name (by their config key in target, SettingKey). */
+const SOURCED = ['book-url', 'search-url', 'transfers-url', 'book-path', 'search-path', 'transfers-path', 'book-ns', 'search-ns'] as const;
 
 /**
  * Resolve run settings from the command's parsed flags (with --config FILE, or the file CONFORMANCE_CONFIG
@@ -195,15 +183,15 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
 
   const in_ = new Settings(f, env, file, where);
 
-  const bookUrl = url(in_.string('book-url', 'CONFORMANCE_BOOK_URL', 'target.bookUrl'));
-  const searchUrl = url(in_.string('search-url', 'CONFORMANCE_SEARCH_URL', 'target.searchUrl'));
-  const transfersUrl = url(in_.string('transfers-url', 'CONFORMANCE_TRANSFERS_URL', 'target.transfersUrl'));
+  const bookUrl = url(in_.text('book-url'));
+  const searchUrl = url(in_.text('search-url'));
+  const transfersUrl = url(in_.text('transfers-url'));
   const embedded = !bookUrl && !searchUrl && !transfersUrl;
   const paths = pathsOf(in_);
 
   const namespaces: Namespaces = {
-    book: namespace(in_.string('book-ns', 'CONFORMANCE_BOOK_NS', 'target.bookNs')) ?? DEFAULT_NAMESPACES.book,
-    search: namespace(in_.string('search-ns', 'CONFORMANCE_SEARCH_NS', 'target.searchNs')) ?? DEFAULT_NAMESPACES.search,
+    book: namespace(in_.text('book-ns')) ?? DEFAULT_NAMESPACES.book,
+    search: namespace(in_.text('search-ns')) ?? DEFAULT_NAMESPACES.search,
   };
   const passwordEnvSetting = in_.string(undefined, undefined, 'target.passwordEnv');
   if (passwordEnvSetting && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(passwordEnvSetting.value)) bad(passwordEnvSetting, `must name an environment variable (letters, digits, _; got ${JSON.stringify(passwordEnvSetting.value)})`);
@@ -211,7 +199,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
   if (t.password !== undefined) throw new ConfigError(`${where}: target.password is not accepted in a file (files get committed); use --password, CONFORMANCE_PASSWORD or target.passwordEnv`);
   if (t.otherPassword !== undefined) throw new ConfigError(OTHER_PASSWORD_IN_FILE(where));
   if (t.proxyPassword !== undefined) throw new ConfigError(PROXY_PASSWORD_IN_FILE(where));
-  const userSetting = in_.string('user', 'CONFORMANCE_USER', 'target.user');
+  const userSetting = in_.text('user');
   const user = userSetting?.value ?? (embedded ? DEFAULT_USER : calls ? undefined : '');
   // Where the password came from: a reproduce command names that variable.
   const { given, warnings } = passwordOf(in_, passwordEnvSetting, passwordSource);
@@ -235,17 +223,17 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     firstUser: user, firstUserSource: userSetting?.source ?? 'the embedded mock\'s default', embedded, sendsNothing: listing || !calls, library, where,
   });
 
-  const bindingList = in_.list('bindings', 'bindings');
+  const bindingList = in_.list('bindings');
   const bindings = bindingList ? names(bindingList, 'binding', BINDINGS, (n) => BINDINGS.find((b) => b === n)) : [...BINDINGS];
-  const opList = in_.list('operations', 'operations');
+  const opList = in_.list('operations');
   const chosen = opList ? names(opList, 'operation', OPERATIONS.map((o) => o.name), findOperation) : [...OPERATIONS];
   // --skip-operations: a target without one operation today is run on the other thirteen without listing them.
-  const skipList = in_.list('skip-operations', 'skipOperations', 'CONFORMANCE_SKIP_OPERATIONS');
+  const skipList = in_.list('skip-operations');
   const skipped = skipList ? names(skipList, 'operation', OPERATIONS.map((o) => o.name), findOperation) : [];
   const operations = chosen.filter((o) => !skipped.includes(o));
   if (skipList && operations.length === 0) bad(skipList, `leaves no operation to test (${opList ? `${opList.source} names ${chosen.map((o) => o.name).join(', ')}` : 'it names them all'})`);
 
-  const allowMutations = in_.bool('allow-mutations', 'allowMutations') ?? false;
+  const allowMutations = in_.bool('allow-mutations') ?? false;
   // Operations the user named that the mutation policy forbids calling: the user's own setting, said
   // before anything is sent (a usage error), never a failed row against the target (issue 40).
   if (opList && calls && !listing) refuseForbidden(opList, operations.filter((o) => skipReason({ target: { embedded }, allowMutations }, o)));
@@ -263,7 +251,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     throw new ConfigError(`${where}: "cases" must be an object keyed by operation name`);
   }
   const cases = file.cases ? mergeCases(loadFixtureCases(), file.cases as Json, casesMode, where) : loadFixtureCases();
-  const expectationsSetting = in_.string('expectations', RUN_ENV.expectations, 'expectations');
+  const expectationsSetting = in_.text('expectations');
   const expectations = expectationsSetting?.value;
   if (expectationsSetting && f['update-expectations']) {
     // --update-expectations writes the file after the run: find out now whether it can.
@@ -272,9 +260,9 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
   }
 
   // Where each target setting came from: a hint about its value names that place (./diagnose.ts).
-  const sources = Object.fromEntries(SOURCED.flatMap(([key, flag, envName]) => {
-    const given = in_.get(flag, envName, `target.${key}`);
-    return given ? [[key, given.source]] : [];
+  const sources = Object.fromEntries(SOURCED.flatMap((flag) => {
+    const given = in_.given(flag);
+    return given ? [[RUN_SETTINGS[flag].key.slice('target.'.length), given.source]] : [];
   })) as Partial<Record<SettingKey, string>>;
   Object.assign(sources, otherSources);
 
@@ -286,28 +274,28 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     operations,
     operationsNamed: opList !== undefined,
     allowMutations,
-    concurrency: in_.int('concurrency', 'concurrency', 1, 256) ?? (embedded ? 16 : 4),
-    timeoutMs: in_.int('timeout', 'timeoutMs', 1, 3_600_000) ?? 10_000,
-    deadlineMs: in_.int('deadline', 'deadlineMs', 1, 86_400_000),
-    maxRps: in_.int('max-rps', 'maxRps', 1, 100_000) ?? (embedded ? undefined : 20),
-    maxBodyBytes: in_.int('max-body-bytes', 'maxBodyBytes', 1024, 2 ** 31) ?? 32 * 1024 * 1024,
-    insecureTls: in_.bool('insecure-tls', 'insecureTls') ?? false,
-    reportDir: reportDir(in_.string('report-dir', RUN_ENV['report-dir'], 'reportDir')),
-    checks: in_.list('checks', 'checks')?.value,
-    skipChecks: in_.list('skip-checks', 'skipChecks')?.value ?? [],
-    negative: !(f['no-negative'] ?? false) && (in_.bool(undefined, 'negative', RUN_ENV['no-negative']) ?? true),
-    equivalence: !(f['no-equivalence'] ?? false) && (in_.bool(undefined, 'equivalence', RUN_ENV['no-equivalence']) ?? true),
+    concurrency: in_.int('concurrency') ?? (embedded ? 16 : 4),
+    timeoutMs: in_.int('timeout') ?? 10_000,
+    deadlineMs: in_.int('deadline'),
+    maxRps: in_.int('max-rps') ?? (embedded ? undefined : 20),
+    maxBodyBytes: in_.int('max-body-bytes') ?? 32 * 1024 * 1024,
+    insecureTls: in_.bool('insecure-tls') ?? false,
+    reportDir: reportDir(in_.text('report-dir')),
+    checks: in_.list('checks')?.value,
+    skipChecks: in_.list('skip-checks')?.value ?? [],
+    negative: !(f['no-negative'] ?? false) && (in_.bool('no-negative', { flag: false }) ?? true),
+    equivalence: !(f['no-equivalence'] ?? false) && (in_.bool('no-equivalence', { flag: false }) ?? true),
     cases,
     quiet: f.quiet ?? false,
     expectations,
-    updateExpectations: updateExpectations(f['update-expectations'] ?? false, expectations),
+    updateExpectations: expectationsUpdateOf(f['update-expectations'] ?? false, expectations),
     shard: f.shard === undefined ? undefined : parseShard(f.shard),
-    maxFailures: in_.int('max-failures', 'maxFailures', 1, 1_000_000),
-    maxFailedLogins: in_.int('max-failed-logins', 'maxFailedLogins', 0, 1_000_000),
-    maxTransient: in_.percent('max-transient', envOf('max-transient')!, 'maxTransient') ?? DEFAULT_MAX_TRANSIENT,
-    giveUpAfter: in_.int('give-up-after', 'giveUpAfter', 0, 1_000_000) ?? DEFAULT_TRANSPORT.giveUpAfter!,
-    seed: in_.int('seed', 'seed', 0, 2 ** 31 - 1) ?? DEFAULT_SEED,
-    examples: in_.int('examples', 'examples', 0, 1000) ?? DEFAULT_EXAMPLES,
+    maxFailures: in_.int('max-failures'),
+    maxFailedLogins: in_.int('max-failed-logins'),
+    maxTransient: in_.percent('max-transient') ?? DEFAULT_MAX_TRANSIENT,
+    giveUpAfter: in_.int('give-up-after') ?? DEFAULT_TRANSPORT.giveUpAfter!,
+    seed: in_.int('seed') ?? DEFAULT_SEED,
+    examples: in_.int('examples') ?? DEFAULT_EXAMPLES,
     ...languagesOf(in_),
     ...bookingsSetting(in_, env, where),
     ...caseFilterOf(f.case),
@@ -316,9 +304,9 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     warnings: [...warnings, ...otherWarnings],
     ...(other ? { other } : {}),
     // The embedded mock (loopback) is never proxied; a command that calls nothing starts no mock (drift's --wsdl-url reaches a remote host).
-    ...networkOf(in_, env, f.header, { embedded: embedded && calls, insecureTls: f['insecure-tls'] ?? in_.bool(undefined, 'insecureTls') ?? false, library, ...(proxyPassword ? { proxyPassword } : {}) }),
+    ...networkOf(in_, env, f.header, { embedded: embedded && calls, insecureTls: f['insecure-tls'] ?? in_.bool('insecure-tls', { flag: false, env: false }) ?? false, library, ...(proxyPassword ? { proxyPassword } : {}) }),
     ...latencyOf(in_, file, where),
-    ...((f['fail-on-drift'] ?? in_.bool('fail-on-drift', 'failOnDrift')) ? { failOnDrift: true } : {}),
+    ...((f['fail-on-drift'] ?? in_.bool('fail-on-drift')) ? { failOnDrift: true } : {}),
     ...minCoverageOf(in_),
     ...callbackOf(in_),
   };

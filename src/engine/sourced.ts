@@ -2,6 +2,7 @@
  * A setting as given, and what reads one: apart from ./settings.ts so the readers of one kind of
  * setting (./network-settings.ts) need nothing of the file that imports them.
  */
+import type { RUN_SETTINGS } from './run-settings-table.js';
 
 /**
  * One setting as given: its value and where it came from (a flag, an environment variable, or a
@@ -17,4 +18,6 @@ export interface Sourced<T = unknown> {
 export interface SettingReader {
   get(flag: string | undefined, envName: string | undefined, key: string | undefined): Sourced | undefined;
   string(flag: string | undefined, envName: string | undefined, key: string | undefined): Sourced<string> | undefined;
+  /** A declared setting (./run-settings-table.ts) that is a non-empty string, from its flag, variable and config key. */
+  text(flag: keyof typeof RUN_SETTINGS): Sourced<string> | undefined;
 }
