@@ -125,3 +125,33 @@ export function synopsis(head: string, table: SettingTable, width = 100): string
   lines.push(line);
   return lines.join('\n');
 }
+
+/** The words of docs/cli.md's settings table for each way a re-run carries a setting. */
+const RERUN_WORDS: Record<Rerun, string> = { basis: 'as its flag', report: 'from the report', own: 'its own', no: '' };
+
+const cell = (s: string) => s.replace(/\|/g, '\\|');
+
+/**
+ * The generated table of docs/cli.md (between SETTINGS_TABLE_BEGIN and SETTINGS_TABLE_END): every
+ * setting of a table with its variable, config key, default, whether a re-run carries it and whether
+ * it is secret, then the config keys that have no flag.
+ */
+export function settingsMarkdown(table: SettingTable, keys: readonly ConfigKeyDeclaration[]): string {
+  const rows = Object.entries(table).filter(([flag]) => flag !== 'help').map(([flag, d]) => {
+    const env = d.type === 'boolean' && d.env ? `${d.env}=${flag.startsWith('no-') ? 'false' : 'true'}` : d.env;
+    return `| \`--${flag}${d.type === 'string' ? ` ${cell(d.value ?? 'VALUE')}` : ''}\`${d.multiple ? ' (repeatable)' : ''} | ${env ? `\`${env}\`` : ''} | ${d.key ? `\`${d.key}\`${d.libraryOnly ? ' (library only)' : ''}` : ''} | ${cell(d.default ?? '')} | ${RERUN_WORDS[d.rerun]} | ${d.secret ? 'secret' : ''} |`;
+  });
+  const keyRows = keys.map((k) => `| | | \`${k.key}\`${k.libraryOnly ? ' (library only)' : ''} | ${cell(k.help)} | ${RERUN_WORDS[k.rerun]} | ${k.secret ? 'secret' : ''} |`);
+  return ['| flag | variable | config key | default (or meaning) | a re-run carries it | |', '|---|---|---|---|---|---|', ...rows, ...keyRows].join('\n');
+}
+
+export const SETTINGS_TABLE_BEGIN = '<!-- settings table: generated from src/engine/run-settings-table.ts by `npm run generate`; a test fails when it is stale -->';
+export const SETTINGS_TABLE_END = '<!-- end of the settings table -->';
+
+/** A text with the part between the two markers replaced (the markers kept); the text as it is when a marker is missing. */
+export function withSection(text: string, begin: string, end: string, body: string): string {
+  const i = text.indexOf(begin);
+  const j = text.indexOf(end, i);
+  if (i < 0 || j < 0) return text;
+  return `${text.slice(0, i + begin.length)}\n${body}\n${text.slice(j)}`;
+}
