@@ -4,7 +4,7 @@
  * it is secret. The parser's options (FlagSpec), the variables and the help (FlagHelp) are derived
  * here from a table of declarations; the config schema, the usage text, docs/cli.md, the library's
  * settings type and the re-run basis are held to the same table by tests
- * (src/engine/run-settings-table.test.ts). docs/conventions.md, "Adding a setting", says how to add one.
+ * (src/engine/run-settings-table.test.ts). docs/architecture.md, "Adding a setting", says how to add one.
  */
 import type { FlagDoc } from './flags.js';
 

@@ -5,7 +5,7 @@
  * (RUN_ENV, NETWORK_ENV) and the help (src/cli/help.ts) are derived from it, and the config schema,
  * the usage text, docs/cli.md, the library's settings type and the re-run basis are held to it by
  * ./run-settings-table.test.ts. Adding a run setting: one entry here, plus its use in the resolution
- * (./settings.ts resolveSettings); docs/conventions.md, "Adding a setting".
+ * (./settings.ts resolveSettings); docs/architecture.md, "Adding a setting".
  */
 import { envOf, optionsOf, type ConfigKeyDeclaration, type SettingCheck, type SettingDeclaration } from '../core/setting.js';
 import { DEFAULT_EXAMPLES, DEFAULT_SEED } from './generate.js';
