@@ -8,7 +8,7 @@ import type { SettingKey } from '../core/types.js';
 import { OTHER_PASSWORD_VARIABLE } from '../transport/curl.js';
 import { RUN_SETTINGS } from './run-settings-table.js';
 import { bad, type Settings } from './settings-reader.js';
-import type { Sourced } from './sourced.js';
+import { VARIABLE, type Sourced } from './sourced.js';
 
 export const DEFAULT_USER = 'mock-user';
 export const DEFAULT_PASSWORD = 'mock-password';
@@ -86,7 +86,7 @@ export interface AccountContext {
  */
 export function otherAccountOf(in_: Settings, outright: Sourced<string> | undefined, c: AccountContext): { other?: OtherAccount; warnings: string[]; sources?: Partial<Record<SettingKey, string>> } {
   const envSetting = in_.string(undefined, undefined, 'target.otherPasswordEnv');
-  if (envSetting && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(envSetting.value)) bad(envSetting, `must name an environment variable (letters, digits, _; got ${JSON.stringify(envSetting.value)})`);
+  if (envSetting && !VARIABLE.test(envSetting.value)) bad(envSetting, `must name an environment variable (letters, digits, _; got ${JSON.stringify(envSetting.value)})`);
   const userSetting = in_.text('other-user');
   const { given, warnings } = accountPassword(in_, outright, envSetting, OTHER_PASSWORD_VARIABLE, OTHER_PASSWORD_PRECEDENCE, 'passwords of the second account');
   if (userSetting === undefined) {

@@ -4,13 +4,15 @@
  * directory, a list of known names), each message naming that place. Apart from ./settings.ts, which
  * resolves the run's settings with them.
  */
-import { ConfigError, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
 import { reportDirProblem } from '../report/paths.js';
 import type { Json } from './config-file.js';
 import type { SettingCheck, SettingDeclaration } from '../core/setting.js';
 import { RUN_SETTINGS } from './run-settings-table.js';
-import type { SettingReader, Sourced } from './sourced.js';
+import { bad, type SettingReader, type Sourced } from './sourced.js';
+
+export { bad };
 
 /** A flag of `run` (./run-settings-table.ts RUN_SETTINGS). */
 export type RunFlag = keyof typeof RUN_SETTINGS;
@@ -27,10 +29,6 @@ function placeOf(flag: RunFlag, only: Only = {}): [string | undefined, string | 
   return [only.flag === false ? undefined : flag, only.env === false ? undefined : d.env, only.key === false ? undefined : d.key];
 }
 
-/** A bad value: a ConfigError for a config key (the file is wrong), else a UsageError. */
-export function bad(s: Sourced, message: string): never {
-  throw new (s.fromFile ? ConfigError : UsageError)(`${s.source} ${message}`);
-}
 
 /** Reads settings from flags, then environment variables, then the config file, naming each source. */
 export class Settings implements SettingReader {

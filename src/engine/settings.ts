@@ -21,7 +21,7 @@ import type { BookingPools } from './bookings.js';
 import type { NetworkOptions } from '../core/types.js';
 import { networkOf } from './network-settings.js';
 import { RUN_SETTINGS, type RUN_OPTIONS } from './run-settings-table.js';
-import type { Sourced } from './sourced.js';
+import { VARIABLE, type Sourced } from './sourced.js';
 import { DEFAULT_MAX_TRANSIENT } from './transient.js';
 import { skipReason } from './plan.js';
 import { checkConfigObject, OTHER_PASSWORD_IN_FILE, PROXY_PASSWORD_IN_FILE, readConfigFile, type Json } from './config-file.js';
@@ -194,7 +194,7 @@ function resolveSettings(f: FlagValues<typeof RUN_OPTIONS>, env: NodeJS.ProcessE
     search: namespace(in_.text('search-ns')) ?? DEFAULT_NAMESPACES.search,
   };
   const passwordEnvSetting = in_.string(undefined, undefined, 'target.passwordEnv');
-  if (passwordEnvSetting && !/^[A-Za-z_][A-Za-z0-9_]*$/.test(passwordEnvSetting.value)) bad(passwordEnvSetting, `must name an environment variable (letters, digits, _; got ${JSON.stringify(passwordEnvSetting.value)})`);
+  if (passwordEnvSetting && !VARIABLE.test(passwordEnvSetting.value)) bad(passwordEnvSetting, `must name an environment variable (letters, digits, _; got ${JSON.stringify(passwordEnvSetting.value)})`);
   const passwordEnv = passwordEnvSetting?.value;
   if (t.password !== undefined) throw new ConfigError(`${where}: target.password is not accepted in a file (files get committed); use --password, CONFORMANCE_PASSWORD or target.passwordEnv`);
   if (t.otherPassword !== undefined) throw new ConfigError(OTHER_PASSWORD_IN_FILE(where));
