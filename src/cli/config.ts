@@ -1,6 +1,6 @@
 /**
- * `conformance run`'s flags: parsed here, resolved beneath the CLI (src/engine/settings.ts holds the
- * settings, their config file, environment variables and checks).
+ * `conformance run`'s flags: parsed here, resolved beneath the CLI (src/engine/run-settings-table.ts
+ * declares each setting, src/engine/settings.ts resolves them from flags, variables and the config file).
  */
 import { parseFlags } from '../core/flags.js';
 import { DEFAULT_EXAMPLES, DEFAULT_SEED } from '../engine/generate.js';

@@ -15,7 +15,7 @@ export interface Sourced<T = unknown> {
   readonly fromFile: boolean;
 }
 
-/** What reads a setting from `--flag`, then its environment variable, then its config key (./settings.ts Settings). */
+/** What reads a setting from `--flag`, then its environment variable, then its config key (./settings-reader.ts Settings). */
 export interface SettingReader {
   get(flag: string | undefined, envName: string | undefined, key: string | undefined): Sourced | undefined;
   string(flag: string | undefined, envName: string | undefined, key: string | undefined): Sourced<string> | undefined;
