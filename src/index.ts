@@ -101,6 +101,9 @@ export interface ConformanceSettings {
   readonly reportDir?: string;
   readonly checks?: readonly string[];
   readonly skipChecks?: readonly string[];
+  /** Families of sequences to plan, by name (every one when absent); `skipFamilies` leaves some out. */
+  readonly families?: readonly string[];
+  readonly skipFamilies?: readonly string[];
   readonly negative?: boolean;
   readonly equivalence?: boolean;
   /** Request cases per operation: `{ GetMeals: [{ id, params }] }`. */

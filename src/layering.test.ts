@@ -98,19 +98,9 @@ function importCircles(files: readonly Source[]): string[][] {
   return out.sort((x, y) => x.length - y.length || x[0]!.localeCompare(y[0]!));
 }
 
-/**
- * Circles being broken on other branches of issue 44, by file: removed by the lead when s-settings and
- * s-registry land (cli/help.ts and the commands it describes; checks/support.ts and checks/soap-fault.ts).
- */
-const CIRCLES_BEING_BROKEN: readonly (readonly string[])[] = [
-  ['cli/compare.ts', 'cli/diff.ts', 'cli/drift.ts', 'cli/help.ts', 'cli/merge.ts', 'cli/run.ts', 'cli/validate.ts'],
-];
-
 /** The circles, each as one line saying why it is wrong. */
-function circleMessages(files: readonly Source[], exempt: readonly (readonly string[])[] = []): string[] {
-  const known = new Set(exempt.map((c) => c.join(' ')));
-  return importCircles(files).filter((c) => !known.has(c.join(' ')))
-    .map((c) => `${c.join(' ↔ ')}: these files import one another, so none can be read, tested or moved without the others; move what they share into a file they both import`);
+function circleMessages(files: readonly Source[]): string[] {
+  return importCircles(files).map((c) => `${c.join(' ↔ ')}: these files import one another, so none can be read, tested or moved without the others; move what they share into a file they both import`);
 }
 
 /** A top-level declaration: a function, class, type, interface, enum or const (re-exports are not one). */
@@ -133,22 +123,9 @@ function namesWithTwoMeanings(files: readonly Source[]): Map<string, string[]> {
   return new Map([...declared].filter(([, ds]) => ds.length > 1 && ds.some((d) => d.exported)).map(([n, ds]) => [n, ds.map((d) => d.file).sort()]));
 }
 
-/**
- * Names other branches of issue 44 give one meaning, in files they own: removed by the lead when
- * s-sched and s-settings land (sched: engine/sequence-unit.ts runSequence, sequences/types.ts Verdict,
- * engine/run.ts runConformance, which the library's runConformance keeps; settings: settings.ts
- * updateExpectations, its copies of mock/core.ts DEFAULT_USER, DEFAULT_PASSWORD, DEFAULT_OTHER_USER
- * and DEFAULT_OTHER_PASSWORD, its callbackOf beside plan.ts's, network-settings.ts networkFlags
- * beside transport/curl.ts's, which engine/run.ts reads).
- */
-const NAMES_BEING_FIXED: readonly string[] = [
-  'updateExpectations',
-  'runConformance', 'DEFAULT_USER', 'DEFAULT_PASSWORD', 'DEFAULT_OTHER_USER', 'DEFAULT_OTHER_PASSWORD', 'callbackOf', 'networkFlags',
-];
-
 /** Each name with two meanings, as one line saying where and why it is wrong. */
-function nameMessages(files: readonly Source[], exempt: readonly string[] = []): string[] {
-  return [...namesWithTwoMeanings(files)].filter(([n]) => !exempt.includes(n))
+function nameMessages(files: readonly Source[]): string[] {
+  return [...namesWithTwoMeanings(files)]
     .map(([n, where]) => `${n} is declared in ${where.join(' and ')}: one name, one meaning: rename one, or import the one there is`).sort();
 }
 
@@ -180,32 +157,28 @@ describe('structure', () => {
 
   test('no circle of imports anywhere in src/ (issue 33: engine/sequences.ts and run.ts imported each other; issue 44: report/, xml/)', () => {
     const all = [...files, read(LIBRARY)];
-    expect(circleMessages(all, CIRCLES_BEING_BROKEN)).toEqual([]);
+    expect(circleMessages(all)).toEqual([]);
     // A planted circle of any length fails, with its reason: deps.ts importing a type of run.ts, which
     // imports deps.ts through two other files.
     const deps = all.find((f) => f.path.endsWith('engine/deps.ts'))!;
     const planted = [...all.filter((f) => f !== deps), { ...deps, text: `${deps.text}\nimport type { RunPlan } from './run.js';` }];
-    expect(circleMessages(planted, CIRCLES_BEING_BROKEN)).toEqual([
+    expect(circleMessages(planted)).toEqual([
       'engine/check-exchange.ts ↔ engine/deps.ts ↔ engine/other-login.ts ↔ engine/rejected-before.ts ↔ engine/run.ts ↔ engine/sequence-unit.ts ↔ engine/shrink.ts ↔ engine/unit-rows.ts: these files import one another, so none can be read, tested or moved without the others; move what they share into a file they both import',
     ]);
     // And across rooms: the ground floor's model importing a report (the floors forbid it too; this rule alone still sees the circle).
     const model = all.find((f) => f.path.endsWith('contract/model.ts'))!;
     const across = [...all.filter((f) => f !== model), { ...model, text: `${model.text}\nimport { coverageMarkdown } from '../report/coverage.js';` }];
     expect(importCircles(across).filter((c) => c.includes('contract/model.ts'))).toEqual([['contract/model.ts', 'report/coverage.ts']]);
-    // The exemption is exact: a file added to an exempted circle makes it a new circle, which fails.
-    expect(circleMessages(all)).toHaveLength(CIRCLES_BEING_BROKEN.length);
   });
 
   test('one meaning per name: a name a file of src/ exports is declared by no other file (issue 44: findFault, bindingLabel, Verdict meant two things each)', () => {
     const all = [...files, read(LIBRARY)];
-    expect(nameMessages(all, NAMES_BEING_FIXED)).toEqual([]);
-    // The exemptions are exact: each still names two declarations (the lead removes each as its branch lands).
-    expect(NAMES_BEING_FIXED.filter((n) => !namesWithTwoMeanings(all).has(n))).toEqual([]);
+    expect(nameMessages(all)).toEqual([]);
     // A planted second meaning fails, exported or not, with its reason; a re-export is not a declaration.
     const planted = [...all,
       { path: join(SRC, 'engine', 'planted.ts'), text: "export function faultNamed(): void {}\nexport { bindingLabel } from '../bindings/index.js';" },
       { path: join(SRC, 'report', 'planted.ts'), text: 'type EffectiveType = string;\nconst shown = 1;' }];
-    expect(nameMessages(planted, NAMES_BEING_FIXED)).toEqual([
+    expect(nameMessages(planted)).toEqual([
       'EffectiveType is declared in contract/model.ts and report/planted.ts: one name, one meaning: rename one, or import the one there is',
       'faultNamed is declared in engine/planted.ts and mock/faults.ts: one name, one meaning: rename one, or import the one there is',
       'shown is declared in equivalence/compare.ts and report/planted.ts: one name, one meaning: rename one, or import the one there is',

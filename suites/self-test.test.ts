@@ -23,7 +23,7 @@ import {
 import type { ResultRow, RunReport } from '../src/core/types.js';
 import { loadFixtureCases, type CaseTable, type RequestCase } from '../src/engine/cases.js';
 import { EQUIVALENCE_CHECK, EXCHANGE_CHECK, rowBindings } from '../src/core/rows.js';
-import { runConformance } from '../src/engine/run.js';
+import { runPlan } from '../src/engine/run.js';
 import type { RunPlan } from '../src/engine/plan.js';
 import { DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANGUAGES } from '../src/engine/generate.js';
 import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER, type RunningMock } from '../src/mock/index.js';
@@ -166,7 +166,7 @@ function route(name: string, mock: RoutedMockOptions): { name: string; mock: Rou
 async function runAgainst(r: { name: string; mock: RoutedMockOptions }, operations: readonly Operation[], cases: CaseTable = fixtureCases, examples = DEFAULT_EXAMPLES,
   checks: readonly Check[] = CHECKS): Promise<RunReport> {
   const namespaces = { ...DEFAULT_NAMESPACES, ...r.mock.namespaces };
-  return runConformance(planFor(`${routed!.url}/${r.name}`, namespaces, operations, cases, r.mock.paths, examples, checks), { transport, validator: validatorFor(namespaces) });
+  return runPlan(planFor(`${routed!.url}/${r.name}`, namespaces, operations, cases, r.mock.paths, examples, checks), { transport, validator: validatorFor(namespaces) });
 }
 
 const failedRows = (r: RunReport): ResultRow[] => r.results.filter((x) => x.status === 'failed');

@@ -13,7 +13,7 @@
 import { rowKind } from '../../src/core/rows.js';
 import { Agent, request } from 'undici';
 import type { HttpRequest } from '../../src/core/types.js';
-import { runConformance } from '../../src/engine/run.js';
+import { runPlan } from '../../src/engine/run.js';
 import { Transport } from '../../src/transport/client.js';
 import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
 import { fullPlan, mockTarget, multipliedCases, percentile, requestMix } from './common.js';
@@ -67,7 +67,7 @@ async function harness(conc: number, reps: number, engine?: string) {
   const validator = engine === 'wasm' ? createWasmDocumentValidator(target.namespaces) : createDocumentValidator(target.namespaces);
   const plan = fullPlan(target);
   const once = async () => {
-    const report = await runConformance(plan, { transport, validator });
+    const report = await runPlan(plan, { transport, validator });
     return { exchanges: report.results.filter((r) => rowKind(r) === 'exchange').length, checks: report.results.length, failed: report.summary.failed };
   };
   await once(); // warm-up
@@ -127,14 +127,14 @@ async function cases(conc: number, factor: number, reps: number) {
   const transport = new Transport({ concurrency: conc, timeoutMs: 30_000, maxBodyBytes: 32 * 1024 * 1024 });
   const validator = createDocumentValidator(target.namespaces);
   const plan = fullPlan(target, multipliedCases(factor));
-  await runConformance(fullPlan(target), { transport, validator }); // warm-up with the plain cases
+  await runPlan(fullPlan(target), { transport, validator }); // warm-up with the plain cases
   const ms: number[] = [];
   const cpuMs: number[] = [];
   let report;
   for (let i = 0; i < reps; i++) {
     const t = performance.now();
     const c = process.cpuUsage();
-    report = await runConformance(plan, { transport, validator });
+    report = await runPlan(plan, { transport, validator });
     ms.push(performance.now() - t);
     const u = process.cpuUsage(c);
     cpuMs.push((u.user + u.system) / 1000);

@@ -33,9 +33,10 @@ import { consoleText } from '../report/model.js';
 import { reportDirProblem } from '../report/paths.js';
 import { SecretGuard } from '../report/secrets.js';
 import { helpText, parseFlags, type RunSettings } from './config.js';
-import { NETWORK_OPTIONS, networkFlags } from '../engine/network-settings.js';
+import { networkFlagValues } from '../engine/network-settings.js';
 import { resolveRunSettingsFlags } from '../engine/settings.js';
 import { COMPARE_HELP } from './help.js';
+import { COMPARE_OPTIONS } from './command-settings.js';
 import type { CommandIO } from './run.js';
 import { openSession, type Session } from '../engine/session.js';
 
@@ -195,12 +196,7 @@ function markdown(report: CompareReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-export const COMPARE_OPTIONS = {
-  config: { type: 'string', multiple: true }, 'report-dir': { type: 'string' }, 'ignore-values': { type: 'boolean' },
-  quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-  // The network both targets are reached through, as run's flags give it.
-  ...NETWORK_OPTIONS,
-} as const;
+export { COMPARE_OPTIONS };
 
 export async function compareCommand(argv: string[], io: CommandIO): Promise<number> {
   const { values: f, positionals } = parseFlags(argv, COMPARE_OPTIONS, true);
@@ -215,7 +211,7 @@ export async function compareCommand(argv: string[], io: CommandIO): Promise<num
   if (dirProblem) throw new UsageError(`${f['report-dir'] === undefined ? 'the default report directory' : '--report-dir'} cannot hold the reports: ${dirProblem}`);
   const env: NodeJS.ProcessEnv = { ...io.env };
   for (const k of TARGET_VARIABLES) delete env[k];
-  const net = networkFlags(f);
+  const net = networkFlagValues(f);
   const settings = configs.map((c) => resolveRunSettingsFlags({ ...net, config: c }, env)) as [RunSettings, RunSettings];
   for (const w of settings.flatMap((x) => x.warnings ?? [])) io.err(`warning: ${w}`);
   const names: [string, string] = [sideName(configs[0]!, configs[1]!), sideName(configs[1]!, configs[0]!)];

@@ -1,10 +1,12 @@
 /**
- * `conformance run`'s flags: parsed here, resolved beneath the CLI (src/engine/settings.ts holds the
- * settings, their config file, environment variables and checks).
+ * `conformance run`'s flags: parsed here, resolved beneath the CLI (src/engine/run-settings-table.ts
+ * declares each setting, src/engine/settings.ts resolves them from flags, variables and the config file).
  */
 import { parseFlags } from '../core/flags.js';
 import { DEFAULT_EXAMPLES, DEFAULT_SEED } from '../engine/generate.js';
 import { resolveRunSettingsFlags, RUN_OPTIONS, type RunSettings } from '../engine/settings.js';
+import { synopsis } from '../core/setting.js';
+import { RUN_SETTINGS } from '../engine/run-settings-table.js';
 
 // One parser for every command (src/core/flags.ts); re-exported for the commands beside this file.
 export { parseFlags, helpText, type FlagSpec, type FlagValues, type FlagHelp } from '../core/flags.js';
@@ -12,17 +14,11 @@ export {
   CONFIG_SCHEMA_URL, DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER, resolveRunSettingsObject, RUN_OPTIONS, type RunSettings,
 } from '../engine/settings.js';
 
-export const RUN_USAGE = `usage: conformance run [--config FILE] [--book-url URL] [--search-url URL] [--transfers-url URL]
-    [--book-path PATH] [--book-http-path PATH] [--search-path PATH] [--search-http-path PATH]
-    [--transfers-path PATH] [--transfers-http-path PATH]
-    [--book-ns URI] [--search-ns URI] [--user NAME] [--password SECRET]
-    [--bindings soap11,soap12,get,post] [--operations A,B] [--allow-mutations]
-    [--concurrency N] [--timeout MS] [--report-dir DIR]
-    [--deadline MS] [--max-rps N] [--max-body-bytes N] [--max-failures N] [--max-failed-logins N] [--give-up-after N] [--insecure-tls]
-    [--checks a,b] [--skip-checks a,b] [--skip-operations a,b] [--no-negative] [--no-equivalence] [--quiet]
-    [--expectations FILE [--update-expectations]] [--shard i/n] [--seed N] [--examples N] [--max-p95 MS] [--min-coverage PCT]
-    [--proxy URL] [--ca-file PEM] [--client-cert PEM --client-key PEM | --client-pfx FILE] [--header 'Name: value']...
-    [--other-user NAME] [--callback-url URL] [--callback-listen HOST:PORT]
+/**
+ * `conformance run --help`'s text before its options: the synopsis, every flag of the declarations
+ * (src/engine/run-settings-table.ts), then what the flags do together.
+ */
+export const RUN_USAGE = `${synopsis('usage: conformance run', RUN_SETTINGS)}
 
 With no target URL the embedded mock is started and tested. Service paths default to section 4's
 (/1/SOAP/Booking.asmx, /1/SOAP/NonStaticXMLAPI.asmx); --X-http-path is where HTTP GET/POST are
@@ -37,7 +33,7 @@ entry per defect; an entry still "TODO: explain" accepts nothing).
 --examples N generated request cases per operation (default ${DEFAULT_EXAMPLES}; 0: none), drawn with
 --seed N (default ${DEFAULT_SEED}): the same seed gives the same cases.
 Proxies (HTTPS_PROXY, HTTP_PROXY, NO_PROXY, or --proxy), a private CA (--ca-file), client certificates
-and extra headers (--header 'X-Api-Key: env:ACME_KEY' reads the variable): docs/real-service.md.
+(--client-cert PEM with --client-key PEM, or --client-pfx FILE alone) and extra headers (--header 'X-Api-Key: env:ACME_KEY' reads the variable): docs/real-service.md.
 --max-p95 MS fails an operation × binding whose p95 answer time is above MS (per operation: the config's
 latency.perOperation); one with fewer than 5 answers is "too few samples".
 --min-coverage PCT makes a run whose coverage figure is below PCT percent INCOMPLETE (exit 6): docs/coverage.md.

@@ -14,6 +14,7 @@ import { shape } from '../checks/shape.js';
 import { consoleText, rowTitle } from '../report/model.js';
 import { helpText, parseFlags } from './config.js';
 import { DIFF_HELP } from './help.js';
+import { DIFF_OPTIONS } from './command-settings.js';
 import { readReportInput } from './report-input.js';
 import type { CommandIO } from './run.js';
 
@@ -338,7 +339,7 @@ function markdown(d: ReportDiff, oldName: string, newName: string): string {
   return lines.join('\n');
 }
 
-export const DIFF_OPTIONS = { format: { type: 'string' }, 'allow-lost-coverage': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+export { DIFF_OPTIONS };
 
 export async function diffCommand(argv: string[], io: CommandIO): Promise<number> {
   const { values: f, positionals } = parseFlags(argv, DIFF_OPTIONS, true);

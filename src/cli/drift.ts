@@ -17,9 +17,8 @@ import { UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
 import type { DriftReport } from '../core/types.js';
 import { compareService, driftExitCode, driftReportOf, driftSources, fetchDrift } from '../engine/drift.js';
-import { NETWORK_OPTIONS } from '../engine/network-settings.js';
 import { networkTransportOptions } from '../engine/session.js';
-import { RUN_OPTIONS, resolveRunSettingsFlags } from '../engine/settings.js';
+import { resolveRunSettingsFlags } from '../engine/settings.js';
 import { DRIFT_JSON, DRIFT_MD, driftAnnotations, formatDrift, renderDriftJson, renderDriftMarkdown } from '../report/drift.js';
 import { readWsdl } from '../schema/wsdl-read.js';
 import { serviceWsdl } from '../schema/wsdl.js';
@@ -30,23 +29,10 @@ import { EXIT_UNREACHABLE } from '../core/verdict.js';
 import { stopDiagnosis } from '../engine/stop-diagnosis.js';
 import { helpText, parseFlags } from './config.js';
 import { DRIFT_HELP } from './help.js';
+import { DRIFT_OPTIONS } from './command-settings.js';
 import type { CommandIO } from './run.js';
 
-const pick = <K extends keyof typeof RUN_OPTIONS>(...keys: K[]) => Object.fromEntries(keys.map((k) => [k, RUN_OPTIONS[k]])) as { [P in K]: (typeof RUN_OPTIONS)[P] };
-
-export const DRIFT_OPTIONS = {
-  ...pick('config', 'book-url', 'search-url', 'transfers-url', 'book-path', 'book-http-path', 'search-path', 'search-http-path', 'transfers-path', 'transfers-http-path',
-    'book-ns', 'search-ns', 'operations', 'max-body-bytes'),
-  // The network the run goes through (--proxy, --ca-file, --client-cert, --header, --timeout...): a WSDL is fetched the same way.
-  ...NETWORK_OPTIONS,
-  'wsdl-url': { type: 'string', multiple: true },
-  wsdl: { type: 'string' },
-  against: { type: 'string' },
-  'report-dir': { type: 'string' },
-  github: { type: 'boolean' },
-  quiet: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
+export { DRIFT_OPTIONS };
 
 export const DRIFT_USAGE = `usage: conformance drift [--config FILE] [--book-url URL] [--search-url URL] [--transfers-url URL]
     [--book-path PATH] ... [--book-ns URI] [--search-ns URI] [--operations A,B]

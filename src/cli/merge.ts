@@ -14,6 +14,7 @@ import { mergeReports } from '../report/merge.js';
 import { judgeLatency } from '../engine/latency-gate.js';
 import { helpText, parseFlags } from './config.js';
 import { MERGE_HELP } from './help.js';
+import { MERGE_OPTIONS } from './command-settings.js';
 import { readReportInput } from './report-input.js';
 import type { CommandIO } from './run.js';
 
@@ -26,9 +27,7 @@ deviations again to the merged rows (stale entries are then judged over all shar
 Exit 0 when the merged report passes, 1 when a check failed, 2 on bad input, 5 when it tested
 nothing (or left an operation untested and nothing failed).`;
 
-export const MERGE_OPTIONS = {
-  'report-dir': { type: 'string' }, expectations: { type: 'string' }, quiet: { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
-} as const;
+export { MERGE_OPTIONS };
 
 export async function mergeCommand(argv: string[], io: CommandIO): Promise<number> {
   const { values: f, positionals } = parseFlags(argv, MERGE_OPTIONS, true);

@@ -24,12 +24,13 @@ import { parseRecordingIndex, RECORDING_FORMAT, RECORDING_INDEX, type RecordingE
 import { SecretGuard } from '../report/secrets.js';
 import { helpText, parseFlags, resolveRunSettings, RUN_OPTIONS } from './config.js';
 import { RECORD_HELP } from './help.js';
+import { RECORD_OPTIONS } from './command-settings.js';
 import type { CommandIO } from './run.js';
 import { openSession } from '../engine/session.js';
 
 export const DEFAULT_RECORDING_DIR = join('fixtures', 'recorded');
 /** The record command's flags: the run flags and --out. */
-export const RECORD_OPTIONS = { ...RUN_OPTIONS, out: { type: 'string' } } as const;
+export { RECORD_OPTIONS };
 
 export const RECORD_USAGE = `usage: conformance record [run flags] [--out DIR]
 

@@ -26,6 +26,7 @@ import { DEFAULT_NAMESPACES } from '../contract/catalogue.js';
 import { resolveRunSettingsFlags } from '../engine/settings.js';
 import { helpText, parseFlags } from './config.js';
 import { VALIDATE_HELP } from './help.js';
+import { VALIDATE_OPTIONS } from './command-settings.js';
 import type { CommandIO } from './run.js';
 
 export { validateDocument, type DocumentValidation, type ValidateDocumentOptions } from '../engine/validate-document.js';
@@ -46,10 +47,7 @@ function formatFinding(f: Finding): string {
   return consoleText(`✗ ${f.check} at ${f.path || '/'}: ${f.message}${extra ? ` (${extra})` : ''}`);
 }
 
-export const VALIDATE_OPTIONS = {
-  type: { type: 'string' }, operation: { type: 'string' }, binding: { type: 'string' },
-  'book-ns': { type: 'string' }, 'search-ns': { type: 'string' }, config: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-} as const;
+export { VALIDATE_OPTIONS };
 
 /** The namespaces: the flags, then the environment, then a run config's (--config FILE). */
 function namespacesOf(f: { 'book-ns'?: string; 'search-ns'?: string; config?: string }, env: NodeJS.ProcessEnv): { book?: string; search?: string } {

@@ -1,9 +1,11 @@
 /**
  * The one command-line parser of every command (`conformance <command>` and the mock), on
  * commander: a command's flags are a table (FlagSpec, name → type), its help a second table
- * (FlagHelp: meaning, default, environment variable). Parsing gives the values keyed by the table's
+ * (FlagHelp: meaning, default, environment variable), both derived from the command's declarations
+ * (./setting.ts). Parsing gives the values keyed by the table's
  * names, exactly what was given (no defaults filled in: a setting's precedence — flag, environment,
- * config file, default — is decided by the settings, src/cli/config.ts), and turns commander's
+ * config file, default — is decided by the settings, src/engine/settings.ts with its reader
+ * src/engine/settings-reader.ts), and turns commander's
  * errors (with its "did you mean" for a flag) into UsageError, exit 2. The help text is commander's,
  * built from both tables.
  */

@@ -15,7 +15,7 @@ import { consumesBooking, EMPTY_POOLS, idParamOf, mockBookings, parseBookings, p
 import { loadFixtureCases } from './cases.js';
 import { bindingParams, bookingNeeds, planUnits, rejectedText, unitRequests, type RunPlan } from './plan.js';
 import { poolShortage } from '../core/verdict.js';
-import { runConformance } from './run.js';
+import { runPlan } from './run.js';
 import { resolveRunSettingsFlags } from './settings.js';
 
 const target = (url = 'http://target.test', embedded = false): Target => ({
@@ -148,7 +148,7 @@ describe('booking pools', () => {
       return { statusCode: 200, data: '<x/>', responseOptions: { headers: { 'content-type': 'text/xml; charset=utf-8' } } };
     }).persist();
     const p = plan({ operations: [findOperation('CancelBooking')!], bookings: { ...EMPTY_POOLS, cancel: ['C1', 'C2', 'C3', 'C4', 'C5', 'C6'] } });
-    const report = await runConformance(p, { transport: new Transport({ dispatcher: agent }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+    const report = await runPlan(p, { transport: new Transport({ dispatcher: agent }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
     const skipped = report.results.filter((r) => r.check === 'all' && r.status === 'skipped');
     expect(skipped.map((r) => r.message)).toContain('CancelBooking seq-cancel: needs 10 bookings, 2 left in `bookings.cancel`');
     // The first case's four bookings, each cancelled once; the other case is a probe that names none of them.
@@ -178,7 +178,7 @@ describe('booking pools', () => {
     const m = await startMock({ port: 0 });
     try {
       const p = plan({ target: { ...target(m.url, true), user: 'mock-user', password: 'mock-password' } });
-      const report = await runConformance(p, { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+      const report = await runPlan(p, { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
       expect(report.results.filter((r) => r.status === 'failed').map((r) => `${r.operation} ${r.binding} ${r.case} ${r.message}`)).toEqual([]);
       const changed = report.bookings!.changed;
       // A cancellation's booking is changed by one call; an amendment's and a special request's by many.
@@ -210,7 +210,7 @@ describe('rejected calls change nothing: their read-back', () => {
       // The read-back alone (stage read-backs), or, for a transfer booking, the first case that is its read-back.
       const readBack = units.filter((u) => u.sequence?.family === 'unchanged' || (u.rejectedBefore !== undefined));
       expect(readBack).toHaveLength(1);
-      const report = await runConformance(p, { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) }, readBack);
+      const report = await runPlan(p, { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) }, readBack);
       return all ? report.results : report.results.filter((r) => r.findings.some((f) => f.code === 'rejected_call_changed_state'));
     } finally {
       await m.close();

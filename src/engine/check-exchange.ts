@@ -93,7 +93,7 @@ export async function checkExchange(plan: RunPlan, deps: EngineDeps, rows: RowMa
   const { op } = unit;
   const base: RowBase = { op, binding: b, caseId: unit.caseId, reproduce: reproduceCommand(plan, unit, ex), exchange: ex };
   if (ex.error?.code === 'not_sent') return { rows: [rows.row(base, NOT_RUN_CHECK, { skipped: ex.error.message })], unviewed: ex.error.message };
-  // The coverage a run gathers (./coverage.ts), while runConformance runs it; runUnit alone (record, compare) gathers none.
+  // The coverage a run gathers (./coverage.ts), while runPlan runs it; runUnit alone (record, compare) gathers none.
   // A DOCTYPE probe's parameters are not what the wire carries (an entity stands as the user name): not counted.
   const coverage = unit.doctype ? undefined : coverageOf(plan);
   coverage?.request(op, b, bindingParams(unit, b));

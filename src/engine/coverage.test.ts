@@ -21,7 +21,7 @@ import { CheckContext } from '../checks/context.js';
 import { acceptance } from '../equivalence/compare.js';
 import { FIXED_LANGUAGES, boundaryValuesOf, possibleKinds, valueKind } from './generate.js';
 import type { RunPlan } from './plan.js';
-import { runConformance } from './run.js';
+import { runPlan } from './run.js';
 import { mockBookings } from './bookings.js';
 
 const param = (op: string, name: string) => findOperation(op)!.params.find((p) => p.name === name)!;
@@ -160,7 +160,7 @@ function planAt(m: RunningMock, operations: readonly Operation[], o: Partial<Run
   };
 }
 
-const run = (p: RunPlan) => runConformance(p, { transport, validator: noValidator });
+const run = (p: RunPlan) => runPlan(p, { transport, validator: noValidator });
 const ops = (...names: string[]) => names.map((n) => findOperation(n)!);
 
 describe('a run against the embedded mock', () => {

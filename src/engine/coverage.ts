@@ -184,14 +184,14 @@ export class CoverageRecorder {
 
 const recorders = new WeakMap<RunPlan, CoverageRecorder>();
 
-/** A new recorder for a run of `plan` (runConformance): every exchange of the run reports to it, sequences' calls included. */
+/** A new recorder for a run of `plan` (runPlan): every exchange of the run reports to it, sequences' calls included. */
 export function startCoverage(plan: RunPlan, redact?: Redactor): CoverageRecorder {
   const r = new CoverageRecorder(plan, redact);
   recorders.set(plan, r);
   return r;
 }
 
-/** The recorder of the run of `plan` under way; none outside runConformance (record, compare). */
+/** The recorder of the run of `plan` under way; none outside runPlan (record, compare). */
 export function coverageOf(plan: RunPlan): CoverageRecorder | undefined {
   return recorders.get(plan);
 }

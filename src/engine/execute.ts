@@ -1,5 +1,5 @@
 /**
- * The run: the one entry point that `conformance run` and the library's runConformance both call.
+ * The run: the one entry point that `conformance run` and the library's runPlan both call.
  * From resolved settings it reads the expectations file (bad input refused before anything is sent),
  * opens the session, runs the plan (or its shard), updates and applies the expectations, writes the
  * reports, and turns SIGINT/SIGTERM into a stopped run whose partial reports are written. The CLI
@@ -15,7 +15,7 @@ import { writeReports, type ReportPaths } from '../report/index.js';
 import {
   applyExpectations, expectationsSchemaRef, readExpectations, renderExpectations, TODO_REASON, updateExpectations, verdictWarning, type ExpectationsFile,
 } from './expectations.js';
-import { runConformance, type EngineDeps } from './run.js';
+import { runPlan, type EngineDeps } from './run.js';
 import { openSession } from './session.js';
 import { checkPools, poolCheckLine } from './pool-check.js';
 import { rerunBasis } from './rerun-basis.js';
@@ -108,7 +108,7 @@ export async function executeRun(s: RunSettings, io: RunIO, write = true): Promi
       io.err(`conformance: testing ${session.where} — ${s.operations.length} operations × ${s.bindings.length} bindings`
         + (sp ? `, shard ${sp.info.index}/${sp.info.count}: ${sp.info.units} of ${sp.info.unitsTotal} cases` : ''));
     }
-    let report: RunReport = { ...(sp ? await runShard(plan, deps, sp) : await runConformance(plan, deps)), rerun: rerunBasis(s) };
+    let report: RunReport = { ...(sp ? await runShard(plan, deps, sp) : await runPlan(plan, deps)), rerun: rerunBasis(s) };
     // A shard's coverage is of its cases only: its --min-coverage is judged when the shards are merged.
     if (sp && report.coverage) report = { ...report, coverage: { ...report.coverage, partial: `shard ${sp.info.index}/${sp.info.count}: its cases only; conformance merge joins the shards' coverage` } };
     const judged = sp ? shardJudge(sp) : undefined;

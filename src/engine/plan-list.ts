@@ -10,9 +10,9 @@ import { BINDING_DIFFERENCES } from '../contract/binding-differences.js';
 import type { BindingId } from '../contract/catalogue.js';
 import { makeRedactor } from '../core/redact.js';
 import { EQUIVALENCE_CHECK } from '../core/rows.js';
-import type { Target } from '../core/types.js';
 import { FIXED_LANGUAGES } from './generate.js';
 import { pinnedLanguages } from './languages.js';
+import { planOf, targetOf } from './settings-plan.js';
 import { bookingNeeds, caseMatcher, comparesBindings, failedLogins, planUnits, secretsOf, skipReason, type RunPlan, type Unit } from './plan.js';
 import { POOL_NAMES } from './bookings.js';
 import { UsageError } from '../core/errors.js';
@@ -86,23 +86,14 @@ function checksFor(kind: CaseKind, operation: string, selected: ReadonlySet<stri
 
 /** The plan of a run with these settings, made without sending anything. */
 export function listPlan(s: RunSettings): ListedPlan {
-  const target: Target = {
-    bookUrl: s.bookUrl ?? '', searchUrl: s.searchUrl ?? '', transfersUrl: s.transfersUrl ?? s.searchUrl ?? '',
-    paths: s.paths, namespaces: s.namespaces, user: s.user, password: s.password, embedded: s.embedded,
-    ...(s.other ? { other: { user: s.other.user, password: s.other.password } } : {}),
-  };
+  const target = targetOf(s);
+
   const checks = checksOf(s);
   // Languages given with --languages are the run's as well: the plan lists the values it will send.
   const langs = s.languages ? pinnedLanguages(s.languages.values, s.languages.source)
     : { languages: FIXED_LANGUAGES, from: 'the fixed list (--list asks the target nothing; a run may take them from its GetLanguages)' };
-  const languagesFrom = langs.from;
-  const plan: RunPlan = {
-    target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
-    negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed, ...(s.families ? { families: s.families } : {}), ...(s.bookings ? { bookings: s.bookings } : {}),
-    ...(s.maxFailedLogins !== undefined ? { maxFailedLogins: s.maxFailedLogins } : {}),
-    ...(s.examples > 0 ? { generation: { seed: s.seed, examples: s.examples, languages: langs.languages, languagesFrom } } : {}),
-    ...(s.caseFilter ? { caseFilter: s.caseFilter } : {}),
-  };
+  const plan = planOf(s, target, { checks, ...(s.examples > 0 ? { languages: langs } : {}) });
+
   // As a run would: --case naming no case of the plan is bad usage (exit 2), not "0 cases".
   if (plan.caseFilter) unmatchedCases(plan);
   const redact = makeRedactor(secretsOf(target));
@@ -126,7 +117,7 @@ export function listPlan(s: RunSettings): ListedPlan {
     target: s.embedded ? 'the embedded mock' : `book ${s.bookUrl ?? '-'}, search ${s.searchUrl ?? '-'}, transfers ${s.transfersUrl ?? s.searchUrl ?? '-'}`,
     operations: s.operations.map((o) => o.name),
     bindings: s.bindings,
-    ...(plan.generation ? { generation: { seed: s.seed, examples: s.examples, languagesFrom } } : {}),
+    ...(plan.generation ? { generation: { seed: s.seed, examples: s.examples, languagesFrom: langs.from } } : {}),
     ...(s.caseFilter ? { caseFilter: s.caseFilter } : {}),
     checks: {
       ...Object.fromEntries(Object.entries(kinds).map(([k, [kind]]) => [k, checksFor(kind!, BINDING_DIFFERENCES[0]?.operation ?? '', selected)])),

@@ -10,7 +10,7 @@ import { DEFAULT_EXAMPLES, FIXED_LANGUAGES } from './generate.js';
 import { startMock } from '../mock/index.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { makeRedactor, swapCase } from '../core/redact.js';
-import { runConformance } from './run.js';
+import { runPlan } from './run.js';
 import { EXCHANGE_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
 import { mockBookings } from './bookings.js';
 import { findingsBytes } from './rows.js';
@@ -104,7 +104,7 @@ describe('a real target is not a test fixture', () => {
   test('state-changing operations send no request without --allow-mutations, and are reported skipped', async () => {
     const mutating = OPERATIONS.filter((o) => o.mutates);
     const sent: string[] = [];
-    const report = await runConformance(plan({ operations: mutating }), { transport: forbiddingTransport(sent), validator: noValidator });
+    const report = await runPlan(plan({ operations: mutating }), { transport: forbiddingTransport(sent), validator: noValidator });
     // Only the harmless per-service probe for an operation that does not exist may be sent, and the
     // preflight's request for the service's WSDL.
     expect(sent.filter((s) => !s.includes('NoSuchOperation') && !s.endsWith('?WSDL'))).toEqual([]);
@@ -119,7 +119,7 @@ describe('a real target is not a test fixture', () => {
   });
   test('a plan built by hand (the library) naming them without allowMutations: a hint, never a failed operation_not_called row (issue 40; the settings refuse it up front)', async () => {
     const mutating = OPERATIONS.filter((o) => o.mutates);
-    const report = await runConformance(plan({ operations: mutating, operationsNamed: true, negative: false }), { transport: forbiddingTransport([]), validator: noValidator });
+    const report = await runPlan(plan({ operations: mutating, operationsNamed: true, negative: false }), { transport: forbiddingTransport([]), validator: noValidator });
     expect(report.results.filter((r) => r.status === 'failed' || r.findings.some((f) => f.code === 'operation_not_called'))).toEqual([]);
     expect(report.diagnosis?.filter((d) => d.code === 'operation_not_called')).toEqual([]);
     expect(report.diagnosis?.filter((d) => /was named in the operations but not called: changes state on the target: not called without --allow-mutations/.test(d.message))).toHaveLength(mutating.length);
@@ -128,7 +128,7 @@ describe('a real target is not a test fixture', () => {
     const mutating = OPERATIONS.filter((o) => o.mutates);
     const sent: string[] = [];
     const generation = { seed: 16, examples: DEFAULT_EXAMPLES, languages: FIXED_LANGUAGES, languagesFrom: 'test' };
-    const report = await runConformance(plan({ operations: mutating, generation }), { transport: forbiddingTransport(sent), validator: noValidator });
+    const report = await runPlan(plan({ operations: mutating, generation }), { transport: forbiddingTransport(sent), validator: noValidator });
     expect(sent.filter((s) => !s.includes('NoSuchOperation') && !s.endsWith('?WSDL'))).toEqual([]);
     const generated = report.results.filter((r) => r.case.startsWith('gen-'));
     const planned = planUnits(plan({ operations: mutating, generation })).filter((u) => u.kind === 'generated');
@@ -141,7 +141,7 @@ describe('a real target is not a test fixture', () => {
     // A real target's state-changing calls need bookings of their own (the embedded mock has generated ones).
     for (const p of [plan({ operations: [op], allowMutations: true, negative: false, bookings: mockBookings(8) }), plan({ operations: [op], target: target(true), negative: false })]) {
       const sent: string[] = [];
-      await runConformance(p, { transport: forbiddingTransport(sent), validator: noValidator });
+      await runPlan(p, { transport: forbiddingTransport(sent), validator: noValidator });
       // Each case on every binding, and the cancellation sequence's calls besides.
       expect(sent.filter((s) => !s.endsWith('?WSDL') && !s.includes('AmendmentPriceRequest')).length).toBeGreaterThanOrEqual(p.cases.get('CancelBooking')!.length * 4);
     }
@@ -156,7 +156,7 @@ describe('redaction', () => {
       statusCode: 500, data: `echo: ${o.path} ${String(o.body ?? '')}`, responseOptions: { headers: { 'content-type': 'text/plain' } },
     })).persist();
     const bindings: BindingId[] = ['soap11', 'get', 'post'];
-    const report = await runConformance(plan({ operations: [findOperation('GetMeals')!], bindings, negative: false }), { transport: new Transport({ dispatcher: agent }), validator: noValidator });
+    const report = await runPlan(plan({ operations: [findOperation('GetMeals')!], bindings, negative: false }), { transport: new Transport({ dispatcher: agent }), validator: noValidator });
     expect(report.summary.failed).toBeGreaterThan(0);
     const text = JSON.stringify(report);
     expect(text).not.toContain(PASSWORD);
@@ -179,7 +179,7 @@ describe('shrinking a failing generated case', () => {
         sent.push(String(o.path));
         return { statusCode: 200, data: '<broken', responseOptions: { headers: { 'content-type': 'text/xml; charset=utf-8' } } };
       }).persist();
-      const report = await runConformance(plan({ operations: [op], allowMutations: true, negative: false, bookings: mockBookings(), ...(withGeneration ? { generation } : {}) }),
+      const report = await runPlan(plan({ operations: [op], allowMutations: true, negative: false, bookings: mockBookings(), ...(withGeneration ? { generation } : {}) }),
         { transport: new Transport({ dispatcher: agent }), validator: noValidator });
       return { report, sent: sent.filter((p) => !p.endsWith('?WSDL')).length };
     };
@@ -202,7 +202,7 @@ describe('shrinking a failing generated case', () => {
       const p = plan({ target: t, operations: [findOperation('AmendmentPriceRequest')!], negative: false,
         generation: { seed: 16, examples: DEFAULT_EXAMPLES, languages: FIXED_LANGUAGES, languagesFrom: 'test' } });
       const deps = { transport, validator: createDocumentValidator(DEFAULT_NAMESPACES) };
-      const [a, b] = [await runConformance(p, deps), await runConformance(p, deps)];
+      const [a, b] = [await runPlan(p, deps), await runPlan(p, deps)];
       const failed = (r: typeof a) => r.results.filter((x) => x.status === 'failed');
       expect(failed(a).length).toBeGreaterThan(0);
       expect(failed(a).map((x) => [x.case, x.binding, x.check, x.reproduce])).toEqual(failed(b).map((x) => [x.case, x.binding, x.check, x.reproduce]));
@@ -238,7 +238,7 @@ describe('the deadline between the documents of a run (issue 25)', () => {
     const transport = new Transport({ dispatcher: agent, deadline: Date.now() + 250 });
     const p = plan({ operations: [findOperation('GetMeals')!], bindings: ['soap11', 'get', 'post'], negative: false,
       cases: new Map([['GetMeals', [{ id: 'one', params: { language: 'en' } }]]]) });
-    const report = await runConformance(p, { transport, validator: slow });
+    const report = await runPlan(p, { transport, validator: slow });
     const late = report.results.filter((r) => r.case === 'one' && /before this exchange's turn/.test(r.message));
     expect(late.length, report.results.map((r) => `${r.binding} ${r.check} ${r.status} ${r.message}`).join('\n')).toBeGreaterThanOrEqual(1);
     // The first document, whose turn came before the deadline, was checked (its checks up to the deadline).
@@ -259,7 +259,7 @@ describe('the deadline and the comparison (issue 43)', () => {
     const transport = new Transport({ dispatcher: agent, deadline: Date.now() + 3750 });
     const p = plan({ operations: [findOperation('GetMeals')!], bindings: ['get', 'post'], negative: false,
       cases: new Map([['GetMeals', [{ id: 'a', params: { language: 'en' } }, { id: 'b', params: { language: 'de' } }]]]) });
-    const report = await runConformance(p, { transport, validator: slow });
+    const report = await runPlan(p, { transport, validator: slow });
     const eq = report.results.filter((r) => r.check === 'binding_equivalence');
     const said = report.results.map((r) => `${r.case} ${r.binding} ${r.check} ${r.status} ${r.message}`).join('\n');
     expect(eq.some((r) => r.case === 'a' && r.status === 'skipped' && /not compared: the run's deadline passed before the comparison's turn/.test(r.message)), said).toBe(true);
@@ -276,7 +276,7 @@ describe('findings in the body budget (issue 35)', () => {
       statusCode: 200, data: manyXsdErrors(undefined, 200), responseOptions: { headers: { 'content-type': 'text/xml; charset=utf-8' } },
     })).persist();
     const transport = new Transport({ dispatcher: agent, bodyBudgetBytes: 64 * 1024 * 1024 });
-    const report = await runConformance(plan({ operations: [findOperation('GetMeals')!], bindings: ['get', 'post'], negative: false }), { transport, validator: noValidator });
+    const report = await runPlan(plan({ operations: [findOperation('GetMeals')!], bindings: ['get', 'post'], negative: false }), { transport, validator: noValidator });
     const failed = report.results.filter((r) => r.status === 'failed');
     expect(failed.length).toBeGreaterThan(0);
     const peak = transport.bodyBudget.peak;
@@ -310,7 +310,7 @@ describe('a failed unit sent again whose answers are large (FLAKY) and the body 
     const p = plan({ operations: [findOperation('GetMeals')!], negative: false, equivalence: true,
       cases: new Map([['GetMeals', [{ id: 'one', params: { language: 'en' } }]]]) });
     const t0 = performance.now();
-    const report = await runConformance(p, { transport, validator: noValidator });
+    const report = await runPlan(p, { transport, validator: noValidator });
     // Waiting for each other, the re-sent answers would hold the budget until the deadline stopped
     // them (15 s; the run takes about 0.3 s).
     expect(performance.now() - t0).toBeLessThan(10_000);

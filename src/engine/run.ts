@@ -83,7 +83,7 @@ function stoppedAtOnce(transport: Transport): string | undefined {
  * Run a whole plan and build the (redacted) report; `units` narrows it to some of the plan's units
  * (a shard), the report keeping the plan's bindings and operations.
  */
-export async function runConformance(plan: RunPlan, given: EngineDeps, units: readonly Unit[] = planUnits(plan)): Promise<RunReport> {
+export async function runPlan(plan: RunPlan, given: EngineDeps, units: readonly Unit[] = planUnits(plan)): Promise<RunReport> {
   const started = Date.now();
   const tally = given.tally ?? new TransientTally();
   const failedAnswers = new Map<Unit, ReadonlyMap<string, string>>();

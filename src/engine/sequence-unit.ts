@@ -23,7 +23,7 @@ export async function sequenceUnitRows(plan: RunPlan, deps: EngineDeps, unit: Un
   const skipped = skipReason(plan, unit.op) ?? unsentReason(unit) ?? deps.stopped?.();
   if (skipped) return sequenceNotRun(plan, unit, skipped, rows);
   const coverage = coverageOf(plan);
-  // The second account's login, proven once a run (runConformance's), or for this unit alone (record, compare).
+  // The second account's login, proven once a run (runPlan's), or for this unit alone (record, compare).
   const login = plan.target.other ? deps.otherLogin ?? new OtherLoginProof(plan, deps) : undefined;
   const { verdicts, steps, script, noted } = await runSequence({
     target: plan.target, bindings: plan.bindings, validator: deps.validator,

@@ -11,6 +11,7 @@ import { EnvironmentError, UsageError } from '../core/errors.js';
 import { makeRedactor, redactUserInfo, type Redactor } from '../core/redact.js';
 import type { Target } from '../core/types.js';
 import { DOCTYPE_CHECK, secretsOf, type RunPlan } from './plan.js';
+import { planOf, targetOf } from './settings-plan.js';
 import { openCallback, type Callback } from './callback.js';
 import { binding as bindingModule } from '../bindings/index.js';
 import { discoverLanguages, pinnedLanguages } from './languages.js';
@@ -103,20 +104,8 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     throw e;
   }
   const running: RunningMock | undefined = starting && await starting;
-  const target: Target = {
-    bookUrl: running?.url ?? s.bookUrl ?? '',
-    searchUrl: running?.url ?? s.searchUrl ?? '',
-    transfersUrl: running?.url ?? s.transfersUrl ?? s.searchUrl ?? '',
-    paths: s.paths,
-    namespaces: s.namespaces,
-    user: s.user,
-    password: s.password,
-    ...(s.passwordVar ? { passwordVariable: s.passwordVar } : {}),
-    ...(s.other ? { other: { user: s.other.user, password: s.other.password, ...(s.other.passwordVar ? { passwordVariable: s.other.passwordVar } : {}) } } : {}),
-    ...(s.sources ? { sources: s.sources } : {}),
-    embedded: s.embedded,
-    ...(s.network ? { network: s.network } : {}),
-  };
+  const target = targetOf(s, running?.url);
+
   let transport: Transport | undefined;
   let callback: Callback | undefined;
   try {
@@ -147,20 +136,8 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     // Languages given with --languages (a re-run command carries its run's) are used as given: nothing is asked.
     const langs = s.examples <= 0 ? undefined : s.languages ? pinnedLanguages(s.languages.values, s.languages.source)
       : await discoverLanguages(target, s.bindings, asked, transport, s.shard !== undefined);
-    const plan: RunPlan = {
-      target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks,
-      negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed, ...(s.families ? { families: s.families } : {}),
-      ...(s.bookings ? { bookings: s.bookings } : {}),
-      ...(s.maxFailures !== undefined ? { maxFailures: s.maxFailures } : {}),
-      ...(s.maxFailedLogins !== undefined ? { maxFailedLogins: s.maxFailedLogins } : {}),
-      maxTransient: s.maxTransient,
-      ...(langs ? { generation: { seed: s.seed, examples: s.examples, languages: langs.languages, languagesFrom: langs.from } } : {}),
-      ...(s.caseFilter ? { caseFilter: s.caseFilter } : {}),
-      ...(s.latency ? { latency: s.latency } : {}),
-      ...(s.failOnDrift ? { failOnDrift: true } : {}),
-      ...(s.minCoverage ? { minCoverage: s.minCoverage } : {}),
-      ...(callback ? { callback } : {}),
-    };
+    const plan = planOf(s, target, { checks, ...(langs ? { languages: langs } : {}), ...(callback ? { callback } : {}) });
+
     const secrets = secretsOf(target);
     const redact = makeRedactor(secrets);
     const t = transport;

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { UsageError } from '../core/errors.js';
 import type { Expectation, ResultRow, RunReport } from '../core/types.js';
 import { planUnits, type RunPlan, type Unit } from './plan.js';
-import { runConformance, type EngineDeps } from './run.js';
+import { runPlan, type EngineDeps } from './run.js';
 
 export interface Shard {
   /** 1-based. */
@@ -108,7 +108,7 @@ export function shardJudge(sp: Pick<ShardPlan, 'all' | 'mine'>): (e: Expectation
   };
 }
 
-/** Run the units of one shard and build its report, as runConformance builds a whole run's. */
+/** Run the units of one shard and build its report, as runPlan builds a whole run's. */
 export function runShard(plan: RunPlan, deps: EngineDeps, sp: ShardPlan): Promise<RunReport> {
-  return runConformance(plan, deps, sp.mine);
+  return runPlan(plan, deps, sp.mine);
 }

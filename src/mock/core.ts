@@ -24,11 +24,8 @@ import { everyIdBookings, exampleBookings, knownBookings, MockState } from './st
 import type { BookingPools } from '../core/booking-pools.js';
 import { UsageError } from '../core/errors.js';
 
-export const DEFAULT_USER = 'mock-user';
-export const DEFAULT_PASSWORD = 'mock-password';
-/** The mock's second account (another agency's): it owns no booking, so every booking it names is answered "not found". */
-export const DEFAULT_OTHER_USER = 'mock-other';
-export const DEFAULT_OTHER_PASSWORD = 'mock-other-password';
+import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER } from './accounts.js';
+export { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER };
 /** Largest request body accepted (1 MiB); larger bodies get 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 

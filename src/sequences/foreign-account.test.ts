@@ -12,7 +12,7 @@ import { formatDefects } from '../report/console.js';
 import { EMPTY_POOLS, type BookingPools } from '../core/booking-pools.js';
 import { judgeRun } from '../core/verdict.js';
 import { OTHER_LOGIN_CHECK } from '../engine/other-login.js';
-import { runConformance } from '../engine/run.js';
+import { runPlan } from '../engine/run.js';
 import { startMock } from '../mock/index.js';
 import { Transport } from '../transport/client.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
@@ -128,7 +128,7 @@ describe('another account\'s bookings', () => {
     const own = async (mine: BookingPools, faults: MockOptions['faults'] = []) => {
       const m = await startMock({ port: 0, bookings: mine, faults });
       try {
-        return await runConformance({ ...plan(m.url, transfer), bookings: unknown }, { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+        return await runPlan({ ...plan(m.url, transfer), bookings: unknown }, { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
       } finally {
         await m.close();
       }

@@ -19,14 +19,14 @@ const shown = (r: RunReport) => failed(r).map((x) => `${x.operation} ${x.binding
 
 /** The cancellations' full run (generated cases included) against a mock started with `options`. */
 async function full(options: Partial<MockOptions>): Promise<RunReport> {
-  const { runConformance } = await import('../engine/run.js');
+  const { runPlan } = await import('../engine/run.js');
   const { startMock } = await import('../mock/index.js');
   const { Transport } = await import('../transport/client.js');
   const { createDocumentValidator } = await import('../schema/xsd-validator.js');
   const { DEFAULT_NAMESPACES } = await import('../contract/catalogue.js');
   const m = await startMock({ port: 0, ...options });
   try {
-    return await runConformance({ ...sequencePlan(m.url, CANCELS), generation },
+    return await runPlan({ ...sequencePlan(m.url, CANCELS), generation },
       { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
   } finally {
     await m.close();

@@ -7,7 +7,7 @@ import { startMock, type MockOptions } from '../mock/index.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { Transport } from '../transport/client.js';
 import { bookingNeeds, planUnits } from '../engine/plan.js';
-import { runConformance } from '../engine/run.js';
+import { runPlan } from '../engine/run.js';
 import { SEQUENCE_CASE } from './index.js';
 import { EMPTY_POOLS } from '../core/booking-pools.js';
 
@@ -47,7 +47,7 @@ describe('use after cancel', () => {
     const ids = Array.from({ length: 20 }, (_, i) => String(4410000 + i));
     const m = await startMock({ port: 0, realService: true, bookings: { ...EMPTY_POOLS, cancel: ids, specialRequest: ids } });
     try {
-      const r = await runConformance({ ...plan(m.url), bookings: { ...EMPTY_POOLS, cancel: ids } },
+      const r = await runPlan({ ...plan(m.url), bookings: { ...EMPTY_POOLS, cancel: ids } },
         { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
       expect(failed(r).map((x) => `${x.operation} ${x.binding} ${x.case}: ${x.message}`)).toEqual([]);
       const recorded = r.bookings!.changed.filter((c) => c.case === SEQUENCE_CASE['use-after-cancel'] && c.operation === 'UpdateSpecialRequest');

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, OPERATIONS } from '../../src/contract/catalogue.js';
 import { selectChecks } from '../../src/checks/registry.js';
 import { loadFixtureCases } from '../../src/engine/cases.js';
-import { runConformance } from '../../src/engine/run.js';
+import { runPlan } from '../../src/engine/run.js';
 import type { RunPlan } from '../../src/engine/plan.js';
 import { startMock, type RunningMock } from '../../src/mock/index.js';
 import { writeReports } from '../../src/report/index.js';
@@ -259,7 +259,7 @@ test('TLS with --insecure-tls (explicit opt-in): the exchanges succeed', async (
 });
 
 describe('the harness\'s memory and time around large bodies and entity bombs (in-process runs)', () => {
-  interface Measured { ms: number; before: MemoryFigures; peak: MemoryFigures; after: MemoryFigures; report: Awaited<ReturnType<typeof runConformance>> }
+  interface Measured { ms: number; before: MemoryFigures; peak: MemoryFigures; after: MemoryFigures; report: Awaited<ReturnType<typeof runPlan>> }
 
   async function measure(book: string, maxBodyBytes: number): Promise<Measured> {
     const plan: RunPlan = {
@@ -273,7 +273,7 @@ describe('the harness\'s memory and time around large bodies and entity bombs (i
     const transport = new Transport({ concurrency: 4, timeoutMs: 10_000, maxBodyBytes });
     let report;
     try {
-      report = await runConformance(plan, { transport, validator: createDocumentValidator(DEFAULT_NAMESPACES, { maxBytes: maxBodyBytes }) });
+      report = await runPlan(plan, { transport, validator: createDocumentValidator(DEFAULT_NAMESPACES, { maxBytes: maxBodyBytes }) });
       await writeReports(report, join(work, `mem-${Math.random().toString(36).slice(2)}`), [PASSWORD]);
     } finally {
       await transport.close();

@@ -30,7 +30,7 @@ import { LOGIN_CASE_IDS } from '../../src/core/check-groups.js';
 import { rowBindings, EQUIVALENCE_CHECK } from '../../src/core/rows.js';
 import type { ResultRow } from '../../src/core/types.js';
 import { discoverLanguages } from '../../src/engine/languages.js';
-import { runConformance } from '../../src/engine/run.js';
+import { runPlan } from '../../src/engine/run.js';
 import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
 
 // Left out: faults no honest run can see, each saying why in its entry (test/support/issue23.ts).
@@ -178,7 +178,7 @@ describe('issue 25: inputs beyond the budget of examples', () => {
         // Every other request is answered as the correct mock answers it (byte for byte, above): the
         // generated units are what is judged (the hand-written ones would only repeat the broadest result).
         const p: RunPlan = { ...base, negative: false, checks: CHECKS, generation: { ...g, seed } };
-        const report = await runConformance(p, { transport, validator }, planUnits(p).filter((u) => u.kind === 'generated'));
+        const report = await runPlan(p, { transport, validator }, planUnits(p).filter((u) => u.kind === 'generated'));
         return { seed, failed: report.results.filter((r) => r.status === 'failed') };
       }));
       for (const { seed, failed } of outcomes) {
@@ -222,7 +222,7 @@ describe('issue 30: identifiers, values of state-changing calls and languages th
       ...base, target, operations: operations.map((o) => findOperation(o)!), bookings, allowMutations: true, checks: CHECKS, negative: true,
       generation: { seed, examples: DEFAULT_EXAMPLES, languages: langs.languages, languagesFrom: langs.from },
     };
-    return { report: await runConformance(p, { transport, validator }), langs };
+    return { report: await runPlan(p, { transport, validator }), langs };
   };
 
   test.each(ISSUE30_FAULTS)('%s: pinpointed at the default seed and at three others', async (name) => {

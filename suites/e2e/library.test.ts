@@ -16,7 +16,7 @@ describe('accommodation-conformance: runConformance', () => {
     const top: Record<keyof ConformanceSettings, true> = {
       target: true, bindings: true, operations: true, allowMutations: true, concurrency: true, timeoutMs: true, deadlineMs: true,
       maxRps: true, maxBodyBytes: true, seed: true, examples: true, languages: true, maxFailures: true, maxFailedLogins: true, giveUpAfter: true, insecureTls: true,
-      reportDir: true, checks: true, skipChecks: true, skipOperations: true, negative: true, equivalence: true, cases: true, casesMode: true, expectations: true, bookings: true, latency: true, failOnDrift: true, maxTransient: true, minCoverage: true,
+      reportDir: true, checks: true, skipChecks: true, families: true, skipFamilies: true, skipOperations: true, negative: true, equivalence: true, cases: true, casesMode: true, expectations: true, bookings: true, latency: true, failOnDrift: true, maxTransient: true, minCoverage: true,
       callbackUrl: true, callbackListen: true,
     };
     const target: Record<keyof NonNullable<ConformanceSettings['target']>, true> = {

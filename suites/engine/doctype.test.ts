@@ -14,7 +14,7 @@ import type { Fault } from '../../src/mock/faults.js';
 import { loadFixtureCases } from '../../src/engine/cases.js';
 import { bookingNeeds, DOCTYPE_EXTERNAL_CASE, DOCTYPE_INTERNAL_CASE, planUnits, unitRequests, type RunPlan } from '../../src/engine/plan.js';
 import { CallbackListener, LOCAL_GRACE_MS, newNonce, openCallback, UNREACHABLE_BASE, type Callback } from '../../src/engine/callback.js';
-import { runConformance } from '../../src/engine/run.js';
+import { runPlan } from '../../src/engine/run.js';
 import { checksOf } from '../../src/engine/session.js';
 import { DOCTYPE_CASE_IDS, isHostileRow } from '../../src/core/check-groups.js';
 
@@ -157,7 +157,7 @@ describe('judging the probes in a run', () => {
   const runOn = async (faults: string[], operation: string, cb?: Callback) => {
     const mock = await startMock({ port: 0, faults });
     mocks.push(mock);
-    return runConformance(plan({ target: { ...target(mock.url), embedded: true }, operations: [findOperation(operation)!], ...(cb ? { callback: cb } : {}) }), { transport, validator });
+    return runPlan(plan({ target: { ...target(mock.url), embedded: true }, operations: [findOperation(operation)!], ...(cb ? { callback: cb } : {}) }), { transport, validator });
   };
   const doctypeRows = (r: Awaited<ReturnType<typeof runOn>>) => r.results.filter((x) => x.check === 'dtd_refused');
 
@@ -204,7 +204,7 @@ describe('judging the probes in a run', () => {
     const cb = callback(listener.url, listener);
     const mock = await startMock({ port: 0, faults: [late] });
     mocks.push(mock);
-    const r = await runConformance(plan({ target: { ...target(mock.url), embedded: true }, operations: [findOperation('GetThemes')!], bindings: ['soap11'], callback: cb }), { transport, validator });
+    const r = await runPlan(plan({ target: { ...target(mock.url), embedded: true }, operations: [findOperation('GetThemes')!], bindings: ['soap11'], callback: cb }), { transport, validator });
     const failed = r.results.filter((x) => x.status === 'failed');
     expect(failed.map((x) => `${x.binding} ${x.case} ${x.check} ${x.findings.map((f) => f.code).join(',')}`)).toEqual(['soap11 doctype-external-entity dtd_refused external_entity_fetched']);
   });

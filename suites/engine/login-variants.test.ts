@@ -18,7 +18,7 @@ import { idParamOf, mockBookings } from '../../src/engine/bookings.js';
 import { loadFixtureCases } from '../../src/engine/cases.js';
 import { bindingParams, failedLogins, loginTries, LOGIN_VARIANTS, planUnits, secretsOf, spreadLogins, unitRequests, type RunPlan } from '../../src/engine/plan.js';
 import { checksOf } from '../../src/engine/session.js';
-import { runConformance } from '../../src/engine/run.js';
+import { runPlan } from '../../src/engine/run.js';
 
 const target = (over: Partial<Target> = {}): Target => ({
   bookUrl: 'http://target.test', searchUrl: 'http://target.test', transfersUrl: 'http://target.test', paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES,
@@ -123,7 +123,7 @@ describe('login variants: end to end against the mock', () => {
     const mock = await startMock({ faults, ...(bookings ? { bookings: mockBookings() } : {}) });
     const transport = new Transport({ concurrency: 8, timeoutMs: 20_000 });
     try {
-      return await runConformance({
+      return await runPlan({
         target: { bookUrl: mock.url, searchUrl: mock.url, transfersUrl: mock.url, paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES,
           user: 'mock-user', password: 'mock-password', embedded: true, other: { user: 'mock-other', password: 'mock-other-password' } },
         bindings: BINDINGS, operations: operations.map((n) => findOperation(n)!), cases: loadFixtureCases(), allowMutations: true, checks: selectChecks(),

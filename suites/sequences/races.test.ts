@@ -8,7 +8,7 @@ import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
 import { Transport } from '../../src/transport/client.js';
 import { planUnits } from '../../src/engine/plan.js';
 import { assignShards } from '../../src/engine/shard.js';
-import { runConformance } from '../../src/engine/run.js';
+import { runPlan } from '../../src/engine/run.js';
 import { FAMILIES, SEQUENCE_CASE } from '../../src/sequences/index.js';
 
 const OPS = ['CancelBooking', 'CancelTransferBooking', 'UpdateSpecialRequest', 'GetSpecialRequest'].map((n) => findOperation(n)!);
@@ -75,7 +75,7 @@ describe('races', () => {
     for (let k = 0; k < 3 && (k === 0 || rows.some((x) => x.status === 'skipped')); k++) {
       const m = await startMock({ port: 0 });
       try {
-        const r = await runConformance(plan(m.url, OPS), { transport: new Transport({ concurrency: 4, maxRps: 20 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+        const r = await runPlan(plan(m.url, OPS), { transport: new Transport({ concurrency: 4, maxRps: 20 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
         expect(failed(r)).toEqual([]);
         rows = raceRows(r);
       } finally {
@@ -100,7 +100,7 @@ describe('races', () => {
     }
     const m = await startMock({ port: 0 });
     try {
-      const r = await runConformance(plan(m.url), { transport: new LateTransport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+      const r = await runPlan(plan(m.url), { transport: new LateTransport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
       const rows = raceRows(r);
       expect(rows.length).toBe(RACES.length * BINDINGS.length);
       expect(rows.filter((x) => x.status !== 'passed').map((x) => `${x.case} ${x.binding}: ${x.message}`)).toEqual([]);
@@ -113,7 +113,7 @@ describe('races', () => {
     const m = await startMock({ port: 0 });
     try {
       // One connection: the calls go one after another, the first answered before the last went.
-      const one = await runConformance(plan(m.url, [findOperation('CancelBooking')!]), { transport: new Transport({ concurrency: 1 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+      const one = await runPlan(plan(m.url, [findOperation('CancelBooking')!]), { transport: new Transport({ concurrency: 1 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
       const rows = one.results.filter((x) => x.case === 'seq-race-cancel');
       expect(rows.map((x) => x.status)).toEqual(BINDINGS.map(() => 'skipped'));
       expect(rows[0]!.message).toMatch(/^not tested: the 5 cancellations of booking BK-\d+ did not overlap .*the target serialises them/);
@@ -143,7 +143,7 @@ describe('races', () => {
   test('a write race in which one write got a gateway\'s 503 is not tested, naming that step: never "the target serialises them"', async () => {
     const m = await startMock({ port: 0 });
     try {
-      const r = await runConformance(plan(m.url), { transport: new GatewayOnce((req) => text(req).includes('race-write-through-soap12')), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+      const r = await runPlan(plan(m.url), { transport: new GatewayOnce((req) => text(req).includes('race-write-through-soap12')), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
       const rows = r.results.filter((x) => x.case === 'seq-race-write' && x.check === SEQUENCE_CHECK);
       expect(rows.map((x) => x.status)).toEqual(BINDINGS.map(() => 'skipped'));
       expect(rows[0]!.message).toMatch(/^not tested: step \d+ \(UpdateSpecialRequest soap12\) got a transient answer \(gateway_503, HTTP 503\): /);
@@ -161,7 +161,7 @@ describe('races', () => {
       const p = plan(m.url, [findOperation('CancelBooking')!]);
       const raced = planUnits(p).find((u) => u.caseId === 'seq-race-cancel')!.sequence!.bookings![0]!.id;
       const hit = (req: HttpRequest) => soap12(req) && /CancelBooking/.test(text(req)) && text(req).includes(raced);
-      const r = await runConformance(p, { transport: new GatewayOnce(hit), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+      const r = await runPlan(p, { transport: new GatewayOnce(hit), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
       const rows = r.results.filter((x) => x.case === 'seq-race-cancel');
       expect(rows.map((x) => x.status)).toEqual(BINDINGS.map(() => 'skipped'));
       expect(rows[0]!.message).toMatch(new RegExp(`^not tested: step \\d+ \\(CancelBooking soap12\\) got a transient answer \\(gateway_503, HTTP 503\\): .*5 cancellations of booking ${raced}`));
@@ -175,7 +175,7 @@ describe('races', () => {
   test('a race whose booking no call could cancel (a transfer booking, which has no read, used up by an earlier run) is not tested, never passed', async () => {
     const m = await startMock({ port: 0 });
     try {
-      const run = () => runConformance(plan(m.url, [findOperation('CancelTransferBooking')!]), { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+      const run = () => runPlan(plan(m.url, [findOperation('CancelTransferBooking')!]), { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
       await run();
       const again = (await run()).results.filter((x) => x.case === 'seq-race-cancel-transfer');
       expect(again.map((x) => x.status)).toEqual(BINDINGS.map(() => 'skipped'));

@@ -9,7 +9,7 @@ import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
 import { Transport } from '../../src/transport/client.js';
 import { loadFixtureCases } from '../../src/engine/cases.js';
 import { planUnits, type RunPlan } from '../../src/engine/plan.js';
-import { runConformance } from '../../src/engine/run.js';
+import { runPlan } from '../../src/engine/run.js';
 import { longText, SEQUENCE_CASE, WRITE_TEXTS } from '../../src/sequences/index.js';
 import { assignShards } from '../../src/engine/shard.js';
 
@@ -24,7 +24,7 @@ function plan(url: string, over: Partial<RunPlan> = {}): RunPlan {
 async function against(options: Partial<MockOptions>, over: Partial<RunPlan> = {}, operations = STATE_OPS): Promise<RunReport> {
   const m = await startMock({ port: 0, ...options });
   try {
-    return await runConformance(plan(m.url, { operations, ...over, target: { ...plan(m.url).target, ...(options.paths ? { paths: options.paths } : {}) } }),
+    return await runPlan(plan(m.url, { operations, ...over, target: { ...plan(m.url).target, ...(options.paths ? { paths: options.paths } : {}) } }),
       { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
   } finally {
     await m.close();

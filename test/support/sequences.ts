@@ -9,7 +9,7 @@ import type { RunReport, Target } from '../../src/core/types.js';
 import { loadFixtureCases } from '../../src/engine/cases.js';
 import type { RunPlan } from '../../src/engine/plan.js';
 import { mockBookings } from '../../src/engine/bookings.js';
-import { runConformance } from '../../src/engine/run.js';
+import { runPlan } from '../../src/engine/run.js';
 import { startMock, type MockOptions } from '../../src/mock/index.js';
 import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
 import { Transport } from '../../src/transport/client.js';
@@ -24,7 +24,7 @@ export function sequencePlan(url: string, operations: readonly Operation[], over
 export async function runAgainstMock(options: Partial<MockOptions>, operations: readonly Operation[], over: Partial<Target> = {}): Promise<RunReport> {
   const m = await startMock({ port: 0, ...options });
   try {
-    return await runConformance(sequencePlan(m.url, operations, { ...(options.paths ? { paths: options.paths } : {}), ...over }),
+    return await runPlan(sequencePlan(m.url, operations, { ...(options.paths ? { paths: options.paths } : {}), ...over }),
       { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
   } finally {
     await m.close();
