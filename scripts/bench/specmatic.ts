@@ -20,7 +20,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_PATHS, OPERATIONS, type Operation } from '../../src/contract/catalogue.js';
@@ -33,6 +33,8 @@ import { mockTarget, ROOT, runChild, stat, type Stat } from './common.js';
 /** One command, start to exit. */
 export interface Timed {
   readonly wallMs: number;
+  /** CPU of the process and every process it waited for, where GNU time is there to say. */
+  readonly cpuMs?: number;
   readonly code: number | null;
 }
 
@@ -140,16 +142,32 @@ export async function writeExamples(url: string, dir: string, wsdls: Awaited<Ret
   return examples;
 }
 
-/** One process, start to exit, its output kept. */
+/**
+ * One process, start to exit, its output kept; with GNU time (/usr/bin/time) also the CPU seconds of
+ * it and every process it waited for (the JVM's threads, our validator processes): on a loaded
+ * machine the wall times of both sides stretch, their CPU times much less.
+ */
 function timed(cmd: string, args: readonly string[], cwd: string, env: Record<string, string>): Promise<Timed & { out: string }> {
+  const cpuFile = join(tmpdir(), `bench-specmatic-cpu-${process.pid}`);
+  const gnuTime = existsSync('/usr/bin/time');
+  const [file, argv] = gnuTime ? ['/usr/bin/time', ['-o', cpuFile, '-f', '%U %S', cmd, ...args]] : [cmd, args];
   return new Promise((resolve, reject) => {
     const t = performance.now();
-    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    const child = spawn(file, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
     child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
     child.stderr.on('data', (c: Buffer) => { out += c.toString(); });
     child.on('error', reject);
-    child.on('close', (code) => resolve({ wallMs: performance.now() - t, code, out }));
+    child.on('close', (code) => {
+      const wallMs = performance.now() - t;
+      let cpuMs: number | undefined;
+      if (gnuTime) {
+        const [user, sys] = readFileSync(cpuFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
+        cpuMs = ((user ?? NaN) + (sys ?? NaN)) * 1000;
+        rmSync(cpuFile, { force: true });
+      }
+      resolve({ wallMs, code, out, ...(cpuMs !== undefined ? { cpuMs } : {}) });
+    });
   });
 }
 
@@ -215,9 +233,9 @@ async function compare(url: string, jar: string, runs: number): Promise<Compared
     for (let i = 1; i <= runs; i++) {
       const s = await runSpecmatic(i);
       smCounts = specmaticCounts(s.out);
-      specmatic.push({ wallMs: s.wallMs, code: s.code });
+      specmatic.push({ wallMs: s.wallMs, cpuMs: s.cpuMs, code: s.code });
       const c = await runOurs(i);
-      conformance.push({ wallMs: c.wallMs, code: c.code });
+      conformance.push({ wallMs: c.wallMs, cpuMs: c.cpuMs, code: c.code });
       ours = made(join(work, 'reports'));
     }
     return { specmatic, conformance, specmaticTests: smCounts, specmaticExamples: examples, conformanceMade: ours, rewritten: prepared.rewritten, env: SPECMATIC_ENV,
@@ -265,6 +283,14 @@ export async function specmaticSection(o: {
   const ratio = ours.median / s.median;
   o.add({ section, what: 'conformance run ÷ Specmatic (medians)', unit: '×', value: ratio, goal: '≤ 0.4', met: ratio <= 0.4 });
   o.add({ section, what: '  the same, pair by pair', unit: '×', value: stat(c.conformance.map((x, i) => x.wallMs / c.specmatic[i]!.wallMs)) });
+  if (c.specmatic.every((x) => x.cpuMs !== undefined) && c.conformance.every((x) => x.cpuMs !== undefined)) {
+    const sc = stat(c.specmatic.map((x) => x.cpuMs! / 1000));
+    const oc = stat(c.conformance.map((x) => x.cpuMs! / 1000));
+    o.add({ section, what: '  CPU, every process: Specmatic (the JVM)', unit: 's', value: sc });
+    o.add({ section, what: '  CPU, every process: conformance run (with its validator processes)', unit: 's', value: oc });
+    o.add({ section, what: '  CPU, conformance run ÷ Specmatic (medians)', unit: '×', value: oc.median / sc.median });
+  }
+  o.add({ section, what: `load average (1 min) ${loadavg()[0]!.toFixed(1)} at the end, ${availableParallelism()} cores: wall times stretch under load, CPU times less`, unit: '', value: '' });
   for (const [why, n] of Object.entries(c.rewritten)) o.add({ section, what: `  Specmatic's WSDL copy: ${why} (${n}×)`, unit: '', value: '' });
 }
 
