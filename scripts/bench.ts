@@ -25,12 +25,16 @@
  *  12 busy     issue 43: the default full run with pools and mutations against the mock in a process
  *                of its own answering at once (4 connections, rate bound lifted): engine time against
  *                the sum of its exchanges' durations ÷ the connections (scripts/bench/busy.ts)
+ *  13 specmatic  `conformance run` as a CI gate runs it (pools, --allow-mutations, the second account,
+ *                rate bound lifted) beside Specmatic's 14 SOAP 1.1 tests from the mock's WSDLs, the same
+ *                mock in its own process, start to exit, alternated (scripts/bench/specmatic.ts); needs
+ *                the jar: SPECMATIC_JAR or --specmatic PATH (skipped, saying how to get it, without)
  *
  *  10 start to exit  the embedded run (`conformance run --report-dir` on tmpfs) and `npm test`, each
  *                process start to exit, beside the same commands of a baseline commit checked out
  *                in a temporary worktree, measured in the same call, runs alternated (A B A B ...)
  *
- * Options: --sections 1,2,... (default 1-9, 11 and 12: section 10 only when named), --out FILE (default reports/bench.json); for section
+ * Options: --sections 1,2,... (default 1-9, 11 and 12: sections 10 and 13 only when named), --out FILE (default reports/bench.json); for section
  * 10: --baseline REF (default HEAD~1, the previous commit), --runs N (default 5, each command),
  * --start run,test (default both; `npm test` takes minutes a run).
  * No timed assertion anywhere: goals are reported as met or missed, never fail the command.
@@ -45,7 +49,7 @@ import { parseArgs } from 'node:util';
 import { compileChild, MB, ROOT, runChild, startMockProcess, stat, type MockProcess, type Stat } from './bench/common.js';
 
 const { values: flags } = parseArgs({
-  options: { sections: { type: 'string' }, out: { type: 'string' }, baseline: { type: 'string' }, runs: { type: 'string' }, start: { type: 'string' } },
+  options: { sections: { type: 'string' }, out: { type: 'string' }, baseline: { type: 'string' }, runs: { type: 'string' }, start: { type: 'string' }, specmatic: { type: 'string' } },
 });
 // Section 10 runs `npm test` ten times (about half an hour): only when named.
 const sections = new Set((flags.sections ?? '1,2,3,4,5,6,7,8,9,11,12').split(',').map((s) => s.trim()));
@@ -529,6 +533,13 @@ if (sections.has('12')) {
   add({ section: '12 busy', what: `full run, pools and mutations: ${b.runs[0]!.exchanges} exchanges (${b.runs[0]!.failed} failed rows), engine time`, unit: 's', value: scale(stat(b.runs.map((r) => r.engineMs)), 1 / 1000) });
   add({ section: '12 busy', what: `  sum of exchange durations ÷ ${b.connections} connections`, unit: 's', value: scale(stat(b.runs.map((r) => r.exchangeMs / b.connections)), 1 / 1000) });
   add({ section: '12 busy', what: '  engine time ÷ (sum of exchange durations ÷ connections), run by run', unit: '×', value: ratio, goal: '≤ 1.3×', met: ratio.median <= 1.3 });
+}
+
+// ---- 13: beside Specmatic (issue 43) -------------------------------------------------------------
+
+if (sections.has('13')) {
+  const { specmaticSection } = await import('./bench/specmatic.js');
+  await specmaticSection({ jar: flags.specmatic ?? process.env.SPECMATIC_JAR, runs: Number(flags.runs ?? '5'), add, log, raw, withMock });
 }
 
 // ---- output ------------------------------------------------------------------------------------

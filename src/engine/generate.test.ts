@@ -1,11 +1,11 @@
 import fc from 'fast-check';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { findOperation, OPERATIONS } from '../contract/catalogue.js';
 import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS } from '../contract/catalogue.js';
 import { requestFor } from '../bindings/endpoint.js';
 import { loadFixtureCases } from './cases.js';
 import { planUnits, type RunPlan } from './plan.js';
-import { arbitraryOf, broadestCase, coverageCases, DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANGUAGES, generatedCases, isGeneratedCase, languagesToSend, paramsKey, boundaryValuesOf } from './generate.js';
+import { arbitraryOf, broadestCase, drawsOf, coverageCases, DEFAULT_EXAMPLES, DEFAULT_SEED, FIXED_LANGUAGES, generatedCases, isGeneratedCase, languagesToSend, paramsKey, boundaryValuesOf } from './generate.js';
 
 const g = (o: Partial<{ seed: number; examples: number; languages: readonly string[] }> = {}) =>
   ({ seed: DEFAULT_SEED, examples: DEFAULT_EXAMPLES, languages: FIXED_LANGUAGES, ...o });
@@ -23,6 +23,16 @@ describe('generated cases', () => {
     expect(a.map((c) => c.params)).not.toEqual(b.map((c) => c.params));
     expect(a.map((c) => c.id).every(isGeneratedCase)).toBe(true);
     expect(new Set(a.map((c) => c.id)).size).toBe(8);
+  });
+
+  test('fast-check draws once per operation, seed and count: a run plans its cases three times (bookingNeeds twice) and draws once', () => {
+    const o = op('SearchTransfers');
+    const params = o.params.filter((p) => p.name !== 'userName' && p.name !== 'password');
+    const first = drawsOf(o, params, 424242, 4);
+    expect(drawsOf(o, params, 424242, 4)).toBe(first);
+    // The same values fast-check draws for that key: sharing them changes no case.
+    expect(first).toEqual(params.map((p, k) => fc.sample(arbitraryOf(p), { seed: (424242 + k * 7919) | 0, numRuns: 4 })));
+    expect(drawsOf(o, params, 424243, 4)).not.toBe(first);
   });
 
   test('--examples 0 generates nothing; N gives N per operation, never the credentials', () => {

@@ -211,6 +211,27 @@ function withoutLanguage(set: Readonly<Record<string, string>>): Record<string, 
   return rest;
 }
 
+/** fast-check's draws, per operation, parameters, seed stream and count (bounded: a run holds 14 operations). */
+const DRAWS = new Map<string, readonly (readonly string[])[]>();
+const MAX_DRAWS = 256;
+
+/**
+ * fast-check's draws of an operation's parameters, the same arrays for the same operation, seed and
+ * count. A run plans its cases three times (the pool check's booking needs, the run, the report's
+ * booking needs: bookingNeeds) and drawing is most of planning's cost (about 0.2 s of CPU a plan in a
+ * full run, 3 per run). The draws are strings, a pure function of the key: sharing them changes no case.
+ */
+export function drawsOf(op: Operation, params: readonly Param[], stream: number, examples: number): readonly (readonly string[])[] {
+  const key = JSON.stringify([op.name, params.map((p) => [p.name, p.type, p.required]), stream, examples]);
+  let draws = DRAWS.get(key);
+  if (!draws) {
+    draws = params.map((p, k) => fc.sample(arbitraryOf(p), { seed: (stream + k * 7919) | 0, numRuns: examples }));
+    if (DRAWS.size >= MAX_DRAWS) DRAWS.clear();
+    DRAWS.set(key, draws);
+  }
+  return draws;
+}
+
 /**
  * The generated cases of an operation: `examples` parameter sets (the pools first, in an order the
  * seed rotates; then fast-check draws), ids stable for the same seed whatever the languages (the
@@ -221,7 +242,7 @@ export function generatedCases(op: Operation, g: Pick<Generation, 'seed' | 'exam
   if (g.examples <= 0) return [];
   const stream = hash32(`${g.seed}\u0000${op.name}`);
   const params = generatedParams(op);
-  const draws = params.map((p, k) => fc.sample(arbitraryOf(p), { seed: (stream + k * 7919) | 0, numRuns: g.examples }));
+  const draws = drawsOf(op, params, stream, g.examples);
   const rotation = stream % 997;
   const out: GeneratedCase[] = [];
   const languages = languagesToSend(g);

@@ -1,7 +1,7 @@
 /** The shared report model (matrix, columns, text hygiene) and the schema validator subset. */
 import { describe, expect, test } from 'vitest';
 import { OPERATIONS } from '../contract/catalogue.js';
-import { buildMatrix, columnOf, consoleText, truncate, visibleText } from './model.js';
+import { buildMatrix, columnOf, consoleText, skippedOperations, truncate, visibleText } from './model.js';
 import { isRedactionMarker, validateJson } from '../schema/json.js';
 import { fixtureReport } from '../../test/support/report.js';
 
@@ -11,6 +11,22 @@ describe('matrix model', () => {
     expect(columnOf({ binding: 'soap11,get', check: 'whatever' })).toBe('equivalence');
     expect(columnOf({ binding: 'soap11, post', check: 'x' })).toBe('equivalence');
     expect(columnOf({ binding: 'get', check: 'binding_equivalence' })).toBe('equivalence');
+  });
+
+  test('operations not called: those whose every row is a not-run row, with the skipped row\'s reason; an operation with no row, or with an exchange, is not one', () => {
+    const base = fixtureReport().results[0]!;
+    const row = (operation: string, check: string, status: 'passed' | 'skipped', message = '') => ({ ...base, operation, check, status, message });
+    const report = {
+      operations: ['CancelBooking', 'GetMeals', 'GetThemes', 'AmendmentRequest'],
+      results: [
+        row('CancelBooking', 'all', 'skipped', 'not run: CancelBooking changes state on the target'),
+        row('GetMeals', 'all', 'skipped', 'not run: no booking left'), row('GetMeals', 'http_exchange', 'passed'),
+        row('AmendmentRequest', 'all', 'passed', 'not run: first'), row('AmendmentRequest', 'all', 'skipped', 'not run: AmendmentRequest needs a booking'),
+      ],
+    };
+    expect(skippedOperations(report)).toEqual([
+      { operation: 'CancelBooking', reason: 'changes state on the target' }, { operation: 'AmendmentRequest', reason: 'needs a booking' },
+    ]);
   });
 
   test('rows in catalogue order, grouped booking / reference / transfers', () => {

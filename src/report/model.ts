@@ -371,8 +371,11 @@ export interface SkippedOperation {
  * the reason: a count of skipped rows does not say that a whole operation went untested.
  */
 export function skippedOperations(report: Pick<RunReport, 'results' | 'operations'>): SkippedOperation[] {
+  // The rows of each operation in one pass: a full run has about 8,000 rows, read once, not once per operation.
+  const rowsOf = new Map<string, ResultRow[]>(report.operations.map((o) => [o, []]));
+  for (const r of report.results) rowsOf.get(r.operation)?.push(r);
   return report.operations.flatMap((operation) => {
-    const reason = notCalledReason(operation, report.results.filter((r) => r.operation === operation));
+    const reason = notCalledReason(operation, rowsOf.get(operation)!);
     return reason === undefined ? [] : [{ operation, reason }];
   });
 }
