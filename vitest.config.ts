@@ -26,7 +26,7 @@ export const shared = {
 export default defineConfig({
   ...shared,
   test: {
-    include: ['src/**/*.test.ts', 'suites/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'suites/**/*.test.ts', 'scripts/**/*.test.ts'],
     exclude: ['**/node_modules/**', `${E2E_DIR}/**`],
     pool: 'forks',
     // A file per core (vitest's default leaves one core idle: on 2 cores, one file at a time). The
