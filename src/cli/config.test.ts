@@ -122,7 +122,7 @@ describe('run settings', () => {
 
   test('a report directory that cannot hold the reports is refused before anything is sent, naming its source (issue 15)', () => {
     const f = file('a-file', 'x');
-    expect(() => resolveRunSettings(['--report-dir', f], {})).toThrow(new RegExp(`^--report-dir cannot hold the reports: .*a-file is a file, not a directory`));
+    expect(() => resolveRunSettings(['--report-dir', f], {})).toThrow(/^--report-dir cannot hold the reports: .*a-file is a file, not a directory/);
     expect(() => resolveRunSettings(['--report-dir', join(f, 'sub', 'dir')], {})).toThrow(/^--report-dir cannot hold the reports: .*would sit under .*a-file, which is a file/);
     const cfg = file('rd.json', { reportDir: join(f, 'x') });
     expect(() => resolveRunSettings(['--config', cfg], {})).toThrow(ConfigError);

@@ -3,7 +3,7 @@
  * and not in NEW, another target or seed, and the exit code. Reports built in memory.
  */
 import { describe, expect, test } from 'vitest';
-import type { ResultRow, RunReport, Status } from '../core/types.js';
+import type { ResultRow, Status } from '../core/types.js';
 import { coverageLost, diffReports, diffRuns, lostCoverage, runContext } from './diff.js';
 import { minimalReport } from '../../test/support/report.js';
 

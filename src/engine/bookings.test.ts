@@ -25,7 +25,6 @@ const plan = (over: Partial<RunPlan> = {}): RunPlan => ({
   target: target(), bindings: BINDINGS, operations: OPERATIONS.filter((o) => o.mutates), cases: loadFixtureCases(),
   allowMutations: true, checks: selectChecks(), negative: false, equivalence: true, ...over,
 });
-const idOf = (op: string, params: Readonly<Record<string, string>>) => (op === 'UpdateSpecialRequest' ? params.bookingId : op === 'CancelTransferBooking' ? params.transferBookingID : params.bookingID);
 
 const generation = { seed: 16, examples: 4, languages: ['en', 'de'], languagesFrom: 'test' };
 const ALL = (over: Partial<RunPlan> = {}) => plan({ operations: OPERATIONS, bookings: mockBookings(100), negative: true, generation, ...over });

@@ -55,7 +55,7 @@ function cut(text: string, max: number): string {
  */
 function reachOf(op: Operation, rows: readonly ResultRow[]): Reach | undefined {
   const exchange = rows.find((r) => r.check === EXCHANGE_CHECK);
-  if (!exchange || exchange.status !== 'passed') return undefined;
+  if (exchange?.status !== 'passed') return undefined;
   const inBand = rows.find((r) => r.inBandError)?.inBandError ?? (rows.some((r) => r.check === 'shape') ? undefined : errorInExcerpt(exchange.response));
   if (inBand) {
     return {

@@ -34,7 +34,7 @@ function onlyTransient(rows: readonly ResultRow[]): boolean {
 export async function resendFailures(units: readonly Unit[], perUnit: readonly ResultRow[][], send: (u: Unit) => Promise<ResultRow[] | 'same'>,
   opts: { readonly deadline?: number; readonly atOnce?: number; readonly stopped?: () => string | undefined } = {}): Promise<{ rows: ResultRow[][]; flaky: number; resent: number }> {
   const out = [...perUnit];
-  const todo = units.map((u, i) => i).filter((i) => resendable(units[i]!, perUnit[i] ?? [])).slice(0, FLAKY_MAX_CASES);
+  const todo = units.map((_, i) => i).filter((i) => resendable(units[i]!, perUnit[i] ?? [])).slice(0, FLAKY_MAX_CASES);
   let flaky = 0;
   let next = 0;
   const late = () => (opts.deadline !== undefined && Date.now() >= opts.deadline) || opts.stopped?.() !== undefined;

@@ -17,7 +17,7 @@
  * `cases` are the other, src/engine/cases.ts); a source only has to produce Units (./plan.ts).
  */
 import fc from 'fast-check';
-import type { Operation, Param, ParamType } from '../contract/catalogue.js';
+import type { Operation, Param } from '../contract/catalogue.js';
 import type { Params } from '../bindings/types.js';
 import { GENERATED_CASE_PREFIX, isGeneratedCase } from '../core/rows.js';
 

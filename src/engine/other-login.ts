@@ -35,7 +35,7 @@ import { curlCommand, OTHER_PASSWORD_VARIABLE } from '../transport/curl.js';
 import type { EngineDeps } from './deps.js';
 import { aboutCredentials } from './diagnose.js';
 import { retriesFor, type RunPlan } from './plan.js';
-import { RowMaker } from './rows.js';
+import type { RowMaker } from './rows.js';
 
 /** The operation that proves a login: no side effect, no parameter, open to every account. */
 export const LOGIN_OPERATION = 'GetLanguages';

@@ -74,7 +74,7 @@ export function renderCanonical(entries: readonly Entry[]): string[] {
       // An element whose only content is its text: one line, `name = "text"`.
       const next = entries[i + 1];
       const after = entries[i + 2];
-      if (next && next.path === `${e.path}/text()` && !(after && after.path.startsWith(`${e.path}/`))) {
+      if (next?.path === `${e.path}/text()` && !after?.path.startsWith(`${e.path}/`)) {
         lines.push(`${indent}${name} = ${quoted(next.value)}`);
         i++;
       } else lines.push(`${indent}${name}`);

@@ -433,9 +433,9 @@ function differences(accepted: readonly BindingId[], canonical: Canonical, note:
   });
   // Every binding's value at the path named, read in that difference's window; an element is
   // named by its content (`meal id=3 name="Half board"`), not by the marker its entry holds.
-  const valueOf = (b: BindingId, f: (typeof found)[number]): Described => describedValue(entriesOf(byValue.find((x) => x.includes(b))!, f.w), f.path);
+  const valueAt = (b: BindingId, f: (typeof found)[number]): Described => describedValue(entriesOf(byValue.find((x) => x.includes(b))!, f.w), f.path);
   const values = new Map<BindingId, Map<string, Described>>(accepted.map((b) => [b, new Map()]));
-  for (const f of found) for (const b of accepted) values.get(b)!.set(f.path, valueOf(b, f));
+  for (const f of found) for (const b of accepted) values.get(b)!.set(f.path, valueAt(b, f));
   return found.map(({ g, path, mine, diff }) => {
     const all = accepted.map((b) => { const v = values.get(b)!.get(path)!; return `${b}=${v.item ? v.text : JSON.stringify(v.text)}`; }).join(', ');
     const f: Finding = {

@@ -34,7 +34,7 @@ function canonicalPrefix(v: string, fraction: boolean): number {
   const from = neg ? 1 : 0;
   const int = digitsAt(v, from);
   if (int === 0 || (int > 1 && v.charCodeAt(from) === 0x30)) return -1;
-  let end = from + int;
+  const end = from + int;
   if (end === v.length) return neg && int === 1 && v.charCodeAt(from) === 0x30 ? -1 : end; // -0 is 0
   if (!fraction || v.charCodeAt(end) !== 0x2e) return -1;
   const frac = digitsAt(v, end + 1);

@@ -211,7 +211,7 @@ function isLocalHttp(url: string): boolean {
   }
 }
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- fault edits reach into result data freely */
+// biome-ignore lint/suspicious/noExplicitAny: fault edits reach into result data freely
 type Draft = any;
 
 /** A value hook editing a copy of a result with data (other responses untouched). */

@@ -102,7 +102,7 @@ export function buildMatrix(report: RunReport): MatrixGroup[] {
     if (!seen.has(n)) { seen.add(n); names.push(n); }
   };
   report.operations.forEach(add);
-  report.results.forEach((r) => add(r.operation));
+  for (const r of report.results) add(r.operation);
   const catalogueIndex = new Map(OPERATIONS.map((op, i) => [op.name, i]));
   const ordered = [...names].sort((a, b) =>
     (catalogueIndex.get(a) ?? Number.MAX_SAFE_INTEGER) - (catalogueIndex.get(b) ?? Number.MAX_SAFE_INTEGER)

@@ -335,7 +335,7 @@ export function readWsdl(text: string): WsdlModel {
     throw new XmlError(`not a WSDL 1.1 document: the root is ${root ? `{${root.ns}}${root.local}` : 'missing'}, not {${WSDL_NS}}definitions`);
   }
   const tns = root.attrs.targetNamespace ?? '';
-  const q = (n: Node, local: string | undefined): QName => ({ ns: tns, local: local ?? '' });
+  const q = (_n: Node, local: string | undefined): QName => ({ ns: tns, local: local ?? '' });
 
   const elements = new Map<string, ElementDecl>();
   const types = new Map<string, TypeDef>();

@@ -117,7 +117,7 @@ export class Transport {
     if (j && !this.#judged.has(part)) this.#judged.set(part, j);
     // A part judged while others of the target are not: a refused one is given up on (#notSent); one
     // down is left to the retries and --max-transient (one broken service of three is the run's finding).
-    if (j && this.#bases && this.#bases.some((b) => !this.#judged.has(b))) return;
+    if (j && this.#bases?.some((b) => !this.#judged.has(b))) return;
     if (j) {
       this.#judgement = j;
       this.stop(j.kind === 'refused' ? `the target refused the run (${j.code})` : `the target is down (${j.inRow} transient answers in a row before any answer of its own)`);

@@ -62,7 +62,7 @@ function mockAnswers(options: MockHandlerOptions): { name: string; xml: string }
       const url = new URL(req.url);
       const incoming = incomingOf(req.method, url, headers);
       const route = core.route({ method: req.method, url, incoming });
-      if (!route || route.kind !== 'binding' || !incoming) continue;
+      if (route?.kind !== 'binding' || !incoming) continue;
       const answer = core.serveBinding(route, incoming, req.method === 'GET' ? new Uint8Array() : Buffer.from(req.body ?? '', 'utf8'));
       if (answer instanceof ReplayHit) continue;
       const xml = typeof answer.body === 'string' ? answer.body : Buffer.from(answer.body).toString('utf8');

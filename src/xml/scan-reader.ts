@@ -100,6 +100,7 @@ function isSpace(c: number): boolean {
  * Most characters of a name are past '>' (0x3e), above every character that ends it: one comparison.
  */
 function endsName(c: number): boolean {
+  // biome-ignore lint/suspicious/noSelfCompare: `c !== c` is the NaN test of the hot path (past the end of the text)
   return c > 0x3e ? false : c === 0x3e || c === 0x2f || isSpace(c) || c !== c;
 }
 

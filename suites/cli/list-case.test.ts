@@ -157,8 +157,8 @@ describe('the re-run command of a failed row', () => {
     ];
     for (const row of picks) {
       expect(row, 'a failed row to re-run').toBeDefined();
-      const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
-      const fromHtml = [...html.matchAll(/<div class="repro rerun">.*?<code>(.*?)<\/code>/g)].map((m) => unescape(m[1]!));
+      const unescapeHtml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+      const fromHtml = [...html.matchAll(/<div class="repro rerun">.*?<code>(.*?)<\/code>/g)].map((m) => unescapeHtml(m[1]!));
       const fromMd = [...md.matchAll(/Re-run just this \(case `[^`]+`\):\n\n```sh\n(.*)\n```/g)].map((m) => m[1]!);
       const forRow = (c: string) => c.includes(`--case ${row.case} `) && c.includes(`--operations ${row.operation} `)
         && (row.check === 'binding_equivalence' ? c.includes('--bindings soap11,soap12,get,post') : c.includes(`--bindings ${row.binding} `));

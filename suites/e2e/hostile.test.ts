@@ -230,7 +230,7 @@ describe.concurrent('a broken or hostile target: findings, the run goes on, repo
         expect(unsent.length).toBeGreaterThan(8);
         expect(unsent.every((r) => r.status === 'skipped' && /unreachable at the preflight/.test(r.message)), JSON.stringify(unsent[0])).toBe(true);
         // One clear line on the console, not a block per exchange.
-        expect(run.cli.stdout).toMatch(/^Diagnosis:\n  ✗ .*does not answer/m);
+        expect(run.cli.stdout).toMatch(/^Diagnosis:\n {2}✗ .*does not answer/m);
         expect(run.cli.stdout.match(/✗ GetSpecialRequest/g) ?? []).toHaveLength(1);
       }
       for (const b of c.unreachable ? [] : BINDINGS) {

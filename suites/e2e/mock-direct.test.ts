@@ -260,7 +260,7 @@ describe('direct path = msw path, byte for byte', () => {
       { operation: 'GetMeals', binding: 'post', status: 299, contentType: 'text/xml', headers: {}, body: '<x/>' },
     ];
     mkdirSync(join(dir, 'r'));
-    entries.forEach((e, i) => writeFileSync(join(dir, 'r', `${i}.txt`), e.body));
+    for (const [i, e] of entries.entries()) writeFileSync(join(dir, 'r', `${i}.txt`), e.body);
     writeFileSync(join(dir, RECORDING_INDEX), JSON.stringify({
       format: RECORDING_FORMAT, recordedAt: '2025-01-01T00:00:00Z',
       target: { bookUrl: 'http://x', searchUrl: 'http://x', transfersUrl: 'http://x', paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, embedded: true },

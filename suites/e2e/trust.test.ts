@@ -77,7 +77,7 @@ describe('a run that tested nothing does not pass', () => {
     expect(r.out).not.toMatch(/Not called/);
     const all = await cli(['run', ...at(mock.url), '--concurrency', '16', '--report-dir', join(work, 'all')], MOCK_ENV);
     expect(all.code, all.err).toBe(0);
-    expect(all.out).toMatch(/Not called: 4 operations:\n(  \w+: changes state on the target: not called without --allow-mutations\n){4}/);
+    expect(all.out).toMatch(/Not called: 4 operations:\n( {2}\w+: changes state on the target: not called without --allow-mutations\n){4}/);
   });
 });
 

@@ -49,7 +49,7 @@ function errorPage(res: ServerResponse, status: number, message: string): void {
 
 /** `python3 -m http.server` over an empty directory: a listing at /, 404 for any other GET, 501 for POST. */
 function pythonHttpServer(method: string, url: string, res: ServerResponse): void {
-  if (method === 'POST') return errorPage(res, 501, `Unsupported method ('POST')`);
+  if (method === 'POST') return void errorPage(res, 501, `Unsupported method ('POST')`);
   if (url === '/') {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     return void res.end('<!DOCTYPE HTML><html><head><title>Directory listing for /</title></head><body><h1>Directory listing for /</h1><hr><ul></ul><hr></body></html>');

@@ -283,7 +283,7 @@ describe('allure-results', () => {
       expect(r, `${c.operation} ${c.column}`).toBeDefined();
       expect(r.fullName).toBe(`${c.group}.${c.operation}.${c.column}`);
       expect(r.steps.map((s: any) => s.name)).toEqual(c.cases.map((t) => t.case));
-      c.cases.forEach((t, i) => expect(r.steps[i].steps.map((s: any) => s.name)).toEqual(t.rows.map((x) => x.check)));
+      for (const [i, t] of c.cases.entries()) expect(r.steps[i].steps.map((s: any) => s.name)).toEqual(t.rows.map((x) => x.check));
       expect(r.stage).toBe('finished');
     }
   });

@@ -39,12 +39,12 @@ export interface FailingRun {
   readonly console: string;
 }
 
-const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const unescapeHtml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
 
 /** The re-run commands of conformance.html, in order. */
 export function htmlCommands(dir: string): string[] {
   const html = readFileSync(join(dir, 'conformance.html'), 'utf8');
-  return [...html.matchAll(/<div class="repro rerun">.*?<code>(.*?)<\/code>/gs)].map((m) => unescape(m[1]!));
+  return [...html.matchAll(/<div class="repro rerun">.*?<code>(.*?)<\/code>/gs)].map((m) => unescapeHtml(m[1]!));
 }
 
 /** Every file under dir as relative path → content (base64). */
