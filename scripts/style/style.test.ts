@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { longLines } from './line-length.js';
+import { judge, longLines } from './line-length.js';
 import { rewrapComments } from './rewrap-comments.js';
+import { splitStrings } from './split-strings.js';
 
 const words = (n: number, w = 'word') => Array.from({ length: n }, (_, i) => `${w}${i}`).join(' ');
 const widest = (text: string) => Math.max(...text.split('\n').map((l) => [...l].length));
@@ -83,5 +84,43 @@ describe('rewrap-comments', () => {
     const once = rewrapComments('a.ts', src);
     expect(once).not.toBe(src);
     expect(rewrapComments('a.ts', once)).toBe(once);
+  });
+});
+
+describe('line-length allowances', () => {
+  test('a file may hold no more long lines than its count; the counts only go down', () => {
+    const { over, counts } = judge({ 'a.ts': 3, 'b.ts': 1, 'c.ts': 2 }, { 'a.ts': 3, 'c.ts': 5, 'gone.ts': 4 });
+    expect(over).toEqual(['b.ts']);
+    expect(counts).toEqual({ 'a.ts': 3, 'b.ts': 0, 'c.ts': 2 });
+  });
+});
+
+describe('split-strings', () => {
+  const evaluated = (code: string) => new Function(`${code}; return s;`)() as string;
+  const long = `the harness's ${words(30)} "quoted" \\n\\t end`;
+
+  test('splits a long string and a long template at spaces into the same value, byte for byte', () => {
+    const x = 7;
+    for (const src of [
+      `const s = '${long.replace(/'/g, "\\'")}';`,
+      `const x = ${x}; const s = \`${long} \${x + 1} ${words(20)} \${'a b'}\`;`,
+      `const s = 'x ' + '${words(40)}'.toUpperCase();`,
+      `const s = [1].map(() => '${words(40)}').join() === 'y' ? 'no' : 'yes ${words(40)}';`,
+    ]) {
+      const out = splitStrings('a.ts', src);
+      expect(out).not.toBe(src);
+      expect(out).toMatch(/['`] \+ ['`]/);
+      expect(evaluated(out)).toBe(evaluated(src));
+    }
+  });
+
+  test('leaves types, imports, property names and short lines alone', () => {
+    const src = [
+      `import { a } from './${'x'.repeat(20)} ${'y'.repeat(110)}.js';`,
+      `type T = '${words(30)}';`,
+      `const o = { '${words(30)}': 1 };`,
+      `const s = '${words(5)}';`,
+    ].join('\n');
+    expect(splitStrings('a.ts', src)).toBe(src);
   });
 });
