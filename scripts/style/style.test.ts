@@ -96,6 +96,8 @@ describe('line-length allowances', () => {
 });
 
 describe('split-strings', () => {
+  // The test runs the code before and after the split to compare the values it makes.
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the code is the test's own
   const evaluated = (code: string) => new Function(`${code}; return s;`)() as string;
   const long = `the harness's ${words(30)} "quoted" \\n\\t end`;
 
