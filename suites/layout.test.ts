@@ -30,26 +30,26 @@ const NOT_BESIDE: Record<string, string> = {
 };
 
 /** The source a unit test is beside: its name up to the first dot (foo.test.ts and foo.browser.test.ts test foo.ts). */
-export function besideSource(testFile: string): string {
+function besideSource(testFile: string): string {
   const slash = testFile.lastIndexOf('/');
   const name = testFile.slice(slash + 1);
   return `${testFile.slice(0, slash + 1)}${name.slice(0, name.indexOf('.'))}.ts`;
 }
 
 /** The tests under src/ with no source beside them that no exception names. */
-export function testsNotBeside(files: readonly string[], exceptions: Record<string, string>): string[] {
+function testsNotBeside(files: readonly string[], exceptions: Record<string, string>): string[] {
   const have = new Set(files);
   return files.filter((f) => f.startsWith('src/') && f.endsWith('.test.ts') && !have.has(besideSource(f)) && !(f in exceptions));
 }
 
 /** The exceptions no longer needed: the test is gone, or a source of its name now sits beside it. */
-export function staleExceptions(files: readonly string[], exceptions: Record<string, string>): string[] {
+function staleExceptions(files: readonly string[], exceptions: Record<string, string>): string[] {
   const have = new Set(files);
   return Object.keys(exceptions).filter((f) => !have.has(f) || have.has(besideSource(f)));
 }
 
 /** A vitest glob as a regular expression: `**` any folders, `*` any name part (the only forms the configs use). */
-export function globRegExp(glob: string): RegExp {
+function globRegExp(glob: string): RegExp {
   const body = glob.split(/(\*\*\/|\*\*|\*)/).map((part) => {
     if (part === '**/') return '(?:.*/)?';
     if (part === '**') return '.*';
@@ -62,7 +62,7 @@ export function globRegExp(glob: string): RegExp {
 interface TestGlobs { readonly include?: readonly string[]; readonly exclude?: readonly string[] }
 
 /** The files a config's include and exclude select from `files`. */
-export function selected(config: TestGlobs, files: readonly string[]): string[] {
+function selected(config: TestGlobs, files: readonly string[]): string[] {
   const include = (config.include ?? []).map(globRegExp);
   const exclude = (config.exclude ?? []).map(globRegExp);
   return files.filter((f) => include.some((r) => r.test(f)) && !exclude.some((r) => r.test(f)));
@@ -77,13 +77,13 @@ const inSlowPlace = (f: string) => f.startsWith(`${E2E_DIR}/`);
  * outside the slow place that does so is a slow proof in the wrong place. (src/mock/main.test.ts
  * starts the mock's process for its signal handling, a second each: a test of main.ts, not a run.)
  */
-export function startsTheCommand(text: string): boolean {
+function startsTheCommand(text: string): boolean {
   return [...text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'[./]*test\/support\/processes\.js'/g)]
     .some((m) => /\b(?:runCli|CLI)\b/.test(m[1]!));
 }
 
 /** The tests outside the slow place that do what only a slow proof does, and any file or folder that names a slow place elsewhere. */
-export function slowProofsOutside(files: readonly string[], read: (f: string) => string): string[] {
+function slowProofsOutside(files: readonly string[], read: (f: string) => string): string[] {
   return files.filter((f) => !inSlowPlace(f) && f !== 'suites/layout.test.ts'
     && (/(^|\/|\.)e2e(\/|\.)/.test(f) || startsTheCommand(read(f))));
 }

@@ -3,7 +3,7 @@
  * a wrong SOAPAction) gets no data, judged as every rejection is (./rejection.ts); the form of the
  * rejection is noted, never failed (the contract does not show error formats, section 7.5).
  */
-import { type Check, type CheckOutcome } from './types.js';
+import type { Check, CheckOutcome } from './types.js';
 import { BAD_REQUEST_KINDS, type CheckContext } from './context.js';
 import { dataFindings, rejectionForm } from './rejection.js';
 

@@ -20,7 +20,7 @@ import { collectGarbage } from '../core/memory.js';
 import { curlCommand } from '../transport/curl.js';
 import type { EngineDeps } from './deps.js';
 import { bindingParams, namedSecretsOf, secretsOf, WRONG_CREDENTIALS_CASE, type RunPlan, type Unit } from './plan.js';
-import { RowMaker, type RowBase } from './rows.js';
+import type { RowMaker, RowBase } from './rows.js';
 import { ambiguousWrite } from './transient.js';
 import { transientOf } from '../transport/transient.js';
 import { coverageOf } from './coverage.js';

@@ -3,7 +3,7 @@ import { EXCHANGE_CHECK } from '../core/rows.js';
 import type { Diagnosis, ResultRow } from '../core/types.js';
 import { callbackOf, DOCTYPE_CHECK, type RunPlan, type Unit } from './plan.js';
 import { probePath } from './callback.js';
-import { RowMaker } from './rows.js';
+import type { RowMaker } from './rows.js';
 
 /**
  * The external-entity probes judged on what the harness's listener received (./callback.ts), once

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, test, vi } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { findOperation, OPERATIONS } from '../contract/catalogue.js';
 import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS } from '../contract/catalogue.js';
 import { requestFor } from '../bindings/endpoint.js';

@@ -9,7 +9,7 @@ import type { BookingUse, ResultRow } from '../core/types.js';
 import { ALREADY_CANCELLED, NOT_FOUND } from '../equivalence/compare.js';
 import { shownLive, type RunPlan, type Unit } from './plan.js';
 import { poolKey, type UnusableBooking } from './pool-check.js';
-import { RowMaker } from './rows.js';
+import type { RowMaker } from './rows.js';
 import type { Checked } from './check-exchange.js';
 
 /**

@@ -2,7 +2,7 @@
 import { EXCHANGE_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
 import type { ResultRow } from '../core/types.js';
 import type { EngineDeps } from './deps.js';
-import { type RunPlan, type Unit } from './plan.js';
+import type { RunPlan, Unit } from './plan.js';
 import { runUnit } from './unit-rows.js';
 
 /** At most this many re-sends of a unit while shrinking it. */

@@ -25,7 +25,7 @@ function plan(p: PlanView): PlannedSequence[] {
 }
 
 /** A cancellation race and its verdicts (CancelBooking or CancelTransferBooking, by the spec's pool). */
-export async function cancelRace({ bindings: bs, op, spec, bookings, call, together, ops }: FamilyRun): Promise<SequenceVerdict[]> {
+export async function cancelRace({ bindings: bs, op, spec, bookings, together, ops }: FamilyRun): Promise<SequenceVerdict[]> {
   const booking = bookings[0]!;
   const transfers = spec.pool === 'transfers';
   const kind = transfers ? 'transfer booking' : 'booking';
