@@ -17,7 +17,10 @@ export const shared = {
   // the sources: the tests need no build. scripts/test-package.mjs proves the built package.
   resolve: {
     alias: [
-      { find: /^accommodation-conformance\/mock$/, replacement: fileURLToPath(new URL('./src/mock/index.ts', import.meta.url)) },
+      {
+        find: /^accommodation-conformance\/mock$/,
+        replacement: fileURLToPath(new URL('./src/mock/index.ts', import.meta.url)),
+      },
       { find: /^accommodation-conformance$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
     ],
   },

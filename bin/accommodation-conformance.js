@@ -4,7 +4,10 @@ import { existsSync } from 'node:fs';
 
 const compiled = new URL('../dist/cli/main.js', import.meta.url);
 if (!existsSync(compiled)) {
-  console.error('accommodation-conformance: dist/ is missing: run `npm run build` first (in a clone, `npx conformance` runs the sources)');
+  console.error(
+    'accommodation-conformance: dist/ is missing: run `npm run build` first (in a clone, `npx '
+      + 'conformance` runs the sources)',
+  );
   process.exitCode = 3;
 } else {
   const { cliEntry } = await import(compiled.href);

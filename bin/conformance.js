@@ -20,7 +20,8 @@ const source = new URL('../src/cli/main.ts', import.meta.url);
 function earlyMockWorker(file) {
   const args = process.argv.slice(2);
   if (args[0] !== 'run' || args.some((a) => /^--(book|search|transfers)-url\b|^--help$|^-h$/.test(a))) return;
-  if (['CONFORMANCE_BOOK_URL', 'CONFORMANCE_SEARCH_URL', 'CONFORMANCE_TRANSFERS_URL'].some((v) => process.env[v])) return;
+  if (['CONFORMANCE_BOOK_URL', 'CONFORMANCE_SEARCH_URL', 'CONFORMANCE_TRANSFERS_URL'].some((v) => process.env[v]))
+    return;
   try {
     const path = fileURLToPath(file);
     if (!existsSync(path)) return;
@@ -28,7 +29,9 @@ function earlyMockWorker(file) {
     worker.unref();
     const early = { worker, file: path, exited: false };
     worker.on('error', () => undefined);
-    worker.on('exit', () => { early.exited = true; });
+    worker.on('exit', () => {
+      early.exited = true;
+    });
     globalThis[Symbol.for('accommodation-conformance.early-mock-worker')] = early;
   } catch {
     // The session starts its own.

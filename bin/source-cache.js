@@ -24,7 +24,11 @@ const CACHE = join(ROOT, '.source-cache');
  * ./mock-worker.js). Split: what is only imported when needed (the mock, msw) is a chunk of its own,
  * loaded when imported, not at every start.
  */
-const ENTRIES = { main: 'src/cli/main.ts', 'validator-child': 'src/schema/validator-child.ts', 'mock-worker': 'src/mock/mock-worker.ts' };
+const ENTRIES = {
+  main: 'src/cli/main.ts',
+  'validator-child': 'src/schema/validator-child.ts',
+  'mock-worker': 'src/mock/mock-worker.ts',
+};
 
 /** Every source file that can reach the bundle (tests excluded), sorted. */
 function sources(dir, out = []) {
@@ -39,7 +43,12 @@ function sources(dir, out = []) {
 /** The hash of the sources as they are now. */
 function sourceHash() {
   const h = createHash('sha256');
-  const files = [...sources(join(ROOT, 'src')), join(ROOT, 'package.json'), join(ROOT, 'tsconfig.json'), fileURLToPath(import.meta.url)];
+  const files = [
+    ...sources(join(ROOT, 'src')),
+    join(ROOT, 'package.json'),
+    join(ROOT, 'tsconfig.json'),
+    fileURLToPath(import.meta.url),
+  ];
   for (const f of files) {
     h.update(f.slice(ROOT.length));
     h.update('\0');
@@ -66,8 +75,15 @@ export async function compiledMain() {
     rmSync(tmp, { recursive: true, force: true });
     await build({
       entryPoints: Object.entries(ENTRIES).map(([out, inp]) => ({ out, in: join(ROOT, inp) })),
-      outdir: tmp, bundle: true, splitting: true, packages: 'external', platform: 'node', format: 'esm', target: 'node20',
-      logLevel: 'silent', tsconfig: join(ROOT, 'tsconfig.json'),
+      outdir: tmp,
+      bundle: true,
+      splitting: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      logLevel: 'silent',
+      tsconfig: join(ROOT, 'tsconfig.json'),
     });
     writeFileSync(join(tmp, 'package.json'), '{ "type": "module" }\n');
     writeFileSync(join(tmp, 'complete'), `${new Date().toISOString()}\n`);

@@ -34,10 +34,10 @@
  *                process start to exit, beside the same commands of a baseline commit checked out
  *                in a temporary worktree, measured in the same call, runs alternated (A B A B ...)
  *
- * Options: --sections 1,2,... (default 1-9, 11 and 12: sections 10 and 13 only when named), --out FILE (default reports/bench.json); for section
- * 10: --baseline REF (default HEAD~1, the previous commit), --runs N (default 5, each command),
- * --start run,test (default both; `npm test` takes minutes a run).
- * No timed assertion anywhere: goals are reported as met or missed, never fail the command.
+ * Options: --sections 1,2,... (default 1-9, 11 and 12: sections 10 and 13 only when named), --out FILE (default
+ * reports/bench.json); for section 10: --baseline REF (default HEAD~1, the previous commit), --runs N (default 5, each
+ * command), --start run,test (default both; `npm test` takes minutes a run). No timed assertion anywhere: goals are
+ * reported as met or missed, never fail the command.
  */
 import { rowKind } from '../src/core/rows.js';
 import { spawn, spawnSync } from 'node:child_process';
@@ -46,10 +46,26 @@ import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { compileChild, MB, ROOT, runChild, startMockProcess, stat, type MockProcess, type Stat } from './bench/common.js';
+import {
+  compileChild,
+  MB,
+  ROOT,
+  runChild,
+  startMockProcess,
+  stat,
+  type MockProcess,
+  type Stat,
+} from './bench/common.js';
 
 const { values: flags } = parseArgs({
-  options: { sections: { type: 'string' }, out: { type: 'string' }, baseline: { type: 'string' }, runs: { type: 'string' }, start: { type: 'string' }, specmatic: { type: 'string' } },
+  options: {
+    sections: { type: 'string' },
+    out: { type: 'string' },
+    baseline: { type: 'string' },
+    runs: { type: 'string' },
+    start: { type: 'string' },
+    specmatic: { type: 'string' },
+  },
 });
 // Section 10 runs `npm test` ten times (about half an hour): only when named.
 const sections = new Set((flags.sections ?? '1,2,3,4,5,6,7,8,9,11,12').split(',').map((s) => s.trim()));
@@ -68,7 +84,9 @@ interface Row {
 }
 const rows: Row[] = [];
 const raw: Record<string, unknown> = {};
-const add = (r: Row) => { rows.push(r); };
+const add = (r: Row) => {
+  rows.push(r);
+};
 const log = (s: string) => process.stderr.write(`bench: ${s}\n`);
 const scale = (s: Stat, f: number): Stat => ({ median: s.median * f, min: s.min * f, max: s.max * f, runs: s.runs });
 
@@ -87,10 +105,33 @@ async function withMock<T>(f: (url: string, mock: MockProcess) => Promise<T>): P
 
 // ---- 1, 2, 7: rates against the mock in its own process ---------------------------------------
 
-interface Floor { requestsPerRepetition: number; mixSize: number; rps: number[]; cpuMsPerRequest: number[] }
-interface Harness { exchangesPerRun: number; checksPerRun: number; failed: number; eps: number[]; cpuMsPerExchange: number[] }
-interface MockLoad { connections: number; warmupRequests: number; reps: { rps: number; p50: number; p99: number; requests: number }[] }
-interface Cases { factor: number; concurrency: number; ms: number[]; cpuMs: number[]; exchanges: number; checks: number; failed: number }
+interface Floor {
+  requestsPerRepetition: number;
+  mixSize: number;
+  rps: number[];
+  cpuMsPerRequest: number[];
+}
+interface Harness {
+  exchangesPerRun: number;
+  checksPerRun: number;
+  failed: number;
+  eps: number[];
+  cpuMsPerExchange: number[];
+}
+interface MockLoad {
+  connections: number;
+  warmupRequests: number;
+  reps: { rps: number; p50: number; p99: number; requests: number }[];
+}
+interface Cases {
+  factor: number;
+  concurrency: number;
+  ms: number[];
+  cpuMs: number[];
+  exchanges: number;
+  checks: number;
+  failed: number;
+}
 
 if (sections.has('1') || sections.has('2') || sections.has('5') || sections.has('7')) {
   await withMock(async (url, mock) => {
@@ -100,7 +141,12 @@ if (sections.has('1') || sections.has('2') || sections.has('5') || sections.has(
       const floor = await runChild<Floor>('./throughput.ts', ['floor', url, String(CONCURRENCY), '5']);
       raw.floor = floor;
       floorRps = stat(floor.rps);
-      add({ section: '1 floor', what: `raw undici → mock, c=${CONCURRENCY}, a run's ${floor.mixSize} requests, no checks`, unit: 'req/s', value: floorRps });
+      add({
+        section: '1 floor',
+        what: `raw undici → mock, c=${CONCURRENCY}, a run's ${floor.mixSize} requests, no checks`,
+        unit: 'req/s',
+        value: floorRps,
+      });
       add({ section: '1 floor', what: '  client CPU per request', unit: 'ms', value: stat(floor.cpuMsPerRequest) });
     }
     if (sections.has('2')) {
@@ -108,7 +154,12 @@ if (sections.has('1') || sections.has('2') || sections.has('5') || sections.has(
       const h = await runChild<Harness>('./throughput.ts', ['harness', url, String(CONCURRENCY), '5']);
       raw.harness = h;
       const eps = stat(h.eps);
-      add({ section: '2 harness', what: `every check + equivalence + negatives, libxmljs2, c=${CONCURRENCY}`, unit: 'exch/s', value: eps });
+      add({
+        section: '2 harness',
+        what: `every check + equivalence + negatives, libxmljs2, c=${CONCURRENCY}`,
+        unit: 'exch/s',
+        value: eps,
+      });
       add({ section: '2 harness', what: '  harness CPU per exchange', unit: 'ms', value: stat(h.cpuMsPerExchange) });
       const ratio = (eps.median / floorRps!.median) * 100;
       add({ section: '2 harness', what: 'harness / floor', unit: '%', value: ratio, goal: '≥ 60 %', met: ratio >= 60 });
@@ -116,33 +167,90 @@ if (sections.has('1') || sections.has('2') || sections.has('5') || sections.has(
       const w = await runChild<Harness>('./throughput.ts', ['harness', url, String(CONCURRENCY), '5', 'wasm']);
       raw.harnessWasm = w;
       const weps = stat(w.eps);
-      add({ section: '2 harness', what: 'the same, libxml2-wasm validator (bench prototype)', unit: 'exch/s', value: weps });
+      add({
+        section: '2 harness',
+        what: 'the same, libxml2-wasm validator (bench prototype)',
+        unit: 'exch/s',
+        value: weps,
+      });
       add({ section: '2 harness', what: '  harness CPU per exchange', unit: 'ms', value: stat(w.cpuMsPerExchange) });
-      add({ section: '2 harness', what: 'harness (libxml2-wasm) / floor', unit: '%', value: (weps.median / floorRps!.median) * 100, goal: '≥ 60 %', met: weps.median / floorRps!.median >= 0.6 });
-      if (h.failed || w.failed) add({ section: '2 harness', what: 'failed checks in those runs (should be 0)', unit: '', value: `${h.failed} / ${w.failed}` });
+      add({
+        section: '2 harness',
+        what: 'harness (libxml2-wasm) / floor',
+        unit: '%',
+        value: (weps.median / floorRps!.median) * 100,
+        goal: '≥ 60 %',
+        met: weps.median / floorRps!.median >= 0.6,
+      });
+      if (h.failed || w.failed)
+        add({
+          section: '2 harness',
+          what: 'failed checks in those runs (should be 0)',
+          unit: '',
+          value: `${h.failed} / ${w.failed}`,
+        });
     }
     if (sections.has('5')) {
       const byFactor: Cases[] = [];
       for (const factor of [1, 4, 16]) {
         log(`5 cases: ${factor}× the request cases`);
-        byFactor.push(await runChild<Cases>('./throughput.ts', ['cases', url, String(CONCURRENCY), String(factor), '3'], [], 300_000));
+        byFactor.push(
+          await runChild<Cases>(
+            './throughput.ts',
+            ['cases', url, String(CONCURRENCY), String(factor), '3'],
+            [],
+            300_000,
+          ),
+        );
       }
       raw.cases = byFactor;
       for (const c of byFactor) {
-        add({ section: '5 cases', what: `${c.factor}× cases: ${c.exchanges} exchanges, ${c.checks} checks, c=${CONCURRENCY}`, unit: 's', value: scale(stat(c.ms), 1 / 1000) });
+        add({
+          section: '5 cases',
+          what: `${c.factor}× cases: ${c.exchanges} exchanges, ${c.checks} checks, c=${CONCURRENCY}`,
+          unit: 's',
+          value: scale(stat(c.ms), 1 / 1000),
+        });
       }
       const per = byFactor.map((c) => stat(c.ms).median / c.exchanges);
       const cpuPer = byFactor.map((c) => stat(c.cpuMs).median / c.exchanges);
       // Only the valid cases are multiplied: 1× is half negative cases (rejected, no XSD), so its
       // per-exchange cost is lower; linearity is read from 4× → 16×, where valid cases dominate.
-      const growth = (stat(byFactor[2]!.ms).median / stat(byFactor[1]!.ms).median) / (byFactor[2]!.exchanges / byFactor[1]!.exchanges);
+      const growth =
+        stat(byFactor[2]!.ms).median / stat(byFactor[1]!.ms).median / (byFactor[2]!.exchanges / byFactor[1]!.exchanges);
       const cpuGrowth = cpuPer[2]! / cpuPer[1]!;
-      const marginal = (stat(byFactor[2]!.ms).median - stat(byFactor[1]!.ms).median) / (byFactor[2]!.exchanges - byFactor[1]!.exchanges);
-      add({ section: '5 cases', what: 'wall ms per exchange, 1× / 4× / 16×', unit: 'ms', value: per.map((x) => x.toFixed(2)).join(' / ') });
-      add({ section: '5 cases', what: 'harness CPU ms per exchange, 1× / 4× / 16×', unit: 'ms', value: cpuPer.map((x) => x.toFixed(2)).join(' / ') });
+      const marginal =
+        (stat(byFactor[2]!.ms).median - stat(byFactor[1]!.ms).median)
+        / (byFactor[2]!.exchanges - byFactor[1]!.exchanges);
+      add({
+        section: '5 cases',
+        what: 'wall ms per exchange, 1× / 4× / 16×',
+        unit: 'ms',
+        value: per.map((x) => x.toFixed(2)).join(' / '),
+      });
+      add({
+        section: '5 cases',
+        what: 'harness CPU ms per exchange, 1× / 4× / 16×',
+        unit: 'ms',
+        value: cpuPer.map((x) => x.toFixed(2)).join(' / '),
+      });
       add({ section: '5 cases', what: '  wall ms per exchange added from 4× to 16×', unit: 'ms', value: marginal });
-      add({ section: '5 cases', what: 'wall time growth 4× → 16× ÷ exchange growth (1.00 = linear)', unit: '×', value: growth, goal: 'linear (≤ 1.2)', met: growth <= 1.2 });
-      add({ section: '5 cases', what: 'CPU time growth 4× → 16× ÷ exchange growth (1.00 = linear)', unit: '×', value: cpuGrowth, goal: 'linear (≤ 1.2)', met: cpuGrowth <= 1.2 });
+      add({
+        section: '5 cases',
+        what: 'wall time growth 4× → 16× ÷ exchange growth (1.00 = linear)',
+        unit: '×',
+        value: growth,
+        goal: 'linear (≤ 1.2)',
+        met: growth <= 1.2,
+      });
+      add({
+        section: '5 cases',
+        what: 'CPU time growth 4× → 16× ÷ exchange growth (1.00 = linear)',
+        unit: '×',
+        value: cpuGrowth,
+        goal: 'linear (≤ 1.2)',
+        met: cpuGrowth <= 1.2,
+      });
       const conc: Cases[] = [];
       for (const c of [1, CORES]) {
         log(`5 cases: concurrency ${c}`);
@@ -150,24 +258,55 @@ if (sections.has('1') || sections.has('2') || sections.has('5') || sections.has(
       }
       raw.concurrency = conc;
       for (const c of conc) {
-        add({ section: '5 cases', what: `4× cases at concurrency ${c.concurrency} (harness CPU ${(stat(c.cpuMs).median / 1000).toFixed(2)} s)`, unit: 's', value: scale(stat(c.ms), 1 / 1000) });
+        add({
+          section: '5 cases',
+          what: `4× cases at concurrency ${c.concurrency} (harness CPU ${(stat(c.cpuMs).median / 1000).toFixed(2)} s)`,
+          unit: 's',
+          value: scale(stat(c.ms), 1 / 1000),
+        });
       }
       const c16 = byFactor[1]!;
-      add({ section: '5 cases', what: `speed-up concurrency 1 → ${CORES} (cores) / → ${CONCURRENCY}`, unit: '×',
-        value: `${(stat(conc[0]!.ms).median / stat(conc[1]!.ms).median).toFixed(2)} / ${(stat(conc[0]!.ms).median / stat(c16.ms).median).toFixed(2)}` });
+      add({
+        section: '5 cases',
+        what: `speed-up concurrency 1 → ${CORES} (cores) / → ${CONCURRENCY}`,
+        unit: '×',
+        value:
+          `${(stat(conc[0]!.ms).median / stat(conc[1]!.ms).median).toFixed(2)} `
+          + `/ ${(stat(conc[0]!.ms).median / stat(c16.ms).median).toFixed(2)}`,
+      });
     }
     if (sections.has('7')) {
       for (const fresh of [false, true]) {
         log(`7 mock: 64 keep-alive connections${fresh ? ', every request unique' : ''}`);
         const cpu0 = await mock.cpuMs();
         const m = await runChild<MockLoad>('./throughput.ts', ['mock', url, '64', '3', ...(fresh ? ['unique'] : [])]);
-        const mockCpuPerRequest = (await mock.cpuMs() - cpu0) / (m.reps.reduce((n, r) => n + r.requests, 0) + m.warmupRequests);
+        const mockCpuPerRequest =
+          ((await mock.cpuMs()) - cpu0) / (m.reps.reduce((n, r) => n + r.requests, 0) + m.warmupRequests);
         raw[fresh ? 'mockUnique' : 'mock'] = { ...m, mockCpuPerRequest };
         const rps = stat(m.reps.map((r) => r.rps));
-        const mixName = fresh ? 'a run\'s mix, every request unique (answer memo never hits)' : 'a run\'s mix (repeats: answers from the memo)';
-        add({ section: '7 mock', what: `requests/s, 64 keep-alive connections, ${mixName}`, unit: 'req/s', value: rps, goal: '≥ 5,000', met: rps.median >= 5000 });
-        add({ section: '7 mock', what: '  latency p50 at 64 connections', unit: 'ms', value: stat(m.reps.map((r) => r.p50)) });
-        add({ section: '7 mock', what: '  latency p99 at 64 connections', unit: 'ms', value: stat(m.reps.map((r) => r.p99)) });
+        const mixName = fresh
+          ? "a run's mix, every request unique (answer memo never hits)"
+          : "a run's mix (repeats: answers from the memo)";
+        add({
+          section: '7 mock',
+          what: `requests/s, 64 keep-alive connections, ${mixName}`,
+          unit: 'req/s',
+          value: rps,
+          goal: '≥ 5,000',
+          met: rps.median >= 5000,
+        });
+        add({
+          section: '7 mock',
+          what: '  latency p50 at 64 connections',
+          unit: 'ms',
+          value: stat(m.reps.map((r) => r.p50)),
+        });
+        add({
+          section: '7 mock',
+          what: '  latency p99 at 64 connections',
+          unit: 'ms',
+          value: stat(m.reps.map((r) => r.p99)),
+        });
         add({ section: '7 mock', what: '  mock CPU per request', unit: 'ms', value: mockCpuPerRequest });
       }
     }
@@ -179,30 +318,48 @@ if (sections.has('1') || sections.has('2') || sections.has('5') || sections.has(
 const USAGE_HOOK = pathToFileURL(join(ROOT, 'scripts', 'bench', 'exit-usage.mjs')).href;
 
 /** One `conformance run` process, start to exit: wall ms, and the CPU ms and peak RSS it reports at exit. */
-function fullRun(dir: string, extra: readonly string[] = []): Promise<{ wallMs: number; cpuMs: number; maxRssKB: number; engineMs: number }> {
+function fullRun(
+  dir: string,
+  extra: readonly string[] = [],
+): Promise<{ wallMs: number; cpuMs: number; maxRssKB: number; engineMs: number }> {
   const usageFile = join(tmp, 'usage.json');
   return new Promise((resolve, reject) => {
     const t = performance.now();
-    const child = spawn(process.execPath, ['--import', USAGE_HOOK, join(ROOT, 'bin', 'conformance.js'), 'run', '--quiet', '--report-dir', dir, ...extra],
-      { cwd: ROOT, stdio: 'ignore', env: { ...process.env, BENCH_USAGE_FILE: usageFile } });
+    const child = spawn(
+      process.execPath,
+      ['--import', USAGE_HOOK, join(ROOT, 'bin', 'conformance.js'), 'run', '--quiet', '--report-dir', dir, ...extra],
+      { cwd: ROOT, stdio: 'ignore', env: { ...process.env, BENCH_USAGE_FILE: usageFile } },
+    );
     child.on('error', reject);
     child.on('close', (code) => {
       const wallMs = performance.now() - t;
       if (code !== 0 && code !== 1) return reject(new Error(`conformance run exited with ${code}`));
       const u = JSON.parse(readFileSync(usageFile, 'utf8')) as { cpuMs: number; maxRssKB: number };
-      const engineMs = (JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { durationMs: number }).durationMs;
+      const engineMs = (JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { durationMs: number })
+        .durationMs;
       resolve({ wallMs, cpuMs: u.cpuMs, maxRssKB: u.maxRssKB, engineMs });
     });
   });
 }
 
-interface Made { exchanges: number; checks: number; failed: number }
+interface Made {
+  exchanges: number;
+  checks: number;
+  failed: number;
+}
 
 /** The exchanges and checks of the run whose conformance.json is in dir; undefined when there is none to read. */
 function madeIn(dir: string): Made | undefined {
   try {
-    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { summary: { total: number; failed: number }; results: { check: string }[] };
-    return { exchanges: report.results.filter((r) => rowKind(r) === 'exchange').length, checks: report.summary.total, failed: report.summary.failed };
+    const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as {
+      summary: { total: number; failed: number };
+      results: { check: string }[];
+    };
+    return {
+      exchanges: report.results.filter((r) => rowKind(r) === 'exchange').length,
+      checks: report.summary.total,
+      failed: report.summary.failed,
+    };
   } catch {
     return undefined;
   }
@@ -220,10 +377,32 @@ if (sections.has('3')) {
     const wall = scale(stat(runs.map((r) => r.wallMs)), 1 / 1000);
     (raw.fullRun as unknown[] | undefined) ?? (raw.fullRun = []);
     (raw.fullRun as unknown[]).push({ where, runs, exchanges, checks, failed });
-    add({ section: '3 full run', what: `conformance run, start → exit, reports ${where}`, unit: 's', value: wall, goal: '< 2.5 s', met: wall.median < 2.5 });
-    add({ section: '3 full run', what: `  made ${exchanges} exchanges, ${checks} checks (${failed} failed)`, unit: '', value: '' });
-    add({ section: '3 full run', what: '  CPU time, all threads', unit: 's', value: scale(stat(runs.map((r) => r.cpuMs)), 1 / 1000) });
-    add({ section: '3 full run', what: '  engine part (durationMs in conformance.json)', unit: 's', value: scale(stat(runs.map((r) => r.engineMs)), 1 / 1000) });
+    add({
+      section: '3 full run',
+      what: `conformance run, start → exit, reports ${where}`,
+      unit: 's',
+      value: wall,
+      goal: '< 2.5 s',
+      met: wall.median < 2.5,
+    });
+    add({
+      section: '3 full run',
+      what: `  made ${exchanges} exchanges, ${checks} checks (${failed} failed)`,
+      unit: '',
+      value: '',
+    });
+    add({
+      section: '3 full run',
+      what: '  CPU time, all threads',
+      unit: 's',
+      value: scale(stat(runs.map((r) => r.cpuMs)), 1 / 1000),
+    });
+    add({
+      section: '3 full run',
+      what: '  engine part (durationMs in conformance.json)',
+      unit: 's',
+      value: scale(stat(runs.map((r) => r.engineMs)), 1 / 1000),
+    });
     if (dir.startsWith('/dev/shm')) rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -235,13 +414,22 @@ function timedCommand(cmd: string, cwd: string, log: string): Promise<{ wallMs: 
   return new Promise((resolve, reject) => {
     const t = performance.now();
     // `times` prints the shell's own and its children's user and system time; the second line is the children's.
-    const child = spawn('sh', ['-c', `${cmd} >>"$BENCH_LOG" 2>&1; s=$?; times; exit $s`], { cwd, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_LOG: log } });
+    const child = spawn('sh', ['-c', `${cmd} >>"$BENCH_LOG" 2>&1; s=$?; times; exit $s`], {
+      cwd,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, BENCH_LOG: log },
+    });
     let out = '';
-    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
     child.on('error', reject);
     child.on('close', (code) => {
       const wallMs = performance.now() - t;
-      const secs = (m: string) => { const x = /^(\d+)m([\d.]+)s$/.exec(m); return x ? Number(x[1]) * 60 + Number(x[2]) : NaN; };
+      const secs = (m: string) => {
+        const x = /^(\d+)m([\d.]+)s$/.exec(m);
+        return x ? Number(x[1]) * 60 + Number(x[2]) : NaN;
+      };
       const kids = out.trim().split('\n').pop()!.trim().split(/\s+/).map(secs);
       resolve({ wallMs, cpuMs: ((kids[0] ?? NaN) + (kids[1] ?? NaN)) * 1000, code: code ?? -1 });
     });
@@ -261,20 +449,32 @@ if (sections.has('10')) {
   const head = git(['rev-parse', '--short', 'HEAD']);
   const baseSha = git(['rev-parse', '--short', ref]);
   const base = join(tmp, `baseline-${baseSha}`);
-  log(`10 start to exit: the working tree (HEAD ${head}) against ${ref} (${baseSha}) in ${base}, ${runs} runs each, alternated`);
+  log(
+    `10 start to exit: the working tree (HEAD ${head}) against ${ref} (${baseSha}) in ${base}, ${runs} `
+      + `runs each, alternated`,
+  );
   git(['worktree', 'add', '--detach', base, ref]);
   try {
     // The same dependencies when the lockfiles agree; else the baseline's own install.
-    if (readFileSync(join(ROOT, 'package-lock.json'), 'utf8') === readFileSync(join(base, 'package-lock.json'), 'utf8')) {
+    if (
+      readFileSync(join(ROOT, 'package-lock.json'), 'utf8') === readFileSync(join(base, 'package-lock.json'), 'utf8')
+    ) {
       symlinkSync(join(ROOT, 'node_modules'), join(base, 'node_modules'), 'dir');
     } else {
       log(`  ${ref}'s package-lock.json differs: npm ci there`);
       const r = spawnSync('npm', ['ci', '--no-fund', '--no-audit'], { cwd: base, stdio: 'ignore' });
       if (r.status !== 0) throw new Error(`npm ci in the baseline worktree failed (${r.status})`);
     }
-    const reportDir = existsSync('/dev/shm') ? mkdtempSync(join('/dev/shm', 'conformance-bench-')) : join(tmp, 'start-run');
+    const reportDir = existsSync('/dev/shm')
+      ? mkdtempSync(join('/dev/shm', 'conformance-bench-'))
+      : join(tmp, 'start-run');
     const commands: Array<[string, string, string]> = [];
-    if (what.has('run')) commands.push(['embedded run', `node bin/conformance.js run --quiet --report-dir ${reportDir}`, `conformance run --report-dir ${reportDir.startsWith('/dev/shm') ? 'on tmpfs' : 'on disk'}`]);
+    if (what.has('run'))
+      commands.push([
+        'embedded run',
+        `node bin/conformance.js run --quiet --report-dir ${reportDir}`,
+        `conformance run --report-dir ${reportDir.startsWith('/dev/shm') ? 'on tmpfs' : 'on disk'}`,
+      ]);
     if (what.has('test')) commands.push(['npm test', 'npm test', 'npm test']);
     for (const [name, cmd, label] of commands) {
       const logFile = join(tmp, `${name.replace(/\W+/g, '-')}.log`);
@@ -298,16 +498,53 @@ if (sections.has('10')) {
       const wall = (xs: typeof mine) => scale(stat(xs.map((x) => x.wallMs)), 1 / 1000);
       const cpu = (xs: typeof mine) => scale(stat(xs.map((x) => x.cpuMs)), 1 / 1000);
       const exits = (xs: typeof mine) => [...new Set(xs.map((x) => x.code))].join(',');
-      add({ section: '10 start to exit', what: `${label}: this tree (${head}), exit ${exits(mine)}`, unit: 's', value: wall(mine) });
-      add({ section: '10 start to exit', what: `  ${ref} (${baseSha}), same call, exit ${exits(theirs)}`, unit: 's', value: wall(theirs) });
+      add({
+        section: '10 start to exit',
+        what: `${label}: this tree (${head}), exit ${exits(mine)}`,
+        unit: 's',
+        value: wall(mine),
+      });
+      add({
+        section: '10 start to exit',
+        what: `  ${ref} (${baseSha}), same call, exit ${exits(theirs)}`,
+        unit: 's',
+        value: wall(theirs),
+      });
       add({ section: '10 start to exit', what: '  CPU time, all processes: this tree', unit: 's', value: cpu(mine) });
-      add({ section: '10 start to exit', what: `  CPU time, all processes: ${baseSha}`, unit: 's', value: cpu(theirs) });
-      add({ section: '10 start to exit', what: '  wall, this tree ÷ baseline, pair by pair', unit: '×', value: stat(mine.map((m, i) => m.wallMs / theirs[i]!.wallMs)) });
+      add({
+        section: '10 start to exit',
+        what: `  CPU time, all processes: ${baseSha}`,
+        unit: 's',
+        value: cpu(theirs),
+      });
+      add({
+        section: '10 start to exit',
+        what: '  wall, this tree ÷ baseline, pair by pair',
+        unit: '×',
+        value: stat(mine.map((m, i) => m.wallMs / theirs[i]!.wallMs)),
+      });
       if (mineMade && theirsMade) {
         // The two sides need not make the same run: the wall time per exchange says what each exchange cost.
-        add({ section: '10 start to exit', what: `  made: this tree ${mineMade.exchanges} exchanges, ${mineMade.checks} checks; ${baseSha} ${theirsMade.exchanges} exchanges, ${theirsMade.checks} checks`, unit: '', value: '' });
-        add({ section: '10 start to exit', what: '  wall per exchange, start to exit: this tree', unit: 'ms', value: scale(stat(mine.map((m) => m.wallMs)), 1 / mineMade.exchanges) });
-        add({ section: '10 start to exit', what: `  wall per exchange, start to exit: ${baseSha}`, unit: 'ms', value: scale(stat(theirs.map((m) => m.wallMs)), 1 / theirsMade.exchanges) });
+        add({
+          section: '10 start to exit',
+          what:
+            `  made: this tree ${mineMade.exchanges} exchanges, ${mineMade.checks} `
+            + `checks; ${baseSha} ${theirsMade.exchanges} exchanges, ${theirsMade.checks} checks`,
+          unit: '',
+          value: '',
+        });
+        add({
+          section: '10 start to exit',
+          what: '  wall per exchange, start to exit: this tree',
+          unit: 'ms',
+          value: scale(stat(mine.map((m) => m.wallMs)), 1 / mineMade.exchanges),
+        });
+        add({
+          section: '10 start to exit',
+          what: `  wall per exchange, start to exit: ${baseSha}`,
+          unit: 'ms',
+          value: scale(stat(theirs.map((m) => m.wallMs)), 1 / theirsMade.exchanges),
+        });
       }
     }
     if (reportDir.startsWith('/dev/shm')) rmSync(reportDir, { recursive: true, force: true });
@@ -336,34 +573,85 @@ if (sections.has('9')) {
   const med = (b: number, k: 'wallMs' | 'cpuMs' | 'engineMs') => stat(runs.get(b)!.map((r) => r[k])).median;
   for (const b of budgets) {
     const wall = scale(stat(runs.get(b)!.map((r) => r.wallMs)), 1 / 1000);
-    add({ section: '9 generation', what: `conformance run --examples ${b}${b === DEFAULT_EXAMPLES ? ' (default)' : ''}: ${exchanges.get(b)} exchanges, start → exit`, unit: 's', value: wall,
-      ...(b === DEFAULT_EXAMPLES ? { goal: '≤ 2.5 s', met: wall.median <= 2.5 } : {}) });
+    add({
+      section: '9 generation',
+      what:
+        `conformance run `
+        + `--examples ${b}${b === DEFAULT_EXAMPLES ? ' (default)' : ''}: ${exchanges.get(b)} exchanges, `
+        + `start → exit`,
+      unit: 's',
+      value: wall,
+      ...(b === DEFAULT_EXAMPLES ? { goal: '≤ 2.5 s', met: wall.median <= 2.5 } : {}),
+    });
   }
   const perExample = (k: 'wallMs' | 'cpuMs' | 'engineMs') => (med(16, k) - med(0, k)) / (16 * OPERATIONS.length);
-  add({ section: '9 generation', what: `  per example (one parameter set of one operation on ${4} bindings, checked and compared): wall / CPU / engine`, unit: 'ms',
-    value: `${perExample('wallMs').toFixed(1)} / ${perExample('cpuMs').toFixed(1)} / ${perExample('engineMs').toFixed(1)}` });
-  add({ section: '9 generation', what: `  the default budget adds (wall, ${DEFAULT_EXAMPLES} × ${OPERATIONS.length} examples)`, unit: 's', value: ((med(DEFAULT_EXAMPLES, 'wallMs') - med(0, 'wallMs')) / 1000).toFixed(2) });
+  add({
+    section: '9 generation',
+    what:
+      `  per example (one parameter set of one operation on ${4} bindings, checked and compared): wall / `
+      + `CPU / engine`,
+    unit: 'ms',
+    value:
+      `${perExample('wallMs').toFixed(1)} / ${perExample('cpuMs').toFixed(1)} `
+      + `/ ${perExample('engineMs').toFixed(1)}`,
+  });
+  add({
+    section: '9 generation',
+    what: `  the default budget adds (wall, ${DEFAULT_EXAMPLES} × ${OPERATIONS.length} examples)`,
+    unit: 's',
+    value: ((med(DEFAULT_EXAMPLES, 'wallMs') - med(0, 'wallMs')) / 1000).toFixed(2),
+  });
   const draws: number[] = [];
   for (let i = 0; i < 7; i++) {
     const t = performance.now();
     OPERATIONS.forEach((op, k) => void generatedCases(op, { seed: i, examples: 64, languages: FIXED_LANGUAGES }, k));
     draws.push(((performance.now() - t) * 1000) / (64 * OPERATIONS.length));
   }
-  add({ section: '9 generation', what: '  drawing the values alone (fast-check), per example', unit: 'µs', value: stat(draws) });
+  add({
+    section: '9 generation',
+    what: '  drawing the values alone (fast-check), per example',
+    unit: 'µs',
+    value: stat(draws),
+  });
   raw.generation = Object.fromEntries(budgets.map((b) => [b, { runs: runs.get(b), exchanges: exchanges.get(b) }]));
 }
 
 // ---- 4 and 6: large documents, and the XSD engines ----------------------------------------------
 
 interface LargeCheck {
-  bytes: number; ms: Stat; cpuMs: Stat; mbPerS: number; stages: Record<string, number>; peakRssDelta: number; retainedHeapDelta: number; failed: string[]; checks: number;
+  bytes: number;
+  ms: Stat;
+  cpuMs: Stat;
+  mbPerS: number;
+  stages: Record<string, number>;
+  peakRssDelta: number;
+  retainedHeapDelta: number;
+  failed: string[];
+  checks: number;
   parserOnly: { ms: Stat; mbPerS: number; heapDelta: number };
 }
-interface LargeUnit { bytes: number; bindings: number; ms: number; cpuMs: number; peakRssDelta: number; agreed: boolean }
-interface LargeEngine { engine: string; bytes: number; ms: Stat; mbPerS: number; valid: boolean; peakRssDelta: number }
+interface LargeUnit {
+  bytes: number;
+  bindings: number;
+  ms: number;
+  cpuMs: number;
+  peakRssDelta: number;
+  agreed: boolean;
+}
+interface LargeEngine {
+  engine: string;
+  bytes: number;
+  ms: Stat;
+  mbPerS: number;
+  valid: boolean;
+  peakRssDelta: number;
+}
 interface SmallEngines {
-  documents: number; averageBytes: number; setupMs: { libxmljs2: number; wasm: number };
-  usPerDoc: Record<string, Stat>; agreement: { variant: string; documents: number; agree: number; libxmljs2Rejects: number; wasmRejects: number }[];
+  documents: number;
+  averageBytes: number;
+  setupMs: { libxmljs2: number; wasm: number };
+  usPerDoc: Record<string, Stat>;
+  agreement: { variant: string; documents: number; agree: number; libxmljs2Rejects: number; wasmRejects: number }[];
   externalEntityLoaded: { libxmljs2: boolean; wasm: boolean };
 }
 
@@ -383,42 +671,134 @@ if (sections.has('4')) {
   for (const r of results) {
     const mb = r.bytes / MB;
     const peakX = r.peakRssDelta / r.bytes;
-    add({ section: '4 scaling', what: `${mb.toFixed(1)} MB SearchTransfers, every check + canonical form (${r.failed.length} findings)`, unit: 's', value: scale(r.ms, 1 / 1000) });
-    add({ section: '4 scaling', what: '  throughput', unit: 'MB/s', value: r.mbPerS, goal: '≥ 50 MB/s', met: r.mbPerS >= 50 });
-    add({ section: '4 scaling', what: `  peak RSS Δ ${(r.peakRssDelta / MB).toFixed(0)} MB (heap kept ${(r.retainedHeapDelta / MB).toFixed(0)} MB) ÷ size`, unit: '×', value: peakX, goal: '< 5×', met: peakX < 5 });
-    add({ section: '4 scaling', what: '  ms: ' + Object.entries(r.stages).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', '), unit: 'ms CPU', value: r.cpuMs.median });
-    add({ section: '4 scaling', what: `  bound: fast-xml-parser alone (the tree stage's parser), heap Δ ${(r.parserOnly.heapDelta / r.bytes).toFixed(0)}× size`, unit: 'MB/s', value: r.parserOnly.mbPerS });
-    add({ section: '4 scaling', what: '  bound: libxml2 parse + XSD alone (libxml2 stage)', unit: 'MB/s', value: mb / ((r.stages.libxml2 ?? Infinity) / 1000) });
+    add({
+      section: '4 scaling',
+      what: `${mb.toFixed(1)} MB SearchTransfers, every check + canonical form (${r.failed.length} findings)`,
+      unit: 's',
+      value: scale(r.ms, 1 / 1000),
+    });
+    add({
+      section: '4 scaling',
+      what: '  throughput',
+      unit: 'MB/s',
+      value: r.mbPerS,
+      goal: '≥ 50 MB/s',
+      met: r.mbPerS >= 50,
+    });
+    add({
+      section: '4 scaling',
+      what:
+        `  peak RSS Δ ${(r.peakRssDelta / MB).toFixed(0)} MB (heap `
+        + `kept ${(r.retainedHeapDelta / MB).toFixed(0)} MB) ÷ size`,
+      unit: '×',
+      value: peakX,
+      goal: '< 5×',
+      met: peakX < 5,
+    });
+    add({
+      section: '4 scaling',
+      what:
+        '  ms: '
+        + Object.entries(r.stages)
+          .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+          .join(', '),
+      unit: 'ms CPU',
+      value: r.cpuMs.median,
+    });
+    add({
+      section: '4 scaling',
+      what:
+        `  bound: fast-xml-parser alone (the tree stage's parser), heap `
+        + `Δ ${(r.parserOnly.heapDelta / r.bytes).toFixed(0)}× size`,
+      unit: 'MB/s',
+      value: r.parserOnly.mbPerS,
+    });
+    add({
+      section: '4 scaling',
+      what: '  bound: libxml2 parse + XSD alone (libxml2 stage)',
+      unit: 'MB/s',
+      value: mb / ((r.stages.libxml2 ?? Infinity) / 1000),
+    });
   }
   const ten = files.find((f) => f.mb === 10) ?? files[0];
   if (ten) {
     log(`4 scaling: one unit, the ${ten.mb} MB response on four bindings (own process)`);
     const u = await runChild<LargeUnit>('./large.ts', ['unit', ten.file], ['--expose-gc'], 600_000);
     raw.scalingUnit = u;
-    add({ section: '4 scaling', what: `one unit: ${(u.bytes / MB).toFixed(0)} MB on ${u.bindings} bindings, checks + comparison (${u.agreed ? 'agree' : 'DIFFER'})`, unit: 's', value: u.ms / 1000 });
-    add({ section: '4 scaling', what: `  peak RSS Δ ${(u.peakRssDelta / MB).toFixed(0)} MB ÷ the ${u.bindings} documents' size`, unit: '×', value: u.peakRssDelta / (u.bytes * u.bindings) });
+    add({
+      section: '4 scaling',
+      what:
+        `one unit: ${(u.bytes / MB).toFixed(0)} MB on ${u.bindings} bindings, checks + comparison `
+        + `(${u.agreed ? 'agree' : 'DIFFER'})`,
+      unit: 's',
+      value: u.ms / 1000,
+    });
+    add({
+      section: '4 scaling',
+      what: `  peak RSS Δ ${(u.peakRssDelta / MB).toFixed(0)} MB ÷ the ${u.bindings} documents' size`,
+      unit: '×',
+      value: u.peakRssDelta / (u.bytes * u.bindings),
+    });
   }
   if (results.length >= 2) {
     const a = results[0]!;
     const b = results[results.length - 1]!;
-    const growth = (b.ms.median / a.ms.median) / (b.bytes / a.bytes);
-    add({ section: '4 scaling', what: `time growth ${(a.bytes / MB).toFixed(0)} → ${(b.bytes / MB).toFixed(0)} MB ÷ size growth (1.00 = linear)`, unit: '×', value: growth, goal: 'linear (≤ 1.2)', met: growth <= 1.2 });
+    const growth = b.ms.median / a.ms.median / (b.bytes / a.bytes);
+    add({
+      section: '4 scaling',
+      what: `time growth ${(a.bytes / MB).toFixed(0)} → ${(b.bytes / MB).toFixed(0)} MB ÷ size growth (1.00 = linear)`,
+      unit: '×',
+      value: growth,
+      goal: 'linear (≤ 1.2)',
+      met: growth <= 1.2,
+    });
   }
 }
 
 if (sections.has('6')) {
-  log('6 engine: libxmljs2 vs libxml2-wasm on the mock\'s documents');
+  log("6 engine: libxmljs2 vs libxml2-wasm on the mock's documents");
   const small = await runChild<SmallEngines>('./engines.ts', ['small']);
   raw.engineSmall = small;
-  add({ section: '6 engine', what: `libxmljs2 0.35 (shipped: schema subset per document), ${small.documents} mock responses of ~${small.averageBytes} B`, unit: 'µs/doc', value: small.usPerDoc.libxmljs2Validator! });
-  add({ section: '6 engine', what: '  the same, whole schemas compiled on every validate()', unit: 'µs/doc', value: small.usPerDoc.libxmljs2WholeSchemas! });
-  add({ section: '6 engine', what: '  of which parse only', unit: 'µs/doc', value: small.usPerDoc.libxmljs2ParseOnly! });
-  add({ section: '6 engine', what: 'libxml2-wasm 0.7 (schema compiled once), same', unit: 'µs/doc', value: small.usPerDoc.wasmValidator! });
+  add({
+    section: '6 engine',
+    what:
+      `libxmljs2 0.35 (shipped: schema subset per document), ${small.documents} mock responses of `
+      + `~${small.averageBytes} B`,
+    unit: 'µs/doc',
+    value: small.usPerDoc.libxmljs2Validator!,
+  });
+  add({
+    section: '6 engine',
+    what: '  the same, whole schemas compiled on every validate()',
+    unit: 'µs/doc',
+    value: small.usPerDoc.libxmljs2WholeSchemas!,
+  });
+  add({
+    section: '6 engine',
+    what: '  of which parse only',
+    unit: 'µs/doc',
+    value: small.usPerDoc.libxmljs2ParseOnly!,
+  });
+  add({
+    section: '6 engine',
+    what: 'libxml2-wasm 0.7 (schema compiled once), same',
+    unit: 'µs/doc',
+    value: small.usPerDoc.wasmValidator!,
+  });
   add({ section: '6 engine', what: '  of which parse only', unit: 'µs/doc', value: small.usPerDoc.wasmParseOnly! });
   const agree = small.agreement.every((a) => a.agree === a.documents);
-  add({ section: '6 engine', what: `verdicts agree: as served, bad int, unknown element, " 42 ", broken, iso-8859-1`, unit: '',
-    value: `${agree ? 'yes' : 'NO'} ${small.agreement.reduce((n, a) => n + a.agree, 0)}/${small.agreement.reduce((n, a) => n + a.documents, 0)}` });
-  add({ section: '6 engine', what: 'external entity loaded, libxmljs2 / wasm (DOCTYPE is refused first anyway)', unit: '', value: `${small.externalEntityLoaded.libxmljs2 ? 'YES' : 'no'} / ${small.externalEntityLoaded.wasm ? 'YES' : 'no'}` });
+  add({
+    section: '6 engine',
+    what: `verdicts agree: as served, bad int, unknown element, " 42 ", broken, iso-8859-1`,
+    unit: '',
+    value: `${agree ? 'yes' : 'NO'} ${small.agreement.reduce((n, a) => n + a.agree, 0)}/${small.agreement.reduce((n, a) => n + a.documents, 0)}`,
+  });
+  add({
+    section: '6 engine',
+    what: 'external entity loaded, libxmljs2 / wasm (DOCTYPE is refused first anyway)',
+    unit: '',
+    value: `${small.externalEntityLoaded.libxmljs2 ? 'YES' : 'no'} / ${small.externalEntityLoaded.wasm ? 'YES' : 'no'}`,
+  });
   const large: LargeEngine[] = [];
   for (const f of files) {
     for (const e of ['libxmljs2', 'wasm']) {
@@ -428,22 +808,40 @@ if (sections.has('6')) {
   }
   raw.engineLarge = large;
   for (const r of large) {
-    add({ section: '6 engine', what: `${r.engine === 'wasm' ? 'libxml2-wasm' : 'libxmljs2'}, ${(r.bytes / MB).toFixed(0)} MB${r.valid ? '' : ' (NOT valid)'}, peak RSS Δ ${(r.peakRssDelta / r.bytes).toFixed(1)}× size`, unit: 'MB/s', value: r.mbPerS });
+    add({
+      section: '6 engine',
+      what:
+        `${r.engine === 'wasm' ? 'libxml2-wasm' : 'libxmljs2'}, ${(r.bytes / MB).toFixed(0)} `
+        + `MB${r.valid ? '' : ' (NOT valid)'}, peak RSS Δ ${(r.peakRssDelta / r.bytes).toFixed(1)}× size`,
+      unit: 'MB/s',
+      value: r.mbPerS,
+    });
   }
 }
 
 // ---- 11: large answers through both readers (issue 35) ------------------------------------------
 
 interface Pipeline {
-  reader: string; bytes: number; ms: Stat; mbPerS: number; cpuMs: Stat; stages: Record<string, number>;
-  peakRssDelta: number; childPeakRss: number; heapWithTreeDelta: number; failed: string[]; digest: string;
+  reader: string;
+  bytes: number;
+  ms: Stat;
+  mbPerS: number;
+  cpuMs: Stat;
+  stages: Record<string, number>;
+  peakRssDelta: number;
+  childPeakRss: number;
+  heapWithTreeDelta: number;
+  failed: string[];
+  digest: string;
 }
 
 if (sections.has('11')) {
   const perSize: Record<string, Pipeline[]> = {};
   // Compiled as the command runs (esbuild), not through tsx: see compileChild.
   const compiled = await compileChild('./large.ts');
-  const load0 = loadavg().map((l) => l.toFixed(1)).join(' ');
+  const load0 = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
   log(`11 large readers: load average ${load0} at the start`);
   for (const f of files.filter((x) => x.mb >= 10)) {
     const pair: Pipeline[] = [];
@@ -453,24 +851,91 @@ if (sections.has('11')) {
     }
     perSize[f.mb] = pair;
     const [before, after] = pair as [Pipeline, Pipeline];
-    const mbps = (r: Pipeline): Stat => ({ median: r.bytes / MB / (r.ms.median / 1000), min: r.bytes / MB / (r.ms.max / 1000), max: r.bytes / MB / (r.ms.min / 1000), runs: r.ms.runs });
-    for (const [label, r, judged] of [['before: fast-xml-parser, tree after libxml2', before, false], ['after: one-pass reader, tree beside libxml2', after, true]] as const) {
+    const mbps = (r: Pipeline): Stat => ({
+      median: r.bytes / MB / (r.ms.median / 1000),
+      min: r.bytes / MB / (r.ms.max / 1000),
+      max: r.bytes / MB / (r.ms.min / 1000),
+      runs: r.ms.runs,
+    });
+    for (const [label, r, judged] of [
+      ['before: fast-xml-parser, tree after libxml2', before, false],
+      ['after: one-pass reader, tree beside libxml2', after, true],
+    ] as const) {
       const peak = r.peakRssDelta / r.bytes;
-      add({ section: '11 readers', what: `${(r.bytes / MB).toFixed(0)} MB, ${label} (${r.failed.length} findings)`, unit: 'MB/s', value: mbps(r), ...(judged ? { goal: '≥ 25 MB/s', met: mbps(r).median >= 25 } : {}) });
-      add({ section: '11 readers', what: `  peak RSS Δ of this process ${(r.peakRssDelta / MB).toFixed(0)} MB (heap with the tree ${(r.heapWithTreeDelta / MB).toFixed(0)} MB) ÷ size`, unit: '×', value: peak, ...(judged ? { goal: '≤ 8×', met: peak <= 8 } : {}) });
-      add({ section: '11 readers', what: `  peak RSS of the validator process (libxml2) ${(r.childPeakRss / MB).toFixed(0)} MB ÷ size`, unit: '×', value: r.childPeakRss / r.bytes });
-      add({ section: '11 readers', what: '  ms: ' + Object.entries(r.stages).map(([k, v]) => `${k} ${v.toFixed(0)}`).join(', '), unit: 'ms CPU', value: r.cpuMs });
+      add({
+        section: '11 readers',
+        what: `${(r.bytes / MB).toFixed(0)} MB, ${label} (${r.failed.length} findings)`,
+        unit: 'MB/s',
+        value: mbps(r),
+        ...(judged ? { goal: '≥ 25 MB/s', met: mbps(r).median >= 25 } : {}),
+      });
+      add({
+        section: '11 readers',
+        what:
+          `  peak RSS Δ of this process ${(r.peakRssDelta / MB).toFixed(0)} MB (heap with the `
+          + `tree ${(r.heapWithTreeDelta / MB).toFixed(0)} MB) ÷ size`,
+        unit: '×',
+        value: peak,
+        ...(judged ? { goal: '≤ 8×', met: peak <= 8 } : {}),
+      });
+      add({
+        section: '11 readers',
+        what: `  peak RSS of the validator process (libxml2) ${(r.childPeakRss / MB).toFixed(0)} MB ÷ size`,
+        unit: '×',
+        value: r.childPeakRss / r.bytes,
+      });
+      add({
+        section: '11 readers',
+        what:
+          '  ms: '
+          + Object.entries(r.stages)
+            .map(([k, v]) => `${k} ${v.toFixed(0)}`)
+            .join(', '),
+        unit: 'ms CPU',
+        value: r.cpuMs,
+      });
       // CPU time of this process moves less with other processes' load than wall time does.
-      add({ section: '11 readers', what: '  MB per second of CPU of this process', unit: 'MB/s', value: { median: r.bytes / MB / (r.cpuMs.median / 1000), min: r.bytes / MB / (r.cpuMs.max / 1000), max: r.bytes / MB / (r.cpuMs.min / 1000), runs: r.cpuMs.runs } });
+      add({
+        section: '11 readers',
+        what: '  MB per second of CPU of this process',
+        unit: 'MB/s',
+        value: {
+          median: r.bytes / MB / (r.cpuMs.median / 1000),
+          min: r.bytes / MB / (r.cpuMs.max / 1000),
+          max: r.bytes / MB / (r.cpuMs.min / 1000),
+          runs: r.cpuMs.runs,
+        },
+      });
     }
     const same = JSON.stringify(before.failed) === JSON.stringify(after.failed) && before.digest === after.digest;
-    add({ section: '11 readers', what: '  same findings and canonical digest through both readers', unit: '', value: same ? 'yes' : 'NO', goal: 'yes', met: same });
-    add({ section: '11 readers', what: '  speed-up, after ÷ before (medians)', unit: '×', value: before.ms.median / after.ms.median });
+    add({
+      section: '11 readers',
+      what: '  same findings and canonical digest through both readers',
+      unit: '',
+      value: same ? 'yes' : 'NO',
+      goal: 'yes',
+      met: same,
+    });
+    add({
+      section: '11 readers',
+      what: '  speed-up, after ÷ before (medians)',
+      unit: '×',
+      value: before.ms.median / after.ms.median,
+    });
   }
   compiled.remove();
-  const load1 = loadavg().map((l) => l.toFixed(1)).join(' ');
+  const load1 = loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ');
   log(`11 large readers: load average ${load1} at the end`);
-  add({ section: '11 readers', what: `load average (1, 5, 15 min) at the start ${load0}, at the end ${load1}; children compiled with esbuild as the command runs`, unit: '', value: '' });
+  add({
+    section: '11 readers',
+    what:
+      `load average (1, 5, 15 min) at the start ${load0}, at the end ${load1}; children compiled with `
+      + `esbuild as the command runs`,
+    unit: '',
+    value: '',
+  });
   raw.largeReaders = perSize;
   const ten = files.find((f) => f.mb === 10);
   if (ten) {
@@ -478,27 +943,76 @@ if (sections.has('11')) {
     const m = await runChild<Record<string, number>>('./large.ts', ['memory', ten.file], ['--expose-gc'], 300_000);
     raw.largeMemory = m;
     const x = (v: number) => `${(v / MB).toFixed(0)} MB, ${(v / m.bytes!).toFixed(1)}×`;
-    add({ section: '11 readers', what: `where memory goes, ${(m.bytes! / MB).toFixed(0)} MB answer (${m.chars! < m.bytes! ? 'some characters beyond Latin-1: ' : ''}heap kept by each part alone):`, unit: '', value: '' });
-    add({ section: '11 readers', what: `  decoded text ${x(m.decodedText!)}; message to the validator process ${x(m.ipcMessage!)} (while sent)`, unit: '', value: '' });
-    add({ section: '11 readers', what: `  fast-xml-parser's output ${x(m.fastXmlParserOutput!)}; tree from it ${x(m.treeViaFastXmlParser!)}; tree of the one-pass reader ${x(m.treeViaScan!)}`, unit: '', value: '' });
+    add({
+      section: '11 readers',
+      what:
+        `where memory goes, ${(m.bytes! / MB).toFixed(0)} MB answer `
+        + `(${m.chars! < m.bytes! ? 'some characters beyond Latin-1: ' : ''}heap kept by each part alone):`,
+      unit: '',
+      value: '',
+    });
+    add({
+      section: '11 readers',
+      what: `  decoded text ${x(m.decodedText!)}; message to the validator process ${x(m.ipcMessage!)} (while sent)`,
+      unit: '',
+      value: '',
+    });
+    add({
+      section: '11 readers',
+      what:
+        `  fast-xml-parser's output ${x(m.fastXmlParserOutput!)}; tree from `
+        + `it ${x(m.treeViaFastXmlParser!)}; tree of the one-pass reader ${x(m.treeViaScan!)}`,
+      unit: '',
+      value: '',
+    });
   }
 }
 
 // ---- 8: bounds whatever the target sends (issue 13) ---------------------------------------------
 
-interface Bounded { what: string; exit: number | null; ms: number; deadlineMs: number; peakTreeRss: number; peakProcessRss?: number; reportBytes: number; leaks: number }
+interface Bounded {
+  what: string;
+  exit: number | null;
+  ms: number;
+  deadlineMs: number;
+  peakTreeRss: number;
+  peakProcessRss?: number;
+  reportBytes: number;
+  leaks: number;
+}
 
 if (sections.has('8')) {
   const GiB = 1024 * MB;
   const judge = (m: Bounded) => {
-    add({ section: '8 bounds', what: `${m.what}: exit ${m.exit}, wall time (--deadline ${m.deadlineMs / 1000} s)`, unit: 's', value: m.ms / 1000,
+    add({
+      section: '8 bounds',
+      what: `${m.what}: exit ${m.exit}, wall time (--deadline ${m.deadlineMs / 1000} s)`,
+      unit: 's',
+      value: m.ms / 1000,
       // 1: judged and failed; 5: judged, and no valid call reached the data path (a target that only echoes, say).
-      goal: `≤ ${(m.deadlineMs + 15_000) / 1000} s`, met: m.ms <= m.deadlineMs + 15_000 && (m.exit === 1 || m.exit === 5) });
-    add({ section: '8 bounds', what: `  peak memory of the run (CLI + validator process), reports ${(m.reportBytes / 1e6).toFixed(2)} MB, password found ${m.leaks}×`, unit: 'MiB',
-      value: m.peakTreeRss / MB, goal: '≤ 1,024 MiB, ≤ 50 MB, 0', met: m.peakTreeRss <= GiB && m.reportBytes <= 50e6 && m.leaks === 0 });
+      goal: `≤ ${(m.deadlineMs + 15_000) / 1000} s`,
+      met: m.ms <= m.deadlineMs + 15_000 && (m.exit === 1 || m.exit === 5),
+    });
+    add({
+      section: '8 bounds',
+      what:
+        `  peak memory of the run (CLI + validator process), reports ${(m.reportBytes / 1e6).toFixed(2)} `
+        + `MB, password found ${m.leaks}×`,
+      unit: 'MiB',
+      value: m.peakTreeRss / MB,
+      goal: '≤ 1,024 MiB, ≤ 50 MB, 0',
+      met: m.peakTreeRss <= GiB && m.reportBytes <= 50e6 && m.leaks === 0,
+    });
     // Issue 43: the largest single process as the kernel reports its peak (VmHWM; GNU time's figure).
     if (m.peakProcessRss !== undefined) {
-      add({ section: '8 bounds', what: '  peak memory of the largest process (VmHWM)', unit: 'MiB', value: m.peakProcessRss / MB, goal: '≤ 1 GB (953.7 MiB)', met: m.peakProcessRss <= 1e9 });
+      add({
+        section: '8 bounds',
+        what: '  peak memory of the largest process (VmHWM)',
+        unit: 'MiB',
+        value: m.peakProcessRss / MB,
+        goal: '≤ 1 GB (953.7 MiB)',
+        met: m.peakProcessRss <= 1e9,
+      });
     }
   };
   log('8 bounds: hostile answers through the command line (about 4½ minutes)');
@@ -508,38 +1022,97 @@ if (sections.has('8')) {
   log('8 bounds: one unit at the body cap: four 32 MiB answers of broken items');
   const c = await runChild<Bounded & { capBytes: number; documentBytes: number }>('./bounds.ts', ['cap'], [], 900_000);
   raw.boundsCap = c;
-  judge({ ...c, what: `one unit at the cap: 4 × ${(c.documentBytes / MB).toFixed(0)} MiB of broken list items (1.9 M elements each)` });
-  add({ section: '8 bounds', what: '  peak memory of the run ÷ --max-body-bytes', unit: '×', value: c.peakTreeRss / c.capBytes });
+  judge({
+    ...c,
+    what:
+      `one unit at the cap: 4 × ${(c.documentBytes / MB).toFixed(0)} MiB of broken list items (1.9 M `
+      + `elements each)`,
+  });
+  add({
+    section: '8 bounds',
+    what: '  peak memory of the run ÷ --max-body-bytes',
+    unit: '×',
+    value: c.peakTreeRss / c.capBytes,
+  });
   log('8 bounds: a conforming answer of 32 MiB, one exchange');
   const gen = await runChild<{ file: string; bytes: number }[]>('./large.ts', ['gen', join(tmp, 'cap'), '30']);
-  const k = await runChild<Bounded & { documentBytes: number }>('./bounds.ts', ['conforming', gen[0]!.file], [], 600_000);
+  const k = await runChild<Bounded & { documentBytes: number }>(
+    './bounds.ts',
+    ['conforming', gen[0]!.file],
+    [],
+    600_000,
+  );
   raw.boundsConforming = k;
   add({ section: '8 bounds', what: `${k.what}: exit ${k.exit}`, unit: 's', value: k.ms / 1000 });
-  add({ section: '8 bounds', what: '  peak memory of the run ÷ the document\'s size', unit: '×', value: k.peakTreeRss / k.documentBytes });
-  const r = await runChild<{ excerptUs: Stat; findingUs: Stat; jsonMb: number; jsonUs: Stat }>('./bounds.ts', ['redact']);
+  add({
+    section: '8 bounds',
+    what: "  peak memory of the run ÷ the document's size",
+    unit: '×',
+    value: k.peakTreeRss / k.documentBytes,
+  });
+  const r = await runChild<{ excerptUs: Stat; findingUs: Stat; jsonMb: number; jsonUs: Stat }>('./bounds.ts', [
+    'redact',
+  ]);
   raw.redaction = r;
   add({ section: '8 bounds', what: 'redaction of an 8 KB excerpt full of escapes', unit: 'µs', value: r.excerptUs });
-  add({ section: '8 bounds', what: 'redaction of a finding\'s message', unit: 'µs', value: r.findingUs });
-  add({ section: '8 bounds', what: `redaction (the guard's matcher) over a ${r.jsonMb.toFixed(1)} MB JSON report`, unit: 'ms', value: scale(r.jsonUs, 1 / 1000) });
+  add({ section: '8 bounds', what: "redaction of a finding's message", unit: 'µs', value: r.findingUs });
+  add({
+    section: '8 bounds',
+    what: `redaction (the guard's matcher) over a ${r.jsonMb.toFixed(1)} MB JSON report`,
+    unit: 'ms',
+    value: scale(r.jsonUs, 1 / 1000),
+  });
 }
 
 // ---- 12: the target kept busy (issue 43) ---------------------------------------------------------
 
 if (sections.has('12')) {
-  log('12 busy: the full run with pools and mutations, mock in its own process, 4 connections, rate bound lifted (5 runs, a fresh mock each)');
-  const b = await runChild<{ connections: number; runs: { engineMs: number; exchangeMs: number; exchanges: number; failed: number }[] }>('./busy.ts', ['5'], [], 600_000);
+  log(
+    '12 busy: the full run with pools and mutations, mock in its own process, 4 connections, rate bound '
+      + 'lifted (5 runs, a fresh mock each)',
+  );
+  const b = await runChild<{
+    connections: number;
+    runs: { engineMs: number; exchangeMs: number; exchanges: number; failed: number }[];
+  }>('./busy.ts', ['5'], [], 600_000);
   raw.busy = b;
   const ratio = stat(b.runs.map((r) => r.engineMs / (r.exchangeMs / b.connections)));
-  add({ section: '12 busy', what: `full run, pools and mutations: ${b.runs[0]!.exchanges} exchanges (${b.runs[0]!.failed} failed rows), engine time`, unit: 's', value: scale(stat(b.runs.map((r) => r.engineMs)), 1 / 1000) });
-  add({ section: '12 busy', what: `  sum of exchange durations ÷ ${b.connections} connections`, unit: 's', value: scale(stat(b.runs.map((r) => r.exchangeMs / b.connections)), 1 / 1000) });
-  add({ section: '12 busy', what: '  engine time ÷ (sum of exchange durations ÷ connections), run by run', unit: '×', value: ratio, goal: '≤ 1.3×', met: ratio.median <= 1.3 });
+  add({
+    section: '12 busy',
+    what:
+      `full run, pools and mutations: ${b.runs[0]!.exchanges} exchanges (${b.runs[0]!.failed} failed `
+      + `rows), engine time`,
+    unit: 's',
+    value: scale(stat(b.runs.map((r) => r.engineMs)), 1 / 1000),
+  });
+  add({
+    section: '12 busy',
+    what: `  sum of exchange durations ÷ ${b.connections} connections`,
+    unit: 's',
+    value: scale(stat(b.runs.map((r) => r.exchangeMs / b.connections)), 1 / 1000),
+  });
+  add({
+    section: '12 busy',
+    what: '  engine time ÷ (sum of exchange durations ÷ connections), run by run',
+    unit: '×',
+    value: ratio,
+    goal: '≤ 1.3×',
+    met: ratio.median <= 1.3,
+  });
 }
 
 // ---- 13: beside Specmatic (issue 43) -------------------------------------------------------------
 
 if (sections.has('13')) {
   const { specmaticSection } = await import('./bench/specmatic.js');
-  await specmaticSection({ jar: flags.specmatic ?? process.env.SPECMATIC_JAR, runs: Number(flags.runs ?? '5'), add, log, raw, withMock });
+  await specmaticSection({
+    jar: flags.specmatic ?? process.env.SPECMATIC_JAR,
+    runs: Number(flags.runs ?? '5'),
+    add,
+    log,
+    raw,
+    withMock,
+  });
 }
 
 // ---- output ------------------------------------------------------------------------------------
@@ -551,23 +1124,54 @@ function fmt(v: number): string {
 
 function cells(r: Row): string[] {
   const v = r.value;
-  if (typeof v === 'string') return [r.section, r.what, v, '', '', r.unit, r.goal ?? '', r.met === undefined ? '' : r.met ? 'met' : 'MISSED'];
-  if (typeof v === 'number') return [r.section, r.what, fmt(v), '', '', r.unit, r.goal ?? '', r.met === undefined ? '' : r.met ? 'met' : 'MISSED'];
-  return [r.section, r.what, fmt(v.median), fmt(v.min), fmt(v.max), r.unit, r.goal ?? '', r.met === undefined ? '' : r.met ? 'met' : 'MISSED'];
+  if (typeof v === 'string')
+    return [r.section, r.what, v, '', '', r.unit, r.goal ?? '', r.met === undefined ? '' : r.met ? 'met' : 'MISSED'];
+  if (typeof v === 'number')
+    return [
+      r.section,
+      r.what,
+      fmt(v),
+      '',
+      '',
+      r.unit,
+      r.goal ?? '',
+      r.met === undefined ? '' : r.met ? 'met' : 'MISSED',
+    ];
+  return [
+    r.section,
+    r.what,
+    fmt(v.median),
+    fmt(v.min),
+    fmt(v.max),
+    r.unit,
+    r.goal ?? '',
+    r.met === undefined ? '' : r.met ? 'met' : 'MISSED',
+  ];
 }
 
 const header = ['section', 'measure', 'median', 'min', 'max', 'unit', 'goal', ''];
 const table = [header, ...rows.map(cells)];
 const widths = header.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
 const right = new Set([2, 3, 4]);
-const line = (r: string[]) => `| ${r.map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
+const line = (r: string[]) =>
+  `| ${r.map((c, i) => (right.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
 const sep = `|${widths.map((w, i) => (right.has(i) ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
-const env = `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'cpu'}), Node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z, `
+const env =
+  `${cpus().length} cores (${cpus()[0]?.model.trim() ?? 'cpu'}), `
+  + `Node ${process.version}, ${new Date().toISOString().slice(0, 16)}Z, `
   + `load average ${loadBefore.toFixed(1)} before / ${loadavg()[0]!.toFixed(1)} after`;
-const text = [`Benchmark: ${env}; bench took ${((performance.now() - started) / 1000).toFixed(0)} s`, line(table[0]!), sep, ...table.slice(1).map(line)].join('\n');
+const text = [
+  `Benchmark: ${env}; bench took ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  line(table[0]!),
+  sep,
+  ...table.slice(1).map(line),
+].join('\n');
 process.stdout.write(`${text}\n`);
 
 mkdirSync(dirname(outFile), { recursive: true });
-writeFileSync(outFile, `${JSON.stringify({ environment: env, concurrency: CONCURRENCY, cores: CORES, rows, raw }, null, 2)}\n`);
+writeFileSync(
+  outFile,
+  `${JSON.stringify({ environment: env, concurrency: CONCURRENCY, cores: CORES, rows, raw }, null, 2)}\n`,
+);
 process.stderr.write(`bench: wrote ${outFile}\n`);
 rmSync(tmp, { recursive: true, force: true });

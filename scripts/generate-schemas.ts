@@ -22,5 +22,8 @@ for (const key of Object.keys(SCHEMA_FILES) as NsKey[]) {
 // docs/cli.md's table of every run setting, from the declarations (src/engine/run-settings-table.ts).
 const cliDoc = fileURLToPath(new URL('../docs/cli.md', import.meta.url));
 const text = readFileSync(cliDoc, 'utf8');
-writeFileSync(cliDoc, withSection(text, SETTINGS_TABLE_BEGIN, SETTINGS_TABLE_END, settingsMarkdown(RUN_SETTINGS, CONFIG_KEY_SETTINGS)));
+writeFileSync(
+  cliDoc,
+  withSection(text, SETTINGS_TABLE_BEGIN, SETTINGS_TABLE_END, settingsMarkdown(RUN_SETTINGS, CONFIG_KEY_SETTINGS)),
+);
 console.log(`wrote ${cliDoc} (its settings table)`);

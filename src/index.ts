@@ -41,23 +41,31 @@ export interface ConformanceSettings {
     /** Or the environment variable holding it (looked up in `options.env`; default CONFORMANCE_OTHER_PASSWORD). */
     readonly otherPasswordEnv?: string;
     /**
-     * HTTP proxy for every target URL (else https_proxy/HTTPS_PROXY, http_proxy/HTTP_PROXY of `options.env`); NO_PROXY's hosts bypass it.
-     * Credentials may be in it (a program holds them; a config file may hold the user only).
+     * HTTP proxy for every target URL (else https_proxy/HTTPS_PROXY, http_proxy/HTTP_PROXY of `options.env`);
+     * NO_PROXY's hosts bypass it. Credentials may be in it (a program holds them; a config file may hold the user
+     * only).
      */
     readonly proxy?: string;
-    /** The password of the user `proxy` names (`http://alice@proxy.example.com:3128`): a secret, redacted everywhere. */
+    /**
+     * The password of the user `proxy` names (`http://alice@proxy.example.com:3128`): a secret, redacted everywhere.
+     */
     readonly proxyPassword?: string;
     /** Or the environment variable holding it (looked up in `options.env`; default CONFORMANCE_PROXY_PASSWORD). */
     readonly proxyPasswordEnv?: string;
     readonly noProxy?: string;
     /** PEM file of CAs to trust besides the system's. */
     readonly caFile?: string;
-    /** PEM client certificate and its key, or a PKCS#12 file (passphrase from the variable clientPfxPassphraseEnv names, default CONFORMANCE_CLIENT_PFX_PASSPHRASE, in `options.env`). */
+    /**
+     * PEM client certificate and its key, or a PKCS#12 file (passphrase from the variable clientPfxPassphraseEnv names,
+     * default CONFORMANCE_CLIENT_PFX_PASSPHRASE, in `options.env`).
+     */
     readonly clientCert?: string;
     readonly clientKey?: string;
     readonly clientPfx?: string;
     readonly clientPfxPassphraseEnv?: string;
-    /** Headers added to every request: a value, or `{ env: 'VAR' }` for the value of VAR in `options.env` (a secret). */
+    /**
+     * Headers added to every request: a value, or `{ env: 'VAR' }` for the value of VAR in `options.env` (a secret).
+     */
     readonly headers?: Readonly<Record<string, string | { readonly env: string }>>;
   };
   readonly bindings?: readonly BindingId[];
@@ -80,11 +88,20 @@ export interface ConformanceSettings {
   readonly maxFailures?: number;
   /** At most this many login variants (--max-failed-logins), spread over the operations × bindings; all when absent. */
   readonly maxFailedLogins?: number;
-  /** A breaking difference of the target's WSDL from the contract's fails the run (the report's `drift` lists them either way). */
+  /**
+   * A breaking difference of the target's WSDL from the contract's fails the run (the report's `drift` lists them
+   * either way).
+   */
   readonly failOnDrift?: boolean;
-  /** Percent (0 to 100, or "20%") of transient exchanges above which the target is unhealthy (--max-transient; default 20). */
+  /**
+   * Percent (0 to 100, or "20%") of transient exchanges above which the target is unhealthy (--max-transient; default
+   * 20).
+   */
   readonly maxTransient?: number | string;
-  /** A run whose coverage figure (docs/coverage.md) is below this percent is INCOMPLETE (the report's `coverage` has it either way). */
+  /**
+   * A run whose coverage figure (docs/coverage.md) is below this percent is INCOMPLETE (the report's `coverage` has it
+   * either way).
+   */
   readonly minCoverage?: number;
   /**
    * The URL at which the target reaches the harness's listener for the external-entity probe
@@ -92,7 +109,10 @@ export interface ConformanceSettings {
    * 127.0.0.1 of the harness. Without it, a fetch by such a target is not observable (a note).
    */
   readonly callbackUrl?: string;
-  /** Where that listener listens, HOST:PORT (default: every interface at callbackUrl's port; 127.0.0.1 at a free port for a target on this machine). */
+  /**
+   * Where that listener listens, HOST:PORT (default: every interface at callbackUrl's port; 127.0.0.1 at a free port
+   * for a target on this machine).
+   */
   readonly callbackListen?: string;
   /** Stop sending to a service after this many time-outs or connection failures in a row (0: never; default 5). */
   readonly giveUpAfter?: number;
@@ -107,7 +127,9 @@ export interface ConformanceSettings {
   readonly negative?: boolean;
   readonly equivalence?: boolean;
   /** Request cases per operation: `{ GetMeals: [{ id, params }] }`. */
-  readonly cases?: Readonly<Record<string, readonly { readonly id: string; readonly params: Readonly<Record<string, unknown>> }[]>>;
+  readonly cases?: Readonly<
+    Record<string, readonly { readonly id: string; readonly params: Readonly<Record<string, unknown>> }[]>
+  >;
   readonly casesMode?: 'extend' | 'replace';
   /** A known-deviations file (schemas/expectations.schema.json). */
   readonly expectations?: string;
@@ -115,12 +137,14 @@ export interface ConformanceSettings {
    * The bookings state-changing calls may consume, each once (one per binding, case and sequence
    * step), or the path of a JSON file holding them. Default: generated ones for the embedded mock.
    */
-  readonly bookings?: string | {
-    readonly cancel?: readonly (string | number)[];
-    readonly amend?: readonly (string | number)[];
-    readonly specialRequest?: readonly (string | number)[];
-    readonly transfers?: readonly { readonly id: string; readonly email: string }[];
-  };
+  readonly bookings?:
+    | string
+    | {
+        readonly cancel?: readonly (string | number)[];
+        readonly amend?: readonly (string | number)[];
+        readonly specialRequest?: readonly (string | number)[];
+        readonly transfers?: readonly { readonly id: string; readonly email: string }[];
+      };
   /**
    * The latency gate: p95 answer-time limits in milliseconds, for every operation and per operation
    * (an operation × binding above its limit fails, latency_p95_exceeded; under 5 answers: too few samples).
@@ -146,15 +170,31 @@ export interface RunConformanceOptions {
  * INCOMPLETE, `report.exitCode` what `conformance run` exits with, `report.verdictReason` why).
  * Known deviations are applied when `expectations` is given; reports are written when `reportDir` is given.
  */
-export async function runConformance(settings: ConformanceSettings = {}, options: RunConformanceOptions = {}): Promise<RunReport> {
+export async function runConformance(
+  settings: ConformanceSettings = {},
+  options: RunConformanceOptions = {},
+): Promise<RunReport> {
   const s = resolveRunSettingsObject(settings, options.env ?? {}, 'runConformance settings');
   const log = options.log ?? (() => undefined);
-  const { report } = await executeRun({ ...s, quiet: options.log === undefined }, { err: log, progress: progressLine(log, false) }, settings.reportDir !== undefined);
+  const { report } = await executeRun(
+    { ...s, quiet: options.log === undefined },
+    { err: log, progress: progressLine(log, false) },
+    settings.reportDir !== undefined,
+  );
   return report;
 }
 
 export { validateDocument, type DocumentValidation, type ValidateDocumentOptions } from './engine/validate-document.js';
 export { HarnessError, UsageError, ConfigError, EnvironmentError } from './core/errors.js';
 export { TOOL_NAME, TOOL_VERSION } from './core/version.js';
-export { BINDINGS, OPERATIONS, DEFAULT_NAMESPACES, DEFAULT_PATHS, type BindingId, type Namespaces, type Operation, type ServicePaths } from './contract/catalogue.js';
+export {
+  BINDINGS,
+  OPERATIONS,
+  DEFAULT_NAMESPACES,
+  DEFAULT_PATHS,
+  type BindingId,
+  type Namespaces,
+  type Operation,
+  type ServicePaths,
+} from './contract/catalogue.js';
 export type { RunReport, ResultRow, Finding, Status, Diagnosis, UntestedCell, Verdict } from './core/types.js';

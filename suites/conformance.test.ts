@@ -37,7 +37,10 @@ const units = planUnits(plan);
  */
 function withExpectations(rows: ResultRow[]): ResultRow[] {
   if (!expectations || !settings.expectations) return rows;
-  const report = { results: rows, summary: { passed: 0, failed: 0, skipped: 0, known: 0, total: 0 } } as unknown as RunReport;
+  const report = {
+    results: rows,
+    summary: { passed: 0, failed: 0, skipped: 0, known: 0, total: 0 },
+  } as unknown as RunReport;
   return applyExpectations(report, expectations, { source: settings.expectations, judged: () => false }).report.results;
 }
 
@@ -65,7 +68,11 @@ declare module 'vitest' {
  * reason `run` reports; so is the comparison of a unit none of whose calls was sent, which has no
  * rows of its own. A test with no rows of a unit that was sent is a harness defect: it fails.
  */
-async function rowsOf(unit: Unit, pick: (r: ResultRow) => boolean, ctx: { skip: (note?: string) => void; task: { meta: object } }) {
+async function rowsOf(
+  unit: Unit,
+  pick: (r: ResultRow) => boolean,
+  ctx: { skip: (note?: string) => void; task: { meta: object } },
+) {
   const all = await pending.get(unit)!;
   const rows = all.filter(pick);
   const meta = ctx.task.meta as { conformance?: ResultRow[]; skipped?: string };
@@ -77,7 +84,8 @@ async function rowsOf(unit: Unit, pick: (r: ResultRow) => boolean, ctx: { skip: 
     meta.skipped = why;
     ctx.skip(why);
   }
-  if (rows.length === 0) throw new Error(`no result rows for ${unit.op.name} ${unit.caseId}: the run produced nothing to assert`);
+  if (rows.length === 0)
+    throw new Error(`no result rows for ${unit.op.name} ${unit.caseId}: the run produced nothing to assert`);
   return rows;
 }
 
@@ -91,7 +99,8 @@ function unitTests(unit: Unit): void {
     const rows = await rowsOf(unit, (r) => r.binding === b && rowKind(r) !== 'equivalence', ctx);
     expect(rows).toConform();
   });
-  // A sequence over state has no comparison of bindings: its rows are per binding; nor has a DOCTYPE probe or a login variant (plan.ts comparesBindings).
+  // A sequence over state has no comparison of bindings: its rows are per binding; nor has a DOCTYPE probe or a login
+  // variant (plan.ts comparesBindings).
   if (comparesBindings(plan, unit)) {
     test(EQUIVALENCE_CHECK, async (ctx) => {
       await allure.epic(unit.op.group);

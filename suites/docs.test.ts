@@ -26,8 +26,12 @@ import { VALIDATE_OPTIONS } from '../src/cli/validate.js';
 const README = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 const DOCS_DIR = new URL('../docs/', import.meta.url);
 /** The pages of docs/, by file name. */
-const DOCS: Record<string, string> = Object.fromEntries(readdirSync(DOCS_DIR).filter((f) => f.endsWith('.md')).sort()
-  .map((f) => [f, readFileSync(new URL(f, DOCS_DIR), 'utf8')]));
+const DOCS: Record<string, string> = Object.fromEntries(
+  readdirSync(DOCS_DIR)
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => [f, readFileSync(new URL(f, DOCS_DIR), 'utf8')]),
+);
 const doc = (name: string): string => {
   const text = DOCS[name];
   if (text === undefined) throw new Error(`docs/${name} is missing`);
@@ -45,25 +49,42 @@ const WORKFLOW = readFileSync(new URL('../examples/github-actions.yml', import.m
 const GITLAB = readFileSync(new URL('../examples/gitlab-ci.yml', import.meta.url), 'utf8');
 
 const OPTIONS: Record<string, [NonNullable<Parameters<typeof parseFlags>[1]>, boolean]> = {
-  run: [RUN_OPTIONS, false], diff: [DIFF_OPTIONS, true], compare: [COMPARE_OPTIONS, false], record: [RECORD_OPTIONS, false],
-  validate: [VALIDATE_OPTIONS, true], merge: [MERGE_OPTIONS, true], drift: [DRIFT_OPTIONS, false],
+  run: [RUN_OPTIONS, false],
+  diff: [DIFF_OPTIONS, true],
+  compare: [COMPARE_OPTIONS, false],
+  record: [RECORD_OPTIONS, false],
+  validate: [VALIDATE_OPTIONS, true],
+  merge: [MERGE_OPTIONS, true],
+  drift: [DRIFT_OPTIONS, false],
 };
 
-/** The `npx conformance` (or `npx accommodation-conformance`) command lines of a text: continuations joined, comments and env assignments dropped. */
+/**
+ * The `npx conformance` (or `npx accommodation-conformance`) command lines of a text: continuations joined, comments
+ * and env assignments dropped.
+ */
 function commandLines(text: string): string[][] {
   const joined = text.replace(/\\\n\s*/g, ' ');
   const out: string[][] = [];
   for (const line of joined.split('\n')) {
     const m = /npx (?:accommodation-)?conformance (?=[a-z])/.exec(line);
     if (!m) continue;
-    const cmd = line.slice(m.index + m[0].length).replace(/\s+#.*$/, '').replace(/`.*$/, '').replace(/\$\{\{[^}]*\}\}/g, '1/2');
+    const cmd = line
+      .slice(m.index + m[0].length)
+      .replace(/\s+#.*$/, '')
+      .replace(/`.*$/, '')
+      .replace(/\$\{\{[^}]*\}\}/g, '1/2');
     out.push(cmd.trim().split(/\s+/));
   }
   return out;
 }
 
 describe('documented command lines', () => {
-  const lines = [...commandLines(README), ...Object.values(DOCS).flatMap(commandLines), ...commandLines(WORKFLOW), ...commandLines(GITLAB)];
+  const lines = [
+    ...commandLines(README),
+    ...Object.values(DOCS).flatMap(commandLines),
+    ...commandLines(WORKFLOW),
+    ...commandLines(GITLAB),
+  ];
   test('there are examples of every command but mock and help', () => {
     const used = new Set(lines.map((l) => l[0]));
     for (const c of COMMANDS.filter((x) => x !== 'mock' && x !== 'help')) expect(used, c).toContain(c);
@@ -89,8 +110,10 @@ describe('README and docs/', () => {
     expect(first).toContain('npx conformance run');
   });
   test('every relative link of the README and docs/ names a file that exists', () => {
-    const pages: [URL, string][] = [[new URL('../README.md', import.meta.url), README],
-      ...Object.entries(DOCS).map(([f, text]): [URL, string] => [new URL(f, DOCS_DIR), text])];
+    const pages: [URL, string][] = [
+      [new URL('../README.md', import.meta.url), README],
+      ...Object.entries(DOCS).map(([f, text]): [URL, string] => [new URL(f, DOCS_DIR), text]),
+    ];
     for (const [at, text] of pages) {
       for (const m of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
         if (/^[a-z]+:/.test(m[1]!)) continue;
@@ -113,7 +136,14 @@ describe('README and docs/', () => {
     const [checks, others] = section.split('Other rows of the reports');
     const names = (t: string) => [...t!.matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
     expect(names(checks!)).toEqual([...CHECK_NAMES]);
-    expect(names(others!)).toEqual([EXCHANGE_CHECK, EQUIVALENCE_CHECK, EXPECTATIONS_CHECK, DRIFT_CHECK, NOT_RUN_CHECK, LATENCY_CHECK]);
+    expect(names(others!)).toEqual([
+      EXCHANGE_CHECK,
+      EQUIVALENCE_CHECK,
+      EXPECTATIONS_CHECK,
+      DRIFT_CHECK,
+      NOT_RUN_CHECK,
+      LATENCY_CHECK,
+    ]);
   });
   test('the table of the registry says where each check applies and its severity, as the checks declare them', () => {
     const table = between(doc('checks.md'), '## The registry of checks', '### Adding a check');
@@ -131,10 +161,19 @@ describe('README and docs/', () => {
   });
   test('documents every exit code', () => {
     const para = between(README, '**Exit codes**', '## Commands');
-    for (const code of [0, 1, 2, 3, EXIT_UNREACHABLE, EXIT_POOL_EXHAUSTED, 130, 143]) expect(para, String(code)).toContain(`\`${code}\``);
+    for (const code of [0, 1, 2, 3, EXIT_UNREACHABLE, EXIT_POOL_EXHAUSTED, 130, 143])
+      expect(para, String(code)).toContain(`\`${code}\``);
     // Each verdict beside its exit code (issue 31): the table a CI author reads is the verdict module's.
-    const verdicts: [number, string][] = [[0, 'PASS'], [EXIT_FAIL, 'FAIL'], [EXIT_UNREACHABLE, 'OUTAGE'], [EXIT_UNTESTED, 'UNTESTED'], [EXIT_INCOMPLETE, 'INCOMPLETE'], [EXIT_SIGTERM, 'INCOMPLETE']];
-    for (const [code, verdict] of verdicts) expect(para, verdict).toMatch(new RegExp(`^\\| [^|]*\`${code}\`[^|]*\\| \`${verdict}\` \\|`, 'm'));
+    const verdicts: [number, string][] = [
+      [0, 'PASS'],
+      [EXIT_FAIL, 'FAIL'],
+      [EXIT_UNREACHABLE, 'OUTAGE'],
+      [EXIT_UNTESTED, 'UNTESTED'],
+      [EXIT_INCOMPLETE, 'INCOMPLETE'],
+      [EXIT_SIGTERM, 'INCOMPLETE'],
+    ];
+    for (const [code, verdict] of verdicts)
+      expect(para, verdict).toMatch(new RegExp(`^\\| [^|]*\`${code}\`[^|]*\\| \`${verdict}\` \\|`, 'm'));
   });
   test('lists every defect code with its meaning, and no other', () => {
     const section = between(doc('checks.md'), '## Defect codes');
@@ -142,7 +181,8 @@ describe('README and docs/', () => {
     expect(Object.fromEntries(rows)).toEqual(DEFECT_CODES);
   });
   test('has a section per command', () => {
-    for (const c of ['diff', 'compare', 'record', 'validate', 'merge']) expect(doc('ci.md')).toMatch(new RegExp(`^## .*\`conformance ${c}\``, 'm'));
+    for (const c of ['diff', 'compare', 'record', 'validate', 'merge'])
+      expect(doc('ci.md')).toMatch(new RegExp(`^## .*\`conformance ${c}\``, 'm'));
   });
 });
 

@@ -40,21 +40,73 @@ interface Measured {
   readonly leaks: number;
 }
 
-async function measure(what: string, url: string, extra: readonly string[], deadlineMs: number, config: string, work: string, operations = 'GetMeals'): Promise<Measured> {
+async function measure(
+  what: string,
+  url: string,
+  extra: readonly string[],
+  deadlineMs: number,
+  config: string,
+  work: string,
+  operations = 'GetMeals',
+): Promise<Measured> {
   const dir = join(work, what.replace(/\W+/g, '-'));
   // (a --concurrency in `extra` comes last: the last value given wins)
-  const cli = await runCli(['run', '--search-url', url, '--book-url', url, '--transfers-url', url, '--operations', operations, '--config', config, '--deadline', String(deadlineMs),
-    '--timeout', '30000', '--max-rps', '1000', '--concurrency', '4', '--report-dir', dir, ...extra], { CONFORMANCE_USER: USER, CONFORMANCE_PASSWORD: PASSWORD }, deadlineMs + 120_000);
+  const cli = await runCli(
+    [
+      'run',
+      '--search-url',
+      url,
+      '--book-url',
+      url,
+      '--transfers-url',
+      url,
+      '--operations',
+      operations,
+      '--config',
+      config,
+      '--deadline',
+      String(deadlineMs),
+      '--timeout',
+      '30000',
+      '--max-rps',
+      '1000',
+      '--concurrency',
+      '4',
+      '--report-dir',
+      dir,
+      ...extra,
+    ],
+    { CONFORMANCE_USER: USER, CONFORMANCE_PASSWORD: PASSWORD },
+    deadlineMs + 120_000,
+  );
   const files = readTree(dir);
-  const leaks = findSecret(PASSWORD, [...files.map((f) => ({ name: f.path, bytes: f.bytes })), { name: 'stdout', bytes: cli.stdout }, { name: 'stderr', bytes: cli.stderr }]).length;
+  const leaks = findSecret(PASSWORD, [
+    ...files.map((f) => ({ name: f.path, bytes: f.bytes })),
+    { name: 'stdout', bytes: cli.stdout },
+    { name: 'stderr', bytes: cli.stderr },
+  ]).length;
   rmSync(dir, { recursive: true, force: true });
-  return { what, exit: cli.code, ms: cli.ms, deadlineMs, peakTreeRss: cli.peakTreeRss, reportBytes: files.reduce((n, f) => n + f.bytes.length, 0), leaks };
+  return {
+    what,
+    exit: cli.code,
+    ms: cli.ms,
+    deadlineMs,
+    peakTreeRss: cli.peakTreeRss,
+    reportBytes: files.reduce((n, f) => n + f.bytes.length, 0),
+    leaks,
+  };
 }
 
-async function withTarget<T>(sizes: Record<string, number>, f: (url: (b: Behaviour) => string, config: string, work: string) => Promise<T>): Promise<T> {
+async function withTarget<T>(
+  sizes: Record<string, number>,
+  f: (url: (b: Behaviour) => string, config: string, work: string) => Promise<T>,
+): Promise<T> {
   const work = tempDir('bench-bounds');
   const config = join(work, 'one-case.json');
-  writeFileSync(config, JSON.stringify({ cases: { GetMeals: [{ id: 'bench', params: { language: 'en' } }] }, casesMode: 'replace' }));
+  writeFileSync(
+    config,
+    JSON.stringify({ cases: { GetMeals: [{ id: 'bench', params: { language: 'en' } }] }, casesMode: 'replace' }),
+  );
   const mock = await startMock({ port: 0, user: USER, password: PASSWORD });
   const hostile = await startHostileServer({ upstream: mock.url, sizes });
   try {
@@ -85,12 +137,31 @@ async function proof(): Promise<Measured[]> {
     // Each kind on the hand-written case alone, as suites/e2e/hostile-heavy.test.ts proves it: generated
     // cases (the examples and the coverage cases) would only send the same answer again; the two runs
     // below send them.
-    for (const [b, what, extra] of cases) out.push(await measure(what, url(b), [...extra, '--examples', '0'], 60_000, config, work));
-    out.push(await measure('--deadline 15 s, million-sibling answers on every case', url('siblings'), [], 15_000, config, work));
+    for (const [b, what, extra] of cases)
+      out.push(await measure(what, url(b), [...extra, '--examples', '0'], 60_000, config, work));
+    out.push(
+      await measure(
+        '--deadline 15 s, million-sibling answers on every case',
+        url('siblings'),
+        [],
+        15_000,
+        config,
+        work,
+      ),
+    );
     // Issue 25: memory bounded per run, not per exchange (as suites/e2e/hostile-heavy.test.ts).
-    out.push(await measure('million-sibling answers, every operation, generated cases on, --concurrency 8', url('siblings'), ['--concurrency', '8'], 60_000, config, work,
-      OPERATIONS.map((o) => o.name).join(',')));
-    out.push(...await unknownSiblingRuns(url, config, work));
+    out.push(
+      await measure(
+        'million-sibling answers, every operation, generated cases on, --concurrency 8',
+        url('siblings'),
+        ['--concurrency', '8'],
+        60_000,
+        config,
+        work,
+        OPERATIONS.map((o) => o.name).join(','),
+      ),
+    );
+    out.push(...(await unknownSiblingRuns(url, config, work)));
     out.push(await issue43Run(url, work));
     return out;
   });
@@ -104,13 +175,42 @@ async function proof(): Promise<Measured[]> {
 async function issue43Run(url: (b: Behaviour) => string, work: string): Promise<Measured> {
   const dir = join(work, 'issue-43');
   const u = url('unknown-siblings-differ');
-  const cli = await runCli(['run', '--search-url', u, '--book-url', u, '--transfers-url', u, '--operations', 'GetMeals', '--deadline', '60000', '--report-dir', dir],
-    { CONFORMANCE_USER: USER, CONFORMANCE_PASSWORD: PASSWORD }, 180_000);
+  const cli = await runCli(
+    [
+      'run',
+      '--search-url',
+      u,
+      '--book-url',
+      u,
+      '--transfers-url',
+      u,
+      '--operations',
+      'GetMeals',
+      '--deadline',
+      '60000',
+      '--report-dir',
+      dir,
+    ],
+    { CONFORMANCE_USER: USER, CONFORMANCE_PASSWORD: PASSWORD },
+    180_000,
+  );
   const files = readTree(dir);
-  const leaks = findSecret(PASSWORD, [...files.map((f) => ({ name: f.path, bytes: f.bytes })), { name: 'stdout', bytes: cli.stdout }, { name: 'stderr', bytes: cli.stderr }]).length;
+  const leaks = findSecret(PASSWORD, [
+    ...files.map((f) => ({ name: f.path, bytes: f.bytes })),
+    { name: 'stdout', bytes: cli.stdout },
+    { name: 'stderr', bytes: cli.stderr },
+  ]).length;
   rmSync(dir, { recursive: true, force: true });
-  return { what: 'issue 43: a million unknown siblings, bindings differing, every default, GetMeals', exit: cli.code, ms: cli.ms, deadlineMs: 60_000,
-    peakTreeRss: cli.peakTreeRss, peakProcessRss: cli.peakProcessRss, reportBytes: files.reduce((n, f) => n + f.bytes.length, 0), leaks };
+  return {
+    what: 'issue 43: a million unknown siblings, bindings differing, every default, GetMeals',
+    exit: cli.code,
+    ms: cli.ms,
+    deadlineMs: 60_000,
+    peakTreeRss: cli.peakTreeRss,
+    peakProcessRss: cli.peakProcessRss,
+    reportBytes: files.reduce((n, f) => n + f.bytes.length, 0),
+    leaks,
+  };
 }
 
 /**
@@ -120,8 +220,17 @@ async function issue43Run(url: (b: Behaviour) => string, work: string): Promise<
 async function unknownSiblingRuns(url: (b: Behaviour) => string, config: string, work: string): Promise<Measured[]> {
   const out: Measured[] = [];
   for (const extra of [[], ['--concurrency', '8']]) {
-    out.push(await measure(`a million unknown siblings (<z/>), GetMeals, generated cases on, ${extra.length ? '--concurrency 8' : 'default concurrency'}`,
-      url('unknown-siblings'), extra, 60_000, config, work));
+    out.push(
+      await measure(
+        `a million unknown siblings (<z/>), GetMeals, generated cases `
+          + `on, ${extra.length ? '--concurrency 8' : 'default concurrency'}`,
+        url('unknown-siblings'),
+        extra,
+        60_000,
+        config,
+        work,
+      ),
+    );
   }
   return out;
 }
@@ -135,7 +244,14 @@ async function serveFile(body: Buffer, type: string): Promise<{ url: string; clo
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const port = (server.address() as { port: number }).port;
-  return { url: `http://127.0.0.1:${port}`, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
 }
 
 /** A conforming SearchTransfers answer of about 32 MiB on SOAP 1.1 (the bench's large document), one exchange. */
@@ -146,11 +262,38 @@ async function conforming(file: string): Promise<Measured & { documentBytes: num
   const work = tempDir('bench-bounds');
   try {
     const dir = join(work, 'conforming');
-    const cli = await runCli(['run', '--search-url', target.url, '--book-url', target.url, '--operations', 'SearchTransfers', '--bindings', 'soap11', '--no-negative',
-      '--no-equivalence', '--timeout', '60000', '--report-dir', dir], { CONFORMANCE_USER: USER, CONFORMANCE_PASSWORD: PASSWORD }, 600_000);
+    const cli = await runCli(
+      [
+        'run',
+        '--search-url',
+        target.url,
+        '--book-url',
+        target.url,
+        '--operations',
+        'SearchTransfers',
+        '--bindings',
+        'soap11',
+        '--no-negative',
+        '--no-equivalence',
+        '--timeout',
+        '60000',
+        '--report-dir',
+        dir,
+      ],
+      { CONFORMANCE_USER: USER, CONFORMANCE_PASSWORD: PASSWORD },
+      600_000,
+    );
     const files = readTree(dir);
-    return { what: 'a conforming 32 MiB SearchTransfers answer (SOAP 1.1, one exchange)', exit: cli.code, ms: cli.ms, deadlineMs: 0, peakTreeRss: cli.peakTreeRss,
-      reportBytes: files.reduce((n, f) => n + f.bytes.length, 0), leaks: 0, documentBytes: body.length };
+    return {
+      what: 'a conforming 32 MiB SearchTransfers answer (SOAP 1.1, one exchange)',
+      exit: cli.code,
+      ms: cli.ms,
+      deadlineMs: 0,
+      peakTreeRss: cli.peakTreeRss,
+      reportBytes: files.reduce((n, f) => n + f.bytes.length, 0),
+      leaks: 0,
+      documentBytes: body.length,
+    };
   } finally {
     await target.close();
     rmSync(work, { recursive: true, force: true });
@@ -163,16 +306,37 @@ async function cap(): Promise<Measured & { capBytes: number; documentBytes: numb
   const meals = Math.floor((32 * MiB - 400) / 54);
   return withTarget({ xsdErrors: meals }, async (url, config, work) => {
     // One unit: the hand-written case alone (generated cases would send the same answers again, eight units' worth).
-    const m = await measure('one unit at the cap', url('xsd-errors'), ['--no-negative', '--examples', '0'], 600_000, config, work);
+    const m = await measure(
+      'one unit at the cap',
+      url('xsd-errors'),
+      ['--no-negative', '--examples', '0'],
+      600_000,
+      config,
+      work,
+    );
     return { ...m, capBytes: 32 * MiB, documentBytes: meals * 54 };
   });
 }
 
 function redact() {
   const r = makeRedactor([PASSWORD]);
-  const excerpt = `HTTP/1.1 500\ncontent-type: text/xml\n\n<soap:Envelope><soap:Body><soap:Fault><faultstring>Login failed for &lt;user&gt; &amp; ${'x'.repeat(40)}</faultstring>`
-    .repeat(40).slice(0, 8192);
-  const json = JSON.stringify({ results: Array.from({ length: 2000 }, (_, i) => ({ message: `element id: expected xs:int, got "a&b ${i}"`, path: `/a/b[${i}]`, response: excerpt.slice(0, 400) })) }, null, 2);
+  const excerpt = (
+    `HTTP/1.1 500\ncontent-type: text/xml\n\n<soap:Envelope><soap:Body><soap:Fault><faultstring>Login `
+    + `failed for &lt;user&gt; &amp; ${'x'.repeat(40)}</faultstring>`
+  )
+    .repeat(40)
+    .slice(0, 8192);
+  const json = JSON.stringify(
+    {
+      results: Array.from({ length: 2000 }, (_, i) => ({
+        message: `element id: expected xs:int, got "a&b ${i}"`,
+        path: `/a/b[${i}]`,
+        response: excerpt.slice(0, 400),
+      })),
+    },
+    null,
+    2,
+  );
   const time = (text: string, n: number) => {
     const runs: number[] = [];
     for (let k = 0; k < 5; k++) {
@@ -182,13 +346,20 @@ function redact() {
     }
     return stat(runs);
   };
-  return { excerptUs: time(excerpt, 2000), findingUs: time('element id: expected xs:int, got "abc" (+2 more)', 20000), jsonMb: json.length / 1e6, jsonUs: time(json, 5) };
+  return {
+    excerptUs: time(excerpt, 2000),
+    findingUs: time('element id: expected xs:int, got "abc" (+2 more)', 20000),
+    jsonMb: json.length / 1e6,
+    jsonUs: time(json, 5),
+  };
 }
 
 const [mode] = process.argv.slice(2);
 if (mode === 'proof') process.stdout.write(`${JSON.stringify(await proof())}\n`);
-else if (mode === 'unknown-siblings') process.stdout.write(`${JSON.stringify(await withTarget({}, unknownSiblingRuns))}\n`);
-else if (mode === 'issue-43') process.stdout.write(`${JSON.stringify([await withTarget({}, (url, _config, work) => issue43Run(url, work))])}\n`);
+else if (mode === 'unknown-siblings')
+  process.stdout.write(`${JSON.stringify(await withTarget({}, unknownSiblingRuns))}\n`);
+else if (mode === 'issue-43')
+  process.stdout.write(`${JSON.stringify([await withTarget({}, (url, _config, work) => issue43Run(url, work))])}\n`);
 else if (mode === 'cap') process.stdout.write(`${JSON.stringify(await cap())}\n`);
 else if (mode === 'conforming') process.stdout.write(`${JSON.stringify(await conforming(process.argv[3]!))}\n`);
 else if (mode === 'redact') process.stdout.write(`${JSON.stringify(redact())}\n`);

@@ -15,7 +15,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mockBookings } from '../../src/engine/bookings.js';
-import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER, resolveRunSettingsFlags } from '../../src/engine/settings.js';
+import {
+  DEFAULT_OTHER_PASSWORD,
+  DEFAULT_OTHER_USER,
+  DEFAULT_PASSWORD,
+  DEFAULT_USER,
+  resolveRunSettingsFlags,
+} from '../../src/engine/settings.js';
 import { executeRun } from '../../src/engine/execute.js';
 import { Transport } from '../../src/transport/client.js';
 import { rowKind } from '../../src/core/rows.js';
@@ -48,12 +54,28 @@ try {
     try {
       exchangeMs = 0;
       exchanges = 0;
-      const s = resolveRunSettingsFlags({
-        'book-url': mock.url, 'search-url': mock.url, user: DEFAULT_USER, 'allow-mutations': true, bookings: pools, 'other-user': DEFAULT_OTHER_USER,
-        concurrency: String(BUSY_CONNECTIONS), 'max-rps': '100000', quiet: true,
-      }, { CONFORMANCE_PASSWORD: DEFAULT_PASSWORD, CONFORMANCE_OTHER_PASSWORD: DEFAULT_OTHER_PASSWORD });
+      const s = resolveRunSettingsFlags(
+        {
+          'book-url': mock.url,
+          'search-url': mock.url,
+          user: DEFAULT_USER,
+          'allow-mutations': true,
+          bookings: pools,
+          'other-user': DEFAULT_OTHER_USER,
+          concurrency: String(BUSY_CONNECTIONS),
+          'max-rps': '100000',
+          quiet: true,
+        },
+        { CONFORMANCE_PASSWORD: DEFAULT_PASSWORD, CONFORMANCE_OTHER_PASSWORD: DEFAULT_OTHER_PASSWORD },
+      );
       const { report } = await executeRun(s, { err: () => undefined }, false);
-      out.push({ engineMs: report.durationMs, exchangeMs, exchanges, rows: report.results.filter((r) => rowKind(r) === 'exchange').length, failed: report.summary.failed });
+      out.push({
+        engineMs: report.durationMs,
+        exchangeMs,
+        exchanges,
+        rows: report.results.filter((r) => rowKind(r) === 'exchange').length,
+        failed: report.summary.failed,
+      });
     } finally {
       await mock.close();
     }

@@ -39,13 +39,29 @@ export function percentile(values: readonly number[], p: number): number {
 
 /** A target for a mock listening at `url` (the default credentials and namespaces). */
 export function mockTarget(url: string): Target {
-  return { bookUrl: url, searchUrl: url, transfersUrl: url, paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, user: DEFAULT_USER, password: DEFAULT_PASSWORD, embedded: true };
+  return {
+    bookUrl: url,
+    searchUrl: url,
+    transfersUrl: url,
+    paths: DEFAULT_PATHS,
+    namespaces: DEFAULT_NAMESPACES,
+    user: DEFAULT_USER,
+    password: DEFAULT_PASSWORD,
+    embedded: true,
+  };
 }
 
 /** The plan of `conformance run` against the mock: all operations × bindings, every check, negatives, equivalence. */
 export function fullPlan(target: Target, cases: CaseTable = loadFixtureCases()): RunPlan {
   return {
-    target, bindings: BINDINGS, operations: OPERATIONS, cases, allowMutations: false, checks: CHECKS, negative: true, equivalence: true,
+    target,
+    bindings: BINDINGS,
+    operations: OPERATIONS,
+    cases,
+    allowMutations: false,
+    checks: CHECKS,
+    negative: true,
+    equivalence: true,
   };
 }
 
@@ -84,9 +100,19 @@ export async function compileChild(file: string): Promise<{ js: string; remove: 
   const dir = join(ROOT, 'reports', `bench-compiled-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   await build({
-    entryPoints: [{ out: 'child', in: fileURLToPath(new URL(file, import.meta.url)) }, { out: 'validator-child', in: join(ROOT, 'src', 'schema', 'validator-child.ts') }],
-    outdir: dir, bundle: true, splitting: true, packages: 'external', platform: 'node', format: 'esm', target: 'node20',
-    logLevel: 'silent', tsconfig: join(ROOT, 'tsconfig.json'),
+    entryPoints: [
+      { out: 'child', in: fileURLToPath(new URL(file, import.meta.url)) },
+      { out: 'validator-child', in: join(ROOT, 'src', 'schema', 'validator-child.ts') },
+    ],
+    outdir: dir,
+    bundle: true,
+    splitting: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'silent',
+    tsconfig: join(ROOT, 'tsconfig.json'),
   });
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');
   // Started through a module of its own: a bundled module that asks whether it is the process's
@@ -97,21 +123,35 @@ export async function compileChild(file: string): Promise<{ js: string; remove: 
   return { js: join(dir, 'start.js'), remove };
 }
 
-/** Run a bench child (a .ts file next to this one, or a file compileChild() made) and parse the JSON it prints last on stdout. */
-export function runChild<T>(file: string, args: readonly string[] = [], nodeFlags: readonly string[] = [], timeoutMs = 120_000): Promise<T> {
+/**
+ * Run a bench child (a .ts file next to this one, or a file compileChild() made) and parse the JSON it prints last on
+ * stdout.
+ */
+export function runChild<T>(
+  file: string,
+  args: readonly string[] = [],
+  nodeFlags: readonly string[] = [],
+  timeoutMs = 120_000,
+): Promise<T> {
   return new Promise((resolve, reject) => {
-    const argv = file.endsWith('.js') && isAbsolute(file) ? [...nodeFlags, file, ...args] : tsxArgs(file, args, nodeFlags);
+    const argv =
+      file.endsWith('.js') && isAbsolute(file) ? [...nodeFlags, file, ...args] : tsxArgs(file, args, nodeFlags);
     const child = spawn(process.execPath, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { err += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      err += c.toString();
+    });
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       const last = out.trim().split('\n').pop() ?? '';
-      if (code !== 0) return reject(new Error(`${file} ${args.join(' ')} exited with ${code ?? signal}: ${err.slice(-2000)}`));
+      if (code !== 0)
+        return reject(new Error(`${file} ${args.join(' ')} exited with ${code ?? signal}: ${err.slice(-2000)}`));
       try {
         resolve(JSON.parse(last) as T);
       } catch {
@@ -132,25 +172,34 @@ export interface MockProcess {
 /** The reference mock in a Node process of its own (so it gets its own core, like a real server). */
 export function startMockProcess(): Promise<MockProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, tsxArgs('./mock-child.ts'), { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, tsxArgs('./mock-child.ts'), {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     const lines = createInterface({ input: child.stdout });
-    const timer = setTimeout(() => { child.kill('SIGKILL'); reject(new Error('the mock process did not start within 30 s')); }, 30_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('the mock process did not start within 30 s'));
+    }, 30_000);
     child.on('error', reject);
     child.on('exit', (code) => reject(new Error(`the mock process exited with ${code}`)));
     lines.once('line', (line) => {
       clearTimeout(timer);
       const { url } = JSON.parse(line) as { url: string };
       resolve({
-        url, pid: child.pid!,
-        cpuMs: () => new Promise<number>((done) => {
-          lines.once('line', (l) => done((JSON.parse(l) as { cpuMs: number }).cpuMs));
-          child.stdin.write('usage\n');
-        }),
-        close: () => new Promise<void>((done) => {
-          child.removeAllListeners('exit');
-          child.once('exit', () => done());
-          child.stdin.end(); // the child closes the mock and exits when its stdin ends
-        }),
+        url,
+        pid: child.pid!,
+        cpuMs: () =>
+          new Promise<number>((done) => {
+            lines.once('line', (l) => done((JSON.parse(l) as { cpuMs: number }).cpuMs));
+            child.stdin.write('usage\n');
+          }),
+        close: () =>
+          new Promise<void>((done) => {
+            child.removeAllListeners('exit');
+            child.once('exit', () => done());
+            child.stdin.end(); // the child closes the mock and exits when its stdin ends
+          }),
       });
     });
   });

@@ -71,10 +71,16 @@ async function small() {
     ['unknown element in a closed type', (d) => d.replace(/<\/(airportName|name)>/, '</$1><bogus>1</bogus>')],
     ['int with surrounding spaces (libxml2 2.9 defect)', (d) => d.replace(/<(airportId|id)>(\d+)</, '<$1> $2 <')],
     ['not well-formed', (d) => d.replace(/<\/[^>]+>$/, '')],
-    ['declared iso-8859-1, given as decoded text', (d) => d.replace(/^<\?xml version="1.0" encoding="utf-8"\?>/, '<?xml version="1.0" encoding="iso-8859-1"?>')],
+    [
+      'declared iso-8859-1, given as decoded text',
+      (d) => d.replace(/^<\?xml version="1.0" encoding="utf-8"\?>/, '<?xml version="1.0" encoding="iso-8859-1"?>'),
+    ],
   ];
   const agreement = variants.map(([name, f]) => {
-    let same = 0; let js2Invalid = 0; let wasmInvalid = 0; let changed = 0;
+    let same = 0;
+    let js2Invalid = 0;
+    let wasmInvalid = 0;
+    let changed = 0;
     for (const d of docs) {
       const v = f(d);
       if (v === d && name !== 'as served') continue;
@@ -111,7 +117,9 @@ async function small() {
     usPerDoc: {
       libxmljs2Validator: stat(timeEach(docs, (d) => js2.validate(d), reps)),
       libxmljs2WholeSchemas: stat(timeEach(docs, (d) => js2Whole.validate(d), reps)),
-      libxmljs2ParseOnly: stat(timeEach(docs, (d) => libxml.parseXml(d, { noent: false, nonet: true, huge: false }), reps)),
+      libxmljs2ParseOnly: stat(
+        timeEach(docs, (d) => libxml.parseXml(d, { noent: false, nonet: true, huge: false }), reps),
+      ),
       wasmValidator: stat(timeEach(docs, (d) => wasm.validate(d), reps)),
       wasmParseOnly: stat(timeEach(docs, (d) => XmlDocument.fromString(d, { option: DOCUMENT_PARSE }).dispose(), reps)),
     },
@@ -124,7 +132,8 @@ function large(which: string, path: string) {
   const xml = readFileSync(path, 'utf8');
   const bytes = Buffer.byteLength(xml);
   const maxBytes = 64 * MB; // above the 32 MiB default cap, so the 50 MB document is checked at all
-  const v = which === 'wasm' ? createWasmDocumentValidator(ns, { maxBytes }) : createDocumentValidator(ns, { maxBytes });
+  const v =
+    which === 'wasm' ? createWasmDocumentValidator(ns, { maxBytes }) : createDocumentValidator(ns, { maxBytes });
   v.validate('<probe/>'); // warm-up: compile paths
   globalThis.gc?.();
   const rss0 = process.memoryUsage().rss;
@@ -137,8 +146,12 @@ function large(which: string, path: string) {
   }
   const peak = process.resourceUsage().maxRSS * 1024;
   return {
-    engine: which, bytes, ms: stat(ms), mbPerS: bytes / MB / (stat(ms).median / 1000),
-    valid: outcome!.wellFormedError === undefined && outcome!.xsdErrors.length === 0, errors: outcome!.xsdErrors.length + (outcome!.wellFormedError ? 1 : 0),
+    engine: which,
+    bytes,
+    ms: stat(ms),
+    mbPerS: bytes / MB / (stat(ms).median / 1000),
+    valid: outcome!.wellFormedError === undefined && outcome!.xsdErrors.length === 0,
+    errors: outcome!.xsdErrors.length + (outcome!.wellFormedError ? 1 : 0),
     peakRssDelta: peak - rss0,
   };
 }

@@ -6,6 +6,13 @@ const file = process.env.BENCH_USAGE_FILE;
 if (file) {
   process.on('exit', () => {
     const u = process.resourceUsage();
-    writeFileSync(file, JSON.stringify({ cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000, maxRssKB: u.maxRSS, uptimeMs: process.uptime() * 1000 }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000,
+        maxRssKB: u.maxRSS,
+        uptimeMs: process.uptime() * 1000,
+      }),
+    );
   });
 }

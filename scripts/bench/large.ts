@@ -21,7 +21,13 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { binding } from '../../src/bindings/index.js';
-import { DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, type BindingId, type Operation } from '../../src/contract/catalogue.js';
+import {
+  DEFAULT_NAMESPACES,
+  DEFAULT_PATHS,
+  findOperation,
+  type BindingId,
+  type Operation,
+} from '../../src/contract/catalogue.js';
 import { CheckContext, type DocumentValidator } from '../../src/checks/context.js';
 import { CHECKS, runBeside, runChecks, yieldToLoop } from '../../src/checks/registry.js';
 import type { Exchange } from '../../src/core/types.js';
@@ -40,7 +46,13 @@ const op: Operation = findOperation('SearchTransfers')!;
 const ns = DEFAULT_NAMESPACES[op.ns];
 const soap11 = binding('soap11');
 
-const NAMES = ['Zürich Airport', 'Athens International „Eleftherios Venizelos“ (Αερολιμένας Αθηνών)', 'Málaga–Costa del Sol', 'Kraków John Paul II', 'İstanbul Havalimanı'];
+const NAMES = [
+  'Zürich Airport',
+  'Athens International „Eleftherios Venizelos“ (Αερολιμένας Αθηνών)',
+  'Málaga–Costa del Sol',
+  'Kraków John Paul II',
+  'İstanbul Havalimanı',
+];
 const TYPES = ['Shared shuttle', 'Private taxi', 'Private minivan', 'Limousine'];
 const CURRENCIES = ['EUR', 'SEK', 'GBP'];
 
@@ -48,12 +60,21 @@ const CURRENCIES = ['EUR', 'SEK', 'GBP'];
 function result(airports: number): DataObject {
   return {
     airports: Array.from({ length: airports }, (_, a) => ({
-      airportId: 1000 + a, resortId: 5000 + (a % 97), airportName: `${NAMES[a % NAMES.length]} ${a}`, iataCode: `X${(a % 676).toString(36).toUpperCase().padStart(2, 'A')}`,
+      airportId: 1000 + a,
+      resortId: 5000 + (a % 97),
+      airportName: `${NAMES[a % NAMES.length]} ${a}`,
+      iataCode: `X${(a % 676).toString(36).toUpperCase().padStart(2, 'A')}`,
       timeZone: 'Europe/Zurich',
       transfers: Array.from({ length: 20 }, (_, t) => ({
-        rates: CURRENCIES.map((c, i) => ({ currency: c, $text: ((1000 + (((a * 7 + t * 13 + i) * 50) % 40000)) / 100).toFixed(2) })),
-        transferTypeId: 1 + (t % 4), minimumPassengers: 1, maximumPassengers: 4 + (t % 12),
-        estimatedTimeInHours: t % 3, estimatedTimeInMinutes: 25 + 60 * (t % 3),
+        rates: CURRENCIES.map((c, i) => ({
+          currency: c,
+          $text: ((1000 + (((a * 7 + t * 13 + i) * 50) % 40000)) / 100).toFixed(2),
+        })),
+        transferTypeId: 1 + (t % 4),
+        minimumPassengers: 1,
+        maximumPassengers: 4 + (t % 12),
+        estimatedTimeInHours: t % 3,
+        estimatedTimeInMinutes: 25 + 60 * (t % 3),
         ...(t % 3 ? { transferTypeName: TYPES[t % TYPES.length] } : {}),
       })),
     })),
@@ -77,22 +98,51 @@ function gen(dir: string, sizes: number[]) {
 }
 
 function exchange(body: Buffer): Exchange {
-  const request = soap11.encodeRequest(op, { userName: DEFAULT_USER, password: DEFAULT_PASSWORD }, `http://127.0.0.1:1${DEFAULT_PATHS.transfers.soap}`, ns);
-  return { request, response: { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body, elapsedMs: 0 } };
+  const request = soap11.encodeRequest(
+    op,
+    { userName: DEFAULT_USER, password: DEFAULT_PASSWORD },
+    `http://127.0.0.1:1${DEFAULT_PATHS.transfers.soap}`,
+    ns,
+  );
+  return {
+    request,
+    response: { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body, elapsedMs: 0 },
+  };
 }
 
 /** Every check on one exchange, stage by stage (the context computes each stage once, lazily). */
 function checkOnce(body: Buffer, validator: DocumentValidator) {
   const cpu0 = process.cpuUsage();
   const t: number[] = [performance.now()];
-  const ctx = new CheckContext({ op, binding: 'soap11', caseId: 'large', caseKind: 'valid', namespaces: DEFAULT_NAMESPACES, exchange: exchange(body), validator });
-  ctx.decoded(); t.push(performance.now());
-  ctx.libxml(); t.push(performance.now());
-  ctx.xml(); t.push(performance.now());
-  const runs = runChecks(ctx, CHECKS); t.push(performance.now());
-  canonicalResult(op, ctx); t.push(performance.now()); // binding_equivalence's per-exchange part: the canonical form
-  const failed = runs.filter((r) => Array.isArray(r.outcome) && r.outcome.length > 0).map((r) => `${r.check.name}: ${(r.outcome as { message: string }[])[0]!.message}`);
-  const stages = { decode: t[1]! - t[0]!, libxml2: t[2]! - t[1]!, tree: t[3]! - t[2]!, checks: t[4]! - t[3]!, canonical: t[5]! - t[4]! };
+  const ctx = new CheckContext({
+    op,
+    binding: 'soap11',
+    caseId: 'large',
+    caseKind: 'valid',
+    namespaces: DEFAULT_NAMESPACES,
+    exchange: exchange(body),
+    validator,
+  });
+  ctx.decoded();
+  t.push(performance.now());
+  ctx.libxml();
+  t.push(performance.now());
+  ctx.xml();
+  t.push(performance.now());
+  const runs = runChecks(ctx, CHECKS);
+  t.push(performance.now());
+  canonicalResult(op, ctx);
+  t.push(performance.now()); // binding_equivalence's per-exchange part: the canonical form
+  const failed = runs
+    .filter((r) => Array.isArray(r.outcome) && r.outcome.length > 0)
+    .map((r) => `${r.check.name}: ${(r.outcome as { message: string }[])[0]!.message}`);
+  const stages = {
+    decode: t[1]! - t[0]!,
+    libxml2: t[2]! - t[1]!,
+    tree: t[3]! - t[2]!,
+    checks: t[4]! - t[3]!,
+    canonical: t[5]! - t[4]!,
+  };
   const cpu = process.cpuUsage(cpu0);
   return { ctx, total: t[5]! - t[0]!, cpuMs: (cpu.user + cpu.system) / 1000, stages, failed, checks: runs.length };
 }
@@ -100,7 +150,10 @@ function checkOnce(body: Buffer, validator: DocumentValidator) {
 function check(file: string, engine: string) {
   const body = readFileSync(file);
   const maxBytes = 64 * MB; // above the 32 MiB default cap: the 50 MB case needs --max-body-bytes like this
-  const validator = engine === 'wasm' ? createWasmDocumentValidator(DEFAULT_NAMESPACES, { maxBytes }) : createDocumentValidator(DEFAULT_NAMESPACES, { maxBytes });
+  const validator =
+    engine === 'wasm'
+      ? createWasmDocumentValidator(DEFAULT_NAMESPACES, { maxBytes })
+      : createDocumentValidator(DEFAULT_NAMESPACES, { maxBytes });
   checkOnce(Buffer.from(document(3)), validator); // warm-up: JIT, schema paths
   const gc = globalThis.gc ?? (() => undefined);
   gc();
@@ -129,10 +182,20 @@ function check(file: string, engine: string) {
     if (!out) throw new Error('no output');
   }
   const total = stat(runs.map((r) => r.total));
-  const stages = Object.fromEntries(Object.keys(first.stages).map((k) => [k, stat(runs.map((r) => r.stages[k as keyof typeof first.stages])).median]));
+  const stages = Object.fromEntries(
+    Object.keys(first.stages).map((k) => [k, stat(runs.map((r) => r.stages[k as keyof typeof first.stages])).median]),
+  );
   return {
-    engine, bytes: body.length, ms: total, cpuMs: stat(runs.map((r) => r.cpuMs)), mbPerS: body.length / MB / (total.median / 1000), stages,
-    peakRssDelta: peakRss, retainedHeapDelta: retainedHeap, failed: first.failed, checks: first.checks,
+    engine,
+    bytes: body.length,
+    ms: total,
+    cpuMs: stat(runs.map((r) => r.cpuMs)),
+    mbPerS: body.length / MB / (total.median / 1000),
+    stages,
+    peakRssDelta: peakRss,
+    retainedHeapDelta: retainedHeap,
+    failed: first.failed,
+    checks: first.checks,
     parserOnly: { ms: stat(fxpMs), mbPerS: body.length / MB / (stat(fxpMs).median / 1000), heapDelta: fxpHeap },
   };
 }
@@ -152,7 +215,15 @@ function unit(file: string) {
   const bindings: BindingId[] = ['soap11', 'soap12', 'get', 'post'];
   const contexts = new Map<BindingId, CheckContext>();
   for (const b of bindings) {
-    const ctx = new CheckContext({ op, binding: 'soap11', caseId: 'large', caseKind: 'valid', namespaces: DEFAULT_NAMESPACES, exchange: exchange(Buffer.from(body)), validator });
+    const ctx = new CheckContext({
+      op,
+      binding: 'soap11',
+      caseId: 'large',
+      caseKind: 'valid',
+      namespaces: DEFAULT_NAMESPACES,
+      exchange: exchange(Buffer.from(body)),
+      validator,
+    });
     runChecks(ctx, CHECKS);
     contexts.set(b, ctx);
   }
@@ -160,14 +231,29 @@ function unit(file: string) {
   const ms = performance.now() - t;
   const cpu = process.cpuUsage(cpu0);
   const agreed = rows.length === 1 && Array.isArray(rows[0]!.outcome) && rows[0]!.outcome.length === 0;
-  return { bytes: body.length, bindings: bindings.length, ms, cpuMs: (cpu.user + cpu.system) / 1000, peakRssDelta: process.resourceUsage().maxRSS * 1024 - rss0, agreed };
+  return {
+    bytes: body.length,
+    bindings: bindings.length,
+    ms,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    peakRssDelta: process.resourceUsage().maxRSS * 1024 - rss0,
+    agreed,
+  };
 }
 
 /** One exchange through the engine's steps: prepare (libxml2 in its process), every check, the comparison's digests. */
 async function pipelineOnce(body: Buffer, validator: DocumentValidator, overlap: boolean) {
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  const init = { op, binding: 'soap11' as const, caseId: 'large', caseKind: 'valid' as const, namespaces: DEFAULT_NAMESPACES, exchange: exchange(body), validator };
+  const init = {
+    op,
+    binding: 'soap11' as const,
+    caseId: 'large',
+    caseKind: 'valid' as const,
+    namespaces: DEFAULT_NAMESPACES,
+    exchange: exchange(body),
+    validator,
+  };
   let ctx: CheckContext | undefined = new CheckContext(init);
   // As the engine (src/engine/run.ts): the comparison's view and the checks' walks done while
   // libxml2 reads, when overlapping.
@@ -186,13 +272,19 @@ async function pipelineOnce(body: Buffer, validator: DocumentValidator, overlap:
   const t3 = performance.now();
   const view = (stood ? early : undefined) ?? detachedView(op, ctx, () => new CheckContext(init));
   const t4 = performance.now();
-  const failed = runs.filter((r) => Array.isArray(r.outcome) && r.outcome.length > 0)
+  const failed = runs
+    .filter((r) => Array.isArray(r.outcome) && r.outcome.length > 0)
     .map((r) => `${r.check.name}: ${(r.outcome as { message: string }[]).map((f) => f.message).join(' | ')}`);
   const digest = view.digest(true);
   ctx = undefined;
   const cpu = process.cpuUsage(cpu0);
   return {
-    total: t4 - t0, cpuMs: (cpu.user + cpu.system) / 1000, heapWithTree, failed, digest, notParsed: libxmlNotParsed,
+    total: t4 - t0,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    heapWithTree,
+    failed,
+    digest,
+    notParsed: libxmlNotParsed,
     stages: { prepare: t1 - t0, tree: t2 - t1, checks: t3 - t2, digests: t4 - t3 },
   };
 }
@@ -216,12 +308,26 @@ async function pipeline(file: string, which: string) {
   const childPeak = validatorPeakRss();
   stopValidatorProcess();
   const total = stat(runs.map((r) => r.total));
-  const stages = Object.fromEntries(Object.keys(runs[0]!.stages).map((k) => [k, stat(runs.map((r) => r.stages[k as keyof (typeof runs)[0]['stages']])).median]));
+  const stages = Object.fromEntries(
+    Object.keys(runs[0]!.stages).map((k) => [
+      k,
+      stat(runs.map((r) => r.stages[k as keyof (typeof runs)[0]['stages']])).median,
+    ]),
+  );
   return {
     reader: after ? 'one-pass reader, tree beside libxml2' : 'fast-xml-parser, tree after libxml2',
-    bytes: body.length, chars: body.toString('utf8').length, ms: total, mbPerS: body.length / MB / (total.median / 1000), cpuMs: stat(runs.map((r) => r.cpuMs)), stages,
-    peakRssDelta: peakRss, childPeakRss: childPeak, heapWithTreeDelta: runs[0]!.heapWithTree - base.heapUsed,
-    failed: runs[0]!.failed, digest: runs[0]!.digest, perRun: runs.map((r) => ({ total: r.total, ...r.stages, ...(r.notParsed ? { notParsed: r.notParsed } : {}) })),
+    bytes: body.length,
+    chars: body.toString('utf8').length,
+    ms: total,
+    mbPerS: body.length / MB / (total.median / 1000),
+    cpuMs: stat(runs.map((r) => r.cpuMs)),
+    stages,
+    peakRssDelta: peakRss,
+    childPeakRss: childPeak,
+    heapWithTreeDelta: runs[0]!.heapWithTree - base.heapUsed,
+    failed: runs[0]!.failed,
+    digest: runs[0]!.digest,
+    perRun: runs.map((r) => ({ total: r.total, ...r.stages, ...(r.notParsed ? { notParsed: r.notParsed } : {}) })),
   };
 }
 
@@ -246,7 +352,15 @@ function stages(file: string, runs: number) {
   };
   setScanReaderMinChars(256 * 1024);
   for (let i = 0; i <= runs; i++) {
-    const ctx = new CheckContext({ op, binding: 'soap11', caseId: 'large', caseKind: 'valid', namespaces: DEFAULT_NAMESPACES, exchange: exchange(body), validator });
+    const ctx = new CheckContext({
+      op,
+      binding: 'soap11',
+      caseId: 'large',
+      caseKind: 'valid',
+      namespaces: DEFAULT_NAMESPACES,
+      exchange: exchange(body),
+      validator,
+    });
     const text = timed('decode', () => new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(body));
     timed('doctype', () => hasDoctype(text));
     timed('markup', () => scanMarkup(text));
@@ -278,7 +392,8 @@ function memory(file: string) {
   parseXml(document(30), 'scan'); // warm-up
   parseXml(document(30), 'fast-xml-parser');
   return {
-    bytes: body.length, chars: text.length,
+    bytes: body.length,
+    chars: text.length,
     decodedText: textHeap,
     ipcMessage: serialize({ id: 1, xml: text }).length,
     fastXmlParserOutput: kept(() => new XMLParser(PARSER_OPTIONS).parse(text)),
@@ -301,5 +416,8 @@ if (mode === 'gen') {
 } else if (mode === 'pipeline') {
   process.stdout.write(`${JSON.stringify(await pipeline(args[0]!, args[1] ?? 'after'))}\n`);
 } else if (mode !== undefined) {
-  throw new Error('usage: large.ts gen DIR MB... | check FILE [wasm] | unit FILE | pipeline FILE before|after | stages FILE [RUNS] | memory FILE');
+  throw new Error(
+    'usage: large.ts gen DIR MB... | check FILE [wasm] | unit FILE | pipeline FILE before|after | '
+      + 'stages FILE [RUNS] | memory FILE',
+  );
 }

@@ -44,22 +44,58 @@ export interface Timed {
  * checks answers against changes; the requests it sends are our run's, byte for byte.
  */
 export const SPECMATIC_REWRITES: readonly { readonly from: RegExp; readonly to: string; readonly why: string }[] = [
-  { from: /<xs:list itemType="xs:int"\/>/g, to: '<xs:restriction base="xs:string"/>',
-    why: 'xs:list (IntList, paymentMethods): "Could not find type for node <xs:simpleType name=\\"IntList\\">"; read as xs:string' },
-  { from: /type="xs:anyType"/g, to: 'type="tns:SpecmaticAnyElements"',
-    why: 'xs:anyType (ErrorAttributes, fee, label): "Couldn\'t find a node named complexType with attribute name=\\"anyType\\""; read as a sequence of any elements (no text)' },
-  { from: /(<\/xs:schema>)/g, to: '<xs:complexType name="SpecmaticAnyElements"><xs:sequence><xs:any processContents="lax" minOccurs="0" maxOccurs="unbounded"/></xs:sequence></xs:complexType>$1',
-    why: 'the type the xs:anyType rewrite names, added to the schema' },
-  { from: /<xs:complexType name="(\w+)" mixed="true">(\s*<xs:annotation>[\s\S]*?<\/xs:annotation>)?\s*<xs:sequence>\s*<xs:any [^>]*\/>\s*<\/xs:sequence>((?:\s*<xs:attribute [^>]*\/>)*)(\s*<xs:anyAttribute[\s\S]*?<\/xs:anyAttribute>)?/g,
-    to: '<xs:complexType name="$1">$2<xs:simpleContent><xs:extension base="xs:string">$3</xs:extension></xs:simpleContent>',
-    why: 'mixed content of any elements (CancellationFee, TransferRate: a number with a currency): "Couldn\'t read value 162.00 as type (xml-wildcard ##any)"; read as text with its attributes (any attribute dropped)' },
-  { from: /type="xs:dateTime"/g, to: 'type="xs:string"',
-    why: 'xs:dateTime without a zone (the contract\'s "2027-03-05T00:00:00"): "Error while parsing the dateTime as per RFC 3339"; read as xs:string' },
-  { from: /<xs:choice>\s*<xs:sequence>\s*<xs:element name="Error" type="tns:ErrorObject"\/>\s*<xs:any [^>]*\/>\s*<\/xs:sequence>/g, to: '<xs:choice>',
-    why: 'xs:choice of an in-band Error or the result (BaseResult, section 2.5): Specmatic reads its first branch only ("Specification expected Error but example contained Code"); the copy keeps the result\'s branch, so an in-band rejection would fail there' },
+  {
+    from: /<xs:list itemType="xs:int"\/>/g,
+    to: '<xs:restriction base="xs:string"/>',
+    why:
+      'xs:list (IntList, paymentMethods): "Could not find type for node <xs:simpleType '
+      + 'name=\\"IntList\\">"; read as xs:string',
+  },
+  {
+    from: /type="xs:anyType"/g,
+    to: 'type="tns:SpecmaticAnyElements"',
+    why:
+      'xs:anyType (ErrorAttributes, fee, label): "Couldn\'t find a node named complexType with attribute '
+      + 'name=\\"anyType\\""; read as a sequence of any elements (no text)',
+  },
+  {
+    from: /(<\/xs:schema>)/g,
+    to:
+      '<xs:complexType name="SpecmaticAnyElements"><xs:sequence><xs:any processContents="lax" '
+      + 'minOccurs="0" maxOccurs="unbounded"/></xs:sequence></xs:complexType>$1',
+    why: 'the type the xs:anyType rewrite names, added to the schema',
+  },
+  {
+    from: /<xs:complexType name="(\w+)" mixed="true">(\s*<xs:annotation>[\s\S]*?<\/xs:annotation>)?\s*<xs:sequence>\s*<xs:any [^>]*\/>\s*<\/xs:sequence>((?:\s*<xs:attribute [^>]*\/>)*)(\s*<xs:anyAttribute[\s\S]*?<\/xs:anyAttribute>)?/g,
+    to:
+      '<xs:complexType name="$1">$2<xs:simpleContent><xs:extension '
+      + 'base="xs:string">$3</xs:extension></xs:simpleContent>',
+    why:
+      'mixed content of any elements (CancellationFee, TransferRate: a number with a currency): '
+      + '"Couldn\'t read value 162.00 as type (xml-wildcard ##any)"; read as text with its attributes (any '
+      + 'attribute dropped)',
+  },
+  {
+    from: /type="xs:dateTime"/g,
+    to: 'type="xs:string"',
+    why:
+      'xs:dateTime without a zone (the contract\'s "2027-03-05T00:00:00"): "Error while parsing the '
+      + 'dateTime as per RFC 3339"; read as xs:string',
+  },
+  {
+    from: /<xs:choice>\s*<xs:sequence>\s*<xs:element name="Error" type="tns:ErrorObject"\/>\s*<xs:any [^>]*\/>\s*<\/xs:sequence>/g,
+    to: '<xs:choice>',
+    why:
+      'xs:choice of an in-band Error or the result (BaseResult, section 2.5): Specmatic reads its first '
+      + 'branch only ("Specification expected Error but example contained Code"); the copy keeps the '
+      + "result's branch, so an in-band rejection would fail there",
+  },
 ];
 
-/** The environment Specmatic runs with: the SOAPAction quoted as SOAP 1.1 writes it (the mock refuses it bare), generated tests off. */
+/**
+ * The environment Specmatic runs with: the SOAPAction quoted as SOAP 1.1 writes it (the mock refuses it bare),
+ * generated tests off.
+ */
 export const SPECMATIC_ENV: Readonly<Record<string, string>> = {
   // Without it Specmatic 2.55 sends `SOAPAction: http://...` (unquoted), which the mock refuses
   // (500 "SOAPAction ... does not match the operation"), as SOAP 1.1's quoted-string asks.
@@ -72,12 +108,22 @@ export const SPECMATIC_ENV: Readonly<Record<string, string>> = {
 /** The WSDL of each SOAP service path the mock serves, fetched as a client would (`?WSDL`). */
 async function fetchWsdls(url: string): Promise<{ name: string; path: string; text: string; ops: Operation[] }[]> {
   const paths = [...new Set(OPERATIONS.map((op) => DEFAULT_PATHS[op.group].soap))];
-  return Promise.all(paths.map(async (path) => {
-    const res = await fetch(`${url}${path}?WSDL`);
-    if (!res.ok) throw new Error(`GET ${path}?WSDL: HTTP ${res.status}`);
-    const name = path.split('/').pop()!.replace(/\.asmx$/i, '');
-    return { name, path, text: await res.text(), ops: OPERATIONS.filter((op) => DEFAULT_PATHS[op.group].soap === path) };
-  }));
+  return Promise.all(
+    paths.map(async (path) => {
+      const res = await fetch(`${url}${path}?WSDL`);
+      if (!res.ok) throw new Error(`GET ${path}?WSDL: HTTP ${res.status}`);
+      const name = path
+        .split('/')
+        .pop()!
+        .replace(/\.asmx$/i, '');
+      return {
+        name,
+        path,
+        text: await res.text(),
+        ops: OPERATIONS.filter((op) => DEFAULT_PATHS[op.group].soap === path),
+      };
+    }),
+  );
 }
 
 /**
@@ -94,7 +140,13 @@ export function withFreshBooking(params: Readonly<Record<string, string>>, n: nu
 }
 
 /** Specmatic's working directory, written once: each WSDL the mock serves, rewritten (SPECMATIC_REWRITES). */
-export async function prepareSpecmatic(url: string, dir: string): Promise<{ wsdls: { file: string; name: string; path: string; ops: string[] }[]; rewritten: Record<string, number> }> {
+export async function prepareSpecmatic(
+  url: string,
+  dir: string,
+): Promise<{
+  wsdls: { file: string; name: string; path: string; ops: string[] }[];
+  rewritten: Record<string, number>;
+}> {
   const rewritten: Record<string, number> = {};
   const wsdls = [];
   for (const w of await fetchWsdls(url)) {
@@ -116,7 +168,12 @@ export async function prepareSpecmatic(url: string, dir: string): Promise<{ wsdl
  * the same request on yet another fresh booking (the same shape; the request itself is sent first
  * by Specmatic, as a test must).
  */
-export async function writeExamples(url: string, dir: string, wsdls: Awaited<ReturnType<typeof prepareSpecmatic>>['wsdls'], k: number): Promise<number> {
+export async function writeExamples(
+  url: string,
+  dir: string,
+  wsdls: Awaited<ReturnType<typeof prepareSpecmatic>>['wsdls'],
+  k: number,
+): Promise<number> {
   const target = mockTarget(url);
   const cases = loadFixtureCases();
   let examples = 0;
@@ -132,7 +189,12 @@ export async function writeExamples(url: string, dir: string, wsdls: Awaited<Ret
       const shape = requestFor(target, op, 'soap11', withFreshBooking(params, n + 1));
       const res = await fetch(shape.url, { method: 'POST', headers: shape.headers, body: shape.body });
       const example = {
-        'http-request': { method: 'POST', path: w.path, headers: { SOAPAction: req.headers.soapaction, 'Content-Type': 'text/xml' }, body: req.body },
+        'http-request': {
+          method: 'POST',
+          path: w.path,
+          headers: { SOAPAction: req.headers.soapaction, 'Content-Type': 'text/xml' },
+          body: req.body,
+        },
         'http-response': { status: res.status, headers: { 'Content-Type': 'text/xml' }, body: await res.text() },
       };
       writeFileSync(join(exDir, `${op.name}.json`), `${JSON.stringify(example, null, 2)}\n`);
@@ -147,7 +209,12 @@ export async function writeExamples(url: string, dir: string, wsdls: Awaited<Ret
  * it and every process it waited for (the JVM's threads, our validator processes): on a loaded
  * machine the wall times of both sides stretch, their CPU times much less.
  */
-function timed(cmd: string, args: readonly string[], cwd: string, env: Record<string, string>): Promise<Timed & { out: string }> {
+function timed(
+  cmd: string,
+  args: readonly string[],
+  cwd: string,
+  env: Record<string, string>,
+): Promise<Timed & { out: string }> {
   const cpuFile = join(tmpdir(), `bench-specmatic-cpu-${process.pid}`);
   const gnuTime = existsSync('/usr/bin/time');
   const [file, argv] = gnuTime ? ['/usr/bin/time', ['-o', cpuFile, '-f', '%U %S', cmd, ...args]] : [cmd, args];
@@ -155,8 +222,12 @@ function timed(cmd: string, args: readonly string[], cwd: string, env: Record<st
     const t = performance.now();
     const child = spawn(file, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
     let out = '';
-    child.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-    child.stderr.on('data', (c: Buffer) => { out += c.toString(); });
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    child.stderr.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
     child.on('error', reject);
     child.on('close', (code) => {
       const wallMs = performance.now() - t;
@@ -177,7 +248,9 @@ export function specmaticCounts(out: string): { tests: number; passed: number; f
   return m ? { tests: Number(m[1]), passed: Number(m[2]), failed: Number(m[3]) } : undefined;
 }
 
-/** Booking pools of ids no earlier run used: run k takes the block k (the mock makes any id a booking on first touch). */
+/**
+ * Booking pools of ids no earlier run used: run k takes the block k (the mock makes any id a booking on first touch).
+ */
 export function freshPools(k: number, n = 120): object {
   const base = 1_000_000 + k * 10_000;
   const range = (f: (i: number) => string | object) => Array.from({ length: n }, (_, i) => f(i));
@@ -191,17 +264,41 @@ export function freshPools(k: number, n = 120): object {
 
 /** The exchanges and checks of the run whose conformance.json is in dir. */
 function made(dir: string): { exchanges: number; checks: number; failed: number } {
-  const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as { summary: { total: number; failed: number }; results: { check: string }[] };
+  const report = JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as {
+    summary: { total: number; failed: number };
+    results: { check: string }[];
+  };
   return {
     exchanges: report.results.filter((r) => rowKind(r) === 'exchange').length,
-    checks: report.summary.total, failed: report.summary.failed,
+    checks: report.summary.total,
+    failed: report.summary.failed,
   };
 }
 
 /** The arguments of `conformance run` as a CI gate gives them against the service at url. */
 export function conformanceArgs(url: string, bookings: string, reportDir: string): string[] {
-  return [join(ROOT, 'bin', 'conformance.js'), 'run', '--book-url', url, '--search-url', url, '--transfers-url', url, '--user', DEFAULT_USER,
-    '--other-user', DEFAULT_OTHER_USER, '--allow-mutations', '--bookings', bookings, '--max-rps', '100000', '--quiet', '--report-dir', reportDir];
+  return [
+    join(ROOT, 'bin', 'conformance.js'),
+    'run',
+    '--book-url',
+    url,
+    '--search-url',
+    url,
+    '--transfers-url',
+    url,
+    '--user',
+    DEFAULT_USER,
+    '--other-user',
+    DEFAULT_OTHER_USER,
+    '--allow-mutations',
+    '--bookings',
+    bookings,
+    '--max-rps',
+    '100000',
+    '--quiet',
+    '--report-dir',
+    reportDir,
+  ];
 }
 
 async function compare(url: string, jar: string, runs: number): Promise<Compared & Record<string, unknown>> {
@@ -218,7 +315,12 @@ async function compare(url: string, jar: string, runs: number): Promise<Compared
     let examples = 0;
     const runSpecmatic = async (k: number) => {
       examples = await writeExamples(url, sm, prepared.wsdls, k);
-      return timed('java', ['-jar', jar, 'test', ...prepared.wsdls.map((w) => w.file), `--testBaseURL=${url}`], sm, SPECMATIC_ENV);
+      return timed(
+        'java',
+        ['-jar', jar, 'test', ...prepared.wsdls.map((w) => w.file), `--testBaseURL=${url}`],
+        sm,
+        SPECMATIC_ENV,
+      );
     };
     const runOurs = (k: number) => {
       const pools = join(work, `pools-${k}.json`);
@@ -227,9 +329,11 @@ async function compare(url: string, jar: string, runs: number): Promise<Compared
     };
     // One warm-up each (the JVM's class data, the source cache, the schema cache), then alternated.
     const warm = await runSpecmatic(0);
-    if (!specmaticCounts(warm.out)) throw new Error(`Specmatic printed no "Tests run" line (exit ${warm.code}): ${warm.out.slice(-2000)}`);
+    if (!specmaticCounts(warm.out))
+      throw new Error(`Specmatic printed no "Tests run" line (exit ${warm.code}): ${warm.out.slice(-2000)}`);
     const warmOurs = await runOurs(0);
-    if (warmOurs.code !== 0 && warmOurs.code !== 1) throw new Error(`conformance run exited ${warmOurs.code}: ${warmOurs.out.slice(-2000)}`);
+    if (warmOurs.code !== 0 && warmOurs.code !== 1)
+      throw new Error(`conformance run exited ${warmOurs.code}: ${warmOurs.out.slice(-2000)}`);
     for (let i = 1; i <= runs; i++) {
       const s = await runSpecmatic(i);
       smCounts = specmaticCounts(s.out);
@@ -238,8 +342,16 @@ async function compare(url: string, jar: string, runs: number): Promise<Compared
       conformance.push({ wallMs: c.wallMs, cpuMs: c.cpuMs, code: c.code });
       ours = made(join(work, 'reports'));
     }
-    return { specmatic, conformance, specmaticTests: smCounts, specmaticExamples: examples, conformanceMade: ours, rewritten: prepared.rewritten, env: SPECMATIC_ENV,
-      conformanceArgs: conformanceArgs('URL', 'POOLS', 'DIR').slice(1) };
+    return {
+      specmatic,
+      conformance,
+      specmaticTests: smCounts,
+      specmaticExamples: examples,
+      conformanceMade: ours,
+      rewritten: prepared.rewritten,
+      env: SPECMATIC_ENV,
+      conformanceArgs: conformanceArgs('URL', 'POOLS', 'DIR').slice(1),
+    };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -248,50 +360,110 @@ async function compare(url: string, jar: string, runs: number): Promise<Compared
 // ---- the section in scripts/bench.ts ------------------------------------------------------------
 
 interface Compared {
-  specmatic: Timed[]; conformance: Timed[]; specmaticTests?: { tests: number; passed: number; failed: number }; specmaticExamples: number;
-  conformanceMade?: { exchanges: number; checks: number; failed: number }; rewritten: Record<string, number>;
+  specmatic: Timed[];
+  conformance: Timed[];
+  specmaticTests?: { tests: number; passed: number; failed: number };
+  specmaticExamples: number;
+  conformanceMade?: { exchanges: number; checks: number; failed: number };
+  rewritten: Record<string, number>;
 }
 
 /** Where to get the jar, said when it is missing. */
-export const SPECMATIC_HOWTO = 'npm install --prefix /work/tools/specmatic specmatic (not a dependency of this package), '
-  + 'then SPECMATIC_JAR=/work/tools/specmatic/node_modules/specmatic/specmatic.jar or --specmatic PATH; Java 17 on the PATH';
+export const SPECMATIC_HOWTO =
+  'npm install --prefix /work/tools/specmatic specmatic (not a dependency of this package), '
+  + 'then SPECMATIC_JAR=/work/tools/specmatic/node_modules/specmatic/specmatic.jar or --specmatic PATH; '
+  + 'Java 17 on the PATH';
 
 /** Section 13: the comparison in a child (the mock in a process of its own), its rows added to the table. */
 export async function specmaticSection(o: {
-  jar: string | undefined; runs: number; log: (s: string) => void; raw: Record<string, unknown>;
-  add: (r: { section: string; what: string; unit: string; value: Stat | number | string; goal?: string; met?: boolean }) => void;
+  jar: string | undefined;
+  runs: number;
+  log: (s: string) => void;
+  raw: Record<string, unknown>;
+  add: (r: {
+    section: string;
+    what: string;
+    unit: string;
+    value: Stat | number | string;
+    goal?: string;
+    met?: boolean;
+  }) => void;
   withMock: <T>(f: (url: string) => Promise<T>) => Promise<T>;
 }): Promise<void> {
   const section = '13 specmatic';
   if (!o.jar || !existsSync(o.jar)) {
-    const why = o.jar ? `no file at ${o.jar} (${process.env.SPECMATIC_JAR === o.jar ? 'SPECMATIC_JAR' : '--specmatic'})` : 'neither SPECMATIC_JAR nor --specmatic is set';
+    const why = o.jar
+      ? `no file at ${o.jar} (${process.env.SPECMATIC_JAR === o.jar ? 'SPECMATIC_JAR' : '--specmatic'})`
+      : 'neither SPECMATIC_JAR nor --specmatic is set';
     o.log(`13 specmatic: skipped: ${why}; to get it: ${SPECMATIC_HOWTO}`);
     o.add({ section, what: `skipped: ${why}; ${SPECMATIC_HOWTO}`, unit: '', value: '' });
     return;
   }
   const jar = o.jar;
   o.log(`13 specmatic: Specmatic (${jar}) and conformance run against the mock, ${o.runs} runs each, alternated`);
-  const c = await o.withMock((url) => runChild<Compared>('./specmatic.ts', ['compare', url, jar, String(o.runs)], [], 1_800_000));
+  const c = await o.withMock((url) =>
+    runChild<Compared>('./specmatic.ts', ['compare', url, jar, String(o.runs)], [], 1_800_000),
+  );
   o.raw.specmatic = c;
   const s = stat(c.specmatic.map((x) => x.wallMs / 1000));
   const ours = stat(c.conformance.map((x) => x.wallMs / 1000));
   const t = c.specmaticTests;
   const m = c.conformanceMade;
   const exits = (xs: Timed[]) => [...new Set(xs.map((x) => x.code))].join(',');
-  o.add({ section, what: `Specmatic: ${t ? `${t.tests} SOAP 1.1 tests (${t.passed} passed)` : 'no count'}, ${c.specmaticExamples} examples, start → exit, exit ${exits(c.specmatic)}`, unit: 's', value: s });
-  o.add({ section, what: `conformance run, pools + --allow-mutations + second account: ${m ? `${m.exchanges} exchanges, ${m.checks} checks (${m.failed} failed)` : ''}, exit ${exits(c.conformance)}`, unit: 's', value: ours });
+  o.add({
+    section,
+    what:
+      `Specmatic: ${t ? `${t.tests} SOAP 1.1 tests (${t.passed} passed)` : 'no count'}, ${c.specmaticExamples} `
+      + `examples, start → exit, exit ${exits(c.specmatic)}`,
+    unit: 's',
+    value: s,
+  });
+  o.add({
+    section,
+    what:
+      `conformance run, pools + --allow-mutations + second `
+      + `account: ${m ? `${m.exchanges} exchanges, ${m.checks} checks (${m.failed} failed)` : ''}, `
+      + `exit ${exits(c.conformance)}`,
+    unit: 's',
+    value: ours,
+  });
   const ratio = ours.median / s.median;
-  o.add({ section, what: 'conformance run ÷ Specmatic (medians)', unit: '×', value: ratio, goal: '≤ 0.4', met: ratio <= 0.4 });
-  o.add({ section, what: '  the same, pair by pair', unit: '×', value: stat(c.conformance.map((x, i) => x.wallMs / c.specmatic[i]!.wallMs)) });
+  o.add({
+    section,
+    what: 'conformance run ÷ Specmatic (medians)',
+    unit: '×',
+    value: ratio,
+    goal: '≤ 0.4',
+    met: ratio <= 0.4,
+  });
+  o.add({
+    section,
+    what: '  the same, pair by pair',
+    unit: '×',
+    value: stat(c.conformance.map((x, i) => x.wallMs / c.specmatic[i]!.wallMs)),
+  });
   if (c.specmatic.every((x) => x.cpuMs !== undefined) && c.conformance.every((x) => x.cpuMs !== undefined)) {
     const sc = stat(c.specmatic.map((x) => x.cpuMs! / 1000));
     const oc = stat(c.conformance.map((x) => x.cpuMs! / 1000));
     o.add({ section, what: '  CPU, every process: Specmatic (the JVM)', unit: 's', value: sc });
-    o.add({ section, what: '  CPU, every process: conformance run (with its validator processes)', unit: 's', value: oc });
+    o.add({
+      section,
+      what: '  CPU, every process: conformance run (with its validator processes)',
+      unit: 's',
+      value: oc,
+    });
     o.add({ section, what: '  CPU, conformance run ÷ Specmatic (medians)', unit: '×', value: oc.median / sc.median });
   }
-  o.add({ section, what: `load average (1 min) ${loadavg()[0]!.toFixed(1)} at the end, ${availableParallelism()} cores: wall times stretch under load, CPU times less`, unit: '', value: '' });
-  for (const [why, n] of Object.entries(c.rewritten)) o.add({ section, what: `  Specmatic's WSDL copy: ${why} (${n}×)`, unit: '', value: '' });
+  o.add({
+    section,
+    what:
+      `load average (1 min) ${loadavg()[0]!.toFixed(1)} at the end, ${availableParallelism()} cores: wall `
+      + `times stretch under load, CPU times less`,
+    unit: '',
+    value: '',
+  });
+  for (const [why, n] of Object.entries(c.rewritten))
+    o.add({ section, what: `  Specmatic's WSDL copy: ${why} (${n}×)`, unit: '', value: '' });
 }
 
 const [cmd, ...args] = process.argv.slice(2);
@@ -303,5 +475,7 @@ if (started && cmd === 'compare') {
   // For a look by hand: `tsx scripts/bench/specmatic.ts prepare URL DIR`, then run Specmatic in DIR
   // with SPECMATIC_ENV: `java -jar JAR test Booking.wsdl NonStaticXMLAPI.wsdl --testBaseURL=URL`.
   const prepared = await prepareSpecmatic(args[0]!, args[1]!);
-  process.stdout.write(`${JSON.stringify({ ...prepared, examples: await writeExamples(args[0]!, args[1]!, prepared.wsdls, Date.now() % 10_000) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ ...prepared, examples: await writeExamples(args[0]!, args[1]!, prepared.wsdls, Date.now() % 10_000) })}\n`,
+  );
 }

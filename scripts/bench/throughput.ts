@@ -64,11 +64,16 @@ async function floor(conc: number, reps: number) {
 
 async function harness(conc: number, reps: number, engine?: string) {
   const transport = new Transport({ concurrency: conc, timeoutMs: 10_000, maxBodyBytes: 32 * 1024 * 1024 });
-  const validator = engine === 'wasm' ? createWasmDocumentValidator(target.namespaces) : createDocumentValidator(target.namespaces);
+  const validator =
+    engine === 'wasm' ? createWasmDocumentValidator(target.namespaces) : createDocumentValidator(target.namespaces);
   const plan = fullPlan(target);
   const once = async () => {
     const report = await runPlan(plan, { transport, validator });
-    return { exchanges: report.results.filter((r) => rowKind(r) === 'exchange').length, checks: report.results.length, failed: report.summary.failed };
+    return {
+      exchanges: report.results.filter((r) => rowKind(r) === 'exchange').length,
+      checks: report.results.length,
+      failed: report.summary.failed,
+    };
   };
   await once(); // warm-up
   const rounds = 2;
@@ -108,14 +113,17 @@ function unique(r: HttpRequest, n: number): HttpRequest {
 async function mockLoad(conns: number, seconds: number, fresh: boolean) {
   const agent = new Agent({ connections: conns, pipelining: 1, keepAliveTimeout: 10_000 });
   let counter = 0;
-  const batchOf = () => Array.from({ length: 4 }, () => mix).flat().map((r) => (fresh ? unique(r, counter++) : r));
+  const batchOf = () =>
+    Array.from({ length: 4 }, () => mix)
+      .flat()
+      .map((r) => (fresh ? unique(r, counter++) : r));
   const batch = batchOf();
   await blast(agent, batch, conns); // warm-up: opens the connections
   const reps: { rps: number; p50: number; p99: number; requests: number }[] = [];
   for (let i = 0; i < 3; i++) {
     const lat: number[] = [];
     const t = performance.now();
-    while (performance.now() - t < seconds * 1000) lat.push(...await blast(agent, fresh ? batchOf() : batch, conns));
+    while (performance.now() - t < seconds * 1000) lat.push(...(await blast(agent, fresh ? batchOf() : batch, conns)));
     const s = (performance.now() - t) / 1000;
     reps.push({ rps: lat.length / s, p50: percentile(lat, 50), p99: percentile(lat, 99), requests: lat.length });
   }
@@ -140,15 +148,28 @@ async function cases(conc: number, factor: number, reps: number) {
     cpuMs.push((u.user + u.system) / 1000);
   }
   await transport.close();
-  return { factor, concurrency: conc, ms, cpuMs, exchanges: report!.results.filter((r) => rowKind(r) === 'exchange').length, checks: report!.results.length, failed: report!.summary.failed };
+  return {
+    factor,
+    concurrency: conc,
+    ms,
+    cpuMs,
+    exchanges: report!.results.filter((r) => rowKind(r) === 'exchange').length,
+    checks: report!.results.length,
+    failed: report!.summary.failed,
+  };
 }
 
 const n = Number(a);
 const m = Number(b);
-const result = mode === 'floor' ? await floor(n, m)
-  : mode === 'harness' ? await harness(n, m, c)
-    : mode === 'mock' ? await mockLoad(n, m, c === 'unique')
-      : mode === 'cases' ? await cases(n, m, Number(c ?? 3))
-        : undefined;
+const result =
+  mode === 'floor'
+    ? await floor(n, m)
+    : mode === 'harness'
+      ? await harness(n, m, c)
+      : mode === 'mock'
+        ? await mockLoad(n, m, c === 'unique')
+        : mode === 'cases'
+          ? await cases(n, m, Number(c ?? 3))
+          : undefined;
 if (!result) throw new Error(`unknown mode ${mode}`);
 process.stdout.write(`${JSON.stringify(result)}\n`);

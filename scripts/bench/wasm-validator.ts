@@ -11,7 +11,15 @@
  *
  * Unlike libxmljs2 0.35, the bundle schema is compiled ONCE (XsdValidator.fromDoc) and kept.
  */
-import { ParseOption, XmlBufferInputProvider, XmlDocument, XmlParseError, XmlValidateError, XsdValidator, xmlRegisterInputProvider } from 'libxml2-wasm';
+import {
+  ParseOption,
+  XmlBufferInputProvider,
+  XmlDocument,
+  XmlParseError,
+  XmlValidateError,
+  XsdValidator,
+  xmlRegisterInputProvider,
+} from 'libxml2-wasm';
 import { hasDoctype, SOAP11_ENV_NS, SOAP12_ENV_NS } from '../../src/xml/tree.js';
 import { DEFAULT_MAX_BYTES, schemaTexts } from '../../src/schema/xsd-validator.js';
 import { SCHEMA_FILES } from '../../src/schema/xsd.js';
@@ -42,14 +50,17 @@ export function compileWasmBundle(namespaces: Namespaces): XsdValidator {
   }
   for (const [name, text] of files) providerFiles.addBuffer(`${dir}/${name}`, enc.encode(text));
   const imports: [string, string][] = [
-    [SOAP11_ENV_NS, 'soap11-envelope.xsd'], [SOAP12_ENV_NS, 'soap12-envelope.xsd'],
+    [SOAP11_ENV_NS, 'soap11-envelope.xsd'],
+    [SOAP12_ENV_NS, 'soap12-envelope.xsd'],
     ...(namespaces.book === namespaces.search
       ? [[namespaces.book, 'groups.xsd'] as [string, string]]
       : (Object.keys(SCHEMA_FILES) as NsKey[]).map((k): [string, string] => [namespaces[k], SCHEMA_FILES[k]])),
   ];
   const bundle = [
     '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:x-accommodation-conformance:bundle">',
-    ...imports.map(([ns, f]) => `<xs:import namespace="${escapeAttr(ns)}" schemaLocation="${escapeAttr(`${dir}/${f}`)}"/>`),
+    ...imports.map(
+      ([ns, f]) => `<xs:import namespace="${escapeAttr(ns)}" schemaLocation="${escapeAttr(`${dir}/${f}`)}"/>`,
+    ),
     '</xs:schema>',
   ].join('');
   const doc = XmlDocument.fromString(bundle, { url: `${dir}/bundle.xsd`, option: TARGET_PARSE });
@@ -67,7 +78,10 @@ function where(d: { line?: number; col?: number }): string {
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
-export function createWasmDocumentValidator(namespaces: Namespaces, options: { maxBytes?: number } = {}): DocumentValidator & { dispose(): void } {
+export function createWasmDocumentValidator(
+  namespaces: Namespaces,
+  options: { maxBytes?: number } = {},
+): DocumentValidator & { dispose(): void } {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const validator = compileWasmBundle(namespaces);
   return {
@@ -89,8 +103,15 @@ export function createWasmDocumentValidator(namespaces: Namespaces, options: { m
         validator.validate(doc);
         return { xsdErrors: [] };
       } catch (e) {
-        if (!(e instanceof XmlValidateError)) return { xsdErrors: [{ message: `XSD validation could not run: ${(e as Error).message}` }] };
-        const errs = e.details.filter((d) => d.level >= 2).map((d) => ({ message: d.message.trim(), ...(d.line ? { line: d.line } : {}), ...(d.col ? { column: d.col } : {}) }));
+        if (!(e instanceof XmlValidateError))
+          return { xsdErrors: [{ message: `XSD validation could not run: ${(e as Error).message}` }] };
+        const errs = e.details
+          .filter((d) => d.level >= 2)
+          .map((d) => ({
+            message: d.message.trim(),
+            ...(d.line ? { line: d.line } : {}),
+            ...(d.col ? { column: d.col } : {}),
+          }));
         return { xsdErrors: errs.length ? errs : [{ message: 'the document is not valid against the schemas' }] };
       } finally {
         doc.dispose();

@@ -52,7 +52,8 @@ function makeHttpBinding(id: 'get' | 'post'): Binding {
     decode(req: IncomingRequest, servicePath, ops): Decoded {
       const name = req.path.slice(servicePath.length + 1);
       const op = ops.find((o) => o.name === name);
-      if (!op) return { ok: false, status: 404, reason: `unknown operation "${name}" on ${servicePath}`, faultCode: 'client' };
+      if (!op)
+        return { ok: false, status: 404, reason: `unknown operation "${name}" on ${servicePath}`, faultCode: 'client' };
       if (id === 'post' && mediaType(req.headers['content-type']) !== FORM) {
         return { ok: false, status: 415, reason: `HTTP POST needs Content-Type ${FORM}`, faultCode: 'client' };
       }
@@ -66,7 +67,11 @@ function makeHttpBinding(id: 'get' | 'post'): Binding {
     },
 
     encodeResult(_op, resultXml): OutgoingResponse {
-      return { status: 200, headers: { 'content-type': TEXT_XML }, body: `<?xml version="1.0" encoding="utf-8"?>${resultXml}` };
+      return {
+        status: 200,
+        headers: { 'content-type': TEXT_XML },
+        body: `<?xml version="1.0" encoding="utf-8"?>${resultXml}`,
+      };
     },
 
     encodeFault(status, reason): OutgoingResponse {
@@ -82,8 +87,12 @@ function makeHttpBinding(id: 'get' | 'post'): Binding {
         ...ops.flatMap((op) => [
           `<wsdl:operation name="${escapeAttr(op.name)}">`,
           `  <http:operation location="${escapeAttr(`/${op.name}`)}"/>`,
-          '  <wsdl:input>', `    ${id === 'get' ? '<http:urlEncoded/>' : `<mime:content type="${FORM}"/>`}`, '  </wsdl:input>',
-          '  <wsdl:output>', '    <mime:mimeXml part="Body"/>', '  </wsdl:output>',
+          '  <wsdl:input>',
+          `    ${id === 'get' ? '<http:urlEncoded/>' : `<mime:content type="${FORM}"/>`}`,
+          '  </wsdl:input>',
+          '  <wsdl:output>',
+          '    <mime:mimeXml part="Body"/>',
+          '  </wsdl:output>',
           '</wsdl:operation>',
         ]),
       ],

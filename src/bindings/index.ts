@@ -22,7 +22,9 @@ export function bindingLabel(id: string): string {
  * which answers alike) writes it.
  */
 export function documentBinding(root: Pick<XElement, 'ns' | 'local'> | undefined): BindingId {
-  const enveloped = Object.values(BINDING_MODULES).find((b) => b.envelopeNs !== undefined && root?.local === 'Envelope' && root.ns === b.envelopeNs);
+  const enveloped = Object.values(BINDING_MODULES).find(
+    (b) => b.envelopeNs !== undefined && root?.local === 'Envelope' && root.ns === b.envelopeNs,
+  );
   return enveloped?.id ?? 'get';
 }
 

@@ -16,9 +16,12 @@ const DATETIME_RE = /^-?\d{4,}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}(\.\d+)?)?(Z|[+-]\d
 export function validParamValue(type: ParamType, value: string): boolean {
   const v = value.trim();
   switch (type) {
-    case 'string': return true;
-    case 'int': return INT_RE.test(v) && Number(v) >= -2147483648 && Number(v) <= 2147483647;
-    case 'decimal': return DECIMAL_RE.test(v);
+    case 'string':
+      return true;
+    case 'int':
+      return INT_RE.test(v) && Number(v) >= -2147483648 && Number(v) <= 2147483647;
+    case 'decimal':
+      return DECIMAL_RE.test(v);
     case 'dateTime': {
       if (!DATETIME_RE.test(v)) return false;
       const [y, m, d] = v.slice(0, 10).split('-').map(Number) as [number, number, number];
@@ -28,15 +31,23 @@ export function validParamValue(type: ParamType, value: string): boolean {
   }
 }
 
-/** Check the parameters of a decoded request: present where the binding needs them (Binding.mayOmit), in their lexical form. */
-export function checkParams(op: Operation, binding: Binding, params: Record<string, string | undefined>): ParamError | undefined {
+/**
+ * Check the parameters of a decoded request: present where the binding needs them (Binding.mayOmit), in their lexical
+ * form.
+ */
+export function checkParams(
+  op: Operation,
+  binding: Binding,
+  params: Record<string, string | undefined>,
+): ParamError | undefined {
   for (const p of op.params) {
     const v = params[p.name];
     if (v === undefined) {
       if (!binding.mayOmit(p)) return { param: p.name, reason: `Missing parameter: ${p.name}.` };
       continue;
     }
-    if (!validParamValue(p.type, v)) return { param: p.name, reason: `Invalid value for parameter ${p.name}: "${v}" is not a valid ${p.type}.` };
+    if (!validParamValue(p.type, v))
+      return { param: p.name, reason: `Invalid value for parameter ${p.name}: "${v}" is not a valid ${p.type}.` };
   }
   return undefined;
 }

@@ -30,7 +30,12 @@ export interface IncomingRequest {
 /** What a server half makes of a request: the operation and its raw parameter values, or why not. */
 export type Decoded =
   | { readonly ok: true; readonly op: Operation; readonly params: Record<string, string | undefined> }
-  | { readonly ok: false; readonly status: number; readonly reason: string; readonly faultCode: 'client' | 'server' | 'version' };
+  | {
+      readonly ok: false;
+      readonly status: number;
+      readonly reason: string;
+      readonly faultCode: 'client' | 'server' | 'version';
+    };
 
 /** An HTTP response produced by a server half. */
 export interface OutgoingResponse {
@@ -62,7 +67,10 @@ export interface DocumentForm {
   /** Prefix of the group namespace ('' = default namespace). */
   readonly resultPrefix: string;
   readonly xsiPrefix: string;
-  /** Where xmlns:xsi is declared: on the Envelope (a bare result: on the root), on the result element, or on each nil element. */
+  /**
+   * Where xmlns:xsi is declared: on the Envelope (a bare result: on the root), on the result element, or on each nil
+   * element.
+   */
   readonly xsiAt: 'envelope' | 'result' | 'nil';
   /** Indent unit ('' = compact) and line end. */
   readonly indent: string;
@@ -93,7 +101,10 @@ export interface WsdlPort {
   readonly port: string;
   /** Suffix of the portType it implements (SOAP 1.1 and 1.2 share one). */
   readonly portType: string;
-  /** Message style of its portType: one `parameters` element part (soap), or a part per parameter in and a Body out (http). */
+  /**
+   * Message style of its portType: one `parameters` element part (soap), or a part per parameter in and a Body out
+   * (http).
+   */
   readonly messages: 'soap' | 'http';
   /** The lines of its wsdl:binding content: the protocol binding element and one wsdl:operation per operation. */
   bindingLines(ops: readonly Operation[], tns: string): string[];
@@ -117,19 +128,30 @@ export interface Binding {
   readonly responseMediaType: string;
   /** SOAP envelope namespace, undefined for GET/POST. */
   readonly envelopeNs?: string;
-  /** SOAP 1.1 (section 4.1) lets qualified elements follow the Body; SOAP 1.2 (5.1) allows nothing besides Header and Body. */
+  /**
+   * SOAP 1.1 (section 4.1) lets qualified elements follow the Body; SOAP 1.2 (5.1) allows nothing besides Header and
+   * Body.
+   */
   readonly qualifiedAfterBody?: boolean;
   readonly wsdl: WsdlPort;
 
   /** The service path this binding is served at, of a group's configured paths. */
   servicePath(paths: GroupPaths): string;
-  /** The element the result element sits in (SOAP: <Operation>Response); undefined when the result is the document root. */
+  /**
+   * The element the result element sits in (SOAP: <Operation>Response); undefined when the result is the document root.
+   */
   wrapperOf(op: Operation): string | undefined;
-  /** The element standing where a wrapper belongs in a document of this binding, whatever its name (SOAP: the Body's first child). */
+  /**
+   * The element standing where a wrapper belongs in a document of this binding, whatever its name (SOAP: the Body's
+   * first child).
+   */
   wrapperIn(root: XElement): XElement | undefined;
   /** Where the result of `op` (group namespace `ns`) sits in a response document whose root is `root`. */
   locate(root: XElement, op: Operation, ns: string): Located;
-  /** Whether a request may leave this parameter out (SOAP reads an absent string as null; GET/POST need every required one). */
+  /**
+   * Whether a request may leave this parameter out (SOAP reads an absent string as null; GET/POST need every required
+   * one).
+   */
   mayOmit(param: Param): boolean;
 
   // client half
@@ -140,15 +162,28 @@ export interface Binding {
   encodeRequest(op: Operation, params: Params, serviceUrl: string, ns: string): HttpRequest;
   /** SOAPAction header value for an operation (SOAP 1.1 only). */
   soapAction?(op: Operation, ns: string): string;
-  /** Headers routing a request to the operation named `routedTo` while its body is another's (SOAP 1.1's SOAPAction); none: no such probe. */
+  /**
+   * Headers routing a request to the operation named `routedTo` while its body is another's (SOAP 1.1's SOAPAction);
+   * none: no such probe.
+   */
   misroutedProbe?(routedTo: string, ns: string): MisroutedProbe;
   /**
    * The request of an operation with a DOCTYPE declaring `probe`, whose entity stands as the value
    * of parameter `param` (SOAP: an envelope binding must refuse it); none: the binding sends no
    * XML document, so no such probe.
    */
-  doctypeRequest?(op: Operation, params: Params, serviceUrl: string, ns: string, probe: DoctypeProbe, param: string): HttpRequest;
-  /** The binding can send a parameter as nil (NIL_VALUE becomes `<name xsi:nil="true"/>`): SOAP only; GET and POST have no nil. */
+  doctypeRequest?(
+    op: Operation,
+    params: Params,
+    serviceUrl: string,
+    ns: string,
+    probe: DoctypeProbe,
+    param: string,
+  ): HttpRequest;
+  /**
+   * The binding can send a parameter as nil (NIL_VALUE becomes `<name xsi:nil="true"/>`): SOAP only; GET and POST have
+   * no nil.
+   */
   readonly sendsNil?: boolean;
 
   // server half
@@ -161,7 +196,11 @@ export interface Binding {
    * and xsi itself: in the reference document (prefix and xsi prefix chosen), or in a document of
    * another form (`form`, the mock's variation mode).
    */
-  resultDeclarations(prefix: string, xsiPrefix: string, form?: DocumentForm): { readonly declareNamespace: boolean; readonly declareXsi: boolean };
+  resultDeclarations(
+    prefix: string,
+    xsiPrefix: string,
+    form?: DocumentForm,
+  ): { readonly declareNamespace: boolean; readonly declareXsi: boolean };
   /** Wrap a serialised result element (as written for this binding) into a complete response. */
   encodeResult(op: Operation, resultXml: string, ns: string): OutgoingResponse;
   /** The document around a result element in a given form, without XML declaration (the mock's variation mode). */

@@ -24,14 +24,20 @@ describe('content_type', () => {
 
   test('reports text/xml on SOAP 1.2', () => {
     const f = findingsOf(contentType, ctx('soap12', 'text/xml; charset=utf-8'));
-    expect(f).toEqual([expect.objectContaining({
-      path: 'http:content-type', expected: 'application/soap+xml', actual: 'text/xml',
-      message: 'media type text/xml instead of application/soap+xml for the SOAP 1.2 binding',
-    })]);
+    expect(f).toEqual([
+      expect.objectContaining({
+        path: 'http:content-type',
+        expected: 'application/soap+xml',
+        actual: 'text/xml',
+        message: 'media type text/xml instead of application/soap+xml for the SOAP 1.2 binding',
+      }),
+    ]);
   });
 
   test.each<BindingId>(['soap11', 'get', 'post'])('reports application/soap+xml on %s', (binding) => {
-    expect(findingsOf(contentType, ctx(binding, 'application/soap+xml; charset=utf-8'))[0]!.actual).toBe('application/soap+xml');
+    expect(findingsOf(contentType, ctx(binding, 'application/soap+xml; charset=utf-8'))[0]!.actual).toBe(
+      'application/soap+xml',
+    );
   });
 
   test('reports application/xml where text/xml is required', () => {

@@ -7,20 +7,35 @@ import type { DocumentValidator, LibxmlOutcome, ValidateOptions } from '../schem
 import { contextFor } from '../../test/support/checks.js';
 import { CHECKS, runBeside, runChecks } from './registry.js';
 
-const DOC = '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><GetMealsResponse xmlns="http://mock.accommodation.test/search/1/"/></soap:Body></soap:Envelope>';
+const DOC =
+  '<soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><GetMealsResponse '
+  + 'xmlns="http://mock.accommodation.test/search/1/"/></soap:Body></soap:Envelope>';
 
-/** A validator that hands the document "away" (as the process does), then answers when told; it records what happened in order. */
+/**
+ * A validator that hands the document "away" (as the process does), then answers when told; it records what happened in
+ * order.
+ */
 function slowValidator(outcome: LibxmlOutcome, handsOver = true) {
   const events: string[] = [];
   let answer!: () => void;
   const validator: DocumentValidator = {
     validate: () => outcome,
     // xml() reads the limits before building the tree: the moment it is built.
-    get limits() { events.push('tree'); return undefined; },
+    get limits() {
+      events.push('tree');
+      return undefined;
+    },
     validateAsync(_xml: string, opts: ValidateOptions = {}) {
       return new Promise<LibxmlOutcome>((resolve) => {
-        answer = () => { events.push('libxml2'); resolve(outcome); };
-        if (handsOver) setImmediate(() => { events.push('handed over'); opts.handedOver?.(); });
+        answer = () => {
+          events.push('libxml2');
+          resolve(outcome);
+        };
+        if (handsOver)
+          setImmediate(() => {
+            events.push('handed over');
+            opts.handedOver?.();
+          });
       });
     },
   };
@@ -30,7 +45,9 @@ function slowValidator(outcome: LibxmlOutcome, handsOver = true) {
 async function prepared(outcome: LibxmlOutcome, overlap: boolean, handsOver = true) {
   const v = slowValidator(outcome, handsOver);
   const ctx = contextFor('GetMeals', 'soap11', DOC, { validator: v.validator });
-  const done = ctx.prepare({}, overlap, () => { v.events.push(`beside: ${ctx.located().path}`); });
+  const done = ctx.prepare({}, overlap, () => {
+    v.events.push(`beside: ${ctx.located().path}`);
+  });
   await new Promise((r) => setTimeout(r, 20));
   const before = [...v.events];
   v.answer();
@@ -54,14 +71,19 @@ describe('prepare builds the tree while the validator process reads the document
     expect(ctx.xml().parsed?.root.local).toBe('Envelope');
     expect(events).toEqual(['handed over', 'libxml2', 'tree']);
   });
-  test('a document read in this process (never handed over): no tree before libxml2\'s outcome', async () => {
+  test("a document read in this process (never handed over): no tree before libxml2's outcome", async () => {
     const { before, stood } = await prepared({ xsdErrors: [] }, true, false);
     expect(before).toEqual([]);
     expect(stood).toBe(false);
   });
   test('a document libxml2 did not read keeps no tree, though it was built meanwhile', async () => {
     const { ctx, events, stood } = await prepared({ notParsed: 'libxml2 took longer than 10 s', xsdErrors: [] }, true);
-    expect(events).toEqual(['handed over', 'tree', 'beside: /Envelope/Body/GetMealsResponse/getMealsResult', 'libxml2']);
+    expect(events).toEqual([
+      'handed over',
+      'tree',
+      'beside: /Envelope/Body/GetMealsResponse/getMealsResult',
+      'libxml2',
+    ]);
     // The work done beside is to be done again, on no tree: the result element is no longer found.
     expect(stood).toBe(false);
     expect(ctx.xml()).toEqual({ error: 'libxml2 took longer than 10 s' });
@@ -76,12 +98,15 @@ describe('what the validator process is sent', () => {
     ['text/xml', true], // no charset, no declaration: UTF-8
     ['text/xml; charset=iso-8859-1', false],
     ['text/xml; charset=utf-16le', false],
-  ])('%s: the body\'s bytes when they are UTF-8 (%s), else the decoded text alone', async (contentType, bytes) => {
+  ])("%s: the body's bytes when they are UTF-8 (%s), else the decoded text alone", async (contentType, bytes) => {
     const seen: ValidateOptions[] = [];
     const body = contentType.includes('16') ? Buffer.from(DOC, 'utf16le') : Buffer.from(DOC, 'latin1');
     const validator: DocumentValidator = {
       validate: () => ({ xsdErrors: [] }),
-      validateAsync: async (_xml, opts = {}) => { seen.push(opts); return { xsdErrors: [] }; },
+      validateAsync: async (_xml, opts = {}) => {
+        seen.push(opts);
+        return { xsdErrors: [] };
+      },
     };
     const ctx = contextFor('GetMeals', 'soap11', body, { validator, contentType });
     await ctx.prepare({}, true);
@@ -91,9 +116,12 @@ describe('what the validator process is sent', () => {
   });
 });
 
-describe('the checks\' walks done beside libxml2 (Check.beside)', () => {
-  const BROKEN = DOC.replace('<GetMealsResponse xmlns="http://mock.accommodation.test/search/1/"/>',
-    '<GetMealsResponse xmlns="http://mock.accommodation.test/search/1/"><getMealsResult><meals><meal><id>one</id><zz/></meal><meal/></meals></getMealsResult></GetMealsResponse>');
+describe("the checks' walks done beside libxml2 (Check.beside)", () => {
+  const BROKEN = DOC.replace(
+    '<GetMealsResponse xmlns="http://mock.accommodation.test/search/1/"/>',
+    '<GetMealsResponse '
+      + 'xmlns="http://mock.accommodation.test/search/1/"><getMealsResult><meals><meal><id>one</id><zz/></meal><meal/></meals></getMealsResult></GetMealsResponse>',
+  );
 
   async function checkedBeside(outcome: LibxmlOutcome, budgetMs?: (besideMs: number) => number) {
     const v = slowValidator(outcome);
@@ -107,20 +135,24 @@ describe('the checks\' walks done beside libxml2 (Check.beside)', () => {
 
   const shapeOf = (runs: ReturnType<typeof runChecks>) => runs.find((r) => r.check.name === 'shape');
 
-  test('the shape check\'s findings are those of its walk done after libxml2, and the walk is not done again', async () => {
+  test("the shape check's findings are those of its walk done after libxml2, and the walk is not done again", async () => {
     const { ctx, stood, runs } = await checkedBeside({ xsdErrors: [] });
     expect(stood).toBe(true);
     const after = shapeOf(runChecks(contextFor('GetMeals', 'soap11', BROKEN), CHECKS))!;
     expect(Array.isArray(after.outcome) && after.outcome.length).toBeGreaterThan(1);
     expect(shapeOf(runs)!.outcome).toEqual(after.outcome);
     // Kept on the context: asked again for the same result element, it is not computed again.
-    expect(() => ctx.beside('shape', ctx.located().result!, () => { throw new Error('computed again'); })).not.toThrow();
+    expect(() =>
+      ctx.beside('shape', ctx.located().result!, () => {
+        throw new Error('computed again');
+      }),
+    ).not.toThrow();
     // Its time is the check's: the walk's milliseconds are part of the shape row's.
     expect(ctx.besideMs('shape')).toBeGreaterThan(0);
     expect(shapeOf(runs)!.ms).toBeGreaterThanOrEqual(ctx.besideMs('shape') - 0.001);
   });
 
-  test('a walk done beside counts toward the check\'s budget', async () => {
+  test("a walk done beside counts toward the check's budget", async () => {
     // A budget of half the walk: the run itself takes the kept findings in far less.
     const { ctx, runs } = await checkedBeside({ xsdErrors: [] }, (ms) => ms / 2);
     expect(ctx.besideMs('shape')).toBeGreaterThan(0);

@@ -16,18 +16,23 @@ export type { DocumentValidator, LibxmlOutcome, ValidateOptions, XsdError } from
 
 /** What kind of request a case sends, which decides the outcome the checks expect. */
 export type CaseKind =
-  | 'valid'              // a valid call: 200 and a conforming result
-  | 'wrong-credentials'  // a valid call with a wrong password: no data in any binding
-  | 'missing-param'      // a required typed parameter left out
-  | 'bad-param'          // an int or dateTime parameter that does not parse
-  | 'unknown-operation'  // an operation the service does not have
-  | 'wrong-soapaction'   // SOAP 1.1 with a SOAPAction naming another operation
-  | 'doctype'            // a SOAP request with a DOCTYPE (issue 42): refused, its entity never expanded nor fetched
-  | 'login-variant'      // a credential variant a careless login check lets in (src/engine/plan.ts LOGIN_VARIANTS): refused as the wrong password is
-  | 'generated';         // a generated parameter set (src/engine/generate.ts): may be accepted or rejected
+  | 'valid' // a valid call: 200 and a conforming result
+  | 'wrong-credentials' // a valid call with a wrong password: no data in any binding
+  | 'missing-param' // a required typed parameter left out
+  | 'bad-param' // an int or dateTime parameter that does not parse
+  | 'unknown-operation' // an operation the service does not have
+  | 'wrong-soapaction' // SOAP 1.1 with a SOAPAction naming another operation
+  | 'doctype' // a SOAP request with a DOCTYPE (issue 42): refused, its entity never expanded nor fetched
+  | 'login-variant' // a credential variant a careless login check lets in (src/engine/plan.ts LOGIN_VARIANTS): refused as the wrong password is
+  | 'generated'; // a generated parameter set (src/engine/generate.ts): may be accepted or rejected
 
 /** Case kinds whose request is bad: the target must reject it cleanly (no data, no crash). */
-export const BAD_REQUEST_KINDS: readonly CaseKind[] = ['missing-param', 'bad-param', 'unknown-operation', 'wrong-soapaction'];
+export const BAD_REQUEST_KINDS: readonly CaseKind[] = [
+  'missing-param',
+  'bad-param',
+  'unknown-operation',
+  'wrong-soapaction',
+];
 
 export interface DecodedBody {
   readonly text?: string;
@@ -63,7 +68,8 @@ const trees = new WeakMap<DocumentValidator, TextMemo<{ parsed?: ParsedXml; erro
 /** The trees of the run a validator serves (one validator per run): bounded, see TextMemo. */
 function treesOf(validator: DocumentValidator): TextMemo<{ parsed?: ParsedXml; error?: string }> {
   let m = trees.get(validator);
-  if (!m) trees.set(validator, (m = new TextMemo(MEMO_MAX_CHARS, TREE_MEMO_BUDGET, (_v, text) => TREE_COST * text.length)));
+  if (!m)
+    trees.set(validator, (m = new TextMemo(MEMO_MAX_CHARS, TREE_MEMO_BUDGET, (_v, text) => TREE_COST * text.length)));
   return m;
 }
 
@@ -135,7 +141,13 @@ export class CheckContext {
       const text = new TextDecoder(charset, { fatal: true, ignoreBOM: false }).decode(body);
       this.#decoded = { text, charset };
     } catch (e) {
-      this.#decoded = { charset, error: e instanceof RangeError ? `unknown charset "${charset}"` : `the body is not valid ${charset}: ${(e as Error).message}` };
+      this.#decoded = {
+        charset,
+        error:
+          e instanceof RangeError
+            ? `unknown charset "${charset}"`
+            : `the body is not valid ${charset}: ${(e as Error).message}`,
+      };
     }
     return this.#decoded;
   }
@@ -159,7 +171,8 @@ export class CheckContext {
   libxml(): LibxmlOutcome {
     if (this.#libxml) return this.#libxml;
     const d = this.decoded();
-    this.#libxml = d.text === undefined ? { wellFormedError: d.error ?? 'no body', xsdErrors: [] } : this.validator.validate(d.text);
+    this.#libxml =
+      d.text === undefined ? { wellFormedError: d.error ?? 'no body', xsdErrors: [] } : this.validator.validate(d.text);
     return this.#libxml;
   }
 
@@ -181,7 +194,11 @@ export class CheckContext {
     const away = overlap ? new Promise<'away'>((resolve) => (handedOver = () => resolve('away'))) : undefined;
     const body = this.exchange.response.body;
     const utf8 = isUtf8Label(d.charset) ? { utf8: body } : {};
-    const outcome = this.validator.validateAsync(d.text, { ...options, ...utf8, ...(handedOver ? { handedOver } : {}) });
+    const outcome = this.validator.validateAsync(d.text, {
+      ...options,
+      ...utf8,
+      ...(handedOver ? { handedOver } : {}),
+    });
     let besideRan = false;
     if (away && (await Promise.race([away, outcome.then(() => 'done' as const)])) === 'away') {
       if (this.xml().parsed && beside) {

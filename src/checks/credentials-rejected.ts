@@ -9,9 +9,11 @@ import type { CheckContext } from './context.js';
 import { dataFindings, EXPECTED_REJECTION } from './rejection.js';
 
 /** Words of a server that failed, not of one that refused: its own error, a crash, a runtime's exception page. */
-const SERVER_FAILURE = /internal (?:server |mock )?error|required element missing|NullReferenceException|Object reference not set to an instance|NullPointerException|Traceback \(most recent call last\)|Server Error in '[^']*' Application|unhandled exception/i;
+const SERVER_FAILURE =
+  /internal (?:server |mock )?error|required element missing|NullReferenceException|Object reference not set to an instance|NullPointerException|Traceback \(most recent call last\)|Server Error in '[^']*' Application|unhandled exception/i;
 /** Words of a rejection of the credentials. */
-export const ABOUT_CREDENTIALS = /authenticat|credential|password|user ?name|login|log on|unauthori[sz]ed|not authori[sz]ed|access.denied|forbidden|permission/i;
+export const ABOUT_CREDENTIALS =
+  /authenticat|credential|password|user ?name|login|log on|unauthori[sz]ed|not authori[sz]ed|access.denied|forbidden|permission/i;
 
 /**
  * A 5xx answer to wrong credentials that reads as the server's own failure and says nothing of the
@@ -24,21 +26,38 @@ function serverFailure(ctx: CheckContext, check: string): Finding[] | undefined 
   const r = ctx.response!;
   if (r.status < 500) return undefined;
   const fault = findFault(ctx.xml().parsed?.root);
-  const said = (fault ? `${fault.code ?? ''} ${fault.reason ?? ''}` : (ctx.decoded().text ?? '').slice(0, 4096).replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+  const said = (
+    fault
+      ? `${fault.code ?? ''} ${fault.reason ?? ''}`
+      : (ctx.decoded().text ?? '').slice(0, 4096).replace(/<[^>]*>/g, ' ')
+  )
+    .replace(/\s+/g, ' ')
+    .trim();
   if (!SERVER_FAILURE.test(said) || ABOUT_CREDENTIALS.test(said)) return undefined;
   const what = fault ? describeFault(fault) : `"${said.slice(0, 160)}${said.length > 160 ? '…' : ''}"`;
-  return [finding(check, 'rejected_by_server_error', 'http:status',
-    `wrong credentials answered with HTTP ${r.status} and a server failure, not a rejection of the credentials: ${what}`,
-    EXPECTED_REJECTION, `HTTP ${r.status}: ${said.slice(0, 120)}`)];
+  return [
+    finding(
+      check,
+      'rejected_by_server_error',
+      'http:status',
+      `wrong credentials answered with HTTP ${r.status} and a server failure, not a rejection of the `
+        + `credentials: ${what}`,
+      EXPECTED_REJECTION,
+      `HTTP ${r.status}: ${said.slice(0, 120)}`,
+    ),
+  ];
 }
 
 export const credentialsRejected: Check = {
   name: 'credentials_rejected',
-  description: 'A call with a wrong password is answered without data: an error status, a SOAP fault, or a result with an in-band Error and no data; not a server failure (a crash).',
+  description:
+    'A call with a wrong password is answered without data: an error status, a SOAP fault, or a result '
+    + 'with an in-band Error and no data; not a server failure (a crash).',
   places: ['wrong-credentials'],
   severity: 80,
   run(ctx): CheckOutcome {
-    if (!ctx.response) return { skipped: `no response (${ctx.exchange.error?.code ?? 'no exchange'}): nothing to judge` };
+    if (!ctx.response)
+      return { skipped: `no response (${ctx.exchange.error?.code ?? 'no exchange'}): nothing to judge` };
     return serverFailure(ctx, this.name) ?? dataFindings(ctx, this.name, 'wrong credentials') ?? [];
   },
 };

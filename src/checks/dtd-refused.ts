@@ -28,7 +28,9 @@ const PAST_LOGIN = /not\s*found|no\s+(transfer\s+)?booking|already\s*(been\s*)?c
 
 const textOf = (el: XElement): string => [el.text, ...el.children.map(textOf)].join(' ');
 
-/** A 200 result of a state-changing operation whose in-band Error reads as a call past the login: its path and words. */
+/**
+ * A 200 result of a state-changing operation whose in-band Error reads as a call past the login: its path and words.
+ */
 function pastLogin(ctx: CheckContext): { path: string; said: string } | undefined {
   if (!ctx.op.mutates || ctx.response!.status !== 200) return undefined;
   const root = ctx.xml().parsed?.root;
@@ -42,26 +44,53 @@ function pastLogin(ctx: CheckContext): { path: string; said: string } | undefine
 }
 
 /** The request of the case, in words. */
-const what = (ctx: CheckContext) => (ctx.caseId.includes('external')
-  ? 'a request whose DOCTYPE declares an external entity (the user name at the harness\'s listener)'
-  : 'a request whose DOCTYPE declares an internal entity (the user name)');
+const what = (ctx: CheckContext) =>
+  ctx.caseId.includes('external')
+    ? "a request whose DOCTYPE declares an external entity (the user name at the harness's listener)"
+    : 'a request whose DOCTYPE declares an internal entity (the user name)';
 
 export const dtdRefused: Check = {
   name: DTD_CHECK,
-  description: 'A SOAP request with a DOCTYPE (an internal entity; an external one at the harness\'s listener) is refused, never processed: answered with data (or, on a state-changing operation, as a call past the login) it is dtd_processed; a request to the listener is external_entity_fetched (judged at the run\'s end).',
+  description:
+    "A SOAP request with a DOCTYPE (an internal entity; an external one at the harness's listener) is "
+    + 'refused, never processed: answered with data (or, on a state-changing operation, as a call past the '
+    + 'login) it is dtd_processed; a request to the listener is external_entity_fetched (judged at the '
+    + "run's end).",
   places: ['doctype'],
   severity: 90,
   run(ctx): CheckOutcome {
-    if (!ctx.response) return { skipped: `no response (${ctx.exchange.error?.code ?? 'no exchange'}): reported by http_exchange` };
+    if (!ctx.response)
+      return { skipped: `no response (${ctx.exchange.error?.code ?? 'no exchange'}): reported by http_exchange` };
     const data = dataFindings(ctx, this.name, what(ctx));
-    const why = 'SOAP forbids a document type declaration in a message (SOAP 1.1 section 3, SOAP 1.2 part 1 section 5): the target processed it';
+    const why =
+      'SOAP forbids a document type declaration in a message (SOAP 1.1 section 3, SOAP 1.2 part 1 '
+      + 'section 5): the target processed it';
     if (data) {
       const first = data[0]!;
-      return [finding(this.name, 'dtd_processed', first.path, `${first.message}; ${why}, its entity expanded as the user name`, EXPECTED, first.actual)] satisfies Finding[];
+      return [
+        finding(
+          this.name,
+          'dtd_processed',
+          first.path,
+          `${first.message}; ${why}, its entity expanded as the user name`,
+          EXPECTED,
+          first.actual,
+        ),
+      ] satisfies Finding[];
     }
     const past = pastLogin(ctx);
     if (past) {
-      return [finding(this.name, 'dtd_processed', past.path, `${what(ctx)} answered as a call past the login ("${past.said}": the probe id looked up); ${why}, its entity expanded as the user name`, EXPECTED, past.said)];
+      return [
+        finding(
+          this.name,
+          'dtd_processed',
+          past.path,
+          `${what(ctx)} answered as a call past the login ("${past.said}": the probe id looked `
+            + `up); ${why}, its entity expanded as the user name`,
+          EXPECTED,
+          past.said,
+        ),
+      ];
     }
     return { note: rejectionForm(ctx) };
   },

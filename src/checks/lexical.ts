@@ -7,7 +7,10 @@ import type { SimpleType } from '../contract/model.js';
 
 const WS = /^[ \t\r\n]+|[ \t\r\n]+$/g;
 const isWs = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
-/** XSD whitespace collapse for atomic values: strip surrounding XML whitespace (the usual value has none: no regular expression then). */
+/**
+ * XSD whitespace collapse for atomic values: strip surrounding XML whitespace (the usual value has none: no regular
+ * expression then).
+ */
 export const collapse = (s: string): string =>
   s.length > 0 && !isWs(s.charCodeAt(0)) && !isWs(s.charCodeAt(s.length - 1)) ? s : s.replace(WS, '');
 
@@ -69,9 +72,11 @@ export function lexicalProblem(type: SimpleType, raw: string): string | undefine
       return n < INT_MIN || n > INT_MAX ? 'outside the xs:int range -2147483648..2147483647' : undefined;
     }
     case 'decimal':
-      return DECIMAL_RE.test(v) ? undefined : /[eE]/.test(v) && DOUBLE_RE.test(v)
-        ? 'exponent notation is not allowed in xs:decimal'
-        : 'not a decimal (optional sign, digits, optional fraction)';
+      return DECIMAL_RE.test(v)
+        ? undefined
+        : /[eE]/.test(v) && DOUBLE_RE.test(v)
+          ? 'exponent notation is not allowed in xs:decimal'
+          : 'not a decimal (optional sign, digits, optional fraction)';
     case 'double':
       return DOUBLE_RE.test(v) ? undefined : 'not an xs:double (decimal, exponent, INF, -INF or NaN)';
     case 'boolean':

@@ -1,4 +1,6 @@
-/** A short quote of a target's text for a message: the one quoting of the checks (support.ts and soap-fault.ts read it). */
+/**
+ * A short quote of a target's text for a message: the one quoting of the checks (support.ts and soap-fault.ts read it).
+ */
 export const MAX_QUOTE = 200;
 
 const isXmlSpace = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;

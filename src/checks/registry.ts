@@ -16,7 +16,15 @@
 import { UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';
 import type { CheckContext } from './context.js';
-import { compactFindings, finding, LEAST_SEVERE, type Check, type CheckOutcome, type Place, type CheckSeverity } from './types.js';
+import {
+  compactFindings,
+  finding,
+  LEAST_SEVERE,
+  type Check,
+  type CheckOutcome,
+  type Place,
+  type CheckSeverity,
+} from './types.js';
 import { statusCode } from './status-code.js';
 import { contentType } from './content-type.js';
 import { xmlWellformed } from './xml-wellformed.js';
@@ -37,9 +45,19 @@ export { HOSTILE_GROUP };
 
 /** Every check, in run order. */
 export const CHECKS: readonly Check[] = [
-  statusCode, contentType, xmlWellformed, soapEnvelope, resultElement, xsdValid, shape, bindingRules, credentialsRejected, badRequestRejected,
+  statusCode,
+  contentType,
+  xmlWellformed,
+  soapEnvelope,
+  resultElement,
+  xsdValid,
+  shape,
+  bindingRules,
+  credentialsRejected,
+  badRequestRejected,
   dtdRefused,
-  loginRejected, secretEchoed,
+  loginRejected,
+  secretEchoed,
 ];
 
 export const CHECK_NAMES: readonly string[] = CHECKS.map((c) => c.name);
@@ -50,7 +68,10 @@ export const CHECK_NAMES: readonly string[] = CHECKS.map((c) => c.name);
  * its appliesTo says yes.
  */
 export function appliesHere(check: Check, ctx: CheckContext): boolean {
-  const placed = check.places.includes(ctx.caseKind) || check.places.includes('every-exchange') || check.places.includes('answered-with-data');
+  const placed =
+    check.places.includes(ctx.caseKind)
+    || check.places.includes('every-exchange')
+    || check.places.includes('answered-with-data');
   return placed && (check.operations?.(ctx.op.name) ?? true) && (check.appliesTo?.(ctx) ?? true);
 }
 
@@ -60,9 +81,16 @@ export function appliesHere(check: Check, ctx: CheckContext): boolean {
  * one of them. What `--list` says judges a case (checks placed 'answered-with-data' only run when a
  * rejection answers with data, and are not listed).
  */
-export function checksPlacedOn(place: Exclude<Place, 'every-exchange' | 'answered-with-data'>, operation?: string, checks: readonly Check[] = CHECKS): Check[] {
-  return checks.filter((c) => (c.places.includes(place) || (place !== 'document' && c.places.includes('every-exchange')))
-    && (operation === undefined || (c.operations?.(operation) ?? true)));
+export function checksPlacedOn(
+  place: Exclude<Place, 'every-exchange' | 'answered-with-data'>,
+  operation?: string,
+  checks: readonly Check[] = CHECKS,
+): Check[] {
+  return checks.filter(
+    (c) =>
+      (c.places.includes(place) || (place !== 'document' && c.places.includes('every-exchange')))
+      && (operation === undefined || (c.operations?.(operation) ?? true)),
+  );
 }
 
 /**
@@ -70,10 +98,25 @@ export function checksPlacedOn(place: Exclude<Place, 'every-exchange' | 'answere
  * a bad request, a DOCTYPE). A case with such a row is not a valid call, so its results do not show
  * the data path (engine/diagnose.ts, cli/diff.ts).
  */
-export const REJECTION_CHECKS: ReadonlySet<string> = new Set(CHECKS.filter((c) => c.places.length > 0
-  && c.places.every((p) => p !== 'valid' && p !== 'generated' && p !== 'document' && p !== 'every-exchange' && p !== 'answered-with-data')).map((c) => c.name));
+export const REJECTION_CHECKS: ReadonlySet<string> = new Set(
+  CHECKS.filter(
+    (c) =>
+      c.places.length > 0
+      && c.places.every(
+        (p) =>
+          p !== 'valid'
+          && p !== 'generated'
+          && p !== 'document'
+          && p !== 'every-exchange'
+          && p !== 'answered-with-data',
+      ),
+  ).map((c) => c.name),
+);
 
-/** The checks of a captured document (`conformance validate`): status and media type need an HTTP response, so not theirs. */
+/**
+ * The checks of a captured document (`conformance validate`): status and media type need an HTTP response, so not
+ * theirs.
+ */
 export const DOCUMENT_CHECKS: readonly Check[] = checksPlacedOn('document');
 
 /**
@@ -82,24 +125,39 @@ export const DOCUMENT_CHECKS: readonly Check[] = checksPlacedOn('document');
  * unreadable answers and the refusals; the bindings answering apart among the departures.
  */
 export const ROW_SEVERITY: Readonly<Record<string, CheckSeverity>> = {
-  [NOT_RUN_CHECK]: 10, [EXCHANGE_CHECK]: 20, [SEQUENCE_CHECK]: 70, [EQUIVALENCE_CHECK]: 130, [DRIFT_CHECK]: LEAST_SEVERE,
+  [NOT_RUN_CHECK]: 10,
+  [EXCHANGE_CHECK]: 20,
+  [SEQUENCE_CHECK]: 70,
+  [EQUIVALENCE_CHECK]: 130,
+  [DRIFT_CHECK]: LEAST_SEVERE,
 };
 
-/** The severity of a row's check (a check's, or a row's of another kind); LEAST_SEVERE for a name the registry does not know. */
+/**
+ * The severity of a row's check (a check's, or a row's of another kind); LEAST_SEVERE for a name the registry does not
+ * know.
+ */
 export function severityOf(check: string): CheckSeverity {
   return CHECKS.find((c) => c.name === check)?.severity ?? ROW_SEVERITY[check] ?? LEAST_SEVERE;
 }
 
 export { CHECK_GROUPS, expandCheckNames, groupOfCheck };
 
-/** The named checks (or groups) in run order (all when `names` is absent or empty); an unknown name is a UsageError naming it. */
+/**
+ * The named checks (or groups) in run order (all when `names` is absent or empty); an unknown name is a UsageError
+ * naming it.
+ */
 export function selectChecks(given?: readonly string[]): readonly Check[] {
   if (!given || given.length === 0) return CHECKS;
   const names = expandCheckNames(given);
   const unknown = names.filter((n) => !CHECK_NAMES.includes(n));
   if (unknown.length > 0) {
     const known = [...CHECK_NAMES, ...Object.keys(CHECK_GROUPS)];
-    throw new UsageError(`unknown check name${unknown.length > 1 ? 's' : ''}: ${unknown.map((n) => `${n}${didYouMean(n, known)}`).join(', ')} (known checks: ${CHECK_NAMES.join(', ')}; groups: ${Object.keys(CHECK_GROUPS).join(', ')})`);
+    throw new UsageError(
+      `unknown check `
+        + `name${unknown.length > 1 ? 's' : ''}: ${unknown.map((n) => `${n}${didYouMean(n, known)}`).join(', ')} `
+        + `(known `
+        + `checks: ${CHECK_NAMES.join(', ')}; groups: ${Object.keys(CHECK_GROUPS).join(', ')})`,
+    );
   }
   return CHECKS.filter((c) => names.includes(c.name));
 }
@@ -126,11 +184,21 @@ function runOne(ctx: CheckContext, check: Check, budgetMs?: number): CheckRun | 
   const ms = performance.now() - t0 + (check.beside ? ctx.besideMs(check.name) : 0);
   if (budgetMs !== undefined && ms > budgetMs) {
     // Over its budget: a finding of its own (the check could not be stopped, but is reported).
-    const over = finding(check.name, 'check_over_budget', '/', `check took longer than ${Math.round(budgetMs / 1000)} s on a document of ${ctx.bodyBytes.toLocaleString('en-US')} bytes `
-      + `(${(ms / 1000).toFixed(1)} s)`);
+    const over = finding(
+      check.name,
+      'check_over_budget',
+      '/',
+      `check took longer than ${Math.round(budgetMs / 1000)} s on a document `
+        + `of ${ctx.bodyBytes.toLocaleString('en-US')} bytes `
+        + `(${(ms / 1000).toFixed(1)} s)`,
+    );
     outcome = Array.isArray(outcome) ? [...outcome, over] : [over];
   }
-  return { check, outcome: Array.isArray(outcome) ? compactFindings(outcome) : outcome, ms: Math.round(ms * 1000) / 1000 };
+  return {
+    check,
+    outcome: Array.isArray(outcome) ? compactFindings(outcome) : outcome,
+    ms: Math.round(ms * 1000) / 1000,
+  };
 }
 
 /**
@@ -158,7 +226,9 @@ export function runBeside(ctx: CheckContext, checks: readonly Check[] = CHECKS):
     if (!check.beside) continue;
     try {
       if (appliesHere(check, ctx)) check.beside(ctx);
-    } catch { /* reported by its run */ }
+    } catch {
+      /* reported by its run */
+    }
   }
 }
 
@@ -177,10 +247,15 @@ export const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImme
  * read meanwhile), no check starts after `deadline` (the names of those not run are returned), and
  * a check that takes longer than `budgetMs` gets a finding saying so.
  */
-export async function runChecksAsync(ctx: CheckContext, checks: readonly Check[], opts: AsyncCheckOptions = {}): Promise<{ runs: CheckRun[]; notRun: string[] }> {
+export async function runChecksAsync(
+  ctx: CheckContext,
+  checks: readonly Check[],
+  opts: AsyncCheckOptions = {},
+): Promise<{ runs: CheckRun[]; notRun: string[] }> {
   const runs: CheckRun[] = [];
   for (const [i, check] of checks.entries()) {
-    if (opts.deadline !== undefined && Date.now() >= opts.deadline) return { runs, notRun: checks.slice(i).map((c) => c.name) };
+    if (opts.deadline !== undefined && Date.now() >= opts.deadline)
+      return { runs, notRun: checks.slice(i).map((c) => c.name) };
     const r = runOne(ctx, check, opts.budgetMs);
     if (r) runs.push(r);
     await yieldToLoop();

@@ -17,7 +17,11 @@ import { describeFault, findFault } from './soap-fault.js';
 import type { CheckContext } from './context.js';
 import { step } from './support.js';
 
-interface Found { readonly el: XElement; readonly path: string; readonly op: Operation }
+interface Found {
+  readonly el: XElement;
+  readonly path: string;
+  readonly op: Operation;
+}
 
 /**
  * The first result element in document order: the requested operation's (by local name, any
@@ -25,9 +29,13 @@ interface Found { readonly el: XElement; readonly path: string; readonly op: Ope
  * path and the operation it belongs to.
  */
 function findResult(root: XElement, ctx: CheckContext): Found | undefined {
-  const others = operationsOf(ctx.op.service).filter((o) => o.name !== ctx.op.name && o.resultElement !== ctx.op.resultElement);
-  const match = (el: XElement): Operation | undefined => (el.local === ctx.op.resultElement ? ctx.op
-    : others.find((o) => o.resultElement === el.local && el.ns === ctx.namespaces[o.ns]));
+  const others = operationsOf(ctx.op.service).filter(
+    (o) => o.name !== ctx.op.name && o.resultElement !== ctx.op.resultElement,
+  );
+  const match = (el: XElement): Operation | undefined =>
+    el.local === ctx.op.resultElement
+      ? ctx.op
+      : others.find((o) => o.resultElement === el.local && el.ns === ctx.namespaces[o.ns]);
   const walk = (el: XElement, path: string): Found | undefined => {
     const op = match(el);
     if (op) return { el, path, op };
@@ -41,7 +49,8 @@ function findResult(root: XElement, ctx: CheckContext): Found | undefined {
 }
 
 /** What a rejection is, in a finding's "expected". */
-export const EXPECTED_REJECTION = 'no data: an HTTP 4xx/5xx error, a SOAP fault, or (BaseResult results) an Error element';
+export const EXPECTED_REJECTION =
+  'no data: an HTTP 4xx/5xx error, a SOAP fault, or (BaseResult results) an Error element';
 
 /** How the target rejected a request, in words (for the note of a passed check). */
 export function rejectionForm(ctx: CheckContext): string {
@@ -71,9 +80,18 @@ export function dataFindings(ctx: CheckContext, check: string, what: string): Fi
   const e = effective(op.resultType);
   if (e.rejection === undefined) {
     const kids = el.children.length;
-    return [finding(check, 'answered_with_data', path,
-      `${what} answered with data: ${status} and a ${el.local} result element${whose}${kids ? ` holding ${kids} element${kids > 1 ? 's' : ''}` : ''}; ${op.resultType} has no Error element, so only an error status or a fault rejects`,
-      EXPECTED_REJECTION, `${status} with ${el.local}`)];
+    return [
+      finding(
+        check,
+        'answered_with_data',
+        path,
+        `${what} answered with data: ${status} and a ${el.local} result `
+          + `element${whose}${kids ? ` holding ${kids} element${kids > 1 ? 's' : ''}` : ''}; ${op.resultType} has `
+          + `no Error element, so only an error status or a fault rejects`,
+        EXPECTED_REJECTION,
+        `${status} with ${el.local}`,
+      ),
+    ];
   }
   const envelope = new Set(rejectionFields(op.resultType));
   const fields = new Map(e.fields.flatMap((f) => (f.kind === 'element' ? [[f.name, f] as const] : [])));
@@ -87,11 +105,32 @@ export function dataFindings(ctx: CheckContext, check: string, what: string): Fi
     // a code such as CancelBooking's Code is not data. Records, list items and strings are.
     if (error && f && !f.list && isValueType(f.type)) continue;
     if (c.children.length === 0 && c.attrs.length === 0 && isBlank(c.text)) continue; // nothing in it
-    const items = f?.list ? `${c.children.length} ${f.list.item === '*' ? 'item' : f.list.item} item${c.children.length > 1 ? 's' : ''}` : 'content';
-    out.push(finding(check, 'answered_with_data', `${path}/${step(el, c)}`, `${what} answered with data${whose}: ${c.local} holds ${items}`, EXPECTED_REJECTION, `${c.local} with ${items}`));
+    const items = f?.list
+      ? `${c.children.length} ${f.list.item === '*' ? 'item' : f.list.item} item${c.children.length > 1 ? 's' : ''}`
+      : 'content';
+    out.push(
+      finding(
+        check,
+        'answered_with_data',
+        `${path}/${step(el, c)}`,
+        `${what} answered with data${whose}: ${c.local} holds ${items}`,
+        EXPECTED_REJECTION,
+        `${c.local} with ${items}`,
+      ),
+    );
   }
   if (!error) {
-    out.push(finding(check, 'error_element_missing', `${path}/${e.rejection}`, `${what} answered with a ${el.local} without an ${e.rejection} element (section 7.1: errors are reported as an Error element)`, `an ${e.rejection} element`, '(absent)'));
+    out.push(
+      finding(
+        check,
+        'error_element_missing',
+        `${path}/${e.rejection}`,
+        `${what} answered with a ${el.local} without an ${e.rejection} element (section 7.1: errors are `
+          + `reported as an Error element)`,
+        `an ${e.rejection} element`,
+        '(absent)',
+      ),
+    );
   }
   return out.length ? out : undefined;
 }

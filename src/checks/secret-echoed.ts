@@ -11,15 +11,25 @@ import { finding, LEAST_SEVERE, type Check, type CheckOutcome } from './types.js
 
 export const secretEchoed: Check = {
   name: 'secret_echoed',
-  description: 'No answer holds a secret of the run (a password, the proxy\'s password, an extra header\'s value), as sent, URL-encoded, XML-escaped or in base64, in its body or a header, whatever its status.',
+  description:
+    "No answer holds a secret of the run (a password, the proxy's password, an extra header's value), "
+    + 'as sent, URL-encoded, XML-escaped or in base64, in its body or a header, whatever its status.',
   places: ['every-exchange'],
   severity: LEAST_SEVERE,
   appliesTo: (ctx) => ctx.response !== undefined && ctx.secrets?.watching === true,
   run(ctx): CheckOutcome {
     const r = ctx.response!;
     const echoes = ctx.secrets!.find(r.headers, r.body);
-    return echoes.map((e) => finding(this.name, 'secret_echoed', e.where === 'the body' ? '/' : `http:${e.where.replace(/^the | header$/g, '')}`,
-      `the answer (HTTP ${r.status}) holds ${e.what} (${e.spelling}) in ${e.where}: a secret must never come back, whatever the status`,
-      'no secret of the run in the answer', `${e.what} in ${e.where}`));
+    return echoes.map((e) =>
+      finding(
+        this.name,
+        'secret_echoed',
+        e.where === 'the body' ? '/' : `http:${e.where.replace(/^the | header$/g, '')}`,
+        `the answer (HTTP ${r.status}) holds ${e.what} (${e.spelling}) in ${e.where}: a secret must `
+          + `never come back, whatever the status`,
+        'no secret of the run in the answer',
+        `${e.what} in ${e.where}`,
+      ),
+    );
   },
 };

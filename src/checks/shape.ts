@@ -11,15 +11,34 @@
 import type { DefectCode } from '../core/defect-codes.js';
 import type { Finding } from '../core/types.js';
 import {
-  contentNotShown, effective, extendsType, hasOpenFields, isSimple, MODEL, namedType,
-  type EffectiveType, type ElementField, type SimpleType, type TypeRef,
+  contentNotShown,
+  effective,
+  extendsType,
+  hasOpenFields,
+  isSimple,
+  MODEL,
+  namedType,
+  type EffectiveType,
+  type ElementField,
+  type SimpleType,
+  type TypeRef,
 } from '../contract/model.js';
 import { internalized } from '../xml/scan-reader.js';
 import { isBlank, isNil, XSI_NS, type XElement } from '../xml/tree.js';
 import { FindingList, type Check, type CheckOutcome } from './types.js';
 import type { CheckContext } from './context.js';
 import { collapse, lexicalProblem, xsdName } from './lexical.js';
-import { caseHint, childPath, clarkOf, inBandError, inBandErrorMessage, isSkip, needsDocument, nsDifference, quote } from './support.js';
+import {
+  caseHint,
+  childPath,
+  clarkOf,
+  inBandError,
+  inBandErrorMessage,
+  isSkip,
+  needsDocument,
+  nsDifference,
+  quote,
+} from './support.js';
 
 export interface ShapeOptions {
   /** Whether the element itself may be nil (the result element: op.resultNillable). Default false. */
@@ -40,7 +59,10 @@ export interface ShapeOptions {
  * Names seen among one element's children, each marked with that element's number (a repeat finds
  * its own mark): one map for a walk, kept no longer (a name may be a view of its document's text).
  */
-interface Marks { readonly seen: Map<string, number>; last: number }
+interface Marks {
+  readonly seen: Map<string, number>;
+  last: number;
+}
 
 /** Children up to this many are searched for a repeated name pair by pair (fewer steps than a map's). */
 const FEW = 16;
@@ -97,7 +119,9 @@ function childPaths(path: string, el: XElement, marks: Marks): string[] {
   });
 }
 
-/** A complex type's element fields, by name with their place, and whether it has a "not shown" region: once per type. */
+/**
+ * A complex type's element fields, by name with their place, and whether it has a "not shown" region: once per type.
+ */
 interface Fields {
   readonly list: readonly ElementField[];
   readonly byName: ReadonlyMap<string, { readonly f: ElementField; readonly i: number }>;
@@ -113,8 +137,17 @@ function fieldsOf(typeName: string, e: EffectiveType): Fields {
   if (!fs) {
     const list = e.fields.filter((f): f is ElementField => f.kind === 'element');
     const byName = new Map(list.map((f, i) => [f.name, { f, i }]));
-    const rejectionAt = e.rejection === undefined ? -1 : byName.get(e.rejection)?.i ?? -1;
-    FIELDS.set(e, (fs = { list, byName, open: hasOpenFields(typeName), countAt: list.map((f) => byName.get(f.name)!.i), rejectionAt }));
+    const rejectionAt = e.rejection === undefined ? -1 : (byName.get(e.rejection)?.i ?? -1);
+    FIELDS.set(
+      e,
+      (fs = {
+        list,
+        byName,
+        open: hasOpenFields(typeName),
+        countAt: list.map((f) => byName.get(f.name)!.i),
+        rejectionAt,
+      }),
+    );
   }
   return fs;
 }
@@ -127,7 +160,11 @@ class Walker {
   /** Bounded: a list of a million broken items gives a few findings per kind and counts the rest. */
   readonly out = new FindingList();
   readonly marks: Marks = { seen: new Map(), last: 0 };
-  constructor(readonly ns: string, readonly check: string, readonly namespaces?: Readonly<Record<string, string>>) {}
+  constructor(
+    readonly ns: string,
+    readonly check: string,
+    readonly namespaces?: Readonly<Record<string, string>>,
+  ) {}
 
   add(code: DefectCode, path: string, message: string, expected?: string, actual?: string): void {
     this.out.add(this.check, code, path, message, expected, actual);
@@ -159,8 +196,14 @@ class Walker {
       return;
     }
     if (e.orText !== undefined && !isBlank(el.text)) {
-      this.add('mixed_content', path, `text ${quote(el.text, 60)} beside child elements in ${el.local}: it holds either text or the elements of ${actual}, not both`,
-        'text or elements', 'both');
+      this.add(
+        'mixed_content',
+        path,
+        `text ${quote(el.text, 60)} beside child elements in ${el.local}: it holds either text or the `
+          + `elements of ${actual}, not both`,
+        'text or elements',
+        'both',
+      );
     }
     if (e.text !== undefined) {
       this.noChildren(el, path, `${actual} (simple content)`);
@@ -175,7 +218,13 @@ class Walker {
     const { item, type } = f.list!;
     if (this.nilMarker(el, f.nillable, path)) return;
     this.noAttributes(el, path);
-    if (!isBlank(el.text)) this.add('unexpected_text', path, `text ${quote(el.text, 60)} in the list ${el.local}, which holds only ${item === '*' ? '' : `${item} `}elements`);
+    if (!isBlank(el.text))
+      this.add(
+        'unexpected_text',
+        path,
+        `text ${quote(el.text, 60)} in the list ${el.local}, which holds `
+          + `only ${item === '*' ? '' : `${item} `}elements`,
+      );
     const paths = childPaths(path, el, this.marks);
     const kids = el.children;
     for (let k = 0; k < kids.length; k++) {
@@ -189,22 +238,40 @@ class Walker {
       } else if (c.local === item) {
         this.wrongNs(c, p);
       } else {
-        this.add('unknown_element', p, `unknown element ${clarkOf(c.ns, c.local)} in the list ${el.local}: expected ${item} items${caseHint(c.local, item)}`,
-          clarkOf(this.ns, item), clarkOf(c.ns, c.local));
+        this.add(
+          'unknown_element',
+          p,
+          `unknown element ${clarkOf(c.ns, c.local)} in the list ${el.local}: expected ${item} `
+            + `items${caseHint(c.local, item)}`,
+          clarkOf(this.ns, item),
+          clarkOf(c.ns, c.local),
+        );
       }
     }
   }
 
   wrongNs(c: XElement, p: string): void {
-    this.add('wrong_namespace', p, `element ${c.local} in ${nsDifference(c.ns, this.ns, this.namespaces)} (${c.ns || 'none'}) instead of the group namespace`,
-      clarkOf(this.ns, c.local), clarkOf(c.ns, c.local));
+    this.add(
+      'wrong_namespace',
+      p,
+      `element ${c.local} in ${nsDifference(c.ns, this.ns, this.namespaces)} (${c.ns || 'none'}) `
+        + `instead of the group namespace`,
+      clarkOf(this.ns, c.local),
+      clarkOf(c.ns, c.local),
+    );
   }
 
   /** Element content of a complex type: presence, multiplicity, order (closed types), unknown elements. */
   content(el: XElement, typeName: string, e: EffectiveType, path: string): void {
     const { list: fields, byName, open, countAt, rejectionAt } = fieldsOf(typeName, e);
     if (!open && e.orText === undefined && !isBlank(el.text)) {
-      this.add('unexpected_text', path, `text ${quote(el.text, 60)} in ${el.local}, whose type ${typeName} holds only elements`, 'elements only', el.text.trim().slice(0, 60));
+      this.add(
+        'unexpected_text',
+        path,
+        `text ${quote(el.text, 60)} in ${el.local}, whose type ${typeName} holds only elements`,
+        'elements only',
+        el.text.trim().slice(0, 60),
+      );
     }
     // Built only when a known name comes in another namespace (rare): most elements need neither.
     let inGroupNs: Set<string> | undefined;
@@ -224,11 +291,24 @@ class Walker {
         const { f, i } = known;
         const n = ++counts[i]!;
         if (n > 1 && f.max === 1) {
-          this.add('duplicated_element', p, `duplicated element ${f.name}: at most one allowed in ${el.local}`, '1', String(n));
+          this.add(
+            'duplicated_element',
+            p,
+            `duplicated element ${f.name}: at most one allowed in ${el.local}`,
+            '1',
+            String(n),
+          );
           continue;
         }
         if (!open) {
-          if (lastAt >= 0 && i < lastAt) this.add('element_out_of_order', p, `element ${f.name} out of order: expected before ${lastName}`, `${f.name} before ${lastName}`, `${f.name} after ${lastName}`);
+          if (lastAt >= 0 && i < lastAt)
+            this.add(
+              'element_out_of_order',
+              p,
+              `element ${f.name} out of order: expected before ${lastName}`,
+              `${f.name} before ${lastName}`,
+              `${f.name} after ${lastName}`,
+            );
           else {
             lastAt = i;
             lastName = f.name;
@@ -248,8 +328,14 @@ class Walker {
       }
       if (open) continue;
       const near = fields.find((f) => f.name.toLowerCase() === c.local.toLowerCase());
-      this.add('unknown_element', p, `unknown element ${clarkOf(c.ns, c.local)} in ${el.local}${near ? caseHint(c.local, near.name) : `: expected only ${names(fields.map((f) => f.name))}`}`,
-        near ? clarkOf(this.ns, near.name) : undefined, clarkOf(c.ns, c.local));
+      this.add(
+        'unknown_element',
+        p,
+        `unknown element ${clarkOf(c.ns, c.local)} `
+          + `in ${el.local}${near ? caseHint(c.local, near.name) : `: expected only ${names(fields.map((f) => f.name))}`}`,
+        near ? clarkOf(this.ns, near.name) : undefined,
+        clarkOf(c.ns, c.local),
+      );
     }
 
     // An in-band rejection (a BaseResult carrying Error) need not hold the result's other fields.
@@ -259,7 +345,13 @@ class Walker {
       if (f.min === 0 || rejected || counts[countAt[k]!]! > 0 || wrongNsSeen?.has(f.name)) continue;
       const near = el.children.find((c) => c.local !== f.name && c.local.toLowerCase() === f.name.toLowerCase());
       const hint = near ? ` (an element ${near.local} is present: names are case-sensitive)` : '';
-      this.add('missing_required_element', `${path}/${f.name}`, `missing required element ${f.name} in ${el.local}${hint}`, clarkOf(this.ns, f.name), '(absent)');
+      this.add(
+        'missing_required_element',
+        `${path}/${f.name}`,
+        `missing required element ${f.name} in ${el.local}${hint}`,
+        clarkOf(this.ns, f.name),
+        '(absent)',
+      );
     }
   }
 
@@ -271,8 +363,19 @@ class Walker {
       if (!def) {
         if (e.anyAttribute !== undefined) continue;
         const near = e.attributes.find((d) => d.name === a.local || d.name.toLowerCase() === a.local.toLowerCase());
-        const why = near && a.ns !== '' ? ` (attributes are unqualified: expected ${near.name} without a namespace)` : near ? caseHint(a.local, near.name) : '';
-        this.add('unknown_attribute', p, `unknown attribute ${clarkOf(a.ns, a.local)} on ${el.local}${why}`, near ? near.name : undefined, clarkOf(a.ns, a.local));
+        const why =
+          near && a.ns !== ''
+            ? ` (attributes are unqualified: expected ${near.name} without a namespace)`
+            : near
+              ? caseHint(a.local, near.name)
+              : '';
+        this.add(
+          'unknown_attribute',
+          p,
+          `unknown attribute ${clarkOf(a.ns, a.local)} on ${el.local}${why}`,
+          near ? near.name : undefined,
+          clarkOf(a.ns, a.local),
+        );
         continue;
       }
       this.value(a.value, def.type, p, false, `attribute ${a.local}`);
@@ -280,21 +383,42 @@ class Walker {
     for (const d of e.attributes) {
       if (!d.required || el.attrs.some((a) => a.ns === '' && a.local === d.name)) continue;
       const near = el.attrs.find((a) => a.local.toLowerCase() === d.name.toLowerCase());
-      const hint = near ? ` (an attribute ${near.prefix ? `${near.prefix}:` : ''}${near.local} is present${near.local === d.name ? ' in a namespace: attributes are unqualified' : ': names are case-sensitive'})` : '';
-      this.add('missing_required_attribute', `${path}/@${d.name}`, `missing required attribute ${d.name} on ${el.local}${hint}`, d.name, '(absent)');
+      const hint = near
+        ? ` (an attribute ${near.prefix ? `${near.prefix}:` : ''}${near.local} is `
+          + `present${near.local === d.name ? ' in a namespace: attributes are unqualified' : ': names are case-sensitive'})`
+        : '';
+      this.add(
+        'missing_required_attribute',
+        `${path}/@${d.name}`,
+        `missing required attribute ${d.name} on ${el.local}${hint}`,
+        d.name,
+        '(absent)',
+      );
     }
   }
 
   noAttributes(el: XElement, path: string): void {
     for (const a of el.attrs) {
       if (a.ns === XSI_NS) continue;
-      this.add('unknown_attribute', `${path}/@${a.local}`, `unknown attribute ${clarkOf(a.ns, a.local)} on ${el.local}, which has no attributes`, undefined, clarkOf(a.ns, a.local));
+      this.add(
+        'unknown_attribute',
+        `${path}/@${a.local}`,
+        `unknown attribute ${clarkOf(a.ns, a.local)} on ${el.local}, which has no attributes`,
+        undefined,
+        clarkOf(a.ns, a.local),
+      );
     }
   }
 
   noChildren(el: XElement, path: string, what: string): void {
     for (const c of el.children) {
-      this.add('unexpected_child_element', childPath(path, el, c), `child element ${clarkOf(c.ns, c.local)} in ${el.local}, whose content is a ${what} value`, 'text only', clarkOf(c.ns, c.local));
+      this.add(
+        'unexpected_child_element',
+        childPath(path, el, c),
+        `child element ${clarkOf(c.ns, c.local)} in ${el.local}, whose content is a ${what} value`,
+        'text only',
+        clarkOf(c.ns, c.local),
+      );
     }
   }
 
@@ -304,14 +428,27 @@ class Walker {
     if (!a) return false;
     const v = collapse(a.value);
     if (!/^(true|false|1|0)$/.test(v)) {
-      this.add('invalid_nil_value', `${path}/@nil`, `invalid xsi:nil value ${quote(a.value, 40)} on ${el.local}: expected true or false`, 'true', a.value);
+      this.add(
+        'invalid_nil_value',
+        `${path}/@nil`,
+        `invalid xsi:nil value ${quote(a.value, 40)} on ${el.local}: expected true or false`,
+        'true',
+        a.value,
+      );
       return false;
     }
     if (!isNil(el)) return false;
-    if (!nillable) this.add('nil_not_allowed', path, `xsi:nil on ${el.local}, which is not nillable`, 'a value', 'xsi:nil="true"');
+    if (!nillable)
+      this.add('nil_not_allowed', path, `xsi:nil on ${el.local}, which is not nillable`, 'a value', 'xsi:nil="true"');
     if (el.children.length > 0 || !isBlank(el.text)) {
       const what = el.children.length > 0 ? `child element ${el.children[0]!.local}` : `text ${quote(el.text, 40)}`;
-      this.add('nil_with_content', path, `nil element ${el.local} with content (${what}): a nil element must be empty`, 'empty', what);
+      this.add(
+        'nil_with_content',
+        path,
+        `nil element ${el.local} with content (${what}): a nil element must be empty`,
+        'empty',
+        what,
+      );
     }
     return true;
   }
@@ -322,20 +459,43 @@ class Walker {
     const t = isSimple(type) ? undefined : namedType(type);
     if (collapse(raw) === '' && type !== 'intList') {
       const nilHint = nillable ? ' (the element is nillable: no value is written as xsi:nil="true")' : '';
-      this.add('empty_value', path, `empty value of ${what}: expected ${t ? `one of ${t.kind === 'enum' ? t.values.join(', ') : t.name}` : `an ${xsdName(type as SimpleType)} value`}${what.startsWith('element') ? ' without xsi:nil' : ''}${nilHint}`,
-        t ? (t.kind === 'enum' ? t.values.join(' | ') : t.name) : xsdName(type as SimpleType), '(empty)');
+      this.add(
+        'empty_value',
+        path,
+        `empty value of ${what}: `
+          + `expected ${t ? `one of ${t.kind === 'enum' ? t.values.join(', ') : t.name}` : `an ${xsdName(type as SimpleType)} value`}${what.startsWith('element') ? ' without xsi:nil' : ''}${nilHint}`,
+        t ? (t.kind === 'enum' ? t.values.join(' | ') : t.name) : xsdName(type as SimpleType),
+        '(empty)',
+      );
       return;
     }
     if (t && t.kind === 'enum') {
       if (t.values.includes(raw)) return;
-      const hint = t.values.includes(collapse(raw)) ? ' (surrounding whitespace: the enumeration is of xs:string, whose whitespace is kept)'
-        : t.values.find((v) => v.toLowerCase() === collapse(raw).toLowerCase()) ? ' (values are case-sensitive)' : '';
-      this.add('value_outside_enumeration', path, `value ${quote(raw, 60)} of ${what} outside the enumeration ${t.name}: expected one of ${t.values.join(', ')}${hint}`, t.values.join(' | '), raw.slice(0, 60));
+      const hint = t.values.includes(collapse(raw))
+        ? ' (surrounding whitespace: the enumeration is of xs:string, whose whitespace is kept)'
+        : t.values.find((v) => v.toLowerCase() === collapse(raw).toLowerCase())
+          ? ' (values are case-sensitive)'
+          : '';
+      this.add(
+        'value_outside_enumeration',
+        path,
+        `value ${quote(raw, 60)} of ${what} outside the enumeration ${t.name}: expected one `
+          + `of ${t.values.join(', ')}${hint}`,
+        t.values.join(' | '),
+        raw.slice(0, 60),
+      );
       return;
     }
     const st = type as SimpleType;
     const problem = lexicalProblem(st, raw);
-    if (problem) this.add('invalid_lexical_value', path, `invalid ${xsdName(st)} value ${quote(raw, 60)} of ${what}: ${problem}`, xsdName(st), raw.slice(0, 60));
+    if (problem)
+      this.add(
+        'invalid_lexical_value',
+        path,
+        `invalid ${xsdName(st)} value ${quote(raw, 60)} of ${what}: ${problem}`,
+        xsdName(st),
+        raw.slice(0, 60),
+      );
   }
 
   /** The type to walk with: the declared one, or an xsi:type naming a model type derived from it. */
@@ -346,7 +506,13 @@ class Walker {
     if (local === declared) return declared;
     const t = MODEL.get(local);
     if (t?.kind === 'complex' && extendsType(local, declared)) return local;
-    this.add('invalid_xsi_type', `${path}/@type`, `xsi:type ${quote(a.value, 60)} on ${el.local} does not name a type derived from ${declared}`, declared, a.value);
+    this.add(
+      'invalid_xsi_type',
+      `${path}/@type`,
+      `xsi:type ${quote(a.value, 60)} on ${el.local} does not name a type derived from ${declared}`,
+      declared,
+      a.value,
+    );
     return declared;
   }
 }
@@ -355,7 +521,13 @@ class Walker {
  * Findings of the shape walk of one element against a model type, with paths under `path`. `ns` is
  * the group namespace the element's children must be in. Reused by the `validate FILE` command.
  */
-export function shapeFindings(el: XElement, typeName: string, path: string, ns: string, opts: ShapeOptions = {}): Finding[] {
+export function shapeFindings(
+  el: XElement,
+  typeName: string,
+  path: string,
+  ns: string,
+  opts: ShapeOptions = {},
+): Finding[] {
   const w = new Walker(internalized(ns), opts.check ?? 'shape', opts.namespaces); // compared at every element: see internalized()
   w.element(el, typeName, opts.nillable ?? false, path);
   return w.out.list();
@@ -363,12 +535,20 @@ export function shapeFindings(el: XElement, typeName: string, path: string, ns: 
 
 /** The shape walk of the result element: a function of the tree alone, so it may run beside libxml2 (Check.beside). */
 function resultFindings(ctx: CheckContext, result: XElement, path: string): Finding[] {
-  return ctx.beside('shape', result, () => shapeFindings(result, ctx.op.resultType, path, ctx.ns, { nillable: ctx.op.resultNillable, check: 'shape', namespaces: ctx.namespaces }));
+  return ctx.beside('shape', result, () =>
+    shapeFindings(result, ctx.op.resultType, path, ctx.ns, {
+      nillable: ctx.op.resultNillable,
+      check: 'shape',
+      namespaces: ctx.namespaces,
+    }),
+  );
 }
 
 export const shape: Check = {
   name: 'shape',
-  description: 'The result element matches the type model: required/optional fields, order, multiplicity, names and namespaces, attributes, nil, enumerations and lexical forms.',
+  description:
+    'The result element matches the type model: required/optional fields, order, multiplicity, names '
+    + 'and namespaces, attributes, nil, enumerations and lexical forms.',
   // On a rejected call there is nothing to walk: the error format is not shown (section 7.5).
   places: ['valid', 'generated', 'answered-with-data', 'document'],
   severity: 110,
@@ -380,9 +560,11 @@ export const shape: Check = {
     if (!loc.result) {
       return { skipped: 'result element not found: reported by result_element or soap_envelope' };
     }
-    if (isNil(loc.result) && !ctx.op.resultNillable) return { skipped: 'nil result element: reported by result_element' };
+    if (isNil(loc.result) && !ctx.op.resultNillable)
+      return { skipped: 'nil result element: reported by result_element' };
     const found = resultFindings(ctx, loc.result, loc.path);
-    const error = ctx.caseKind === 'valid' && found.length === 0 ? inBandError(loc.result, ctx.op.resultType, ctx.ns) : undefined;
+    const error =
+      ctx.caseKind === 'valid' && found.length === 0 ? inBandError(loc.result, ctx.op.resultType, ctx.ns) : undefined;
     if (error) return { skipped: inBandErrorMessage(error), inBandError: error };
     return found;
   },

@@ -47,5 +47,8 @@ export function findFault(root: XElement | undefined): SoapFault | undefined {
 /** "SOAP 1.1 fault soap:Client: \"Missing parameter\"", quoted briefly. */
 export function describeFault(f: SoapFault): string {
   const [codeName, reasonName] = f.version === '1.1' ? ['faultcode', 'faultstring'] : ['Code', 'Reason'];
-  return `SOAP ${f.version} fault (${codeName} ${f.code ? quote(f.code, 60) : '(none)'}, ${reasonName} ${f.reason ? quote(f.reason, 120) : '(none)'})`;
+  return (
+    `SOAP ${f.version} fault `
+    + `(${codeName} ${f.code ? quote(f.code, 60) : '(none)'}, ${reasonName} ${f.reason ? quote(f.reason, 120) : '(none)'})`
+  );
 }

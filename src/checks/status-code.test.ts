@@ -3,11 +3,15 @@ import { statusCode } from './status-code.js';
 import { contextFor, documentFor, findingsOf, outcomeOf } from '../../test/support/checks.js';
 import type { Exchange } from '../core/types.js';
 
-const fault11 = '<?xml version="1.0"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault>'
-  + '<faultcode>s:Server</faultcode><faultstring>Object reference not set</faultstring></s:Fault></s:Body></s:Envelope>';
-const fault12 = '<env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope"><env:Body><env:Fault>'
+const fault11 =
+  '<?xml version="1.0"?><s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault>'
+  + '<faultcode>s:Server</faultcode><faultstring>Object reference not '
+  + 'set</faultstring></s:Fault></s:Body></s:Envelope>';
+const fault12 =
+  '<env:Envelope xmlns:env="http://www.w3.org/2003/05/soap-envelope"><env:Body><env:Fault>'
   + '<env:Code><env:Value>env:Receiver</env:Value><env:Subcode><env:Value>x:Timeout</env:Value></env:Subcode></env:Code>'
-  + '<env:Reason><env:Text xml:lang="de">Fehler</env:Text><env:Text xml:lang="en">Server was unable to process request</env:Text></env:Reason>'
+  + '<env:Reason><env:Text xml:lang="de">Fehler</env:Text><env:Text xml:lang="en">Server was unable to '
+  + 'process request</env:Text></env:Reason>'
   + '</env:Fault></env:Body></env:Envelope>';
 
 describe('status_code', () => {
@@ -31,7 +35,13 @@ describe('status_code', () => {
   });
 
   test('reports a non-XML error body, quoted briefly', () => {
-    const [f] = findingsOf(statusCode, contextFor('GetMeals', 'get', `Missing parameter: language.${' x'.repeat(300)}`, { status: 500, contentType: 'text/plain' }));
+    const [f] = findingsOf(
+      statusCode,
+      contextFor('GetMeals', 'get', `Missing parameter: language.${' x'.repeat(300)}`, {
+        status: 500,
+        contentType: 'text/plain',
+      }),
+    );
     expect(f!.message).toContain('body "Missing parameter: language.');
     expect(f!.message.length).toBeLessThan(220);
   });
@@ -41,12 +51,17 @@ describe('status_code', () => {
   });
 
   test('reports a transport error as no response', () => {
-    const exchange: Exchange = { request: { method: 'GET', url: 'http://x/', headers: {} }, error: { code: 'UND_ERR_CONNECT_TIMEOUT', message: 'Connect Timeout Error' } };
+    const exchange: Exchange = {
+      request: { method: 'GET', url: 'http://x/', headers: {} },
+      error: { code: 'UND_ERR_CONNECT_TIMEOUT', message: 'Connect Timeout Error' },
+    };
     const [f] = findingsOf(statusCode, contextFor('GetMeals', 'get', '', { exchange }));
     expect(f!.message).toBe('no response: UND_ERR_CONNECT_TIMEOUT: Connect Timeout Error');
   });
 
   test('does not apply to wrong-credentials cases', () => {
-    expect(outcomeOf(statusCode, contextFor('GetMeals', 'get', '', { status: 500, caseKind: 'wrong-credentials' }))).toBe('not applicable');
+    expect(
+      outcomeOf(statusCode, contextFor('GetMeals', 'get', '', { status: 500, caseKind: 'wrong-credentials' })),
+    ).toBe('not applicable');
   });
 });

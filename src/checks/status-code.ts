@@ -14,7 +14,16 @@ export const statusCode: Check = {
     const r = ctx.response;
     if (!r) {
       const e = ctx.exchange.error;
-      return [finding(this.name, 'no_response', STATUS_PATH, `no response: ${e ? `${e.code}: ${e.message}` : 'the exchange holds neither response nor error'}`, '200', 'no response')];
+      return [
+        finding(
+          this.name,
+          'no_response',
+          STATUS_PATH,
+          `no response: ${e ? `${e.code}: ${e.message}` : 'the exchange holds neither response nor error'}`,
+          '200',
+          'no response',
+        ),
+      ];
     }
     if (r.status === 200) return [];
     const fault = findFault(ctx.xml().parsed?.root);
@@ -24,6 +33,15 @@ export const statusCode: Check = {
       const text = ctx.decoded().text?.trim();
       seen = text ? `body ${quote(text, 120)}` : 'an empty body';
     }
-    return [finding(this.name, 'status_not_200', STATUS_PATH, `status ${r.status} instead of 200, with ${seen}`, '200', String(r.status))];
+    return [
+      finding(
+        this.name,
+        'status_not_200',
+        STATUS_PATH,
+        `status ${r.status} instead of 200, with ${seen}`,
+        '200',
+        String(r.status),
+      ),
+    ];
   },
 };

@@ -32,7 +32,10 @@ export function judgedAsAnswer(ctx: CheckContext): boolean {
   return findFault(ctx.xml().parsed?.root) === undefined;
 }
 
-/** Why no check about the response document can run: no response, or not a 200 (status_code or credentials_rejected speak). */
+/**
+ * Why no check about the response document can run: no response, or not a 200 (status_code or credentials_rejected
+ * speak).
+ */
 export function needsSuccess(ctx: CheckContext): Skip | undefined {
   const r = ctx.response;
   if (!r) return { skipped: `no response (${ctx.exchange.error?.code ?? 'no exchange'}): reported by status_code` };
@@ -51,8 +54,10 @@ export function needsDocument(ctx: CheckContext): { root: XElement } | Skip {
   const d = ctx.decoded();
   if (d.text === undefined) return { skipped: 'the body cannot be decoded: reported by xml_wellformed' };
   const lx = ctx.libxml();
-  if (lx.notParsed !== undefined) return { skipped: 'the document was not read (a limit of this harness, or its time): reported by xml_wellformed' };
-  if (lx.wellFormedError !== undefined) return { skipped: 'the body is not well-formed XML: reported by xml_wellformed' };
+  if (lx.notParsed !== undefined)
+    return { skipped: 'the document was not read (a limit of this harness, or its time): reported by xml_wellformed' };
+  if (lx.wellFormedError !== undefined)
+    return { skipped: 'the body is not well-formed XML: reported by xml_wellformed' };
   const x = ctx.xml();
   if (!x.parsed) return { skipped: 'the body cannot be read as XML: reported by xml_wellformed' };
   return { root: x.parsed.root };
@@ -63,7 +68,8 @@ export function isSkip(x: unknown): x is Skip {
 }
 
 /** The label of the binding whose envelope namespace `ns` is ("SOAP 1.1"), or the namespace itself. */
-export const soapLabel = (ns: string): string => Object.values(BINDING_MODULES).find((b) => b.envelopeNs === ns)?.label ?? `namespace ${ns || '(none)'}`;
+export const soapLabel = (ns: string): string =>
+  Object.values(BINDING_MODULES).find((b) => b.envelopeNs === ns)?.label ?? `namespace ${ns || '(none)'}`;
 
 /** Each child's path step, per parent, computed for all its children at once on first use. */
 const STEPS = new WeakMap<XElement, Map<XElement, string>>();
@@ -115,14 +121,17 @@ export function nsDifference(seen: string, expected: string, namespaces?: Readon
   if (seen === '') return 'no namespace';
   if (namespaces) {
     for (const [key, uri] of Object.entries(namespaces)) {
-      if (uri === seen && uri !== expected) return `the ${key === 'book' ? 'booking' : key === 'search' ? 'search' : key} group's namespace`;
+      if (uri === seen && uri !== expected)
+        return `the ${key === 'book' ? 'booking' : key === 'search' ? 'search' : key} group's namespace`;
     }
   }
   const version = /^(.*?)(\d+)(\/?)$/;
   const a = version.exec(seen);
   const b = version.exec(expected);
-  if (a && b && a[1] === b[1] && a[2] !== b[2]) return `another version: ends in ${a[2]}${a[3]} instead of ${b[2]}${b[3]}`;
-  if (seen.toLowerCase() === expected.toLowerCase()) return 'the namespace differs in letter case (namespaces are case-sensitive)';
+  if (a && b && a[1] === b[1] && a[2] !== b[2])
+    return `another version: ends in ${a[2]}${a[3]} instead of ${b[2]}${b[3]}`;
+  if (seen.toLowerCase() === expected.toLowerCase())
+    return 'the namespace differs in letter case (namespaces are case-sensitive)';
   if (seen.replace(/\/$/, '') === expected.replace(/\/$/, '')) return 'the namespace differs in its trailing slash';
   if (isSoapEnvNs(seen)) return `the ${soapLabel(seen)} envelope namespace`;
   return 'another namespace';
@@ -149,8 +158,12 @@ export function inBandError(result: XElement, resultType: string, ns: string): I
 
 /** What a valid call answered with an in-band Error means, in words (the shape check's skip reason). */
 export function inBandErrorMessage(e: InBandError): string {
-  return `answered with an in-band Error${e.type ? ` ${e.type}` : ''}${e.message ? ` (${quote(e.message, 160)})` : ''}: not a contract violation, `
-    + 'but this case never reached the data path; give it data that exists on this target (the config file\'s "cases")';
+  return (
+    `answered with an in-band `
+    + `Error${e.type ? ` ${e.type}` : ''}${e.message ? ` (${quote(e.message, 160)})` : ''}: not a contract `
+    + `violation, `
+    + 'but this case never reached the data path; give it data that exists on this target (the config file\'s "cases")'
+  );
 }
 
 /** A hint when two local names differ only in letter case, else ''. */
@@ -159,4 +172,3 @@ export function caseHint(seen: string, expected: string): string {
     ? ` (names are case-sensitive: ${seen} differs from ${expected} only in letter case)`
     : '';
 }
-

@@ -69,8 +69,22 @@ export interface Check {
 }
 
 /** Build a finding of a check: its check, its defect code (stable snake_case), where, and what. */
-export function finding(check: string, code: DefectCode, path: string, message: string, expected?: string, actual?: string): Finding {
-  return { check, code, path, message, ...(expected !== undefined ? { expected } : {}), ...(actual !== undefined ? { actual } : {}) };
+export function finding(
+  check: string,
+  code: DefectCode,
+  path: string,
+  message: string,
+  expected?: string,
+  actual?: string,
+): Finding {
+  return {
+    check,
+    code,
+    path,
+    message,
+    ...(expected !== undefined ? { expected } : {}),
+    ...(actual !== undefined ? { actual } : {}),
+  };
 }
 
 /** Findings of one check listed one by one at most; the rest are counted per kind ("and N more like it"). */
@@ -149,18 +163,35 @@ export class FindingList {
     const out = [...this.#listed];
     for (const k of this.#kinds.values()) {
       if (k.more === 0) continue;
-      out.push(finding(k.first.check, k.first.code, anywhere(k.first.path), `and ${k.more.toLocaleString('en-US')} more like it: ${k.first.message}`));
+      out.push(
+        finding(
+          k.first.check,
+          k.first.code,
+          anywhere(k.first.path),
+          `and ${k.more.toLocaleString('en-US')} more like it: ${k.first.message}`,
+        ),
+      );
     }
     const o = this.#other;
     if (o) {
-      out.push(finding(o.first.check, o.first.code, o.first.path, `and ${o.count.toLocaleString('en-US')} more of ${o.count === 1 ? 'another kind' : 'other kinds'} `
-        + `(more than ${MAX_FINDING_KINDS} kinds), the first: ${o.first.message}`));
+      out.push(
+        finding(
+          o.first.check,
+          o.first.code,
+          o.first.path,
+          `and ${o.count.toLocaleString('en-US')} more of ${o.count === 1 ? 'another kind' : 'other kinds'} `
+            + `(more than ${MAX_FINDING_KINDS} kinds), the first: ${o.first.message}`,
+        ),
+      );
     }
     return out;
   }
 }
 
-/** The most findings a FindingList gives: those listed, a summary per kind told apart, and the summary of the other kinds. */
+/**
+ * The most findings a FindingList gives: those listed, a summary per kind told apart, and the summary of the other
+ * kinds.
+ */
 export const MAX_FINDINGS_KEPT = MAX_FINDINGS_LISTED + MAX_FINDING_KINDS + 1;
 
 /**

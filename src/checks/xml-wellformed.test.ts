@@ -17,7 +17,10 @@ describe('xml_wellformed', () => {
   });
 
   test('passes with a UTF-8 BOM and non-ASCII text', () => {
-    const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(doc().replace('>sample<', '>Français – 日本語<'), 'utf8')]);
+    const body = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from(doc().replace('>sample<', '>Français – 日本語<'), 'utf8'),
+    ]);
     expect(findingsOf(xmlWellformed, contextFor('GetLanguages', 'soap11', body))).toEqual([]);
   });
 
@@ -36,7 +39,9 @@ describe('xml_wellformed', () => {
 
   test('reports a truncated document', () => {
     const body = doc().slice(0, -40);
-    expect(findingsOf(xmlWellformed, contextFor('GetLanguages', 'soap11', body))[0]!.message).toContain('not well-formed');
+    expect(findingsOf(xmlWellformed, contextFor('GetLanguages', 'soap11', body))[0]!.message).toContain(
+      'not well-formed',
+    );
   });
 
   test('reports a non-XML body and an empty body', () => {
@@ -59,14 +64,20 @@ describe('xml_wellformed', () => {
   });
 
   test('reports ISO-8859-1 declared while the bytes and the header are UTF-8', () => {
-    const body = doc({ decl: { text: '<?xml version="1.0" encoding="ISO-8859-1"?>' } }).replace('>sample<', '>Français<');
+    const body = doc({ decl: { text: '<?xml version="1.0" encoding="ISO-8859-1"?>' } }).replace(
+      '>sample<',
+      '>Français<',
+    );
     const [f, ...rest] = findingsOf(xmlWellformed, contextFor('GetLanguages', 'soap11', body));
     expect(rest).toEqual([]);
     expect(f!.message).toContain('encoding "ISO-8859-1" contradicting the Content-Type charset "utf-8"');
   });
 
   test('reports ISO-8859-1 declared over UTF-8 bytes when the header names no charset', () => {
-    const body = doc({ decl: { text: '<?xml version="1.0" encoding="ISO-8859-1"?>' } }).replace('>sample<', '>Français<');
+    const body = doc({ decl: { text: '<?xml version="1.0" encoding="ISO-8859-1"?>' } }).replace(
+      '>sample<',
+      '>Français<',
+    );
     const [f] = findingsOf(xmlWellformed, contextFor('GetLanguages', 'soap11', body, { contentType: 'text/xml' }));
     expect(f!.message).toContain('over bytes that are UTF-8');
   });
@@ -81,9 +92,14 @@ describe('xml_wellformed', () => {
   });
 
   test('reports Latin-1 bytes declared as such under a UTF-8 header (the bytes are not UTF-8)', () => {
-    const body = Buffer.from(doc({ decl: { text: "<?xml version='1.0' encoding='iso-8859-1'?>" } }).replace('>sample<', '>Fran\u00e7ais<'), 'latin1');
+    const body = Buffer.from(
+      doc({ decl: { text: "<?xml version='1.0' encoding='iso-8859-1'?>" } }).replace('>sample<', '>Fran\u00e7ais<'),
+      'latin1',
+    );
     const f = findingsOf(xmlWellformed, contextFor('GetLanguages', 'soap11', body));
-    expect(f.map((x) => x.message)).toEqual([expect.stringMatching(/^invalid utf-8 byte sequence at byte offset \d+ \(byte 0xe7\)$/)]);
+    expect(f.map((x) => x.message)).toEqual([
+      expect.stringMatching(/^invalid utf-8 byte sequence at byte offset \d+ \(byte 0xe7\)$/),
+    ]);
   });
 
   test('skips a non-200 answer', () => {

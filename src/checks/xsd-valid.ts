@@ -1,4 +1,6 @@
-/** xsd_valid: the whole response document is valid against the schemas (libxml2, schemas/ with the target's namespaces). */
+/**
+ * xsd_valid: the whole response document is valid against the schemas (libxml2, schemas/ with the target's namespaces).
+ */
 import type { DefectCode } from '../core/defect-codes.js';
 import type { Finding } from '../core/types.js';
 import type { XElement } from '../xml/tree.js';
@@ -9,7 +11,8 @@ import { collapse, lexicalProblem } from './lexical.js';
 import type { SimpleType } from '../contract/model.js';
 
 const MAX_MESSAGE = 200;
-const ATOMIC_ERROR = /^Element '[^']*'(?:, attribute '[^']*')?: '([^']*)' is not a valid value of the atomic type 'xs:(int|decimal|double|boolean|dateTime)'\.$/;
+const ATOMIC_ERROR =
+  /^Element '[^']*'(?:, attribute '[^']*')?: '([^']*)' is not a valid value of the atomic type 'xs:(int|decimal|double|boolean|dateTime)'\.$/;
 
 /**
  * libxml2 2.9.9 (bundled by libxmljs2) does not apply whiteSpace="collapse" to xs:int and
@@ -31,7 +34,11 @@ const MAX_PER_KIND = 3;
 /** Elements on one line that the mapping tells apart by namespace at most; beyond, a descendant path. */
 const MAX_ON_LINE = 64;
 
-interface Subject { readonly ns: string; readonly local: string; readonly attribute?: string }
+interface Subject {
+  readonly ns: string;
+  readonly local: string;
+  readonly attribute?: string;
+}
 
 function subjectOf(message: string): Subject | undefined {
   const m = LIBXML_SUBJECT.exec(message);
@@ -50,7 +57,11 @@ const START_TAG = /<(?:[^\s/>:!?<'"=]+:)?([^\s/>:!?<'"=]+)(?=[\s/>])/g;
  * the name as the tree holds elements, else the line cannot be trusted). Otherwise the path is
  * "//name".
  */
-export function pathsOfMessages(items: readonly { readonly message: string; readonly line?: number }[], root: XElement, text: string): string[] {
+export function pathsOfMessages(
+  items: readonly { readonly message: string; readonly line?: number }[],
+  root: XElement,
+  text: string,
+): string[] {
   const subjects = items.map((it) => subjectOf(it.message));
   const needed = new Set(subjects.flatMap((x) => (x ? [x.local] : [])));
   if (needed.size === 0) return items.map(() => '/');
@@ -91,7 +102,8 @@ export function pathsOfMessages(items: readonly { readonly message: string; read
     onLine.set(local, byLine);
   }
   const wanted = new Map<string, Set<number>>();
-  for (const [local, byLine] of onLine) wanted.set(local, new Set([...byLine.values()].flatMap((ks) => (ks.length > MAX_ON_LINE ? [] : ks))));
+  for (const [local, byLine] of onLine)
+    wanted.set(local, new Set([...byLine.values()].flatMap((ks) => (ks.length > MAX_ON_LINE ? [] : ks))));
 
   // One walk: elements per local name, per local name and namespace (count, first path), and the
   // namespace and path of the wanted occurrences.
@@ -129,9 +141,15 @@ export function pathsOfMessages(items: readonly { readonly message: string; read
     let hit: string | undefined;
     const same = byNs.get(`${x.ns}\u0000${x.local}`);
     if (same?.count === 1) hit = same.path;
-    else if (same && same.count > 1 && items[k]!.line !== undefined && lines.get(x.local)!.length === (seen.get(x.local) ?? 0)) {
+    else if (
+      same
+      && same.count > 1
+      && items[k]!.line !== undefined
+      && lines.get(x.local)!.length === (seen.get(x.local) ?? 0)
+    ) {
       const ks = onLine.get(x.local)?.get(items[k]!.line!) ?? [];
-      const here = ks.length > MAX_ON_LINE ? [] : ks.map((i) => found.get(x.local)?.get(i)).filter((f) => f?.ns === x.ns);
+      const here =
+        ks.length > MAX_ON_LINE ? [] : ks.map((i) => found.get(x.local)?.get(i)).filter((f) => f?.ns === x.ns);
       if (here.length === 1) hit = here[0]!.path;
     }
     const base = hit ?? `//${x.local}`;
@@ -179,7 +197,9 @@ function shortMessage(e: XsdError): string {
 
 export const xsdValid: Check = {
   name: 'xsd_valid',
-  description: 'The response document is valid against the schemas (SOAP envelope schemas and the group schemas generated from the type model).',
+  description:
+    'The response document is valid against the schemas (SOAP envelope schemas and the group schemas '
+    + 'generated from the type model).',
   // On a rejected call there is nothing to walk: the error format is not shown (section 7.5).
   places: ['valid', 'generated', 'answered-with-data', 'document'],
   severity: 100,
@@ -212,19 +232,46 @@ export const xsdValid: Check = {
       unplaced -= count;
     }
     const shown = [...kinds.values()].flatMap((k) => k.listed);
-    const paths = pathsOfMessages(shown.map((e) => ({ message: e.message.trim().replace(/\s+/g, ' '), ...(e.line !== undefined ? { line: e.line } : {}) })), doc.root, text);
-    const out: Finding[] = shown.map((e, i) => finding(this.name, xsdDefectCode(e.message), paths[i]!, shortMessage(e)));
+    const paths = pathsOfMessages(
+      shown.map((e) => ({
+        message: e.message.trim().replace(/\s+/g, ' '),
+        ...(e.line !== undefined ? { line: e.line } : {}),
+      })),
+      doc.root,
+      text,
+    );
+    const out: Finding[] = shown.map((e, i) =>
+      finding(this.name, xsdDefectCode(e.message), paths[i]!, shortMessage(e)),
+    );
     for (const k of kinds.values()) {
       const more = k.count - k.listed.length;
       if (more === 0) continue;
       const like = k.listed[0];
       const subject = like ? subjectOf(like.message) : undefined;
-      const path = subject ? `//${subject.local}${subject.attribute !== undefined ? `/@${subject.attribute}` : ''}` : '/';
-      out.push(finding(this.name, like ? xsdDefectCode(like.message) : 'xsd_invalid', path, `and ${more.toLocaleString('en-US')} more like it${like ? `: ${shortMessage({ message: like.message })}` : ''}`));
+      const path = subject
+        ? `//${subject.local}${subject.attribute !== undefined ? `/@${subject.attribute}` : ''}`
+        : '/';
+      out.push(
+        finding(
+          this.name,
+          like ? xsdDefectCode(like.message) : 'xsd_invalid',
+          path,
+          `and ${more.toLocaleString('en-US')} more like `
+            + `it${like ? `: ${shortMessage({ message: like.message })}` : ''}`,
+        ),
+      );
     }
     if (unplaced > 0) {
       const total = lx.xsdErrors.length + (lx.moreXsdErrors ?? 0);
-      out.push(finding(this.name, 'xsd_invalid', '/', `and ${unplaced.toLocaleString('en-US')} more XSD errors of other kinds: libxml2 reported ${total.toLocaleString('en-US')} in all`));
+      out.push(
+        finding(
+          this.name,
+          'xsd_invalid',
+          '/',
+          `and ${unplaced.toLocaleString('en-US')} more XSD errors of other kinds: libxml2 `
+            + `reported ${total.toLocaleString('en-US')} in all`,
+        ),
+      );
     }
     return out;
   },

@@ -8,20 +8,60 @@ import { optionsOf, type SettingDeclaration } from '../core/setting.js';
 import { NETWORK_SETTINGS, RUN_SETTINGS } from '../engine/run-settings-table.js';
 
 /** --help, -h: every command's. */
-export const HELP_SETTING = { type: 'boolean', short: 'h', check: { kind: 'switch' }, help: 'show this help', rerun: 'no' } as const satisfies SettingDeclaration;
+export const HELP_SETTING = {
+  type: 'boolean',
+  short: 'h',
+  check: { kind: 'switch' },
+  help: 'show this help',
+  rerun: 'no',
+} as const satisfies SettingDeclaration;
 
 /** The settings of `conformance diff OLD NEW`. */
 export const DIFF_SETTINGS = {
-  format: { type: 'string', check: { kind: 'checked', by: 'diffCommand', schemaType: 'string' }, value: 'text|markdown|json', help: 'output format', default: 'text', rerun: 'no' },
-  'allow-lost-coverage': { type: 'boolean', check: { kind: 'switch' }, help: 'exit 0 although NEW tested less than OLD (the lost coverage is still listed)', default: 'off: lost coverage exits 1', rerun: 'no' },
+  format: {
+    type: 'string',
+    check: { kind: 'checked', by: 'diffCommand', schemaType: 'string' },
+    value: 'text|markdown|json',
+    help: 'output format',
+    default: 'text',
+    rerun: 'no',
+  },
+  'allow-lost-coverage': {
+    type: 'boolean',
+    check: { kind: 'switch' },
+    help: 'exit 0 although NEW tested less than OLD (the lost coverage is still listed)',
+    default: 'off: lost coverage exits 1',
+    rerun: 'no',
+  },
   help: HELP_SETTING,
 } as const satisfies Record<string, SettingDeclaration>;
 
 /** The settings of `conformance compare`: two run configs, reached through the network both targets share. */
 export const COMPARE_SETTINGS = {
-  config: { type: 'string', multiple: true, check: { kind: 'string' }, value: 'FILE', help: 'a run config file; given twice, A then B (no target URL: the embedded mock)', default: 'none: required twice', rerun: 'no' },
-  'report-dir': { type: 'string', check: { kind: 'string' }, value: 'DIR', help: 'where compare.json and compare.md go', default: 'reports', rerun: 'no' },
-  'ignore-values': { type: 'boolean', check: { kind: 'switch' }, help: 'compare only which elements and attributes occur', default: 'off', rerun: 'no' },
+  config: {
+    type: 'string',
+    multiple: true,
+    check: { kind: 'string' },
+    value: 'FILE',
+    help: 'a run config file; given twice, A then B (no target URL: the embedded mock)',
+    default: 'none: required twice',
+    rerun: 'no',
+  },
+  'report-dir': {
+    type: 'string',
+    check: { kind: 'string' },
+    value: 'DIR',
+    help: 'where compare.json and compare.md go',
+    default: 'reports',
+    rerun: 'no',
+  },
+  'ignore-values': {
+    type: 'boolean',
+    check: { kind: 'switch' },
+    help: 'compare only which elements and attributes occur',
+    default: 'off',
+    rerun: 'no',
+  },
   quiet: { type: 'boolean', check: { kind: 'switch' }, help: 'no progress', default: 'off', rerun: 'no' },
   help: HELP_SETTING,
   // The network both targets are reached through, as run's flags give it.
@@ -30,20 +70,62 @@ export const COMPARE_SETTINGS = {
 
 /** The settings of `conformance merge`. */
 export const MERGE_SETTINGS = {
-  'report-dir': { type: 'string', check: { kind: 'string' }, value: 'OUT', help: 'where the merged reports go', default: 'reports', rerun: 'no' },
-  expectations: { type: 'string', check: { kind: 'string' }, value: 'FILE', help: 'apply the known deviations again to the merged rows', default: 'none', rerun: 'no' },
+  'report-dir': {
+    type: 'string',
+    check: { kind: 'string' },
+    value: 'OUT',
+    help: 'where the merged reports go',
+    default: 'reports',
+    rerun: 'no',
+  },
+  expectations: {
+    type: 'string',
+    check: { kind: 'string' },
+    value: 'FILE',
+    help: 'apply the known deviations again to the merged rows',
+    default: 'none',
+    rerun: 'no',
+  },
   quiet: { type: 'boolean', check: { kind: 'switch' }, help: 'no finding details', default: 'off', rerun: 'no' },
   help: HELP_SETTING,
 } as const satisfies Record<string, SettingDeclaration>;
 
 /** The settings of `conformance validate FILE...`. */
 export const VALIDATE_SETTINGS = {
-  type: { type: 'string', check: { kind: 'string' }, value: 'NAME', help: 'walk the root element as this model type', default: 'none', rerun: 'no' },
-  operation: { type: 'string', check: { kind: 'string' }, value: 'OP', help: 'the operation whose result the document is', default: 'read from the document', rerun: 'no' },
-  binding: { type: 'string', check: { kind: 'string' }, value: 'soap11|soap12|get|post', help: 'the binding that carried it', default: 'read from the document', rerun: 'no' },
+  type: {
+    type: 'string',
+    check: { kind: 'string' },
+    value: 'NAME',
+    help: 'walk the root element as this model type',
+    default: 'none',
+    rerun: 'no',
+  },
+  operation: {
+    type: 'string',
+    check: { kind: 'string' },
+    value: 'OP',
+    help: 'the operation whose result the document is',
+    default: 'read from the document',
+    rerun: 'no',
+  },
+  binding: {
+    type: 'string',
+    check: { kind: 'string' },
+    value: 'soap11|soap12|get|post',
+    help: 'the binding that carried it',
+    default: 'read from the document',
+    rerun: 'no',
+  },
   'book-ns': { ...RUN_SETTINGS['book-ns'], help: 'the booking namespace' },
   'search-ns': { ...RUN_SETTINGS['search-ns'], help: 'the search namespace' },
-  config: { type: 'string', check: { kind: 'string' }, value: 'FILE', help: 'a run config file: its target.bookNs and target.searchNs', default: 'none', rerun: 'no' },
+  config: {
+    type: 'string',
+    check: { kind: 'string' },
+    value: 'FILE',
+    help: 'a run config file: its target.bookNs and target.searchNs',
+    default: 'none',
+    rerun: 'no',
+  },
   help: HELP_SETTING,
 } as const satisfies Record<string, SettingDeclaration>;
 
@@ -63,21 +145,69 @@ export const DRIFT_SETTINGS = {
   'search-ns': RUN_SETTINGS['search-ns'],
   operations: { ...RUN_SETTINGS.operations, help: 'compare the services of these operations only', default: 'all 14' },
   'max-body-bytes': RUN_SETTINGS['max-body-bytes'],
-  // The network the run goes through (--proxy, --ca-file, --client-cert, --header, --timeout...): a WSDL is fetched the same way.
+  // The network the run goes through (--proxy, --ca-file, --client-cert, --header, --timeout...): a WSDL is fetched the
+  // same way.
   ...NETWORK_SETTINGS,
-  'wsdl-url': { type: 'string', multiple: true, check: { kind: 'checked', by: 'driftCommand', schemaType: 'string' }, value: '[SERVICE=]URL', help: 'fetch a service\'s WSDL here, not at <service URL>?WSDL (repeatable; SERVICE: Booking, NonStaticXMLAPI)', default: '<service URL>?WSDL', rerun: 'no' },
-  wsdl: { type: 'string', check: { kind: 'string' }, value: 'FILE', help: 'compare this saved WSDL instead of fetching one', default: 'none', rerun: 'no' },
-  against: { type: 'string', check: { kind: 'string' }, value: 'FILE', help: 'with --wsdl: compare with this WSDL instead of the contract\'s', default: 'the contract\'s WSDL', rerun: 'no' },
-  'report-dir': { type: 'string', check: { kind: 'string' }, value: 'DIR', help: 'write drift.json and drift.md here', default: 'none written', rerun: 'no' },
-  github: { ...RUN_SETTINGS.github, help: 'GitHub Actions: ::error per breaking difference, ::warning per compatible one, drift.md appended to $GITHUB_STEP_SUMMARY' },
-  quiet: { type: 'boolean', check: { kind: 'switch' }, help: 'only the services\' counts and the verdict', default: 'off', rerun: 'no' },
+  'wsdl-url': {
+    type: 'string',
+    multiple: true,
+    check: { kind: 'checked', by: 'driftCommand', schemaType: 'string' },
+    value: '[SERVICE=]URL',
+    help: "fetch a service's WSDL here, not at <service URL>?WSDL (repeatable; SERVICE: Booking, NonStaticXMLAPI)",
+    default: '<service URL>?WSDL',
+    rerun: 'no',
+  },
+  wsdl: {
+    type: 'string',
+    check: { kind: 'string' },
+    value: 'FILE',
+    help: 'compare this saved WSDL instead of fetching one',
+    default: 'none',
+    rerun: 'no',
+  },
+  against: {
+    type: 'string',
+    check: { kind: 'string' },
+    value: 'FILE',
+    help: "with --wsdl: compare with this WSDL instead of the contract's",
+    default: "the contract's WSDL",
+    rerun: 'no',
+  },
+  'report-dir': {
+    type: 'string',
+    check: { kind: 'string' },
+    value: 'DIR',
+    help: 'write drift.json and drift.md here',
+    default: 'none written',
+    rerun: 'no',
+  },
+  github: {
+    ...RUN_SETTINGS.github,
+    help:
+      'GitHub Actions: ::error per breaking difference, ::warning per compatible one, drift.md appended '
+      + 'to $GITHUB_STEP_SUMMARY',
+  },
+  quiet: {
+    type: 'boolean',
+    check: { kind: 'switch' },
+    help: "only the services' counts and the verdict",
+    default: 'off',
+    rerun: 'no',
+  },
   help: HELP_SETTING,
 } as const satisfies Record<string, SettingDeclaration>;
 
 /** The settings of `conformance record`: the run's, and where the recording goes. */
 export const RECORD_SETTINGS = {
   ...RUN_SETTINGS,
-  out: { type: 'string', check: { kind: 'string' }, value: 'DIR', help: 'where the recording goes', default: 'fixtures/recorded', rerun: 'no' },
+  out: {
+    type: 'string',
+    check: { kind: 'string' },
+    value: 'DIR',
+    help: 'where the recording goes',
+    default: 'fixtures/recorded',
+    rerun: 'no',
+  },
 } as const satisfies Record<string, SettingDeclaration>;
 
 export const DIFF_OPTIONS = optionsOf(DIFF_SETTINGS);

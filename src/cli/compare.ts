@@ -82,12 +82,21 @@ export interface CompareReport {
 interface Side {
   readonly name: string;
   readonly config: string;
-  readonly target: { readonly bookUrl: string; readonly searchUrl: string; readonly transfersUrl: string; readonly embedded: boolean };
+  readonly target: {
+    readonly bookUrl: string;
+    readonly searchUrl: string;
+    readonly transfersUrl: string;
+    readonly embedded: boolean;
+  };
 }
 
 /** Environment variables that name a target: ignored, so each side's target is its file's. */
 const TARGET_VARIABLES = [
-  'CONFORMANCE_BOOK_URL', 'CONFORMANCE_SEARCH_URL', 'CONFORMANCE_TRANSFERS_URL', 'CONFORMANCE_BOOK_NS', 'CONFORMANCE_SEARCH_NS',
+  'CONFORMANCE_BOOK_URL',
+  'CONFORMANCE_SEARCH_URL',
+  'CONFORMANCE_TRANSFERS_URL',
+  'CONFORMANCE_BOOK_NS',
+  'CONFORMANCE_SEARCH_NS',
   ...['BOOK', 'SEARCH', 'TRANSFERS'].flatMap((g) => [`CONFORMANCE_${g}_PATH`, `CONFORMANCE_${g}_HTTP_PATH`]),
 ];
 
@@ -98,7 +107,9 @@ function commonCases(op: string, a: readonly RequestCase[], b: readonly RequestC
     const other = b.find((x) => x.id === c.id);
     if (!other) continue;
     if (JSON.stringify(Object.entries(c.params).sort()) !== JSON.stringify(Object.entries(other.params).sort())) {
-      throw new ConfigError(`${where}: case "${c.id}" of ${op} has other parameters in each config; give one of them another id`);
+      throw new ConfigError(
+        `${where}: case "${c.id}" of ${op} has other parameters in each config; give one of them another id`,
+      );
     }
     out.push(c);
   }
@@ -113,7 +124,12 @@ export function structureOf(entries: readonly Entry[]): Entry[] {
   const out: Entry[] = [];
   for (const e of entries) {
     const path = e.path.replace(INDEX_RE, '');
-    const kind = e.value === ELEMENT || e.value === NIL || e.value === DOCUMENTED ? e.value : path.endsWith('/text()') ? '<text>' : '<attribute>';
+    const kind =
+      e.value === ELEMENT || e.value === NIL || e.value === DOCUMENTED
+        ? e.value
+        : path.endsWith('/text()')
+          ? '<text>'
+          : '<attribute>';
     const key = `${path}\u0000${kind}`;
     if (seen.has(key)) continue;
     seen.add(key);
@@ -122,11 +138,23 @@ export function structureOf(entries: readonly Entry[]): Entry[] {
   return out;
 }
 
-type Answer = { kind: 'none'; why: string } | { kind: 'rejected'; how: string } | { kind: 'unknown'; why: string } | { kind: 'accepted'; entries: Entry[] };
+type Answer =
+  | { kind: 'none'; why: string }
+  | { kind: 'rejected'; how: string }
+  | { kind: 'unknown'; why: string }
+  | { kind: 'accepted'; entries: Entry[] };
 
 function answerOf(op: Operation, b: BindingId, ex: Exchange, s: Session, ignoreValues: boolean): Answer {
   if (!ex.response) return { kind: 'none', why: `no response: ${ex.error?.code}: ${ex.error?.message}` };
-  const ctx = new CheckContext({ op, binding: b, caseId: 'compare', caseKind: 'valid', namespaces: s.target.namespaces, exchange: ex, validator: s.validator });
+  const ctx = new CheckContext({
+    op,
+    binding: b,
+    caseId: 'compare',
+    caseKind: 'valid',
+    namespaces: s.target.namespaces,
+    exchange: ex,
+    validator: s.validator,
+  });
   const acc = acceptance(ctx);
   if (acc.kind === 'rejected') return { kind: 'rejected', how: acc.how };
   if (acc.kind === 'unknown') return { kind: 'unknown', why: `HTTP ${ex.response.status}, ${acc.why}` };
@@ -134,22 +162,43 @@ function answerOf(op: Operation, b: BindingId, ex: Exchange, s: Session, ignoreV
   return { kind: 'accepted', entries: ignoreValues ? structureOf(entries) : entries };
 }
 
-const describe = (x: Answer) => (x.kind === 'accepted' ? 'answered with data' : x.kind === 'rejected' ? `rejected (${x.how})` : x.why);
+const describe = (x: Answer) =>
+  x.kind === 'accepted' ? 'answered with data' : x.kind === 'rejected' ? `rejected (${x.how})` : x.why;
 
-function judge(a: Answer, b: Answer, names: [string, string]): Pick<CompareRow, 'status' | 'message' | 'path' | 'a' | 'b'> {
+function judge(
+  a: Answer,
+  b: Answer,
+  names: [string, string],
+): Pick<CompareRow, 'status' | 'message' | 'path' | 'a' | 'b'> {
   const [na, nb] = names;
-  if (a.kind === 'none' && b.kind === 'none') return { status: 'error', message: `neither target answered (${na}: ${a.why}; ${nb}: ${b.why})` };
+  if (a.kind === 'none' && b.kind === 'none')
+    return { status: 'error', message: `neither target answered (${na}: ${a.why}; ${nb}: ${b.why})` };
   if (a.kind === 'accepted' && b.kind === 'accepted') {
     const path = firstDifferingPath(a.entries, b.entries);
     if (path === undefined) return { status: 'same', message: '' };
     const va = shown(valueIn(a.entries, path));
     const vb = shown(valueIn(b.entries, path));
-    return { status: 'different', path, a: va, b: vb, message: `first difference at ${path}: ${na} ${JSON.stringify(va)}, ${nb} ${JSON.stringify(vb)}` };
+    return {
+      status: 'different',
+      path,
+      a: va,
+      b: vb,
+      message: `first difference at ${path}: ${na} ${JSON.stringify(va)}, ${nb} ${JSON.stringify(vb)}`,
+    };
   }
   if (a.kind === b.kind && (a.kind === 'rejected' || (a.kind === 'unknown' && a.why === (b as typeof a).why))) {
-    return { status: 'same', message: a.kind === 'rejected' ? `both rejected (${na}: ${a.how}; ${nb}: ${(b as typeof a).how})` : `both: ${a.why}` };
+    return {
+      status: 'same',
+      message:
+        a.kind === 'rejected' ? `both rejected (${na}: ${a.how}; ${nb}: ${(b as typeof a).how})` : `both: ${a.why}`,
+    };
   }
-  return { status: 'different', a: describe(a), b: describe(b), message: `${na}: ${describe(a)}; ${nb}: ${describe(b)}` };
+  return {
+    status: 'different',
+    a: describe(a),
+    b: describe(b),
+    message: `${na}: ${describe(a)}; ${nb}: ${describe(b)}`,
+  };
 }
 
 function sideName(config: string, other: string): string {
@@ -168,9 +217,16 @@ function cellStatus(rows: readonly CompareRow[]): string {
 
 function table(report: CompareReport): string {
   const head = ['operation', ...report.bindings.map(bindingLabel)];
-  const body = report.operations.map((op) => [op, ...report.bindings.map((b) => cellStatus(report.results.filter((r) => r.operation === op && r.binding === b)))]);
+  const body = report.operations.map((op) => [
+    op,
+    ...report.bindings.map((b) => cellStatus(report.results.filter((r) => r.operation === op && r.binding === b))),
+  ]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
@@ -178,19 +234,31 @@ function markdown(report: CompareReport): string {
   const s = report.summary;
   const verdict = s.different + s.error > 0 ? 'DIFFERENT' : 'SAME';
   const lines = [
-    `## Target comparison: ${verdict}`, '',
+    `## Target comparison: ${verdict}`,
+    '',
     `${mdCode(report.a.name)} (${mdText(report.a.target.embedded ? 'embedded mock' : report.a.target.bookUrl)}) ↔ `
       + `${mdCode(report.b.name)} (${mdText(report.b.target.embedded ? 'embedded mock' : report.b.target.bookUrl)})`
-      + `${report.ignoreValues ? ', structure only (--ignore-values)' : ''}: ${s.same} same, ${s.different} different, ${s.error} unanswered, ${s.skipped} skipped`,
-    '', `| operation | ${report.bindings.map(bindingLabel).join(' | ')} |`, `|---|${report.bindings.map(() => '---').join('|')}|`,
+      + `${report.ignoreValues ? ', structure only (--ignore-values)' : ''}: ${s.same} `
+      + `same, ${s.different} different, ${s.error} unanswered, ${s.skipped} skipped`,
+    '',
+    `| operation | ${report.bindings.map(bindingLabel).join(' | ')} |`,
+    `|---|${report.bindings.map(() => '---').join('|')}|`,
   ];
   for (const op of report.operations) {
-    lines.push(`| ${mdText(op)} | ${report.bindings.map((b) => mdText(cellStatus(report.results.filter((r) => r.operation === op && r.binding === b)))).join(' | ')} |`);
+    lines.push(
+      `| ${mdText(op)} `
+        + `| ${report.bindings.map((b) => mdText(cellStatus(report.results.filter((r) => r.operation === op && r.binding === b)))).join(' | ')} `
+        + `|`,
+    );
   }
   const diffs = report.results.filter((r) => r.status === 'different' || r.status === 'error');
   if (diffs.length) {
     lines.push('', '### Differences', '', '| operation | binding | case | where | message |', '|---|---|---|---|---|');
-    for (const r of diffs.slice(0, 500)) lines.push(`| ${mdText(r.operation)} | ${r.binding} | ${mdText(r.case)} | ${mdText(r.path ?? '')} | ${mdText(r.message.slice(0, 300))} |`);
+    for (const r of diffs.slice(0, 500))
+      lines.push(
+        `| ${mdText(r.operation)} | ${r.binding} | ${mdText(r.case)} | ${mdText(r.path ?? '')} `
+          + `| ${mdText(r.message.slice(0, 300))} |`,
+      );
     if (diffs.length > 500) lines.push('', `… and ${diffs.length - 500} more: see compare.json`);
   }
   return `${lines.join('\n')}\n`;
@@ -204,15 +272,27 @@ export async function compareCommand(argv: string[], io: CommandIO): Promise<num
     io.out(helpText(COMPARE_USAGE, COMPARE_OPTIONS, COMPARE_HELP));
     return 0;
   }
-  if (positionals.length) throw new UsageError(`compare takes no positional arguments (got ${positionals.join(' ')}): name the two targets with --config A --config B`);
+  if (positionals.length)
+    throw new UsageError(
+      `compare takes no positional arguments (got ${positionals.join(' ')}): name the two targets with `
+        + `--config A --config B`,
+    );
   const configs = f.config ?? [];
-  if (configs.length !== 2) throw new UsageError(`compare needs exactly two --config files, one per target (got ${configs.length})`);
+  if (configs.length !== 2)
+    throw new UsageError(`compare needs exactly two --config files, one per target (got ${configs.length})`);
   const dirProblem = reportDirProblem(f['report-dir'] ?? 'reports');
-  if (dirProblem) throw new UsageError(`${f['report-dir'] === undefined ? 'the default report directory' : '--report-dir'} cannot hold the reports: ${dirProblem}`);
+  if (dirProblem)
+    throw new UsageError(
+      `${f['report-dir'] === undefined ? 'the default report directory' : '--report-dir'} cannot hold `
+        + `the reports: ${dirProblem}`,
+    );
   const env: NodeJS.ProcessEnv = { ...io.env };
   for (const k of TARGET_VARIABLES) delete env[k];
   const net = networkFlagValues(f);
-  const settings = configs.map((c) => resolveRunSettingsFlags({ ...net, config: c }, env)) as [RunSettings, RunSettings];
+  const settings = configs.map((c) => resolveRunSettingsFlags({ ...net, config: c }, env)) as [
+    RunSettings,
+    RunSettings,
+  ];
   for (const w of settings.flatMap((x) => x.warnings ?? [])) io.err(`warning: ${w}`);
   const names: [string, string] = [sideName(configs[0]!, configs[1]!), sideName(configs[1]!, configs[0]!)];
   const [sa, sb] = settings;
@@ -220,7 +300,12 @@ export async function compareCommand(argv: string[], io: CommandIO): Promise<num
   const bindings = sa.bindings.filter((b) => sb.bindings.includes(b));
   if (operations.length === 0) throw new UsageError('the two configs select no operation in common');
   if (bindings.length === 0) throw new UsageError('the two configs select no binding in common');
-  const cases = new Map(operations.map((o) => [o.name, commonCases(o.name, sa.cases.get(o.name) ?? [], sb.cases.get(o.name) ?? [], `${configs[0]} and ${configs[1]}`)]));
+  const cases = new Map(
+    operations.map((o) => [
+      o.name,
+      commonCases(o.name, sa.cases.get(o.name) ?? [], sb.cases.get(o.name) ?? [], `${configs[0]} and ${configs[1]}`),
+    ]),
+  );
   const ignoreValues = f['ignore-values'] ?? false;
 
   const started = Date.now();
@@ -236,28 +321,51 @@ export async function compareCommand(argv: string[], io: CommandIO): Promise<num
     redact = makeRedactor(secrets);
     if (!f.quiet) io.err(redact(`conformance: comparing ${names[0]} (${A.where}) with ${names[1]} (${B.where})`));
     const plans = sessions.map((x): RunPlan => ({ ...x.plan, bindings, operations, cases }));
-    const jobs = operations.flatMap((op) => (cases.get(op.name) ?? []).flatMap((c) => bindings.map((b) => ({ op, c, b }))));
+    const jobs = operations.flatMap((op) =>
+      (cases.get(op.name) ?? []).flatMap((c) => bindings.map((b) => ({ op, c, b }))),
+    );
     // Each side's state-changing calls get bookings of their own, from that side's pools (engine/bookings.ts).
-    const allocated = plans.map((p) => withBookings(p, operations.flatMap((op) => (cases.get(op.name) ?? []).map((c) => caseUnit(p.target, op, c)))));
-    const unitOf = (i: number, op: (typeof operations)[number], id: string) => allocated[i]!.find((u) => u.op === op && u.caseId === id)!;
-    results = await Promise.all(jobs.map(async ({ op, c, b }): Promise<CompareRow> => {
-      // Neither side is sent a case one side's policy skips.
-      const skip = plans.map((p) => skipReason(p, op)).find((x) => x !== undefined);
-      if (skip) return { operation: op.name, binding: b, case: c.id, status: 'skipped', message: skip };
-      const short = [0, 1].map((i) => unitOf(i, op, c.id).unsent?.[b]).find((x) => x !== undefined);
-      if (short) return { operation: op.name, binding: b, case: c.id, status: 'skipped', message: short };
-      const [ea, eb] = await Promise.all(sessions.map(async (x, i) => {
-        const sent = await exchangeUnit(plans[i]!, x.transport, { ...unitOf(i, op, c.id), only: [b] }, (_b, ex) => ex);
-        return 'sent' in sent ? sent.sent[0]!.exchange : undefined;
-      }));
-      // A state-changing call changed a booking of each side's own: their values are the bookings', not compared.
-      const values = ignoreValues || op.mutates;
-      const j = judge(answerOf(op, b, ea!, A, values), answerOf(op, b, eb!, B, values), names);
-      return {
-        operation: op.name, binding: b, case: c.id, status: j.status, message: redact(j.message),
-        ...(j.path !== undefined ? { path: redact(j.path) } : {}), ...(j.a !== undefined ? { a: redact(j.a) } : {}), ...(j.b !== undefined ? { b: redact(j.b) } : {}),
-      };
-    }));
+    const allocated = plans.map((p) =>
+      withBookings(
+        p,
+        operations.flatMap((op) => (cases.get(op.name) ?? []).map((c) => caseUnit(p.target, op, c))),
+      ),
+    );
+    const unitOf = (i: number, op: (typeof operations)[number], id: string) =>
+      allocated[i]!.find((u) => u.op === op && u.caseId === id)!;
+    results = await Promise.all(
+      jobs.map(async ({ op, c, b }): Promise<CompareRow> => {
+        // Neither side is sent a case one side's policy skips.
+        const skip = plans.map((p) => skipReason(p, op)).find((x) => x !== undefined);
+        if (skip) return { operation: op.name, binding: b, case: c.id, status: 'skipped', message: skip };
+        const short = [0, 1].map((i) => unitOf(i, op, c.id).unsent?.[b]).find((x) => x !== undefined);
+        if (short) return { operation: op.name, binding: b, case: c.id, status: 'skipped', message: short };
+        const [ea, eb] = await Promise.all(
+          sessions.map(async (x, i) => {
+            const sent = await exchangeUnit(
+              plans[i]!,
+              x.transport,
+              { ...unitOf(i, op, c.id), only: [b] },
+              (_b, ex) => ex,
+            );
+            return 'sent' in sent ? sent.sent[0]!.exchange : undefined;
+          }),
+        );
+        // A state-changing call changed a booking of each side's own: their values are the bookings', not compared.
+        const values = ignoreValues || op.mutates;
+        const j = judge(answerOf(op, b, ea!, A, values), answerOf(op, b, eb!, B, values), names);
+        return {
+          operation: op.name,
+          binding: b,
+          case: c.id,
+          status: j.status,
+          message: redact(j.message),
+          ...(j.path !== undefined ? { path: redact(j.path) } : {}),
+          ...(j.a !== undefined ? { a: redact(j.a) } : {}),
+          ...(j.b !== undefined ? { b: redact(j.b) } : {}),
+        };
+      }),
+    );
   } finally {
     for (const s of sessions) await s.close();
   }
@@ -266,12 +374,28 @@ export async function compareCommand(argv: string[], io: CommandIO): Promise<num
   for (const r of results) summary[r.status]++;
   const side = (i: 0 | 1): Side => {
     const t = sessions[i]!.target;
-    return { name: names[i], config: configs[i]!, target: { bookUrl: redact(t.bookUrl), searchUrl: redact(t.searchUrl), transfersUrl: redact(t.transfersUrl), embedded: t.embedded } };
+    return {
+      name: names[i],
+      config: configs[i]!,
+      target: {
+        bookUrl: redact(t.bookUrl),
+        searchUrl: redact(t.searchUrl),
+        transfersUrl: redact(t.transfersUrl),
+        embedded: t.embedded,
+      },
+    };
   };
   const report: CompareReport = {
     tool: { ...TOOL },
-    startedAt: new Date(started).toISOString(), durationMs: Date.now() - started, ignoreValues,
-    a: side(0), b: side(1), operations: operations.map((o) => o.name), bindings, summary, results,
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    ignoreValues,
+    a: side(0),
+    b: side(1),
+    operations: operations.map((o) => o.name),
+    bindings,
+    summary,
+    results,
   };
   const dir = resolve(f['report-dir'] ?? 'reports');
   const guard = new SecretGuard(secrets, io.err);
@@ -288,8 +412,11 @@ export async function compareCommand(argv: string[], io: CommandIO): Promise<num
     for (const r of diffs.slice(0, 50)) io.out(consoleText(`✗ ${r.operation} [${r.binding}] ${r.case}: ${r.message}`));
     if (diffs.length > 50) io.out(`… and ${diffs.length - 50} more: see compare.json`);
   }
-  io.out(`\nCompare ${diffs.length ? 'DIFFERENT' : 'SAME'}: ${summary.same} same, ${summary.different} different, ${summary.error} unanswered, `
-    + `${summary.skipped} skipped (${summary.total} cases × bindings)${ignoreValues ? ', structure only' : ''}`);
+  io.out(
+    `\nCompare ${diffs.length ? 'DIFFERENT' : 'SAME'}: ${summary.same} same, ${summary.different} `
+      + `different, ${summary.error} unanswered, `
+      + `${summary.skipped} skipped (${summary.total} cases × bindings)${ignoreValues ? ', structure only' : ''}`,
+  );
   io.out(`Reports:\n  JSON      ${join(dir, 'compare.json')}\n  Markdown  ${join(dir, 'compare.md')}`);
   return diffs.length ? 1 : 0;
 }

@@ -11,7 +11,14 @@ import { RUN_SETTINGS } from '../engine/run-settings-table.js';
 // One parser for every command (src/core/flags.ts); re-exported for the commands beside this file.
 export { parseFlags, helpText, type FlagSpec, type FlagValues, type FlagHelp } from '../core/flags.js';
 export {
-  CONFIG_SCHEMA_URL, DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER, resolveRunSettingsObject, RUN_OPTIONS, type RunSettings,
+  CONFIG_SCHEMA_URL,
+  DEFAULT_OTHER_PASSWORD,
+  DEFAULT_OTHER_USER,
+  DEFAULT_PASSWORD,
+  DEFAULT_USER,
+  resolveRunSettingsObject,
+  RUN_OPTIONS,
+  type RunSettings,
 } from '../engine/settings.js';
 
 /**

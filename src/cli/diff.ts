@@ -1,9 +1,9 @@
 /**
- * `conformance diff OLD NEW [--format text|markdown|json]`: what changed between two runs, keyed by
- * operation, binding, case and check (binding_equivalence rows: operation, case and check): new failures, fixed ones, those still failing, and failures
- * that are no longer reported at all (the row is gone: not fixed, not tested), and the coverage lost
- * (tested in OLD, not in NEW). Exit 1 on any new failure or lost coverage (unless
- * --allow-lost-coverage), 0 otherwise, 2 on bad input (unreadable file, invalid JSON, not a conformance report).
+ * `conformance diff OLD NEW [--format text|markdown|json]`: what changed between two runs, keyed by operation, binding,
+ * case and check (binding_equivalence rows: operation, case and check): new failures, fixed ones, those still failing,
+ * and failures that are no longer reported at all (the row is gone: not fixed, not tested), and the coverage lost
+ * (tested in OLD, not in NEW). Exit 1 on any new failure or lost coverage (unless --allow-lost-coverage), 0 otherwise,
+ * 2 on bad input (unreadable file, invalid JSON, not a conformance report).
  */
 import { UsageError } from '../core/errors.js';
 import type { ResultRow, RunReport } from '../core/types.js';
@@ -56,7 +56,10 @@ export interface ReportDiff {
 export interface LostCoverage {
   /** Rows OLD tested (passed, failed or known) that NEW skipped, or does not have. */
   readonly rows: readonly DiffEntry[];
-  /** Operation × binding cells OLD tested that NEW did not test at all, or whose valid calls did not reach the data path. */
+  /**
+   * Operation × binding cells OLD tested that NEW did not test at all, or whose valid calls did not reach the data
+   * path.
+   */
   readonly cells: readonly { readonly operation: string; readonly binding: string; readonly reason: string }[];
   /** Operations OLD tested none of whose cells NEW tested. */
   readonly operations: readonly { readonly operation: string; readonly reason: string }[];
@@ -85,7 +88,11 @@ export interface CoverageDrop {
 }
 
 /** What the coverage report of NEW lost against OLD's: cells in `skip` (lost whole, listed apart) are left out. */
-export function coverageDrops(oldReport: RunReport, newReport: RunReport, skip: ReadonlySet<string> = new Set()): Pick<LostCoverage, 'dropped' | 'figure'> {
+export function coverageDrops(
+  oldReport: RunReport,
+  newReport: RunReport,
+  skip: ReadonlySet<string> = new Set(),
+): Pick<LostCoverage, 'dropped' | 'figure'> {
   const a = oldReport.coverage;
   const b = newReport.coverage;
   if (!a || !b) return {};
@@ -98,10 +105,16 @@ export function coverageDrops(oldReport: RunReport, newReport: RunReport, skip: 
     const never = new Set(n.neverSeen);
     const paths = o.paths.filter((p) => p.seen && never.has(p.path)).map((p) => p.path);
     const sentNow = new Set(n.params.flatMap((p) => p.sent.map((x) => `${p.name}: ${x}`)));
-    const kinds = o.params.flatMap((p) => p.sent.filter((x) => p.possible.includes(x)).map((x) => `${p.name}: ${x}`)).filter((x) => !sentNow.has(x));
-    if (paths.length > 0 || kinds.length > 0) dropped.push({ operation: o.operation, binding: o.binding, old: o.percent, new: n.percent, paths, kinds });
+    const kinds = o.params
+      .flatMap((p) => p.sent.filter((x) => p.possible.includes(x)).map((x) => `${p.name}: ${x}`))
+      .filter((x) => !sentNow.has(x));
+    if (paths.length > 0 || kinds.length > 0)
+      dropped.push({ operation: o.operation, binding: o.binding, old: o.percent, new: n.percent, paths, kinds });
   }
-  return { ...(dropped.length ? { dropped } : {}), ...(b.percent < a.percent ? { figure: { old: a.percent, new: b.percent } } : {}) };
+  return {
+    ...(dropped.length ? { dropped } : {}),
+    ...(b.percent < a.percent ? { figure: { old: a.percent, new: b.percent } } : {}),
+  };
 }
 
 /**
@@ -128,8 +141,13 @@ export function diffReports(oldRows: readonly ResultRow[], newRows: readonly Res
   const after = index(newRows);
   const d: ReportDiff = { newFailures: [], fixed: [], stillFailing: [], gone: [] };
   const entry = (r: ResultRow, o: ResultRow | undefined, n: ResultRow | undefined): DiffEntry => ({
-    operation: r.operation, binding: r.binding, case: r.case, check: r.check,
-    old: o?.status ?? 'absent', new: n?.status ?? 'absent', message: r.message,
+    operation: r.operation,
+    binding: r.binding,
+    case: r.case,
+    check: r.check,
+    old: o?.status ?? 'absent',
+    new: n?.status ?? 'absent',
+    message: r.message,
   });
   for (const [k, n] of after) {
     const o = before.get(k);
@@ -145,8 +163,13 @@ const tested = (r: Pick<ResultRow, 'status'>) => r.status !== 'skipped';
 /** Rows about the run itself rather than a cell of the matrix: the preflight, the expectations file. */
 const aboutRun = (r: ResultRow) => r.case === PREFLIGHT_CASE || r.check === EXPECTATIONS_CHECK;
 
-/** A report's operation × binding cells: their rows (single-binding rows only), and why a cell did not reach the data path. */
-function cellsOf(report: RunReport): Map<string, { operation: string; binding: string; rows: ResultRow[]; untested?: string }> {
+/**
+ * A report's operation × binding cells: their rows (single-binding rows only), and why a cell did not reach the data
+ * path.
+ */
+function cellsOf(
+  report: RunReport,
+): Map<string, { operation: string; binding: string; rows: ResultRow[]; untested?: string }> {
   const cells = new Map<string, { operation: string; binding: string; rows: ResultRow[]; untested?: string }>();
   const cell = (operation: string, binding: string) => {
     const k = JSON.stringify([operation, binding]);
@@ -155,30 +178,50 @@ function cellsOf(report: RunReport): Map<string, { operation: string; binding: s
   };
   for (const r of report.results) {
     // The matrix's cells only: not the unknown-operation probes, not the comparison of bindings.
-    if (aboutRun(r) || rowKind(r) === 'equivalence' || rowBindings(r).length !== 1 || !report.operations.includes(r.operation)) continue;
+    if (
+      aboutRun(r)
+      || rowKind(r) === 'equivalence'
+      || rowBindings(r).length !== 1
+      || !report.operations.includes(r.operation)
+    )
+      continue;
     cell(r.operation, rowBindings(r)[0]!).rows.push(r);
   }
   for (const u of report.untested ?? []) cell(u.operation, u.binding).untested = u.reason;
   return cells;
 }
 
-/** The check that walks a result's data: a cell none of whose valid cases' shape rows ran did not reach the data path. */
+/**
+ * The check that walks a result's data: a cell none of whose valid cases' shape rows ran did not reach the data path.
+ */
 const DATA_CHECK = shape.name;
 
-/** Why a cell of NEW does not count as tested: its untested reason, not called, its rows skipped, or its results not walked. */
-function whyNot(c: { operation: string; rows: ResultRow[]; untested?: string } | undefined, walked: readonly string[]): string {
+/**
+ * Why a cell of NEW does not count as tested: its untested reason, not called, its rows skipped, or its results not
+ * walked.
+ */
+function whyNot(
+  c: { operation: string; rows: ResultRow[]; untested?: string } | undefined,
+  walked: readonly string[],
+): string {
   if (c === undefined || c.rows.length === 0) return 'not in the new run';
   if (c.untested !== undefined) return `valid calls did not reach the data path: ${c.untested}`;
   const notCalled = notCalledReason(c.operation, c.rows);
   if (notCalled !== undefined) return `not called: ${notCalled}`;
   if (!c.rows.some(tested)) return `every row skipped: ${c.rows.find((r) => r.status === 'skipped')?.message ?? ''}`;
   const example = c.rows.find((r) => walked.includes(keyOf(r)));
-  return `valid calls did not reach the data path: no result was walked (${DATA_CHECK} ${example ? `${example.case}: ${example.message}` : 'rows absent'})`;
+  return (
+    `valid calls did not reach the data path: no result was walked `
+    + `(${DATA_CHECK} ${example ? `${example.case}: ${example.message}` : 'rows absent'})`
+  );
 }
 
 /** The generated cases of two runs are the same cases only with the same seed and budget. */
 function sameGeneration(a: RunReport, b: RunReport): boolean {
-  return JSON.stringify([a.generation?.seed, a.generation?.examples]) === JSON.stringify([b.generation?.seed, b.generation?.examples]);
+  return (
+    JSON.stringify([a.generation?.seed, a.generation?.examples])
+    === JSON.stringify([b.generation?.seed, b.generation?.examples])
+  );
 }
 
 /**
@@ -195,7 +238,15 @@ export function lostCoverage(oldReport: RunReport, newReport: RunReport): LostCo
     if (!tested(o) || aboutRun(o) || (!byRow && isGeneratedCase(o.case))) continue;
     const n = after.get(k);
     if (n !== undefined && tested(n)) continue;
-    rows.push({ operation: o.operation, binding: o.binding, case: o.case, check: o.check, old: o.status, new: n?.status ?? 'absent', message: n?.message || 'not in the new run' });
+    rows.push({
+      operation: o.operation,
+      binding: o.binding,
+      case: o.case,
+      check: o.check,
+      old: o.status,
+      new: n?.status ?? 'absent',
+      message: n?.message || 'not in the new run',
+    });
   }
   const before = cellsOf(oldReport);
   const now = cellsOf(newReport);
@@ -206,36 +257,59 @@ export function lostCoverage(oldReport: RunReport, newReport: RunReport): LostCo
     const n = now.get(k);
     // The data path: a cell whose results OLD walked (shape rows tested) and NEW walked none of
     // (every one skipped: an in-band Error, a rejection) did not reach it, whatever else passed.
-    const negative = new Set([...o.rows, ...(n?.rows ?? [])].filter((r) => REJECTION_CHECKS.has(r.check)).map((r) => r.case));
+    const negative = new Set(
+      [...o.rows, ...(n?.rows ?? [])].filter((r) => REJECTION_CHECKS.has(r.check)).map((r) => r.case),
+    );
     const walked = o.rows.filter((r) => r.check === DATA_CHECK && tested(r) && !negative.has(r.case)).map(keyOf);
     const nowWalked = new Set(n?.rows.filter((r) => r.check === DATA_CHECK && tested(r)).map(keyOf));
-    if (n !== undefined && n.untested === undefined && n.rows.some(tested) && (walked.length === 0 || walked.some((x) => nowWalked.has(x)))) kept.add(k);
+    if (
+      n !== undefined
+      && n.untested === undefined
+      && n.rows.some(tested)
+      && (walked.length === 0 || walked.some((x) => nowWalked.has(x)))
+    )
+      kept.add(k);
     else cells.push({ operation: o.operation, binding: o.binding, reason: whyNot(n, walked) });
   }
   const lostAll = <T extends string>(of: (c: { operation: string; binding: string }) => T) => {
-    const had = new Set([...before].filter(([k]) => kept.has(k) || cells.some((c) => JSON.stringify([c.operation, c.binding]) === k)).map(([, c]) => of(c)));
+    const had = new Set(
+      [...before]
+        .filter(([k]) => kept.has(k) || cells.some((c) => JSON.stringify([c.operation, c.binding]) === k))
+        .map(([, c]) => of(c)),
+    );
     const still = new Set([...before].filter(([k]) => kept.has(k)).map(([, c]) => of(c)));
     return [...had].filter((x) => !still.has(x));
   };
   const reasonOf = (match: (c: { operation: string; binding: string }) => boolean) => {
     const reasons = [...new Set(cells.filter(match).map((c) => c.reason))];
-    return reasons.length === 1 ? reasons[0]! : `${reasons[0]} (and ${reasons.length - 1} other reason${reasons.length > 2 ? 's' : ''})`;
+    return reasons.length === 1
+      ? reasons[0]!
+      : `${reasons[0]} (and ${reasons.length - 1} other reason${reasons.length > 2 ? 's' : ''})`;
   };
   return {
     rows,
     cells,
     ...coverageDrops(oldReport, newReport, new Set(cells.map((c) => JSON.stringify([c.operation, c.binding])))),
-    operations: lostAll((c) => c.operation).map((operation) => ({ operation, reason: reasonOf((c) => c.operation === operation) })),
+    operations: lostAll((c) => c.operation).map((operation) => ({
+      operation,
+      reason: reasonOf((c) => c.operation === operation),
+    })),
     bindings: lostAll((c) => c.binding).map((binding) => ({ binding, reason: reasonOf((c) => c.binding === binding) })),
   };
 }
 
-/** How the two runs differ besides their rows: another target, another seed of the generated cases, another selection. */
+/**
+ * How the two runs differ besides their rows: another target, another seed of the generated cases, another selection.
+ */
 export function runContext(a: RunReport, b: RunReport): string[] {
   const out: string[] = [];
   const t = (r: RunReport) => ({
-    'book URL': r.target.bookUrl, 'search URL': r.target.searchUrl, 'transfers URL': r.target.transfersUrl,
-    'book namespace': r.target.namespaces.book, 'search namespace': r.target.namespaces.search, user: r.target.user,
+    'book URL': r.target.bookUrl,
+    'search URL': r.target.searchUrl,
+    'transfers URL': r.target.transfersUrl,
+    'book namespace': r.target.namespaces.book,
+    'search namespace': r.target.namespaces.search,
+    user: r.target.user,
     'service paths': r.target.paths === undefined ? undefined : JSON.stringify(r.target.paths),
   });
   const [ta, tb] = [t(a), t(b)];
@@ -243,12 +317,21 @@ export function runContext(a: RunReport, b: RunReport): string[] {
   const bothEmbedded = a.target.embedded && b.target.embedded;
   for (const k of Object.keys(ta) as (keyof typeof ta)[]) {
     if (bothEmbedded && k.endsWith(' URL')) continue;
-    if (ta[k] !== undefined && tb[k] !== undefined && ta[k] !== tb[k]) out.push(`another target: ${k} ${ta[k]} → ${tb[k]}`);
+    if (ta[k] !== undefined && tb[k] !== undefined && ta[k] !== tb[k])
+      out.push(`another target: ${k} ${ta[k]} → ${tb[k]}`);
   }
-  if (a.target.embedded !== b.target.embedded) out.push(`another target: ${a.target.embedded ? 'the embedded mock' : 'an external service'} → ${b.target.embedded ? 'the embedded mock' : 'an external service'}`);
+  if (a.target.embedded !== b.target.embedded)
+    out.push(
+      `another target: ${a.target.embedded ? 'the embedded mock' : 'an external service'} `
+        + `→ ${b.target.embedded ? 'the embedded mock' : 'an external service'}`,
+    );
   if (!sameGeneration(a, b)) {
-    const g = (r: RunReport) => (r.generation ? `seed ${r.generation.seed}, ${r.generation.examples} per operation` : 'none');
-    out.push(`other generated cases: ${g(a)} → ${g(b)} (their rows are not compared one by one; repeat with --seed ${a.generation?.seed ?? b.generation?.seed})`);
+    const g = (r: RunReport) =>
+      r.generation ? `seed ${r.generation.seed}, ${r.generation.examples} per operation` : 'none';
+    out.push(
+      `other generated cases: ${g(a)} → ${g(b)} (their rows are not compared one by one; repeat with `
+        + `--seed ${a.generation?.seed ?? b.generation?.seed})`,
+    );
   }
   const missing = (x: readonly string[], y: readonly string[]) => x.filter((v) => !y.includes(v));
   const ops = missing(a.operations, b.operations);
@@ -260,7 +343,11 @@ export function runContext(a: RunReport, b: RunReport): string[] {
 
 /** The diff of two reports: rows, lost coverage and context. */
 export function diffRuns(oldReport: RunReport, newReport: RunReport): ReportDiff {
-  return { ...diffReports(oldReport.results, newReport.results), lostCoverage: lostCoverage(oldReport, newReport), context: runContext(oldReport, newReport) };
+  return {
+    ...diffReports(oldReport.results, newReport.results),
+    lostCoverage: lostCoverage(oldReport, newReport),
+    context: runContext(oldReport, newReport),
+  };
 }
 
 /** Whether any coverage was lost. */
@@ -275,7 +362,8 @@ function lostLines(l: LostCoverage, max = 40): string[] {
   for (const o of l.operations) lines.push(`operation ${o.operation}: ${o.reason}`);
   for (const b of l.bindings) lines.push(`binding ${b.binding}: ${b.reason}`);
   const lostOps = new Set(l.operations.map((o) => o.operation));
-  for (const c of l.cells.filter((x) => !lostOps.has(x.operation))) lines.push(`${c.operation} [${c.binding}]: ${c.reason}`);
+  for (const c of l.cells.filter((x) => !lostOps.has(x.operation)))
+    lines.push(`${c.operation} [${c.binding}]: ${c.reason}`);
   // Rows of a cell listed above are explained there; the others by cell, a count and one example.
   const listed = new Set(l.cells.map((c) => `${c.operation} [${c.binding}]`));
   const byCell = new Map<string, DiffEntry[]>();
@@ -285,12 +373,21 @@ function lostLines(l: LostCoverage, max = 40): string[] {
   }
   for (const [cell, rs] of byCell) {
     const e = rs[0]!;
-    lines.push(`${cell}: ${rs.length} row${rs.length === 1 ? '' : 's'} tested before, ${e.new === 'absent' ? 'absent' : 'skipped'} now (e.g. ${e.case} :: ${e.check}: ${e.message.slice(0, 160)})`);
+    lines.push(
+      `${cell}: ${rs.length} row${rs.length === 1 ? '' : 's'} tested `
+        + `before, ${e.new === 'absent' ? 'absent' : 'skipped'} now (e.g. ${e.case} `
+        + `:: ${e.check}: ${e.message.slice(0, 160)})`,
+    );
   }
   if (l.figure) lines.push(`coverage figure: ${l.figure.old}% before, ${l.figure.new}% now`);
   for (const d of l.dropped ?? []) {
     const what = [
-      ...(d.paths.length ? [`${d.paths.length} answer path${d.paths.length === 1 ? '' : 's'} held before, by no answer now (${d.paths.slice(0, 4).join(', ')}${d.paths.length > 4 ? ', …' : ''})`] : []),
+      ...(d.paths.length
+        ? [
+            `${d.paths.length} answer path${d.paths.length === 1 ? '' : 's'} held before, by no answer `
+              + `now (${d.paths.slice(0, 4).join(', ')}${d.paths.length > 4 ? ', …' : ''})`,
+          ]
+        : []),
       ...(d.kinds.length ? [`not sent now: ${d.kinds.slice(0, 6).join(', ')}${d.kinds.length > 6 ? ', …' : ''}`] : []),
     ];
     lines.push(`${d.operation} [${d.binding}]: coverage ${d.old}% → ${d.new}%: ${what.join('; ')}`);
@@ -300,41 +397,83 @@ function lostLines(l: LostCoverage, max = 40): string[] {
 
 function lostHead(l: LostCoverage | undefined): string {
   if (l === undefined) return '';
-  return `, coverage lost: ${l.rows.length} rows, ${l.cells.length} cells, ${l.operations.length} operations, ${l.bindings.length} bindings`
-    + (l.dropped?.length ? `, ${l.dropped.length} cells with fewer answer paths held or kinds of value sent` : '');
+  return (
+    `, coverage lost: ${l.rows.length} rows, ${l.cells.length} cells, ${l.operations.length} `
+    + `operations, ${l.bindings.length} bindings`
+    + (l.dropped?.length ? `, ${l.dropped.length} cells with fewer answer paths held or kinds of value sent` : '')
+  );
 }
 
 const SECTIONS = [
-  ['newFailures', 'New failures'], ['fixed', 'Fixed'], ['stillFailing', 'Still failing'], ['gone', 'Failed before, not reported now'],
+  ['newFailures', 'New failures'],
+  ['fixed', 'Fixed'],
+  ['stillFailing', 'Still failing'],
+  ['gone', 'Failed before, not reported now'],
 ] as const;
 
 function text(d: ReportDiff, oldName: string, newName: string): string {
-  const lines = [`diff ${oldName} → ${newName}: ${d.newFailures.length} new failures, ${d.fixed.length} fixed, `
-    + `${d.stillFailing.length} still failing, ${d.gone.length} no longer reported${lostHead(d.lostCoverage)}`];
+  const lines = [
+    `diff ${oldName} → ${newName}: ${d.newFailures.length} new failures, ${d.fixed.length} fixed, `
+      + `${d.stillFailing.length} still failing, ${d.gone.length} no longer reported${lostHead(d.lostCoverage)}`,
+  ];
   if (d.context?.length) lines.push('', 'Not the same run:', ...d.context.map((c) => `  ${consoleText(c)}`));
-  if (d.lostCoverage && coverageLost(d)) lines.push('', 'Lost coverage (tested before, not now):', ...lostLines(d.lostCoverage).map((x) => `  ${consoleText(x)}`));
+  if (d.lostCoverage && coverageLost(d))
+    lines.push(
+      '',
+      'Lost coverage (tested before, not now):',
+      ...lostLines(d.lostCoverage).map((x) => `  ${consoleText(x)}`),
+    );
   for (const [k, title] of SECTIONS) {
     if (d[k].length === 0) continue;
     lines.push('', `${title} (${d[k].length}):`);
     for (const e of d[k]) {
       const was = k === 'fixed' ? ` (now ${e.new})` : k === 'newFailures' ? ` (was ${e.old})` : '';
-      lines.push(`  ${consoleText(rowTitle(e))}${was}${e.message && k !== 'fixed' ? `: ${consoleText(e.message.slice(0, 200))}` : ''}`);
+      lines.push(
+        ` `
+          + ` ${consoleText(rowTitle(e))}${was}${e.message && k !== 'fixed' ? `: ${consoleText(e.message.slice(0, 200))}` : ''}`,
+      );
     }
   }
   return lines.join('\n');
 }
 
-const mdCell = (s: string) => s.replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ').replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!);
+const mdCell = (s: string) =>
+  s
+    .replace(/\|/g, '\\|')
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/[<>&]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;' })[c]!);
 
 function markdown(d: ReportDiff, oldName: string, newName: string): string {
-  const lines = [`## Conformance diff`, '', `\`${mdCell(oldName)}\` → \`${mdCell(newName)}\`: **${d.newFailures.length} new failures**, `
-    + `${d.fixed.length} fixed, ${d.stillFailing.length} still failing, ${d.gone.length} no longer reported${lostHead(d.lostCoverage)}`];
-  if (d.context?.length) lines.push('', '> [!WARNING]', '> Not the same run:', ...d.context.map((c) => `> - ${mdCell(c)}`));
-  if (d.lostCoverage && coverageLost(d)) lines.push('', '### Lost coverage (tested before, not now)', '', ...lostLines(d.lostCoverage).map((x) => `- ${mdCell(x)}`));
+  const lines = [
+    `## Conformance diff`,
+    '',
+    `\`${mdCell(oldName)}\` → \`${mdCell(newName)}\`: **${d.newFailures.length} new failures**, `
+      + `${d.fixed.length} fixed, ${d.stillFailing.length} still failing, ${d.gone.length} no longer `
+      + `reported${lostHead(d.lostCoverage)}`,
+  ];
+  if (d.context?.length)
+    lines.push('', '> [!WARNING]', '> Not the same run:', ...d.context.map((c) => `> - ${mdCell(c)}`));
+  if (d.lostCoverage && coverageLost(d))
+    lines.push(
+      '',
+      '### Lost coverage (tested before, not now)',
+      '',
+      ...lostLines(d.lostCoverage).map((x) => `- ${mdCell(x)}`),
+    );
   for (const [k, title] of SECTIONS) {
     if (d[k].length === 0) continue;
-    lines.push('', `### ${title} (${d[k].length})`, '', '| operation | binding | case | check | was | now | message |', '|---|---|---|---|---|---|---|');
-    for (const e of d[k]) lines.push(`| ${mdCell(e.operation)} | ${mdCell(e.binding)} | ${mdCell(e.case)} | ${mdCell(e.check)} | ${e.old} | ${e.new} | ${mdCell(e.message.slice(0, 200))} |`);
+    lines.push(
+      '',
+      `### ${title} (${d[k].length})`,
+      '',
+      '| operation | binding | case | check | was | now | message |',
+      '|---|---|---|---|---|---|---|',
+    );
+    for (const e of d[k])
+      lines.push(
+        `| ${mdCell(e.operation)} | ${mdCell(e.binding)} | ${mdCell(e.case)} | ${mdCell(e.check)} `
+          + `| ${e.old} | ${e.new} | ${mdCell(e.message.slice(0, 200))} |`,
+      );
   }
   return lines.join('\n');
 }
@@ -349,14 +488,23 @@ export async function diffCommand(argv: string[], io: CommandIO): Promise<number
   }
   if (positionals.length !== 2) throw new UsageError(`diff needs two reports, OLD and NEW (got ${positionals.length})`);
   const format = f.format ?? 'text';
-  if (!['text', 'markdown', 'json'].includes(format)) throw new UsageError(`--format must be text, markdown or json (got ${JSON.stringify(format)})`);
+  if (!['text', 'markdown', 'json'].includes(format))
+    throw new UsageError(`--format must be text, markdown or json (got ${JSON.stringify(format)})`);
   const [oldPath, newPath] = positionals as [string, string];
   const oldIn = readReportInput(oldPath, 'OLD report');
   const newIn = readReportInput(newPath, 'NEW report');
   const d = diffRuns(oldIn.report, newIn.report);
-  io.out(format === 'json' ? JSON.stringify({ old: oldIn.source, new: newIn.source, ...d }, null, 2)
-    : format === 'markdown' ? markdown(d, oldPath, newPath) : text(d, oldPath, newPath));
+  io.out(
+    format === 'json'
+      ? JSON.stringify({ old: oldIn.source, new: newIn.source, ...d }, null, 2)
+      : format === 'markdown'
+        ? markdown(d, oldPath, newPath)
+        : text(d, oldPath, newPath),
+  );
   const lost = coverageLost(d);
-  if (lost && !f['allow-lost-coverage']) io.err('conformance: coverage was lost (tested before, not now): exit 1; pass --allow-lost-coverage if that is intended');
+  if (lost && !f['allow-lost-coverage'])
+    io.err(
+      'conformance: coverage was lost (tested before, not now): exit 1; pass --allow-lost-coverage if that is intended',
+    );
   return d.newFailures.length > 0 || (lost && !f['allow-lost-coverage']) ? 1 : 0;
 }

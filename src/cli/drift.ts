@@ -1,13 +1,12 @@
 /**
  * `conformance drift`: the WSDLs the target serves against the contract's, by meaning (src/engine/drift.ts,
- * src/schema/wsdl-compare.ts). The target is given as to `run` (flags, environment, --config; the
- * run's settings resolution), and reached as the run reaches it: the same network flags, variables and
- * config keys (proxy, NO_PROXY, CA file, client certificate, headers, time-out; engine/network-settings.ts),
- * the same transport options (engine/session.ts networkTransportOptions). Each service's WSDL fetched at `<service URL>?WSDL` or where
- * `--wsdl-url [SERVICE=]URL` says. Offline, `--wsdl FILE` compares a saved WSDL with the contract's,
- * or with `--against FILE` (the WSDL clients were written against). Exit 0 no difference or only
- * compatible ones, 1 a breaking one, 4 the target unreachable, 5 a WSDL not had from an answering
- * target, 2 bad usage.
+ * src/schema/wsdl-compare.ts). The target is given as to `run` (flags, environment, --config; the run's settings
+ * resolution), and reached as the run reaches it: the same network flags, variables and config keys (proxy, NO_PROXY,
+ * CA file, client certificate, headers, time-out; engine/network-settings.ts), the same transport options
+ * (engine/session.ts networkTransportOptions). Each service's WSDL fetched at `<service URL>?WSDL` or where
+ * `--wsdl-url [SERVICE=]URL` says. Offline, `--wsdl FILE` compares a saved WSDL with the contract's, or with
+ * `--against FILE` (the WSDL clients were written against). Exit 0 no difference or only compatible ones, 1 a breaking
+ * one, 4 the target unreachable, 5 a WSDL not had from an answering target, 2 bad usage.
  */
 import { readFileSync } from 'node:fs';
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
@@ -19,7 +18,14 @@ import type { DriftReport } from '../core/types.js';
 import { compareService, driftExitCode, driftReportOf, driftSources, fetchDrift } from '../engine/drift.js';
 import { networkTransportOptions } from '../engine/session.js';
 import { resolveRunSettingsFlags } from '../engine/settings.js';
-import { DRIFT_JSON, DRIFT_MD, driftAnnotations, formatDrift, renderDriftJson, renderDriftMarkdown } from '../report/drift.js';
+import {
+  DRIFT_JSON,
+  DRIFT_MD,
+  driftAnnotations,
+  formatDrift,
+  renderDriftJson,
+  renderDriftMarkdown,
+} from '../report/drift.js';
 import { readWsdl } from '../schema/wsdl-read.js';
 import { serviceWsdl } from '../schema/wsdl.js';
 import { Transport } from '../transport/client.js';
@@ -59,9 +65,18 @@ function wsdlUrls(given: readonly string[] | undefined, services: readonly strin
     const m = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/.exec(v);
     const name = m ? m[1]! : services.length === 1 ? services[0]! : undefined;
     const url = m ? m[2]! : v;
-    if (name === undefined) throw new UsageError(`--wsdl-url ${JSON.stringify(v)}: name the service (SERVICE=URL): this target has ${services.length} services (${services.join(', ')})`);
-    if (!services.includes(name)) throw new UsageError(`--wsdl-url ${JSON.stringify(v)}: no service ${name} is compared${didYouMean(name, services)} (services: ${services.join(', ') || 'none'})`);
-    if (!/^https?:\/\/\S+$/.test(url)) throw new UsageError(`--wsdl-url ${JSON.stringify(v)}: not an http or https URL`);
+    if (name === undefined)
+      throw new UsageError(
+        `--wsdl-url ${JSON.stringify(v)}: name the service (SERVICE=URL): this target `
+          + `has ${services.length} services (${services.join(', ')})`,
+      );
+    if (!services.includes(name))
+      throw new UsageError(
+        `--wsdl-url ${JSON.stringify(v)}: no service ${name} is compared${didYouMean(name, services)} `
+          + `(services: ${services.join(', ') || 'none'})`,
+      );
+    if (!/^https?:\/\/\S+$/.test(url))
+      throw new UsageError(`--wsdl-url ${JSON.stringify(v)}: not an http or https URL`);
     if (out.has(name)) throw new UsageError(`--wsdl-url names the service ${name} twice`);
     out.set(name, url);
   }
@@ -72,7 +87,9 @@ function readFile(path: string, flag: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (e) {
-    throw new UsageError(`${flag} ${path}: cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new UsageError(
+      `${flag} ${path}: cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
 }
 
@@ -91,7 +108,11 @@ function contractServiceOf(text: string, file: string): (typeof SERVICES)[number
   if (byName) return byName;
   const shared = (s: (typeof SERVICES)[number]) => operationsOf(s).filter((o: Operation) => ops.has(o.name)).length;
   const best = [...SERVICES].sort((a, b) => shared(b) - shared(a))[0]!;
-  if (shared(best) === 0) throw new UsageError(`--wsdl ${file}: declares no service and no operation of the contract (services: ${names.join(', ') || 'none'}); compare it --against another WSDL`);
+  if (shared(best) === 0)
+    throw new UsageError(
+      `--wsdl ${file}: declares no service and no operation of the contract `
+        + `(services: ${names.join(', ') || 'none'}); compare it --against another WSDL`,
+    );
   return best;
 }
 
@@ -103,20 +124,33 @@ export async function driftCommand(argv: string[], io: CommandIO): Promise<numbe
   }
   const { values: f } = parseFlags(argv, DRIFT_OPTIONS);
   const { 'wsdl-url': wsdlUrlFlags, wsdl, against, 'report-dir': reportDir, github, quiet, ...target } = f;
-  if (against !== undefined && wsdl === undefined) throw new UsageError('--against FILE needs --wsdl FILE (the WSDL compared with it)');
+  if (against !== undefined && wsdl === undefined)
+    throw new UsageError('--against FILE needs --wsdl FILE (the WSDL compared with it)');
   const urlFlag = (['book-url', 'search-url', 'transfers-url'] as const).find((k) => target[k] !== undefined);
-  if (wsdl !== undefined && urlFlag) throw new UsageError(`--wsdl FILE compares a saved WSDL: it takes no target URL (--${urlFlag})`);
-  const s = resolveRunSettingsFlags({ ...target, ...(reportDir !== undefined ? { 'report-dir': reportDir } : {}) }, io.env, false);
+  if (wsdl !== undefined && urlFlag)
+    throw new UsageError(`--wsdl FILE compares a saved WSDL: it takes no target URL (--${urlFlag})`);
+  const s = resolveRunSettingsFlags(
+    { ...target, ...(reportDir !== undefined ? { 'report-dir': reportDir } : {}) },
+    io.env,
+    false,
+  );
   let report: DriftReport;
   /** Why the network stopped drift, when it did (exit 4, said first). */
   let stopped: string | undefined;
   if (wsdl !== undefined) {
     if (wsdlUrlFlags?.length) throw new UsageError('--wsdl FILE compares a saved WSDL: it takes no --wsdl-url');
-    if (!s.embedded) throw new UsageError('--wsdl FILE compares a saved WSDL: it takes no target URL (--book-url, --search-url, --transfers-url)');
+    if (!s.embedded)
+      throw new UsageError(
+        '--wsdl FILE compares a saved WSDL: it takes no target URL (--book-url, --search-url, --transfers-url)',
+      );
     const text = readFile(wsdl, '--wsdl');
     if (against !== undefined) {
       const base = readFile(against, '--against');
-      try { readWsdl(base); } catch (e) { throw new UsageError(`--against ${against}: not a WSDL: ${(e as Error).message}`); }
+      try {
+        readWsdl(base);
+      } catch (e) {
+        throw new UsageError(`--against ${against}: not a WSDL: ${(e as Error).message}`);
+      }
       report = driftReportOf([compareService(readWsdl(base).services[0]?.name ?? against, wsdl, against, base, text)]);
     } else {
       const service = contractServiceOf(text, wsdl);
@@ -124,23 +158,58 @@ export async function driftCommand(argv: string[], io: CommandIO): Promise<numbe
       report = driftReportOf([compareService(service, wsdl, 'the contract', contract, text)]);
     }
   } else {
-    if (s.embedded && !wsdlUrlFlags?.length) throw new UsageError('drift needs a target (--book-url, --search-url or --transfers-url, their variables or the config file\'s target), --wsdl-url SERVICE=URL, or a saved WSDL (--wsdl FILE)');
+    if (s.embedded && !wsdlUrlFlags?.length)
+      throw new UsageError(
+        'drift needs a target (--book-url, --search-url or --transfers-url, their variables or the '
+          + "config file's target), --wsdl-url SERVICE=URL, or a saved WSDL (--wsdl FILE)",
+      );
     // No target URL: each --wsdl-url names a service of the catalogue, compared with its contract WSDL.
     const sources = s.embedded
-      ? [...wsdlUrls(wsdlUrlFlags, [...SERVICES])].map(([service, url]) => ({ service, url, wsdlUrl: url, contract: serviceWsdl(service as (typeof SERVICES)[number], 'http://contract.invalid', s.namespaces, s.paths) }))
-      : driftSources(s, s.operations, wsdlUrls(wsdlUrlFlags, driftSources(s, s.operations).map((x) => x.service)));
-    if (sources.length === 0) throw new UsageError(`no base URL for the operations compared (${s.operations.map((o) => o.name).join(', ')}): pass --book-url, --search-url or --transfers-url, or narrow --operations`);
+      ? [...wsdlUrls(wsdlUrlFlags, [...SERVICES])].map(([service, url]) => ({
+          service,
+          url,
+          wsdlUrl: url,
+          contract: serviceWsdl(service as (typeof SERVICES)[number], 'http://contract.invalid', s.namespaces, s.paths),
+        }))
+      : driftSources(
+          s,
+          s.operations,
+          wsdlUrls(
+            wsdlUrlFlags,
+            driftSources(s, s.operations).map((x) => x.service),
+          ),
+        );
+    if (sources.length === 0)
+      throw new UsageError(
+        `no base URL for the operations compared (${s.operations.map((o) => o.name).join(', ')}): pass `
+          + `--book-url, --search-url or --transfers-url, or narrow --operations`,
+      );
     // A network that refuses us (a proxy's 407, a certificate not trusted or missing, a name that does
     // not resolve, a gateway's page) is judged as `run` judges it (transport/watch.ts): drift stops at
     // it, its cause and the setting that fixes it first, and exits 4 as for an unreachable WSDL.
-    const transport = new Transport({ ...networkTransportOptions(s), concurrency: 2, giveUpAfter: s.giveUpAfter, judgeTarget: sources.map((x) => x.url) });
+    const transport = new Transport({
+      ...networkTransportOptions(s),
+      concurrency: 2,
+      giveUpAfter: s.giveUpAfter,
+      judgeTarget: sources.map((x) => x.url),
+    });
     try {
       report = await fetchDrift(sources, transport);
       // Drift sends a WSDL request per service only: where none was answered, what the refusals point
       // to names the cause though they came fewer times than a run's judge waits for.
-      const judged = transport.judgement ?? (report.verdict === 'unreachable' || report.verdict === 'not_fetched' ? transport.pendingJudgement : undefined);
+      const judged =
+        transport.judgement
+        ?? (report.verdict === 'unreachable' || report.verdict === 'not_fetched'
+          ? transport.pendingJudgement
+          : undefined);
       if (judged) {
-        const target = { bookUrl: s.bookUrl ?? '', searchUrl: s.searchUrl ?? '', transfersUrl: s.transfersUrl ?? '', ...(s.sources ? { sources: s.sources } : {}), ...(s.network ? { network: s.network } : {}) };
+        const target = {
+          bookUrl: s.bookUrl ?? '',
+          searchUrl: s.searchUrl ?? '',
+          transfersUrl: s.transfersUrl ?? '',
+          ...(s.sources ? { sources: s.sources } : {}),
+          ...(s.network ? { network: s.network } : {}),
+        };
         stopped = makeRedactor(networkSecrets(s.network))(stopDiagnosis(judged, target).message);
       }
     } finally {
@@ -160,7 +229,8 @@ export async function driftCommand(argv: string[], io: CommandIO): Promise<numbe
   if (github || io.env.GITHUB_ACTIONS === 'true') {
     for (const l of driftAnnotations(report)) io.out(l);
     if (io.env.GITHUB_STEP_SUMMARY) await appendFile(io.env.GITHUB_STEP_SUMMARY, markdown, 'utf8');
-    else io.err('warning: --github: GITHUB_STEP_SUMMARY is not set, so no job summary was written (the annotations were)');
+    else
+      io.err('warning: --github: GITHUB_STEP_SUMMARY is not set, so no job summary was written (the annotations were)');
   }
   return stopped !== undefined ? EXIT_UNREACHABLE : driftExitCode(report);
 }

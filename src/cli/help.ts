@@ -8,9 +8,19 @@
  */
 import { helpOf } from '../core/setting.js';
 import { NETWORK_SETTINGS, RUN_SETTINGS } from '../engine/run-settings-table.js';
-import { COMPARE_SETTINGS, DIFF_SETTINGS, DRIFT_SETTINGS, MERGE_SETTINGS, RECORD_SETTINGS, VALIDATE_SETTINGS } from './command-settings.js';
+import {
+  COMPARE_SETTINGS,
+  DIFF_SETTINGS,
+  DRIFT_SETTINGS,
+  MERGE_SETTINGS,
+  RECORD_SETTINGS,
+  VALIDATE_SETTINGS,
+} from './command-settings.js';
 
-/** The network flags' help: one text for every command that reaches a target (run, record, drift, compare), each naming its variable. */
+/**
+ * The network flags' help: one text for every command that reaches a target (run, record, drift, compare), each naming
+ * its variable.
+ */
 export const NETWORK_HELP = helpOf(NETWORK_SETTINGS);
 export const RUN_HELP = helpOf(RUN_SETTINGS);
 export const DIFF_HELP = helpOf(DIFF_SETTINGS);

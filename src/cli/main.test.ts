@@ -39,10 +39,13 @@ describe('conformance help', () => {
     const r = await cli(['run', '--help']);
     const options = r.out.slice(r.out.indexOf('\nOptions:\n'));
     for (const flag of Object.keys(RUN_OPTIONS)) {
-      const line = new RegExp(`^  (?:-\\w, )?--${flag}\\b[\\s\\S]*?(?=\\n  -|(?![\\s\\S]))`, 'm').exec(options)?.[0].replace(/\s+/g, ' ');
+      const line = new RegExp(`^  (?:-\\w, )?--${flag}\\b[\\s\\S]*?(?=\\n  -|(?![\\s\\S]))`, 'm')
+        .exec(options)?.[0]
+        .replace(/\s+/g, ' ');
       expect(line, flag).toBeDefined();
       expect(line, flag).toContain(RUN_HELP[flag as keyof typeof RUN_HELP].description);
-      if (flag !== 'help') expect(line, flag).toContain(`(default: ${RUN_HELP[flag as keyof typeof RUN_HELP].default})`);
+      if (flag !== 'help')
+        expect(line, flag).toContain(`(default: ${RUN_HELP[flag as keyof typeof RUN_HELP].default})`);
     }
     expect(r.out).toMatch(/--password <SECRET>[\s\S]*\(env: CONFORMANCE_PASSWORD\)/);
   });
@@ -61,7 +64,9 @@ describe('conformance help', () => {
   test('an unknown command or flag exits 2 naming it', async () => {
     const r = await cli(['frobnicate']);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/unknown command "frobnicate" \(commands: run, diff, compare, record, validate, merge, drift, mock, help\)/);
+    expect(r.err).toMatch(
+      /unknown command "frobnicate" \(commands: run, diff, compare, record, validate, merge, drift, mock, help\)/,
+    );
     for (const c of ['run', 'diff', 'compare', 'record', 'validate', 'merge', 'drift']) {
       const x = await cli([c, '--no-such-flag']);
       expect(x.code, c).toBe(2);
@@ -76,10 +81,16 @@ describe('a report directory that cannot hold the reports (issue 15)', () => {
     writeFileSync(file, 'x');
     const started = Date.now();
     const run = await cli(['run', '--report-dir', join(file, 'reports'), '--quiet']);
-    expect(run).toMatchObject({ code: 2, err: expect.stringMatching(/^conformance: --report-dir cannot hold the reports: .* which is a file/) });
+    expect(run).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/^conformance: --report-dir cannot hold the reports: .* which is a file/),
+    });
     expect(Date.now() - started).toBeLessThan(5_000);
     const merge = await cli(['merge', 'nowhere', '--report-dir', file]);
-    expect(merge).toMatchObject({ code: 2, err: expect.stringMatching(/--report-dir cannot hold the reports: .*a-file is a file, not a directory/) });
+    expect(merge).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--report-dir cannot hold the reports: .*a-file is a file, not a directory/),
+    });
     const compare = await cli(['compare', '--config', 'a.json', '--config', 'b.json', '--report-dir', file]);
     expect(compare).toMatchObject({ code: 2, err: expect.stringMatching(/--report-dir cannot hold the reports/) });
   });

@@ -1,8 +1,8 @@
 /**
- * `conformance merge DIR... [--report-dir OUT] [--expectations FILE]`: join the conformance.json of
- * several runs (the shards of `run --shard i/n`) into one set of reports. Exit 0 when the merged
- * report passes, 1 when it fails, 5 when it is UNTESTED (as `run`), 2 on bad input (unreadable or invalid reports, shards of different
- * plans, a shard missing or given twice, overlapping reports).
+ * `conformance merge DIR... [--report-dir OUT] [--expectations FILE]`: join the conformance.json of several runs (the
+ * shards of `run --shard i/n`) into one set of reports. Exit 0 when the merged report passes, 1 when it fails, 5 when
+ * it is UNTESTED (as `run`), 2 on bad input (unreadable or invalid reports, shards of different plans, a shard missing
+ * or given twice, overlapping reports).
  */
 import { UsageError } from '../core/errors.js';
 import { applyExpectations, readExpectations, verdictWarning } from '../engine/expectations.js';
@@ -35,10 +35,15 @@ export async function mergeCommand(argv: string[], io: CommandIO): Promise<numbe
     io.out(helpText(MERGE_USAGE, MERGE_OPTIONS, MERGE_HELP));
     return 0;
   }
-  if (positionals.length === 0) throw new UsageError('merge: name at least one report directory (or conformance.json) to merge');
+  if (positionals.length === 0)
+    throw new UsageError('merge: name at least one report directory (or conformance.json) to merge');
   const out = f['report-dir'] ?? 'reports';
   const problem = reportDirProblem(out);
-  if (problem) throw new UsageError(`${f['report-dir'] === undefined ? 'the default report directory' : '--report-dir'} cannot hold the reports: ${problem}`);
+  if (problem)
+    throw new UsageError(
+      `${f['report-dir'] === undefined ? 'the default report directory' : '--report-dir'} cannot hold `
+        + `the reports: ${problem}`,
+    );
   const expectations = f.expectations ? readExpectations(f.expectations) : undefined;
   const inputs = positionals.map((p) => readReportInput(p));
   let report = judgeLatency(mergeReports(inputs));
@@ -55,7 +60,11 @@ export async function mergeCommand(argv: string[], io: CommandIO): Promise<numbe
   // The merged run's one verdict, judged from all its shards' rows (a shard's alone says nothing of the whole).
   report = withVerdict(report);
   const paths = await writeReports(report, out);
-  if (!f.quiet) io.err(`conformance: merged ${inputs.length} report${inputs.length > 1 ? 's' : ''}${inputs[0]!.shard ? ` (${inputs[0]!.shard.count} shards)` : ''}`);
+  if (!f.quiet)
+    io.err(
+      `conformance: merged ${inputs.length} `
+        + `report${inputs.length > 1 ? 's' : ''}${inputs[0]!.shard ? ` (${inputs[0]!.shard.count} shards)` : ''}`,
+    );
   io.out(formatSummary(report, paths));
   return verdictOfReport(report).exitCode;
 }

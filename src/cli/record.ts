@@ -20,7 +20,13 @@ import { exchangeUnit } from '../engine/exchange.js';
 import { bindingParams, planUnits, type Unit } from '../engine/plan.js';
 import { sequenceUnitRows } from '../engine/sequence-unit.js';
 import { checkPools, poolCheckLine, POOL_CHECK_CASE } from '../engine/pool-check.js';
-import { parseRecordingIndex, RECORDING_FORMAT, RECORDING_INDEX, type RecordingEntry, type RecordingIndex } from '../mock/replay.js';
+import {
+  parseRecordingIndex,
+  RECORDING_FORMAT,
+  RECORDING_INDEX,
+  type RecordingEntry,
+  type RecordingIndex,
+} from '../mock/replay.js';
 import { SecretGuard } from '../report/secrets.js';
 import { helpText, parseFlags, resolveRunSettings, RUN_OPTIONS } from './config.js';
 import { RECORD_HELP } from './help.js';
@@ -42,7 +48,17 @@ response. Replay with: npm run mock -- --replay DIR.
 Exit 0 when every exchange was recorded, 1 when some got no response, 2 on bad usage.`;
 
 /** Response headers not recorded: connection-level, one-moment, or session-bearing. */
-const NOT_RECORDED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date', 'set-cookie', 'upgrade', 'trailer', 'proxy-connection']);
+const NOT_RECORDED = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'date',
+  'set-cookie',
+  'upgrade',
+  'trailer',
+  'proxy-connection',
+]);
 
 /** Replace every form of every secret in the bytes (as UTF-8, UTF-16 and Latin-1), keeping the rest byte for byte. */
 export function redactBytes(body: Buffer, secrets: readonly string[]): Buffer {
@@ -96,7 +112,9 @@ function previousFiles(dir: string): string[] {
   try {
     return parseRecordingIndex(JSON.parse(readFileSync(p, 'utf8')), p).entries.map((e) => e.file);
   } catch (e) {
-    throw new UsageError(`${p} exists and is not a recording index, so ${dir} is not overwritten: ${(e as Error).message}`);
+    throw new UsageError(
+      `${p} exists and is not a recording index, so ${dir} is not overwritten: ${(e as Error).message}`,
+    );
   }
 }
 
@@ -118,33 +136,64 @@ export async function recordCommand(argv: string[], io: CommandIO): Promise<numb
   const { target, redact, secrets } = session;
   if (!s.quiet) io.err(`conformance: recording ${session.where} into ${out}`);
   // A sequence's calls are recorded one by one, in the order sent (n): replay answers them in that order.
-  type Got = { unit: Unit; b: BindingId; ex?: Exchange; skipped?: string; params?: Readonly<Record<string, string>>; n?: number };
+  type Got = {
+    unit: Unit;
+    b: BindingId;
+    ex?: Exchange;
+    skipped?: string;
+    params?: Readonly<Record<string, string>>;
+    n?: number;
+  };
   let got: Got[];
   try {
     // The pool bookings read first, as `run` reads them (engine/pool-check.ts): recorded in the order
     // sent, so a run replayed against this recording asks them again and is answered alike.
     const reads: Got[] = [];
-    const pooled = await checkPools(session.plan, { ...session.deps(), onRead: (r) => reads.push({
-      unit: { op: r.op, caseId: POOL_CHECK_CASE, kind: 'valid', params: r.params }, b: r.binding, ex: r.exchange, params: r.params, n: reads.length + 1 }) });
+    const pooled = await checkPools(session.plan, {
+      ...session.deps(),
+      onRead: (r) =>
+        reads.push({
+          unit: { op: r.op, caseId: POOL_CHECK_CASE, kind: 'valid', params: r.params },
+          b: r.binding,
+          ex: r.exchange,
+          params: r.params,
+          n: reads.length + 1,
+        }),
+    });
     if (pooled.check && !s.quiet) io.err(poolCheckLine(pooled.check));
     // The valid cases only: a recording replays what a conforming service answers.
     const plan = { ...pooled.plan, negative: false };
     // A sequence using another's bookings again starts once that one has ended.
     const ends = new Map<string, Promise<unknown>>();
-    got = (await Promise.all(planUnits(plan).map(async (unit): Promise<Got[]> => {
-      if (unit.sequence) {
-        const after = unit.sequence.after;
-        if (after !== undefined) await ends.get(after);
-        const steps: Got[] = [];
-        const running = sequenceUnitRows(plan, { ...session.deps(), onStep: (s) => steps.push({ unit: { ...unit, op: s.op }, b: s.binding, ex: s.exchange, params: s.params, n: s.n }) }, unit);
-        ends.set(unit.sequence.family, running.catch(() => undefined));
-        const rows = await running;
-        return steps.length ? steps : [{ unit, b: plan.bindings[0]!, skipped: rows[0]?.message ?? 'not run' }];
-      }
-      const sent = await exchangeUnit(plan, session.transport, unit, (_b, ex) => ex);
-      if ('skipped' in sent) return sent.requests.map((r) => ({ unit, b: r.binding, skipped: sent.skipped }));
-      return sent.sent.map((x) => ({ unit, b: x.binding, ex: x.exchange, params: bindingParams(unit, x.binding) }));
-    }))).flat();
+    got = (
+      await Promise.all(
+        planUnits(plan).map(async (unit): Promise<Got[]> => {
+          if (unit.sequence) {
+            const after = unit.sequence.after;
+            if (after !== undefined) await ends.get(after);
+            const steps: Got[] = [];
+            const running = sequenceUnitRows(
+              plan,
+              {
+                ...session.deps(),
+                onStep: (s) =>
+                  steps.push({ unit: { ...unit, op: s.op }, b: s.binding, ex: s.exchange, params: s.params, n: s.n }),
+              },
+              unit,
+            );
+            ends.set(
+              unit.sequence.family,
+              running.catch(() => undefined),
+            );
+            const rows = await running;
+            return steps.length ? steps : [{ unit, b: plan.bindings[0]!, skipped: rows[0]?.message ?? 'not run' }];
+          }
+          const sent = await exchangeUnit(plan, session.transport, unit, (_b, ex) => ex);
+          if ('skipped' in sent) return sent.requests.map((r) => ({ unit, b: r.binding, skipped: sent.skipped }));
+          return sent.sent.map((x) => ({ unit, b: x.binding, ex: x.exchange, params: bindingParams(unit, x.binding) }));
+        }),
+      )
+    ).flat();
     got = [...reads, ...got];
   } finally {
     await session.close();
@@ -166,20 +215,35 @@ export async function recordCommand(argv: string[], io: CommandIO): Promise<numb
     const file0 = stem;
     const body = guard.protectBytes(file0, redactBytes(res.body, secrets));
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers)) if (!NOT_RECORDED.has(k.toLowerCase())) headers[k.toLowerCase()] = redact(v);
+    for (const [k, v] of Object.entries(res.headers))
+      if (!NOT_RECORDED.has(k.toLowerCase())) headers[k.toLowerCase()] = redact(v);
     const contentType = headers['content-type'] ?? '';
     const file = `${stem}.${extensionOf(contentType, body)}`;
     const params: Record<string, string> = {};
-    for (const [k, v] of Object.entries(g.params ?? g.unit.params)) if (k !== 'userName' && k !== 'password') params[k] = redact(v);
+    for (const [k, v] of Object.entries(g.params ?? g.unit.params))
+      if (k !== 'userName' && k !== 'password') params[k] = redact(v);
     files.push([file, body]);
-    entries.push({ operation: g.unit.op.name, binding: g.b, case: g.unit.caseId, params, status: res.status, contentType, headers, file });
+    entries.push({
+      operation: g.unit.op.name,
+      binding: g.b,
+      case: g.unit.caseId,
+      params,
+      status: res.status,
+      contentType,
+      headers,
+      file,
+    });
   }
   const index: RecordingIndex = {
     format: RECORDING_FORMAT,
     recordedAt: new Date().toISOString(),
     target: {
-      bookUrl: redact(target.bookUrl), searchUrl: redact(target.searchUrl), transfersUrl: redact(target.transfersUrl),
-      paths: target.paths, namespaces: target.namespaces, embedded: target.embedded,
+      bookUrl: redact(target.bookUrl),
+      searchUrl: redact(target.searchUrl),
+      transfersUrl: redact(target.transfersUrl),
+      paths: target.paths,
+      namespaces: target.namespaces,
+      embedded: target.embedded,
     },
     entries,
   };
@@ -196,11 +260,17 @@ export async function recordCommand(argv: string[], io: CommandIO): Promise<numb
 
   const skipped = got.filter((g) => g.skipped);
   const skippedOps = [...new Set(skipped.map((g) => g.unit.op.name))];
-  io.out(`recorded ${entries.length} responses into ${resolve(out)} (${new Set(entries.map((e) => e.operation)).size} operations × `
-    + `${new Set(entries.map((e) => e.binding)).size} bindings)`
-    + (skipped.length ? `; not recorded (state-changing, no --allow-mutations): ${skippedOps.join(', ')}` : ''));
+  io.out(
+    `recorded ${entries.length} responses into ${resolve(out)} `
+      + `(${new Set(entries.map((e) => e.operation)).size} operations × `
+      + `${new Set(entries.map((e) => e.binding)).size} bindings)`
+      + (skipped.length ? `; not recorded (state-changing, no --allow-mutations): ${skippedOps.join(', ')}` : ''),
+  );
   if (missing.length) {
-    io.err(`conformance: ${missing.length} exchange${missing.length > 1 ? 's' : ''} got no response and ${missing.length > 1 ? 'were' : 'was'} not recorded:`);
+    io.err(
+      `conformance: ${missing.length} exchange${missing.length > 1 ? 's' : ''} got no response `
+        + `and ${missing.length > 1 ? 'were' : 'was'} not recorded:`,
+    );
     for (const m of missing.slice(0, 20)) io.err(`  ${m}`);
     if (missing.length > 20) io.err(`  … and ${missing.length - 20} more`);
     return 1;

@@ -35,21 +35,37 @@ export function readReportInput(path: string, what = 'report'): ReportInput {
   const json = readJson(file, what);
   const errors = validateReport(json);
   if (errors.length) {
-    throw new UsageError(`${what} ${file} is not a conformance report (schemas/conformance-report.schema.json): `
-      + `${errors.slice(0, 5).join('; ')}${errors.length > 5 ? ` (+${errors.length - 5} more)` : ''}`);
+    throw new UsageError(
+      `${what} ${file} is not a conformance report (schemas/conformance-report.schema.json): `
+        + `${errors.slice(0, 5).join('; ')}${errors.length > 5 ? ` (+${errors.length - 5} more)` : ''}`,
+    );
   }
   const report = json as RunReport;
   const c = countRows(report.results);
   const bad = (['passed', 'failed', 'skipped', 'known', 'total'] as const).filter((k) => c[k] !== report.summary[k]);
-  if (bad.length) throw new UsageError(`${what} ${file}: summary does not count its results (${bad.map((k) => `${k} ${report.summary[k]} vs ${c[k]} rows`).join(', ')})`);
+  if (bad.length)
+    throw new UsageError(
+      `${what} ${file}: summary does not count its results `
+        + `(${bad.map((k) => `${k} ${report.summary[k]} vs ${c[k]} rows`).join(', ')})`,
+    );
 
   const shardPath = join(dirname(file), SHARD_FILE);
   if (!existsSync(shardPath)) return { source: file, report };
   const s = readJson(shardPath, 'shard file') as Partial<ShardInfo> | null;
   const int = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 1;
-  if (typeof s !== 'object' || s === null || s.format !== SHARD_FORMAT || !int(s.index) || !int(s.count) || s.index! > s.count!
-    || typeof s.plan !== 'string' || !/^[0-9a-f]{64}$/.test(s.plan)) {
-    throw new UsageError(`shard file ${shardPath} is not one conformance run --shard wrote (format ${SHARD_FORMAT}, index, count, plan)`);
+  if (
+    typeof s !== 'object'
+    || s === null
+    || s.format !== SHARD_FORMAT
+    || !int(s.index)
+    || !int(s.count)
+    || s.index! > s.count!
+    || typeof s.plan !== 'string'
+    || !/^[0-9a-f]{64}$/.test(s.plan)
+  ) {
+    throw new UsageError(
+      `shard file ${shardPath} is not one conformance run --shard wrote (format ${SHARD_FORMAT}, index, count, plan)`,
+    );
   }
   return { source: file, report, shard: s as ShardInfo };
 }

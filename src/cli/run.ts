@@ -1,4 +1,7 @@
-/** `conformance run`: parse the flags, run (src/engine/execute.ts, the library's entry point too), print, and choose the exit code. */
+/**
+ * `conformance run`: parse the flags, run (src/engine/execute.ts, the library's entry point too), print, and choose the
+ * exit code.
+ */
 import { formatPlan, listPlan } from '../engine/plan-list.js';
 import { githubAnnotations, writeStepSummary } from '../report/github.js';
 import { severityOf } from '../checks/registry.js';
@@ -18,7 +21,10 @@ export interface CommandIO {
   readonly isTTY: boolean;
   /** Handle SIGINT and SIGTERM (the process's own command line): stop, write what ran, exit 130 or 143. */
   readonly signals?: boolean;
-  /** When the command started (epoch ms; the process's own command line: its start): `--deadline` counts from it. Default: when the run starts. */
+  /**
+   * When the command started (epoch ms; the process's own command line: its start): `--deadline` counts from it.
+   * Default: when the run starts.
+   */
   readonly startedAt?: number;
 }
 
@@ -36,8 +42,12 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
     io.out(s.list === 'json' ? JSON.stringify(plan, null, 2) : formatPlan(plan));
     return 0;
   }
-  const { report, paths, interrupted } = await executeRun(s, { err: io.err, progress: progressLine(io.err, io.isTTY), ...(io.signals ? { signals: true } : {}),
-    ...(io.startedAt !== undefined ? { startedAt: io.startedAt } : {}) });
+  const { report, paths, interrupted } = await executeRun(s, {
+    err: io.err,
+    progress: progressLine(io.err, io.isTTY),
+    ...(io.signals ? { signals: true } : {}),
+    ...(io.startedAt !== undefined ? { startedAt: io.startedAt } : {}),
+  });
   // What holds for the target as a whole first: it explains the failures below it.
   const diagnosis = formatDiagnosis(report);
   if (diagnosis) io.out(diagnosis);
@@ -57,7 +67,10 @@ export async function runCommand(argv: string[], io: CommandIO): Promise<number>
   const v = verdictOfReport(report);
   if (interrupted === undefined && v.exitCode !== 0 && v.verdict !== 'FAIL') {
     // The pools' reason says what to do itself.
-    io.err(`conformance: ${v.reason} (exit ${v.exitCode})${v.verdict === 'INCOMPLETE' && report.bookings?.short ? '' : '; see the diagnosis above'}`);
+    io.err(
+      `conformance: ${v.reason} `
+        + `(exit ${v.exitCode})${v.verdict === 'INCOMPLETE' && report.bookings?.short ? '' : '; see the diagnosis above'}`,
+    );
   }
   return interrupted ?? v.exitCode;
 }

@@ -29,7 +29,11 @@ import { VALIDATE_HELP } from './help.js';
 import { VALIDATE_OPTIONS } from './command-settings.js';
 import type { CommandIO } from './run.js';
 
-export { validateDocument, type DocumentValidation, type ValidateDocumentOptions } from '../engine/validate-document.js';
+export {
+  validateDocument,
+  type DocumentValidation,
+  type ValidateDocumentOptions,
+} from '../engine/validate-document.js';
 
 export const VALIDATE_USAGE = `usage: conformance validate FILE|DIR... [--type NAME] [--operation OP] [--binding soap11|soap12|get|post]
     [--book-ns URI] [--search-ns URI] [--config FILE]
@@ -43,19 +47,36 @@ CONFORMANCE_BOOK_NS, CONFORMANCE_SEARCH_NS, or a run config's target.bookNs and 
 Exit 0 valid, 1 invalid, 2 bad usage.`;
 
 function formatFinding(f: Finding): string {
-  const extra = [f.expected !== undefined ? `expected ${f.expected}` : '', f.actual !== undefined ? `got ${f.actual}` : ''].filter(Boolean).join(', ');
+  const extra = [
+    f.expected !== undefined ? `expected ${f.expected}` : '',
+    f.actual !== undefined ? `got ${f.actual}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   return consoleText(`✗ ${f.check} at ${f.path || '/'}: ${f.message}${extra ? ` (${extra})` : ''}`);
 }
 
 export { VALIDATE_OPTIONS };
 
 /** The namespaces: the flags, then the environment, then a run config's (--config FILE). */
-function namespacesOf(f: { 'book-ns'?: string; 'search-ns'?: string; config?: string }, env: NodeJS.ProcessEnv): { book?: string; search?: string } {
+function namespacesOf(
+  f: { 'book-ns'?: string; 'search-ns'?: string; config?: string },
+  env: NodeJS.ProcessEnv,
+): { book?: string; search?: string } {
   const book = f['book-ns'] ?? env.CONFORMANCE_BOOK_NS;
   const search = f['search-ns'] ?? env.CONFORMANCE_SEARCH_NS;
   if (f.config === undefined) return { book, search };
   // The config is checked as `run` checks it; credentials are not needed to read a document.
-  const s = resolveRunSettingsFlags({ config: f.config, user: 'validate', password: 'validate', ...(book ? { 'book-ns': book } : {}), ...(search ? { 'search-ns': search } : {}) }, env);
+  const s = resolveRunSettingsFlags(
+    {
+      config: f.config,
+      user: 'validate',
+      password: 'validate',
+      ...(book ? { 'book-ns': book } : {}),
+      ...(search ? { 'search-ns': search } : {}),
+    },
+    env,
+  );
   return { book: s.namespaces.book, search: s.namespaces.search };
 }
 
@@ -87,8 +108,15 @@ function filesOf(paths: readonly string[]): string[] {
     } catch (e) {
       throw new UsageError(`cannot read ${p}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
     }
-    if (!st.isDirectory()) { out.push(p); continue; }
-    const xml = readdirSync(p).filter((n) => n.toLowerCase().endsWith('.xml')).sort().map((n) => join(p, n)).filter((f) => statSync(f).isFile());
+    if (!st.isDirectory()) {
+      out.push(p);
+      continue;
+    }
+    const xml = readdirSync(p)
+      .filter((n) => n.toLowerCase().endsWith('.xml'))
+      .sort()
+      .map((n) => join(p, n))
+      .filter((f) => statSync(f).isFile());
     if (xml.length === 0) throw new UsageError(`${p} holds no *.xml file to validate`);
     out.push(...xml);
   }
@@ -108,7 +136,11 @@ function validateMany(files: readonly string[], base: ValidateDocumentOptions, i
     } catch (e) {
       if (!(e instanceof UsageError)) throw e;
       unread.push(file);
-      io.out(consoleText(`? ${file}: not checked: ${e.message.startsWith(`${file}: `) ? e.message.slice(file.length + 2) : e.message}`));
+      io.out(
+        consoleText(
+          `? ${file}: not checked: ${e.message.startsWith(`${file}: `) ? e.message.slice(file.length + 2) : e.message}`,
+        ),
+      );
       continue;
     }
     if (r.valid) {
@@ -117,15 +149,23 @@ function validateMany(files: readonly string[], base: ValidateDocumentOptions, i
     } else {
       invalid++;
       for (const x of r.findings) byCheck.set(x.check, (byCheck.get(x.check) ?? 0) + 1);
-      io.out(consoleText(`✗ ${file}: ${r.what ?? 'not well-formed XML'}: ${r.findings.length} finding${r.findings.length === 1 ? '' : 's'}`));
+      io.out(
+        consoleText(
+          `✗ ${file}: ${r.what ?? 'not well-formed XML'}: ${r.findings.length} `
+            + `finding${r.findings.length === 1 ? '' : 's'}`,
+        ),
+      );
       for (const x of r.findings.slice(0, 5)) io.out(`    ${formatFinding(x)}`);
       if (r.findings.length > 5) io.out(`    … and ${r.findings.length - 5} more`);
     }
     for (const h of namespaceHints(r.findings, base.namespaces ?? {})) io.out(consoleText(`    ${h}`));
   }
   const checks = [...byCheck].map(([k, n]) => `${k} ${n}`).join(', ');
-  io.out(`${invalid === 0 && unread.length === 0 ? 'VALID' : 'INVALID'}: ${files.length} file${files.length === 1 ? '' : 's'}, ${valid} valid, ${invalid} invalid`
-    + `${checks ? ` (${checks})` : ''}${unread.length ? `, ${unread.length} not checked (pass --operation or --type)` : ''}`);
+  io.out(
+    `${invalid === 0 && unread.length === 0 ? 'VALID' : 'INVALID'}: ${files.length} `
+      + `file${files.length === 1 ? '' : 's'}, ${valid} valid, ${invalid} invalid`
+      + `${checks ? ` (${checks})` : ''}${unread.length ? `, ${unread.length} not checked (pass --operation or --type)` : ''}`,
+  );
   return unread.length > 0 ? 2 : invalid > 0 ? 1 : 0;
 }
 
@@ -137,7 +177,12 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
   }
   if (positionals.length === 0) throw new UsageError('validate needs a FILE or DIR (got none)');
   const namespaces = namespacesOf(f, io.env);
-  const base: ValidateDocumentOptions = { type: f.type, operation: f.operation, binding: f.binding as BindingId | undefined, namespaces };
+  const base: ValidateDocumentOptions = {
+    type: f.type,
+    operation: f.operation,
+    binding: f.binding as BindingId | undefined,
+    namespaces,
+  };
   checkedOptions(base); // bad names are bad usage before any file is read
   const files = filesOf(positionals);
   if (positionals.length > 1 || files.length !== 1 || files[0] !== positionals[0]) return validateMany(files, base, io);
@@ -171,6 +216,9 @@ export async function validateCommand(argv: string[], io: CommandIO): Promise<nu
   }
   const byCheck = new Map<string, number>();
   for (const x of r.findings) byCheck.set(x.check, (byCheck.get(x.check) ?? 0) + 1);
-  io.out(`INVALID: ${r.findings.length} finding${r.findings.length > 1 ? 's' : ''} (${[...byCheck].map(([k, n]) => `${k} ${n}`).join(', ')})`);
+  io.out(
+    `INVALID: ${r.findings.length} finding${r.findings.length > 1 ? 's' : ''} `
+      + `(${[...byCheck].map(([k, n]) => `${k} ${n}`).join(', ')})`,
+  );
   return 1;
 }

@@ -25,7 +25,9 @@ export const BINDING_DIFFERENCES: readonly BindingDifference[] = [
     operation: 'CancelBooking',
     path: 'result/CancellationPaymentMethod/cancellation/activecancellationpolicy',
     expect: { soap11: 'nil', soap12: 'nil', get: 'content', post: 'content' },
-    source: 'Section 2.5, CancelBooking result: "activecancellationpolicy | in the HTTP GET and HTTP POST bindings contains child text (string); in the SOAP bindings it is shown nil"',
+    source:
+      'Section 2.5, CancelBooking result: "activecancellationpolicy | in the HTTP GET and HTTP POST '
+      + 'bindings contains child text (string); in the SOAP bindings it is shown nil"',
   },
 ];
 

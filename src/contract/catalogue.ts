@@ -77,12 +77,18 @@ export function resolvePaths(given: GivenPaths): ServicePaths {
   const booking = group('booking');
   const reference = group('reference');
   const t = given.transfers;
-  return { booking, reference, transfers: { soap: t?.soap ?? reference.soap, http: t?.http ?? t?.soap ?? reference.http } };
+  return {
+    booking,
+    reference,
+    transfers: { soap: t?.soap ?? reference.soap, http: t?.http ?? t?.soap ?? reference.http },
+  };
 }
 
 /** Why a text is not a service path (absolute, no query, fragment or white space), or undefined. */
 export function servicePathProblem(path: string): string | undefined {
-  return /^\/[^\s?#]*[^\s?#/]$/.test(path) ? undefined : 'a service path starts with "/" and has no query, fragment, spaces or trailing "/"';
+  return /^\/[^\s?#]*[^\s?#/]$/.test(path)
+    ? undefined
+    : 'a service path starts with "/" and has no query, fragment, spaces or trailing "/"';
 }
 
 const s = (name: string, required = true): Param => ({ name, type: 'string', required });
@@ -97,37 +103,96 @@ function booking(
   mutates: boolean,
 ): Operation {
   return {
-    name, group: 'booking', service: 'Booking', ns: 'book',
-    params: [...credentials, ...params], resultElement, resultType, resultNillable: false, mutates,
+    name,
+    group: 'booking',
+    service: 'Booking',
+    ns: 'book',
+    params: [...credentials, ...params],
+    resultElement,
+    resultType,
+    resultNillable: false,
+    mutates,
     source: 'section 4.1',
   };
 }
 
 function reference(name: string, params: Param[], resultElement: string, resultType: string): Operation {
   return {
-    name, group: 'reference', service: 'NonStaticXMLAPI', ns: 'search',
-    params: [...credentials, ...params], resultElement, resultType, resultNillable: false, mutates: false,
+    name,
+    group: 'reference',
+    service: 'NonStaticXMLAPI',
+    ns: 'search',
+    params: [...credentials, ...params],
+    resultElement,
+    resultType,
+    resultNillable: false,
+    mutates: false,
     source: 'section 4.2',
   };
 }
 
 const SEARCH_TRANSFERS_PARAMS = [
-  'userName', 'password', 'language', 'currencies', 'hotelID', 'roomID', 'bookingID', 'resortID',
-  'transferID', 'arrivalDate', 'arrivalTime', 'returnDepartureDate', 'returnDepartureTime',
+  'userName',
+  'password',
+  'language',
+  'currencies',
+  'hotelID',
+  'roomID',
+  'bookingID',
+  'resortID',
+  'transferID',
+  'arrivalDate',
+  'arrivalTime',
+  'returnDepartureDate',
+  'returnDepartureTime',
 ].map((name) => s(name, false));
 
 /** The 14 operations, in the contract's order. */
 export const OPERATIONS: readonly Operation[] = [
-  booking('AmendmentPriceRequest', [s('bookingID'), typed('checkInDate', 'dateTime'), typed('checkOutDate', 'dateTime'), s('language')],
-    'amendmentPriceRequestResult', 'AmendmentPriceRequestResult', false),
-  booking('AmendmentRequest', [s('bookingID'), typed('roomId', 'int'), typed('checkInDate', 'dateTime'), typed('checkOutDate', 'dateTime'),
-    typed('maxPrice', 'decimal'), s('language'), s('bookingType')],
-  'amendmentRequestResult', 'AmendmentRequestResult', true),
+  booking(
+    'AmendmentPriceRequest',
+    [s('bookingID'), typed('checkInDate', 'dateTime'), typed('checkOutDate', 'dateTime'), s('language')],
+    'amendmentPriceRequestResult',
+    'AmendmentPriceRequestResult',
+    false,
+  ),
+  booking(
+    'AmendmentRequest',
+    [
+      s('bookingID'),
+      typed('roomId', 'int'),
+      typed('checkInDate', 'dateTime'),
+      typed('checkOutDate', 'dateTime'),
+      typed('maxPrice', 'decimal'),
+      s('language'),
+      s('bookingType'),
+    ],
+    'amendmentRequestResult',
+    'AmendmentRequestResult',
+    true,
+  ),
   booking('CancelBooking', [s('bookingID'), s('language')], 'result', 'CancelBookingResult', true),
-  booking('CancelTransferBooking', [s('language'), s('email'), s('transferBookingID')],
-    'cancelTransferBookingResult', 'CancelTransferBookingResult', true),
-  booking('UpdateSpecialRequest', [typed('bookingId', 'int'), s('text')], 'updateSpecialRequestResult', 'UpdateSpecialRequestResult', true),
-  booking('GetSpecialRequest', [typed('bookingId', 'int')], 'getSpecialRequestResult', 'GetSpecialRequestResult', false),
+  booking(
+    'CancelTransferBooking',
+    [s('language'), s('email'), s('transferBookingID')],
+    'cancelTransferBookingResult',
+    'CancelTransferBookingResult',
+    true,
+  ),
+  booking(
+    'UpdateSpecialRequest',
+    [typed('bookingId', 'int'), s('text')],
+    'updateSpecialRequestResult',
+    'UpdateSpecialRequestResult',
+    true,
+  ),
+  booking(
+    'GetSpecialRequest',
+    [typed('bookingId', 'int')],
+    'getSpecialRequestResult',
+    'GetSpecialRequestResult',
+    false,
+  ),
   reference('GetMeals', [s('language')], 'getMealsResult', 'GetMealsResult'),
   reference('GetRoomTypes', [s('language')], 'getRoomTypesResult', 'GetRoomTypesResult'),
   reference('GetLanguages', [], 'getLanguagesResult', 'GetLanguagesResult'),
@@ -136,10 +201,18 @@ export const OPERATIONS: readonly Operation[] = [
   reference('GetThemes', [], 'getThemesResult', 'GetThemesResult'),
   reference('GetFeatures', [s('language')], 'getFeaturesResult', 'GetFeaturesResult'),
   {
-    name: 'SearchTransfers', group: 'transfers', service: 'NonStaticXMLAPI', ns: 'search',
-    params: SEARCH_TRANSFERS_PARAMS, resultElement: 'searchTransfersResult', resultType: 'SearchTransfersResult',
-    resultNillable: true, mutates: false,
-    source: 'section 4.3 (path and host not shown: served on the NonStaticXMLAPI path of the transfers URL, which defaults to the search URL)',
+    name: 'SearchTransfers',
+    group: 'transfers',
+    service: 'NonStaticXMLAPI',
+    ns: 'search',
+    params: SEARCH_TRANSFERS_PARAMS,
+    resultElement: 'searchTransfersResult',
+    resultType: 'SearchTransfersResult',
+    resultNillable: true,
+    mutates: false,
+    source:
+      'section 4.3 (path and host not shown: served on the NonStaticXMLAPI path of the transfers URL, '
+      + 'which defaults to the search URL)',
   },
 ];
 

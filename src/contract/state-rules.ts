@@ -31,22 +31,38 @@ export interface StateRule {
 
 export const STATE_RULES: readonly StateRule[] = [
   {
-    operation: 'AmendmentRequest', idParam: 'bookingID', consumes: false,
-    byValue: ['amendmentRequestResult/AmendmentBooking/bookingStatus', 'amendmentRequestResult/OriginalBooking/bookingStatus'],
-    why: 'whether the amendment is made follows the request (its dates, maxPrice and bookingType) for one booking, which every binding amends',
+    operation: 'AmendmentRequest',
+    idParam: 'bookingID',
+    consumes: false,
+    byValue: [
+      'amendmentRequestResult/AmendmentBooking/bookingStatus',
+      'amendmentRequestResult/OriginalBooking/bookingStatus',
+    ],
+    why:
+      'whether the amendment is made follows the request (its dates, maxPrice and bookingType) for one '
+      + 'booking, which every binding amends',
   },
   {
-    operation: 'UpdateSpecialRequest', idParam: 'bookingId', consumes: false, writes: 'text',
+    operation: 'UpdateSpecialRequest',
+    idParam: 'bookingId',
+    consumes: false,
+    writes: 'text',
     byValue: ['updateSpecialRequestResult/resultCode', 'updateSpecialRequestResult/resultMessage'],
     why: 'the result code and message follow the text written to one booking, which every binding writes',
   },
   {
-    operation: 'CancelBooking', idParam: 'bookingID', consumes: true, byValue: [],
-    why: 'each binding cancels a booking of its own: Code, fees and policies are that booking\'s',
+    operation: 'CancelBooking',
+    idParam: 'bookingID',
+    consumes: true,
+    byValue: [],
+    why: "each binding cancels a booking of its own: Code, fees and policies are that booking's",
   },
   {
-    operation: 'CancelTransferBooking', idParam: 'transferBookingID', consumes: true, byValue: [],
-    why: 'each binding cancels a transfer booking of its own: its fees, currency and code are that booking\'s',
+    operation: 'CancelTransferBooking',
+    idParam: 'transferBookingID',
+    consumes: true,
+    byValue: [],
+    why: "each binding cancels a transfer booking of its own: its fees, currency and code are that booking's",
   },
 ];
 

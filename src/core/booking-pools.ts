@@ -40,18 +40,27 @@ export const EMPTY_POOLS: BookingPools = { cancel: [], amend: [], specialRequest
  * the place under `source`, or the pools.
  */
 export function parseBookings(v: unknown, source: string): BookingPools | string {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return `${source} must be an object with the pools ${POOL_NAMES.join(', ')}`;
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    return `${source} must be an object with the pools ${POOL_NAMES.join(', ')}`;
   const o = v as Record<string, unknown>;
-  for (const k of Object.keys(o)) if (!(POOL_NAMES as readonly string[]).includes(k)) return `${source}: unknown pool "${k}" (pools: ${POOL_NAMES.join(', ')})`;
+  for (const k of Object.keys(o))
+    if (!(POOL_NAMES as readonly string[]).includes(k))
+      return `${source}: unknown pool "${k}" (pools: ${POOL_NAMES.join(', ')})`;
   const ids = (k: 'cancel' | 'amend' | 'specialRequest'): string[] | string => {
     const a = o[k] ?? [];
     if (!Array.isArray(a)) return `${source}.${k} must be an array of booking ids`;
     const out: string[] = [];
     for (const [i, x] of a.entries()) {
       const id = typeof x === 'number' && Number.isInteger(x) ? String(x) : x;
-      if (typeof id !== 'string' || id.trim() === '') return `${source}.${k}[${i}] must be a non-empty booking id (got ${JSON.stringify(x)})`;
-      if (k === 'specialRequest' && !/^-?\d+$/.test(id.trim())) return `${source}.${k}[${i}] must be an int booking id: UpdateSpecialRequest's bookingId is an int (got ${JSON.stringify(x)})`;
-      if (out.includes(id.trim())) return `${source}.${k} lists the booking ${id.trim()} twice: a booking is consumed once`;
+      if (typeof id !== 'string' || id.trim() === '')
+        return `${source}.${k}[${i}] must be a non-empty booking id (got ${JSON.stringify(x)})`;
+      if (k === 'specialRequest' && !/^-?\d+$/.test(id.trim()))
+        return (
+          `${source}.${k}[${i}] must be an int booking id: UpdateSpecialRequest's bookingId is an int `
+          + `(got ${JSON.stringify(x)})`
+        );
+      if (out.includes(id.trim()))
+        return `${source}.${k} lists the booking ${id.trim()} twice: a booking is consumed once`;
       out.push(id.trim());
     }
     return out;
@@ -67,13 +76,26 @@ export function parseBookings(v: unknown, source: string): BookingPools | string
   const transfers: TransferBooking[] = [];
   for (const [i, x] of t.entries()) {
     const r = x as Record<string, unknown>;
-    if (typeof x !== 'object' || x === null || typeof r.id !== 'string' || r.id.trim() === '' || typeof r.email !== 'string' || r.email.trim() === ''
-      || Object.keys(r).some((k) => k !== 'id' && k !== 'email')) {
-      return `${source}.transfers[${i}] must be { "id": "...", "email": "..." } with non-empty strings (got ${JSON.stringify(x)})`;
+    if (
+      typeof x !== 'object'
+      || x === null
+      || typeof r.id !== 'string'
+      || r.id.trim() === ''
+      || typeof r.email !== 'string'
+      || r.email.trim() === ''
+      || Object.keys(r).some((k) => k !== 'id' && k !== 'email')
+    ) {
+      return (
+        `${source}.transfers[${i}] must be { "id": "...", "email": "..." } with non-empty strings `
+        + `(got ${JSON.stringify(x)})`
+      );
     }
-    if (transfers.some((b) => b.id === (r.id as string).trim())) return `${source}.transfers lists the transfer booking ${(r.id as string).trim()} twice: a booking is consumed once`;
+    if (transfers.some((b) => b.id === (r.id as string).trim()))
+      return (
+        `${source}.transfers lists the transfer booking ${(r.id as string).trim()} twice: a booking is `
+        + `consumed once`
+      );
     transfers.push({ id: (r.id as string).trim(), email: (r.email as string).trim() });
   }
   return { cancel, amend, specialRequest, transfers };
 }
-

@@ -16,8 +16,14 @@ export const CHECK_GROUPS: Readonly<Record<string, readonly string[]>> = {
 
 /** The case ids of the login variants, in their order. */
 export const LOGIN_CASE_IDS: readonly string[] = [
-  'login-password-absent', 'login-user-absent', 'login-password-nil', 'login-password-extended', 'login-password-prefix',
-  'login-password-spaced', 'login-other-user-my-password', 'login-my-user-other-password',
+  'login-password-absent',
+  'login-user-absent',
+  'login-password-nil',
+  'login-password-extended',
+  'login-password-prefix',
+  'login-password-spaced',
+  'login-other-user-my-password',
+  'login-my-user-other-password',
 ];
 
 /** The group a check belongs to, or undefined. */
@@ -30,11 +36,17 @@ export function expandCheckNames(names: readonly string[]): string[] {
   return [...new Set(names.flatMap((n) => CHECK_GROUPS[n] ?? [n]))];
 }
 
-/** The case ids of the DOCTYPE probes (src/engine/plan.ts DOCTYPE_INTERNAL_CASE, DOCTYPE_EXTERNAL_CASE, held to this list by a test). */
+/**
+ * The case ids of the DOCTYPE probes (src/engine/plan.ts DOCTYPE_INTERNAL_CASE, DOCTYPE_EXTERNAL_CASE, held to this
+ * list by a test).
+ */
 export const DOCTYPE_CASE_IDS: readonly string[] = ['doctype-internal-entity', 'doctype-external-entity'];
 
 const HOSTILE_CASES: ReadonlySet<string> = new Set([...LOGIN_CASE_IDS, ...DOCTYPE_CASE_IDS]);
-/** Whether a row of a report belongs to the hostile requests' group: a check of the group, or a login variant's or a DOCTYPE probe's case. */
+/**
+ * Whether a row of a report belongs to the hostile requests' group: a check of the group, or a login variant's or a
+ * DOCTYPE probe's case.
+ */
 export function isHostileRow(r: { readonly check: string; readonly case: string }): boolean {
   return groupOfCheck(r.check) === HOSTILE_GROUP || HOSTILE_CASES.has(r.case);
 }

@@ -10,7 +10,8 @@ export const DEFECT_CODES = {
   no_response: 'no HTTP response (connection, timeout, size cap)',
   host_unreachable: 'a host that answered nothing at the preflight (refused, unknown, TLS, time-out)',
   operation_not_called: 'an operation named in --operations that got no exchange at all',
-  wsdl_breaking_drift: 'a difference of the target\'s WSDL from the contract\'s that breaks its clients (--fail-on-drift)',
+  wsdl_breaking_drift:
+    "a difference of the target's WSDL from the contract's that breaks its clients (--fail-on-drift)",
   status_not_200: 'a status other than 200 on a valid call',
   content_type_missing: 'no Content-Type header',
   content_type_malformed: 'a Content-Type header that does not parse',
@@ -29,7 +30,7 @@ export const DEFECT_CODES = {
   xml_not_acceptable: 'XML the harness refuses (DOCTYPE, undeclared prefixes, ...)',
   // the SOAP envelope
   envelope_on_http_binding: 'a SOAP envelope on HTTP GET or POST',
-  envelope_version_mismatch: 'the other SOAP version\'s envelope',
+  envelope_version_mismatch: "the other SOAP version's envelope",
   envelope_wrong_namespace: 'an Envelope in a namespace of no SOAP version',
   envelope_missing: 'no SOAP envelope on a SOAP binding',
   body_missing: 'no Body in the Envelope',
@@ -73,17 +74,27 @@ export const DEFECT_CODES = {
   // rejections
   answered_with_data: 'a request that must be rejected answered with data',
   error_element_missing: 'a rejection without the Error element of section 7.1',
-  rejected_by_server_error: 'wrong credentials answered with a server failure (a crash), not a rejection of the credentials',
+  rejected_by_server_error:
+    'wrong credentials answered with a server failure (a crash), not a rejection of the credentials',
   // hostile requests (issue 42)
-  dtd_processed: 'a SOAP request with a DOCTYPE answered with data (or past the login): the target processed the document type declaration',
-  external_entity_fetched: 'the target fetched the external entity of a SOAP request\'s DOCTYPE from the harness\'s listener',
-  login_bypassed: 'a credential variant a careless login check lets in (a password with characters added, a prefix of it, nil, absent...) reached the data path: data, or a data-path answer where the wrong password was refused',
-  secret_echoed: 'an answer holds a secret of the run (a password, the proxy\'s password, an extra header\'s value) in its body or a header',
+  dtd_processed:
+    'a SOAP request with a DOCTYPE answered with data (or past the login): the target processed the '
+    + 'document type declaration',
+  external_entity_fetched:
+    "the target fetched the external entity of a SOAP request's DOCTYPE from the harness's listener",
+  login_bypassed:
+    'a credential variant a careless login check lets in (a password with characters added, a prefix of '
+    + 'it, nil, absent...) reached the data path: data, or a data-path answer where the wrong password was '
+    + 'refused',
+  secret_echoed:
+    "an answer holds a secret of the run (a password, the proxy's password, an extra header's value) in "
+    + 'its body or a header',
   // the comparison of bindings
   acceptance_differs: 'bindings disagree on accepting the request',
   error_type_differs: 'bindings answer with different in-band Errors',
   value_differs: 'bindings answer with different values',
-  rejection_differs: 'bindings reject the same request differently: in-band on some, with a fault or an HTTP error on others',
+  rejection_differs:
+    'bindings reject the same request differently: in-band on some, with a fault or an HTTP error on others',
   error_message_differs: 'bindings answer a probe with different in-band Error messages (the id each sent set aside)',
   // sequences over state
   write_not_read_back: 'a text written with UpdateSpecialRequest that GetSpecialRequest does not read back exactly',
@@ -92,18 +103,28 @@ export const DEFECT_CODES = {
   cancellation_leaked: 'a booking seen usable and never cancelled by the run answered "already cancelled"',
   rejected_call_changed_state: 'a rejected call (wrong credentials, a bad parameter) that changed the booking it named',
   use_after_cancel: 'an amendment price quoted, or an amendment accepted, for a booking already cancelled',
-  id_read_otherwise: 'one identifier sent through several bindings one after another, one binding answering as for another identifier: a second acceptance of it, or "not found" after another binding used it up',
-    race_double_accept: 'a booking cancelled at the same moment through several bindings, more than one cancellation accepted',
-  foreign_booking_read: 'a booking of this account read through another account: its special request or an amendment price given, or its text revealed in a refusal',
-  foreign_booking_changed: 'a booking of this account changed through another account: a write, an amendment or a cancellation accepted, or found done after a refusal',
-  race_torn_write: 'a special request written at the same moment through several bindings, read back differently or as none of the texts written',
+  id_read_otherwise:
+    'one identifier sent through several bindings one after another, one binding answering as for '
+    + 'another identifier: a second acceptance of it, or "not found" after another binding used it up',
+  race_double_accept:
+    'a booking cancelled at the same moment through several bindings, more than one cancellation accepted',
+  foreign_booking_read:
+    'a booking of this account read through another account: its special request or an amendment price '
+    + 'given, or its text revealed in a refusal',
+  foreign_booking_changed:
+    'a booking of this account changed through another account: a write, an amendment or a cancellation '
+    + 'accepted, or found done after a refusal',
+  race_torn_write:
+    'a special request written at the same moment through several bindings, read back differently or as '
+    + 'none of the texts written',
   // the harness
   check_crashed: 'a check that threw (a harness defect: please report it)',
   check_over_budget: 'a check that took longer than its budget',
   expectation_stale: 'an accepted deviation that no longer occurs',
   expectation_expired: 'an accepted deviation past its expiry date',
   // the latency gate (--max-p95)
-  latency_p95_exceeded: "an operation × binding whose 95th-percentile answer time is above its limit (--max-p95, the config's latency)",
+  latency_p95_exceeded:
+    "an operation × binding whose 95th-percentile answer time is above its limit (--max-p95, the config's latency)",
   // the network between (src/transport/transient.ts)
   transient_answer: 'a read answered only transiently (a gateway page, a reset, a timeout), its retries included',
 } as const;

@@ -14,7 +14,7 @@ describe('harness errors', () => {
     });
     expect(new Set(codes).size).toBe(codes.length);
   });
-  test('bad input exits 2; a fault of the harness\'s own data exits 3', () => {
+  test("bad input exits 2; a fault of the harness's own data exits 3", () => {
     expect(new errors.UsageError('x').exitCode).toBe(2);
     expect(new errors.ReplayError('x').exitCode).toBe(2);
     expect(new errors.SerializeError('x').exitCode).toBe(3);

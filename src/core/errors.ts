@@ -41,14 +41,19 @@ export class UnknownFaultError extends HarnessError {
   override name = 'UnknownFaultError';
 }
 
-/** Data that do not fit the type model (a fixture or generator bug of the mock): names the path and the problem. Exit 3. */
+/**
+ * Data that do not fit the type model (a fixture or generator bug of the mock): names the path and the problem. Exit 3.
+ */
 export class SerializeError extends HarnessError {
   override readonly code = 'CONF_ERR_SERIALIZE';
   override readonly exitCode = 3;
   override name = 'SerializeError';
 }
 
-/** A document that is not well-formed or not namespace-well-formed; `message` says where. Caught where documents are read. */
+/**
+ * A document that is not well-formed or not namespace-well-formed; `message` says where. Caught where documents are
+ * read.
+ */
 export class XmlError extends HarnessError {
   override readonly code = 'CONF_ERR_XML';
   override name = 'XmlError';

@@ -13,11 +13,20 @@ import { Command, CommanderError, Option } from 'commander';
 import { UsageError } from './errors.js';
 
 /** A command's flags: `--name` → a string value, a boolean switch, or a repeatable string. */
-export type FlagSpec = Record<string, { readonly type: 'string' | 'boolean'; readonly short?: string; readonly multiple?: boolean }>;
+export type FlagSpec = Record<
+  string,
+  { readonly type: 'string' | 'boolean'; readonly short?: string; readonly multiple?: boolean }
+>;
 
 /** The parsed values of a FlagSpec: present only when given. */
 export type FlagValues<T extends FlagSpec> = {
-  [K in keyof T]?: T[K]['type'] extends 'string' ? (T[K]['multiple'] extends true ? string[] : string) : (T[K]['multiple'] extends true ? boolean[] : boolean)
+  [K in keyof T]?: T[K]['type'] extends 'string'
+    ? T[K]['multiple'] extends true
+      ? string[]
+      : string
+    : T[K]['multiple'] extends true
+      ? boolean[]
+      : boolean;
 };
 
 /** What --help says of one flag. */
@@ -44,7 +53,15 @@ function commandOf(name: string, spec: FlagSpec, help?: Partial<Record<string, F
     const short = s.short ? `-${s.short}, ` : '';
     // The default and the variable are words of the help only: a parsing command has no doc, so
     // it never fills in a default or reads the environment itself.
-    const described = doc && [doc.description, doc.default !== undefined ? `(default: ${doc.default})` : '', doc.env ? `(env: ${doc.env})` : ''].filter(Boolean).join(' ');
+    const described =
+      doc
+      && [
+        doc.description,
+        doc.default !== undefined ? `(default: ${doc.default})` : '',
+        doc.env ? `(env: ${doc.env})` : '',
+      ]
+        .filter(Boolean)
+        .join(' ');
     const opt = new Option(`${short}--${flag}${s.type === 'string' ? ` <${doc?.value ?? 'value'}>` : ''}`, described);
     if (s.multiple) opt.argParser((v: string, prev: unknown) => [...((prev as string[] | undefined) ?? []), v]);
     cmd.addOption(opt);
@@ -59,7 +76,11 @@ const attributeOf = (flag: string) => flag.replace(/^no-/, '').replace(/-([a-z])
  * Parse argv against a FlagSpec. Positionals are refused unless `positionals`. Bad input (an
  * unknown flag, with commander's "did you mean", a missing value) throws a UsageError naming it.
  */
-export function parseFlags<T extends FlagSpec>(argv: readonly string[], spec: T, positionals = false): { values: FlagValues<T>; positionals: string[] } {
+export function parseFlags<T extends FlagSpec>(
+  argv: readonly string[],
+  spec: T,
+  positionals = false,
+): { values: FlagValues<T>; positionals: string[] } {
   const cmd = commandOf('command', spec);
   try {
     cmd.parse([...argv], { from: 'user' });
@@ -67,7 +88,8 @@ export function parseFlags<T extends FlagSpec>(argv: readonly string[], spec: T,
     if (e instanceof CommanderError) throw new UsageError(e.message.replace(/^error: /, '').replace(/\n/g, ' '));
     throw e;
   }
-  if (!positionals && cmd.args.length) throw new UsageError(`unexpected argument "${cmd.args[0]}": this command takes no positional arguments`);
+  if (!positionals && cmd.args.length)
+    throw new UsageError(`unexpected argument "${cmd.args[0]}": this command takes no positional arguments`);
   const opts = cmd.opts();
   const values: Record<string, unknown> = {};
   for (const flag of Object.keys(spec)) {

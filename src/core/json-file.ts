@@ -67,7 +67,8 @@ function badOffset(text: string): number | undefined {
   let hi = text.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (failsInside(mid)) hi = mid; else lo = mid + 1;
+    if (failsInside(mid)) hi = mid;
+    else lo = mid + 1;
   }
   return lo - 1;
 }

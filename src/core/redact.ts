@@ -26,7 +26,10 @@ export const REDACTED = '***';
 
 export type Redactor = (text: string) => string;
 
-/** Every wire form of a secret, longest first so a longer form is replaced before its parts (the reproduce commands' substitution). */
+/**
+ * Every wire form of a secret, longest first so a longer form is replaced before its parts (the reproduce commands'
+ * substitution).
+ */
 export function secretForms(secret: string): string[] {
   if (!secret) return [];
   const forms = new Set([
@@ -79,7 +82,17 @@ export function echoedForms(secret: string): string[] {
 // ---- decoded views ---------------------------------------------------------------------------------
 
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-const JSON_SHORT: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', "'": "'" };
+const JSON_SHORT: Record<string, string> = {
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  b: '\b',
+  f: '\f',
+  "'": "'",
+};
 
 /** Whether one layer of decoding could change the text at all. */
 function decodable(text: string, plus: boolean): boolean {
@@ -119,8 +132,11 @@ function hexAt(text: string, at: number, n: number): number {
 function percentRun(text: string, at: number): { end: number; chars: string; utf8: boolean } {
   const bytes: number[] = [];
   let k = at;
-  for (let b = k + 1 < text.length && text.charCodeAt(k) === 0x25 ? hexAt(text, k + 1, 2) : -1; b >= 0;
-    b = k < text.length && text.charCodeAt(k) === 0x25 ? hexAt(text, k + 1, 2) : -1) {
+  for (
+    let b = k + 1 < text.length && text.charCodeAt(k) === 0x25 ? hexAt(text, k + 1, 2) : -1;
+    b >= 0;
+    b = k < text.length && text.charCodeAt(k) === 0x25 ? hexAt(text, k + 1, 2) : -1
+  ) {
     bytes.push(b);
     k += 3;
   }
@@ -128,7 +144,9 @@ function percentRun(text: string, at: number): { end: number; chars: string; utf
     try {
       const chars = utf8.decode(Uint8Array.from(bytes));
       if (chars.length > 0) return { end: k, chars, utf8: true };
-    } catch { /* not UTF-8: Latin-1 */ }
+    } catch {
+      /* not UTF-8: Latin-1 */
+    }
   }
   return { end: k, chars: Buffer.from(bytes).toString('latin1'), utf8: false };
 }
@@ -143,9 +161,11 @@ function escapeAt(text: string, i: number, plus: boolean): { end: number; s: str
   if (c === 0) return { end: i + 1, s: '' };
   if (c === 0x2b) return plus ? { end: i + 1, s: ' ' } : undefined;
   const len = text.length;
-  if (c === 0x26) { // &
+  if (c === 0x26) {
+    // &
     let k = i + 1;
-    if (text.charCodeAt(k) === 0x23) { // #
+    if (text.charCodeAt(k) === 0x23) {
+      // #
       k++;
       const hex = text.charCodeAt(k) === 0x78 || text.charCodeAt(k) === 0x58;
       if (hex) k++;
@@ -153,7 +173,11 @@ function escapeAt(text: string, i: number, plus: boolean): { end: number; s: str
       let v = 0;
       const max = hex ? 8 : 10;
       for (; k < len && k - start < max; k++) {
-        const d = hex ? hexVal(text.charCodeAt(k)) : text.charCodeAt(k) >= 48 && text.charCodeAt(k) <= 57 ? text.charCodeAt(k) - 48 : -1;
+        const d = hex
+          ? hexVal(text.charCodeAt(k))
+          : text.charCodeAt(k) >= 48 && text.charCodeAt(k) <= 57
+            ? text.charCodeAt(k) - 48
+            : -1;
         if (d < 0) break;
         v = v * (hex ? 16 : 10) + d;
       }
@@ -171,11 +195,13 @@ function escapeAt(text: string, i: number, plus: boolean): { end: number; s: str
     return s === undefined ? undefined : { end: k + 1, s };
   }
   const next = text.charCodeAt(i + 1);
-  if (next === 0x75 || next === 0x55) { // %u, \u
+  if (next === 0x75 || next === 0x55) {
+    // %u, \u
     const v = hexAt(text, i + 2, 4);
     if (v >= 0) return { end: i + 6, s: v === 0 ? '' : String.fromCharCode(v) };
   }
-  if (c === 0x25) { // %
+  if (c === 0x25) {
+    // %
     if (hexAt(text, i + 1, 2) < 0) return undefined;
     const run = percentRun(text, i);
     return { end: run.end, s: run.chars.includes('\u0000') ? run.chars.replace(/\u0000/g, '') : run.chars };
@@ -190,13 +216,23 @@ const GT = { end: 4, s: '>' };
 const AMP = { end: 5, s: '&' };
 const QUOT = { end: 6, s: '"' };
 
-/** "&lt;", "&gt;", "&amp;" or "&quot;" at `i` (in lower case: what an escaper writes), or undefined: the bulk of a report's escapes, read without parsing. */
+/**
+ * "&lt;", "&gt;", "&amp;" or "&quot;" at `i` (in lower case: what an escaper writes), or undefined: the bulk of a
+ * report's escapes, read without parsing.
+ */
 function commonEntity(text: string, i: number): { end: number; s: string } | undefined {
   const a = text.charCodeAt(i + 1);
   const b = text.charCodeAt(i + 2);
-  const e = a === 0x6c && b === 0x74 ? LT : a === 0x67 && b === 0x74 ? GT
-    : a === 0x61 && b === 0x6d && text.charCodeAt(i + 3) === 0x70 ? AMP
-      : a === 0x71 && b === 0x75 && text.charCodeAt(i + 3) === 0x6f && text.charCodeAt(i + 4) === 0x74 ? QUOT : undefined;
+  const e =
+    a === 0x6c && b === 0x74
+      ? LT
+      : a === 0x67 && b === 0x74
+        ? GT
+        : a === 0x61 && b === 0x6d && text.charCodeAt(i + 3) === 0x70
+          ? AMP
+          : a === 0x71 && b === 0x75 && text.charCodeAt(i + 3) === 0x6f && text.charCodeAt(i + 4) === 0x74
+            ? QUOT
+            : undefined;
   return e !== undefined && text.charCodeAt(i + e.end - 1) === 0x3b ? { end: i + e.end, s: e.s } : undefined;
 }
 
@@ -216,7 +252,7 @@ function decodeOnce(text: string, plus: boolean, map: boolean): { text: string; 
   // Where the next character that can start an escape stands, one native search per kind.
   const next = [-1, -1, -1, -1, -1];
   const starts = plus ? ['&', '%', '\\', '\u0000', '+'] : ['&', '%', '\\', '\u0000'];
-  for (let i = 0; ;) {
+  for (let i = 0; ; ) {
     let i2 = len;
     for (let s = 0; s < starts.length; s++) {
       if (next[s]! < i) next[s] = text.indexOf(starts[s]!, i) >>> 0; // none: 2^32 - 1, past any end
@@ -225,7 +261,7 @@ function decodeOnce(text: string, plus: boolean, map: boolean): { text: string; 
     if (i2 >= len) break;
     i = i2;
     const c = text.charCodeAt(i);
-    const e = c === 0x26 ? commonEntity(text, i) ?? escapeAt(text, i, plus) : escapeAt(text, i, plus);
+    const e = c === 0x26 ? (commonEntity(text, i) ?? escapeAt(text, i, plus)) : escapeAt(text, i, plus);
     if (e === undefined) {
       i++;
       continue;
@@ -387,16 +423,27 @@ function singleByte(secret: string, cp1252: boolean): Buffer | undefined {
   const out: number[] = [];
   for (const ch of secret) {
     const c = ch.codePointAt(0)!;
-    const b = cp1252 && CP1252.has(ch) ? CP1252.get(ch)! : c <= 0xff && !(cp1252 && c >= 0x80 && c <= 0x9f) ? c : undefined;
+    const b =
+      cp1252 && CP1252.has(ch) ? CP1252.get(ch)! : c <= 0xff && !(cp1252 && c >= 0x80 && c <= 0x9f) ? c : undefined;
     if (b === undefined) return undefined;
     out.push(b);
   }
   return Buffer.from(out);
 }
 
-const SINGLE_BYTE_READINGS = ['windows-1252', 'iso-8859-2', 'iso-8859-15', 'windows-1250', 'windows-1251', 'koi8-r', 'ibm866'];
+const SINGLE_BYTE_READINGS = [
+  'windows-1252',
+  'iso-8859-2',
+  'iso-8859-15',
+  'windows-1250',
+  'windows-1251',
+  'koi8-r',
+  'ibm866',
+];
 
-/** The password with the case of every letter swapped (equal to it when it has no letter): the password-case variant's. */
+/**
+ * The password with the case of every letter swapped (equal to it when it has no letter): the password-case variant's.
+ */
 export function swapCase(s: string): string {
   return [...s].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
 }
@@ -408,14 +455,21 @@ function readings(secret: string): string[] {
   // Its proper prefix too (the login-password-prefix variant sends it: all of the password but one
   // character would show otherwise); the password itself, longer, is matched first where it stands.
   const prefix = [...secret].slice(0, -1).join('');
-  const out = new Set<string>([secret, secret.replace(/[ \t\r\n]+/g, ' '), swapCase(secret), ...(prefix.length > MIN_PARTIAL ? [prefix] : [])]);
+  const out = new Set<string>([
+    secret,
+    secret.replace(/[ \t\r\n]+/g, ' '),
+    swapCase(secret),
+    ...(prefix.length > MIN_PARTIAL ? [prefix] : []),
+  ]);
   const bytes = Buffer.from(secret, 'utf8');
   if (/[^\u0000-\u007f]/.test(secret)) {
     out.add(bytes.toString('latin1'));
     for (const label of SINGLE_BYTE_READINGS) {
       try {
         out.add(new TextDecoder(label).decode(bytes));
-      } catch { /* an encoding this Node lacks */ }
+      } catch {
+        /* an encoding this Node lacks */
+      }
     }
     for (const cp1252 of [false, true]) {
       const b = singleByte(secret, cp1252);
@@ -431,10 +485,13 @@ function readings(secret: string): string[] {
   }
   for (const enc of ['base64', 'base64url'] as const) {
     out.add(bytes.toString(enc));
-    // Inside a longer base64 text (user:password, a JSON body): the characters that depend on the secret alone, for each alignment.
+    // Inside a longer base64 text (user:password, a JSON body): the characters that depend on the secret alone, for
+    // each alignment.
     for (let pad = 1; pad <= 2; pad++) {
-      const whole = Buffer.concat([Buffer.alloc(pad), bytes]).toString(enc).replace(/=+$/, '');
-      const stable = whole.slice(Math.ceil(((pad) * 4) / 3), Math.floor(((pad + bytes.length) * 4) / 3));
+      const whole = Buffer.concat([Buffer.alloc(pad), bytes])
+        .toString(enc)
+        .replace(/=+$/, '');
+      const stable = whole.slice(Math.ceil((pad * 4) / 3), Math.floor(((pad + bytes.length) * 4) / 3));
       if (stable.length >= 8) out.add(stable);
     }
   }
@@ -475,19 +532,26 @@ export function makeSecretMatcher(secrets: readonly string[]): SecretMatcher {
       // The text, without its NULs; each decoded once, then twice (form decoding in views of their own).
       const v0 = identity(text);
       const start = [v0, withoutNuls(v0)].filter((v): v is View => v !== undefined);
-      const once = start.flatMap((v) => [decodedView(v, false), plus ? decodedView(v, true) : undefined]).filter((v): v is View => v !== undefined);
-      const twice = once.flatMap((v) => [decodedView(v, false), plus ? decodedView(v, true) : undefined]).filter((v): v is View => v !== undefined);
+      const once = start
+        .flatMap((v) => [decodedView(v, false), plus ? decodedView(v, true) : undefined])
+        .filter((v): v is View => v !== undefined);
+      const twice = once
+        .flatMap((v) => [decodedView(v, false), plus ? decodedView(v, true) : undefined])
+        .filter((v): v is View => v !== undefined);
       // The text content where markup splits a secret (CDATA sections, comments): of the text and of
       // its decoded views (a report escapes the markup, once or twice), then decoded (a character
       // reference between the pieces, "<![CDATA[Zq8]]>&#45;secret").
       const content = [...start, ...once, ...twice].map(markupView).filter((v): v is View => v !== undefined);
-      const contentDecoded = content.flatMap((v) => [decodedView(v, false), plus ? decodedView(v, true) : undefined]).filter((v): v is View => v !== undefined);
+      const contentDecoded = content
+        .flatMap((v) => [decodedView(v, false), plus ? decodedView(v, true) : undefined])
+        .filter((v): v is View => v !== undefined);
       const contentTwice = contentDecoded.map((v) => decodedView(v, false)).filter((v): v is View => v !== undefined);
       const views = [...start, ...once, ...twice, ...content, ...contentDecoded, ...contentTwice];
       for (const view of views) {
         const t = view.text;
         for (const f of forms) {
-          for (let at = t.indexOf(f); at >= 0; at = t.indexOf(f, at + f.length)) found.push(view.span(at, at + f.length));
+          for (let at = t.indexOf(f); at >= 0; at = t.indexOf(f, at + f.length))
+            found.push(view.span(at, at + f.length));
         }
         // The start of a secret right before a cut ("…", or a line break and "…").
         if (partials.length === 0 || !t.includes('…')) continue;
@@ -511,8 +575,18 @@ export function makeSecretMatcher(secrets: readonly string[]): SecretMatcher {
       }
       // A UTF-16 spelling: take the NULs on either side of it along (as they are, or escaped).
       for (const f of found) {
-        for (let m = NUL_AFTER.exec(text.slice(f[1], f[1] + 16)); m && m[0].length > 0; m = NUL_AFTER.exec(text.slice(f[1], f[1] + 16))) f[1] += m[0].length;
-        for (let m = NUL_BEFORE.exec(text.slice(Math.max(0, f[0] - 16), f[0])); m && m[0].length > 0; m = NUL_BEFORE.exec(text.slice(Math.max(0, f[0] - 16), f[0]))) f[0] -= m[0].length;
+        for (
+          let m = NUL_AFTER.exec(text.slice(f[1], f[1] + 16));
+          m && m[0].length > 0;
+          m = NUL_AFTER.exec(text.slice(f[1], f[1] + 16))
+        )
+          f[1] += m[0].length;
+        for (
+          let m = NUL_BEFORE.exec(text.slice(Math.max(0, f[0] - 16), f[0]));
+          m && m[0].length > 0;
+          m = NUL_BEFORE.exec(text.slice(Math.max(0, f[0] - 16), f[0]))
+        )
+          f[0] -= m[0].length;
       }
       return merge(found);
     },
@@ -541,7 +615,11 @@ function merge(found: Array<[number, number]>): Array<[number, number]> {
 }
 
 /** The text with the given ranges replaced. */
-export function replaceSpans(text: string, spans: readonly (readonly [number, number])[], replacement = REDACTED): string {
+export function replaceSpans(
+  text: string,
+  spans: readonly (readonly [number, number])[],
+  replacement = REDACTED,
+): string {
   if (spans.length === 0) return text;
   let out = '';
   let at = 0;

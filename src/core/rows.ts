@@ -27,16 +27,23 @@ export type RowKind = 'exchange' | 'not-run' | 'equivalence' | 'check';
 
 export function rowKind(row: Pick<ResultRow, 'check'>): RowKind {
   switch (row.check) {
-    case EXCHANGE_CHECK: return 'exchange';
-    case NOT_RUN_CHECK: return 'not-run';
-    case EQUIVALENCE_CHECK: return 'equivalence';
-    default: return 'check';
+    case EXCHANGE_CHECK:
+      return 'exchange';
+    case NOT_RUN_CHECK:
+      return 'not-run';
+    case EQUIVALENCE_CHECK:
+      return 'equivalence';
+    default:
+      return 'check';
   }
 }
 
 /** The bindings a row's binding field names ("soap11", or "soap11,get" for cross-binding rows). */
 export function rowBindings(row: Pick<ResultRow, 'binding'>): string[] {
-  return row.binding.split(',').map((b) => b.trim()).filter((b) => b.length > 0);
+  return row.binding
+    .split(',')
+    .map((b) => b.trim())
+    .filter((b) => b.length > 0);
 }
 
 /** The binding field of a row about `bindings` (one, or several for a cross-binding row). */
@@ -48,7 +55,10 @@ export function bindingField(bindings: readonly string[]): string {
  * Why an operation got no exchange at all, when none of its rows is more than a not-run row: the
  * reason its not-run rows give, without the operation's own name in front. Undefined when it was called.
  */
-export function notCalledReason(operation: string, rows: readonly Pick<ResultRow, 'check' | 'message' | 'status'>[]): string | undefined {
+export function notCalledReason(
+  operation: string,
+  rows: readonly Pick<ResultRow, 'check' | 'message' | 'status'>[],
+): string | undefined {
   if (rows.length === 0 || rows.some((r) => rowKind(r) !== 'not-run')) return undefined;
   const reason = (rows.find((r) => r.status === 'skipped') ?? rows[0]!).message.replace(/^not run: /, '');
   return reason.startsWith(`${operation} `) ? reason.slice(operation.length + 1) : reason;
@@ -83,8 +93,14 @@ export function untestedExtent(report: Pick<RunReport, 'untested' | 'diagnosis'>
   return report.untested?.length ? 'some' : undefined;
 }
 
-/** Row check name of the latency gate (engine/latency-gate.ts): one row per operation × binding with a p95 limit, case "*". */
+/**
+ * Row check name of the latency gate (engine/latency-gate.ts): one row per operation × binding with a p95 limit, case
+ * "*".
+ */
 export const LATENCY_CHECK = 'latency';
 
-/** The case of the pool check's reads before a run (engine/pool-check.ts): recorded, and replayed in the order recorded (mock/replay.ts). */
+/**
+ * The case of the pool check's reads before a run (engine/pool-check.ts): recorded, and replayed in the order recorded
+ * (mock/replay.ts).
+ */
 export const POOL_CHECK_CASE = 'pool-check';

@@ -45,15 +45,24 @@ export function watchable(secret: string): boolean {
   return secret.length >= MIN_ECHO_LENGTH && weakPasswordWarning(secret) === undefined;
 }
 
-interface Form { readonly what: string; readonly spelling: Echo['spelling']; readonly text: string; readonly bytes: Buffer }
+interface Form {
+  readonly what: string;
+  readonly spelling: Echo['spelling'];
+  readonly text: string;
+  readonly bytes: Buffer;
+}
 
 function formsOf(s: NamedSecret): Form[] {
   const utf8 = Buffer.from(s.value, 'utf8');
-  const spellingOf = (f: string): Echo['spelling'] => (f === s.value ? 'as sent' : f.includes('%') || f.includes('+') ? 'URL-encoded' : 'XML-escaped');
+  const spellingOf = (f: string): Echo['spelling'] =>
+    f === s.value ? 'as sent' : f.includes('%') || f.includes('+') ? 'URL-encoded' : 'XML-escaped';
   const wire = secretForms(s.value).map((f) => ({ spelling: spellingOf(f), text: f }));
-  const b64 = [...new Set([utf8.toString('base64'), utf8.toString('base64').replace(/=+$/, ''), utf8.toString('base64url')])]
-    .map((f) => ({ spelling: 'base64' as const, text: f }));
-  return [...wire, ...b64].filter((f) => f.text.length >= MIN_ECHO_LENGTH).map((f) => ({ what: s.what, ...f, bytes: Buffer.from(f.text, 'utf8') }));
+  const b64 = [
+    ...new Set([utf8.toString('base64'), utf8.toString('base64').replace(/=+$/, ''), utf8.toString('base64url')]),
+  ].map((f) => ({ spelling: 'base64' as const, text: f }));
+  return [...wire, ...b64]
+    .filter((f) => f.text.length >= MIN_ECHO_LENGTH)
+    .map((f) => ({ what: s.what, ...f, bytes: Buffer.from(f.text, 'utf8') }));
 }
 
 export class SecretWatch {

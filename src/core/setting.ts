@@ -20,7 +20,11 @@ export type SettingCheck =
   | { readonly kind: 'percent' }
   | { readonly kind: 'int'; readonly min: number; readonly max: number }
   /** Checked by a function of the resolution, named here for the reader (url, namespace, the proxy...). */
-  | { readonly kind: 'checked'; readonly by: string; readonly schemaType: 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'mixed' };
+  | {
+      readonly kind: 'checked';
+      readonly by: string;
+      readonly schemaType: 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'mixed';
+    };
 
 /**
  * Whether a row's re-run command must carry the setting, and how:
@@ -42,7 +46,9 @@ export interface SettingDeclaration {
   readonly env?: string;
   /** What --help names as the variable, when not `env` (`env` of a switch is shown as `VAR=true`). */
   readonly helpEnv?: string;
-  /** The config key (`seed`, `target.bookUrl`, `latency.maxP95`): also the library's (src/index.ts ConformanceSettings). */
+  /**
+   * The config key (`seed`, `target.bookUrl`, `latency.maxP95`): also the library's (src/index.ts ConformanceSettings).
+   */
   readonly key?: string;
   readonly check: SettingCheck;
   /** The value's placeholder in --help and the usage text (`URL`, `N`). */
@@ -75,7 +81,11 @@ export type SettingTable = Readonly<Record<string, SettingDeclaration>>;
 
 /** The parser's options of a table: each flag's type, short alias and repeatability. */
 export type OptionsOf<T extends SettingTable> = {
-  readonly [K in keyof T]: { readonly type: T[K]['type']; readonly short?: string; readonly multiple: T[K] extends { multiple: true } ? true : false };
+  readonly [K in keyof T]: {
+    readonly type: T[K]['type'];
+    readonly short?: string;
+    readonly multiple: T[K] extends { multiple: true } ? true : false;
+  };
 };
 
 /** The environment variable of each flag of a table that has one. */
@@ -84,16 +94,26 @@ export type EnvOf<T extends SettingTable> = {
 };
 
 export function optionsOf<T extends SettingTable>(table: T): OptionsOf<T> {
-  return Object.fromEntries(Object.entries(table).map(([flag, d]) => [flag, {
-    type: d.type, ...(d.short ? { short: d.short } : {}), ...(d.multiple ? { multiple: true } : {}),
-  }])) as unknown as OptionsOf<T>;
+  return Object.fromEntries(
+    Object.entries(table).map(([flag, d]) => [
+      flag,
+      {
+        type: d.type,
+        ...(d.short ? { short: d.short } : {}),
+        ...(d.multiple ? { multiple: true } : {}),
+      },
+    ]),
+  ) as unknown as OptionsOf<T>;
 }
 
 export function envOf<T extends SettingTable>(table: T): EnvOf<T> {
   return Object.fromEntries(Object.entries(table).flatMap(([flag, d]) => (d.env ? [[flag, d.env]] : []))) as EnvOf<T>;
 }
 
-/** What --help shows of a flag's variable: `helpEnv`, else the variable (a switch's as `VAR=true`, `--no-x`'s as `VAR=false`). */
+/**
+ * What --help shows of a flag's variable: `helpEnv`, else the variable (a switch's as `VAR=true`, `--no-x`'s as
+ * `VAR=false`).
+ */
 function helpEnvOf(flag: string, d: SettingDeclaration): string | undefined {
   if (d.helpEnv !== undefined) return d.helpEnv;
   if (d.env === undefined) return undefined;
@@ -102,11 +122,18 @@ function helpEnvOf(flag: string, d: SettingDeclaration): string | undefined {
 
 export function docOf(flag: string, d: SettingDeclaration): FlagDoc {
   const env = helpEnvOf(flag, d);
-  return { ...(d.value !== undefined ? { value: d.value } : {}), description: d.help, ...(d.default !== undefined ? { default: d.default } : {}), ...(env ? { env } : {}) };
+  return {
+    ...(d.value !== undefined ? { value: d.value } : {}),
+    description: d.help,
+    ...(d.default !== undefined ? { default: d.default } : {}),
+    ...(env ? { env } : {}),
+  };
 }
 
 export function helpOf<T extends SettingTable>(table: T): { readonly [K in keyof T]: FlagDoc } {
-  return Object.fromEntries(Object.entries(table).map(([flag, d]) => [flag, docOf(flag, d)])) as { readonly [K in keyof T]: FlagDoc };
+  return Object.fromEntries(Object.entries(table).map(([flag, d]) => [flag, docOf(flag, d)])) as {
+    readonly [K in keyof T]: FlagDoc;
+  };
 }
 
 /** The synopsis of a usage text: `[--flag VALUE]` for each flag, wrapped at `width` after `head`. */
@@ -127,7 +154,12 @@ export function synopsis(head: string, table: SettingTable, width = 100): string
 }
 
 /** The words of docs/cli.md's settings table for each way a re-run carries a setting. */
-const RERUN_WORDS: Record<RerunCarry, string> = { basis: 'as its flag', report: 'from the report', own: 'its own', no: '' };
+const RERUN_WORDS: Record<RerunCarry, string> = {
+  basis: 'as its flag',
+  report: 'from the report',
+  own: 'its own',
+  no: '',
+};
 
 const cell = (s: string) => s.replace(/\|/g, '\\|');
 
@@ -137,18 +169,39 @@ const cell = (s: string) => s.replace(/\|/g, '\\|');
  * it is secret, then the config keys that have no flag.
  */
 export function settingsMarkdown(table: SettingTable, keys: readonly ConfigKeyDeclaration[]): string {
-  const rows = Object.entries(table).filter(([flag]) => flag !== 'help').map(([flag, d]) => {
-    const env = d.type === 'boolean' && d.env ? `${d.env}=${flag.startsWith('no-') ? 'false' : 'true'}` : d.env;
-    return `| \`--${flag}${d.type === 'string' ? ` ${cell(d.value ?? 'VALUE')}` : ''}\`${d.multiple ? ' (repeatable)' : ''} | ${env ? `\`${env}\`` : ''} | ${d.key ? `\`${d.key}\`${d.libraryOnly ? ' (library only)' : ''}` : ''} | ${cell(d.default ?? '')} | ${RERUN_WORDS[d.rerun]} | ${d.secret ? 'secret' : ''} |`;
-  });
-  const keyRows = keys.map((k) => `| | | \`${k.key}\`${k.libraryOnly ? ' (library only)' : ''} | ${cell(k.help)} | ${RERUN_WORDS[k.rerun]} | ${k.secret ? 'secret' : ''} |`);
-  return ['| flag | variable | config key | default (or meaning) | a re-run carries it | |', '|---|---|---|---|---|---|', ...rows, ...keyRows].join('\n');
+  const rows = Object.entries(table)
+    .filter(([flag]) => flag !== 'help')
+    .map(([flag, d]) => {
+      const env = d.type === 'boolean' && d.env ? `${d.env}=${flag.startsWith('no-') ? 'false' : 'true'}` : d.env;
+      return (
+        `| `
+        + `\`--${flag}${d.type === 'string' ? ` ${cell(d.value ?? 'VALUE')}` : ''}\`${d.multiple ? ' (repeatable)' : ''} `
+        + `| ${env ? `\`${env}\`` : ''} `
+        + `| ${d.key ? `\`${d.key}\`${d.libraryOnly ? ' (library only)' : ''}` : ''} `
+        + `| ${cell(d.default ?? '')} | ${RERUN_WORDS[d.rerun]} | ${d.secret ? 'secret' : ''} |`
+      );
+    });
+  const keyRows = keys.map(
+    (k) =>
+      `| | | \`${k.key}\`${k.libraryOnly ? ' (library only)' : ''} | ${cell(k.help)} `
+      + `| ${RERUN_WORDS[k.rerun]} | ${k.secret ? 'secret' : ''} |`,
+  );
+  return [
+    '| flag | variable | config key | default (or meaning) | a re-run carries it | |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+    ...keyRows,
+  ].join('\n');
 }
 
-export const SETTINGS_TABLE_BEGIN = '<!-- settings table: generated from src/engine/run-settings-table.ts by `npm run generate`; a test fails when it is stale -->';
+export const SETTINGS_TABLE_BEGIN =
+  '<!-- settings table: generated from src/engine/run-settings-table.ts by `npm run generate`; a test '
+  + 'fails when it is stale -->';
 export const SETTINGS_TABLE_END = '<!-- end of the settings table -->';
 
-/** A text with the part between the two markers replaced (the markers kept); the text as it is when a marker is missing. */
+/**
+ * A text with the part between the two markers replaced (the markers kept); the text as it is when a marker is missing.
+ */
 export function withSection(text: string, begin: string, end: string, body: string): string {
   const i = text.indexOf(begin);
   const j = text.indexOf(end, i);

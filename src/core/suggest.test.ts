@@ -9,12 +9,15 @@ describe('did you mean', () => {
     expect(editDistance('GetMaels', 'GetMeals')).toBe(1);
     expect(editDistance('', 'abc')).toBe(3);
   });
-  test('a case-only difference says names are case-sensitive; a near miss is named; nothing close, nothing said', () => {
-    expect(didYouMean('getmeals', ops)).toBe(' (did you mean GetMeals? names are case-sensitive)');
-    expect(didYouMean('GetMeal', ops)).toBe(' (did you mean GetMeals?)');
-    expect(didYouMean('SerchTransfer', ops)).toBe(' (did you mean SearchTransfers?)');
-    expect(didYouMean('Bookings', ops)).toBe('');
-    expect(nearestName('x', ops)).toBeUndefined();
-    expect(nearestName('rest', ['soap11', 'soap12', 'get', 'post'])).toBeUndefined();
-  });
+  test(
+    'a case-only difference says names are case-sensitive; a near miss is named; nothing close, nothing ' + 'said',
+    () => {
+      expect(didYouMean('getmeals', ops)).toBe(' (did you mean GetMeals? names are case-sensitive)');
+      expect(didYouMean('GetMeal', ops)).toBe(' (did you mean GetMeals?)');
+      expect(didYouMean('SerchTransfer', ops)).toBe(' (did you mean SearchTransfers?)');
+      expect(didYouMean('Bookings', ops)).toBe('');
+      expect(nearestName('x', ops)).toBeUndefined();
+      expect(nearestName('rest', ['soap11', 'soap12', 'get', 'post'])).toBeUndefined();
+    },
+  );
 });

@@ -31,9 +31,14 @@ export function nearestName(name: string, names: readonly string[]): string | un
   return best && best.d <= Math.min(3, Math.max(1, Math.floor(name.length / 3))) ? best.n : undefined;
 }
 
-/** " (did you mean X?)" for a wrong name, naming case-sensitivity when that is all that differs; '' when nothing is close. */
+/**
+ * " (did you mean X?)" for a wrong name, naming case-sensitivity when that is all that differs; '' when nothing is
+ * close.
+ */
 export function didYouMean(name: string, names: readonly string[]): string {
   const hit = nearestName(name, names);
   if (!hit) return '';
-  return hit.toLowerCase() === name.toLowerCase() ? ` (did you mean ${hit}? names are case-sensitive)` : ` (did you mean ${hit}?)`;
+  return hit.toLowerCase() === name.toLowerCase()
+    ? ` (did you mean ${hit}? names are case-sensitive)`
+    : ` (did you mean ${hit}?)`;
 }

@@ -30,11 +30,16 @@ export interface Target {
   readonly sources?: Readonly<Partial<Record<SettingKey, string>>>;
   /** True for the mock this harness starts itself: mutations are then always allowed. */
   readonly embedded: boolean;
-  /** Proxies, TLS files and extra headers (docs/real-service.md): the transport and the reproduce commands use the same. */
+  /**
+   * Proxies, TLS files and extra headers (docs/real-service.md): the transport and the reproduce commands use the same.
+   */
   readonly network?: NetworkOptions;
 }
 
-/** A second account: its user name, its password (a secret, redacted like the first) and the variable a reproduce command reads it from. */
+/**
+ * A second account: its user name, its password (a secret, redacted like the first) and the variable a reproduce
+ * command reads it from.
+ */
 export interface OtherAccount {
   readonly user: string;
   readonly password: string;
@@ -42,7 +47,10 @@ export interface OtherAccount {
   readonly passwordVariable?: string;
 }
 
-/** A proxy and, when it came from one, the environment variable that held it (a reproduce command with credentials names it). */
+/**
+ * A proxy and, when it came from one, the environment variable that held it (a reproduce command with credentials names
+ * it).
+ */
 export interface ProxySetting {
   readonly url: string;
   readonly variable?: string;
@@ -54,7 +62,10 @@ export interface ProxySetting {
   readonly passwordVariable?: string;
 }
 
-/** An extra request header; `variable`: its value came from that environment variable (a secret: redacted, named in commands). */
+/**
+ * An extra request header; `variable`: its value came from that environment variable (a secret: redacted, named in
+ * commands).
+ */
 export interface ExtraHeader {
   readonly name: string;
   readonly value: string;
@@ -102,7 +113,17 @@ export interface NetworkPath {
  * The target settings a hint may name the source of: `otherUser` and `otherPassword` are the second
  * account's (a refused login of it names where its user name and password came from).
  */
-export type SettingKey = 'bookUrl' | 'searchUrl' | 'transfersUrl' | 'bookPath' | 'searchPath' | 'transfersPath' | 'bookNs' | 'searchNs' | 'otherUser' | 'otherPassword';
+export type SettingKey =
+  | 'bookUrl'
+  | 'searchUrl'
+  | 'transfersUrl'
+  | 'bookPath'
+  | 'searchPath'
+  | 'transfersPath'
+  | 'bookNs'
+  | 'searchNs'
+  | 'otherUser'
+  | 'otherPassword';
 
 /** One HTTP request as the harness sends it. */
 export interface HttpRequest {
@@ -181,7 +202,10 @@ export interface ResultRow {
    * contract violation, but the case never reached the data path. Reports list these.
    */
   readonly inBandError?: { readonly type: string; readonly message: string };
-  /** A failed sequence row (check `sequence`): every call of the sequence, in order (its reproduce holds their commands). */
+  /**
+   * A failed sequence row (check `sequence`): every call of the sequence, in order (its reproduce holds their
+   * commands).
+   */
   readonly steps?: readonly SequenceStep[];
   /** Redacted excerpts of the exchange behind the row (for the HTML report). */
   readonly request?: string;
@@ -241,11 +265,19 @@ export type Verdict = 'PASS' | 'FAIL' | 'UNTESTED' | 'INCOMPLETE' | 'OUTAGE';
 export interface RunReport {
   readonly tool: { readonly name: string; readonly version: string };
   readonly target: {
-    readonly bookUrl: string; readonly searchUrl: string; readonly transfersUrl: string;
+    readonly bookUrl: string;
+    readonly searchUrl: string;
+    readonly transfersUrl: string;
     /** The service paths tested (absent in reports of versions that always used section 4's). */
     readonly paths?: ServicePaths;
-    readonly namespaces: Namespaces; readonly user: string; readonly password: string; readonly embedded: boolean;
-    /** The flags that give a re-run the same network (--ca-file, --header 'N: env:VAR'...; never a secret); absent: none. */
+    readonly namespaces: Namespaces;
+    readonly user: string;
+    readonly password: string;
+    readonly embedded: boolean;
+    /**
+     * The flags that give a re-run the same network (--ca-file, --header 'N: env:VAR'...; never a secret); absent:
+     * none.
+     */
     readonly network?: readonly string[];
     /** The second account's user name (--other-user; never its password); absent: none was given. */
     readonly otherUser?: string;
@@ -262,9 +294,20 @@ export interface RunReport {
    * headlines count them apart); `flaky`: rows of failures that did not reproduce when sent again
    * (skipped rows, counted apart; absent: none).
    */
-  summary: { passed: number; failed: number; skipped: number; known: number; total: number; passedUnreached?: number; flaky?: number };
+  summary: {
+    passed: number;
+    failed: number;
+    skipped: number;
+    known: number;
+    total: number;
+    passedUnreached?: number;
+    flaky?: number;
+  };
   results: ResultRow[];
-  /** The run's one verdict (src/core/verdict.ts), set when the run is over: the exit code and every headline come from it. */
+  /**
+   * The run's one verdict (src/core/verdict.ts), set when the run is over: the exit code and every headline come from
+   * it.
+   */
   readonly verdict?: Verdict;
   /** The exit code of `conformance run` for this verdict (README, "Exit codes"). */
   readonly exitCode?: number;
@@ -277,7 +320,12 @@ export interface RunReport {
    * came from (absent: none generated), and the languages the cases took (absent in older reports):
    * a re-run pins them (--languages).
    */
-  readonly generation?: { readonly seed: number; readonly examples: number; readonly languagesFrom: string; readonly languages?: readonly string[] };
+  readonly generation?: {
+    readonly seed: number;
+    readonly examples: number;
+    readonly languagesFrom: string;
+    readonly languages?: readonly string[];
+  };
   /** Why the run ended before it had sent every case, and how far it got (absent: it ran to the end). */
   readonly incomplete?: string;
   /**
@@ -288,7 +336,10 @@ export interface RunReport {
   readonly diagnosis?: readonly Diagnosis[];
   /** The environment variable the reproduce commands read the password from. */
   readonly passwordVariable?: string;
-  /** The environment variable the second account's password came from (absent: CONFORMANCE_OTHER_PASSWORD, or none given). */
+  /**
+   * The environment variable the second account's password came from (absent: CONFORMANCE_OTHER_PASSWORD, or none
+   * given).
+   */
   readonly otherPasswordVariable?: string;
   /**
    * The operation × binding cells whose valid calls never reached the data path: every one was
@@ -296,17 +347,31 @@ export interface RunReport {
    * with why (absent or empty when all reached it). Such a cell was not tested, whatever its rows say.
    */
   readonly untested?: readonly UntestedCell[];
-  /** The bookings the run's state-changing calls changed, and the calls left unsent for want of one (absent: none planned). */
+  /**
+   * The bookings the run's state-changing calls changed, and the calls left unsent for want of one (absent: none
+   * planned).
+   */
   readonly bookings?: BookingsSummary;
-  /** What a row's re-run command carries of the run's settings beside its target (absent in reports of older versions). */
+  /**
+   * What a row's re-run command carries of the run's settings beside its target (absent in reports of older versions).
+   */
   readonly rerun?: RerunBasis;
   /** The latency gate's limits (--max-p95, the config's `latency`): absent when none was set. */
   readonly latencyGate?: LatencyLimits;
-  /** The target's WSDLs against the contract's, read at the preflight (absent: none fetched, as in a shard-merged report). */
+  /**
+   * The target's WSDLs against the contract's, read at the preflight (absent: none fetched, as in a shard-merged
+   * report).
+   */
   readonly drift?: DriftReport;
-  /** Transient answers per operation × binding, retries and ambiguous writes, and whether the target was healthy (absent: none met). */
+  /**
+   * Transient answers per operation × binding, retries and ambiguous writes, and whether the target was healthy
+   * (absent: none met).
+   */
   readonly transient?: TransientSummary;
-  /** What the run exercised per operation × binding, and what no answer ever held (absent in shard-merged reports and those of older versions). */
+  /**
+   * What the run exercised per operation × binding, and what no answer ever held (absent in shard-merged reports and
+   * those of older versions).
+   */
   readonly coverage?: CoverageReport;
 }
 
@@ -323,7 +388,10 @@ export interface RerunBasis {
   readonly flags: readonly string[];
   /** The run's report directory: a re-run writes into a directory of its own beneath it, never over these reports. */
   readonly reportDir: string;
-  /** The environment variables the re-run sets or needs for the run's network (src/transport/curl.ts networkVariables); absent: none. */
+  /**
+   * The environment variables the re-run sets or needs for the run's network (src/transport/curl.ts networkVariables);
+   * absent: none.
+   */
   readonly variables?: readonly RerunVariable[];
 }
 
@@ -333,8 +401,11 @@ export interface RerunBasis {
  * stopping with "set NAME to <required>" when it is unset (a proxy URL with a password, a passphrase,
  * a header's value).
  */
-export type RerunVariable = { readonly name: string; readonly value: string }
-  /** `from`: the variable the person sets (the run's own, e.g. one target.proxyPasswordEnv named), copied into `name`. */
+export type RerunVariable =
+  | { readonly name: string; readonly value: string }
+  /**
+   * `from`: the variable the person sets (the run's own, e.g. one target.proxyPasswordEnv named), copied into `name`.
+   */
   | { readonly name: string; readonly required: string; readonly from?: string };
 
 /**
@@ -356,10 +427,10 @@ export interface UntestedCell {
   readonly binding: string;
   readonly reason: string;
   /**
-   * What its commonest answer says: `credentials` (refused as wrong credentials), `address` (a wrong
-   * URL or service path: HTTP 404, 405, 410, 501), `rejected` (an in-band Error: no such data),
-   * `failing` (the target answers valid calls wrongly: another status, a redirect, no result element). The failed rows of a `credentials` or
-   * `address` cell are its symptom, not findings: they do not make the verdict FAIL.
+   * What its commonest answer says: `credentials` (refused as wrong credentials), `address` (a wrong URL or service
+   * path: HTTP 404, 405, 410, 501), `rejected` (an in-band Error: no such data), `failing` (the target answers valid
+   * calls wrongly: another status, a redirect, no result element). The failed rows of a `credentials` or `address` cell
+   * are its symptom, not findings: they do not make the verdict FAIL.
    */
   readonly cause?: 'credentials' | 'address' | 'rejected' | 'failing';
 }
@@ -394,7 +465,10 @@ export interface BookingUse {
   readonly step?: number;
   /** The second account's user name, when the call was sent with its credentials (foreign-account sequences). */
   readonly account?: string;
-  /** What the call did to it: "accepted", "rejected (in-band Error …)", "no response (…)": the booking's state is then unknown. */
+  /**
+   * What the call did to it: "accepted", "rejected (in-band Error …)", "no response (…)": the booking's state is then
+   * unknown.
+   */
   readonly outcome: string;
 }
 
@@ -413,7 +487,12 @@ export interface BookingsSummary {
    * Read before the run: not used, the next of the pool took their place. `spent`: found by their first
    * cancellation (a transfer booking has no read): their calls are not tested, the run is INCOMPLETE.
    */
-  readonly unusable?: readonly { readonly pool: string; readonly id: string; readonly found: string; readonly spent?: boolean }[];
+  readonly unusable?: readonly {
+    readonly pool: string;
+    readonly id: string;
+    readonly found: string;
+    readonly spent?: boolean;
+  }[];
 }
 
 /** One conclusion about the target as a whole. */
@@ -422,22 +501,25 @@ export interface Diagnosis {
   readonly level: 'error' | 'hint' | 'note';
   readonly message: string;
   /**
-   * What kind of conclusion it is, stable snake_case, where a program acts on it: `nothing_tested`
-   * (no valid call of the run reached the data path: the run exits 5), `untested_operation`,
-   * `not_this_service`, `host_unreachable`, `plain_http_port`, `url_holds_service_path`,
-   * `wsdl_not_found`, `wsdl_not_served`, `other_namespace`, `operation_not_called`, `tls_closed` (an https target closed the
-   * connection without an answer: a client certificate it wants or refuses), `sequence_not_planned` (a note: what no
-   * sequence tested and how to enable it, e.g. authorization across accounts without a second account),
-   * `other_login_refused` / `other_login_unproven` (the second account's login refused as a wrong login, or shown on no
-   * binding: its sequences were not tested and the run exits 5 unless something else failed; engine/other-login.ts);
-   * an error with one of core/verdict.ts STOP_CODES (`proxy_refused`, `tls_untrusted`, `tls_refused`, `tls_closed`,
-   * `closed_before_tls`, `unknown_host`, `gateway_refusal`, `target_down`): the target refused the run or was down,
-   * and the run stopped at once (an OUTAGE, exit 4).
+   * What kind of conclusion it is, stable snake_case, where a program acts on it: `nothing_tested` (no valid call of
+   * the run reached the data path: the run exits 5), `untested_operation`, `not_this_service`, `host_unreachable`,
+   * `plain_http_port`, `url_holds_service_path`, `wsdl_not_found`, `wsdl_not_served`, `other_namespace`,
+   * `operation_not_called`, `tls_closed` (an https target closed the connection without an answer: a client certificate
+   * it wants or refuses), `sequence_not_planned` (a note: what no sequence tested and how to enable it, e.g.
+   * authorization across accounts without a second account), `other_login_refused` / `other_login_unproven` (the second
+   * account's login refused as a wrong login, or shown on no binding: its sequences were not tested and the run exits 5
+   * unless something else failed; engine/other-login.ts); an error with one of core/verdict.ts STOP_CODES
+   * (`proxy_refused`, `tls_untrusted`, `tls_refused`, `tls_closed`, `closed_before_tls`, `unknown_host`,
+   * `gateway_refusal`, `target_down`): the target refused the run or was down, and the run stopped at once (an OUTAGE,
+   * exit 4).
    */
   readonly code?: string;
 }
 
-/** One entry of an expectations file: a known deviation of the target, accepted until it expires (engine/expectations.ts). */
+/**
+ * One entry of an expectations file: a known deviation of the target, accepted until it expires
+ * (engine/expectations.ts).
+ */
 export interface Expectation {
   readonly operation: string;
   readonly binding: string;
@@ -527,20 +609,32 @@ export interface DriftReport {
 /** A form an element or attribute of an answer may take besides holding a value (coverage). */
 export type AnswerForm = 'nil' | 'empty' | 'absent';
 
-/** One path of an answer's type model in a coverage cell: whether any answer held it, and which of its other forms were seen. */
+/**
+ * One path of an answer's type model in a coverage cell: whether any answer held it, and which of its other forms were
+ * seen.
+ */
 export interface CoveragePath {
-  /** `/getMealsResult/meals/meal/@id`: the result element, then fields, list items and attributes by name (`*`: an item of any name). */
+  /**
+   * `/getMealsResult/meals/meal/@id`: the result element, then fields, list items and attributes by name (`*`: an item
+   * of any name).
+   */
   readonly path: string;
   /** Some answer held it. */
   readonly seen: boolean;
-  /** Each form the model allows it besides a value (nil where nillable, empty for a list or a string, absent where optional): whether it was seen. */
+  /**
+   * Each form the model allows it besides a value (nil where nillable, empty for a list or a string, absent where
+   * optional): whether it was seen.
+   */
   readonly forms?: Readonly<Partial<Record<AnswerForm, boolean>>>;
 }
 
 /** One request parameter in a coverage cell: the kinds of value sent, of those it can be sent as. */
 export interface CoverageParam {
   readonly name: string;
-  /** Kinds sent (absent, empty, valid, boundary, invalid), of `possible`; a kind outside `possible` (a required one left out) is listed but not counted. */
+  /**
+   * Kinds sent (absent, empty, valid, boundary, invalid), of `possible`; a kind outside `possible` (a required one left
+   * out) is listed but not counted.
+   */
   readonly sent: readonly string[];
   readonly possible: readonly string[];
   /** A parameter of an enumeration of the type model: its values sent, and those never sent. */
@@ -552,7 +646,9 @@ export interface CoverageParam {
 export interface CoverageCell {
   readonly operation: string;
   readonly binding: string;
-  /** (answer paths seen + parameter kinds sent) / (answer paths + parameter kinds possible), in percent, one decimal. */
+  /**
+   * (answer paths seen + parameter kinds sent) / (answer paths + parameter kinds possible), in percent, one decimal.
+   */
   readonly percent: number;
   /** Requests sent, and answers read (of which answers to probes of a state-changing operation). */
   readonly requests: number;
@@ -576,7 +672,10 @@ export interface CoverageReport {
   readonly requestKinds: { readonly sent: number; readonly total: number };
   /** --min-coverage: below it the run is INCOMPLETE (exit 6). */
   readonly min?: { readonly percent: number; readonly source: string };
-  /** Why the figure is not the run's (a shard's cases only): --min-coverage is then judged by `conformance merge`, on all shards. */
+  /**
+   * Why the figure is not the run's (a shard's cases only): --min-coverage is then judged by `conformance merge`, on
+   * all shards.
+   */
   readonly partial?: string;
   /** What the figures leave out. */
   readonly note: string;

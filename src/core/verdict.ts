@@ -4,7 +4,14 @@
  * console headline, the Markdown and HTML headline, JUnit's properties and conformance.json's
  * `verdict` and `exitCode` all come from here, so no two of them can disagree.
  */
-import { DRIFT_CHECK, EXCHANGE_CHECK, OTHER_LOGIN_REFUSED, OTHER_LOGIN_UNPROVEN, rowBindings, untestedExtent } from './rows.js';
+import {
+  DRIFT_CHECK,
+  EXCHANGE_CHECK,
+  OTHER_LOGIN_REFUSED,
+  OTHER_LOGIN_UNPROVEN,
+  rowBindings,
+  untestedExtent,
+} from './rows.js';
 import type { Diagnosis, ResultRow, RunReport, Verdict } from './types.js';
 
 export type { Verdict } from './types.js';
@@ -20,7 +27,10 @@ export const EXIT_UNREACHABLE = 4;
  * CI can tell "fix the harness's settings" from an outage and from a broken service.
  */
 export const EXIT_UNTESTED = 5;
-/** Exit code when nothing failed but calls were left unsent: a booking pool ran out or none was given, or the deadline passed. */
+/**
+ * Exit code when nothing failed but calls were left unsent: a booking pool ran out or none was given, or the deadline
+ * passed.
+ */
 export const EXIT_INCOMPLETE = 6;
 /** Exit codes of a run stopped by SIGINT and SIGTERM (128 + the signal's number, as shells say). */
 export const EXIT_SIGINT = 130;
@@ -39,7 +49,16 @@ export interface RunVerdict {
  * from its first answers (src/transport/watch.ts judges, src/engine/diagnose.ts words it): an
  * OUTAGE (exit 4), whatever rows the few answers before the judgement left.
  */
-export const STOP_CODES = ['proxy_refused', 'tls_untrusted', 'tls_refused', 'tls_closed', 'closed_before_tls', 'unknown_host', 'gateway_refusal', 'target_down'] as const;
+export const STOP_CODES = [
+  'proxy_refused',
+  'tls_untrusted',
+  'tls_refused',
+  'tls_closed',
+  'closed_before_tls',
+  'unknown_host',
+  'gateway_refusal',
+  'target_down',
+] as const;
 export type StopCode = (typeof STOP_CODES)[number];
 const STOPPING: ReadonlySet<string> = new Set(STOP_CODES);
 
@@ -59,14 +78,24 @@ export function nothingAnswered(rows: readonly Pick<ResultRow, 'check' | 'status
   return exchanges.some((r) => r.status === 'failed') && !exchanges.some((r) => r.status === 'passed');
 }
 
-type Judged = Pick<RunReport, 'results' | 'untested' | 'diagnosis' | 'bookings' | 'incomplete' | 'transient' | 'coverage'>;
+type Judged = Pick<
+  RunReport,
+  'results' | 'untested' | 'diagnosis' | 'bookings' | 'incomplete' | 'transient' | 'coverage'
+>;
 
 /**
  * Whether a row is about one operation × binding cell whose valid calls never reached the data path
  * (`symptoms`: only those whose cause explains their failures: wrong credentials or address).
  */
-function inUntestedCell(report: Pick<RunReport, 'untested'>, symptoms = false): (r: Pick<ResultRow, 'operation' | 'binding'>) => boolean {
-  const cells = new Set((report.untested ?? []).filter((u) => !symptoms || u.cause === 'credentials' || u.cause === 'address').map((u) => `${u.operation}\u0000${u.binding}`));
+function inUntestedCell(
+  report: Pick<RunReport, 'untested'>,
+  symptoms = false,
+): (r: Pick<ResultRow, 'operation' | 'binding'>) => boolean {
+  const cells = new Set(
+    (report.untested ?? [])
+      .filter((u) => !symptoms || u.cause === 'credentials' || u.cause === 'address')
+      .map((u) => `${u.operation}\u0000${u.binding}`),
+  );
   return (r) => {
     const bs = rowBindings(r);
     return bs.length > 0 && bs.every((b) => cells.has(`${r.operation}\u0000${b}`));
@@ -111,8 +140,11 @@ export function coverageShortfall(report: Pick<RunReport, 'coverage'>): string |
   if (!c?.min || c.partial !== undefined || c.percent >= c.min.percent) return undefined;
   const paths = c.answerPaths.total - c.answerPaths.seen;
   const kinds = c.requestKinds.total - c.requestKinds.sent;
-  return `coverage ${c.percent}% is below the minimum ${c.min.percent}% (${c.min.source}): ${plural(paths, 'answer path')} held by no answer, `
-    + `${plural(kinds, 'kind')} of parameter value not sent (see the coverage section of the report)`;
+  return (
+    `coverage ${c.percent}% is below the minimum ${c.min.percent}% `
+    + `(${c.min.source}): ${plural(paths, 'answer path')} held by no answer, `
+    + `${plural(kinds, 'kind')} of parameter value not sent (see the coverage section of the report)`
+  );
 }
 
 /**
@@ -127,39 +159,81 @@ export function coverageShortfall(report: Pick<RunReport, 'coverage'>): string |
 export function judgeRun(report: Judged, signal?: number): RunVerdict {
   const rows = report.results;
   if (signal !== undefined) {
-    return { verdict: 'INCOMPLETE', exitCode: signal, reason: report.incomplete ?? `interrupted by ${signal === EXIT_SIGTERM ? 'SIGTERM' : 'SIGINT'}` };
+    return {
+      verdict: 'INCOMPLETE',
+      exitCode: signal,
+      reason: report.incomplete ?? `interrupted by ${signal === EXIT_SIGTERM ? 'SIGTERM' : 'SIGINT'}`,
+    };
   }
   // The target refused the run, or was down from its first answers: the run stopped at once (issue 41).
   const stop = stoppedBy(report);
   if (stop) {
-    return { verdict: 'OUTAGE', exitCode: EXIT_UNREACHABLE, reason: `the run stopped at once: ${stop.message.split(': ')[0]}` };
+    return {
+      verdict: 'OUTAGE',
+      exitCode: EXIT_UNREACHABLE,
+      reason: `the run stopped at once: ${stop.message.split(': ')[0]}`,
+    };
   }
   if (nothingAnswered(rows)) {
-    return { verdict: 'OUTAGE', exitCode: EXIT_UNREACHABLE, reason: 'the target did not answer a single request: nothing was tested' };
+    return {
+      verdict: 'OUTAGE',
+      exitCode: EXIT_UNREACHABLE,
+      reason: 'the target did not answer a single request: nothing was tested',
+    };
   }
-  // Too many transient answers (gateway pages, dropped connections, time-outs): an outage, neither a pass nor a broken contract.
+  // Too many transient answers (gateway pages, dropped connections, time-outs): an outage, neither a pass nor a broken
+  // contract.
   if (report.transient?.unhealthy) {
-    return { verdict: 'OUTAGE', exitCode: EXIT_UNREACHABLE, reason: `the target is unhealthy: more than --max-transient ${report.transient.maxPercent}% of its exchanges were transient` };
+    return {
+      verdict: 'OUTAGE',
+      exitCode: EXIT_UNREACHABLE,
+      reason:
+        `the target is unhealthy: more than --max-transient ${report.transient.maxPercent}% of its `
+        + `exchanges were transient`,
+    };
   }
   const extent = untestedExtent(report);
-  if (extent === 'all') return { verdict: 'UNTESTED', exitCode: EXIT_UNTESTED, reason: 'no valid call reached the data path: nothing was tested' };
+  if (extent === 'all')
+    return {
+      verdict: 'UNTESTED',
+      exitCode: EXIT_UNTESTED,
+      reason: 'no valid call reached the data path: nothing was tested',
+    };
   const failed = contractFailures(report);
   if (failed.length > 0) {
     const all = rows.filter((r) => r.status === 'failed').length;
-    return { verdict: 'FAIL', exitCode: EXIT_FAIL, reason: `the target broke the contract (${plural(failed.length, 'failed check')}${all > failed.length ? `, and ${all - failed.length} more where valid calls never reached the data path` : ''})` };
+    return {
+      verdict: 'FAIL',
+      exitCode: EXIT_FAIL,
+      reason:
+        `the target broke the contract `
+        + `(${plural(failed.length, 'failed check')}${all > failed.length ? `, and ${all - failed.length} more where valid calls never reached the data path` : ''})`,
+    };
   }
-  // The second account's login refused (or shown on no binding): authorization across accounts was not tested, its cause first.
+  // The second account's login refused (or shown on no binding): authorization across accounts was not tested, its
+  // cause first.
   const login = report.diagnosis?.find((d) => d.code === OTHER_LOGIN_REFUSED || d.code === OTHER_LOGIN_UNPROVEN);
   if (login) return { verdict: 'UNTESTED', exitCode: EXIT_UNTESTED, reason: login.message };
-  // --fail-on-drift with a WSDL that could not be compared: the gate asked for did not hold, as `conformance drift` exits 5.
+  // --fail-on-drift with a WSDL that could not be compared: the gate asked for did not hold, as `conformance drift`
+  // exits 5.
   const uncompared = rows.filter((r) => r.check === DRIFT_CHECK && r.status === 'skipped');
   if (uncompared.length) {
     const more = uncompared.length > 1 ? ` (and ${plural(uncompared.length - 1, 'more service')} alike)` : '';
-    return { verdict: 'UNTESTED', exitCode: EXIT_UNTESTED, reason: `${uncompared[0]!.message.replace(/^not tested: /, '')}${more}` };
+    return {
+      verdict: 'UNTESTED',
+      exitCode: EXIT_UNTESTED,
+      reason: `${uncompared[0]!.message.replace(/^not tested: /, '')}${more}`,
+    };
   }
   if (extent === 'some') {
     const ops = [...new Set((report.untested ?? []).map((u) => u.operation))];
-    return { verdict: 'UNTESTED', exitCode: EXIT_UNTESTED, reason: `some operations were not tested (${ops.slice(0, 6).join(', ')}${ops.length > 6 ? ', …' : ''}): no valid call of theirs reached the data path` };
+    return {
+      verdict: 'UNTESTED',
+      exitCode: EXIT_UNTESTED,
+      reason:
+        `some operations were not tested (${ops.slice(0, 6).join(', ')}${ops.length > 6 ? ', …' : ''}): `
+        + `no valid call of theirs reached the data path`,
+    };
   }
   // A run stopped early without a signal of its own (the shards of a merge, each saying why).
   if (report.incomplete) return { verdict: 'INCOMPLETE', exitCode: EXIT_INCOMPLETE, reason: report.incomplete };
@@ -170,23 +244,46 @@ export function judgeRun(report: Judged, signal?: number): RunVerdict {
   const wanting = rows.filter((r) => r.status === 'skipped' && POOL_SHORT.test(r.message));
   if (wanting.length) {
     const pools = [...new Set(wanting.map((r) => POOL_SHORT.exec(r.message)![1]!))];
-    return { verdict: 'INCOMPLETE', exitCode: EXIT_INCOMPLETE, reason: `a booking pool ran out: ${plural(wanting.length, 'check')} not run for want of bookings in ${pools.map((p) => `\`bookings.${p}\``).join(', ')}` };
+    return {
+      verdict: 'INCOMPLETE',
+      exitCode: EXIT_INCOMPLETE,
+      reason:
+        `a booking pool ran out: ${plural(wanting.length, 'check')} not run for want of bookings `
+        + `in ${pools.map((p) => `\`bookings.${p}\``).join(', ')}`,
+    };
   }
   const late = rows.filter((r) => r.status === 'skipped' && r.message.includes(DEADLINE_WORDS)).length;
-  if (late > 0) return { verdict: 'INCOMPLETE', exitCode: EXIT_INCOMPLETE, reason: `the run's deadline passed: ${plural(late, 'check')} not run` };
+  if (late > 0)
+    return {
+      verdict: 'INCOMPLETE',
+      exitCode: EXIT_INCOMPLETE,
+      reason: `the run's deadline passed: ${plural(late, 'check')} not run`,
+    };
   const low = coverageShortfall(report);
   if (low) return { verdict: 'INCOMPLETE', exitCode: EXIT_INCOMPLETE, reason: low };
   const passed = rows.filter((r) => r.status === 'passed' || r.status === 'known').length - passedUnreached(report);
   if (passed <= 0) {
     const skipped = rows.filter((r) => r.status === 'skipped').length;
-    return { verdict: 'UNTESTED', exitCode: EXIT_UNTESTED, reason: rows.length === 0 ? 'no checks ran: nothing was tested' : `nothing passed (${plural(skipped, 'check')} skipped): nothing was tested` };
+    return {
+      verdict: 'UNTESTED',
+      exitCode: EXIT_UNTESTED,
+      reason:
+        rows.length === 0
+          ? 'no checks ran: nothing was tested'
+          : `nothing passed (${plural(skipped, 'check')} skipped): nothing was tested`,
+    };
   }
   return { verdict: 'PASS', exitCode: 0, reason: 'every check passed' };
 }
 
-/** The verdict a report carries (written by the run), or the one judged from its rows (a report of an older version). */
-export function verdictOfReport(report: Judged & Pick<RunReport, 'verdict' | 'exitCode' | 'verdictReason'>): RunVerdict {
-  if (report.verdict !== undefined && report.exitCode !== undefined) return { verdict: report.verdict, exitCode: report.exitCode, reason: report.verdictReason ?? '' };
+/**
+ * The verdict a report carries (written by the run), or the one judged from its rows (a report of an older version).
+ */
+export function verdictOfReport(
+  report: Judged & Pick<RunReport, 'verdict' | 'exitCode' | 'verdictReason'>,
+): RunVerdict {
+  if (report.verdict !== undefined && report.exitCode !== undefined)
+    return { verdict: report.verdict, exitCode: report.exitCode, reason: report.verdictReason ?? '' };
   return judgeRun(report);
 }
 
@@ -195,7 +292,9 @@ export function withVerdict<R extends RunReport>(report: R, signal?: number): R 
   const v = judgeRun(report, signal);
   return {
     ...report,
-    verdict: v.verdict, exitCode: v.exitCode, verdictReason: v.reason,
+    verdict: v.verdict,
+    exitCode: v.exitCode,
+    verdictReason: v.reason,
     summary: { ...report.summary, passedUnreached: passedUnreached(report) },
   };
 }
@@ -212,21 +311,33 @@ export function poolShortage(report: Pick<RunReport, 'bookings'>): string | unde
   const needed = Object.entries(b.needed ?? {}).filter(([, n]) => n > 0);
   const unsent = `${calls} state-changing call${calls === 1 ? ' was' : 's were'} not sent`;
   if (!b.given) {
-    return `no booking pool was given, so ${unsent}: this run needs ${needed.map(([p, n]) => `${n} in bookings.${p}`).join(', ')}; `
-      + 'create them by hand on the target and name them with --bookings FILE (or CONFORMANCE_BOOKINGS_FILE, CONFORMANCE_BOOKINGS, or the config key "bookings"; docs/real-service.md)';
+    return (
+      `no booking pool was given, so ${unsent}: this run `
+      + `needs ${needed.map(([p, n]) => `${n} in bookings.${p}`).join(', ')}; `
+      + 'create them by hand on the target and name them with --bookings FILE (or '
+      + 'CONFORMANCE_BOOKINGS_FILE, CONFORMANCE_BOOKINGS, or the config key "bookings"; '
+      + 'docs/real-service.md)'
+    );
   }
   // Bookings the pool check found unusable (engine/pool-check.ts) were given but are no bookings to take.
   const dead = (p: string) => (b.unusable ?? []).filter((u) => u.pool === p && !u.spent);
   const usable = (p: string) => (b.given![p] ?? 0) - dead(p).length;
   const fewer = needed.filter(([p, n]) => usable(p) < n);
-  const of = (p: string) => (dead(p).length ? ` (${dead(p).length} of the ${b.given![p] ?? 0} given unusable: ${ids(dead(p))})` : '');
-  return `the booking pools hold fewer ${fewer.some(([p]) => dead(p).length) ? 'usable ' : ''}bookings than this run needs, so ${unsent}: `
-    + `${fewer.map(([p, n]) => `bookings.${p} has ${usable(p)} of ${n}${of(p)} (${n - usable(p)} more)`).join(', ')}`;
+  const of = (p: string) =>
+    dead(p).length ? ` (${dead(p).length} of the ${b.given![p] ?? 0} given unusable: ${ids(dead(p))})` : '';
+  return (
+    `the booking pools hold fewer ${fewer.some(([p]) => dead(p).length) ? 'usable ' : ''}bookings than `
+    + `this run needs, so ${unsent}: `
+    + `${fewer.map(([p, n]) => `bookings.${p} has ${usable(p)} of ${n}${of(p)} (${n - usable(p)} more)`).join(', ')}`
+  );
 }
 
 /** Some ids, the first five named. */
 function ids(us: readonly { readonly id: string }[]): string {
-  return `${us.slice(0, 5).map((u) => u.id).join(', ')}${us.length > 5 ? `, … (${us.length - 5} more)` : ''}`;
+  return `${us
+    .slice(0, 5)
+    .map((u) => u.id)
+    .join(', ')}${us.length > 5 ? `, … (${us.length - 5} more)` : ''}`;
 }
 
 /**
@@ -238,9 +349,17 @@ export function unusableSpent(report: Pick<RunReport, 'bookings'>): string | und
   const spent = (report.bookings?.unusable ?? []).filter((u) => u.spent);
   if (spent.length === 0) return undefined;
   const pools = [...new Set(spent.map((u) => u.pool))];
-  return `pool bookings were already cancelled or not on the target when the run first cancelled them, so their calls were not tested (the pool's, not the target's): `
-    + pools.map((p) => {
-      const us = spent.filter((u) => u.pool === p);
-      return `bookings.${p}: ${us.length} unusable (${ids(us)}): ${us.length} more fresh ${us.length === 1 ? 'booking' : 'bookings'} needed`;
-    }).join('; ');
+  return (
+    `pool bookings were already cancelled or not on the target when the run first cancelled them, so `
+    + `their calls were not tested (the pool's, not the target's): `
+    + pools
+      .map((p) => {
+        const us = spent.filter((u) => u.pool === p);
+        return (
+          `bookings.${p}: ${us.length} unusable (${ids(us)}): ${us.length} more `
+          + `fresh ${us.length === 1 ? 'booking' : 'bookings'} needed`
+        );
+      })
+      .join('; ')
+  );
 }

@@ -18,7 +18,8 @@ function readVersion(): string {
       if (pkg.name === TOOL_NAME && pkg.version) return pkg.version;
     }
     const up = dirname(dir);
-    if (up === dir) throw new Error(`cannot find the package.json of ${TOOL_NAME} above ${fileURLToPath(import.meta.url)}`);
+    if (up === dir)
+      throw new Error(`cannot find the package.json of ${TOOL_NAME} above ${fileURLToPath(import.meta.url)}`);
     dir = up;
   }
 }

@@ -3,7 +3,9 @@ import { weakPasswordWarning } from './weak-password.js';
 
 describe('weak password warning', () => {
   test.each(['en', 'test', 'hotel', 'pw1234'])('a short password (%s) is named with its length', (p) => {
-    expect(weakPasswordWarning(p)).toMatch(new RegExp(`^the password is ${p.length} characters long: .*will also mask ordinary text`));
+    expect(weakPasswordWarning(p)).toMatch(
+      new RegExp(`^the password is ${p.length} characters long: .*will also mask ordinary text`),
+    );
   });
   test.each(['password', 'changeme', 'Password'])('a common word (%s)', (p) => {
     expect(weakPasswordWarning(p)).toMatch(/^the password is a common word/);

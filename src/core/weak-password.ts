@@ -10,8 +10,25 @@ import { allTypes, effective } from '../contract/model.js';
 /** Shorter than this, a password is a word of ordinary text often enough to matter. */
 const MIN_LENGTH = 8;
 
-const COMMON = ['password', 'passw0rd', 'secret', 'admin', 'test', 'testing', 'welcome', 'letmein', 'qwerty', 'changeme', 'default',
-  'booking', 'hotel', 'user', 'guest', 'demo', 'mock'];
+const COMMON = [
+  'password',
+  'passw0rd',
+  'secret',
+  'admin',
+  'test',
+  'testing',
+  'welcome',
+  'letmein',
+  'qwerty',
+  'changeme',
+  'default',
+  'booking',
+  'hotel',
+  'user',
+  'guest',
+  'demo',
+  'mock',
+];
 
 let vocabulary: string | undefined;
 /** Words the harness and the service write themselves: operations, element and attribute names of the model. */
@@ -32,9 +49,17 @@ function harnessVocabulary(): string {
 export function weakPasswordWarning(password: string): string | undefined {
   if (password === '') return undefined;
   const lower = password.toLowerCase();
-  const why = password.length < MIN_LENGTH ? `is ${password.length} character${password.length === 1 ? '' : 's'} long`
-    : COMMON.includes(lower) ? 'is a common word'
-      : harnessVocabulary().includes(lower) ? 'is a word the service and the reports use' : undefined;
+  const why =
+    password.length < MIN_LENGTH
+      ? `is ${password.length} character${password.length === 1 ? '' : 's'} long`
+      : COMMON.includes(lower)
+        ? 'is a common word'
+        : harnessVocabulary().includes(lower)
+          ? 'is a word the service and the reports use'
+          : undefined;
   if (why === undefined) return undefined;
-  return `the password ${why}: its redaction (every occurrence is replaced by ***) will also mask ordinary text in the reports`;
+  return (
+    `the password ${why}: its redaction (every occurrence is replaced by ***) will also mask ordinary `
+    + `text in the reports`
+  );
 }

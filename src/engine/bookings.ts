@@ -18,15 +18,23 @@
  *   one live pool booking (the first binding's booking of the first case), which must come out
  *   unchanged: read back before the real calls change it (src/sequences/unchanged.ts).
  *
- * Probes and real calls go out after every read of the run (stage `writes`, src/sequences/stages.ts), so no read of the same
- * booking or id overlaps them; the read-backs of the rejections between the two (stage `read-backs`). When a
- * pool runs out, the calls left without a booking are not sent, each with the reason; a run that
- * skipped calls for want of bookings exits EXIT_POOL_EXHAUSTED (6).
+ * Probes and real calls go out after every read of the run (stage `writes`, src/sequences/stages.ts), so no read of the
+ * same booking or id overlaps them; the read-backs of the rejections between the two (stage `read-backs`). When a pool
+ * runs out, the calls left without a booking are not sent, each with the reason; a run that skipped calls for want of
+ * bookings exits EXIT_POOL_EXHAUSTED (6).
  */
 import type { BindingId } from '../contract/catalogue.js';
 import type { Params } from '../bindings/types.js';
 import { stateRuleOf } from '../contract/state-rules.js';
-import { EMPTY_POOLS, POOL_NAMES, parseBookings, type Booking, type BookingPools, type PoolName, type TransferBooking } from '../core/booking-pools.js';
+import {
+  EMPTY_POOLS,
+  POOL_NAMES,
+  parseBookings,
+  type Booking,
+  type BookingPools,
+  type PoolName,
+  type TransferBooking,
+} from '../core/booking-pools.js';
 
 export { EMPTY_POOLS, POOL_NAMES, parseBookings, type Booking, type BookingPools, type PoolName, type TransferBooking };
 
@@ -38,7 +46,10 @@ const USES: Readonly<Record<string, { readonly pool: PoolName; readonly put: (p:
   CancelBooking: { pool: 'cancel', put: (p, b) => ({ ...p, bookingID: b.id }) },
   AmendmentRequest: { pool: 'amend', put: (p, b) => ({ ...p, bookingID: b.id }) },
   UpdateSpecialRequest: { pool: 'specialRequest', put: (p, b) => ({ ...p, bookingId: b.id }) },
-  CancelTransferBooking: { pool: 'transfers', put: (p, b) => ({ ...p, transferBookingID: b.id, email: b.email ?? p.email ?? '' }) },
+  CancelTransferBooking: {
+    pool: 'transfers',
+    put: (p, b) => ({ ...p, transferBookingID: b.id, email: b.email ?? p.email ?? '' }),
+  },
 };
 
 /** The pool an operation's calls consume, or undefined for an operation that changes nothing. */
@@ -89,10 +100,10 @@ export function probeVariant(value: string, k: number): string {
 export const ID_PROBE_VARIANTS = 4;
 
 /**
- * The identifier a login variant of a state-changing operation names (issue 42): one no booking has,
- * of the parameter's type, its own per variant and binding (`key`), so a login let in changes nothing
- * and shows as a data-path answer ("not found"). An int: a negative number (no booking's id is
- * negative); a string: "PROBE-V" and a number (no word a refusal of a login uses: the check reads the answer's words, and the id may be quoted in them).
+ * The identifier a login variant of a state-changing operation names (issue 42): one no booking has, of the parameter's
+ * type, its own per variant and binding (`key`), so a login let in changes nothing and shows as a data-path answer
+ * ("not found"). An int: a negative number (no booking's id is negative); a string: "PROBE-V" and a number (no word a
+ * refusal of a login uses: the check reads the answer's words, and the id may be quoted in them).
  */
 export function loginProbeId(type: string, key: string): string {
   let h = 0;
@@ -106,7 +117,10 @@ export function withBooking(operation: string, params: Params, b: Booking): Para
   return use ? use.put(params, b) : params;
 }
 
-/** The bookings of the embedded mock: enough for every state-changing call of a full run, generated (the mock accepts any id). */
+/**
+ * The bookings of the embedded mock: enough for every state-changing call of a full run, generated (the mock accepts
+ * any id).
+ */
 export function mockBookings(n = 400): BookingPools {
   const range = (f: (i: number) => string) => Array.from({ length: n }, (_, i) => f(i));
   return {
@@ -114,7 +128,10 @@ export function mockBookings(n = 400): BookingPools {
     amend: range((i) => `BK-${800000 + i}`),
     specialRequest: range((i) => String(300000 + i)),
     // Two transfer bookings per customer: cancelling one must leave the other cancellable.
-    transfers: Array.from({ length: n }, (_, i) => ({ id: `TR-${900000 + i}`, email: `guest${Math.floor(i / 2)}@example.com` })),
+    transfers: Array.from({ length: n }, (_, i) => ({
+      id: `TR-${900000 + i}`,
+      email: `guest${Math.floor(i / 2)}@example.com`,
+    })),
   };
 }
 
@@ -149,7 +166,8 @@ export function noBookingReason(operation: string, binding: BindingId, caseId: s
   return `${operation} ${binding} ${caseId}: no booking left in \`bookings.${pool}\``;
 }
 
-// ---- what the pool check found (./pool-check.ts), here so the plan and the diagnosis read it without importing the check ----
+// ---- what the pool check found (./pool-check.ts), here so the plan and the diagnosis read it without importing the
+// check ----
 
 /** A pool booking found unusable: its pool, id, what showed it, and whether calls were spent on it all the same. */
 export interface UnusableBooking {
@@ -157,7 +175,10 @@ export interface UnusableBooking {
   readonly id: string;
   /** What answered, and how ("AmendmentPriceRequest soap11 answered in-band Error …: already cancelled"). */
   readonly found: string;
-  /** Found by its first cancellation (a transfer booking: no read exists): calls went to it and are not tested. Else skipped before use. */
+  /**
+   * Found by its first cancellation (a transfer booking: no read exists): calls went to it and are not tested. Else
+   * skipped before use.
+   */
   readonly spent?: boolean;
 }
 

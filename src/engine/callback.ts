@@ -69,7 +69,13 @@ export class CallbackListener {
     l.#answer = answer;
     server.on('request', (req, res) => {
       const path = (req.url ?? '/').split('?')[0]!;
-      l.#hits.push({ path, method: req.method ?? 'GET', from: req.socket.remoteAddress ?? '?', ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}), at: Date.now() });
+      l.#hits.push({
+        path,
+        method: req.method ?? 'GET',
+        from: req.socket.remoteAddress ?? '?',
+        ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}),
+        at: Date.now(),
+      });
       req.resume();
       const ours = path.startsWith(`${PROBE_PATH}/`);
       res.writeHead(ours ? 200 : 404, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
@@ -169,8 +175,15 @@ export async function openCallback(opts: {
     return { base: `${u.origin}${u.pathname.replace(/\/+$/, '')}`, nonce, listener, graceMs: REMOTE_GRACE_MS };
   }
   if (opts.embedded || (opts.targets.length > 0 && opts.targets.every(isLoopbackUrl))) {
-    const listener = await CallbackListener.start(opts.listen?.host ?? '127.0.0.1', opts.listen?.port ?? 0, opts.answer);
+    const listener = await CallbackListener.start(
+      opts.listen?.host ?? '127.0.0.1',
+      opts.listen?.port ?? 0,
+      opts.answer,
+    );
     return { base: listener.url, nonce, listener, graceMs: opts.embedded ? EMBEDDED_GRACE_MS : LOCAL_GRACE_MS };
   }
-  return unobservableCallback('the target is not on this machine and no --callback-url (CONFORMANCE_CALLBACK_URL, config callbackUrl) says where it can reach the harness');
+  return unobservableCallback(
+    'the target is not on this machine and no --callback-url (CONFORMANCE_CALLBACK_URL, config '
+      + 'callbackUrl) says where it can reach the harness',
+  );
 }

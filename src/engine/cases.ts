@@ -31,18 +31,30 @@ export function parseCases(op: Operation, raw: unknown, where: string): RequestC
     const at = `${where}: ${op.name} case #${i + 1}`;
     if (typeof c !== 'object' || c === null) throw new ConfigError(`${at} must be an object with "id" and "params"`);
     const { id, description, params } = c as Record<string, unknown>;
-    if (typeof id !== 'string' || !ID_RE.test(id)) throw new ConfigError(`${at}: "id" must match ${ID_RE} (got ${JSON.stringify(id)})`);
+    if (typeof id !== 'string' || !ID_RE.test(id))
+      throw new ConfigError(`${at}: "id" must match ${ID_RE} (got ${JSON.stringify(id)})`);
     if (seen.has(id)) throw new ConfigError(`${at}: duplicate case id "${id}"`);
     seen.add(id);
-    if (description !== undefined && typeof description !== 'string') throw new ConfigError(`${at} (${id}): "description" must be a string`);
-    if (typeof params !== 'object' || params === null || Array.isArray(params)) throw new ConfigError(`${at} (${id}): "params" must be an object`);
+    if (description !== undefined && typeof description !== 'string')
+      throw new ConfigError(`${at} (${id}): "description" must be a string`);
+    if (typeof params !== 'object' || params === null || Array.isArray(params))
+      throw new ConfigError(`${at} (${id}): "params" must be an object`);
     const out: Record<string, string> = {};
     for (const [k, v] of Object.entries(params)) {
-      if (k === 'userName' || k === 'password') throw new ConfigError(`${at} (${id}): "${k}" must not be in a case: credentials come from the target configuration`);
+      if (k === 'userName' || k === 'password')
+        throw new ConfigError(
+          `${at} (${id}): "${k}" must not be in a case: credentials come from the target configuration`,
+        );
       if (!op.params.some((p) => p.name === k)) {
-        throw new ConfigError(`${at} (${id}): ${op.name} has no parameter "${k}" (parameters: ${op.params.map((p) => p.name).join(', ')})`);
+        throw new ConfigError(
+          `${at} (${id}): ${op.name} has no parameter "${k}" (parameters: ${op.params.map((p) => p.name).join(', ')})`,
+        );
       }
-      if (typeof v !== 'string') throw new ConfigError(`${at} (${id}): parameter "${k}" must be a string (got ${JSON.stringify(v)}); every value is sent in its lexical form`);
+      if (typeof v !== 'string')
+        throw new ConfigError(
+          `${at} (${id}): parameter "${k}" must be a string (got ${JSON.stringify(v)}); every value is `
+            + `sent in its lexical form`,
+        );
       out[k] = v;
     }
     return { id, ...(description ? { description } : {}), params: out };
@@ -52,7 +64,9 @@ export function parseCases(op: Operation, raw: unknown, where: string): RequestC
 /** The shipped cases, one file per operation; every operation must have at least one case. */
 export function loadFixtureCases(dir = CASES_DIR): Map<string, RequestCase[]> {
   const table = new Map<string, RequestCase[]>();
-  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const name = file.slice(0, -5);
     const op = findOperation(name);
     if (!op) throw new ConfigError(`${join(dir, file)}: no operation named "${name}" in the catalogue`);
@@ -69,7 +83,12 @@ export function loadFixtureCases(dir = CASES_DIR): Map<string, RequestCase[]> {
  * Merge config-file cases into the shipped ones: 'extend' adds cases (a case with an existing id
  * replaces it), 'replace' uses only the config's cases for the operations it names.
  */
-export function mergeCases(base: CaseTable, extra: Record<string, unknown>, mode: 'extend' | 'replace', where: string): Map<string, RequestCase[]> {
+export function mergeCases(
+  base: CaseTable,
+  extra: Record<string, unknown>,
+  mode: 'extend' | 'replace',
+  where: string,
+): Map<string, RequestCase[]> {
   const out = new Map<string, RequestCase[]>([...base].map(([k, v]) => [k, [...v]]));
   for (const [name, raw] of Object.entries(extra)) {
     const op = findOperation(name);
@@ -82,7 +101,8 @@ export function mergeCases(base: CaseTable, extra: Record<string, unknown>, mode
       const list = out.get(name) ?? [];
       for (const c of cases) {
         const i = list.findIndex((x) => x.id === c.id);
-        if (i >= 0) list[i] = c; else list.push(c);
+        if (i >= 0) list[i] = c;
+        else list.push(c);
       }
       out.set(name, list);
     }

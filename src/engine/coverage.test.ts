@@ -27,7 +27,7 @@ import { mockBookings } from './bookings.js';
 const param = (op: string, name: string) => findOperation(op)!.params.find((p) => p.name === name)!;
 
 describe('the kind of a value sent (one place: generate.ts)', () => {
-  test('absent, empty, invalid, boundary, valid, by the parameter\'s type and name', () => {
+  test("absent, empty, invalid, boundary, valid, by the parameter's type and name", () => {
     const roomId = param('AmendmentRequest', 'roomId');
     expect(valueKind(roomId, undefined)).toBe('absent');
     expect(valueKind(roomId, '')).toBe('empty');
@@ -51,36 +51,59 @@ describe('the kind of a value sent (one place: generate.ts)', () => {
     }
   });
 
-  test('a parameter named after an enumeration of the model: its values valid, others invalid; no boundary; language has no pool', () => {
-    const bookingType = param('AmendmentRequest', 'bookingType');
-    const values = enumOfParam(bookingType);
-    expect(values).toEqual(['FullPeriod', 'ExtraDays', 'NoAmendmentAvailable']);
-    expect(valueKind(bookingType, 'ExtraDays', values)).toBe('valid');
-    expect(valueKind(bookingType, 'fullperiod', values)).toBe('invalid');
-    expect(possibleKinds(bookingType, values)).toEqual(['empty', 'valid', 'invalid']);
-    expect(possibleKinds(param('GetMeals', 'language'))).toEqual(['empty', 'valid']);
-    expect(possibleKinds(param('SearchTransfers', 'hotelID'))).toEqual(['absent', 'empty', 'valid', 'boundary', 'invalid']);
-    expect(possibleKinds(param('CancelBooking', 'bookingID'))).toEqual(['empty', 'valid', 'boundary']);
-  });
+  test(
+    'a parameter named after an enumeration of the model: its values valid, others invalid; no boundary; '
+      + 'language has no pool',
+    () => {
+      const bookingType = param('AmendmentRequest', 'bookingType');
+      const values = enumOfParam(bookingType);
+      expect(values).toEqual(['FullPeriod', 'ExtraDays', 'NoAmendmentAvailable']);
+      expect(valueKind(bookingType, 'ExtraDays', values)).toBe('valid');
+      expect(valueKind(bookingType, 'fullperiod', values)).toBe('invalid');
+      expect(possibleKinds(bookingType, values)).toEqual(['empty', 'valid', 'invalid']);
+      expect(possibleKinds(param('GetMeals', 'language'))).toEqual(['empty', 'valid']);
+      expect(possibleKinds(param('SearchTransfers', 'hotelID'))).toEqual([
+        'absent',
+        'empty',
+        'valid',
+        'boundary',
+        'invalid',
+      ]);
+      expect(possibleKinds(param('CancelBooking', 'bookingID'))).toEqual(['empty', 'valid', 'boundary']);
+    },
+  );
 });
 
 describe('the answer paths of an operation: its type model, by name', () => {
-  test('GetLanguages: the result, BaseResult\'s Error, the list and its items\' fields, with the forms each may take', () => {
-    const paths = answerPaths(findOperation('GetLanguages')!).map((p) => p.path);
-    expect(paths).toEqual([
-      '/getLanguagesResult', '/getLanguagesResult/Error', '/getLanguagesResult/Error/ErrorType', '/getLanguagesResult/Error/Message',
-      '/getLanguagesResult/ErrorAttributes', '/getLanguagesResult/languages', '/getLanguagesResult/languages/language',
-      '/getLanguagesResult/languages/language/isoCode', '/getLanguagesResult/languages/language/name',
-    ]);
-  });
-  test('attributes, nillable fields and "not shown" content: SearchTransfers\' rates are items of any name, the result may be nil', () => {
-    const paths = answerPaths(findOperation('SearchTransfers')!).map((p) => p.path);
-    expect(paths).toContain('/searchTransfersResult/airports/airport/transfers/transfer/rates/*');
-    expect(paths).toContain('/searchTransfersResult/airports/airport/transfers/transfer/rates/*/@currency');
-    const cancel = answerPaths(findOperation('CancelBooking')!).map((p) => p.path);
-    expect(cancel).toContain('/result/CancellationPaymentMethod/@id');
-    expect(cancel).toContain('/result/CancellationPaymentMethod/cancellation/activecancellationpolicy/deadline');
-  });
+  test(
+    "GetLanguages: the result, BaseResult's Error, the list and its items' fields, with the forms each " + 'may take',
+    () => {
+      const paths = answerPaths(findOperation('GetLanguages')!).map((p) => p.path);
+      expect(paths).toEqual([
+        '/getLanguagesResult',
+        '/getLanguagesResult/Error',
+        '/getLanguagesResult/Error/ErrorType',
+        '/getLanguagesResult/Error/Message',
+        '/getLanguagesResult/ErrorAttributes',
+        '/getLanguagesResult/languages',
+        '/getLanguagesResult/languages/language',
+        '/getLanguagesResult/languages/language/isoCode',
+        '/getLanguagesResult/languages/language/name',
+      ]);
+    },
+  );
+  test(
+    'attributes, nillable fields and "not shown" content: SearchTransfers\' rates are items of any name, '
+      + 'the result may be nil',
+    () => {
+      const paths = answerPaths(findOperation('SearchTransfers')!).map((p) => p.path);
+      expect(paths).toContain('/searchTransfersResult/airports/airport/transfers/transfer/rates/*');
+      expect(paths).toContain('/searchTransfersResult/airports/airport/transfers/transfer/rates/*/@currency');
+      const cancel = answerPaths(findOperation('CancelBooking')!).map((p) => p.path);
+      expect(cancel).toContain('/result/CancellationPaymentMethod/@id');
+      expect(cancel).toContain('/result/CancellationPaymentMethod/cancellation/activecancellationpolicy/deadline');
+    },
+  );
 });
 
 describe('the forms of a path: nil, empty, absent, where the model allows them', () => {
@@ -89,11 +112,36 @@ describe('the forms of a path: nil, empty, absent, where the model allows them',
   /** Record GET answers (the result element is the document) of `op` with these bodies. */
   function recorded(opName: string, bodies: string[]) {
     const op = findOperation(opName)!;
-    const target = { bookUrl: 'http://t', searchUrl: 'http://t', transfersUrl: 'http://t', paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, user: 'u', password: 'p', embedded: false };
+    const target = {
+      bookUrl: 'http://t',
+      searchUrl: 'http://t',
+      transfersUrl: 'http://t',
+      paths: DEFAULT_PATHS,
+      namespaces: DEFAULT_NAMESPACES,
+      user: 'u',
+      password: 'p',
+      embedded: false,
+    };
     const rec = new CoverageRecorder({ operations: [op], bindings: ['get'], target });
     for (const body of bodies) {
-      const exchange = { request: { method: 'GET' as const, url: 'http://t/x', headers: {} }, response: { status: 200, headers: { 'content-type': 'text/xml; charset=utf-8' }, body: Buffer.from(body), elapsedMs: 1 } };
-      const ctx = new CheckContext({ op, binding: 'get', caseId: 'default', caseKind: 'valid', namespaces: DEFAULT_NAMESPACES, exchange, validator: noValidator });
+      const exchange = {
+        request: { method: 'GET' as const, url: 'http://t/x', headers: {} },
+        response: {
+          status: 200,
+          headers: { 'content-type': 'text/xml; charset=utf-8' },
+          body: Buffer.from(body),
+          elapsedMs: 1,
+        },
+      };
+      const ctx = new CheckContext({
+        op,
+        binding: 'get',
+        caseId: 'default',
+        caseKind: 'valid',
+        namespaces: DEFAULT_NAMESPACES,
+        exchange,
+        validator: noValidator,
+      });
       rec.request(op, 'get', { language: 'en' });
       rec.answer(op, 'get', ctx, acceptance(ctx));
     }
@@ -102,21 +150,41 @@ describe('the forms of a path: nil, empty, absent, where the model allows them',
   const path = (c: ReturnType<typeof recorded>, p: string) => c.paths.find((x) => x.path === p);
 
   test('an empty string, an absent optional element, a list with no item; a required element never "absent"', () => {
-    const c = recorded('GetMeals', [`<getMealsResult xmlns="${search}"><meals><meal><id>1</id><name/><labels/></meal><meal><id>2</id><labels><label>x</label></labels></meal></meals></getMealsResult>`]);
-    expect(path(c, '/getMealsResult/meals/meal/name')).toEqual({ path: '/getMealsResult/meals/meal/name', seen: true, forms: { empty: true, absent: true } });
-    expect(path(c, '/getMealsResult/meals/meal/labels')).toEqual({ path: '/getMealsResult/meals/meal/labels', seen: true, forms: { empty: true, absent: false } });
+    const c = recorded('GetMeals', [
+      `<getMealsResult `
+        + `xmlns="${search}"><meals><meal><id>1</id><name/><labels/></meal><meal><id>2</id><labels><label>x</label></labels></meal></meals></getMealsResult>`,
+    ]);
+    expect(path(c, '/getMealsResult/meals/meal/name')).toEqual({
+      path: '/getMealsResult/meals/meal/name',
+      seen: true,
+      forms: { empty: true, absent: true },
+    });
+    expect(path(c, '/getMealsResult/meals/meal/labels')).toEqual({
+      path: '/getMealsResult/meals/meal/labels',
+      seen: true,
+      forms: { empty: true, absent: false },
+    });
     expect(path(c, '/getMealsResult/meals/meal/id')).toEqual({ path: '/getMealsResult/meals/meal/id', seen: true });
     expect(path(c, '/getMealsResult/meals/meal/labels/label')!.seen).toBe(true);
-    expect(path(c, '/getMealsResult/Error')).toEqual({ path: '/getMealsResult/Error', seen: false, forms: { absent: true } });
+    expect(path(c, '/getMealsResult/Error')).toEqual({
+      path: '/getMealsResult/Error',
+      seen: false,
+      forms: { absent: true },
+    });
     expect(c.outcomes).toEqual({ accepted: 1 });
     expect(c.params).toEqual([{ name: 'language', sent: ['valid'], possible: ['empty', 'valid'] }]);
   });
   test('a nil result where the model allows it; an in-band Error: its paths held, the outcome its ErrorType', () => {
     const c = recorded('SearchTransfers', [
       `<searchTransfersResult xmlns="${search}" xmlns:xsi="${XSI}" xsi:nil="true"/>`,
-      `<searchTransfersResult xmlns="${search}"><Error><ErrorType>InvalidParameter</ErrorType><Message>no</Message></Error></searchTransfersResult>`,
+      `<searchTransfersResult `
+        + `xmlns="${search}"><Error><ErrorType>InvalidParameter</ErrorType><Message>no</Message></Error></searchTransfersResult>`,
     ]);
-    expect(path(c, '/searchTransfersResult')).toEqual({ path: '/searchTransfersResult', seen: true, forms: { nil: true } });
+    expect(path(c, '/searchTransfersResult')).toEqual({
+      path: '/searchTransfersResult',
+      seen: true,
+      forms: { nil: true },
+    });
     expect(path(c, '/searchTransfersResult/Error/ErrorType')!.seen).toBe(true);
     expect(c.outcomes).toMatchObject({ 'rejected: ErrorType InvalidParameter': 1 });
     expect(c.answers).toBe(2);
@@ -125,11 +193,22 @@ describe('the forms of a path: nil, empty, absent, where the model allows them',
 
 /** The mock never sends Language's name (optional: no contract violation), on every binding. */
 const NO_LANGUAGE_NAME: Fault = {
-  name: 'test-never-sends-language-name', description: 'GetLanguages leaves out every language\'s (optional) name', category: 'structure',
-  operation: 'GetLanguages', bindings: 'all',
+  name: 'test-never-sends-language-name',
+  description: "GetLanguages leaves out every language's (optional) name",
+  category: 'structure',
+  operation: 'GetLanguages',
+  bindings: 'all',
   apply: {
-    value: (v, c) => (c.kind === 'data' && v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? { ...v, languages: ((v as { languages: Record<string, unknown>[] }).languages).map((l) => ({ ...l, name: undefined })) } : v),
+    value: (v, c) =>
+      c.kind === 'data' && v !== null && typeof v === 'object' && !Array.isArray(v)
+        ? {
+            ...v,
+            languages: (v as { languages: Record<string, unknown>[] }).languages.map((l) => ({
+              ...l,
+              name: undefined,
+            })),
+          }
+        : v,
   },
 };
 
@@ -150,13 +229,26 @@ afterAll(async () => {
 
 function planAt(m: RunningMock, operations: readonly Operation[], o: Partial<RunPlan> = {}): RunPlan {
   const target: Target = {
-    bookUrl: m.url, searchUrl: m.url, transfersUrl: m.url, paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES,
-    user: 'mock-user', password: 'mock-password', embedded: true,
+    bookUrl: m.url,
+    searchUrl: m.url,
+    transfersUrl: m.url,
+    paths: DEFAULT_PATHS,
+    namespaces: DEFAULT_NAMESPACES,
+    user: 'mock-user',
+    password: 'mock-password',
+    embedded: true,
   };
   return {
-    target, bindings: ['soap11', 'soap12', 'get', 'post'], operations, cases: loadFixtureCases(), allowMutations: false,
-    checks: selectChecks(), negative: true, equivalence: true,
-    generation: { seed: 16, examples: 2, languages: FIXED_LANGUAGES, languagesFrom: 'test' }, ...o,
+    target,
+    bindings: ['soap11', 'soap12', 'get', 'post'],
+    operations,
+    cases: loadFixtureCases(),
+    allowMutations: false,
+    checks: selectChecks(),
+    negative: true,
+    equivalence: true,
+    generation: { seed: 16, examples: 2, languages: FIXED_LANGUAGES, languagesFrom: 'test' },
+    ...o,
   };
 }
 
@@ -169,23 +261,35 @@ describe('a run against the embedded mock', () => {
     report = withVerdict(await run(planAt(plain, ops('GetLanguages', 'GetMeals'))));
   });
 
-  test('reports coverage per operation × binding: paths held, kinds sent, outcomes; the figure is the cells\' counts summed', () => {
-    const c = report.coverage!;
-    expect(c.cells.map((x) => `${x.operation} ${x.binding}`)).toEqual(['GetLanguages', 'GetMeals'].flatMap((o) => ['soap11', 'soap12', 'get', 'post'].map((b) => `${o} ${b}`)));
-    const lang = c.cells.find((x) => x.operation === 'GetLanguages' && x.binding === 'get')!;
-    expect(lang.paths.find((p) => p.path === NAME_PATH)).toMatchObject({ seen: true, forms: { empty: false, absent: false } });
-    expect(lang.neverSeen).not.toContain(NAME_PATH);
-    // The wrong-credentials cases are answered with a fault by the default mock, the valid ones with data.
-    expect(lang.outcomes.accepted).toBeGreaterThan(0);
-    expect(Object.keys(lang.outcomes).some((k) => k.startsWith('rejected: '))).toBe(true);
-    const meals = c.cells.find((x) => x.operation === 'GetMeals' && x.binding === 'soap11')!;
-    expect(meals.params).toEqual([{ name: 'language', sent: ['valid'], possible: ['empty', 'valid'] }]);
-    expect(meals.requestKinds).toEqual({ sent: 1, total: 2 });
-    const sum = (f: (x: (typeof c.cells)[number]) => number) => c.cells.reduce((n, x) => n + f(x), 0);
-    expect(c.answerPaths).toEqual({ seen: sum((x) => x.answerPaths.seen), total: sum((x) => x.answerPaths.total) });
-    expect(c.percent).toBe(Math.floor((1000 * (c.answerPaths.seen + c.requestKinds.sent)) / (c.answerPaths.total + c.requestKinds.total)) / 10);
-    for (const x of c.cells) expect(x.neverSeen).toEqual(x.paths.filter((p) => !p.seen).map((p) => p.path));
-  });
+  test(
+    "reports coverage per operation × binding: paths held, kinds sent, outcomes; the figure is the cells' "
+      + 'counts summed',
+    () => {
+      const c = report.coverage!;
+      expect(c.cells.map((x) => `${x.operation} ${x.binding}`)).toEqual(
+        ['GetLanguages', 'GetMeals'].flatMap((o) => ['soap11', 'soap12', 'get', 'post'].map((b) => `${o} ${b}`)),
+      );
+      const lang = c.cells.find((x) => x.operation === 'GetLanguages' && x.binding === 'get')!;
+      expect(lang.paths.find((p) => p.path === NAME_PATH)).toMatchObject({
+        seen: true,
+        forms: { empty: false, absent: false },
+      });
+      expect(lang.neverSeen).not.toContain(NAME_PATH);
+      // The wrong-credentials cases are answered with a fault by the default mock, the valid ones with data.
+      expect(lang.outcomes.accepted).toBeGreaterThan(0);
+      expect(Object.keys(lang.outcomes).some((k) => k.startsWith('rejected: '))).toBe(true);
+      const meals = c.cells.find((x) => x.operation === 'GetMeals' && x.binding === 'soap11')!;
+      expect(meals.params).toEqual([{ name: 'language', sent: ['valid'], possible: ['empty', 'valid'] }]);
+      expect(meals.requestKinds).toEqual({ sent: 1, total: 2 });
+      const sum = (f: (x: (typeof c.cells)[number]) => number) => c.cells.reduce((n, x) => n + f(x), 0);
+      expect(c.answerPaths).toEqual({ seen: sum((x) => x.answerPaths.seen), total: sum((x) => x.answerPaths.total) });
+      expect(c.percent).toBe(
+        Math.floor((1000 * (c.answerPaths.seen + c.requestKinds.sent)) / (c.answerPaths.total + c.requestKinds.total))
+          / 10,
+      );
+      for (const x of c.cells) expect(x.neverSeen).toEqual(x.paths.filter((p) => !p.seen).map((p) => p.path));
+    },
+  );
 
   test('in every report: conformance.json (valid against its schema), Markdown, HTML and the console', () => {
     const json = JSON.parse(renderJson(report)) as RunReport;
@@ -193,7 +297,9 @@ describe('a run against the embedded mock', () => {
     expect(validateReport(json)).toEqual([]);
     const figure = `coverage ${report.coverage!.percent}%`;
     expect(renderMarkdown(report)).toContain(`C${figure.slice(1)}`);
-    expect(renderMarkdown(report)).toMatch(/\| GetMeals \| [\d.]+% \| [\d.]+% \| [\d.]+% \| [\d.]+% \| `Error`, `Error\/ErrorType`/);
+    expect(renderMarkdown(report)).toMatch(
+      /\| GetMeals \| [\d.]+% \| [\d.]+% \| [\d.]+% \| [\d.]+% \| `Error`, `Error\/ErrorType`/,
+    );
     const html = renderHtml(report);
     expect(html).toContain('id="coverage"');
     expect(html).toContain('data-operation="GetLanguages" data-binding="post"');
@@ -202,29 +308,41 @@ describe('a run against the embedded mock', () => {
 });
 
 describe('a state-changing operation', () => {
-  test('the answers to its probes count as answers, said so; the calls of its sequence over state count too (they have no http_exchange row)', async () => {
-    const report = await run(planAt(plain, ops('CancelBooking'), { negative: false, bookings: mockBookings() }));
-    expect(report.results.some((r) => r.case === 'seq-cancel' && r.status === 'passed')).toBe(true);
-    for (const c of report.coverage!.cells) {
-      expect(c.probeAnswers, c.binding).toBeGreaterThan(0);
-      expect(c.probeAnswers!).toBeLessThan(c.answers);
-      expect(Object.values(c.outcomes).reduce((n, k) => n + k, 0)).toBe(c.answers);
-      const exchanged = report.results.filter((r) => r.operation === 'CancelBooking' && r.binding === c.binding && r.check === 'http_exchange').length;
-      expect(c.requests, c.binding).toBeGreaterThan(exchanged);
-    }
-  });
+  test(
+    'the answers to its probes count as answers, said so; the calls of its sequence over state count too '
+      + '(they have no http_exchange row)',
+    async () => {
+      const report = await run(planAt(plain, ops('CancelBooking'), { negative: false, bookings: mockBookings() }));
+      expect(report.results.some((r) => r.case === 'seq-cancel' && r.status === 'passed')).toBe(true);
+      for (const c of report.coverage!.cells) {
+        expect(c.probeAnswers, c.binding).toBeGreaterThan(0);
+        expect(c.probeAnswers!).toBeLessThan(c.answers);
+        expect(Object.values(c.outcomes).reduce((n, k) => n + k, 0)).toBe(c.answers);
+        const exchanged = report.results.filter(
+          (r) => r.operation === 'CancelBooking' && r.binding === c.binding && r.check === 'http_exchange',
+        ).length;
+        expect(c.requests, c.binding).toBeGreaterThan(exchanged);
+      }
+    },
+  );
 });
 
 describe('a mock that never sends one optional element', () => {
-  test('shows that element\'s path as never seen, in every binding\'s cell, and nothing fails', async () => {
+  test("shows that element's path as never seen, in every binding's cell, and nothing fails", async () => {
     const report = withVerdict(await run(planAt(without, ops('GetLanguages'), { negative: false })));
     expect(report.verdict).toBe('PASS');
     for (const cell of report.coverage!.cells) {
       expect(cell.neverSeen, cell.binding).toContain(NAME_PATH);
-      expect(cell.paths.find((p) => p.path === NAME_PATH)).toEqual({ path: NAME_PATH, seen: false, forms: { empty: false, absent: true } });
+      expect(cell.paths.find((p) => p.path === NAME_PATH)).toEqual({
+        path: NAME_PATH,
+        seen: false,
+        forms: { empty: false, absent: true },
+      });
       expect(cell.neverSeen).not.toContain('/getLanguagesResult/languages/language/isoCode');
     }
-    expect(renderHtml(report)).toMatch(/Never held by any answer \(\d+\): [^<]*(<code>[^<]*<\/code>, )*<code>languages\/language\/name<\/code>/);
+    expect(renderHtml(report)).toMatch(
+      /Never held by any answer \(\d+\): [^<]*(<code>[^<]*<\/code>, )*<code>languages\/language\/name<\/code>/,
+    );
   });
 });
 
@@ -233,7 +351,8 @@ describe('--min-coverage: the run is INCOMPLETE below it (exit 6), with the figu
   beforeAll(async () => {
     report = await run(planAt(plain, ops('GetThemes'), { minCoverage: { percent: 0, source: '--min-coverage' } }));
   });
-  const judged = (min: number) => withVerdict({ ...report, coverage: { ...report.coverage!, min: { percent: min, source: '--min-coverage' } } });
+  const judged = (min: number) =>
+    withVerdict({ ...report, coverage: { ...report.coverage!, min: { percent: min, source: '--min-coverage' } } });
 
   test('at the figure: passes', () => {
     const figure = report.coverage!.percent;
@@ -248,12 +367,20 @@ describe('--min-coverage: the run is INCOMPLETE below it (exit 6), with the figu
     const figure = report.coverage!.percent;
     const v = judged(figure + 0.1);
     expect(v).toMatchObject({ verdict: 'INCOMPLETE', exitCode: EXIT_INCOMPLETE });
-    expect(v.verdictReason).toMatch(new RegExp(`^coverage ${figure}% is below the minimum ${figure + 0.1}% \\(--min-coverage\\): \\d+ answer paths? held by no answer`));
+    expect(v.verdictReason).toMatch(
+      new RegExp(
+        `^coverage ${figure}% is below the minimum ${figure + 0.1}% \\(--min-coverage\\): \\d+ answer `
+          + `paths? held by no answer`,
+      ),
+    );
   });
-  test('the plan\'s threshold reaches the report; a failure still judges FAIL first', async () => {
+  test("the plan's threshold reaches the report; a failure still judges FAIL first", async () => {
     expect(report.coverage!.min).toEqual({ percent: 0, source: '--min-coverage' });
     const failing = judged(100);
-    const withFailure = withVerdict({ ...failing, results: [...failing.results, { ...failing.results[0]!, status: 'failed' as const }] });
+    const withFailure = withVerdict({
+      ...failing,
+      results: [...failing.results, { ...failing.results[0]!, status: 'failed' as const }],
+    });
     expect(withFailure.verdict).toBe('FAIL');
   });
 });

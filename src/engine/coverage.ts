@@ -28,7 +28,11 @@ const PRESENT_FORM = 1;
 const NIL_FORM = 2;
 const EMPTY_FORM = 4;
 const ABSENT_FORM = 8;
-const FORMS: readonly [AnswerForm, number][] = [['nil', NIL_FORM], ['empty', EMPTY_FORM], ['absent', ABSENT_FORM]];
+const FORMS: readonly [AnswerForm, number][] = [
+  ['nil', NIL_FORM],
+  ['empty', EMPTY_FORM],
+  ['absent', ABSENT_FORM],
+];
 
 /** One path of an operation's answer model, and the bits it can show (PRESENT_FORM and the forms the model allows). */
 interface ModelPath {
@@ -41,7 +45,9 @@ const MAX_MODEL_DEPTH = 24;
 const pathsCache = new Map<string, readonly ModelPath[]>();
 
 /** The paths of an operation's answer model, in document order (docs/coverage.md names them). */
-export function answerPaths(op: Pick<Operation, 'name' | 'resultElement' | 'resultType' | 'resultNillable'>): readonly ModelPath[] {
+export function answerPaths(
+  op: Pick<Operation, 'name' | 'resultElement' | 'resultType' | 'resultNillable'>,
+): readonly ModelPath[] {
   const key = `${op.name}\u0000${op.resultElement}`;
   const cached = pathsCache.get(key);
   if (cached) return cached;
@@ -49,9 +55,11 @@ export function answerPaths(op: Pick<Operation, 'name' | 'resultElement' | 'resu
   const walk = (path: string, type: TypeRef, depth: number) => {
     if (depth > MAX_MODEL_DEPTH || !isComplex(type)) return;
     const e = effective(type);
-    for (const a of e.attributes) out.push({ path: `${path}/@${a.name}`, mask: PRESENT_FORM | (a.required ? 0 : ABSENT_FORM) });
+    for (const a of e.attributes)
+      out.push({ path: `${path}/@${a.name}`, mask: PRESENT_FORM | (a.required ? 0 : ABSENT_FORM) });
     if (e.openContent !== undefined || e.text !== undefined) return;
-    // A required field left out of a result carrying Error (an in-band rejection) is no form of it: only optional fields may be absent.
+    // A required field left out of a result carrying Error (an in-band rejection) is no form of it: only optional
+    // fields may be absent.
     for (const f of e.fields) {
       if (f.kind !== 'element') continue;
       const p = `${path}/${f.name}`;
@@ -76,21 +84,29 @@ function isComplex(t: TypeRef): boolean {
   return t !== 'anyType' && t !== 'list' && !isSimple(t) && MODEL.get(t)?.kind === 'complex';
 }
 
-/** The forms besides a value the model allows a field: absent where optional, nil where nillable, empty for a list or a string. */
+/**
+ * The forms besides a value the model allows a field: absent where optional, nil where nillable, empty for a list or a
+ * string.
+ */
 function formsOf(f: ElementField): number {
-  return (f.min === 0 ? ABSENT_FORM : 0) | (f.nillable ? NIL_FORM : 0) | (f.list || f.type === 'string' ? EMPTY_FORM : 0);
+  return (
+    (f.min === 0 ? ABSENT_FORM : 0) | (f.nillable ? NIL_FORM : 0) | (f.list || f.type === 'string' ? EMPTY_FORM : 0)
+  );
 }
 
 /** The values of the model's enumeration a parameter is named after (bookingType: BookingType), if any. */
 export function enumOfParam(p: Param): readonly string[] | undefined {
-  for (const t of MODEL.values()) if (t.kind === 'enum' && t.name.toLowerCase() === p.name.toLowerCase()) return t.values;
+  for (const t of MODEL.values())
+    if (t.kind === 'enum' && t.name.toLowerCase() === p.name.toLowerCase()) return t.values;
   return undefined;
 }
 
 /** The parameters coverage counts: all but the credentials (the credential cases are theirs). */
 const counted = (op: Operation) => op.params.filter((p) => p.name !== 'userName' && p.name !== 'password');
 
-/** At most this many distinct outcomes per cell (a target's ErrorTypes are its own): the rest are counted as "other". */
+/**
+ * At most this many distinct outcomes per cell (a target's ErrorTypes are its own): the rest are counted as "other".
+ */
 const MAX_OUTCOMES = 24;
 
 class Cell {
@@ -106,7 +122,10 @@ class Cell {
   readonly bits: Uint8Array;
   /** Bits still to see: when none, answers are not walked any more. */
   missing: number;
-  constructor(readonly op: Operation, readonly binding: BindingId) {
+  constructor(
+    readonly op: Operation,
+    readonly binding: BindingId,
+  ) {
     this.paths = answerPaths(op);
     this.index = new Map(this.paths.map((p, i) => [p.path, i]));
     this.bits = new Uint8Array(this.paths.length);
@@ -132,8 +151,12 @@ function bitCount(n: number): number {
 /** What a run exercised, gathered exchange by exchange (see the file's header). */
 export class CoverageRecorder {
   readonly #cells = new Map<string, Cell>();
-  constructor(readonly plan: Pick<RunPlan, 'operations' | 'bindings' | 'target'>, readonly redact: Redactor = (s) => s) {
-    for (const op of plan.operations) for (const b of plan.bindings) this.#cells.set(`${op.name}\u0000${b}`, new Cell(op, b));
+  constructor(
+    readonly plan: Pick<RunPlan, 'operations' | 'bindings' | 'target'>,
+    readonly redact: Redactor = (s) => s,
+  ) {
+    for (const op of plan.operations)
+      for (const b of plan.bindings) this.#cells.set(`${op.name}\u0000${b}`, new Cell(op, b));
   }
 
   #cell(op: Operation, b: BindingId): Cell | undefined {
@@ -161,14 +184,22 @@ export class CoverageRecorder {
     }
   }
 
-  /** An answer of `op` through `b`, its tree alive in `ctx`, and what it did (accepted, rejected); `probe`: to a probe of a state-changing operation. */
+  /**
+   * An answer of `op` through `b`, its tree alive in `ctx`, and what it did (accepted, rejected); `probe`: to a probe
+   * of a state-changing operation.
+   */
   answer(op: Operation, b: BindingId, ctx: CheckContext, acc: Acceptance, probe = false): void {
     const c = this.#cell(op, b);
     if (!c) return;
     c.answers++;
     if (probe) c.probeAnswers++;
-    const label = this.redact(acc.kind === 'accepted' ? 'accepted'
-      : acc.kind === 'rejected' ? `rejected: ${acc.errorType !== undefined ? `ErrorType ${acc.errorType.slice(0, 80)}` : acc.how}` : `unknown: ${acc.why}`);
+    const label = this.redact(
+      acc.kind === 'accepted'
+        ? 'accepted'
+        : acc.kind === 'rejected'
+          ? `rejected: ${acc.errorType !== undefined ? `ErrorType ${acc.errorType.slice(0, 80)}` : acc.how}`
+          : `unknown: ${acc.why}`,
+    );
     const key = c.outcomes.has(label) || c.outcomes.size < MAX_OUTCOMES ? label : 'other';
     c.outcomes.set(key, (c.outcomes.get(key) ?? 0) + 1);
     if (c.missing === 0) return;
@@ -197,15 +228,25 @@ export function coverageOf(plan: RunPlan): CoverageRecorder | undefined {
 }
 
 /** What the figures leave out (docs/coverage.md). */
-export const COVERAGE_NOTE = 'the credentials (the credential cases are theirs); '
+export const COVERAGE_NOTE =
+  'the credentials (the credential cases are theirs); '
   + 'an xsi:type\'s extra fields and "not shown" content (no paths of the model)';
 
-/** What the walk needs of a complex type at a path, computed once per operation, path and type: the numbers of its attributes' and fields' paths. */
+/**
+ * What the walk needs of a complex type at a path, computed once per operation, path and type: the numbers of its
+ * attributes' and fields' paths.
+ */
 interface Layout {
   readonly attributes: readonly { readonly name: string; readonly i: number }[];
   /** Element content not walked: simple content (a price) or content not shown. */
   readonly noFields: boolean;
-  readonly fields: readonly { readonly f: ElementField; readonly path: string; readonly i: number; readonly itemPath?: string; readonly itemI?: number }[];
+  readonly fields: readonly {
+    readonly f: ElementField;
+    readonly path: string;
+    readonly i: number;
+    readonly itemPath?: string;
+    readonly itemI?: number;
+  }[];
   readonly byName: ReadonlyMap<string, number>;
 }
 const layouts = new Map<string, Layout>();
@@ -219,19 +260,29 @@ function layoutOf(c: Cell, path: string, type: string): Layout {
   const fields = e.fields.flatMap((f) => {
     if (f.kind !== 'element') return [];
     const p = `${path}/${f.name}`;
-    return [{ f, path: p, i: at(p), ...(f.list ? { itemPath: `${p}/${f.list.item}`, itemI: at(`${p}/${f.list.item}`) } : {}) }];
+    return [
+      {
+        f,
+        path: p,
+        i: at(p),
+        ...(f.list ? { itemPath: `${p}/${f.list.item}`, itemI: at(`${p}/${f.list.item}`) } : {}),
+      },
+    ];
   });
   l = {
     attributes: e.attributes.map((a) => ({ name: a.name, i: at(`${path}/@${a.name}`) })),
     noFields: e.openContent !== undefined || e.text !== undefined,
-    fields, byName: new Map(fields.map((x, i) => [x.f.name, i])),
+    fields,
+    byName: new Map(fields.map((x, i) => [x.f.name, i])),
   };
   // Bounded by the model: one entry per path of every operation's answer (a few hundred).
   layouts.set(key, l);
   return l;
 }
 
-/** Walk one element of the answer (path number `i`) with its model type, marking what it holds (mirrors answerPaths). */
+/**
+ * Walk one element of the answer (path number `i`) with its model type, marking what it holds (mirrors answerPaths).
+ */
 function visit(c: Cell, ns: string, el: XElement, type: TypeRef, path: string, i: number, depth: number): void {
   c.mark(i, PRESENT_FORM);
   if (isNil(el)) {
@@ -241,7 +292,8 @@ function visit(c: Cell, ns: string, el: XElement, type: TypeRef, path: string, i
   if (type === 'string' && el.children.length === 0 && isBlank(el.text)) c.mark(i, EMPTY_FORM);
   if (depth > MAX_MODEL_DEPTH || !isComplex(type)) return;
   const l = layoutOf(c, path, type);
-  for (const a of l.attributes) c.mark(a.i, el.attrs.some((x) => x.ns === '' && x.local === a.name) ? PRESENT_FORM : ABSENT_FORM);
+  for (const a of l.attributes)
+    c.mark(a.i, el.attrs.some((x) => x.ns === '' && x.local === a.name) ? PRESENT_FORM : ABSENT_FORM);
   if (l.noFields) return;
   const held = new Uint8Array(l.fields.length);
   for (const k of el.children) {
@@ -279,8 +331,11 @@ function cellReport(c: Cell): CoverageCell {
   c.paths.forEach(({ path, mask }, i) => {
     const bits = c.bits[i]!;
     const held = (bits & PRESENT_FORM) !== 0;
-    if (held) seen++; else neverSeen.push(path);
-    const forms = Object.fromEntries(FORMS.filter(([, bit]) => mask & bit).map(([name, bit]) => [name, (bits & bit) !== 0]));
+    if (held) seen++;
+    else neverSeen.push(path);
+    const forms = Object.fromEntries(
+      FORMS.filter(([, bit]) => mask & bit).map(([name, bit]) => [name, (bits & bit) !== 0]),
+    );
     paths.push({ path, seen: held, ...(Object.keys(forms).length ? { forms } : {}) });
   });
   let sent = 0;
@@ -293,17 +348,25 @@ function cellReport(c: Cell): CoverageCell {
     sent += possible.filter((k) => kinds.has(k)).length;
     const enumSent = values ? values.filter((v) => c.enumSent.get(p.name)?.has(v)) : undefined;
     return {
-      name: p.name, sent: VALUE_KINDS.filter((k) => kinds.has(k)), possible,
+      name: p.name,
+      sent: VALUE_KINDS.filter((k) => kinds.has(k)),
+      possible,
       ...(values ? { enumSent: enumSent!, enumNotSent: values.filter((v) => !enumSent!.includes(v)) } : {}),
     };
   });
   const answerPaths = { seen, total: c.paths.length };
   return {
-    operation: c.op.name, binding: c.binding,
+    operation: c.op.name,
+    binding: c.binding,
     percent: percentOf(seen + sent, c.paths.length + total),
-    requests: c.requests, answers: c.answers, ...(c.probeAnswers ? { probeAnswers: c.probeAnswers } : {}),
-    answerPaths, requestKinds: { sent, total },
+    requests: c.requests,
+    answers: c.answers,
+    ...(c.probeAnswers ? { probeAnswers: c.probeAnswers } : {}),
+    answerPaths,
+    requestKinds: { sent, total },
     outcomes: Object.fromEntries([...c.outcomes].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))),
-    params, paths, neverSeen,
+    params,
+    paths,
+    neverSeen,
   };
 }

@@ -25,11 +25,20 @@ export interface EngineDeps {
   /** Told of every booking a state-changing call was sent with, and what the call did to it. */
   readonly onBooking?: (use: BookingUse) => void;
   /** Told of each call of a sequence, in the order sent (`record` keeps them so). */
-  readonly onStep?: (step: { readonly op: Operation; readonly binding: BindingId; readonly n: number; readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange }) => void;
+  readonly onStep?: (step: {
+    readonly op: Operation;
+    readonly binding: BindingId;
+    readonly n: number;
+    readonly params: Readonly<Record<string, string>>;
+    readonly exchange: Exchange;
+  }) => void;
   /** Counts the run's transient answers per operation × binding (./transient.ts; runPlan makes one). */
   readonly tally?: TransientTally;
   /** Told of each failed unit's answers (answerPrint per binding): a FLAKY re-send compares with them. */
   readonly onFailedAnswers?: (unit: Unit, prints: ReadonlyMap<string, string>) => void;
-  /** The second account's login, proven once a run before the first family that uses it (./other-login.ts; runPlan makes one). */
+  /**
+   * The second account's login, proven once a run before the first family that uses it (./other-login.ts; runPlan makes
+   * one).
+   */
   readonly otherLogin?: { prove(): Promise<OtherLogin> };
 }

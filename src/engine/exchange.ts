@@ -20,7 +20,9 @@ export type UnitOutcome<T> =
  * `then` as it arrives; or, where the policy says so, send nothing and say why.
  */
 export async function exchangeUnit<T>(
-  plan: Pick<RunPlan, 'target' | 'bindings' | 'allowMutations'>, transport: Transport, unit: Unit,
+  plan: Pick<RunPlan, 'target' | 'bindings' | 'allowMutations'>,
+  transport: Transport,
+  unit: Unit,
   then: (binding: BindingId, exchange: Exchange) => T | Promise<T>,
 ): Promise<UnitOutcome<T>> {
   const requests = unitRequests(plan, unit);

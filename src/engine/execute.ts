@@ -13,7 +13,14 @@ import { weakPasswordWarning } from '../core/weak-password.js';
 import { withVerdict } from '../core/verdict.js';
 import { writeReports, type ReportPaths } from '../report/index.js';
 import {
-  applyExpectations, expectationsSchemaRef, readExpectations, renderExpectations, TODO_REASON, updateExpectations, verdictWarning, type ExpectationsFile,
+  applyExpectations,
+  expectationsSchemaRef,
+  readExpectations,
+  renderExpectations,
+  TODO_REASON,
+  updateExpectations,
+  verdictWarning,
+  type ExpectationsFile,
 } from './expectations.js';
 import { runPlan, type EngineDeps } from './run.js';
 import { openSession } from './session.js';
@@ -37,7 +44,10 @@ export interface RunIO {
   readonly startedAt?: number;
 }
 
-/** The outcome of one run: its report, where the reports went (when written), and the exit code of a signal that stopped it. */
+/**
+ * The outcome of one run: its report, where the reports went (when written), and the exit code of a signal that stopped
+ * it.
+ */
 export interface ExecutedRun {
   readonly report: RunReport;
   readonly paths?: ReportPaths;
@@ -68,7 +78,10 @@ function watchSignals(io: RunIO) {
       transport = t;
       if (state.why) t.stop(state.why);
     },
-    dispose: () => { process.off('SIGINT', on); process.off('SIGTERM', on); },
+    dispose: () => {
+      process.off('SIGINT', on);
+      process.off('SIGTERM', on);
+    },
   };
 }
 
@@ -80,7 +93,8 @@ function watchSignals(io: RunIO) {
 export async function executeRun(s: RunSettings, io: RunIO, write = true): Promise<ExecutedRun> {
   // A bad expectations file is bad input: refused before anything is sent.
   let expectations: ExpectationsFile | undefined;
-  if (s.expectations && !(s.updateExpectations && !existsSync(s.expectations))) expectations = readExpectations(s.expectations);
+  if (s.expectations && !(s.updateExpectations && !existsSync(s.expectations)))
+    expectations = readExpectations(s.expectations);
   // Signals are watched from before the session opens (it may ask the target for its languages
   // first), and before anything is printed: a supervisor may signal as soon as it reads a line.
   const signals = io.signals ? watchSignals(io) : undefined;
@@ -105,12 +119,26 @@ export async function executeRun(s: RunSettings, io: RunIO, write = true): Promi
     if (pooled.check && !s.quiet) io.err(poolCheckLine(pooled.check));
     const sp = s.shard ? shardPlan(plan, s.shard) : undefined;
     if (!s.quiet) {
-      io.err(`conformance: testing ${session.where} — ${s.operations.length} operations × ${s.bindings.length} bindings`
-        + (sp ? `, shard ${sp.info.index}/${sp.info.count}: ${sp.info.units} of ${sp.info.unitsTotal} cases` : ''));
+      io.err(
+        `conformance: testing ${session.where} — ${s.operations.length} operations × ${s.bindings.length} bindings`
+          + (sp ? `, shard ${sp.info.index}/${sp.info.count}: ${sp.info.units} of ${sp.info.unitsTotal} cases` : ''),
+      );
     }
-    let report: RunReport = { ...(sp ? await runShard(plan, deps, sp) : await runPlan(plan, deps)), rerun: rerunBasis(s) };
+    let report: RunReport = {
+      ...(sp ? await runShard(plan, deps, sp) : await runPlan(plan, deps)),
+      rerun: rerunBasis(s),
+    };
     // A shard's coverage is of its cases only: its --min-coverage is judged when the shards are merged.
-    if (sp && report.coverage) report = { ...report, coverage: { ...report.coverage, partial: `shard ${sp.info.index}/${sp.info.count}: its cases only; conformance merge joins the shards' coverage` } };
+    if (sp && report.coverage)
+      report = {
+        ...report,
+        coverage: {
+          ...report.coverage,
+          partial:
+            `shard ${sp.info.index}/${sp.info.count}: its cases only; conformance merge joins the shards' `
+            + `coverage`,
+        },
+      };
     const judged = sp ? shardJudge(sp) : undefined;
 
     if (s.updateExpectations && s.expectations && report.incomplete) {
@@ -120,8 +148,12 @@ export async function executeRun(s: RunSettings, io: RunIO, write = true): Promi
       await mkdir(dirname(s.expectations), { recursive: true });
       await writeFile(s.expectations, renderExpectations(up.file), 'utf8');
       expectations = up.file;
-      io.err(`conformance: wrote ${s.expectations}: ${up.file.expectations.length} entries (${up.added} added with reason "${TODO_REASON}", `
-        + `${up.removed.length} stale removed, ${up.kept} kept)${up.added ? `; an entry accepts its failures once its reason says why (${TODO_REASON} accepts nothing)` : ''}`);
+      io.err(
+        `conformance: wrote ${s.expectations}: ${up.file.expectations.length} entries (${up.added} `
+          + `added with reason "${TODO_REASON}", `
+          + `${up.removed.length} stale removed, ${up.kept} `
+          + `kept)${up.added ? `; an entry accepts its failures once its reason says why (${TODO_REASON} accepts nothing)` : ''}`,
+      );
     }
     if (expectations && s.expectations) {
       const applied = applyExpectations(report, expectations, { judged, source: s.expectations });
@@ -131,7 +163,11 @@ export async function executeRun(s: RunSettings, io: RunIO, write = true): Promi
         if (w) io.err(`warning: ${w}`);
       }
       const unexercised = applied.verdicts.filter((v) => v.state === 'unexercised').length;
-      if (unexercised && !s.quiet) io.err(`conformance: ${unexercised} expectation${unexercised > 1 ? 's' : ''} not judged by this run (operation, binding, check or case not run${sp ? ' completely in this shard' : ''})`);
+      if (unexercised && !s.quiet)
+        io.err(
+          `conformance: ${unexercised} expectation${unexercised > 1 ? 's' : ''} not judged by this run `
+            + `(operation, binding, check or case not run${sp ? ' completely in this shard' : ''})`,
+        );
     }
     const interrupted = signals?.state.code;
     // The verdict is judged once, here, when nothing more changes the rows: every output reads it.

@@ -55,28 +55,52 @@ function realDate(s: string): boolean {
 export function parseExpectations(json: unknown, where: string): ExpectationsFile {
   const schema = JSON.parse(readFileSync(EXPECTATIONS_SCHEMA_URL, 'utf8')) as Record<string, unknown>;
   const errors = validateJson(json, schema);
-  if (errors.length) throw new ConfigError(`${where} is not a valid expectations file: ${errors.slice(0, 5).join('; ')}${errors.length > 5 ? ` (+${errors.length - 5} more)` : ''}`);
+  if (errors.length)
+    throw new ConfigError(
+      `${where} is not a valid expectations `
+        + `file: ${errors.slice(0, 5).join('; ')}${errors.length > 5 ? ` (+${errors.length - 5} more)` : ''}`,
+    );
   const file = json as ExpectationsFile;
   const checks = knownCheckNames();
   const seen = new Map<string, number>();
   file.expectations.forEach((e, i) => {
     const at = `${where}: /expectations/${i}`;
     if (!findOperation(e.operation) && e.operation !== UNKNOWN_OPERATION) {
-      throw new ConfigError(`${at}: unknown operation "${e.operation}"${didYouMean(e.operation, OPERATIONS.map((o) => o.name))}`);
+      throw new ConfigError(
+        `${at}: unknown operation "${e.operation}"${didYouMean(
+          e.operation,
+          OPERATIONS.map((o) => o.name),
+        )}`,
+      );
     }
-    if (e.check === EXPECTATIONS_CHECK) throw new ConfigError(`${at}: check "${EXPECTATIONS_CHECK}" reports the file itself and cannot be accepted`);
+    if (e.check === EXPECTATIONS_CHECK)
+      throw new ConfigError(`${at}: check "${EXPECTATIONS_CHECK}" reports the file itself and cannot be accepted`);
     if (e.check === LATENCY_CHECK || e.code === 'latency_p95_exceeded') {
-      throw new ConfigError(`${at}: latency is never an expectation (the latency gate, --max-p95, is judged on every run); raise the limit in the config's latency instead`);
+      throw new ConfigError(
+        `${at}: latency is never an expectation (the latency gate, --max-p95, is judged on every run); `
+          + `raise the limit in the config's latency instead`,
+      );
     }
-    if (!checks.includes(e.check)) throw new ConfigError(`${at}: unknown check "${e.check}"${didYouMean(e.check, checks)} (checks: ${checks.join(', ')})`);
+    if (!checks.includes(e.check))
+      throw new ConfigError(
+        `${at}: unknown check "${e.check}"${didYouMean(e.check, checks)} (checks: ${checks.join(', ')})`,
+      );
     if (e.code !== undefined && !(DEFECT_CODE_NAMES as readonly string[]).includes(e.code)) {
-      throw new ConfigError(`${at}: unknown defect code "${e.code}"${didYouMean(e.code, DEFECT_CODE_NAMES)} (codes: docs/checks.md, "Defect codes")`);
+      throw new ConfigError(
+        `${at}: unknown defect code "${e.code}"${didYouMean(e.code, DEFECT_CODE_NAMES)} (codes: `
+          + `docs/checks.md, "Defect codes")`,
+      );
     }
     const bs = normBinding(e.binding).split(',');
     if (new Set(bs).size !== bs.length) throw new ConfigError(`${at}: binding "${e.binding}" names a binding twice`);
-    if (e.expires !== undefined && !realDate(e.expires)) throw new ConfigError(`${at}: expires "${e.expires}" is not a calendar date (YYYY-MM-DD)`);
+    if (e.expires !== undefined && !realDate(e.expires))
+      throw new ConfigError(`${at}: expires "${e.expires}" is not a calendar date (YYYY-MM-DD)`);
     const key = keyOf(e);
-    if (seen.has(key)) throw new ConfigError(`${at}: the same deviation as /expectations/${seen.get(key)} (one entry per operation, binding, check and case)`);
+    if (seen.has(key))
+      throw new ConfigError(
+        `${at}: the same deviation as /expectations/${seen.get(key)} (one entry per operation, binding, `
+          + `check and case)`,
+      );
     seen.set(key, i);
   });
   return file;
@@ -85,7 +109,10 @@ export function parseExpectations(json: unknown, where: string): ExpectationsFil
 /** Read and check an expectations file. */
 export function readExpectations(path: string): ExpectationsFile {
   const what = `expectations file ${path}`;
-  return parseExpectations(readJsonFile(path, what, (m) => new ConfigError(m)), what);
+  return parseExpectations(
+    readJsonFile(path, what, (m) => new ConfigError(m)),
+    what,
+  );
 }
 
 /** The file's text as --update-expectations writes it. */
@@ -99,14 +126,21 @@ function keyOf(e: Pick<Expectation, 'operation' | 'binding' | 'check' | 'case' |
 
 /** Whether the entry is about this row (its operation, binding, check and case). */
 export function matches(e: Expectation, row: Pick<ResultRow, 'operation' | 'binding' | 'check' | 'case'>): boolean {
-  return row.operation === e.operation && normBinding(row.binding) === normBinding(e.binding) && row.check === e.check
-    && (e.case === undefined || row.case === e.case);
+  return (
+    row.operation === e.operation
+    && normBinding(row.binding) === normBinding(e.binding)
+    && row.check === e.check
+    && (e.case === undefined || row.case === e.case)
+  );
 }
 
 /** Whether the entry's deviation occurs in this failing row: any failure, or one finding of the entry's code. */
 function occursIn(e: Expectation, row: ResultRow): boolean {
-  return matches(e, row) && (row.status === 'failed' || row.status === 'known')
-    && (e.code === undefined || row.findings.some((f) => f.code === e.code));
+  return (
+    matches(e, row)
+    && (row.status === 'failed' || row.status === 'known')
+    && (e.code === undefined || row.findings.some((f) => f.code === e.code))
+  );
 }
 
 /**
@@ -115,7 +149,10 @@ function occursIn(e: Expectation, row: ResultRow): boolean {
  */
 function covers(es: readonly Expectation[], row: ResultRow): boolean {
   const mine = es.filter((e) => occursIn(e, row));
-  return mine.length > 0 && (mine.some((e) => e.code === undefined) || row.findings.every((f) => mine.some((e) => e.code === f.code)));
+  return (
+    mine.length > 0
+    && (mine.some((e) => e.code === undefined) || row.findings.every((f) => mine.some((e) => e.code === f.code)))
+  );
 }
 
 /**
@@ -129,7 +166,10 @@ export function unexplained(e: Pick<Expectation, 'reason'>): boolean {
 
 /** `operation [binding] case :: check` of an entry (`*` for every case; `check/code` for one kind of defect). */
 export function describeEntry(e: Expectation): string {
-  return `${e.operation} [${normBinding(e.binding)}] ${e.case ?? '*'} :: ${e.check}${e.code !== undefined ? `/${e.code}` : ''}`;
+  return (
+    `${e.operation} [${normBinding(e.binding)}] ${e.case ?? '*'} `
+    + `:: ${e.check}${e.code !== undefined ? `/${e.code}` : ''}`
+  );
 }
 
 const KNOWN_PREFIX_RE = /^known deviation: ("(?:[^"\\]|\\.)*") — /;
@@ -216,11 +256,16 @@ export function applyExpectations(report: RunReport, file: ExpectationsFile, opt
 
     const what = describeEntry(entry);
     const passing = mine.filter((r) => r.status === 'passed').length;
-    const message = state === 'stale'
-      ? `stale expectation: ${what} no longer fails (${passing} passing row${passing === 1 ? '' : 's'})${expired ? ` and expired on ${entry.expires}` : ''}; `
-        + `remove /expectations/${index} from ${source} or run with --update-expectations (reason was: ${JSON.stringify(entry.reason)})`
-      : `expired expectation: ${what} was accepted until ${entry.expires} and still fails (${failing.length} rows, not accepted any more); `
-        + `fix the target, or renew "expires" of /expectations/${index} in ${source} (reason: ${JSON.stringify(entry.reason)})`;
+    const message =
+      state === 'stale'
+        ? `stale expectation: ${what} no longer fails (${passing} passing `
+          + `row${passing === 1 ? '' : 's'})${expired ? ` and expired on ${entry.expires}` : ''}; `
+          + `remove /expectations/${index} from ${source} or run with --update-expectations (reason `
+          + `was: ${JSON.stringify(entry.reason)})`
+        : `expired expectation: ${what} was accepted until ${entry.expires} and still fails `
+          + `(${failing.length} rows, not accepted any more); `
+          + `fix the target, or renew "expires" of /expectations/${index} in ${source} `
+          + `(reason: ${JSON.stringify(entry.reason)})`;
     extra.push({
       operation: entry.operation,
       group: mine[0]?.group ?? findOperation(entry.operation)?.group ?? 'booking',
@@ -231,23 +276,39 @@ export function applyExpectations(report: RunReport, file: ExpectationsFile, opt
       message,
       path: `/expectations/${index}`,
       reproduce: '',
-      findings: [{
-        check: entry.check,
-        code: state === 'stale' ? 'expectation_stale' : 'expectation_expired',
-        path: `/expectations/${index}`,
-        message: state === 'stale' ? `${what}: the accepted deviation no longer occurs` : `${what}: the acceptance has expired`,
-        expected: state === 'stale' ? `a failing ${entry.check} row (the accepted deviation)` : `accepted until ${entry.expires}`,
-        actual: state === 'stale' ? 'no failing row: the deviation is gone' : `today is ${day}`,
-      }],
+      findings: [
+        {
+          check: entry.check,
+          code: state === 'stale' ? 'expectation_stale' : 'expectation_expired',
+          path: `/expectations/${index}`,
+          message:
+            state === 'stale'
+              ? `${what}: the accepted deviation no longer occurs`
+              : `${what}: the acceptance has expired`,
+          expected:
+            state === 'stale'
+              ? `a failing ${entry.check} row (the accepted deviation)`
+              : `accepted until ${entry.expires}`,
+          actual: state === 'stale' ? 'no failing row: the deviation is gone' : `today is ${day}`,
+        },
+      ],
     });
   });
   const results = [...rows, ...extra];
   const summary: ExpectationsSummary = {
-    file: opts.source ?? 'expectations', today: day,
+    file: opts.source ?? 'expectations',
+    today: day,
     entries: verdicts.map((v) => ({
-      index: v.index, operation: v.entry.operation, binding: normBinding(v.entry.binding), check: v.entry.check,
-      ...(v.entry.case !== undefined ? { case: v.entry.case } : {}), ...(v.entry.code !== undefined ? { code: v.entry.code } : {}), reason: v.entry.reason,
-      ...(v.entry.expires !== undefined ? { expires: v.entry.expires } : {}), state: v.state, rows: v.failing,
+      index: v.index,
+      operation: v.entry.operation,
+      binding: normBinding(v.entry.binding),
+      check: v.entry.check,
+      ...(v.entry.case !== undefined ? { case: v.entry.case } : {}),
+      ...(v.entry.code !== undefined ? { code: v.entry.code } : {}),
+      reason: v.entry.reason,
+      ...(v.entry.expires !== undefined ? { expires: v.entry.expires } : {}),
+      state: v.state,
+      rows: v.failing,
     })),
   };
   return { report: { ...report, results, summary: summarise(results), expectations: summary }, verdicts };
@@ -257,10 +318,18 @@ export function applyExpectations(report: RunReport, file: ExpectationsFile, opt
 export function verdictWarning(v: EntryVerdict, source: string): string | undefined {
   const at = `${source} /expectations/${v.index} (${describeEntry(v.entry)})`;
   switch (v.state) {
-    case 'stale': return `${at} is stale: it no longer fails; remove it or run --update-expectations`;
-    case 'expired': return `${at} is expired on ${v.entry.expires} and still fails`;
-    case 'unexplained': return `${at} has no reason yet (${JSON.stringify(v.entry.reason)}): it accepts nothing, its ${v.failing} failing row${v.failing === 1 ? '' : 's'} still fail${v.failing === 1 ? 's' : ''} the run; write why the deviation is acceptable`;
-    default: return undefined;
+    case 'stale':
+      return `${at} is stale: it no longer fails; remove it or run --update-expectations`;
+    case 'expired':
+      return `${at} is expired on ${v.entry.expires} and still fails`;
+    case 'unexplained':
+      return (
+        `${at} has no reason yet (${JSON.stringify(v.entry.reason)}): it accepts nothing, `
+        + `its ${v.failing} failing row${v.failing === 1 ? '' : 's'} still fail${v.failing === 1 ? 's' : ''} `
+        + `the run; write why the deviation is acceptable`
+      );
+    default:
+      return undefined;
   }
 }
 
@@ -273,7 +342,9 @@ export interface UpdateOutcome {
 
 /** The `$schema` a written file names: the published schema, relative to the file's directory. */
 export function expectationsSchemaRef(file: string): string {
-  const rel = relative(dirname(resolve(file)), fileURLToPath(EXPECTATIONS_SCHEMA_URL)).split(sep).join('/');
+  const rel = relative(dirname(resolve(file)), fileURLToPath(EXPECTATIONS_SCHEMA_URL))
+    .split(sep)
+    .join('/');
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
@@ -284,7 +355,11 @@ export function expectationsSchemaRef(file: string): string {
  * operation, binding, check and defect code, for every case (a generated case's id changes with
  * --seed; the defect does not). `schema` is the `$schema` to write when the file has none.
  */
-export function updateExpectations(report: RunReport, old: ExpectationsFile | undefined, opts: Pick<ApplyOptions, 'judged'> & { readonly schema?: string } = {}): UpdateOutcome {
+export function updateExpectations(
+  report: RunReport,
+  old: ExpectationsFile | undefined,
+  opts: Pick<ApplyOptions, 'judged'> & { readonly schema?: string } = {},
+): UpdateOutcome {
   const judged = opts.judged ?? defaultJudged;
   // Latency is never written into expectations: its rows are left out of what the file is made from.
   const rows = report.results.filter((r) => r.check !== EXPECTATIONS_CHECK && !isLatencyRow(r)).map(unapplied);
@@ -293,7 +368,12 @@ export function updateExpectations(report: RunReport, old: ExpectationsFile | un
   const removed: Expectation[] = [];
   for (const e of old?.expectations ?? []) {
     const mine = rows.filter((r) => matches(e, r));
-    if (failing.some((r) => occursIn(e, r)) || !judged(e, mine) || !mine.some((r) => r.status === 'passed' || (e.code !== undefined && r.status === 'failed'))) kept.push(e);
+    if (
+      failing.some((r) => occursIn(e, r))
+      || !judged(e, mine)
+      || !mine.some((r) => r.status === 'passed' || (e.code !== undefined && r.status === 'failed'))
+    )
+      kept.push(e);
     else removed.push(e);
   }
   const added: Expectation[] = [];
@@ -301,7 +381,9 @@ export function updateExpectations(report: RunReport, old: ExpectationsFile | un
     if (covers([...kept, ...added], r)) continue;
     const entry = { operation: r.operation, binding: normBinding(r.binding), check: r.check };
     // One entry per kind of defect the row has and no entry covers yet (none: the row has no findings).
-    const codes = [...new Set(r.findings.map((f) => f.code))].filter((code) => ![...kept, ...added].some((e) => e.code === code && occursIn(e, r)));
+    const codes = [...new Set(r.findings.map((f) => f.code))].filter(
+      (code) => ![...kept, ...added].some((e) => e.code === code && occursIn(e, r)),
+    );
     if (r.findings.length === 0) added.push({ ...entry, reason: TODO_REASON });
     for (const code of codes) added.push({ ...entry, code, reason: TODO_REASON });
   }

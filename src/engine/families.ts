@@ -14,13 +14,19 @@ import type { Sourced } from './sourced.js';
 export const FAMILY_NAMES: readonly string[] = FAMILIES.map((f) => f.name);
 
 /** The families' names a run keeps: undefined when neither list is given (every family). */
-export function selectFamilies(only: Sourced<string[]> | undefined, skip: Sourced<string[]> | undefined): string[] | undefined {
+export function selectFamilies(
+  only: Sourced<string[]> | undefined,
+  skip: Sourced<string[]> | undefined,
+): string[] | undefined {
   if (!only && !skip) return undefined;
   for (const given of [only, skip]) {
     const unknown = given?.value.filter((n) => !FAMILY_NAMES.includes(n)) ?? [];
     if (unknown.length) {
-      throw new ConfigError(`unknown sequence famil${unknown.length > 1 ? 'ies' : 'y'} in ${given!.source}: ${unknown.map((n) => `${n}${didYouMean(n, FAMILY_NAMES)}`).join(', ')} `
-        + `(known families: ${FAMILY_NAMES.join(', ')})`);
+      throw new ConfigError(
+        `unknown sequence famil${unknown.length > 1 ? 'ies' : 'y'} `
+          + `in ${given!.source}: ${unknown.map((n) => `${n}${didYouMean(n, FAMILY_NAMES)}`).join(', ')} `
+          + `(known families: ${FAMILY_NAMES.join(', ')})`,
+      );
     }
   }
   return FAMILY_NAMES.filter((n) => (!only || only.value.includes(n)) && !skip?.value.includes(n));

@@ -12,15 +12,29 @@ import type { RowMaker } from './rows.js';
  * showed. Without a listener the target reaches, the run says once that a fetch was not observable
  * (a note): the probes were still judged on their refusal.
  */
-export async function judgeFetches(plan: RunPlan, units: readonly Unit[], perUnit: ResultRow[][], rows: RowMaker, lastProbe: number): Promise<Diagnosis[]> {
+export async function judgeFetches(
+  plan: RunPlan,
+  units: readonly Unit[],
+  perUnit: ResultRow[][],
+  rows: RowMaker,
+  lastProbe: number,
+): Promise<Diagnosis[]> {
   const probes = [...units.entries()].filter(([, u]) => u.doctype?.entity === 'external');
   if (probes.length === 0) return [];
   const cb = callbackOf(plan);
   const listener = cb.listener;
   if (!listener) {
-    return [{ level: 'note', code: 'external_fetch_not_observable',
-      message: `the external-entity probes (${probes.length}) were judged on their refusal only; whether the target fetched their entity was not observable: ${cb.unobservable ?? 'no listener'}. `
-        + 'Give --callback-url URL (CONFORMANCE_CALLBACK_URL, config callbackUrl), a URL at which the target reaches this machine, to see a fetch.' }];
+    return [
+      {
+        level: 'note',
+        code: 'external_fetch_not_observable',
+        message:
+          `the external-entity probes (${probes.length}) were judged on their refusal only; whether the `
+          + `target fetched their entity was not observable: ${cb.unobservable ?? 'no listener'}. `
+          + 'Give --callback-url URL (CONFORMANCE_CALLBACK_URL, config callbackUrl), a URL at which the '
+          + 'target reaches this machine, to see a fetch.',
+      },
+    ];
   }
   const wait = lastProbe + cb.graceMs - Date.now();
   if (wait > 0) await new Promise((r) => setTimeout(r, wait));
@@ -49,15 +63,31 @@ export function markFetches(plan: RunPlan, u: Unit, got: ResultRow[], rows: RowM
     if (hits.length === 0 || old?.findings.some((f) => f.code === 'external_entity_fetched')) continue;
     const h = hits[0]!;
     const fetched = {
-      check: DOCTYPE_CHECK, code: 'external_entity_fetched' as const, path: `DOCTYPE/ENTITY ${probe.url}`,
-      message: `the target fetched the external entity of this request's DOCTYPE: the harness's listener got ${hits.length} request${hits.length > 1 ? 's' : ''} for ${path} `
-        + `(${h.method} from ${h.from}${h.userAgent ? `, User-Agent ${h.userAgent}` : ''}); a SOAP endpoint must refuse a DOCTYPE, never resolve its entities (an attacker's URL reaches any host the target can)`,
-      expected: 'no request to the listener', actual: `${h.method} ${path}`,
+      check: DOCTYPE_CHECK,
+      code: 'external_entity_fetched' as const,
+      path: `DOCTYPE/ENTITY ${probe.url}`,
+      message:
+        `the target fetched the external entity of this request's DOCTYPE: the harness's listener `
+        + `got ${hits.length} request${hits.length > 1 ? 's' : ''} for ${path} `
+        + `(${h.method} from ${h.from}${h.userAgent ? `, User-Agent ${h.userAgent}` : ''}); a SOAP `
+        + `endpoint must refuse a DOCTYPE, never resolve its entities (an attacker's URL reaches any host `
+        + `the target can)`,
+      expected: 'no request to the listener',
+      actual: `${h.method} ${path}`,
     };
     const exchangeRow = got.find((r) => r.check === EXCHANGE_CHECK && r.binding === b);
-    const row = rows.row({ op: u.op, binding: b, caseId: u.caseId, reproduce: old?.reproduce ?? exchangeRow?.reproduce ?? '' }, DOCTYPE_CHECK,
-      [...(old?.status === 'failed' ? old.findings : []), fetched], old?.durationMs);
-    const shown = { ...row, ...(exchangeRow?.request ? { request: exchangeRow.request } : {}), ...(exchangeRow?.response ? { response: exchangeRow.response } : {}) };
-    if (k >= 0) got[k] = shown; else got.push(shown);
+    const row = rows.row(
+      { op: u.op, binding: b, caseId: u.caseId, reproduce: old?.reproduce ?? exchangeRow?.reproduce ?? '' },
+      DOCTYPE_CHECK,
+      [...(old?.status === 'failed' ? old.findings : []), fetched],
+      old?.durationMs,
+    );
+    const shown = {
+      ...row,
+      ...(exchangeRow?.request ? { request: exchangeRow.request } : {}),
+      ...(exchangeRow?.response ? { response: exchangeRow.response } : {}),
+    };
+    if (k >= 0) got[k] = shown;
+    else got.push(shown);
   }
 }

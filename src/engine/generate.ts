@@ -29,7 +29,10 @@ export const DEFAULT_SEED = 16;
  * the embedded full run stays within its 2.5 s goal (docs/performance.md).
  */
 export const DEFAULT_EXAMPLES = 4;
-/** The harness's own list of languages: sent beside the target's (languagesToSend), and alone when the target's GetLanguages cannot be asked (a shard, --operations without it). */
+/**
+ * The harness's own list of languages: sent beside the target's (languagesToSend), and alone when the target's
+ * GetLanguages cannot be asked (a shard, --operations without it).
+ */
 export const FIXED_LANGUAGES: readonly string[] = ['en', 'de', 'fr', 'el', 'ja', 'sv', 'es', 'tr'];
 export const GENERATED_PREFIX = GENERATED_CASE_PREFIX;
 export const BROADEST_CASE = `${GENERATED_CASE_PREFIX}broadest`;
@@ -70,7 +73,12 @@ const ID_POOL: readonly string[] = ['0', 'a+b c&d=e%41#f<g>h"i\'j', LONG, ''];
 const INT_POOL: readonly string[] = ['0', '-01', '2147483647', '-2147483648'];
 const DECIMAL_POOL: readonly string[] = ['-12.75', '0.5', '123456789012345.123456789', '0'];
 /** The last minutes before midnight (with and without a zone), first and last days of months and years, 29 February. */
-const DATETIME_POOL: readonly string[] = ['2028-02-29T23:59:59', '2027-12-31T23:45:00+01:00', '2027-01-01T00:00:00Z', '2027-03-31T22:30:00-05:00'];
+const DATETIME_POOL: readonly string[] = [
+  '2028-02-29T23:59:59',
+  '2027-12-31T23:45:00+01:00',
+  '2027-01-01T00:00:00Z',
+  '2027-03-31T22:30:00-05:00',
+];
 /** Strings whose name tells their domain (SearchTransfers: all its parameters are strings). */
 const NAMED_POOLS: Readonly<Record<string, readonly string[]>> = {
   // A list: its separators as a service may split on them (an inner space travels as "+" in a form
@@ -97,31 +105,38 @@ export function boundaryValuesOf(p: Param): readonly string[] {
   if (named) return named;
   if (INT_LIKE.has(p.name)) return ['0', '-1', '2147483647', '12345'];
   switch (p.type) {
-    case 'int': return INT_POOL;
-    case 'decimal': return DECIMAL_POOL;
-    case 'dateTime': return DATETIME_POOL;
-    case 'string': return isIdLike(p.name) ? ID_POOL : isListLike(p) ? LIST_POOL : STRING_POOL;
+    case 'int':
+      return INT_POOL;
+    case 'decimal':
+      return DECIMAL_POOL;
+    case 'dateTime':
+      return DATETIME_POOL;
+    case 'string':
+      return isIdLike(p.name) ? ID_POOL : isListLike(p) ? LIST_POOL : STRING_POOL;
   }
 }
 
 // ---- fast-check arbitraries (beyond the pools) ----------------------------------------------------
 
 /** XML 1.0 cannot carry these: C0/C1 controls (but tab), lone surrogates, U+FFFE/U+FFFF. */
-const NOT_XML = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const NOT_XML =
+  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
 
 /** dateTime: every hour of the day, minutes near midnight, month and year edges, with and without a zone. */
-const dateTimeArb: fc.Arbitrary<string> = fc.record({
-  y: fc.constantFrom(2024, 2027, 2028, 2099),
-  m: fc.integer({ min: 1, max: 12 }),
-  d: fc.oneof(fc.constant(1), fc.constant(31), fc.integer({ min: 1, max: 31 })),
-  h: fc.integer({ min: 0, max: 23 }),
-  mi: fc.oneof(fc.constant(59), fc.constant(0), fc.integer({ min: 0, max: 59 })),
-  zone: fc.constantFrom('', 'Z', '+14:00', '-12:00', '+05:30'),
-}).map(({ y, m, d, h, mi, zone }) => {
-  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
-  return `${y}-${pad(m)}-${pad(Math.min(d, last))}T${pad(h)}:${pad(mi)}:00${zone}`;
-});
+const dateTimeArb: fc.Arbitrary<string> = fc
+  .record({
+    y: fc.constantFrom(2024, 2027, 2028, 2099),
+    m: fc.integer({ min: 1, max: 12 }),
+    d: fc.oneof(fc.constant(1), fc.constant(31), fc.integer({ min: 1, max: 31 })),
+    h: fc.integer({ min: 0, max: 23 }),
+    mi: fc.oneof(fc.constant(59), fc.constant(0), fc.integer({ min: 0, max: 59 })),
+    zone: fc.constantFrom('', 'Z', '+14:00', '-12:00', '+05:30'),
+  })
+  .map(({ y, m, d, h, mi, zone }) => {
+    const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+    return `${y}-${pad(m)}-${pad(Math.min(d, last))}T${pad(h)}:${pad(mi)}:00${zone}`;
+  });
 
 /** The fast-check arbitrary of a parameter: its pool, or a value of its type biased to edges. */
 export function arbitraryOf(p: Param): fc.Arbitrary<string> {
@@ -130,7 +145,8 @@ export function arbitraryOf(p: Param): fc.Arbitrary<string> {
   if (INT_LIKE.has(p.name) || p.type === 'int') {
     random = fc.integer({ min: -2147483648, max: 2147483647 }).map(String); // fast-check biases to 0, ±1, min and max
   } else if (p.type === 'decimal') {
-    random = fc.tuple(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), fc.integer({ min: 0, max: 12 }))
+    random = fc
+      .tuple(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), fc.integer({ min: 0, max: 12 }))
       .map(([n, places]) => {
         const s = (n < 0n ? -n : n).toString().padStart(places + 1, '0');
         return `${n < 0n ? '-' : ''}${places ? `${s.slice(0, -places)}.${s.slice(-places)}` : s}`;
@@ -138,10 +154,15 @@ export function arbitraryOf(p: Param): fc.Arbitrary<string> {
   } else if (p.type === 'dateTime' || /Date$/.test(p.name)) {
     random = p.type === 'dateTime' ? dateTimeArb : dateTimeArb.map((s) => s.slice(0, 10));
   } else {
-    random = fc.oneof(
-      fc.string({ unit: 'grapheme', maxLength: 80 }),
-      fc.string({ unit: fc.constantFrom(' ', '+', '&', '=', '%', '#', '<', '"', '\'', 'é', '😀', 'a', '0'), maxLength: 300 }),
-    ).filter((s) => !NOT_XML.test(s));
+    random = fc
+      .oneof(
+        fc.string({ unit: 'grapheme', maxLength: 80 }),
+        fc.string({
+          unit: fc.constantFrom(' ', '+', '&', '=', '%', '#', '<', '"', "'", 'é', '😀', 'a', '0'),
+          maxLength: 300,
+        }),
+      )
+      .filter((s) => !NOT_XML.test(s));
   }
   return fc.oneof({ weight: 1, arbitrary: pool }, { weight: 2, arbitrary: random });
 }
@@ -162,7 +183,10 @@ export interface IdKind {
 
 /** The kind of each value of ID_POOL and of the email pool that an identifier probe sends. */
 const KIND_OF: ReadonlyMap<string, string> = new Map([
-  ['0', 'zero'], [ID_POOL[1]!, 'with separators'], [LONG, 'long'], ['', 'empty'],
+  ['0', 'zero'],
+  [ID_POOL[1]!, 'with separators'],
+  [LONG, 'long'],
+  ['', 'empty'],
 ]);
 
 /**
@@ -172,9 +196,23 @@ const KIND_OF: ReadonlyMap<string, string> = new Map([
  */
 export function idKinds(op: Operation, idParam: string): IdKind[] {
   const id = op.params.find((p) => p.name === idParam);
-  const ids = id ? boundaryValuesOf(id).map((value) => ({ kind: KIND_OF.get(value) ?? JSON.stringify(value), param: idParam, value })) : [];
+  const ids = id
+    ? boundaryValuesOf(id).map((value) => ({
+        kind: KIND_OF.get(value) ?? JSON.stringify(value),
+        param: idParam,
+        value,
+      }))
+    : [];
   const email = op.params.some((p) => p.name === 'email')
-    ? [{ kind: 'email beyond ASCII', param: 'email', value: NAMED_POOLS.email!.find((v) => /[^\u0000-\u007f]/.test(v))! }, { kind: 'empty email', param: 'email', value: '' }] : [];
+    ? [
+        {
+          kind: 'email beyond ASCII',
+          param: 'email',
+          value: NAMED_POOLS.email!.find((v) => /[^\u0000-\u007f]/.test(v))!,
+        },
+        { kind: 'empty email', param: 'email', value: '' },
+      ]
+    : [];
   return [...ids, ...email];
 }
 
@@ -193,7 +231,10 @@ export interface GeneratedCase {
   readonly id: string;
   readonly params: Params;
   readonly description: string;
-  /** What shrinking goes back to, when not the operation's first hand-written case (a coverage case: the case it changed). */
+  /**
+   * What shrinking goes back to, when not the operation's first hand-written case (a coverage case: the case it
+   * changed).
+   */
   readonly baseline?: Params;
 }
 
@@ -221,7 +262,12 @@ const MAX_DRAWS = 256;
  * booking needs: bookingNeeds) and drawing is most of planning's cost (about 0.2 s of CPU a plan in a
  * full run, 3 per run). The draws are strings, a pure function of the key: sharing them changes no case.
  */
-export function drawsOf(op: Operation, params: readonly Param[], stream: number, examples: number): readonly (readonly string[])[] {
+export function drawsOf(
+  op: Operation,
+  params: readonly Param[],
+  stream: number,
+  examples: number,
+): readonly (readonly string[])[] {
   const key = JSON.stringify([op.name, params.map((p) => [p.name, p.type, p.required]), stream, examples]);
   let draws = DRAWS.get(key);
   if (!draws) {
@@ -238,7 +284,11 @@ export function drawsOf(op: Operation, params: readonly Param[], stream: number,
  * id hashes every parameter but `language`: withoutLanguage). `baseline` is the operation's first
  * hand-written case: an example keeps none of it, but shrinking goes back to it.
  */
-export function generatedCases(op: Operation, g: Pick<Generation, 'seed' | 'examples' | 'languages'>, opIndex: number): GeneratedCase[] {
+export function generatedCases(
+  op: Operation,
+  g: Pick<Generation, 'seed' | 'examples' | 'languages'>,
+  opIndex: number,
+): GeneratedCase[] {
   if (g.examples <= 0) return [];
   const stream = hash32(`${g.seed}\u0000${op.name}`);
   const params = generatedParams(op);
@@ -259,23 +309,41 @@ export function generatedCases(op: Operation, g: Pick<Generation, 'seed' | 'exam
         // An optional parameter is absent, present and empty, or given: each its own case.
         const state = (i + k + rotation) % 3;
         if (state === 0) return;
-        if (state === 1) { set[p.name] = ''; return; }
+        if (state === 1) {
+          set[p.name] = '';
+          return;
+        }
       }
       const pool = boundaryValuesOf(p);
       set[p.name] = i < pool.length ? pool[(i + k + rotation) % pool.length]! : draws[k]![i]!;
     });
     const inn = set.checkInDate;
     const outDate = set.checkOutDate;
-    if (inn !== undefined && outDate !== undefined && Date.parse(outDate) < Date.parse(inn)) notes.push('check-out before check-in');
-    const id = `${GENERATED_PREFIX}${i + 1}-${hash32(JSON.stringify([op.name, withoutLanguage(set)])).toString(16).padStart(8, '0').slice(0, 6)}`;
-    out.push({ id, params: set, description: `generated (seed ${g.seed}, example ${i + 1} of ${g.examples})${notes.length ? `: ${notes.join(', ')}` : ''}` });
+    if (inn !== undefined && outDate !== undefined && Date.parse(outDate) < Date.parse(inn))
+      notes.push('check-out before check-in');
+    const id = `${GENERATED_PREFIX}${i + 1}-${hash32(JSON.stringify([op.name, withoutLanguage(set)]))
+      .toString(16)
+      .padStart(8, '0')
+      .slice(0, 6)}`;
+    out.push({
+      id,
+      params: set,
+      description:
+        `generated (seed ${g.seed}, example ${i + 1} `
+        + `of ${g.examples})${notes.length ? `: ${notes.join(', ')}` : ''}`,
+    });
   }
   return out;
 }
 
 /** Parameters as a comparable key: two units with equal keys send identical requests. */
 export function paramsKey(params: Params): string {
-  return JSON.stringify(Object.keys(params).filter((k) => params[k] !== undefined).sort().map((k) => [k, params[k]]));
+  return JSON.stringify(
+    Object.keys(params)
+      .filter((k) => params[k] !== undefined)
+      .sort()
+      .map((k) => [k, params[k]]),
+  );
 }
 
 /** A value as a case id's suffix: itself when short and plain, else a hash of it. */
@@ -293,8 +361,13 @@ const brief = (v: string) => JSON.stringify([...v].length > 40 ? `${[...v].slice
  * elsewhere does not turn the answer into an error. Off when generation is off (0 examples). The
  * parameters of `blankElsewhere` get no blank case (their blank value is sent another way).
  */
-export function coverageCases(op: Operation, g: Pick<Generation, 'examples' | 'languages'>, handWritten: readonly { readonly params: Params }[],
-  sent: readonly Params[], blankElsewhere: readonly string[] = []): GeneratedCase[] {
+export function coverageCases(
+  op: Operation,
+  g: Pick<Generation, 'examples' | 'languages'>,
+  handWritten: readonly { readonly params: Params }[],
+  sent: readonly Params[],
+  blankElsewhere: readonly string[] = [],
+): GeneratedCase[] {
   if (g.examples <= 0) return [];
   const out: GeneratedCase[] = [];
   const languages = languagesToSend(g);
@@ -306,9 +379,18 @@ export function coverageCases(op: Operation, g: Pick<Generation, 'examples' | 'l
       // A blank value sent elsewhere (the id-probe sequences: engine/plan.ts): not as a case of its own.
       if (given.has(v) || (blankElsewhere.includes(p.name) && v.trim() === '')) continue;
       given.add(v);
-      const what = p.name === 'language' ? 'every language the target lists, and every one of the harness\'s own list' : `every value of ${p.name}'s boundary pool`;
-      out.push({ id: `${GENERATED_PREFIX}${p.name}-${idPart(v)}`, params: { ...base, [p.name]: v }, baseline: base,
-        description: `coverage: ${p.name} ${brief(v)}, the rest as a hand-written case (${what} is sent once, beyond the ${g.examples} examples)` });
+      const what =
+        p.name === 'language'
+          ? "every language the target lists, and every one of the harness's own list"
+          : `every value of ${p.name}'s boundary pool`;
+      out.push({
+        id: `${GENERATED_PREFIX}${p.name}-${idPart(v)}`,
+        params: { ...base, [p.name]: v },
+        baseline: base,
+        description:
+          `coverage: ${p.name} ${brief(v)}, the rest as a hand-written case (${what} is sent once, beyond `
+          + `the ${g.examples} examples)`,
+      });
     }
   }
   return out;
@@ -321,7 +403,10 @@ export function coverageCases(op: Operation, g: Pick<Generation, 'examples' | 'l
  * hand-written case already sends exactly these parameters (the fixture's SearchTransfers `default`
  * does): the same request twice would only cost time, and a large one at that.
  */
-export function broadestCase(op: Operation, handWritten: readonly { readonly params: Params }[]): GeneratedCase | undefined {
+export function broadestCase(
+  op: Operation,
+  handWritten: readonly { readonly params: Params }[],
+): GeneratedCase | undefined {
   if (!op.params.some((p) => !p.required && p.name !== 'userName' && p.name !== 'password')) return undefined;
   const first = handWritten[0]?.params ?? {};
   const set: Record<string, string> = {};
@@ -331,7 +416,11 @@ export function broadestCase(op: Operation, handWritten: readonly { readonly par
     return keys.length === Object.keys(set).length && keys.every((k) => params[k] === set[k]);
   };
   if (handWritten.some((c) => same(c.params))) return undefined;
-  return { id: BROADEST_CASE, params: set, description: 'the broadest result the parameters allow: every optional parameter (filter) left out' };
+  return {
+    id: BROADEST_CASE,
+    params: set,
+    description: 'the broadest result the parameters allow: every optional parameter (filter) left out',
+  };
 }
 
 export { isGeneratedCase };
@@ -357,12 +446,20 @@ function realDate(s: string): boolean {
   return mo >= 1 && mo <= 12 && d >= 1 && d <= last;
 }
 
-/** The values a parameter's domain accepts, when it has a test of its own (its type, its name's domain); undefined: any string. */
+/**
+ * The values a parameter's domain accepts, when it has a test of its own (its type, its name's domain); undefined: any
+ * string.
+ */
 function domainTest(p: Param, enumValues?: readonly string[]): ((v: string) => boolean) | undefined {
   if (enumValues) return (v) => enumValues.includes(v);
-  if (INT_LIKE.has(p.name) || p.type === 'int') return (v) => INT_RE.test(v.trim()) && Math.abs(Number(v)) <= 2147483648 && Number(v) <= 2147483647;
+  if (INT_LIKE.has(p.name) || p.type === 'int')
+    return (v) => INT_RE.test(v.trim()) && Math.abs(Number(v)) <= 2147483648 && Number(v) <= 2147483647;
   if (p.type === 'decimal') return (v) => DECIMAL_RE.test(v.trim());
-  if (p.type === 'dateTime') return (v) => { const m = DATETIME_RE.exec(v.trim()); return m !== null && realDate(m[1]!); };
+  if (p.type === 'dateTime')
+    return (v) => {
+      const m = DATETIME_RE.exec(v.trim());
+      return m !== null && realDate(m[1]!);
+    };
   if (/Date$/.test(p.name)) return (v) => realDate(v.trim());
   if (/Time$/.test(p.name)) return (v) => TIME_RE.test(v.trim());
   return undefined;
@@ -376,7 +473,15 @@ function domainTest(p: Param, enumValues?: readonly string[]): ((v: string) => b
  */
 export function possibleKinds(p: Param, enumValues?: readonly string[]): ValueKind[] {
   const pooled = !enumValues && p.name !== 'language';
-  return VALUE_KINDS.filter((k) => (k === 'absent' ? !p.required : k === 'invalid' ? domainTest(p, enumValues) !== undefined : k === 'boundary' ? pooled : true));
+  return VALUE_KINDS.filter((k) =>
+    k === 'absent'
+      ? !p.required
+      : k === 'invalid'
+        ? domainTest(p, enumValues) !== undefined
+        : k === 'boundary'
+          ? pooled
+          : true,
+  );
 }
 
 /**

@@ -41,12 +41,19 @@ export function isoCodesOf(xml: string): string[] {
 
 /** The languages given with --languages (CONFORMANCE_LANGUAGES, config `languages`): GetLanguages is not asked. */
 export function pinnedLanguages(values: readonly string[], source: string): Languages {
-  return { languages: values, from: `${source} (pinned: ${values.join(', ')}; the target's GetLanguages is not asked)` };
+  return {
+    languages: values,
+    from: `${source} (pinned: ${values.join(', ')}; the target's GetLanguages is not asked)`,
+  };
 }
 
 /** Ask the target's GetLanguages (one request, on the first selected binding), or say why not. */
 export async function discoverLanguages(
-  target: Target, bindings: readonly BindingId[], operations: readonly { readonly name: string }[], transport: Transport, sharded: boolean,
+  target: Target,
+  bindings: readonly BindingId[],
+  operations: readonly { readonly name: string }[],
+  transport: Transport,
+  sharded: boolean,
 ): Promise<Languages> {
   if (sharded) return fixed('a shard does not ask the target: every shard must plan the same cases');
   const op = findOperation('GetLanguages')!;
@@ -62,7 +69,9 @@ export async function discoverLanguages(
     const over = overLimit(scanMarkup(text), markupLimits(transport.options.maxBodyBytes));
     if (over) return fixed(`GetLanguages answered a document beyond the harness's limits: ${over.slice(0, 200)}`);
     const codes = isoCodesOf(text);
-    return codes.length ? { languages: codes, from: `the target's GetLanguages (${codes.length} isoCodes)` } : fixed('GetLanguages listed no isoCode');
+    return codes.length
+      ? { languages: codes, from: `the target's GetLanguages (${codes.length} isoCodes)` }
+      : fixed('GetLanguages listed no isoCode');
   } catch (e) {
     return fixed(`GetLanguages answered no readable document: ${(e as Error).message.slice(0, 200)}`);
   }

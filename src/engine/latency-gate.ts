@@ -28,7 +28,10 @@ export function hasLatencyLimit(limits: LatencyLimits | undefined): limits is La
  * The gate's rows for a report's results: one per operation × binding of the run that has a limit,
  * passed (within), failed (over) or skipped (too few samples), in operation and binding order.
  */
-export function latencyGateRows(report: Pick<RunReport, 'results' | 'bindings' | 'operations'>, limits: LatencyLimits): ResultRow[] {
+export function latencyGateRows(
+  report: Pick<RunReport, 'results' | 'bindings' | 'operations'>,
+  limits: LatencyLimits,
+): ResultRow[] {
   const measured = latencies(report);
   const out: ResultRow[] = [];
   for (const operation of report.operations) {
@@ -42,13 +45,39 @@ export function latencyGateRows(report: Pick<RunReport, 'results' | 'bindings' |
       const over = `the limit of ${ms(limit.ms)} (${limit.source})`;
       const verdict = p95Verdict(count, l?.p95Ms ?? 0, limit.ms, limits.minSamples);
       if (verdict === 'too-few') {
-        out.push({ ...base, status: 'skipped', findings: [],
-          message: `too few samples: ${count} answer${count === 1 ? '' : 's'} (not counting transient ones), at least ${limits.minSamples} needed to judge the p95 against ${over}` });
+        out.push({
+          ...base,
+          status: 'skipped',
+          findings: [],
+          message:
+            `too few samples: ${count} answer${count === 1 ? '' : 's'} (not counting transient ones), at `
+            + `least ${limits.minSamples} needed to judge the p95 against ${over}`,
+        });
       } else if (verdict === 'over') {
-        const message = `p95 answer time ${ms(l!.p95Ms)} is above ${over}, over ${count} answers (median ${ms(l!.medianMs)})`;
-        out.push({ ...base, status: 'failed', message, findings: [{ check: LATENCY_CHECK, code: 'latency_p95_exceeded', path: '/', message, expected: `p95 ≤ ${ms(limit.ms)}`, actual: `p95 ${ms(l!.p95Ms)}` }] });
+        const message =
+          `p95 answer time ${ms(l!.p95Ms)} is above ${over}, over ${count} answers ` + `(median ${ms(l!.medianMs)})`;
+        out.push({
+          ...base,
+          status: 'failed',
+          message,
+          findings: [
+            {
+              check: LATENCY_CHECK,
+              code: 'latency_p95_exceeded',
+              path: '/',
+              message,
+              expected: `p95 ≤ ${ms(limit.ms)}`,
+              actual: `p95 ${ms(l!.p95Ms)}`,
+            },
+          ],
+        });
       } else {
-        out.push({ ...base, status: 'passed', findings: [], message: `p95 answer time ${ms(l!.p95Ms)} is within ${over}, over ${count} answers` });
+        out.push({
+          ...base,
+          status: 'passed',
+          findings: [],
+          message: `p95 answer time ${ms(l!.p95Ms)} is within ${over}, over ${count} answers`,
+        });
       }
     }
   }

@@ -25,11 +25,16 @@ function subjectOf(der: Buffer | string): string | undefined {
  * The subject of the client certificate: the PEM file's first certificate, or the PKCS#12's (opened
  * with its passphrase; Node exposes its certificate only through the secure context it makes).
  */
-export function clientSubject(net: Pick<NetworkOptions, 'clientCert' | 'clientPfx' | 'pfxPassphrase'>): string | undefined {
+export function clientSubject(
+  net: Pick<NetworkOptions, 'clientCert' | 'clientPfx' | 'pfxPassphrase'>,
+): string | undefined {
   try {
     if (net.clientCert) return subjectOf(readFileSync(net.clientCert));
     if (net.clientPfx) {
-      const context = createSecureContext({ pfx: readFileSync(net.clientPfx), ...(net.pfxPassphrase !== undefined ? { passphrase: net.pfxPassphrase } : {}) });
+      const context = createSecureContext({
+        pfx: readFileSync(net.clientPfx),
+        ...(net.pfxPassphrase !== undefined ? { passphrase: net.pfxPassphrase } : {}),
+      });
       const der = (context.context as { getCertificate?: () => Buffer | null }).getCertificate?.();
       return der ? subjectOf(der) : undefined;
     }
@@ -49,19 +54,37 @@ function proxyAddress(url: string): string {
 }
 
 /** The network path of the target's URLs, or undefined when the run went direct with no network setting. */
-export function networkPathOf(t: Pick<Target, 'bookUrl' | 'searchUrl' | 'transfersUrl' | 'network'>): NetworkPath | undefined {
+export function networkPathOf(
+  t: Pick<Target, 'bookUrl' | 'searchUrl' | 'transfersUrl' | 'network'>,
+): NetworkPath | undefined {
   const net = t.network;
   if (!net) return undefined;
   const urls = [...new Set([t.bookUrl, t.searchUrl, t.transfersUrl].filter((u) => u !== ''))];
-  const proxies = [...new Set(urls.map((u) => proxyFor(u, net)).filter((p) => p !== undefined).map((p) => proxyAddress(p.url)))];
+  const proxies = [
+    ...new Set(
+      urls
+        .map((u) => proxyFor(u, net))
+        .filter((p) => p !== undefined)
+        .map((p) => proxyAddress(p.url)),
+    ),
+  ];
   const given = net.httpProxy !== undefined || net.httpsProxy !== undefined;
   const subject = net.clientCert || net.clientPfx ? clientSubject(net) : undefined;
   const path: NetworkPath = {
     ...(proxies.length ? { proxies } : {}),
     ...(given && net.noProxy ? { noProxy: net.noProxy } : {}),
-    ...(given && proxies.length < urls.length ? { bypassed: urls.filter((u) => !proxyFor(u, net)).map((u) => new URL(u).host) } : {}),
+    ...(given && proxies.length < urls.length
+      ? { bypassed: urls.filter((u) => !proxyFor(u, net)).map((u) => new URL(u).host) }
+      : {}),
     ...(net.caFile ? { caFile: net.caFile } : {}),
-    ...(net.clientCert || net.clientPfx ? { clientCertificate: { file: (net.clientCert ?? net.clientPfx)!, ...(subject !== undefined ? { subject } : {}) } } : {}),
+    ...(net.clientCert || net.clientPfx
+      ? {
+          clientCertificate: {
+            file: (net.clientCert ?? net.clientPfx)!,
+            ...(subject !== undefined ? { subject } : {}),
+          },
+        }
+      : {}),
     ...(net.headers?.length ? { headers: net.headers.map((h) => h.name) } : {}),
     ...(net.insecureTls ? { insecureTls: true } : {}),
   };
@@ -69,7 +92,9 @@ export function networkPathOf(t: Pick<Target, 'bookUrl' | 'searchUrl' | 'transfe
 }
 
 /** The report target's `networkPath` key, when there is a path to name. */
-export function withNetworkPath(t: Pick<Target, 'bookUrl' | 'searchUrl' | 'transfersUrl' | 'network'>): { networkPath?: NetworkPath } {
+export function withNetworkPath(t: Pick<Target, 'bookUrl' | 'searchUrl' | 'transfersUrl' | 'network'>): {
+  networkPath?: NetworkPath;
+} {
   const networkPath = networkPathOf(t);
   return networkPath ? { networkPath } : {};
 }

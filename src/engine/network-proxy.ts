@@ -13,7 +13,10 @@ function hidden(v: string): string {
   return v.replace(/\/\/.*@/s, '//***@');
 }
 
-/** How the settings were given: the library's object (its messages name its keys, and no file is involved) or a command's flags, variables and file. */
+/**
+ * How the settings were given: the library's object (its messages name its keys, and no file is involved) or a
+ * command's flags, variables and file.
+ */
 export interface Given {
   readonly library: boolean;
   /** The library's target.proxyPassword (a program holds it in memory, as target.password). */
@@ -31,16 +34,26 @@ function proxyUrl(s: Sourced<string>, g: Given): string {
   } catch {
     return bad(s, `is not a valid proxy URL: ${JSON.stringify(hidden(s.value))} (e.g. http://proxy.example.com:3128)`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') bad(s, `must be an http:// or https:// proxy URL (got ${u.protocol} in ${JSON.stringify(hidden(s.value))})`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    bad(s, `must be an http:// or https:// proxy URL (got ${u.protocol} in ${JSON.stringify(hidden(s.value))})`);
   if (!u.hostname) bad(s, `names no proxy host: ${JSON.stringify(hidden(s.value))}`);
-  if (u.search || u.hash || (u.pathname !== '/' && u.pathname !== '')) bad(s, `must be a proxy's address only, without path or query: ${JSON.stringify(hidden(s.value))}`);
+  if (u.search || u.hash || (u.pathname !== '/' && u.pathname !== ''))
+    bad(s, `must be a proxy's address only, without path or query: ${JSON.stringify(hidden(s.value))}`);
   if (s.fromFile && !g.library && proxyPassword(s.value) !== undefined) {
-    bad(s, `holds a password: not accepted in a file (files get committed); name the user only (http://user@host:port) and put the password in ${PROXY_PASSWORD_VARIABLE} (or the variable target.proxyPasswordEnv names), or put the whole URL in CONFORMANCE_PROXY or HTTPS_PROXY`);
+    bad(
+      s,
+      `holds a password: not accepted in a file (files get committed); name the user only `
+        + `(http://user@host:port) and put the password in ${PROXY_PASSWORD_VARIABLE} (or the variable `
+        + `target.proxyPasswordEnv names), or put the whole URL in CONFORMANCE_PROXY or HTTPS_PROXY`,
+    );
   }
   return s.value;
 }
 
-/** The proxy's password given apart from its URL: the library's target.proxyPassword, else the variable target.proxyPasswordEnv names, else CONFORMANCE_PROXY_PASSWORD. */
+/**
+ * The proxy's password given apart from its URL: the library's target.proxyPassword, else the variable
+ * target.proxyPasswordEnv names, else CONFORMANCE_PROXY_PASSWORD.
+ */
 interface ProxyPassword {
   readonly value?: string;
   /** The variable it came from (a re-run command names it); undefined for the library's target.proxyPassword. */
@@ -51,7 +64,8 @@ interface ProxyPassword {
 
 function proxyPasswordOf(in_: Settings, env: NodeJS.ProcessEnv, g: Given): ProxyPassword {
   const named = in_.string(undefined, undefined, 'target.proxyPasswordEnv');
-  if (named && !VARIABLE.test(named.value)) bad(named, `must name an environment variable (letters, digits, _; got ${JSON.stringify(named.value)})`);
+  if (named && !VARIABLE.test(named.value))
+    bad(named, `must name an environment variable (letters, digits, _; got ${JSON.stringify(named.value)})`);
   if (g.proxyPassword) return { value: g.proxyPassword.value, ...(named ? { named } : {}) };
   const variable = named?.value ?? PROXY_PASSWORD_VARIABLE;
   const value = env[variable] === '' ? undefined : env[variable];
@@ -67,7 +81,13 @@ function withPassword(proxy: ProxySetting, source: string, pw: ProxyPassword, g:
   const u = new URL(proxy.url);
   if (!u.username || u.password) return proxy;
   if (pw.value === undefined) {
-    if (pw.named) bad(pw.named, `names ${pw.named.value} for the proxy's password, which is not set${g.library ? ' in options.env' : ''} (the proxy of ${source} names the user ${decodeURIComponent(u.username)} and no password)`);
+    if (pw.named)
+      bad(
+        pw.named,
+        `names ${pw.named.value} for the proxy's password, which is not `
+          + `set${g.library ? ' in options.env' : ''} (the proxy of ${source} names the `
+          + `user ${decodeURIComponent(u.username)} and no password)`,
+      );
     return proxy;
   }
   u.password = encodeURIComponent(pw.value);
@@ -75,20 +95,37 @@ function withPassword(proxy: ProxySetting, source: string, pw: ProxyPassword, g:
 }
 
 /** The proxies: the explicit one for both schemes, else the environment's per scheme. */
-export function proxiesOf(in_: Settings, env: NodeJS.ProcessEnv, g: Given): Pick<NetworkOptions, 'httpProxy' | 'httpsProxy' | 'noProxy'> {
+export function proxiesOf(
+  in_: Settings,
+  env: NodeJS.ProcessEnv,
+  g: Given,
+): Pick<NetworkOptions, 'httpProxy' | 'httpsProxy' | 'noProxy'> {
   const explicit = in_.text('proxy');
   const pw = proxyPasswordOf(in_, env, g);
   const fromEnv = (names: readonly string[]): ProxySetting | undefined => {
     const name = names.find((n) => env[n] !== undefined && env[n] !== '');
     if (name === undefined) return undefined;
     const source = `environment variable ${name}`;
-    return withPassword({ url: proxyUrl({ value: env[name]!, source, fromFile: false }, g), variable: name }, source, pw, g);
+    return withPassword(
+      { url: proxyUrl({ value: env[name]!, source, fromFile: false }, g), variable: name },
+      source,
+      pw,
+      g,
+    );
   };
   const noProxySetting = in_.string(undefined, undefined, 'target.noProxy');
   const noProxy = noProxySetting?.value ?? [env.no_proxy, env.NO_PROXY].find((v) => v !== undefined && v !== '');
   const out = (() => {
     if (explicit) {
-      const proxy = withPassword({ url: proxyUrl(explicit, g), ...(explicit.source === 'environment variable CONFORMANCE_PROXY' ? { variable: 'CONFORMANCE_PROXY' } : {}) }, explicit.source, pw, g);
+      const proxy = withPassword(
+        {
+          url: proxyUrl(explicit, g),
+          ...(explicit.source === 'environment variable CONFORMANCE_PROXY' ? { variable: 'CONFORMANCE_PROXY' } : {}),
+        },
+        explicit.source,
+        pw,
+        g,
+      );
       return { httpProxy: proxy, httpsProxy: proxy };
     }
     const httpProxy = fromEnv(['http_proxy', 'HTTP_PROXY']);
@@ -97,7 +134,12 @@ export function proxiesOf(in_: Settings, env: NodeJS.ProcessEnv, g: Given): Pick
   })();
   // The library's password with no proxy user to go with it would be dropped without a word.
   const users = [out.httpProxy, out.httpsProxy].some((p) => p && new URL(p.url).username);
-  if (g.proxyPassword && !users) bad(g.proxyPassword, `is given but no proxy names a user to go with it: give target.proxy as http://user@host:port${explicit ? ` (${explicit.source} names none)` : ''}`);
+  if (g.proxyPassword && !users)
+    bad(
+      g.proxyPassword,
+      `is given but no proxy names a user to go with it: give target.proxy as `
+        + `http://user@host:port${explicit ? ` (${explicit.source} names none)` : ''}`,
+    );
   if (!out.httpProxy && !out.httpsProxy) return {};
   return { ...out, ...(noProxy ? { noProxy } : {}) };
 }

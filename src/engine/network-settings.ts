@@ -29,11 +29,20 @@ import { proxiesOf, type Given } from './network-proxy.js';
 export { NETWORK_ENV, NETWORK_OPTIONS } from './run-settings-table.js';
 
 /** The network flags among a command's parsed flags (a command passes them on to the run's resolution). */
-export function networkFlagValues<F extends Partial<Record<keyof typeof NETWORK_OPTIONS, unknown>>>(f: F): Pick<F, keyof typeof NETWORK_OPTIONS & keyof F> {
-  return Object.fromEntries(Object.keys(NETWORK_OPTIONS).filter((k) => f[k as keyof F] !== undefined).map((k) => [k, f[k as keyof F]])) as Pick<F, keyof typeof NETWORK_OPTIONS & keyof F>;
+export function networkFlagValues<F extends Partial<Record<keyof typeof NETWORK_OPTIONS, unknown>>>(
+  f: F,
+): Pick<F, keyof typeof NETWORK_OPTIONS & keyof F> {
+  return Object.fromEntries(
+    Object.keys(NETWORK_OPTIONS)
+      .filter((k) => f[k as keyof F] !== undefined)
+      .map((k) => [k, f[k as keyof F]]),
+  ) as Pick<F, keyof typeof NETWORK_OPTIONS & keyof F>;
 }
 
-/** The variable a proxy's password is read from when its URL names a user and no password, unless the config names another. */
+/**
+ * The variable a proxy's password is read from when its URL names a user and no password, unless the config names
+ * another.
+ */
 export { PROXY_PASSWORD_VARIABLE };
 
 /** The variable the client PKCS#12's passphrase is read from, unless the config names another. */
@@ -43,19 +52,43 @@ export const PFX_PASSPHRASE_VARIABLE = 'CONFORMANCE_CLIENT_PFX_PASSPHRASE';
 const say = (g: Given, flag: string, key: string) => (g.library ? key : `${flag} (or ${key})`);
 
 /** The TLS files, each read and checked now; paths made absolute (a reproduce command works from any directory). */
-function tlsOf(in_: Settings, env: NodeJS.ProcessEnv, g: Given): Pick<NetworkOptions, 'caFile' | 'clientCert' | 'clientKey' | 'clientPfx' | 'pfxPassphrase' | 'pfxPassphraseVariable'> {
+function tlsOf(
+  in_: Settings,
+  env: NodeJS.ProcessEnv,
+  g: Given,
+): Pick<
+  NetworkOptions,
+  'caFile' | 'clientCert' | 'clientKey' | 'clientPfx' | 'pfxPassphrase' | 'pfxPassphraseVariable'
+> {
   const ca = in_.text('ca-file');
   const cert = in_.text('client-cert');
   const key = in_.text('client-key');
   const pfx = in_.text('client-pfx');
-  const check = (s: Sourced<string>, role: Parameters<typeof tlsFileProblem>[0], other?: Parameters<typeof tlsFileProblem>[2]) => {
+  const check = (
+    s: Sourced<string>,
+    role: Parameters<typeof tlsFileProblem>[0],
+    other?: Parameters<typeof tlsFileProblem>[2],
+  ) => {
     const problem = tlsFileProblem(role, s.value, other);
     if (problem) bad(s, problem);
     return resolve(s.value);
   };
-  if (pfx && (cert || key)) bad(pfx, `and ${(cert ?? key)!.source} both give a client certificate: give either a PKCS#12 file or a PEM certificate and key`);
-  if (cert && !key) bad(cert, `needs its private key: ${g.library ? 'give' : 'pass'} ${say(g, '--client-key PEM', 'target.clientKey')} too`);
-  if (key && !cert) bad(key, `needs its certificate: ${g.library ? 'give' : 'pass'} ${say(g, '--client-cert PEM', 'target.clientCert')} too`);
+  if (pfx && (cert || key))
+    bad(
+      pfx,
+      `and ${(cert ?? key)!.source} both give a client certificate: give either a PKCS#12 file or a PEM `
+        + `certificate and key`,
+    );
+  if (cert && !key)
+    bad(
+      cert,
+      `needs its private key: ${g.library ? 'give' : 'pass'} ${say(g, '--client-key PEM', 'target.clientKey')} too`,
+    );
+  if (key && !cert)
+    bad(
+      key,
+      `needs its certificate: ${g.library ? 'give' : 'pass'} ${say(g, '--client-cert PEM', 'target.clientCert')} too`,
+    );
   const out: ReturnType<typeof tlsOf> = {
     ...(ca ? { caFile: check(ca, 'ca') } : {}),
     ...(key ? { clientKey: check(key, 'key') } : {}),
@@ -63,19 +96,29 @@ function tlsOf(in_: Settings, env: NodeJS.ProcessEnv, g: Given): Pick<NetworkOpt
   if (cert && key) Object.assign(out, { clientCert: check(cert, 'cert', { key: key.value }) });
   if (pfx) {
     const named = in_.string(undefined, undefined, 'target.clientPfxPassphraseEnv');
-    if (named && !VARIABLE.test(named.value)) bad(named, `must name an environment variable (letters, digits, _; got ${JSON.stringify(named.value)})`);
+    if (named && !VARIABLE.test(named.value))
+      bad(named, `must name an environment variable (letters, digits, _; got ${JSON.stringify(named.value)})`);
     const variable = named?.value ?? PFX_PASSPHRASE_VARIABLE;
     const passphrase = env[variable] === '' ? undefined : env[variable];
     const problem = tlsFileProblem('pfx', pfx.value, { passphrase });
-    if (problem) bad(pfx, `${problem}${/passphrase/.test(problem) ? ` (the passphrase is read from the environment variable ${variable}${g.library ? ' of options.env' : ''}${passphrase === undefined ? ', which is not set' : ''})` : ''}`);
-    Object.assign(out, { clientPfx: resolve(pfx.value), ...(passphrase !== undefined ? { pfxPassphrase: passphrase, pfxPassphraseVariable: variable } : {}) });
+    if (problem)
+      bad(
+        pfx,
+        `${problem}${/passphrase/.test(problem) ? ` (the passphrase is read from the environment variable ${variable}${g.library ? ' of options.env' : ''}${passphrase === undefined ? ', which is not set' : ''})` : ''}`,
+      );
+    Object.assign(out, {
+      clientPfx: resolve(pfx.value),
+      ...(passphrase !== undefined ? { pfxPassphrase: passphrase, pfxPassphraseVariable: variable } : {}),
+    });
   }
   return out;
 }
 
 /** The network settings, or nothing when none is set (and no proxy for the embedded mock). */
 export function networkOf(
-  in_: Settings, env: NodeJS.ProcessEnv, headerFlags: readonly string[] | undefined,
+  in_: Settings,
+  env: NodeJS.ProcessEnv,
+  headerFlags: readonly string[] | undefined,
   o: { embedded: boolean; insecureTls: boolean } & Partial<Given>,
 ): { network?: NetworkOptions } {
   const g: Given = { library: o.library ?? false, ...(o.proxyPassword ? { proxyPassword: o.proxyPassword } : {}) };

@@ -60,9 +60,27 @@ function cut(text: string, max: number): string {
 }
 
 /** What one answer to the login call says: proven, refused as a wrong login, or unknown (with words). */
-export function loginState(plan: Pick<RunPlan, 'target'>, deps: Pick<EngineDeps, 'validator'>, op: Operation, binding: BindingId, ex: Exchange): State {
-  if (!ex.response) return { state: 'unknown', how: `no response (${ex.error?.code ?? 'unknown'}${ex.error?.message ? `: ${cut(ex.error.message, 160)}` : ''})` };
-  const ctx = new CheckContext({ op, binding, caseId: PREFLIGHT_CASE, caseKind: 'valid', namespaces: plan.target.namespaces, exchange: ex, validator: deps.validator });
+export function loginState(
+  plan: Pick<RunPlan, 'target'>,
+  deps: Pick<EngineDeps, 'validator'>,
+  op: Operation,
+  binding: BindingId,
+  ex: Exchange,
+): State {
+  if (!ex.response)
+    return {
+      state: 'unknown',
+      how: `no response (${ex.error?.code ?? 'unknown'}${ex.error?.message ? `: ${cut(ex.error.message, 160)}` : ''})`,
+    };
+  const ctx = new CheckContext({
+    op,
+    binding,
+    caseId: PREFLIGHT_CASE,
+    caseKind: 'valid',
+    namespaces: plan.target.namespaces,
+    exchange: ex,
+    validator: deps.validator,
+  });
   const acc = acceptance(ctx);
   if (acc.kind === 'accepted') return { state: 'proven', how: 'answered with data' };
   if (acc.kind === 'unknown') return { state: 'unknown', how: acc.why };
@@ -70,9 +88,16 @@ export function loginState(plan: Pick<RunPlan, 'target'>, deps: Pick<EngineDeps,
   const fault = findFault(ctx.xml().parsed?.root);
   const result = ctx.located().result;
   const error = result ? inBandError(result, op.resultType, ctx.ns) : undefined;
-  const said = error ? `${error.type} ${error.message}` : fault ? describeFault(fault) : (ctx.decoded().text ?? '').slice(0, 4096).replace(/<[^>]*>/g, ' ');
+  const said = error
+    ? `${error.type} ${error.message}`
+    : fault
+      ? describeFault(fault)
+      : (ctx.decoded().text ?? '').slice(0, 4096).replace(/<[^>]*>/g, ' ');
   const how = `${acc.how}${said.trim() ? `: ${cut(said, 160)}` : ''}`;
-  const wrongLogin = status === 401 || status === 403 || aboutCredentials({ type: error?.type ?? '', message: error ? error.message : said });
+  const wrongLogin =
+    status === 401
+    || status === 403
+    || aboutCredentials({ type: error?.type ?? '', message: error ? error.message : said });
   return wrongLogin ? { state: 'refused', how: `refused as a wrong login (${how})` } : { state: 'unknown', how };
 }
 
@@ -102,24 +127,36 @@ export class OtherLoginProof {
     const op = findOperation(LOGIN_OPERATION)!;
     const exchanges = new Map<BindingId, Exchange>();
     const bindings: Partial<Record<BindingId, State>> = {};
-    await Promise.all(plan.bindings.map(async (b) => {
-      if (!other) {
-        bindings[b] = { state: 'unknown', how: 'no second account is given' };
-        return;
-      }
-      const params = { userName: other.user, password: other.password };
-      const ex = await this.#deps.transport.send(requestFor(plan.target, op, b, params), retriesFor(op), serviceUrlOf(plan.target, op, plan.bindings[0]!));
-      this.#deps.tally?.note(op.name, b, ex, false);
-      exchanges.set(b, ex);
-      bindings[b] = ex.error?.code === 'not_sent' ? { state: 'unknown', how: `not sent: ${ex.error.message}` } : loginState(plan, this.#deps, op, b, ex);
-    }));
+    await Promise.all(
+      plan.bindings.map(async (b) => {
+        if (!other) {
+          bindings[b] = { state: 'unknown', how: 'no second account is given' };
+          return;
+        }
+        const params = { userName: other.user, password: other.password };
+        const ex = await this.#deps.transport.send(
+          requestFor(plan.target, op, b, params),
+          retriesFor(op),
+          serviceUrlOf(plan.target, op, plan.bindings[0]!),
+        );
+        this.#deps.tally?.note(op.name, b, ex, false);
+        exchanges.set(b, ex);
+        bindings[b] =
+          ex.error?.code === 'not_sent'
+            ? { state: 'unknown', how: `not sent: ${ex.error.message}` }
+            : loginState(plan, this.#deps, op, b, ex);
+      }),
+    );
     const user = other?.user ?? '(none)';
     const unproven = (b: BindingId): string | undefined => {
       const s = bindings[b];
       if (s?.state === 'proven') return undefined;
       return s?.state === 'refused'
-        ? `the second account's login (${user}) was refused through ${b}: ${LOGIN_OPERATION} with its credentials was ${s.how}, so a refusal of its calls there proves nothing about authorization`
-        : `the second account's login (${user}) could not be shown through ${b}: ${LOGIN_OPERATION} with its credentials got ${s?.how ?? 'no answer'}, so a refusal of its calls there proves nothing about authorization`;
+        ? `the second account's login (${user}) was refused through ${b}: ${LOGIN_OPERATION} with its `
+            + `credentials was ${s.how}, so a refusal of its calls there proves nothing about authorization`
+        : `the second account's login (${user}) could not be shown through ${b}: ${LOGIN_OPERATION} with `
+            + `its credentials got ${s?.how ?? 'no answer'}, so a refusal of its calls there proves nothing `
+            + `about authorization`;
     };
     return { login: { bindings, unproven }, exchanges };
   }
@@ -134,11 +171,19 @@ export class OtherLoginProof {
     const out: ResultRow[] = [];
     for (const b of bindings) {
       const ex = exchanges.get(b);
-      const reproduce = ex ? curlCommand(ex.request, other.password, other.passwordVariable ?? OTHER_PASSWORD_VARIABLE, target.network) : '';
+      const reproduce = ex
+        ? curlCommand(ex.request, other.password, other.passwordVariable ?? OTHER_PASSWORD_VARIABLE, target.network)
+        : '';
       const base = { op, binding: b, caseId: PREFLIGHT_CASE, reproduce, ...(ex ? { exchange: ex } : {}) };
       const why = login.unproven(b);
       if (why === undefined) {
-        out.push(rows.row(base, OTHER_LOGIN_CHECK, { note: `the second account (${other.user}) logged in through ${b}: ${LOGIN_OPERATION} with its credentials answered with data, so a refusal of its calls there is about authorization` }));
+        out.push(
+          rows.row(base, OTHER_LOGIN_CHECK, {
+            note:
+              `the second account (${other.user}) logged in through ${b}: ${LOGIN_OPERATION} with its `
+              + `credentials answered with data, so a refusal of its calls there is about authorization`,
+          }),
+        );
         continue;
       }
       const row = rows.row(base, OTHER_LOGIN_CHECK, { skipped: `not tested: ${why}` });
@@ -152,25 +197,40 @@ export class OtherLoginProof {
  * What the diagnosis says of the login: refused as a wrong login on some binding (an error, first),
  * or shown on none (an error too); nothing when it was proven everywhere or refused nowhere and shown somewhere.
  */
-export function loginDiagnosis(target: Pick<Target, 'other' | 'sources'>, bindings: readonly BindingId[], login: Pick<OtherLogin, 'bindings'>): Diagnosis[] {
+export function loginDiagnosis(
+  target: Pick<Target, 'other' | 'sources'>,
+  bindings: readonly BindingId[],
+  login: Pick<OtherLogin, 'bindings'>,
+): Diagnosis[] {
   const states = bindings.map((b) => ({ b, s: login.bindings[b] }));
   const refused = states.filter((x) => x.s?.state === 'refused');
   const src = otherAccountSources(target);
   const user = target.other?.user ?? '(none)';
-  const what = 'authorization across accounts was not tested (the rows of the sequences that use the second account are skipped)';
+  const what =
+    'authorization across accounts was not tested (the rows of the sequences that use the second account are skipped)';
   if (refused.length > 0) {
-    return [{
-      level: 'error', code: OTHER_LOGIN_REFUSED,
-      message: `the second account's login was refused: ${LOGIN_OPERATION} with the credentials of ${user} was ${refused[0]!.s!.how} through ${refused.map((x) => x.b).join(', ')}: `
-        + `${what}; check its password (from ${src.password}) and its user name (from ${src.user})`,
-    }];
+    return [
+      {
+        level: 'error',
+        code: OTHER_LOGIN_REFUSED,
+        message:
+          `the second account's login was refused: ${LOGIN_OPERATION} with the credentials of ${user} `
+          + `was ${refused[0]!.s!.how} through ${refused.map((x) => x.b).join(', ')}: `
+          + `${what}; check its password (from ${src.password}) and its user name (from ${src.user})`,
+      },
+    ];
   }
   if (states.every((x) => x.s?.state !== 'proven')) {
-    return [{
-      level: 'error', code: OTHER_LOGIN_UNPROVEN,
-      message: `the second account's login could not be shown: ${LOGIN_OPERATION} with the credentials of ${user} got ${states[0]?.s?.how ?? 'no answer'} through ${bindings.join(', ')}: `
-        + `${what}; check its password (from ${src.password}) and its user name (from ${src.user})`,
-    }];
+    return [
+      {
+        level: 'error',
+        code: OTHER_LOGIN_UNPROVEN,
+        message:
+          `the second account's login could not be shown: ${LOGIN_OPERATION} with the credentials `
+          + `of ${user} got ${states[0]?.s?.how ?? 'no answer'} through ${bindings.join(', ')}: `
+          + `${what}; check its password (from ${src.password}) and its user name (from ${src.user})`,
+      },
+    ];
   }
   return [];
 }

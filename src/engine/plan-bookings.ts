@@ -8,8 +8,21 @@ import { stateRuleOf } from '../contract/state-rules.js';
 import type { CaseKind } from '../checks/context.js';
 import type { RejectedCall } from '../sequences/index.js';
 import {
-  BookingLedger, consumesBooking, EMPTY_POOLS, ID_PROBE_VARIANTS, idParamOf, loginProbeId, mockBookings, needsBooking, noBookingReason, poolOf, probeVariant,
-  poolKey, type Booking, type BookingPools, type PoolName,
+  BookingLedger,
+  consumesBooking,
+  EMPTY_POOLS,
+  ID_PROBE_VARIANTS,
+  idParamOf,
+  loginProbeId,
+  mockBookings,
+  needsBooking,
+  noBookingReason,
+  poolOf,
+  probeVariant,
+  poolKey,
+  type Booking,
+  type BookingPools,
+  type PoolName,
 } from './bookings.js';
 import { skipReason, type RunPlan, type Unit } from './unit.js';
 
@@ -21,7 +34,12 @@ export function poolsOf(plan: Pick<RunPlan, 'bookings' | 'target'>): BookingPool
 /** Rank of a unit's claim on the pools: the hand-written cases first, then the sequences, then the rest. */
 const claimRank = (u: Unit) => (u.sequence ? 1 : u.kind === 'valid' ? 0 : u.kind === 'generated' ? 2 : 3);
 /** The case kinds whose state-changing call is a rejection (./bookings.ts). */
-const REJECTIONS: ReadonlySet<CaseKind> = new Set(['wrong-credentials', 'missing-param', 'bad-param', 'wrong-soapaction']);
+const REJECTIONS: ReadonlySet<CaseKind> = new Set([
+  'wrong-credentials',
+  'missing-param',
+  'bad-param',
+  'wrong-soapaction',
+]);
 
 /**
  * The booking rule of every state-changing call (./bookings.ts): real calls get pool bookings (a
@@ -45,7 +63,8 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
   /** Probe units of each operation that uses bookings up, so far. */
   const probes = new Map<string, number>();
   const rejected = new Map<string, { booking: Booking; calls: RejectedCall[] }>();
-  const handWrittenIds = (op: Operation) => new Set((plan.cases.get(op.name) ?? []).map((c) => c.params[idParamOf(op.name)!]));
+  const handWrittenIds = (op: Operation) =>
+    new Set((plan.cases.get(op.name) ?? []).map((c) => c.params[idParamOf(op.name)!]));
   for (const { u, i } of order) {
     if (u.sequence) {
       // A read-back of rejected calls is given their booking once they have theirs (below).
@@ -54,17 +73,39 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
       const after = u.sequence.after;
       if (after !== undefined) {
         const of = out.find((x) => x.sequence?.family === after);
-        const got = of && !of.unsent ? of.sequence?.bookings ?? [] : [];
-        out[i] = { ...u, sequence: { ...u.sequence, bookings: got },
-          ...(got.length ? {} : { unsent: Object.fromEntries(plan.bindings.map((b) => [b, `${u.op.name} ${u.caseId}: the ${after} sequence whose bookings it uses again has none`])) }) };
+        const got = of && !of.unsent ? (of.sequence?.bookings ?? []) : [];
+        out[i] = {
+          ...u,
+          sequence: { ...u.sequence, bookings: got },
+          ...(got.length
+            ? {}
+            : {
+                unsent: Object.fromEntries(
+                  plan.bindings.map((b) => [
+                    b,
+                    `${u.op.name} ${u.caseId}: the ${after} sequence whose bookings it uses again has none`,
+                  ]),
+                ),
+              }),
+        };
         continue;
       }
       // All the bookings it needs, or none (a part of a sequence proves nothing).
       const got: Booking[] = [];
       const enough = ledger.left(u.sequence.pool) >= u.sequence.needs;
       for (let k = 0; enough && k < u.sequence.needs; k++) got.push(ledger.take(u.sequence.pool)!);
-      const short = got.length < u.sequence.needs
-        ? { unsent: Object.fromEntries(plan.bindings.map((b) => [b, `${u.op.name} ${u.caseId}: needs ${u.sequence!.needs} bookings, ${ledger.left(u.sequence!.pool)} left in \`bookings.${u.sequence!.pool}\``])) } : {};
+      const short =
+        got.length < u.sequence.needs
+          ? {
+              unsent: Object.fromEntries(
+                plan.bindings.map((b) => [
+                  b,
+                  `${u.op.name} ${u.caseId}: needs ${u.sequence!.needs} `
+                    + `bookings, ${ledger.left(u.sequence!.pool)} left in \`bookings.${u.sequence!.pool}\``,
+                ]),
+              ),
+            }
+          : {};
       out[i] = { ...u, sequence: { ...u.sequence, bookings: got }, ...short };
       continue;
     }
@@ -79,15 +120,23 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
       const type = u.op.params.find((p) => p.name === idParam)?.type ?? 'string';
       // Where a call would use a booking up, each binding its own (as other probes: ./bookings.ts).
       const params = { ...u.params, [idParam]: loginProbeId(type, u.caseId) };
-      const perBinding = consumes ? Object.fromEntries(plan.bindings.map((b) => [b, { [idParam]: loginProbeId(type, `${u.caseId}-${b}`) }])) : undefined;
+      const perBinding = consumes
+        ? Object.fromEntries(plan.bindings.map((b) => [b, { [idParam]: loginProbeId(type, `${u.caseId}-${b}`) }]))
+        : undefined;
       out[i] = { ...u, params, calls: 'probe', ...(perBinding ? { perBinding } : {}), stage: 'writes' };
       continue;
     }
     const isFirst = u.kind === 'valid' && plan.cases.get(u.op.name)?.[0]?.id === u.caseId;
-    const real = isFirst || (!consumes && (u.kind === 'valid' || u.kind === 'generated') && handWrittenIds(u.op).has(u.params[idParam]));
+    const real =
+      isFirst
+      || (!consumes && (u.kind === 'valid' || u.kind === 'generated') && handWrittenIds(u.op).has(u.params[idParam]));
     if (REJECTIONS.has(u.kind)) {
       const booking = consumes ? undefined : sharedOf(pool);
-      out[i] = { ...u, calls: 'rejection', ...(booking ? { bookings: Object.fromEntries(bindings.map((b) => [b, booking])) } : {}) };
+      out[i] = {
+        ...u,
+        calls: 'rejection',
+        ...(booking ? { bookings: Object.fromEntries(bindings.map((b) => [b, booking])) } : {}),
+      };
       continue;
     }
     if (!real) {
@@ -97,7 +146,18 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
       const nth = consumes ? (probes.get(u.op.name) ?? 0) : 0;
       if (consumes) probes.set(u.op.name, nth + 1);
       const perBinding = consumes
-        ? Object.fromEntries(bindings.map((b) => [b, { [idParam]: probeVariant(u.params[idParam] ?? '', ID_PROBE_VARIANTS + nth * plan.bindings.length + plan.bindings.indexOf(b) + 1) }])) : undefined;
+        ? Object.fromEntries(
+            bindings.map((b) => [
+              b,
+              {
+                [idParam]: probeVariant(
+                  u.params[idParam] ?? '',
+                  ID_PROBE_VARIANTS + nth * plan.bindings.length + plan.bindings.indexOf(b) + 1,
+                ),
+              },
+            ]),
+          )
+        : undefined;
       out[i] = { ...u, calls: 'probe', ...(perBinding ? { perBinding } : {}), stage: 'writes' };
       continue;
     }
@@ -105,10 +165,18 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
     const unsent: Partial<Record<BindingId, string>> = {};
     for (const b of bindings) {
       const got = consumes ? ledger.take(pool) : sharedOf(pool);
-      if (got) bookings[b] = got; else unsent[b] = noBookingReason(u.op.name, b, u.caseId, pool);
+      if (got) bookings[b] = got;
+      else unsent[b] = noBookingReason(u.op.name, b, u.caseId, pool);
     }
     if (isFirst && consumes) firstCase.set(u.op.name, bookings);
-    out[i] = { ...u, calls: 'real', bookings, ...(Object.keys(unsent).length ? { unsent } : {}), ...(consumes ? {} : { serial: true }), stage: 'writes' };
+    out[i] = {
+      ...u,
+      calls: 'real',
+      bookings,
+      ...(Object.keys(unsent).length ? { unsent } : {}),
+      ...(consumes ? {} : { serial: true }),
+      stage: 'writes',
+    };
   }
   // Rejections of an operation that uses bookings up go against the first binding's booking of its
   // first case (sent later, in stage `writes`: its acceptance then shows the booking unchanged too).
@@ -118,17 +186,33 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
     const bindings = plan.bindings.filter((x) => !u.only || u.only.includes(x));
     const booking = u.bookings?.[bindings[0]!] ?? firstCase.get(u.op.name)?.[plan.bindings[0]!];
     if (!booking) {
-      out[i] = { ...u, unsent: Object.fromEntries(bindings.map((b) => [b, `${u.op.name} ${b} ${u.caseId}: a rejected call is sent only against a live booking of \`bookings.${pool}\`, and none was left`])) };
+      out[i] = {
+        ...u,
+        unsent: Object.fromEntries(
+          bindings.map((b) => [
+            b,
+            `${u.op.name} ${b} ${u.caseId}: a rejected call is sent only against a live booking of `
+              + `\`bookings.${pool}\`, and none was left`,
+          ]),
+        ),
+      };
       continue;
     }
     // A rejected write carries a text of its own per binding: read back, it names the call that stored it.
     const writes = stateRuleOf(u.op.name)?.writes;
-    const texts = writes === undefined ? undefined
-      : Object.fromEntries(bindings.map((b) => [b, { [writes]: rejectedText(u.caseId, b) }]));
+    const texts =
+      writes === undefined
+        ? undefined
+        : Object.fromEntries(bindings.map((b) => [b, { [writes]: rejectedText(u.caseId, b) }]));
     const entry = rejected.get(u.op.name) ?? { booking, calls: [] };
-    for (const b of bindings) entry.calls.push({ caseId: u.caseId, binding: b, ...(texts ? { text: texts[b]![writes!]! } : {}) });
+    for (const b of bindings)
+      entry.calls.push({ caseId: u.caseId, binding: b, ...(texts ? { text: texts[b]![writes!]! } : {}) });
     rejected.set(u.op.name, entry);
-    out[i] = { ...u, bookings: Object.fromEntries(bindings.map((b) => [b, booking])), ...(texts ? { perBinding: texts } : {}) };
+    out[i] = {
+      ...u,
+      bookings: Object.fromEntries(bindings.map((b) => [b, booking])),
+      ...(texts ? { perBinding: texts } : {}),
+    };
   }
   // The read-backs of rejected calls (SequenceSpec.readsBack): each given the booking they were sent
   // against and their names, placed after every other unit in the order of the operations' first
@@ -140,17 +224,31 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
   for (const [opName, r] of rejected) {
     const back = readBacks.find((u) => u.op.name === opName);
     if (!back) {
-      const k = planned.findIndex((x) => x.op.name === opName && x.calls === 'real' && firstCase.get(opName) === x.bookings);
+      const k = planned.findIndex(
+        (x) => x.op.name === opName && x.calls === 'real' && firstCase.get(opName) === x.bookings,
+      );
       if (k >= 0) planned[k] = { ...planned[k]!, rejectedBefore: r.calls };
       continue;
     }
     const shown = shownLive(plan, r.booking);
-    planned.push({ ...back, sequence: { ...back.sequence!, pool: r.booking.pool, bookings: [r.booking], rejected: r.calls, ...(shown ? { shownLive: shown } : {}) } });
+    planned.push({
+      ...back,
+      sequence: {
+        ...back.sequence!,
+        pool: r.booking.pool,
+        bookings: [r.booking],
+        rejected: r.calls,
+        ...(shown ? { shownLive: shown } : {}),
+      },
+    });
   }
   return planned;
 }
 
-/** The text a rejected UpdateSpecialRequest sends through a binding: found in the booking afterwards, it names that call. */
+/**
+ * The text a rejected UpdateSpecialRequest sends through a binding: found in the booking afterwards, it names that
+ * call.
+ */
 export function rejectedText(caseId: string, binding: BindingId): string {
   return `conformance: rejected call ${caseId} through ${binding} must not be stored`;
 }
@@ -160,9 +258,13 @@ export function rejectedText(caseId: string, binding: BindingId): string {
  * calls needs before it may blame them, issue 40), or undefined: the pool check's read of it
  * (./pool-check.ts), or the embedded mock, which this run started with no booking used.
  */
-export function shownLive(plan: Pick<RunPlan, 'target' | 'poolCheck' | 'bindings'>, booking: Booking): string | undefined {
+export function shownLive(
+  plan: Pick<RunPlan, 'target' | 'poolCheck' | 'bindings'>,
+  booking: Booking,
+): string | undefined {
   if (plan.target.embedded) return 'the embedded mock, started by this run with no booking used';
-  if (plan.poolCheck?.shown.has(poolKey(booking))) return `read live before the run (the pool check, through ${plan.bindings[0]})`;
+  if (plan.poolCheck?.shown.has(poolKey(booking)))
+    return `read live before the run (the pool check, through ${plan.bindings[0]})`;
   return undefined;
 }
 

@@ -16,7 +16,15 @@ import { broadestCase, coverageCases, generatedCases, idKinds, paramsKey } from 
 import { OPERATIONS } from '../contract/catalogue.js';
 import type { IdProbe, PlanView } from '../sequences/index.js';
 import { familiesNamed } from './families.js';
-import { consumesBooking, idParamOf, mockBookings, POOL_NAMES, poolOf, probeVariant, type PoolName } from './bookings.js';
+import {
+  consumesBooking,
+  idParamOf,
+  mockBookings,
+  POOL_NAMES,
+  poolOf,
+  probeVariant,
+  type PoolName,
+} from './bookings.js';
 import { probeUrl, unobservableCallback, type Callback } from './callback.js';
 import { caseMatcher, skipReason, type RunPlan, type Unit } from './unit.js';
 import { loginTries, loginUnits, sendsLoginVariants } from './plan-logins.js';
@@ -26,7 +34,14 @@ import { withBookings } from './plan-bookings.js';
 export { caseMatcher, READ_RETRIES, retriesFor, skipReason, type RunPlan, type Unit } from './unit.js';
 export { LOGIN_VARIANTS, loginTries, spreadLogins, type LoginTry, type LoginVariant } from './plan-logins.js';
 export { poolsOf, rejectedText, shownLive, withBookings } from './plan-bookings.js';
-export { bindingParams, comparesBindings, namedSecretsOf, secretsOf, unitRequests, type UnitRequest } from './requests.js';
+export {
+  bindingParams,
+  comparesBindings,
+  namedSecretsOf,
+  secretsOf,
+  unitRequests,
+  type UnitRequest,
+} from './requests.js';
 
 /** A password no real account has: the wrong-credentials case sends it. */
 export const WRONG_PASSWORD = 'conformance-wrong-password-7f3a';
@@ -39,16 +54,32 @@ export const UNKNOWN_OPERATION = 'NoSuchOperation';
 
 /** A stand-in operation the service does not have, on the path and namespace of `like`. */
 function unknownOperation(like: Operation): Operation {
-  return { ...like, name: UNKNOWN_OPERATION, params: like.params.filter((p) => p.name === 'userName' || p.name === 'password'),
-    resultElement: 'noSuchOperationResult', mutates: false, source: 'negative case: an operation the service does not have' };
+  return {
+    ...like,
+    name: UNKNOWN_OPERATION,
+    params: like.params.filter((p) => p.name === 'userName' || p.name === 'password'),
+    resultElement: 'noSuchOperationResult',
+    mutates: false,
+    source: 'negative case: an operation the service does not have',
+  };
 }
 
 /** Unparsable values per parameter type. */
-const UNPARSABLE: Partial<Record<string, string>> = { int: 'not-a-number', dateTime: 'not-a-date', decimal: 'not-a-decimal' };
+const UNPARSABLE: Partial<Record<string, string>> = {
+  int: 'not-a-number',
+  dateTime: 'not-a-date',
+  decimal: 'not-a-decimal',
+};
 
 /** The valid unit of one request case: its parameters and the target's credentials. */
 export function caseUnit(target: Pick<Target, 'user' | 'password'>, op: Operation, c: RequestCase): Unit {
-  return { op, caseId: c.id, kind: 'valid', params: { ...c.params, userName: target.user, password: target.password }, description: c.description };
+  return {
+    op,
+    caseId: c.id,
+    kind: 'valid',
+    params: { ...c.params, userName: target.user, password: target.password },
+    description: c.description,
+  };
 }
 
 /**
@@ -63,16 +94,46 @@ export function credentialUnits(op: Operation, params: Params, password: string)
   delete absent.password;
   const swapped = swapCase(password);
   return [
-    { op, caseId: WRONG_CREDENTIALS_CASE, kind, params: { ...params, password: WRONG_PASSWORD },
-      description: 'a valid call with a wrong password: no binding may answer with data' },
-    { op, caseId: 'empty-password', kind, params: { ...params, password: '' },
-      description: 'a valid call with an empty password: no binding may answer with data' },
-    { op, caseId: 'wrong-user', kind, params: { ...params, userName: WRONG_USER },
-      description: 'the right password with a user name no account has: no binding may answer with data' },
-    ...(swapped !== password ? [{ op, caseId: 'password-case', kind, params: { ...params, password: swapped },
-      description: 'the right password in other letter case (masked as the password is): no binding may answer with data' }] : []),
-    { op, caseId: 'no-credentials', kind, params: absent,
-      description: 'neither userName nor password sent: no binding may answer with data' },
+    {
+      op,
+      caseId: WRONG_CREDENTIALS_CASE,
+      kind,
+      params: { ...params, password: WRONG_PASSWORD },
+      description: 'a valid call with a wrong password: no binding may answer with data',
+    },
+    {
+      op,
+      caseId: 'empty-password',
+      kind,
+      params: { ...params, password: '' },
+      description: 'a valid call with an empty password: no binding may answer with data',
+    },
+    {
+      op,
+      caseId: 'wrong-user',
+      kind,
+      params: { ...params, userName: WRONG_USER },
+      description: 'the right password with a user name no account has: no binding may answer with data',
+    },
+    ...(swapped !== password
+      ? [
+          {
+            op,
+            caseId: 'password-case',
+            kind,
+            params: { ...params, password: swapped },
+            description:
+              'the right password in other letter case (masked as the password is): no binding may answer with data',
+          },
+        ]
+      : []),
+    {
+      op,
+      caseId: 'no-credentials',
+      kind,
+      params: absent,
+      description: 'neither userName nor password sent: no binding may answer with data',
+    },
   ];
 }
 
@@ -81,7 +142,11 @@ export function credentialUnits(op: Operation, params: Params, password: string)
  * some): the wrong-password case and its credential variants (credentialUnits) on every operation ×
  * binding, and the login variants kept by --max-failed-logins.
  */
-export function failedLogins(plan: RunPlan): { readonly reference: number; readonly variants: number; readonly variantsAll: number } {
+export function failedLogins(plan: RunPlan): {
+  readonly reference: number;
+  readonly variants: number;
+  readonly variantsAll: number;
+} {
   let reference = 0;
   let variants = 0;
   for (const u of planUnits(plan)) {
@@ -115,7 +180,8 @@ export function bookingNeeds(plan: RunPlan): Record<PoolName, number> {
   const taken = new Map<PoolName, Set<string>>(POOL_NAMES.map((p) => [p, new Set<string>()]));
   const plenty = { ...plan, bookings: mockBookings(), caseFilter: undefined };
   for (const u of withBookings(plenty, [...casesUnits(plenty), ...loginUnits(plenty), ...sequenceUnits(plenty)])) {
-    for (const b of [...Object.values(u.bookings ?? {}), ...(u.sequence?.bookings ?? [])]) if (b) taken.get(b.pool)!.add(b.id);
+    for (const b of [...Object.values(u.bookings ?? {}), ...(u.sequence?.bookings ?? [])])
+      if (b) taken.get(b.pool)!.add(b.id);
   }
   return Object.fromEntries(POOL_NAMES.map((p) => [p, taken.get(p)!.size])) as Record<PoolName, number>;
 }
@@ -147,7 +213,11 @@ function idProbesOf(plan: RunPlan, name: string): { pool: PoolName; probes: IdPr
   const baseId = base[idParam] ?? 'ID';
   let own = 0;
   const probes = idKinds(op, idParam).map((k): IdProbe => {
-    const value = (n: number) => ({ ...base, [k.param]: probeVariant(k.value, n), ...(k.param !== idParam ? { [idParam]: probeVariant(baseId, ++own) } : {}) });
+    const value = (n: number) => ({
+      ...base,
+      [k.param]: probeVariant(k.value, n),
+      ...(k.param !== idParam ? { [idParam]: probeVariant(baseId, ++own) } : {}),
+    });
     const first = value(1);
     const witness = probeVariant(k.value, 2) !== first[k.param] ? value(2) : undefined;
     return { kind: k.kind, params: first, ...(witness ? { witness } : {}) };
@@ -159,11 +229,25 @@ function idProbesOf(plan: RunPlan, name: string): { pool: PoolName; probes: IdPr
 export function sequenceUnits(plan: RunPlan): Unit[] {
   if (plan.bindings.length === 0) return [];
   const view = planView(plan);
-  return familiesNamed(plan.families).flatMap((f) => f.plan(view).map(({ op, spec, description, stage }): Unit =>
-    ({ op, caseId: f.caseId, kind: 'valid', params: {}, description, sequence: spec, ...(stage !== undefined ? { stage } : {}) })));
+  return familiesNamed(plan.families).flatMap((f) =>
+    f.plan(view).map(
+      ({ op, spec, description, stage }): Unit => ({
+        op,
+        caseId: f.caseId,
+        kind: 'valid',
+        params: {},
+        description,
+        sequence: spec,
+        ...(stage !== undefined ? { stage } : {}),
+      }),
+    ),
+  );
 }
 
-/** What the families say they could not plan, and how to enable it (a second account not given): notes of every report, each said once. */
+/**
+ * What the families say they could not plan, and how to enable it (a second account not given): notes of every report,
+ * each said once.
+ */
 export function sequenceNotes(plan: RunPlan): Diagnosis[] {
   if (plan.bindings.length === 0) return [];
   const view = planView(plan);
@@ -192,10 +276,19 @@ function casesUnits(plan: RunPlan): Unit[] {
       // bindings one after another and is its comparison; four calls at once would race for it. Such
       // an example is left out, and its other values go into coverage cases of their own.
       const blankOnce = idParam !== undefined && consumesBooking(op.name);
-      const reached = idParam === undefined ? examples
-        : blankOnce ? examples.filter((c) => (c.params[idParam] ?? 'x').trim() !== '')
-          : examples.filter((c) => cases.some((h) => h.params[idParam] === c.params[idParam]));
-      const coverage = coverageCases(op, g, cases, [...cases, ...reached].map((c) => c.params), blankOnce ? [idParam] : []);
+      const reached =
+        idParam === undefined
+          ? examples
+          : blankOnce
+            ? examples.filter((c) => (c.params[idParam] ?? 'x').trim() !== '')
+            : examples.filter((c) => cases.some((h) => h.params[idParam] === c.params[idParam]));
+      const coverage = coverageCases(
+        op,
+        g,
+        cases,
+        [...cases, ...reached].map((c) => c.params),
+        blankOnce ? [idParam] : [],
+      );
       // Never the same request twice (GetLanguages' examples are all "no parameters", as is its
       // hand-written case): a duplicate would only cost time and repeat its rows.
       const seen = new Set(cases.map((c) => paramsKey(c.params)));
@@ -205,8 +298,14 @@ function casesUnits(plan: RunPlan): Unit[] {
         seen.add(key);
         // A coverage case shrinks to the hand-written case it changed: one value to put back, not the
         // whole set (the first case may be the broadest result, costly to send again and again).
-        units.push({ op, caseId: c.id, kind: 'generated', params: { ...c.params, ...credentials }, description: c.description,
-          baseline: c.baseline ? { ...c.baseline, ...credentials } : baseline });
+        units.push({
+          op,
+          caseId: c.id,
+          kind: 'generated',
+          params: { ...c.params, ...credentials },
+          description: c.description,
+          baseline: c.baseline ? { ...c.baseline, ...credentials } : baseline,
+        });
       }
     }
     if (!plan.negative || !first) continue;
@@ -216,12 +315,23 @@ function casesUnits(plan: RunPlan): Unit[] {
     if (typed) {
       const rest: Record<string, string> = { ...params };
       delete rest[typed.name];
-      units.push({ op, caseId: `missing-${typed.name}`, kind: 'missing-param', params: rest, description: `the required ${typed.type} parameter ${typed.name} left out` });
+      units.push({
+        op,
+        caseId: `missing-${typed.name}`,
+        kind: 'missing-param',
+        params: rest,
+        description: `the required ${typed.type} parameter ${typed.name} left out`,
+      });
     }
     const parsed = op.params.find((p) => p.type === 'int' || p.type === 'dateTime');
     if (parsed) {
-      units.push({ op, caseId: `unparsable-${parsed.name}`, kind: 'bad-param', params: { ...params, [parsed.name]: UNPARSABLE[parsed.type]! },
-        description: `${parsed.name} (${parsed.type}) sent as "${UNPARSABLE[parsed.type]}"` });
+      units.push({
+        op,
+        caseId: `unparsable-${parsed.name}`,
+        kind: 'bad-param',
+        params: { ...params, [parsed.name]: UNPARSABLE[parsed.type]! },
+        description: `${parsed.name} (${parsed.type}) sent as "${UNPARSABLE[parsed.type]}"`,
+      });
     }
     // A binding that routes on a header (SOAP 1.1's SOAPAction) is probed with one naming another
     // operation. An ASMX service dispatches on it: it must never name an operation that changes
@@ -232,25 +342,38 @@ function casesUnits(plan: RunPlan): Unit[] {
       const probe = bindingModule(b).misroutedProbe?.(routedTo, plan.target.namespaces[op.ns]);
       if (!probe) continue;
       units.push({
-        op, caseId: 'wrong-soapaction', kind: 'wrong-soapaction', params, only: [b],
-        headers: probe.headers, description: probe.description,
+        op,
+        caseId: 'wrong-soapaction',
+        kind: 'wrong-soapaction',
+        params,
+        only: [b],
+        headers: probe.headers,
+        description: probe.description,
       });
     }
     units.push(...doctypeUnits(plan, op, params));
   }
   if (plan.negative) {
     for (const service of [...new Set(plan.operations.map((o) => o.service))]) {
-      const like = plan.operations.find((o) => o.service === service && !o.mutates) ?? plan.operations.find((o) => o.service === service)!;
+      const like =
+        plan.operations.find((o) => o.service === service && !o.mutates)
+        ?? plan.operations.find((o) => o.service === service)!;
       units.push({
-        op: unknownOperation(like), caseId: `unknown-operation-${service}`, kind: 'unknown-operation',
-        params: { userName: plan.target.user, password: plan.target.password }, description: `${UNKNOWN_OPERATION} on the ${service} service`,
+        op: unknownOperation(like),
+        caseId: `unknown-operation-${service}`,
+        kind: 'unknown-operation',
+        params: { userName: plan.target.user, password: plan.target.password },
+        description: `${UNKNOWN_OPERATION} on the ${service} service`,
       });
     }
   }
   return units;
 }
 
-/** The check that judges the DOCTYPE probes: without it (--skip-checks dtd_refused, or its group hostile_requests) they are not sent. */
+/**
+ * The check that judges the DOCTYPE probes: without it (--skip-checks dtd_refused, or its group hostile_requests) they
+ * are not sent.
+ */
 export const DOCTYPE_CHECK = 'dtd_refused';
 /** The parameter whose value the probe's entity stands as: expanded, the call logs in and answers with data. */
 const DOCTYPE_PARAM = 'userName';
@@ -262,7 +385,8 @@ const callbacks = new WeakMap<object, Callback>();
 export function callbackOf(plan: Pick<RunPlan, 'callback' | 'target'>): Callback {
   if (plan.callback) return plan.callback;
   let cb = callbacks.get(plan.target);
-  if (!cb) callbacks.set(plan.target, (cb = unobservableCallback('the run was planned without the harness\'s listener')));
+  if (!cb)
+    callbacks.set(plan.target, (cb = unobservableCallback("the run was planned without the harness's listener")));
   return cb;
 }
 
@@ -281,12 +405,33 @@ function doctypeUnits(plan: RunPlan, op: Operation, params: Params): Unit[] {
   if (soap.length === 0) return [];
   const cb = callbackOf(plan);
   // One unit per probe, on every such binding (a case is one unit: shards and --case keep it whole).
-  const unit = (entity: DoctypeProbe['entity'], probe: (b: BindingId) => DoctypeProbe, caseId: string, description: string): Unit =>
-    ({ op, caseId, kind: 'doctype', params, only: soap, doctype: { entity, probes: Object.fromEntries(soap.map((b) => [b, probe(b)])), param: DOCTYPE_PARAM }, description });
+  const unit = (
+    entity: DoctypeProbe['entity'],
+    probe: (b: BindingId) => DoctypeProbe,
+    caseId: string,
+    description: string,
+  ): Unit => ({
+    op,
+    caseId,
+    kind: 'doctype',
+    params,
+    only: soap,
+    doctype: { entity, probes: Object.fromEntries(soap.map((b) => [b, probe(b)])), param: DOCTYPE_PARAM },
+    description,
+  });
   return [
-    unit('internal', () => ({ entity: 'internal', value: plan.target.user }), DOCTYPE_INTERNAL_CASE,
-      'a call with a DOCTYPE whose internal entity is the user name: a SOAP endpoint must refuse it, not expand it'),
-    unit('external', (b) => ({ entity: 'external', url: probeUrl(cb, op.name, b) }), DOCTYPE_EXTERNAL_CASE,
-      `a call with a DOCTYPE whose external entity is the harness's listener (${probeUrl(cb, op.name, 'BINDING')}): a SOAP endpoint must refuse it, never fetch it`),
+    unit(
+      'internal',
+      () => ({ entity: 'internal', value: plan.target.user }),
+      DOCTYPE_INTERNAL_CASE,
+      'a call with a DOCTYPE whose internal entity is the user name: a SOAP endpoint must refuse it, not expand it',
+    ),
+    unit(
+      'external',
+      (b) => ({ entity: 'external', url: probeUrl(cb, op.name, b) }),
+      DOCTYPE_EXTERNAL_CASE,
+      `a call with a DOCTYPE whose external entity is the harness's listener `
+        + `(${probeUrl(cb, op.name, 'BINDING')}): a SOAP endpoint must refuse it, never fetch it`,
+    ),
   ];
 }

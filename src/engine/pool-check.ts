@@ -35,13 +35,23 @@ import { POOL_CHECK_CASE } from '../core/rows.js';
 import { acceptance, alreadyCancelled, notFound, type Acceptance } from '../equivalence/compare.js';
 import { DEFAULT_READ } from '../sequences/cancel.js';
 import type { Transport } from '../transport/client.js';
-import { POOL_NAMES, poolKey, type BookingPools, type PoolCheck, type PoolName, type UnusableBooking } from './bookings.js';
+import {
+  POOL_NAMES,
+  poolKey,
+  type BookingPools,
+  type PoolCheck,
+  type PoolName,
+  type UnusableBooking,
+} from './bookings.js';
 
 export { poolKey, POOL_CHECK_CASE, type PoolCheck, type UnusableBooking };
 import { bookingNeeds, retriesFor, skipReason, type RunPlan } from './plan.js';
 
 /** The read that shows a booking of a pool live, or undefined (transfers: none exists). */
-function readOf(plan: Pick<RunPlan, 'cases'>, pool: PoolName): { op: string; params: (id: string) => Params } | undefined {
+function readOf(
+  plan: Pick<RunPlan, 'cases'>,
+  pool: PoolName,
+): { op: string; params: (id: string) => Params } | undefined {
   if (pool === 'cancel' || pool === 'amend') {
     const base = plan.cases.get('AmendmentPriceRequest')?.[0]?.params ?? DEFAULT_READ;
     return { op: 'AmendmentPriceRequest', params: (id) => ({ ...base, bookingID: id }) };
@@ -55,7 +65,11 @@ function readOf(plan: Pick<RunPlan, 'cases'>, pool: PoolName): { op: string; par
 
 /** Whether a run of this plan checks its pools: state-changing calls are sent to a target this run did not start. */
 export function checksPools(plan: Pick<RunPlan, 'target' | 'allowMutations' | 'operations' | 'bookings'>): boolean {
-  return !plan.target.embedded && plan.bookings !== undefined && plan.operations.some((o) => o.mutates && !skipReason(plan, o));
+  return (
+    !plan.target.embedded
+    && plan.bookings !== undefined
+    && plan.operations.some((o) => o.mutates && !skipReason(plan, o))
+  );
 }
 
 /** What one read says of a booking: live, dead (why), or neither (why: a transient answer, a refusal). */
@@ -74,10 +88,17 @@ function bookingStateOf(a: Acceptance): BookingState {
 export interface PoolCheckDeps {
   readonly transport: Transport;
   readonly validator: DocumentValidator;
-  /** Told of each read, in the order sent (`conformance record` keeps them, so a replay answers the run's own pool check). */
-  readonly onRead?: (read: { readonly op: Operation; readonly binding: BindingId; readonly params: Params; readonly exchange: Exchange }) => void;
+  /**
+   * Told of each read, in the order sent (`conformance record` keeps them, so a replay answers the run's own pool
+   * check).
+   */
+  readonly onRead?: (read: {
+    readonly op: Operation;
+    readonly binding: BindingId;
+    readonly params: Params;
+    readonly exchange: Exchange;
+  }) => void;
 }
-
 
 /**
  * Read the bookings the plan would take (./plan.ts bookingNeeds: each once), pool by pool, in order,
@@ -85,7 +106,11 @@ export interface PoolCheckDeps {
  * the live bookings first in each checked pool (`replace` false: the pools as given) and what was
  * found; the plan unchanged when it checks no pool (checksPools).
  */
-export async function checkPools(plan: RunPlan, deps: PoolCheckDeps, replace = true): Promise<{ plan: RunPlan; check?: PoolCheck }> {
+export async function checkPools(
+  plan: RunPlan,
+  deps: PoolCheckDeps,
+  replace = true,
+): Promise<{ plan: RunPlan; check?: PoolCheck }> {
   if (!checksPools(plan) || plan.bindings.length === 0) return { plan };
   const pools = plan.bookings!;
   const needs = bookingNeeds(plan);
@@ -106,17 +131,33 @@ export async function checkPools(plan: RunPlan, deps: PoolCheckDeps, replace = t
     while (live.length < need && next < list.length && !(replace === false && next >= need)) {
       const round = list.slice(next, next + (replace ? need - live.length : need));
       next += round.length;
-      const answers = await Promise.all(round.map(async (id) => {
-        const params = read.params(id);
-        const ex = await deps.transport.send(requestFor(plan.target, op, binding, { ...params, userName: plan.target.user, password: plan.target.password }),
-          retriesFor(op), serviceUrlOf(plan.target, op, binding));
-        deps.onRead?.({ op, binding, params, exchange: ex });
-        return { id, v: bookingStateOf(acceptanceOf(plan, deps.validator, op.name, binding, ex)) };
-      }));
+      const answers = await Promise.all(
+        round.map(async (id) => {
+          const params = read.params(id);
+          const ex = await deps.transport.send(
+            requestFor(plan.target, op, binding, {
+              ...params,
+              userName: plan.target.user,
+              password: plan.target.password,
+            }),
+            retriesFor(op),
+            serviceUrlOf(plan.target, op, binding),
+          );
+          deps.onRead?.({ op, binding, params, exchange: ex });
+          return { id, v: bookingStateOf(acceptanceOf(plan, deps.validator, op.name, binding, ex)) };
+        }),
+      );
       reads += round.length;
       for (const { id, v } of answers) {
-        if (v.live) { live.push(id); shown.add(poolKey({ pool, id })); continue; }
-        if (v.dead) { unusable.push({ pool, id, found: `${op.name} ${binding} before the run answered ${v.how}` }); continue; }
+        if (v.live) {
+          live.push(id);
+          shown.add(poolKey({ pool, id }));
+          continue;
+        }
+        if (v.dead) {
+          unusable.push({ pool, id, found: `${op.name} ${binding} before the run answered ${v.how}` });
+          continue;
+        }
         // Neither shown live nor dead (a refusal, a transient answer): used as given, never counted as evidence.
         live.push(id);
       }
@@ -130,33 +171,67 @@ export async function checkPools(plan: RunPlan, deps: PoolCheckDeps, replace = t
 }
 
 /** An exchange's acceptance, as the comparison of bindings reads it. */
-function acceptanceOf(plan: RunPlan, validator: DocumentValidator, opName: string, binding: BindingId, ex: Exchange): Acceptance {
+function acceptanceOf(
+  plan: RunPlan,
+  validator: DocumentValidator,
+  opName: string,
+  binding: BindingId,
+  ex: Exchange,
+): Acceptance {
   if (!ex.response) return { kind: 'unknown', why: `no response (${ex.error?.code ?? 'unknown'})` };
   const op = findOperation(opName)!;
-  return acceptance(new CheckContext({ op, binding, caseId: POOL_CHECK_CASE, caseKind: 'valid', namespaces: plan.target.namespaces, exchange: ex, validator }));
+  return acceptance(
+    new CheckContext({
+      op,
+      binding,
+      caseId: POOL_CHECK_CASE,
+      caseKind: 'valid',
+      namespaces: plan.target.namespaces,
+      exchange: ex,
+      validator,
+    }),
+  );
 }
 
 /** The line the console says after the check: how many read, and each booking not used. */
 export function poolCheckLine(check: PoolCheck): string {
   const dead = check.unusable.filter((u) => !u.spent);
   const by = POOL_NAMES.map((p) => [p, dead.filter((u) => u.pool === p)] as const).filter(([, us]) => us.length > 0);
-  return `conformance: pool check: ${check.reads} booking${check.reads === 1 ? '' : 's'} read before the run`
-    + (by.length === 0 ? ', all live' : `; not used (the pool's, not the target's): ${by.map(([p, us]) => `\`bookings.${p}\` ${us.map((u) => u.id).join(', ')}`).join('; ')}`
-      + (check.kept ? ' (a shard replaces none: every shard hands out the same bookings)' : ''));
+  return (
+    `conformance: pool check: ${check.reads} booking${check.reads === 1 ? '' : 's'} read before the run`
+    + (by.length === 0
+      ? ', all live'
+      : `; not used (the pool's, not the `
+        + `target's): ${by.map(([p, us]) => `\`bookings.${p}\` ${us.map((u) => u.id).join(', ')}`).join('; ')}`
+        + (check.kept ? ' (a shard replaces none: every shard hands out the same bookings)' : ''))
+  );
 }
 
-/** The diagnosis of every unusable pool booking: one per pool, naming each booking, and what showed the first of them. */
+/**
+ * The diagnosis of every unusable pool booking: one per pool, naming each booking, and what showed the first of them.
+ */
 export function unusableDiagnosis(unusable: readonly UnusableBooking[]): Diagnosis[] {
   return POOL_NAMES.flatMap((pool) => {
     const us = unusable.filter((u) => u.pool === pool);
     if (us.length === 0) return [];
     const spent = us.some((u) => u.spent);
-    const named = `${us.slice(0, 10).map((u) => u.id).join(', ')}${us.length > 10 ? `, … (${us.length - 10} more: conformance.json bookings.unusable)` : ''}`;
-    return [{
-      level: spent ? 'error' as const : 'note' as const, code: 'pool_booking_unusable',
-      message: `${us.length} booking${us.length === 1 ? '' : 's'} of \`bookings.${pool}\` ${us.length === 1 ? 'is' : 'are'} unusable, the pool's fault, not the target's `
-        + `(already cancelled by an earlier run, or not on this target): ${named}; ${us[0]!.id}: ${us[0]!.found}`
-        + (spent ? '; the calls on them are not tested: give fresh bookings in the pool for every run (docs/real-service.md)' : '; not used: the next bookings of the pool took their place'),
-    }];
+    const named = `${us
+      .slice(0, 10)
+      .map((u) => u.id)
+      .join(', ')}${us.length > 10 ? `, … (${us.length - 10} more: conformance.json bookings.unusable)` : ''}`;
+    return [
+      {
+        level: spent ? ('error' as const) : ('note' as const),
+        code: 'pool_booking_unusable',
+        message:
+          `${us.length} booking${us.length === 1 ? '' : 's'} of `
+          + `\`bookings.${pool}\` ${us.length === 1 ? 'is' : 'are'} unusable, the pool's fault, not the `
+          + `target's `
+          + `(already cancelled by an earlier run, or not on this target): ${named}; ${us[0]!.id}: ${us[0]!.found}`
+          + (spent
+            ? '; the calls on them are not tested: give fresh bookings in the pool for every run (docs/real-service.md)'
+            : '; not used: the next bookings of the pool took their place'),
+      },
+    ];
   });
 }

@@ -21,7 +21,12 @@ import type { Checked } from './check-exchange.js';
  * "not found" on its first call is the pool's (an earlier run used it, or it is not there): not
  * tested, never a row against the target (the run says so and is INCOMPLETE: spentUnusable).
  */
-export function rejectedBeforeRows(plan: RunPlan, rows: RowMaker, unit: Unit, checked: readonly { binding: BindingId; value: Checked }[]): ResultRow[] {
+export function rejectedBeforeRows(
+  plan: RunPlan,
+  rows: RowMaker,
+  unit: Unit,
+  checked: readonly { binding: BindingId; value: Checked }[],
+): ResultRow[] {
   const first = plan.bindings[0]!;
   const outcome = checked.find((c) => c.binding === first)?.value.bookingOutcome;
   const booking = unit.bookings?.[first];
@@ -33,17 +38,34 @@ export function rejectedBeforeRows(plan: RunPlan, rows: RowMaker, unit: Unit, ch
   const base = { op: unit.op, binding: bindingField(through), caseId: unit.caseId, reproduce: '' };
   if (shownLive(plan, booking) === undefined) {
     if (!ALREADY_CANCELLED.test(outcome) && !NOT_FOUND.test(outcome)) return [];
-    return [rows.row(base, SEQUENCE_CHECK, { skipped: `not tested: ${kind} ${booking.id} of \`bookings.${booking.pool}\` answered ${outcome} on its first cancellation, through ${first}, `
-      + `after ${calls.length} rejected calls: no read of it exists, so it was never shown live, and a booking an earlier run used (or one not on the target) `
-      + 'cannot be told from one a rejected call cancelled: the pool\'s, not the target\'s' })];
+    return [
+      rows.row(base, SEQUENCE_CHECK, {
+        skipped:
+          `not tested: ${kind} ${booking.id} of \`bookings.${booking.pool}\` answered ${outcome} on its `
+          + `first cancellation, through ${first}, `
+          + `after ${calls.length} rejected calls: no read of it exists, so it was never shown live, and `
+          + `a booking an earlier run used (or one not on the target) `
+          + "cannot be told from one a rejected call cancelled: the pool's, not the target's",
+      }),
+    ];
   }
   if (!ALREADY_CANCELLED.test(outcome)) return [];
-  return [rows.row(base, SEQUENCE_CHECK, [{
-    check: SEQUENCE_CHECK, code: 'rejected_call_changed_state', path: `/${unit.op.resultElement}/Error`,
-    message: `${unit.op.name} of ${kind} ${booking.id} answered ${outcome} through ${first}, `
-      + `and the run sent it only ${calls.length} rejected calls before (${calls.map((c) => `${c.caseId} through ${c.binding}`).join(', ')}): a rejected call cancelled it`,
-    expected: `${booking.id} cancellable after its rejected calls`, actual: outcome,
-  }])];
+  return [
+    rows.row(base, SEQUENCE_CHECK, [
+      {
+        check: SEQUENCE_CHECK,
+        code: 'rejected_call_changed_state',
+        path: `/${unit.op.resultElement}/Error`,
+        message:
+          `${unit.op.name} of ${kind} ${booking.id} answered ${outcome} through ${first}, `
+          + `and the run sent it only ${calls.length} rejected calls before `
+          + `(${calls.map((c) => `${c.caseId} through ${c.binding}`).join(', ')}): a rejected call `
+          + `cancelled it`,
+        expected: `${booking.id} cancellable after its rejected calls`,
+        actual: outcome,
+      },
+    ]),
+  ];
 }
 
 /**
@@ -73,8 +95,14 @@ export function spentUnusable(plan: RunPlan, units: readonly Unit[], used: reado
       else if (!e.dead && (ALREADY_CANCELLED.test(u.outcome) || NOT_FOUND.test(u.outcome))) e.dead = u;
     }
   });
-  return [...by.values()].filter((e) => !e.accepted && !e.unknown && e.dead).map(({ dead: d }) => ({
-    pool: d!.pool as UnusableBooking['pool'], id: d!.id, spent: true as const,
-    found: `${d!.operation} ${d!.binding} (case ${d!.case}) answered ${d!.outcome} on its first cancellation, no read of it existing`,
-  }));
+  return [...by.values()]
+    .filter((e) => !e.accepted && !e.unknown && e.dead)
+    .map(({ dead: d }) => ({
+      pool: d!.pool as UnusableBooking['pool'],
+      id: d!.id,
+      spent: true as const,
+      found:
+        `${d!.operation} ${d!.binding} (case ${d!.case}) answered ${d!.outcome} on its first `
+        + `cancellation, no read of it existing`,
+    }));
 }

@@ -25,9 +25,17 @@ export interface UnitRequest {
  * variant's (its oracle is the wrong password of its own binding, src/checks/login-rejected.ts), nor
  * a sequence's (its rows are per binding).
  */
-export function comparesBindings(plan: Pick<RunPlan, 'equivalence' | 'bindings'>, unit: Pick<Unit, 'kind' | 'only' | 'sequence' | 'doctype'>): boolean {
-  return plan.equivalence && !unit.doctype && !unit.sequence && unit.kind !== 'login-variant'
-    && plan.bindings.filter((b) => !unit.only || unit.only.includes(b)).length > 1;
+export function comparesBindings(
+  plan: Pick<RunPlan, 'equivalence' | 'bindings'>,
+  unit: Pick<Unit, 'kind' | 'only' | 'sequence' | 'doctype'>,
+): boolean {
+  return (
+    plan.equivalence
+    && !unit.doctype
+    && !unit.sequence
+    && unit.kind !== 'login-variant'
+    && plan.bindings.filter((b) => !unit.only || unit.only.includes(b)).length > 1
+  );
 }
 
 /** The parameters a unit sends through one binding: its own, with that binding's booking or own values put in. */
@@ -40,13 +48,17 @@ export function bindingParams(unit: Unit, b: BindingId): Params {
 
 /** The requests of a unit: one per binding it is sent on, at its group's host and service path. */
 export function unitRequests(plan: Pick<RunPlan, 'target' | 'bindings'>, unit: Unit): UnitRequest[] {
-  return plan.bindings.filter((b) => !unit.only || unit.only.includes(b)).map((b) => {
-    const params = bindingParams(unit, b);
-    const probe = unit.doctype?.probes[b];
-    const req = probe ? doctypeRequestFor(plan.target, unit.op, b, params, probe, unit.doctype!.param) ?? requestFor(plan.target, unit.op, b, params)
-      : requestFor(plan.target, unit.op, b, params);
-    return { binding: b, request: unit.headers ? { ...req, headers: unit.headers } : req };
-  });
+  return plan.bindings
+    .filter((b) => !unit.only || unit.only.includes(b))
+    .map((b) => {
+      const params = bindingParams(unit, b);
+      const probe = unit.doctype?.probes[b];
+      const req = probe
+        ? (doctypeRequestFor(plan.target, unit.op, b, params, probe, unit.doctype!.param)
+          ?? requestFor(plan.target, unit.op, b, params))
+        : requestFor(plan.target, unit.op, b, params);
+      return { binding: b, request: unit.headers ? { ...req, headers: unit.headers } : req };
+    });
 }
 
 // ---- secrets --------------------------------------------------------------------------------------
@@ -69,7 +81,13 @@ export function secretsOf(target: SecretHolder): string[] {
   // the redactor looks for (core/redact.ts): not a secret of its own, which would double the search.
   // A proxy's password, the PKCS#12 passphrase and headers from variables (transport/network.ts) too.
   // The second account's password (--other-user) is a secret as the first one is.
-  return [...new Set([target.password, target.other?.password ?? '', ...fromUrls, ...networkSecrets(target.network)].filter((s) => s !== ''))];
+  return [
+    ...new Set(
+      [target.password, target.other?.password ?? '', ...fromUrls, ...networkSecrets(target.network)].filter(
+        (s) => s !== '',
+      ),
+    ),
+  ];
 }
 
 type SecretHolder = Pick<Target, 'password' | 'bookUrl' | 'searchUrl' | 'transfersUrl' | 'network' | 'other'>;
@@ -82,7 +100,10 @@ type SecretHolder = Pick<Target, 'password' | 'bookUrl' | 'searchUrl' | 'transfe
 export function namedSecretsOf(target: SecretHolder): { what: string; value: string }[] {
   return [
     { what: 'the password', value: target.password },
-    ...(target.other?.password ? [{ what: 'the second account\'s password', value: target.other.password }] : []),
-    ...networkSecrets(target.network).map((value) => ({ what: 'a network secret (a proxy\'s password, an extra header\'s value from a variable)', value })),
+    ...(target.other?.password ? [{ what: "the second account's password", value: target.other.password }] : []),
+    ...networkSecrets(target.network).map((value) => ({
+      what: "a network secret (a proxy's password, an extra header's value from a variable)",
+      value,
+    })),
   ].filter((s) => s.value !== '');
 }

@@ -31,14 +31,26 @@ export function rerunBasis(s: RunSettings): RerunBasis {
   if (s.maxBodyBytes !== DEFAULT_TRANSPORT.maxBodyBytes) flags.push('--max-body-bytes', String(s.maxBodyBytes));
   if (s.insecureTls) flags.push('--insecure-tls');
   // The rate bound the target's owner asked for holds for a re-run too.
-  if (s.maxRps !== undefined && !(s.maxRps === DEFAULT_REMOTE_MAX_RPS && !s.embedded)) flags.push('--max-rps', String(s.maxRps));
+  if (s.maxRps !== undefined && !(s.maxRps === DEFAULT_REMOTE_MAX_RPS && !s.embedded))
+    flags.push('--max-rps', String(s.maxRps));
   // Where the target reaches the listener of the external-entity probe: a re-run of that row needs it again.
   if (s.callbackUrl) flags.push('--callback-url', s.callbackUrl);
-  if (s.callbackListen) flags.push('--callback-listen', `${s.callbackListen.host.includes(':') ? `[${s.callbackListen.host}]` : s.callbackListen.host}:${s.callbackListen.port}`);
+  if (s.callbackListen)
+    flags.push(
+      '--callback-listen',
+      `${s.callbackListen.host.includes(':') ? `[${s.callbackListen.host}]` : s.callbackListen.host}:${s.callbackListen.port}`,
+    );
   const from = s.bookingsFrom;
   // Pools inside the config file come with --config; the library's settings object has no file to name.
   const bookings = from === undefined || 'config' in from ? undefined : from;
-  // The network's variables (a proxy with credentials by its variable, never its value); its flags are the target's (RunReport.target.network).
+  // The network's variables (a proxy with credentials by its variable, never its value); its flags are the target's
+  // (RunReport.target.network).
   const variables = networkVariables(s.network);
-  return { ...(s.configFile ? { config: s.configFile } : {}), ...(bookings ? { bookings } : {}), flags, reportDir: s.reportDir, ...(variables.length ? { variables } : {}) };
+  return {
+    ...(s.configFile ? { config: s.configFile } : {}),
+    ...(bookings ? { bookings } : {}),
+    flags,
+    reportDir: s.reportDir,
+    ...(variables.length ? { variables } : {}),
+  };
 }

@@ -8,28 +8,57 @@ import { MAX_FINDINGS_KEPT } from '../checks/types.js';
 const SECRET = 'Pa55-w0rd!x';
 const op = findOperation('GetMeals')!;
 const exchange = (body: string): Exchange => ({
-  request: { method: 'POST', url: 'http://t.example/SOAP/x.asmx', headers: { 'content-type': 'text/xml' }, body: `<password>${SECRET}</password>` },
+  request: {
+    method: 'POST',
+    url: 'http://t.example/SOAP/x.asmx',
+    headers: { 'content-type': 'text/xml' },
+    body: `<password>${SECRET}</password>`,
+  },
   response: { status: 500, headers: { 'content-type': 'text/plain' }, body: Buffer.from(body), elapsedMs: 1 },
 });
 
 describe('rows: the redaction boundary of a run', () => {
-  test('every text of a failed row is redacted: message, path, expected, actual, reproduce, excerpts, in-band Error', () => {
-    const rows = new RowMaker(makeRedactor([SECRET]));
-    const base = { op, binding: 'soap11', caseId: 'c', reproduce: `curl -d 'password=${SECRET}'`, exchange: exchange(`bad password ${SECRET}`) };
-    const failed = rows.row(base, 'shape', [{ check: 'shape', code: 'unknown_attribute', path: `/a[@x='${SECRET}']`, message: `m ${SECRET}`, expected: SECRET, actual: `x${SECRET}` }]);
-    const skipped = rows.row(base, 'shape', { skipped: `s ${SECRET}`, inBandError: { type: SECRET, message: SECRET } });
-    const noted = rows.row(base, 'shape', { note: `n ${SECRET}` });
-    const text = JSON.stringify([failed, skipped, noted]);
-    expect(text).not.toContain(SECRET);
-    expect(failed.response).toContain('bad password ***');
-    expect(failed.request).toContain('<password>***</password>');
-    expect(failed.reproduce).toContain('password=***');
-  });
+  test(
+    'every text of a failed row is redacted: message, path, expected, actual, reproduce, excerpts, ' + 'in-band Error',
+    () => {
+      const rows = new RowMaker(makeRedactor([SECRET]));
+      const base = {
+        op,
+        binding: 'soap11',
+        caseId: 'c',
+        reproduce: `curl -d 'password=${SECRET}'`,
+        exchange: exchange(`bad password ${SECRET}`),
+      };
+      const failed = rows.row(base, 'shape', [
+        {
+          check: 'shape',
+          code: 'unknown_attribute',
+          path: `/a[@x='${SECRET}']`,
+          message: `m ${SECRET}`,
+          expected: SECRET,
+          actual: `x${SECRET}`,
+        },
+      ]);
+      const skipped = rows.row(base, 'shape', {
+        skipped: `s ${SECRET}`,
+        inBandError: { type: SECRET, message: SECRET },
+      });
+      const noted = rows.row(base, 'shape', { note: `n ${SECRET}` });
+      const text = JSON.stringify([failed, skipped, noted]);
+      expect(text).not.toContain(SECRET);
+      expect(failed.response).toContain('bad password ***');
+      expect(failed.request).toContain('<password>***</password>');
+      expect(failed.reproduce).toContain('password=***');
+    },
+  );
 
   test('each distinct text is redacted once per unit, however many rows repeat it', () => {
     let calls = 0;
     const inner = makeRedactor([SECRET]);
-    const rows = new RowMaker((t) => { calls++; return inner(t); });
+    const rows = new RowMaker((t) => {
+      calls++;
+      return inner(t);
+    });
     const base = { op, binding: 'get', caseId: 'c', reproduce: 'curl http://t.example/x' };
     for (let i = 0; i < 10; i++) rows.row(base, `check${i}`, []);
     expect(calls).toBe(1);
@@ -38,7 +67,9 @@ describe('rows: the redaction boundary of a run', () => {
   test('a long message is cut after redaction, so a secret at the cut is never left half-shown', () => {
     const rows = new RowMaker(makeRedactor([SECRET]));
     const long = `${'x'.repeat(MAX_MESSAGE_CHARS - 4)}${SECRET}${'y'.repeat(50_000)}`;
-    const r = rows.row({ op, binding: 'get', caseId: 'c', reproduce: '' }, 'shape', [{ check: 'shape', code: 'unexpected_text', path: '/', message: long }]);
+    const r = rows.row({ op, binding: 'get', caseId: 'c', reproduce: '' }, 'shape', [
+      { check: 'shape', code: 'unexpected_text', path: '/', message: long },
+    ]);
     expect(r.message).not.toContain(SECRET.slice(0, 4));
     expect(r.message).toMatch(/… \([\d,]+ more characters\)$/);
     expect(r.message.length).toBeLessThan(MAX_MESSAGE_CHARS + 40);
@@ -56,10 +87,20 @@ describe('rows: findings bounded whatever their source (issue 35)', () => {
   test('a row of 100,000 findings keeps a few per kind and counts the rest; a compacted list is kept as it is', () => {
     const rows = new RowMaker(makeRedactor([SECRET]));
     const base = { op, binding: 'soap11,get', caseId: 'c', reproduce: '' };
-    const many = Array.from({ length: 100_000 }, (_, i) => ({ check: 'binding_equivalence', code: 'value_differs' as const, path: `/r/meal[${i + 1}]/id`, message: `value ${i} differs` }));
+    const many = Array.from({ length: 100_000 }, (_, i) => ({
+      check: 'binding_equivalence',
+      code: 'value_differs' as const,
+      path: `/r/meal[${i + 1}]/id`,
+      message: `value ${i} differs`,
+    }));
     const row = rows.row(base, 'binding_equivalence', many);
     expect(row.findings.length).toBeLessThanOrEqual(MAX_FINDINGS_KEPT);
-    expect(row.findings.map((f) => f.message)).toEqual(['value 0 differs', 'value 1 differs', 'value 2 differs', 'and 99,997 more like it: value 0 differs']);
+    expect(row.findings.map((f) => f.message)).toEqual([
+      'value 0 differs',
+      'value 1 differs',
+      'value 2 differs',
+      'and 99,997 more like it: value 0 differs',
+    ]);
     expect(row.message).toBe('value 0 differs (+3 more)');
     // Already bounded (a check's FindingList): not compacted again, its summaries not counted as findings.
     const again = rows.row(base, 'binding_equivalence', row.findings);

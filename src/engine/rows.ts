@@ -39,9 +39,14 @@ export function clip(text: string, max: number, total = text.length): string {
  * `more` counts what follows the text given (a body is decoded only as far as an excerpt needs).
  */
 function excerpt(text: string, redact: Redactor, more = 0, unit = 'characters'): string {
-  const head = redact(text.length > EXCERPT_BYTES + EXCERPT_MARGIN ? text.slice(0, EXCERPT_BYTES + EXCERPT_MARGIN) : text);
+  const head = redact(
+    text.length > EXCERPT_BYTES + EXCERPT_MARGIN ? text.slice(0, EXCERPT_BYTES + EXCERPT_MARGIN) : text,
+  );
   if (head.length <= EXCERPT_BYTES && more === 0) return head;
-  const left = more > 0 ? `${more + Math.max(0, text.length - EXCERPT_BYTES)} more ${unit}` : `${text.length - EXCERPT_BYTES} more characters`;
+  const left =
+    more > 0
+      ? `${more + Math.max(0, text.length - EXCERPT_BYTES)} more ${unit}`
+      : `${text.length - EXCERPT_BYTES} more characters`;
   return `${head.slice(0, EXCERPT_BYTES)}\n… (${left})`;
 }
 
@@ -49,7 +54,11 @@ function excerpt(text: string, redact: Redactor, more = 0, unit = 'characters'):
 export function requestText(ex: Exchange, redact: Redactor): string {
   const r = ex.request;
   const u = new URL(r.url);
-  const head = [`${r.method} ${u.pathname}${u.search} HTTP/1.1`, `host: ${u.host}`, ...Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`)];
+  const head = [
+    `${r.method} ${u.pathname}${u.search} HTTP/1.1`,
+    `host: ${u.host}`,
+    ...Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   return excerpt(`${head.join('\n')}\n\n${r.body ?? ''}`, redact);
 }
 
@@ -61,7 +70,12 @@ export function responseText(ex: Exchange, redact: Redactor): string {
   // Only the start of a large body is decoded: an excerpt never needs more.
   const take = EXCERPT_BYTES + EXCERPT_MARGIN;
   const shown = r.body.length > take ? r.body.subarray(0, take) : r.body;
-  return excerpt(`${head.join('\n')}\n\n${shown.toString('utf8')}`, redact, r.body.length - shown.length, 'bytes of the body');
+  return excerpt(
+    `${head.join('\n')}\n\n${shown.toString('utf8')}`,
+    redact,
+    r.body.length - shown.length,
+    'bytes of the body',
+  );
 }
 
 /** What a run's memo of redacted texts may hold, in characters (texts and their redactions). */
@@ -75,7 +89,8 @@ const redactedTexts = new WeakMap<Redactor, TextMemo<string>>();
  */
 function remembering(redact: Redactor): Redactor {
   let memo = redactedTexts.get(redact);
-  if (!memo) redactedTexts.set(redact, (memo = new TextMemo<string>(MEMO_MAX_CHARS, REDACTED_MEMO_BUDGET, (out) => out.length)));
+  if (!memo)
+    redactedTexts.set(redact, (memo = new TextMemo<string>(MEMO_MAX_CHARS, REDACTED_MEMO_BUDGET, (out) => out.length)));
   const m = memo;
   return (text) => (text === '' ? text : m.get(text, () => redact(text)));
 }
@@ -92,12 +107,22 @@ export interface RowBase {
   readonly exchange?: Exchange;
 }
 
-/** About what rows' findings hold in memory, in bytes (their texts in UTF-16, and an object each): what an answer holds besides its body. */
+/**
+ * About what rows' findings hold in memory, in bytes (their texts in UTF-16, and an object each): what an answer holds
+ * besides its body.
+ */
 export function findingsBytes(rows: readonly ResultRow[]): number {
   let n = 0;
   for (const r of rows) {
     for (const f of r.findings) {
-      n += 64 + 2 * (f.message.length + f.path.length + (f.expected?.length ?? 0) + (f.actual?.length ?? 0) + (f.diff?.length ?? 0));
+      n +=
+        64
+        + 2
+          * (f.message.length
+            + f.path.length
+            + (f.expected?.length ?? 0)
+            + (f.actual?.length ?? 0)
+            + (f.diff?.length ?? 0));
     }
   }
   return n;
@@ -123,11 +148,17 @@ export class RowMaker {
   /** The request and response excerpts of an exchange, redacted (once per exchange). */
   excerpts(ex: Exchange): { readonly request: string; readonly response: string } {
     let e = this.#excerpts.get(ex);
-    if (!e) this.#excerpts.set(ex, (e = { request: requestText(ex, this.#redact), response: responseText(ex, this.#redact) }));
+    if (!e)
+      this.#excerpts.set(
+        ex,
+        (e = { request: requestText(ex, this.#redact), response: responseText(ex, this.#redact) }),
+      );
     return e;
   }
 
-  /** A text redacted and cut; a long one is redacted only as far as it is kept (and a margin, so no secret is half-cut). */
+  /**
+   * A text redacted and cut; a long one is redacted only as far as it is kept (and a margin, so no secret is half-cut).
+   */
   #text(text: string, max: number): string {
     if (text.length <= max) return this.redact(text);
     return clip(this.redact(text.slice(0, max + EXCERPT_MARGIN)), max, text.length);
@@ -135,7 +166,9 @@ export class RowMaker {
 
   #finding(f: Finding): Finding {
     return {
-      ...f, path: this.#text(f.path, MAX_VALUE_CHARS), message: this.#text(f.message, MAX_MESSAGE_CHARS),
+      ...f,
+      path: this.#text(f.path, MAX_VALUE_CHARS),
+      message: this.#text(f.message, MAX_MESSAGE_CHARS),
       ...(f.expected !== undefined ? { expected: this.#text(f.expected, MAX_VALUE_CHARS) } : {}),
       ...(f.actual !== undefined ? { actual: this.#text(f.actual, MAX_VALUE_CHARS) } : {}),
       ...(f.diff !== undefined ? { diff: this.#text(f.diff, MAX_DIFF_CHARS) } : {}),
@@ -145,16 +178,37 @@ export class RowMaker {
   /** The row of one check's outcome (or of the exchange, a not-run unit, the comparison). */
   row(base: RowBase, check: string, outcome: CheckOutcome, durationMs?: number): ResultRow {
     const common = {
-      operation: base.op.name, group: base.op.group, binding: base.binding, case: base.caseId, check,
-      reproduce: this.redact(base.reproduce), ...(durationMs !== undefined ? { durationMs } : {}),
+      operation: base.op.name,
+      group: base.op.group,
+      binding: base.binding,
+      case: base.caseId,
+      check,
+      reproduce: this.redact(base.reproduce),
+      ...(durationMs !== undefined ? { durationMs } : {}),
     };
-    if ('note' in outcome) return { ...common, status: 'passed', message: this.#text(outcome.note, MAX_MESSAGE_CHARS), path: '', findings: [] };
+    if ('note' in outcome)
+      return {
+        ...common,
+        status: 'passed',
+        message: this.#text(outcome.note, MAX_MESSAGE_CHARS),
+        path: '',
+        findings: [],
+      };
     if (!Array.isArray(outcome)) {
       return {
-        ...common, status: 'skipped', message: this.#text(outcome.skipped, MAX_MESSAGE_CHARS), path: '', findings: [],
-        ...(outcome.inBandError ? { inBandError: {
-          type: this.#text(outcome.inBandError.type, MAX_MESSAGE_CHARS), message: this.#text(outcome.inBandError.message, MAX_MESSAGE_CHARS),
-        } } : {}),
+        ...common,
+        status: 'skipped',
+        message: this.#text(outcome.skipped, MAX_MESSAGE_CHARS),
+        path: '',
+        findings: [],
+        ...(outcome.inBandError
+          ? {
+              inBandError: {
+                type: this.#text(outcome.inBandError.type, MAX_MESSAGE_CHARS),
+                message: this.#text(outcome.inBandError.message, MAX_MESSAGE_CHARS),
+              },
+            }
+          : {}),
       };
     }
     if (outcome.length === 0) return { ...common, status: 'passed', message: '', path: '', findings: [] };
@@ -172,7 +226,12 @@ export class RowMaker {
   }
 
   /** The row recording an exchange (it carries the excerpts whatever its status). */
-  exchangeRow(base: RowBase & { readonly exchange: Exchange }, check: string, outcome: CheckOutcome, durationMs?: number): ResultRow {
+  exchangeRow(
+    base: RowBase & { readonly exchange: Exchange },
+    check: string,
+    outcome: CheckOutcome,
+    durationMs?: number,
+  ): ResultRow {
     return { ...this.row(base, check, outcome, durationMs), ...this.excerpts(base.exchange) };
   }
 }

@@ -10,7 +10,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import {
-  SETTINGS_TABLE_BEGIN, SETTINGS_TABLE_END, settingsMarkdown, withSection, type ConfigKeyDeclaration, type SettingCheck, type SettingDeclaration,
+  SETTINGS_TABLE_BEGIN,
+  SETTINGS_TABLE_END,
+  settingsMarkdown,
+  withSection,
+  type ConfigKeyDeclaration,
+  type SettingCheck,
+  type SettingDeclaration,
 } from '../core/setting.js';
 import type { ConformanceSettings } from '../index.js';
 import { rerunBasis } from './rerun-basis.js';
@@ -18,13 +24,32 @@ import { CONFIG_KEY_SETTINGS, RUN_ENV, RUN_SETTINGS } from './run-settings-table
 import { resolveRunSettingsFlags, RUN_OPTIONS } from './settings.js';
 import { parseFlags } from '../core/flags.js';
 
-type Schema = { type?: string; anyOf?: Schema[]; enum?: unknown[]; minimum?: number; maximum?: number; properties?: Record<string, Schema> };
+type Schema = {
+  type?: string;
+  anyOf?: Schema[];
+  enum?: unknown[];
+  minimum?: number;
+  maximum?: number;
+  properties?: Record<string, Schema>;
+};
 const SCHEMA = JSON.parse(readFileSync(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8')) as Schema;
 
 /** Every declared config key with what is said of it. */
-const DECLARED: readonly { readonly key: string; readonly check: SettingCheck; readonly libraryOnly?: boolean; readonly from: string }[] = [
-  ...Object.entries(RUN_SETTINGS as Record<string, SettingDeclaration>).flatMap(([flag, d]) => (d.key ? [{ key: d.key, check: d.check, libraryOnly: d.libraryOnly, from: `--${flag}` }] : [])),
-  ...CONFIG_KEY_SETTINGS.map((k: ConfigKeyDeclaration) => ({ key: k.key, check: k.check, libraryOnly: k.libraryOnly, from: k.key })),
+const DECLARED: readonly {
+  readonly key: string;
+  readonly check: SettingCheck;
+  readonly libraryOnly?: boolean;
+  readonly from: string;
+}[] = [
+  ...Object.entries(RUN_SETTINGS as Record<string, SettingDeclaration>).flatMap(([flag, d]) =>
+    d.key ? [{ key: d.key, check: d.check, libraryOnly: d.libraryOnly, from: `--${flag}` }] : [],
+  ),
+  ...CONFIG_KEY_SETTINGS.map((k: ConfigKeyDeclaration) => ({
+    key: k.key,
+    check: k.check,
+    libraryOnly: k.libraryOnly,
+    from: k.key,
+  })),
 ];
 
 /** A key's top-level or target.* property ("latency.maxP95" → "latency"; "target.user" stays). */
@@ -62,28 +87,49 @@ function schemaDisagreements(schema: Schema, declared: typeof DECLARED): string[
       continue;
     }
     const types = typesOf(s).sort().join(',');
-    const want = { string: 'string', list: 'array,string', switch: 'boolean', percent: 'number,string', int: 'integer' }[d.check.kind as string]
-      ?? (d.check.kind === 'checked' && d.check.schemaType !== 'mixed' ? d.check.schemaType : undefined);
-    if (want !== undefined && types !== want) wrong.push(`${d.key} (${d.from}): the schema's type is ${types}, the declaration's ${want}`);
+    const want =
+      { string: 'string', list: 'array,string', switch: 'boolean', percent: 'number,string', int: 'integer' }[
+        d.check.kind as string
+      ] ?? (d.check.kind === 'checked' && d.check.schemaType !== 'mixed' ? d.check.schemaType : undefined);
+    if (want !== undefined && types !== want)
+      wrong.push(`${d.key} (${d.from}): the schema's type is ${types}, the declaration's ${want}`);
     if (d.check.kind === 'int' && (s.minimum !== d.check.min || s.maximum !== d.check.max)) {
-      wrong.push(`${d.key} (${d.from}): the schema's bounds are ${s.minimum}..${s.maximum}, the declaration's ${d.check.min}..${d.check.max}`);
+      wrong.push(
+        `${d.key} (${d.from}): the schema's bounds are ${s.minimum}..${s.maximum}, the `
+          + `declaration's ${d.check.min}..${d.check.max}`,
+      );
     }
   }
   const heads = new Set(declared.filter((d) => !d.libraryOnly).map((d) => headOf(d.key)));
-  for (const k of schemaKeys(schema)) if (!heads.has(k)) wrong.push(`${k} is in schemas/config.schema.json but no setting declares it`);
+  for (const k of schemaKeys(schema))
+    if (!heads.has(k)) wrong.push(`${k} is in schemas/config.schema.json but no setting declares it`);
   return wrong;
 }
 
 describe('the config schema', () => {
-  test('says of every declared key what its declaration says (type, an integer\'s bounds), and has no other', () => {
+  test("says of every declared key what its declaration says (type, an integer's bounds), and has no other", () => {
     expect(schemaDisagreements(SCHEMA, DECLARED)).toEqual([]);
   });
   test('a declaration the schema misses, or bounds that differ, are found', () => {
-    const planted: typeof DECLARED = [...DECLARED, { key: 'plantedThings', check: { kind: 'list' }, from: '--planted-things' }];
-    expect(schemaDisagreements(SCHEMA, planted)).toContain('plantedThings (--planted-things) is declared but not in schemas/config.schema.json');
-    const bounds = DECLARED.map((d) => (d.key === 'concurrency' ? { ...d, check: { kind: 'int', min: 1, max: 64 } as const } : d));
-    expect(schemaDisagreements(SCHEMA, bounds)).toEqual(['concurrency (--concurrency): the schema\'s bounds are 1..256, the declaration\'s 1..64']);
-    expect(schemaDisagreements(SCHEMA, DECLARED.filter((d) => d.key !== 'seed'))).toEqual(['seed is in schemas/config.schema.json but no setting declares it']);
+    const planted: typeof DECLARED = [
+      ...DECLARED,
+      { key: 'plantedThings', check: { kind: 'list' }, from: '--planted-things' },
+    ];
+    expect(schemaDisagreements(SCHEMA, planted)).toContain(
+      'plantedThings (--planted-things) is declared but not in schemas/config.schema.json',
+    );
+    const bounds = DECLARED.map((d) =>
+      d.key === 'concurrency' ? { ...d, check: { kind: 'int', min: 1, max: 64 } as const } : d,
+    );
+    expect(schemaDisagreements(SCHEMA, bounds)).toEqual([
+      "concurrency (--concurrency): the schema's bounds are 1..256, the declaration's 1..64",
+    ]);
+    expect(
+      schemaDisagreements(
+        SCHEMA,
+        DECLARED.filter((d) => d.key !== 'seed'),
+      ),
+    ).toEqual(['seed is in schemas/config.schema.json but no setting declares it']);
   });
 });
 
@@ -91,34 +137,97 @@ describe('the config schema', () => {
  * The library's keys, listed: `satisfies` makes tsc fail when ConformanceSettings gains a key this
  * list lacks or loses one it has; the test below, when a declaration has a key the library lacks.
  */
-type LibraryKey = Exclude<keyof ConformanceSettings, 'target'> | `target.${keyof NonNullable<ConformanceSettings['target']>}`;
+type LibraryKey =
+  | Exclude<keyof ConformanceSettings, 'target'>
+  | `target.${keyof NonNullable<ConformanceSettings['target']>}`;
 const LIBRARY_KEYS = {
-  'target.bookUrl': true, 'target.searchUrl': true, 'target.transfersUrl': true, 'target.bookPath': true, 'target.bookHttpPath': true,
-  'target.searchPath': true, 'target.searchHttpPath': true, 'target.transfersPath': true, 'target.transfersHttpPath': true,
-  'target.bookNs': true, 'target.searchNs': true, 'target.user': true, 'target.password': true, 'target.passwordEnv': true,
-  'target.otherUser': true, 'target.otherPassword': true, 'target.otherPasswordEnv': true, 'target.proxy': true, 'target.proxyPassword': true,
-  'target.proxyPasswordEnv': true, 'target.noProxy': true, 'target.caFile': true, 'target.clientCert': true, 'target.clientKey': true,
-  'target.clientPfx': true, 'target.clientPfxPassphraseEnv': true, 'target.headers': true,
-  bindings: true, operations: true, skipOperations: true, allowMutations: true, concurrency: true, timeoutMs: true, deadlineMs: true,
-  maxRps: true, maxBodyBytes: true, seed: true, examples: true, languages: true, maxFailures: true, maxFailedLogins: true, failOnDrift: true,
-  maxTransient: true, minCoverage: true, callbackUrl: true, callbackListen: true, giveUpAfter: true, insecureTls: true, reportDir: true,
-  checks: true, skipChecks: true, families: true, skipFamilies: true, negative: true, equivalence: true, cases: true, casesMode: true, expectations: true, bookings: true, latency: true,
+  'target.bookUrl': true,
+  'target.searchUrl': true,
+  'target.transfersUrl': true,
+  'target.bookPath': true,
+  'target.bookHttpPath': true,
+  'target.searchPath': true,
+  'target.searchHttpPath': true,
+  'target.transfersPath': true,
+  'target.transfersHttpPath': true,
+  'target.bookNs': true,
+  'target.searchNs': true,
+  'target.user': true,
+  'target.password': true,
+  'target.passwordEnv': true,
+  'target.otherUser': true,
+  'target.otherPassword': true,
+  'target.otherPasswordEnv': true,
+  'target.proxy': true,
+  'target.proxyPassword': true,
+  'target.proxyPasswordEnv': true,
+  'target.noProxy': true,
+  'target.caFile': true,
+  'target.clientCert': true,
+  'target.clientKey': true,
+  'target.clientPfx': true,
+  'target.clientPfxPassphraseEnv': true,
+  'target.headers': true,
+  bindings: true,
+  operations: true,
+  skipOperations: true,
+  allowMutations: true,
+  concurrency: true,
+  timeoutMs: true,
+  deadlineMs: true,
+  maxRps: true,
+  maxBodyBytes: true,
+  seed: true,
+  examples: true,
+  languages: true,
+  maxFailures: true,
+  maxFailedLogins: true,
+  failOnDrift: true,
+  maxTransient: true,
+  minCoverage: true,
+  callbackUrl: true,
+  callbackListen: true,
+  giveUpAfter: true,
+  insecureTls: true,
+  reportDir: true,
+  checks: true,
+  skipChecks: true,
+  families: true,
+  skipFamilies: true,
+  negative: true,
+  equivalence: true,
+  cases: true,
+  casesMode: true,
+  expectations: true,
+  bookings: true,
+  latency: true,
 } as const satisfies Record<LibraryKey, true>;
 
-/** Declared keys the library's type lacks, and library keys no declaration has ($schema is an editor's key, not the library's). */
+/**
+ * Declared keys the library's type lacks, and library keys no declaration has ($schema is an editor's key, not the
+ * library's).
+ */
 function libraryDisagreements(library: readonly string[], declared: typeof DECLARED): string[] {
   const heads = new Set(declared.map((d) => headOf(d.key)).filter((k) => k !== '$schema'));
-  return [...[...heads].filter((k) => !library.includes(k)).map((k) => `${k} is declared but src/index.ts ConformanceSettings lacks it`),
-    ...library.filter((k) => !heads.has(k)).map((k) => `ConformanceSettings has ${k}, which no setting declares`)];
+  return [
+    ...[...heads]
+      .filter((k) => !library.includes(k))
+      .map((k) => `${k} is declared but src/index.ts ConformanceSettings lacks it`),
+    ...library.filter((k) => !heads.has(k)).map((k) => `ConformanceSettings has ${k}, which no setting declares`),
+  ];
 }
 
-describe('the library\'s settings type', () => {
+describe("the library's settings type", () => {
   test('has every declared key, and no other', () => {
     expect(libraryDisagreements(Object.keys(LIBRARY_KEYS), DECLARED)).toEqual([]);
   });
   test('a declared key it lacks is found', () => {
-    expect(libraryDisagreements(Object.keys(LIBRARY_KEYS), [...DECLARED, { key: 'plantedThings', check: { kind: 'list' }, from: '--planted-things' }]))
-      .toEqual(['plantedThings is declared but src/index.ts ConformanceSettings lacks it']);
+    expect(
+      libraryDisagreements(Object.keys(LIBRARY_KEYS), [
+        ...DECLARED,
+        { key: 'plantedThings', check: { kind: 'list' }, from: '--planted-things' },
+      ]),
+    ).toEqual(['plantedThings is declared but src/index.ts ConformanceSettings lacks it']);
   });
 });
 
@@ -136,9 +245,14 @@ function rerunDisagreements(table: Record<string, SettingDeclaration>): string[]
   const wrong: string[] = [];
   for (const [flag, d] of Object.entries(table)) {
     if (NOT_ALONE.includes(flag) || (d.type === 'string' && d.example === undefined)) continue;
-    const changed = JSON.stringify(rerunBasis(settingsOf(d.type === 'boolean' ? [`--${flag}`] : [`--${flag}`, d.example!]))) !== base;
-    if (changed && d.rerun !== 'basis') wrong.push(`--${flag} changes the re-run basis but is declared rerun: '${d.rerun}'`);
-    if (!changed && d.rerun === 'basis') wrong.push(`--${flag} is declared rerun: 'basis' but the re-run basis (src/engine/rerun-basis.ts) does not carry it`);
+    const changed =
+      JSON.stringify(rerunBasis(settingsOf(d.type === 'boolean' ? [`--${flag}`] : [`--${flag}`, d.example!]))) !== base;
+    if (changed && d.rerun !== 'basis')
+      wrong.push(`--${flag} changes the re-run basis but is declared rerun: '${d.rerun}'`);
+    if (!changed && d.rerun === 'basis')
+      wrong.push(
+        `--${flag} is declared rerun: 'basis' but the re-run basis (src/engine/rerun-basis.ts) does not carry it`,
+      );
   }
   return wrong;
 }
@@ -148,14 +262,24 @@ describe('the re-run basis', () => {
     expect(rerunDisagreements(RUN_SETTINGS)).toEqual([]);
   });
   test('every string setting a re-run must carry has an example to prove it with', () => {
-    const missing = Object.entries(RUN_SETTINGS as Record<string, SettingDeclaration>).filter(([, d]) => d.rerun === 'basis' && d.type === 'string' && d.example === undefined);
+    const missing = Object.entries(RUN_SETTINGS as Record<string, SettingDeclaration>).filter(
+      ([, d]) => d.rerun === 'basis' && d.type === 'string' && d.example === undefined,
+    );
     expect(missing.map(([f]) => f)).toEqual([]);
   });
-  test('a setting declared `basis` that rerun-basis.ts does not carry is found, and one it carries declared otherwise', () => {
-    const table = RUN_SETTINGS as Record<string, SettingDeclaration>;
-    expect(rerunDisagreements({ seed: { ...table.seed!, rerun: 'basis' } })).toEqual(['--seed is declared rerun: \'basis\' but the re-run basis (src/engine/rerun-basis.ts) does not carry it']);
-    expect(rerunDisagreements({ 'max-rps': { ...table['max-rps']!, rerun: 'no' } })).toEqual(['--max-rps changes the re-run basis but is declared rerun: \'no\'']);
-  });
+  test(
+    'a setting declared `basis` that rerun-basis.ts does not carry is found, and one it carries declared '
+      + 'otherwise',
+    () => {
+      const table = RUN_SETTINGS as Record<string, SettingDeclaration>;
+      expect(rerunDisagreements({ seed: { ...table.seed!, rerun: 'basis' } })).toEqual([
+        "--seed is declared rerun: 'basis' but the re-run basis (src/engine/rerun-basis.ts) does not carry it",
+      ]);
+      expect(rerunDisagreements({ 'max-rps': { ...table['max-rps']!, rerun: 'no' } })).toEqual([
+        "--max-rps changes the re-run basis but is declared rerun: 'no'",
+      ]);
+    },
+  );
 });
 
 describe('the variables', () => {
@@ -164,20 +288,37 @@ describe('the variables', () => {
     expect(seen.filter((v, i) => seen.indexOf(v) !== i)).toEqual([]);
   });
   test('every secret has a variable, never only a flag or a key of a file', () => {
-    for (const [flag, d] of Object.entries(RUN_SETTINGS as Record<string, SettingDeclaration>)) if (d.secret) expect(d.env, `--${flag}`).toBeDefined();
+    for (const [flag, d] of Object.entries(RUN_SETTINGS as Record<string, SettingDeclaration>))
+      if (d.secret) expect(d.env, `--${flag}`).toBeDefined();
   });
 });
 
 describe('docs/cli.md', () => {
   const text = readFileSync(new URL('../../docs/cli.md', import.meta.url), 'utf8');
   const generated = settingsMarkdown(RUN_SETTINGS, CONFIG_KEY_SETTINGS);
-  test('its settings table is the declarations\' (npm run generate writes it)', () => {
+  test("its settings table is the declarations' (npm run generate writes it)", () => {
     expect(text).toContain(SETTINGS_TABLE_BEGIN);
     expect(text).toContain(SETTINGS_TABLE_END);
-    expect(withSection(text, SETTINGS_TABLE_BEGIN, SETTINGS_TABLE_END, generated), 'docs/cli.md\'s settings table is stale: run npm run generate').toBe(text);
+    expect(
+      withSection(text, SETTINGS_TABLE_BEGIN, SETTINGS_TABLE_END, generated),
+      "docs/cli.md's settings table is stale: run npm run generate",
+    ).toBe(text);
   });
   test('a declaration added without regenerating makes it stale', () => {
-    const planted = settingsMarkdown({ ...RUN_SETTINGS, 'planted-things': { type: 'string', env: 'CONFORMANCE_PLANTED_THINGS', key: 'plantedThings', check: { kind: 'list' }, help: 'x', rerun: 'no' } }, CONFIG_KEY_SETTINGS);
+    const planted = settingsMarkdown(
+      {
+        ...RUN_SETTINGS,
+        'planted-things': {
+          type: 'string',
+          env: 'CONFORMANCE_PLANTED_THINGS',
+          key: 'plantedThings',
+          check: { kind: 'list' },
+          help: 'x',
+          rerun: 'no',
+        },
+      },
+      CONFIG_KEY_SETTINGS,
+    );
     expect(withSection(text, SETTINGS_TABLE_BEGIN, SETTINGS_TABLE_END, planted)).not.toBe(text);
   });
 });

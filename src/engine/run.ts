@@ -48,12 +48,22 @@ export type { EngineDeps } from './deps.js';
 export { answerPrint, resendUnit, runUnit } from './unit-rows.js';
 export { shrinkUnit } from './shrink.js';
 
-/** The report's bookings: each one a call was sent with (bindings in plan order), and the calls no pool had a booking for. */
-function bookingsOf(plan: RunPlan, units: readonly Unit[], used: readonly BookingUse[][], unusable: readonly UnusableBooking[]): Pick<RunReport, 'bookings'> {
+/**
+ * The report's bookings: each one a call was sent with (bindings in plan order), and the calls no pool had a booking
+ * for.
+ */
+function bookingsOf(
+  plan: RunPlan,
+  units: readonly Unit[],
+  used: readonly BookingUse[][],
+  unusable: readonly UnusableBooking[],
+): Pick<RunReport, 'bookings'> {
   if (!units.some((u) => u.bookings !== undefined) && unusable.length === 0) return {};
   const order = (b: string) => plan.bindings.indexOf(b as BindingId);
   // A case's bookings in binding order; a sequence's in the order of its steps.
-  const changed = used.flatMap((us) => [...us].sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || order(a.binding) - order(b.binding)));
+  const changed = used.flatMap((us) =>
+    [...us].sort((a, b) => (a.step ?? 0) - (b.step ?? 0) || order(a.binding) - order(b.binding)),
+  );
   const short: Record<string, number> = {};
   for (const u of units) {
     for (const [b, why] of Object.entries(u.unsent ?? {})) {
@@ -64,32 +74,59 @@ function bookingsOf(plan: RunPlan, units: readonly Unit[], used: readonly Bookin
   }
   const needed = bookingNeeds(plan);
   // The pools as given (the pool check put their live bookings first, the dead ones out).
-  const given = plan.poolCheck?.given ?? (plan.bookings ? Object.fromEntries(POOL_NAMES.map((p) => [p, plan.bookings![p].length])) : undefined);
-  return { bookings: { changed, ...(Object.keys(short).length ? { short } : {}), needed, ...(given ? { given } : {}), ...(unusable.length ? { unusable } : {}) } };
+  const given =
+    plan.poolCheck?.given
+    ?? (plan.bookings ? Object.fromEntries(POOL_NAMES.map((p) => [p, plan.bookings![p].length])) : undefined);
+  return {
+    bookings: {
+      changed,
+      ...(Object.keys(short).length ? { short } : {}),
+      needed,
+      ...(given ? { given } : {}),
+      ...(unusable.length ? { unusable } : {}),
+    },
+  };
 }
 
-
 /** What the preflight says of a host that the watch's judgement says better (and first). */
-const PREFLIGHT_TOLD: ReadonlySet<string> = new Set(['host_unreachable', 'plain_http_port', 'tls_closed', 'wsdl_not_found']);
+const PREFLIGHT_TOLD: ReadonlySet<string> = new Set([
+  'host_unreachable',
+  'plain_http_port',
+  'tls_closed',
+  'wsdl_not_found',
+]);
 
 /** Why nothing more is sent, when the transport's watch stopped the run at once (src/transport/watch.ts). */
 function stoppedAtOnce(transport: Transport): string | undefined {
   const j = transport.judgement;
   if (!j) return undefined;
-  return j.kind === 'refused' ? `the target refused the run (${j.code}: see the diagnosis)` : `the target is down (${j.code}: see the diagnosis)`;
+  return j.kind === 'refused'
+    ? `the target refused the run (${j.code}: see the diagnosis)`
+    : `the target is down (${j.code}: see the diagnosis)`;
 }
 
 /**
  * Run a whole plan and build the (redacted) report; `units` narrows it to some of the plan's units
  * (a shard), the report keeping the plan's bindings and operations.
  */
-export async function runPlan(plan: RunPlan, given: EngineDeps, units: readonly Unit[] = planUnits(plan)): Promise<RunReport> {
+export async function runPlan(
+  plan: RunPlan,
+  given: EngineDeps,
+  units: readonly Unit[] = planUnits(plan),
+): Promise<RunReport> {
   const started = Date.now();
   const tally = given.tally ?? new TransientTally();
   const failedAnswers = new Map<Unit, ReadonlyMap<string, string>>();
   // The second account's login: proven before the first family that uses it asks for it, once (./other-login.ts).
   const otherLogin = new OtherLoginProof(plan, { ...given, tally });
-  const deps: EngineDeps = { ...given, tally, otherLogin, onFailedAnswers: (u, prints) => { failedAnswers.set(u, prints); } };
+  const deps: EngineDeps = {
+    ...given,
+    tally,
+    otherLogin,
+    onFailedAnswers: (u, prints) => {
+      failedAnswers.set(u, prints);
+    },
+  };
   const redact = redactorOf(plan, deps);
   const coverage = startCoverage(plan, redact);
   const before = await preflight(plan, deps.transport);
@@ -103,7 +140,8 @@ export async function runPlan(plan: RunPlan, given: EngineDeps, units: readonly 
   // the small ones number at most (2 × concurrency + bindings).
   const perBinding = Math.max(1, plan.bindings.length);
   const capacity = 2 * deps.transport.options.concurrency + perBinding;
-  const weight = (u: Unit) => (u.sequence || u.serial ? 1 : plan.bindings.filter((b) => !u.only || u.only.includes(b)).length);
+  const weight = (u: Unit) =>
+    u.sequence || u.serial ? 1 : plan.bindings.filter((b) => !u.only || u.only.includes(b)).length;
   // The FLAKY pass's units at once (./flaky.ts): the same bound in cases.
   const atOnce = Math.max(1, Math.ceil(deps.transport.options.concurrency / perBinding) + 1);
   const perUnit: ResultRow[][] = new Array(units.length);
@@ -115,26 +153,53 @@ export async function runPlan(plan: RunPlan, given: EngineDeps, units: readonly 
   let sent = 0;
   // When the last external-entity probe was answered: a fetch is awaited a little after it (./callback.ts).
   let lastExternalProbe = 0;
-  await Promise.all(schedule(units, async (u, i) => {
-    halted ??= deps.stopped?.() ?? stoppedAtOnce(deps.transport);
-    if (halted) {
-      perUnit[i] = notRunRows(plan, new RowMaker(redact), u, `not run: ${halted}`);
-      return;
-    }
-    const rows = await runUnit(plan, { ...deps, onBooking: (x) => { used[i]!.push(x); deps.onBooking?.(x); } }, u);
-    if (u.doctype?.entity === 'external') lastExternalProbe = Date.now();
-    perUnit[i] = u.baseline && rows.some((r) => r.status === 'failed') ? await shrinkUnit(plan, deps, u, rows) : rows;
-    sent++;
-    // A read left transient is no failure yet: it is sent again after the main pass.
-    failed += perUnit[i]!.filter((r) => r.status === 'failed' && !r.findings.every((f) => f.code === 'transient_answer')).length;
-    if (plan.maxFailures !== undefined && failed >= plan.maxFailures) halted ??= maxFailuresReached;
-    deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`, failed);
-  }, { capacity, weight }));
+  await Promise.all(
+    schedule(
+      units,
+      async (u, i) => {
+        halted ??= deps.stopped?.() ?? stoppedAtOnce(deps.transport);
+        if (halted) {
+          perUnit[i] = notRunRows(plan, new RowMaker(redact), u, `not run: ${halted}`);
+          return;
+        }
+        const rows = await runUnit(
+          plan,
+          {
+            ...deps,
+            onBooking: (x) => {
+              used[i]!.push(x);
+              deps.onBooking?.(x);
+            },
+          },
+          u,
+        );
+        if (u.doctype?.entity === 'external') lastExternalProbe = Date.now();
+        perUnit[i] =
+          u.baseline && rows.some((r) => r.status === 'failed') ? await shrinkUnit(plan, deps, u, rows) : rows;
+        sent++;
+        // A read left transient is no failure yet: it is sent again after the main pass.
+        failed += perUnit[i]!.filter(
+          (r) => r.status === 'failed' && !r.findings.every((f) => f.code === 'transient_answer'),
+        ).length;
+        if (plan.maxFailures !== undefined && failed >= plan.maxFailures) halted ??= maxFailuresReached;
+        deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`, failed);
+      },
+      { capacity, weight },
+    ),
+  );
   halted ??= deps.stopped?.() ?? stoppedAtOnce(deps.transport);
   // FLAKY: the failed read cases sent again, once the main pass is over (./flaky.ts).
   if (!halted) {
-    const again = await resendFailures(units, perUnit, (u) => resendUnit(plan, { ...deps, onFailedAnswers: undefined }, u, failedAnswers.get(u)),
-      { ...(deps.transport.options.deadline !== undefined ? { deadline: deps.transport.options.deadline } : {}), atOnce, stopped: () => deps.stopped?.() });
+    const again = await resendFailures(
+      units,
+      perUnit,
+      (u) => resendUnit(plan, { ...deps, onFailedAnswers: undefined }, u, failedAnswers.get(u)),
+      {
+        ...(deps.transport.options.deadline !== undefined ? { deadline: deps.transport.options.deadline } : {}),
+        atOnce,
+        stopped: () => deps.stopped?.(),
+      },
+    );
     perUnit.splice(0, perUnit.length, ...again.rows);
   }
   // The target refused the run or was down (transport/watch.ts): that is the whole diagnosis, first;
@@ -146,9 +211,16 @@ export async function runPlan(plan: RunPlan, given: EngineDeps, units: readonly 
   if (judged) {
     const why = `not judged: ${stoppedAtOnce(deps.transport)}`;
     const answered = deps.transport.answered;
-    const notService = (r: ResultRow) => !answered || (r.findings.length > 0 && r.findings.every((f) => f.code === 'transient_answer' || f.code === 'no_response'));
+    const notService = (r: ResultRow) =>
+      !answered
+      || (r.findings.length > 0 && r.findings.every((f) => f.code === 'transient_answer' || f.code === 'no_response'));
     for (const [i, rs] of perUnit.entries()) {
-      if (rs) perUnit[i] = rs.map((r) => (r.status === 'failed' && notService(r) ? { ...r, status: 'skipped', message: `${why} (${r.message})`, findings: [] } : r));
+      if (rs)
+        perUnit[i] = rs.map((r) =>
+          r.status === 'failed' && notService(r)
+            ? { ...r, status: 'skipped', message: `${why} (${r.message})`, findings: [] }
+            : r,
+        );
     }
   }
   // The external entities fetched from the harness's listener, judged now, on their probes' rows.
@@ -156,40 +228,65 @@ export async function runPlan(plan: RunPlan, given: EngineDeps, units: readonly 
   // Pool bookings the run's calls found unusable (a transfer booking has no read): the pool's, not the target's.
   const spent = spentUnusable(plan, units, used);
   const unusable = [...(plan.poolCheck?.unusable ?? []), ...spent];
-  const after: UnitsDiagnosis = judged ? { diagnosis: [], rows: [], untested: [], reachedServices: new Set() } : diagnoseUnits(plan, units, perUnit, new Set(spent.map(poolKey)));
+  const after: UnitsDiagnosis = judged
+    ? { diagnosis: [], rows: [], untested: [], reachedServices: new Set() }
+    : diagnoseUnits(plan, units, perUnit, new Set(spent.map(poolKey)));
   const login = await otherLogin.report(new RowMaker(redact));
   const ran = [...(judged ? [] : before.rows), ...login.rows, ...perUnit.flat(), ...after.rows];
   // The latency gate judges what was answered, last: its rows are about every case of a cell.
-  const gated = hasLatencyLimit(plan.latency) ? latencyGateRows({ results: ran, bindings: plan.bindings, operations: plan.operations.map((o) => o.name) }, plan.latency) : [];
+  const gated = hasLatencyLimit(plan.latency)
+    ? latencyGateRows(
+        { results: ran, bindings: plan.bindings, operations: plan.operations.map((o) => o.name) },
+        plan.latency,
+      )
+    : [];
   const results = gated.length > 0 ? [...ran, ...gated] : ran;
   const health = tally.summary(plan.maxTransient ?? DEFAULT_MAX_TRANSIENT);
   // That nothing was tested is said first: it explains everything below it; an unhealthy target before the rest.
   const first = (d: Diagnosis) => d.code === NOTHING_TESTED;
   // Its words may quote the gateway's page: redacted as every row is.
   const stop = judged ? [stopDiagnosis(judged, plan.target)].map((d) => ({ ...d, message: redact(d.message) })) : [];
-  const preflightSaid = judged ? before.diagnosis.filter((d) => !PREFLIGHT_TOLD.has(d.code ?? '')) : settleWsdlHints(before, after.reachedServices);
-  // A refused login of the second account next: it explains the skipped rows of its families and the verdict (core/verdict.ts).
-  const diagnosis = [...stop, ...after.diagnosis.filter(first), ...login.diagnosis, ...(health.diagnosis && !judged ? [health.diagnosis] : []), ...preflightSaid,
+  const preflightSaid = judged
+    ? before.diagnosis.filter((d) => !PREFLIGHT_TOLD.has(d.code ?? ''))
+    : settleWsdlHints(before, after.reachedServices);
+  // A refused login of the second account next: it explains the skipped rows of its families and the verdict
+  // (core/verdict.ts).
+  const diagnosis = [
+    ...stop,
+    ...after.diagnosis.filter(first),
+    ...login.diagnosis,
+    ...(health.diagnosis && !judged ? [health.diagnosis] : []),
+    ...preflightSaid,
     ...after.diagnosis.filter((d) => !first(d)),
     // What no sequence could test, and how to enable it (authorization across accounts without a second account).
     ...sequenceNotes(plan),
     // Each pool booking found unusable, named with its pool (./pool-check.ts).
     ...unusableDiagnosis(unusable),
     // A fetch of the external entity that could not be observed (no listener the target reaches).
-    ...fetches];
+    ...fetches,
+  ];
   const t = plan.target;
   const summary = summarise(results);
   // The failed rows counted when the bound was reached differ from the summary's: the cases under way
   // finish, and the preflight and the diagnosis add rows. Say the summary's number, and what it counts.
   if (halted === maxFailuresReached) {
-    halted = `${maxFailuresReached} (${summary.failed} failed row${summary.failed === 1 ? '' : 's'} in all, the cases under way when it was reached included)`;
+    halted =
+      `${maxFailuresReached} (${summary.failed} failed row${summary.failed === 1 ? '' : 's'} in all, the `
+      + `cases under way when it was reached included)`;
   }
   return {
     tool: { ...TOOL },
     target: {
-      bookUrl: redactUserInfo(t.bookUrl), searchUrl: redactUserInfo(t.searchUrl), transfersUrl: redactUserInfo(t.transfersUrl), paths: t.paths, namespaces: t.namespaces,
-      user: t.user, password: t.password ? REDACTED : '', embedded: t.embedded,
-      // The second account's user name only: its password is a secret of the run (never written), read again from its variable.
+      bookUrl: redactUserInfo(t.bookUrl),
+      searchUrl: redactUserInfo(t.searchUrl),
+      transfersUrl: redactUserInfo(t.transfersUrl),
+      paths: t.paths,
+      namespaces: t.namespaces,
+      user: t.user,
+      password: t.password ? REDACTED : '',
+      embedded: t.embedded,
+      // The second account's user name only: its password is a secret of the run (never written), read again from its
+      // variable.
       ...(t.other ? { otherUser: t.other.user } : {}),
       ...(networkFlags(t.network).length ? { network: networkFlags(t.network) } : {}),
       ...withNetworkPath(t),
@@ -208,8 +305,16 @@ export async function runPlan(plan: RunPlan, given: EngineDeps, units: readonly 
     ...(health.transient ? { transient: health.transient } : {}),
     ...(halted ? { incomplete: `${halted}: ${sent} of ${units.length} cases run` } : {}),
     ...(plan.generation && plan.generation.examples > 0
-      // The languages too: a re-run command pins them (--languages), so it sends the same values without asking the target.
-      ? { generation: { seed: plan.generation.seed, examples: plan.generation.examples, languagesFrom: plan.generation.languagesFrom, languages: plan.generation.languages } } : {}),
+      ? // The languages too: a re-run command pins them (--languages), so it sends the same values without asking the target.
+        {
+          generation: {
+            seed: plan.generation.seed,
+            examples: plan.generation.examples,
+            languagesFrom: plan.generation.languagesFrom,
+            languages: plan.generation.languages,
+          },
+        }
+      : {}),
     ...(hasLatencyLimit(plan.latency) ? { latencyGate: plan.latency } : {}),
     ...(before.drift ? { drift: before.drift } : {}),
     coverage: coverage.report(plan.minCoverage),

@@ -16,21 +16,28 @@
 import { stageRank } from '../sequences/stages.js';
 import type { Unit } from './unit.js';
 
-/** How much may run at once: a unit weighs `weight(u)`; those under way weigh at most `capacity` (one unit always may). */
+/**
+ * How much may run at once: a unit weighs `weight(u)`; those under way weigh at most `capacity` (one unit always may).
+ */
 export interface ScheduleBounds {
   readonly capacity: number;
   readonly weight: (u: Unit) => number;
 }
 
 /** A sequence that runs from the start, beside every stage: on bookings of its own, one call after another. */
-export const runsBeside = (u: Pick<Unit, 'sequence' | 'stage'>): boolean => u.sequence !== undefined && u.stage === undefined;
+export const runsBeside = (u: Pick<Unit, 'sequence' | 'stage'>): boolean =>
+  u.sequence !== undefined && u.stage === undefined;
 
 /**
  * Start every unit as the rules allow (unbounded when `bounds` is absent: the transport's concurrency
  * is then the only bound), each with its index in `units`; one promise per unit, in the units' order.
  * A unit whose start fails counts as ended: what waits for it is started all the same.
  */
-export function schedule<T>(units: readonly Unit[], start: (u: Unit, i: number) => Promise<T>, bounds?: ScheduleBounds): Promise<T>[] {
+export function schedule<T>(
+  units: readonly Unit[],
+  start: (u: Unit, i: number) => Promise<T>,
+  bounds?: ScheduleBounds,
+): Promise<T>[] {
   const rank = (i: number) => stageRank(units[i]!.stage);
   const beside = (i: number) => runsBeside(units[i]!);
   const order = [...units.keys()].sort((a, b) => Number(!beside(a)) - Number(!beside(b)) || rank(a) - rank(b) || a - b);
@@ -38,11 +45,19 @@ export function schedule<T>(units: readonly Unit[], start: (u: Unit, i: number) 
   const open = new Map<number, number>();
   for (const i of units.keys()) if (!beside(i)) open.set(rank(i), (open.get(rank(i)) ?? 0) + 1);
   // The unit whose bookings each one uses again (-1: none, or not among these units: a shard, --case).
-  const dep = units.map((u) => (u.sequence?.after === undefined ? -1 : units.findIndex((x) => x.sequence?.family === u.sequence!.after)));
+  const dep = units.map((u) =>
+    u.sequence?.after === undefined ? -1 : units.findIndex((x) => x.sequence?.family === u.sequence!.after),
+  );
   const ended = new Set<number>();
-  const ready = (i: number) => (beside(i) || ![...open].some(([s, n]) => s < rank(i) && n > 0)) && (dep[i]! < 0 || ended.has(dep[i]!));
+  const ready = (i: number) =>
+    (beside(i) || ![...open].some(([s, n]) => s < rank(i) && n > 0)) && (dep[i]! < 0 || ended.has(dep[i]!));
   const settle: { resolve: (v: T) => void; reject: (e: unknown) => void }[] = [];
-  const out = units.map((_, i) => new Promise<T>((resolve, reject) => { settle[i] = { resolve, reject }; }));
+  const out = units.map(
+    (_, i) =>
+      new Promise<T>((resolve, reject) => {
+        settle[i] = { resolve, reject };
+      }),
+  );
   const waiting = [...order];
   let inUse = 0;
   const pump = () => {
@@ -54,12 +69,15 @@ export function schedule<T>(units: readonly Unit[], start: (u: Unit, i: number) 
       if (bounds && inUse > 0 && inUse + w > bounds.capacity) break;
       waiting.splice(k--, 1);
       inUse += w;
-      Promise.resolve().then(() => start(units[i]!, i)).then(settle[i]!.resolve, settle[i]!.reject).finally(() => {
-        inUse -= w;
-        ended.add(i);
-        if (!beside(i)) open.set(rank(i), open.get(rank(i))! - 1);
-        pump();
-      });
+      Promise.resolve()
+        .then(() => start(units[i]!, i))
+        .then(settle[i]!.resolve, settle[i]!.reject)
+        .finally(() => {
+          inUse -= w;
+          ended.add(i);
+          if (!beside(i)) open.set(rank(i), open.get(rank(i))! - 1);
+          pump();
+        });
     }
   };
   pump();

@@ -52,8 +52,15 @@ function viaProxy(net: RunSettings['network']): string {
  * its transport with these (the run's here, drift's WSDL fetches in src/cli/drift.ts), so none of
  * them goes another way than the run.
  */
-export function networkTransportOptions(s: Pick<RunSettings, 'timeoutMs' | 'maxBodyBytes' | 'insecureTls' | 'network'>): Pick<TransportOptions, 'timeoutMs' | 'maxBodyBytes' | 'insecureTls' | 'network'> {
-  return { timeoutMs: s.timeoutMs, maxBodyBytes: s.maxBodyBytes, insecureTls: s.insecureTls, ...(s.network ? { network: s.network } : {}) };
+export function networkTransportOptions(
+  s: Pick<RunSettings, 'timeoutMs' | 'maxBodyBytes' | 'insecureTls' | 'network'>,
+): Pick<TransportOptions, 'timeoutMs' | 'maxBodyBytes' | 'insecureTls' | 'network'> {
+  return {
+    timeoutMs: s.timeoutMs,
+    maxBodyBytes: s.maxBodyBytes,
+    insecureTls: s.insecureTls,
+    ...(s.network ? { network: s.network } : {}),
+  };
 }
 
 /** Checks named by --checks / --skip-checks, resolved against the registry. */
@@ -64,7 +71,11 @@ export function checksOf(s: Pick<RunSettings, 'checks' | 'skipChecks'>): Check[]
     // A group's name (hostile_requests) stands for its checks.
     const skipped = expandCheckNames(s.skipChecks);
     const unknown = skipped.filter((n) => !selectChecks().some((c) => c.name === n));
-    if (unknown.length) throw new Error(`unknown check name(s) in --skip-checks: ${unknown.join(', ')} (groups: ${Object.keys(CHECK_GROUPS).join(', ')})`);
+    if (unknown.length)
+      throw new Error(
+        `unknown check name(s) in --skip-checks: ${unknown.join(', ')} `
+          + `(groups: ${Object.keys(CHECK_GROUPS).join(', ')})`,
+      );
     return checks.filter((c) => !skipped.includes(c.name));
   } catch (e) {
     throw new UsageError((e as Error).message);
@@ -78,19 +89,28 @@ async function startEmbedded(s: RunSettings, mock: Partial<MockOptions>): Promis
     // In a worker thread of its own where it can be (the second core answers while this one checks);
     // the mock module (and msw) is loaded in this thread only when it cannot.
     const options = {
-      ...mock, port: 0, user: s.user, password: s.password, namespaces: s.namespaces, paths: s.paths,
+      ...mock,
+      port: 0,
+      user: s.user,
+      password: s.password,
+      namespaces: s.namespaces,
+      paths: s.paths,
       // The second account the run calls with (its default is the mock's own).
       ...(s.other ? { otherUser: s.other.user, otherPassword: s.other.password } : {}),
     };
-    return await startMockInWorker(options)
-      ?? await (await import('../mock/server.js')).startMock(options);
+    return (await startMockInWorker(options)) ?? (await (await import('../mock/server.js')).startMock(options));
   } catch (e) {
     throw new EnvironmentError(`cannot start the embedded mock: ${(e as Error).message}`);
   }
 }
 
 /** Open a session; `mock` adds options for the embedded mock; `onTransport` gets the transport as soon as it exists. */
-export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {}, onTransport?: (t: Transport) => void, startedAt = Date.now()): Promise<Session> {
+export async function openSession(
+  s: RunSettings,
+  mock: Partial<MockOptions> = {},
+  onTransport?: (t: Transport) => void,
+  startedAt = Date.now(),
+): Promise<Session> {
   const checks = checksOf(s);
   // The embedded mock starts first (in a worker thread where it can: its modules load on the other
   // core), and the validator is made while it boots.
@@ -100,30 +120,50 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
   try {
     validator = createDocumentValidator(s.namespaces, { maxBytes: s.maxBodyBytes });
   } catch (e) {
-    await starting?.then((r) => r.close(), () => undefined);
+    await starting?.then(
+      (r) => r.close(),
+      () => undefined,
+    );
     throw e;
   }
-  const running: RunningMock | undefined = starting && await starting;
+  const running: RunningMock | undefined = starting && (await starting);
   const target = targetOf(s, running?.url);
 
   let transport: Transport | undefined;
   let callback: Callback | undefined;
   try {
-    // The listener of the external-entity probe (./callback.ts), when the run sends that probe: open until the session closes.
-    if (s.negative && checks.some((c) => c.name === DOCTYPE_CHECK) && s.bindings.some((b) => bindingModule(b).doctypeRequest !== undefined)) {
+    // The listener of the external-entity probe (./callback.ts), when the run sends that probe: open until the session
+    // closes.
+    if (
+      s.negative
+      && checks.some((c) => c.name === DOCTYPE_CHECK)
+      && s.bindings.some((b) => bindingModule(b).doctypeRequest !== undefined)
+    ) {
       try {
         callback = await openCallback({
-          targets: [target.bookUrl, target.searchUrl, target.transfersUrl].filter((u) => u !== ''), embedded: s.embedded, answer: s.user,
-          ...(s.callbackUrl ? { callbackUrl: s.callbackUrl } : {}), ...(s.callbackListen ? { listen: s.callbackListen } : {}),
+          targets: [target.bookUrl, target.searchUrl, target.transfersUrl].filter((u) => u !== ''),
+          embedded: s.embedded,
+          answer: s.user,
+          ...(s.callbackUrl ? { callbackUrl: s.callbackUrl } : {}),
+          ...(s.callbackListen ? { listen: s.callbackListen } : {}),
         });
       } catch (e) {
-        const at = s.callbackListen ? `${s.callbackListen.host}:${s.callbackListen.port} (--callback-listen)` : s.callbackUrl ? `the port of ${s.callbackUrl} (--callback-url)` : '127.0.0.1';
-        throw new EnvironmentError(`cannot start the listener of the external-entity probe at ${at}: ${(e as Error).message}`);
+        const at = s.callbackListen
+          ? `${s.callbackListen.host}:${s.callbackListen.port} (--callback-listen)`
+          : s.callbackUrl
+            ? `the port of ${s.callbackUrl} (--callback-url)`
+            : '127.0.0.1';
+        throw new EnvironmentError(
+          `cannot start the listener of the external-entity probe at ${at}: ${(e as Error).message}`,
+        );
       }
     }
     transport = new Transport({
-      ...networkTransportOptions(s), concurrency: s.concurrency, maxRps: s.maxRps,
-      deadline: s.deadlineMs ? Math.min(startedAt, Date.now()) + s.deadlineMs : undefined, giveUpAfter: s.giveUpAfter,
+      ...networkTransportOptions(s),
+      concurrency: s.concurrency,
+      maxRps: s.maxRps,
+      deadline: s.deadlineMs ? Math.min(startedAt, Date.now()) + s.deadlineMs : undefined,
+      giveUpAfter: s.giveUpAfter,
       // A target that refuses us, or is down from its first answers, stops the run at once (transport/watch.ts).
       judgeTarget: [target.bookUrl, target.searchUrl, target.transfersUrl],
     });
@@ -134,16 +174,34 @@ export async function openSession(s: RunSettings, mock: Partial<MockOptions> = {
     // the operations: the full run that made the report asked it, and the generated cases must be its.
     const asked = s.caseFilter ? [...s.operations, { name: 'GetLanguages' }] : s.operations;
     // Languages given with --languages (a re-run command carries its run's) are used as given: nothing is asked.
-    const langs = s.examples <= 0 ? undefined : s.languages ? pinnedLanguages(s.languages.values, s.languages.source)
-      : await discoverLanguages(target, s.bindings, asked, transport, s.shard !== undefined);
-    const plan = planOf(s, target, { checks, ...(langs ? { languages: langs } : {}), ...(callback ? { callback } : {}) });
+    const langs =
+      s.examples <= 0
+        ? undefined
+        : s.languages
+          ? pinnedLanguages(s.languages.values, s.languages.source)
+          : await discoverLanguages(target, s.bindings, asked, transport, s.shard !== undefined);
+    const plan = planOf(s, target, {
+      checks,
+      ...(langs ? { languages: langs } : {}),
+      ...(callback ? { callback } : {}),
+    });
 
     const secrets = secretsOf(target);
     const redact = makeRedactor(secrets);
     const t = transport;
     return {
-      target, plan, transport: t, validator, secrets, redact,
-      where: s.embedded ? `embedded mock at ${target.bookUrl}` : redactUserInfo(`book ${target.bookUrl}, search ${target.searchUrl}, transfers ${target.transfersUrl}${viaProxy(s.network)}`),
+      target,
+      plan,
+      transport: t,
+      validator,
+      secrets,
+      redact,
+      where: s.embedded
+        ? `embedded mock at ${target.bookUrl}`
+        : redactUserInfo(
+            `book ${target.bookUrl}, search ${target.searchUrl}, `
+              + `transfers ${target.transfersUrl}${viaProxy(s.network)}`,
+          ),
       deps: (onProgress) => ({ transport: t, validator, redact, ...(onProgress ? { onProgress } : {}) }),
       async close() {
         await t.close();

@@ -29,7 +29,12 @@ export function setAdvice(target: Pick<Target, 'sources'>, key: SettingKey, flag
 /** The setting keys and flags of a group's base URL and service path. */
 export function groupSettings(group: Group): { url: SettingKey; urlFlag: string; path: SettingKey; pathFlag: string } {
   const g = group === 'booking' ? 'book' : group === 'transfers' ? 'transfers' : 'search';
-  return { url: `${g}Url` as SettingKey, urlFlag: `--${g}-url`, path: `${g}Path` as SettingKey, pathFlag: `--${g}-path` };
+  return {
+    url: `${g}Url` as SettingKey,
+    urlFlag: `--${g}-url`,
+    path: `${g}Path` as SettingKey,
+    pathFlag: `--${g}-path`,
+  };
 }
 
 /** Where a setting came from, in words ("--book-url", "environment variable …", "config file …: target.bookUrl"). */
@@ -54,14 +59,23 @@ export function plainHttpPort(message: string): boolean {
  */
 export function tlsClosedAdvice(host: string, target: Pick<Target, 'network'>): string {
   const net = target.network;
-  const given = net?.clientPfx ? `--client-pfx ${net.clientPfx}` : net?.clientCert ? `--client-cert ${net.clientCert}` : undefined;
+  const given = net?.clientPfx
+    ? `--client-pfx ${net.clientPfx}`
+    : net?.clientCert
+      ? `--client-cert ${net.clientCert}`
+      : undefined;
   return given
-    ? `${host} closed the TLS connection without an answer: it may have refused the client certificate in ${given} (signed by a CA it does not trust, or not for client authentication)`
-    : `${host} closed the TLS connection without an answer: a target that demands a client certificate does so: pass --client-cert PEM and --client-key PEM (or --client-pfx FILE)`;
+    ? `${host} closed the TLS connection without an answer: it may have refused the client certificate `
+        + `in ${given} (signed by a CA it does not trust, or not for client authentication)`
+    : `${host} closed the TLS connection without an answer: a target that demands a client certificate `
+        + `does so: pass --client-cert PEM and --client-key PEM (or --client-pfx FILE)`;
 }
 
 /** The URL settings (and where each came from) whose host is `origin`'s. */
-export function urlSettingsOf(target: Pick<Target, 'bookUrl' | 'searchUrl' | 'transfersUrl' | 'sources'>, origin: string): string {
+export function urlSettingsOf(
+  target: Pick<Target, 'bookUrl' | 'searchUrl' | 'transfersUrl' | 'sources'>,
+  origin: string,
+): string {
   const named = (['booking', 'reference', 'transfers'] as const).flatMap((g) => {
     const { url: key, urlFlag } = groupSettings(g);
     const url = target[key as 'bookUrl' | 'searchUrl' | 'transfersUrl'];

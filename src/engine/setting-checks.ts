@@ -4,7 +4,14 @@
  * case filter, --list, and the operations the mutation policy refuses. Each message names where the
  * value came from. Apart from ./settings.ts, which resolves the run's settings with them.
  */
-import { findOperation, OPERATIONS, resolvePaths, servicePathProblem, type Operation, type ServicePaths } from '../contract/catalogue.js';
+import {
+  findOperation,
+  OPERATIONS,
+  resolvePaths,
+  servicePathProblem,
+  type Operation,
+  type ServicePaths,
+} from '../contract/catalogue.js';
 import { ConfigError, UsageError } from '../core/errors.js';
 import type { FlagValues } from '../core/flags.js';
 import { readJsonFile } from '../core/json-file.js';
@@ -17,7 +24,10 @@ import type { RUN_OPTIONS } from './run-settings-table.js';
 import { bad, type Settings } from './settings-reader.js';
 import type { Sourced } from './sourced.js';
 
-/** Where the booking pools came from: a file (its path as given), the variable holding the JSON, or the config file's `bookings` object. */
+/**
+ * Where the booking pools came from: a file (its path as given), the variable holding the JSON, or the config file's
+ * `bookings` object.
+ */
 export type BookingsSource = { readonly file: string } | { readonly variable: string } | { readonly config: string };
 
 /**
@@ -30,12 +40,19 @@ export function refuseForbidden(list: Sourced<string[]>, refused: readonly Opera
   if (refused.length === 0) return;
   const names = refused.map((o) => o.name).join(', ');
   const them = refused.length === 1 ? 'it' : 'them';
-  bad(list, `names ${names}, which change${refused.length === 1 ? 's' : ''} state on the target: not called without --allow-mutations against a target other than the embedded mock, `
-    + `so the run could not test ${them}; add --allow-mutations (or CONFORMANCE_ALLOW_MUTATIONS=true, or "allowMutations": true in the config file) to call ${them} `
-    + `on bookings of your own (docs/real-service.md), or drop ${names} from ${list.source}`);
+  bad(
+    list,
+    `names ${names}, which change${refused.length === 1 ? 's' : ''} state on the target: not called `
+      + `without --allow-mutations against a target other than the embedded mock, `
+      + `so the run could not test ${them}; add --allow-mutations (or CONFORMANCE_ALLOW_MUTATIONS=true, `
+      + `or "allowMutations": true in the config file) to call ${them} `
+      + `on bookings of your own (docs/real-service.md), or drop ${names} from ${list.source}`,
+  );
 }
 
-/** The service path settings of each group: its SOAP path and its HTTP GET/POST path, by flag (./run-settings-table.ts). */
+/**
+ * The service path settings of each group: its SOAP path and its HTTP GET/POST path, by flag (./run-settings-table.ts).
+ */
 const PATH_SETTINGS = [
   { group: 'booking', soap: 'book-path', http: 'book-http-path' },
   { group: 'reference', soap: 'search-path', http: 'search-http-path' },
@@ -52,10 +69,17 @@ function servicePath(s: Sourced<string> | undefined): string | undefined {
 
 /** The service paths from flags, environment and config (section 4's where none is given). */
 export function pathsOf(in_: Settings): ServicePaths {
-  return resolvePaths(Object.fromEntries(PATH_SETTINGS.map((p) => [p.group, {
-    soap: servicePath(in_.text(p.soap)),
-    http: servicePath(in_.text(p.http)),
-  }])));
+  return resolvePaths(
+    Object.fromEntries(
+      PATH_SETTINGS.map((p) => [
+        p.group,
+        {
+          soap: servicePath(in_.text(p.soap)),
+          http: servicePath(in_.text(p.http)),
+        },
+      ]),
+    ),
+  );
 }
 
 /**
@@ -63,7 +87,11 @@ export function pathsOf(in_: Settings): ServicePaths {
  * CONFORMANCE_BOOKINGS (the JSON itself: a CI secret), then the config key `bookings` (the pools, or a
  * file). A bad one names its source; a file's content is a ConfigError.
  */
-export function bookingsSetting(in_: Settings, env: NodeJS.ProcessEnv, where: string): { bookings?: BookingPools; bookingsFrom?: BookingsSource } {
+export function bookingsSetting(
+  in_: Settings,
+  env: NodeJS.ProcessEnv,
+  where: string,
+): { bookings?: BookingPools; bookingsFrom?: BookingsSource } {
   const fromFile = (s: Sourced<string>): BookingPools => {
     const json = readJsonFile(s.value, `bookings file ${s.value} (${s.source})`, (m) => new ConfigError(m));
     const r = parseBookings(json, `bookings file ${s.value} (${s.source})`);
@@ -86,7 +114,8 @@ export function bookingsSetting(in_: Settings, env: NodeJS.ProcessEnv, where: st
   }
   const key = in_.get(undefined, undefined, 'bookings');
   if (key === undefined) return {};
-  if (typeof key.value === 'string') return { bookings: fromFile(key as Sourced<string>), bookingsFrom: { file: key.value } };
+  if (typeof key.value === 'string')
+    return { bookings: fromFile(key as Sourced<string>), bookingsFrom: { file: key.value } };
   const r = parseBookings(key.value, `${where}: bookings`);
   if (typeof r === 'string') throw new ConfigError(r);
   return { bookings: r, bookingsFrom: { config: where } };
@@ -111,7 +140,10 @@ export function languagesOf(in_: Settings): { languages?: { values: readonly str
  * without query or fragment; --callback-listen HOST:PORT (CONFORMANCE_CALLBACK_LISTEN, config
  * callbackListen). A bad one names its source.
  */
-export function callbackSettingsOf(in_: Settings): { callbackUrl?: string; callbackListen?: { host: string; port: number } } {
+export function callbackSettingsOf(in_: Settings): {
+  callbackUrl?: string;
+  callbackListen?: { host: string; port: number };
+} {
   const url = in_.text('callback-url');
   const listen = in_.text('callback-listen');
   const out: { callbackUrl?: string; callbackListen?: { host: string; port: number } } = {};
@@ -119,16 +151,23 @@ export function callbackSettingsOf(in_: Settings): { callbackUrl?: string; callb
     let u: URL | undefined;
     try {
       u = new URL(url.value);
-    } catch { /* said below */ }
+    } catch {
+      /* said below */
+    }
     if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:') || u.search || u.hash || u.username || u.password) {
-      bad(url, `must be an http:// or https:// URL at which the target reaches this machine, without user, query or fragment, e.g. http://10.0.0.5:8765 (got ${JSON.stringify(url.value)})`);
+      bad(
+        url,
+        `must be an http:// or https:// URL at which the target reaches this machine, without user, `
+          + `query or fragment, e.g. http://10.0.0.5:8765 (got ${JSON.stringify(url.value)})`,
+      );
     }
     out.callbackUrl = url.value;
   }
   if (listen) {
     const m = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(listen.value.trim());
     const port = m ? Number(m[3]) : NaN;
-    if (!m || port > 65535) bad(listen, `must be HOST:PORT, e.g. 0.0.0.0:8765 or 127.0.0.1:0 (got ${JSON.stringify(listen.value)})`);
+    if (!m || port > 65535)
+      bad(listen, `must be HOST:PORT, e.g. 0.0.0.0:8765 or 127.0.0.1:0 (got ${JSON.stringify(listen.value)})`);
     out.callbackListen = { host: m![1] ?? m![2]!, port };
   }
   return out;
@@ -142,8 +181,14 @@ export function minCoverageOf(in_: Settings): { minCoverage?: { percent: number;
   const s = in_.given('min-coverage');
   if (!s) return {};
   const v = s.value;
-  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+(\.\d+)?\s*%?\s*$/.test(v) ? Number(v.replace('%', '').trim()) : NaN;
-  if (!Number.isFinite(n) || n < 0 || n > 100) bad(s, `must be a coverage percent from 0 to 100, e.g. 80 or 72.5 (got ${JSON.stringify(v)})`);
+  const n =
+    typeof v === 'number'
+      ? v
+      : typeof v === 'string' && /^\s*\d+(\.\d+)?\s*%?\s*$/.test(v)
+        ? Number(v.replace('%', '').trim())
+        : NaN;
+  if (!Number.isFinite(n) || n < 0 || n > 100)
+    bad(s, `must be a coverage percent from 0 to 100, e.g. 80 or 72.5 (got ${JSON.stringify(v)})`);
   return { minCoverage: { percent: n, source: s.source } };
 }
 
@@ -154,7 +199,11 @@ const MAX_P95_LIMIT_MS = 3_600_000;
 function p95Ms(s: Sourced): number {
   const v = s.value;
   const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
-  if (!Number.isInteger(n) || n < 1 || n > MAX_P95_LIMIT_MS) bad(s, `must be a p95 limit in milliseconds, a whole number from 1 to ${MAX_P95_LIMIT_MS} (got ${JSON.stringify(v)})`);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_P95_LIMIT_MS)
+    bad(
+      s,
+      `must be a p95 limit in milliseconds, a whole number from 1 to ${MAX_P95_LIMIT_MS} (got ${JSON.stringify(v)})`,
+    );
   return n;
 }
 
@@ -165,23 +214,38 @@ function p95Ms(s: Sourced): number {
 export function latencyOf(in_: Settings, file: Json, where: string): { latency?: LatencyLimits } {
   const l = file.latency;
   if (l !== undefined && (typeof l !== 'object' || l === null || Array.isArray(l))) {
-    throw new ConfigError(`${where}: latency must be an object, e.g. { "maxP95": 800, "perOperation": { "GetMeals": 300 } }`);
+    throw new ConfigError(
+      `${where}: latency must be an object, e.g. { "maxP95": 800, "perOperation": { "GetMeals": 300 } }`,
+    );
   }
   const lat = (l ?? {}) as Json;
-  const global = in_.given('max-p95', { key: false })
-    ?? (lat.maxP95 !== undefined ? { value: lat.maxP95, source: `${where}: latency.maxP95`, fromFile: true } : undefined);
+  const global =
+    in_.given('max-p95', { key: false })
+    ?? (lat.maxP95 !== undefined
+      ? { value: lat.maxP95, source: `${where}: latency.maxP95`, fromFile: true }
+      : undefined);
   const per = lat.perOperation;
   if (per !== undefined && (typeof per !== 'object' || per === null || Array.isArray(per))) {
-    throw new ConfigError(`${where}: latency.perOperation must be an object of operation name to milliseconds, e.g. { "GetMeals": 300 }`);
+    throw new ConfigError(
+      `${where}: latency.perOperation must be an object of operation name to milliseconds, e.g. { "GetMeals": 300 }`,
+    );
   }
   const perOperation: Record<string, number> = {};
   for (const [name, v] of Object.entries((per ?? {}) as Json)) {
-    if (!findOperation(name)) throw new ConfigError(`${where}: latency.perOperation names an unknown operation "${name}"${didYouMean(name, OPERATIONS.map((o) => o.name))}`);
+    if (!findOperation(name))
+      throw new ConfigError(
+        `${where}: latency.perOperation names an unknown operation "${name}"${didYouMean(
+          name,
+          OPERATIONS.map((o) => o.name),
+        )}`,
+      );
     perOperation[name] = p95Ms({ value: v, source: `${where}: latency.perOperation.${name}`, fromFile: true });
   }
   const limits: LatencyLimits = {
     ...(global ? { maxP95Ms: p95Ms(global), maxP95Source: global.source } : {}),
-    ...(Object.keys(perOperation).length > 0 ? { perOperation, perOperationSource: `${where}: latency.perOperation` } : {}),
+    ...(Object.keys(perOperation).length > 0
+      ? { perOperation, perOperationSource: `${where}: latency.perOperation` }
+      : {}),
     minSamples: MIN_LATENCY_SAMPLES,
   };
   return hasLatencyLimit(limits) ? { latency: limits } : {};
@@ -192,7 +256,8 @@ export function latencyOf(in_: Settings, file: Json, where: string): { latency?:
  * ./expectations.ts updateExpectations, which does the rewriting.)
  */
 export function expectationsUpdateOf(update: boolean, file: unknown): boolean {
-  if (update && file === undefined) throw new UsageError('--update-expectations needs --expectations FILE (the file to write)');
+  if (update && file === undefined)
+    throw new UsageError('--update-expectations needs --expectations FILE (the file to write)');
   return update;
 }
 
@@ -201,14 +266,19 @@ export function caseFilterOf(given: readonly string[] | undefined): { caseFilter
   if (given === undefined) return {};
   const ids = given.flatMap((v) => v.split(',')).map((v) => v.trim());
   const bad = ids.find((v) => !/^[A-Za-z0-9_.*?-]+$/.test(v));
-  if (bad !== undefined) throw new UsageError(`--case ${JSON.stringify(bad)}: a case id is letters, digits, "-", "_" and ".", with * and ? as wildcards`);
+  if (bad !== undefined)
+    throw new UsageError(
+      `--case ${JSON.stringify(bad)}: a case id is letters, digits, "-", "_" and ".", with * and ? as wildcards`,
+    );
   return { caseFilter: ids };
 }
 
 /** --list / --dry-run and --list-format text|json. */
 export function listOf(f: FlagValues<typeof RUN_OPTIONS>): { list?: 'text' | 'json' } {
   const format = f['list-format'];
-  if (format !== undefined && format !== 'text' && format !== 'json') throw new UsageError(`--list-format must be text or json (got ${JSON.stringify(format)})`);
-  if (format !== undefined && !f.list && !f['dry-run']) throw new UsageError('--list-format needs --list (or --dry-run)');
+  if (format !== undefined && format !== 'text' && format !== 'json')
+    throw new UsageError(`--list-format must be text or json (got ${JSON.stringify(format)})`);
+  if (format !== undefined && !f.list && !f['dry-run'])
+    throw new UsageError('--list-format needs --list (or --dry-run)');
   return f.list || f['dry-run'] ? { list: format ?? 'text' } : {};
 }

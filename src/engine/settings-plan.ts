@@ -20,7 +20,15 @@ export function targetOf(s: RunSettings, mockUrl?: string): Target {
     user: s.user,
     password: s.password,
     ...(s.passwordVar ? { passwordVariable: s.passwordVar } : {}),
-    ...(s.other ? { other: { user: s.other.user, password: s.other.password, ...(s.other.passwordVar ? { passwordVariable: s.other.passwordVar } : {}) } } : {}),
+    ...(s.other
+      ? {
+          other: {
+            user: s.other.user,
+            password: s.other.password,
+            ...(s.other.passwordVar ? { passwordVariable: s.other.passwordVar } : {}),
+          },
+        }
+      : {}),
     ...(s.sources ? { sources: s.sources } : {}),
     embedded: s.embedded,
     ...(s.network ? { network: s.network } : {}),
@@ -28,9 +36,15 @@ export function targetOf(s: RunSettings, mockUrl?: string): Target {
 }
 
 /** The values of `language` the generated cases take, and where they came from. */
-export interface PlanLanguages { readonly languages: readonly string[]; readonly from: string }
+export interface PlanLanguages {
+  readonly languages: readonly string[];
+  readonly from: string;
+}
 
-/** What a plan needs beyond the settings: its checks, the languages of its generated cases (none: no generation), the listener. */
+/**
+ * What a plan needs beyond the settings: its checks, the languages of its generated cases (none: no generation), the
+ * listener.
+ */
 export interface PlanParts {
   readonly checks: readonly Check[];
   readonly languages?: PlanLanguages;
@@ -40,14 +54,30 @@ export interface PlanParts {
 /** The plan of a run with these settings against `target`. */
 export function planOf(s: RunSettings, target: Target, p: PlanParts): RunPlan {
   return {
-    target, bindings: s.bindings, operations: s.operations, cases: s.cases, allowMutations: s.allowMutations, checks: p.checks,
-    negative: s.negative, equivalence: s.equivalence, operationsNamed: s.operationsNamed,
+    target,
+    bindings: s.bindings,
+    operations: s.operations,
+    cases: s.cases,
+    allowMutations: s.allowMutations,
+    checks: p.checks,
+    negative: s.negative,
+    equivalence: s.equivalence,
+    operationsNamed: s.operationsNamed,
     ...(s.families ? { families: s.families } : {}),
     ...(s.bookings ? { bookings: s.bookings } : {}),
     ...(s.maxFailures !== undefined ? { maxFailures: s.maxFailures } : {}),
     ...(s.maxFailedLogins !== undefined ? { maxFailedLogins: s.maxFailedLogins } : {}),
     maxTransient: s.maxTransient,
-    ...(p.languages ? { generation: { seed: s.seed, examples: s.examples, languages: p.languages.languages, languagesFrom: p.languages.from } } : {}),
+    ...(p.languages
+      ? {
+          generation: {
+            seed: s.seed,
+            examples: s.examples,
+            languages: p.languages.languages,
+            languagesFrom: p.languages.from,
+          },
+        }
+      : {}),
     ...(s.caseFilter ? { caseFilter: s.caseFilter } : {}),
     ...(s.latency ? { latency: s.latency } : {}),
     ...(s.failOnDrift ? { failOnDrift: true } : {}),

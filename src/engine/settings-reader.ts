@@ -21,14 +21,21 @@ export type RunFlag = keyof typeof RUN_SETTINGS;
  * The places of a declared setting left out of a reading: its flag (a `--no-x` switch is read apart),
  * its variable, or its config key (read apart where the key holds more than the flag, as `bookings`).
  */
-export interface Only { readonly flag?: false; readonly env?: false; readonly key?: false }
+export interface Only {
+  readonly flag?: false;
+  readonly env?: false;
+  readonly key?: false;
+}
 
 /** Where a declared setting is given: its flag, variable and config key, as its declaration says. */
 function placeOf(flag: RunFlag, only: Only = {}): [string | undefined, string | undefined, string | undefined] {
   const d: SettingDeclaration = RUN_SETTINGS[flag];
-  return [only.flag === false ? undefined : flag, only.env === false ? undefined : d.env, only.key === false ? undefined : d.key];
+  return [
+    only.flag === false ? undefined : flag,
+    only.env === false ? undefined : d.env,
+    only.key === false ? undefined : d.key,
+  ];
 }
-
 
 /** Reads settings from flags, then environment variables, then the config file, naming each source. */
 export class Settings implements SettingReader {
@@ -47,7 +54,7 @@ export class Settings implements SettingReader {
     if (ev !== undefined && ev !== '') return { value: ev, source: `environment variable ${envName}`, fromFile: false };
     if (key === undefined) return undefined;
     const [head, tail] = key.startsWith('target.') ? ['target', key.slice(7)] : [key, undefined];
-    const container = tail === undefined ? this.file : (this.file.target ?? {}) as Json;
+    const container = tail === undefined ? this.file : ((this.file.target ?? {}) as Json);
     const cv = container[tail ?? head];
     return cv === undefined ? undefined : { value: cv, source: `${this.where}: ${key}`, fromFile: true };
   }
@@ -55,11 +62,15 @@ export class Settings implements SettingReader {
   string(flag: string | undefined, envName: string | undefined, key: string | undefined): Sourced<string> | undefined {
     const s = this.get(flag, envName, key);
     if (s === undefined) return undefined;
-    if (typeof s.value !== 'string' || s.value === '') bad(s, `must be a non-empty string (got ${JSON.stringify(s.value)})`);
+    if (typeof s.value !== 'string' || s.value === '')
+      bad(s, `must be a non-empty string (got ${JSON.stringify(s.value)})`);
     return s as Sourced<string>;
   }
 
-  /** A declared setting (./run-settings-table.ts) as given: its flag, variable and config key, unless left out by `only`. */
+  /**
+   * A declared setting (./run-settings-table.ts) as given: its flag, variable and config key, unless left out by
+   * `only`.
+   */
   given(flag: RunFlag, only?: Only): Sourced | undefined {
     return this.get(...placeOf(flag, only));
   }
@@ -73,7 +84,14 @@ export class Settings implements SettingReader {
   list(flag: RunFlag): Sourced<string[]> | undefined {
     const s = this.given(flag);
     if (s === undefined) return undefined;
-    if (typeof s.value === 'string') return { ...s, value: s.value.split(',').map((x) => x.trim()).filter(Boolean) };
+    if (typeof s.value === 'string')
+      return {
+        ...s,
+        value: s.value
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean),
+      };
     if (Array.isArray(s.value) && s.value.every((x) => typeof x === 'string')) return s as Sourced<string[]>;
     return bad(s, 'must be a comma-separated string or an array of strings');
   }
@@ -87,7 +105,8 @@ export class Settings implements SettingReader {
     if (s === undefined) return undefined;
     const v = s.value;
     const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v.trim()) ? Number(v) : NaN;
-    if (!Number.isInteger(n) || n < min || n > max) bad(s, `must be a whole number from ${min} to ${max} (got ${JSON.stringify(v)})`);
+    if (!Number.isInteger(n) || n < min || n > max)
+      bad(s, `must be a whole number from ${min} to ${max} (got ${JSON.stringify(v)})`);
     return n;
   }
 
@@ -96,7 +115,12 @@ export class Settings implements SettingReader {
     const s = this.given(flag);
     if (s === undefined) return undefined;
     const v = s.value;
-    const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d+(\.\d+)?\s*%?\s*$/.test(v) ? Number(v.replace('%', '').trim()) : NaN;
+    const n =
+      typeof v === 'number'
+        ? v
+        : typeof v === 'string' && /^\s*\d+(\.\d+)?\s*%?\s*$/.test(v)
+          ? Number(v.replace('%', '').trim())
+          : NaN;
     if (!(n >= 0 && n <= 100)) bad(s, `must be a percentage from 0 to 100, as 20 or 20% (got ${JSON.stringify(v)})`);
     return n;
   }
@@ -116,7 +140,10 @@ export class Settings implements SettingReader {
   }
 }
 
-/** A URL with its user-info hidden: everything up to the last "@" may be it (a password can hold "/", ":", "@" or spaces). */
+/**
+ * A URL with its user-info hidden: everything up to the last "@" may be it (a password can hold "/", ":", "@" or
+ * spaces).
+ */
 function hideUserInfo(v: string): string {
   return v.replace(/\/\/.*@/s, '//***@');
 }
@@ -125,7 +152,11 @@ export function url(s: Sourced<string> | undefined): string | undefined {
   if (s === undefined) return undefined;
   // "localhost:8942" parses as a URL of scheme "localhost:", and "example.com" not at all: a host without "http://".
   if (/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d+)?(\/\S*)?$/.test(s.value) && /[.:]/.test(s.value)) {
-    return bad(s, `has no scheme: ${JSON.stringify(hideUserInfo(s.value))} needs http:// or https:// in front (e.g. http://${hideUserInfo(s.value).replace(/^\/+/, '')})`);
+    return bad(
+      s,
+      `has no scheme: ${JSON.stringify(hideUserInfo(s.value))} needs http:// or https:// in front (e.g. `
+        + `http://${hideUserInfo(s.value).replace(/^\/+/, '')})`,
+    );
   }
   let u: URL;
   try {
@@ -140,7 +171,8 @@ export function url(s: Sourced<string> | undefined): string | undefined {
 
 export function namespace(s: Sourced<string> | undefined): string | undefined {
   if (s === undefined) return undefined;
-  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(s.value)) bad(s, `must be an absolute URI (got ${JSON.stringify(s.value)})`);
+  if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(s.value))
+    bad(s, `must be an absolute URI (got ${JSON.stringify(s.value)})`);
   return s.value;
 }
 
@@ -149,16 +181,23 @@ export function reportDir(s: Sourced<string> | undefined): string {
   const dir = s?.value ?? 'reports';
   const problem = reportDirProblem(dir);
   if (problem && s) bad(s, `cannot hold the reports: ${problem}`);
-  if (problem) throw new UsageError(`the default report directory cannot hold the reports: ${problem}; pass --report-dir DIR`);
+  if (problem)
+    throw new UsageError(`the default report directory cannot hold the reports: ${problem}; pass --report-dir DIR`);
   return dir;
 }
 
 /** Names from a list setting, each a known one, none twice; a near miss gets a "did you mean". */
-export function knownNames<T>(s: Sourced<string[]>, what: string, known: readonly string[], find: (n: string) => T | undefined): T[] {
+export function knownNames<T>(
+  s: Sourced<string[]>,
+  what: string,
+  known: readonly string[],
+  find: (n: string) => T | undefined,
+): T[] {
   const seen = new Set<string>();
   const out = s.value.map((n) => {
     const hit = find(n);
-    if (hit === undefined) bad(s, `names an unknown ${what} "${n}"${didYouMean(n, known)} (${what}s: ${known.join(', ')})`);
+    if (hit === undefined)
+      bad(s, `names an unknown ${what} "${n}"${didYouMean(n, known)} (${what}s: ${known.join(', ')})`);
     if (seen.has(n)) bad(s, `names the ${what} ${n} twice`);
     seen.add(n);
     return hit;

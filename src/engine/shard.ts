@@ -40,8 +40,10 @@ export function parseShard(text: string, what = '--shard'): Shard {
   if (!m) throw new UsageError(`${what} must be i/n, e.g. 1/2 (got ${JSON.stringify(text)})`);
   const index = Number(m[1]);
   const count = Number(m[2]);
-  if (count < 1 || count > MAX_SHARDS) throw new UsageError(`${what}: the shard count must be from 1 to ${MAX_SHARDS} (got ${count})`);
-  if (index < 1 || index > count) throw new UsageError(`${what}: the shard number must be from 1 to ${count} (got ${index})`);
+  if (count < 1 || count > MAX_SHARDS)
+    throw new UsageError(`${what}: the shard count must be from 1 to ${MAX_SHARDS} (got ${count})`);
+  if (index < 1 || index > count)
+    throw new UsageError(`${what}: the shard number must be from 1 to ${count} (got ${index})`);
   return { index, count };
 }
 
@@ -76,7 +78,13 @@ export function assignShards(plan: RunPlan, units: readonly Unit[], count: numbe
 
 export function planFingerprint(plan: RunPlan, units: readonly Unit[]): string {
   const h = createHash('sha256');
-  h.update(JSON.stringify({ bindings: plan.bindings, operations: plan.operations.map((o) => o.name), units: units.map(unitKey) }));
+  h.update(
+    JSON.stringify({
+      bindings: plan.bindings,
+      operations: plan.operations.map((o) => o.name),
+      units: units.map(unitKey),
+    }),
+  );
   return h.digest('hex');
 }
 
@@ -91,8 +99,16 @@ export function shardPlan(plan: RunPlan, shard: Shard): ShardPlan {
   const at = assignShards(plan, all, shard.count);
   const mine = all.filter((_, i) => at[i] === shard.index);
   return {
-    all, mine,
-    info: { format: SHARD_FORMAT, index: shard.index, count: shard.count, plan: planFingerprint(plan, all), units: mine.length, unitsTotal: all.length },
+    all,
+    mine,
+    info: {
+      format: SHARD_FORMAT,
+      index: shard.index,
+      count: shard.count,
+      plan: planFingerprint(plan, all),
+      units: mine.length,
+      unitsTotal: all.length,
+    },
   };
 }
 
@@ -100,7 +116,9 @@ export function shardPlan(plan: RunPlan, shard: Shard): ShardPlan {
  * Whether a shard can judge an expectation stale: it ran every unit the entry is about (the
  * entry's case, or every case of its operation).
  */
-export function shardJudge(sp: Pick<ShardPlan, 'all' | 'mine'>): (e: Expectation, rows: readonly ResultRow[]) => boolean {
+export function shardJudge(
+  sp: Pick<ShardPlan, 'all' | 'mine'>,
+): (e: Expectation, rows: readonly ResultRow[]) => boolean {
   const mine = new Set(sp.mine.map(unitKey));
   return (e, rows) => {
     const about = sp.all.filter((u) => u.op.name === e.operation && (e.case === undefined || u.caseId === e.case));

@@ -15,15 +15,23 @@ export interface Sourced<T = unknown> {
   readonly fromFile: boolean;
 }
 
-/** What reads a setting from `--flag`, then its environment variable, then its config key (./settings-reader.ts Settings). */
+/**
+ * What reads a setting from `--flag`, then its environment variable, then its config key (./settings-reader.ts
+ * Settings).
+ */
 export interface SettingReader {
   get(flag: string | undefined, envName: string | undefined, key: string | undefined): Sourced | undefined;
   string(flag: string | undefined, envName: string | undefined, key: string | undefined): Sourced<string> | undefined;
-  /** A declared setting (./run-settings-table.ts) that is a non-empty string, from its flag, variable and config key. */
+  /**
+   * A declared setting (./run-settings-table.ts) that is a non-empty string, from its flag, variable and config key.
+   */
   text(flag: keyof typeof RUN_SETTINGS): Sourced<string> | undefined;
 }
 
-/** A bad value: a ConfigError for a config key (the file is wrong), else a UsageError; the message starts with where it came from. */
+/**
+ * A bad value: a ConfigError for a config key (the file is wrong), else a UsageError; the message starts with where it
+ * came from.
+ */
 export function bad(s: Pick<Sourced, 'source' | 'fromFile'>, message: string): never {
   throw new (s.fromFile ? ConfigError : UsageError)(`${s.source} ${message}`);
 }

@@ -47,7 +47,11 @@ export class TransientTally {
 
   /** The run's summary (undefined when nothing transient was met) and, when unhealthy, the diagnosis saying so. */
   summary(maxPercent: number): { transient?: TransientSummary; diagnosis?: Diagnosis } {
-    const all = [...this.#cells.entries()].map(([k, c]) => ({ operation: k.split('\t')[0]!, binding: k.split('\t')[1]!, ...c }));
+    const all = [...this.#cells.entries()].map(([k, c]) => ({
+      operation: k.split('\t')[0]!,
+      binding: k.split('\t')[1]!,
+      ...c,
+    }));
     const sum = (f: (c: TransientCounts) => number) => all.reduce((n, c) => n + f(c), 0);
     const exchanges = sum((c) => c.exchanges);
     const answers = sum((c) => c.answers);
@@ -56,16 +60,29 @@ export class TransientTally {
     const share = exchanges === 0 ? 0 : (100 * answers) / exchanges;
     const unhealthy = share > maxPercent;
     const order = (b: string) => ['soap11', 'soap12', 'get', 'post'].indexOf(b);
-    const cells: TransientCell[] = all.filter((c) => c.answers > 0 || c.ambiguous > 0)
+    const cells: TransientCell[] = all
+      .filter((c) => c.answers > 0 || c.ambiguous > 0)
       .sort((a, b) => a.operation.localeCompare(b.operation) || order(a.binding) - order(b.binding));
-    const transient: TransientSummary = { exchanges, answers, retries: sum((c) => c.retries), ambiguous, maxPercent, unhealthy, cells };
+    const transient: TransientSummary = {
+      exchanges,
+      answers,
+      retries: sum((c) => c.retries),
+      ambiguous,
+      maxPercent,
+      unhealthy,
+      cells,
+    };
     if (!unhealthy) return { transient };
     return {
       transient,
       diagnosis: {
-        level: 'error', code: UNHEALTHY_TARGET,
-        message: `the target is unhealthy: ${answers} of ${exchanges} exchanges (${share.toFixed(1)}%) were transient (gateway pages, dropped connections, time-outs), `
-          + `more than --max-transient ${maxPercent}%: no verdict on the contract (an outage, exit 4); try again when it is stable, or raise --max-transient`,
+        level: 'error',
+        code: UNHEALTHY_TARGET,
+        message:
+          `the target is unhealthy: ${answers} of ${exchanges} exchanges (${share.toFixed(1)}%) were `
+          + `transient (gateway pages, dropped connections, time-outs), `
+          + `more than --max-transient ${maxPercent}%: no verdict on the contract (an outage, exit 4); `
+          + `try again when it is stable, or raise --max-transient`,
       },
     };
   }

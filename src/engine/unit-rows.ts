@@ -14,7 +14,14 @@ import type { EngineDeps } from './deps.js';
 import { sequenceUnitRows, sequenceNotRun } from './sequence-unit.js';
 import { bindingParams, comparesBindings, unitRequests, type RunPlan, type Unit } from './plan.js';
 import { findingsBytes, RowMaker } from './rows.js';
-import { checkExchange, DEADLINE_PASSED, inTurn, redactorOf, reproduceCommand, type Checked } from './check-exchange.js';
+import {
+  checkExchange,
+  DEADLINE_PASSED,
+  inTurn,
+  redactorOf,
+  reproduceCommand,
+  type Checked,
+} from './check-exchange.js';
 import { rejectedBeforeRows } from './rejected-before.js';
 import { markFetches } from './fetches.js';
 
@@ -25,7 +32,9 @@ export async function runUnit(plan: RunPlan, deps: EngineDeps, unit: Unit): Prom
 
 /** What identifies an answer byte for byte: its status and a digest of its body, or its transport error. */
 export function answerPrint(ex: Exchange): string {
-  return ex.response ? `${ex.response.status} ${createHash('sha1').update(ex.response.body).digest('base64')}` : `error ${ex.error?.code}`;
+  return ex.response
+    ? `${ex.response.status} ${createHash('sha1').update(ex.response.body).digest('base64')}`
+    : `error ${ex.error?.code}`;
 }
 
 /**
@@ -33,14 +42,24 @@ export function answerPrint(ex: Exchange): string {
  * one it failed on (`before`: answerPrint per binding), so the failure reproduces and is not checked
  * again; else its rows, checked as in the main pass.
  */
-export async function resendUnit(plan: RunPlan, deps: EngineDeps, unit: Unit, before: ReadonlyMap<string, string> | undefined): Promise<ResultRow[] | 'same'> {
+export async function resendUnit(
+  plan: RunPlan,
+  deps: EngineDeps,
+  unit: Unit,
+  before: ReadonlyMap<string, string> | undefined,
+): Promise<ResultRow[] | 'same'> {
   return unitRows(plan, deps, unit, before);
 }
 
 /** No rows: the answers of a re-sent unit were the same bytes again (resendUnit). */
 const SAME: Checked = { rows: [] };
 
-async function unitRows(plan: RunPlan, deps: EngineDeps, unit: Unit, before?: ReadonlyMap<string, string>): Promise<ResultRow[] | 'same'> {
+async function unitRows(
+  plan: RunPlan,
+  deps: EngineDeps,
+  unit: Unit,
+  before?: ReadonlyMap<string, string>,
+): Promise<ResultRow[] | 'same'> {
   if (unit.sequence) return sequenceUnitRows(plan, { ...deps, redact: redactorOf(plan, deps) }, unit);
   // What each checked answer's findings hold counts in the transport's body budget until the unit is
   // done (issue 35): large bodies read meanwhile wait for it as for a body.
@@ -56,7 +75,13 @@ async function unitRows(plan: RunPlan, deps: EngineDeps, unit: Unit, before?: Re
 }
 
 /** unitRows of a unit that is not a sequence, each checked answer's findings charged to the body budget (`held`). */
-async function checkedRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: (() => void)[], before?: ReadonlyMap<string, string>): Promise<ResultRow[] | 'same'> {
+async function checkedRows(
+  plan: RunPlan,
+  deps: EngineDeps,
+  unit: Unit,
+  held: (() => void)[],
+  before?: ReadonlyMap<string, string>,
+): Promise<ResultRow[] | 'same'> {
   const { op } = unit;
   const rows = new RowMaker(redactorOf(plan, deps));
   const bindings = plan.bindings.filter((b) => !unit.only || unit.only.includes(b));
@@ -87,7 +112,15 @@ async function checkedRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: ((
     const c = checked.find((x) => x.binding === b);
     const booking = unit.bookings?.[b];
     if (!c || !booking || c.value.bookingOutcome === undefined) continue;
-    deps.onBooking?.({ pool: booking.pool, id: booking.id, ...(booking.email ? { email: booking.email } : {}), operation: op.name, binding: b, case: unit.caseId, outcome: c.value.bookingOutcome });
+    deps.onBooking?.({
+      pool: booking.pool,
+      id: booking.id,
+      ...(booking.email ? { email: booking.email } : {}),
+      operation: op.name,
+      binding: b,
+      case: unit.caseId,
+      outcome: c.value.bookingOutcome,
+    });
   }
   if (compare) {
     const views = new Map(checked.flatMap((c) => (c.value.view ? [[c.binding, c.value.view] as const] : [])));
@@ -100,30 +133,59 @@ async function checkedRows(plan: RunPlan, deps: EngineDeps, unit: Unit, held: ((
     let compareMs: number | undefined;
     const outcomes = unsent
       ? [{ binding: undefined, outcome: { skipped: `not compared: ${unsent.exchange.error!.message}` } }]
-      : transient ? [{ binding: undefined, outcome: { skipped: `not compared: ${transient.value.unviewed}` } }]
-      : late.length > 0
-        ? [{ binding: undefined, outcome: { skipped: `not compared: ${DEADLINE_PASSED} before ${late.map((c) => c.binding).join(', ')} ${late.length > 1 ? 'were' : 'was'} checked` } }]
-        : await inTurn(async () => {
-          // Its turn may come after the deadline (issue 43): bindings that differ read their answers
-          // again, seconds for large ones, so the comparison keeps the deadline as the checks do.
-          const deadline = deps.transport.options.deadline;
-          if (deadline !== undefined && Date.now() >= deadline) return [{ binding: undefined, outcome: { skipped: `not compared: ${DEADLINE_PASSED} before the comparison's turn` } }];
-          const t0 = performance.now();
-          const compared = compareViews(op, unit.kind, bindings, views, callContext(unit, bindings));
-          compareMs = Math.round((performance.now() - t0) * 1000) / 1000;
-          return compared;
-        });
+      : transient
+        ? [{ binding: undefined, outcome: { skipped: `not compared: ${transient.value.unviewed}` } }]
+        : late.length > 0
+          ? [
+              {
+                binding: undefined,
+                outcome: {
+                  skipped:
+                    `not compared: ${DEADLINE_PASSED} `
+                    + `before ${late.map((c) => c.binding).join(', ')} ${late.length > 1 ? 'were' : 'was'} `
+                    + `checked`,
+                },
+              },
+            ]
+          : await inTurn(async () => {
+              // Its turn may come after the deadline (issue 43): bindings that differ read their answers
+              // again, seconds for large ones, so the comparison keeps the deadline as the checks do.
+              const deadline = deps.transport.options.deadline;
+              if (deadline !== undefined && Date.now() >= deadline)
+                return [
+                  {
+                    binding: undefined,
+                    outcome: { skipped: `not compared: ${DEADLINE_PASSED} before the comparison's turn` },
+                  },
+                ];
+              const t0 = performance.now();
+              const compared = compareViews(op, unit.kind, bindings, views, callContext(unit, bindings));
+              compareMs = Math.round((performance.now() - t0) * 1000) / 1000;
+              return compared;
+            });
     for (const eq of outcomes) {
       const c = checked.find((x) => x.binding === eq.binding);
-      out.push(rows.row({
-        op, binding: eq.binding ?? bindingField(bindings), caseId: unit.caseId,
-        reproduce: c ? reproduceCommand(plan, unit, c.exchange) : '', ...(c ? { exchange: c.exchange } : {}),
-      }, EQUIVALENCE_CHECK, eq.outcome, compareMs));
+      out.push(
+        rows.row(
+          {
+            op,
+            binding: eq.binding ?? bindingField(bindings),
+            caseId: unit.caseId,
+            reproduce: c ? reproduceCommand(plan, unit, c.exchange) : '',
+            ...(c ? { exchange: c.exchange } : {}),
+          },
+          EQUIVALENCE_CHECK,
+          eq.outcome,
+          compareMs,
+        ),
+      );
     }
   }
   if (unit.rejectedBefore) out.push(...rejectedBeforeRows(plan, rows, unit, checked));
-  // A failed unit's answers, byte for byte: sent again, the same bytes reproduce its failure without checking them again.
-  if (deps.onFailedAnswers && out.some((r) => r.status === 'failed')) deps.onFailedAnswers(unit, new Map(checked.map((c) => [c.binding, answerPrint(c.exchange)])));
+  // A failed unit's answers, byte for byte: sent again, the same bytes reproduce its failure without checking them
+  // again.
+  if (deps.onFailedAnswers && out.some((r) => r.status === 'failed'))
+    deps.onFailedAnswers(unit, new Map(checked.map((c) => [c.binding, answerPrint(c.exchange)])));
   return out;
 }
 
@@ -133,7 +195,8 @@ function callContext(unit: Unit, bindings: readonly BindingId[]): CallContext | 
   if (!rule || !unit.calls) return undefined;
   const ids = Object.fromEntries(bindings.map((b) => [b, bindingParams(unit, b)[rule.idParam] ?? '']));
   return {
-    calls: unit.calls, ids,
+    calls: unit.calls,
+    ids,
     ...(unit.calls !== 'rejection' && !rule.consumes ? { byValue: rule.byValue } : {}),
     ...(unit.bookings ? { bookings: unit.bookings } : {}),
   };
@@ -143,11 +206,16 @@ function callContext(unit: Unit, bindings: readonly BindingId[]): CallContext | 
  * Whether every binding of a unit sent again got the answer it had, byte for byte: each binding's
  * `arrive` resolves once all have arrived.
  */
-function sameAnswers(n: number, before: ReadonlyMap<string, string>): { arrive(b: string, ex: Exchange): Promise<boolean> } {
+function sameAnswers(
+  n: number,
+  before: ReadonlyMap<string, string>,
+): { arrive(b: string, ex: Exchange): Promise<boolean> } {
   let left = n;
   let all = true;
   let done!: (v: boolean) => void;
-  const decided = new Promise<boolean>((r) => { done = r; });
+  const decided = new Promise<boolean>((r) => {
+    done = r;
+  });
   return {
     arrive(b, ex) {
       if (answerPrint(ex) !== before.get(b)) all = false;
@@ -161,5 +229,10 @@ function sameAnswers(n: number, before: ReadonlyMap<string, string>): { arrive(b
 export function notRunRows(plan: RunPlan, rows: RowMaker, unit: Unit, why: string): ResultRow[] {
   if (unit.sequence) return sequenceNotRun(plan, unit, why, rows);
   return unitRequests(plan, unit).map(({ binding, request }) =>
-    rows.row({ op: unit.op, binding, caseId: unit.caseId, reproduce: reproduceCommand(plan, unit, { request }) }, NOT_RUN_CHECK, { skipped: why }));
+    rows.row(
+      { op: unit.op, binding, caseId: unit.caseId, reproduce: reproduceCommand(plan, unit, { request }) },
+      NOT_RUN_CHECK,
+      { skipped: why },
+    ),
+  );
 }

@@ -52,9 +52,15 @@ export interface RunPlan {
   readonly latency?: LatencyLimits;
   /** A breaking difference of the target's WSDL from the contract's fails the run (--fail-on-drift). */
   readonly failOnDrift?: boolean;
-  /** --max-transient: percent of transient exchanges above which the target is unhealthy (default ./transient.ts DEFAULT_MAX_TRANSIENT). */
+  /**
+   * --max-transient: percent of transient exchanges above which the target is unhealthy (default ./transient.ts
+   * DEFAULT_MAX_TRANSIENT).
+   */
   readonly maxTransient?: number;
-  /** --min-coverage: a run whose coverage figure (./coverage.ts) is below this percent is INCOMPLETE, and where it was set. */
+  /**
+   * --min-coverage: a run whose coverage figure (./coverage.ts) is below this percent is INCOMPLETE, and where it was
+   * set.
+   */
   readonly minCoverage?: { readonly percent: number; readonly source: string };
   /**
    * Where the external-entity probes point (./callback.ts): the harness's listener, or, absent, a
@@ -72,7 +78,15 @@ export interface RunPlan {
 
 /** A matcher of case ids for --case patterns: `*` any characters, `?` one, the rest literal. */
 export function caseMatcher(patterns: readonly string[]): (caseId: string) => boolean {
-  const res = patterns.map((p) => new RegExp(`^${p.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.')}$`));
+  const res = patterns.map(
+    (p) =>
+      new RegExp(
+        `^${p
+          .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+          .replace(/\*/g, '.*')
+          .replace(/\?/g, '.')}$`,
+      ),
+  );
   return (caseId) => res.some((r) => r.test(caseId));
 }
 
@@ -93,7 +107,10 @@ export interface Unit {
   readonly bookings?: Partial<Record<BindingId, Booking>>;
   /** Bindings not sent, and why (no booking left in the pool). */
   readonly unsent?: Partial<Record<BindingId, string>>;
-  /** What a state-changing call is (./bookings.ts): meant to change a real booking, a probe of the identifier, or a rejection. */
+  /**
+   * What a state-changing call is (./bookings.ts): meant to change a real booking, a probe of the identifier, or a
+   * rejection.
+   */
   readonly calls?: 'real' | 'probe' | 'rejection';
   /** Parameters one binding sends instead of the unit's (its own probe id, a rejected write's own text). */
   readonly perBinding?: Partial<Record<BindingId, Readonly<Record<string, string>>>>;
@@ -106,15 +123,24 @@ export interface Unit {
   readonly stage?: StageName;
   /** Its bindings are sent one after another, not at once (one booking every binding changes). */
   readonly serial?: boolean;
-  /** Rejected calls sent before against the first binding's booking: its acceptance now shows they changed nothing (CancelTransferBooking). */
+  /**
+   * Rejected calls sent before against the first binding's booking: its acceptance now shows they changed nothing
+   * (CancelTransferBooking).
+   */
   readonly rejectedBefore?: readonly RejectedCall[];
-  /** A sequence over state (src/sequences/): its calls are its own, in order; `op` is the operation its rows are about. */
+  /**
+   * A sequence over state (src/sequences/): its calls are its own, in order; `op` is the operation its rows are about.
+   */
   readonly sequence?: SequenceSpec;
   /**
    * Each binding's request carries a DOCTYPE declaring its `probes` entry, the entity standing as the
    * value of `param` (issue 42: XML a SOAP endpoint must refuse); `entity` names the kind of probe.
    */
-  readonly doctype?: { readonly entity: DoctypeProbe['entity']; readonly probes: Partial<Record<BindingId, DoctypeProbe>>; readonly param: string };
+  readonly doctype?: {
+    readonly entity: DoctypeProbe['entity'];
+    readonly probes: Partial<Record<BindingId, DoctypeProbe>>;
+    readonly param: string;
+  };
 }
 
 // ---- the state-changing policy: its one home ------------------------------------------------------
@@ -123,7 +149,10 @@ export interface Unit {
  * Why a unit of `op` is not sent to the plan's target, or undefined when it is. The settings
  * (./settings.ts) ask it too: an operation the user names that it forbids is refused up front.
  */
-export function skipReason(plan: { readonly target: Pick<Target, 'embedded'>; readonly allowMutations: boolean }, op: Operation): string | undefined {
+export function skipReason(
+  plan: { readonly target: Pick<Target, 'embedded'>; readonly allowMutations: boolean },
+  op: Operation,
+): string | undefined {
   if (op.mutates && !plan.target.embedded && !plan.allowMutations) {
     return `${op.name} changes state on the target: not called without --allow-mutations`;
   }

@@ -24,7 +24,9 @@ const MAX_LINE = 200;
 const MAX_DESCRIPTION = 200;
 const MAX_FIELDS = 4;
 
-/** The steps of a canonical path (`/a/{urn:x/y}b[2]/@c` → a, {urn:x/y}b[2], @c): slashes inside a namespace don't split. */
+/**
+ * The steps of a canonical path (`/a/{urn:x/y}b[2]/@c` → a, {urn:x/y}b[2], @c): slashes inside a namespace don't split.
+ */
 export function pathSteps(path: string): string[] {
   const out: string[] = [];
   let cur = '';
@@ -115,7 +117,13 @@ export function describeItem(entries: readonly Entry[], path: string): string | 
  * gives a window of each: src/equivalence/compare.ts): said in a note, line numbers counting from
  * the window.
  */
-export function canonicalDiff(fromLabel: string, from: readonly Entry[], toLabel: string, to: readonly Entry[], skipped = 0): string | undefined {
+export function canonicalDiff(
+  fromLabel: string,
+  from: readonly Entry[],
+  toLabel: string,
+  to: readonly Entry[],
+  skipped = 0,
+): string | undefined {
   const a = renderCanonical(from);
   const b = renderCanonical(to);
   let start = 0;
@@ -123,13 +131,21 @@ export function canonicalDiff(fromLabel: string, from: readonly Entry[], toLabel
   if (start === a.length && start === b.length) return undefined;
   let endA = a.length;
   let endB = b.length;
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) { endA--; endB--; }
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
   // A block only one side has is slid up as far as it goes, so it starts where its item starts
   // (`meal`, `id = 3`, `name = …` rather than `id = 3`, `name = …`, `meal` of the next item).
   const block = endA === start ? b : endB === start ? a : undefined;
   if (block) {
     let end = block === a ? endA : endB;
-    while (start > 0 && block[start - 1] === block[end - 1]) { start--; end--; endA--; endB--; }
+    while (start > 0 && block[start - 1] === block[end - 1]) {
+      start--;
+      end--;
+      endA--;
+      endB--;
+    }
   }
   const cut = endA - start > MAX_WINDOW || endB - start > MAX_WINDOW;
   const from0 = Math.max(0, start - CONTEXT);
@@ -140,23 +156,45 @@ export function canonicalDiff(fromLabel: string, from: readonly Entry[], toLabel
     const after = a.slice(endA, endA + CONTEXT);
     const removed = a.slice(start, endA);
     const added = b.slice(start, endB);
-    out.push(`@@ -${from0 + 1},${before.length + removed.length + after.length} +${from0 + 1},${before.length + added.length + after.length} @@`,
-      ...before.map((l) => ` ${l}`), ...removed.map((l) => `-${l}`), ...added.map((l) => `+${l}`), ...after.map((l) => ` ${l}`));
+    out.push(
+      `@@ -${from0 + 1},${before.length + removed.length + after.length} `
+        + `+${from0 + 1},${before.length + added.length + after.length} @@`,
+      ...before.map((l) => ` ${l}`),
+      ...removed.map((l) => `-${l}`),
+      ...added.map((l) => `+${l}`),
+      ...after.map((l) => ` ${l}`),
+    );
   } else {
     const windowA = a.slice(from0, Math.min(endA, start + MAX_WINDOW) + (cut ? 0 : CONTEXT));
     const windowB = b.slice(from0, Math.min(endB, start + MAX_WINDOW) + (cut ? 0 : CONTEXT));
-    const patch = structuredPatch(fromLabel, toLabel, `${windowA.join('\n')}\n`, `${windowB.join('\n')}\n`, undefined, undefined, { context: CONTEXT });
+    const patch = structuredPatch(
+      fromLabel,
+      toLabel,
+      `${windowA.join('\n')}\n`,
+      `${windowB.join('\n')}\n`,
+      undefined,
+      undefined,
+      { context: CONTEXT },
+    );
     for (const h of patch.hunks) {
       out.push(`@@ -${h.oldStart + from0},${h.oldLines} +${h.newStart + from0},${h.newLines} @@`);
       for (const l of h.lines) if (!l.startsWith('\\')) out.push(l);
     }
   }
   const notes: string[] = [];
-  if (skipped > 0) notes.push(`… (the first ${skipped.toLocaleString('en-US')} entries of both answers, equal, are left out: line numbers count from there)`);
+  if (skipped > 0)
+    notes.push(
+      `… (the first ${skipped.toLocaleString('en-US')} entries of both answers, equal, are left out: `
+        + `line numbers count from there)`,
+    );
   if (out.length > MAX_DIFF_LINES + 2) {
     notes.push(`… ${out.length - MAX_DIFF_LINES - 2} more lines of diff`);
     out.length = MAX_DIFF_LINES + 2;
   }
-  if (cut) notes.push(`… the answers differ beyond this point too (${endA - start} and ${endB - start} differing lines; the first ${MAX_WINDOW} are compared)`);
+  if (cut)
+    notes.push(
+      `… the answers differ beyond this point too (${endA - start} and ${endB - start} differing lines; `
+        + `the first ${MAX_WINDOW} are compared)`,
+    );
   return [...out, ...notes].join('\n');
 }

@@ -7,7 +7,15 @@
  * by the type's local name (its prefix is the writer's choice).
  */
 import { createHash } from 'node:crypto';
-import { effective, isSimple, MODEL, type AttributeDef, type ElementField, type SimpleType, type TypeRef } from '../contract/model.js';
+import {
+  effective,
+  isSimple,
+  MODEL,
+  type AttributeDef,
+  type ElementField,
+  type SimpleType,
+  type TypeRef,
+} from '../contract/model.js';
 import { internalized } from '../xml/scan-reader.js';
 import { isNil, XSI_NS, type XElement } from '../xml/tree.js';
 import { canonicalUntyped, canonicalValue } from './values.js';
@@ -86,7 +94,13 @@ const WINDOW_READ = Symbol('window read');
  * with `select`, only those it keeps, the walk ended once past its window: what is held is the
  * window, whatever the size of the answer.
  */
-export function canonicalEntries(el: XElement, typeName: TypeRef, groupNs: string, ignore?: IgnorePredicate, select?: EntrySelect): Entry[] {
+export function canonicalEntries(
+  el: XElement,
+  typeName: TypeRef,
+  groupNs: string,
+  ignore?: IgnorePredicate,
+  select?: EntrySelect,
+): Entry[] {
   const out: Entry[] = [];
   const from = select?.from ?? 0;
   const to = select?.to ?? Infinity;
@@ -112,7 +126,10 @@ export function canonicalEntries(el: XElement, typeName: TypeRef, groupNs: strin
   return out;
 }
 
-/** A result's digest and its blocks' (EntryDigest.blocks): equal digests mean equal entries; the first differing block says where to look. */
+/**
+ * A result's digest and its blocks' (EntryDigest.blocks): equal digests mean equal entries; the first differing block
+ * says where to look.
+ */
 export interface Digests {
   readonly whole: string;
   readonly blocks: readonly string[];
@@ -182,14 +199,25 @@ function infoOf(type: TypeRef | undefined): TypeInfo {
 const ITEM_FIELDS = new WeakMap<ListItem, ElementField>();
 function itemField(item: ListItem): ElementField {
   let f = ITEM_FIELDS.get(item);
-  if (!f) ITEM_FIELDS.set(item, (f = { kind: 'element', name: item.item, type: item.type, min: 0, max: 'unbounded', nillable: false }));
+  if (!f)
+    ITEM_FIELDS.set(
+      item,
+      (f = { kind: 'element', name: item.item, type: item.type, min: 0, max: 'unbounded', nillable: false }),
+    );
   return f;
 }
 
-function attributes<P>(w: Walk<P>, el: XElement, typeName: TypeRef | undefined, defs: readonly AttributeDef[], at: P): void {
+function attributes<P>(
+  w: Walk<P>,
+  el: XElement,
+  typeName: TypeRef | undefined,
+  defs: readonly AttributeDef[],
+  at: P,
+): void {
   const all = el.attrs;
   if (all.length === 0) return; // most elements: no arrays to build
-  if (all.length === 1 && all[0]!.ns === '') { // one plain attribute (a rate's currency): nothing to sort or leave out
+  if (all.length === 1 && all[0]!.ns === '') {
+    // one plain attribute (a rate's currency): nothing to sort or leave out
     const a = all[0]!;
     const def = defs.find((d) => d.name === a.local);
     w.out.push(at, `@${a.local}`, 0, def ? canonicalValue(def.type, a.value) : canonicalUntyped(a.value));
@@ -197,7 +225,9 @@ function attributes<P>(w: Walk<P>, el: XElement, typeName: TypeRef | undefined, 
   }
   const attrs = all
     .filter((a) => !(a.ns === XSI_NS && a.local === 'nil'))
-    .filter((a) => !(a.ns === XSI_NS && a.local === 'type' && typeName !== undefined && typeLocal(a.value) === typeName))
+    .filter(
+      (a) => !(a.ns === XSI_NS && a.local === 'type' && typeName !== undefined && typeLocal(a.value) === typeName),
+    )
     .map((a) => {
       if (a.ns === XSI_NS && a.local === 'type') return { key: `{${XSI_NS}}type`, value: typeLocal(a.value) };
       const def = a.ns === '' ? defs.find((d) => d.name === a.local) : undefined;
@@ -218,7 +248,15 @@ function blank(s: string): boolean {
 }
 
 /** The element `el` at `parent`/`name[index]`; `namePath` (local names, no indexes) only when something is ignored. */
-function visit<P>(w: Walk<P>, el: XElement, type: TypeRef | undefined, parent: P, name: string, index: number, namePath: string): void {
+function visit<P>(
+  w: Walk<P>,
+  el: XElement,
+  type: TypeRef | undefined,
+  parent: P,
+  name: string,
+  index: number,
+  namePath: string,
+): void {
   if (w.ignore?.(namePath)) {
     w.out.push(parent, name, index, DOCUMENTED);
     return;
@@ -257,13 +295,19 @@ function visit<P>(w: Walk<P>, el: XElement, type: TypeRef | undefined, parent: P
   }
 }
 
-
 /**
  * The children of `el`, each read with its field: of `fields` (a complex type's), or the list's
  * `item`, or none. A child is indexed (`meal[2]`) when its field may repeat or, without a field,
  * when its name does.
  */
-function children<P>(w: Walk<P>, el: XElement, at: P, namePath: string, fields: ReadonlyMap<string, ElementField> | undefined, item: ListItem | undefined): void {
+function children<P>(
+  w: Walk<P>,
+  el: XElement,
+  at: P,
+  namePath: string,
+  fields: ReadonlyMap<string, ElementField> | undefined,
+  item: ListItem | undefined,
+): void {
   const kids = el.children;
   const n = kids.length;
   if (n === 0) return;
@@ -291,7 +335,10 @@ function children<P>(w: Walk<P>, el: XElement, at: P, namePath: string, fields: 
   if (repeats) {
     counts = new Map();
     for (const c of kids) counts.set(c.ns === ns ? c.local : `{${c.ns}}${c.local}`, 0);
-    for (const c of kids) { const nm = c.ns === ns ? c.local : `{${c.ns}}${c.local}`; counts.set(nm, counts.get(nm)! + 1); }
+    for (const c of kids) {
+      const nm = c.ns === ns ? c.local : `{${c.ns}}${c.local}`;
+      counts.set(nm, counts.get(nm)! + 1);
+    }
   }
   const asItem = item ? itemField(item) : undefined;
   for (let k = 0; k < n; k++) {
@@ -305,7 +352,14 @@ function children<P>(w: Walk<P>, el: XElement, at: P, namePath: string, fields: 
       i = (seen.get(nm) ?? 0) + 1;
       seen.set(nm, i);
     }
-    const f = c.ns !== ns ? undefined : asItem ? (item!.item === '*' || c.local === item!.item ? asItem : undefined) : fields?.get(c.local);
+    const f =
+      c.ns !== ns
+        ? undefined
+        : asItem
+          ? item!.item === '*' || c.local === item!.item
+            ? asItem
+            : undefined
+          : fields?.get(c.local);
     const indexed = f ? f.max === 'unbounded' : count > 1;
     const childNames = w.ignore ? `${namePath}/${c.local}` : '';
     if (f?.list) list(w, c, f.list, at, nm, indexed ? i : 0, childNames);
@@ -313,7 +367,10 @@ function children<P>(w: Walk<P>, el: XElement, at: P, namePath: string, fields: 
   }
 }
 
-/** Children up to this many, all in the group namespace, are searched for a repeated name pair by pair (fewer steps than a map's). */
+/**
+ * Children up to this many, all in the group namespace, are searched for a repeated name pair by pair (fewer steps than
+ * a map's).
+ */
 const FEW = 16;
 
 function sameNamespace(kids: readonly XElement[], ns: string): boolean {
@@ -330,7 +387,15 @@ function repeatsAmongFew(kids: readonly XElement[]): boolean {
   return false;
 }
 
-function list<P>(w: Walk<P>, el: XElement, item: ListItem, parent: P, name: string, index: number, namePath: string): void {
+function list<P>(
+  w: Walk<P>,
+  el: XElement,
+  item: ListItem,
+  parent: P,
+  name: string,
+  index: number,
+  namePath: string,
+): void {
   if (w.ignore?.(namePath)) {
     w.out.push(parent, name, index, DOCUMENTED);
     return;

@@ -13,19 +13,24 @@ import type { CaseKind, CheckContext } from '../checks/context.js';
 import type { CheckOutcome } from '../checks/types.js';
 import type { Finding } from '../core/types.js';
 import { isNil } from '../xml/tree.js';
-import { canonicalDigests, canonicalEntries, ELEMENT, type Digests, type Entry, type EntrySelect, type IgnorePredicate } from './canonical.js';
+import {
+  canonicalDigests,
+  canonicalEntries,
+  ELEMENT,
+  type Digests,
+  type Entry,
+  type EntrySelect,
+  type IgnorePredicate,
+} from './canonical.js';
 import { ENTRY_BLOCK, EntryDigest } from './entry-digest.js';
 import { BINDING_DIFFERENCES, differencesOf, documentedDifference } from '../contract/binding-differences.js';
 import { displayValue } from './values.js';
 import { canonicalDiff, describeItem } from './canonical-diff.js';
 
-
-
 export type Acceptance =
   | { readonly kind: 'accepted' }
   | { readonly kind: 'rejected'; readonly how: string; readonly errorType?: string; readonly errorMessage?: string }
   | { readonly kind: 'unknown'; readonly why: string };
-
 
 /** Whether a binding answered with data, rejected the request (fault, HTTP error, in-band Error), or neither. */
 export function acceptance(ctx: CheckContext): Acceptance {
@@ -36,7 +41,13 @@ export function acceptance(ctx: CheckContext): Acceptance {
   const result = ctx.located().result;
   if (!result) return { kind: 'unknown', why: 'no result element' };
   const error = inBandError(result, ctx.op.resultType, ctx.ns);
-  if (error) return { kind: 'rejected', how: `in-band Error${error.type ? ` ${error.type}` : ''}`, errorType: error.type, errorMessage: error.message };
+  if (error)
+    return {
+      kind: 'rejected',
+      how: `in-band Error${error.type ? ` ${error.type}` : ''}`,
+      errorType: error.type,
+      errorMessage: error.message,
+    };
   return { kind: 'accepted' };
 }
 
@@ -95,7 +106,10 @@ export interface BindingView {
   entries(ignoreDocumented: boolean, select?: EntrySelect): Entry[];
 }
 
-/** The places of an operation's documented differences as the canonical walk asks, or undefined when it has none (no name paths built then). */
+/**
+ * The places of an operation's documented differences as the canonical walk asks, or undefined when it has none (no
+ * name paths built then).
+ */
 function ignoreOf(op: Operation): IgnorePredicate | undefined {
   if (differencesOf(op.name).length === 0) return undefined;
   return (namePath) => documentedDifference(op.name, namePath) !== undefined;
@@ -115,7 +129,9 @@ function canonicalView(op: Operation, ctx: CheckContext) {
     },
     entries(ignoreDocumented: boolean, select?: EntrySelect): Entry[] {
       const result = ctx.located().result!;
-      return isNil(result) ? nilEntries(result.local) : canonicalEntries(result, op.resultType, ctx.ns, ignoreDocumented ? ignore : undefined, select);
+      return isNil(result)
+        ? nilEntries(result.local)
+        : canonicalEntries(result, op.resultType, ctx.ns, ignoreDocumented ? ignore : undefined, select);
     },
   };
 }
@@ -125,7 +141,12 @@ export function bindingViewOf(op: Operation, ctx: CheckContext): BindingView {
   const live = canonicalView(op, ctx);
   const walked = new Map<boolean, Digests>();
   const digests = (i: boolean) => walked.get(i) ?? (walked.set(i, live.digests(i)), walked.get(i)!);
-  return { acceptance: acceptance(ctx), digest: (i) => digests(i).whole, blocks: (i) => digests(i).blocks, entries: live.entries };
+  return {
+    acceptance: acceptance(ctx),
+    digest: (i) => digests(i).whole,
+    blocks: (i) => digests(i).blocks,
+    entries: live.entries,
+  };
 }
 
 /**
@@ -141,7 +162,8 @@ export function detachedView(op: Operation, ctx: CheckContext, reread: () => Che
     digests.set(true, live.digests(true));
     if (BINDING_DIFFERENCES.some((d) => d.operation === op.name)) digests.set(false, live.digests(false));
   }
-  const digestsOf = (ignoreDocumented: boolean): Digests => digests.get(ignoreDocumented) ?? canonicalView(op, reread()).digests(ignoreDocumented);
+  const digestsOf = (ignoreDocumented: boolean): Digests =>
+    digests.get(ignoreDocumented) ?? canonicalView(op, reread()).digests(ignoreDocumented);
   return {
     acceptance: acc,
     digest: (ignoreDocumented) => digestsOf(ignoreDocumented).whole,
@@ -152,7 +174,10 @@ export function detachedView(op: Operation, ctx: CheckContext, reread: () => Che
 
 /** Compare the bindings of one unit. `contexts` holds the bindings that got a response. */
 export function compareBindings(
-  op: Operation, kind: CaseKind, bindings: readonly BindingId[], contexts: ReadonlyMap<BindingId, CheckContext>,
+  op: Operation,
+  kind: CaseKind,
+  bindings: readonly BindingId[],
+  contexts: ReadonlyMap<BindingId, CheckContext>,
 ): EquivalenceRow[] {
   return compareViews(op, kind, bindings, new Map([...contexts].map(([b, c]) => [b, bindingViewOf(op, c)])));
 }
@@ -162,7 +187,10 @@ export const ALREADY_CANCELLED = /already\s*(been\s*)?cancel/i;
 /** An ErrorType or message saying the booking named does not exist (BookingNotFoundException). */
 export const NOT_FOUND = /not\s*found|no\s+(transfer\s+)?booking/i;
 
-/** An in-band Error saying the booking was cancelled before (the live service: BookingAlreadyCancelledException, Code -2). */
+/**
+ * An in-band Error saying the booking was cancelled before (the live service: BookingAlreadyCancelledException, Code
+ * -2).
+ */
 export function alreadyCancelled(a: Acceptance): boolean {
   return a.kind === 'rejected' && ALREADY_CANCELLED.test(`${a.errorType ?? ''} ${a.errorMessage ?? ''}`);
 }
@@ -185,30 +213,62 @@ export interface CallContext {
 }
 
 /** How a rejection was given: in the result (in-band Error), or thrown (a SOAP fault, an HTTP error status). */
-const formOf = (a: Acceptance) => (a.kind === 'rejected' && (a.errorType !== undefined || a.how.startsWith('in-band')) ? 'in-band' : 'thrown');
+const formOf = (a: Acceptance) =>
+  a.kind === 'rejected' && (a.errorType !== undefined || a.how.startsWith('in-band')) ? 'in-band' : 'thrown';
 
 /** Compare the bindings of one unit by their views. `views` holds the bindings that got a response. */
 export function compareViews(
-  op: Operation, kind: CaseKind, bindings: readonly BindingId[], views: ReadonlyMap<BindingId, BindingView>, call?: CallContext,
+  op: Operation,
+  kind: CaseKind,
+  bindings: readonly BindingId[],
+  views: ReadonlyMap<BindingId, BindingView>,
+  call?: CallContext,
 ): EquivalenceRow[] {
   // A state-changing call whose booking answers "already cancelled" had a booking that was not usable:
   // that says nothing about its binding (a pool reused by a second run, or state leaking, which the
   // sequences judge, src/sequences/). The others are compared; the row is not judged otherwise.
-  const spent = op.mutates && call?.calls !== 'probe' && (kind === 'valid' || kind === 'generated') ? bindings.filter((b) => views.has(b) && alreadyCancelled(views.get(b)!.acceptance)) : [];
+  const spent =
+    op.mutates && call?.calls !== 'probe' && (kind === 'valid' || kind === 'generated')
+      ? bindings.filter((b) => views.has(b) && alreadyCancelled(views.get(b)!.acceptance))
+      : [];
   // A pool booking the target does not know: the pool's problem, not its binding's.
-  const unknown = call?.calls === 'real' ? bindings.filter((b) => views.has(b) && !spent.includes(b) && notFound(views.get(b)!.acceptance)) : [];
+  const unknown =
+    call?.calls === 'real'
+      ? bindings.filter((b) => views.has(b) && !spent.includes(b) && notFound(views.get(b)!.acceptance))
+      : [];
   if (spent.length > 0 || unknown.length > 0) {
-    const rest = compareViews(op, kind, bindings.filter((b) => !spent.includes(b) && !unknown.includes(b)), views, call);
+    const rest = compareViews(
+      op,
+      kind,
+      bindings.filter((b) => !spent.includes(b) && !unknown.includes(b)),
+      views,
+      call,
+    );
     if (rest.some((r) => Array.isArray(r.outcome) && r.outcome.length > 0)) return rest;
-    const named = (bs: readonly BindingId[]) => bs.map((b) => { const k = call?.bookings?.[b]; return k ? `${k.id} of \`bookings.${k.pool}\` (${b})` : b; }).join(', ');
+    const named = (bs: readonly BindingId[]) =>
+      bs
+        .map((b) => {
+          const k = call?.bookings?.[b];
+          return k ? `${k.id} of \`bookings.${k.pool}\` (${b})` : b;
+        })
+        .join(', ');
     const why = [
-      ...(unknown.length ? [`booking ${named(unknown)} is not found on the target: give bookings that exist there`] : []),
-      ...(spent.length ? [`booking ${named(spent)} answered "already cancelled": not usable any more (a pool used by an earlier run needs fresh bookings; state leaking between bookings is judged by the sequences)`] : []),
+      ...(unknown.length
+        ? [`booking ${named(unknown)} is not found on the target: give bookings that exist there`]
+        : []),
+      ...(spent.length
+        ? [
+            `booking ${named(spent)} answered "already cancelled": not usable any more (a pool used by `
+              + `an earlier run needs fresh bookings; state leaking between bookings is judged by the `
+              + `sequences)`,
+          ]
+        : []),
     ];
     return [{ outcome: { skipped: `not compared: ${why.join('; ')}` } }];
   }
   const answered = bindings.filter((b) => views.has(b));
-  if (answered.length < 2) return [{ outcome: { skipped: `fewer than two bindings answered (${list(answered) || 'none'})` } }];
+  if (answered.length < 2)
+    return [{ outcome: { skipped: `fewer than two bindings answered (${list(answered) || 'none'})` } }];
 
   const acc = new Map(answered.map((b) => [b, views.get(b)!.acceptance]));
   const known = answered.filter((b) => acc.get(b)!.kind !== 'unknown');
@@ -217,16 +277,21 @@ export function compareViews(
     const [major, ...rest] = byKind;
     const minority = rest.flat();
     const tie = major!.length === minority.length;
-    const departing = tie ? (known.filter((b) => acc.get(b)!.kind === 'accepted')) : minority;
+    const departing = tie ? known.filter((b) => acc.get(b)!.kind === 'accepted') : minority;
     const describe = (b: BindingId) => {
       const a = acc.get(b)!;
       return `${b}: ${a.kind === 'rejected' ? `rejected (${a.how})` : 'answered with data'}`;
     };
     const f: Finding = {
-      check: EQUIVALENCE_CHECK, code: 'acceptance_differs', path: `/${op.resultElement}`,
-      message: `bindings disagree on accepting the request: ${known.map(describe).join('; ')}`
+      check: EQUIVALENCE_CHECK,
+      code: 'acceptance_differs',
+      path: `/${op.resultElement}`,
+      message:
+        `bindings disagree on accepting the request: ${known.map(describe).join('; ')}`
         + (kind === 'wrong-credentials' ? ' (wrong credentials must be rejected by every binding)' : ''),
-      expected: `every binding ${kind === 'wrong-credentials' ? 'rejects' : acc.get(major![0]!)!.kind === 'accepted' ? 'answers with data' : 'rejects'}`,
+      expected:
+        `every `
+        + `binding ${kind === 'wrong-credentials' ? 'rejects' : acc.get(major![0]!)!.kind === 'accepted' ? 'answers with data' : 'rejects'}`,
       actual: departing.map(describe).join('; '),
     };
     return [{ binding: departing.join(','), outcome: [f] }];
@@ -241,17 +306,29 @@ export function compareViews(
       const [major, ...rest] = byForm;
       const minority = rest.flat();
       const tie = major!.length === minority.length;
-      const shownHow = (b: BindingId) => { const a = acc.get(b)!; return a.kind === 'rejected' ? a.how : a.kind; };
+      const shownHow = (b: BindingId) => {
+        const a = acc.get(b)!;
+        return a.kind === 'rejected' ? a.how : a.kind;
+      };
       const f: Finding = {
-        check: EQUIVALENCE_CHECK, code: 'rejection_differs', path: `/${op.resultElement}`,
-        message: `bindings reject the request differently: ${known.map((b) => `${b}: ${shownHow(b)}`).join('; ')}${tie ? ' (no majority: either side may be wrong)' : ''}`,
+        check: EQUIVALENCE_CHECK,
+        code: 'rejection_differs',
+        path: `/${op.resultElement}`,
+        message:
+          `bindings reject the request `
+          + `differently: ${known.map((b) => `${b}: ${shownHow(b)}`).join('; ')}${tie ? ' (no majority: either side may be wrong)' : ''}`,
         expected: `${list(major!)}: ${formOf(acc.get(major![0]!)!) === 'in-band' ? 'an in-band Error' : 'a fault or an HTTP error'}`,
         actual: `${list(minority)}: ${minority.map(shownHow).join(', ')}`,
       };
-      return [{ binding: (tie ? known.filter((b) => formOf(acc.get(b)!) === 'thrown') : minority).join(','), outcome: [f] }];
+      return [
+        { binding: (tie ? known.filter((b) => formOf(acc.get(b)!) === 'thrown') : minority).join(','), outcome: [f] },
+      ];
     }
     // A valid call every binding answered with an in-band Error: the same error on every binding.
-    const errorType = (b: BindingId): string | undefined => { const a = acc.get(b)!; return a.kind === 'rejected' ? a.errorType : undefined; };
+    const errorType = (b: BindingId): string | undefined => {
+      const a = acc.get(b)!;
+      return a.kind === 'rejected' ? a.errorType : undefined;
+    };
     const inBand = known.filter((b) => errorType(b) !== undefined);
     const byType = groups(inBand, (b) => errorType(b)!);
     if (byType.length > 1) {
@@ -260,8 +337,12 @@ export function compareViews(
       const tie = major!.length === minority.length;
       const shown = (b: BindingId) => errorType(b) || '(no ErrorType)';
       const f: Finding = {
-        check: EQUIVALENCE_CHECK, code: 'error_type_differs', path: `/${op.resultElement}/Error/ErrorType`,
-        message: `bindings answer with different in-band Errors: ${inBand.map((b) => `${b}=${shown(b)}`).join(', ')}${tie ? ' (no majority: either side may be wrong)' : ''}`,
+        check: EQUIVALENCE_CHECK,
+        code: 'error_type_differs',
+        path: `/${op.resultElement}/Error/ErrorType`,
+        message:
+          `bindings answer with different in-band `
+          + `Errors: ${inBand.map((b) => `${b}=${shown(b)}`).join(', ')}${tie ? ' (no majority: either side may be wrong)' : ''}`,
         expected: `${list(major!)}: ${shown(major![0]!)}`,
         actual: `${list(minority)}: ${minority.map(shown).join(', ')}`,
       };
@@ -272,7 +353,7 @@ export function compareViews(
       const message = (b: BindingId) => {
         const a = acc.get(b)!;
         const id = call.ids[b];
-        const m = a.kind === 'rejected' ? a.errorMessage ?? '' : '';
+        const m = a.kind === 'rejected' ? (a.errorMessage ?? '') : '';
         return id && id.trim() !== '' ? m.split(id.trim()).join('{id}') : m;
       };
       const byMessage = groups(inBand, message);
@@ -281,8 +362,12 @@ export function compareViews(
         const minority = rest.flat();
         const tie = major!.length === minority.length;
         const f: Finding = {
-          check: EQUIVALENCE_CHECK, code: 'error_message_differs', path: `/${op.resultElement}/Error/Message`,
-          message: `bindings answer the probe with different messages (the id each sent shown as {id}): ${inBand.map((b) => `${b}=${JSON.stringify(shown(message(b)))}`).join(', ')}`
+          check: EQUIVALENCE_CHECK,
+          code: 'error_message_differs',
+          path: `/${op.resultElement}/Error/Message`,
+          message:
+            `bindings answer the probe with different messages (the id each sent shown as `
+            + `{id}): ${inBand.map((b) => `${b}=${JSON.stringify(shown(message(b)))}`).join(', ')}`
             + `${tie ? ' (no majority: either side may be wrong)' : ''}`,
           expected: `${list(major!)}: ${shown(message(major![0]!))}`,
           actual: `${list(minority)}: ${minority.map((b) => shown(message(b))).join(', ')}`,
@@ -304,14 +389,23 @@ export function compareViews(
     // every binding changed one booking or named one id.
     const places = new Set(call?.byValue ?? []);
     if (places.size === 0) return [{ outcome: [] }];
-    const bare = (path: string) => path.replace(/\[\d+\]/g, '').replace(/\/text\(\)$/, '').slice(1);
+    const bare = (path: string) =>
+      path
+        .replace(/\[\d+\]/g, '')
+        .replace(/\/text\(\)$/, '')
+        .slice(1);
     // Only the places compared are kept while the walk goes (at most a window's worth of them: a
     // hostile answer repeating such a place a million times holds no more).
-    const picked = (b: BindingId) => views.get(b)!.entries(true, { path: (p) => places.has(bare(p)), limit: WINDOW_ENTRIES });
+    const picked = (b: BindingId) =>
+      views.get(b)!.entries(true, { path: (p) => places.has(bare(p)), limit: WINDOW_ENTRIES });
     const memo = new Map<BindingId, Entry[]>();
     const entries = (b: BindingId) => memo.get(b) ?? (memo.set(b, picked(b)), memo.get(b)!);
     const digest = (b: BindingId) => JSON.stringify(entries(b));
-    const rows = differences(accepted, { digest, blocks: (b) => [digest(b)], entries: (b, w) => entries(b).slice(w.from, w.to) }, ` (compared by value: ${[...places].join(', ')})`);
+    const rows = differences(
+      accepted,
+      { digest, blocks: (b) => [digest(b)], entries: (b, w) => entries(b).slice(w.from, w.to) },
+      ` (compared by value: ${[...places].join(', ')})`,
+    );
     return rows.length > 0 ? rows : [{ outcome: [] }];
   }
   const rows = differences(accepted, canonicalOf(views, true), '');
@@ -321,13 +415,21 @@ export function compareViews(
   for (const same of groups(accepted, (b) => documented.map((d) => d.expect[b]).join('|'))) {
     if (documented.length === 0 || same.length < 2) continue;
     const where = documented.map((d) => d.path).join(', ');
-    rows.push(...differences(same, canonicalOf(views, false),
-      ` (${list(same)} must agree there: the contract treats them alike at ${where})`));
+    rows.push(
+      ...differences(
+        same,
+        canonicalOf(views, false),
+        ` (${list(same)} must agree there: the contract treats them alike at ${where})`,
+      ),
+    );
   }
   return rows.length > 0 ? rows : [{ outcome: [] }];
 }
 
-/** Entries of a window the comparison reads of one binding: three blocks (the one before the first differing block, it, and the one after). */
+/**
+ * Entries of a window the comparison reads of one binding: three blocks (the one before the first differing block, it,
+ * and the one after).
+ */
 const WINDOW_ENTRIES = 3 * ENTRY_BLOCK;
 
 /** A window of entries: those at places [from, to) of the canonical list. */
@@ -387,7 +489,10 @@ function describedValue(entries: readonly Entry[], path: string): Described {
 }
 
 /** A value as a finding quotes it; an item description is not put in quotes again in the message. */
-interface Described { readonly text: string; readonly item: boolean }
+interface Described {
+  readonly text: string;
+  readonly item: boolean;
+}
 
 /** The value of the entry at `path`, or undefined when there is none. */
 export function valueIn(entries: readonly Entry[], path: string): string | undefined {
@@ -426,22 +531,33 @@ function differences(accepted: readonly BindingId[], canonical: Canonical, note:
     const mine = entriesOf(g, w);
     const path = firstDifferingPath(ref, mine)!;
     return {
-      g, path, w,
+      g,
+      path,
+      w,
       mine: describedValue(mine, path),
       diff: canonicalDiff(refLabel, ref, list(g), mine, w.from),
     };
   });
   // Every binding's value at the path named, read in that difference's window; an element is
   // named by its content (`meal id=3 name="Half board"`), not by the marker its entry holds.
-  const valueAt = (b: BindingId, f: (typeof found)[number]): Described => describedValue(entriesOf(byValue.find((x) => x.includes(b))!, f.w), f.path);
+  const valueAt = (b: BindingId, f: (typeof found)[number]): Described =>
+    describedValue(entriesOf(byValue.find((x) => x.includes(b))!, f.w), f.path);
   const values = new Map<BindingId, Map<string, Described>>(accepted.map((b) => [b, new Map()]));
   for (const f of found) for (const b of accepted) values.get(b)!.set(f.path, valueAt(b, f));
   return found.map(({ g, path, mine, diff }) => {
-    const all = accepted.map((b) => { const v = values.get(b)!.get(path)!; return `${b}=${v.item ? v.text : JSON.stringify(v.text)}`; }).join(', ');
+    const all = accepted
+      .map((b) => {
+        const v = values.get(b)!.get(path)!;
+        return `${b}=${v.item ? v.text : JSON.stringify(v.text)}`;
+      })
+      .join(', ');
     const f: Finding = {
-      check: EQUIVALENCE_CHECK, code: 'value_differs',
+      check: EQUIVALENCE_CHECK,
+      code: 'value_differs',
       path,
-      message: `${list(g)} ${g.length > 1 ? 'depart' : 'departs'} from ${list(reference)}${noMajority ? ' (no majority: either side may be wrong)' : ''}: `
+      message:
+        `${list(g)} ${g.length > 1 ? 'depart' : 'departs'} `
+        + `from ${list(reference)}${noMajority ? ' (no majority: either side may be wrong)' : ''}: `
         + `first difference at ${path}: ${all}${note}`,
       expected: `${list(reference)}: ${values.get(reference[0]!)!.get(path)!.text}`,
       actual: `${list(g)}: ${mine.text}`,

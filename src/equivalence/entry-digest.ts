@@ -15,7 +15,10 @@ export function segmentsOf(name: string): number {
 /** The number of decimal digits of a positive integer. */
 function digitCount(n: number): number {
   let d = 1;
-  while (n >= 10) { n = Math.floor(n / 10); d++; }
+  while (n >= 10) {
+    n = Math.floor(n / 10);
+    d++;
+  }
   return d;
 }
 
@@ -116,7 +119,8 @@ export class EntryDigest {
         const li = this.#index[parent]!;
         if (li === index) same = l === name;
         else if (li === 0 || index === 0) {
-          same = l.length + (li === 0 ? 0 : 2 + digitCount(li)) === name.length + (index === 0 ? 0 : 2 + digitCount(index))
+          same =
+            l.length + (li === 0 ? 0 : 2 + digitCount(li)) === name.length + (index === 0 ? 0 : 2 + digitCount(index))
             && this.#segment(parent) === stepOf(name, index);
         }
       }
@@ -214,7 +218,7 @@ export class EntryDigest {
   #string(s: string, counted: boolean): void {
     if (counted) this.#int(s.length);
     const buf = this.#buf;
-    for (let from = 0; from < s.length;) {
+    for (let from = 0; from < s.length; ) {
       if (this.#at === CHUNK) this.#flush();
       const end = Math.min(s.length, from + CHUNK - this.#at);
       let at = this.#at;
@@ -241,7 +245,9 @@ export class EntryDigest {
     if (this.#blocks.length === 0) this.#blocks.push(last);
     else {
       this.#blocks.push(last);
-      this.#finished = createHash('sha256').update(`blocks:${this.#blocks.join(',')}`).digest('hex');
+      this.#finished = createHash('sha256')
+        .update(`blocks:${this.#blocks.join(',')}`)
+        .digest('hex');
     }
     this.#finished ??= last;
     return this.#finished;

@@ -2,8 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { canonicalUntyped, canonicalValue } from './values.js';
 
-const same = (t: Parameters<typeof canonicalValue>[0], a: string, b: string) => expect(canonicalValue(t, a)).toBe(canonicalValue(t, b));
-const differ = (t: Parameters<typeof canonicalValue>[0], a: string, b: string) => expect(canonicalValue(t, a)).not.toBe(canonicalValue(t, b));
+const same = (t: Parameters<typeof canonicalValue>[0], a: string, b: string) =>
+  expect(canonicalValue(t, a)).toBe(canonicalValue(t, b));
+const differ = (t: Parameters<typeof canonicalValue>[0], a: string, b: string) =>
+  expect(canonicalValue(t, a)).not.toBe(canonicalValue(t, b));
 
 describe('values in their XSD value space', () => {
   test('decimal: lexical forms of one value are equal, other values differ', () => {
@@ -67,24 +69,33 @@ describe('values in their XSD value space', () => {
     expect(canonicalUntyped('abc')).not.toBe(canonicalUntyped('abd'));
   });
   test('int: the value as BigInt reads it, short and long, signed and zero-padded', () => {
-    fc.assert(fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.constantFrom('', '+', '0', '00'), (n, pad) => {
-      const written = n < 0n ? `-${pad.replace('+', '')}${-n}` : `${pad}${n}`;
-      expect(canonicalValue('int', written)).toBe(n.toString());
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.constantFrom('', '+', '0', '00'), (n, pad) => {
+        const written = n < 0n ? `-${pad.replace('+', '')}${-n}` : `${pad}${n}`;
+        expect(canonicalValue('int', written)).toBe(n.toString());
+      }),
+      { numRuns: 500 },
+    );
     expect(canonicalValue('int', '-0')).toBe('0');
     expect(canonicalValue('int', '999999999999999')).toBe('999999999999999');
     expect(canonicalValue('int', '9999999999999999')).toBe('9999999999999999');
   });
   test('decimal: the value whatever its sign, leading zeros, point and trailing zeros', () => {
     const digits = fc.string({ unit: fc.constantFrom('0', '1', '5', '9'), maxLength: 6 });
-    fc.assert(fc.property(fc.constantFrom('', '+', '-'), digits, fc.boolean(), digits, (sign, int, point, frac) => {
-      fc.pre(int !== '' || (point && frac !== ''));
-      const written = `${sign}${int}${point ? `.${frac}` : ''}`;
-      const i = int.replace(/^0+/, '') || '0';
-      const f = point ? frac.replace(/0+$/, '') : '';
-      const abs = f ? `${i}.${f}` : i;
-      expect(canonicalValue('decimal', written)).toBe(sign === '-' && abs !== '0' ? `-${abs}` : abs);
-      if (!point) expect(canonicalValue('int', written)).toBe(int === '' ? canonicalValue('int', 'x') : sign === '-' && i !== '0' ? `-${i}` : i);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.constantFrom('', '+', '-'), digits, fc.boolean(), digits, (sign, int, point, frac) => {
+        fc.pre(int !== '' || (point && frac !== ''));
+        const written = `${sign}${int}${point ? `.${frac}` : ''}`;
+        const i = int.replace(/^0+/, '') || '0';
+        const f = point ? frac.replace(/0+$/, '') : '';
+        const abs = f ? `${i}.${f}` : i;
+        expect(canonicalValue('decimal', written)).toBe(sign === '-' && abs !== '0' ? `-${abs}` : abs);
+        if (!point)
+          expect(canonicalValue('int', written)).toBe(
+            int === '' ? canonicalValue('int', 'x') : sign === '-' && i !== '0' ? `-${i}` : i,
+          );
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

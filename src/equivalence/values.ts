@@ -83,7 +83,13 @@ function canonDateTime(v: string): string | undefined {
   let t = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s));
   const day = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
   if (day.getUTCMonth() !== Number(mo) - 1 || day.getUTCDate() !== Number(d)) return undefined;
-  if (Number(h) > 24 || Number(mi) > 59 || Number(s) > 59 || (Number(h) === 24 && (Number(mi) > 0 || Number(s) > 0 || fraction))) return undefined;
+  if (
+    Number(h) > 24
+    || Number(mi) > 59
+    || Number(s) > 59
+    || (Number(h) === 24 && (Number(mi) > 0 || Number(s) > 0 || fraction))
+  )
+    return undefined;
   if (tz && tz !== 'Z') {
     const sign = tz[0] === '-' ? -1 : 1;
     t -= sign * (Number(tz.slice(1, 3)) * 60 + Number(tz.slice(4, 6))) * 60_000;
@@ -98,12 +104,24 @@ export function canonicalValue(type: SimpleType | 'enum', raw: string): string {
   const v = raw.trim();
   let out: string | undefined;
   switch (type) {
-    case 'enum': out = v; break;
-    case 'int': out = canonInt(v); break;
-    case 'decimal': out = canonDecimal(v); break;
-    case 'double': out = canonDouble(v); break;
-    case 'boolean': out = v === 'true' || v === '1' ? 'true' : v === 'false' || v === '0' ? 'false' : undefined; break;
-    case 'dateTime': out = canonDateTime(v); break;
+    case 'enum':
+      out = v;
+      break;
+    case 'int':
+      out = canonInt(v);
+      break;
+    case 'decimal':
+      out = canonDecimal(v);
+      break;
+    case 'double':
+      out = canonDouble(v);
+      break;
+    case 'boolean':
+      out = v === 'true' || v === '1' ? 'true' : v === 'false' || v === '0' ? 'false' : undefined;
+      break;
+    case 'dateTime':
+      out = canonDateTime(v);
+      break;
     case 'intList': {
       const items = v.split(/\s+/).filter(Boolean).map(canonInt);
       out = items.every((x) => x !== undefined) ? items.join(' ') : undefined;

@@ -8,8 +8,14 @@
  * building Request/Response objects. Whatever the mock answers is decided here, once.
  */
 import {
-  BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, OPERATIONS,
-  type BindingId, type Namespaces, type Operation, type ServicePaths,
+  BINDINGS,
+  DEFAULT_NAMESPACES,
+  DEFAULT_PATHS,
+  OPERATIONS,
+  type BindingId,
+  type Namespaces,
+  type Operation,
+  type ServicePaths,
 } from '../contract/catalogue.js';
 import { wsdlAtPath } from '../schema/wsdl.js';
 import { binding as bindingModule } from '../bindings/index.js';
@@ -66,7 +72,10 @@ export interface MockHandlerOptions {
    * (src/mock/state.ts EveryId). Excludes `bookings`. Default false (see `bookings`).
    */
   readonly everyId?: boolean;
-  /** The isoCodes GetLanguages lists (a target listing fewer than it serves); default: every language of the reference data. */
+  /**
+   * The isoCodes GetLanguages lists (a target listing fewer than it serves); default: every language of the reference
+   * data.
+   */
   readonly languages?: readonly string[];
   /** Answer only requests to this origin (e.g. 'http://mock.test'); default: any origin. */
   readonly baseUrl?: string;
@@ -106,7 +115,12 @@ interface Config {
 /** One entry of the route table; the msw handlers are these, one each, in order. */
 export type Route =
   | { readonly kind: 'wsdl'; readonly servicePath: string; readonly ops: readonly Operation[] }
-  | { readonly kind: 'binding'; readonly binding: Binding; readonly servicePath: string; readonly ops: readonly Operation[] }
+  | {
+      readonly kind: 'binding';
+      readonly binding: Binding;
+      readonly servicePath: string;
+      readonly ops: readonly Operation[];
+    }
   | { readonly kind: 'fallback'; readonly servicePath: string }
   | { readonly kind: 'origin' };
 
@@ -131,7 +145,11 @@ export interface MockCore {
    * A binding route's answer to a request whose body is read: a response, or a recorded answer
    * (replay). `body` is the raw bytes (decoded here in the declared charset).
    */
-  serveBinding(route: Extract<Route, { kind: 'binding' }>, incoming: IncomingRequest, body: Uint8Array): MockResponse | ReplayHit;
+  serveBinding(
+    route: Extract<Route, { kind: 'binding' }>,
+    incoming: IncomingRequest,
+    body: Uint8Array,
+  ): MockResponse | ReplayHit;
   /** The answer when a route's resolver throws (a 500 in the binding's failure format). */
   internalError(route: Route, e: unknown): MockResponse;
   readonly maxBodyBytes: number;
@@ -150,7 +168,10 @@ export function plain(status: number, message: string, headers: Record<string, s
   return { status, headers: { 'content-type': PLAIN, ...headers }, body: message };
 }
 
-/** How a binding's result element is written: what it declares itself is the binding's rule (Binding.resultDeclarations). */
+/**
+ * How a binding's result element is written: what it declares itself is the binding's rule
+ * (Binding.resultDeclarations).
+ */
 export function resultOptions(b: Binding, ns: string, style: ResultStyle = {}): SerializeOptions {
   const prefix = style.prefix ?? '';
   const xsiPrefix = style.xsiPrefix ?? 'xsi';
@@ -158,7 +179,12 @@ export function resultOptions(b: Binding, ns: string, style: ResultStyle = {}): 
 }
 
 /** The request as the binding modules see it, or undefined if its path does not percent-decode. */
-export function incomingOf(method: string, url: URL, headers: Readonly<Record<string, string>>, body = ''): IncomingRequest | undefined {
+export function incomingOf(
+  method: string,
+  url: URL,
+  headers: Readonly<Record<string, string>>,
+  body = '',
+): IncomingRequest | undefined {
   let path: string;
   try {
     path = decodeURIComponent(url.pathname);
@@ -203,16 +229,26 @@ function opsByPath(paths: ServicePaths, b: Binding): Map<string, Operation[]> {
 export function createMockCore(options: MockHandlerOptions = {}): MockCore {
   const style = options.style ?? (() => ({}));
   const credentials = { user: options.user ?? DEFAULT_USER, password: options.password ?? DEFAULT_PASSWORD };
-  const other = { user: options.otherUser ?? DEFAULT_OTHER_USER, password: options.otherPassword ?? DEFAULT_OTHER_PASSWORD };
+  const other = {
+    user: options.otherUser ?? DEFAULT_OTHER_USER,
+    password: options.otherPassword ?? DEFAULT_OTHER_PASSWORD,
+  };
   const namespaces = { ...DEFAULT_NAMESPACES, ...options.namespaces };
   const faults = resolveFaults(options.faults);
   const vary = options.vary ?? false;
   const paths = options.paths ?? DEFAULT_PATHS;
   const stateNeeded = faults.filter((f) => f.stateful || f.apply.state);
   if (options.stateless && stateNeeded.length > 0) {
-    throw new UsageError(`stateless mock: fault ${stateNeeded.map((f) => f.name).join(', ')} needs the mock's state (drop stateless / --stateless, or that fault)`);
+    throw new UsageError(
+      `stateless mock: fault ${stateNeeded.map((f) => f.name).join(', ')} needs the mock's state (drop `
+        + `stateless / --stateless, or that fault)`,
+    );
   }
-  if (options.everyId && options.bookings) throw new UsageError('mock: everyId (--every-id) and bookings (--bookings) exclude each other: every id exists, or only those of the pools');
+  if (options.everyId && options.bookings)
+    throw new UsageError(
+      'mock: everyId (--every-id) and bookings (--bookings) exclude each other: every id exists, or '
+        + 'only those of the pools',
+    );
   const state = options.stateless ? undefined : new MockState();
   const cfg: Config = {
     credentials,
@@ -223,8 +259,18 @@ export function createMockCore(options: MockHandlerOptions = {}): MockCore {
     vary,
     replay: options.replay,
     answer: {
-      credentials, other, namespaces, faults, vary, realService: options.realService ?? false, state,
-      ...(options.bookings ? { known: knownBookings(options.bookings, exampleBookings()) } : options.everyId ? { known: everyIdBookings() } : {}),
+      credentials,
+      other,
+      namespaces,
+      faults,
+      vary,
+      realService: options.realService ?? false,
+      state,
+      ...(options.bookings
+        ? { known: knownBookings(options.bookings, exampleBookings()) }
+        : options.everyId
+          ? { known: everyIdBookings() }
+          : {}),
       ...(options.languages ? { languages: options.languages } : {}),
       options: (bm: Binding, n: string) => resultOptions(bm, n, style(bm.id)),
     },
@@ -238,7 +284,9 @@ export function createMockCore(options: MockHandlerOptions = {}): MockCore {
   const servicePaths = [...new Set(byBinding.flatMap(({ at }) => [...at.keys()]))];
   for (const servicePath of servicePaths) {
     // The WSDL is served where the SOAP bindings are (ASMX: <service path>?WSDL).
-    const wsdlOps = OPERATIONS.filter((op) => byBinding.some(({ b, at }) => b.envelopeNs !== undefined && at.get(servicePath)?.includes(op)));
+    const wsdlOps = OPERATIONS.filter((op) =>
+      byBinding.some(({ b, at }) => b.envelopeNs !== undefined && at.get(servicePath)?.includes(op)),
+    );
     if (wsdlOps.length > 0) routes.push({ kind: 'wsdl', servicePath, ops: wsdlOps });
     for (const { b, at } of byBinding) {
       const ops = at.get(servicePath);
@@ -270,8 +318,10 @@ export function createMockCore(options: MockHandlerOptions = {}): MockCore {
         for (const k of r.query.keys()) if (k.toLowerCase() === 'wsdl') return true;
         return false;
       }
-      case 'binding': return route.binding.claims(r, route.servicePath);
-      case 'fallback': return r.path === route.servicePath || r.path.startsWith(`${route.servicePath}/`);
+      case 'binding':
+        return route.binding.claims(r, route.servicePath);
+      case 'fallback':
+        return r.path === route.servicePath || r.path.startsWith(`${route.servicePath}/`);
     }
   };
 
@@ -299,15 +349,29 @@ export function createMockCore(options: MockHandlerOptions = {}): MockCore {
             if (r.path === servicePath) {
               if (r.method === 'POST') {
                 const ct = r.headers['content-type'];
-                return plain(415, `${ct === undefined ? 'No Content-Type' : `Content-Type "${ct}"`} is not served on POST ${servicePath}: `
-                  + 'SOAP 1.1 needs text/xml with a SOAPAction header, SOAP 1.2 application/soap+xml.');
+                return plain(
+                  415,
+                  `${ct === undefined ? 'No Content-Type' : `Content-Type "${ct}"`} is not served on `
+                    + `POST ${servicePath}: `
+                    + 'SOAP 1.1 needs text/xml with a SOAPAction header, SOAP 1.2 application/soap+xml.',
+                );
               }
               if (r.method === 'GET') {
-                return plain(400, `GET ${servicePath} serves only the service description (add ?WSDL); HTTP GET calls go to ${servicePath}/<Operation>.`);
+                return plain(
+                  400,
+                  `GET ${servicePath} serves only the service description (add ?WSDL); HTTP GET calls `
+                    + `go to ${servicePath}/<Operation>.`,
+                );
               }
-              return plain(405, `Method ${r.method} is not allowed on ${servicePath}: use POST (SOAP) or GET ?WSDL.`, { allow: 'GET, POST' });
+              return plain(405, `Method ${r.method} is not allowed on ${servicePath}: use POST (SOAP) or GET ?WSDL.`, {
+                allow: 'GET, POST',
+              });
             }
-            return plain(405, `Method ${r.method} is not allowed on ${r.path}: the HTTP GET and HTTP POST bindings use GET and POST.`, { allow: 'GET, POST' });
+            return plain(
+              405,
+              `Method ${r.method} is not allowed on ${r.path}: the HTTP GET and HTTP POST bindings use GET and POST.`,
+              { allow: 'GET, POST' },
+            );
           }
         }
       } catch (e) {
@@ -320,7 +384,8 @@ export function createMockCore(options: MockHandlerOptions = {}): MockCore {
         const text = decodeBody(body, incoming.headers['content-type']);
         if (!text.ok) return plain(text.status, text.reason);
         const req: IncomingRequest = { ...incoming, body: text.text };
-        const replayed = cfg.replay && replayAnswer(cfg.replay, cfg.credentials, b, req, servicePath, ops, cfg.namespaces);
+        const replayed =
+          cfg.replay && replayAnswer(cfg.replay, cfg.credentials, b, req, servicePath, ops, cfg.namespaces);
         if (replayed) return replayed;
         return answer(cfg.answer, b, req, servicePath, ops);
       } catch (e) {

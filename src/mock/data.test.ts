@@ -2,7 +2,16 @@
 import { describe, expect, test } from 'vitest';
 import { DEFAULT_NAMESPACES, findOperation, OPERATIONS, type Operation } from '../contract/catalogue.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
-import { adjustForBinding, AUTH_ERROR_TYPE, AUTH_FAILED, hasGenerator, languageOf, reportsErrorsInBand, resolveOperation, stableHash } from './data.js';
+import {
+  adjustForBinding,
+  AUTH_ERROR_TYPE,
+  AUTH_FAILED,
+  hasGenerator,
+  languageOf,
+  reportsErrorsInBand,
+  resolveOperation,
+  stableHash,
+} from './data.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER } from './handlers.js';
 import { serializeResult, type DataObject, type Value } from './serialize.js';
 import { validParams } from '../../test/support/mock.js';
@@ -21,7 +30,9 @@ const arr = (v: Value) => v as readonly Value[];
 
 /** Results of an operation over many bookings, for checks that some vary. */
 function over<T>(n: number, name: string, key: string, f: (v: DataObject) => T): T[] {
-  return Array.from({ length: n }, (_, i) => f(obj(result(name, { [key]: key === 'bookingId' ? String(1000 + i) : `BK-${1000 + i}` }))));
+  return Array.from({ length: n }, (_, i) =>
+    f(obj(result(name, { [key]: key === 'bookingId' ? String(1000 + i) : `BK-${1000 + i}` }))),
+  );
 }
 
 describe('coverage of the catalogue', () => {
@@ -29,7 +40,10 @@ describe('coverage of the catalogue', () => {
     for (const o of OPERATIONS) expect(hasGenerator(o.resultType), o.name).toBe(true);
   });
   test('in-band errors exactly for the BaseResult types', () => {
-    expect(OPERATIONS.filter((o) => reportsErrorsInBand(o.resultType)).map((o) => o.name)).toEqual(['GetRoomTypes', 'SearchTransfers']);
+    expect(OPERATIONS.filter((o) => reportsErrorsInBand(o.resultType)).map((o) => o.name)).toEqual([
+      'GetRoomTypes',
+      'SearchTransfers',
+    ]);
   });
 });
 
@@ -71,10 +85,16 @@ describe('variety: optional present and absent, nil and not, over parameters', (
   });
 
   test('AmendmentPriceRequest: price grows with the stay; no stay, no amendment', () => {
-    const week = obj(result('AmendmentPriceRequest', { checkInDate: '2025-06-01T00:00:00', checkOutDate: '2025-06-08T00:00:00' }));
-    const two = obj(result('AmendmentPriceRequest', { checkInDate: '2025-06-01T00:00:00', checkOutDate: '2025-06-03T00:00:00' }));
+    const week = obj(
+      result('AmendmentPriceRequest', { checkInDate: '2025-06-01T00:00:00', checkOutDate: '2025-06-08T00:00:00' }),
+    );
+    const two = obj(
+      result('AmendmentPriceRequest', { checkInDate: '2025-06-01T00:00:00', checkOutDate: '2025-06-03T00:00:00' }),
+    );
     expect(Number(obj(week.Price).$text)).toBeGreaterThan(Number(obj(two.Price).$text));
-    const none = obj(result('AmendmentPriceRequest', { checkInDate: '2025-06-05T00:00:00', checkOutDate: '2025-06-01T00:00:00' }));
+    const none = obj(
+      result('AmendmentPriceRequest', { checkInDate: '2025-06-05T00:00:00', checkOutDate: '2025-06-01T00:00:00' }),
+    );
     expect(none.BookingType).toBe('NoAmendmentAvailable');
     expect(obj(none.Price).$text).toMatch(/^0(\.0+)?$/);
   });
@@ -97,7 +117,8 @@ describe('variety: optional present and absent, nil and not, over parameters', (
     expect(methods.some((m) => arr(m.cancellationfee).length === 0)).toBe(true);
     expect(methods.some((m) => arr(m.cancellationfee).length > 1)).toBe(true);
     expect(methods.some((m) => arr(m.cancellation).length > 1)).toBe(true);
-    for (const f of methods.flatMap((m) => arr(m.cancellationfee).map(obj))) expect(f.$content).toMatch(/^\d+(\.\d{2})?$/);
+    for (const f of methods.flatMap((m) => arr(m.cancellationfee).map(obj)))
+      expect(f.$content).toMatch(/^\d+(\.\d{2})?$/);
   });
 
   test('GetSpecialRequest varies with the booking and may be empty', () => {
@@ -108,7 +129,8 @@ describe('variety: optional present and absent, nil and not, over parameters', (
 
   test('UpdateSpecialRequest reports what it did, counting characters not bytes', () => {
     expect(obj(result('UpdateSpecialRequest', { bookingId: '42', text: '日本語' }))).toEqual({
-      resultCode: 0, resultMessage: 'Special request of booking 42 saved (3 characters).',
+      resultCode: 0,
+      resultMessage: 'Special request of booking 42 saved (3 characters).',
     });
     expect(obj(result('UpdateSpecialRequest', { text: '  ' })).resultCode).toBe(1);
   });
@@ -125,45 +147,80 @@ describe('variety: optional present and absent, nil and not, over parameters', (
     const themes = arr(obj(result('GetThemes')).themes).map(obj);
     expect(themes.some((t) => t.image === undefined)).toBe(true);
     expect(themes.some((t) => t.name === undefined)).toBe(true);
-    expect(arr(obj(result('GetLanguages')).languages).map((l) => obj(l).name)).toEqual(expect.arrayContaining(['Ελληνικά', '日本語']));
+    expect(arr(obj(result('GetLanguages')).languages).map((l) => obj(l).name)).toEqual(
+      expect.arrayContaining(['Ελληνικά', '日本語']),
+    );
     expect(arr(obj(result('GetFeatures', { language: 'ja' })).features).map((f) => obj(f).name)).toContain('無料Wi-Fi');
-    expect(arr(obj(result('GetHotelNoteTypes', { language: 'xx' })).noteTypes).map((f) => obj(f).text)).toContain('Renovation');
+    expect(arr(obj(result('GetHotelNoteTypes', { language: 'xx' })).noteTypes).map((f) => obj(f).text)).toContain(
+      'Renovation',
+    );
   });
 
-  test('SearchTransfers: airports with and without optional strings, transfers absent and empty, rates per currency', () => {
-    const all = arr(obj(result('SearchTransfers', { hotelID: undefined, bookingID: undefined, currencies: 'EUR,JPY' })).airports).map(obj);
-    expect(all.length).toBeGreaterThan(4);
-    expect(all.some((a) => a.airportName === undefined && a.iataCode === undefined && a.timeZone === undefined)).toBe(true);
-    expect(all.some((a) => a.iataCode !== undefined && a.timeZone === undefined)).toBe(true);
-    expect(all.some((a) => a.transfers === undefined)).toBe(true);
-    expect(all.some((a) => Array.isArray(a.transfers) && a.transfers.length === 0)).toBe(true);
-    const transfers = all.flatMap((a) => arr(a.transfers ?? []).map(obj));
-    expect(transfers.some((t) => t.transferTypeName === undefined)).toBe(true);
-    expect(transfers.some((t) => t.transferTypeName !== undefined)).toBe(true);
-    for (const t of transfers) {
-      expect(arr(t.rates).map((r) => obj(r).currency)).toEqual(['EUR', 'JPY']);
-      expect(obj(arr(t.rates)[1]!).$text).toMatch(/^\d+$/);
-    }
-  });
+  test(
+    'SearchTransfers: airports with and without optional strings, transfers absent and empty, rates per ' + 'currency',
+    () => {
+      const all = arr(
+        obj(result('SearchTransfers', { hotelID: undefined, bookingID: undefined, currencies: 'EUR,JPY' })).airports,
+      ).map(obj);
+      expect(all.length).toBeGreaterThan(4);
+      expect(all.some((a) => a.airportName === undefined && a.iataCode === undefined && a.timeZone === undefined)).toBe(
+        true,
+      );
+      expect(all.some((a) => a.iataCode !== undefined && a.timeZone === undefined)).toBe(true);
+      expect(all.some((a) => a.transfers === undefined)).toBe(true);
+      expect(all.some((a) => Array.isArray(a.transfers) && a.transfers.length === 0)).toBe(true);
+      const transfers = all.flatMap((a) => arr(a.transfers ?? []).map(obj));
+      expect(transfers.some((t) => t.transferTypeName === undefined)).toBe(true);
+      expect(transfers.some((t) => t.transferTypeName !== undefined)).toBe(true);
+      for (const t of transfers) {
+        expect(arr(t.rates).map((r) => obj(r).currency)).toEqual(['EUR', 'JPY']);
+        expect(obj(arr(t.rates)[1]!).$text).toMatch(/^\d+$/);
+      }
+    },
+  );
 
   test('SearchTransfers: filters and season', () => {
-    const resort = arr(obj(result('SearchTransfers', { resortID: '503', hotelID: undefined, bookingID: undefined })).airports).map(obj);
+    const resort = arr(
+      obj(result('SearchTransfers', { resortID: '503', hotelID: undefined, bookingID: undefined })).airports,
+    ).map(obj);
     expect(resort.map((a) => a.airportId)).toEqual([13, 16]);
     const unknownResort = arr(obj(result('SearchTransfers', { resortID: '341' })).airports);
     expect(unknownResort.length).toBe(1);
     const hotel = arr(obj(result('SearchTransfers', { hotelID: '777', bookingID: undefined })).airports);
     expect(hotel.length).toBe(2);
-    const taxi = arr(obj(result('SearchTransfers', { transferID: '2', hotelID: undefined, bookingID: undefined })).airports).map(obj);
+    const taxi = arr(
+      obj(result('SearchTransfers', { transferID: '2', hotelID: undefined, bookingID: undefined })).airports,
+    ).map(obj);
     for (const a of taxi) for (const t of arr(a.transfers)) expect(obj(t).transferTypeId).toBe(2);
     expect(result('SearchTransfers', { transferID: '99' })).toBeNull();
-    const rate = (arrivalDate: string) => obj(arr(obj(arr(obj(arr(obj(result('SearchTransfers', {
-      resortID: '501', currencies: 'EUR', arrivalDate, hotelID: undefined, bookingID: undefined,
-    })).airports)[0]!).transfers)[0]!).rates)[0]!).$text;
+    const rate = (arrivalDate: string) =>
+      obj(
+        arr(
+          obj(
+            arr(
+              obj(
+                arr(
+                  obj(
+                    result('SearchTransfers', {
+                      resortID: '501',
+                      currencies: 'EUR',
+                      arrivalDate,
+                      hotelID: undefined,
+                      bookingID: undefined,
+                    }),
+                  ).airports,
+                )[0]!,
+              ).transfers,
+            )[0]!,
+          ).rates,
+        )[0]!,
+      ).$text;
     expect(Number(rate('2025-07-01'))).toBeGreaterThan(Number(rate('2025-03-01')));
   });
 
   test('SearchTransfers: the broadest result is large, the filtered ones are not, the same every time', () => {
-    const broadest = () => arr(obj(result('SearchTransfers', { hotelID: undefined, bookingID: undefined })).airports).map(obj);
+    const broadest = () =>
+      arr(obj(result('SearchTransfers', { hotelID: undefined, bookingID: undefined })).airports).map(obj);
     const all = broadest();
     expect(all.length).toBeGreaterThanOrEqual(300);
     expect(JSON.stringify(broadest())).toBe(JSON.stringify(all));
@@ -172,18 +229,34 @@ describe('variety: optional present and absent, nil and not, over parameters', (
     expect(all.slice(0, 7).map((a) => a.airportId)).toEqual([11, 12, 13, 14, 15, 16, 17]);
     // The rest of the network varies as the hand-written airports do.
     const network = all.slice(7);
-    expect(network.some((a) => a.airportName === undefined) && network.some((a) => a.timeZone === undefined) && network.some((a) => a.transfers === undefined)).toBe(true);
+    expect(
+      network.some((a) => a.airportName === undefined)
+        && network.some((a) => a.timeZone === undefined)
+        && network.some((a) => a.transfers === undefined),
+    ).toBe(true);
     // A network resort lists its airports; hotels and bookings stay near the hand-written ones.
     const resortOf300th = all[299]!.resortId;
-    const resort = arr(obj(result('SearchTransfers', { resortID: String(resortOf300th), hotelID: undefined, bookingID: undefined })).airports).map(obj);
+    const resort = arr(
+      obj(result('SearchTransfers', { resortID: String(resortOf300th), hotelID: undefined, bookingID: undefined }))
+        .airports,
+    ).map(obj);
     expect(resort.map((a) => a.airportId)).toContain(all[299]!.airportId);
     expect(resort.every((a) => a.resortId === resortOf300th)).toBe(true);
-    expect(arr(obj(result('SearchTransfers', { hotelID: '777', bookingID: undefined })).airports).map(obj).every((a) => Number(a.airportId) < 100)).toBe(true);
-    expect(arr(obj(result('SearchTransfers', { transferID: '1', hotelID: undefined, bookingID: undefined })).airports).length).toBeLessThan(300);
+    expect(
+      arr(obj(result('SearchTransfers', { hotelID: '777', bookingID: undefined })).airports)
+        .map(obj)
+        .every((a) => Number(a.airportId) < 100),
+    ).toBe(true);
+    expect(
+      arr(obj(result('SearchTransfers', { transferID: '1', hotelID: undefined, bookingID: undefined })).airports)
+        .length,
+    ).toBeLessThan(300);
   });
 
   test('SearchTransfers: bad optional values are reported in-band', () => {
-    expect(result('SearchTransfers', { hotelID: 'abc' })).toEqual({ Error: { ErrorType: 'InvalidParameter', Message: 'hotelID must be an integer, got "abc".' } });
+    expect(result('SearchTransfers', { hotelID: 'abc' })).toEqual({
+      Error: { ErrorType: 'InvalidParameter', Message: 'hotelID must be an integer, got "abc".' },
+    });
     expect(obj(obj(result('SearchTransfers', { currencies: 'EUR,XYZ' })).Error).Message).toMatch(/XYZ/);
     expect(obj(obj(result('SearchTransfers', { arrivalDate: '14.07.2025' })).Error).Message).toMatch(/arrivalDate/);
     expect(obj(obj(result('SearchTransfers', { arrivalTime: 'noon' })).Error).Message).toMatch(/arrivalTime/);
@@ -193,10 +266,17 @@ describe('variety: optional present and absent, nil and not, over parameters', (
 describe('credentials', () => {
   test.for(OPERATIONS.map((o) => o.name))('%s: wrong credentials give no data', (name) => {
     const o = op(name);
-    for (const params of [validParams(o, { password: 'nope' }), validParams(o, { userName: 'nobody' }), validParams(o, { userName: undefined, password: undefined })]) {
+    for (const params of [
+      validParams(o, { password: 'nope' }),
+      validParams(o, { userName: 'nobody' }),
+      validParams(o, { userName: undefined, password: undefined }),
+    ]) {
       const outcome = resolveOperation(o, params, CREDS);
       if (reportsErrorsInBand(o.resultType)) {
-        expect(outcome).toEqual({ kind: 'result', value: { Error: { ErrorType: AUTH_ERROR_TYPE, Message: AUTH_FAILED } } });
+        expect(outcome).toEqual({
+          kind: 'result',
+          value: { Error: { ErrorType: AUTH_ERROR_TYPE, Message: AUTH_FAILED } },
+        });
       } else {
         expect(outcome).toEqual({ kind: 'fault', reason: AUTH_FAILED });
       }
@@ -207,11 +287,15 @@ describe('credentials', () => {
 describe('the one documented binding difference', () => {
   const o = op('CancelBooking');
   const value = result('CancelBooking');
-  const policies = (v: Value) => arr(obj(v).CancellationPaymentMethod).flatMap((m) => arr(obj(m).cancellation).map((c) => obj(c).activecancellationpolicy));
+  const policies = (v: Value) =>
+    arr(obj(v).CancellationPaymentMethod).flatMap((m) =>
+      arr(obj(m).cancellation).map((c) => obj(c).activecancellationpolicy),
+    );
 
   test('SOAP: activecancellationpolicy nil; GET/POST: text; the input is not changed', () => {
     const before = JSON.stringify(value);
-    for (const id of ['soap11', 'soap12'] as const) expect(new Set(policies(adjustForBinding(o, id, value)))).toEqual(new Set([null]));
+    for (const id of ['soap11', 'soap12'] as const)
+      expect(new Set(policies(adjustForBinding(o, id, value)))).toEqual(new Set([null]));
     for (const id of ['get', 'post'] as const) {
       expect(adjustForBinding(o, id, value)).toBe(value);
       for (const p of policies(value)) expect(typeof p === 'string' && p.length > 0).toBe(true);

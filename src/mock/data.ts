@@ -39,7 +39,11 @@ interface ReferenceData {
   features: { name: Localized }[];
 }
 
-interface Currency { code: string; perEuro: string; decimals: number }
+interface Currency {
+  code: string;
+  perEuro: string;
+  decimals: number;
+}
 
 interface BookingData {
   currencies: Currency[];
@@ -56,8 +60,19 @@ interface BookingData {
 }
 
 interface Airport {
-  airportId: number; resortId: number; airportName?: string; iataCode?: string; timeZone?: string;
-  transfers?: { transferTypeId: number; minimumPassengers: number; maximumPassengers: number; minutes: number; priceCents: number; named: boolean }[];
+  airportId: number;
+  resortId: number;
+  airportName?: string;
+  iataCode?: string;
+  timeZone?: string;
+  transfers?: {
+    transferTypeId: number;
+    minimumPassengers: number;
+    maximumPassengers: number;
+    minutes: number;
+    priceCents: number;
+    named: boolean;
+  }[];
 }
 
 interface TransferData {
@@ -85,7 +100,9 @@ export function stableHash(s: string): number {
 /** A small seeded PRNG (mulberry32) with the picks the generators need. */
 export class Rng {
   #s: number;
-  constructor(seed: number) { this.#s = seed >>> 0; }
+  constructor(seed: number) {
+    this.#s = seed >>> 0;
+  }
   next(): number {
     this.#s = (this.#s + 0x6d2b79f5) >>> 0;
     let t = this.#s;
@@ -94,9 +111,15 @@ export class Rng {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   }
   /** Integer in [min, max]. */
-  int(min: number, max: number): number { return min + Math.floor(this.next() * (max - min + 1)); }
-  chance(p: number): boolean { return this.next() < p; }
-  pick<T>(xs: readonly T[]): T { return xs[this.int(0, xs.length - 1)]!; }
+  int(min: number, max: number): number {
+    return min + Math.floor(this.next() * (max - min + 1));
+  }
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[this.int(0, xs.length - 1)]!;
+  }
   /** k distinct items, in their original order. */
   sample<T>(xs: readonly T[], k: number): T[] {
     const idx = xs.map((_, i) => i);
@@ -104,7 +127,10 @@ export class Rng {
       const j = this.int(0, i);
       [idx[i], idx[j]] = [idx[j]!, idx[i]!];
     }
-    return idx.slice(0, Math.min(k, xs.length)).sort((a, b) => a - b).map((i) => xs[i]!);
+    return idx
+      .slice(0, Math.min(k, xs.length))
+      .sort((a, b) => a - b)
+      .map((i) => xs[i]!);
   }
 }
 
@@ -112,7 +138,9 @@ const CREDENTIAL_PARAMS = new Set(['userName', 'password']);
 
 /** A PRNG seeded by a label and the request's parameters (credentials excluded, order-independent). */
 function rngFor(label: string, params: RawParams, names?: readonly string[]): Rng {
-  const keys = (names ?? Object.keys(params)).filter((k) => !CREDENTIAL_PARAMS.has(k) && params[k] !== undefined).sort();
+  const keys = (names ?? Object.keys(params))
+    .filter((k) => !CREDENTIAL_PARAMS.has(k) && params[k] !== undefined)
+    .sort();
   return new Rng(stableHash([label, ...keys.map((k) => `${k}=${params[k]!}`)].join('\u0000')));
 }
 
@@ -179,18 +207,27 @@ function intParam(v: string | undefined): number | undefined {
 
 // ---- outcomes ----------------------------------------------------------------------------------
 
-export interface Credentials { readonly user: string; readonly password: string }
+export interface Credentials {
+  readonly user: string;
+  readonly password: string;
+}
 
 /** What the mock answers to a decoded, parameter-checked request. */
 export type Outcome =
   | { readonly kind: 'result'; readonly value: Value }
   | { readonly kind: 'fault'; readonly reason: string };
 
-interface GenContext { readonly op: Operation; readonly params: RawParams; readonly language: string }
+interface GenContext {
+  readonly op: Operation;
+  readonly params: RawParams;
+  readonly language: string;
+}
 type Generator = (ctx: GenContext) => Value;
 
 export const AUTH_FAILED = 'Authentication failed: the userName or password is not valid.';
-/** ErrorType of an in-band rejection of wrong credentials: a .NET exception class name, as the real service writes it. */
+/**
+ * ErrorType of an in-band rejection of wrong credentials: a .NET exception class name, as the real service writes it.
+ */
 export const AUTH_ERROR_TYPE = 'System.Security.Authentication.AuthenticationException';
 
 /**
@@ -213,11 +250,18 @@ function inBandErrorResult(errorType: string, message: string): DataObject {
  * The answer to a request whose parameters passed checkParams. Wrong credentials get a result
  * holding only an in-band Error where `rejectInBand` (every result extends BaseResult), else a fault.
  */
-export function resolveOperation(op: Operation, params: RawParams, credentials: Credentials, rejectInBand = reportsErrorsInBand(op.resultType)): Outcome {
+export function resolveOperation(
+  op: Operation,
+  params: RawParams,
+  credentials: Credentials,
+  rejectInBand = reportsErrorsInBand(op.resultType),
+): Outcome {
   const gen = GENERATORS[op.resultType];
   if (!gen) return { kind: 'fault', reason: `the mock has no data for ${op.name} (result type ${op.resultType})` };
   if (params.userName !== credentials.user || params.password !== credentials.password) {
-    return rejectInBand ? { kind: 'result', value: inBandErrorResult(AUTH_ERROR_TYPE, AUTH_FAILED) } : { kind: 'fault', reason: AUTH_FAILED };
+    return rejectInBand
+      ? { kind: 'result', value: inBandErrorResult(AUTH_ERROR_TYPE, AUTH_FAILED) }
+      : { kind: 'fault', reason: AUTH_FAILED };
   }
   return { kind: 'result', value: gen({ op, params, language: languageOf(params.language) }) };
 }
@@ -248,7 +292,15 @@ function setAt(value: Value, steps: readonly string[], to: Value): Value {
   if (!isObject(value) || steps.length === 0) return value;
   const [name, ...rest] = steps as [string, ...string[]];
   if (value[name] === undefined) return value;
-  return { ...value, [name]: rest.length === 0 ? (Array.isArray(value[name]) ? (value[name] as readonly Value[]).map(() => to) : to) : setAt(value[name], rest, to) };
+  return {
+    ...value,
+    [name]:
+      rest.length === 0
+        ? Array.isArray(value[name])
+          ? (value[name] as readonly Value[]).map(() => to)
+          : to
+        : setAt(value[name], rest, to),
+  };
 }
 
 function isObject(v: Value): v is DataObject {
@@ -279,8 +331,13 @@ function amendmentQuote(params: RawParams): Quote {
   const nights = Math.round((checkOut - checkIn) / DAY_MS);
   const ok = nights > 0 && nights <= 60;
   return {
-    currency: code, price: convert(ok ? nightly * nights : 0, code), nights, roomId,
-    bookingType: ok ? kind : 'NoAmendmentAvailable', checkIn, checkOut,
+    currency: code,
+    price: convert(ok ? nightly * nights : 0, code),
+    nights,
+    roomId,
+    bookingType: ok ? kind : 'NoAmendmentAvailable',
+    checkIn,
+    checkOut,
   };
 }
 
@@ -329,21 +386,30 @@ function fees(rng: Rng, code: string, language: string, deadline: number): Value
       { $element: 'percentage', $content: BOOK.policyPercentages[rng.int(1, BOOK.policyPercentages.length - 1)]! },
     ];
     if (rng.chance(0.5)) {
-      const text = fill(loc(rng.pick(BOOK.cancellationTypes).policy, language), { date: dateTime(deadline).slice(0, 10), percent: 50 });
+      const text = fill(loc(rng.pick(BOOK.cancellationTypes).policy, language), {
+        date: dateTime(deadline).slice(0, 10),
+        percent: 50,
+      });
       parts.push({ $element: 'description', $content: text });
     }
     return parts;
   });
 }
 
-/** The amendment kinds a caller may ask for (section 3's BookingType, but "NoAmendmentAvailable", which asks for none). */
+/**
+ * The amendment kinds a caller may ask for (section 3's BookingType, but "NoAmendmentAvailable", which asks for none).
+ */
 const AMENDMENT_KINDS = new Set(['FullPeriod', 'ExtraDays']);
 
 function amendmentRequest({ params, language }: GenContext): Value {
   // The kind asked for is the caller's (section 3): anything but an amendment kind is refused in the
   // result, whatever the booking and its price.
   const asked = (params.bookingType ?? '').trim();
-  if (!AMENDMENT_KINDS.has(asked)) return inBandErrorResult('System.ArgumentException', `bookingType "${asked}" is not an amendment kind (FullPeriod, ExtraDays)`);
+  if (!AMENDMENT_KINDS.has(asked))
+    return inBandErrorResult(
+      'System.ArgumentException',
+      `bookingType "${asked}" is not an amendment kind (FullPeriod, ExtraDays)`,
+    );
   const q = amendmentQuote(params);
   const rng = rngFor('AmendmentRequest', params);
   const max = Number(params.maxPrice ?? '0');
@@ -370,7 +436,8 @@ function cancelBooking({ params, language }: GenContext): Value {
       id: m.id,
       name: loc(m.name, language),
       cancellationfee: rng.sample(BOOK.bookingCurrencies, rng.int(0, 2)).map((code) => ({
-        currency: code, $content: convert(Math.round(rng.int(0, 30_000) / 50) * 50, code),
+        currency: code,
+        $content: convert(Math.round(rng.int(0, 30_000) / 50) * 50, code),
       })),
       cancellation: rng.sample(BOOK.cancellationTypes, rng.int(1, 2)).map((c) => ({
         type: c.type,
@@ -399,8 +466,10 @@ function updateSpecialRequest({ params }: GenContext): Value {
   const cleared = text.trim() === '';
   return {
     resultCode: cleared ? 1 : 0,
-    resultMessage: fill(cleared ? BOOK.specialRequestMessages.cleared : BOOK.specialRequestMessages.saved,
-      { bookingId, length: [...text].length }),
+    resultMessage: fill(cleared ? BOOK.specialRequestMessages.cleared : BOOK.specialRequestMessages.saved, {
+      bookingId,
+      length: [...text].length,
+    }),
   };
 }
 
@@ -420,7 +489,10 @@ function getMeals({ language }: GenContext): Value {
       labels: m.labels?.map((key): AnyContent => {
         const l = REF.labels[key];
         if (!l) throw new Error(`mock data: meal ${m.id} names unknown label ${key}`);
-        return [{ $element: 'id', $content: String(l.id) }, { $element: 'text', $content: loc(l.text, language) }];
+        return [
+          { $element: 'id', $content: String(l.id) },
+          { $element: 'text', $content: loc(l.text, language) },
+        ];
       }),
     })),
   };
@@ -429,15 +501,19 @@ function getMeals({ language }: GenContext): Value {
 function getRoomTypes({ language }: GenContext): Value {
   return {
     roomTypes: REF.roomTypes.map((r) => ({
-      id: r.id, name: r.name && loc(r.name, language), sharedRoom: r.sharedRoom, sharedFacilities: r.sharedFacilities,
+      id: r.id,
+      name: r.name && loc(r.name, language),
+      sharedRoom: r.sharedRoom,
+      sharedFacilities: r.sharedFacilities,
     })),
   };
 }
 
 const getLanguages: Generator = () => ({ languages: REF.languages.map((l) => ({ isoCode: l.isoCode, name: l.name })) });
 
-const noteTypes = (list: ReferenceData['hotelNoteTypes']): Generator => ({ language }) =>
-  ({ noteTypes: list.map((n) => ({ id: n.id, text: loc(n.text, language) })) });
+const noteTypes =
+  (list: ReferenceData['hotelNoteTypes']): Generator =>
+  ({ language }) => ({ noteTypes: list.map((n) => ({ id: n.id, text: loc(n.text, language) })) });
 
 function getThemes(): Value {
   // GetThemes takes no language: theme names are given in English.
@@ -461,19 +537,26 @@ function networkAirports(n: TransferData['network']): Airport[] {
   const types = TRANSFERS.transferTypes.map((t) => t.id);
   return Array.from({ length: n.airports }, (_, i) => {
     // Three letters, distinct per airport (7919 is prime to 26³).
-    const code = [2, 1, 0].map((k) => String.fromCharCode(65 + (Math.floor(((i * 7919 + 4321) % 17_576) / 26 ** k) % 26))).join('');
+    const code = [2, 1, 0]
+      .map((k) => String.fromCharCode(65 + (Math.floor(((i * 7919 + 4321) % 17_576) / 26 ** k) % 26)))
+      .join('');
     const kinds = i % 29 === 28 ? undefined : rng.sample(types, rng.chance(0.25) ? 2 : 1);
     return {
       airportId: n.firstAirportId + i,
       resortId: n.firstResortId + (i % n.resorts),
-      airportName: i % 13 === 12 ? undefined : `${code} ${rng.pick(['International', 'Regional', 'Airport', 'Airfield'])}`,
+      airportName:
+        i % 13 === 12 ? undefined : `${code} ${rng.pick(['International', 'Regional', 'Airport', 'Airfield'])}`,
       iataCode: i % 17 === 16 ? undefined : code,
       timeZone: i % 7 === 6 ? undefined : rng.pick(n.timeZones),
       transfers: kinds?.map((transferTypeId) => {
         const min = transferTypeId === 1 ? 1 : rng.int(1, 4);
         return {
-          transferTypeId, minimumPassengers: min, maximumPassengers: min + rng.int(2, transferTypeId === 1 ? 48 : 6),
-          minutes: rng.int(15, 150), priceCents: rng.int(16, 600) * 50 * transferTypeId, named: rng.chance(0.85),
+          transferTypeId,
+          minimumPassengers: min,
+          maximumPassengers: min + rng.int(2, transferTypeId === 1 ? 48 : 6),
+          minutes: rng.int(15, 150),
+          priceCents: rng.int(16, 600) * 50 * transferTypeId,
+          named: rng.chance(0.85),
         };
       }),
     };
@@ -490,7 +573,8 @@ const TIME_RE = /^\s*\d{1,2}:\d{2}(:\d{2})?\s*$/;
 function searchTransfers({ params, language }: GenContext): Value {
   const given = (k: string) => params[k] !== undefined && params[k]!.trim() !== '';
   for (const k of NUMERIC_TRANSFER_PARAMS) {
-    if (given(k) && intParam(params[k]) === undefined) return inBandErrorResult('InvalidParameter', `${k} must be an integer, got "${params[k]}".`);
+    if (given(k) && intParam(params[k]) === undefined)
+      return inBandErrorResult('InvalidParameter', `${k} must be an integer, got "${params[k]}".`);
   }
   for (const k of ['arrivalDate', 'returnDepartureDate']) {
     if (given(k) && (!DATE_RE.test(params[k]!) || dayOf(params[k]) === undefined)) {
@@ -498,11 +582,25 @@ function searchTransfers({ params, language }: GenContext): Value {
     }
   }
   for (const k of ['arrivalTime', 'returnDepartureTime']) {
-    if (given(k) && !TIME_RE.test(params[k]!)) return inBandErrorResult('InvalidParameter', `${k} must be a time (hh:mm), got "${params[k]}".`);
+    if (given(k) && !TIME_RE.test(params[k]!))
+      return inBandErrorResult('InvalidParameter', `${k} must be a time (hh:mm), got "${params[k]}".`);
   }
-  const currencies = given('currencies') ? [...new Set(params.currencies!.toUpperCase().split(/[\s,;]+/).filter(Boolean))] : ['EUR'];
+  const currencies = given('currencies')
+    ? [
+        ...new Set(
+          params
+            .currencies!.toUpperCase()
+            .split(/[\s,;]+/)
+            .filter(Boolean),
+        ),
+      ]
+    : ['EUR'];
   const unknown = currencies.find((c) => !BOOK.currencies.some((x) => x.code === c));
-  if (unknown) return inBandErrorResult('InvalidParameter', `currency "${unknown}" is not offered; use ${BOOK.currencies.map((c) => c.code).join(', ')}.`);
+  if (unknown)
+    return inBandErrorResult(
+      'InvalidParameter',
+      `currency "${unknown}" is not offered; use ${BOOK.currencies.map((c) => c.code).join(', ')}.`,
+    );
 
   // No resort, hotel or booking: the whole network, the broadest (and a large) result.
   let airports = ALL_AIRPORTS;
@@ -510,7 +608,9 @@ function searchTransfers({ params, language }: GenContext): Value {
     const resort = intParam(params.resortID);
     const serving = airports.filter((a) => a.resortId === resort);
     // A resort the fixtures do not know is served by one airport, a stable pick per resort.
-    airports = serving.length ? serving : rngFor('resort-airports', params, ['resortID']).sample(TRANSFERS.airports.slice(0, 5), 1);
+    airports = serving.length
+      ? serving
+      : rngFor('resort-airports', params, ['resortID']).sample(TRANSFERS.airports.slice(0, 5), 1);
   } else if (given('hotelID') || given('bookingID')) {
     // A hotel is near one or two of the hand-written airports: a stable pick per hotel / booking.
     airports = rngFor('hotel-airports', params, ['hotelID', 'bookingID']).sample(TRANSFERS.airports, 2);
@@ -522,27 +622,29 @@ function searchTransfers({ params, language }: GenContext): Value {
   const out = airports.flatMap((a) => {
     const transfers = a.transfers?.filter((t) => transferType === undefined || t.transferTypeId === transferType);
     if (transferType !== undefined && !transfers?.length) return [];
-    return [{
-      airportId: a.airportId,
-      resortId: a.resortId,
-      airportName: a.airportName,
-      iataCode: a.iataCode,
-      timeZone: a.timeZone,
-      transfers: transfers?.map((t) => {
-        const name = TRANSFERS.transferTypes.find((x) => x.id === t.transferTypeId)?.name;
-        const cents = Math.round((t.priceCents * season) / 50) * 50;
-        return {
-          rates: currencies.map((c) => ({ currency: c, $text: convert(cents, c) })),
-          transferTypeId: t.transferTypeId,
-          minimumPassengers: t.minimumPassengers,
-          maximumPassengers: t.maximumPassengers,
-          // The same duration in two units: whole hours (rounded down) and total minutes.
-          estimatedTimeInHours: Math.floor(t.minutes / 60),
-          estimatedTimeInMinutes: t.minutes,
-          transferTypeName: t.named && name ? loc(name, language) : undefined,
-        };
-      }),
-    }];
+    return [
+      {
+        airportId: a.airportId,
+        resortId: a.resortId,
+        airportName: a.airportName,
+        iataCode: a.iataCode,
+        timeZone: a.timeZone,
+        transfers: transfers?.map((t) => {
+          const name = TRANSFERS.transferTypes.find((x) => x.id === t.transferTypeId)?.name;
+          const cents = Math.round((t.priceCents * season) / 50) * 50;
+          return {
+            rates: currencies.map((c) => ({ currency: c, $text: convert(cents, c) })),
+            transferTypeId: t.transferTypeId,
+            minimumPassengers: t.minimumPassengers,
+            maximumPassengers: t.maximumPassengers,
+            // The same duration in two units: whole hours (rounded down) and total minutes.
+            estimatedTimeInHours: Math.floor(t.minutes / 60),
+            estimatedTimeInMinutes: t.minutes,
+            transferTypeName: t.named && name ? loc(name, language) : undefined,
+          };
+        }),
+      },
+    ];
   });
   // Nothing of the requested transfer type: the result element is nil (section 4.3: "may be nil").
   if (out.length === 0 && transferType !== undefined) return null;

@@ -5,7 +5,15 @@ import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, type BindingId
 import { parseXml } from '../xml/tree.js';
 import { createHandlers } from './handlers.js';
 import {
-  catalogueProblems, FAULTS, faultBindings, faultNamed, listFaults, resolveFaults, UnknownFaultError, type Fault, type FaultCategory,
+  catalogueProblems,
+  FAULTS,
+  faultBindings,
+  faultNamed,
+  listFaults,
+  resolveFaults,
+  UnknownFaultError,
+  type Fault,
+  type FaultCategory,
 } from './faults.js';
 import { startMock, type RunningMock } from './server.js';
 import { call, faultReason, resultElement, sendRequest, validParams } from '../../test/support/mock.js';
@@ -18,25 +26,72 @@ const NS = DEFAULT_NAMESPACES;
 const op = (name: string) => findOperation(name)!;
 
 describe('the catalogue', () => {
-  test('at least 40 well-formed entries: kebab-case unique names, catalogue operations, bindings, a hook, a description', () => {
-    expect(FAULTS.length).toBeGreaterThanOrEqual(40);
-    expect(catalogueProblems()).toEqual([]);
-  });
+  test(
+    'at least 40 well-formed entries: kebab-case unique names, catalogue operations, bindings, a hook, a '
+      + 'description',
+    () => {
+      expect(FAULTS.length).toBeGreaterThanOrEqual(40);
+      expect(catalogueProblems()).toEqual([]);
+    },
+  );
 
   test('catalogueProblems finds a broken entry', () => {
-    const bad: Fault = { name: 'Bad Name', description: '', category: 'status', operation: 'NoSuchOp', bindings: [], apply: {} };
-    expect(catalogueProblems([{ ...faultNamed('post-different-policy-text')!, undetectable: ' ' }])).toEqual(['post-different-policy-text: undetectable without a reason']);
-    expect(catalogueProblems([bad, bad])).toEqual(expect.arrayContaining([
-      'Bad Name: duplicate name', 'Bad Name: not kebab-case', 'Bad Name: no operation NoSuchOp', 'Bad Name: bad bindings', 'Bad Name: no hook', 'Bad Name: no description',
-    ]));
+    const bad: Fault = {
+      name: 'Bad Name',
+      description: '',
+      category: 'status',
+      operation: 'NoSuchOp',
+      bindings: [],
+      apply: {},
+    };
+    expect(catalogueProblems([{ ...faultNamed('post-different-policy-text')!, undetectable: ' ' }])).toEqual([
+      'post-different-policy-text: undetectable without a reason',
+    ]);
+    expect(catalogueProblems([bad, bad])).toEqual(
+      expect.arrayContaining([
+        'Bad Name: duplicate name',
+        'Bad Name: not kebab-case',
+        'Bad Name: no operation NoSuchOp',
+        'Bad Name: bad bindings',
+        'Bad Name: no hook',
+        'Bad Name: no description',
+      ]),
+    );
   });
 
   test('every operation, every binding and every class of violation is covered', () => {
-    for (const o of OPERATIONS) expect(FAULTS.some((f) => f.operation === o.name), o.name).toBe(true);
-    for (const b of BINDINGS) expect(FAULTS.some((f) => faultBindings(f).includes(b)), b).toBe(true);
-    const categories: FaultCategory[] = ['status', 'media-type', 'envelope', 'result-element', 'namespace', 'required', 'nil', 'enumeration',
-      'lexical', 'structure', 'encoding', 'binding-rules', 'equivalence', 'credentials', 'bad-request'];
-    for (const c of categories) expect(FAULTS.some((f) => f.category === c), c).toBe(true);
+    for (const o of OPERATIONS)
+      expect(
+        FAULTS.some((f) => f.operation === o.name),
+        o.name,
+      ).toBe(true);
+    for (const b of BINDINGS)
+      expect(
+        FAULTS.some((f) => faultBindings(f).includes(b)),
+        b,
+      ).toBe(true);
+    const categories: FaultCategory[] = [
+      'status',
+      'media-type',
+      'envelope',
+      'result-element',
+      'namespace',
+      'required',
+      'nil',
+      'enumeration',
+      'lexical',
+      'structure',
+      'encoding',
+      'binding-rules',
+      'equivalence',
+      'credentials',
+      'bad-request',
+    ];
+    for (const c of categories)
+      expect(
+        FAULTS.some((f) => f.category === c),
+        c,
+      ).toBe(true);
   });
 
   test('unknown names are refused with a pointer to --list-faults; known ones resolve once each', () => {
@@ -50,11 +105,17 @@ describe('the catalogue', () => {
   test('--list-faults lines: name, operation, bindings, description', () => {
     const lines = listFaults();
     expect(lines).toHaveLength(FAULTS.length);
-    expect(lines.find((l) => l.startsWith('soap12-drops-list-item '))).toMatch(/^soap12-drops-list-item\s+GetMeals\s+soap12\s+SOAP 1\.2 leaves/);
+    expect(lines.find((l) => l.startsWith('soap12-drops-list-item '))).toMatch(
+      /^soap12-drops-list-item\s+GetMeals\s+soap12\s+SOAP 1\.2 leaves/,
+    );
     expect(lines.find((l) => l.startsWith('cancel-booking-result-renamed '))).toMatch(/\sCancelBooking\s+all\s/);
     // A fault no honest run can see says so, and why.
-    expect(lines.find((l) => l.startsWith('post-different-policy-text '))).toMatch(/ \[undetectable: a booking cancels once: .*\]$/);
-    expect(lines.filter((l) => l.includes('[undetectable: '))).toHaveLength(FAULTS.filter((f) => f.undetectable).length);
+    expect(lines.find((l) => l.startsWith('post-different-policy-text '))).toMatch(
+      / \[undetectable: a booking cancels once: .*\]$/,
+    );
+    expect(lines.filter((l) => l.includes('[undetectable: '))).toHaveLength(
+      FAULTS.filter((f) => f.undetectable).length,
+    );
   });
 });
 
@@ -66,7 +127,9 @@ describe('hook points, confined to the fault operation and bindings', () => {
     return m.url;
   };
   let clean: string;
-  beforeAll(async () => { clean = await withFaults(); });
+  beforeAll(async () => {
+    clean = await withFaults();
+  });
   afterAll(() => Promise.all(mocks.map((m) => m.close())));
 
   const send = (url: string, name: string, b: BindingId, overrides: Record<string, string | undefined> = {}) =>
@@ -74,7 +137,8 @@ describe('hook points, confined to the fault operation and bindings', () => {
 
   test('value: soap12-drops-list-item removes one meal in SOAP 1.2 only', async () => {
     const url = await withFaults('soap12-drops-list-item');
-    const meals = async (b: BindingId, u = url) => resultElement(op('GetMeals'), b, (await send(u, 'GetMeals', b)).body).children[0]!.children.length;
+    const meals = async (b: BindingId, u = url) =>
+      resultElement(op('GetMeals'), b, (await send(u, 'GetMeals', b)).body).children[0]!.children.length;
     const full = await meals('soap12', clean);
     expect(await meals('soap12')).toBe(full - 1);
     for (const b of ['soap11', 'get', 'post'] as const) expect(await meals(b)).toBe(full);
@@ -116,7 +180,11 @@ describe('hook points, confined to the fault operation and bindings', () => {
     const url = await withFaults('wrong-credentials-error-with-data');
     const result = parseXml((await send(url, 'GetRoomTypes', 'post', { password: 'wrong' })).body).root;
     expect(result.children.map((c) => c.local)).toEqual(['Error', 'roomTypes']);
-    const soap = resultElement(op('GetRoomTypes'), 'soap11', (await send(url, 'GetRoomTypes', 'soap11', { password: 'wrong' })).body);
+    const soap = resultElement(
+      op('GetRoomTypes'),
+      'soap11',
+      (await send(url, 'GetRoomTypes', 'soap11', { password: 'wrong' })).body,
+    );
     expect(soap.children.map((c) => c.local)).toEqual(['Error']);
   });
 
@@ -134,7 +202,10 @@ describe('hook points, confined to the fault operation and bindings', () => {
   test("'all' bindings: CancelBooking's result renamed everywhere", async () => {
     const url = await withFaults('cancel-booking-result-renamed');
     // A booking per binding: each call is a first cancellation.
-    for (const [i, b] of BINDINGS.entries()) expect((await send(url, 'CancelBooking', b, { bookingID: `BK-77${i}` })).body, b).toMatch(/<cancelBookingResult[ >]/);
+    for (const [i, b] of BINDINGS.entries())
+      expect((await send(url, 'CancelBooking', b, { bookingID: `BK-77${i}` })).body, b).toMatch(
+        /<cancelBookingResult[ >]/,
+      );
   });
 
   test('rewritten: a request hook that made a refused request acceptable is known to the later hooks', async () => {
@@ -149,7 +220,11 @@ describe('hook points, confined to the fault operation and bindings', () => {
 
   test('a fault object is one entry: passed in, it applies like a catalogue fault', async () => {
     const mine: Fault = {
-      name: 'teapot', description: 'HTTP POST of GetThemes answers 418', category: 'status', operation: 'GetThemes', bindings: ['post'],
+      name: 'teapot',
+      description: 'HTTP POST of GetThemes answers 418',
+      category: 'status',
+      operation: 'GetThemes',
+      bindings: ['post'],
       apply: { status: () => 418 },
     };
     const url = await withFaults(mine);
@@ -164,56 +239,77 @@ describe('hook points, confined to the fault operation and bindings', () => {
     return sendRequest(binding(b).doctypeRequest!(o, validParams(o), serviceUrl, NS[o.ns], probe, 'userName'));
   };
 
-  test('the correct mock refuses a DOCTYPE on SOAP as the real service does: HTTP 500, a client fault, "DTD is prohibited"; nothing fetched', async () => {
-    const listener = await CallbackListener.start();
-    try {
-      for (const b of ['soap11', 'soap12'] as const) {
-        for (const probe of [{ entity: 'internal', value: DEFAULT_USER }, { entity: 'external', url: `${listener.url}/conformance-probe/x/GetMeals/${b}` }] as const) {
-          const r = await doctypeCall(clean, 'GetMeals', b, probe);
-          expect(r.status, `${b} ${probe.entity}`).toBe(500);
-          expect(faultReason(r.body)).toMatch(/For security reasons DTD is prohibited in this XML document/);
+  test(
+    'the correct mock refuses a DOCTYPE on SOAP as the real service does: HTTP 500, a client fault, "DTD '
+      + 'is prohibited"; nothing fetched',
+    async () => {
+      const listener = await CallbackListener.start();
+      try {
+        for (const b of ['soap11', 'soap12'] as const) {
+          for (const probe of [
+            { entity: 'internal', value: DEFAULT_USER },
+            { entity: 'external', url: `${listener.url}/conformance-probe/x/GetMeals/${b}` },
+          ] as const) {
+            const r = await doctypeCall(clean, 'GetMeals', b, probe);
+            expect(r.status, `${b} ${probe.entity}`).toBe(500);
+            expect(faultReason(r.body)).toMatch(/For security reasons DTD is prohibited in this XML document/);
+          }
         }
+        expect(listener.hits).toEqual([]);
+      } finally {
+        await listener.close();
       }
-      expect(listener.hits).toEqual([]);
-    } finally {
-      await listener.close();
-    }
-  });
+    },
+  );
 
-  test('doctype-internal-entity-expanded: SOAP 1.1 of GetRoomTypes expands the entity and answers with data; elsewhere, and without a DOCTYPE, as the correct mock', async () => {
-    const url = await withFaults('doctype-internal-entity-expanded');
-    const internal = { entity: 'internal', value: DEFAULT_USER } as const;
-    const r = await doctypeCall(url, 'GetRoomTypes', 'soap11', internal);
-    expect(r.status).toBe(200);
-    expect(resultElement(op('GetRoomTypes'), 'soap11', r.body).children.length).toBeGreaterThan(0);
-    expect((await doctypeCall(url, 'GetRoomTypes', 'soap12', internal)).status).toBe(500);
-    expect((await doctypeCall(url, 'GetMeals', 'soap11', internal)).status).toBe(500);
-    // An external entity is not fetched: it stands empty, so the login fails.
-    const ext = await doctypeCall(url, 'GetRoomTypes', 'soap11', { entity: 'external', url: 'http://127.0.0.1:9/x' });
-    expect(ext.body).not.toMatch(/roomType/);
-    expect((await send(url, 'GetRoomTypes', 'soap11')).body).toBe((await send(clean, 'GetRoomTypes', 'soap11')).body);
-  });
-
-  test('doctype-external-entity-fetched: SOAP 1.2 of GetThemes fetches the entity from 127.0.0.1 (a real GET) and answers with data; never another host', async () => {
-    const url = await withFaults('doctype-external-entity-fetched');
-    const listener = await CallbackListener.start('127.0.0.1', 0, DEFAULT_USER);
-    try {
-      const path = '/conformance-probe/0123456789abcdef/GetThemes/soap12';
-      const r = await doctypeCall(url, 'GetThemes', 'soap12', { entity: 'external', url: `${listener.url}${path}` });
+  test(
+    'doctype-internal-entity-expanded: SOAP 1.1 of GetRoomTypes expands the entity and answers with data; '
+      + 'elsewhere, and without a DOCTYPE, as the correct mock',
+    async () => {
+      const url = await withFaults('doctype-internal-entity-expanded');
+      const internal = { entity: 'internal', value: DEFAULT_USER } as const;
+      const r = await doctypeCall(url, 'GetRoomTypes', 'soap11', internal);
       expect(r.status).toBe(200);
-      expect(resultElement(op('GetThemes'), 'soap12', r.body).children.length).toBeGreaterThan(0);
-      for (let i = 0; i < 100 && listener.hitsOf(path).length === 0; i++) await new Promise((res) => setTimeout(res, 20));
-      expect(listener.hitsOf(path)).toHaveLength(1);
-      // Not at another host (the .invalid one a run without a listener names), and not on SOAP 1.1.
-      const remote = await doctypeCall(url, 'GetThemes', 'soap12', { entity: 'external', url: 'http://conformance-callback.invalid/p' });
-      expect(remote.body).not.toMatch(/theme/i);
-      expect((await doctypeCall(url, 'GetThemes', 'soap11', { entity: 'external', url: `${listener.url}/other` })).status).toBe(500);
-      await new Promise((res) => setTimeout(res, 100));
-      expect(listener.hits.map((h) => h.path)).toEqual([path]);
-    } finally {
-      await listener.close();
-    }
-  });
+      expect(resultElement(op('GetRoomTypes'), 'soap11', r.body).children.length).toBeGreaterThan(0);
+      expect((await doctypeCall(url, 'GetRoomTypes', 'soap12', internal)).status).toBe(500);
+      expect((await doctypeCall(url, 'GetMeals', 'soap11', internal)).status).toBe(500);
+      // An external entity is not fetched: it stands empty, so the login fails.
+      const ext = await doctypeCall(url, 'GetRoomTypes', 'soap11', { entity: 'external', url: 'http://127.0.0.1:9/x' });
+      expect(ext.body).not.toMatch(/roomType/);
+      expect((await send(url, 'GetRoomTypes', 'soap11')).body).toBe((await send(clean, 'GetRoomTypes', 'soap11')).body);
+    },
+  );
+
+  test(
+    'doctype-external-entity-fetched: SOAP 1.2 of GetThemes fetches the entity from 127.0.0.1 (a real '
+      + 'GET) and answers with data; never another host',
+    async () => {
+      const url = await withFaults('doctype-external-entity-fetched');
+      const listener = await CallbackListener.start('127.0.0.1', 0, DEFAULT_USER);
+      try {
+        const path = '/conformance-probe/0123456789abcdef/GetThemes/soap12';
+        const r = await doctypeCall(url, 'GetThemes', 'soap12', { entity: 'external', url: `${listener.url}${path}` });
+        expect(r.status).toBe(200);
+        expect(resultElement(op('GetThemes'), 'soap12', r.body).children.length).toBeGreaterThan(0);
+        for (let i = 0; i < 100 && listener.hitsOf(path).length === 0; i++)
+          await new Promise((res) => setTimeout(res, 20));
+        expect(listener.hitsOf(path)).toHaveLength(1);
+        // Not at another host (the .invalid one a run without a listener names), and not on SOAP 1.1.
+        const remote = await doctypeCall(url, 'GetThemes', 'soap12', {
+          entity: 'external',
+          url: 'http://conformance-callback.invalid/p',
+        });
+        expect(remote.body).not.toMatch(/theme/i);
+        expect(
+          (await doctypeCall(url, 'GetThemes', 'soap11', { entity: 'external', url: `${listener.url}/other` })).status,
+        ).toBe(500);
+        await new Promise((res) => setTimeout(res, 100));
+        expect(listener.hits.map((h) => h.path)).toEqual([path]);
+      } finally {
+        await listener.close();
+      }
+    },
+  );
 
   test('several faults at once each keep to their place', async () => {
     const url = await withFaults('charset-missing', 'status-202-on-valid-call');

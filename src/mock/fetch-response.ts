@@ -13,7 +13,9 @@ export function toResponse(r: MockResponse): Response {
   return new HttpResponse(r.body as BodyInit, { status: r.status, headers: r.headers });
 }
 
-/** A recorded answer as a Fetch Response: the recorded status, headers (without the connection's own) and body bytes. */
+/**
+ * A recorded answer as a Fetch Response: the recorded status, headers (without the connection's own) and body bytes.
+ */
 export function replayResponse(hit: ReplayHit): Response {
   const { status, headers, body } = hit.responseParts();
   return new HttpResponse(body, { status, headers });

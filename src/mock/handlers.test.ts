@@ -7,7 +7,9 @@ import { createHandlers } from './handlers.js';
 import { canon, resultElement, validParams } from '../../test/support/mock.js';
 
 const BASE = 'http://mock.accommodation.example';
-const server = setupServer(...createHandlers({ baseUrl: BASE, style: (id) => (id === 'get' ? { prefix: 'g', pretty: true } : {}) }));
+const server = setupServer(
+  ...createHandlers({ baseUrl: BASE, style: (id) => (id === 'get' ? { prefix: 'g', pretty: true } : {}) }),
+);
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterAll(() => server.close());
@@ -46,7 +48,9 @@ describe('in-process with setupServer', () => {
 
   test('a body over the limit is refused while reading', async () => {
     const res = await fetch(`${BASE}/1/SOAP/Booking.asmx`, {
-      method: 'POST', headers: { 'content-type': 'application/soap+xml' }, body: 'x'.repeat(1024 * 1024 + 10),
+      method: 'POST',
+      headers: { 'content-type': 'application/soap+xml' },
+      body: 'x'.repeat(1024 * 1024 + 10),
     });
     expect(res.status).toBe(413);
   });

@@ -16,14 +16,28 @@
  */
 import { http, type RequestHandler } from 'msw';
 import {
-  createMockCore, incomingOf, plain, type MockCore, type MockHandlerOptions, type Route, type RouteRequest,
+  createMockCore,
+  incomingOf,
+  plain,
+  type MockCore,
+  type MockHandlerOptions,
+  type Route,
+  type RouteRequest,
 } from './core.js';
 import { ReplayHit } from './replay.js';
 import { replayResponse, toResponse } from './fetch-response.js';
 
 export {
-  DEFAULT_USER, DEFAULT_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_OTHER_PASSWORD, MAX_BODY_BYTES, resultOptions, createMockCore,
-  type MockHandlerOptions, type ResultStyle, type MockCore,
+  DEFAULT_USER,
+  DEFAULT_PASSWORD,
+  DEFAULT_OTHER_USER,
+  DEFAULT_OTHER_PASSWORD,
+  MAX_BODY_BYTES,
+  resultOptions,
+  createMockCore,
+  type MockHandlerOptions,
+  type ResultStyle,
+  type MockCore,
 } from './core.js';
 
 /** The msw handlers of the whole mock (both services, all four bindings, the WSDLs). */
@@ -49,7 +63,11 @@ export function handlersOf(core: MockCore): RequestHandler[] {
 /** What the core's routes look at: method, URL, and the decoded request without its body. */
 function routeRequest(request: Request): RouteRequest {
   const url = new URL(request.url);
-  return { method: request.method, url, incoming: incomingOf(request.method, url, Object.fromEntries(request.headers)) };
+  return {
+    method: request.method,
+    url,
+    incoming: incomingOf(request.method, url, Object.fromEntries(request.headers)),
+  };
 }
 
 type Resolver = (info: { request: Request }) => Promise<Response>;

@@ -12,7 +12,9 @@ import { Worker } from 'node:worker_threads';
 import type { MockOptions, RunningMock } from './server.js';
 
 /** The worker's module: compiled beside this one (dist/mock/, or the in-repo bundle's directory). */
-const WORKER = import.meta.url.endsWith('.js') ? fileURLToPath(new URL('./mock-worker.js', import.meta.url)) : undefined;
+const WORKER = import.meta.url.endsWith('.js')
+  ? fileURLToPath(new URL('./mock-worker.js', import.meta.url))
+  : undefined;
 
 type Started = { url: string; port: number } | { error: string };
 
@@ -22,7 +24,11 @@ type Started = { url: string; port: number } | { error: string };
  * that does not take it (a real target) is not kept alive by it. The file says which module it runs.
  */
 export const EARLY_WORKER = Symbol.for('accommodation-conformance.early-mock-worker');
-interface EarlyWorker { readonly worker: Worker; readonly file: string; readonly exited: boolean }
+interface EarlyWorker {
+  readonly worker: Worker;
+  readonly file: string;
+  readonly exited: boolean;
+}
 
 /** The worker started early for this module's worker file, taken (once), or a new one. */
 function workerFor(file: string, options: MockOptions): Worker {
@@ -65,11 +71,17 @@ export async function startMockInWorker(options: MockOptions): Promise<RunningMo
   return {
     url: started.url,
     port: started.port,
-    close: () => (closing ??= new Promise<void>((resolve) => {
-      const done = () => { void worker.terminate().then(() => resolve(), () => resolve()); };
-      worker.once('exit', () => resolve());
-      worker.once('message', done);
-      worker.postMessage('close');
-    })),
+    close: () =>
+      (closing ??= new Promise<void>((resolve) => {
+        const done = () => {
+          void worker.terminate().then(
+            () => resolve(),
+            () => resolve(),
+          );
+        };
+        worker.once('exit', () => resolve());
+        worker.once('message', done);
+        worker.postMessage('close');
+      })),
   };
 }

@@ -7,22 +7,70 @@
 export { startMock, type MockOptions, type RunningMock } from './server.js';
 export { TransientFaults, isWriteRequest, gatewayPage, type TransientMode, type TransientFault } from './transient.js';
 export {
-  createHandlers, resultOptions, DEFAULT_USER, DEFAULT_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_OTHER_PASSWORD, MAX_BODY_BYTES,
-  type MockHandlerOptions, type ResultStyle,
+  createHandlers,
+  resultOptions,
+  DEFAULT_USER,
+  DEFAULT_PASSWORD,
+  DEFAULT_OTHER_USER,
+  DEFAULT_OTHER_PASSWORD,
+  MAX_BODY_BYTES,
+  type MockHandlerOptions,
+  type ResultStyle,
 } from './handlers.js';
 export {
-  serializeElement, serializeResult, validSimple, SerializeError,
-  type SerializeOptions, type Value, type DataObject, type AnyContent, type AnyElement, type SimpleValue,
+  serializeElement,
+  serializeResult,
+  validSimple,
+  SerializeError,
+  type SerializeOptions,
+  type Value,
+  type DataObject,
+  type AnyContent,
+  type AnyElement,
+  type SimpleValue,
 } from './serialize.js';
-export { resolveOperation, adjustForBinding, reportsErrorsInBand, languageOf, AUTH_FAILED, type Outcome, type Credentials } from './data.js';
+export {
+  resolveOperation,
+  adjustForBinding,
+  reportsErrorsInBand,
+  languageOf,
+  AUTH_FAILED,
+  type Outcome,
+  type Credentials,
+} from './data.js';
 export { mockMain, parseMockFlags } from './main.js';
 export {
-  FAULTS, faultNamed, resolveFaults, faultBindings, faultApplies, listFaults, UnknownFaultError,
-  type Fault, type FaultHooks, type FaultContext, type StateFaultContext, type FaultCategory, type MockResponse, type ResponseKind,
+  FAULTS,
+  faultNamed,
+  resolveFaults,
+  faultBindings,
+  faultApplies,
+  listFaults,
+  UnknownFaultError,
+  type Fault,
+  type FaultHooks,
+  type FaultContext,
+  type StateFaultContext,
+  type FaultCategory,
+  type MockResponse,
+  type ResponseKind,
 } from './faults.js';
 export { varyData, presentationFor, relexical, type Presentation } from './vary.js';
 export {
-  MockState, touchesState, BOOKING_ALREADY_CANCELLED, TRANSFER_ALREADY_CANCELLED, ALREADY_CANCELLED_CODE,
-  type BookingStore, type CancelledTransfer,
+  MockState,
+  touchesState,
+  BOOKING_ALREADY_CANCELLED,
+  TRANSFER_ALREADY_CANCELLED,
+  ALREADY_CANCELLED_CODE,
+  type BookingStore,
+  type CancelledTransfer,
 } from './state.js';
-export { DEFAULT_NAMESPACES, DEFAULT_PATHS, OPERATIONS, BINDINGS, type Namespaces, type ServicePaths, type BindingId } from '../contract/catalogue.js';
+export {
+  DEFAULT_NAMESPACES,
+  DEFAULT_PATHS,
+  OPERATIONS,
+  BINDINGS,
+  type Namespaces,
+  type ServicePaths,
+  type BindingId,
+} from '../contract/catalogue.js';

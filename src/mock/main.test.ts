@@ -38,8 +38,12 @@ function run(args: string[], via: 'npx' | 'node' = 'npx') {
   children.push(child);
   let stdout = '';
   let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (s: string) => { stdout += s; });
-  child.stderr.setEncoding('utf8').on('data', (s: string) => { stderr += s; });
+  child.stdout.setEncoding('utf8').on('data', (s: string) => {
+    stdout += s;
+  });
+  child.stderr.setEncoding('utf8').on('data', (s: string) => {
+    stderr += s;
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const firstLine = new Promise<string>((resolve, reject) => {
     const rl = createInterface({ input: child.stdout });
@@ -51,32 +55,38 @@ function run(args: string[], via: 'npx' | 'node' = 'npx') {
 }
 
 describe('npm run mock -- flags', () => {
-  test('--port 0 --user --password --book-ns --search-ns: prints the URL, serves with them, closes on SIGTERM', async () => {
-    const secret = 'pa55-w0rd-not-printed';
-    const ns = { book: 'urn:acme:book:1/', search: 'https://acme.example/search/1/' };
-    const p = run(['--port', '0', '--user', 'alice', '--password', secret, '--book-ns', ns.book, '--search-ns', ns.search], 'node');
-    const line = await p.firstLine;
-    const m = /^mock listening on (http:\/\/127\.0\.0\.1:(\d+))$/.exec(line);
-    expect(m, line).not.toBeNull();
-    const url = m![1]!;
-    expect(Number(m![2])).toBeGreaterThan(0);
+  test(
+    '--port 0 --user --password --book-ns --search-ns: prints the URL, serves with them, closes on ' + 'SIGTERM',
+    async () => {
+      const secret = 'pa55-w0rd-not-printed';
+      const ns = { book: 'urn:acme:book:1/', search: 'https://acme.example/search/1/' };
+      const p = run(
+        ['--port', '0', '--user', 'alice', '--password', secret, '--book-ns', ns.book, '--search-ns', ns.search],
+        'node',
+      );
+      const line = await p.firstLine;
+      const m = /^mock listening on (http:\/\/127\.0\.0\.1:(\d+))$/.exec(line);
+      expect(m, line).not.toBeNull();
+      const url = m![1]!;
+      expect(Number(m![2])).toBeGreaterThan(0);
 
-    const meals = findOperation('GetMeals')!;
-    const ok = await call(url, ns, meals, 'soap12', validParams(meals, { userName: 'alice', password: secret }));
-    expect(ok.status).toBe(200);
-    expect(resultElement(meals, 'soap12', ok.body).ns).toBe(ns.search);
-    const cancel = findOperation('CancelBooking')!;
-    const booked = await call(url, ns, cancel, 'get', validParams(cancel, { userName: 'alice', password: secret }));
-    expect(resultElement(cancel, 'get', booked.body).ns).toBe(ns.book);
-    const refused = await call(url, ns, cancel, 'get', validParams(cancel));
-    expect(refused.status).toBe(500);
+      const meals = findOperation('GetMeals')!;
+      const ok = await call(url, ns, meals, 'soap12', validParams(meals, { userName: 'alice', password: secret }));
+      expect(ok.status).toBe(200);
+      expect(resultElement(meals, 'soap12', ok.body).ns).toBe(ns.search);
+      const cancel = findOperation('CancelBooking')!;
+      const booked = await call(url, ns, cancel, 'get', validParams(cancel, { userName: 'alice', password: secret }));
+      expect(resultElement(cancel, 'get', booked.body).ns).toBe(ns.book);
+      const refused = await call(url, ns, cancel, 'get', validParams(cancel));
+      expect(refused.status).toBe(500);
 
-    p.child.kill('SIGTERM');
-    expect(await p.exited).toBe(0);
-    expect(p.out()).not.toContain(secret);
-    expect(p.err()).not.toContain(secret);
-    expect(p.out()).toContain('mock closed');
-  });
+      p.child.kill('SIGTERM');
+      expect(await p.exited).toBe(0);
+      expect(p.out()).not.toContain(secret);
+      expect(p.err()).not.toContain(secret);
+      expect(p.out()).toContain('mock closed');
+    },
+  );
 
   test('npx tsx src/mock/main.ts --port 0 prints the URL and serves', async () => {
     const p = run(['--port', '0']);
@@ -93,7 +103,8 @@ describe('npm run mock -- flags', () => {
     p.child.stdout!.destroy(); // as `| head -1` does: the next line the mock prints meets a closed pipe
     const langs = findOperation('GetLanguages')!;
     // The process must still be there and answer.
-    for (let i = 0; i < 3; i++) expect((await call(url, DEFAULT_NAMESPACES, langs, 'post', validParams(langs))).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await call(url, DEFAULT_NAMESPACES, langs, 'post', validParams(langs))).status).toBe(200);
     expect(p.child.exitCode).toBeNull();
     p.child.kill('SIGTERM'); // "mock closed" goes to the closed pipe: dropped, and a clean exit
     expect(await p.exited).toBe(0);
@@ -168,23 +179,51 @@ describe('parseMockFlags', () => {
 
   test('defaults', () => {
     expect(parseMockFlags([])).toEqual({
-      port: 8080, user: 'mock-user', password: 'mock-password', otherUser: 'mock-other', otherPassword: 'mock-other-password',
-      namespaces: { book: 'http://mock.accommodation.test/book/1/', search: 'http://mock.accommodation.test/search/1/' },
-      paths: DEFAULT_PATHS, faults: [], vary: false, realService: false,
+      port: 8080,
+      user: 'mock-user',
+      password: 'mock-password',
+      otherUser: 'mock-other',
+      otherPassword: 'mock-other-password',
+      namespaces: {
+        book: 'http://mock.accommodation.test/book/1/',
+        search: 'http://mock.accommodation.test/search/1/',
+      },
+      paths: DEFAULT_PATHS,
+      faults: [],
+      vary: false,
+      realService: false,
     });
   });
-  test('the second account: --other-user, --other-password or its variable; the same user as the first is refused', () => {
-    expect(parseMockFlags(['--other-user', 'agency-2', '--other-password', 'pw2'])).toMatchObject({ otherUser: 'agency-2', otherPassword: 'pw2' });
-    expect(parseMockFlags(['--other-user', 'agency-2'], { CONFORMANCE_MOCK_OTHER_PASSWORD: 'from-env' })).toMatchObject({ otherPassword: 'from-env' });
-    expect(() => parseMockFlags(['--other-user', 'mock-user'])).toThrow('--other-user must name another account than --user (both are "mock-user")');
-    expect(() => parseMockFlags(['--user', 'a', '--other-user', 'a'])).toThrow(/--other-user must name another account/);
-    expect(() => parseMockFlags(['--other-password', ''])).toThrow('--other-password must not be empty');
-  });
+  test(
+    'the second account: --other-user, --other-password or its variable; the same user as the first is ' + 'refused',
+    () => {
+      expect(parseMockFlags(['--other-user', 'agency-2', '--other-password', 'pw2'])).toMatchObject({
+        otherUser: 'agency-2',
+        otherPassword: 'pw2',
+      });
+      expect(
+        parseMockFlags(['--other-user', 'agency-2'], { CONFORMANCE_MOCK_OTHER_PASSWORD: 'from-env' }),
+      ).toMatchObject({ otherPassword: 'from-env' });
+      expect(() => parseMockFlags(['--other-user', 'mock-user'])).toThrow(
+        '--other-user must name another account than --user (both are "mock-user")',
+      );
+      expect(() => parseMockFlags(['--user', 'a', '--other-user', 'a'])).toThrow(
+        /--other-user must name another account/,
+      );
+      expect(() => parseMockFlags(['--other-password', ''])).toThrow('--other-password must not be empty');
+    },
+  );
   test('--help', () => {
     expect(parseMockFlags(['--help'])).toBe('help');
   });
   test('--real-service and the service paths (HTTP follows SOAP, transfers follow search); a bad path is named', () => {
-    const f = parseMockFlags(['--real-service', '--book-http-path', '/1/PostGet/Booking.asmx', '--search-path', '/15/SOAP/NonStaticXMLAPI.asmx']);
+    const f = parseMockFlags([
+      '--real-service',
+      '--book-http-path',
+      '/1/PostGet/Booking.asmx',
+      '--search-path',
+      '/15/SOAP/NonStaticXMLAPI.asmx',
+    ]);
     expect(f).toMatchObject({
       realService: true,
       paths: {
@@ -200,14 +239,23 @@ describe('parseMockFlags', () => {
   });
 });
 
-describe('the mock\'s password off its command line (issue 22)', () => {
-  test('CONFORMANCE_MOCK_PASSWORD gives the password; --password wins; the default is the mock\'s, stated in --help', async () => {
-    expect(parseMockFlags([], { CONFORMANCE_MOCK_PASSWORD: 'Tr4vel-S3cret' })).toMatchObject({ password: 'Tr4vel-S3cret' });
-    expect(parseMockFlags(['--password', 'flag-pw'], { CONFORMANCE_MOCK_PASSWORD: 'Tr4vel-S3cret' })).toMatchObject({ password: 'flag-pw' });
-    expect(parseMockFlags([], {})).toMatchObject({ password: 'mock-password' });
-    const { helpText } = await import('../core/flags.js');
-    const { MOCK_HELP, MOCK_OPTIONS } = await import('./main.js');
-    const text = helpText('usage', MOCK_OPTIONS, MOCK_HELP).replace(/\s+/g, ' ');
-    expect(text).toMatch(/--password <S> the accepted password [^-]*\(default: mock-password\) \(env: CONFORMANCE_MOCK_PASSWORD\)/);
-  });
+describe("the mock's password off its command line (issue 22)", () => {
+  test(
+    "CONFORMANCE_MOCK_PASSWORD gives the password; --password wins; the default is the mock's, stated in " + '--help',
+    async () => {
+      expect(parseMockFlags([], { CONFORMANCE_MOCK_PASSWORD: 'Tr4vel-S3cret' })).toMatchObject({
+        password: 'Tr4vel-S3cret',
+      });
+      expect(parseMockFlags(['--password', 'flag-pw'], { CONFORMANCE_MOCK_PASSWORD: 'Tr4vel-S3cret' })).toMatchObject({
+        password: 'flag-pw',
+      });
+      expect(parseMockFlags([], {})).toMatchObject({ password: 'mock-password' });
+      const { helpText } = await import('../core/flags.js');
+      const { MOCK_HELP, MOCK_OPTIONS } = await import('./main.js');
+      const text = helpText('usage', MOCK_OPTIONS, MOCK_HELP).replace(/\s+/g, ' ');
+      expect(text).toMatch(
+        /--password <S> the accepted password [^-]*\(default: mock-password\) \(env: CONFORMANCE_MOCK_PASSWORD\)/,
+      );
+    },
+  );
 });

@@ -13,21 +13,33 @@ import { readFileSync, realpathSync } from 'node:fs';
 import { parseBookings, type BookingPools } from '../core/booking-pools.js';
 import { fileURLToPath } from 'node:url';
 import { helpText, parseFlags, type FlagHelp } from '../core/flags.js';
-import { DEFAULT_NAMESPACES, resolvePaths, servicePathProblem, type GivenPaths, type Namespaces, type ServicePaths } from '../contract/catalogue.js';
+import {
+  DEFAULT_NAMESPACES,
+  resolvePaths,
+  servicePathProblem,
+  type GivenPaths,
+  type Namespaces,
+  type ServicePaths,
+} from '../contract/catalogue.js';
 import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER } from './handlers.js';
 import { FAULTS, listFaults, resolveFaults, UnknownFaultError } from './faults.js';
 import { startMock } from './server.js';
 import { ReplayError } from './replay.js';
 import type { TransientMode } from './transient.js';
 
-const USAGE = 'usage: npm run mock -- [--port P] [--user U] [--password S] [--book-ns URI] [--search-ns URI]\n'
+const USAGE =
+  'usage: npm run mock -- [--port P] [--user U] [--password S] [--book-ns URI] [--search-ns URI]\n'
   + '                    [--book-path P] [--book-http-path P] [--search-path P] [--search-http-path P]\n'
   + '                    [--transfers-path P] [--transfers-http-path P]\n'
-  + '                    [--fault NAME[,NAME]]... [--vary] [--real-service] [--stateless] [--bookings FILE | --every-id] [--list-faults] [--replay DIR]';
+  + '                    [--fault NAME[,NAME]]... [--vary] [--real-service] [--stateless] [--bookings '
+  + 'FILE | --every-id] [--list-faults] [--replay DIR]';
 
 /** The path flags: group, SOAP path flag, HTTP GET/POST path flag. */
-const PATH_FLAGS = [['booking', 'book-path', 'book-http-path'], ['reference', 'search-path', 'search-http-path'],
-  ['transfers', 'transfers-path', 'transfers-http-path']] as const;
+const PATH_FLAGS = [
+  ['booking', 'book-path', 'book-http-path'],
+  ['reference', 'search-path', 'search-http-path'],
+  ['transfers', 'transfers-path', 'transfers-http-path'],
+] as const;
 
 /** The mock's flags (src/core/flags.ts parses them, as every command's). */
 export const MOCK_OPTIONS = {
@@ -43,8 +55,12 @@ export const MOCK_OPTIONS = {
   bookings: { type: 'string' },
   'every-id': { type: 'boolean' },
   'list-faults': { type: 'boolean' },
-  ...Object.fromEntries(PATH_FLAGS.flatMap(([, soap, http]) => [[soap, { type: 'string' }], [http, { type: 'string' }]])) as
-    Record<(typeof PATH_FLAGS)[number][1 | 2], { type: 'string' }>,
+  ...(Object.fromEntries(
+    PATH_FLAGS.flatMap(([, soap, http]) => [
+      [soap, { type: 'string' }],
+      [http, { type: 'string' }],
+    ]),
+  ) as Record<(typeof PATH_FLAGS)[number][1 | 2], { type: 'string' }>),
   replay: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   transient: { type: 'string' },
@@ -64,30 +80,104 @@ export const MOCK_OTHER_PASSWORD_VARIABLE = 'CONFORMANCE_MOCK_OTHER_PASSWORD';
 export const MOCK_HELP: FlagHelp<typeof MOCK_OPTIONS> = {
   port: { value: 'P', description: 'port to listen on (0: a free one)', default: '8080' },
   user: { value: 'U', description: 'the accepted user name', default: DEFAULT_USER },
-  password: { value: 'S', description: 'the accepted password (never printed; prefer the variable: a command line shows in logs and process lists)', default: DEFAULT_PASSWORD, env: MOCK_PASSWORD_VARIABLE },
+  password: {
+    value: 'S',
+    description:
+      'the accepted password (never printed; prefer the variable: a command line shows in logs and process lists)',
+    default: DEFAULT_PASSWORD,
+    env: MOCK_PASSWORD_VARIABLE,
+  },
   'book-ns': { value: 'URI', description: 'the booking namespace', default: DEFAULT_NAMESPACES.book },
   'search-ns': { value: 'URI', description: 'the search namespace', default: DEFAULT_NAMESPACES.search },
-  fault: { value: 'NAME[,NAME]', description: 'commit these faults (repeatable; --list-faults names them)', default: 'none' },
+  fault: {
+    value: 'NAME[,NAME]',
+    description: 'commit these faults (repeatable; --list-faults names them)',
+    default: 'none',
+  },
   vary: { description: 'variation mode: every binding answers in other legitimate forms', default: 'off' },
   'real-service': { description: 'answer as the real service does', default: 'off' },
-  stateless: { description: 'keep no state: writes are not stored, a booking cancels any number of times', default: 'off (state per mock)' },
-  'every-id': { description: 'every id names a booking, made on first touch, blank included, as an independent service may behave; a transfer booking belongs to the email of its first touch', default: 'any non-blank id is a booking' },
-  bookings: { value: 'FILE', description: 'only these bookings exist (the pools file of conformance run --bookings, and the example bookings of fixtures/cases): any other id is answered "not found", as the real service does', default: 'any id is a booking' },
+  stateless: {
+    description: 'keep no state: writes are not stored, a booking cancels any number of times',
+    default: 'off (state per mock)',
+  },
+  'every-id': {
+    description:
+      'every id names a booking, made on first touch, blank included, as an independent service may '
+      + 'behave; a transfer booking belongs to the email of its first touch',
+    default: 'any non-blank id is a booking',
+  },
+  bookings: {
+    value: 'FILE',
+    description:
+      'only these bookings exist (the pools file of conformance run --bookings, and the example '
+      + 'bookings of fixtures/cases): any other id is answered "not found", as the real service does',
+    default: 'any id is a booking',
+  },
   'list-faults': { description: 'print the fault catalogue and exit' },
-  'other-user': { value: 'U', description: 'a second account (another agency\'s): it reads the reference data, owns no booking, and every booking it names is answered "not found"', default: DEFAULT_OTHER_USER },
-  'other-password': { value: 'S', description: 'the second account\'s password (never printed; prefer the variable)', default: DEFAULT_OTHER_PASSWORD, env: MOCK_OTHER_PASSWORD_VARIABLE },
-  'book-path': { value: 'P', description: 'service path of the booking SOAP bindings', default: '/1/SOAP/Booking.asmx' },
-  'book-http-path': { value: 'P', description: 'service path of the booking HTTP GET/POST bindings', default: 'the book path' },
-  'search-path': { value: 'P', description: 'service path of the reference-data SOAP bindings', default: '/1/SOAP/NonStaticXMLAPI.asmx' },
-  'search-http-path': { value: 'P', description: 'service path of the reference-data HTTP GET/POST bindings', default: 'the search path' },
-  'transfers-path': { value: 'P', description: 'service path of SearchTransfers\' SOAP bindings', default: 'the search path' },
-  'transfers-http-path': { value: 'P', description: 'service path of SearchTransfers\' HTTP GET/POST bindings', default: 'the transfers path' },
+  'other-user': {
+    value: 'U',
+    description:
+      "a second account (another agency's): it reads the reference data, owns no booking, and every "
+      + 'booking it names is answered "not found"',
+    default: DEFAULT_OTHER_USER,
+  },
+  'other-password': {
+    value: 'S',
+    description: "the second account's password (never printed; prefer the variable)",
+    default: DEFAULT_OTHER_PASSWORD,
+    env: MOCK_OTHER_PASSWORD_VARIABLE,
+  },
+  'book-path': {
+    value: 'P',
+    description: 'service path of the booking SOAP bindings',
+    default: '/1/SOAP/Booking.asmx',
+  },
+  'book-http-path': {
+    value: 'P',
+    description: 'service path of the booking HTTP GET/POST bindings',
+    default: 'the book path',
+  },
+  'search-path': {
+    value: 'P',
+    description: 'service path of the reference-data SOAP bindings',
+    default: '/1/SOAP/NonStaticXMLAPI.asmx',
+  },
+  'search-http-path': {
+    value: 'P',
+    description: 'service path of the reference-data HTTP GET/POST bindings',
+    default: 'the search path',
+  },
+  'transfers-path': {
+    value: 'P',
+    description: "service path of SearchTransfers' SOAP bindings",
+    default: 'the search path',
+  },
+  'transfers-http-path': {
+    value: 'P',
+    description: "service path of SearchTransfers' HTTP GET/POST bindings",
+    default: 'the transfers path',
+  },
   replay: { value: 'DIR', description: 'serve a recording (conformance record --out DIR) first', default: 'none' },
   help: { description: 'show this help' },
-  transient: { value: 'RATE', description: 'transient-fault mode: this share (0 to 1) of requests meets, before any processing, a 503 or 502 gateway page, a dropped connection or a pause', default: '0 (off)' },
-  'transient-seed': { value: 'N', description: 'seed of the transient faults\' draw', default: '1' },
-  'transient-pause': { value: 'MIN-MAX', description: 'length of a transient pause, in milliseconds', default: '1000-3000' },
-  'drop-writes': { value: 'RATE', description: 'this share (0 to 1) of state-changing calls is processed, then its connection dropped without an answer', default: '0 (off)' },
+  transient: {
+    value: 'RATE',
+    description:
+      'transient-fault mode: this share (0 to 1) of requests meets, before any processing, a 503 or 502 '
+      + 'gateway page, a dropped connection or a pause',
+    default: '0 (off)',
+  },
+  'transient-seed': { value: 'N', description: "seed of the transient faults' draw", default: '1' },
+  'transient-pause': {
+    value: 'MIN-MAX',
+    description: 'length of a transient pause, in milliseconds',
+    default: '1000-3000',
+  },
+  'drop-writes': {
+    value: 'RATE',
+    description:
+      'this share (0 to 1) of state-changing calls is processed, then its connection dropped without an answer',
+    default: '0 (off)',
+  },
 };
 
 export interface MockCommandIO {
@@ -110,7 +200,16 @@ function keepServingWithoutReader(): void {
 }
 
 interface MockFlags {
-  port: number; user: string; password: string; otherUser: string; otherPassword: string; namespaces: Namespaces; paths: ServicePaths; faults: string[]; vary: boolean; realService: boolean;
+  port: number;
+  user: string;
+  password: string;
+  otherUser: string;
+  otherPassword: string;
+  namespaces: Namespaces;
+  paths: ServicePaths;
+  faults: string[];
+  vary: boolean;
+  realService: boolean;
   stateless?: true;
   replay?: string;
   bookings?: BookingPools;
@@ -119,13 +218,17 @@ interface MockFlags {
 }
 
 /** Parse the flags, or throw an Error whose message names the bad flag. */
-export function parseMockFlags(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): MockFlags | 'help' | 'list-faults' {
+export function parseMockFlags(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): MockFlags | 'help' | 'list-faults' {
   const { values } = parseFlags(argv, MOCK_OPTIONS);
   if (values.help) return 'help';
   if (values['list-faults']) return 'list-faults';
   let port = 8080;
   if (values.port !== undefined) {
-    if (!/^\d+$/.test(values.port) || Number(values.port) > 65535) throw new Error(`--port must be an integer from 0 to 65535, got "${values.port}"`);
+    if (!/^\d+$/.test(values.port) || Number(values.port) > 65535)
+      throw new Error(`--port must be an integer from 0 to 65535, got "${values.port}"`);
     port = Number(values.port);
   }
   const ns = (flag: string, v: string | undefined, fallback: string): string => {
@@ -133,7 +236,12 @@ export function parseMockFlags(argv: readonly string[], env: NodeJS.ProcessEnv =
     if (!/^[A-Za-z][A-Za-z0-9+.-]*:\S+$/.test(v)) throw new Error(`${flag} must be an absolute URI, got "${v}"`);
     return v;
   };
-  for (const [flag, v] of [['--user', values.user], ['--password', values.password], ['--other-user', values['other-user']], ['--other-password', values['other-password']]] as const) {
+  for (const [flag, v] of [
+    ['--user', values.user],
+    ['--password', values.password],
+    ['--other-user', values['other-user']],
+    ['--other-password', values['other-password']],
+  ] as const) {
     if (v !== undefined && v === '') throw new Error(`${flag} must not be empty`);
   }
   const user = values.user ?? DEFAULT_USER;
@@ -145,14 +253,23 @@ export function parseMockFlags(argv: readonly string[], env: NodeJS.ProcessEnv =
     if (problem) throw new Error(`--${flag} is not a service path: ${problem} (got ${JSON.stringify(v)})`);
     return v;
   };
-  const given: GivenPaths = Object.fromEntries(PATH_FLAGS.map(([group, soap, http]) => [group, { soap: path(soap), http: path(http) }]));
-  const faults = (values.fault ?? []).flatMap((v) => v.split(',')).map((n) => n.trim()).filter(Boolean);
+  const given: GivenPaths = Object.fromEntries(
+    PATH_FLAGS.map(([group, soap, http]) => [group, { soap: path(soap), http: path(http) }]),
+  );
+  const faults = (values.fault ?? [])
+    .flatMap((v) => v.split(','))
+    .map((n) => n.trim())
+    .filter(Boolean);
   if (values.fault !== undefined && faults.length === 0) throw new Error('--fault names no fault');
   const stateful = resolveFaults(faults).filter((f) => f.stateful);
   if (values.stateless && stateful.length > 0) {
-    throw new Error(`--stateless: fault ${stateful.map((f) => f.name).join(', ')} needs the mock's state (drop --stateless, or that --fault)`);
+    throw new Error(
+      `--stateless: fault ${stateful.map((f) => f.name).join(', ')} needs the mock's state (drop `
+        + `--stateless, or that --fault)`,
+    );
   }
-  if (values['every-id'] && values.bookings !== undefined) throw new Error('--every-id and --bookings exclude each other: every id exists, or only those of the file');
+  if (values['every-id'] && values.bookings !== undefined)
+    throw new Error('--every-id and --bookings exclude each other: every id exists, or only those of the file');
   return {
     port,
     user,
@@ -176,27 +293,38 @@ export function parseMockFlags(argv: readonly string[], env: NodeJS.ProcessEnv =
 }
 
 /** The transient-fault mode of the flags (none when neither --transient nor --drop-writes is given). */
-function transientFlags(values: { transient?: string; 'transient-seed'?: string; 'transient-pause'?: string; 'drop-writes'?: string }): { transient?: TransientMode } {
+function transientFlags(values: {
+  transient?: string;
+  'transient-seed'?: string;
+  'transient-pause'?: string;
+  'drop-writes'?: string;
+}): { transient?: TransientMode } {
   const share = (flag: string, v: string | undefined): number | undefined => {
     if (v === undefined) return undefined;
     const n = Number(v);
-    if (!/^\d*\.?\d+$/.test(v.trim()) || !(n >= 0 && n <= 1)) throw new Error(`${flag} must be a share from 0 to 1 (0.03 for 3%), got "${v}"`);
+    if (!/^\d*\.?\d+$/.test(v.trim()) || !(n >= 0 && n <= 1))
+      throw new Error(`${flag} must be a share from 0 to 1 (0.03 for 3%), got "${v}"`);
     return n;
   };
   const rate = share('--transient', values.transient);
   const dropWrites = share('--drop-writes', values['drop-writes']);
   if (rate === undefined && dropWrites === undefined) {
-    for (const f of ['transient-seed', 'transient-pause'] as const) if (values[f] !== undefined) throw new Error(`--${f} needs --transient or --drop-writes`);
+    for (const f of ['transient-seed', 'transient-pause'] as const)
+      if (values[f] !== undefined) throw new Error(`--${f} needs --transient or --drop-writes`);
     return {};
   }
   const seedText = values['transient-seed'];
-  if (seedText !== undefined && !/^\d+$/.test(seedText)) throw new Error(`--transient-seed must be a non-negative integer, got "${seedText}"`);
+  if (seedText !== undefined && !/^\d+$/.test(seedText))
+    throw new Error(`--transient-seed must be a non-negative integer, got "${seedText}"`);
   const pauseText = values['transient-pause'];
   const m = pauseText === undefined ? undefined : /^(\d+)-(\d+)$/.exec(pauseText.trim());
-  if (pauseText !== undefined && (!m || Number(m[1]) > Number(m[2]))) throw new Error(`--transient-pause must be MIN-MAX in milliseconds (1000-3000), got "${pauseText}"`);
+  if (pauseText !== undefined && (!m || Number(m[1]) > Number(m[2])))
+    throw new Error(`--transient-pause must be MIN-MAX in milliseconds (1000-3000), got "${pauseText}"`);
   return {
     transient: {
-      rate: rate ?? 0, ...(dropWrites !== undefined ? { dropWrites } : {}), ...(seedText !== undefined ? { seed: Number(seedText) } : {}),
+      rate: rate ?? 0,
+      ...(dropWrites !== undefined ? { dropWrites } : {}),
+      ...(seedText !== undefined ? { seed: Number(seedText) } : {}),
       ...(m ? { pauseMs: [Number(m[1]), Number(m[2])] as const } : {}),
     },
   };
@@ -208,7 +336,9 @@ function readBookingsFile(file: string): BookingPools {
   try {
     v = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new Error(`--bookings ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `not a JSON file (${(e as Error).message})`}`);
+    throw new Error(
+      `--bookings ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : `not a JSON file (${(e as Error).message})`}`,
+    );
   }
   const pools = parseBookings(v, `--bookings ${file}`);
   if (typeof pools === 'string') throw new Error(pools);
@@ -238,8 +368,18 @@ export async function mockMain(argv: readonly string[], io: MockCommandIO = cons
   let mock;
   try {
     mock = await startMock({
-      port: flags.port, user: flags.user, password: flags.password, otherUser: flags.otherUser, otherPassword: flags.otherPassword, namespaces: flags.namespaces, paths: flags.paths, faults: flags.faults,
-      vary: flags.vary, realService: flags.realService, replay: flags.replay, stateless: flags.stateless,
+      port: flags.port,
+      user: flags.user,
+      password: flags.password,
+      otherUser: flags.otherUser,
+      otherPassword: flags.otherPassword,
+      namespaces: flags.namespaces,
+      paths: flags.paths,
+      faults: flags.faults,
+      vary: flags.vary,
+      realService: flags.realService,
+      replay: flags.replay,
+      stateless: flags.stateless,
       ...(flags.bookings ? { bookings: flags.bookings } : {}),
       ...(flags.everyId ? { everyId: true } : {}),
       ...(flags.transient ? { transient: flags.transient } : {}),
@@ -265,26 +405,46 @@ export async function mockMain(argv: readonly string[], io: MockCommandIO = cons
   io.out(`mock listening on ${mock.url}`);
   io.out(`  user ${flags.user}; book namespace ${flags.namespaces.book}; search namespace ${flags.namespaces.search}`);
   if (flags.faults.length) io.out(`  faults: ${flags.faults.join(', ')}`);
-  for (const [group, p] of Object.entries(flags.paths)) io.out(`  ${group}: SOAP at ${p.soap}, HTTP GET/POST at ${p.http}`);
+  for (const [group, p] of Object.entries(flags.paths))
+    io.out(`  ${group}: SOAP at ${p.soap}, HTTP GET/POST at ${p.http}`);
   if (flags.vary) io.out('  variation mode: every binding answers in other legitimate forms');
-  io.out(flags.stateless ? '  stateless: writes are not stored, bookings cancel any number of times'
-    : '  state: special requests written are read back, a booking or transfer booking cancels once (--stateless: none)');
+  io.out(
+    flags.stateless
+      ? '  stateless: writes are not stored, bookings cancel any number of times'
+      : '  state: special requests written are read back, a booking or transfer booking cancels once '
+          + '(--stateless: none)',
+  );
   if (flags.bookings) {
     const b = flags.bookings;
-    io.out(`  bookings: only those of the file (${b.cancel.length + b.amend.length + b.specialRequest.length} bookings, ${b.transfers.length} transfer bookings) and of fixtures/cases exist; any other id is "not found"`);
+    io.out(
+      `  bookings: only those of the file `
+        + `(${b.cancel.length + b.amend.length + b.specialRequest.length} bookings, ${b.transfers.length} `
+        + `transfer bookings) and of fixtures/cases exist; any other id is "not found"`,
+    );
   }
-  if (flags.everyId) io.out('  every id: any id names a booking, made on first touch, blank included (a transfer booking belongs to the email of its first touch)');
+  if (flags.everyId)
+    io.out(
+      '  every id: any id names a booking, made on first touch, blank included (a transfer booking '
+        + 'belongs to the email of its first touch)',
+    );
   if (flags.transient) {
     const t = flags.transient;
-    io.out(`  transient faults (seed ${t.seed ?? 1}): ${t.rate} of requests meet a gateway page, a dropped connection or a pause (${(t.pauseMs ?? [1000, 3000]).join('-')} ms) before processing`
-      + `${t.dropWrites ? `; ${t.dropWrites} of state-changing calls are processed, then dropped` : ''}`);
+    io.out(
+      `  transient faults (seed ${t.seed ?? 1}): ${t.rate} of requests meet a gateway page, a dropped `
+        + `connection or a pause (${(t.pauseMs ?? [1000, 3000]).join('-')} ms) before processing`
+        + `${t.dropWrites ? `; ${t.dropWrites} of state-changing calls are processed, then dropped` : ''}`,
+    );
   }
-  if (flags.realService) io.out('  real-service style: in-band Error results, null strings left out, element policies and rates, nil fees');
+  if (flags.realService)
+    io.out('  real-service style: in-band Error results, null strings left out, element policies and rates, nil fees');
   if (mock.replay) {
     const r = mock.replay;
     io.out(`  replaying ${r.size} recorded responses from ${r.dir}`);
     if (r.namespaces.book !== flags.namespaces.book || r.namespaces.search !== flags.namespaces.search) {
-      io.out(`  note: recorded with book namespace ${r.namespaces.book}, search namespace ${r.namespaces.search}: pass them as --book-ns/--search-ns to replay them`);
+      io.out(
+        `  note: recorded with book namespace ${r.namespaces.book}, search `
+          + `namespace ${r.namespaces.search}: pass them as --book-ns/--search-ns to replay them`,
+      );
     }
   }
   await stopped;

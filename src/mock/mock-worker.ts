@@ -16,7 +16,10 @@ async function serve(options: MockOptions): Promise<void> {
     const mock = await startMock(options);
     port.on('message', (m: unknown) => {
       if (m !== 'close') return;
-      mock.close().then(() => port.postMessage({ closed: true }), (e: Error) => port.postMessage({ closed: true, error: e.message }));
+      mock.close().then(
+        () => port.postMessage({ closed: true }),
+        (e: Error) => port.postMessage({ closed: true, error: e.message }),
+      );
     });
     port.postMessage({ url: mock.url, port: mock.port });
   } catch (e) {

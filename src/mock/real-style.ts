@@ -27,9 +27,24 @@ import { effective, isValueType } from '../contract/model.js';
 import { stableHash } from './data.js';
 import type { AnyContent, DataObject, Value } from './serialize.js';
 
-export type RealPart = 'inBandErrors' | 'errorAttributes' | 'omitNullStrings' | 'elementPolicies' | 'featureIds' | 'richRates' | 'nilFees';
+export type RealPart =
+  | 'inBandErrors'
+  | 'errorAttributes'
+  | 'omitNullStrings'
+  | 'elementPolicies'
+  | 'featureIds'
+  | 'richRates'
+  | 'nilFees';
 
-export const REAL_PARTS: readonly RealPart[] = ['inBandErrors', 'errorAttributes', 'omitNullStrings', 'elementPolicies', 'featureIds', 'richRates', 'nilFees'];
+export const REAL_PARTS: readonly RealPart[] = [
+  'inBandErrors',
+  'errorAttributes',
+  'omitNullStrings',
+  'elementPolicies',
+  'featureIds',
+  'richRates',
+  'nilFees',
+];
 
 const ALREADY_CANCELLED_TYPE = 'Fitruums.Framework.Booking.Exceptions.BookingAlreadyCancelledException';
 const NOT_FOUND_TYPE = 'Fitruums.Framework.Booking.Exceptions.BookingNotFoundException';
@@ -45,11 +60,14 @@ function oneIn(n: number, label: string, ...values: (string | undefined)[]): boo
   return stableHash([label, ...values.map((v) => v ?? '')].join('\u0000')) % n === 0;
 }
 
-/** An in-band Error result: the Error, then the value-type fields the result still holds (the serializer writes them). */
+/**
+ * An in-band Error result: the Error, then the value-type fields the result still holds (the serializer writes them).
+ */
 export function errorResult(resultType: string, errorType: string, message: string, keep: DataObject = {}): DataObject {
   const out: Record<string, Value> = { Error: { ErrorType: errorType, Message: message } };
   for (const f of effective(resultType).fields) {
-    if (f.kind === 'element' && f.max === 1 && !f.list && isValueType(f.type) && keep[f.name] !== undefined) out[f.name] = keep[f.name];
+    if (f.kind === 'element' && f.max === 1 && !f.list && isValueType(f.type) && keep[f.name] !== undefined)
+      out[f.name] = keep[f.name];
   }
   return out;
 }
@@ -67,33 +85,51 @@ function bookingOf(params: RawParams): string | undefined {
 function inBandErrorOf(op: Operation, params: RawParams, value: DataObject): DataObject | undefined {
   const booking = bookingOf(params);
   const cancel = op.resultType === 'CancelBookingResult';
-  if (op.group !== 'booking' || booking === undefined || !oneIn(cancel ? 2 : 3, `in-band ${op.name}`, booking)) return undefined;
+  if (op.group !== 'booking' || booking === undefined || !oneIn(cancel ? 2 : 3, `in-band ${op.name}`, booking))
+    return undefined;
   return cancel
-    ? errorResult(op.resultType, ALREADY_CANCELLED_TYPE, `The booking with ID ${booking} has already been cancelled.`, { ...value, Code: -2 })
+    ? errorResult(op.resultType, ALREADY_CANCELLED_TYPE, `The booking with ID ${booking} has already been cancelled.`, {
+        ...value,
+        Code: -2,
+      })
     : errorResult(op.resultType, NOT_FOUND_TYPE, `No booking with ID ${booking} was found.`, value);
 }
 
 /** Key/value items after an Error (the form of an item is not shown: the real service's names). */
 function errorAttributes(params: RawParams): AnyContent {
-  const item = (key: string, value: string): AnyContent => ({ $element: 'ErrorAttribute', $content: [{ $element: 'Key', $content: key }, { $element: 'Value', $content: value }] });
+  const item = (key: string, value: string): AnyContent => ({
+    $element: 'ErrorAttribute',
+    $content: [
+      { $element: 'Key', $content: key },
+      { $element: 'Value', $content: value },
+    ],
+  });
   const booking = bookingOf(params);
-  return [item('RequestId', String(stableHash(JSON.stringify(params)) % 1_000_000)), ...(booking ? [item('BookingId', booking)] : [])];
+  return [
+    item('RequestId', String(stableHash(JSON.stringify(params)) % 1_000_000)),
+    ...(booking ? [item('BookingId', booking)] : []),
+  ];
 }
 
 /** The rates of a transfer as the real service writes them: one per direction, prices per currency. */
 function richRates(rates: Value): Value {
   if (!Array.isArray(rates)) return rates;
-  const prices: AnyContent[] = (rates as readonly Value[]).flatMap((r) => (isObject(r) && r.$text !== undefined
-    ? [{ $element: 'price', $attributes: { currency: String(r.currency ?? 'EUR') }, $content: String(r.$text) }] : []));
-  return (['Arrival', 'Return'] as const).map((direction): DataObject => ({
-    $element: 'rate',
-    $content: [
-      { $element: 'direction', $content: direction },
-      { $element: 'startHour', $content: direction === 'Arrival' ? '0' : '6' },
-      { $element: 'endHour', $content: direction === 'Arrival' ? '24' : '22' },
-      { $element: 'prices', $content: prices },
-    ],
-  }));
+  const prices: AnyContent[] = (rates as readonly Value[]).flatMap((r) =>
+    isObject(r) && r.$text !== undefined
+      ? [{ $element: 'price', $attributes: { currency: String(r.currency ?? 'EUR') }, $content: String(r.$text) }]
+      : [],
+  );
+  return (['Arrival', 'Return'] as const).map(
+    (direction): DataObject => ({
+      $element: 'rate',
+      $content: [
+        { $element: 'direction', $content: direction },
+        { $element: 'startHour', $content: direction === 'Arrival' ? '0' : '6' },
+        { $element: 'endHour', $content: direction === 'Arrival' ? '24' : '22' },
+        { $element: 'prices', $content: prices },
+      ],
+    }),
+  );
 }
 
 /**
@@ -126,7 +162,8 @@ export function realStyle(op: Operation, params: RawParams, value: Value, on: (p
   const out: Record<string, Value> = { ...value };
   const omit = on('omitNullStrings');
   const items = (key: string, fn: (item: DataObject, i: number) => DataObject) => {
-    if (Array.isArray(out[key])) out[key] = (out[key] as readonly Value[]).map((it, i) => (isObject(it) ? fn(it, i) : it));
+    if (Array.isArray(out[key]))
+      out[key] = (out[key] as readonly Value[]).map((it, i) => (isObject(it) ? fn(it, i) : it));
   };
   switch (op.resultType) {
     case 'GetSpecialRequestResult':
@@ -138,7 +175,8 @@ export function realStyle(op: Operation, params: RawParams, value: Value, on: (p
     case 'AmendmentPriceRequestResult':
       if (omit && out.BookingType === 'NoAmendmentAvailable') delete out.Price;
       break;
-    case 'GetHotelNoteTypesResult': case 'GetRoomNoteTypesResult':
+    case 'GetHotelNoteTypesResult':
+    case 'GetRoomNoteTypesResult':
       if (omit) items('noteTypes', (n, i) => (i % 3 === 2 ? { ...n, text: undefined } : n));
       break;
     case 'GetThemesResult':
@@ -152,9 +190,14 @@ export function realStyle(op: Operation, params: RawParams, value: Value, on: (p
         out.Code = 1;
         items('CancellationPaymentMethod', (m) => ({
           ...m,
-          cancellationfee: Array.isArray(m.cancellationfee) ? (m.cancellationfee as readonly Value[]).map((c) => (isObject(c) ? { ...c, $content: '0.0000' } : c)) : m.cancellationfee,
-          cancellation: Array.isArray(m.cancellation) ? (m.cancellation as readonly Value[]).map((c) => (isObject(c)
-            ? { ...c, activecancellationpolicy: { deadline: null, percentage: '0' } } : c)) : m.cancellation,
+          cancellationfee: Array.isArray(m.cancellationfee)
+            ? (m.cancellationfee as readonly Value[]).map((c) => (isObject(c) ? { ...c, $content: '0.0000' } : c))
+            : m.cancellationfee,
+          cancellation: Array.isArray(m.cancellation)
+            ? (m.cancellation as readonly Value[]).map((c) =>
+                isObject(c) ? { ...c, activecancellationpolicy: { deadline: null, percentage: '0' } } : c,
+              )
+            : m.cancellation,
         }));
       }
       break;
@@ -162,7 +205,8 @@ export function realStyle(op: Operation, params: RawParams, value: Value, on: (p
       if (on('nilFees')) {
         for (const k of ['AmendmentBooking', 'OriginalBooking']) {
           const r = out[k];
-          if (isObject(r) && Array.isArray(r.currentCancellationPolicyFee)) out[k] = { ...r, currentCancellationPolicyFee: [null, ...r.currentCancellationPolicyFee] };
+          if (isObject(r) && Array.isArray(r.currentCancellationPolicyFee))
+            out[k] = { ...r, currentCancellationPolicyFee: [null, ...r.currentCancellationPolicyFee] };
         }
       }
       break;
@@ -170,8 +214,20 @@ export function realStyle(op: Operation, params: RawParams, value: Value, on: (p
       if (on('richRates')) {
         items('airports', (a) => ({
           ...a,
-          transfers: Array.isArray(a.transfers) ? (a.transfers as readonly Value[]).map((t, i) => (isObject(t)
-            ? { ...t, rates: richRates(t.rates), $open: { $element: 'transferId', $content: String(70_000 + Number(t.transferTypeId ?? 0) * 100 + i) } } : t)) : a.transfers,
+          transfers: Array.isArray(a.transfers)
+            ? (a.transfers as readonly Value[]).map((t, i) =>
+                isObject(t)
+                  ? {
+                      ...t,
+                      rates: richRates(t.rates),
+                      $open: {
+                        $element: 'transferId',
+                        $content: String(70_000 + Number(t.transferTypeId ?? 0) * 100 + i),
+                      },
+                    }
+                  : t,
+              )
+            : a.transfers,
         }));
       }
       break;

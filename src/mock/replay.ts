@@ -36,8 +36,12 @@ export interface RecordingIndex {
   readonly format: typeof RECORDING_FORMAT;
   readonly recordedAt: string;
   readonly target: {
-    readonly bookUrl: string; readonly searchUrl: string; readonly transfersUrl: string;
-    readonly paths?: ServicePaths; readonly namespaces: Namespaces; readonly embedded: boolean;
+    readonly bookUrl: string;
+    readonly searchUrl: string;
+    readonly transfersUrl: string;
+    readonly paths?: ServicePaths;
+    readonly namespaces: Namespaces;
+    readonly embedded: boolean;
   };
   readonly entries: readonly RecordingEntry[];
 }
@@ -45,14 +49,25 @@ export interface RecordingIndex {
 export { ReplayError };
 
 /** Answers a decoded request from the recording, or undefined when nothing was recorded for it. */
-export type ReplayLookup = (operation: string, binding: BindingId, params: Readonly<Record<string, string | undefined>>) => ReplayHit | undefined;
+export type ReplayLookup = (
+  operation: string,
+  binding: BindingId,
+  params: Readonly<Record<string, string | undefined>>,
+) => ReplayHit | undefined;
 
 /** A recorded answer, served as a Fetch Response (msw) or, when that would carry it unchanged, as plain data. */
 export class ReplayHit {
   /** `volatile`: one of several answers recorded for the request, served in order (never memoised). */
-  constructor(private readonly entry: RecordingEntry, private readonly bytes: Buffer, readonly volatile = false) {}
+  constructor(
+    private readonly entry: RecordingEntry,
+    private readonly bytes: Buffer,
+    readonly volatile = false,
+  ) {}
 
-  /** The recorded status, headers (without the connection's own) and body bytes, for a Fetch Response (./fetch-response.ts). */
+  /**
+   * The recorded status, headers (without the connection's own) and body bytes, for a Fetch Response
+   * (./fetch-response.ts).
+   */
   responseParts(): { status: number; headers: Headers; body: Uint8Array | null } {
     const headers = new Headers();
     for (const [k, v] of Object.entries(this.entry.headers)) if (!NOT_REPLAYED.has(k.toLowerCase())) headers.set(k, v);
@@ -74,7 +89,8 @@ export class ReplayHit {
       headers[k.toLowerCase()] = v;
       return true;
     };
-    for (const [k, v] of Object.entries(this.entry.headers)) if (!NOT_REPLAYED.has(k.toLowerCase()) && !set(k, v)) return undefined;
+    for (const [k, v] of Object.entries(this.entry.headers))
+      if (!NOT_REPLAYED.has(k.toLowerCase()) && !set(k, v)) return undefined;
     if (this.entry.contentType) {
       if (!set('content-type', this.entry.contentType)) return undefined;
     } else {
@@ -98,7 +114,11 @@ export interface ReplayStore {
 export const SEQUENCE_PREFIX = 'seq-';
 
 /** The match key: operation, binding and the parameters without credentials (order and absent values ignored). */
-export function replayKey(operation: string, binding: string, params: Readonly<Record<string, string | undefined>>): string {
+export function replayKey(
+  operation: string,
+  binding: string,
+  params: Readonly<Record<string, string | undefined>>,
+): string {
   const kept = Object.entries(params)
     .filter(([k, v]) => v !== undefined && k !== 'userName' && k !== 'password')
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
@@ -109,23 +129,41 @@ export function replayKey(operation: string, binding: string, params: Readonly<R
 export function parseRecordingIndex(json: unknown, where: string): RecordingIndex {
   const schema = JSON.parse(readFileSync(RECORDING_SCHEMA_URL, 'utf8')) as Record<string, unknown>;
   const errors = validateJson(json, schema);
-  if (errors.length) throw new ReplayError(`${where} is not a recording index (schemas/recording.schema.json): ${errors.slice(0, 5).join('; ')}`);
+  if (errors.length)
+    throw new ReplayError(
+      `${where} is not a recording index (schemas/recording.schema.json): ${errors.slice(0, 5).join('; ')}`,
+    );
   const index = json as RecordingIndex;
   index.entries.forEach((e, i) => {
     for (const k of Object.keys(e.params)) {
-      if (k === 'userName' || k === 'password') throw new ReplayError(`${where}: /entries/${i}/params holds "${k}": credentials are never recorded`);
+      if (k === 'userName' || k === 'password')
+        throw new ReplayError(`${where}: /entries/${i}/params holds "${k}": credentials are never recorded`);
     }
   });
   return index;
 }
 
 // Headers that describe one connection or one moment, not the answer.
-const NOT_REPLAYED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'date', 'set-cookie', 'upgrade', 'trailer']);
+const NOT_REPLAYED = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'date',
+  'set-cookie',
+  'upgrade',
+  'trailer',
+]);
 
 /** Load a recording directory (index.json and every body file it names). */
 export function loadReplay(dir: string): ReplayStore {
   const indexPath = join(dir, RECORDING_INDEX);
-  const json = readJsonFile(indexPath, indexPath, (m) => new ReplayError(m), ` (record one with: conformance record --out ${dir})`);
+  const json = readJsonFile(
+    indexPath,
+    indexPath,
+    (m) => new ReplayError(m),
+    ` (record one with: conformance record --out ${dir})`,
+  );
   const index = parseRecordingIndex(json, indexPath);
   // Every answer recorded for a request, in the order recorded: a sequence over state asks the same
   // question more than once (a read before and after a write) and is answered in that order; the
@@ -137,9 +175,15 @@ export function loadReplay(dir: string): ReplayStore {
     try {
       body = readFileSync(join(dir, entry.file));
     } catch (e) {
-      throw new ReplayError(`${indexPath}: /entries/${i} names ${entry.file}, which cannot be read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+      throw new ReplayError(
+        `${indexPath}: /entries/${i} names ${entry.file}, which cannot be `
+          + `read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      );
     }
-    if (entry.status < 200 || entry.status > 599) throw new ReplayError(`${indexPath}: /entries/${i} has status ${entry.status}: only final statuses 200-599 can be served`);
+    if (entry.status < 200 || entry.status > 599)
+      throw new ReplayError(
+        `${indexPath}: /entries/${i} has status ${entry.status}: only final statuses 200-599 can be served`,
+      );
     const key = replayKey(entry.operation, entry.binding, entry.params);
     answers.set(key, [...(answers.get(key) ?? []), { entry, body }]);
   });
@@ -158,7 +202,9 @@ export function loadReplay(dir: string): ReplayStore {
       // first recorded, always.
       // The run's pool check (engine/pool-check.ts) reads a booking before the sequence that uses it: in order too.
       const stateful = (c: string) => c.startsWith(SEQUENCE_PREFIX) || c === POOL_CHECK_CASE;
-      const ordered = all.length > 1 && (all.every((a) => a.entry.case === all[0]!.entry.case) || all.every((a) => stateful(a.entry.case)));
+      const ordered =
+        all.length > 1
+        && (all.every((a) => a.entry.case === all[0]!.entry.case) || all.every((a) => stateful(a.entry.case)));
       if (!ordered) return new ReplayHit(all[0]!.entry, all[0]!.body);
       const n = served.get(key) ?? 0;
       served.set(key, n + 1);
@@ -174,11 +220,17 @@ export function loadReplay(dir: string): ReplayStore {
  * undefined (the mock answers as usual: wrong credentials get the usual rejection).
  */
 export function replayAnswer(
-  lookup: ReplayLookup, credentials: { readonly user: string; readonly password: string },
-  b: Binding, req: IncomingRequest, servicePath: string, ops: readonly Operation[], namespaces: Namespaces,
+  lookup: ReplayLookup,
+  credentials: { readonly user: string; readonly password: string },
+  b: Binding,
+  req: IncomingRequest,
+  servicePath: string,
+  ops: readonly Operation[],
+  namespaces: Namespaces,
 ): ReplayHit | undefined {
   const decoded = b.decode(req, servicePath, ops, namespaces);
   if (!decoded.ok) return undefined;
-  if (decoded.params.userName !== credentials.user || decoded.params.password !== credentials.password) return undefined;
+  if (decoded.params.userName !== credentials.user || decoded.params.password !== credentials.password)
+    return undefined;
   return lookup(decoded.op.name, b.id, decoded.params);
 }

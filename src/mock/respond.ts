@@ -15,11 +15,35 @@ import type { Binding, Decoded, IncomingRequest, OutgoingResponse } from '../bin
 import { checkParams } from '../bindings/params.js';
 import type { BindingId, Namespaces, Operation } from '../contract/catalogue.js';
 import { adjustForBinding, resolveOperation, type Credentials } from './data.js';
-import { faultApplies, faultBindings, type Fault, type FaultContext, type MockResponse, type ResponseKind } from './faults.js';
+import {
+  faultApplies,
+  faultBindings,
+  type Fault,
+  type FaultContext,
+  type MockResponse,
+  type ResponseKind,
+} from './faults.js';
 import { serializeResult, type SerializeOptions, type Value } from './serialize.js';
-import { contentTypeOf, presentationFor, requestSeed, variedBody, variedOptions, variedRejection, varyData } from './vary.js';
+import {
+  contentTypeOf,
+  presentationFor,
+  requestSeed,
+  variedBody,
+  variedOptions,
+  variedRejection,
+  varyData,
+} from './vary.js';
 import { realStyle, withoutBookingPicks } from './real-style.js';
-import { bookingNotFound, knownBookings, stateStep, touchesState, type BookingStore, type EveryId, type KnownBookings, type MockState } from './state.js';
+import {
+  bookingNotFound,
+  knownBookings,
+  stateStep,
+  touchesState,
+  type BookingStore,
+  type EveryId,
+  type KnownBookings,
+  type MockState,
+} from './state.js';
 
 export interface AnswerConfig {
   readonly credentials: Credentials;
@@ -34,7 +58,10 @@ export interface AnswerConfig {
   readonly realService: boolean;
   /** This mock instance's state (src/mock/state.ts); undefined in stateless mode. */
   readonly state?: MockState;
-  /** The bookings that exist (src/mock/state.ts): those known, or every id (blank included, EveryId); any non-blank id when undefined. */
+  /**
+   * The bookings that exist (src/mock/state.ts): those known, or every id (blank included, EveryId); any non-blank id
+   * when undefined.
+   */
   readonly known?: KnownBookings | EveryId;
   /** The isoCodes GetLanguages lists; all of the reference data's when undefined. */
   readonly languages?: readonly string[];
@@ -50,20 +77,37 @@ function isObject(v: Value): v is Readonly<Record<string, Value>> {
  * Decode, letting a fault's request hook turn a request into a call of the fault's operation;
  * `rewritten` tells that a request refused as sent was made acceptable so.
  */
-function decode(cfg: AnswerConfig, b: Binding, req: IncomingRequest, servicePath: string, ops: readonly Operation[]): Decoded & { rewritten?: boolean } {
+function decode(
+  cfg: AnswerConfig,
+  b: Binding,
+  req: IncomingRequest,
+  servicePath: string,
+  ops: readonly Operation[],
+): Decoded & { rewritten?: boolean } {
   let decoded: Decoded & { rewritten?: boolean } = b.decode(req, servicePath, ops, cfg.namespaces);
   for (const f of cfg.faults) {
     if (!f.apply.request || !faultBindings(f).includes(b.id)) continue;
     const op = ops.find((o) => o.name === f.operation);
     if (!op || (decoded.ok && decoded.op !== op)) continue;
-    const alt = b.decode(f.apply.request(req, { binding: b.id, op, ns: cfg.namespaces[op.ns] }), servicePath, ops, cfg.namespaces);
+    const alt = b.decode(
+      f.apply.request(req, { binding: b.id, op, ns: cfg.namespaces[op.ns] }),
+      servicePath,
+      ops,
+      cfg.namespaces,
+    );
     if (alt.ok && alt.op === op) decoded = { ...alt, rewritten: !decoded.ok || decoded.rewritten === true };
   }
   return decoded;
 }
 
 /** The response to a request `b` claimed. */
-export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, servicePath: string, ops: readonly Operation[]): MockResponse {
+export function answer(
+  cfg: AnswerConfig,
+  b: Binding,
+  req: IncomingRequest,
+  servicePath: string,
+  ops: readonly Operation[],
+): MockResponse {
   const decoded = decode(cfg, b, req, servicePath, ops);
   if (!decoded.ok) return toMock(b.encodeFault(decoded.status, decoded.reason, decoded.faultCode));
   const { op } = decoded;
@@ -75,7 +119,16 @@ export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, serv
     const o = resolveOperation(op, { ...params, userName: cred.user, password: cred.password }, cred);
     return o.kind === 'result' ? o.value : null;
   };
-  const base = { op, binding: b.id as BindingId, ns, namespaces: cfg.namespaces, credentials: cred, ...(cfg.other ? { other: cfg.other } : {}), rewritten: decoded.rewritten === true, validValue };
+  const base = {
+    op,
+    binding: b.id as BindingId,
+    ns,
+    namespaces: cfg.namespaces,
+    credentials: cred,
+    ...(cfg.other ? { other: cfg.other } : {}),
+    rewritten: decoded.rewritten === true,
+    validValue,
+  };
   for (const f of faults) if (f.apply.params) params = f.apply.params(params, base);
   const ctxOf = (kind: ResponseKind): FaultContext => ({ ...base, params, kind });
 
@@ -85,24 +138,43 @@ export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, serv
   const inBand = cfg.realService ? true : cfg.vary ? variedRejection(op, params) === 'in-band' : undefined;
   // The second account is let in as the first is, but owns no booking: every booking it names is not found.
   const foreign = isOtherAccount(params, cfg);
-  const outcome = resolveOperation(op, foreign ? { ...params, userName: cred.user, password: cred.password } : params, cred, inBand);
-  if (outcome.kind === 'fault') return finish(faults, toMock(b.encodeFault(500, outcome.reason, 'client')), ctxOf('rejection'));
+  const outcome = resolveOperation(
+    op,
+    foreign ? { ...params, userName: cred.user, password: cred.password } : params,
+    cred,
+    inBand,
+  );
+  if (outcome.kind === 'fault')
+    return finish(faults, toMock(b.encodeFault(500, outcome.reason, 'client')), ctxOf('rejection'));
 
   // A booking that does not exist is not found, before anything reads or changes it.
-  const missing = isObject(outcome.value) && outcome.value.Error === undefined ? bookingNotFound(op, params, foreign ? NO_BOOKINGS : cfg.known) : undefined;
+  const missing =
+    isObject(outcome.value) && outcome.value.Error === undefined
+      ? bookingNotFound(op, params, foreign ? NO_BOOKINGS : cfg.known)
+      : undefined;
   // The state's part (src/mock/state.ts): a valid call on a booking reads it and may change it.
-  const step = missing ? { error: missing } : cfg.state && touchesState(op) && isObject(outcome.value) && outcome.value.Error === undefined
-    ? stateStep(op, params, storeFor(cfg.state, faults, ctxOf('data')))
-    : undefined;
-  // With state, or the bookings known, whether a booking is cancelled or exists is theirs to say, not a pick of the real style.
+  const step = missing
+    ? { error: missing }
+    : cfg.state && touchesState(op) && isObject(outcome.value) && outcome.value.Error === undefined
+      ? stateStep(op, params, storeFor(cfg.state, faults, ctxOf('data')))
+      : undefined;
+  // With state, or the bookings known, whether a booking is cancelled or exists is theirs to say, not a pick of the
+  // real style.
   const stateful = cfg.state !== undefined || cfg.known !== undefined;
-  let value = step?.error
-    ?? (cfg.realService ? realStyle(op, params, outcome.value, stateful ? withoutBookingPicks(() => true) : () => true)
-      : cfg.vary ? varyData(op, params, outcome.value, stateful) : outcome.value);
+  let value =
+    step?.error
+    ?? (cfg.realService
+      ? realStyle(op, params, outcome.value, stateful ? withoutBookingPicks(() => true) : () => true)
+      : cfg.vary
+        ? varyData(op, params, outcome.value, stateful)
+        : outcome.value);
   if (step?.text !== undefined && isObject(value) && value.Error === undefined) value = { ...value, text: step.text };
   if (cfg.languages && op.resultType === 'GetLanguagesResult' && isObject(value) && Array.isArray(value.languages)) {
     const listed = cfg.languages;
-    value = { ...value, languages: (value.languages as readonly Value[]).filter((l) => isObject(l) && listed.includes(String(l.isoCode))) };
+    value = {
+      ...value,
+      languages: (value.languages as readonly Value[]).filter((l) => isObject(l) && listed.includes(String(l.isoCode))),
+    };
   }
   const ctx = ctxOf(isObject(value) && value.Error !== undefined ? 'in-band-error' : 'data');
   if (ctx.kind === 'data') step?.commit?.();
@@ -119,7 +191,11 @@ export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, serv
   for (const f of faults) if (f.apply.xml) xml = f.apply.xml(xml, ctx);
 
   const response = look
-    ? { status: 200, headers: { 'content-type': contentTypeOf(b.responseMediaType, look.contentType) }, body: variedBody(look, op, b, xml, ns) }
+    ? {
+        status: 200,
+        headers: { 'content-type': contentTypeOf(b.responseMediaType, look.contentType) },
+        body: variedBody(look, op, b, xml, ns),
+      }
     : toMock(b.encodeResult(op, xml, ns));
   const out = finish(faults, response, ctx);
   // An answer that read or changed the state must never be served again from a memo (nor one of a
@@ -131,9 +207,17 @@ export function answer(cfg: AnswerConfig, b: Binding, req: IncomingRequest, serv
 const NO_BOOKINGS = knownBookings();
 
 /** A call with the second account's credentials (and not the first's, should the two be configured alike). */
-function isOtherAccount(p: Readonly<Record<string, string | undefined>>, cfg: Pick<AnswerConfig, 'credentials' | 'other'>): boolean {
+function isOtherAccount(
+  p: Readonly<Record<string, string | undefined>>,
+  cfg: Pick<AnswerConfig, 'credentials' | 'other'>,
+): boolean {
   const o = cfg.other;
-  return o !== undefined && p.userName === o.user && p.password === o.password && !(o.user === cfg.credentials.user && o.password === cfg.credentials.password);
+  return (
+    o !== undefined
+    && p.userName === o.user
+    && p.password === o.password
+    && !(o.user === cfg.credentials.user && o.password === cfg.credentials.password)
+  );
 }
 
 /** The store a request sees: the mock's, wrapped by the state hooks of the faults on its operation and binding. */

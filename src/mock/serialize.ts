@@ -32,7 +32,14 @@
 import { SerializeError } from '../core/errors.js';
 import { validParamValue } from '../bindings/params.js';
 import {
-  contentNotShown, effective, isSimple, namedType, type EffectiveType, type ElementField, type SimpleType, type TypeRef,
+  contentNotShown,
+  effective,
+  isSimple,
+  namedType,
+  type EffectiveType,
+  type ElementField,
+  type SimpleType,
+  type TypeRef,
 } from '../contract/model.js';
 import type { Operation } from '../contract/catalogue.js';
 import { escapeAttr, escapeText } from '../core/escape.js';
@@ -47,7 +54,9 @@ export interface AnyElement {
 export type AnyContent = string | AnyElement | readonly AnyContent[];
 /** Any value of an element or attribute, as described in the header. */
 export type Value = SimpleValue | null | undefined | AnyContent | readonly Value[] | DataObject;
-export interface DataObject { readonly [key: string]: Value }
+export interface DataObject {
+  readonly [key: string]: Value;
+}
 
 /** How the XML is written. Every choice is an option so other legitimate styles can be produced. */
 export interface SerializeOptions {
@@ -98,9 +107,9 @@ export interface SerializeOptions {
 export { SerializeError };
 
 interface Ctx {
-  readonly p: string;          // 'p:' or ''
-  readonly xsi: string;        // 'xsi'
-  readonly indent: string;     // '' when compact
+  readonly p: string; // 'p:' or ''
+  readonly xsi: string; // 'xsi'
+  readonly indent: string; // '' when compact
   readonly strict: boolean;
   readonly reverseAttributes: boolean;
   readonly xsiOnNil: boolean;
@@ -121,7 +130,13 @@ export function serializeResult(op: Operation, value: Value, options: SerializeO
 }
 
 /** Serialise one element named `name` of model type `type` holding `value`. */
-export function serializeElement(name: string, type: TypeRef, value: Value, options: SerializeOptions, nillable = false): string {
+export function serializeElement(
+  name: string,
+  type: TypeRef,
+  value: Value,
+  options: SerializeOptions,
+  nillable = false,
+): string {
   const base: Ctx = {
     p: options.prefix ? `${options.prefix}:` : '',
     xsi: options.xsiPrefix ?? 'xsi',
@@ -137,7 +152,10 @@ export function serializeElement(name: string, type: TypeRef, value: Value, opti
   const rootOnly = !!options.prefix && options.prefixRootOnly === true;
   const ctx: Ctx = rootOnly ? { ...base, child: { ...base, p: '' } } : base;
   const decls: string[] = [];
-  if (options.declareNamespace) decls.push(options.prefix ? ` xmlns:${options.prefix}="${escapeAttr(options.ns)}"` : ` xmlns="${escapeAttr(options.ns)}"`);
+  if (options.declareNamespace)
+    decls.push(
+      options.prefix ? ` xmlns:${options.prefix}="${escapeAttr(options.ns)}"` : ` xmlns="${escapeAttr(options.ns)}"`,
+    );
   if (rootOnly) decls.push(` xmlns="${escapeAttr(options.ns)}"`);
   if (options.declareXsi ?? options.declareNamespace) decls.push(` xmlns:${ctx.xsi}="${XSI_NS}"`);
   return writeElement(ctx, name, type, value, nillable, 0, decls.join(''), `/${name}`);
@@ -151,7 +169,16 @@ function nl(ctx: Ctx, depth: number): string {
   return ctx.indent ? `\n${ctx.indent.repeat(depth)}` : '';
 }
 
-function writeElement(ctx: Ctx, name: string, type: TypeRef, value: Value, nillable: boolean, depth: number, decls: string, path: string): string {
+function writeElement(
+  ctx: Ctx,
+  name: string,
+  type: TypeRef,
+  value: Value,
+  nillable: boolean,
+  depth: number,
+  decls: string,
+  path: string,
+): string {
   const tag = ctx.p + name;
   if (value === null) {
     if (ctx.strict && !nillable) fail(path, 'null given for an element that is not nillable');
@@ -165,12 +192,14 @@ function writeElement(ctx: Ctx, name: string, type: TypeRef, value: Value, nilla
   const t = namedType(type);
   if (t.kind === 'enum') {
     const v = simple(ctx, 'string', value, path);
-    if (ctx.strict && !t.values.includes(v)) fail(path, `"${v}" is not one of ${t.name}'s values ${t.values.join(', ')}`);
+    if (ctx.strict && !t.values.includes(v))
+      fail(path, `"${v}" is not one of ${t.name}'s values ${t.values.join(', ')}`);
     return wrap(tag, decls, '', textOf(ctx, v, false));
   }
   const e = effective(type);
   // Text instead of the element content, where the model accepts both (orText).
-  if (e.orText !== undefined && typeof value === 'string') return wrap(tag, decls, '', textOf(ctx, simple(ctx, e.orText, value, path), e.orText === 'string'));
+  if (e.orText !== undefined && typeof value === 'string')
+    return wrap(tag, decls, '', textOf(ctx, simple(ctx, e.orText, value, path), e.orText === 'string'));
   if (typeof value !== 'object' || Array.isArray(value)) fail(path, `an object is needed for type ${type}`);
   const obj = value as DataObject;
   let attrs = writeAttributes(ctx, e, obj, path);
@@ -180,12 +209,21 @@ function writeElement(ctx: Ctx, name: string, type: TypeRef, value: Value, nilla
   }
   if (e.openContent) {
     // Content not shown: any content; with a typed text (TransferRate), the text comes first.
-    const text = e.text && obj.$text !== undefined && obj.$text !== null ? textOf(ctx, simple(ctx, e.text, obj.$text, `${path}/text()`), false) : '';
-    return wrap(tag, decls, attrs, text + (obj.$content === undefined ? '' : writeAny(kid, obj.$content as AnyContent, path)));
+    const text =
+      e.text && obj.$text !== undefined && obj.$text !== null
+        ? textOf(ctx, simple(ctx, e.text, obj.$text, `${path}/text()`), false)
+        : '';
+    return wrap(
+      tag,
+      decls,
+      attrs,
+      text + (obj.$content === undefined ? '' : writeAny(kid, obj.$content as AnyContent, path)),
+    );
   }
   if (e.text) {
     const text = obj.$text;
-    if (text === undefined || text === null) return ctx.strict ? fail(path, `simple content ($text) of ${type} missing`) : wrap(tag, decls, attrs, '');
+    if (text === undefined || text === null)
+      return ctx.strict ? fail(path, `simple content ($text) of ${type} missing`) : wrap(tag, decls, attrs, '');
     return wrap(tag, decls, attrs, textOf(ctx, simple(ctx, e.text, text, `${path}/text()`), false));
   }
   let inner = '';
@@ -215,17 +253,24 @@ function writeField(ctx: Ctx, f: ElementField, v: Value, depth: number, path: st
     (v as readonly Value[]).forEach((it, i) => {
       let name = item;
       if (item === '*') {
-        const given = it !== null && typeof it === 'object' && !Array.isArray(it) ? (it as DataObject).$element : undefined;
+        const given =
+          it !== null && typeof it === 'object' && !Array.isArray(it) ? (it as DataObject).$element : undefined;
         name = typeof given === 'string' ? given : type;
       }
-      inner += nl(ctx, depth + 1) + writeElement(ctx, name, type, it, contentNotShown(type), depth + 1, '', `${path}/${name}[${i + 1}]`);
+      inner +=
+        nl(ctx, depth + 1)
+        + writeElement(ctx, name, type, it, contentNotShown(type), depth + 1, '', `${path}/${name}[${i + 1}]`);
     });
     if (inner) inner += nl(ctx, depth);
     return nl(ctx, depth) + wrap(ctx.p + f.name, '', '', inner);
   }
   if (f.max === 'unbounded') {
     if (!Array.isArray(v)) return ctx.strict ? fail(path, 'a repeated element needs an array') : '';
-    return (v as readonly Value[]).map((it, i) => nl(ctx, depth) + writeElement(ctx, f.name, f.type, it, f.nillable, depth, '', `${path}[${i + 1}]`)).join('');
+    return (v as readonly Value[])
+      .map(
+        (it, i) => nl(ctx, depth) + writeElement(ctx, f.name, f.type, it, f.nillable, depth, '', `${path}[${i + 1}]`),
+      )
+      .join('');
   }
   return nl(ctx, depth) + writeElement(ctx, f.name, f.type, v, f.nillable || contentNotShown(f.type), depth, '', path);
 }
@@ -241,7 +286,10 @@ function writeAttributes(ctx: Ctx, e: EffectiveType, obj: DataObject, path: stri
     }
     written.push(` ${a.name}=${attrOf(ctx, simple(ctx, a.type, v, `${path}/@${a.name}`))}`);
   }
-  const known = new Set<string>([...defs.map((a) => a.name), ...e.fields.flatMap((f) => (f.kind === 'element' ? [f.name] : []))]);
+  const known = new Set<string>([
+    ...defs.map((a) => a.name),
+    ...e.fields.flatMap((f) => (f.kind === 'element' ? [f.name] : [])),
+  ]);
   for (const [k, v] of Object.entries(obj)) {
     if (k.startsWith('$') || known.has(k) || v === undefined) continue;
     if (!e.anyAttribute) {
@@ -266,11 +314,24 @@ function simple(ctx: Ctx, type: SimpleType, v: Value, path: string): string {
 /** Whether a lexical form is valid for a simple type of the model. */
 export function validSimple(type: SimpleType, s: string): boolean {
   switch (type) {
-    case 'string': return true;
-    case 'int': case 'decimal': case 'dateTime': return validParamValue(type, s);
-    case 'double': return DOUBLE_RE.test(s.trim());
-    case 'boolean': return BOOLEAN_RE.test(s.trim());
-    case 'intList': return s.trim() === '' || s.trim().split(/\s+/).every((x) => validParamValue('int', x));
+    case 'string':
+      return true;
+    case 'int':
+    case 'decimal':
+    case 'dateTime':
+      return validParamValue(type, s);
+    case 'double':
+      return DOUBLE_RE.test(s.trim());
+    case 'boolean':
+      return BOOLEAN_RE.test(s.trim());
+    case 'intList':
+      return (
+        s.trim() === ''
+        || s
+          .trim()
+          .split(/\s+/)
+          .every((x) => validParamValue('int', x))
+      );
   }
 }
 
@@ -278,9 +339,17 @@ function writeAny(ctx: Ctx, c: AnyContent, path: string): string {
   if (typeof c === 'string') return escapeText(c);
   if (Array.isArray(c)) return (c as readonly AnyContent[]).map((x) => writeAny(ctx, x, path)).join('');
   const el = c as AnyElement;
-  if (typeof el.$element !== 'string' || !/^[A-Za-z_][\w.-]*$/.test(el.$element)) fail(path, `bad open-content element ${JSON.stringify(c)}`);
-  const attrs = Object.entries(el.$attributes ?? {}).map(([k, v]) => ` ${k}=${attrOf(ctx, v)}`).join('');
-  return wrap(ctx.p + el.$element, '', attrs, el.$content === undefined ? '' : writeAny(ctx, el.$content, `${path}/${el.$element}`));
+  if (typeof el.$element !== 'string' || !/^[A-Za-z_][\w.-]*$/.test(el.$element))
+    fail(path, `bad open-content element ${JSON.stringify(c)}`);
+  const attrs = Object.entries(el.$attributes ?? {})
+    .map(([k, v]) => ` ${k}=${attrOf(ctx, v)}`)
+    .join('');
+  return wrap(
+    ctx.p + el.$element,
+    '',
+    attrs,
+    el.$content === undefined ? '' : writeAny(ctx, el.$content, `${path}/${el.$element}`),
+  );
 }
 
 const NON_ASCII = /[\u0080-\u{10FFFF}]/gu;
@@ -289,7 +358,8 @@ const reference = (c: string) => `&#x${c.codePointAt(0)!.toString(16).toUpperCas
 /** Element text as the options write it (CDATA only for string values that hold markup characters). */
 function textOf(ctx: Ctx, s: string, isString: boolean): string {
   if (ctx.text === 'references') return escapeText(s).replace(NON_ASCII, reference);
-  if (ctx.text === 'cdata' && isString && /[&<>]/.test(s) && !s.includes('\r')) return `<![CDATA[${s.replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
+  if (ctx.text === 'cdata' && isString && /[&<>]/.test(s) && !s.includes('\r'))
+    return `<![CDATA[${s.replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
   return escapeText(s);
 }
 

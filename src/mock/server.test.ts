@@ -5,8 +5,14 @@ import { binding } from '../bindings/index.js';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
-  BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, DEFAULT_PATHS,
-  type BindingId, type Namespaces, type Operation,
+  BINDINGS,
+  DEFAULT_NAMESPACES,
+  findOperation,
+  OPERATIONS,
+  DEFAULT_PATHS,
+  type BindingId,
+  type Namespaces,
+  type Operation,
 } from '../contract/catalogue.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS, XSI_NS, parseXml } from '../xml/tree.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
@@ -16,12 +22,26 @@ import { startMock, type RunningMock } from './server.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, MAX_BODY_BYTES } from './handlers.js';
 import { reportsErrorsInBand } from './data.js';
 import {
-  call, canon, faultCode, faultReason, resultElement, sendRequest, validParams, walk, type CanonElement, type Sent,
+  call,
+  canon,
+  faultCode,
+  faultReason,
+  resultElement,
+  sendRequest,
+  validParams,
+  walk,
+  type CanonElement,
+  type Sent,
 } from '../../test/support/mock.js';
 
 const NS = DEFAULT_NAMESPACES;
 const PAIRS = OPERATIONS.flatMap((op) => BINDINGS.map((id) => [op, id] as const));
-const MEDIA: Record<BindingId, string> = { soap11: 'text/xml', soap12: 'application/soap+xml', get: 'text/xml', post: 'text/xml' };
+const MEDIA: Record<BindingId, string> = {
+  soap11: 'text/xml',
+  soap12: 'application/soap+xml',
+  get: 'text/xml',
+  post: 'text/xml',
+};
 const op = (name: string): Operation => findOperation(name)!;
 
 let mock: RunningMock;
@@ -51,19 +71,24 @@ describe('every operation × binding with valid parameters', () => {
     expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
-  test.for(PAIRS.map(([o, id]) => [o.name, id] as const))('%s over %s: 200, media type, result element, XSD-valid', async ([name, id]) => {
-    const o = op(name);
-    const r = await call(mock.url, NS, o, id, validParams(o));
-    expect(r.status, r.body).toBe(200);
-    expect(r.headers['content-type']).toBe(`${MEDIA[id]}; charset=utf-8`);
-    const result = resultElement(o, id, r.body);
-    expect(result.ns).toBe(NS[o.ns]);
-    expect(result.local).toBe(o.resultElement);
-    expect(r.body).not.toContain(DEFAULT_PASSWORD);
-    expectValid(r.body);
-  });
+  test.for(PAIRS.map(([o, id]) => [o.name, id] as const))(
+    '%s over %s: 200, media type, result element, XSD-valid',
+    async ([name, id]) => {
+      const o = op(name);
+      const r = await call(mock.url, NS, o, id, validParams(o));
+      expect(r.status, r.body).toBe(200);
+      expect(r.headers['content-type']).toBe(`${MEDIA[id]}; charset=utf-8`);
+      const result = resultElement(o, id, r.body);
+      expect(result.ns).toBe(NS[o.ns]);
+      expect(result.local).toBe(o.resultElement);
+      expect(r.body).not.toContain(DEFAULT_PASSWORD);
+      expectValid(r.body);
+    },
+  );
 
-  const fixtureCases = [...loadFixtureCases()].flatMap(([name, cases]) => cases.map((c) => [name, c.id, c.params] as const));
+  const fixtureCases = [...loadFixtureCases()].flatMap(([name, cases]) =>
+    cases.map((c) => [name, c.id, c.params] as const),
+  );
   test.for(fixtureCases)('fixture case %s/%s validates in every binding', async ([name, , params]) => {
     const o = op(name);
     for (const id of BINDINGS) {
@@ -78,7 +103,10 @@ describe('every operation × binding with valid parameters', () => {
     ['unknown currency (in-band Error)', { currencies: 'XXX' }],
     ['non-numeric hotelID (in-band Error)', { hotelID: 'abc' }],
     ['no parameters at all (SOAP: every string may be absent)', { userName: undefined, password: undefined }],
-    ['resort known to the fixtures, several currencies', { resortID: '503', currencies: 'JPY GBP', language: 'ja', hotelID: undefined, bookingID: undefined }],
+    [
+      'resort known to the fixtures, several currencies',
+      { resortID: '503', currencies: 'JPY GBP', language: 'ja', hotelID: undefined, bookingID: undefined },
+    ],
   ] as const)('SearchTransfers variant: %s validates in every binding', async ([, overrides]) => {
     const o = op('SearchTransfers');
     for (const id of BINDINGS) {
@@ -104,7 +132,9 @@ describe('the four bindings give the same result', () => {
   // One request on four bindings: a stateless mock, or a state-changing call would change the
   // booking between the bindings (src/mock/state.test.ts proves the state).
   let stateless: RunningMock;
-  beforeAll(async () => { stateless = await startMock({ port: 0, stateless: true }); });
+  beforeAll(async () => {
+    stateless = await startMock({ port: 0, stateless: true });
+  });
   afterAll(() => stateless.close());
   const bodies = async (o: Operation, params = validParams(o)): Promise<Record<BindingId, Sent>> => {
     const out = {} as Record<BindingId, Sent>;
@@ -112,36 +142,42 @@ describe('the four bindings give the same result', () => {
     return out;
   };
 
-  test.for(OPERATIONS.filter((o) => o.name !== 'CancelBooking').map((o) => o.name))('%s: identical result trees', async (name) => {
-    const o = op(name);
-    const r = await bodies(o);
-    const trees = BINDINGS.map((id) => canon(resultElement(o, id, r[id].body)));
-    for (const t of trees.slice(1)) expect(t).toEqual(trees[0]);
-  });
+  test.for(OPERATIONS.filter((o) => o.name !== 'CancelBooking').map((o) => o.name))(
+    '%s: identical result trees',
+    async (name) => {
+      const o = op(name);
+      const r = await bodies(o);
+      const trees = BINDINGS.map((id) => canon(resultElement(o, id, r[id].body)));
+      for (const t of trees.slice(1)) expect(t).toEqual(trees[0]);
+    },
+  );
 
-  test('CancelBooking: activecancellationpolicy is nil in SOAP and text in GET/POST, everything else identical', async () => {
-    const o = op('CancelBooking');
-    const r = await bodies(o);
-    const stripped: CanonElement[] = [];
-    for (const id of BINDINGS) {
-      const tree = canon(resultElement(o, id, r[id].body));
-      const policies = [...walk(tree)].filter((e) => e.name === `{${NS.book}}activecancellationpolicy`);
-      expect(policies.length).toBeGreaterThan(0);
-      for (const p of policies) {
-        if (binding(id).envelopeNs !== undefined) {
-          expect(p.attrs, id).toEqual([`{${XSI_NS}}nil=true`]);
-          expect(p.text, id).toBe('');
-        } else {
-          expect(p.attrs, id).toEqual([]);
-          expect(p.text.length, id).toBeGreaterThan(0);
+  test(
+    'CancelBooking: activecancellationpolicy is nil in SOAP and text in GET/POST, everything else ' + 'identical',
+    async () => {
+      const o = op('CancelBooking');
+      const r = await bodies(o);
+      const stripped: CanonElement[] = [];
+      for (const id of BINDINGS) {
+        const tree = canon(resultElement(o, id, r[id].body));
+        const policies = [...walk(tree)].filter((e) => e.name === `{${NS.book}}activecancellationpolicy`);
+        expect(policies.length).toBeGreaterThan(0);
+        for (const p of policies) {
+          if (binding(id).envelopeNs !== undefined) {
+            expect(p.attrs, id).toEqual([`{${XSI_NS}}nil=true`]);
+            expect(p.text, id).toBe('');
+          } else {
+            expect(p.attrs, id).toEqual([]);
+            expect(p.text.length, id).toBeGreaterThan(0);
+          }
+          p.attrs = [];
+          p.text = '';
         }
-        p.attrs = [];
-        p.text = '';
+        stripped.push(tree);
       }
-      stripped.push(tree);
-    }
-    for (const t of stripped.slice(1)) expect(t).toEqual(stripped[0]);
-  });
+      for (const t of stripped.slice(1)) expect(t).toEqual(stripped[0]);
+    },
+  );
 
   test('same parameters give byte-identical bodies; other parameters other data', async () => {
     for (const o of OPERATIONS) {
@@ -193,7 +229,8 @@ describe('wrong credentials never return data', () => {
 
 describe('bad input: a clear error, never a crash, and the next request is served', () => {
   const soapBody = (envNs: string, inner: string) =>
-    `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="${envNs}"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
+    `<?xml version="1.0" encoding="utf-8"?><soap:Envelope `
+    + `xmlns:soap="${envNs}"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
   const bookPath = () => mock.url + DEFAULT_PATHS.booking.soap;
   const searchPath = () => mock.url + DEFAULT_PATHS.reference.soap;
   const send = (url: string, method: 'GET' | 'POST', headers: Record<string, string>, body?: string) =>
@@ -203,7 +240,12 @@ describe('bad input: a clear error, never a crash, and the next request is serve
     ['soap11', 'text/xml; charset=utf-8', { soapaction: `"${NS.book}GetSpecialRequest"` }],
     ['soap12', 'application/soap+xml; charset=utf-8', {}],
   ] as const)('malformed XML over %s → fault of that version naming the problem', async ([id, ct, extra]) => {
-    const r = await send(bookPath(), 'POST', { 'content-type': ct, ...extra }, '<soap:Envelope><soap:Body><GetSpecialRequest>');
+    const r = await send(
+      bookPath(),
+      'POST',
+      { 'content-type': ct, ...extra },
+      '<soap:Envelope><soap:Body><GetSpecialRequest>',
+    );
     expect(r.status).toBe(500);
     expect(r.headers['content-type']).toBe(ct);
     expect(parseXml(r.body).root.ns).toBe(id === 'soap11' ? SOAP11_ENV_NS : SOAP12_ENV_NS);
@@ -217,7 +259,10 @@ describe('bad input: a clear error, never a crash, and the next request is serve
     const wrong = await sendRequest({ ...req, headers: { ...req.headers, soapaction: `"${NS.book}GetMeals"` } });
     expect(wrong.status).toBe(500);
     expect(faultReason(wrong.body)).toMatch(/SOAPAction .*does not match/);
-    const unquoted = await sendRequest({ ...req, headers: { ...req.headers, soapaction: `${NS.book}GetSpecialRequest` } });
+    const unquoted = await sendRequest({
+      ...req,
+      headers: { ...req.headers, soapaction: `${NS.book}GetSpecialRequest` },
+    });
     expect(unquoted.status).toBe(500);
     expect(faultReason(unquoted.body)).toMatch(/SOAPAction/);
     const { soapaction: _, ...noAction } = req.headers;
@@ -228,11 +273,23 @@ describe('bad input: a clear error, never a crash, and the next request is serve
   });
 
   test('SOAP version mismatch → VersionMismatch fault', async () => {
-    const inner = `<GetLanguages xmlns="${NS.search}"><userName>${DEFAULT_USER}</userName><password>${DEFAULT_PASSWORD}</password></GetLanguages>`;
-    const as11 = await send(searchPath(), 'POST', { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${NS.search}GetLanguages"` }, soapBody(SOAP12_ENV_NS, inner));
+    const inner =
+      `<GetLanguages `
+      + `xmlns="${NS.search}"><userName>${DEFAULT_USER}</userName><password>${DEFAULT_PASSWORD}</password></GetLanguages>`;
+    const as11 = await send(
+      searchPath(),
+      'POST',
+      { 'content-type': 'text/xml; charset=utf-8', soapaction: `"${NS.search}GetLanguages"` },
+      soapBody(SOAP12_ENV_NS, inner),
+    );
     expect(as11.status).toBe(500);
     expect(faultCode(as11.body)).toBe('soap:VersionMismatch');
-    const as12 = await send(searchPath(), 'POST', { 'content-type': 'application/soap+xml; charset=utf-8' }, soapBody(SOAP11_ENV_NS, inner));
+    const as12 = await send(
+      searchPath(),
+      'POST',
+      { 'content-type': 'application/soap+xml; charset=utf-8' },
+      soapBody(SOAP11_ENV_NS, inner),
+    );
     expect(as12.status).toBe(500);
     expect(as12.headers['content-type']).toBe('application/soap+xml; charset=utf-8');
     expect(faultCode(as12.body)).toBe('soap:VersionMismatch');
@@ -281,13 +338,23 @@ describe('bad input: a clear error, never a crash, and the next request is serve
     const get = await send(`${bookPath()}/NoSuchOperation?userName=a`, 'GET', {});
     expect(get.status).toBe(404);
     expect(get.body).toMatch(/unknown operation "NoSuchOperation"/);
-    const post = await send(`${searchPath()}/getMeals`, 'POST', { 'content-type': 'application/x-www-form-urlencoded' }, 'language=en');
+    const post = await send(
+      `${searchPath()}/getMeals`,
+      'POST',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      'language=en',
+    );
     expect(post.status).toBe(404);
     expect(post.body).toMatch(/unknown operation "getMeals"/);
     // An operation of the other service is unknown on this one.
     const wrongService = await send(`${bookPath()}/GetMeals`, 'GET', {});
     expect(wrongService.status).toBe(404);
-    const soap = await send(bookPath(), 'POST', { 'content-type': 'application/soap+xml' }, soapBody(SOAP12_ENV_NS, `<NoSuchOperation xmlns="${NS.book}"/>`));
+    const soap = await send(
+      bookPath(),
+      'POST',
+      { 'content-type': 'application/soap+xml' },
+      soapBody(SOAP12_ENV_NS, `<NoSuchOperation xmlns="${NS.book}"/>`),
+    );
     expect(soap.status).toBe(500);
     expect(faultReason(soap.body)).toMatch(/unknown operation .*NoSuchOperation/);
     await expectStillServing();
@@ -303,7 +370,11 @@ describe('bad input: a clear error, never a crash, and the next request is serve
   });
 
   test('wrong method → 405 with Allow', async () => {
-    for (const [method, url] of [['PUT', bookPath()], ['DELETE', `${searchPath()}/GetMeals`], ['PATCH', searchPath()]] as const) {
+    for (const [method, url] of [
+      ['PUT', bookPath()],
+      ['DELETE', `${searchPath()}/GetMeals`],
+      ['PATCH', searchPath()],
+    ] as const) {
       const res = await request(url, { method, body: method === 'DELETE' ? undefined : 'x' });
       expect(res.statusCode, `${method} ${url}`).toBe(405);
       expect(res.headers.allow).toBe('GET, POST');
@@ -322,7 +393,12 @@ describe('bad input: a clear error, never a crash, and the next request is serve
     const formAsXml = await send(`${searchPath()}/GetMeals`, 'POST', { 'content-type': 'text/xml' }, 'language=en');
     expect(formAsXml.status).toBe(415);
     expect(formAsXml.body).toMatch(/application\/x-www-form-urlencoded/);
-    const charset = await send(`${searchPath()}/GetMeals`, 'POST', { 'content-type': 'application/x-www-form-urlencoded; charset=x-unknown' }, 'language=en');
+    const charset = await send(
+      `${searchPath()}/GetMeals`,
+      'POST',
+      { 'content-type': 'application/x-www-form-urlencoded; charset=x-unknown' },
+      'language=en',
+    );
     expect(charset.status).toBe(415);
     expect(charset.body).toMatch(/charset "x-unknown"/);
     await expectStillServing();
@@ -341,12 +417,19 @@ describe('bad input: a clear error, never a crash, and the next request is serve
     expect(declared.body).toMatch(/too large/);
     const chunks = Array.from({ length: 40 }, () => Buffer.alloc(64 * 1024, 0x78));
     const streamed = await request(bookPath(), {
-      method: 'POST', headers: { 'content-type': 'application/soap+xml' }, body: Readable.from(chunks),
+      method: 'POST',
+      headers: { 'content-type': 'application/soap+xml' },
+      body: Readable.from(chunks),
     });
     expect(streamed.statusCode).toBe(413);
     await streamed.body.dump();
     // Exactly at the limit is still read (and then refused as not XML, not as too large).
-    const atLimit = await send(bookPath(), 'POST', { 'content-type': 'application/soap+xml' }, 'y'.repeat(MAX_BODY_BYTES));
+    const atLimit = await send(
+      bookPath(),
+      'POST',
+      { 'content-type': 'application/soap+xml' },
+      'y'.repeat(MAX_BODY_BYTES),
+    );
     expect(atLimit.status).toBe(500);
     await expectStillServing();
   });
@@ -354,7 +437,9 @@ describe('bad input: a clear error, never a crash, and the next request is serve
   test('many bad requests at once do not disturb good ones', async () => {
     const o = op('GetRoomTypes');
     const good = call(mock.url, NS, o, 'post', validParams(o));
-    const bad = Array.from({ length: 20 }, (_, i) => send(bookPath(), 'POST', { 'content-type': 'text/xml', soapaction: '"x"' }, `<broken${i}`));
+    const bad = Array.from({ length: 20 }, (_, i) =>
+      send(bookPath(), 'POST', { 'content-type': 'text/xml', soapaction: '"x"' }, `<broken${i}`),
+    );
     const [g, ...b] = await Promise.all([good, ...bad]);
     expect(g!.status).toBe(200);
     for (const r of b) expect(r.status).toBe(500);
@@ -365,7 +450,10 @@ describe('bad input: a clear error, never a crash, and the next request is serve
 describe('WSDL', () => {
   const send = (url: string) => sendRequest({ method: 'GET', url, headers: {} });
   test.for(['WSDL', 'wsdl', 'Wsdl'])('GET <service path>?%s serves the WSDL of each service', async (key) => {
-    for (const [service, path] of Object.entries({ Booking: DEFAULT_PATHS.booking.soap, NonStaticXMLAPI: DEFAULT_PATHS.reference.soap })) {
+    for (const [service, path] of Object.entries({
+      Booking: DEFAULT_PATHS.booking.soap,
+      NonStaticXMLAPI: DEFAULT_PATHS.reference.soap,
+    })) {
       const r = await send(`${mock.url}${path}?${key}`);
       expect(r.status).toBe(200);
       expect(r.headers['content-type']).toBe('text/xml; charset=utf-8');
@@ -387,22 +475,31 @@ describe('configurable namespaces and credentials', () => {
   });
   afterAll(() => other.close());
 
-  test.for(PAIRS.map(([o, id]) => [o.name, id] as const))('%s over %s uses the configured namespace and validates', async ([name, id]) => {
-    const o = op(name);
-    const r = await call(other.url, custom, o, id, validParams(o, { userName: 'alice', password: 'S3cret&<"' }));
-    expect(r.status, r.body).toBe(200);
-    const result = resultElement(o, id, r.body);
-    expect(result.ns).toBe(custom[o.ns]);
-    expect(r.body).not.toContain(NS.book);
-    expect(r.body).not.toContain(NS.search);
-    expectValid(r.body, customValidator);
-  });
+  test.for(PAIRS.map(([o, id]) => [o.name, id] as const))(
+    '%s over %s uses the configured namespace and validates',
+    async ([name, id]) => {
+      const o = op(name);
+      const r = await call(other.url, custom, o, id, validParams(o, { userName: 'alice', password: 'S3cret&<"' }));
+      expect(r.status, r.body).toBe(200);
+      const result = resultElement(o, id, r.body);
+      expect(result.ns).toBe(custom[o.ns]);
+      expect(r.body).not.toContain(NS.book);
+      expect(r.body).not.toContain(NS.search);
+      expectValid(r.body, customValidator);
+    },
+  );
 
   test('the default credentials and namespaces are refused there', async () => {
     const o = op('GetRoomTypes');
     const defaults = await call(other.url, custom, o, 'get', validParams(o));
     expect(defaults.body).toMatch(/AuthenticationException/);
-    const wrongNs = await call(other.url, NS, o, 'soap12', validParams(o, { userName: 'alice', password: 'S3cret&<"' }));
+    const wrongNs = await call(
+      other.url,
+      NS,
+      o,
+      'soap12',
+      validParams(o, { userName: 'alice', password: 'S3cret&<"' }),
+    );
     expect(wrongNs.status).toBe(500);
     expect(faultReason(wrongNs.body)).toMatch(/unknown operation/);
   });

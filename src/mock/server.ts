@@ -15,7 +15,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { RequestHandler } from 'msw';
 import type { Namespaces } from '../contract/catalogue.js';
-import { createMockCore, DEFAULT_PASSWORD, DEFAULT_USER, incomingOf, MAX_BODY_BYTES, type MockCore, type MockHandlerOptions, type Route } from './core.js';
+import {
+  createMockCore,
+  DEFAULT_PASSWORD,
+  DEFAULT_USER,
+  incomingOf,
+  MAX_BODY_BYTES,
+  type MockCore,
+  type MockHandlerOptions,
+  type Route,
+} from './core.js';
 import type { MockResponse } from './faults.js';
 import { loadReplay, ReplayHit } from './replay.js';
 import { gatewayPage, isWriteRequest, TransientFaults, type TransientMode } from './transient.js';
@@ -80,7 +89,16 @@ export interface RunningMock {
 }
 
 // Hop-by-hop headers describe this connection, not the request the handlers see.
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer', 'content-length']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'content-length',
+]);
 // Methods a Fetch Request refuses to carry.
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
@@ -104,11 +122,15 @@ export type RoutedMockOptions = Omit<MockOptions, 'port' | 'host' | 'replay'>;
  * many differently configured mocks at once (the self-test runs every fault of the catalogue
  * concurrently this way). Names are path segments: letters, digits, '-', '_' and '.'.
  */
-export async function startRoutedMock(routes: Readonly<Record<string, RoutedMockOptions>>, options: Pick<MockOptions, 'port' | 'host'> = {}): Promise<RunningMock> {
+export async function startRoutedMock(
+  routes: Readonly<Record<string, RoutedMockOptions>>,
+  options: Pick<MockOptions, 'port' | 'host'> = {},
+): Promise<RunningMock> {
   const host = options.host ?? '127.0.0.1';
   const table = new Map<string, Served>();
   for (const [name, o] of Object.entries(routes)) {
-    if (!/^[A-Za-z0-9._-]+$/.test(name) || name === '.' || name === '..') throw new Error(`routed mock: ${JSON.stringify(name)} is not a path segment`);
+    if (!/^[A-Za-z0-9._-]+$/.test(name) || name === '.' || name === '..')
+      throw new Error(`routed mock: ${JSON.stringify(name)} is not a path segment`);
     table.set(name, servedOf(o).served);
   }
   const server = createServer((req, res) => {
@@ -117,7 +139,12 @@ export async function startRoutedMock(routes: Readonly<Record<string, RoutedMock
     const served = m ? table.get(m[1]!) : undefined;
     if (!served) {
       req.resume();
-      send(res, 404, { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(`No mock under this path: ${target.slice(0, 200)}`));
+      send(
+        res,
+        404,
+        { 'content-type': 'text/plain; charset=utf-8' },
+        Buffer.from(`No mock under this path: ${target.slice(0, 200)}`),
+      );
       return;
     }
     // The mock sees the request as if it had been sent to its own origin.
@@ -158,7 +185,9 @@ function servedOf(options: MockOptions): { served: Served; replay?: ReturnType<t
   });
   const direct = options.via !== 'msw' && core.catalogueFaultsOnly;
   const served: Served = {
-    core, handlers: lazyHandlers(core), direct,
+    core,
+    handlers: lazyHandlers(core),
+    direct,
     // Every answer is a function of the request alone once the style function (the one piece of
     // caller code left) is out of the way: the catalogue's faults, variation and replay are pure;
     // answers that read or change the state are marked volatile and never remembered.
@@ -183,7 +212,12 @@ function withCounts(mock: RunningMock, served: readonly Served[]): RunningMock {
 }
 
 /** Listen (resolves once listening) and describe the running mock. */
-async function listen(server: Server, options: Pick<MockOptions, 'port'>, host: string, replay: ReturnType<typeof loadReplay> | undefined): Promise<RunningMock> {
+async function listen(
+  server: Server,
+  options: Pick<MockOptions, 'port'>,
+  host: string,
+  replay: ReturnType<typeof loadReplay> | undefined,
+): Promise<RunningMock> {
   // A slow client must not hold a request open forever.
   server.requestTimeout = 30_000;
   server.headersTimeout = 15_000;
@@ -197,7 +231,9 @@ async function listen(server: Server, options: Pick<MockOptions, 'port'>, host: 
   const port = (server.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
-    url: `http://${urlHost}:${port}`, port, close: () => closeServer(server),
+    url: `http://${urlHost}:${port}`,
+    port,
+    close: () => closeServer(server),
     ...(replay ? { replay: { dir: replay.dir, size: replay.size, namespaces: replay.namespaces } } : {}),
   };
 }
@@ -234,7 +270,10 @@ const MEMO_MAX_BODY = 16 * 1024;
 export class AnswerMemo {
   private readonly answers = new Map<string, Wire>();
   private bytes = 0;
-  constructor(private readonly maxEntries = 4096, private readonly maxBytes = 32 * 1024 * 1024) {}
+  constructor(
+    private readonly maxEntries = 4096,
+    private readonly maxBytes = 32 * 1024 * 1024,
+  ) {}
 
   /** The key of a request, or undefined when its answer is not to be remembered (large body). */
   static key(method: string, url: URL, headers: Readonly<Record<string, string>>, body: Buffer): string | undefined {
@@ -273,7 +312,12 @@ async function handle(served: Served, req: IncomingMessage, res: ServerResponse,
     const method = (req.method ?? 'GET').toUpperCase();
     if (FORBIDDEN_METHODS.has(method)) {
       req.resume();
-      return send(res, 405, { 'content-type': 'text/plain; charset=utf-8', allow: 'GET, POST' }, Buffer.from(`Method ${method} is not allowed.`));
+      return send(
+        res,
+        405,
+        { 'content-type': 'text/plain; charset=utf-8', allow: 'GET, POST' },
+        Buffer.from(`Method ${method} is not allowed.`),
+      );
     }
     const body = await readCapped(req, MAX_BODY_BYTES);
     if (body === undefined) return refuseTooLarge(req, res);
@@ -281,7 +325,12 @@ async function handle(served: Served, req: IncomingMessage, res: ServerResponse,
     try {
       url = requestUrl(req, host);
     } catch {
-      return send(res, 400, { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(`Bad request target: ${req.url ?? ''}`));
+      return send(
+        res,
+        400,
+        { 'content-type': 'text/plain; charset=utf-8' },
+        Buffer.from(`Bad request target: ${req.url ?? ''}`),
+      );
     }
     // The transient-fault mode: a gateway or the network fails before the service sees the request.
     const before = served.transient?.before();
@@ -291,20 +340,36 @@ async function handle(served: Served, req: IncomingMessage, res: ServerResponse,
       return send(res, status, { 'content-type': 'text/html', server: 'nginx' }, gatewayPage(status));
     }
     if (before?.fault === 'pause') await new Promise((r) => setTimeout(r, before.pauseMs));
-    const wire = (served.direct ? await direct(served.core, served.memo, method, url, req.rawHeaders, body) : undefined)
-      ?? await viaMsw(await served.handlers(), method, url, req.rawHeaders, body);
+    const wire =
+      (served.direct ? await direct(served.core, served.memo, method, url, req.rawHeaders, body) : undefined)
+      ?? (await viaMsw(await served.handlers(), method, url, req.rawHeaders, body));
     // A write processed, then its answer lost: the change is applied, the client never hears of it.
-    if (served.transient?.dropsWrites && wire !== undefined && wire.status < 500
-      && isWriteRequest(url.pathname, header(req, 'soapaction'), header(req, 'content-type'), body) && served.transient.dropAfter()) {
+    if (
+      served.transient?.dropsWrites
+      && wire !== undefined
+      && wire.status < 500
+      && isWriteRequest(url.pathname, header(req, 'soapaction'), header(req, 'content-type'), body)
+      && served.transient.dropAfter()
+    ) {
       return void req.socket.destroy();
     }
     if (wire === undefined) {
-      return send(res, 404, { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(`No such resource: ${url.pathname}`));
+      return send(
+        res,
+        404,
+        { 'content-type': 'text/plain; charset=utf-8' },
+        Buffer.from(`No such resource: ${url.pathname}`),
+      );
     }
     send(res, wire.status, wire.headers, method === 'HEAD' ? EMPTY : wire.body, wire.body.length);
   } catch (e) {
     if (!res.headersSent) {
-      send(res, 500, { 'content-type': 'text/plain; charset=utf-8' }, Buffer.from(`internal mock error: ${e instanceof Error ? e.message : String(e)}`));
+      send(
+        res,
+        500,
+        { 'content-type': 'text/plain; charset=utf-8' },
+        Buffer.from(`internal mock error: ${e instanceof Error ? e.message : String(e)}`),
+      );
     } else {
       res.destroy();
     }
@@ -312,7 +377,13 @@ async function handle(served: Served, req: IncomingMessage, res: ServerResponse,
 }
 
 /** Through msw: a Fetch Request, getResponse, the Response read back; undefined when no handler answers. */
-async function viaMsw(handlers: RequestHandler[], method: string, url: URL, rawHeaders: readonly string[], body: Buffer): Promise<Wire | undefined> {
+async function viaMsw(
+  handlers: RequestHandler[],
+  method: string,
+  url: URL,
+  rawHeaders: readonly string[],
+  body: Buffer,
+): Promise<Wire | undefined> {
   const headers = new Headers();
   for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!;
@@ -335,7 +406,14 @@ async function viaMsw(handlers: RequestHandler[], method: string, url: URL, rawH
  * repeated ones joined with ", ", sorted), the core's route and answer, written as a Fetch Response
  * would carry it. Undefined (take the msw path) for a request Fetch would change or refuse.
  */
-function direct(core: MockCore, memo: AnswerMemo | undefined, method: string, url: URL, rawHeaders: readonly string[], body: Buffer): Wire | Promise<Wire> | undefined {
+function direct(
+  core: MockCore,
+  memo: AnswerMemo | undefined,
+  method: string,
+  url: URL,
+  rawHeaders: readonly string[],
+  body: Buffer,
+): Wire | Promise<Wire> | undefined {
   // A Request refuses a URL with credentials.
   if (url.username !== '' || url.password !== '') return undefined;
   const headers = handlerHeaders(rawHeaders);
@@ -345,20 +423,34 @@ function direct(core: MockCore, memo: AnswerMemo | undefined, method: string, ur
   if (known) return known;
   const req = { method, url, incoming: incomingOf(method, url, headers) };
   const route = core.route(req);
-  if (route === undefined) return { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from(`No such resource: ${url.pathname}`) };
-  const answer = route.kind === 'binding'
-    ? core.serveBinding(route, req.incoming!, method === 'GET' || method === 'HEAD' ? EMPTY : body)
-    : core.respond(route, req);
+  if (route === undefined)
+    return {
+      status: 404,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      body: Buffer.from(`No such resource: ${url.pathname}`),
+    };
+  const answer =
+    route.kind === 'binding'
+      ? core.serveBinding(route, req.incoming!, method === 'GET' || method === 'HEAD' ? EMPTY : body)
+      : core.respond(route, req);
   const plain = answer instanceof ReplayHit ? answer.plain() : answer;
   const wire = plain && plainToWire(plain);
   if (wire === undefined) return throughResponse(core, route, answer);
   // Only a binding route's answer: the WSDL names the origin (Host), and the rest are cheap.
   // Nor an answer that read or changed the state: the same request may be answered otherwise later.
-  if (key !== undefined && route.kind === 'binding' && !(plain && !(answer instanceof ReplayHit) && answer.volatile) && !(answer instanceof ReplayHit && answer.volatile)) memo!.set(key, wire);
+  if (
+    key !== undefined
+    && route.kind === 'binding'
+    && !(plain && !(answer instanceof ReplayHit) && answer.volatile)
+    && !(answer instanceof ReplayHit && answer.volatile)
+  )
+    memo!.set(key, wire);
   return wire;
 }
 
-/** An answer a Fetch Response would change or refuse: build one, as the msw handler does (a throw is the route's 500). */
+/**
+ * An answer a Fetch Response would change or refuse: build one, as the msw handler does (a throw is the route's 500).
+ */
 async function throughResponse(core: MockCore, route: Route, answer: MockResponse | ReplayHit): Promise<Wire> {
   const { replayResponse, toResponse } = await import('./fetch-response.js');
   let response: Response;
@@ -437,13 +529,23 @@ function readCapped(req: IncomingMessage, max: number): Promise<Buffer | undefin
 function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
   const socket: Socket = req.socket;
   req.resume();
-  send(res, 413, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' },
-    Buffer.from(`Request body too large: the limit is ${MAX_BODY_BYTES} bytes.`));
+  send(
+    res,
+    413,
+    { 'content-type': 'text/plain; charset=utf-8', connection: 'close' },
+    Buffer.from(`Request body too large: the limit is ${MAX_BODY_BYTES} bytes.`),
+  );
   // Give the client a moment to read the answer, then drop a sender that does not stop.
   setTimeout(() => socket.destroy(), 2_000).unref();
 }
 
-function send(res: ServerResponse, status: number, headers: Record<string, string>, body: Buffer, length = body.length): void {
+function send(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string>,
+  body: Buffer,
+  length = body.length,
+): void {
   res.writeHead(status, { ...headers, 'content-length': String(length) });
   res.end(body);
 }

@@ -24,8 +24,12 @@ type RawParams = Readonly<Record<string, string | undefined>>;
 
 /** ErrorType of a cancellation of a booking already cancelled (the live service's, fixtures/real-service/fact1-*). */
 export const BOOKING_ALREADY_CANCELLED = 'Fitruums.Framework.Booking.Exceptions.BookingAlreadyCancelledException';
-/** ErrorType of a cancellation of a transfer booking already cancelled (in the style of TransferBookingNotFoundException, fact7). */
-export const TRANSFER_ALREADY_CANCELLED = 'Fitruums.Framework.Booking.Exceptions.TransferBookingAlreadyCancelledException';
+/**
+ * ErrorType of a cancellation of a transfer booking already cancelled (in the style of
+ * TransferBookingNotFoundException, fact7).
+ */
+export const TRANSFER_ALREADY_CANCELLED =
+  'Fitruums.Framework.Booking.Exceptions.TransferBookingAlreadyCancelledException';
 /** The Code of CancelBooking (and code of CancelTransferBooking) answering "already cancelled". */
 export const ALREADY_CANCELLED_CODE = -2;
 
@@ -86,7 +90,9 @@ export function exampleBookings(): BookingPools {
   const ids: string[] = [];
   const transfers: { id: string; email: string }[] = [];
   for (const name of readdirSync(dir).filter((n) => n.endsWith('.json'))) {
-    const file = JSON.parse(readFileSync(new URL(name, dir), 'utf8')) as { cases?: { params?: Record<string, string> }[] };
+    const file = JSON.parse(readFileSync(new URL(name, dir), 'utf8')) as {
+      cases?: { params?: Record<string, string> }[];
+    };
     for (const c of file.cases ?? []) {
       const p = c.params ?? {};
       if (p.transferBookingID !== undefined) transfers.push({ id: p.transferBookingID, email: p.email ?? '' });
@@ -101,34 +107,54 @@ export function exampleBookings(): BookingPools {
  * a mock told its bookings does not know), or undefined. The message names the id as it arrived
  * (and a transfer's email): a binding that decodes it otherwise shows in it.
  */
-export function bookingNotFound(op: Operation, params: RawParams, known: KnownBookings | EveryId | undefined): DataObject | undefined {
+export function bookingNotFound(
+  op: Operation,
+  params: RawParams,
+  known: KnownBookings | EveryId | undefined,
+): DataObject | undefined {
   switch (op.resultType) {
     case 'CancelTransferBookingResult': {
       const id = params.transferBookingID;
       if (id === undefined) return undefined;
       const email = (params.email ?? '').trim();
-      const exists = known && 'every' in known ? customerOf(known, bookingKey(id), email) === email
-        : id.trim() !== '' && (!known || known.transfers.get(bookingKey(id)) === email);
+      const exists =
+        known && 'every' in known
+          ? customerOf(known, bookingKey(id), email) === email
+          : id.trim() !== '' && (!known || known.transfers.get(bookingKey(id)) === email);
       if (exists) return undefined;
-      return errorResult(op.resultType, TRANSFER_NOT_FOUND, `No transfer booking with ID ${id.trim()} was found for ${email === '' ? 'no email' : email}.`,
-        { cancellationFeeInEuros: '0', cancellationFeeInLocalCurrency: '0', code: NOT_FOUND_CODE });
+      return errorResult(
+        op.resultType,
+        TRANSFER_NOT_FOUND,
+        `No transfer booking with ID ${id.trim()} was found for ${email === '' ? 'no email' : email}.`,
+        { cancellationFeeInEuros: '0', cancellationFeeInLocalCurrency: '0', code: NOT_FOUND_CODE },
+      );
     }
-    case 'AmendmentPriceRequestResult': case 'AmendmentRequestResult': case 'CancelBookingResult':
-    case 'UpdateSpecialRequestResult': case 'GetSpecialRequestResult': {
+    case 'AmendmentPriceRequestResult':
+    case 'AmendmentRequestResult':
+    case 'CancelBookingResult':
+    case 'UpdateSpecialRequestResult':
+    case 'GetSpecialRequestResult': {
       const id = params.bookingID ?? params.bookingId;
       if (id === undefined) return undefined;
       const key = params.bookingID !== undefined ? bookingKey(id) : intBookingKey(id);
       if (known && 'every' in known) return undefined;
       if (id.trim() !== '' && (!known || known.ids.has(key))) return undefined;
-      return errorResult(op.resultType, BOOKING_NOT_FOUND, `No booking with ID ${id.trim()} was found.`,
-        { Code: NOT_FOUND_CODE, resultCode: NOT_FOUND_CODE, RoomId: 0, BookingType: 'NoAmendmentAvailable' });
+      return errorResult(op.resultType, BOOKING_NOT_FOUND, `No booking with ID ${id.trim()} was found.`, {
+        Code: NOT_FOUND_CODE,
+        resultCode: NOT_FOUND_CODE,
+        RoomId: 0,
+        BookingType: 'NoAmendmentAvailable',
+      });
     }
     default:
       return undefined;
   }
 }
 
-/** The customer of a transfer booking in the every-id mode: the email of its first touch (this one, when it is the first). */
+/**
+ * The customer of a transfer booking in the every-id mode: the email of its first touch (this one, when it is the
+ * first).
+ */
 function customerOf(every: EveryId, key: string, email: string): string {
   const known = every.customers.get(key);
   if (known !== undefined) return known;
@@ -137,14 +163,19 @@ function customerOf(every: EveryId, key: string, email: string): string {
 }
 
 /** A transfer booking cancelled, with the customer it was cancelled for. */
-export interface CancelledTransfer { readonly transferBookingID: string; readonly email: string | undefined }
+export interface CancelledTransfer {
+  readonly transferBookingID: string;
+  readonly email: string | undefined;
+}
 
 /**
  * What one request sees of the state. The pipeline calls only these; a stateful fault replaces
  * some of them for its operation and bindings (the rest pass through to the mock's store).
  */
 export interface BookingStore {
-  /** The special request stored for a booking (its bookingId as an int's digits), or undefined when none was written. */
+  /**
+   * The special request stored for a booking (its bookingId as an int's digits), or undefined when none was written.
+   */
   specialRequest(bookingId: string): string | undefined;
   /** Store a booking's special request, replacing the earlier one. */
   setSpecialRequest(bookingId: string, text: string): void;
@@ -237,8 +268,12 @@ export class MockState implements BookingStore {
 
 /** The operations whose valid calls read or change the state. */
 const STATE_RESULTS = new Set([
-  'UpdateSpecialRequestResult', 'GetSpecialRequestResult', 'CancelBookingResult', 'CancelTransferBookingResult',
-  'AmendmentPriceRequestResult', 'AmendmentRequestResult',
+  'UpdateSpecialRequestResult',
+  'GetSpecialRequestResult',
+  'CancelBookingResult',
+  'CancelTransferBookingResult',
+  'AmendmentPriceRequestResult',
+  'AmendmentRequestResult',
 ]);
 
 /** Whether valid calls of this operation read or change the state (their answers depend on earlier calls). */
@@ -281,7 +316,14 @@ export function stateStep(op: Operation, params: RawParams, store: BookingStore)
       const id = params.bookingID;
       if (id === undefined) return undefined;
       if (store.isCancelled(id)) {
-        return { error: errorResult(op.resultType, BOOKING_ALREADY_CANCELLED, `The booking with ID ${bookingKey(id)} has already been cancelled.`, { Code: ALREADY_CANCELLED_CODE }) };
+        return {
+          error: errorResult(
+            op.resultType,
+            BOOKING_ALREADY_CANCELLED,
+            `The booking with ID ${bookingKey(id)} has already been cancelled.`,
+            { Code: ALREADY_CANCELLED_CODE },
+          ),
+        };
       }
       return { commit: () => store.cancel(id) };
     }
@@ -290,17 +332,30 @@ export function stateStep(op: Operation, params: RawParams, store: BookingStore)
       if (id === undefined) return undefined;
       if (store.isTransferCancelled(id, params.email)) {
         return {
-          error: errorResult(op.resultType, TRANSFER_ALREADY_CANCELLED, `The transfer booking with ID ${bookingKey(id)} has already been cancelled.`,
-            { cancellationFeeInEuros: '0', cancellationFeeInLocalCurrency: '0', code: ALREADY_CANCELLED_CODE }),
+          error: errorResult(
+            op.resultType,
+            TRANSFER_ALREADY_CANCELLED,
+            `The transfer booking with ID ${bookingKey(id)} has already been cancelled.`,
+            { cancellationFeeInEuros: '0', cancellationFeeInLocalCurrency: '0', code: ALREADY_CANCELLED_CODE },
+          ),
         };
       }
       return { commit: () => store.cancelTransfer(id, params.email) };
     }
-    case 'AmendmentPriceRequestResult': case 'AmendmentRequestResult': {
+    case 'AmendmentPriceRequestResult':
+    case 'AmendmentRequestResult': {
       const id = params.bookingID;
       if (id === undefined || !store.isCancelled(id)) return undefined;
-      // An amendment of a cancelled booking: the Error, then the value types the result still writes (no room, no amendment).
-      return { error: errorResult(op.resultType, BOOKING_ALREADY_CANCELLED, `The booking with ID ${bookingKey(id)} has been cancelled and cannot be amended.`, { RoomId: 0, BookingType: 'NoAmendmentAvailable' }) };
+      // An amendment of a cancelled booking: the Error, then the value types the result still writes (no room, no
+      // amendment).
+      return {
+        error: errorResult(
+          op.resultType,
+          BOOKING_ALREADY_CANCELLED,
+          `The booking with ID ${bookingKey(id)} has been cancelled and cannot be amended.`,
+          { RoomId: 0, BookingType: 'NoAmendmentAvailable' },
+        ),
+      };
     }
     default:
       return undefined;

@@ -25,14 +25,21 @@ export type TransientFault = 'gateway_503' | 'gateway_502' | 'drop' | 'pause';
 /** The gateway page of a status, as nginx writes it. */
 export function gatewayPage(status: 502 | 503): Buffer {
   const title = status === 503 ? '503 Service Temporarily Unavailable' : '502 Bad Gateway';
-  return Buffer.from(`<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`);
+  return Buffer.from(
+    `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`,
+  );
 }
 
 /** The operations that change state: the ones whose answer the drop-writes mode loses after applying them. */
 const WRITES = /(?:^|[/"<:#\s])(AmendmentRequest|CancelBooking|CancelTransferBooking|UpdateSpecialRequest)\b/;
 
 /** Whether a request calls a state-changing operation: its path (HTTP GET/POST), SOAPAction or body element (SOAP). */
-export function isWriteRequest(path: string, soapAction: string | undefined, contentType: string | undefined, body: Buffer): boolean {
+export function isWriteRequest(
+  path: string,
+  soapAction: string | undefined,
+  contentType: string | undefined,
+  body: Buffer,
+): boolean {
   if (WRITES.test(path) || (soapAction !== undefined && WRITES.test(soapAction))) return true;
   // SOAP 1.2 carries its action in the content type, and the body names the operation either way.
   if (contentType !== undefined && WRITES.test(contentType)) return true;
@@ -56,10 +63,19 @@ export class TransientFaults {
   readonly #mode: TransientMode;
   readonly #random: () => number;
   /** Faults committed so far, by kind (and `dropped_write` for writes processed then dropped). */
-  readonly counts: Record<TransientFault | 'dropped_write', number> = { gateway_503: 0, gateway_502: 0, drop: 0, pause: 0, dropped_write: 0 };
+  readonly counts: Record<TransientFault | 'dropped_write', number> = {
+    gateway_503: 0,
+    gateway_502: 0,
+    drop: 0,
+    pause: 0,
+    dropped_write: 0,
+  };
 
   constructor(mode: TransientMode) {
-    for (const [name, v] of [['rate', mode.rate], ['dropWrites', mode.dropWrites ?? 0]] as const) {
+    for (const [name, v] of [
+      ['rate', mode.rate],
+      ['dropWrites', mode.dropWrites ?? 0],
+    ] as const) {
       if (!(v >= 0 && v <= 1)) throw new Error(`transient mode: ${name} must be a share from 0 to 1, got ${v}`);
     }
     this.#mode = mode;

@@ -22,17 +22,33 @@ describe('relexical: another lexical form of the same value', () => {
       expect(canonicalValue(type, other), `${type} ${s} → ${other}`).toBe(canonicalValue(type, s));
     }
   };
-  test('ints of xs:int', () => fc.assert(fc.property(fc.integer({ min: -2147483648, max: 2147483647 }), (n) => check('int', String(n)))));
-  test('decimals with any number of fraction digits', () => fc.assert(fc.property(
-    fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }), fc.integer({ min: 0, max: 4 }),
-    (units, digits) => {
-      const abs = (units < 0n ? -units : units).toString().padStart(digits + 1, '0');
-      check('decimal', `${units < 0n ? '-' : ''}${digits ? `${abs.slice(0, -digits)}.${abs.slice(-digits)}` : abs}`);
-    },
-  )));
-  test('dateTimes, local and in UTC', () => fc.assert(fc.property(fc.date({ min: new Date('1900-01-02T00:00:00Z'), max: new Date('9998-12-30T00:00:00Z'), noInvalidDate: true }), fc.boolean(),
-    (d, z) => check('dateTime', `${d.toISOString().slice(0, 19)}${z ? 'Z' : ''}`))));
-  test('booleans', () => { for (const b of ['true', 'false', '1', '0']) check('boolean', b); });
+  test('ints of xs:int', () =>
+    fc.assert(fc.property(fc.integer({ min: -2147483648, max: 2147483647 }), (n) => check('int', String(n)))));
+  test('decimals with any number of fraction digits', () =>
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: -(10n ** 12n), max: 10n ** 12n }),
+        fc.integer({ min: 0, max: 4 }),
+        (units, digits) => {
+          const abs = (units < 0n ? -units : units).toString().padStart(digits + 1, '0');
+          check(
+            'decimal',
+            `${units < 0n ? '-' : ''}${digits ? `${abs.slice(0, -digits)}.${abs.slice(-digits)}` : abs}`,
+          );
+        },
+      ),
+    ));
+  test('dateTimes, local and in UTC', () =>
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('1900-01-02T00:00:00Z'), max: new Date('9998-12-30T00:00:00Z'), noInvalidDate: true }),
+        fc.boolean(),
+        (d, z) => check('dateTime', `${d.toISOString().slice(0, 19)}${z ? 'Z' : ''}`),
+      ),
+    ));
+  test('booleans', () => {
+    for (const b of ['true', 'false', '1', '0']) check('boolean', b);
+  });
   test('the variants really are other forms', () => {
     expect(VARIANTS.map((v) => relexical('int', '7', v))).toEqual(['7', '+7', '007', ' 7 ']);
     expect(VARIANTS.map((v) => relexical('decimal', '12.50', v))).toEqual(['12.50', '12.5', '+12.5000', '012.50']);
@@ -55,7 +71,8 @@ describe('presentationFor: a choice per binding and request', () => {
     expect([...seen.get('envelopePrefix')!].sort()).toEqual(['SOAP-ENV', 'env', 's', 'soap']);
     expect(seen.get('declaration')!.size).toBe(6);
     expect(seen.get('soapHeader')!.size).toBe(3);
-    for (const k of ['namespaceAt', 'attributeQuote', 'comments', 'xsiType', 'prefixScope', 'attributeOrder', 'indent']) expect(seen.get(k)!.size, k).toBeGreaterThanOrEqual(2);
+    for (const k of ['namespaceAt', 'attributeQuote', 'comments', 'xsiType', 'prefixScope', 'attributeOrder', 'indent'])
+      expect(seen.get(k)!.size, k).toBeGreaterThanOrEqual(2);
     expect(seen.get('text')!.size).toBe(3);
     expect(seen.get('newline')!.size).toBe(2);
     expect(seen.get('xsiAt')!.size).toBe(3);
@@ -87,22 +104,32 @@ describe('the mock in variation mode', () => {
   const validator = createDocumentValidator(NS);
   // One request on four bindings: stateless, or the state-changing calls would change the booking
   // between the bindings (the stateful variation mode is src/mock/state.test.ts's).
-  beforeAll(async () => { mock = await startMock({ port: 0, vary: true, stateless: true }); });
+  beforeAll(async () => {
+    mock = await startMock({ port: 0, vary: true, stateless: true });
+  });
   afterAll(() => mock.close());
 
-  test.for(OPERATIONS.map((o) => o.name))('%s: four XSD-valid bodies, written differently, equal by value', async (name) => {
-    const o = findOperation(name)!;
-    const bodies = new Map<BindingId, string>();
-    for (const b of BINDINGS) {
-      const r = await call(mock.url, NS, o, b, validParams(o));
-      expect(r.status, r.body).toBe(200);
-      const outcome = validator.validate(r.body.replace(/^\uFEFF/, ''));
-      expect(outcome.xsdErrors, r.body.slice(0, 600)).toEqual([]);
-      bodies.set(b, r.body);
-    }
-    expect(new Set(bodies.values()).size).toBeGreaterThan(1);
-    const canon = (b: BindingId) => canonicalEntries(resultElement(o, b, bodies.get(b)!.replace(/^\uFEFF/, '')), o.resultType, NS[o.ns],
-      (p) => documentedDifference(o.name, p) !== undefined);
-    for (const b of BINDINGS) expect(canon(b), b).toEqual(canon('soap11'));
-  });
+  test.for(OPERATIONS.map((o) => o.name))(
+    '%s: four XSD-valid bodies, written differently, equal by value',
+    async (name) => {
+      const o = findOperation(name)!;
+      const bodies = new Map<BindingId, string>();
+      for (const b of BINDINGS) {
+        const r = await call(mock.url, NS, o, b, validParams(o));
+        expect(r.status, r.body).toBe(200);
+        const outcome = validator.validate(r.body.replace(/^\uFEFF/, ''));
+        expect(outcome.xsdErrors, r.body.slice(0, 600)).toEqual([]);
+        bodies.set(b, r.body);
+      }
+      expect(new Set(bodies.values()).size).toBeGreaterThan(1);
+      const canon = (b: BindingId) =>
+        canonicalEntries(
+          resultElement(o, b, bodies.get(b)!.replace(/^\uFEFF/, '')),
+          o.resultType,
+          NS[o.ns],
+          (p) => documentedDifference(o.name, p) !== undefined,
+        );
+      for (const b of BINDINGS) expect(canon(b), b).toEqual(canon('soap11'));
+    },
+  );
 });

@@ -8,13 +8,12 @@
  *   TransferRate items, any label / fee / cancellationfee content), dateTimes given a time zone.
  *   Decided by a hash of the operation and the request parameters, never of the binding: the four
  *   bindings of one request carry the same data, as equivalence requires.
- * - Presentation (`presentationFor`): envelope prefix, a SOAP Header, default or prefixed result
- *   namespace, xsi prefix and where it is declared, pretty-printed or compact, CRLF line ends, the
- *   XML declaration (double or single quotes, none, no encoding, a byte order mark), comments,
- *   attribute order, xsi:type naming the declared types, text as CDATA or character references, a prefix on the result element only
- *   (its descendants in the default namespace), how Content-Type spells charset=utf-8, and the
- *   lexical form of typed values (12.5, 12.50, +12.5; 7, +7, 007; true, 1; one instant in other
- *   time zones). Decided per binding (and request), so the bindings of one request are written
+ * - Presentation (`presentationFor`): envelope prefix, a SOAP Header, default or prefixed result namespace, xsi prefix
+ *   and where it is declared, pretty-printed or compact, CRLF line ends, the XML declaration (double or single quotes,
+ *   none, no encoding, a byte order mark), comments, attribute order, xsi:type naming the declared types, text as CDATA
+ *   or character references, a prefix on the result element only (its descendants in the default namespace), how
+ *   Content-Type spells charset=utf-8, and the lexical form of typed values (12.5, 12.50, +12.5; 7, +7, 007; true, 1;
+ *   one instant in other time zones). Decided per binding (and request), so the bindings of one request are written
  *   differently.
  */
 import type { BindingId, Operation } from '../contract/catalogue.js';
@@ -33,7 +32,10 @@ type RawParams = Readonly<Record<string, string | undefined>>;
  * does not take excluded: SOAP would carry such extra elements, GET and POST would not), never its binding.
  */
 export function requestSeed(op: Operation, params: RawParams): number {
-  const keys = op.params.map((p) => p.name).filter((k) => k !== 'userName' && k !== 'password' && params[k] !== undefined).sort();
+  const keys = op.params
+    .map((p) => p.name)
+    .filter((k) => k !== 'userName' && k !== 'password' && params[k] !== undefined)
+    .sort();
   return stableHash([op.name, ...keys.map((k) => `${k}=${params[k]!}`)].join('\u0000'));
 }
 
@@ -42,14 +44,24 @@ export function requestSeed(op: Operation, params: RawParams): number {
 /** Names of open-region elements: none is a field of a transfer or a global element of the schemas. */
 const OPEN_ELEMENTS: readonly AnyContent[] = [
   { $element: 'vehicleClass', $content: 'Minivan' },
-  { $element: 'luggage', $attributes: { pieces: '2', unit: 'bag' }, $content: [{ $element: 'note', $content: 'Ski bags on request' }] },
+  {
+    $element: 'luggage',
+    $attributes: { pieces: '2', unit: 'bag' },
+    $content: [{ $element: 'note', $content: 'Ski bags on request' }],
+  },
   { $element: 'supplierCode', $content: 'TRF-ÅRE-07' },
 ];
-const EXTRA_RATE_ATTRIBUTES: Readonly<Record<string, string>>[] = [{ rateCode: 'STD' }, { validUntil: '2030-12-31', priceType: 'perVehicle' }];
+const EXTRA_RATE_ATTRIBUTES: Readonly<Record<string, string>>[] = [
+  { rateCode: 'STD' },
+  { validUntil: '2030-12-31', priceType: 'perVehicle' },
+];
 /** Any content for a place whose type is not shown (label, fee). */
 const ANY_CONTENT: readonly AnyContent[] = [
   'free text without elements',
-  [{ $element: 'code', $content: 'X1' }, { $element: 'description', $attributes: { lang: 'sv' }, $content: 'Frukost ingår' }],
+  [
+    { $element: 'code', $content: 'X1' },
+    { $element: 'description', $attributes: { lang: 'sv' }, $content: 'Frukost ingår' },
+  ],
   '',
 ];
 
@@ -97,7 +109,11 @@ function complex(w: DataWalk, obj: DataObject, type: string, namePath: string): 
     // "Numeric content of a cancellationfee element: not shown": the number, nothing, or elements.
     const pick = w.rng.int(0, 2);
     if (pick === 1) out.$content = undefined;
-    if (pick === 2) out.$content = [{ $element: 'amount', $content: String(out.$content) }, { $element: 'rule', $content: 'no-show' }];
+    if (pick === 2)
+      out.$content = [
+        { $element: 'amount', $content: String(out.$content) },
+        { $element: 'rule', $content: 'no-show' },
+      ];
   }
   for (const a of e.attributes) {
     if (a.type === 'dateTime' && typeof out[a.name] === 'string') out[a.name] = zoned(w, out[a.name] as string);
@@ -134,7 +150,8 @@ function field(w: DataWalk, f: ElementField, v: Value, path: string): Value {
     const item = f.list;
     return (v as readonly Value[]).map((it) => element(w, item.type, it, `${path}/${item.item}`));
   }
-  if (f.max === 'unbounded' && Array.isArray(v)) return (v as readonly Value[]).map((it) => element(w, f.type, it, path));
+  if (f.max === 'unbounded' && Array.isArray(v))
+    return (v as readonly Value[]).map((it) => element(w, f.type, it, path));
   return element(w, f.type, v, path);
 }
 
@@ -216,10 +233,14 @@ export function presentationFor(binding: BindingId, seed: number): Presentation 
 /** Content-Type with charset=utf-8 spelt one of the legitimate ways (RFC 9110: case-insensitive, quotable). */
 export function contentTypeOf(mediaType: string, variant: Presentation['contentType']): string {
   switch (variant) {
-    case 0: return `${mediaType}; charset=utf-8`;
-    case 1: return `${mediaType}; charset=UTF-8`;
-    case 2: return `${mediaType};charset="utf-8"`;
-    case 3: return `${mediaType.replace(/^text\/xml$/, 'Text/XML')}; Charset=utf-8`;
+    case 0:
+      return `${mediaType}; charset=utf-8`;
+    case 1:
+      return `${mediaType}; charset=UTF-8`;
+    case 2:
+      return `${mediaType};charset="utf-8"`;
+    case 3:
+      return `${mediaType.replace(/^text\/xml$/, 'Text/XML')}; Charset=utf-8`;
   }
 }
 
@@ -251,7 +272,12 @@ export function relexical(type: SimpleType, s: string, v: Presentation['lexical'
     case 'dateTime':
       return otherZone(s, v);
     case 'intList':
-      return v === 2 ? s.split(/\s+/).map((x) => relexical('int', x, 2)).join('  ') : s;
+      return v === 2
+        ? s
+            .split(/\s+/)
+            .map((x) => relexical('int', x, 2))
+            .join('  ')
+        : s;
     default:
       return s;
   }
@@ -265,7 +291,9 @@ function otherZone(s: string, v: Presentation['lexical']): string {
   if (!z) return v === 3 ? `${s}.000` : s;
   const offset = v === 1 ? 120 : v === 2 ? -330 : 0;
   if (offset === 0) return `${y}-${mo}-${d}T${h}:${mi}:${sec}${frac || '.0'}Z`;
-  const t = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(sec)) + offset * 60_000);
+  const t = new Date(
+    Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(sec)) + offset * 60_000,
+  );
   const pad = (n: number) => String(n).padStart(2, '0');
   const zone = `${offset < 0 ? '-' : '+'}${pad(Math.floor(Math.abs(offset) / 60))}:${pad(Math.abs(offset) % 60)}`;
   return `${t.toISOString().slice(0, 19)}${frac}${zone}`;
@@ -292,30 +320,48 @@ export function variedOptions(p: Presentation, ns: string, b: Binding): Serializ
 
 function declaration(p: Presentation): string {
   switch (p.declaration) {
-    case 'double': return '<?xml version="1.0" encoding="utf-8"?>';
-    case 'single': return "<?xml version='1.0' encoding='UTF-8'?>";
-    case 'none': return '';
-    case 'no-encoding': return '<?xml version="1.0"?>';
-    case 'bom': return '\uFEFF<?xml version="1.0" encoding="utf-8"?>';
-    case 'standalone': return '<?xml version="1.0" encoding="utf-8" standalone="yes"?>';
+    case 'double':
+      return '<?xml version="1.0" encoding="utf-8"?>';
+    case 'single':
+      return "<?xml version='1.0' encoding='UTF-8'?>";
+    case 'none':
+      return '';
+    case 'no-encoding':
+      return '<?xml version="1.0"?>';
+    case 'bom':
+      return '\uFEFF<?xml version="1.0" encoding="utf-8"?>';
+    case 'standalone':
+      return '<?xml version="1.0" encoding="utf-8" standalone="yes"?>';
   }
 }
 
 /** The form of the document around the result element, as the binding writes it. */
 function documentForm(p: Presentation): DocumentForm {
   return {
-    envelopePrefix: p.envelopePrefix, soapHeader: p.soapHeader, namespaceAt: p.namespaceAt, resultPrefix: p.resultPrefix,
-    xsiPrefix: p.xsiPrefix, xsiAt: p.xsiAt, indent: p.indent, newline: p.newline,
+    envelopePrefix: p.envelopePrefix,
+    soapHeader: p.soapHeader,
+    namespaceAt: p.namespaceAt,
+    resultPrefix: p.resultPrefix,
+    xsiPrefix: p.xsiPrefix,
+    xsiAt: p.xsiAt,
+    indent: p.indent,
+    newline: p.newline,
   };
 }
 
-/** The whole body of a result: the binding's document (SOAP: envelope, Body and wrapper) around the result element, then comments, declaration, line ends. */
+/**
+ * The whole body of a result: the binding's document (SOAP: envelope, Body and wrapper) around the result element, then
+ * comments, declaration, line ends.
+ */
 export function variedBody(p: Presentation, op: Operation, b: Binding, resultXml: string, ns: string): string {
   const nl = p.indent ? p.newline : '';
   let doc = b.writeDocument(op, resultXml, ns, documentForm(p));
   if (p.comments) {
     // Inside the result element (when it has content) and before the document element.
-    doc = doc.replace(new RegExp(`(<(?:[\\w.-]+:)?${op.resultElement}(?:\\s[^>]*[^/])?>)`), '$1<!-- result of the reference mock -->');
+    doc = doc.replace(
+      new RegExp(`(<(?:[\\w.-]+:)?${op.resultElement}(?:\\s[^>]*[^/])?>)`),
+      '$1<!-- result of the reference mock -->',
+    );
     doc = `<!-- ${op.name} -->${nl}${doc}`;
   }
   const decl = declaration(p);

@@ -40,10 +40,12 @@ const STRING_BODY_TYPE = 'text/plain;charset=UTF-8';
  */
 export function plainToWire(r: MockResponse): Wire | undefined {
   const { status } = r;
-  if (!Number.isInteger(status) || status < 200 || status > 599 || status === 204 || status === 205 || status === 304) return undefined;
+  if (!Number.isInteger(status) || status < 200 || status > 599 || status === 204 || status === 205 || status === 304)
+    return undefined;
   const names = Object.keys(r.headers);
   for (const name of names) {
-    if (name === 'set-cookie' || !TOKEN.test(name) || name.toLowerCase() !== name || !KEPT_VALUE.test(r.headers[name]!)) return undefined;
+    if (name === 'set-cookie' || !TOKEN.test(name) || name.toLowerCase() !== name || !KEPT_VALUE.test(r.headers[name]!))
+      return undefined;
   }
   const stringBody = typeof r.body === 'string';
   if (stringBody && r.headers['content-type'] === undefined) names.push('content-type');
@@ -54,13 +56,17 @@ export function plainToWire(r: MockResponse): Wire | undefined {
     headers = {};
     for (const name of names.sort()) headers[name] = r.headers[name] ?? STRING_BODY_TYPE;
   }
-  const body = stringBody ? Buffer.from(r.body as string, 'utf8') : Buffer.from((r.body as Uint8Array).buffer, (r.body as Uint8Array).byteOffset, (r.body as Uint8Array).byteLength);
+  const body = stringBody
+    ? Buffer.from(r.body as string, 'utf8')
+    : Buffer.from((r.body as Uint8Array).buffer, (r.body as Uint8Array).byteOffset, (r.body as Uint8Array).byteLength);
   return { status, headers, body };
 }
 
 /** The wire form of a Fetch Response (headers as Headers iterates them, the whole body read). */
 export async function responseToWire(response: Response): Promise<Wire> {
   const headers: Record<string, string> = {};
-  response.headers.forEach((v, k) => { headers[k] = v; });
+  response.headers.forEach((v, k) => {
+    headers[k] = v;
+  });
   return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()) };
 }

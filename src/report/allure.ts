@@ -15,7 +15,17 @@
  * "known deviation:", the test gets the tag known-deviation, and categories.json files them under
  * "Known deviations".
  */
-import { ContentType, LabelName, Stage, Status, type Label, type StepResult, type TestResult, type TestResultContainer, type Globals } from 'allure-js-commons';
+import {
+  ContentType,
+  LabelName,
+  Stage,
+  Status,
+  type Label,
+  type StepResult,
+  type TestResult,
+  type TestResultContainer,
+  type Globals,
+} from 'allure-js-commons';
 import { ReporterRuntime, stringifyEnvInfo, type Writer } from 'allure-js-commons/sdk/reporter';
 import { randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -23,7 +33,20 @@ import { join } from 'node:path';
 import type { ResultRow, RunReport, Status as RowStatus } from '../core/types.js';
 import { formatFindings } from './console.js';
 import { rerunCommand } from './rerun.js';
-import { rowBindingLabel, COLUMN_LABELS, countRows, countsLine, GROUP_LABELS, groupCells, jsonText, stepText, truncate, visibleText, type CellGroup, type TestGroup } from './model.js';
+import {
+  rowBindingLabel,
+  COLUMN_LABELS,
+  countRows,
+  countsLine,
+  GROUP_LABELS,
+  groupCells,
+  jsonText,
+  stepText,
+  truncate,
+  visibleText,
+  type CellGroup,
+  type TestGroup,
+} from './model.js';
 
 /**
  * Longest request/response attachment, in characters (attachments are excerpts, not archives); the
@@ -69,7 +92,11 @@ export class DeferredWriter implements Writer {
   }
 
   writeAttachment(distFileName: string, content: Buffer): void {
-    const p: PendingWrite = { name: distFileName, bytes: Buffer.from(content), apply: (w) => w.writeAttachment(distFileName, p.bytes) };
+    const p: PendingWrite = {
+      name: distFileName,
+      bytes: Buffer.from(content),
+      apply: (w) => w.writeAttachment(distFileName, p.bytes),
+    };
     this.pending.push(p);
   }
 
@@ -79,7 +106,11 @@ export class DeferredWriter implements Writer {
 
   writeEnvironmentInfo(info: Record<string, string | undefined>): void {
     const copy = { ...info };
-    this.pending.push({ name: 'environment.properties', bytes: Buffer.from(stringifyEnvInfo(copy)), apply: (w) => w.writeEnvironmentInfo(copy) });
+    this.pending.push({
+      name: 'environment.properties',
+      bytes: Buffer.from(stringifyEnvInfo(copy)),
+      apply: (w) => w.writeEnvironmentInfo(copy),
+    });
   }
 
   writeCategoriesDefinitions(categories: Category[]): void {
@@ -99,7 +130,10 @@ export class DeferredWriter implements Writer {
 }
 
 const STEP_STATUS: Record<RowStatus, Status> = {
-  passed: Status.PASSED, failed: Status.FAILED, skipped: Status.SKIPPED, known: Status.SKIPPED,
+  passed: Status.PASSED,
+  failed: Status.FAILED,
+  skipped: Status.SKIPPED,
+  known: Status.SKIPPED,
 };
 
 function stepMessage(r: ResultRow): string | undefined {
@@ -137,7 +171,8 @@ function labelsOf(c: CellGroup): Label[] {
 function statusLines(rows: readonly ResultRow[], prefix: (r: ResultRow) => string): string[] | undefined {
   const failed = rows.filter((r) => r.status === 'failed');
   if (failed.length > 0) return failed.map((r) => `${prefix(r)}${r.check}: ${stepMessage(r) ?? ''}`);
-  if (rows.every((r) => r.status === 'skipped')) return rows.map((r) => `${prefix(r)}${r.check}: ${r.message || 'skipped'}`);
+  if (rows.every((r) => r.status === 'skipped'))
+    return rows.map((r) => `${prefix(r)}${r.check}: ${r.message || 'skipped'}`);
   const known = rows.filter((r) => r.status === 'known');
   if (known.length > 0) return known.map((r) => `${prefix(r)}${r.check}: ${stepMessage(r) ?? ''}`);
   return undefined;
@@ -168,10 +203,17 @@ function excerptsOf(t: TestGroup): Excerpt[] {
   const seen = { Request: new Set<string>(), Response: new Set<string>() };
   const out: Excerpt[] = [];
   for (const r of t.rows) {
-    for (const [kind, text] of [['Request', r.request], ['Response', r.response]] as const) {
+    for (const [kind, text] of [
+      ['Request', r.request],
+      ['Response', r.response],
+    ] as const) {
       if (text === undefined || text === '' || seen[kind].has(text)) continue;
       seen[kind].add(text);
-      out.push({ kind, text: visibleText(text), ...(seen[kind].size > 1 ? { detail: `${r.binding}, ${r.check}` } : {}) });
+      out.push({
+        kind,
+        text: visibleText(text),
+        ...(seen[kind].size > 1 ? { detail: `${r.binding}, ${r.check}` } : {}),
+      });
     }
   }
   return out;
@@ -202,23 +244,51 @@ function exchangesText(c: CellGroup, cases: readonly TestGroup[]): { text: strin
   const blocks = cases.map((t) => ({ t, excerpts: excerptsOf(t) })).filter((b) => b.excerpts.length > 0);
   if (blocks.length === 0) return undefined;
   const all = blocks.flatMap((b) => b.excerpts);
-  const shares = shareBudget(all.map((e) => e.text.length), ATTACHMENT_MAX);
+  const shares = shareBudget(
+    all.map((e) => e.text.length),
+    ATTACHMENT_MAX,
+  );
   let i = 0;
-  const where = c.column === 'equivalence' ? `${c.operation}, the bindings compared` : `${c.operation} on ${rowBindingLabel(c.column)}`;
+  const where =
+    c.column === 'equivalence'
+      ? `${c.operation}, the bindings compared`
+      : `${c.operation} on ${rowBindingLabel(c.column)}`;
   const out = [
-    `${where}: the exchanges of the ${blocks.length} case${blocks.length === 1 ? '' : 's'} with no failed check and no known deviation `
-      + `(a failing case's exchanges are attached to its step). The excerpts share ${ATTACHMENT_MAX} characters; a longer one is cut.`,
+    `${where}: the exchanges of the ${blocks.length} case${blocks.length === 1 ? '' : 's'} with no `
+      + `failed check and no known deviation `
+      + `(a failing case's exchanges are attached to its step). The excerpts share ${ATTACHMENT_MAX} `
+      + `characters; a longer one is cut.`,
   ];
   for (const b of blocks) {
     out.push('', `=== case ${b.t.case}`);
-    for (const e of b.excerpts) out.push(`--- ${e.kind}${e.detail !== undefined ? ` (${e.detail})` : ''}`, cut(e.text, shares[i++]!));
+    for (const e of b.excerpts)
+      out.push(`--- ${e.kind}${e.detail !== undefined ? ` (${e.detail})` : ''}`, cut(e.text, shares[i++]!));
   }
   return { text: out.join('\n'), cases: blocks.length };
 }
 
-/** A finished step (the shape of allure-js-commons' createStepResult) starting at `start`; `stop` is set when its rows are laid out. */
-function newStep(name: string, start: number, status?: Status, statusDetails: StepResult['statusDetails'] = {}, parameters: StepResult['parameters'] = []): StepResult {
-  return { status, statusDetails, stage: Stage.FINISHED, steps: [], attachments: [], parameters, name, start, stop: start };
+/**
+ * A finished step (the shape of allure-js-commons' createStepResult) starting at `start`; `stop` is set when its rows
+ * are laid out.
+ */
+function newStep(
+  name: string,
+  start: number,
+  status?: Status,
+  statusDetails: StepResult['statusDetails'] = {},
+  parameters: StepResult['parameters'] = [],
+): StepResult {
+  return {
+    status,
+    statusDetails,
+    stage: Stage.FINISHED,
+    steps: [],
+    attachments: [],
+    parameters,
+    name,
+    start,
+    stop: start,
+  };
 }
 
 /**
@@ -245,7 +315,11 @@ export function renderAllure(report: RunReport): DeferredWriter {
       tool: `${report.tool.name} ${report.tool.version}`,
     },
     categories: [
-      { name: 'Known deviations', matchedStatuses: [Status.SKIPPED, Status.PASSED], messageRegex: '[\\s\\S]*known deviation:[\\s\\S]*' },
+      {
+        name: 'Known deviations',
+        matchedStatuses: [Status.SKIPPED, Status.PASSED],
+        messageRegex: '[\\s\\S]*known deviation:[\\s\\S]*',
+      },
       { name: 'Contract violations', matchedStatuses: [Status.FAILED] },
     ],
   });
@@ -257,7 +331,9 @@ export function renderAllure(report: RunReport): DeferredWriter {
     // column, the same in every run and seed; which binding departed in a comparison is an
     // excluded parameter.
     const fullName = `${c.group}.${c.operation}.${c.column}`;
-    const departing = [...new Set(c.rows.filter((r) => r.binding.includes(',') || c.column === 'equivalence').map((r) => r.binding))];
+    const departing = [
+      ...new Set(c.rows.filter((r) => r.binding.includes(',') || c.column === 'equivalence').map((r) => r.binding)),
+    ];
     const counts = countRows(c.rows);
     const start = clock;
     const uuid = runtime.startTest({
@@ -265,11 +341,18 @@ export function renderAllure(report: RunReport): DeferredWriter {
       fullName,
       titlePath: [c.group, c.operation, c.column],
       labels: labelsOf(c),
-      parameters: [{ name: 'binding', value: c.column },
-        ...(c.column === 'equivalence' ? [{ name: 'bindings', value: departing.join(' | ') || 'all', excluded: true }] : [])],
-      description: `${c.column === 'equivalence'
-        ? `${c.operation}: the bindings compared (${departing.map(rowBindingLabel).join('; ') || 'all agree'})`
-        : `${c.operation} on ${rowBindingLabel(c.column)}`}, ${c.cases.length} case${c.cases.length === 1 ? '' : 's'}: ${countsLine(counts)}. `
+      parameters: [
+        { name: 'binding', value: c.column },
+        ...(c.column === 'equivalence'
+          ? [{ name: 'bindings', value: departing.join(' | ') || 'all', excluded: true }]
+          : []),
+      ],
+      description:
+        `${
+          c.column === 'equivalence'
+            ? `${c.operation}: the bindings compared (${departing.map(rowBindingLabel).join('; ') || 'all agree'})`
+            : `${c.operation} on ${rowBindingLabel(c.column)}`
+        }, ${c.cases.length} case${c.cases.length === 1 ? '' : 's'}: ${countsLine(counts)}. `
         + 'One step per case, one sub-step per check.',
       start,
       stage: Stage.RUNNING,
@@ -282,12 +365,23 @@ export function renderAllure(report: RunReport): DeferredWriter {
       const caseStep = newStep(t.case, clock);
       for (const r of t.rows) {
         const message = stepMessage(r);
-        const step = newStep(r.check, clock, STEP_STATUS[r.status], {
-          ...(message !== undefined ? { message } : {}),
-          ...(r.status === 'failed' || r.status === 'known' ? { trace: formatFindings([{ ...r, status: 'failed' }]) + rerunTrace(report, r) } : {}),
-          ...(r.findings[0]?.expected !== undefined ? { expected: r.findings[0].expected } : {}),
-          ...(r.findings[0]?.actual !== undefined ? { actual: r.findings[0].actual } : {}),
-        }, [...(r.path ? [{ name: 'path', value: r.path }] : []), ...(c.column === 'equivalence' ? [{ name: 'bindings', value: r.binding }] : [])]);
+        const step = newStep(
+          r.check,
+          clock,
+          STEP_STATUS[r.status],
+          {
+            ...(message !== undefined ? { message } : {}),
+            ...(r.status === 'failed' || r.status === 'known'
+              ? { trace: formatFindings([{ ...r, status: 'failed' }]) + rerunTrace(report, r) }
+              : {}),
+            ...(r.findings[0]?.expected !== undefined ? { expected: r.findings[0].expected } : {}),
+            ...(r.findings[0]?.actual !== undefined ? { actual: r.findings[0].actual } : {}),
+          },
+          [
+            ...(r.path ? [{ name: 'path', value: r.path }] : []),
+            ...(c.column === 'equivalence' ? [{ name: 'bindings', value: r.binding }] : []),
+          ],
+        );
         // A sequence's calls, as numbered sub-steps in the order sent.
         for (const x of r.steps ?? []) step.steps.push(newStep(`${x.n}. ${stepText(x)}`, clock));
         clock += Math.max(0, Math.round(r.durationMs ?? 0));
@@ -299,7 +393,11 @@ export function renderAllure(report: RunReport): DeferredWriter {
         for (const e of excerptsOf(t)) {
           const source = `${randomUUID()}-attachment.txt`;
           writer.writeAttachment(source, Buffer.from(cut(e.text, ATTACHMENT_MAX), 'utf8'));
-          caseStep.attachments.push({ name: `${e.kind} (${t.case}${e.detail !== undefined ? `, ${e.detail}` : ''})`, source, type: ContentType.TEXT });
+          caseStep.attachments.push({
+            name: `${e.kind} (${t.case}${e.detail !== undefined ? `, ${e.detail}` : ''})`,
+            source,
+            type: ContentType.TEXT,
+          });
         }
       } else {
         clean.push(t);
@@ -312,8 +410,13 @@ export function renderAllure(report: RunReport): DeferredWriter {
     }
     const exchanges = exchangesText(c, clean);
     if (exchanges !== undefined) {
-      runtime.writeAttachment(uuid, null, `Exchanges (${exchanges.cases} case${exchanges.cases === 1 ? '' : 's'})`, Buffer.from(exchanges.text, 'utf8'),
-        { contentType: ContentType.TEXT, fileExtension: 'txt' });
+      runtime.writeAttachment(
+        uuid,
+        null,
+        `Exchanges (${exchanges.cases} case${exchanges.cases === 1 ? '' : 's'})`,
+        Buffer.from(exchanges.text, 'utf8'),
+        { contentType: ContentType.TEXT, fileExtension: 'txt' },
+      );
     }
     const failed = c.rows.filter((r) => r.status === 'failed');
     const lines = statusLines(c.rows, (r) => `${r.case}: `);
@@ -324,10 +427,15 @@ export function renderAllure(report: RunReport): DeferredWriter {
       if (lines !== undefined) {
         result.statusDetails = {
           message: capLines(lines, failed.length > 0 ? 'failed checks' : 'checks'),
-          ...(failed.length > 0 ? {
-            trace: formatFindings(failed.slice(0, MESSAGE_LINES))
-              + (failed.length > MESSAGE_LINES ? `\n\n… and ${failed.length - MESSAGE_LINES} more failed checks (see the case steps)` : ''),
-          } : {}),
+          ...(failed.length > 0
+            ? {
+                trace:
+                  formatFindings(failed.slice(0, MESSAGE_LINES))
+                  + (failed.length > MESSAGE_LINES
+                    ? `\n\n… and ${failed.length - MESSAGE_LINES} more failed checks (see the case steps)`
+                    : ''),
+              }
+            : {}),
         };
       }
     });

@@ -35,7 +35,10 @@ describe('formatFindings', () => {
 
   test('cuts very long values', () => {
     const [row] = fixtureReport().results.filter((r) => r.status === 'failed');
-    const long = { ...row!, findings: [{ check: 'x', code: 'value_differs' as const, path: '/a', message: 'm', actual: 'y'.repeat(5000) }] };
+    const long = {
+      ...row!,
+      findings: [{ check: 'x', code: 'value_differs' as const, path: '/a', message: 'm', actual: 'y'.repeat(5000) }],
+    };
     const out = formatFindings([long]);
     expect(out).toContain('… (4400 more characters)');
     expect(out.length).toBeLessThan(2000);
@@ -64,7 +67,9 @@ describe('formatSummary', () => {
     const ok = passingReport();
     expect(formatSummary(ok, reportPaths('/tmp/x')).split('\n')[0]).toMatch(/^Conformance PASS: 0 failed, 14 passed/);
     const known = fixtureReport(fixtureReport().results.filter((r) => r.status !== 'failed'));
-    expect(formatSummary(known, reportPaths('/tmp/x')).split('\n')[0]).toMatch(/^Conformance PASS: .* 1 known deviation/);
+    expect(formatSummary(known, reportPaths('/tmp/x')).split('\n')[0]).toMatch(
+      /^Conformance PASS: .* 1 known deviation/,
+    );
     const empty = fixtureReport([]);
     expect(formatSummary(empty, reportPaths('/tmp/x'))).toContain('Warning: no checks ran.');
     expect(formatSummary(empty, reportPaths('/tmp/x'))).toContain('  Allure    /tmp/x/allure-results/');
@@ -75,12 +80,22 @@ describe('characters that reorder or break lines, from the target', () => {
   const SPOOF = 'price\u202Etxt.exe\u2028::error::fake CI line\u2029\u200F\u2066x\u2069\u0085';
   const report = fixtureReport();
   const i = report.results.findIndex((r) => r.status === 'failed');
-  report.results[i] = { ...report.results[i]!, message: SPOOF, findings: [{ ...report.results[i]!.findings[0]!, message: SPOOF, actual: SPOOF }], response: SPOOF };
+  report.results[i] = {
+    ...report.results[i]!,
+    message: SPOOF,
+    findings: [{ ...report.results[i]!.findings[0]!, message: SPOOF, actual: SPOOF }],
+    response: SPOOF,
+  };
   const RAW = /[\u202E\u2028\u2029\u200F\u2066\u2069\u0085]/;
 
   test('are shown as \\uXXXX escapes on the console and in HTML, Markdown and JUnit', async () => {
     const { renderHtml, renderMarkdown, renderJunit } = await import('./index.js');
-    for (const [name, text] of [['console', formatFindings(report.results)], ['html', renderHtml(report)], ['markdown', renderMarkdown(report)], ['junit', renderJunit(report)]] as const) {
+    for (const [name, text] of [
+      ['console', formatFindings(report.results)],
+      ['html', renderHtml(report)],
+      ['markdown', renderMarkdown(report)],
+      ['junit', renderJunit(report)],
+    ] as const) {
       expect(RAW.test(text), name).toBe(false);
       expect(text, name).toContain('price\\u202Etxt.exe\\u2028::error::fake CI line');
     }

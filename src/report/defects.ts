@@ -25,7 +25,12 @@ export interface Defect {
   /** Findings of this defect over all its rows. */
   readonly occurrences: number;
   /** One finding of it, from the case the command reproduces. */
-  readonly example: { readonly path: string; readonly message: string; readonly expected?: string; readonly actual?: string };
+  readonly example: {
+    readonly path: string;
+    readonly message: string;
+    readonly expected?: string;
+    readonly actual?: string;
+  };
   /** The case the command is for: the first hand-written case that has one, else the first case that has one. */
   readonly reproduceCase: string;
   /** The one command that reproduces it ('' when no row has one). */
@@ -42,7 +47,11 @@ export function defectPath(path: string): string {
  * booking (issue 33); the target fetched an external entity of a request (issue 42: an attacker's
  * URL reaches any host the target can). Among them, and among the rest, the order the defects first occur.
  */
-export const FIRST_CODES: readonly string[] = ['foreign_booking_changed', 'foreign_booking_read', 'external_entity_fetched'];
+export const FIRST_CODES: readonly string[] = [
+  'foreign_booking_changed',
+  'foreign_booking_read',
+  'external_entity_fetched',
+];
 
 /** A defect's place before the others: 0 for the worst code, up to FIRST_CODES.length for any other. */
 export const firstRank = (code: string): number => {
@@ -50,21 +59,47 @@ export const firstRank = (code: string): number => {
   return i < 0 ? FIRST_CODES.length : i;
 };
 
-/** The failed rows grouped by defect (operation, binding, check, code, path): another account's access first (FIRST_CODES), then in the order they first occur. */
+/**
+ * The failed rows grouped by defect (operation, binding, check, code, path): another account's access first
+ * (FIRST_CODES), then in the order they first occur.
+ */
 export function groupDefects(rows: readonly ResultRow[]): Defect[] {
-  return byOccurrence(rows).map((d, i) => ({ d, i })).sort((a, b) => firstRank(a.d.code) - firstRank(b.d.code) || a.i - b.i).map(({ d }) => d);
+  return byOccurrence(rows)
+    .map((d, i) => ({ d, i }))
+    .sort((a, b) => firstRank(a.d.code) - firstRank(b.d.code) || a.i - b.i)
+    .map(({ d }) => d);
 }
 
 function byOccurrence(rows: readonly ResultRow[]): Defect[] {
-  type Acc = { key: Omit<Defect, 'cases' | 'rows' | 'occurrences' | 'example' | 'reproduceCase' | 'reproduce'>; hits: { row: ResultRow; example: Defect['example'] }[]; occurrences: number };
+  type Acc = {
+    key: Omit<Defect, 'cases' | 'rows' | 'occurrences' | 'example' | 'reproduceCase' | 'reproduce'>;
+    hits: { row: ResultRow; example: Defect['example'] }[];
+    occurrences: number;
+  };
   const groups = new Map<string, Acc>();
   for (const row of rows) {
     if (row.status !== 'failed') continue;
-    const kinds = row.findings.length > 0
-      ? row.findings.map((f) => ({ code: f.code as string, path: f.path, example: { path: f.path, message: f.message, ...(f.expected !== undefined ? { expected: f.expected } : {}), ...(f.actual !== undefined ? { actual: f.actual } : {}) } }))
-      : [{ code: '', path: row.path, example: { path: row.path, message: row.message } }];
+    const kinds =
+      row.findings.length > 0
+        ? row.findings.map((f) => ({
+            code: f.code as string,
+            path: f.path,
+            example: {
+              path: f.path,
+              message: f.message,
+              ...(f.expected !== undefined ? { expected: f.expected } : {}),
+              ...(f.actual !== undefined ? { actual: f.actual } : {}),
+            },
+          }))
+        : [{ code: '', path: row.path, example: { path: row.path, message: row.message } }];
     for (const k of kinds) {
-      const key = { operation: row.operation, binding: row.binding, check: row.check, code: k.code, path: defectPath(k.path) };
+      const key = {
+        operation: row.operation,
+        binding: row.binding,
+        check: row.check,
+        code: k.code,
+        path: defectPath(k.path),
+      };
       const id = JSON.stringify(key);
       const g = groups.get(id) ?? { key, hits: [], occurrences: 0 };
       groups.set(id, g);
@@ -73,7 +108,10 @@ function byOccurrence(rows: readonly ResultRow[]): Defect[] {
     }
   }
   return [...groups.values()].map((g) => {
-    const ordered = [...g.hits.filter((h) => !isGeneratedCase(h.row.case)), ...g.hits.filter((h) => isGeneratedCase(h.row.case))];
+    const ordered = [
+      ...g.hits.filter((h) => !isGeneratedCase(h.row.case)),
+      ...g.hits.filter((h) => isGeneratedCase(h.row.case)),
+    ];
     const shown = ordered.find((h) => h.row.reproduce) ?? ordered[0]!;
     return {
       ...g.key,

@@ -31,10 +31,21 @@ const escapeProperty = (s: string): string => escapeData(s).replace(/:/g, '%3A')
  */
 export type SeverityOf = (check: string) => number;
 
-/** The defects of failed rows, most severe first: another account's access (defects.ts FIRST_CODES), then by check, then the most cases, then the most findings (plan order breaks ties). */
+/**
+ * The defects of failed rows, most severe first: another account's access (defects.ts FIRST_CODES), then by check, then
+ * the most cases, then the most findings (plan order breaks ties).
+ */
 export function defectsBySeverity(rows: readonly ResultRow[], severityOf: SeverityOf): Defect[] {
-  return groupDefects(rows).map((d, i) => ({ d, i }))
-    .sort((a, b) => firstRank(a.d.code) - firstRank(b.d.code) || severityOf(a.d.check) - severityOf(b.d.check) || b.d.cases.length - a.d.cases.length || b.d.occurrences - a.d.occurrences || a.i - b.i)
+  return groupDefects(rows)
+    .map((d, i) => ({ d, i }))
+    .sort(
+      (a, b) =>
+        firstRank(a.d.code) - firstRank(b.d.code)
+        || severityOf(a.d.check) - severityOf(b.d.check)
+        || b.d.cases.length - a.d.cases.length
+        || b.d.occurrences - a.d.occurrences
+        || a.i - b.i,
+    )
     .map(({ d }) => d);
 }
 
@@ -49,7 +60,8 @@ function annotation(d: Defect): string {
 function flakyAnnotation(r: ResultRow): string {
   const title = `FLAKY ${r.operation} [${r.binding}] ${r.check}`;
   const first = r.flaky!.attempts[0];
-  const text = `case ${r.case}: ${attemptsText(r)} (does not fail the run); first failure: ${first?.message ?? r.message}`;
+  const text =
+    `case ${r.case}: ${attemptsText(r)} (does not fail the run); first ` + `failure: ${first?.message ?? r.message}`;
   return `::warning title=${escapeProperty(title)}::${escapeData(truncate(text, MAX_MESSAGE).text)}`;
 }
 
@@ -66,15 +78,31 @@ export function githubAnnotations(report: RunReport, severityOf: SeverityOf, max
   const why = v.verdict !== 'PASS' && v.verdict !== 'FAIL';
   // The verdict's own error takes one of the step's slots.
   const shown = defects.slice(0, Math.max(0, max - (why ? 1 : 0)));
-  const count = `${defects.length} defect${defects.length === 1 ? '' : 's'} in ${failed.length} failed check${failed.length === 1 ? '' : 's'}`
-    + (defects.length > shown.length ? `: the ${shown.length} most severe annotated, ${defects.length - shown.length} more in the job summary and the reports (conformance.html, junit.xml)` : '');
-  const lines = [`::notice title=${escapeProperty(`Conformance ${v.verdict}`)}::${escapeData(`${count} (exit ${v.exitCode}: ${v.reason})`)}`];
-  if (why) lines.push(`::error title=${escapeProperty(`Conformance ${v.verdict}`)}::${escapeData(truncate(v.reason, MAX_MESSAGE).text)}`);
+  const count =
+    `${defects.length} defect${defects.length === 1 ? '' : 's'} in ${failed.length} failed `
+    + `check${failed.length === 1 ? '' : 's'}`
+    + (defects.length > shown.length
+      ? `: the ${shown.length} most severe annotated, ${defects.length - shown.length} more in the job `
+        + `summary and the reports (conformance.html, junit.xml)`
+      : '');
+  const lines = [
+    `::notice `
+      + `title=${escapeProperty(`Conformance ${v.verdict}`)}::${escapeData(`${count} (exit ${v.exitCode}: ${v.reason})`)}`,
+  ];
+  if (why)
+    lines.push(
+      `::error `
+        + `title=${escapeProperty(`Conformance ${v.verdict}`)}::${escapeData(truncate(v.reason, MAX_MESSAGE).text)}`,
+    );
   lines.push(...shown.map(annotation));
   // FLAKY rows: a warning each, never an error (they do not fail the run).
   const flaky = flakyRows(report);
   lines.push(...flaky.slice(0, max).map(flakyAnnotation));
-  if (flaky.length > max) lines.push(`::notice title=${escapeProperty('conformance')}::${escapeData(`${flaky.length - max} more flaky rows are not annotated: see the reports`)}`);
+  if (flaky.length > max)
+    lines.push(
+      `::notice `
+        + `title=${escapeProperty('conformance')}::${escapeData(`${flaky.length - max} more flaky rows are not annotated: see the reports`)}`,
+    );
   return lines;
 }
 
@@ -84,10 +112,14 @@ export function githubAnnotations(report: RunReport, severityOf: SeverityOf, max
  */
 export async function writeStepSummary(markdownFile: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
   const target = env.GITHUB_STEP_SUMMARY;
-  if (!target) return 'warning: --github: GITHUB_STEP_SUMMARY is not set, so no job summary was written (the annotations were)';
+  if (!target)
+    return 'warning: --github: GITHUB_STEP_SUMMARY is not set, so no job summary was written (the annotations were)';
   let text = await readFile(markdownFile, 'utf8');
   if (Buffer.byteLength(text) > MAX_STEP_SUMMARY_BYTES) {
-    text = `${Buffer.from(text).subarray(0, MAX_STEP_SUMMARY_BYTES - 200).toString('utf8').replace(/\uFFFD$/, '')}\n\n… cut to GitHub's step summary limit: see conformance.md\n`;
+    text = `${Buffer.from(text)
+      .subarray(0, MAX_STEP_SUMMARY_BYTES - 200)
+      .toString('utf8')
+      .replace(/\uFFFD$/, '')}\n\n… cut to GitHub's step summary limit: see conformance.md\n`;
   }
   await appendFile(target, text.endsWith('\n') ? text : `${text}\n`, 'utf8');
   return undefined;

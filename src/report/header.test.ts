@@ -19,10 +19,19 @@ const KEY = 'api-key-value-4711';
 const NET: NetworkOptions = {
   httpsProxy: { url: `http://alice:${PROXY_PASSWORD}@proxy.corp.example:3128`, variable: 'HTTPS_PROXY' },
   noProxy: 'search.internal.example',
-  caFile: TLS_FILES.ca, clientCert: TLS_FILES.clientCert, clientKey: TLS_FILES.clientKey,
-  headers: [{ name: 'X-Api-Key', value: KEY, variable: 'ACME_KEY' }, { name: 'X-Tenant', value: 'acme' }],
+  caFile: TLS_FILES.ca,
+  clientCert: TLS_FILES.clientCert,
+  clientKey: TLS_FILES.clientKey,
+  headers: [
+    { name: 'X-Api-Key', value: KEY, variable: 'ACME_KEY' },
+    { name: 'X-Tenant', value: 'acme' },
+  ],
 };
-const URLS = { bookUrl: 'https://book.example', searchUrl: 'https://search.internal.example', transfersUrl: 'https://search.internal.example' };
+const URLS = {
+  bookUrl: 'https://book.example',
+  searchUrl: 'https://search.internal.example',
+  transfersUrl: 'https://search.internal.example',
+};
 
 function report(target: Partial<RunReport['target']>): RunReport {
   const f = fixtureReport();
@@ -31,26 +40,39 @@ function report(target: Partial<RunReport['target']>): RunReport {
 const pages = (r: RunReport) => ({ html: renderHtml(r), md: renderMarkdown(r) });
 
 describe('the network path (engine/network-path.ts)', () => {
-  test('the proxy\'s address without credentials, the hosts NO_PROXY let go direct, the CA file, the certificate\'s subject, the headers\' names', () => {
-    const p = networkPathOf({ ...URLS, network: NET })!;
-    expect(p).toEqual({
-      proxies: ['http://proxy.corp.example:3128'], noProxy: 'search.internal.example', bypassed: ['search.internal.example'],
-      caFile: TLS_FILES.ca, clientCertificate: { file: TLS_FILES.clientCert, subject: 'CN=conformance test client' }, headers: ['X-Api-Key', 'X-Tenant'],
-    });
-    expect(JSON.stringify(p)).not.toContain(PROXY_PASSWORD);
-    expect(JSON.stringify(p)).not.toContain(KEY);
-    expect(JSON.stringify(p)).not.toContain('alice');
-  });
+  test(
+    "the proxy's address without credentials, the hosts NO_PROXY let go direct, the CA file, the "
+      + "certificate's subject, the headers' names",
+    () => {
+      const p = networkPathOf({ ...URLS, network: NET })!;
+      expect(p).toEqual({
+        proxies: ['http://proxy.corp.example:3128'],
+        noProxy: 'search.internal.example',
+        bypassed: ['search.internal.example'],
+        caFile: TLS_FILES.ca,
+        clientCertificate: { file: TLS_FILES.clientCert, subject: 'CN=conformance test client' },
+        headers: ['X-Api-Key', 'X-Tenant'],
+      });
+      expect(JSON.stringify(p)).not.toContain(PROXY_PASSWORD);
+      expect(JSON.stringify(p)).not.toContain(KEY);
+      expect(JSON.stringify(p)).not.toContain('alice');
+    },
+  );
 
-  test('a PKCS#12\'s subject, read with its passphrase; none when it went direct with no setting', () => {
-    expect(networkPathOf({ ...URLS, network: { clientPfx: TLS_FILES.clientPfx, pfxPassphrase: PFX_PASSPHRASE } })?.clientCertificate)
-      .toEqual({ file: TLS_FILES.clientPfx, subject: 'CN=conformance test client' });
+  test("a PKCS#12's subject, read with its passphrase; none when it went direct with no setting", () => {
+    expect(
+      networkPathOf({ ...URLS, network: { clientPfx: TLS_FILES.clientPfx, pfxPassphrase: PFX_PASSPHRASE } })
+        ?.clientCertificate,
+    ).toEqual({ file: TLS_FILES.clientPfx, subject: 'CN=conformance test client' });
     expect(networkPathOf({ ...URLS })).toBeUndefined();
     expect(networkPathOf({ ...URLS, network: {} })).toBeUndefined();
   });
 
-  test('conformance.json\'s target with it is valid against the report schema', () => {
-    const r = report({ networkPath: networkPathOf({ ...URLS, network: { ...NET, insecureTls: true } }), otherUser: 'acme-2' });
+  test("conformance.json's target with it is valid against the report schema", () => {
+    const r = report({
+      networkPath: networkPathOf({ ...URLS, network: { ...NET, insecureTls: true } }),
+      otherUser: 'acme-2',
+    });
     expect(validateJson(JSON.parse(JSON.stringify(r)), reportSchema())).toEqual([]);
   });
 });
@@ -58,7 +80,7 @@ describe('the network path (engine/network-path.ts)', () => {
 describe('the HTML and Markdown headers', () => {
   const r = report({ otherUser: 'acme-second', networkPath: networkPathOf({ ...URLS, network: NET }) });
 
-  test('name the second account\'s user and the network path', () => {
+  test("name the second account's user and the network path", () => {
     const { html, md } = pages(r);
     for (const page of [html, md]) {
       expect(page).toContain('acme-second');
@@ -72,10 +94,12 @@ describe('the HTML and Markdown headers', () => {
     expect(html).toContain('<dt>Second account</dt><dd><code>acme-second</code>');
     expect(html).toContain('<dt>Network path</dt><dd>Proxy: <code>http://proxy.corp.example:3128</code>');
     expect(md).toMatch(/^Target: .* · second account `acme-second` \(authorization across accounts\) · /m);
-    expect(md).toMatch(/^Network: Proxy `http:\/\/proxy\.corp\.example:3128` \(direct for `search\.internal\.example`, by NO\\_PROXY `search\.internal\.example`\) · CA file `[^`]+` · Client certificate `CN=conformance test client` \(`[^`]+client\.pem`\) · Extra headers `X-Api-Key`, `X-Tenant` \(values not shown\)$/m);
+    expect(md).toMatch(
+      /^Network: Proxy `http:\/\/proxy\.corp\.example:3128` \(direct for `search\.internal\.example`, by NO\\_PROXY `search\.internal\.example`\) · CA file `[^`]+` · Client certificate `CN=conformance test client` \(`[^`]+client\.pem`\) · Extra headers `X-Api-Key`, `X-Tenant` \(values not shown\)$/m,
+    );
   });
 
-  test('never a password, the proxy\'s credentials or a header\'s value', () => {
+  test("never a password, the proxy's credentials or a header's value", () => {
     const { html, md } = pages(r);
     for (const page of [html, md]) {
       expect(page).not.toContain(PROXY_PASSWORD);
@@ -85,13 +109,16 @@ describe('the HTML and Markdown headers', () => {
     }
   });
 
-  test('no second account: said so (authorization across accounts not tested); no network setting: no network line', () => {
-    const { html, md } = pages(report({}));
-    expect(md).toMatch(/^Target: .* · no second account \(authorization across accounts not tested\) · /m);
-    expect(html).toContain('<dt>Second account</dt><dd>none given: authorization across accounts not tested</dd>');
-    expect(md).not.toMatch(/^Network:/m);
-    expect(html).not.toContain('Network path');
-  });
+  test(
+    'no second account: said so (authorization across accounts not tested); no network setting: no ' + 'network line',
+    () => {
+      const { html, md } = pages(report({}));
+      expect(md).toMatch(/^Target: .* · no second account \(authorization across accounts not tested\) · /m);
+      expect(html).toContain('<dt>Second account</dt><dd>none given: authorization across accounts not tested</dd>');
+      expect(md).not.toMatch(/^Network:/m);
+      expect(html).not.toContain('Network path');
+    },
+  );
 
   test('TLS verification off is named', () => {
     const { html, md } = pages(report({ networkPath: { insecureTls: true } }));

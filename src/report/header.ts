@@ -23,20 +23,41 @@ export function secondAccountPart(report: RunReport): HeaderPart {
     : { label: 'Second account', text: 'none given: authorization across accounts not tested', values: [] };
 }
 
-/** The network path's parts, in the order a request meets them; none when the run went direct with no network setting. */
+/**
+ * The network path's parts, in the order a request meets them; none when the run went direct with no network setting.
+ */
 export function networkParts(report: RunReport): HeaderPart[] {
   const p = report.target.networkPath;
   if (!p) return [];
   const out: HeaderPart[] = [];
-  const bypass = p.bypassed?.length ? { text: ` (direct for ${p.bypassed.map(() => '{}').join(', ')}${p.noProxy ? ', by NO_PROXY {}' : ''})`, values: [...p.bypassed, ...(p.noProxy ? [p.noProxy] : [])] } : { text: '', values: [] };
-  if (p.proxies?.length) out.push({ label: 'Proxy', text: `${p.proxies.map(() => '{}').join(', ')}${bypass.text}`, values: [...p.proxies, ...bypass.values] });
+  const bypass = p.bypassed?.length
+    ? {
+        text: ` (direct for ${p.bypassed.map(() => '{}').join(', ')}${p.noProxy ? ', by NO_PROXY {}' : ''})`,
+        values: [...p.bypassed, ...(p.noProxy ? [p.noProxy] : [])],
+      }
+    : { text: '', values: [] };
+  if (p.proxies?.length)
+    out.push({
+      label: 'Proxy',
+      text: `${p.proxies.map(() => '{}').join(', ')}${bypass.text}`,
+      values: [...p.proxies, ...bypass.values],
+    });
   else if (p.bypassed?.length) out.push({ label: 'Proxy', text: `none taken${bypass.text}`, values: bypass.values });
   if (p.caFile) out.push({ label: 'CA file', text: '{}', values: [p.caFile] });
   if (p.clientCertificate) {
     const c = p.clientCertificate;
-    out.push({ label: 'Client certificate', text: c.subject !== undefined ? '{} ({})' : '{} (its subject could not be read)', values: c.subject !== undefined ? [c.subject, c.file] : [c.file] });
+    out.push({
+      label: 'Client certificate',
+      text: c.subject !== undefined ? '{} ({})' : '{} (its subject could not be read)',
+      values: c.subject !== undefined ? [c.subject, c.file] : [c.file],
+    });
   }
-  if (p.headers?.length) out.push({ label: 'Extra headers', text: `${p.headers.map(() => '{}').join(', ')} (values not shown)`, values: [...p.headers] });
+  if (p.headers?.length)
+    out.push({
+      label: 'Extra headers',
+      text: `${p.headers.map(() => '{}').join(', ')} (values not shown)`,
+      values: [...p.headers],
+    });
   if (p.insecureTls) out.push({ label: 'TLS verification', text: 'off (--insecure-tls)', values: [] });
   return out;
 }

@@ -9,7 +9,13 @@ describe('html exchange parts', () => {
   test('an XML body is pretty-printed under its head, nothing but whitespace changed', () => {
     const pretty = prettyExcerpt(`${HEAD}<?xml version="1.0"?><a x="1"><b>Half board</b><c/></a>`)!;
     expect(pretty.startsWith(HEAD)).toBe(true);
-    expect(pretty.slice(HEAD.length).split('\n')).toEqual(['<?xml version="1.0"?>', '<a x="1">', '  <b>Half board</b>', '  <c/>', '</a>']);
+    expect(pretty.slice(HEAD.length).split('\n')).toEqual([
+      '<?xml version="1.0"?>',
+      '<a x="1">',
+      '  <b>Half board</b>',
+      '  <c/>',
+      '</a>',
+    ]);
   });
 
   test('no pretty form for what is not XML, is cut short, does not parse, or is already pretty', () => {
@@ -20,14 +26,21 @@ describe('html exchange parts', () => {
   });
 
   test('a body cut short is formatted up to its last complete tag, without the closing tags the cut left out', () => {
-    expect(prettyExcerpt(`${HEAD}<a><b>1</b><c><d>x</d><e>y\n… (1,024 more bytes of the body)`))
-      .toBe(`${HEAD}<a>\n  <b>1</b>\n  <c>\n    <d>x</d>\n    <e>\n… (1,024 more bytes of the body)`);
-    expect(prettyExcerpt(`${HEAD}<a><b>1</b><c attr="x\n… (1,024 more bytes of the body)`)).toBe(`${HEAD}<a>\n  <b>1</b>\n… (1,024 more bytes of the body)`);
+    expect(prettyExcerpt(`${HEAD}<a><b>1</b><c><d>x</d><e>y\n… (1,024 more bytes of the body)`)).toBe(
+      `${HEAD}<a>\n  <b>1</b>\n  <c>\n    <d>x</d>\n    <e>\n… (1,024 more bytes of the body)`,
+    );
+    expect(prettyExcerpt(`${HEAD}<a><b>1</b><c attr="x\n… (1,024 more bytes of the body)`)).toBe(
+      `${HEAD}<a>\n  <b>1</b>\n… (1,024 more bytes of the body)`,
+    );
     expect(prettyExcerpt(`${HEAD}no markup at all\n… (9 more characters)`)).toBeUndefined();
   });
 
   test('a deeply nested body cut short is shown raw, at once (its indentation would be megabytes)', () => {
-    const deep = `HTTP/1.1 200 OK\ncontent-type: text/xml\n\n<r>${'<d>'.repeat(100_000)}x${'</d>'.repeat(100_000)}</r>`.slice(0, 4096);
+    const deep =
+      `HTTP/1.1 200 OK\ncontent-type: text/xml\n\n<r>${'<d>'.repeat(100_000)}x${'</d>'.repeat(100_000)}</r>`.slice(
+        0,
+        4096,
+      );
     const t0 = performance.now();
     expect(prettyExcerpt(`${deep}\n… (1,234 more bytes)`)).toBeUndefined();
     // A bound against the quadratic removal of closing tags this once took (minutes); about 0.2 s measured.
@@ -65,8 +78,18 @@ describe('html exchange parts', () => {
   });
 
   test('a diff is rendered line by line, escaped, classed by kind', () => {
-    const html = canonicalDiffHtml([{ check: 'binding_equivalence', code: 'value_differs', path: '/r', message: 'm',
-      diff: '--- a\n+++ b\n@@ -1,2 +1,2 @@\n r\n-  x = "<script>"\n+  x = "y"' }], esc);
+    const html = canonicalDiffHtml(
+      [
+        {
+          check: 'binding_equivalence',
+          code: 'value_differs',
+          path: '/r',
+          message: 'm',
+          diff: '--- a\n+++ b\n@@ -1,2 +1,2 @@\n r\n-  x = "<script>"\n+  x = "y"',
+        },
+      ],
+      esc,
+    );
     expect(html).toContain('<span class="del">-  x = &quot;&lt;script&gt;&quot;</span>');
     expect(html).toContain('<span class="add">+  x = &quot;y&quot;</span>');
     expect(html).toContain('<span class="hunk">@@ -1,2 +1,2 @@</span>');

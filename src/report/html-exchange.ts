@@ -13,8 +13,10 @@ type Escape = (s: string) => string;
 
 type FormatXml = (xml: string, options: Record<string, unknown>) => string;
 /** xml-formatter is CommonJS: its function is the module itself under Node, `default` where a bundler wraps it. */
-const formatXml: FormatXml = typeof xmlFormatter === 'function'
-  ? xmlFormatter as unknown as FormatXml : (xmlFormatter as unknown as { default: FormatXml }).default;
+const formatXml: FormatXml =
+  typeof xmlFormatter === 'function'
+    ? (xmlFormatter as unknown as FormatXml)
+    : (xmlFormatter as unknown as { default: FormatXml }).default;
 
 /** CSS of these parts (joined to the page's own, whose hash the Content-Security-Policy allows). */
 export const EXCHANGE_CSS = `
@@ -31,15 +33,30 @@ details.raw>summary{cursor:pointer;font-size:12px;color:var(--muted);margin:3px 
 
 /** The canonical diff of each finding that has one, as a coloured unified diff ('' when none has). */
 export function canonicalDiffHtml(findings: readonly Finding[], esc: Escape): string {
-  return findings.filter((f) => f.diff).map((f) => {
-    const lines = f.diff!.split('\n').map((l) => {
-      const cls = l.startsWith('---') || l.startsWith('+++') ? 'file' : l.startsWith('@@') ? 'hunk' : l.startsWith('+') ? 'add' : l.startsWith('-') ? 'del' : 'ctx';
-      return `<span class="${cls}">${esc(l)}</span>`;
-    });
-    return '<figure class="cdiff"><figcaption>Canonical forms (values in their XSD value space, namespaces resolved, list indexes left out): '
-      + 'the majority (<code>-</code>) against the departing binding (<code>+</code>)</figcaption>'
-      + `<pre class="diff"><code>${lines.join('')}</code></pre></figure>`;
-  }).join('');
+  return findings
+    .filter((f) => f.diff)
+    .map((f) => {
+      const lines = f.diff!.split('\n').map((l) => {
+        const cls =
+          l.startsWith('---') || l.startsWith('+++')
+            ? 'file'
+            : l.startsWith('@@')
+              ? 'hunk'
+              : l.startsWith('+')
+                ? 'add'
+                : l.startsWith('-')
+                  ? 'del'
+                  : 'ctx';
+        return `<span class="${cls}">${esc(l)}</span>`;
+      });
+      return (
+        '<figure class="cdiff"><figcaption>Canonical forms (values in their XSD value space, namespaces '
+        + 'resolved, list indexes left out): '
+        + 'the majority (<code>-</code>) against the departing binding (<code>+</code>)</figcaption>'
+        + `<pre class="diff"><code>${lines.join('')}</code></pre></figure>`
+      );
+    })
+    .join('');
 }
 
 /**
@@ -59,7 +76,9 @@ export function departingBindings(report: RunReport): Map<string, Map<string, nu
 
 /** The mark of a matrix cell whose binding departs from the others in `n` comparisons. */
 export function departsMark(n: number, esc: Escape): string {
-  const title = `departs from the other bindings in ${n} binding_equivalence row${n === 1 ? '' : 's'} (see the Equivalence column)`;
+  const title =
+    `departs from the other bindings in ${n} binding_equivalence row${n === 1 ? '' : 's'} (see the `
+    + `Equivalence column)`;
   return `<span class="departs" title="${esc(title)}">≠ ${n}</span>`;
 }
 
@@ -107,7 +126,13 @@ export function prettyExcerpt(text: string): string | undefined {
   if (indentationCost(body) > 4 * body.length + 4096) return undefined;
   let pretty: string;
   try {
-    pretty = formatXml(body, { indentation: '  ', collapseContent: true, lineSeparator: '\n', throwOnFailure: true, strictMode: !cut });
+    pretty = formatXml(body, {
+      indentation: '  ',
+      collapseContent: true,
+      lineSeparator: '\n',
+      throwOnFailure: true,
+      strictMode: !cut,
+    });
   } catch {
     return undefined;
   }

@@ -32,16 +32,23 @@ afterAll(async () => {
 });
 
 /** Open the report, recording every request and dialog the page makes. */
-async function open(javaScriptEnabled = true): Promise<{ page: Page; requests: string[]; dialogs: string[]; errors: string[] }> {
+async function open(
+  javaScriptEnabled = true,
+): Promise<{ page: Page; requests: string[]; dialogs: string[]; errors: string[] }> {
   const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
   const requests: string[] = [];
   const dialogs: string[] = [];
   const errors: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
-  page.on('dialog', (d) => { dialogs.push(d.message()); void d.dismiss(); });
+  page.on('dialog', (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
   page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
   await page.goto(url, { waitUntil: 'load' });
   return { page, requests, dialogs, errors };
 }
@@ -59,45 +66,58 @@ describe('conformance.html in chromium', () => {
     expect(await page.locator('#verdict').innerText()).toBe('FAIL');
     expect(await failingCell(page).getAttribute('data-state')).toBe('failed');
     expect(await failingCell(page).evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(253, 236, 234)');
-    expect(await page.locator('tr[data-operation="GetMeals"] td[data-column="equivalence"]').getAttribute('data-state')).toBe('failed');
-    expect(await page.locator('tr[data-operation="GetMeals"] td[data-column="get"]').getAttribute('data-state')).toBe('known');
-    expect(await page.locator('tr[data-operation="CancelBooking"] td[data-column="post"]').getAttribute('data-state')).toBe('skipped');
+    expect(
+      await page.locator('tr[data-operation="GetMeals"] td[data-column="equivalence"]').getAttribute('data-state'),
+    ).toBe('failed');
+    expect(await page.locator('tr[data-operation="GetMeals"] td[data-column="get"]').getAttribute('data-state')).toBe(
+      'known',
+    );
+    expect(
+      await page.locator('tr[data-operation="CancelBooking"] td[data-column="post"]').getAttribute('data-state'),
+    ).toBe('skipped');
     expect(errors).toEqual([]);
   });
 
-  test('clicking a failing cell reveals its findings and reproduce command; nothing hostile runs, nothing is fetched', async () => {
-    const { page, requests, dialogs, errors } = await open();
-    const message = page.getByText(FAILED_MESSAGE, { exact: true }).first();
-    const detail = page.locator('details.cell-detail[data-operation="GetMeals"][data-column="soap12"]');
-    const reproduce = detail.locator('.repro code').first();
-    await expect.poll(() => message.isVisible()).toBe(false);
-    await expect.poll(() => reproduce.isVisible()).toBe(false);
+  test(
+    'clicking a failing cell reveals its findings and reproduce command; nothing hostile runs, nothing is ' + 'fetched',
+    async () => {
+      const { page, requests, dialogs, errors } = await open();
+      const message = page.getByText(FAILED_MESSAGE, { exact: true }).first();
+      const detail = page.locator('details.cell-detail[data-operation="GetMeals"][data-column="soap12"]');
+      const reproduce = detail.locator('.repro code').first();
+      await expect.poll(() => message.isVisible()).toBe(false);
+      await expect.poll(() => reproduce.isVisible()).toBe(false);
 
-    await failingCell(page).locator('a').click();
-    expect(await detail.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
-    expect(await message.isVisible()).toBe(true);
-    expect(await reproduce.isVisible()).toBe(true);
-    expect(await reproduce.innerText()).toContain("curl -sS -i -X POST 'http://127.0.0.1:8080/1/SOAP/NonStaticXMLAPI.asmx'");
-    expect(await detail.locator('button[data-action="copy"]').first().isVisible()).toBe(true);
-    // The hostile response is shown as text, not parsed as markup.
-    expect(await detail.locator('pre').filter({ hasText: '<script>alert("xss")</script>' }).count()).toBeGreaterThan(0);
-    expect(await page.locator('img').count()).toBe(0);
-    expect(await page.locator('script').count()).toBe(1);
-    expect(await failingCell(page).getAttribute('class')).toContain('selected');
+      await failingCell(page).locator('a').click();
+      expect(await detail.evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
+      expect(await message.isVisible()).toBe(true);
+      expect(await reproduce.isVisible()).toBe(true);
+      expect(await reproduce.innerText()).toContain(
+        "curl -sS -i -X POST 'http://127.0.0.1:8080/1/SOAP/NonStaticXMLAPI.asmx'",
+      );
+      expect(await detail.locator('button[data-action="copy"]').first().isVisible()).toBe(true);
+      // The hostile response is shown as text, not parsed as markup.
+      expect(await detail.locator('pre').filter({ hasText: '<script>alert("xss")</script>' }).count()).toBeGreaterThan(
+        0,
+      );
+      expect(await page.locator('img').count()).toBe(0);
+      expect(await page.locator('script').count()).toBe(1);
+      expect(await failingCell(page).getAttribute('class')).toContain('selected');
 
-    // A second click folds it away again.
-    await failingCell(page).locator('a').click();
-    expect(await message.isVisible()).toBe(false);
+      // A second click folds it away again.
+      await failingCell(page).locator('a').click();
+      expect(await message.isVisible()).toBe(false);
 
-    await page.screenshot({ path: SCREENSHOT, fullPage: true });
-    await failingCell(page).locator('a').click();
-    await page.screenshot({ path: SCREENSHOT.replace('.png', '-open.png'), fullPage: false });
+      await page.screenshot({ path: SCREENSHOT, fullPage: true });
+      await failingCell(page).locator('a').click();
+      await page.screenshot({ path: SCREENSHOT.replace('.png', '-open.png'), fullPage: false });
 
-    expect(dialogs).toEqual([]);
-    expect(errors).toEqual([]);
-    expect(requests.length).toBeGreaterThan(0);
-    expect(requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
-  });
+      expect(dialogs).toEqual([]);
+      expect(errors).toEqual([]);
+      expect(requests.length).toBeGreaterThan(0);
+      expect(requests.filter((u) => !u.startsWith('file:'))).toEqual([]);
+    },
+  );
 
   test('the copy button copies the reproduce command', async () => {
     const { page } = await open();

@@ -16,8 +16,27 @@ import type { ResultRow, RunReport, Status, TransientCell } from '../core/types.
 import { isGeneratedCase } from '../core/rows.js';
 import { groupDefects } from './defects.js';
 import {
-  rowBindingLabel, buildMatrix, cellState, COLUMN_LABELS, COLUMNS, countRows, formatDuration, GROUP_LABELS, inBandCases, inBandNote, deviations, deviationFlags, passwordVariableOf, skippedOperations,
-  truncate, verdictOf, visibleText, changedBookingsLine, stepText, type Column, type Counts,
+  rowBindingLabel,
+  buildMatrix,
+  cellState,
+  COLUMN_LABELS,
+  COLUMNS,
+  countRows,
+  formatDuration,
+  GROUP_LABELS,
+  inBandCases,
+  inBandNote,
+  deviations,
+  deviationFlags,
+  passwordVariableOf,
+  skippedOperations,
+  truncate,
+  verdictOf,
+  visibleText,
+  changedBookingsLine,
+  stepText,
+  type Column,
+  type Counts,
 } from './model.js';
 import { HOSTILE_GROUP } from '../core/check-groups.js';
 import { rerunCommand } from './rerun.js';
@@ -38,13 +57,29 @@ const MARKUP_CHARS = /[&<>"']/;
 export function esc(s: string): string {
   const v = visibleText(s);
   return MARKUP_CHARS.test(v)
-    ? v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+    ? v
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/"/g, '&quot;')
+        .replace(/'/g, '&#39;')
     : v;
 }
 
 const STATUS_ORDER: Record<Status, number> = { failed: 0, known: 1, skipped: 2, passed: 3 };
-const STATUS_LABEL: Record<Status, string> = { failed: 'failed', known: 'known deviation', skipped: 'skipped', passed: 'passed' };
-const STATE_LABEL = { failed: 'failed', known: 'known deviation', passed: 'passed', skipped: 'skipped', empty: 'no checks' } as const;
+const STATUS_LABEL: Record<Status, string> = {
+  failed: 'failed',
+  known: 'known deviation',
+  skipped: 'skipped',
+  passed: 'passed',
+};
+const STATE_LABEL = {
+  failed: 'failed',
+  known: 'known deviation',
+  passed: 'passed',
+  skipped: 'skipped',
+  empty: 'no checks',
+} as const;
 
 const CSS = `
 :root{--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--bg:#fff;--soft:#f6f8fa;
@@ -234,7 +269,11 @@ function sha256(s: string): string {
 function formatDate(iso: string): string {
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return iso;
-  return `${new Date(t).toISOString().replace('T', ' ').replace(/\.\d+Z$/, '').replace(/Z$/, '')} UTC`;
+  return `${new Date(t)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, '')
+    .replace(/Z$/, '')} UTC`;
 }
 
 function countsHtml(c: Counts, cls = 'n'): string {
@@ -253,48 +292,73 @@ function countsText(c: Counts): string {
     .join(' · ');
 }
 
-/** An excerpt; `pretty`: its XML also pretty-printed, the raw text one click away (the cases with a problem: elsewhere it would double the page). */
+/**
+ * An excerpt; `pretty`: its XML also pretty-printed, the raw text one click away (the cases with a problem: elsewhere
+ * it would double the page).
+ */
 function excerptHtml(label: string, s: string | undefined, pretty = false): string {
   if (s === undefined || s === '') return `<div><h4>${label}</h4><p class="note">not recorded</p></div>`;
   const t = truncate(s, HTML_EXCERPT_MAX);
   const note = t.truncated
-    ? `<p class="note">Truncated: showing the first ${t.text.length.toLocaleString('en-US')} of ${t.length.toLocaleString('en-US')} characters. The reports keep only the start of each exchange: its reproduce command gets it whole.</p>`
+    ? `<p class="note">Truncated: showing the first ${t.text.length.toLocaleString('en-US')} `
+      + `of ${t.length.toLocaleString('en-US')} characters. The reports keep only the start of each `
+      + `exchange: its reproduce command gets it whole.</p>`
     : '';
   const formatted = pretty && !t.truncated ? prettyExcerpt(t.text) : undefined; // cut again here: a report from elsewhere
   if (formatted === undefined) return `<div><h4>${label}</h4><pre>${esc(t.text)}</pre>${note}</div>`;
-  return `<div><h4>${label} <span class="sum">(pretty-printed)</span></h4><pre class="pretty">${esc(formatted)}</pre>`
-    + `<details class="raw"><summary>Raw, as sent and received</summary><pre class="raw">${esc(t.text)}</pre></details>${note}</div>`;
+  return (
+    `<div><h4>${label} <span class="sum">(pretty-printed)</span></h4><pre class="pretty">${esc(formatted)}</pre>`
+    + `<details class="raw"><summary>Raw, as sent and received</summary><pre `
+    + `class="raw">${esc(t.text)}</pre></details>${note}</div>`
+  );
 }
 
 function findingsTable(r: ResultRow): string {
   if (r.findings.length === 0) return '';
-  const rows = r.findings.map((f) => `<tr><td><code>${esc(f.check)}</code></td><td><code>${esc(f.path)}</code></td><td>${esc(f.message)}</td>`
-    + `<td>${f.expected !== undefined ? `<code>${esc(f.expected)}</code>` : ''}</td><td>${f.actual !== undefined ? `<code>${esc(f.actual)}</code>` : ''}</td></tr>`);
-  return '<table class="findings"><colgroup><col class="c-check"><col class="c-path"><col class="c-msg"><col><col></colgroup>'
+  const rows = r.findings.map(
+    (f) =>
+      `<tr><td><code>${esc(f.check)}</code></td><td><code>${esc(f.path)}</code></td><td>${esc(f.message)}</td>`
+      + `<td>${f.expected !== undefined ? `<code>${esc(f.expected)}</code>` : ''}</td><td>${f.actual !== undefined ? `<code>${esc(f.actual)}</code>` : ''}</td></tr>`,
+  );
+  return (
+    '<table class="findings"><colgroup><col class="c-check"><col class="c-path"><col '
+    + 'class="c-msg"><col><col></colgroup>'
     + '<thead><tr><th>Check</th><th>Path</th><th>Message</th><th>Expected</th><th>Actual</th></tr></thead>'
-    + `<tbody>${rows.join('')}</tbody></table>`;
+    + `<tbody>${rows.join('')}</tbody></table>`
+  );
 }
 
 function reproHtml(command: string, label = 'Reproduce', cls = 'repro'): string {
-  return `<div class="${cls}"><div class="repro-head"><span>${label}</span><button type="button" data-action="copy" data-js-only hidden>Copy</button></div>`
-    + `<pre class="cmd"><code>${esc(command)}</code></pre></div>`;
+  return (
+    `<div class="${cls}"><div class="repro-head"><span>${label}</span><button type="button" `
+    + `data-action="copy" data-js-only hidden>Copy</button></div>`
+    + `<pre class="cmd"><code>${esc(command)}</code></pre></div>`
+  );
 }
 
 /** The re-run command of a row (src/report/rerun.ts), or undefined. */
 type Rerun = (r: ResultRow) => string | undefined;
 
 function problemRow(r: ResultRow, multiBinding: boolean, withRepro: boolean, rerun: Rerun): string {
-  const head = `<div class="row-head"><span class="badge ${r.status}">${STATUS_LABEL[r.status]}</span>`
+  const head =
+    `<div class="row-head"><span class="badge ${r.status}">${STATUS_LABEL[r.status]}</span>`
     + `<code class="check"><b>${esc(r.check)}</b></code>`
     + (multiBinding ? `<span class="sum">${esc(rowBindingLabel(r.binding))}</span>` : '')
-    + (r.path ? `<code class="path">${esc(r.path)}</code>` : '') + '</div>';
+    + (r.path ? `<code class="path">${esc(r.path)}</code>` : '')
+    + '</div>';
   const msg = r.message ? `<p class="msg">${esc(r.message)}</p>` : '';
-  const repro = withRepro && r.reproduce ? reproHtml(r.reproduce, r.steps ? 'Reproduce the whole sequence' : 'Reproduce') : '';
+  const repro =
+    withRepro && r.reproduce ? reproHtml(r.reproduce, r.steps ? 'Reproduce the whole sequence' : 'Reproduce') : '';
   // A sequence as numbered steps, in the order sent.
-  const steps = r.steps ? `<ol class="steps">${r.steps.map((s) => `<li value="${s.n}">${esc(stepText(s))}</li>`).join('')}</ol>` : '';
+  const steps = r.steps
+    ? `<ol class="steps">${r.steps.map((s) => `<li value="${s.n}">${esc(stepText(s))}</li>`).join('')}</ol>`
+    : '';
   const again = rerun(r);
   const rerunBlock = again ? reproHtml(again, 'Re-run just this row', 'repro rerun') : '';
-  return `<article class="row ${r.status}">${head}${msg}${findingsTable(r)}${steps}${canonicalDiffHtml(r.findings, esc)}${repro}${rerunBlock}</article>`;
+  return (
+    `<article `
+    + `class="row ${r.status}">${head}${msg}${findingsTable(r)}${steps}${canonicalDiffHtml(r.findings, esc)}${repro}${rerunBlock}</article>`
+  );
 }
 
 function caseSection(caseName: string, rows: ResultRow[], rerun: Rerun): string {
@@ -303,7 +367,9 @@ function caseSection(caseName: string, rows: ResultRow[], rerun: Rerun): string 
   const problems = sorted.filter((r) => r.status === 'failed' || r.status === 'known');
   const others = sorted.filter((r) => r.status === 'passed' || r.status === 'skipped');
   const c = countRows(rows);
-  let html = `<section class="case"><h3>case <code>${esc(caseName)}</code> <span class="sum">${esc(countsText(c))}</span></h3>`;
+  let html =
+    `<section class="case"><h3>case <code>${esc(caseName)}</code> <span `
+    + `class="sum">${esc(countsText(c))}</span></h3>`;
   // Checks of one exchange share its command: show it once under them rather than once per check.
   const commands = new Set(problems.map((r) => r.reproduce));
   const shared = problems.length > 1 && commands.size === 1 ? problems[0]!.reproduce : '';
@@ -326,37 +392,73 @@ function caseSection(caseName: string, rows: ResultRow[], rerun: Rerun): string 
   }
   for (const r of exchanges) {
     const label = exchanges.length > 1 ? ` (${esc(rowBindingLabel(r.binding))}, ${esc(r.check)})` : '';
-    html += `<details class="exchange"${problems.length > 0 ? ' open' : ''}><summary>Request and response${label}</summary>`
-      + `<div class="ex-grid">${excerptHtml('Request', r.request, problems.length > 0)}${excerptHtml('Response', r.response, problems.length > 0)}</div></details>`;
+    html +=
+      `<details class="exchange"${problems.length > 0 ? ' open' : ''}><summary>Request and response${label}</summary>`
+      + `<div `
+      + `class="ex-grid">${excerptHtml('Request', r.request, problems.length > 0)}${excerptHtml('Response', r.response, problems.length > 0)}</div></details>`;
   }
   if (others.length > 0) {
-    html += '<ul class="others">' + others.map((r) => `<li class="${r.status}" title="${esc(STATUS_LABEL[r.status])}">`
-      + `${r.status === 'passed' ? '✓' : '○'} <code>${esc(r.check)}</code>`
-      + (multiBinding ? ` <span class="why">${esc(rowBindingLabel(r.binding))}</span>` : '')
-      + (r.status === 'skipped' && r.message ? ` <span class="why">— ${esc(r.message)}</span>` : '') + '</li>').join('') + '</ul>';
+    html +=
+      '<ul class="others">'
+      + others
+        .map(
+          (r) =>
+            `<li class="${r.status}" title="${esc(STATUS_LABEL[r.status])}">`
+            + `${r.status === 'passed' ? '✓' : '○'} <code>${esc(r.check)}</code>`
+            + (multiBinding ? ` <span class="why">${esc(rowBindingLabel(r.binding))}</span>` : '')
+            + (r.status === 'skipped' && r.message ? ` <span class="why">— ${esc(r.message)}</span>` : '')
+            + '</li>',
+        )
+        .join('')
+      + '</ul>';
   }
   return `${html}</section>`;
 }
 
-/** The attribute naming a matrix row's or cell's operation: data-operation, or data-hostile-operation in the hostile requests' group. */
+/**
+ * The attribute naming a matrix row's or cell's operation: data-operation, or data-hostile-operation in the hostile
+ * requests' group.
+ */
 function operationAttribute(operation: string, group?: string): string {
   return `${group === HOSTILE_GROUP ? 'data-hostile-operation' : 'data-operation'}="${esc(operation)}"`;
 }
 
-function cellDetail(id: string, operation: string, column: Column, rows: ResultRow[], rerun: Rerun, transient?: TransientCell, group?: string): string {
+function cellDetail(
+  id: string,
+  operation: string,
+  column: Column,
+  rows: ResultRow[],
+  rerun: Rerun,
+  transient?: TransientCell,
+  group?: string,
+): string {
   const c = countRows(rows);
   const state = cellState(c);
   const cases = new Map<string, ResultRow[]>();
   for (const r of rows) cases.set(r.case, [...(cases.get(r.case) ?? []), r]);
-  const ordered = [...cases].sort(([, a], [, b]) =>
-    Math.min(...a.map((r) => STATUS_ORDER[r.status])) - Math.min(...b.map((r) => STATUS_ORDER[r.status])));
+  const ordered = [...cases].sort(
+    ([, a], [, b]) =>
+      Math.min(...a.map((r) => STATUS_ORDER[r.status])) - Math.min(...b.map((r) => STATUS_ORDER[r.status])),
+  );
   // A hostile request's cell names its operation apart: the operation's own cell is the one data-operation names.
-  return `<details class="cell-detail ${state}" id="d-${id}" ${operationAttribute(operation, group)} data-column="${column}">`
+  return (
+    `<details class="cell-detail ${state}" id="d-${id}" ${operationAttribute(operation, group)} `
+    + `data-column="${column}">`
     + `<summary><span class="badge ${state}">${STATE_LABEL[state]}</span><span class="ttl">${esc(operation)}</span>`
     + `<span>${esc(COLUMN_LABELS[column])}</span><span class="sum">${esc(countsText(c))}</span></summary>`
-    + `<div class="body" id="${id}">${transient ? `<p class="note transient">Transient: ${esc(cellText(transient))}</p>` : ''}`
-    + `${flakyRows({ results: rows }).map((r) => `<p class="note flaky">FLAKY: ${esc(`${r.case} :: ${r.check}: ${attemptsText(r)}`)}</p>`).join('')}${ordered.filter(([name]) => !isGeneratedCase(name)).map(([name, rs]) => caseSection(name, rs, rerun)).join('')}`
-    + `${generatedGroup(ordered.filter(([name]) => isGeneratedCase(name)), rerun)}</div></details>`;
+    + `<div class="body" `
+    + `id="${id}">${transient ? `<p class="note transient">Transient: ${esc(cellText(transient))}</p>` : ''}`
+    + `${flakyRows({ results: rows })
+      .map((r) => `<p class="note flaky">FLAKY: ${esc(`${r.case} :: ${r.check}: ${attemptsText(r)}`)}</p>`)
+      .join('')}${ordered
+      .filter(([name]) => !isGeneratedCase(name))
+      .map(([name, rs]) => caseSection(name, rs, rerun))
+      .join('')}`
+    + `${generatedGroup(
+      ordered.filter(([name]) => isGeneratedCase(name)),
+      rerun,
+    )}</div></details>`
+  );
 }
 
 /**
@@ -367,26 +469,39 @@ function generatedGroup(cases: readonly (readonly [string, ResultRow[]])[], reru
   if (cases.length === 0) return '';
   const all = countRows(cases.flatMap(([, rs]) => rs));
   const failing = cases.filter(([, rs]) => rs.some((r) => r.status === 'failed')).length;
-  return `<details class="generated"${failing > 0 ? ' open' : ''}><summary><h3 class="sub">${cases.length} generated case${cases.length > 1 ? 's' : ''}`
+  return (
+    `<details class="generated"${failing > 0 ? ' open' : ''}><summary><h3 class="sub">${cases.length} `
+    + `generated case${cases.length > 1 ? 's' : ''}`
     + `${failing ? `, ${failing} failing first` : ''}</h3> <span class="sum">${esc(countsText(all))}</span></summary>`
-    + `${cases.map(([name, rs]) => caseSection(name, rs, rerun)).join('')}</details>`;
+    + `${cases.map(([name, rs]) => caseSection(name, rs, rerun)).join('')}</details>`
+  );
 }
 
 /** The accepted deviations the run judged, as a table, flagged where a person must act (empty when none). */
 function deviationSection(report: RunReport): string {
   const accepted = deviations(report);
   if (accepted.length === 0) return '';
-  const rows = accepted.map((d) => {
-    const e = d.entry;
-    return `<tr${d.flagged ? ' class="flagged"' : ''}><td>${esc(e.operation)}</td><td>${esc(e.binding)}</td><td><code>${esc(e.check)}</code></td>`
-      + `<td>${e.case === undefined ? 'all' : `<code>${esc(e.case)}</code>`}</td><td>${esc(truncate(e.reason, 300).text)}</td><td>${esc(e.expires ?? '—')}</td>`
-      + `<td>${esc(deviationFlags(d))}</td></tr>`;
-  }).join('');
+  const rows = accepted
+    .map((d) => {
+      const e = d.entry;
+      return (
+        `<tr${d.flagged ? ' class="flagged"' : ''}><td>${esc(e.operation)}</td><td>${esc(e.binding)}</td><td><code>${esc(e.check)}</code></td>`
+        + `<td>${e.case === undefined ? 'all' : `<code>${esc(e.case)}</code>`}</td><td>${esc(truncate(e.reason, 300).text)}</td><td>${esc(e.expires ?? '—')}</td>`
+        + `<td>${esc(deviationFlags(d))}</td></tr>`
+      );
+    })
+    .join('');
   const flagged = accepted.filter((d) => d.flagged).length;
-  return `<section class="in-band" id="deviations" aria-labelledby="deviations-title"><h2 id="deviations-title">Accepted deviations (${accepted.length}${flagged ? `, ${flagged} need attention` : ''})</h2>`
+  return (
+    `<section class="in-band" id="deviations" aria-labelledby="deviations-title"><h2 `
+    + `id="deviations-title">Accepted deviations `
+    + `(${accepted.length}${flagged ? `, ${flagged} need attention` : ''})</h2>`
     + `<p class="note">From <code>${esc(report.expectations!.file)}</code>.</p>`
-    + `<table class="in-band"><thead><tr><th scope="col">Operation</th><th scope="col">Binding</th><th scope="col">Check</th><th scope="col">Case</th>`
-    + `<th scope="col">Reason</th><th scope="col">Expires</th><th scope="col">Attention</th></tr></thead><tbody>${rows}</tbody></table></section>\n`;
+    + `<table class="in-band"><thead><tr><th scope="col">Operation</th><th scope="col">Binding</th><th `
+    + `scope="col">Check</th><th scope="col">Case</th>`
+    + `<th scope="col">Reason</th><th scope="col">Expires</th><th `
+    + `scope="col">Attention</th></tr></thead><tbody>${rows}</tbody></table></section>\n`
+  );
 }
 
 /** Defects listed in the page at most; the cells below hold every failed row. */
@@ -400,22 +515,41 @@ function defectSection(report: RunReport): string {
   const failed = report.results.filter((r) => r.status === 'failed');
   const defects = groupDefects(failed);
   if (defects.length === 0) return '';
-  const items = defects.slice(0, MAX_DEFECTS).map((d) => {
-    const e = d.example;
-    const head = `<div class="row-head"><span class="badge failed">failed</span><span class="ttl">${esc(d.operation)}</span>`
-      + `<span class="sum">${esc(rowBindingLabel(d.binding))}</span><code class="check"><b>${esc(d.check)}</b>${d.code ? ` ${esc(d.code)}` : ''}</code>`
-      + (d.path ? `<code class="path">${esc(d.path)}</code>` : '') + '</div>';
-    const cases = `<p class="msg">${d.cases.length} case${d.cases.length === 1 ? '' : 's'}: ${d.cases.slice(0, 20).map((c) => `<code>${esc(c)}</code>`).join(', ')}`
-      + `${d.cases.length > 20 ? `, … and ${d.cases.length - 20} more` : ''}${d.occurrences > d.cases.length ? ` (${d.occurrences} findings)` : ''}</p>`;
-    const detail = `<p class="msg">${esc(truncate(e.message, 600).text)}${e.expected !== undefined ? `<br>expected <code>${esc(truncate(e.expected, 300).text)}</code>` : ''}`
-      + `${e.actual !== undefined ? `<br>actual <code>${esc(truncate(e.actual, 300).text)}</code>` : ''}</p>`;
-    const repro = d.reproduce ? reproHtml(d.reproduce, `Reproduce (case ${esc(d.reproduceCase)})`) : '';
-    return `<article class="row failed defect">${head}${cases}${detail}${repro}</article>`;
-  }).join('');
-  const more = defects.length > MAX_DEFECTS ? `<p class="note">… and ${defects.length - MAX_DEFECTS} more defects: see the cells below.</p>` : '';
-  return `<section id="defects" aria-labelledby="defects-title"><h2 id="defects-title">Defects (${defects.length}, in ${failed.length} failed row${failed.length === 1 ? '' : 's'})</h2>`
-    + `<p class="note">Failed rows grouped by operation, binding, check, defect code and path; each with the cases that hit it and one command that reproduces it.</p>`
-    + `${items}${more}</section>\n`;
+  const items = defects
+    .slice(0, MAX_DEFECTS)
+    .map((d) => {
+      const e = d.example;
+      const head =
+        `<div class="row-head"><span class="badge failed">failed</span><span class="ttl">${esc(d.operation)}</span>`
+        + `<span class="sum">${esc(rowBindingLabel(d.binding))}</span><code `
+        + `class="check"><b>${esc(d.check)}</b>${d.code ? ` ${esc(d.code)}` : ''}</code>`
+        + (d.path ? `<code class="path">${esc(d.path)}</code>` : '')
+        + '</div>';
+      const cases =
+        `<p class="msg">${d.cases.length} case${d.cases.length === 1 ? '' : 's'}: ${d.cases
+          .slice(0, 20)
+          .map((c) => `<code>${esc(c)}</code>`)
+          .join(', ')}`
+        + `${d.cases.length > 20 ? `, … and ${d.cases.length - 20} more` : ''}${d.occurrences > d.cases.length ? ` (${d.occurrences} findings)` : ''}</p>`;
+      const detail =
+        `<p `
+        + `class="msg">${esc(truncate(e.message, 600).text)}${e.expected !== undefined ? `<br>expected <code>${esc(truncate(e.expected, 300).text)}</code>` : ''}`
+        + `${e.actual !== undefined ? `<br>actual <code>${esc(truncate(e.actual, 300).text)}</code>` : ''}</p>`;
+      const repro = d.reproduce ? reproHtml(d.reproduce, `Reproduce (case ${esc(d.reproduceCase)})`) : '';
+      return `<article class="row failed defect">${head}${cases}${detail}${repro}</article>`;
+    })
+    .join('');
+  const more =
+    defects.length > MAX_DEFECTS
+      ? `<p class="note">… and ${defects.length - MAX_DEFECTS} more defects: see the cells below.</p>`
+      : '';
+  return (
+    `<section id="defects" aria-labelledby="defects-title"><h2 id="defects-title">Defects `
+    + `(${defects.length}, in ${failed.length} failed row${failed.length === 1 ? '' : 's'})</h2>`
+    + `<p class="note">Failed rows grouped by operation, binding, check, defect code and path; each with `
+    + `the cases that hit it and one command that reproduces it.</p>`
+    + `${items}${more}</section>\n`
+  );
 }
 
 /** The valid cases answered with an in-band Error, as a table (empty when there are none). */
@@ -423,10 +557,19 @@ function defectSection(report: RunReport): string {
 function bookingsSection(report: RunReport): string {
   const line = changedBookingsLine(report);
   if (!line || !report.bookings) return '';
-  const rows = report.bookings.changed.map((c) => `<tr><td><code>${esc(c.pool)}</code></td><td><code>${esc(c.id)}</code>${c.email ? ` ${esc(c.email)}` : ''}</td>`
-    + `<td>${esc(c.operation)}</td><td>${esc(c.binding)}</td><td><code>${esc(c.case)}</code>${c.step ? ` step ${c.step}` : ''}</td><td>${esc(c.outcome)}</td></tr>`).join('');
-  return `<section class="bookings" id="bookings"><details><summary>${esc(line)}</summary>`
-    + `<table class="in-band"><thead><tr><th scope="col">Pool</th><th scope="col">Booking</th><th scope="col">Operation</th><th scope="col">Binding</th><th scope="col">Case</th><th scope="col">Outcome</th></tr></thead><tbody>${rows}</tbody></table></details></section>\n`;
+  const rows = report.bookings.changed
+    .map(
+      (c) =>
+        `<tr><td><code>${esc(c.pool)}</code></td><td><code>${esc(c.id)}</code>${c.email ? ` ${esc(c.email)}` : ''}</td>`
+        + `<td>${esc(c.operation)}</td><td>${esc(c.binding)}</td><td><code>${esc(c.case)}</code>${c.step ? ` step ${c.step}` : ''}</td><td>${esc(c.outcome)}</td></tr>`,
+    )
+    .join('');
+  return (
+    `<section class="bookings" id="bookings"><details><summary>${esc(line)}</summary>`
+    + `<table class="in-band"><thead><tr><th scope="col">Pool</th><th scope="col">Booking</th><th `
+    + `scope="col">Operation</th><th scope="col">Binding</th><th scope="col">Case</th><th `
+    + `scope="col">Outcome</th></tr></thead><tbody>${rows}</tbody></table></details></section>\n`
+  );
 }
 
 /** The run's transient answers per operation × binding and its FLAKY rows (empty when none). */
@@ -434,40 +577,78 @@ function transientSection(report: RunReport): string {
   const t = report.transient;
   const flaky = flakyRows(report);
   if (!t && flaky.length === 0) return '';
-  const cells = (t?.cells ?? []).map((c) => `<tr><td>${esc(c.operation)}</td><td>${esc(c.binding)}</td><td>${c.answers}</td><td>${c.retries}</td><td>${c.ambiguous}</td><td>${c.exchanges}</td></tr>`).join('');
-  const flakyList = flaky.map((r) => `<li>${esc(`${r.operation} [${r.binding}] ${r.case} :: ${r.check}: ${attemptsText(r)}`)}</li>`).join('');
-  return `<section class="transient" id="transient"><details${t?.unhealthy ? ' open' : ''}><summary>${esc(t ? `Transient: ${transientLine(t)}${t.unhealthy ? ': the target is UNHEALTHY' : ''}` : 'Transient: none')}`
+  const cells = (t?.cells ?? [])
+    .map(
+      (c) =>
+        `<tr><td>${esc(c.operation)}</td><td>${esc(c.binding)}</td><td>${c.answers}</td><td>${c.retries}</td><td>${c.ambiguous}</td><td>${c.exchanges}</td></tr>`,
+    )
+    .join('');
+  const flakyList = flaky
+    .map((r) => `<li>${esc(`${r.operation} [${r.binding}] ${r.case} :: ${r.check}: ${attemptsText(r)}`)}</li>`)
+    .join('');
+  return (
+    `<section class="transient" `
+    + `id="transient"><details${t?.unhealthy ? ' open' : ''}><summary>${esc(t ? `Transient: ${transientLine(t)}${t.unhealthy ? ': the target is UNHEALTHY' : ''}` : 'Transient: none')}`
     + `${flaky.length ? esc(`; ${flaky.length} flaky`) : ''}</summary>`
-    + `${cells ? `<table class="in-band"><thead><tr><th scope="col">Operation</th><th scope="col">Binding</th><th scope="col">Transient answers</th><th scope="col">Retries</th>`
-      + `<th scope="col">Ambiguous writes</th><th scope="col">Exchanges</th></tr></thead><tbody>${cells}</tbody></table>` : ''}`
-    + `${flakyList ? `<p class="note">Failures that did not reproduce when the case was sent again (they do not fail the run):</p><ul>${flakyList}</ul>` : ''}</details></section>\n`;
+    + `${
+      cells
+        ? `<table class="in-band"><thead><tr><th scope="col">Operation</th><th `
+          + `scope="col">Binding</th><th scope="col">Transient answers</th><th scope="col">Retries</th>`
+          + `<th scope="col">Ambiguous writes</th><th `
+          + `scope="col">Exchanges</th></tr></thead><tbody>${cells}</tbody></table>`
+        : ''
+    }`
+    + `${flakyList ? `<p class="note">Failures that did not reproduce when the case was sent again (they do not fail the run):</p><ul>${flakyList}</ul>` : ''}</details></section>\n`
+  );
 }
 
 function inBandSection(report: RunReport): string {
   const noData = inBandCases(report);
   if (noData.length === 0) return '';
-  const rows = noData.map((c) => `<tr><td>${esc(c.operation)}</td><td><code>${esc(c.case)}</code></td><td>${esc(c.bindings.join(', '))}</td>`
-    + `<td><code>${esc(c.type || '(none)')}</code></td><td>${esc(truncate(c.message, 300).text)}</td></tr>`).join('');
-  return `<section class="in-band" id="in-band" aria-labelledby="in-band-title"><h2 id="in-band-title">Cases that did not reach the data path (${noData.length})</h2>`
+  const rows = noData
+    .map(
+      (c) =>
+        `<tr><td>${esc(c.operation)}</td><td><code>${esc(c.case)}</code></td><td>${esc(c.bindings.join(', '))}</td>`
+        + `<td><code>${esc(c.type || '(none)')}</code></td><td>${esc(truncate(c.message, 300).text)}</td></tr>`,
+    )
+    .join('');
+  return (
+    `<section class="in-band" id="in-band" aria-labelledby="in-band-title"><h2 id="in-band-title">Cases `
+    + `that did not reach the data path (${noData.length})</h2>`
     + `<p class="note">${esc(inBandNote(noData.length))}</p>`
-    + `<table class="in-band"><thead><tr><th scope="col">Operation</th><th scope="col">Case</th><th scope="col">Bindings</th><th scope="col">ErrorType</th><th scope="col">Message</th></tr></thead><tbody>${rows}</tbody></table></section>\n`;
+    + `<table class="in-band"><thead><tr><th scope="col">Operation</th><th scope="col">Case</th><th `
+    + `scope="col">Bindings</th><th scope="col">ErrorType</th><th `
+    + `scope="col">Message</th></tr></thead><tbody>${rows}</tbody></table></section>\n`
+  );
 }
 
 /** The target's answer times per operation × binding (median / p95), as a table ('' when no exchange was answered). */
 function latencySection(report: RunReport): string {
   const m = latencyMatrix(report);
   if (m.rows.length === 0) return '';
-  return `<details class="latency" id="latency"><summary>Answer times per operation × binding (median / p95)</summary>`
-    + `<table class="in-band"><thead><tr><th scope="col">Operation</th>${m.bindings.map((b) => `<th scope="col">${esc(COLUMN_LABELS[b as Column] ?? b)}</th>`).join('')}</tr></thead>`
-    + `<tbody>${m.rows.map((r) => `<tr data-operation="${esc(r.operation)}"><td>${esc(r.operation)}</td>${r.cells.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table></details>\n`;
+  return (
+    `<details class="latency" id="latency"><summary>Answer times per operation × binding (median / p95)</summary>`
+    + `<table class="in-band"><thead><tr><th `
+    + `scope="col">Operation</th>${m.bindings.map((b) => `<th scope="col">${esc(COLUMN_LABELS[b as Column] ?? b)}</th>`).join('')}</tr></thead>`
+    + `<tbody>${m.rows.map((r) => `<tr data-operation="${esc(r.operation)}"><td>${esc(r.operation)}</td>${r.cells.map((c) => `<td>${esc(c)}</td>`).join('')}</tr>`).join('')}</tbody></table></details>\n`
+  );
 }
 
-/** The diagnosis of the target as a whole, whether the run is complete, and the operations not called: shown before the matrix. */
+/**
+ * The diagnosis of the target as a whole, whether the run is complete, and the operations not called: shown before the
+ * matrix.
+ */
 function diagnosisSection(report: RunReport): string {
   const items = [
     ...(report.incomplete ? [`<li class="error">Incomplete run: ${esc(report.incomplete)}</li>`] : []),
-    ...(report.diagnosis ?? []).map((d) => `<li class="${d.level}">${d.level === 'error' ? '✗ ' : `${d.level}: `}${esc(truncate(d.message, 600).text)}</li>`),
-    ...skippedOperations(report).map((o) => `<li class="hint">Not called: ${esc(o.operation)}: ${esc(truncate(o.reason, 300).text)}</li>`),
+    ...(report.diagnosis ?? []).map(
+      (d) =>
+        `<li `
+        + `class="${d.level}">${d.level === 'error' ? '✗ ' : `${d.level}: `}${esc(truncate(d.message, 600).text)}</li>`,
+    ),
+    ...skippedOperations(report).map(
+      (o) => `<li class="hint">Not called: ${esc(o.operation)}: ${esc(truncate(o.reason, 300).text)}</li>`,
+    ),
   ];
   if (items.length === 0) return '';
   return `<section class="in-band" id="diagnosis" aria-labelledby="diagnosis-title"><h2 id="diagnosis-title">Diagnosis</h2><ul>${items.join('')}</ul></section>
@@ -492,7 +673,10 @@ export function renderHtml(report: RunReport): string {
   const otherDetails: string[] = [];
   let rowIndex = 0;
   for (const g of groups) {
-    matrixRows.push(`<tbody data-group="${esc(g.group)}"><tr><th class="grp" colspan="${COLUMNS.length + 1}" scope="rowgroup">${esc(GROUP_LABELS[g.group] ?? g.group)}</th></tr>`);
+    matrixRows.push(
+      `<tbody data-group="${esc(g.group)}"><tr><th class="grp" colspan="${COLUMNS.length + 1}" `
+        + `scope="rowgroup">${esc(GROUP_LABELS[g.group] ?? g.group)}</th></tr>`,
+    );
     for (const row of g.rows) {
       rowIndex += 1;
       const cells = COLUMNS.map((col) => {
@@ -504,24 +688,42 @@ export function renderHtml(report: RunReport): string {
           return `<td class="cell empty" data-column="${col}" data-state="empty"><span class="none">${why}</span></td>`;
         }
         const id = `cell-${rowIndex}-${col}`;
-        (state === 'failed' || state === 'known' ? problemDetails : otherDetails).push(cellDetail(id, row.operation, col, rows, rerun, transientCell(report, row.operation, col), row.group));
-        // The hostile requests' row of an operation: no comparison departs there, and "not tested" is said on the operation's own row.
+        (state === 'failed' || state === 'known' ? problemDetails : otherDetails).push(
+          cellDetail(id, row.operation, col, rows, rerun, transientCell(report, row.operation, col), row.group),
+        );
+        // The hostile requests' row of an operation: no comparison departs there, and "not tested" is said on the
+        // operation's own row.
         const own = row.group !== HOSTILE_GROUP;
-        const departs = own ? departing.get(row.operation)?.get(col) ?? 0 : 0;
+        const departs = own ? (departing.get(row.operation)?.get(col) ?? 0) : 0;
         const notTested = own ? untested.get(`${row.operation} ${col}`) : undefined;
-        const title = `${row.operation} · ${COLUMN_LABELS[col]}: ${countsText(c)}${departs ? `; departs from the other bindings in ${departs} comparison${departs === 1 ? '' : 's'}` : ''}`
+        const title =
+          `${row.operation} `
+          + `· ${COLUMN_LABELS[col]}: ${countsText(c)}${departs ? `; departs from the other bindings in ${departs} comparison${departs === 1 ? '' : 's'}` : ''}`
           + (notTested !== undefined ? `; NOT TESTED: ${truncate(notTested, 300).text}` : '');
-        return `<td class="cell ${state}${departs ? ' departing' : ''}${notTested !== undefined ? ' untested' : ''}" data-column="${col}" data-state="${state}"${departs ? ` data-departs="${departs}"` : ''}${notTested !== undefined ? ' data-untested="true"' : ''}>`
-          + `<a href="#${id}" aria-controls="d-${id}" aria-expanded="false" title="${esc(title)}">${countsHtml(c)}${departs ? departsMark(departs, esc) : ''}`
-          + `${notTested !== undefined ? '<span class="untested-mark">not tested</span>' : ''}</a></td>`;
+        return (
+          `<td `
+          + `class="cell ${state}${departs ? ' departing' : ''}${notTested !== undefined ? ' untested' : ''}" `
+          + `data-column="${col}" `
+          + `data-state="${state}"${departs ? ` data-departs="${departs}"` : ''}${notTested !== undefined ? ' data-untested="true"' : ''}>`
+          + `<a href="#${id}" aria-controls="d-${id}" aria-expanded="false" `
+          + `title="${esc(title)}">${countsHtml(c)}${departs ? departsMark(departs, esc) : ''}`
+          + `${notTested !== undefined ? '<span class="untested-mark">not tested</span>' : ''}</a></td>`
+        );
       });
-      matrixRows.push(`<tr ${operationAttribute(row.operation, row.group)}><th scope="row">${esc(row.operation)}</th>${cells.join('')}</tr>`);
+      matrixRows.push(
+        `<tr ${operationAttribute(row.operation, row.group)}><th `
+          + `scope="row">${esc(row.operation)}</th>${cells.join('')}</tr>`,
+      );
     }
     matrixRows.push('</tbody>');
   }
 
   const t = report.target;
-  const urlRows: Array<[string, string]> = [['Book URL', t.bookUrl], ['Search URL', t.searchUrl], ['Transfers URL', t.transfersUrl]];
+  const urlRows: Array<[string, string]> = [
+    ['Book URL', t.bookUrl],
+    ['Search URL', t.searchUrl],
+    ['Transfers URL', t.transfersUrl],
+  ];
   const network = networkParts(report);
   const meta: Array<[string, string]> = [
     ['Verdict', `<span id="verdict-reason">${esc(`${verdict} (exit ${judged.exitCode}): ${judged.reason}`)}</span>`],
@@ -530,29 +732,65 @@ export function renderHtml(report: RunReport): string {
     ['Password variable', `reproduce commands read it from <code>$${esc(passwordVariableOf(report))}</code>`],
     // Who called, and the way the requests went (never a password, a proxy's credentials or a header's value).
     ['Second account', formatPart(secondAccountPart(report), esc, (v) => `<code>${esc(v)}</code>`)],
-    ...(network.length ? [['Network path', network.map((p) => `${esc(p.label)}: ${formatPart(p, esc, (v) => `<code>${esc(v)}</code>`)}`).join('<br>')] as [string, string]] : []),
+    ...(network.length
+      ? [
+          [
+            'Network path',
+            network.map((p) => `${esc(p.label)}: ${formatPart(p, esc, (v) => `<code>${esc(v)}</code>`)}`).join('<br>'),
+          ] as [string, string],
+        ]
+      : []),
     ['Namespaces', `book <code>${esc(t.namespaces.book)}</code><br>search <code>${esc(t.namespaces.search)}</code>`],
-    ...(t.paths ? [['Service paths', (['booking', 'reference', 'transfers'] as const).map((g) => {
-      const p = t.paths![g];
-      return `${g} <code>${esc(p.soap)}</code>${p.http !== p.soap ? ` (GET/POST <code>${esc(p.http)}</code>)` : ''}`;
-    }).join('<br>')] as [string, string]] : []),
+    ...(t.paths
+      ? [
+          [
+            'Service paths',
+            (['booking', 'reference', 'transfers'] as const)
+              .map((g) => {
+                const p = t.paths![g];
+                return (
+                  `${g} `
+                  + `<code>${esc(p.soap)}</code>${p.http !== p.soap ? ` (GET/POST <code>${esc(p.http)}</code>)` : ''}`
+                );
+              })
+              .join('<br>'),
+          ] as [string, string],
+        ]
+      : []),
     ['Started', esc(formatDate(report.startedAt))],
     ['Duration', esc(formatDuration(report.durationMs))],
     ['Target', t.embedded ? 'embedded mock' : 'external service'],
     ['Bindings', esc(report.bindings.map((b) => COLUMN_LABELS[b]).join(', '))],
-    ...(report.generation ? [['Generated cases', `seed <code>${report.generation.seed}</code> (<code>--seed ${report.generation.seed}</code> repeats them), `
-      + `${report.generation.examples} per operation; language from ${esc(report.generation.languagesFrom)}`] as [string, string]] : []),
+    ...(report.generation
+      ? [
+          [
+            'Generated cases',
+            `seed <code>${report.generation.seed}</code> (<code>--seed ${report.generation.seed}</code> repeats them), `
+              + `${report.generation.examples} per operation; language from ${esc(report.generation.languagesFrom)}`,
+          ] as [string, string],
+        ]
+      : []),
     ['Tool', esc(`${report.tool.name} ${report.tool.version}`)],
     // The preflight's WSDL comparison (drift.md beside this page lists the differences).
     ...(report.drift ? [['WSDL', esc(driftLine(report.drift))] as [string, string]] : []),
   ];
-  const counts = (['failed', 'passed', 'skipped', 'known'] as const)
-    .map((k) => `<li class="${k}"><b>${k === 'passed' ? s.passed - unreached : s[k]}</b> ${k === 'known' ? `known deviation${s.known === 1 ? '' : 's'}` : k}</li>`).join('')
+  const counts =
+    (['failed', 'passed', 'skipped', 'known'] as const)
+      .map(
+        (k) =>
+          `<li `
+          + `class="${k}"><b>${k === 'passed' ? s.passed - unreached : s[k]}</b> ${k === 'known' ? `known deviation${s.known === 1 ? '' : 's'}` : k}</li>`,
+      )
+      .join('')
     // Passes on answers that never reached the data path are no passes of the contract: counted apart.
-    + (unreached ? `<li class="unreached"><b>${unreached}</b> passed on answers that never reached the data path</li>` : '')
+    + (unreached
+      ? `<li class="unreached"><b>${unreached}</b> passed on answers that never reached the data path</li>`
+      : '')
     + `<li><b>${s.total}</b> check${s.total === 1 ? '' : 's'}</li>`;
   const title = `Conformance ${verdict}: ${s.failed} failed, ${s.passed - unreached} passed`;
-  const csp = `default-src 'none'; style-src ${sha256(PAGE_CSS)}; script-src ${sha256(SCRIPT)}; img-src data:; base-uri 'none'; form-action 'none'`;
+  const csp =
+    `default-src 'none'; style-src ${sha256(PAGE_CSS)}; script-src ${sha256(SCRIPT)}; img-src data:; `
+    + `base-uri 'none'; form-action 'none'`;
 
   return `<!DOCTYPE html>
 <html lang="en">
@@ -583,8 +821,8 @@ ${deviationSection(report)}${inBandSection(report)}${defectSection(report)}${lat
 <h2 id="details-title">Details</h2>
 <div class="toolbar" data-js-only hidden><button type="button" data-action="expand-failures">Expand all failures</button><button type="button" data-action="collapse">Collapse all</button><button type="button" data-action="only-failures" aria-pressed="false">Failures only</button></div>
 <section id="details" aria-labelledby="details-title">
-${problemDetails.length > 0 ? `<h3 class="sub">Failures and known deviations (${problemDetails.length} cell${problemDetails.length === 1 ? '' : 's'})</h3>\n${problemDetails.join('\n')}` : ''}
-${otherDetails.length > 0 ? `<h3 class="sub others-title">Passed and skipped (${otherDetails.length} cell${otherDetails.length === 1 ? '' : 's'})</h3>\n${otherDetails.join('\n')}` : ''}
+${problemDetails.length > 0 ? `<h3 class="sub">Failures and known deviations (${problemDetails.length} ` + `cell${problemDetails.length === 1 ? '' : 's'})</h3>\n${problemDetails.join('\n')}` : ''}
+${otherDetails.length > 0 ? `<h3 class="sub others-title">Passed and skipped (${otherDetails.length} ` + `cell${otherDetails.length === 1 ? '' : 's'})</h3>\n${otherDetails.join('\n')}` : ''}
 ${problemDetails.length + otherDetails.length === 0 ? '<p>No checks ran.</p>' : ''}
 </section>
 </main>

@@ -63,15 +63,25 @@ export function harnessOnly(report: RunReport, shaped = true): RunReport {
     ...report,
     // The target's addresses are the harness's own words once user-info is hidden (no other secret can be there).
     target: {
-      ...report.target, bookUrl: redactUserInfo(report.target.bookUrl), searchUrl: redactUserInfo(report.target.searchUrl),
-      transfersUrl: redactUserInfo(report.target.transfersUrl), user: x(report.target.user)!,
+      ...report.target,
+      bookUrl: redactUserInfo(report.target.bookUrl),
+      searchUrl: redactUserInfo(report.target.searchUrl),
+      transfersUrl: redactUserInfo(report.target.transfersUrl),
+      user: x(report.target.user)!,
       password: isRedactionMarker(report.target.password) ? report.target.password : x(report.target.password)!,
     },
     results: report.results.map((r) => ({
-      ...r, message: x(r.message)!, path: x(r.path)!, reproduce: x(r.reproduce)!,
+      ...r,
+      message: x(r.message)!,
+      path: x(r.path)!,
+      reproduce: x(r.reproduce)!,
       findings: r.findings.map((f) => ({
-        check: f.check, code: f.code, path: x(f.path)!, message: x(f.message)!,
-        ...(f.expected !== undefined ? { expected: x(f.expected) } : {}), ...(f.actual !== undefined ? { actual: x(f.actual) } : {}),
+        check: f.check,
+        code: f.code,
+        path: x(f.path)!,
+        message: x(f.message)!,
+        ...(f.expected !== undefined ? { expected: x(f.expected) } : {}),
+        ...(f.actual !== undefined ? { actual: x(f.actual) } : {}),
         ...(f.diff !== undefined ? { diff: shaped ? diffSkeleton(f.diff, x) : x(f.diff) } : {}),
       })),
       ...(r.request !== undefined ? { request: shaped ? excerptSkeleton(r.request, x) : x(r.request) } : {}),
@@ -91,16 +101,24 @@ function excerptSkeleton(text: string, x: (v: string) => string | undefined): st
 
 /** A diff's placeholder in the skeleton: its lines kept, each line's marker (which sets its class in the HTML) kept. */
 function diffSkeleton(diff: string, x: (v: string) => string | undefined): string {
-  return diff.split('\n').map((l) => {
-    const marker = /^(?:---|\+\+\+|@@|[-+ ])?/.exec(l)![0];
-    return `${marker}${x(l) ?? ''}`;
-  }).join('\n');
+  return diff
+    .split('\n')
+    .map((l) => {
+      const marker = /^(?:---|\+\+\+|@@|[-+ ])?/.exec(l)![0];
+      return `${marker}${x(l) ?? ''}`;
+    })
+    .join('\n');
 }
 
 type Rendered = Record<'json' | 'junit' | 'markdown' | 'html', string>;
 
 function render(report: RunReport): Rendered {
-  return { json: renderJson(report), junit: renderJunit(report), markdown: renderMarkdown(report), html: renderHtml(report) };
+  return {
+    json: renderJson(report),
+    junit: renderJunit(report),
+    markdown: renderMarkdown(report),
+    html: renderHtml(report),
+  };
 }
 
 /**
@@ -110,7 +128,12 @@ function render(report: RunReport): Rendered {
  * redacted in that file, and `warn` (stderr) names the file. A finished run is never thrown away.
  * Throws an Error if report.summary does not count report.results.
  */
-export async function writeReports(report: RunReport, dir: string, secrets: readonly string[] = [], warn: Warn = stderrWarn): Promise<ReportPaths> {
+export async function writeReports(
+  report: RunReport,
+  dir: string,
+  secrets: readonly string[] = [],
+  warn: Warn = stderrWarn,
+): Promise<ReportPaths> {
   assertSummaryConsistent(report);
   const all = [...secrets];
   if (report.target.password !== '' && !isRedactionMarker(report.target.password)) all.push(report.target.password);
@@ -124,8 +147,12 @@ export async function writeReports(report: RunReport, dir: string, secrets: read
   // strings, so nothing else can spell a secret there. The other reports also lay that text out
   // (joined, cut, pretty-printed, escaped again): each is searched whole as well, and what is found
   // beyond what the harness's own text holds is redacted there.
-  const tree = guard.protectTree(paths.json, report, harnessOnly(report, false),
-    'redacted there as *** (in every report, each rendered from the redacted values)');
+  const tree = guard.protectTree(
+    paths.json,
+    report,
+    harnessOnly(report, false),
+    'redacted there as *** (in every report, each rendered from the redacted values)',
+  );
   const rendered = render(tree);
   let skeleton: Rendered | undefined;
   let skeletonAllure: DeferredWriter | undefined;
@@ -143,7 +170,10 @@ export async function writeReports(report: RunReport, dir: string, secrets: read
   const total = hits.reduce((a, b) => a + b, 0);
   if (total > 0) {
     skeletonAllure ??= renderAllure(harnessOnly(tree));
-    const harnessTotal = skeletonAllure.pending.reduce((n, p) => n + guard.find(p.bytes.toString('utf8')).spans.length, 0);
+    const harnessTotal = skeletonAllure.pending.reduce(
+      (n, p) => n + guard.find(p.bytes.toString('utf8')).spans.length,
+      0,
+    );
     if (total > harnessTotal) {
       allure.pending.forEach((p, i) => {
         if (hits[i] === 0) return;
@@ -158,7 +188,11 @@ export async function writeReports(report: RunReport, dir: string, secrets: read
   await mkdir(paths.allureResults, { recursive: true });
   // The preflight's WSDL comparison, beside the run's reports (a report without one leaves none from an earlier run).
   const driftFiles = [join(paths.dir, DRIFT_JSON), join(paths.dir, DRIFT_MD)] as const;
-  if (tree.drift) files.push([driftFiles[0], guard.protect(driftFiles[0], renderDriftJson(tree.drift))], [driftFiles[1], guard.protect(driftFiles[1], renderDriftMarkdown(tree.drift))]);
+  if (tree.drift)
+    files.push(
+      [driftFiles[0], guard.protect(driftFiles[0], renderDriftJson(tree.drift))],
+      [driftFiles[1], guard.protect(driftFiles[1], renderDriftMarkdown(tree.drift))],
+    );
   else await Promise.all(driftFiles.map((f) => rm(f, { force: true })));
   await Promise.all(files.map(([path, text]) => writeFile(path, text, 'utf8')));
   allure.flushTo(paths.allureResults);

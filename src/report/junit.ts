@@ -33,22 +33,32 @@ function excerpt(label: string, s: string | undefined): string {
 function rowMessage(r: ResultRow): string {
   const first = r.findings[0];
   const msg = r.message || first?.message || r.check;
-  const more = r.findings.length > 1 ? ` (+${r.findings.length - 1} more finding${r.findings.length > 2 ? 's' : ''})` : '';
+  const more =
+    r.findings.length > 1 ? ` (+${r.findings.length - 1} more finding${r.findings.length > 2 ? 's' : ''})` : '';
   return `${r.path ? `${r.path}: ` : ''}${msg}${more}`;
 }
 
 function testcase(r: ResultRow, again: string | undefined): string {
-  const open = `    <testcase name="${xmlAttr(testName(r))}" classname="${xmlAttr(`${r.group}.${r.operation}.${columnOf(r)}`)}" time="${seconds(r.durationMs)}"`;
+  const open =
+    `    <testcase name="${xmlAttr(testName(r))}" `
+    + `classname="${xmlAttr(`${r.group}.${r.operation}.${columnOf(r)}`)}" time="${seconds(r.durationMs)}"`;
   const body: string[] = [];
-  const props: Array<[string, string]> = [['conformance.status', r.status], ['conformance.check', r.check], ['conformance.case', r.case],
-    ['conformance.binding', r.binding]];
+  const props: Array<[string, string]> = [
+    ['conformance.status', r.status],
+    ['conformance.check', r.check],
+    ['conformance.case', r.case],
+    ['conformance.binding', r.binding],
+  ];
   if (r.path) props.push(['conformance.path', r.path]);
   if (r.status === 'known') props.push(['known_deviation', r.message]);
   body.push('      <properties>');
   for (const [k, v] of props) body.push(`        <property name="${xmlAttr(k)}" value="${xmlAttr(v)}"/>`);
   body.push('      </properties>');
   if (r.status === 'failed') {
-    body.push(`      <failure message="${xmlAttr(rowMessage(r))}" type="${xmlAttr(r.check)}">${text(formatFindings([r]))}</failure>`);
+    body.push(
+      `      <failure message="${xmlAttr(rowMessage(r))}" `
+        + `type="${xmlAttr(r.check)}">${text(formatFindings([r]))}</failure>`,
+    );
   } else if (r.status === 'skipped') {
     body.push(`      <skipped message="${xmlAttr(r.message || 'skipped')}"/>`);
   }
@@ -68,7 +78,11 @@ function testcase(r: ResultRow, again: string | undefined): string {
 }
 
 function hostOrTarget(url: string): string {
-  try { return new URL(url).host || 'target'; } catch { return 'target'; }
+  try {
+    return new URL(url).host || 'target';
+  } catch {
+    return 'target';
+  }
 }
 
 /** Render junit.xml for a report (totals are counted from the rows, which equal report.summary). */
@@ -82,29 +96,55 @@ export function renderJunit(report: RunReport): string {
   }
   const all = countRows(report.results);
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  lines.push(`<testsuites name="${xmlAttr(`${report.tool.name} ${report.tool.version}`)}" tests="${all.total}" failures="${all.failed}" errors="0" skipped="${all.skipped}" time="${seconds(report.durationMs)}" timestamp="${xmlAttr(report.startedAt)}">`);
+  lines.push(
+    `<testsuites name="${xmlAttr(`${report.tool.name} ${report.tool.version}`)}" tests="${all.total}" `
+      + `failures="${all.failed}" errors="0" skipped="${all.skipped}" time="${seconds(report.durationMs)}" `
+      + `timestamp="${xmlAttr(report.startedAt)}">`,
+  );
   let id = 0;
   const errors = (report.diagnosis ?? []).filter((d) => d.code === NOTHING_TESTED);
   // What no sequence tested, and how to enable it (authorization across accounts without a second account).
   const notPlanned = (report.diagnosis ?? []).filter((d) => d.code === 'sequence_not_planned');
   // The run's one verdict on every suite: a CI page showing one suite sees the run's exit code and why.
   const judged = verdictOfReport(report);
-  const verdictProps = [['conformance.verdict', judged.verdict], ['conformance.exitCode', String(judged.exitCode)], ['conformance.verdictReason', judged.reason]] as const;
-  const property = ([k, v]: readonly [string, string]) => `      <property name="${xmlAttr(k)}" value="${xmlAttr(v)}"/>`;
+  const verdictProps = [
+    ['conformance.verdict', judged.verdict],
+    ['conformance.exitCode', String(judged.exitCode)],
+    ['conformance.verdictReason', judged.reason],
+  ] as const;
+  const property = ([k, v]: readonly [string, string]) =>
+    `      <property name="${xmlAttr(k)}" value="${xmlAttr(v)}"/>`;
   if (report.results.length === 0) {
-    lines.push(`  <testsuite id="0" name="conformance" tests="0" failures="0" errors="0" skipped="0" time="0.000000" timestamp="${xmlAttr(report.startedAt)}" hostname="${xmlAttr(hostOrTarget(report.target.bookUrl))}">`,
-      '    <properties>', ...verdictProps.map(property), '    </properties>', '  </testsuite>');
+    lines.push(
+      `  <testsuite id="0" name="conformance" tests="0" failures="0" errors="0" skipped="0" `
+        + `time="0.000000" timestamp="${xmlAttr(report.startedAt)}" `
+        + `hostname="${xmlAttr(hostOrTarget(report.target.bookUrl))}">`,
+      '    <properties>',
+      ...verdictProps.map(property),
+      '    </properties>',
+      '  </testsuite>',
+    );
   }
   for (const [op, rows] of byOp) {
     if (rows.length === 0) continue;
     const c = countRows(rows);
     const ms = rows.reduce((a, r) => a + (r.durationMs ?? 0), 0);
-    lines.push(`  <testsuite id="${id++}" name="${xmlAttr(op)}" package="${xmlAttr(rows[0]!.group)}" tests="${c.total}" failures="${c.failed}" errors="0" skipped="${c.skipped}" time="${seconds(ms)}" timestamp="${xmlAttr(report.startedAt)}" hostname="${xmlAttr(hostOrTarget(report.target.bookUrl))}">`);
+    lines.push(
+      `  <testsuite id="${id++}" name="${xmlAttr(op)}" package="${xmlAttr(rows[0]!.group)}" `
+        + `tests="${c.total}" failures="${c.failed}" errors="0" skipped="${c.skipped}" time="${seconds(ms)}" `
+        + `timestamp="${xmlAttr(report.startedAt)}" `
+        + `hostname="${xmlAttr(hostOrTarget(report.target.bookUrl))}">`,
+    );
     // What the run concluded about the target, and the cells of this operation never tested: a
     // CI page showing only this file still sees that its passes prove nothing.
-    const props = [...verdictProps, ...errors.map((d) => ['conformance.diagnosis', d.message] as const),
+    const props = [
+      ...verdictProps,
+      ...errors.map((d) => ['conformance.diagnosis', d.message] as const),
       ...notPlanned.map((d) => ['conformance.notTested', d.message] as const),
-      ...(report.untested ?? []).filter((u) => u.operation === op).map((u) => [`conformance.untested.${u.binding}`, u.reason] as const)];
+      ...(report.untested ?? [])
+        .filter((u) => u.operation === op)
+        .map((u) => [`conformance.untested.${u.binding}`, u.reason] as const),
+    ];
     if (props.length) {
       lines.push('    <properties>');
       for (const p of props) lines.push(property(p));

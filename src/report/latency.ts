@@ -45,7 +45,9 @@ export function latencies(report: Pick<RunReport, 'results' | 'operations' | 'bi
     else times.set(key, [r.durationMs!]);
   }
   // The operations of the contract: a probe of one the service does not have (NoSuchOperation) is no operation to time.
-  const ops = [...new Set([...report.operations, ...report.results.map((r) => r.operation)])].filter((o) => findOperation(o) !== undefined);
+  const ops = [...new Set([...report.operations, ...report.results.map((r) => r.operation)])].filter(
+    (o) => findOperation(o) !== undefined,
+  );
   const out: Latency[] = [];
   for (const operation of ops) {
     for (const binding of report.bindings) {
@@ -64,27 +66,41 @@ export function ms(v: number): string {
 }
 
 /** An operation's p95 limit and where it was set (its own in the config, else the global one), or undefined. */
-export function p95LimitOf(limits: LatencyLimits | undefined, operation: string): { readonly ms: number; readonly source: string } | undefined {
+export function p95LimitOf(
+  limits: LatencyLimits | undefined,
+  operation: string,
+): { readonly ms: number; readonly source: string } | undefined {
   const own = limits?.perOperation?.[operation];
-  if (own !== undefined) return { ms: own, source: `${limits!.perOperationSource ?? 'latency.perOperation'}.${operation}` };
+  if (own !== undefined)
+    return { ms: own, source: `${limits!.perOperationSource ?? 'latency.perOperation'}.${operation}` };
   if (limits?.maxP95Ms !== undefined) return { ms: limits.maxP95Ms, source: limits.maxP95Source ?? '--max-p95' };
   return undefined;
 }
 
 /** How a cell of `count` answers and this p95 stands against its limit: within, over, or too few samples to say. */
-export function p95Verdict(count: number, p95Ms: number, limitMs: number, minSamples: number): 'within' | 'over' | 'too-few' {
+export function p95Verdict(
+  count: number,
+  p95Ms: number,
+  limitMs: number,
+  minSamples: number,
+): 'within' | 'over' | 'too-few' {
   if (count < minSamples) return 'too-few';
   return p95Ms > limitMs ? 'over' : 'within';
 }
 
-/** What a cell's limit says beside its figures: " (limit 800 ms)", " (over the limit of 800 ms)", or too few samples. */
+/**
+ * What a cell's limit says beside its figures: " (limit 800 ms)", " (over the limit of 800 ms)", or too few samples.
+ */
 function limitNote(l: Latency, limits: LatencyLimits | undefined): string {
   const limit = p95LimitOf(limits, l.operation);
   if (!limit) return '';
   switch (p95Verdict(l.count, l.p95Ms, limit.ms, limits!.minSamples)) {
-    case 'over': return ` ✗ over limit ${ms(limit.ms)}`;
-    case 'too-few': return ` (limit ${ms(limit.ms)}: too few samples, ${l.count} of ${limits!.minSamples})`;
-    default: return ` ≤ limit ${ms(limit.ms)}`;
+    case 'over':
+      return ` ✗ over limit ${ms(limit.ms)}`;
+    case 'too-few':
+      return ` (limit ${ms(limit.ms)}: too few samples, ${l.count} of ${limits!.minSamples})`;
+    default:
+      return ` ≤ limit ${ms(limit.ms)}`;
   }
 }
 
@@ -92,7 +108,10 @@ function limitNote(l: Latency, limits: LatencyLimits | undefined): string {
  * The table as rows of operation, then per binding "median / p95" (or "—"), each followed by its
  * p95 limit where the gate sets one: the same shape for every format.
  */
-export function latencyMatrix(report: RunReport): { bindings: readonly string[]; rows: { operation: string; cells: string[] }[] } {
+export function latencyMatrix(report: RunReport): {
+  bindings: readonly string[];
+  rows: { operation: string; cells: string[] }[];
+} {
   const all = latencies(report);
   const ops = [...new Set(all.map((l) => l.operation))];
   return {
@@ -113,6 +132,11 @@ export function latencyText(report: RunReport): string {
   if (m.rows.length === 0) return '';
   const w0 = Math.max(9, ...m.rows.map((r) => r.operation.length));
   const widths = m.bindings.map((b, i) => Math.max(b.length, ...m.rows.map((r) => r.cells[i]!.length)));
-  const line = (first: string, cells: readonly string[]) => `  ${first.padEnd(w0)}  ${cells.map((c, i) => c.padStart(widths[i]!)).join('  ')}`.trimEnd();
-  return ['Answer times, median / p95:', line('operation', m.bindings), ...m.rows.map((r) => line(r.operation, r.cells))].join('\n');
+  const line = (first: string, cells: readonly string[]) =>
+    `  ${first.padEnd(w0)}  ${cells.map((c, i) => c.padStart(widths[i]!)).join('  ')}`.trimEnd();
+  return [
+    'Answer times, median / p95:',
+    line('operation', m.bindings),
+    ...m.rows.map((r) => line(r.operation, r.cells)),
+  ].join('\n');
 }

@@ -11,7 +11,9 @@ const VALUE_MAX = 300;
 export function mdText(s: string, max = VALUE_MAX): string {
   const t = truncate(visibleText(s).replace(/\s*[\r\n]+\s*/g, ' '), max);
   const body = t.text
-    .replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
     .replace(/([\\`*_[\]|~])/g, '\\$1')
     // A value starting a line must not open a heading, list, quote or table rule.
     .replace(/^[#+=-]/, '\\$&')

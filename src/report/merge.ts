@@ -31,11 +31,13 @@ const FILE_ROW_CHECK = 'expectations';
 
 function sameTarget(a: RunReport['target'], b: RunReport['target']): string | undefined {
   if (a.embedded !== b.embedded) return 'one tested the embedded mock, the other a remote target';
-  if (a.namespaces.book !== b.namespaces.book || a.namespaces.search !== b.namespaces.search) return 'the namespaces differ';
+  if (a.namespaces.book !== b.namespaces.book || a.namespaces.search !== b.namespaces.search)
+    return 'the namespaces differ';
   if (a.user !== b.user) return 'the user names differ';
   if (JSON.stringify(a.paths ?? null) !== JSON.stringify(b.paths ?? null)) return 'the service paths differ';
   if (a.embedded) return undefined; // every embedded mock listens on its own port
-  for (const k of ['bookUrl', 'searchUrl', 'transfersUrl'] as const) if (a[k] !== b[k]) return `${k} differs (${a[k]} vs ${b[k]})`;
+  for (const k of ['bookUrl', 'searchUrl', 'transfersUrl'] as const)
+    if (a[k] !== b[k]) return `${k} differs (${a[k]} vs ${b[k]})`;
   return undefined;
 }
 
@@ -49,9 +51,15 @@ function checkShards(inputs: readonly MergeInput[]): void {
   const first = sharded[0]!;
   const count = first.shard!.count;
   for (const i of sharded) {
-    if (i.shard!.count !== count) throw new UsageError(`${i.source} is shard ${i.shard!.index}/${i.shard!.count}, ${first.source} is of ${count} shards`);
+    if (i.shard!.count !== count)
+      throw new UsageError(
+        `${i.source} is shard ${i.shard!.index}/${i.shard!.count}, ${first.source} is of ${count} shards`,
+      );
     if (i.shard!.plan !== first.shard!.plan) {
-      throw new UsageError(`${i.source} and ${first.source} are shards of different plans (other operations, bindings or cases): run every shard with the same flags and config`);
+      throw new UsageError(
+        `${i.source} and ${first.source} are shards of different plans (other operations, bindings or `
+          + `cases): run every shard with the same flags and config`,
+      );
     }
   }
   const byIndex = new Map<number, string>();
@@ -61,7 +69,11 @@ function checkShards(inputs: readonly MergeInput[]): void {
     byIndex.set(i.shard!.index, i.source);
   }
   const missing = Array.from({ length: count }, (_, k) => k + 1).filter((k) => !byIndex.has(k));
-  if (missing.length) throw new UsageError(`shard${missing.length > 1 ? 's' : ''} ${missing.map((k) => `${k}/${count}`).join(', ')} missing: a merged report without ${missing.length > 1 ? 'them' : 'it'} would pass checks it never ran`);
+  if (missing.length)
+    throw new UsageError(
+      `shard${missing.length > 1 ? 's' : ''} ${missing.map((k) => `${k}/${count}`).join(', ')} missing: `
+        + `a merged report without ${missing.length > 1 ? 'them' : 'it'} would pass checks it never ran`,
+    );
 }
 
 /** Merge reports into one (summary recomputed); throws UsageError naming the inputs that do not fit. */
@@ -70,21 +82,29 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
   checkShards(inputs);
   const first = inputs[0]!;
   for (const i of inputs.slice(1)) {
-    if (i.report.tool.name !== first.report.tool.name) throw new UsageError(`${i.source} was written by ${i.report.tool.name}, ${first.source} by ${first.report.tool.name}`);
+    if (i.report.tool.name !== first.report.tool.name)
+      throw new UsageError(
+        `${i.source} was written by ${i.report.tool.name}, ${first.source} by ${first.report.tool.name}`,
+      );
     const why = sameTarget(first.report.target, i.report.target);
     if (why) throw new UsageError(`${i.source} and ${first.source} tested different targets: ${why}`);
     const a = [...first.report.bindings].sort().join(',');
     const b = [...i.report.bindings].sort().join(',');
     if (a !== b) throw new UsageError(`${i.source} tested bindings ${b}, ${first.source} tested ${a}`);
     // Generated cases of another seed or budget are other cases: the reports would not add up to one run.
-    const gen = (r: RunReport) => (r.generation ? `seed ${r.generation.seed}, ${r.generation.examples} examples` : 'no generated cases');
-    if (gen(i.report) !== gen(first.report)) throw new UsageError(`${i.source} was run with ${gen(i.report)}, ${first.source} with ${gen(first.report)}`);
+    const gen = (r: RunReport) =>
+      r.generation ? `seed ${r.generation.seed}, ${r.generation.examples} examples` : 'no generated cases';
+    if (gen(i.report) !== gen(first.report))
+      throw new UsageError(`${i.source} was run with ${gen(i.report)}, ${first.source} with ${gen(first.report)}`);
   }
   // One operation × case belongs to one input: otherwise its rows would be counted twice.
   const owner = new Map<string, string>();
   for (const i of inputs) {
-    const units = new Set(i.report.results.filter((r) => r.check !== FILE_ROW_CHECK && r.check !== LATENCY_CHECK && r.case !== PREFLIGHT_CASE)
-      .map((r) => `${r.operation} case ${r.case}`));
+    const units = new Set(
+      i.report.results
+        .filter((r) => r.check !== FILE_ROW_CHECK && r.check !== LATENCY_CHECK && r.case !== PREFLIGHT_CASE)
+        .map((r) => `${r.operation} case ${r.case}`),
+    );
     for (const u of units) {
       const other = owner.get(u);
       if (other !== undefined) throw new UsageError(`the reports overlap: ${u} is in ${other} and in ${i.source}`);
@@ -107,7 +127,8 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
   const preflights = new Set<string>();
   // Each shard's latency gate judged its own answers: the merged report is judged again on all of them
   // (src/cli/merge.ts, with the limits carried in latencyGate).
-  const results: ResultRow[] = inputs.flatMap((i) => i.report.results)
+  const results: ResultRow[] = inputs
+    .flatMap((i) => i.report.results)
     .filter((r) => r.check !== LATENCY_CHECK)
     .filter((r) => {
       if (r.case !== PREFLIGHT_CASE) return true;
@@ -123,19 +144,40 @@ export function mergeReports(inputs: readonly MergeInput[]): RunReport {
   // Nothing was tested only if no shard tested anything (said once); a cell untested in a shard is
   // listed once (another shard may hold a case of it that reached the data path: said in the reason).
   const nothing = inputs.every((i) => untestedExtent(i.report) === 'all');
-  const diagnosis = [...new Map(inputs.flatMap((i) => i.report.diagnosis ?? [])
-    .filter((d) => d.code !== NOTHING_TESTED || nothing)
-    .map((d) => [d.code === NOTHING_TESTED ? NOTHING_TESTED : `${d.level}\u0000${d.message}`, d])).values()];
-  const untested = [...new Map(inputs.flatMap((i) => (i.report.untested ?? []).map((u) => ({
-    ...u, reason: inputs.length > 1 ? `${u.reason} (in ${i.source})` : u.reason,
-  }))).map((u) => [`${u.operation}\u0000${u.binding}`, u])).values()];
+  const diagnosis = [
+    ...new Map(
+      inputs
+        .flatMap((i) => i.report.diagnosis ?? [])
+        .filter((d) => d.code !== NOTHING_TESTED || nothing)
+        .map((d) => [d.code === NOTHING_TESTED ? NOTHING_TESTED : `${d.level}\u0000${d.message}`, d]),
+    ).values(),
+  ];
+  const untested = [
+    ...new Map(
+      inputs
+        .flatMap((i) =>
+          (i.report.untested ?? []).map((u) => ({
+            ...u,
+            reason: inputs.length > 1 ? `${u.reason} (in ${i.source})` : u.reason,
+          })),
+        )
+        .map((u) => [`${u.operation}\u0000${u.binding}`, u]),
+    ).values(),
+  ];
   const incomplete = inputs.flatMap((i) => (i.report.incomplete ? [`${i.source}: ${i.report.incomplete}`] : []));
-  // Each shard consumed bookings of its own (the plan hands them out the same way in every shard): all of them, and every shortfall.
+  // Each shard consumed bookings of its own (the plan hands them out the same way in every shard): all of them, and
+  // every shortfall.
   const withBookings = inputs.filter((i) => i.report.bookings);
   const short: Record<string, number> = {};
-  for (const i of withBookings) for (const [k, n] of Object.entries(i.report.bookings!.short ?? {})) short[k] = (short[k] ?? 0) + n;
-  const bookings = withBookings.length === 0 ? undefined
-    : { changed: withBookings.flatMap((i) => i.report.bookings!.changed), ...(Object.keys(short).length ? { short } : {}) };
+  for (const i of withBookings)
+    for (const [k, n] of Object.entries(i.report.bookings!.short ?? {})) short[k] = (short[k] ?? 0) + n;
+  const bookings =
+    withBookings.length === 0
+      ? undefined
+      : {
+          changed: withBookings.flatMap((i) => i.report.bookings!.changed),
+          ...(Object.keys(short).length ? { short } : {}),
+        };
   const coverage = mergeCoverage(inputs.map((i) => i.report.coverage));
   const transient = mergeTransient(inputs.map((i) => i.report.transient));
   return {

@@ -14,19 +14,30 @@ import { HOSTILE_GROUP, isHostileRow } from '../core/check-groups.js';
 /** Matrix columns: the four bindings, then rows that compare bindings. */
 export type Column = BindingId | 'equivalence';
 export const COLUMNS: readonly Column[] = [...BINDINGS, 'equivalence'];
-export const COLUMN_LABELS = { ...Object.fromEntries(BINDINGS.map((b) => [b, bindingLabel(b)])), equivalence: 'Equivalence' } as Record<Column, string>;
+export const COLUMN_LABELS = {
+  ...Object.fromEntries(BINDINGS.map((b) => [b, bindingLabel(b)])),
+  equivalence: 'Equivalence',
+} as Record<Column, string>;
 export const GROUP_ORDER = ['booking', 'reference', 'transfers'] as const;
-/** The matrix group of operations the contract does not have (the negative cases' NoSuchOperation): probes, not operations. */
+/**
+ * The matrix group of operations the contract does not have (the negative cases' NoSuchOperation): probes, not
+ * operations.
+ */
 export const PROBES_GROUP = 'probes';
 export const GROUP_LABELS: Record<string, string> = {
-  booking: 'Booking', reference: 'Reference data', transfers: 'Transfers',
+  booking: 'Booking',
+  reference: 'Reference data',
+  transfers: 'Transfers',
   [HOSTILE_GROUP]: 'Hostile requests: logins that must fail, secrets that must not come back (docs/checks.md)',
   [PROBES_GROUP]: 'Probes: an operation the service does not have (negative cases, per service)',
 };
 
 export type Counts = Record<Status, number> & { total: number };
 
-/** The run's one verdict (src/core/verdict.ts): what it carries, or, for a report of an older version, judged from its rows. */
+/**
+ * The run's one verdict (src/core/verdict.ts): what it carries, or, for a report of an older version, judged from its
+ * rows.
+ */
 export function verdictOf(report: Parameters<typeof verdictOfReport>[0]): RunVerdict {
   return verdictOfReport(report);
 }
@@ -55,7 +66,8 @@ export function assertSummaryConsistent(report: RunReport): void {
   const bad = keys.filter((k) => c[k] !== s[k]);
   if (bad.length > 0) {
     throw new Error(
-      `report.summary disagrees with report.results: ${bad.map((k) => `${k} says ${s[k]}, rows count ${c[k]}`).join('; ')}`,
+      `report.summary disagrees with `
+        + `report.results: ${bad.map((k) => `${k} says ${s[k]}, rows count ${c[k]}`).join('; ')}`,
     );
   }
 }
@@ -99,24 +111,35 @@ export function buildMatrix(report: RunReport): MatrixGroup[] {
   const names: string[] = [];
   const seen = new Set<string>();
   const add = (n: string): void => {
-    if (!seen.has(n)) { seen.add(n); names.push(n); }
+    if (!seen.has(n)) {
+      seen.add(n);
+      names.push(n);
+    }
   };
   report.operations.forEach(add);
   for (const r of report.results) add(r.operation);
   const catalogueIndex = new Map(OPERATIONS.map((op, i) => [op.name, i]));
-  const ordered = [...names].sort((a, b) =>
-    (catalogueIndex.get(a) ?? Number.MAX_SAFE_INTEGER) - (catalogueIndex.get(b) ?? Number.MAX_SAFE_INTEGER)
-    || names.indexOf(a) - names.indexOf(b));
+  const ordered = [...names].sort(
+    (a, b) =>
+      (catalogueIndex.get(a) ?? Number.MAX_SAFE_INTEGER) - (catalogueIndex.get(b) ?? Number.MAX_SAFE_INTEGER)
+      || names.indexOf(a) - names.indexOf(b),
+  );
 
   const rowGroup = new Map<string, string>();
   for (const r of report.results) if (!rowGroup.has(r.operation)) rowGroup.set(r.operation, r.group);
   const byOp = new Map<string, MatrixRow>();
-  const emptyCells = () => Object.fromEntries(COLUMNS.map((c) => [c, [] as ResultRow[]])) as Record<Column, ResultRow[]>;
+  const emptyCells = () =>
+    Object.fromEntries(COLUMNS.map((c) => [c, [] as ResultRow[]])) as Record<Column, ResultRow[]>;
   for (const name of ordered) {
     // An operation the catalogue does not have is a probe of the service, not a 15th operation of a group.
-    byOp.set(name, { operation: name, group: findOperation(name) ? groupOf(name, rowGroup.get(name)) : PROBES_GROUP, cells: emptyCells() });
+    byOp.set(name, {
+      operation: name,
+      group: findOperation(name) ? groupOf(name, rowGroup.get(name)) : PROBES_GROUP,
+      cells: emptyCells(),
+    });
   }
-  // The hostile requests' rows (their checks', and every row of a login variant) have a group of their own, an operation per row, after the others.
+  // The hostile requests' rows (their checks', and every row of a login variant) have a group of their own, an
+  // operation per row, after the others.
   const hostile = new Map<string, MatrixRow>();
   for (const r of report.results) {
     if (isHostileRow(r) && findOperation(r.operation)) {
@@ -131,7 +154,9 @@ export function buildMatrix(report: RunReport): MatrixGroup[] {
   }
 
   const groups: string[] = [...GROUP_ORDER];
-  for (const row of byOp.values()) if (!groups.includes(row.group) && row.group !== PROBES_GROUP && row.group !== HOSTILE_GROUP) groups.push(row.group);
+  for (const row of byOp.values())
+    if (!groups.includes(row.group) && row.group !== PROBES_GROUP && row.group !== HOSTILE_GROUP)
+      groups.push(row.group);
   groups.push(HOSTILE_GROUP, PROBES_GROUP);
   return groups
     .map((group) => ({ group, rows: [...byOp.values()].filter((r) => r.group === group) }))
@@ -226,9 +251,15 @@ export function rowTitle(r: Pick<ResultRow, 'operation' | 'binding' | 'case' | '
 // CI log or an editor starts a new line there, so a target could write a fake log line).
 const BIDI_AND_LINES = String.raw`\u0085\u061C\u200E\u200F\u2028\u2029\u202A-\u202E\u2066-\u2069`;
 const LONE_SURROGATE = String.raw`[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]`;
-const XML_ILLEGAL = new RegExp(String.raw`[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF${BIDI_AND_LINES}]|${LONE_SURROGATE}`, 'g');
+const XML_ILLEGAL = new RegExp(
+  String.raw`[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF${BIDI_AND_LINES}]|${LONE_SURROGATE}`,
+  'g',
+);
 // For terminals also DEL and C1 controls (ESC sequences can rewrite a CI log).
-const CONSOLE_ILLEGAL = new RegExp(String.raw`[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF${BIDI_AND_LINES}]|${LONE_SURROGATE}`, 'g');
+const CONSOLE_ILLEGAL = new RegExp(
+  String.raw`[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\uFFFE\uFFFF${BIDI_AND_LINES}]|${LONE_SURROGATE}`,
+  'g',
+);
 /** The same characters inside a JSON text, where an escape keeps the value and makes the file safe to read. */
 const JSON_UNSAFE = new RegExp(String.raw`[${BIDI_AND_LINES}\u007F-\u009F]`, 'g');
 
@@ -236,10 +267,14 @@ function uEscape(ch: string): string {
   return `\\u${ch.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
-/** A character beyond printable ASCII, tab and line breaks: only a text holding one can hold what visibleText replaces. */
+/**
+ * A character beyond printable ASCII, tab and line breaks: only a text holding one can hold what visibleText replaces.
+ */
 const NOT_PLAIN = /[^\t\n\r\x20-\x7e]/;
 
-/** Text with XML-1.0-illegal, bidirectional-control and line-separator characters replaced by visible \uXXXX escapes. */
+/**
+ * Text with XML-1.0-illegal, bidirectional-control and line-separator characters replaced by visible \uXXXX escapes.
+ */
 export function visibleText(s: string): string {
   // The plain test first: the replacing scan (surrogates, bidi ranges) is the slower, and most text is plain ASCII.
   return NOT_PLAIN.test(s) ? s.replace(XML_ILLEGAL, uEscape) : s;
@@ -292,7 +327,13 @@ export function inBandCases(report: Pick<RunReport, 'results'>): InBandCase[] {
     if (hit) {
       if (!hit.bindings.includes(r.binding)) hit.bindings.push(r.binding);
     } else {
-      out.set(key, { operation: r.operation, case: r.case, bindings: [r.binding], type: r.inBandError.type, message: r.inBandError.message });
+      out.set(key, {
+        operation: r.operation,
+        case: r.case,
+        bindings: [r.binding],
+        type: r.inBandError.type,
+        message: r.inBandError.message,
+      });
     }
   }
   return [...out.values()];
@@ -300,8 +341,12 @@ export function inBandCases(report: Pick<RunReport, 'results'>): InBandCase[] {
 
 /** The one-line explanation that goes with a list of `n` in-band cases, in every format. */
 export function inBandNote(n: number): string {
-  return `${n} valid case${n === 1 ? '' : 's'} answered with an in-band Error: not a contract violation, but ${n === 1 ? 'it' : 'they'} never reached the data path. `
-    + 'Give them data that exists on this target (the config file\'s "cases"; a state-changing operation\'s, bookings of its pool that exist and can still be changed: docs/real-service.md).';
+  return (
+    `${n} valid case${n === 1 ? '' : 's'} answered with an in-band Error: not a contract violation, `
+    + `but ${n === 1 ? 'it' : 'they'} never reached the data path. `
+    + 'Give them data that exists on this target (the config file\'s "cases"; a state-changing '
+    + "operation's, bookings of its pool that exist and can still be changed: docs/real-service.md)."
+  );
 }
 
 /** An accepted deviation as the reports list it, with what a person should look at. */
@@ -320,16 +365,20 @@ function daysBetween(today: string, day: string): number {
   return Math.round((Date.parse(`${day}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
 }
 
-/** The expectations file's entries that this run judged (accepted, stale or expired), flagged where a person must act. */
+/**
+ * The expectations file's entries that this run judged (accepted, stale or expired), flagged where a person must act.
+ */
 export function deviations(report: Pick<RunReport, 'expectations'>): Deviation[] {
   const x = report.expectations;
   if (!x) return [];
-  return x.entries.filter((e) => e.state !== 'unexercised').map((entry) => {
-    const todo = /^TODO\b/.test(entry.reason.trim());
-    const daysLeft = entry.expires === undefined ? undefined : daysBetween(x.today, entry.expires);
-    const flagged = todo || entry.state !== 'ok' || (daysLeft !== undefined && daysLeft <= 30);
-    return { entry, todo, ...(daysLeft !== undefined ? { daysLeft } : {}), flagged };
-  });
+  return x.entries
+    .filter((e) => e.state !== 'unexercised')
+    .map((entry) => {
+      const todo = /^TODO\b/.test(entry.reason.trim());
+      const daysLeft = entry.expires === undefined ? undefined : daysBetween(x.today, entry.expires);
+      const flagged = todo || entry.state !== 'ok' || (daysLeft !== undefined && daysLeft <= 30);
+      return { entry, todo, ...(daysLeft !== undefined ? { daysLeft } : {}), flagged };
+    });
 }
 
 /** What is wrong with an accepted deviation, in words ('' when nothing). */
@@ -339,7 +388,8 @@ export function deviationFlags(d: Deviation): string {
   if (d.entry.state === 'expired') out.push(`expired on ${d.entry.expires}: fails again`);
   if (d.entry.state === 'unexplained') out.push('no reason given: accepts nothing, its rows fail');
   else if (d.todo) out.push('no reason given');
-  if (d.entry.state === 'ok' && d.daysLeft !== undefined && d.daysLeft <= 30) out.push(d.daysLeft === 0 ? 'expires today' : `expires in ${d.daysLeft} day${d.daysLeft === 1 ? '' : 's'}`);
+  if (d.entry.state === 'ok' && d.daysLeft !== undefined && d.daysLeft <= 30)
+    out.push(d.daysLeft === 0 ? 'expires today' : `expires in ${d.daysLeft} day${d.daysLeft === 1 ? '' : 's'}`);
   return out.join('; ');
 }
 
@@ -355,9 +405,14 @@ export function formatDuration(ms: number): string {
 
 /** "3 failed, 120 passed, 5 skipped, 2 known deviations (130 checks)". */
 export function countsLine(c: Counts | RunReport['summary']): string {
-  const unreached = 'passedUnreached' in c ? c.passedUnreached ?? 0 : 0;
+  const unreached = 'passedUnreached' in c ? (c.passedUnreached ?? 0) : 0;
   // Passes on answers that never reached the data path are no passes of the contract: counted apart.
-  return `${c.failed} failed, ${c.passed - unreached} passed${unreached ? ` (and ${unreached} on answers that never reached the data path)` : ''}, ${c.skipped} skipped, ${c.known} known deviation${c.known === 1 ? '' : 's'} (${c.total} check${c.total === 1 ? '' : 's'})`;
+  return (
+    `${c.failed} failed, ${c.passed - unreached} `
+    + `passed${unreached ? ` (and ${unreached} on answers that never reached the data path)` : ''}, ${c.skipped} `
+    + `skipped, ${c.known} `
+    + `known deviation${c.known === 1 ? '' : 's'} (${c.total} check${c.total === 1 ? '' : 's'})`
+  );
 }
 
 /** An operation not called at all, and why (the reason its rows give). */
@@ -385,9 +440,16 @@ export function passwordVariableOf(report: Pick<RunReport, 'passwordVariable'>):
   return report.passwordVariable ?? PASSWORD_VARIABLE;
 }
 
-/** One step of a failed sequence row, as the reports write it: "UpdateSpecialRequest soap11 · booking 300008 · wrote "…" → accepted". */
+/**
+ * One step of a failed sequence row, as the reports write it: "UpdateSpecialRequest soap11 · booking 300008 · wrote "…"
+ * → accepted".
+ */
 export function stepText(s: SequenceStep): string {
-  return `${s.operation} ${s.binding} · booking ${s.booking}${s.account !== undefined ? ` · as ${s.account}` : ''}${s.text !== undefined ? ` · wrote ${JSON.stringify(s.text)}` : ''} → ${s.outcome}`;
+  return (
+    `${s.operation} ${s.binding} · `
+    + `booking ${s.booking}${s.account !== undefined ? ` · as ${s.account}` : ''}${s.text !== undefined ? ` · wrote ${JSON.stringify(s.text)}` : ''} `
+    + `→ ${s.outcome}`
+  );
 }
 
 /** The bookings a run changed, per pool and outcome, for a summary line ("cancel 55 (54 accepted, 1 rejected)"). */
@@ -398,10 +460,15 @@ export function changedBookingsLine(report: Pick<RunReport, 'bookings'>): string
   for (const c of b.changed) {
     const p = pools.get(c.pool) ?? { ids: new Set(), accepted: 0, other: 0 };
     p.ids.add(c.id);
-    if (c.outcome === 'accepted') p.accepted++; else p.other++;
+    if (c.outcome === 'accepted') p.accepted++;
+    else p.other++;
     pools.set(c.pool, p);
   }
-  const used = [...pools].map(([k, p]) => `${k} ${p.ids.size} (${p.accepted} calls accepted${p.other ? `, ${p.other} not` : ''})`).join(', ');
-  const short = Object.entries(b.short ?? {}).map(([k, n]) => `${k} ${n}`).join(', ');
+  const used = [...pools]
+    .map(([k, p]) => `${k} ${p.ids.size} (${p.accepted} calls accepted${p.other ? `, ${p.other} not` : ''})`)
+    .join(', ');
+  const short = Object.entries(b.short ?? {})
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
   return `Bookings changed: ${used || 'none'}${short ? `; calls not sent for want of a booking: ${short}` : ''}`;
 }

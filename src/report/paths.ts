@@ -51,7 +51,8 @@ export function reportDirProblem(dir: string): string | undefined {
       continue;
     }
     const self = at === resolve(dir);
-    if (!isDir) return self ? `${at} is a file, not a directory` : `${resolve(dir)} would sit under ${at}, which is a file`;
+    if (!isDir)
+      return self ? `${at} is a file, not a directory` : `${resolve(dir)} would sit under ${at}, which is a file`;
     try {
       accessSync(at, constants.W_OK | constants.X_OK);
     } catch {

@@ -4,7 +4,12 @@
  * line per 10% with the failures so far.
  */
 export function progressLine(
-  write: (s: string) => void, tty: boolean, live: (s: string) => void = (s) => { process.stderr.write(s); }, now: () => number = Date.now,
+  write: (s: string) => void,
+  tty: boolean,
+  live: (s: string) => void = (s) => {
+    process.stderr.write(s);
+  },
+  now: () => number = Date.now,
 ): (done: number, total: number, unit: string, failed?: number) => void {
   let lastDecile = -1;
   const started = now();
@@ -14,7 +19,10 @@ export function progressLine(
     if (tty) {
       const elapsed = now() - started;
       const left = done > 0 && done < total ? Math.round(((elapsed / done) * (total - done)) / 1000) : 0;
-      const eta = done < total ? ` · ETA ${left >= 60 ? `${Math.floor(left / 60)}m${String(left % 60).padStart(2, '0')}s` : `${left}s`}` : '';
+      const eta =
+        done < total
+          ? ` · ETA ${left >= 60 ? `${Math.floor(left / 60)}m${String(left % 60).padStart(2, '0')}s` : `${left}s`}`
+          : '';
       live(`\r\x1b[K[${done}/${total}] ${pct}% ${unit} · ${failures}${eta}${done === total ? '\n' : ''}`);
       return;
     }

@@ -50,7 +50,12 @@ function operationsFor(report: RunReport, row: ResultRow, op: Operation): string
   if (row.case !== 'wrong-soapaction') return op.name;
   const ops = report.operations.map((n) => findOperation(n)).filter((o): o is Operation => o !== undefined);
   const other = ops.find((o) => o.service === op.service && o !== op && !o.mutates);
-  return other ? ops.filter((o) => o === op || o === other).map((o) => o.name).join(',') : op.name;
+  return other
+    ? ops
+        .filter((o) => o === op || o === other)
+        .map((o) => o.name)
+        .join(',')
+    : op.name;
 }
 
 /** A row's sequence over state sends through every binding of the run, and reads back through all of them. */
@@ -58,7 +63,11 @@ const isSequenceRow = (row: ResultRow) => row.check === SEQUENCE_CHECK || row.ca
 
 /** A directory name for a row's re-run: its operation, case and bindings, in the characters every file system takes. */
 export function rerunSlug(operation: string, caseId: string, bindings: string): string {
-  return `rerun-${[operation, caseId, bindings].join('-').toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-+|-+$/g, '')}`;
+  return `rerun-${[operation, caseId, bindings]
+    .join('-')
+    .toLowerCase()
+    .replace(/[^a-z0-9.]+/g, '-')
+    .replace(/^-+|-+$/g, '')}`;
 }
 
 /** The flags of the run's own settings (RunReport.rerun), before the row's. */
@@ -95,15 +104,21 @@ function envPrefix(report: RunReport): string {
   const out: string[] = [];
   if (!report.target.embedded && variable !== PASSWORD_VARIABLE) out.push(`${PASSWORD_VARIABLE}="$${variable}"`);
   const other = report.otherPasswordVariable;
-  if (!report.target.embedded && report.target.otherUser && other && other !== OTHER_PASSWORD_VARIABLE) out.push(`${OTHER_PASSWORD_VARIABLE}="$${other}"`);
+  if (!report.target.embedded && report.target.otherUser && other && other !== OTHER_PASSWORD_VARIABLE)
+    out.push(`${OTHER_PASSWORD_VARIABLE}="$${other}"`);
   const bookings = report.rerun?.bookings;
   // The run read its pools from this variable: the re-run needs it set (sh stops, saying so, when it is not).
-  if (bookings && 'variable' in bookings) out.push(`${bookings.variable}="\${${bookings.variable}:?the run read its booking pools from this variable}"`);
+  if (bookings && 'variable' in bookings)
+    out.push(`${bookings.variable}="\${${bookings.variable}:?the run read its booking pools from this variable}"`);
   // The network: a proxy with credentials (and a passphrase, a header's value) by its variable, which sh
   // requires set, naming it; a proxy without credentials and NO_PROXY by their values.
   for (const v of report.rerun?.variables ?? []) {
-    const from = 'value' in v ? v.name : v.from ?? v.name;
-    out.push('value' in v ? `${v.name}=${shellQuote(v.value)}` : `${v.name}="\${${from}:?set ${from} to ${v.required}, as for the run}"`);
+    const from = 'value' in v ? v.name : (v.from ?? v.name);
+    out.push(
+      'value' in v
+        ? `${v.name}=${shellQuote(v.value)}`
+        : `${v.name}="\${${from}:?set ${from} to ${v.required}, as for the run}"`,
+    );
   }
   return out.map((x) => `${x} `).join('');
 }
@@ -114,7 +129,8 @@ function envPrefix(report: RunReport): string {
  */
 export function rerunCommand(report: RunReport, row: ResultRow): string | undefined {
   if (row.status !== 'failed' && row.status !== 'known') return undefined;
-  if (row.check === NOT_RUN_CHECK || row.case === PREFLIGHT_CASE || row.case === '*' || row.case === '') return undefined;
+  if (row.check === NOT_RUN_CHECK || row.case === PREFLIGHT_CASE || row.case === '*' || row.case === '')
+    return undefined;
   const op = findOperation(row.operation);
   if (row.check !== EQUIVALENCE_CHECK && !/^[a-z0-9]+$/.test(row.binding)) return undefined;
   const generated = isGeneratedCase(row.case);
@@ -125,14 +141,20 @@ export function rerunCommand(report: RunReport, row: ResultRow): string | undefi
     ...basisFlags(report, op),
     // The unknown-operation probe is a unit of its service, planned with any of its operations.
     ...(op ? ['--operations', operationsFor(report, row, op)] : []),
-    '--bindings', bindings,
-    '--case', row.case,
-    '--seed', String(report.generation?.seed ?? 16),
+    '--bindings',
+    bindings,
+    '--case',
+    row.case,
+    '--seed',
+    String(report.generation?.seed ?? 16),
     // A hand-written or negative case needs no generation (and no GetLanguages); a generated one its budget.
-    '--examples', generated ? String(report.generation?.examples ?? 0) : '0',
+    '--examples',
+    generated ? String(report.generation?.examples ?? 0) : '0',
     ...(generated ? languageFlags(report) : []),
-    // A directory of its own beneath the run's (`reports/` for a report that does not say): never over the reports being read.
-    '--report-dir', `${(report.rerun?.reportDir ?? 'reports').replace(/\/+$/, '') || '.'}/${rerunSlug(row.operation, row.case, allBindings && report.bindings.length > 1 ? 'all' : bindings)}`,
+    // A directory of its own beneath the run's (`reports/` for a report that does not say): never over the reports
+    // being read.
+    '--report-dir',
+    `${(report.rerun?.reportDir ?? 'reports').replace(/\/+$/, '') || '.'}/${rerunSlug(row.operation, row.case, allBindings && report.bindings.length > 1 ? 'all' : bindings)}`,
   ];
   return `${envPrefix(report)}npx conformance run ${flags.map(shellQuote).join(' ')}`;
 }

@@ -6,7 +6,6 @@
  */
 import { makeSecretMatcher, REDACTED, replaceSpans, type SecretMatcher } from '../core/redact.js';
 
-
 /** Where the line holding position `at` ends. */
 function lineEnd(text: string, at: number): number {
   const n = text.indexOf('\n', Math.max(0, at - 1));
@@ -16,9 +15,13 @@ function lineEnd(text: string, at: number): number {
 /** Writes a warning line (default: stderr). */
 export type Warn = (message: string) => void;
 
-export const stderrWarn: Warn = (m) => { process.stderr.write(`${m}\n`); };
+export const stderrWarn: Warn = (m) => {
+  process.stderr.write(`${m}\n`);
+};
 
-/** Searches content about to be written for secrets and redacts them; each secret is named by its index, never echoed. */
+/**
+ * Searches content about to be written for secrets and redacts them; each secret is named by its index, never echoed.
+ */
 export class SecretGuard {
   readonly #matchers: SecretMatcher[];
   readonly #warn: Warn;
@@ -118,7 +121,13 @@ export class SecretGuard {
       return v;
     };
     const out = walk(value, skeleton) as T;
-    if (places > 0) this.#report(file, places, [...which].sort((a, b) => a - b), note);
+    if (places > 0)
+      this.#report(
+        file,
+        places,
+        [...which].sort((a, b) => a - b),
+        note,
+      );
     return out;
   }
 
@@ -142,7 +151,10 @@ export class SecretGuard {
 
   #report(file: string, places: number, which: number[], note = 'redacted there as *** before writing'): void {
     this.redacted.push({ file, places });
-    this.#warn(`warning: ${file} would have contained secret ${which.map((i) => `#${i}`).join(', ')} in ${places} place${places > 1 ? 's' : ''} `
-      + `that the run's own redaction did not cover: ${note}`);
+    this.#warn(
+      `warning: ${file} would have contained secret ${which.map((i) => `#${i}`).join(', ')} `
+        + `in ${places} place${places > 1 ? 's' : ''} `
+        + `that the run's own redaction did not cover: ${note}`,
+    );
   }
 }

@@ -24,7 +24,10 @@ function ajv(): Ajv2020 {
   }
   return ajvInstance;
 }
-/** Compiled validators by schema text: a schema file read again is not compiled again (ajv refuses a second schema of one $id). */
+/**
+ * Compiled validators by schema text: a schema file read again is not compiled again (ajv refuses a second schema of
+ * one $id).
+ */
 const compiled = new Map<string, ValidateFunction>();
 
 /** URL of the report schema in the repository. */
@@ -52,16 +55,33 @@ function describe(e: ErrorObject): string {
   const at = e.instancePath || '/';
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
-    case 'required': return `${at}: missing required property ${String(p.missingProperty)}`;
-    case 'additionalProperties': return `${e.instancePath}/${String(p.additionalProperty).replace(/~/g, '~0').replace(/\//g, '~1')}: property not allowed`;
-    case 'type': return `${at}: expected ${String(p.type).split(',').join(' or ')}, got ${typeOf(e.data)}`;
-    case 'enum': return `${at}: expected one of ${(p.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ')}, got ${JSON.stringify(e.data)}`;
-    case 'const': return `${at}: expected ${JSON.stringify(p.allowedValue)}, got ${JSON.stringify(e.data)}`;
-    case 'pattern': return `${at}: ${show(e.data)} does not match ${String(p.pattern)}`;
-    case 'minLength': return `${at}: shorter than ${String(p.limit)} characters`;
-    case 'minimum': return `${at}: ${String(e.data)} is less than ${String(p.limit)}`;
-    case 'minItems': return `${at}: fewer than ${String(p.limit)} items`;
-    default: return `${at}: ${e.message ?? e.keyword}`;
+    case 'required':
+      return `${at}: missing required property ${String(p.missingProperty)}`;
+    case 'additionalProperties':
+      return (
+        `${e.instancePath}/${String(p.additionalProperty).replace(/~/g, '~0').replace(/\//g, '~1')}: `
+        + `property not allowed`
+      );
+    case 'type':
+      return `${at}: expected ${String(p.type).split(',').join(' or ')}, got ${typeOf(e.data)}`;
+    case 'enum':
+      return (
+        `${at}: expected one `
+        + `of ${(p.allowedValues as unknown[]).map((x) => JSON.stringify(x)).join(', ')}, `
+        + `got ${JSON.stringify(e.data)}`
+      );
+    case 'const':
+      return `${at}: expected ${JSON.stringify(p.allowedValue)}, got ${JSON.stringify(e.data)}`;
+    case 'pattern':
+      return `${at}: ${show(e.data)} does not match ${String(p.pattern)}`;
+    case 'minLength':
+      return `${at}: shorter than ${String(p.limit)} characters`;
+    case 'minimum':
+      return `${at}: ${String(e.data)} is less than ${String(p.limit)}`;
+    case 'minItems':
+      return `${at}: fewer than ${String(p.limit)} items`;
+    default:
+      return `${at}: ${e.message ?? e.keyword}`;
   }
 }
 

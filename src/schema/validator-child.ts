@@ -5,11 +5,20 @@
  */
 import type { DocumentValidator } from './types.js';
 import { createDocumentValidator } from './xsd-validator.js';
-import { DEFAULT_RETIREMENT, type ChildRequest, type ChildResponse, type Retirement, type ValidatorSetup } from './validator-process.js';
+import {
+  DEFAULT_RETIREMENT,
+  type ChildRequest,
+  type ChildResponse,
+  type Retirement,
+  type ValidatorSetup,
+} from './validator-process.js';
 import { collectGarbage } from '../core/memory.js';
 
 const idleMs = Number(process.argv[2] ?? 60_000);
-const retirement: Retirement = { ...DEFAULT_RETIREMENT, ...(process.argv[3] ? JSON.parse(process.argv[3]) as Partial<Retirement> : {}) };
+const retirement: Retirement = {
+  ...DEFAULT_RETIREMENT,
+  ...(process.argv[3] ? (JSON.parse(process.argv[3]) as Partial<Retirement>) : {}),
+};
 const validators = new Map<string, DocumentValidator>();
 let timer: NodeJS.Timeout | undefined;
 const rest = () => {
@@ -32,7 +41,11 @@ function validatorFor(setup: ValidatorSetup): DocumentValidator {
   const key = JSON.stringify(setup);
   let v = validators.get(key);
   if (!v) {
-    v = createDocumentValidator(setup.namespaces, { maxBytes: setup.maxBytes, cacheDir: setup.cacheDir, subsets: setup.subsets });
+    v = createDocumentValidator(setup.namespaces, {
+      maxBytes: setup.maxBytes,
+      cacheDir: setup.cacheDir,
+      subsets: setup.subsets,
+    });
     validators.set(key, v);
   }
   return v;
@@ -51,7 +64,9 @@ process.on('message', (m: ChildRequest) => {
   if ('warm' in m) {
     try {
       validatorFor(m.warm);
-    } catch { /* the document that needs it will say why */ }
+    } catch {
+      /* the document that needs it will say why */
+    }
     rest();
     return;
   }

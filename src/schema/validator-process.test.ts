@@ -35,31 +35,43 @@ describe('libxml2 on a large document runs in a process of its own', () => {
 
   test('a document that takes longer than its budget is stopped, and the next one gets a fresh process', async () => {
     const slow = await validator.validateAsync!(manySiblings('1.1', 1_000_000), { budgetMs: 300 });
-    expect(slow.notParsed).toMatch(/^libxml2 took longer than 0\.3 s on a document of 7,000,335 bytes: stopped after 0\.\d s; the document was not checked$/);
+    expect(slow.notParsed).toMatch(
+      /^libxml2 took longer than 0\.3 s on a document of 7,000,335 bytes: stopped after 0\.\d s; the document was not checked$/,
+    );
     const valid = mealsDocument('1.2', `<meals>${'<meal><id>1</id><name>x</name></meal>'.repeat(20_000)}</meals>`);
     expect(await validator.validateAsync!(valid)).toEqual({ xsdErrors: [] });
   });
 
-  test('an abort (the run\'s deadline) stops it at once', async () => {
+  test("an abort (the run's deadline) stops it at once", async () => {
     const ac = new AbortController();
-    setTimeout(() => ac.abort(new Error('the run\'s deadline passed')), 200);
-    const { value, ms } = await ticksDuring(() => validator.validateAsync!(manySiblings('1.1', 1_000_000), { signal: ac.signal }));
-    expect(value.notParsed).toBe('libxml2 was stopped before it finished reading the document: the run\'s deadline passed');
+    setTimeout(() => ac.abort(new Error("the run's deadline passed")), 200);
+    const { value, ms } = await ticksDuring(() =>
+      validator.validateAsync!(manySiblings('1.1', 1_000_000), { signal: ac.signal }),
+    );
+    expect(value.notParsed).toBe(
+      "libxml2 was stopped before it finished reading the document: the run's deadline passed",
+    );
     expect(ms).toBeLessThan(2_000);
   });
 
-  test('sent as the UTF-8 bytes it was decoded from (a BOM, characters beyond Latin-1): the same outcome as its text', async () => {
-    const names = ['Zürich „Αθήνα“', 'Kraków 日本', 'x'];
-    const doc = mealsDocument('1.1', `<meals>${Array.from({ length: 6_000 }, (_, i) => `<meal><id>${i % 7 === 0 ? 'bad' : i}</id><name>${names[i % 3]}</name></meal>`).join('')}</meals>`);
-    expect(doc.length).toBeGreaterThan(IN_PROCESS_MAX_CHARS);
-    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(doc, 'utf8')]);
-    const here = validator.validate(doc);
-    expect(here.xsdErrors.length).toBeGreaterThan(0);
-    expect(await validator.validateAsync!(doc, { utf8: bytes })).toEqual(here);
-    // The bytes are what is read: bytes of another document give that document's outcome.
-    const other = mealsDocument('1.1', `<meals>${'<meal><id>1</id><name>y</name></meal>'.repeat(8_000)}</meals>`);
-    expect(await validator.validateAsync!(doc, { utf8: Buffer.from(other, 'utf8') })).toEqual({ xsdErrors: [] });
-  });
+  test(
+    'sent as the UTF-8 bytes it was decoded from (a BOM, characters beyond Latin-1): the same outcome as ' + 'its text',
+    async () => {
+      const names = ['Zürich „Αθήνα“', 'Kraków 日本', 'x'];
+      const doc = mealsDocument(
+        '1.1',
+        `<meals>${Array.from({ length: 6_000 }, (_, i) => `<meal><id>${i % 7 === 0 ? 'bad' : i}</id><name>${names[i % 3]}</name></meal>`).join('')}</meals>`,
+      );
+      expect(doc.length).toBeGreaterThan(IN_PROCESS_MAX_CHARS);
+      const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(doc, 'utf8')]);
+      const here = validator.validate(doc);
+      expect(here.xsdErrors.length).toBeGreaterThan(0);
+      expect(await validator.validateAsync!(doc, { utf8: bytes })).toEqual(here);
+      // The bytes are what is read: bytes of another document give that document's outcome.
+      const other = mealsDocument('1.1', `<meals>${'<meal><id>1</id><name>y</name></meal>'.repeat(8_000)}</meals>`);
+      expect(await validator.validateAsync!(doc, { utf8: Buffer.from(other, 'utf8') })).toEqual({ xsdErrors: [] });
+    },
+  );
 
   test('small documents are read here, without a process', async () => {
     const doc = mealsDocument(undefined, '<meals><meal><id>x</id><name>y</name></meal></meals>');
@@ -69,7 +81,10 @@ describe('libxml2 on a large document runs in a process of its own', () => {
 
 describe('a validator process past its memory limit retires', () => {
   afterAll(() => setValidatorRetirement(undefined));
-  const documents = () => [1, 2, 3].map((k) => mealsDocument('1.2', `<meals>${`<meal><id>${k}</id><name>x</name></meal>`.repeat(8_000 + k)}</meals>`));
+  const documents = () =>
+    [1, 2, 3].map((k) =>
+      mealsDocument('1.2', `<meals>${`<meal><id>${k}</id><name>x</name></meal>`.repeat(8_000 + k)}</meals>`),
+    );
   const until = async (done: () => boolean) => {
     for (let waited = 0; !done() && waited < 10_000; waited += 20) await new Promise((r) => setTimeout(r, 20));
   };

@@ -31,7 +31,9 @@ export interface ValidatorSetup {
  */
 export type ChildRequest =
   | { readonly id: number; readonly setup: ValidatorSetup; readonly xml: string }
-  /** The document as the UTF-8 bytes it was decoded from (fatal, a BOM dropped): the child decodes them the same way. */
+  /**
+   * The document as the UTF-8 bytes it was decoded from (fatal, a BOM dropped): the child decodes them the same way.
+   */
   | { readonly id: number; readonly setup: ValidatorSetup; readonly utf8: Uint8Array }
   | { readonly warm: ValidatorSetup }
   | { readonly bye: true };
@@ -43,12 +45,12 @@ export type ChildRequest =
  */
 export type ChildResponse =
   | {
-    readonly id: number;
-    readonly outcome?: LibxmlOutcome;
-    readonly error?: string;
-    /** The process's peak resident memory so far, in bytes (the benchmark reports it). */
-    readonly peakRss?: number;
-  }
+      readonly id: number;
+      readonly outcome?: LibxmlOutcome;
+      readonly error?: string;
+      /** The process's peak resident memory so far, in bytes (the benchmark reports it). */
+      readonly peakRss?: number;
+    }
   | { readonly retiring: true; readonly peakRss?: number }
   /** The last message: the process ends once it is written. */
   | { readonly bye: true; readonly peakRss?: undefined };
@@ -95,7 +97,9 @@ export const DEFAULT_RETIREMENT: Retirement = { rss: 192 * 1024 * 1024, perChar:
 let retirement: Partial<Retirement> | undefined;
 let started = 0;
 
-/** Set when new validator processes retire (tests: `{ rss: 1, perChar: 0 }` makes every document retire its process). */
+/**
+ * Set when new validator processes retire (tests: `{ rss: 1, perChar: 0 }` makes every document retire its process).
+ */
 export function setValidatorRetirement(r: Partial<Retirement> | undefined): void {
   retirement = r;
 }
@@ -114,7 +118,9 @@ function start(): Handle {
   });
   const h: Handle = { proc, pending: new Map() };
   let stderr = '';
-  proc.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString('utf8')).slice(-2000); });
+  proc.stderr?.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString('utf8')).slice(-2000);
+  });
   proc.on('message', (m: ChildResponse) => {
     if (m.peakRss !== undefined) peakRss = Math.max(peakRss, m.peakRss);
     if ('retiring' in m) {
@@ -125,18 +131,30 @@ function start(): Handle {
     const done = h.pending.get(m.id);
     if (!done) return;
     h.pending.delete(m.id);
-    done(m.outcome ?? { notParsed: `the validator process failed on this document: ${m.error ?? 'no outcome'}`, xsdErrors: [] });
+    done(
+      m.outcome ?? {
+        notParsed: `the validator process failed on this document: ${m.error ?? 'no outcome'}`,
+        xsdErrors: [],
+      },
+    );
     idle(h);
   });
   proc.on('exit', (code, signal) => {
     if (current === h) current = undefined;
     const last = stderr.trim().split('\n').pop();
     for (const done of h.pending.values()) {
-      done({ notParsed: `the validator process ended (${signal ?? `exit code ${code}`}) while reading this document${last ? `: ${last}` : ''}`, xsdErrors: [] });
+      done({
+        notParsed:
+          `the validator process ended (${signal ?? `exit code ${code}`}) while reading this `
+          + `document${last ? `: ${last}` : ''}`,
+        xsdErrors: [],
+      });
     }
     h.pending.clear();
   });
-  proc.on('error', () => { /* reported through 'exit' */ });
+  proc.on('error', () => {
+    /* reported through 'exit' */
+  });
   idle(h);
   return h;
 }
@@ -178,7 +196,11 @@ function kill(h: Handle): void {
  * libxml2's outcome for one document, read in the validator process; when it takes longer than
  * `budgetMs` or `signal` aborts first, the process is killed and the outcome says why (notParsed).
  */
-export function validateInProcessOfItsOwn(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; signal?: AbortSignal; handedOver?: () => void; utf8?: Uint8Array }): Promise<LibxmlOutcome> {
+export function validateInProcessOfItsOwn(
+  setup: ValidatorSetup,
+  xml: string,
+  opts: { budgetMs: number; signal?: AbortSignal; handedOver?: () => void; utf8?: Uint8Array },
+): Promise<LibxmlOutcome> {
   const turn = queue.then(() => once(setup, xml, opts));
   queue = turn.catch(() => undefined);
   return turn;
@@ -186,7 +208,11 @@ export function validateInProcessOfItsOwn(setup: ValidatorSetup, xml: string, op
 
 const seconds = (ms: number) => (ms >= 10_000 ? `${Math.round(ms / 1000)} s` : `${(ms / 1000).toFixed(1)} s`);
 
-function once(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; signal?: AbortSignal; handedOver?: () => void; utf8?: Uint8Array }): Promise<LibxmlOutcome> {
+function once(
+  setup: ValidatorSetup,
+  xml: string,
+  opts: { budgetMs: number; signal?: AbortSignal; handedOver?: () => void; utf8?: Uint8Array },
+): Promise<LibxmlOutcome> {
   if (opts.signal?.aborted) return Promise.resolve({ notParsed: stopped(opts.signal), xsdErrors: [] });
   return new Promise((resolve) => {
     const h = (current ??= start());
@@ -208,12 +234,21 @@ function once(setup: ValidatorSetup, xml: string, opts: { budgetMs: number; sign
     h.pending.set(id, finish);
     idle(h);
     // The size in bytes is counted only for this message (a pass over the whole text otherwise).
-    timer = setTimeout(() => giveUp(`libxml2 took longer than ${seconds(opts.budgetMs)} on a document of ${Buffer.byteLength(xml).toLocaleString('en-US')} bytes: `
-      + `stopped after ${seconds(performance.now() - started)}; the document was not checked`), opts.budgetMs);
+    timer = setTimeout(
+      () =>
+        giveUp(
+          `libxml2 took longer than ${seconds(opts.budgetMs)} on a document `
+            + `of ${Buffer.byteLength(xml).toLocaleString('en-US')} bytes: `
+            + `stopped after ${seconds(performance.now() - started)}; the document was not checked`,
+        ),
+      opts.budgetMs,
+    );
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     // The callback runs once the message is written whole to the channel: the child has all it needs.
     const doc = opts.utf8 ? { utf8: opts.utf8 } : { xml };
-    h.proc.send({ id, setup, ...doc } satisfies ChildRequest, (err) => { if (!err) opts.handedOver?.(); });
+    h.proc.send({ id, setup, ...doc } satisfies ChildRequest, (err) => {
+      if (!err) opts.handedOver?.();
+    });
   });
 }
 

@@ -32,7 +32,14 @@ export type WsdlTypeRef = { readonly named: QName } | { readonly anon: TypeDef }
 
 /** One element of a flattened content model, or a wildcard (open content: xs:any). */
 export type Particle =
-  | { readonly kind: 'element'; readonly name: QName; readonly type?: WsdlTypeRef; readonly min: number; readonly max: number; readonly nillable: boolean }
+  | {
+      readonly kind: 'element';
+      readonly name: QName;
+      readonly type?: WsdlTypeRef;
+      readonly min: number;
+      readonly max: number;
+      readonly nillable: boolean;
+    }
   | { readonly kind: 'any'; readonly min: number; readonly max: number };
 
 export interface AttributeDecl {
@@ -50,7 +57,10 @@ export interface ComplexDef {
   readonly mixed: boolean;
   /** simpleContent: the type of the text. */
   readonly textType?: WsdlTypeRef;
-  /** The qkeys of the types it extends, nearest first (their particles are in `particles`): a base is reached through its extensions. */
+  /**
+   * The qkeys of the types it extends, nearest first (their particles are in `particles`): a base is reached through
+   * its extensions.
+   */
   readonly bases?: readonly string[];
 }
 
@@ -103,7 +113,10 @@ export interface Part {
 
 export interface WsdlModel {
   readonly targetNamespace: string;
-  readonly services: readonly { readonly name: string; readonly ports: readonly { readonly name: string; readonly binding: QName }[] }[];
+  readonly services: readonly {
+    readonly name: string;
+    readonly ports: readonly { readonly name: string; readonly binding: QName }[];
+  }[];
   readonly bindings: ReadonlyMap<string, WsdlBinding>;
   /** portType key → operation name → input and output message. */
   readonly portTypes: ReadonlyMap<string, ReadonlyMap<string, { readonly input?: QName; readonly output?: QName }>>;
@@ -124,8 +137,16 @@ interface Node {
 type Raw = Record<string, unknown>;
 
 const parser = new XMLParser({
-  preserveOrder: true, ignoreAttributes: false, attributeNamePrefix: '', parseTagValue: false, parseAttributeValue: false,
-  processEntities: true, ignoreDeclaration: true, ignorePiTags: true, commentPropName: false, maxNestedTags: 512,
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  processEntities: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  commentPropName: false,
+  maxNestedTags: 512,
 });
 
 function build(raw: Raw, outer: ReadonlyMap<string, string>): Node | undefined {
@@ -162,10 +183,12 @@ function qname(n: Node, value: string | undefined): QName | undefined {
   return { ns: ns ?? '', local: i < 0 ? v : v.slice(i + 1) };
 }
 
-const kids = (n: Node, ns: string, local?: string) => n.children.filter((c) => c.ns === ns && (local === undefined || c.local === local));
+const kids = (n: Node, ns: string, local?: string) =>
+  n.children.filter((c) => c.ns === ns && (local === undefined || c.local === local));
 const kid = (n: Node, ns: string, local: string) => n.children.find((c) => c.ns === ns && c.local === local);
 
-const occurs = (v: string | undefined, dflt: number): number => (v === undefined ? dflt : v.trim() === 'unbounded' ? Infinity : Number(v.trim()));
+const occurs = (v: string | undefined, dflt: number): number =>
+  v === undefined ? dflt : v.trim() === 'unbounded' ? Infinity : Number(v.trim());
 
 /** One xs:schema's context: its target namespace and element form. */
 interface SchemaCtx {
@@ -195,20 +218,46 @@ function flatten(n: Node, ctx: SchemaCtx, min: number, max: number, out: Particl
     switch (c.local) {
       case 'element': {
         if (c.attrs.ref !== undefined) {
-          out.push({ kind: 'element', name: qname(c, c.attrs.ref)!, min: cmin, max: cmax, nillable: false, type: { named: { ns: '\u0000ref', local: qkey(qname(c, c.attrs.ref)!) } } });
+          out.push({
+            kind: 'element',
+            name: qname(c, c.attrs.ref)!,
+            min: cmin,
+            max: cmax,
+            nillable: false,
+            type: { named: { ns: '\u0000ref', local: qkey(qname(c, c.attrs.ref)!) } },
+          });
         } else {
           const form = c.attrs.form ?? (ctx.qualified ? 'qualified' : 'unqualified');
           out.push({
-            kind: 'element', name: { ns: form === 'qualified' ? ctx.tns : '', local: c.attrs.name ?? '' },
-            ...withType(typeRefOf(c, ctx)), min: cmin, max: cmax, nillable: c.attrs.nillable?.trim() === 'true',
+            kind: 'element',
+            name: { ns: form === 'qualified' ? ctx.tns : '', local: c.attrs.name ?? '' },
+            ...withType(typeRefOf(c, ctx)),
+            min: cmin,
+            max: cmax,
+            nillable: c.attrs.nillable?.trim() === 'true',
           });
         }
         break;
       }
-      case 'any': out.push({ kind: 'any', min: cmin, max: cmax }); break;
-      case 'sequence': case 'choice': case 'all': flatten(c, ctx, cmin, cmax, out); break;
-      case 'group': out.push({ kind: 'element', name: { ns: '\u0000group', local: qkey(qname(c, c.attrs.ref)!) }, min: cmin, max: cmax, nillable: false }); break;
-      default: break;
+      case 'any':
+        out.push({ kind: 'any', min: cmin, max: cmax });
+        break;
+      case 'sequence':
+      case 'choice':
+      case 'all':
+        flatten(c, ctx, cmin, cmax, out);
+        break;
+      case 'group':
+        out.push({
+          kind: 'element',
+          name: { ns: '\u0000group', local: qkey(qname(c, c.attrs.ref)!) },
+          min: cmin,
+          max: cmax,
+          nillable: false,
+        });
+        break;
+      default:
+        break;
     }
   }
 }
@@ -226,7 +275,8 @@ function attributesOf(n: Node, ctx: SchemaCtx): { attributes: AttributeDecl[]; a
     const form = a.attrs.form ?? (ctx.attrQualified ? 'qualified' : 'unqualified');
     attributes.push({
       name: ref ?? { ns: form === 'qualified' ? ctx.tns : '', local: a.attrs.name ?? '' },
-      ...withType(typeRefOf(a, ctx)), required: a.attrs.use?.trim() === 'required',
+      ...withType(typeRefOf(a, ctx)),
+      required: a.attrs.use?.trim() === 'required',
     });
   }
   return { attributes, anyAttribute };
@@ -247,7 +297,14 @@ function typeDefOf(n: Node, ctx: SchemaCtx): TypeDef {
     if (der) {
       const base = qname(der, der.attrs.base);
       if (content.local === 'simpleContent') textType = base ? { named: base } : undefined;
-      else if (der.local === 'extension' && base) particles.push({ kind: 'element', name: { ns: '\u0000base', local: qkey(base) }, min: 1, max: 1, nillable: false });
+      else if (der.local === 'extension' && base)
+        particles.push({
+          kind: 'element',
+          name: { ns: '\u0000base', local: qkey(base) },
+          min: 1,
+          max: 1,
+          nillable: false,
+        });
       flatten(der, ctx, 1, 1, particles);
       const more = attributesOf(der, ctx);
       attributes.push(...more.attributes);
@@ -271,18 +328,38 @@ function simpleOf(n: Node, ctx: SchemaCtx): SimpleDef {
     }
     const base = qname(r, r.attrs.base);
     const inline = kid(r, XS_NS, 'simpleType');
-    return { kind: 'simple', ...(base ? { base: { named: base } } : inline ? { base: { anon: simpleOf(inline, ctx) } } : {}), enumerations, facets };
+    return {
+      kind: 'simple',
+      ...(base ? { base: { named: base } } : inline ? { base: { anon: simpleOf(inline, ctx) } } : {}),
+      enumerations,
+      facets,
+    };
   }
   const l = kid(n, XS_NS, 'list');
   if (l) {
     const item = qname(l, l.attrs.itemType);
     const inline = kid(l, XS_NS, 'simpleType');
-    return { kind: 'simple', enumerations: [], facets: {}, list: item ? { named: item } : { anon: inline ? simpleOf(inline, ctx) : { kind: 'simple', enumerations: [], facets: {} } } };
+    return {
+      kind: 'simple',
+      enumerations: [],
+      facets: {},
+      list: item
+        ? { named: item }
+        : { anon: inline ? simpleOf(inline, ctx) : { kind: 'simple', enumerations: [], facets: {} } },
+    };
   }
   const u = kid(n, XS_NS, 'union');
   if (u) {
-    const members = (u.attrs.memberTypes ?? '').split(/\s+/).filter(Boolean).map((m) => ({ named: qname(u, m)! }) as WsdlTypeRef);
-    return { kind: 'simple', enumerations: [], facets: {}, union: [...members, ...kids(u, XS_NS, 'simpleType').map((s) => ({ anon: simpleOf(s, ctx) }) as WsdlTypeRef)] };
+    const members = (u.attrs.memberTypes ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((m) => ({ named: qname(u, m)! }) as WsdlTypeRef);
+    return {
+      kind: 'simple',
+      enumerations: [],
+      facets: {},
+      union: [...members, ...kids(u, XS_NS, 'simpleType').map((s) => ({ anon: simpleOf(s, ctx) }) as WsdlTypeRef)],
+    };
   }
   return { kind: 'simple', enumerations: [], facets: {} };
 }
@@ -291,17 +368,33 @@ function simpleOf(n: Node, ctx: SchemaCtx): SimpleDef {
  * Resolve the placeholders flatten() leaves: an element reference takes the global element's name,
  * type and nillable; an extension's base and a model group reference are replaced by their particles.
  */
-function resolveParticles(def: TypeDef, elements: Map<string, ElementDecl>, types: Map<string, TypeDef>, groups: Map<string, Particle[]>, depth = 0): TypeDef {
+function resolveParticles(
+  def: TypeDef,
+  elements: Map<string, ElementDecl>,
+  types: Map<string, TypeDef>,
+  groups: Map<string, Particle[]>,
+  depth = 0,
+): TypeDef {
   if (def.kind === 'simple' || depth > 32) return def;
   const out: Particle[] = [];
   const attributes = [...def.attributes];
   const bases: string[] = [];
   let anyAttribute = def.anyAttribute;
   for (const p of def.particles) {
-    if (p.kind !== 'element') { out.push(p); continue; }
+    if (p.kind !== 'element') {
+      out.push(p);
+      continue;
+    }
     if (p.type && 'named' in p.type && p.type.named.ns === '\u0000ref') {
       const target = elements.get(p.type.named.local);
-      out.push({ kind: 'element', name: target?.name ?? p.name, ...withType(target?.type), min: p.min, max: p.max, nillable: target?.nillable ?? false });
+      out.push({
+        kind: 'element',
+        name: target?.name ?? p.name,
+        ...withType(target?.type),
+        min: p.min,
+        max: p.max,
+        nillable: target?.nillable ?? false,
+      });
     } else if (p.name.ns === '\u0000base') {
       const base = types.get(p.name.local);
       if (base?.kind === 'complex') {
@@ -314,7 +407,11 @@ function resolveParticles(def: TypeDef, elements: Map<string, ElementDecl>, type
     } else if (p.name.ns === '\u0000group') {
       for (const g of groups.get(p.name.local) ?? []) out.push({ ...g, min: g.min * p.min, max: g.max * p.max });
     } else {
-      out.push(p.type && 'anon' in p.type ? { ...p, type: { anon: resolveParticles(p.type.anon, elements, types, groups, depth + 1) } } : p);
+      out.push(
+        p.type && 'anon' in p.type
+          ? { ...p, type: { anon: resolveParticles(p.type.anon, elements, types, groups, depth + 1) } }
+          : p,
+      );
     }
   }
   return { ...def, particles: out, attributes, anyAttribute, ...(bases.length ? { bases } : {}) };
@@ -322,17 +419,23 @@ function resolveParticles(def: TypeDef, elements: Map<string, ElementDecl>, type
 
 /** Read a WSDL 1.1 document. Throws XmlError when it is not XML or not a WSDL 1.1 definitions document. */
 export function readWsdl(text: string): WsdlModel {
-  if (hasDoctype(text)) throw new XmlError('document type declaration (<!DOCTYPE) present: not read (entities are never expanded)');
+  if (hasDoctype(text))
+    throw new XmlError('document type declaration (<!DOCTYPE) present: not read (entities are never expanded)');
   let raw: Raw[];
   try {
     raw = parser.parse(text) as Raw[];
   } catch (e) {
     throw new XmlError(`not well-formed XML: ${(e as Error).message}`);
   }
-  const roots = raw.map((r) => build(r, new Map([['xml', 'http://www.w3.org/XML/1998/namespace']]))).filter((n): n is Node => n !== undefined);
+  const roots = raw
+    .map((r) => build(r, new Map([['xml', 'http://www.w3.org/XML/1998/namespace']])))
+    .filter((n): n is Node => n !== undefined);
   const root = roots[0];
   if (!root || root.ns !== WSDL_NS || root.local !== 'definitions') {
-    throw new XmlError(`not a WSDL 1.1 document: the root is ${root ? `{${root.ns}}${root.local}` : 'missing'}, not {${WSDL_NS}}definitions`);
+    throw new XmlError(
+      `not a WSDL 1.1 document: the root is ${root ? `{${root.ns}}${root.local}` : 'missing'}, not `
+        + `{${WSDL_NS}}definitions`,
+    );
   }
   const tns = root.attrs.targetNamespace ?? '';
   const q = (_n: Node, local: string | undefined): QName => ({ ns: tns, local: local ?? '' });
@@ -342,26 +445,44 @@ export function readWsdl(text: string): WsdlModel {
   const groups = new Map<string, Particle[]>();
   for (const t of kids(root, WSDL_NS, 'types')) {
     for (const s of kids(t, XS_NS, 'schema')) {
-      const ctx: SchemaCtx = { tns: s.attrs.targetNamespace ?? '', qualified: s.attrs.elementFormDefault?.trim() === 'qualified', attrQualified: s.attrs.attributeFormDefault?.trim() === 'qualified' };
+      const ctx: SchemaCtx = {
+        tns: s.attrs.targetNamespace ?? '',
+        qualified: s.attrs.elementFormDefault?.trim() === 'qualified',
+        attrQualified: s.attrs.attributeFormDefault?.trim() === 'qualified',
+      };
       for (const d of s.children) {
         if (d.ns !== XS_NS || d.attrs.name === undefined) continue;
         const name = { ns: ctx.tns, local: d.attrs.name };
-        if (d.local === 'element') elements.set(qkey(name), { name, ...withType(typeRefOf(d, ctx)), nillable: d.attrs.nillable?.trim() === 'true' });
+        if (d.local === 'element')
+          elements.set(qkey(name), {
+            name,
+            ...withType(typeRefOf(d, ctx)),
+            nillable: d.attrs.nillable?.trim() === 'true',
+          });
         else if (d.local === 'complexType' || d.local === 'simpleType') types.set(qkey(name), typeDefOf(d, ctx));
-        else if (d.local === 'group') { const ps: Particle[] = []; flatten(d, ctx, 1, 1, ps); groups.set(qkey(name), ps); }
+        else if (d.local === 'group') {
+          const ps: Particle[] = [];
+          flatten(d, ctx, 1, 1, ps);
+          groups.set(qkey(name), ps);
+        }
       }
     }
   }
   for (const [k, d] of types) types.set(k, resolveParticles(d, elements, types, groups));
-  for (const [k, e] of elements) if (e.type && 'anon' in e.type) elements.set(k, { ...e, type: { anon: resolveParticles(e.type.anon, elements, types, groups) } });
+  for (const [k, e] of elements)
+    if (e.type && 'anon' in e.type)
+      elements.set(k, { ...e, type: { anon: resolveParticles(e.type.anon, elements, types, groups) } });
 
   const messages = new Map<string, Part[]>();
   for (const m of kids(root, WSDL_NS, 'message')) {
-    messages.set(qkey(q(m, m.attrs.name)), kids(m, WSDL_NS, 'part').map((p) => ({
-      name: p.attrs.name ?? '',
-      ...(p.attrs.element !== undefined ? { element: qname(p, p.attrs.element)! } : {}),
-      ...(p.attrs.type !== undefined ? { type: qname(p, p.attrs.type)! } : {}),
-    })));
+    messages.set(
+      qkey(q(m, m.attrs.name)),
+      kids(m, WSDL_NS, 'part').map((p) => ({
+        name: p.attrs.name ?? '',
+        ...(p.attrs.element !== undefined ? { element: qname(p, p.attrs.element)! } : {}),
+        ...(p.attrs.type !== undefined ? { type: qname(p, p.attrs.type)! } : {}),
+      })),
+    );
   }
   const portTypes = new Map<string, Map<string, { input?: QName; output?: QName }>>();
   for (const pt of kids(root, WSDL_NS, 'portType')) {
@@ -369,15 +490,22 @@ export function readWsdl(text: string): WsdlModel {
     for (const o of kids(pt, WSDL_NS, 'operation')) {
       const i = kid(o, WSDL_NS, 'input');
       const out = kid(o, WSDL_NS, 'output');
-      ops.set(o.attrs.name ?? '', { ...(i ? { input: qname(i, i.attrs.message)! } : {}), ...(out ? { output: qname(out, out.attrs.message)! } : {}) });
+      ops.set(o.attrs.name ?? '', {
+        ...(i ? { input: qname(i, i.attrs.message)! } : {}),
+        ...(out ? { output: qname(out, out.attrs.message)! } : {}),
+      });
     }
     portTypes.set(qkey(q(pt, pt.attrs.name)), ops);
   }
   const bindings = new Map<string, WsdlBinding>();
-  for (const b of kids(root, WSDL_NS, 'binding')) bindings.set(qkey(q(b, b.attrs.name)), bindingOf(b, q(b, b.attrs.name)));
+  for (const b of kids(root, WSDL_NS, 'binding'))
+    bindings.set(qkey(q(b, b.attrs.name)), bindingOf(b, q(b, b.attrs.name)));
   const services = kids(root, WSDL_NS, 'service').map((s) => ({
     name: s.attrs.name ?? '',
-    ports: kids(s, WSDL_NS, 'port').map((p) => ({ name: p.attrs.name ?? '', binding: qname(p, p.attrs.binding) ?? { ns: '', local: '' } })),
+    ports: kids(s, WSDL_NS, 'port').map((p) => ({
+      name: p.attrs.name ?? '',
+      binding: qname(p, p.attrs.binding) ?? { ns: '', local: '' },
+    })),
   }));
   return { targetNamespace: tns, services, bindings, portTypes, messages, elements, types };
 }
@@ -388,7 +516,15 @@ function bindingOf(b: Node, name: QName): WsdlBinding {
   const http = kid(b, WSDL_HTTP_NS, 'binding');
   const ext = soap11 ? WSDL_SOAP11_NS : soap12 ? WSDL_SOAP12_NS : undefined;
   const verb = http?.attrs.verb?.trim().toUpperCase();
-  const kind: BindingKind = soap11 ? 'soap11' : soap12 ? 'soap12' : verb === 'GET' ? 'get' : verb === 'POST' ? 'post' : 'other';
+  const kind: BindingKind = soap11
+    ? 'soap11'
+    : soap12
+      ? 'soap12'
+      : verb === 'GET'
+        ? 'get'
+        : verb === 'POST'
+          ? 'post'
+          : 'other';
   const defaultStyle = (soap11 ?? soap12)?.attrs.style ?? 'document';
   const operations = new Map<string, BindingOperation>();
   for (const o of kids(b, WSDL_NS, 'operation')) {
@@ -398,23 +534,40 @@ function bindingOf(b: Node, name: QName): WsdlBinding {
       const so = kid(o, ext, 'operation');
       const use = (io: Node | undefined) => (io ? kid(io, ext, 'body')?.attrs.use : undefined);
       operations.set(o.attrs.name ?? '', {
-        name: o.attrs.name ?? '', soapAction: so?.attrs.soapAction ?? '', style: so?.attrs.style ?? defaultStyle,
-        ...opt('inputUse', use(input)), ...opt('outputUse', use(output)),
+        name: o.attrs.name ?? '',
+        soapAction: so?.attrs.soapAction ?? '',
+        style: so?.attrs.style ?? defaultStyle,
+        ...opt('inputUse', use(input)),
+        ...opt('outputUse', use(output)),
       });
     } else {
       const enc = (io: Node | undefined) => {
         const c = io?.children.find((x) => x.ns === WSDL_HTTP_NS || x.ns === WSDL_MIME_NS);
-        return c ? (c.local === 'content' ? `mime:content ${c.attrs.type ?? ''}` : c.ns === WSDL_MIME_NS ? `mime:${c.local}` : c.local) : undefined;
+        return c
+          ? c.local === 'content'
+            ? `mime:content ${c.attrs.type ?? ''}`
+            : c.ns === WSDL_MIME_NS
+              ? `mime:${c.local}`
+              : c.local
+          : undefined;
       };
       operations.set(o.attrs.name ?? '', {
-        name: o.attrs.name ?? '', ...opt('location', kid(o, WSDL_HTTP_NS, 'operation')?.attrs.location), ...opt('inputEncoding', enc(input)), ...opt('outputEncoding', enc(output)),
+        name: o.attrs.name ?? '',
+        ...opt('location', kid(o, WSDL_HTTP_NS, 'operation')?.attrs.location),
+        ...opt('inputEncoding', enc(input)),
+        ...opt('outputEncoding', enc(output)),
       });
     }
   }
   return {
-    name, kind, ...(b.attrs.type !== undefined ? { portType: qname(b, b.attrs.type)! } : {}), ...opt('verb', verb),
-    ...opt('transport', (soap11 ?? soap12)?.attrs.transport), operations,
+    name,
+    kind,
+    ...(b.attrs.type !== undefined ? { portType: qname(b, b.attrs.type)! } : {}),
+    ...opt('verb', verb),
+    ...opt('transport', (soap11 ?? soap12)?.attrs.transport),
+    operations,
   };
 }
 
-const opt = <K extends string>(k: K, v: string | undefined): Partial<Record<K, string>> => (v === undefined ? {} : { [k]: v } as Record<K, string>);
+const opt = <K extends string>(k: K, v: string | undefined): Partial<Record<K, string>> =>
+  v === undefined ? {} : ({ [k]: v } as Record<K, string>);

@@ -58,8 +58,19 @@ describe('generated WSDL', () => {
         expect(types).toHaveLength(1);
         expect(kids(types[0]!, XS, 'schema')).toHaveLength(1);
         const xsd = generateXsd(serviceNsKey(service), DEFAULT_NAMESPACES);
-        expect(inlineSchemaText(text).split('\n').map((l) => l.trim()).join('\n'))
-          .toBe(xsd.slice(xsd.indexOf('<xs:schema')).trim().split('\n').map((l) => l.trim()).join('\n'));
+        expect(
+          inlineSchemaText(text)
+            .split('\n')
+            .map((l) => l.trim())
+            .join('\n'),
+        ).toBe(
+          xsd
+            .slice(xsd.indexOf('<xs:schema'))
+            .trim()
+            .split('\n')
+            .map((l) => l.trim())
+            .join('\n'),
+        );
       });
 
       it('the inline schema validates sample results of every operation of the service', () => {
@@ -67,12 +78,20 @@ describe('generated WSDL', () => {
         for (const op of ops) {
           for (const optional of [true, false]) {
             const doc = libxml.parseXml(sampleInstance(op, tns, { full: optional }), { nonet: true });
-            expect(doc.validate(schema), `${op.name}: ${doc.validationErrors.map((e) => e.message).join('')}`).toBe(true);
+            expect(doc.validate(schema), `${op.name}: ${doc.validationErrors.map((e) => e.message).join('')}`).toBe(
+              true,
+            );
           }
-          const response = libxml.parseXml(`<${op.name}Response xmlns="${tns}">${sampleInstance(op, tns, { full: true })}</${op.name}Response>`, { nonet: true });
+          const response = libxml.parseXml(
+            `<${op.name}Response xmlns="${tns}">${sampleInstance(op, tns, { full: true })}</${op.name}Response>`,
+            { nonet: true },
+          );
           expect(response.validate(schema)).toBe(true);
         }
-        const broken = libxml.parseXml(`<${ops[0]!.resultElement} xmlns="${tns}"><unknown/></${ops[0]!.resultElement}>`, { nonet: true });
+        const broken = libxml.parseXml(
+          `<${ops[0]!.resultElement} xmlns="${tns}"><unknown/></${ops[0]!.resultElement}>`,
+          { nonet: true },
+        );
         expect(broken.validate(schema)).toBe(false);
       });
 
@@ -81,19 +100,29 @@ describe('generated WSDL', () => {
           const soapIn = kids(named(root, WSDL, 'message', `${op.name}SoapIn`), WSDL, 'part');
           expect(soapIn.map((p) => [attr(p, 'name'), attr(p, 'element')])).toEqual([['parameters', `tns:${op.name}`]]);
           const soapOut = kids(named(root, WSDL, 'message', `${op.name}SoapOut`), WSDL, 'part');
-          expect(soapOut.map((p) => [attr(p, 'name'), attr(p, 'element')])).toEqual([['parameters', `tns:${op.name}Response`]]);
+          expect(soapOut.map((p) => [attr(p, 'name'), attr(p, 'element')])).toEqual([
+            ['parameters', `tns:${op.name}Response`],
+          ]);
           for (const http of ['HttpGet', 'HttpPost']) {
             const parts = kids(named(root, WSDL, 'message', `${op.name}${http}In`), WSDL, 'part');
-            expect(parts.map((p) => [attr(p, 'name'), attr(p, 'type')])).toEqual(op.params.map((p) => [p.name, 's:string']));
+            expect(parts.map((p) => [attr(p, 'name'), attr(p, 'type')])).toEqual(
+              op.params.map((p) => [p.name, 's:string']),
+            );
             const out = kids(named(root, WSDL, 'message', `${op.name}${http}Out`), WSDL, 'part');
-            expect(out.map((p) => [attr(p, 'name'), attr(p, 'element')])).toEqual([['Body', `tns:${op.resultElement}`]]);
+            expect(out.map((p) => [attr(p, 'name'), attr(p, 'element')])).toEqual([
+              ['Body', `tns:${op.resultElement}`],
+            ]);
           }
         }
         expect(kids(root, WSDL, 'message')).toHaveLength(ops.length * 6);
       });
 
       it('has three portTypes naming every operation', () => {
-        expect(kids(root, WSDL, 'portType').map((p) => attr(p, 'name'))).toEqual([`${service}Soap`, `${service}HttpGet`, `${service}HttpPost`]);
+        expect(kids(root, WSDL, 'portType').map((p) => attr(p, 'name'))).toEqual([
+          `${service}Soap`,
+          `${service}HttpGet`,
+          `${service}HttpPost`,
+        ]);
         for (const kind of ['Soap', 'HttpGet', 'HttpPost']) {
           const pt = named(root, WSDL, 'portType', `${service}${kind}`);
           expect(kids(pt, WSDL, 'operation').map((o) => attr(o, 'name'))).toEqual(ops.map((o) => o.name));
@@ -106,7 +135,10 @@ describe('generated WSDL', () => {
 
       it('names every operation on all four bindings, with the binding details of each', () => {
         expect(kids(root, WSDL, 'binding')).toHaveLength(4);
-        for (const [port, proto] of [['Soap', SOAP], ['Soap12', SOAP12]] as const) {
+        for (const [port, proto] of [
+          ['Soap', SOAP],
+          ['Soap12', SOAP12],
+        ] as const) {
           const b = named(root, WSDL, 'binding', `${service}${port}`);
           expect(attr(b, 'type')).toBe(`tns:${service}Soap`);
           expect(attr(kids(b, proto, 'binding')[0]!, 'transport')).toBe('http://schemas.xmlsoap.org/soap/http');
@@ -115,10 +147,14 @@ describe('generated WSDL', () => {
             const so = kids(o, proto, 'operation')[0]!;
             expect(attr(so, 'soapAction')).toBe(`${tns}${attr(o, 'name')}`);
             expect(attr(so, 'style')).toBe('document');
-            for (const io of ['input', 'output']) expect(attr(kids(kids(o, WSDL, io)[0]!, proto, 'body')[0]!, 'use')).toBe('literal');
+            for (const io of ['input', 'output'])
+              expect(attr(kids(kids(o, WSDL, io)[0]!, proto, 'body')[0]!, 'use')).toBe('literal');
           }
         }
-        for (const [port, verb] of [['HttpGet', 'GET'], ['HttpPost', 'POST']] as const) {
+        for (const [port, verb] of [
+          ['HttpGet', 'GET'],
+          ['HttpPost', 'POST'],
+        ] as const) {
           const b = named(root, WSDL, 'binding', `${service}${port}`);
           expect(attr(b, 'type')).toBe(`tns:${service}${port}`);
           expect(attr(kids(b, HTTP, 'binding')[0]!, 'verb')).toBe(verb);
@@ -161,6 +197,8 @@ describe('generated WSDL', () => {
     const text = serviceWsdl('NonStaticXMLAPI', 'http://x', DEFAULT_NAMESPACES);
     expect(text).toContain('<wsdl:operation name="SearchTransfers">');
     expect(text).toContain(`soapAction="${DEFAULT_NAMESPACES.search}SearchTransfers"`);
-    expect(serviceWsdl('Booking', 'http://x', DEFAULT_NAMESPACES)).not.toMatch(/"SearchTransfers"|SearchTransfersSoapIn|tns:SearchTransfers"/);
+    expect(serviceWsdl('Booking', 'http://x', DEFAULT_NAMESPACES)).not.toMatch(
+      /"SearchTransfers"|SearchTransfersSoapIn|tns:SearchTransfers"/,
+    );
   });
 });

@@ -28,24 +28,35 @@ async function requireZeep(): Promise<void> {
   try {
     await run(PYTHON, ['-c', 'import zeep']);
   } catch (e) {
-    throw new Error(`${PYTHON} cannot import zeep: install it with \`apt-get install python3-zeep\` (${(e as Error).message.split('\n')[0]})`);
+    throw new Error(
+      `${PYTHON} cannot import zeep: install it with \`apt-get install python3-zeep\` `
+        + `(${(e as Error).message.split('\n')[0]})`,
+    );
   }
 }
 
 /** Run the zeep client against a base URL; the mock keeps serving meanwhile (async child process). */
 async function zeepCalls(url: string, user: string, password: string): Promise<CallLine[]> {
-  const { stdout } = await run(PYTHON, [SCRIPT, url, user, password], { timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
-  return stdout.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as CallLine);
+  const { stdout } = await run(PYTHON, [SCRIPT, url, user, password], {
+    timeout: 120_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  return stdout
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as CallLine);
 }
 
 function expectEveryCallSucceeded(lines: CallLine[]): void {
   const expected = SERVICES.flatMap((service) =>
-    WSDL_PORTS.flatMap((p) => operationsOf(service).map((op) => `${service} ${p.port} ${op.name}`)));
+    WSDL_PORTS.flatMap((p) => operationsOf(service).map((op) => `${service} ${p.port} ${op.name}`)),
+  );
   expect(expected).toHaveLength(56);
   expect(lines.map((l) => `${l.service} ${l.port} ${l.operation}`).sort()).toEqual([...expected].sort());
   const failed = lines.filter((l) => !l.ok).map((l) => `${l.service} ${l.port} ${l.operation}: ${l.error}`);
   expect(failed, failed.join('\n')).toEqual([]);
-  for (const l of lines) expect(l.summary && l.summary !== 'null' && l.summary !== '{}', `${l.operation} on ${l.port}`).toBeTruthy();
+  for (const l of lines)
+    expect(l.summary && l.summary !== 'null' && l.summary !== '{}', `${l.operation} on ${l.port}`).toBeTruthy();
 }
 
 describe('zeep builds clients from the served WSDLs and calls all 14 operations on all 4 ports', () => {
@@ -95,7 +106,9 @@ describe('zeep against a mock with other namespaces and credentials', () => {
   it('all 56 calls succeed', async () => {
     await requireZeep();
     for (const service of SERVICES) {
-      const text = await (await fetch(`${mock.url}${DEFAULT_PATHS[service === 'Booking' ? 'booking' : 'reference'].soap}?WSDL`)).text();
+      const text = await (
+        await fetch(`${mock.url}${DEFAULT_PATHS[service === 'Booking' ? 'booking' : 'reference'].soap}?WSDL`)
+      ).text();
       expect(text).toContain(`targetNamespace="${service === 'Booking' ? namespaces.book : namespaces.search}"`);
     }
     expectEveryCallSucceeded(await zeepCalls(mock.url, 'agent-7', 's3cret&"<x>'));

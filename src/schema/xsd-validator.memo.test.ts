@@ -5,8 +5,12 @@ import { DEFAULT_NAMESPACES } from '../contract/catalogue.js';
 import { createDocumentValidator } from './xsd-validator.js';
 
 const NS = DEFAULT_NAMESPACES;
-const valid = `<getLanguagesResult xmlns="${NS.search}"><languages><language><isoCode>en</isoCode><name>English</name></language></languages></getLanguagesResult>`;
-const invalid = `<getLanguagesResult xmlns="${NS.search}"><languages><language><isoCode>en</isoCode><bogus/></language></languages></getLanguagesResult>`;
+const valid =
+  `<getLanguagesResult `
+  + `xmlns="${NS.search}"><languages><language><isoCode>en</isoCode><name>English</name></language></languages></getLanguagesResult>`;
+const invalid =
+  `<getLanguagesResult `
+  + `xmlns="${NS.search}"><languages><language><isoCode>en</isoCode><bogus/></language></languages></getLanguagesResult>`;
 
 describe('validator memo', () => {
   it('gives a text validated again the verdict of a fresh validator, valid and invalid alike', () => {

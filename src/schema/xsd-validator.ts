@@ -72,7 +72,8 @@ export function withoutFault(xsd: string): { text: string; names: string[] } | u
   if (start < 0 || end < start) return undefined;
   const cut = xsd.slice(start, end);
   let text = xsd.slice(0, start) + xsd.slice(end);
-  if (!/ref="xml:/.test(text)) text = text.replace(/^ *<xs:import namespace="http:\/\/www\.w3\.org\/XML\/1998\/namespace"[^>]*\/>\n/m, '');
+  if (!/ref="xml:/.test(text))
+    text = text.replace(/^ *<xs:import namespace="http:\/\/www\.w3\.org\/XML\/1998\/namespace"[^>]*\/>\n/m, '');
   return { text, names: [...new Set([...cut.matchAll(/\bname="([^"]+)"/g)].map((m) => m[1]!))] };
 }
 
@@ -170,7 +171,11 @@ function bundleImports(namespaces: Namespaces): BundleImport[] {
     { ns: SOAP12_ENV_NS, file: 'soap12-envelope.xsd' },
     ...(namespaces.book === namespaces.search
       ? [{ ns: namespaces.book, file: 'groups.xsd', ops: OPERATIONS }]
-      : (Object.keys(SCHEMA_FILES) as NsKey[]).map((k) => ({ ns: namespaces[k], file: SCHEMA_FILES[k], ops: OPERATIONS.filter((op) => op.ns === k) }))),
+      : (Object.keys(SCHEMA_FILES) as NsKey[]).map((k) => ({
+          ns: namespaces[k],
+          file: SCHEMA_FILES[k],
+          ops: OPERATIONS.filter((op) => op.ns === k),
+        }))),
   ];
 }
 
@@ -179,7 +184,9 @@ function bundleText(dir: string, imports: readonly (readonly [string, string])[]
     '<?xml version="1.0" encoding="utf-8"?>',
     '<!-- Bundle written by src/schema/xsd-validator.ts: imports every schema a response may need. -->',
     '<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" targetNamespace="urn:x-accommodation-conformance:bundle">',
-    ...imports.map(([ns, file]) => `  <xs:import namespace="${escapeAttr(ns)}" schemaLocation="${escapeAttr(join(dir, file))}"/>`),
+    ...imports.map(
+      ([ns, file]) => `  <xs:import namespace="${escapeAttr(ns)}" schemaLocation="${escapeAttr(join(dir, file))}"/>`,
+    ),
     '</xs:schema>',
     '',
   ].join('\n');
@@ -207,7 +214,8 @@ function cacheRoot(cacheDir: string | undefined): string {
   try {
     mkdirSync(root, { recursive: true, mode: 0o700 });
     const st = lstatSync(root);
-    if (st.isDirectory() && !st.isSymbolicLink() && (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0) return root;
+    if (st.isDirectory() && !st.isSymbolicLink() && (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0)
+      return root;
   } catch {
     // fall through to a private directory
   }
@@ -232,7 +240,10 @@ export function schemaBundle(namespaces: Namespaces, cacheDir?: string, subsetsO
   const dir = join(cacheRoot(cacheDir), digest);
   const path = join(dir, 'bundle.xsd');
   const imports = bundleImports(namespaces);
-  const text = bundleText(dir, imports.map((i) => [i.ns, i.file]));
+  const text = bundleText(
+    dir,
+    imports.map((i) => [i.ns, i.file]),
+  );
   const written = new Map<string, string>(files); // every file of the directory: name → text
   written.set('bundle.xsd', text);
   const writeAll = () => {
@@ -274,7 +285,11 @@ export function schemaBundle(namespaces: Namespaces, cacheDir?: string, subsetsO
   }
   // Every name a group schema declares (operation elements, then types), per group import.
   const typeNames = allTypes().map((t) => t.name);
-  const groupNames = new Map(imports.filter((i) => i.ops).map((i) => [i, [...new Set([...i.ops!.flatMap(operationElementNames), ...typeNames])]]));
+  const groupNames = new Map(
+    imports
+      .filter((i) => i.ops)
+      .map((i) => [i, [...new Set([...i.ops!.flatMap(operationElementNames), ...typeNames])]]),
+  );
   const subsets = new Map<string, Document>();
   const docFor = (xml: string): Document => {
     if (!subsetsOn || xml.includes('&#')) return doc; // a name or a namespace could be spelled with character references
@@ -297,7 +312,10 @@ export function schemaBundle(namespaces: Namespaces, cacheDir?: string, subsetsO
     // does, unless the text has no "xml:" (an attribute of the XML namespace must use the prefix xml).
     const envelopeImportsXml = parts.some((p) => p.key === 'soap12-envelope.xsd');
     const needsXml = !envelopeImportsXml && (xml.includes('xml:') || xml.includes(XML_NS));
-    const subsetKey = parts.map((p) => p.key).concat(needsXml ? ['xml.xsd'] : []).join(' ');
+    const subsetKey = parts
+      .map((p) => p.key)
+      .concat(needsXml ? ['xml.xsd'] : [])
+      .join(' ');
     let sub = subsets.get(subsetKey);
     if (sub) return sub;
     if (subsets.size >= MAX_SUBSETS) return doc; // a target that varies its names endlessly: no unbounded cache
@@ -323,7 +341,15 @@ export function schemaBundle(namespaces: Namespaces, cacheDir?: string, subsetsO
   return bundle;
 }
 
-type LibxmlError = { message?: string; line?: number; column?: number; level?: number; code?: number; str1?: string; domain?: number };
+type LibxmlError = {
+  message?: string;
+  line?: number;
+  column?: number;
+  level?: number;
+  code?: number;
+  str1?: string;
+  domain?: number;
+};
 
 /**
  * Work-around for a libxml2 bug: XSD collapses whitespace around the value of xs:int and
@@ -332,7 +358,18 @@ type LibxmlError = { message?: string; line?: number; column?: number; level?: n
  * when the value without its surrounding XML whitespace is valid for the same built-in type, checked
  * with libxml2 itself against a one-element schema per type.
  */
-const RECHECKED_TYPES = ['int', 'dateTime', 'decimal', 'double', 'boolean', 'integer', 'long', 'short', 'date', 'time'] as const;
+const RECHECKED_TYPES = [
+  'int',
+  'dateTime',
+  'decimal',
+  'double',
+  'boolean',
+  'integer',
+  'long',
+  'short',
+  'date',
+  'time',
+] as const;
 const ATOMIC_ERROR_CODE = 1824; // XML_SCHEMAV_CVC_DATATYPE_VALID_1_2_1
 const ATOMIC_TYPE_RE = /is not a valid value of the atomic type 'xs:([A-Za-z]+)'\.$/;
 const XML_WS_RE = /^[ \t\r\n]+|[ \t\r\n]+$/g;
@@ -347,10 +384,15 @@ function validTrimmed(value: string, type: string): boolean {
   const known = trimmedVerdicts.get(key);
   if (known !== undefined) return known;
   builtinSchema ??= libxml.parseXml(
-    `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema">${RECHECKED_TYPES.map((t) => `<xs:element name="${t}" type="xs:${t}"/>`).join('')}</xs:schema>`,
+    `<xs:schema `
+      + `xmlns:xs="http://www.w3.org/2001/XMLSchema">${RECHECKED_TYPES.map((t) => `<xs:element name="${t}" type="xs:${t}"/>`).join('')}</xs:schema>`,
     { nonet: true },
   );
-  const probe = libxml.parseXml(`<${type}>${trimmed.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</${type}>`, { nonet: true, noent: false, huge: false });
+  const probe = libxml.parseXml(`<${type}>${trimmed.replace(/&/g, '&amp;').replace(/</g, '&lt;')}</${type}>`, {
+    nonet: true,
+    noent: false,
+    huge: false,
+  });
   const verdict = probe.validate(builtinSchema);
   if (trimmedVerdicts.size >= 4096) trimmedVerdicts.clear();
   trimmedVerdicts.set(key, verdict);
@@ -387,7 +429,12 @@ export const MAX_ERRORS_KEPT = 1000;
 /** Errors that may be the whitespace bug's, kept to be checked again (the rest are taken to be the bug's too). */
 const MAX_CANDIDATES_KEPT = 200;
 
-interface ErrorTally { kept: number; candidates: number; dropped: number; byCode: Map<number, number> }
+interface ErrorTally {
+  kept: number;
+  candidates: number;
+  dropped: number;
+  byCode: Map<number, number>;
+}
 
 /**
  * Run a libxml2 call that reports its errors into fresh arrays (libxmljs2 builds a JavaScript Error
@@ -405,11 +452,13 @@ function withErrorCap<T>(tallies: Map<unknown[], ErrorTally>, call: () => T): T 
   Error.stackTraceLimit = 0;
   Array.prototype.push = function cappedPush(this: unknown[], ...items: unknown[]): number {
     const item = items[0];
-    if (items.length !== 1 || !(item instanceof Error) || typeof (item as LibxmlError).domain !== 'number') return push.apply(this, items);
+    if (items.length !== 1 || !(item instanceof Error) || typeof (item as LibxmlError).domain !== 'number')
+      return push.apply(this, items);
     const e = item as LibxmlError;
     let t = tallies.get(this);
     if (!t) tallies.set(this, (t = { kept: 0, candidates: 0, dropped: 0, byCode: new Map() }));
-    if (whitespaceCandidate(e) ? t.candidates++ < MAX_CANDIDATES_KEPT : t.kept++ < MAX_ERRORS_KEPT) return push.call(this, e);
+    if (whitespaceCandidate(e) ? t.candidates++ < MAX_CANDIDATES_KEPT : t.kept++ < MAX_ERRORS_KEPT)
+      return push.call(this, e);
     if (!whitespaceCandidate(e)) {
       t.dropped++;
       t.byCode.set(e.code ?? 0, (t.byCode.get(e.code ?? 0) ?? 0) + 1);
@@ -429,9 +478,11 @@ const NOT_RUN = 'XSD validation could not run';
 /** What a validator's memo of verdicts may hold (texts and verdicts, in characters): see TextMemo. */
 const MEMO_BUDGET = 4 * 1024 * 1024;
 
-/** Documents up to this many characters are read in this process; larger ones in a validator process (see validateAsync). */
+/**
+ * Documents up to this many characters are read in this process; larger ones in a validator process (see
+ * validateAsync).
+ */
 export const IN_PROCESS_MAX_CHARS = 256 * 1024;
-
 
 /** A validator of whole response documents for one namespace configuration. */
 export function createDocumentValidator(namespaces: Namespaces, options: ValidatorOptions = {}): DocumentValidator {
@@ -439,14 +490,18 @@ export function createDocumentValidator(namespaces: Namespaces, options: Validat
   const limits = markupLimits(maxBytes);
   for (const ns of Object.values(namespaces)) {
     // libxml2 keeps "&" of a namespace declaration as "&#38;", so no element would ever match.
-    if (ns.includes('&')) throw new Error(`namespace ${ns}: libxml2 cannot validate documents whose namespace URI contains "&"`);
+    if (ns.includes('&'))
+      throw new Error(`namespace ${ns}: libxml2 cannot validate documents whose namespace URI contains "&"`);
   }
   const bundle = schemaBundle(namespaces, options.cacheDir, options.subsets ?? true);
   // libxml2's verdict is a function of the text alone (the schemas are fixed per validator): a text
   // answered again (rejections, repeated lists) is parsed and validated once. A verdict that says the
   // schemas could not be read is an accident of the moment, never kept.
-  const memo = new TextMemo<LibxmlOutcome>(MEMO_MAX_CHARS, MEMO_BUDGET,
-    (o) => (o.xsdErrors.some((e) => e.message.startsWith(NOT_RUN)) ? Infinity : 64 + o.xsdErrors.length * 256 + (o.wellFormedError?.length ?? 0)));
+  const memo = new TextMemo<LibxmlOutcome>(MEMO_MAX_CHARS, MEMO_BUDGET, (o) =>
+    o.xsdErrors.some((e) => e.message.startsWith(NOT_RUN))
+      ? Infinity
+      : 64 + o.xsdErrors.length * 256 + (o.wellFormedError?.length ?? 0),
+  );
 
   function validate(xml: string): LibxmlOutcome {
     return memo.get(xml, () => validateOnce(xml));
@@ -458,7 +513,9 @@ export function createDocumentValidator(namespaces: Namespaces, options: Validat
     }
     if (hasDoctype(xml)) {
       return {
-        wellFormedError: 'document type declaration (<!DOCTYPE) present: not parsed (not allowed in these messages; entities are never expanded)',
+        wellFormedError:
+          'document type declaration (<!DOCTYPE) present: not parsed (not allowed in these messages; '
+          + 'entities are never expanded)',
         xsdErrors: [],
       };
     }
@@ -488,7 +545,9 @@ export function createDocumentValidator(namespaces: Namespaces, options: Validat
     const reported = doc.validationErrors as unknown as LibxmlError[];
     const tally = tallies.get(reported);
     const more = tally?.dropped ?? 0;
-    const extra = more ? { moreXsdErrors: more, moreXsdErrorsByCode: [...tally!.byCode].map(([code, count]) => ({ code, count })) } : {};
+    const extra = more
+      ? { moreXsdErrors: more, moreXsdErrorsByCode: [...tally!.byCode].map(([code, count]) => ({ code, count })) }
+      : {};
     const all = reported.filter((e) => (e.level ?? 2) >= 2);
     const errors = all.filter((e) => !whitespaceBugOnly(e));
     if (all.length > 0 && errors.length === 0 && more === 0) return { xsdErrors: [] };
@@ -498,7 +557,8 @@ export function createDocumentValidator(namespaces: Namespaces, options: Validat
       ...(e.column ? { column: e.column } : {}),
       ...(e.code ? { code: e.code } : {}),
     }));
-    if (xsdErrors.length === 0) return { xsdErrors: [{ message: 'the document is not valid against the schemas' }], ...extra };
+    if (xsdErrors.length === 0)
+      return { xsdErrors: [{ message: 'the document is not valid against the schemas' }], ...extra };
     return { xsdErrors, ...extra };
   }
 
@@ -508,7 +568,12 @@ export function createDocumentValidator(namespaces: Namespaces, options: Validat
     limits,
     async validateAsync(xml: string, opts: ValidateOptions = {}): Promise<LibxmlOutcome> {
       if (xml.length <= IN_PROCESS_MAX_CHARS) return validate(xml);
-      return validateInProcessOfItsOwn(setup, xml, { budgetMs: opts.budgetMs ?? checkBudgetMs(opts.utf8?.length ?? Buffer.byteLength(xml)), signal: opts.signal, handedOver: opts.handedOver, utf8: opts.utf8 });
+      return validateInProcessOfItsOwn(setup, xml, {
+        budgetMs: opts.budgetMs ?? checkBudgetMs(opts.utf8?.length ?? Buffer.byteLength(xml)),
+        signal: opts.signal,
+        handedOver: opts.handedOver,
+        utf8: opts.utf8,
+      });
     },
   };
 }

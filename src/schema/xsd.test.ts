@@ -22,7 +22,8 @@ function xmllintAvailable(): void {
 function typeTestSchema(dir: string, key: NsKey): string {
   const ns = DEFAULT_NAMESPACES[key];
   const text = [
-    `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="${ns}" targetNamespace="${ns}" elementFormDefault="qualified">`,
+    `<xs:schema xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:tns="${ns}" targetNamespace="${ns}" `
+      + `elementFormDefault="qualified">`,
     `  <xs:include schemaLocation="${join(SCHEMAS_DIR, SCHEMA_FILES[key])}"/>`,
     ...complexTypes.map((t) => `  <xs:element name="sample.${t.name}" type="tns:${t.name}"/>`),
     '</xs:schema>',
@@ -36,7 +37,9 @@ describe('generated schemas', () => {
   it('the committed schemas/*.xsd are exactly what the generator produces now (run `npm run generate`)', () => {
     for (const key of KEYS) {
       const committed = readFileSync(join(SCHEMAS_DIR, SCHEMA_FILES[key]), 'utf8');
-      expect(committed, `schemas/${SCHEMA_FILES[key]} is stale: run npm run generate`).toBe(generateXsd(key, DEFAULT_NAMESPACES));
+      expect(committed, `schemas/${SCHEMA_FILES[key]} is stale: run npm run generate`).toBe(
+        generateXsd(key, DEFAULT_NAMESPACES),
+      );
     }
   });
 
@@ -48,7 +51,12 @@ describe('generated schemas', () => {
     expect(a).toMatch(/src\/contract\/model\.ts/);
     // 2-space pretty printing, no tabs
     expect(a).not.toMatch(/\t/);
-    expect(a.split('\n').filter((l) => l.trim() !== '').every((l) => /^( {2})*\S/.test(l))).toBe(true);
+    expect(
+      a
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .every((l) => /^( {2})*\S/.test(l)),
+    ).toBe(true);
   });
 
   it('both schemas hold every named type of the model, each in its own target namespace', () => {
@@ -80,8 +88,12 @@ describe('generated schemas', () => {
       }
     }
     // CancelBooking's result element is named `result`; searchTransfersResult is nillable.
-    expect(generateXsd('book', DEFAULT_NAMESPACES)).toContain('<xs:element name="result" type="tns:CancelBookingResult">');
-    expect(generateXsd('search', DEFAULT_NAMESPACES)).toContain('<xs:element name="searchTransfersResult" type="tns:SearchTransfersResult" nillable="true">');
+    expect(generateXsd('book', DEFAULT_NAMESPACES)).toContain(
+      '<xs:element name="result" type="tns:CancelBookingResult">',
+    );
+    expect(generateXsd('search', DEFAULT_NAMESPACES)).toContain(
+      '<xs:element name="searchTransfersResult" type="tns:SearchTransfersResult" nillable="true">',
+    );
   });
 
   it('request parameters: strings optional, typed ones required', () => {
@@ -95,7 +107,11 @@ describe('generated schemas', () => {
   it('quotes the contract sentence on every not-shown place', () => {
     const xsd = generateXsd('search', DEFAULT_NAMESPACES);
     const notes = [
-      ...complexTypes.flatMap((t) => [t.openContent, t.anyAttribute, ...t.fields.map((f) => (f.kind === 'open' ? f.note : undefined))]),
+      ...complexTypes.flatMap((t) => [
+        t.openContent,
+        t.anyAttribute,
+        ...t.fields.map((f) => (f.kind === 'open' ? f.note : undefined)),
+      ]),
       ...Object.values(ANY_TYPE_NOTES),
     ].filter((n): n is string => n !== undefined);
     expect(notes.length).toBeGreaterThanOrEqual(5);
@@ -104,7 +120,10 @@ describe('generated schemas', () => {
     for (const t of complexTypes) {
       const block = xsd.slice(xsd.indexOf(`<xs:complexType name="${t.name}"`));
       const body = block.slice(0, block.indexOf('</xs:complexType>'));
-      if (hasOpenFields(t.name)) expect(body, t.name).toMatch(/<xs:any processContents="lax"|<xs:extension base="tns:(NonStaticTransfer|Transfer)"\/>/);
+      if (hasOpenFields(t.name))
+        expect(body, t.name).toMatch(
+          /<xs:any processContents="lax"|<xs:extension base="tns:(NonStaticTransfer|Transfer)"\/>/,
+        );
     }
   });
 
@@ -127,13 +146,24 @@ describe('schemas compile', () => {
     const cases: [string, string][] = [
       ['booking.xsd', sampleInstance('GetSpecialRequest', DEFAULT_NAMESPACES.book, { full: true })],
       ['search.xsd', sampleInstance('GetMeals', DEFAULT_NAMESPACES.search, { full: true })],
-      ['soap11-envelope.xsd', '<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault><faultcode>s:Client</faultcode><faultstring>x</faultstring></s:Fault></s:Body></s:Envelope>'],
-      ['soap12-envelope.xsd', '<s:Envelope xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Body><s:Fault><s:Code><s:Value>s:Sender</s:Value></s:Code><s:Reason><s:Text xml:lang="en">x</s:Text></s:Reason></s:Fault></s:Body></s:Envelope>'],
+      [
+        'soap11-envelope.xsd',
+        '<s:Envelope '
+          + 'xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><s:Fault><faultcode>s:Client</faultcode><faultstring>x</faultstring></s:Fault></s:Body></s:Envelope>',
+      ],
+      [
+        'soap12-envelope.xsd',
+        '<s:Envelope '
+          + 'xmlns:s="http://www.w3.org/2003/05/soap-envelope"><s:Body><s:Fault><s:Code><s:Value>s:Sender</s:Value></s:Code><s:Reason><s:Text '
+          + 'xml:lang="en">x</s:Text></s:Reason></s:Fault></s:Body></s:Envelope>',
+      ],
     ];
     for (const [schema, instance] of cases) {
       const path = join(dir, `${schema}.xml`);
       writeFileSync(path, instance);
-      const r = spawnSync('xmllint', ['--noout', '--nonet', '--schema', join(SCHEMAS_DIR, schema), path], { encoding: 'utf8' });
+      const r = spawnSync('xmllint', ['--noout', '--nonet', '--schema', join(SCHEMAS_DIR, schema), path], {
+        encoding: 'utf8',
+      });
       expect(r.status, `${schema}: ${r.stderr}`).toBe(0);
     }
   });
@@ -157,9 +187,14 @@ describe('a valid instance of every complex type of the model validates', () => 
       const files: string[] = [];
       for (const t of complexTypes) {
         for (const optional of [true, false]) {
-          const xml = sampleInstance({ type: t.name, element: `sample.${t.name}` }, DEFAULT_NAMESPACES[key], { full: optional });
+          const xml = sampleInstance({ type: t.name, element: `sample.${t.name}` }, DEFAULT_NAMESPACES[key], {
+            full: optional,
+          });
           const doc = libxml.parseXml(xml, { nonet: true });
-          expect(doc.validate(schema), `${t.name} (optional: ${optional}): ${xml}\n${doc.validationErrors.map((e) => e.message).join('')}`).toBe(true);
+          expect(
+            doc.validate(schema),
+            `${t.name} (optional: ${optional}): ${xml}\n${doc.validationErrors.map((e) => e.message).join('')}`,
+          ).toBe(true);
           const path = join(dir, `${t.name}-${optional}.xml`);
           writeFileSync(path, xml);
           files.push(path);
@@ -176,6 +211,8 @@ describe('a valid instance of every complex type of the model validates', () => 
     for (const f of effective('StaticHotel').fields) {
       if (f.kind === 'element' && f.min === 1) expect(xml).toMatch(new RegExp(`<${f.name}[ >/]`));
     }
-    expect(sampleInstance({ type: 'MonetaryValueWithPaymentMethods', element: 'p' }, 'urn:x', { full: true })).toMatch(/paymentMethods="1 2"/);
+    expect(sampleInstance({ type: 'MonetaryValueWithPaymentMethods', element: 'p' }, 'urn:x', { full: true })).toMatch(
+      /paymentMethods="1 2"/,
+    );
   });
 });

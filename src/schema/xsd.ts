@@ -24,8 +24,23 @@
  */
 import { OPERATIONS, type Namespaces, type NsKey, type Operation, type ParamType } from '../contract/catalogue.js';
 import {
-  ANY_TYPE_NOTES, MODEL, allTypes, contentNotShown, effective, hasOpenFields, isSimple, namedType,
-  type AttributeDef, type ComplexType, type EffectiveType, type ElementField, type EnumType, type Field, type NamedType, type SimpleType, type TypeRef,
+  ANY_TYPE_NOTES,
+  MODEL,
+  allTypes,
+  contentNotShown,
+  effective,
+  hasOpenFields,
+  isSimple,
+  namedType,
+  type AttributeDef,
+  type ComplexType,
+  type EffectiveType,
+  type ElementField,
+  type EnumType,
+  type Field,
+  type NamedType,
+  type SimpleType,
+  type TypeRef,
 } from '../contract/model.js';
 import { escapeAttr, escapeText } from '../core/escape.js';
 
@@ -40,9 +55,19 @@ const GROUP_LABEL: Record<NsKey, string> = {
 };
 
 const SIMPLE_XS: Record<Exclude<SimpleType, 'intList'>, string> = {
-  string: 'xs:string', int: 'xs:int', decimal: 'xs:decimal', double: 'xs:double', boolean: 'xs:boolean', dateTime: 'xs:dateTime',
+  string: 'xs:string',
+  int: 'xs:int',
+  decimal: 'xs:decimal',
+  double: 'xs:double',
+  boolean: 'xs:boolean',
+  dateTime: 'xs:dateTime',
 };
-const PARAM_XS: Record<ParamType, string> = { string: 'xs:string', int: 'xs:int', decimal: 'xs:decimal', dateTime: 'xs:dateTime' };
+const PARAM_XS: Record<ParamType, string> = {
+  string: 'xs:string',
+  int: 'xs:int',
+  decimal: 'xs:decimal',
+  dateTime: 'xs:dateTime',
+};
 
 /** Name of the simple type generated for `intList` (space-separated ints, section 2.1). */
 export const INT_LIST_TYPE = 'IntList';
@@ -101,7 +126,9 @@ function writeEnum(w: Writer, t: EnumType): void {
 
 function writeAttributes(w: Writer, list: readonly AttributeDef[], anyAttribute: string | undefined): void {
   for (const a of list) {
-    w.line(`<xs:attribute${attrs({ name: a.name, type: typeQName(a.type), use: a.required ? 'required' : undefined })}/>`);
+    w.line(
+      `<xs:attribute${attrs({ name: a.name, type: typeQName(a.type), use: a.required ? 'required' : undefined })}/>`,
+    );
   }
   if (anyAttribute !== undefined) {
     w.open('<xs:anyAttribute processContents="lax">');
@@ -141,13 +168,20 @@ function writeElementField(w: Writer, f: ElementField): void {
     w.close('</xs:element>');
     return;
   }
-  writeTyped(w, { name: f.name, type: typeQName(f.type), ...more }, f.type === 'anyType' ? ANY_TYPE_NOTES[f.name] : undefined);
+  writeTyped(
+    w,
+    { name: f.name, type: typeQName(f.type), ...more },
+    f.type === 'anyType' ? ANY_TYPE_NOTES[f.name] : undefined,
+  );
 }
 
 function writeItem(w: Writer, item: string, type: TypeRef): void {
   const nillable = contentNotShown(type) ? 'true' : undefined;
-  writeTyped(w, { name: item, type: typeQName(type), minOccurs: '0', maxOccurs: 'unbounded', nillable },
-    type === 'anyType' ? ANY_TYPE_NOTES[item] : undefined);
+  writeTyped(
+    w,
+    { name: item, type: typeQName(type), minOccurs: '0', maxOccurs: 'unbounded', nillable },
+    type === 'anyType' ? ANY_TYPE_NOTES[item] : undefined,
+  );
 }
 
 function writeTyped(w: Writer, a: Record<string, string | undefined>, note: string | undefined): void {
@@ -175,8 +209,11 @@ function openNotes(t: ComplexType): string[] {
 /** A type holding text or its element content: mixed, the element content optional as a whole. */
 function writeOrText(w: Writer, t: ComplexType, e: EffectiveType): void {
   w.open(`<xs:complexType${attrs({ name: t.name, mixed: 'true' })}>`);
-  w.doc(`Section ${t.section}. Either text (${e.orText}) or the element content${t.base ? ` of ${t.base}` : ''}: both readings `
-    + 'of the contract are accepted (XSD 1.0 cannot refuse text beside the elements: the shape check does).');
+  w.doc(
+    `Section ${t.section}. Either text (${e.orText}) or the element `
+      + `content${t.base ? ` of ${t.base}` : ''}: both readings `
+      + 'of the contract are accepted (XSD 1.0 cannot refuse text beside the elements: the shape check does).',
+  );
   w.open('<xs:sequence minOccurs="0">');
   for (const f of e.fields) writeField(w, f);
   w.close('</xs:sequence>');
@@ -194,8 +231,12 @@ function writeRejectable(w: Writer, t: ComplexType, e: EffectiveType): void {
   const rejection = e.fields.find((f): f is ElementField => f.kind === 'element' && f.name === e.rejection);
   if (!rejection) throw new Error(`${t.name}: rejection field ${e.rejection} is not a field`);
   w.open(`<xs:complexType${attrs({ name: t.name })}>`);
-  w.doc(`Section ${t.section}. Extends BaseResult (every result does): either an in-band rejection, ${rejection.name} first and then `
-    + `any of the result's fields, which need not be complete (the shape check walks them), or the result with its fields.`);
+  w.doc(
+    `Section ${t.section}. Extends BaseResult (every result does): either an in-band `
+      + `rejection, ${rejection.name} first and then `
+      + `any of the result's fields, which need not be complete (the shape check walks them), or the `
+      + `result with its fields.`,
+  );
   w.open('<xs:choice>');
   w.open('<xs:sequence>');
   writeElementField(w, { ...rejection, min: 1 });
@@ -229,8 +270,10 @@ function writeComplex(w: Writer, t: ComplexType): void {
     w.open(`<xs:complexType${attrs({ name: t.name, mixed: mixed ? 'true' : undefined })}>`);
     const notes = [`Section ${t.section}.`, ...openNotes(t)];
     if (known.length > 0) {
-      notes.push(`Element content open (XSD 1.0 cannot place unknown elements among known ones deterministically); `
-        + `the known fields, in order, are checked by name by the shape check: ${known.join(', ')}.`);
+      notes.push(
+        `Element content open (XSD 1.0 cannot place unknown elements among known ones deterministically); `
+          + `the known fields, in order, are checked by name by the shape check: ${known.join(', ')}.`,
+      );
     }
     w.doc(notes.join(' '));
     if (base && isOpenType(base)) {
@@ -312,7 +355,9 @@ function writeOperation(w: Writer, op: Operation): void {
   w.close('</xs:complexType>');
   w.close('</xs:element>');
 
-  w.open(`<xs:element${attrs({ name: op.resultElement, type: `tns:${op.resultType}`, nillable: op.resultNillable ? 'true' : undefined })}>`);
+  w.open(
+    `<xs:element${attrs({ name: op.resultElement, type: `tns:${op.resultType}`, nillable: op.resultNillable ? 'true' : undefined })}>`,
+  );
   w.doc(`Result of ${op.name}: the child of ${op.name}Response (SOAP) and the document root (HTTP GET, HTTP POST).`);
   w.close('</xs:element>');
 }
@@ -338,10 +383,15 @@ export function generateXsdFor(
   w.line('  when this file and the generator disagree. Change the model, then regenerate.');
   w.line(`  Namespace of the ${label.replace(/--/g, '-')}.`);
   w.line('-->');
-  w.open(`<xs:schema${attrs({
-    'xmlns:xs': XS_NS, 'xmlns:tns': targetNamespace, targetNamespace,
-    elementFormDefault: 'qualified', attributeFormDefault: 'unqualified',
-  })}>`);
+  w.open(
+    `<xs:schema${attrs({
+      'xmlns:xs': XS_NS,
+      'xmlns:tns': targetNamespace,
+      targetNamespace,
+      elementFormDefault: 'qualified',
+      attributeFormDefault: 'unqualified',
+    })}>`,
+  );
 
   w.line('<!-- Operations: request, response and result elements (section 4). -->');
   for (const op of ops) writeOperation(w, op);
@@ -362,7 +412,11 @@ export function generateXsdFor(
 
 /** The schema of one group namespace: every type, and the elements of the operations of that namespace. */
 export function generateXsd(nsKey: NsKey, namespaces: Namespaces): string {
-  return generateXsdFor(namespaces[nsKey], OPERATIONS.filter((op) => op.ns === nsKey), GROUP_LABEL[nsKey]);
+  return generateXsdFor(
+    namespaces[nsKey],
+    OPERATIONS.filter((op) => op.ns === nsKey),
+    GROUP_LABEL[nsKey],
+  );
 }
 
 /** The three global elements an operation declares: request, response and result. */
@@ -404,7 +458,12 @@ export function generateXsdSubset(
   mentioned: (name: string) => boolean,
 ): { text: string; names: string[] } {
   const used = ops.filter((op) => operationElementNames(op).some(mentioned));
-  const closure = typeClosure([...used.map((op) => op.resultType), ...allTypes().map((t) => t.name).filter(mentioned)]);
+  const closure = typeClosure([
+    ...used.map((op) => op.resultType),
+    ...allTypes()
+      .map((t) => t.name)
+      .filter(mentioned),
+  ]);
   const types = allTypes().filter((t) => closure.has(t.name));
   return {
     text: generateXsdFor(targetNamespace, used, `${label}, subset`, types),

@@ -10,9 +10,22 @@ import type { PlanView, PlannedSequence, SequenceFamily } from './types.js';
 function plan(p: PlanView): PlannedSequence[] {
   const transfer = p.has('CancelTransferBooking');
   if (!transfer) return [];
-  return [{ op: transfer, spec: { family: 'cancel-transfer', pool: 'transfers', needs: 2 * (p.bindings.length + 1) },
-    description: 'CancelTransferBooking of each transfer booking in turn, a binding each (bookings of one customer included), is never answered "already cancelled"; a second cancellation may go either way' }];
+  return [
+    {
+      op: transfer,
+      spec: { family: 'cancel-transfer', pool: 'transfers', needs: 2 * (p.bindings.length + 1) },
+      description:
+        'CancelTransferBooking of each transfer booking in turn, a binding each (bookings of one '
+        + 'customer included), is never answered "already cancelled"; a second cancellation may go either '
+        + 'way',
+    },
+  ];
 }
 
 /** The cancel-transfer family. */
-export const cancelTransferFamily: SequenceFamily = { name: 'cancel-transfer', caseId: 'seq-cancel-transfer', plan, run: cancellations };
+export const cancelTransferFamily: SequenceFamily = {
+  name: 'cancel-transfer',
+  caseId: 'seq-cancel-transfer',
+  plan,
+  run: cancellations,
+};

@@ -13,26 +13,53 @@ import type { Finding } from '../core/types.js';
 import type { Booking, FamilyRun, PlanView, PlannedSequence, SequenceFamily, SequenceVerdict } from './types.js';
 
 /** The read that shows a booking usable when the plan has no AmendmentPriceRequest case. */
-export const DEFAULT_READ: Params = { checkInDate: '2027-03-10T00:00:00', checkOutDate: '2027-03-17T00:00:00', language: 'en' };
+export const DEFAULT_READ: Params = {
+  checkInDate: '2027-03-10T00:00:00',
+  checkOutDate: '2027-03-17T00:00:00',
+  language: 'en',
+};
 
 /** One sequence when the plan runs CancelBooking. */
 function plan(p: PlanView): PlannedSequence[] {
   const cancel = p.has('CancelBooking');
   if (!cancel) return [];
-  return [{ op: cancel, spec: { family: 'cancel', pool: 'cancel', needs: 2 * (p.bindings.length + 1), readParams: p.firstParams('AmendmentPriceRequest') ?? DEFAULT_READ },
-    description: 'AmendmentPriceRequest shows each booking usable; CancelBooking of each in turn, a binding each, is never answered "already cancelled"; a second cancellation may go either way' }];
+  return [
+    {
+      op: cancel,
+      spec: {
+        family: 'cancel',
+        pool: 'cancel',
+        needs: 2 * (p.bindings.length + 1),
+        readParams: p.firstParams('AmendmentPriceRequest') ?? DEFAULT_READ,
+      },
+      description:
+        'AmendmentPriceRequest shows each booking usable; CancelBooking of each in turn, a binding '
+        + 'each, is never answered "already cancelled"; a second cancellation may go either way',
+    },
+  ];
 }
 
 /** The cancellations of a cancel or cancel-transfer sequence, and their verdicts. */
-export async function cancellations({ bindings: bs, op, spec, bookings, call, note }: FamilyRun): Promise<SequenceVerdict[]> {
+export async function cancellations({
+  bindings: bs,
+  op,
+  spec,
+  bookings,
+  call,
+  note,
+}: FamilyRun): Promise<SequenceVerdict[]> {
   const transfers = spec.pool === 'transfers';
   const kind = transfers ? 'transfer booking' : 'booking';
-  const cancelParams = (b: Booking): Params => (transfers ? { language: 'en', email: b.email ?? '' } : { language: 'en' });
+  const cancelParams = (b: Booking): Params =>
+    transfers ? { language: 'en', email: b.email ?? '' } : { language: 'en' };
   // Each booking's usability, read first (transfer bookings have no read: not known).
   const usable = new Map<string, string | true>();
   if (!transfers) {
     const read = findOperation('AmendmentPriceRequest')!;
-    const reads = bookings.map((b, k) => ({ b, r: call(read, bs[k % bs.length]!, { ...spec.readParams, bookingID: b.id }, b) }));
+    const reads = bookings.map((b, k) => ({
+      b,
+      r: call(read, bs[k % bs.length]!, { ...spec.readParams, bookingID: b.id }, b),
+    }));
     for (const { b, r: pending } of reads) {
       const r = await pending;
       usable.set(b.id, r.kind === 'accepted' ? true : `AmendmentPriceRequest answered ${r.how}`);
@@ -45,7 +72,12 @@ export async function cancellations({ bindings: bs, op, spec, bookings, call, no
     ...bookings.slice(0, half).map((_, k) => bs[k % bs.length]!),
     ...bookings.slice(half).map((_, k) => [...bs].reverse()[k % bs.length]!),
   ];
-  interface Leak { readonly booking: Booking; readonly binding: BindingId; readonly before: { booking: Booking; binding: BindingId }; readonly how: string }
+  interface Leak {
+    readonly booking: Booking;
+    readonly binding: BindingId;
+    readonly before: { booking: Booking; binding: BindingId };
+    readonly how: string;
+  }
   const leaks: Leak[] = [];
   const judged = new Set<BindingId>();
   const cleanCanceller = new Set<BindingId>();
@@ -66,18 +98,26 @@ export async function cancellations({ bindings: bs, op, spec, bookings, call, no
       // Whether the cancellation took effect, a second one tells (cancelling twice changes nothing more).
       const again = await call(op, binding, cancelParams(b), b);
       const known = again.alreadyCancelled || again.kind === 'accepted';
-      note(r.n, again.alreadyCancelled ? 'a second cancellation answered "already cancelled": it took effect'
-        : again.kind === 'accepted' ? 'a second cancellation was accepted: it had not taken effect' : `a second cancellation answered ${again.how}: the booking's state is unknown`);
+      note(
+        r.n,
+        again.alreadyCancelled
+          ? 'a second cancellation answered "already cancelled": it took effect'
+          : again.kind === 'accepted'
+            ? 'a second cancellation was accepted: it had not taken effect'
+            : `a second cancellation answered ${again.how}: the booking's state is unknown`,
+      );
       if (again.kind === 'accepted' && !again.alreadyCancelled) {
         judged.add(binding);
         if (before) judged.add(before.binding);
       }
-      // Carry on from what is true: the booking is cancelled now (else the last one known cancelled stays the one before).
+      // Carry on from what is true: the booking is cancelled now (else the last one known cancelled stays the one
+      // before).
       if (known) before = { booking: b, binding };
       continue;
     }
     if (r.alreadyCancelled && before) leaks.push({ booking: b, binding, before, how: r.how });
-    else if (r.alreadyCancelled) notJudged.push(`${kind} ${b.id} answered "already cancelled" before this sequence cancelled anything`);
+    else if (r.alreadyCancelled)
+      notJudged.push(`${kind} ${b.id} answered "already cancelled" before this sequence cancelled anything`);
     else if (r.kind === 'accepted') {
       judged.add(binding);
       if (before) {
@@ -103,27 +143,52 @@ export async function cancellations({ bindings: bs, op, spec, bookings, call, no
   // cleared. Only then: a leak that depends on the bookings (one customer's) leaves a binding
   // working for others, and a quiet run has the evidence of both rounds.
   const thin = ambiguousSeen && cancellers.size === 1 && observers.size === 1;
-  const blame = (l: Leak): BindingId[] => observers.size === 1 && cancellers.size > 1 ? [l.binding]
-    : cancellers.size === 1 && observers.size > 1 ? [l.before.binding]
-      : thin && l.before.binding !== l.binding && cleanCanceller.has(l.before.binding) && !cleanObserver.has(l.binding) ? [l.binding]
-        : thin && l.before.binding !== l.binding && cleanObserver.has(l.binding) && !cleanCanceller.has(l.before.binding) ? [l.before.binding]
-          : [...new Set([l.before.binding, l.binding])];
+  const blame = (l: Leak): BindingId[] =>
+    observers.size === 1 && cancellers.size > 1
+      ? [l.binding]
+      : cancellers.size === 1 && observers.size > 1
+        ? [l.before.binding]
+        : thin
+            && l.before.binding !== l.binding
+            && cleanCanceller.has(l.before.binding)
+            && !cleanObserver.has(l.binding)
+          ? [l.binding]
+          : thin
+              && l.before.binding !== l.binding
+              && cleanObserver.has(l.binding)
+              && !cleanCanceller.has(l.before.binding)
+            ? [l.before.binding]
+            : [...new Set([l.before.binding, l.binding])];
   const findings = new Map<BindingId, Finding[]>();
   for (const l of leaks) {
     const f: Finding = {
-      check: SEQUENCE_CHECK, code: 'cancellation_leaked', path: `/${op.resultElement}/Error`,
-      message: `${op.name} ${l.before.binding} → ${op.name} ${l.binding}: ${kind} ${l.booking.id}${transfers ? '' : ', seen usable,'} was never cancelled by this run, `
-        + `but answered "already cancelled" (${l.how}) right after ${l.before.booking.id} was cancelled through ${l.before.binding}: state leaks between bookings`
+      check: SEQUENCE_CHECK,
+      code: 'cancellation_leaked',
+      path: `/${op.resultElement}/Error`,
+      message:
+        `${op.name} ${l.before.binding} `
+        + `→ ${op.name} ${l.binding}: ${kind} ${l.booking.id}${transfers ? '' : ', seen usable,'} was `
+        + `never cancelled by this run, `
+        + `but answered "already cancelled" (${l.how}) right after ${l.before.booking.id} was cancelled `
+        + `through ${l.before.binding}: state leaks between bookings`
         + (transfers && l.before.booking.email === l.booking.email ? ` (both of customer ${l.booking.email})` : ''),
-      expected: `${l.booking.id} cancellable`, actual: l.how,
+      expected: `${l.booking.id} cancellable`,
+      actual: l.how,
     };
     for (const b of blame(l)) findings.set(b, [...(findings.get(b) ?? []), f]);
   }
   return bs.map((b) => {
     if (findings.has(b)) return { op, binding: b, outcome: findings.get(b)! };
     if (judged.has(b)) return { op, binding: b, outcome: [] };
-    return { op, binding: b, outcome: [], skipped: `not judged: ${notJudged.length ? notJudged.join('; ') : 'no cancellation through this binding was followed by another'}`
-      + `: give bookings.${spec.pool} ${kind}s that can still be cancelled` };
+    return {
+      op,
+      binding: b,
+      outcome: [],
+      skipped:
+        `not `
+        + `judged: ${notJudged.length ? notJudged.join('; ') : 'no cancellation through this binding was followed by another'}`
+        + `: give bookings.${spec.pool} ${kind}s that can still be cancelled`,
+    };
   });
 }
 

@@ -39,4 +39,6 @@ export function familyOf(name: string): SequenceFamily {
 }
 
 /** Case id of each family's rows, by family name. */
-export const SEQUENCE_CASE: Readonly<Record<string, string>> = Object.fromEntries(FAMILIES.map((f) => [f.name, f.caseId]));
+export const SEQUENCE_CASE: Readonly<Record<string, string>> = Object.fromEntries(
+  FAMILIES.map((f) => [f.name, f.caseId]),
+);

@@ -15,7 +15,8 @@ import { writeReadFamily } from './write-read.js';
 import type { FamilyRun, PlanView, PlannedSequence, SequenceFamily, SequenceVerdict } from './types.js';
 
 /** The text the second account tries to write through a binding: a binding's own, so a read-back names it. */
-export const foreignText = (booking: string, binding: BindingId): string => `conformance: the second account must not write booking ${booking} (through ${binding})`;
+export const foreignText = (booking: string, binding: BindingId): string =>
+  `conformance: the second account must not write booking ${booking} (through ${binding})`;
 
 /** One sequence when a second account is given and write-read is planned (on its booking, once it has ended). */
 function plan(p: PlanView): PlannedSequence[] {
@@ -24,12 +25,17 @@ function plan(p: PlanView): PlannedSequence[] {
   const write = findOperation('UpdateSpecialRequest')!;
   const update = p.has('UpdateSpecialRequest') ?? (p.has('GetSpecialRequest') && p.maySend(write) ? write : undefined);
   if (!update) return [];
-  return [{
-    op: update, stage: 'writes',
-    spec: { family: 'foreign-special-request', pool: 'specialRequest', needs: 0, after: writeReadFamily.name },
-    description: 'write-read\'s booking, its special request read and written through every binding with the second account\'s credentials: each refused, '
-      + 'nothing revealed; its own account then reads back its own text',
-  }];
+  return [
+    {
+      op: update,
+      stage: 'writes',
+      spec: { family: 'foreign-special-request', pool: 'specialRequest', needs: 0, after: writeReadFamily.name },
+      description:
+        "write-read's booking, its special request read and written through every binding with the "
+        + "second account's credentials: each refused, "
+        + 'nothing revealed; its own account then reads back its own text',
+    },
+  ];
 }
 
 async function foreignSpecialRequest(run: FamilyRun): Promise<SequenceVerdict[]> {
@@ -42,7 +48,12 @@ async function foreignSpecialRequest(run: FamilyRun): Promise<SequenceVerdict[]>
   if (login.none) return notTested([update, get], bs, login.none);
   const mine = await call(get, bs[0]!, { bookingId: booking.id }, booking);
   if (mine.kind !== 'accepted') {
-    return notTested([update, get], bs, `booking ${booking.id} cannot be read by its own account (GetSpecialRequest ${bs[0]} answered ${mine.how}): give bookings.specialRequest bookings that exist`);
+    return notTested(
+      [update, get],
+      bs,
+      `booking ${booking.id} cannot be read by its own account (GetSpecialRequest ${bs[0]} `
+        + `answered ${mine.how}): give bookings.specialRequest bookings that exist`,
+    );
   }
   const v = new ForeignVerdicts();
   // Through a binding where its login is not proven, the second account's calls are not sent: not judged.
@@ -53,12 +64,27 @@ async function foreignSpecialRequest(run: FamilyRun): Promise<SequenceVerdict[]>
   };
   for (const binding of bs) {
     if (unproven(get, binding)) continue;
-    v.set(get, binding, foreignOutcome(get, binding, booking, await call(get, binding, { bookingId: booking.id }, booking, undefined, 'other'), other, mine.text));
+    v.set(
+      get,
+      binding,
+      foreignOutcome(
+        get,
+        binding,
+        booking,
+        await call(get, binding, { bookingId: booking.id }, booking, undefined, 'other'),
+        other,
+        mine.text,
+      ),
+    );
   }
   for (const binding of bs) {
     if (unproven(update, binding)) continue;
     const text = foreignText(booking.id, binding);
-    v.set(update, binding, foreignOutcome(update, binding, booking, await call(update, binding, { text }, booking, text, 'other'), other));
+    v.set(
+      update,
+      binding,
+      foreignOutcome(update, binding, booking, await call(update, binding, { text }, booking, text, 'other'), other),
+    );
   }
   // Its own account reads it through every binding: a text of the other account's is that binding's write.
   const reads = await Promise.all(bs.map((reader) => call(get, reader, { bookingId: booking.id }, booking)));
@@ -68,17 +94,30 @@ async function foreignSpecialRequest(run: FamilyRun): Promise<SequenceVerdict[]>
     if (!writer || seen.has(writer) || v.through(update).includes(writer)) continue;
     seen.add(writer);
     v.add(update, writer, {
-      check: SEQUENCE_CHECK, code: 'foreign_booking_changed', path: `/${get.resultElement}/text`,
-      message: `UpdateSpecialRequest ${writer} with the credentials of ${other}, of booking ${booking.id} of this run's account, was refused, `
-        + `yet GetSpecialRequest ${bs[k]} with its own account reads the text it sent: the refused write changed another account's booking`,
-      expected: mine.text === undefined ? '(no text)' : mine.text, actual: r.text ?? '(no text)',
+      check: SEQUENCE_CHECK,
+      code: 'foreign_booking_changed',
+      path: `/${get.resultElement}/text`,
+      message:
+        `UpdateSpecialRequest ${writer} with the credentials of ${other}, of booking ${booking.id} of `
+        + `this run's account, was refused, `
+        + `yet GetSpecialRequest ${bs[k]} with its own account reads the text it sent: the refused write `
+        + `changed another account's booking`,
+      expected: mine.text === undefined ? '(no text)' : mine.text,
+      actual: r.text ?? '(no text)',
     });
   }
-  return v.verdicts(`booking ${booking.id}'s special request refused to the second account through every binding, read and written; its own account reads its own text back`);
+  return v.verdicts(
+    `booking ${booking.id}'s special request refused to the second account through every binding, read `
+      + `and written; its own account reads its own text back`,
+  );
 }
 
 /** The foreign-special-request family. */
 export const foreignSpecialRequestFamily: SequenceFamily = {
-  name: 'foreign-special-request', caseId: 'seq-foreign-special-request', plan, alsoJudges: ['GetSpecialRequest'], run: foreignSpecialRequest,
+  name: 'foreign-special-request',
+  caseId: 'seq-foreign-special-request',
+  plan,
+  alsoJudges: ['GetSpecialRequest'],
+  run: foreignSpecialRequest,
   notPlanned: notPlannedWithoutOther('UpdateSpecialRequest'),
 };

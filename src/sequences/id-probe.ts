@@ -35,8 +35,16 @@ import { stateRuleOf } from '../contract/state-rules.js';
 import { SEQUENCE_CHECK } from '../core/rows.js';
 import type { Finding } from '../core/types.js';
 import { q } from './runner.js';
-import type { FamilyRun, IdProbe, PlanView, PlannedSequence, ProbeBooking, Read, SequenceFamily, SequenceVerdict } from './types.js';
-
+import type {
+  FamilyRun,
+  IdProbe,
+  PlanView,
+  PlannedSequence,
+  ProbeBooking,
+  Read,
+  SequenceFamily,
+  SequenceVerdict,
+} from './types.js';
 
 /** The use-once operations it probes. */
 const PROBED_OPERATIONS = ['CancelBooking', 'CancelTransferBooking'] as const;
@@ -47,16 +55,30 @@ function plan(p: PlanView): PlannedSequence[] {
     const op = p.has(name);
     const ids = op && p.maySend(op) ? p.idProbes?.(name) : undefined;
     if (!op || !ids || ids.probes.length === 0) return [];
-    return [{ op, stage: 'id-probes', spec: { family: 'id-probe', pool: ids.pool, needs: 0, probes: ids.probes },
-      description: `one ${stateRuleOf(name)!.idParam} of each generated kind (${ids.probes.map((x) => x.kind).join(', ')}) through every binding, one call after another: `
-        + 'all refuse it alike, or the first accepts it and every later one answers "already cancelled"; no booking is spent' }];
+    return [
+      {
+        op,
+        stage: 'id-probes',
+        spec: { family: 'id-probe', pool: ids.pool, needs: 0, probes: ids.probes },
+        description:
+          `one ${stateRuleOf(name)!.idParam} of each generated kind `
+          + `(${ids.probes.map((x) => x.kind).join(', ')}) through every binding, one call after another: `
+          + 'all refuse it alike, or the first accepts it and every later one answers "already '
+          + 'cancelled"; no booking is spent',
+      },
+    ];
   });
 }
 
-/** What an answer is, for the judgement: accepted, used ("already cancelled"), another refusal (by value), or unknown. */
+/**
+ * What an answer is, for the judgement: accepted, used ("already cancelled"), another refusal (by value), or unknown.
+ */
 type Answer = { readonly b: BindingId; readonly r: Read; readonly cls: string };
 
-/** The class of an answer: A (accepted), U (already cancelled), R:… (a refusal, by value: how, and the message with the id sent set aside), X (unknown). */
+/**
+ * The class of an answer: A (accepted), U (already cancelled), R:… (a refusal, by value: how, and the message with the
+ * id sent set aside), X (unknown).
+ */
 function classOf(r: Read, id: string): string {
   if (r.kind === 'unknown') return 'X';
   if (r.kind === 'accepted') return 'A';
@@ -65,7 +87,10 @@ function classOf(r: Read, id: string): string {
   return `R:${r.how}:${id.trim() !== '' ? m.split(id.trim()).join('{id}') : m}`;
 }
 
-/** The two patterns of one booking's calls: all refusing alike (any number), or the first accepted and every later one used. */
+/**
+ * The two patterns of one booking's calls: all refusing alike (any number), or the first accepted and every later one
+ * used.
+ */
 function oneBooking(cls: readonly string[]): boolean {
   if (cls.length <= 1) return true;
   if (cls[0] === 'A') return cls.slice(1).every((c) => c === 'U');
@@ -87,13 +112,28 @@ function suspects(answers: readonly Answer[]): BindingId[] {
 }
 
 /** How an answer reads in a finding. */
-const shownRead = (r: Read) => (r.kind === 'accepted' ? 'accepted' : r.alreadyCancelled ? `"already cancelled" (${r.how})` : `${r.how}${r.errorMessage ? ` ${q(r.errorMessage)}` : ''}`);
+const shownRead = (r: Read) =>
+  r.kind === 'accepted'
+    ? 'accepted'
+    : r.alreadyCancelled
+      ? `"already cancelled" (${r.how})`
+      : `${r.how}${r.errorMessage ? ` ${q(r.errorMessage)}` : ''}`;
 
 /** The calls of one identifier through the bindings in `order`, one after another. */
-async function through({ op, call }: FamilyRun, order: readonly BindingId[], params: Params, pool: ProbeBooking['pool']): Promise<Answer[]> {
+async function through(
+  { op, call }: FamilyRun,
+  order: readonly BindingId[],
+  params: Params,
+  pool: ProbeBooking['pool'],
+): Promise<Answer[]> {
   const idParam = stateRuleOf(op.name)!.idParam;
   const id = params[idParam] ?? '';
-  const booking: ProbeBooking = { pool, id, ...(params.email !== undefined ? { email: params.email } : {}), probe: true };
+  const booking: ProbeBooking = {
+    pool,
+    id,
+    ...(params.email !== undefined ? { email: params.email } : {}),
+    probe: true,
+  };
   const out: Answer[] = [];
   for (const b of order) {
     const r = await call(op, b, params, booking);
@@ -103,10 +143,18 @@ async function through({ op, call }: FamilyRun, order: readonly BindingId[], par
 }
 
 /** The findings of a sequence whose answers are not one booking's, on the bindings named. */
-function findingsOf(run: FamilyRun, probe: IdProbe, answers: readonly Answer[], blamed: readonly BindingId[], doubt: boolean): Map<BindingId, Finding> {
+function findingsOf(
+  run: FamilyRun,
+  probe: IdProbe,
+  answers: readonly Answer[],
+  blamed: readonly BindingId[],
+  doubt: boolean,
+): Map<BindingId, Finding> {
   const { op } = run;
   const idParam = stateRuleOf(op.name)!.idParam;
-  const what = `${idParam} ${q(probe.params[idParam])}${probe.params.email !== undefined && op.name === 'CancelTransferBooking' ? ` with email ${q(probe.params.email)}` : ''} (${probe.kind})`;
+  const what =
+    `${idParam} ${q(probe.params[idParam])}${probe.params.email !== undefined && op.name === 'CancelTransferBooking' ? ` with email ${q(probe.params.email)}` : ''} `
+    + `(${probe.kind})`;
   const steps = answers.map((a) => `${a.b}: ${shownRead(a.r)}`).join('; ');
   const firstA = answers.findIndex((a) => a.cls === 'A');
   const out = new Map<BindingId, Finding>();
@@ -115,18 +163,35 @@ function findingsOf(run: FamilyRun, probe: IdProbe, answers: readonly Answer[], 
     const a = answers[k]!;
     const rest = answers.filter((x) => x.b !== b);
     const used = firstA >= 0 && firstA !== k;
-    const code = a.cls === 'A' || used || a.cls === 'U' || rest.some((x) => x.cls === 'A') ? 'id_read_otherwise'
-      : rest.every((x) => x.r.how === a.r.how) ? 'error_message_differs'
-        : a.r.how.startsWith('in-band') && rest.every((x) => x.r.how.startsWith('in-band')) ? 'error_type_differs' : 'rejection_differs';
-    const why = a.cls === 'A' && used ? `accepted it after ${answers[firstA]!.b} had used it up: it read another identifier`
-      : a.cls === 'A' ? 'accepted it where every other binding refused it alike: it read another identifier'
-        : used ? `answered ${shownRead(a.r)} right after ${answers[firstA]!.b} had used it up, where a used booking is "already cancelled": it read another identifier`
-          : 'answered otherwise than every other binding, which refused it alike';
+    const code =
+      a.cls === 'A' || used || a.cls === 'U' || rest.some((x) => x.cls === 'A')
+        ? 'id_read_otherwise'
+        : rest.every((x) => x.r.how === a.r.how)
+          ? 'error_message_differs'
+          : a.r.how.startsWith('in-band') && rest.every((x) => x.r.how.startsWith('in-band'))
+            ? 'error_type_differs'
+            : 'rejection_differs';
+    const why =
+      a.cls === 'A' && used
+        ? `accepted it after ${answers[firstA]!.b} had used it up: it read another identifier`
+        : a.cls === 'A'
+          ? 'accepted it where every other binding refused it alike: it read another identifier'
+          : used
+            ? `answered ${shownRead(a.r)} right after ${answers[firstA]!.b} had used it up, where a used `
+              + `booking is "already cancelled": it read another identifier`
+            : 'answered otherwise than every other binding, which refused it alike';
     out.set(b, {
-      check: SEQUENCE_CHECK, code, path: `/${op.resultElement}`,
-      message: `${op.name} of one ${what} through every binding, one after another (${steps}): ${b} ${why}`
-        + (doubt ? ` (or ${blamed.filter((x) => x !== b).join(', ')} did: which one, a second value of this kind could not tell)` : ''),
-      expected: 'every binding refusing it alike, or the first accepting it and every later one answering "already cancelled"',
+      check: SEQUENCE_CHECK,
+      code,
+      path: `/${op.resultElement}`,
+      message:
+        `${op.name} of one ${what} through every binding, one after another (${steps}): ${b} ${why}`
+        + (doubt
+          ? ` (or ${blamed.filter((x) => x !== b).join(', ')} did: which one, a second value of this kind `
+            + `could not tell)`
+          : ''),
+      expected:
+        'every binding refusing it alike, or the first accepting it and every later one answering "already cancelled"',
       actual: `${b}: ${shownRead(a.r)}`,
     });
   }
@@ -155,8 +220,16 @@ async function run(r: FamilyRun): Promise<SequenceVerdict[]> {
     let doubt = false;
     if (blamed.length > 1 && probe.witness && bs.length > blamed.length) {
       // The bindings in doubt last, after the others: whichever of them answers as for another id is it.
-      const witness = await through(r, [...order.filter((b) => !blamed.includes(b)), ...order.filter((b) => blamed.includes(b))], probe.witness, spec.pool);
-      const again = witness.some((a) => a.cls === 'X') || oneBooking(witness.map((a) => a.cls)) ? blamed : suspects(witness).filter((b) => blamed.includes(b));
+      const witness = await through(
+        r,
+        [...order.filter((b) => !blamed.includes(b)), ...order.filter((b) => blamed.includes(b))],
+        probe.witness,
+        spec.pool,
+      );
+      const again =
+        witness.some((a) => a.cls === 'X') || oneBooking(witness.map((a) => a.cls))
+          ? blamed
+          : suspects(witness).filter((b) => blamed.includes(b));
       if (again.length > 0) blamed = again;
     }
     if (blamed.length === 0) {
@@ -170,9 +243,20 @@ async function run(r: FamilyRun): Promise<SequenceVerdict[]> {
     doubt = blamed.length > 1 && suspects(answers).length > 1;
     for (const [b, f] of findingsOf(r, probe, answers, blamed, doubt)) findings.set(b, [...(findings.get(b) ?? []), f]);
   }
-  return bs.map((b) => (findings.has(b) ? { op, binding: b, outcome: findings.get(b)! }
-    : judged.has(b) ? { op, binding: b, outcome: [] }
-      : { op, binding: b, outcome: [], skipped: `not judged: ${notJudged.length ? `an answer said nothing of the identifier's state (${notJudged.join('; ')})` : 'no identifier probed'}` }));
+  return bs.map((b) =>
+    findings.has(b)
+      ? { op, binding: b, outcome: findings.get(b)! }
+      : judged.has(b)
+        ? { op, binding: b, outcome: [] }
+        : {
+            op,
+            binding: b,
+            outcome: [],
+            skipped:
+              `not `
+              + `judged: ${notJudged.length ? `an answer said nothing of the identifier's state (${notJudged.join('; ')})` : 'no identifier probed'}`,
+          },
+  );
 }
 
 /** The id-probe family. */

@@ -14,7 +14,16 @@ import type { BookingUse, Exchange, SequenceStep, Target } from '../core/types.j
 import { acceptance, ALREADY_CANCELLED } from '../equivalence/compare.js';
 import { curlCommand, OTHER_PASSWORD_VARIABLE } from '../transport/curl.js';
 import { transientOf } from '../transport/transient.js';
-import type { Account, GroupCall, OtherLogin, Read, SequenceFamily, SequenceSpec, Together, SequenceVerdict } from './types.js';
+import type {
+  Account,
+  GroupCall,
+  OtherLogin,
+  Read,
+  SequenceFamily,
+  SequenceSpec,
+  Together,
+  SequenceVerdict,
+} from './types.js';
 
 /** What the runner needs of the run: the target, the bindings, the validator, the send path, and whom to tell. */
 export interface SequenceEnv {
@@ -25,7 +34,13 @@ export interface SequenceEnv {
    * Sends one call with the run's credentials and, for a state-changing operation, its booking put
    * in: what was sent, the exchange, and, for a write left without a real answer, why it is ambiguous.
    */
-  readonly send: (op: Operation, binding: BindingId, params: Params, booking: Booking, account: Account) => Promise<{
+  readonly send: (
+    op: Operation,
+    binding: BindingId,
+    params: Params,
+    booking: Booking,
+    account: Account,
+  ) => Promise<{
     readonly params: Readonly<Record<string, string>>;
     readonly exchange: Exchange;
     readonly ambiguous?: string;
@@ -36,12 +51,21 @@ export interface SequenceEnv {
      */
     readonly timing?: { readonly sentAt: number; readonly doneAt: number };
   }>;
-  /** Lets the next `n` calls go together, past the run's rate and concurrency bounds for that instant (transport/client.ts burst). */
+  /**
+   * Lets the next `n` calls go together, past the run's rate and concurrency bounds for that instant
+   * (transport/client.ts burst).
+   */
   readonly burst?: (n: number) => void;
   /** Told of each answer read, while its tree lives (the run's coverage). */
   readonly onAnswer?: (op: Operation, binding: BindingId, ctx: CheckContext, acc: Acceptance) => void;
   /** Told of each call, in the order started (`record` keeps them so). */
-  readonly onStep?: (step: { readonly op: Operation; readonly binding: BindingId; readonly n: number; readonly params: Readonly<Record<string, string>>; readonly exchange: Exchange }) => void;
+  readonly onStep?: (step: {
+    readonly op: Operation;
+    readonly binding: BindingId;
+    readonly n: number;
+    readonly params: Readonly<Record<string, string>>;
+    readonly exchange: Exchange;
+  }) => void;
   /** Told of every booking a state-changing call was sent with, and what the call did to it. */
   readonly onBooking?: (use: BookingUse) => void;
   /** The second account's login, proven once a run (FamilyRun.otherLogin). */
@@ -64,10 +88,27 @@ interface Sent {
   readonly account: Account;
 }
 
-/** What an answer says, as the comparison of bindings reads acceptance; a rejection's Error says whether it means "already cancelled". */
-export function readAnswer(env: Pick<SequenceEnv, 'target' | 'validator' | 'onAnswer'>, op: Operation, binding: BindingId, caseId: string, ex: Exchange): Read {
+/**
+ * What an answer says, as the comparison of bindings reads acceptance; a rejection's Error says whether it means
+ * "already cancelled".
+ */
+export function readAnswer(
+  env: Pick<SequenceEnv, 'target' | 'validator' | 'onAnswer'>,
+  op: Operation,
+  binding: BindingId,
+  caseId: string,
+  ex: Exchange,
+): Read {
   if (!ex.response) return { kind: 'unknown', how: `no response (${ex.error?.code ?? 'unknown'})` };
-  const ctx = new CheckContext({ op, binding, caseId, caseKind: 'valid', namespaces: env.target.namespaces, exchange: ex, validator: env.validator });
+  const ctx = new CheckContext({
+    op,
+    binding,
+    caseId,
+    caseKind: 'valid',
+    namespaces: env.target.namespaces,
+    exchange: ex,
+    validator: env.validator,
+  });
   const acc = acceptance(ctx);
   env.onAnswer?.(op, binding, ctx, acc);
   if (acc.kind === 'unknown') return { kind: 'unknown', how: acc.why };
@@ -75,8 +116,13 @@ export function readAnswer(env: Pick<SequenceEnv, 'target' | 'validator' | 'onAn
     const result = ctx.located().result;
     const e = result ? inBandError(result, op.resultType, ctx.ns) : undefined;
     const rejectedText = result?.children.find((c) => c.local === 'text')?.text;
-    return { kind: 'rejected', how: acc.how, alreadyCancelled: e !== undefined && ALREADY_CANCELLED.test(`${e.type} ${e.message}`),
-      ...(e?.message !== undefined ? { errorMessage: e.message } : {}), ...(rejectedText ? { rejectedText } : {}) };
+    return {
+      kind: 'rejected',
+      how: acc.how,
+      alreadyCancelled: e !== undefined && ALREADY_CANCELLED.test(`${e.type} ${e.message}`),
+      ...(e?.message !== undefined ? { errorMessage: e.message } : {}),
+      ...(rejectedText ? { rejectedText } : {}),
+    };
   }
   const result = ctx.located().result!;
   const text = result.children.find((c) => c.local === 'text')?.text;
@@ -98,7 +144,10 @@ export function unansweredBy(ex: Pick<Exchange, 'response' | 'error'>): string |
  * The steps among `calls` (with their reads) that got no answer of the service's, each named by its
  * number, operation and binding, and what came back; undefined when every one got the service's answer.
  */
-export function unansweredSteps(calls: readonly Pick<GroupCall, 'op' | 'binding'>[], reads: readonly Read[]): string | undefined {
+export function unansweredSteps(
+  calls: readonly Pick<GroupCall, 'op' | 'binding'>[],
+  reads: readonly Read[],
+): string | undefined {
   const lost = calls.flatMap((c, k) => {
     const r = reads[k]!;
     return r.unanswered ? [`step ${r.n ?? k + 1} (${c.op.name} ${c.binding}) got ${r.unanswered}`] : [];
@@ -107,41 +156,109 @@ export function unansweredSteps(calls: readonly Pick<GroupCall, 'op' | 'binding'
 }
 
 /** A text as a step or a finding quotes it: JSON, cut at 120 characters. */
-export const q = (s: string | undefined) => (s === undefined ? '(no text)' : JSON.stringify(s.length > 120 ? `${s.slice(0, 120)}…` : s));
+export const q = (s: string | undefined) =>
+  s === undefined ? '(no text)' : JSON.stringify(s.length > 120 ? `${s.slice(0, 120)}…` : s);
 
 /** Runs one sequence of a family: its calls as the family makes them, then its verdicts, steps and script. */
-export async function runSequence(env: SequenceEnv, family: SequenceFamily, op: Operation, caseId: string, spec: SequenceSpec): Promise<SequenceOutcome> {
+export async function runSequence(
+  env: SequenceEnv,
+  family: SequenceFamily,
+  op: Operation,
+  caseId: string,
+  spec: SequenceSpec,
+): Promise<SequenceOutcome> {
   const sent: Sent[] = [];
   // What was learnt of an ambiguous write, said on its step (the state read back).
   const notes = new Map<number, string>();
-  const note = (n: number | undefined, text: string) => { if (n !== undefined) notes.set(n, text); };
+  const note = (n: number | undefined, text: string) => {
+    if (n !== undefined) notes.set(n, text);
+  };
   // Steps are numbered as they are started (reads of one phase go out together, in a fixed order).
   let started = 0;
-  const call = async (stepOp: Operation, binding: BindingId, params: Params, booking: Booking, text?: string, account: Account = 'own'): Promise<Read> => {
+  const call = async (
+    stepOp: Operation,
+    binding: BindingId,
+    params: Params,
+    booking: Booking,
+    text?: string,
+    account: Account = 'own',
+  ): Promise<Read> => {
     const n = ++started;
-    const { params: sentParams, exchange, ambiguous, timing } = await env.send(stepOp, binding, params, booking, account);
+    const {
+      params: sentParams,
+      exchange,
+      ambiguous,
+      timing,
+    } = await env.send(stepOp, binding, params, booking, account);
     const doneAt = performance.now();
-    const timed = !exchange.response ? {} : timing ? { sentAt: timing.sentAt, doneAt: timing.doneAt } : { sentAt: doneAt - exchange.response.elapsedMs, doneAt };
+    const timed = !exchange.response
+      ? {}
+      : timing
+        ? { sentAt: timing.sentAt, doneAt: timing.doneAt }
+        : { sentAt: doneAt - exchange.response.elapsedMs, doneAt };
     const lost = unansweredBy(exchange);
-    const read: Read = ambiguous ? { kind: 'unknown', how: `ambiguous: ${ambiguous}, not re-sent`, ambiguous: true, n, ...(lost ? { unanswered: lost } : {}) }
+    const read: Read = ambiguous
+      ? {
+          kind: 'unknown',
+          how: `ambiguous: ${ambiguous}, not re-sent`,
+          ambiguous: true,
+          n,
+          ...(lost ? { unanswered: lost } : {}),
+        }
       : { ...readAnswer(env, stepOp, binding, caseId, exchange), n, ...timed, ...(lost ? { unanswered: lost } : {}) };
-    const outcome = read.kind === 'accepted' && text === undefined && read.text !== undefined ? `read ${q(read.text)}` : read.how;
+    const outcome =
+      read.kind === 'accepted' && text === undefined && read.text !== undefined ? `read ${q(read.text)}` : read.how;
     const step: SequenceStep = {
-      n, operation: stepOp.name, binding, booking: booking.id, ...(text !== undefined ? { text } : {}),
-      ...(account === 'other' && env.target.other ? { account: env.target.other.user } : {}), outcome,
+      n,
+      operation: stepOp.name,
+      binding,
+      booking: booking.id,
+      ...(text !== undefined ? { text } : {}),
+      ...(account === 'other' && env.target.other ? { account: env.target.other.user } : {}),
+      outcome,
     };
     sent.push({ step, exchange, account });
     env.onStep?.({ op: stepOp, binding, n, params: sentParams, exchange });
     // A probe identifier names no booking of a pool (ProbeBooking): nothing to record as spent.
     if (stepOp.mutates && !('probe' in booking)) {
-      env.onBooking?.({ pool: booking.pool, id: booking.id, ...(booking.email ? { email: booking.email } : {}), operation: stepOp.name, binding, case: caseId,
-        step: n, ...(step.account ? { account: step.account } : {}), outcome: read.kind === 'unknown' ? `unknown (${read.how})` : read.kind === 'accepted' ? 'accepted' : `rejected (${read.how})` });
+      env.onBooking?.({
+        pool: booking.pool,
+        id: booking.id,
+        ...(booking.email ? { email: booking.email } : {}),
+        operation: stepOp.name,
+        binding,
+        case: caseId,
+        step: n,
+        ...(step.account ? { account: step.account } : {}),
+        outcome:
+          read.kind === 'unknown'
+            ? `unknown (${read.how})`
+            : read.kind === 'accepted'
+              ? 'accepted'
+              : `rejected (${read.how})`,
+      });
     }
     return read;
   };
-  const verdicts = await family.run({ bindings: env.bindings, op, caseId, spec, bookings: spec.bookings ?? [], call, note, together: (calls) => { env.burst?.(calls.length); return together(call, calls); }, ops: (name) => findOperation(name)!, ...(env.otherLogin ? { otherLogin: env.otherLogin } : {}) });
+  const verdicts = await family.run({
+    bindings: env.bindings,
+    op,
+    caseId,
+    spec,
+    bookings: spec.bookings ?? [],
+    call,
+    note,
+    together: (calls) => {
+      env.burst?.(calls.length);
+      return together(call, calls);
+    },
+    ops: (name) => findOperation(name)!,
+    ...(env.otherLogin ? { otherLogin: env.otherLogin } : {}),
+  });
   sent.sort((a, b) => a.step.n - b.step.n);
-  const steps = sent.map((s) => (notes.has(s.step.n) ? { ...s.step, outcome: `${s.step.outcome}; ${notes.get(s.step.n)}` } : s.step));
+  const steps = sent.map((s) =>
+    notes.has(s.step.n) ? { ...s.step, outcome: `${s.step.outcome}; ${notes.get(s.step.n)}` } : s.step,
+  );
   return { verdicts, steps, script: reproduceScript(env.target, sent), noted: notes.size > 0 };
 }
 
@@ -151,24 +268,49 @@ export async function runSequence(env: SequenceEnv, family: SequenceFamily, op: 
  * time is its answer's time less the exchange's elapsed time, so a call queued in the transport counts
  * from when it really went).
  */
-async function together(call: (op: GroupCall['op'], b: GroupCall['binding'], p: GroupCall['params'], booking: GroupCall['booking'], text?: string, account?: Account) => Promise<Read>, calls: readonly GroupCall[]): Promise<Together> {
+async function together(
+  call: (
+    op: GroupCall['op'],
+    b: GroupCall['binding'],
+    p: GroupCall['params'],
+    booking: GroupCall['booking'],
+    text?: string,
+    account?: Account,
+  ) => Promise<Read>,
+  calls: readonly GroupCall[],
+): Promise<Together> {
   const reads = await Promise.all(calls.map((c) => call(c.op, c.binding, c.params, c.booking, c.text, c.account)));
   const lost = unansweredSteps(calls, reads);
   const unanswered = lost ? { unanswered: lost } : {};
   const sent = reads.map((r) => r.sentAt);
   const done = reads.map((r) => r.doneAt);
-  if (sent.some((t) => t === undefined) || done.some((t) => t === undefined)) return { reads, spreadMs: Number.NaN, overlapped: false, ...unanswered };
+  if (sent.some((t) => t === undefined) || done.some((t) => t === undefined))
+    return { reads, spreadMs: Number.NaN, overlapped: false, ...unanswered };
   const lastSent = Math.max(...(sent as number[]));
   const spreadMs = Math.round((lastSent - Math.min(...(sent as number[]))) * 1000) / 1000;
   return { reads, spreadMs, overlapped: lastSent < Math.min(...(done as number[])), ...unanswered };
 }
 
-/** The whole sequence as a script: each step's curl command, in order, under a comment naming it (each account's password as its variable). */
+/**
+ * The whole sequence as a script: each step's curl command, in order, under a comment naming it (each account's
+ * password as its variable).
+ */
 function reproduceScript(target: Target, sent: readonly Sent[]): string {
-  return sent.map((s) => {
-    const other = s.account === 'other' ? target.other : undefined;
-    const command = other ? curlCommand(s.exchange.request, other.password, other.passwordVariable ?? OTHER_PASSWORD_VARIABLE, target.network)
-      : curlCommand(s.exchange.request, target.password, target.passwordVariable, target.network);
-    return `# ${s.step.n}. ${s.step.operation} ${s.step.binding} (booking ${s.step.booking}${other ? `, as ${other.user}` : ''})\n${command}`;
-  }).join('\n');
+  return sent
+    .map((s) => {
+      const other = s.account === 'other' ? target.other : undefined;
+      const command = other
+        ? curlCommand(
+            s.exchange.request,
+            other.password,
+            other.passwordVariable ?? OTHER_PASSWORD_VARIABLE,
+            target.network,
+          )
+        : curlCommand(s.exchange.request, target.password, target.passwordVariable, target.network);
+      return (
+        `# ${s.step.n}. ${s.step.operation} ${s.step.binding} `
+        + `(booking ${s.step.booking}${other ? `, as ${other.user}` : ''})\n${command}`
+      );
+    })
+    .join('\n');
 }

@@ -13,7 +13,15 @@
  * - the races, each alone, so every connection is free for their calls at once: a booking's
  *   cancellation, a transfer booking's, then the write race on write-read's booking.
  */
-export const STAGES = ['reads', 'read-backs', 'writes', 'id-probes', 'race-cancel', 'race-cancel-transfer', 'race-write'] as const;
+export const STAGES = [
+  'reads',
+  'read-backs',
+  'writes',
+  'id-probes',
+  'race-cancel',
+  'race-cancel-transfer',
+  'race-write',
+] as const;
 
 export type StageName = (typeof STAGES)[number];
 

@@ -110,17 +110,25 @@ export interface PlannedSequence {
   readonly stage?: StageName;
 }
 
-/** What a call's answer says: accepted (with the text read, for GetSpecialRequest), rejected (already cancelled?), or unreadable. */
+/**
+ * What a call's answer says: accepted (with the text read, for GetSpecialRequest), rejected (already cancelled?), or
+ * unreadable.
+ */
 export interface Read {
   readonly kind: 'accepted' | 'rejected' | 'unknown';
   readonly how: string;
   readonly text?: string;
   readonly alreadyCancelled?: boolean;
-  /** The in-band Error's message of a rejection (compared by value where the calls named one identifier: ./id-probe.ts). */
+  /**
+   * The in-band Error's message of a rejection (compared by value where the calls named one identifier: ./id-probe.ts).
+   */
   readonly errorMessage?: string;
   /** The result's `text`, when a rejection carries one all the same (a foreign read must reveal nothing). */
   readonly rejectedText?: string;
-  /** A write left without a real answer (engine/transient.ts ambiguousWrite): never re-sent, its effect read back where a read can tell. */
+  /**
+   * A write left without a real answer (engine/transient.ts ambiguousWrite): never re-sent, its effect read back where
+   * a read can tell.
+   */
   readonly ambiguous?: boolean;
   /**
    * What came back when it was no answer of the service's (src/transport/transient.ts): a gateway
@@ -165,7 +173,14 @@ export interface Together {
 }
 
 /** One step of a family: sent through the runner, numbered in the order started, its answer read. */
-export type Call = (op: Operation, binding: BindingId, params: Params, booking: Booking, text?: string, account?: Account) => Promise<Read>;
+export type Call = (
+  op: Operation,
+  binding: BindingId,
+  params: Params,
+  booking: Booking,
+  text?: string,
+  account?: Account,
+) => Promise<Read>;
 
 /** Adds what was learnt to a step's outcome (what an ambiguous write's read-back showed). */
 export type Note = (n: number | undefined, text: string) => void;
@@ -188,12 +203,16 @@ export interface SequenceVerdict {
  * authorization refusal only on a binding where its login is proven.
  */
 export interface OtherLogin {
-  readonly bindings: Readonly<Partial<Record<BindingId, { readonly state: 'proven' | 'refused' | 'unknown'; readonly how: string }>>>;
+  readonly bindings: Readonly<
+    Partial<Record<BindingId, { readonly state: 'proven' | 'refused' | 'unknown'; readonly how: string }>>
+  >;
   /** Why the second account's calls are not judged on a binding whose login is not proven (undefined: proven). */
   readonly unproven: (binding: BindingId) => string | undefined;
 }
 
-/** What a family's steps get: the plan's bindings, the unit's operation and case, its spec and bookings, and the call. */
+/**
+ * What a family's steps get: the plan's bindings, the unit's operation and case, its spec and bookings, and the call.
+ */
 export interface FamilyRun {
   readonly bindings: readonly BindingId[];
   readonly op: Operation;

@@ -23,8 +23,11 @@ import type { FamilyRun, PlanView, PlannedSequence, RejectedCall, SequenceFamily
 async function unchanged({ bindings: bs, op, spec, bookings, call }: FamilyRun): Promise<SequenceVerdict[]> {
   const booking = bookings[0]!;
   if (spec.shownLive === undefined) {
-    const skipped = `not tested: booking ${booking.id} of \`bookings.${spec.pool}\` was not shown live before the rejected calls sent against it `
-      + '(no read of it before the run: the pool check reads the pools of a run with --allow-mutations), so a used booking could not be told from one they changed';
+    const skipped =
+      `not tested: booking ${booking.id} of \`bookings.${spec.pool}\` was not shown live before the `
+      + `rejected calls sent against it `
+      + '(no read of it before the run: the pool check reads the pools of a run with --allow-mutations), '
+      + 'so a used booking could not be told from one they changed';
     return bs.map((b) => ({ op, binding: b, outcome: [], skipped }));
   }
   const rejected = spec.rejected ?? [];
@@ -38,30 +41,50 @@ async function unchanged({ bindings: bs, op, spec, bookings, call }: FamilyRun):
     const reads = bs.map((reader) => ({ reader, r: call(get, reader, { bookingId: booking.id }, booking) }));
     for (const { reader, r: pending } of reads) {
       const r = await pending;
-      if (r.kind !== 'accepted') { notJudged.push(`GetSpecialRequest ${reader} of booking ${booking.id} answered ${r.how}`); continue; }
+      if (r.kind !== 'accepted') {
+        notJudged.push(`GetSpecialRequest ${reader} of booking ${booking.id} answered ${r.how}`);
+        continue;
+      }
       const stored = rejected.find((x) => x.text !== undefined && x.text === r.text);
       if (!stored) continue;
       add(stored.binding, {
-        check: SEQUENCE_CHECK, code: 'rejected_call_changed_state', path: `/${get.resultElement}/text`,
-        message: `UpdateSpecialRequest ${stored.binding} (${stored.caseId}) was rejected, yet GetSpecialRequest ${reader} of booking ${booking.id} reads the text it sent: `
+        check: SEQUENCE_CHECK,
+        code: 'rejected_call_changed_state',
+        path: `/${get.resultElement}/text`,
+        message:
+          `UpdateSpecialRequest ${stored.binding} (${stored.caseId}) was rejected, yet `
+          + `GetSpecialRequest ${reader} of booking ${booking.id} reads the text it sent: `
           + `a rejected call changed the booking`,
-        expected: 'none of the texts the rejected calls sent', actual: r.text ?? '(no text)',
+        expected: 'none of the texts the rejected calls sent',
+        actual: r.text ?? '(no text)',
       });
     }
   } else {
     const read = findOperation('AmendmentPriceRequest')!;
-    const reads = bs.map((reader) => ({ reader, r: call(read, reader, { ...spec.readParams, bookingID: booking.id }, booking) }));
+    const reads = bs.map((reader) => ({
+      reader,
+      r: call(read, reader, { ...spec.readParams, bookingID: booking.id }, booking),
+    }));
     for (const { reader, r: pending } of reads) {
       const r = await pending;
       if (r.kind === 'accepted') continue;
-      if (!r.alreadyCancelled) { notJudged.push(`AmendmentPriceRequest ${reader} of booking ${booking.id} answered ${r.how}`); continue; }
+      if (!r.alreadyCancelled) {
+        notJudged.push(`AmendmentPriceRequest ${reader} of booking ${booking.id} answered ${r.how}`);
+        continue;
+      }
       // Which rejected call cancelled it cannot be told apart: every binding that sent one is named.
       for (const b of sentThrough) {
         add(b, {
-          check: SEQUENCE_CHECK, code: 'rejected_call_changed_state', path: `/${read.resultElement}/Error`,
-          message: `${op.name} was rejected (${names(rejected.filter((x) => x.binding === b))}, among ${rejected.length} rejected calls through ${sentThrough.join(', ')}), `
-            + `yet AmendmentPriceRequest ${reader} now finds booking ${booking.id} cancelled (${r.how}): a rejected call changed the booking`,
-          expected: `${booking.id} usable`, actual: r.how,
+          check: SEQUENCE_CHECK,
+          code: 'rejected_call_changed_state',
+          path: `/${read.resultElement}/Error`,
+          message:
+            `${op.name} was rejected (${names(rejected.filter((x) => x.binding === b))}, `
+            + `among ${rejected.length} rejected calls through ${sentThrough.join(', ')}), `
+            + `yet AmendmentPriceRequest ${reader} now finds booking ${booking.id} cancelled (${r.how}): `
+            + `a rejected call changed the booking`,
+          expected: `${booking.id} usable`,
+          actual: r.how,
         });
       }
       break;
@@ -69,14 +92,25 @@ async function unchanged({ bindings: bs, op, spec, bookings, call }: FamilyRun):
   }
   return bs.map((b) => {
     if (findings.has(b)) return { op, binding: b, outcome: findings.get(b)! };
-    if (notJudged.length === bs.length) return { op, binding: b, outcome: [], skipped: `not judged: ${notJudged.join('; ')}: give \`bookings.${spec.pool}\` bookings that exist` };
+    if (notJudged.length === bs.length)
+      return {
+        op,
+        binding: b,
+        outcome: [],
+        skipped: `not judged: ${notJudged.join('; ')}: give \`bookings.${spec.pool}\` bookings that exist`,
+      };
     return { op, binding: b, outcome: [] };
   });
 }
 
-/** What reads a booking back, per operation whose rejected calls it judges: none for a transfer booking (no read exists). */
+/**
+ * What reads a booking back, per operation whose rejected calls it judges: none for a transfer booking (no read
+ * exists).
+ */
 const READ_BACK: Readonly<Record<string, { pool: 'cancel' | 'amend' | 'specialRequest' }>> = {
-  CancelBooking: { pool: 'cancel' }, AmendmentRequest: { pool: 'amend' }, UpdateSpecialRequest: { pool: 'specialRequest' },
+  CancelBooking: { pool: 'cancel' },
+  AmendmentRequest: { pool: 'amend' },
+  UpdateSpecialRequest: { pool: 'specialRequest' },
 };
 
 /**
@@ -89,10 +123,21 @@ function plan(p: PlanView): PlannedSequence[] {
     const op = p.has(name);
     if (!op || !p.maySend(op)) return [];
     const read = p.firstParams('AmendmentPriceRequest');
-    return [{ op, stage: 'read-backs' as const, spec: { family: 'unchanged', pool, needs: 0, readsBack: true, ...(read ? { readParams: read } : {}) },
-      description: `the rejected calls of ${op.name} changed nothing: their booking reads back unchanged and usable` }];
+    return [
+      {
+        op,
+        stage: 'read-backs' as const,
+        spec: { family: 'unchanged', pool, needs: 0, readsBack: true, ...(read ? { readParams: read } : {}) },
+        description: `the rejected calls of ${op.name} changed nothing: their booking reads back unchanged and usable`,
+      },
+    ];
   });
 }
 
 /** The unchanged family. */
-export const unchangedFamily: SequenceFamily = { name: 'unchanged', caseId: 'seq-rejected-unchanged', plan, run: unchanged };
+export const unchangedFamily: SequenceFamily = {
+  name: 'unchanged',
+  caseId: 'seq-rejected-unchanged',
+  plan,
+  run: unchanged,
+};

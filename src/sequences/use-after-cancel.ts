@@ -15,7 +15,9 @@ import type { Finding } from '../core/types.js';
 import { cancelFamily, DEFAULT_READ } from './cancel.js';
 import type { FamilyRun, PlanView, PlannedSequence, SequenceFamily, SequenceVerdict } from './types.js';
 
-/** The operations judged, when the plan runs them: each prices or changes a booking, so a cancelled one must be refused. */
+/**
+ * The operations judged, when the plan runs them: each prices or changes a booking, so a cancelled one must be refused.
+ */
 const JUDGED = ['AmendmentPriceRequest', 'AmendmentRequest'] as const;
 
 /** One sequence when the plan runs CancelBooking and an amendment operation (on the cancel sequence's bookings). */
@@ -24,34 +26,80 @@ function plan(p: PlanView): PlannedSequence[] {
   const judged = JUDGED.filter((n) => p.has(n));
   if (!cancel || judged.length === 0) return [];
   const params = Object.fromEntries(JUDGED.map((n) => [n, { ...(p.firstParams(n) ?? DEFAULT_READ) }]));
-  return [{
-    op: cancel,
-    spec: {
-      family: 'use-after-cancel', pool: 'cancel', needs: 0, after: cancelFamily.name, judges: judged,
-      stepParams: params, ...(p.has('UpdateSpecialRequest') ? { records: ['UpdateSpecialRequest'] } : {}),
+  return [
+    {
+      op: cancel,
+      spec: {
+        family: 'use-after-cancel',
+        pool: 'cancel',
+        needs: 0,
+        after: cancelFamily.name,
+        judges: judged,
+        stepParams: params,
+        ...(p.has('UpdateSpecialRequest') ? { records: ['UpdateSpecialRequest'] } : {}),
+      },
+      description:
+        'after the cancel sequence: AmendmentPriceRequest and AmendmentRequest of a cancelled booking, '
+        + 'through every binding, are refused in-band (UpdateSpecialRequest of it is recorded, not judged)',
     },
-    description: 'after the cancel sequence: AmendmentPriceRequest and AmendmentRequest of a cancelled booking, through every binding, are refused in-band (UpdateSpecialRequest of it is recorded, not judged)',
-  }];
+  ];
 }
 
-async function useAfterCancel({ bindings: bs, op: cancel, spec, bookings, call, ops }: FamilyRun): Promise<SequenceVerdict[]> {
+async function useAfterCancel({
+  bindings: bs,
+  op: cancel,
+  spec,
+  bookings,
+  call,
+  ops,
+}: FamilyRun): Promise<SequenceVerdict[]> {
   const judged = (spec.judges ?? []).map((n) => ops(n));
   const booking = bookings[0];
-  const notJudged = (why: string): SequenceVerdict[] => judged.flatMap((op) => bs.map((binding) => ({ op, binding, outcome: [], skipped: `not judged: ${why}` })));
+  const notJudged = (why: string): SequenceVerdict[] =>
+    judged.flatMap((op) => bs.map((binding) => ({ op, binding, outcome: [], skipped: `not judged: ${why}` })));
   if (!booking) return notJudged('no booking of the cancel sequence to use again');
   const confirmed = await call(cancel, bs[0]!, { language: 'en' }, booking);
   // No answer of the service's (a gateway page, a reset, a time-out): the network's, not the pool's.
-  if (confirmed.unanswered) return notJudged(`step ${confirmed.n} (CancelBooking ${bs[0]}) got ${confirmed.unanswered}, so booking ${booking.id} was not shown cancelled; run again`);
+  if (confirmed.unanswered)
+    return notJudged(
+      `step ${confirmed.n} (CancelBooking ${bs[0]}) got ${confirmed.unanswered}, so `
+        + `booking ${booking.id} was not shown cancelled; run again`,
+    );
   if (!confirmed.alreadyCancelled && confirmed.kind !== 'accepted') {
-    return notJudged(`booking ${booking.id} could not be shown cancelled (CancelBooking ${bs[0]} answered ${confirmed.how}): give bookings.cancel bookings that can be cancelled`);
+    return notJudged(
+      `booking ${booking.id} could not be shown cancelled (CancelBooking ${bs[0]} `
+        + `answered ${confirmed.how}): give bookings.cancel bookings that can be cancelled`,
+    );
   }
   const verdicts: SequenceVerdict[] = [];
   for (const op of judged) {
     for (const binding of bs) {
       const r = await call(op, binding, { ...spec.stepParams?.[op.name], bookingID: booking.id }, booking);
-      if (r.kind === 'rejected') { verdicts.push({ op, binding, outcome: [] }); continue; }
-      if (r.kind === 'unknown') { verdicts.push({ op, binding, outcome: [], skipped: `not judged: ${op.name} ${binding} of cancelled booking ${booking.id} answered ${r.how}` }); continue; }
-      verdicts.push({ op, binding, outcome: [usedAfterCancel(op, binding, booking.id, confirmed.alreadyCancelled ? 'the cancel sequence' : `CancelBooking ${bs[0]}`)] });
+      if (r.kind === 'rejected') {
+        verdicts.push({ op, binding, outcome: [] });
+        continue;
+      }
+      if (r.kind === 'unknown') {
+        verdicts.push({
+          op,
+          binding,
+          outcome: [],
+          skipped: `not judged: ${op.name} ${binding} of cancelled booking ${booking.id} answered ${r.how}`,
+        });
+        continue;
+      }
+      verdicts.push({
+        op,
+        binding,
+        outcome: [
+          usedAfterCancel(
+            op,
+            binding,
+            booking.id,
+            confirmed.alreadyCancelled ? 'the cancel sequence' : `CancelBooking ${bs[0]}`,
+          ),
+        ],
+      });
     }
   }
   // Recorded, not judged: what the target does with a special request of a cancelled booking.
@@ -64,7 +112,12 @@ async function useAfterCancel({ bindings: bs, op: cancel, spec, bookings, call, 
     }
     const answers: string[] = [];
     for (const binding of bs) {
-      const r = await call(ops(name), binding, { text: `conformance: special request of cancelled booking ${booking.id} through ${binding}` }, booking);
+      const r = await call(
+        ops(name),
+        binding,
+        { text: `conformance: special request of cancelled booking ${booking.id} through ${binding}` },
+        booking,
+      );
       answers.push(`${binding} ${r.how}`);
     }
     recorded.push(`${name} of it, not judged (the contract sets no rule): ${answers.join(', ')}`);
@@ -76,11 +129,21 @@ async function useAfterCancel({ bindings: bs, op: cancel, spec, bookings, call, 
 function usedAfterCancel(op: Operation, binding: BindingId, id: string, by: string): Finding {
   const what = op.name === 'AmendmentRequest' ? 'accepted an amendment of it' : 'quoted an amendment price for it';
   return {
-    check: SEQUENCE_CHECK, code: 'use_after_cancel', path: `/${op.resultElement}/Error`,
-    message: `CancelBooking → ${op.name} ${binding}: booking ${id} was cancelled (by ${by}), yet ${op.name} through ${binding} ${what} instead of refusing it in-band`,
-    expected: `an in-band Error: booking ${id} is cancelled`, actual: 'accepted',
+    check: SEQUENCE_CHECK,
+    code: 'use_after_cancel',
+    path: `/${op.resultElement}/Error`,
+    message:
+      `CancelBooking → ${op.name} ${binding}: booking ${id} was cancelled (by ${by}), yet ${op.name} `
+      + `through ${binding} ${what} instead of refusing it in-band`,
+    expected: `an in-band Error: booking ${id} is cancelled`,
+    actual: 'accepted',
   };
 }
 
 /** The use-after-cancel family. */
-export const useAfterCancelFamily: SequenceFamily = { name: 'use-after-cancel', caseId: 'seq-use-after-cancel', plan, run: useAfterCancel };
+export const useAfterCancelFamily: SequenceFamily = {
+  name: 'use-after-cancel',
+  caseId: 'seq-use-after-cancel',
+  plan,
+  run: useAfterCancel,
+};

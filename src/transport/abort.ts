@@ -7,7 +7,10 @@ import type { Dispatcher } from 'undici';
 
 /** Why the transport aborted an exchange (the abort signal's reason). */
 export class Stop extends Error {
-  constructor(readonly why: 'timeout' | 'deadline' | 'stopped', readonly detail = '') {
+  constructor(
+    readonly why: 'timeout' | 'deadline' | 'stopped',
+    readonly detail = '',
+  ) {
     super(why);
   }
 }
@@ -56,13 +59,20 @@ const lag = new LoopLag();
  * Abort `controller` after `budget` ms of the exchange's own time (time the event loop was blocked
  * not counted), and at the deadline (wall clock). Returns the function that disarms both.
  */
-export function armTimers(controller: AbortController, budget: number, deadline: number | undefined, excused: () => number = () => 0): () => void {
+export function armTimers(
+  controller: AbortController,
+  budget: number,
+  deadline: number | undefined,
+  excused: () => number = () => 0,
+): () => void {
   const started = performance.now();
   lag.acquire();
   const blocked0 = lag.blocked();
   let timer: NodeJS.Timeout | undefined;
   let immediate: NodeJS.Immediate | undefined;
-  const arm = (ms: number) => { timer = setTimeout(fire, Math.max(1, Math.ceil(ms))); };
+  const arm = (ms: number) => {
+    timer = setTimeout(fire, Math.max(1, Math.ceil(ms)));
+  };
   // Fire after the poll phase of this loop turn: what arrived while the loop was busy is read first.
   const fire = () => {
     immediate = setImmediate(() => {
@@ -72,7 +82,10 @@ export function armTimers(controller: AbortController, budget: number, deadline:
     });
   };
   arm(budget);
-  const wall = deadline === undefined ? undefined : setTimeout(() => controller.abort(new Stop('deadline')), Math.max(1, deadline - Date.now()));
+  const wall =
+    deadline === undefined
+      ? undefined
+      : setTimeout(() => controller.abort(new Stop('deadline')), Math.max(1, deadline - Date.now()));
   let done = false;
   return () => {
     if (done) return;
@@ -90,17 +103,31 @@ export function armTimers(controller: AbortController, budget: number, deadline:
  * still arrives later is discarded.
  */
 export function abortable(p: Promise<Dispatcher.ResponseData>, signal: AbortSignal): Promise<Dispatcher.ResponseData> {
-  const discard = () => { p.then((r) => r.body.destroy(), () => {}); };
+  const discard = () => {
+    p.then(
+      (r) => r.body.destroy(),
+      () => {},
+    );
+  };
   if (signal.aborted) {
     discard();
     return Promise.reject(signal.reason);
   }
   return new Promise((resolve, reject) => {
-    const onAbort = () => { discard(); reject(signal.reason); };
+    const onAbort = () => {
+      discard();
+      reject(signal.reason);
+    };
     signal.addEventListener('abort', onAbort, { once: true });
     p.then(
-      (r) => { signal.removeEventListener('abort', onAbort); resolve(r); },
-      (e) => { signal.removeEventListener('abort', onAbort); reject(e); },
+      (r) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(r);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
     );
   });
 }

@@ -25,7 +25,13 @@ export class BodyBudget {
       return Promise.resolve();
     }
     return new Promise<void>((resolve, reject) => {
-      const entry = { need, grant: () => { signal.removeEventListener('abort', onAbort); resolve(); } };
+      const entry = {
+        need,
+        grant: () => {
+          signal.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
       const onAbort = () => {
         const i = this.#queue.indexOf(entry);
         if (i >= 0) this.#queue.splice(i, 1);

@@ -21,7 +21,8 @@ beforeAll(async () => {
       let sent = 0;
       const pump = () => {
         while (sent < 1000 && res.write(chunk)) sent++;
-        if (sent < 1000) res.once('drain', pump); else res.end();
+        if (sent < 1000) res.once('drain', pump);
+        else res.end();
       };
       pump();
     } else if (path === '/silent') {
@@ -42,7 +43,10 @@ beforeAll(async () => {
       res.writeHead(200, { 'content-type': 'text/xml', 'content-length': String(10 * 1024 * 1024) });
       res.flushHeaders();
     } else if (path === '/soon') {
-      setTimeout(() => { res.writeHead(200, { 'content-type': 'text/xml' }); res.end('<soon/>'); }, 50);
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/xml' });
+        res.end('<soon/>');
+      }, 50);
     } else if (path === '/echo') {
       let body = '';
       req.on('data', (c) => (body += c));
@@ -58,7 +62,13 @@ beforeAll(async () => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-afterAll(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+afterAll(
+  () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+);
 
 /** An agent of 8 connections that records when each request is dispatched (performance.now()). */
 function recordingAgent(): { sent: number[]; agent: Agent } {
@@ -75,7 +85,12 @@ function recordingAgent(): { sent: number[]; agent: Agent } {
 describe('transport', () => {
   test('records a complete exchange: request as sent, status, lower-cased headers, body bytes', async () => {
     const t = new Transport();
-    const ex = await t.send({ method: 'POST', url: `${base}/echo`, headers: { 'content-type': 'text/xml', soapaction: '"x"' }, body: '<b/>' });
+    const ex = await t.send({
+      method: 'POST',
+      url: `${base}/echo`,
+      headers: { 'content-type': 'text/xml', soapaction: '"x"' },
+      body: '<b/>',
+    });
     await t.close();
     expect(ex.error).toBeUndefined();
     const echoed = JSON.parse(ex.response!.body.toString());
@@ -138,7 +153,13 @@ describe('transport', () => {
   });
 
   test('a name lookup that never answers is bounded by the per-request timeout', async () => {
-    const hanging = new Agent({ connect: { lookup: () => { /* never calls back */ } } });
+    const hanging = new Agent({
+      connect: {
+        lookup: () => {
+          /* never calls back */
+        },
+      },
+    });
     const t = new Transport({ timeoutMs: 300, dispatcher: hanging });
     const t0 = Date.now();
     const ex = await t.send({ method: 'GET', url: 'http://never-answers.invalid/x', headers: {} });
@@ -152,7 +173,12 @@ describe('transport', () => {
     const { sent, agent } = recordingAgent();
     const t = new Transport({ concurrency: 8, maxRps: 20, dispatcher: agent });
     // Block the event loop for 300 ms while requests wait for their turn (as checks do on big documents).
-    setTimeout(() => { const end = performance.now() + 300; while (performance.now() < end) { /* busy */ } }, 120);
+    setTimeout(() => {
+      const end = performance.now() + 300;
+      while (performance.now() < end) {
+        /* busy */
+      }
+    }, 120);
     await Promise.all(Array.from({ length: 16 }, () => t.send({ method: 'GET', url: `${base}/ok`, headers: {} })));
     await t.close();
     await agent.close();
@@ -165,28 +191,36 @@ describe('transport', () => {
     expect(sent[15]! - sent[0]!).toBeGreaterThanOrEqual(15 * 50 - 5);
   });
 
-  test('a burst (a race\'s calls) goes at once past --max-rps and --concurrency, one connection more at most; the turns it took are counted after it', async () => {
-    const { sent, agent } = recordingAgent();
-    const t = new Transport({ concurrency: 4, maxRps: 10, dispatcher: agent });
-    await t.send({ method: 'GET', url: `${base}/ok`, headers: {} });
-    t.burst(5);
-    await Promise.all(Array.from({ length: 5 }, () => t.send({ method: 'GET', url: `${base}/ok`, headers: {} })));
-    await t.send({ method: 'GET', url: `${base}/ok`, headers: {} });
-    await t.close();
-    await agent.close();
-    expect(sent).toHaveLength(7);
-    // The five go together (at 10 per second, paced, they would span 400 ms), the first of them right away.
-    expect(sent[5]! - sent[1]!).toBeLessThan(60);
-    // The next request waits for the five turns they took: about 5 × 100 ms after the first of them.
-    expect(sent[6]! - sent[1]!).toBeGreaterThanOrEqual(5 * 100 - 20);
-    // A burst larger than --concurrency + 1 lets only that many past: the rest wait their turns.
-    const u = new Transport({ concurrency: 1, maxRps: 10 });
-    u.burst(5);
-    const at: number[] = [];
-    await Promise.all(Array.from({ length: 4 }, () => u.send({ method: 'GET', url: `${base}/ok`, headers: {} }).then(() => at.push(performance.now()))));
-    await u.close();
-    expect(at[3]! - at[0]!).toBeGreaterThanOrEqual(100 - 20);
-  });
+  test(
+    "a burst (a race's calls) goes at once past --max-rps and --concurrency, one connection more at most; "
+      + 'the turns it took are counted after it',
+    async () => {
+      const { sent, agent } = recordingAgent();
+      const t = new Transport({ concurrency: 4, maxRps: 10, dispatcher: agent });
+      await t.send({ method: 'GET', url: `${base}/ok`, headers: {} });
+      t.burst(5);
+      await Promise.all(Array.from({ length: 5 }, () => t.send({ method: 'GET', url: `${base}/ok`, headers: {} })));
+      await t.send({ method: 'GET', url: `${base}/ok`, headers: {} });
+      await t.close();
+      await agent.close();
+      expect(sent).toHaveLength(7);
+      // The five go together (at 10 per second, paced, they would span 400 ms), the first of them right away.
+      expect(sent[5]! - sent[1]!).toBeLessThan(60);
+      // The next request waits for the five turns they took: about 5 × 100 ms after the first of them.
+      expect(sent[6]! - sent[1]!).toBeGreaterThanOrEqual(5 * 100 - 20);
+      // A burst larger than --concurrency + 1 lets only that many past: the rest wait their turns.
+      const u = new Transport({ concurrency: 1, maxRps: 10 });
+      u.burst(5);
+      const at: number[] = [];
+      await Promise.all(
+        Array.from({ length: 4 }, () =>
+          u.send({ method: 'GET', url: `${base}/ok`, headers: {} }).then(() => at.push(performance.now())),
+        ),
+      );
+      await u.close();
+      expect(at[3]! - at[0]!).toBeGreaterThanOrEqual(100 - 20);
+    },
+  );
 
   test('time the event loop spends blocked (our checks) is not counted against an exchange', async () => {
     const t = new Transport({ timeoutMs: 400 });
@@ -194,7 +228,9 @@ describe('transport', () => {
     // The answer arrives after 50 ms; this process is busy for 0.8 s meanwhile: the target was on time.
     await new Promise((r) => setTimeout(r, 10));
     const end = performance.now() + 800;
-    while (performance.now() < end) { /* busy */ }
+    while (performance.now() < end) {
+      /* busy */
+    }
     const ex = await pending;
     expect(ex.error).toBeUndefined();
     expect(ex.response?.body.toString()).toBe('<soon/>');
@@ -202,7 +238,9 @@ describe('transport', () => {
     const silent = t.send({ method: 'GET', url: `${base}/silent`, headers: {} });
     await new Promise((r) => setTimeout(r, 10));
     const end2 = performance.now() + 450;
-    while (performance.now() < end2) { /* busy */ }
+    while (performance.now() < end2) {
+      /* busy */
+    }
     expect((await silent).error?.code).toBe('timeout');
     await t.close();
   });
@@ -211,19 +249,30 @@ describe('transport', () => {
     const t = new Transport({ timeoutMs: 60_000, deadline: Date.now() + 200 });
     const pending = t.send({ method: 'GET', url: `${base}/silent`, headers: {} });
     const end = performance.now() + 300;
-    while (performance.now() < end) { /* busy */ }
+    while (performance.now() < end) {
+      /* busy */
+    }
     expect((await pending).error?.code).toBe('deadline_exceeded');
     await t.close();
   });
 
   // (test/support/hostile-server.ts serves the same status line as 'status-099'.)
-  test('a status below 100 or a broken status line is named plainly, without undici\'s internals', async () => {
+  test("a status below 100 or a broken status line is named plainly, without undici's internals", async () => {
     const { createServer: raw } = await import('node:net');
     const t = new Transport({ timeoutMs: 2000 });
-    for (const [line, message] of [['099', /^invalid HTTP status line: a status code below 100/], ['abc', /^the response is not valid HTTP\/1\.1: invalid status code$/]] as const) {
-      const srv = raw((sock) => { sock.on('data', () => sock.end(`HTTP/1.1 ${line} Weird\r\ncontent-length: 2\r\n\r\nok`)); });
+    for (const [line, message] of [
+      ['099', /^invalid HTTP status line: a status code below 100/],
+      ['abc', /^the response is not valid HTTP\/1\.1: invalid status code$/],
+    ] as const) {
+      const srv = raw((sock) => {
+        sock.on('data', () => sock.end(`HTTP/1.1 ${line} Weird\r\ncontent-length: 2\r\n\r\nok`));
+      });
       await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
-      const ex = await t.send({ method: 'GET', url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/x`, headers: {} });
+      const ex = await t.send({
+        method: 'GET',
+        url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}/x`,
+        headers: {},
+      });
       await new Promise<void>((r) => srv.close(() => r()));
       expect(ex.error?.code, line).toBe('invalid_response');
       expect(ex.error?.message, line).toMatch(message);
@@ -260,7 +309,10 @@ describe('transport', () => {
     const s = createServer((_req, res) => {
       inFlight++;
       peak = Math.max(peak, inFlight);
-      setTimeout(() => { inFlight--; res.end('<a/>'); }, 30);
+      setTimeout(() => {
+        inFlight--;
+        res.end('<a/>');
+      }, 30);
     });
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}/`;
@@ -277,10 +329,15 @@ describe('a service that stops answering, and a run that is stopped', () => {
     const t = new Transport({ timeoutMs: 150, giveUpAfter: 3 });
     try {
       const before = hits;
-      const silent = await Promise.all(Array.from({ length: 3 }, () => t.send({ method: 'GET', url: `${base}/silent`, headers: {} }, 0, 'svc-a')));
+      const silent = await Promise.all(
+        Array.from({ length: 3 }, () => t.send({ method: 'GET', url: `${base}/silent`, headers: {} }, 0, 'svc-a')),
+      );
       expect(silent.map((e) => e.error?.code)).toEqual(['timeout', 'timeout', 'timeout']);
       const after = await t.send({ method: 'GET', url: `${base}/silent`, headers: {} }, 0, 'svc-a');
-      expect(after.error).toEqual({ code: 'not_sent', message: 'not sent: svc-a stopped answering after 3 time-outs or connection failures in a row (last: timeout)' });
+      expect(after.error).toEqual({
+        code: 'not_sent',
+        message: 'not sent: svc-a stopped answering after 3 time-outs or connection failures in a row (last: timeout)',
+      });
       expect(hits - before).toBe(3);
       expect((await t.send({ method: 'GET', url: `${base}/ok`, headers: {} }, 0, 'svc-b')).response?.status).toBe(200);
       expect([...t.hostsGivenUp.keys()]).toEqual(['svc-a']);
@@ -293,9 +350,11 @@ describe('a service that stops answering, and a run that is stopped', () => {
     const t = new Transport({ timeoutMs: 150, giveUpAfter: 2 });
     const never = new Transport({ timeoutMs: 150, giveUpAfter: 0 });
     try {
-      for (const path of ['/silent', '/ok', '/silent', '/ok', '/silent']) await t.send({ method: 'GET', url: `${base}${path}`, headers: {} }, 0, 'svc');
+      for (const path of ['/silent', '/ok', '/silent', '/ok', '/silent'])
+        await t.send({ method: 'GET', url: `${base}${path}`, headers: {} }, 0, 'svc');
       expect(t.hostsGivenUp.size).toBe(0);
-      for (let i = 0; i < 4; i++) expect((await never.send({ method: 'GET', url: `${base}/silent`, headers: {} })).error?.code).toBe('timeout');
+      for (let i = 0; i < 4; i++)
+        expect((await never.send({ method: 'GET', url: `${base}/silent`, headers: {} })).error?.code).toBe('timeout');
     } finally {
       await t.close();
       await never.close();
@@ -310,7 +369,9 @@ describe('a service that stops answering, and a run that is stopped', () => {
       setTimeout(() => t.stop('interrupted by SIGINT'), 100);
       expect((await pending).error).toEqual({ code: 'not_sent', message: 'not completed: interrupted by SIGINT' });
       expect(Date.now() - started).toBeLessThan(10_000); // not the 60 s time-out
-      expect((await t.send({ method: 'GET', url: `${base}/ok`, headers: {} })).error?.message).toBe('not sent: interrupted by SIGINT');
+      expect((await t.send({ method: 'GET', url: `${base}/ok`, headers: {} })).error?.message).toBe(
+        'not sent: interrupted by SIGINT',
+      );
     } finally {
       await t.close();
     }
@@ -335,83 +396,122 @@ describe('the body budget: large bodies in flight are bounded per transport, not
     await new Promise<void>((r) => big.listen(0, '127.0.0.1', r));
     url = `http://127.0.0.1:${(big.address() as AddressInfo).port}`;
   });
-  afterAll(() => new Promise<void>((r) => { big.closeAllConnections(); big.close(() => r()); }));
+  afterAll(
+    () =>
+      new Promise<void>((r) => {
+        big.closeAllConnections();
+        big.close(() => r());
+      }),
+  );
 
-  test('bodies held (sent with hold) wait for the budget, first come first served, and go on as others are released', async () => {
-    const t = new Transport({ concurrency: 8, timeoutMs: 5_000, maxBodyBytes: 2 * MIB, bodyBudgetBytes: 2.5 * MIB });
-    try {
-      const got: number[] = [];
-      const pending = Array.from({ length: 6 }, (_, i) => t.send({ method: 'GET', url: `${url}/x${i}`, headers: {} }, 0, undefined, true).then((ex) => { got.push(i); return ex; }));
-      await new Promise((r) => setTimeout(r, 300));
-      expect(got).toHaveLength(2); // two bodies of 1 MiB fit in 2.5 MiB; the others wait, unread
-      expect(t.bodyBudget.peak).toBeLessThanOrEqual(2.5 * MIB);
-      const first = await pending[got[0]!]!;
-      t.release(first);
-      t.release(first); // idempotent
-      await new Promise((r) => setTimeout(r, 300));
-      expect(got).toHaveLength(3);
-      // Each released as its consumer is done with it: the rest are read in turn.
-      const all = await Promise.all(pending.map((p) => p.then((ex) => { t.release(ex); return ex; })));
-      expect(all.every((ex) => ex.response?.body.length === MIB)).toBe(true);
-      expect(t.bodyBudget.peak).toBeLessThanOrEqual(2.5 * MIB);
-    } finally {
-      await t.close();
-    }
-  });
+  test(
+    'bodies held (sent with hold) wait for the budget, first come first served, and go on as others are ' + 'released',
+    async () => {
+      const t = new Transport({ concurrency: 8, timeoutMs: 5_000, maxBodyBytes: 2 * MIB, bodyBudgetBytes: 2.5 * MIB });
+      try {
+        const got: number[] = [];
+        const pending = Array.from({ length: 6 }, (_, i) =>
+          t.send({ method: 'GET', url: `${url}/x${i}`, headers: {} }, 0, undefined, true).then((ex) => {
+            got.push(i);
+            return ex;
+          }),
+        );
+        await new Promise((r) => setTimeout(r, 300));
+        expect(got).toHaveLength(2); // two bodies of 1 MiB fit in 2.5 MiB; the others wait, unread
+        expect(t.bodyBudget.peak).toBeLessThanOrEqual(2.5 * MIB);
+        const first = await pending[got[0]!]!;
+        t.release(first);
+        t.release(first); // idempotent
+        await new Promise((r) => setTimeout(r, 300));
+        expect(got).toHaveLength(3);
+        // Each released as its consumer is done with it: the rest are read in turn.
+        const all = await Promise.all(
+          pending.map((p) =>
+            p.then((ex) => {
+              t.release(ex);
+              return ex;
+            }),
+          ),
+        );
+        expect(all.every((ex) => ex.response?.body.length === MIB)).toBe(true);
+        expect(t.bodyBudget.peak).toBeLessThanOrEqual(2.5 * MIB);
+      } finally {
+        await t.close();
+      }
+    },
+  );
 
-  test("bytes charged besides bodies (an answer's findings, issue 35) count: a large body waits until they are released, unless no other body is held", async () => {
-    const t = new Transport({ concurrency: 4, timeoutMs: 5_000, maxBodyBytes: 2 * MIB, bodyBudgetBytes: 2.5 * MIB });
-    try {
-      const release = t.charge(MIB);
-      const a = await t.send({ method: 'GET', url: `${url}/a`, headers: {} }, 0, undefined, true); // 1 MiB charged + 1 MiB of body: fits
-      let got = false;
-      const b = t.send({ method: 'GET', url: `${url}/b`, headers: {} }, 0, undefined, true).then((ex) => { got = true; return ex; });
-      await new Promise((r) => setTimeout(r, 200));
-      expect(got).toBe(false); // 1 MiB charged + 2 MiB of bodies > 2.5 MiB
-      release();
-      release(); // idempotent
-      const ex = await b;
-      expect(ex.response?.body.length).toBe(MIB);
-      t.release(ex);
-      t.release(a);
-      expect(t.bodyBudget.peak).toBe(2 * MIB);
-      expect(t.charge(0)).toBeTypeOf('function');
-      // Charges alone never stop a body: they are given back when their unit is done, and that unit
-      // may be waiting for this very body (its other bindings' answers).
-      const held = t.charge(2 * MIB);
-      const c = await t.send({ method: 'GET', url: `${url}/c`, headers: {} }, 0, undefined, true);
-      expect(c.response?.body.length).toBe(MIB);
-      t.release(c);
-      held();
-    } finally {
-      await t.close();
-    }
-  });
+  test(
+    "bytes charged besides bodies (an answer's findings, issue 35) count: a large body waits until they "
+      + 'are released, unless no other body is held',
+    async () => {
+      const t = new Transport({ concurrency: 4, timeoutMs: 5_000, maxBodyBytes: 2 * MIB, bodyBudgetBytes: 2.5 * MIB });
+      try {
+        const release = t.charge(MIB);
+        const a = await t.send({ method: 'GET', url: `${url}/a`, headers: {} }, 0, undefined, true); // 1 MiB charged + 1 MiB of body: fits
+        let got = false;
+        const b = t.send({ method: 'GET', url: `${url}/b`, headers: {} }, 0, undefined, true).then((ex) => {
+          got = true;
+          return ex;
+        });
+        await new Promise((r) => setTimeout(r, 200));
+        expect(got).toBe(false); // 1 MiB charged + 2 MiB of bodies > 2.5 MiB
+        release();
+        release(); // idempotent
+        const ex = await b;
+        expect(ex.response?.body.length).toBe(MIB);
+        t.release(ex);
+        t.release(a);
+        expect(t.bodyBudget.peak).toBe(2 * MIB);
+        expect(t.charge(0)).toBeTypeOf('function');
+        // Charges alone never stop a body: they are given back when their unit is done, and that unit
+        // may be waiting for this very body (its other bindings' answers).
+        const held = t.charge(2 * MIB);
+        const c = await t.send({ method: 'GET', url: `${url}/c`, headers: {} }, 0, undefined, true);
+        expect(c.response?.body.length).toBe(MIB);
+        t.release(c);
+        held();
+      } finally {
+        await t.close();
+      }
+    },
+  );
 
-  test('time spent waiting for the budget is not counted against the exchange; a body over the budget goes alone; without hold nothing is kept', async () => {
-    const t = new Transport({ concurrency: 4, timeoutMs: 400, maxBodyBytes: 4 * MIB, bodyBudgetBytes: 1.5 * MIB });
-    try {
-      const a = await t.send({ method: 'GET', url: `${url}/a`, headers: {} }, 0, undefined, true);
-      const b = t.send({ method: 'GET', url: `${url}/b`, headers: {} }, 0, undefined, true);
-      await new Promise((r) => setTimeout(r, 900)); // longer than the timeout: b waits for the budget all along
-      t.release(a);
-      const ex = await b;
-      expect(ex.error, ex.error?.message).toBeUndefined();
-      expect(ex.response!.body.length).toBe(MIB);
-      t.release(ex);
-      // Chunked (no declared length): the cap is asked for once it grows past LARGE_BODY; alone it is read.
-      const c = await t.send({ method: 'GET', url: `${url}/chunked`, headers: {} }, 0, undefined, true);
-      expect(c.response!.body.length).toBe(MIB);
-      t.release(c);
-      // Without hold, the share is given back at once: many in a row never wait.
-      for (let i = 0; i < 4; i++) expect((await t.send({ method: 'GET', url: `${url}/n${i}`, headers: {} })).response!.body.length).toBe(MIB);
-    } finally {
-      await t.close();
-    }
-  });
+  test(
+    'time spent waiting for the budget is not counted against the exchange; a body over the budget goes '
+      + 'alone; without hold nothing is kept',
+    async () => {
+      const t = new Transport({ concurrency: 4, timeoutMs: 400, maxBodyBytes: 4 * MIB, bodyBudgetBytes: 1.5 * MIB });
+      try {
+        const a = await t.send({ method: 'GET', url: `${url}/a`, headers: {} }, 0, undefined, true);
+        const b = t.send({ method: 'GET', url: `${url}/b`, headers: {} }, 0, undefined, true);
+        await new Promise((r) => setTimeout(r, 900)); // longer than the timeout: b waits for the budget all along
+        t.release(a);
+        const ex = await b;
+        expect(ex.error, ex.error?.message).toBeUndefined();
+        expect(ex.response!.body.length).toBe(MIB);
+        t.release(ex);
+        // Chunked (no declared length): the cap is asked for once it grows past LARGE_BODY; alone it is read.
+        const c = await t.send({ method: 'GET', url: `${url}/chunked`, headers: {} }, 0, undefined, true);
+        expect(c.response!.body.length).toBe(MIB);
+        t.release(c);
+        // Without hold, the share is given back at once: many in a row never wait.
+        for (let i = 0; i < 4; i++)
+          expect((await t.send({ method: 'GET', url: `${url}/n${i}`, headers: {} })).response!.body.length).toBe(MIB);
+      } finally {
+        await t.close();
+      }
+    },
+  );
 
   test('the deadline ends a wait for the budget', async () => {
-    const t = new Transport({ concurrency: 4, timeoutMs: 5_000, maxBodyBytes: 2 * MIB, bodyBudgetBytes: MIB, deadline: Date.now() + 500 });
+    const t = new Transport({
+      concurrency: 4,
+      timeoutMs: 5_000,
+      maxBodyBytes: 2 * MIB,
+      bodyBudgetBytes: MIB,
+      deadline: Date.now() + 500,
+    });
     try {
       const a = await t.send({ method: 'GET', url: `${url}/a`, headers: {} }, 0, undefined, true);
       const b = await t.send({ method: 'GET', url: `${url}/b`, headers: {} }, 0, undefined, true);

@@ -40,7 +40,9 @@ export class Transport {
   /** When the last request was let go (performance.now()), and the queue of requests waiting for their turn. */
   #lastStart = -Infinity;
   #pacing: Promise<void> = Promise.resolve();
-  /** Requests still to go together (burst): past the rate bound's turns, and one connection past the concurrency bound. */
+  /**
+   * Requests still to go together (burst): past the rate bound's turns, and one connection past the concurrency bound.
+   */
   #burst = 0;
   /** Why nothing more is sent (stop()), and the exchanges in flight, to abort then. */
   #stopped: string | undefined;
@@ -58,7 +60,10 @@ export class Transport {
   /** The target's judge (judgeTarget), what it concluded, and the failed exchanges whose response headers had come. */
   readonly #watch: TargetWatch | undefined;
   #judgement: Judgement | undefined;
-  /** Per part of the target judged (#partOf), its judgement; and the target's base URLs, longest first (judgeTarget's URLs). */
+  /**
+   * Per part of the target judged (#partOf), its judgement; and the target's base URLs, longest first (judgeTarget's
+   * URLs).
+   */
   readonly #judged = new Map<string, Judgement>();
   readonly #bases: readonly string[] | undefined;
   readonly #afterHeaders = new WeakSet<Exchange>();
@@ -67,23 +72,32 @@ export class Transport {
     this.#opts = { ...DEFAULT_TRANSPORT, ...opts };
     this.#budget = new BodyBudget(bodyBudgetOf(this.#opts));
     this.#ownsDispatcher = !opts.dispatcher;
-    this.#dispatcher = opts.dispatcher ?? createDispatcher({ ...this.#opts.network, ...(this.#opts.insecureTls ? { insecureTls: true } : {}) }, {
-      // One connection more than --concurrency, for a burst's last call (a race: ./client.ts burst).
-      connections: this.#opts.concurrency + 1,
-      pipelining: 1,
-      keepAliveTimeout: 10_000,
-      // Name lookup, TCP and TLS handshake are bounded by the exchange's own timer (armTimers); this
-      // is only a backstop, long enough that a blocked event loop cannot make it fire first.
-      connect: { timeout: this.#opts.timeoutMs + 60_000 },
-    });
+    this.#dispatcher =
+      opts.dispatcher
+      ?? createDispatcher(
+        { ...this.#opts.network, ...(this.#opts.insecureTls ? { insecureTls: true } : {}) },
+        {
+          // One connection more than --concurrency, for a burst's last call (a race: ./client.ts burst).
+          connections: this.#opts.concurrency + 1,
+          pipelining: 1,
+          keepAliveTimeout: 10_000,
+          // Name lookup, TCP and TLS handshake are bounded by the exchange's own timer (armTimers); this
+          // is only a backstop, long enough that a blocked event loop cannot make it fire first.
+          connect: { timeout: this.#opts.timeoutMs + 60_000 },
+        },
+      );
     const extra = this.#opts.network?.headers ?? [];
     this.#extraHeaders = extra.length ? Object.fromEntries(extra.map((h) => [h.name, h.value])) : undefined;
     this.#watch = this.#opts.judgeTarget ? new TargetWatch(this.#opts.network, this.#opts.giveUpAfter ?? 0) : undefined;
-    const urls = Array.isArray(this.#opts.judgeTarget) ? this.#opts.judgeTarget as readonly string[] : [];
-    this.#bases = urls.length ? [...new Set(urls.map((u) => u.replace(/\/+$/, '')))].sort((a, b) => b.length - a.length) : undefined;
+    const urls = Array.isArray(this.#opts.judgeTarget) ? (this.#opts.judgeTarget as readonly string[]) : [];
+    this.#bases = urls.length
+      ? [...new Set(urls.map((u) => u.replace(/\/+$/, '')))].sort((a, b) => b.length - a.length)
+      : undefined;
   }
 
-  /** The part of the target a URL is sent to: the longest of its base URLs the URL starts with, else the URL's origin. */
+  /**
+   * The part of the target a URL is sent to: the longest of its base URLs the URL starts with, else the URL's origin.
+   */
   #partOf(url: string): string {
     return this.#bases?.find((b) => url === b || url.startsWith(`${b}/`) || url.startsWith(`${b}?`)) ?? originOf(url);
   }
@@ -94,7 +108,10 @@ export class Transport {
   }
 
   /** Why the watch stopped the transport (judgeTarget), if it did: a refusal of the whole target, or an outage. */
-  /** What the latest refusal points to before it came as often as its rule asks (TargetWatch.pending): for commands that send a few requests only. */
+  /**
+   * What the latest refusal points to before it came as often as its rule asks (TargetWatch.pending): for commands that
+   * send a few requests only.
+   */
   get pendingJudgement(): Judgement | undefined {
     return this.#watch?.pending;
   }
@@ -110,7 +127,8 @@ export class Transport {
 
   /** Show the watch one attempt; a judgement stops everything at once (in flight: aborted, `not_sent`). */
   #judge(req: HttpRequest, ex: Exchange): void {
-    if (!this.#watch || this.#judgement || ex.error?.code === 'not_sent' || ex.error?.code === 'deadline_exceeded') return;
+    if (!this.#watch || this.#judgement || ex.error?.code === 'not_sent' || ex.error?.code === 'deadline_exceeded')
+      return;
     const wasOnProbation = this.#watch.onProbation;
     const part = this.#partOf(req.url);
     const j = this.#watch.attempt(req.url, ex, this.#afterHeaders.has(ex), part);
@@ -120,7 +138,11 @@ export class Transport {
     if (j && this.#bases?.some((b) => !this.#judged.has(b))) return;
     if (j) {
       this.#judgement = j;
-      this.stop(j.kind === 'refused' ? `the target refused the run (${j.code})` : `the target is down (${j.inRow} transient answers in a row before any answer of its own)`);
+      this.stop(
+        j.kind === 'refused'
+          ? `the target refused the run (${j.code})`
+          : `the target is down (${j.inRow} transient answers in a row before any answer of its own)`,
+      );
     } else if (wasOnProbation && !this.#watch.onProbation) {
       // Probation is over: the requests waiting for a slot may have one now.
       for (const w of this.#waiting.splice(0)) w();
@@ -208,7 +230,11 @@ export class Transport {
     }
     const n = (this.#silent.get(host) ?? 0) + 1;
     this.#silent.set(host, n);
-    if (limit > 0 && n >= limit) this.giveUp(host, `${host} stopped answering after ${n} time-outs or connection failures in a row (last: ${ex.error.code})`);
+    if (limit > 0 && n >= limit)
+      this.giveUp(
+        host,
+        `${host} stopped answering after ${n} time-outs or connection failures in a row (last: ${ex.error.code})`,
+      );
   }
 
   /**
@@ -221,10 +247,13 @@ export class Transport {
       this.#active++;
       // It goes now; the turn it took is counted after it, so the average stays within --max-rps.
       const gap = this.#opts.maxRps ? 1000 / this.#opts.maxRps : 0;
-      return () => { this.#lastStart = Math.max(this.#lastStart + gap, performance.now()); };
+      return () => {
+        this.#lastStart = Math.max(this.#lastStart + gap, performance.now());
+      };
     }
     // Woken, a request may find its slot taken again (one came meanwhile): it waits again, first in the queue.
-    for (let first = true; this.#active >= this.#limit(); first = false) await new Promise<void>((r) => (first ? this.#waiting.push(r) : this.#waiting.unshift(r)));
+    for (let first = true; this.#active >= this.#limit(); first = false)
+      await new Promise<void>((r) => (first ? this.#waiting.push(r) : this.#waiting.unshift(r)));
     this.#active++;
     return this.#opts.maxRps ? this.#pace(1000 / this.#opts.maxRps) : () => {};
   }
@@ -237,9 +266,15 @@ export class Transport {
    */
   #pace(gap: number): Promise<() => void> {
     let went!: () => void;
-    const gone = new Promise<void>((r) => { went = r; });
+    const gone = new Promise<void>((r) => {
+      went = r;
+    });
     const turn = this.#pacing.then(async () => {
-      for (let wait = this.#lastStart + gap - performance.now(); wait > 0; wait = this.#lastStart + gap - performance.now()) {
+      for (
+        let wait = this.#lastStart + gap - performance.now();
+        wait > 0;
+        wait = this.#lastStart + gap - performance.now()
+      ) {
         await new Promise((r) => setTimeout(r, Math.ceil(wait)));
       }
     });
@@ -284,7 +319,10 @@ export class Transport {
       }
       const kind = transientOf(ex) ?? (ex.error?.code === 'connection_refused' ? 'connection_refused' : undefined);
       // Not once the transport is stopped (an interrupt, the watch's judgement): the retry would not be sent.
-      const wait = kind && attempt < retries && this.#stopped === undefined ? retryDelay(ex, attempt, this.#opts.deadline) : undefined;
+      const wait =
+        kind && attempt < retries && this.#stopped === undefined
+          ? retryDelay(ex, attempt, this.#opts.deadline)
+          : undefined;
       if (wait === undefined) {
         // The body's share of the budget stays with the exchange only when the caller releases it.
         const out = withRetried(ex);
@@ -296,7 +334,8 @@ export class Transport {
       }
       this.release(ex);
       // Each timed-out attempt counts toward giving up: a host that stopped answering costs a few time-outs, not
-      // retries × them. A reset does not: a gateway's noise must not look like a host gone (the exchange's outcome counts).
+      // retries × them. A reset does not: a gateway's noise must not look like a host gone (the exchange's outcome
+      // counts).
       if (ex.error?.code === 'timeout') this.#note(host, ex);
       retried.push({ kind: kind!, ...(ex.response ? { status: ex.response.status } : {}), waitedMs: wait });
       last = ex;
@@ -319,13 +358,20 @@ export class Transport {
   #notSent(host: string, url: string): string | undefined {
     const judged = this.#judged.size ? this.#judged.get(this.#partOf(url)) : undefined;
     const refused = judged?.kind === 'refused' ? judged : undefined;
-    return this.#stopped ?? this.#gaveUp.get(host) ?? (refused ? `${refused.origin} refused the run (${refused.code})` : undefined);
+    return (
+      this.#stopped
+      ?? this.#gaveUp.get(host)
+      ?? (refused ? `${refused.origin} refused the run (${refused.code})` : undefined)
+    );
   }
 
   async #exchange(req: HttpRequest, host: string): Promise<Exchange> {
     const deadline = this.#opts.deadline;
     if (deadline !== undefined && Date.now() >= deadline) {
-      return { request: req, error: { code: 'deadline_exceeded', message: 'the run\'s overall deadline passed before this request was sent' } };
+      return {
+        request: req,
+        error: { code: 'deadline_exceeded', message: "the run's overall deadline passed before this request was sent" },
+      };
     }
     const before = this.#notSent(host, req.url);
     if (before) return { request: req, error: { code: 'not_sent', message: `not sent: ${before}` } };
@@ -345,7 +391,12 @@ export class Transport {
     // Time spent waiting for the body budget is this process's, not the target's: not counted.
     let budgetWait = 0;
     let waitingSince: number | undefined;
-    const disarm = armTimers(controller, budget, deadline, () => budgetWait + (waitingSince === undefined ? 0 : performance.now() - waitingSince));
+    const disarm = armTimers(
+      controller,
+      budget,
+      deadline,
+      () => budgetWait + (waitingSince === undefined ? 0 : performance.now() - waitingSince),
+    );
     let held = 0;
     const hold = async (need: number) => {
       waitingSince = performance.now();
@@ -360,17 +411,20 @@ export class Transport {
     let answered = false;
     try {
       go();
-      const res = await abortable(request(req.url, {
-        method: req.method,
-        headers: this.#extraHeaders ? withExtraHeaders(this.#extraHeaders, req.headers) : req.headers,
-        body: req.body,
-        dispatcher: this.#dispatcher,
+      const res = await abortable(
+        request(req.url, {
+          method: req.method,
+          headers: this.#extraHeaders ? withExtraHeaders(this.#extraHeaders, req.headers) : req.headers,
+          body: req.body,
+          dispatcher: this.#dispatcher,
+          signal,
+          // undici's own timers would fire after a blocked event loop without counting it: the
+          // exchange's timer (armTimers) covers headers and body instead.
+          headersTimeout: 0,
+          bodyTimeout: 0,
+        }),
         signal,
-        // undici's own timers would fire after a blocked event loop without counting it: the
-        // exchange's timer (armTimers) covers headers and body instead.
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      }), signal);
+      );
       answered = true;
       const chunks: Buffer[] = [];
       let size = 0;
@@ -400,7 +454,8 @@ export class Transport {
         throw e;
       }
       const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+      for (const [k, v] of Object.entries(res.headers))
+        if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
       const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size);
       chunks.length = 0;
       const ex: Exchange = {
@@ -415,7 +470,8 @@ export class Transport {
       if (held > 0) this.#budget.release(held, true);
       held = 0;
       const stop = signal.aborted && signal.reason instanceof Stop ? signal.reason : undefined;
-      if (stop?.why === 'stopped') return { request: req, error: { code: 'not_sent', message: `not completed: ${stop.detail}` } };
+      if (stop?.why === 'stopped')
+        return { request: req, error: { code: 'not_sent', message: `not completed: ${stop.detail}` } };
       const failed: Exchange = { request: req, error: classify(e, this.#opts, stop?.why, performance.now() - started) };
       if (answered) this.#afterHeaders.add(failed);
       return failed;

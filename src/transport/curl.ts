@@ -15,7 +15,10 @@ import { secretForms, swapCase } from '../core/redact.js';
 import { PROXY_PASSWORD_VARIABLE, proxyFor, proxyPassword } from './proxy.js';
 
 export const PASSWORD_VARIABLE = 'CONFORMANCE_PASSWORD';
-/** The variable the second account's password is read from (--other-user; issue 33), unless target.otherPasswordEnv names another. */
+/**
+ * The variable the second account's password is read from (--other-user; issue 33), unless target.otherPasswordEnv
+ * names another.
+ */
 export const OTHER_PASSWORD_VARIABLE = 'CONFORMANCE_OTHER_PASSWORD';
 
 /** `${VAR:?set VAR to the password}`: the variable, or the shell stops the command saying what to set. */
@@ -31,8 +34,11 @@ export function guardedVariable(variable: string): string {
  */
 function xmlEscape(source: string): string {
   const xml = `${source}_XML`;
-  return `${xml}=$(printf '%s.' "$${source}" | sed -e 's/&/\\&amp;/g' -e 's/</\\&lt;/g' -e 's/>/\\&gt;/g' -e 's/"/\\&quot;/g' -e "s/'/\\&apos;/g" `
-    + `-e "s/$(printf '\\r')/\\&#13;/g") && ${xml}=\${${xml}%.}`;
+  return (
+    `${xml}=$(printf '%s.' "$${source}" | sed -e 's/&/\\&amp;/g' -e 's/</\\&lt;/g' -e 's/>/\\&gt;/g' -e `
+    + `'s/"/\\&quot;/g' -e "s/'/\\&apos;/g" `
+    + `-e "s/$(printf '\\r')/\\&#13;/g") && ${xml}=\${${xml}%.}`
+  );
 }
 
 /** Sets SOURCE_SWAPPED to $SOURCE with the case of every ASCII letter swapped (the same '.' guard). */
@@ -60,7 +66,12 @@ export function curlNetworkArgs(url: string, net: NetworkOptions | undefined): s
   const out: string[] = [];
   const proxy = proxyFor(url, net);
   if (proxy) {
-    out.push('--proxy', proxyPassword(proxy.url) !== undefined ? required(proxy.variable ?? PROXY_VARIABLE, 'the proxy URL') : shellQuote(proxy.url));
+    out.push(
+      '--proxy',
+      proxyPassword(proxy.url) !== undefined
+        ? required(proxy.variable ?? PROXY_VARIABLE, 'the proxy URL')
+        : shellQuote(proxy.url),
+    );
   } else if (net.httpProxy || net.httpsProxy) {
     // The run bypassed the proxy (NO_PROXY): so does the command, whatever curl's environment says.
     out.push('--noproxy', shellQuote('*'));
@@ -69,21 +80,29 @@ export function curlNetworkArgs(url: string, net: NetworkOptions | undefined): s
   if (net.caFile) out.push('--cacert', shellQuote(net.caFile));
   if (net.clientPfx) {
     out.push('--cert-type', 'P12', '--cert', shellQuote(net.clientPfx));
-    if (net.pfxPassphrase !== undefined) out.push('--pass', required(net.pfxPassphraseVariable ?? 'CONFORMANCE_CLIENT_PFX_PASSPHRASE', 'the passphrase'));
+    if (net.pfxPassphrase !== undefined)
+      out.push('--pass', required(net.pfxPassphraseVariable ?? 'CONFORMANCE_CLIENT_PFX_PASSPHRASE', 'the passphrase'));
   } else if (net.clientCert) {
     out.push('--cert', shellQuote(net.clientCert));
     if (net.clientKey) out.push('--key', shellQuote(net.clientKey));
   }
   for (const h of net.headers ?? []) {
-    out.push('-H', h.variable ? required(h.variable, `the ${h.name} header`, `${h.name}: `) : shellQuote(`${h.name}: ${h.value}`));
+    out.push(
+      '-H',
+      h.variable ? required(h.variable, `the ${h.name} header`, `${h.name}: `) : shellQuote(`${h.name}: ${h.value}`),
+    );
   }
   return out;
 }
 
-/** Whether the proxies are the explicit one (--proxy, CONFORMANCE_PROXY, target.proxy: the same for both schemes), not the environment's per scheme. */
+/**
+ * Whether the proxies are the explicit one (--proxy, CONFORMANCE_PROXY, target.proxy: the same for both schemes), not
+ * the environment's per scheme.
+ */
 function explicitProxy(net: NetworkOptions): ProxySetting | undefined {
   const p = net.httpsProxy ?? net.httpProxy;
-  const explicit = p && (p.variable === undefined || p.variable === PROXY_VARIABLE) && net.httpProxy?.url === net.httpsProxy?.url;
+  const explicit =
+    p && (p.variable === undefined || p.variable === PROXY_VARIABLE) && net.httpProxy?.url === net.httpsProxy?.url;
   return explicit ? p : undefined;
 }
 
@@ -128,18 +147,28 @@ export function networkFlags(net: NetworkOptions | undefined): string[] {
 export function networkVariables(net: NetworkOptions | undefined): RerunVariable[] {
   if (!net) return [];
   const out: RerunVariable[] = [];
-  const add = (v: RerunVariable) => { if (!out.some((x) => x.name === v.name)) out.push(v); };
+  const add = (v: RerunVariable) => {
+    if (!out.some((x) => x.name === v.name)) out.push(v);
+  };
   const explicit = explicitProxy(net);
-  const proxies = explicit ? [{ ...explicit, variable: explicit.variable ?? PROXY_VARIABLE }] : [net.httpsProxy, net.httpProxy].filter((p): p is ProxySetting => p !== undefined);
+  const proxies = explicit
+    ? [{ ...explicit, variable: explicit.variable ?? PROXY_VARIABLE }]
+    : [net.httpsProxy, net.httpProxy].filter((p): p is ProxySetting => p !== undefined);
   for (const p of proxies) {
     if (p.passwordVariable) {
       if (!explicit && p.variable) add({ name: p.variable, value: withoutPassword(p.url) });
-      add({ name: PROXY_PASSWORD_VARIABLE, required: 'the proxy\'s password', ...(p.passwordVariable !== PROXY_PASSWORD_VARIABLE ? { from: p.passwordVariable } : {}) });
-    } else if (proxyPassword(p.url) !== undefined) add({ name: p.variable ?? PROXY_VARIABLE, required: 'the proxy URL with its credentials' });
+      add({
+        name: PROXY_PASSWORD_VARIABLE,
+        required: "the proxy's password",
+        ...(p.passwordVariable !== PROXY_PASSWORD_VARIABLE ? { from: p.passwordVariable } : {}),
+      });
+    } else if (proxyPassword(p.url) !== undefined)
+      add({ name: p.variable ?? PROXY_VARIABLE, required: 'the proxy URL with its credentials' });
     else if (!explicit && p.variable) add({ name: p.variable, value: p.url });
   }
   if (proxies.length && net.noProxy) add({ name: 'no_proxy', value: net.noProxy });
-  if (net.clientPfx && net.pfxPassphraseVariable) add({ name: net.pfxPassphraseVariable, required: 'the client PKCS#12 passphrase' });
+  if (net.clientPfx && net.pfxPassphraseVariable)
+    add({ name: net.pfxPassphraseVariable, required: 'the client PKCS#12 passphrase' });
   for (const h of net.headers ?? []) if (h.variable) add({ name: h.variable, required: `the ${h.name} header` });
   return out;
 }
@@ -159,14 +188,26 @@ export function shellQuote(s: string): string {
 /** Text inside a double-quoted shell word: \\ " $ ` escaped. */
 const inDoubleQuotes = (s: string): string => s.replace(/[\\"$`]/g, (c) => `\\${c}`);
 
-/** A secret the command makes from the variable: what it stands for, the variable holding it, and the step that sets it (none: the password's own). */
-interface Stand { readonly value: string; readonly variable: string; readonly step?: string }
+/**
+ * A secret the command makes from the variable: what it stands for, the variable holding it, and the step that sets it
+ * (none: the password's own).
+ */
+interface Stand {
+  readonly value: string;
+  readonly variable: string;
+  readonly step?: string;
+}
 
 /**
  * The command; `password` is the secret to replace (empty: nothing to replace), read from `variable`;
  * `net`: the proxy, TLS files and extra headers the run used (curlNetworkArgs).
  */
-export function curlCommand(req: HttpRequest, password: string, variable: string = PASSWORD_VARIABLE, net?: NetworkOptions): string {
+export function curlCommand(
+  req: HttpRequest,
+  password: string,
+  variable: string = PASSWORD_VARIABLE,
+  net?: NetworkOptions,
+): string {
   const parts = ['curl', '-sS', '-i', ...curlNetworkArgs(req.url, net)];
   const url = new URL(req.url);
   // The transport never sends URL user-info (undici drops it): neither does the command, so a
@@ -175,24 +216,31 @@ export function curlCommand(req: HttpRequest, password: string, variable: string
   url.password = '';
   const swapped = password && /^[\u0000-\u007f]*$/.test(password) ? swapCase(password) : '';
   const stands: Stand[] = password ? [{ value: password, variable }] : [];
-  if (swapped && swapped !== password) stands.push({ value: swapped, variable: `${variable}_SWAPPED`, step: caseSwap(variable) });
+  if (swapped && swapped !== password)
+    stands.push({ value: swapped, variable: `${variable}_SWAPPED`, step: caseSwap(variable) });
   // The password without its last character (the login-password-prefix variant): the shell's ${VAR%?}.
   const prefix = [...password].slice(0, -1).join('');
-  if (prefix.length > 3 && prefix !== swapped) stands.push({ value: prefix, variable: `${variable}_PREFIX`, step: `${variable}_PREFIX=\${${variable}%?}` });
-  /** The steps before curl: the guard, then the variables the command uses (chained with &&: unset, nothing is sent). */
+  if (prefix.length > 3 && prefix !== swapped)
+    stands.push({ value: prefix, variable: `${variable}_PREFIX`, step: `${variable}_PREFIX=\${${variable}%?}` });
+  /**
+   * The steps before curl: the guard, then the variables the command uses (chained with &&: unset, nothing is sent).
+   */
   const steps = new Set<string>();
   const use = (stand: Stand, xml: boolean): string => {
     if (stand.step) steps.add(stand.step);
     if (xml) steps.add(xmlEscape(stand.variable));
     return xml ? `\${${stand.variable}_XML}` : `\${${stand.variable}}`;
   };
-  const finish = () => (steps.size ? `: "${guardedVariable(variable)}" && ${[...steps].join(' && ')} && ` : '') + parts.join(' ');
+  const finish = () =>
+    (steps.size ? `: "${guardedVariable(variable)}" && ${[...steps].join(' && ')} && ` : '') + parts.join(' ');
   const pairs = (entries: Iterable<[string, string]>) => {
     for (const [k, v] of entries) {
       const stand = stands.find((x) => x.value === v);
-      // The password with something around it (the login variants: characters added, spaces): the variable in its place.
+      // The password with something around it (the login variants: characters added, spaces): the variable in its
+      // place.
       const within = stand === undefined && password ? v.split(password) : [];
-      if (within.length > 1) parts.push('--data-urlencode', `"${k}=${within.map(inDoubleQuotes).join(guardedVariable(variable))}"`);
+      if (within.length > 1)
+        parts.push('--data-urlencode', `"${k}=${within.map(inDoubleQuotes).join(guardedVariable(variable))}"`);
       else if (stand === undefined) parts.push('--data-urlencode', shellQuote(`${k}=${v}`));
       else if (stand.variable === variable) parts.push('--data-urlencode', `"${k}=${guardedVariable(variable)}"`);
       else parts.push('--data-urlencode', `"${k}=${use(stand, false)}"`);

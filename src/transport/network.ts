@@ -46,7 +46,9 @@ export function tlsOptions(net: NetworkOptions | undefined): ConnectionOptions {
     ...(net.caFile ? { ca: trustedCas(net.caFile) } : {}),
     ...(net.clientCert ? { cert: read(net.clientCert) } : {}),
     ...(net.clientKey ? { key: read(net.clientKey) } : {}),
-    ...(net.clientPfx ? { pfx: read(net.clientPfx), ...(net.pfxPassphrase !== undefined ? { passphrase: net.pfxPassphrase } : {}) } : {}),
+    ...(net.clientPfx
+      ? { pfx: read(net.clientPfx), ...(net.pfxPassphrase !== undefined ? { passphrase: net.pfxPassphrase } : {}) }
+      : {}),
   };
   return {
     ...(Object.keys(material).length ? { secureContext: tls.createSecureContext(material) } : {}),
@@ -59,13 +61,20 @@ export function tlsOptions(net: NetworkOptions | undefined): ConnectionOptions {
  * unreadable, not PEM, no certificate in a CA file, a key that does not match its certificate, a
  * PKCS#12 whose passphrase is wrong.
  */
-export function tlsFileProblem(role: 'ca' | 'cert' | 'key' | 'pfx', file: string, other?: { cert?: string; key?: string; passphrase?: string }): string | undefined {
+export function tlsFileProblem(
+  role: 'ca' | 'cert' | 'key' | 'pfx',
+  file: string,
+  other?: { cert?: string; key?: string; passphrase?: string },
+): string | undefined {
   let bytes: Buffer;
   try {
     bytes = readFileSync(file);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return `cannot be read: ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'a directory, not a file' : (e as Error).message}`;
+    return (
+      `cannot be `
+      + `read: ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'a directory, not a file' : (e as Error).message}`
+    );
   }
   const text = bytes.toString('latin1');
   try {
@@ -74,22 +83,32 @@ export function tlsFileProblem(role: 'ca' | 'cert' | 'key' | 'pfx', file: string
       if (blocks.length === 0) return `holds no PEM certificate ("-----BEGIN CERTIFICATE-----"): ${file}`;
       for (const b of blocks) new X509Certificate(b);
       if (role === 'ca') tls.createSecureContext({ ca: text });
-      if (role === 'cert' && other?.key !== undefined) tls.createSecureContext({ cert: bytes, key: readFileSync(other.key) });
+      if (role === 'cert' && other?.key !== undefined)
+        tls.createSecureContext({ cert: bytes, key: readFileSync(other.key) });
       return undefined;
     }
     if (role === 'key') {
-      if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) return `holds no PEM private key ("-----BEGIN PRIVATE KEY-----"): ${file}`;
+      if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text))
+        return `holds no PEM private key ("-----BEGIN PRIVATE KEY-----"): ${file}`;
       tls.createSecureContext({ key: bytes });
       return undefined;
     }
-    tls.createSecureContext({ pfx: bytes, ...(other?.passphrase !== undefined ? { passphrase: other.passphrase } : {}) });
+    tls.createSecureContext({
+      pfx: bytes,
+      ...(other?.passphrase !== undefined ? { passphrase: other.passphrase } : {}),
+    });
     return undefined;
   } catch (e) {
     const m = (e as Error).message;
-    if (role === 'pfx' && /mac verify|password|decrypt/i.test(m)) return `cannot be opened with the passphrase given (a wrong or missing passphrase): ${file}`;
+    if (role === 'pfx' && /mac verify|password|decrypt/i.test(m))
+      return `cannot be opened with the passphrase given (a wrong or missing passphrase): ${file}`;
     if (role === 'pfx') return `is not a PKCS#12 file Node can read: ${file}: ${m}`;
     if (/key values mismatch/i.test(m)) return `does not belong to the key in --client-key ${other?.key}: ${file}`;
-    if (role === 'key' && /bad decrypt|passphrase/i.test(m)) return `is an encrypted private key: give it decrypted (or use --client-pfx with CONFORMANCE_CLIENT_PFX_PASSPHRASE): ${file}`;
+    if (role === 'key' && /bad decrypt|passphrase/i.test(m))
+      return (
+        `is an encrypted private key: give it decrypted (or use --client-pfx with `
+        + `CONFORMANCE_CLIENT_PFX_PASSPHRASE): ${file}`
+      );
     return `is not a valid PEM ${role === 'key' ? 'private key' : 'certificate'}: ${file}: ${m}`;
   }
 }
@@ -101,7 +120,11 @@ export function tlsFileProblem(role: 'ca' | 'cert' | 'key' | 'pfx', file: string
  */
 class ProxyRouter extends Dispatcher {
   readonly #byUrl = new Map<string, Dispatcher>();
-  constructor(readonly direct: Dispatcher, readonly net: NetworkOptions, readonly make: (proxy: string) => Dispatcher) {
+  constructor(
+    readonly direct: Dispatcher,
+    readonly net: NetworkOptions,
+    readonly make: (proxy: string) => Dispatcher,
+  ) {
     super();
   }
 
@@ -131,7 +154,8 @@ class ProxyRouter extends Dispatcher {
   override destroy(err: Error | null, callback: () => void): void;
   override destroy(a?: unknown, b?: unknown): Promise<void> | void {
     const err = a instanceof Error ? a : null;
-    const callback = typeof a === 'function' ? a as () => void : typeof b === 'function' ? b as () => void : undefined;
+    const callback =
+      typeof a === 'function' ? (a as () => void) : typeof b === 'function' ? (b as () => void) : undefined;
     const p = Promise.all([this.direct, ...this.#byUrl.values()].map((d) => d.destroy(err))).then(() => undefined);
     if (callback) void p.then(callback);
     else return p;
@@ -139,19 +163,35 @@ class ProxyRouter extends Dispatcher {
 }
 
 /** The transport's dispatcher: an Agent with the TLS options, behind a ProxyRouter when a proxy is set. */
-export function createDispatcher(net: NetworkOptions | undefined, agent: Agent.Options & { connect?: ConnectionOptions & { timeout?: number } }): Dispatcher {
+export function createDispatcher(
+  net: NetworkOptions | undefined,
+  agent: Agent.Options & { connect?: ConnectionOptions & { timeout?: number } },
+): Dispatcher {
   const connect = { ...agent.connect, ...tlsOptions(net) };
   const direct = new Agent({ ...agent, connect });
   if (!net?.httpProxy && !net?.httpsProxy) return direct;
   // An https:// proxy is verified against the same CAs; the client certificate is the target's, not the proxy's.
-  const proxyTls = { ...(net.caFile ? { ca: trustedCas(net.caFile) } : {}), ...(net.insecureTls ? { rejectUnauthorized: false } : {}) };
-  return new ProxyRouter(direct, net, (uri) => new ProxyAgent({
-    ...agent, uri, proxyTunnel: false, requestTls: connect, proxyTls: { ...proxyTls, timeout: connect.timeout },
-  }));
+  const proxyTls = {
+    ...(net.caFile ? { ca: trustedCas(net.caFile) } : {}),
+    ...(net.insecureTls ? { rejectUnauthorized: false } : {}),
+  };
+  return new ProxyRouter(
+    direct,
+    net,
+    (uri) =>
+      new ProxyAgent({
+        ...agent,
+        uri,
+        proxyTunnel: false,
+        requestTls: connect,
+        proxyTls: { ...proxyTls, timeout: connect.timeout },
+      }),
+  );
 }
 
 /** OpenSSL's verification codes that say the chain does not end at a trusted CA. */
-const UNTRUSTED = /UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_UNTRUSTED/;
+const UNTRUSTED =
+  /UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT|SELF_SIGNED_CERT_IN_CHAIN|DEPTH_ZERO_SELF_SIGNED_CERT|CERT_UNTRUSTED/;
 
 /**
  * A TLS failure in plain words, naming the file and the flag to pass; undefined when it is none of
@@ -161,34 +201,65 @@ export function tlsFailure(code: string, message: string, net: NetworkOptions | 
   const both = `${code} ${message}`;
   if (UNTRUSTED.test(both)) {
     return net?.caFile
-      ? `the target's certificate is signed neither by the CA in --ca-file ${net.caFile} nor by a system CA (${code || message}): give the CA that signed it`
-      : `the target's certificate is not signed by a CA you trust (${code || message}): pass --ca-file PEM with the CA that signed it (or --insecure-tls to skip the check)`;
+      ? `the target's certificate is signed neither by the CA in --ca-file ${net.caFile} nor by a system `
+          + `CA (${code || message}): give the CA that signed it`
+      : `the target's certificate is not signed by a CA you trust (${code || message}): pass --ca-file `
+          + `PEM with the CA that signed it (or --insecure-tls to skip the check)`;
   }
   if (/CERT_HAS_EXPIRED/.test(both)) return `the target's certificate has expired (${code})`;
-  if (/CERT_NOT_YET_VALID/.test(both)) return `the target's certificate is not valid yet (${code}): check this machine's clock`;
-  if (/ALTNAME_INVALID|Hostname\/IP does not match/i.test(both)) return `the target's certificate is for another host name: ${message}`;
-  const given = net?.clientPfx ? `--client-pfx ${net.clientPfx}` : net?.clientCert ? `--client-cert ${net.clientCert}` : undefined;
+  if (/CERT_NOT_YET_VALID/.test(both))
+    return `the target's certificate is not valid yet (${code}): check this machine's clock`;
+  if (/ALTNAME_INVALID|Hostname\/IP does not match/i.test(both))
+    return `the target's certificate is for another host name: ${message}`;
+  const given = net?.clientPfx
+    ? `--client-pfx ${net.clientPfx}`
+    : net?.clientCert
+      ? `--client-cert ${net.clientCert}`
+      : undefined;
   if (/certificate.required|ALERT_HANDSHAKE_FAILURE|handshake.failure/i.test(both) && !given) {
-    return `the target refused the TLS handshake: it demands a client certificate: pass --client-cert PEM and --client-key PEM (or --client-pfx FILE) (${code || message})`;
+    return (
+      `the target refused the TLS handshake: it demands a client certificate: pass --client-cert PEM and `
+      + `--client-key PEM (or --client-pfx FILE) (${code || message})`
+    );
   }
-  if (/alert.(unknown.ca|bad.certificate|certificate.unknown|certificate.required|handshake.failure|access.denied|certificate.revoked|certificate.expired)/i.test(both) && given) {
-    return `the target refused the client certificate in ${given} (${message.replace(/^.*?alert /i, 'alert ').replace(/:.*$/, '')})`;
+  if (
+    /alert.(unknown.ca|bad.certificate|certificate.unknown|certificate.required|handshake.failure|access.denied|certificate.revoked|certificate.expired)/i.test(
+      both,
+    )
+    && given
+  ) {
+    return (
+      `the target refused the client certificate in ${given} `
+      + `(${message.replace(/^.*?alert /i, 'alert ').replace(/:.*$/, '')})`
+    );
   }
   return undefined;
 }
 
-/** A proxy's refusal in plain words (undici says "Proxy Authentication Required (407)" or "Proxy response (407) !== 200 when HTTP Tunneling"). */
+/**
+ * A proxy's refusal in plain words (undici says "Proxy Authentication Required (407)" or "Proxy response (407) !== 200
+ * when HTTP Tunneling").
+ */
 export function proxyFailure(message: string): string | undefined {
   const status = /Proxy response \((\d{3})\)|Proxy Authentication Required \((407)\)/.exec(message);
   if (!status) return undefined;
   const code = status[1] ?? status[2];
   return code === '407'
-    ? 'the proxy demands credentials (HTTP 407 Proxy Authentication Required): give them in the proxy URL, http://user:password@host:port (in CONFORMANCE_PROXY or HTTPS_PROXY), or name the user only (http://user@host:port, also in a config file) and put the password in CONFORMANCE_PROXY_PASSWORD (or the variable target.proxyPasswordEnv names)'
+    ? 'the proxy demands credentials (HTTP 407 Proxy Authentication Required): give them in the proxy '
+        + 'URL, http://user:password@host:port (in CONFORMANCE_PROXY or HTTPS_PROXY), or name the user only '
+        + '(http://user@host:port, also in a config file) and put the password in CONFORMANCE_PROXY_PASSWORD '
+        + '(or the variable target.proxyPasswordEnv names)'
     : `the proxy refused to open a tunnel to the target (HTTP ${code} to CONNECT)`;
 }
 
-/** The request's headers with the extra ones added beneath them: a name the request already has (in any letter case) keeps its own value. */
-export function withExtraHeaders(extra: Readonly<Record<string, string>>, own: Readonly<Record<string, string>>): Record<string, string> {
+/**
+ * The request's headers with the extra ones added beneath them: a name the request already has (in any letter case)
+ * keeps its own value.
+ */
+export function withExtraHeaders(
+  extra: Readonly<Record<string, string>>,
+  own: Readonly<Record<string, string>>,
+): Record<string, string> {
   const taken = new Set(Object.keys(own).map((k) => k.toLowerCase()));
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(extra)) if (!taken.has(k.toLowerCase())) out[k] = v;

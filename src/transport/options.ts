@@ -58,11 +58,23 @@ export function bodyBudgetOf(opts: Pick<TransportOptions, 'maxBodyBytes' | 'body
   return opts.bodyBudgetBytes ?? Math.max(2 * opts.maxBodyBytes, 64 * 1024 * 1024);
 }
 
-export const DEFAULT_TRANSPORT: TransportOptions = { concurrency: 8, timeoutMs: 10_000, maxBodyBytes: 32 * 1024 * 1024, giveUpAfter: 5 };
+export const DEFAULT_TRANSPORT: TransportOptions = {
+  concurrency: 8,
+  timeoutMs: 10_000,
+  maxBodyBytes: 32 * 1024 * 1024,
+  giveUpAfter: 5,
+};
 
 /** Stable codes of transport failures, as they appear in findings. */
 export type TransportErrorCode =
-  | 'connection_refused' | 'unknown_host' | 'tls_error' | 'timeout' | 'deadline_exceeded'
-  | 'connection_reset' | 'response_too_large' | 'invalid_response' | 'transport_error'
+  | 'connection_refused'
+  | 'unknown_host'
+  | 'tls_error'
+  | 'timeout'
+  | 'deadline_exceeded'
+  | 'connection_reset'
+  | 'response_too_large'
+  | 'invalid_response'
+  | 'transport_error'
   /** Not sent: the run was stopped (an interrupt), or the host stopped answering earlier in the run. */
   | 'not_sent';

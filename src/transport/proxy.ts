@@ -7,7 +7,10 @@ import type { NetworkOptions, ProxySetting } from '../core/types.js';
 
 const DEFAULT_PORTS: Readonly<Record<string, number>> = { 'http:': 80, 'https:': 443 };
 
-/** Whether NO_PROXY (`noProxy`) lets `url` bypass the proxy: the rules of undici's EnvHttpProxyAgent (and curl's, but for CIDR). */
+/**
+ * Whether NO_PROXY (`noProxy`) lets `url` bypass the proxy: the rules of undici's EnvHttpProxyAgent (and curl's, but
+ * for CIDR).
+ */
 export function bypassesProxy(url: string, noProxy: string | undefined): boolean {
   const entries = (noProxy ?? '').split(/[,\s]+/).filter(Boolean);
   if (entries.length === 0) return false;
@@ -55,5 +58,8 @@ export function networkSecrets(net: NetworkOptions | undefined): string[] {
   ].filter((s): s is string => s !== undefined && s !== '');
 }
 
-/** The variable a proxy's password comes from when its URL names only the user (engine/network-settings.ts), and a re-run command sets. */
+/**
+ * The variable a proxy's password comes from when its URL names only the user (engine/network-settings.ts), and a
+ * re-run command sets.
+ */
 export const PROXY_PASSWORD_VARIABLE = 'CONFORMANCE_PROXY_PASSWORD';

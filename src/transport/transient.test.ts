@@ -3,16 +3,32 @@ import { MockAgent } from 'undici';
 import { Transport } from './client.js';
 import { backoffMs, isHtmlPage, retryAfterMs, retryDelay, transientOf } from './transient.js';
 
-const answer = (status: number, body: string, contentType?: string): { response: { status: number; headers: Record<string, string>; body: Buffer; elapsedMs: number } } => ({
-  response: { status, headers: contentType ? { 'content-type': contentType } : {}, body: Buffer.from(body), elapsedMs: 1 },
+const answer = (
+  status: number,
+  body: string,
+  contentType?: string,
+): { response: { status: number; headers: Record<string, string>; body: Buffer; elapsedMs: number } } => ({
+  response: {
+    status,
+    headers: contentType ? { 'content-type': contentType } : {},
+    body: Buffer.from(body),
+    elapsedMs: 1,
+  },
 });
 
-const SOAP_FAULT = '<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault>'
-  + '<faultcode>soap:Server</faultcode><faultstring>Server was unable to process request.</faultstring></soap:Fault></soap:Body></soap:Envelope>';
-const GATEWAY_503 = '<html><head><title>503 Service Temporarily Unavailable</title></head><body><center><h1>503 Service Temporarily Unavailable</h1></center><hr><center>nginx</center></body></html>';
-const IIS_500 = '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN"><html><head><title>500 - Internal server error.</title></head><body></body></html>';
+const SOAP_FAULT =
+  '<?xml version="1.0" encoding="utf-8"?><soap:Envelope '
+  + 'xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/"><soap:Body><soap:Fault>'
+  + '<faultcode>soap:Server</faultcode><faultstring>Server was unable to process '
+  + 'request.</faultstring></soap:Fault></soap:Body></soap:Envelope>';
+const GATEWAY_503 =
+  '<html><head><title>503 Service Temporarily Unavailable</title></head><body><center><h1>503 Service '
+  + 'Temporarily Unavailable</h1></center><hr><center>nginx</center></body></html>';
+const IIS_500 =
+  '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN"><html><head><title>500 - Internal server '
+  + 'error.</title></head><body></body></html>';
 
-describe('transientOf: gateway answers and lost connections, never the service\'s own answer', () => {
+describe("transientOf: gateway answers and lost connections, never the service's own answer", () => {
   test('502, 503 and 504 pages of a gateway are transient', () => {
     expect(transientOf(answer(503, GATEWAY_503, 'text/html'))).toBe('gateway_503');
     expect(transientOf(answer(502, GATEWAY_503, 'text/html; charset=utf-8'))).toBe('gateway_502');
@@ -25,14 +41,20 @@ describe('transientOf: gateway answers and lost connections, never the service\'
     expect(transientOf(answer(500, IIS_500, 'text/html'))).toBe('gateway_page');
     expect(transientOf(answer(500, IIS_500))).toBe('gateway_page');
     // Not Implemented (python3 -m http.server answering a POST) is a permanent answer, HTML or not.
-    expect(transientOf(answer(501, '<!DOCTYPE HTML><html><body><h1>Error response</h1></body></html>', 'text/html;charset=utf-8'))).toBeUndefined();
+    expect(
+      transientOf(
+        answer(501, '<!DOCTYPE HTML><html><body><h1>Error response</h1></body></html>', 'text/html;charset=utf-8'),
+      ),
+    ).toBeUndefined();
     expect(transientOf(answer(505, IIS_500, 'text/html'))).toBeUndefined();
   });
 
-  test('the service\'s own 500 SOAP fault, XML or text is not transient', () => {
+  test("the service's own 500 SOAP fault, XML or text is not transient", () => {
     expect(transientOf(answer(500, SOAP_FAULT, 'text/xml; charset=utf-8'))).toBeUndefined();
     expect(transientOf(answer(500, SOAP_FAULT, 'application/soap+xml; charset=utf-8'))).toBeUndefined();
-    expect(transientOf(answer(500, 'System.ArgumentException: Missing parameter: bookingId.', 'text/plain; charset=utf-8'))).toBeUndefined();
+    expect(
+      transientOf(answer(500, 'System.ArgumentException: Missing parameter: bookingId.', 'text/plain; charset=utf-8')),
+    ).toBeUndefined();
     // A 503 whose body is a SOAP fault is the service's own answer.
     expect(transientOf(answer(503, SOAP_FAULT, 'text/xml'))).toBeUndefined();
   });
@@ -46,7 +68,14 @@ describe('transientOf: gateway answers and lost connections, never the service\'
   test('a reset or a timeout is transient; a refused connection, a TLS error or the size cap is not', () => {
     expect(transientOf({ error: { code: 'connection_reset', message: '' } })).toBe('connection_reset');
     expect(transientOf({ error: { code: 'timeout', message: '' } })).toBe('timeout');
-    for (const code of ['connection_refused', 'tls_error', 'response_too_large', 'unknown_host', 'not_sent', 'deadline_exceeded']) {
+    for (const code of [
+      'connection_refused',
+      'tls_error',
+      'response_too_large',
+      'unknown_host',
+      'not_sent',
+      'deadline_exceeded',
+    ]) {
       expect(transientOf({ error: { code, message: '' } })).toBeUndefined();
     }
   });
@@ -99,8 +128,12 @@ describe('the transport retries reads on transient answers (undici MockAgent)', 
   test('a 503 page, then a reset, then the answer: one exchange, two transient answers retried', async () => {
     const a = agent();
     const pool = a.get(URL_);
-    pool.intercept({ path: '/r', method: 'GET' }).reply(503, GATEWAY_503, { headers: { 'content-type': 'text/html', 'retry-after': '0' } });
-    pool.intercept({ path: '/r', method: 'GET' }).replyWithError(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }));
+    pool
+      .intercept({ path: '/r', method: 'GET' })
+      .reply(503, GATEWAY_503, { headers: { 'content-type': 'text/html', 'retry-after': '0' } });
+    pool
+      .intercept({ path: '/r', method: 'GET' })
+      .replyWithError(Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }));
     pool.intercept({ path: '/r', method: 'GET' }).reply(200, '<ok/>', { headers: { 'content-type': 'text/xml' } });
     const t = new Transport({ dispatcher: a, giveUpAfter: 0 });
     const ex = await t.send({ method: 'GET', url: `${URL_}/r`, headers: {} }, 3);
@@ -110,9 +143,11 @@ describe('the transport retries reads on transient answers (undici MockAgent)', 
     a.assertNoPendingInterceptors();
   });
 
-  test('the service\'s own 500 SOAP fault is not retried', async () => {
+  test("the service's own 500 SOAP fault is not retried", async () => {
     const a = agent();
-    a.get(URL_).intercept({ path: '/f', method: 'POST' }).reply(500, SOAP_FAULT, { headers: { 'content-type': 'text/xml; charset=utf-8' } });
+    a.get(URL_)
+      .intercept({ path: '/f', method: 'POST' })
+      .reply(500, SOAP_FAULT, { headers: { 'content-type': 'text/xml; charset=utf-8' } });
     const t = new Transport({ dispatcher: a });
     const ex = await t.send({ method: 'POST', url: `${URL_}/f`, headers: {}, body: '<x/>' }, 3);
     expect(ex.response?.status).toBe(500);
@@ -121,7 +156,9 @@ describe('the transport retries reads on transient answers (undici MockAgent)', 
 
   test('a write (no retries) gets its transient answer back, sent once', async () => {
     const a = agent();
-    a.get(URL_).intercept({ path: '/w', method: 'POST' }).reply(502, GATEWAY_503, { headers: { 'content-type': 'text/html' } });
+    a.get(URL_)
+      .intercept({ path: '/w', method: 'POST' })
+      .reply(502, GATEWAY_503, { headers: { 'content-type': 'text/html' } });
     const t = new Transport({ dispatcher: a });
     const ex = await t.send({ method: 'POST', url: `${URL_}/w`, headers: {}, body: '<x/>' }, 0);
     expect(ex.response?.status).toBe(502);
@@ -132,7 +169,9 @@ describe('the transport retries reads on transient answers (undici MockAgent)', 
   test('retries stop at the deadline: a Retry-After past it is not waited for', async () => {
     const a = agent();
     const pool = a.get(URL_);
-    pool.intercept({ path: '/d', method: 'GET' }).reply(503, GATEWAY_503, { headers: { 'content-type': 'text/html', 'retry-after': '5' } });
+    pool
+      .intercept({ path: '/d', method: 'GET' })
+      .reply(503, GATEWAY_503, { headers: { 'content-type': 'text/html', 'retry-after': '5' } });
     pool.intercept({ path: '/d', method: 'GET' }).reply(200, '<ok/>');
     const t = new Transport({ dispatcher: a, deadline: Date.now() + 2000 });
     const t0 = Date.now();
@@ -144,7 +183,10 @@ describe('the transport retries reads on transient answers (undici MockAgent)', 
   test('backoff waits stay within the retries asked: three 503s and no more', async () => {
     const a = agent();
     const pool = a.get(URL_);
-    for (let i = 0; i < 3; i++) pool.intercept({ path: '/b', method: 'GET' }).reply(503, GATEWAY_503, { headers: { 'content-type': 'text/html' } });
+    for (let i = 0; i < 3; i++)
+      pool
+        .intercept({ path: '/b', method: 'GET' })
+        .reply(503, GATEWAY_503, { headers: { 'content-type': 'text/html' } });
     pool.intercept({ path: '/b', method: 'GET' }).reply(200, '<ok/>');
     const t = new Transport({ dispatcher: a });
     const ex = await t.send({ method: 'GET', url: `${URL_}/b`, headers: {} }, 2);

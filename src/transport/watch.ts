@@ -13,12 +13,11 @@
  *   band, never with a page: a gateway in front of it). Each has a count of answers in a row after
  *   which it is judged: one where a single answer says it all (a 407, an untrusted certificate), a
  *   few where one could be chance (a closed connection, a 401 page);
- * - a transient answer (./transient.ts: a gateway page, a reset; not a time-out): before the target has given one answer of its own,
- *   `giveUpAfter` of them in a row (the setting that already says how many silent failures end the
- *   run's patience with a host) are an outage; after it has answered, MID_RUN_FACTOR times as many
- *   (a target gone down during the run). Anything less is the noise --max-transient judges at the end
- *   of the run: a burst at the start shorter than that does not stop a run, and a target with a few
- *   percent of noise is never stopped here;
+ * - a transient answer (./transient.ts: a gateway page, a reset; not a time-out): before the target has given one
+ *   answer of its own, `giveUpAfter` of them in a row (the setting that already says how many silent failures end the
+ *   run's patience with a host) are an outage; after it has answered, MID_RUN_FACTOR times as many (a target gone down
+ *   during the run). Anything less is the noise --max-transient judges at the end of the run: a burst at the start
+ *   shorter than that does not stop a run, and a target with a few percent of noise is never stopped here;
  * - an answer of the target's own (any other response), which ends the watch's probation;
  * - anything else (a refused port, a time-out: the preflight and --give-up-after judge those).
  *
@@ -78,7 +77,14 @@ type Reading =
   | { readonly as: 'answer' }
   | { readonly as: 'neutral' }
   | { readonly as: 'transient'; readonly what: string }
-  | { readonly as: 'refusal'; readonly code: StopCode; readonly after: number; readonly always: boolean; readonly print: string; readonly extra?: Partial<Judgement> };
+  | {
+      readonly as: 'refusal';
+      readonly code: StopCode;
+      readonly after: number;
+      readonly always: boolean;
+      readonly print: string;
+      readonly extra?: Partial<Judgement>;
+    };
 
 /** A request for a service's WSDL (the preflight's, drift's). */
 function isWsdlFetch(url: string): boolean {
@@ -98,12 +104,21 @@ export function originOf(url: string): string {
 export function pageWords(body: Buffer): string {
   const text = body.subarray(0, 4096).toString('utf8');
   const title = /<title[^>]*>([^<]*)<\/title>/i.exec(text)?.[1];
-  const words = (title ?? text.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+  const words = (title ?? text.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' '))
+    .replace(/\s+/g, ' ')
+    .trim();
   return words.length > 80 ? `${words.slice(0, 77)}...` : words;
 }
 
 function looksXml(body: Buffer): boolean {
-  return body.subarray(0, 256).toString('latin1').replace(/^\xEF\xBB\xBF/, '').trimStart().startsWith('<') && !isHtmlPage(undefined, body);
+  return (
+    body
+      .subarray(0, 256)
+      .toString('latin1')
+      .replace(/^\xEF\xBB\xBF/, '')
+      .trimStart()
+      .startsWith('<') && !isHtmlPage(undefined, body)
+  );
 }
 
 /** Counts attempts and judges the target (see the module's comment). */
@@ -118,7 +133,10 @@ export class TargetWatch {
   /** What the latest refusal or transient answer would be judged, had it come as often as its rule asks (`pending`). */
   #pending: Judgement | undefined;
 
-  constructor(readonly net: NetworkOptions | undefined, readonly giveUpAfter: number) {}
+  constructor(
+    readonly net: NetworkOptions | undefined,
+    readonly giveUpAfter: number,
+  ) {}
 
   /**
    * The judgement the latest refusal or transient answer points to while no part of the target has
@@ -139,7 +157,12 @@ export class TargetWatch {
    * Read one attempt; the judgement when it makes one. `afterHeaders`: the attempt failed after its
    * response's headers arrived (a reset mid-answer, not a connection closed before any answer).
    */
-  attempt(url: string, ex: Pick<Exchange, 'response' | 'error'>, afterHeaders: boolean, key = originOf(url)): Judgement | undefined {
+  attempt(
+    url: string,
+    ex: Pick<Exchange, 'response' | 'error'>,
+    afterHeaders: boolean,
+    key = originOf(url),
+  ): Judgement | undefined {
     this.#attempts++;
     const r = this.#read(url, ex, afterHeaders, key);
     if (r.as === 'neutral') return undefined;
@@ -154,14 +177,27 @@ export class TargetWatch {
       return undefined;
     }
     const fresh = !this.#answered.has(key);
-    const base = { origin, detail: ex.error?.message ?? `HTTP ${ex.response?.status}`, attempts: this.#attempts, ...this.#route(url) };
+    const base = {
+      origin,
+      detail: ex.error?.message ?? `HTTP ${ex.response?.status}`,
+      attempts: this.#attempts,
+      ...this.#route(url),
+    };
     if (r.as === 'transient') {
       this.#refusal.delete(key);
       const n = (this.#transientInRow.get(key) ?? 0) + 1;
       this.#transientInRow.set(key, n);
-      // After answers of its own, a part that goes down mid-run takes MID_RUN_FACTOR times as many in a row (noise never does that).
+      // After answers of its own, a part that goes down mid-run takes MID_RUN_FACTOR times as many in a row (noise
+      // never does that).
       const limit = this.giveUpAfter * (fresh ? 1 : MID_RUN_FACTOR);
-      const down: Judgement = { kind: 'outage', code: 'target_down', ...base, detail: r.what, inRow: n, midRun: !fresh };
+      const down: Judgement = {
+        kind: 'outage',
+        code: 'target_down',
+        ...base,
+        detail: r.what,
+        inRow: n,
+        midRun: !fresh,
+      };
       if (this.giveUpAfter > 0 && n >= limit) return down;
       if (fresh) this.#pending = down;
       return undefined;
@@ -188,37 +224,80 @@ export class TargetWatch {
   #read(url: string, ex: Pick<Exchange, 'response' | 'error'>, afterHeaders: boolean, key: string): Reading {
     const res = ex.response;
     if (res) {
-      if (res.status === 407) return { as: 'refusal', code: 'proxy_refused', after: 1, always: true, print: '407', extra: { status: 407 } };
-      // The contract answers wrong credentials in band: a 401/403 that is not XML is a page of something in front of the service.
+      if (res.status === 407)
+        return { as: 'refusal', code: 'proxy_refused', after: 1, always: true, print: '407', extra: { status: 407 } };
+      // The contract answers wrong credentials in band: a 401/403 that is not XML is a page of something in front of
+      // the service.
       if ((res.status === 401 || res.status === 403) && !looksXml(res.body)) {
         const print = `${res.status} ${createHash('sha1').update(res.body).digest('base64')}`;
-        return { as: 'refusal', code: 'gateway_refusal', after: 3, always: false, print,
-          extra: { status: res.status, page: pageWords(res.body), ...(res.headers['content-type'] ? { contentType: res.headers['content-type'] } : {}) } };
+        return {
+          as: 'refusal',
+          code: 'gateway_refusal',
+          after: 3,
+          always: false,
+          print,
+          extra: {
+            status: res.status,
+            page: pageWords(res.body),
+            ...(res.headers['content-type'] ? { contentType: res.headers['content-type'] } : {}),
+          },
+        };
       }
       const kind = transientOf(ex);
-      if (kind) return { as: 'transient', what: `HTTP ${res.status}${isHtmlPage(res.headers['content-type'], res.body) ? ' HTML page' : ''}` };
+      if (kind)
+        return {
+          as: 'transient',
+          what: `HTTP ${res.status}${isHtmlPage(res.headers['content-type'], res.body) ? ' HTML page' : ''}`,
+        };
       return { as: 'answer' };
     }
     const err = ex.error;
     if (!err) return { as: 'neutral' };
     const https = url.startsWith('https:');
-    // Reset while connecting or during the handshake (ECONNRESET; Node's words for a close before TLS), not closed after it ("other side closed").
+    // Reset while connecting or during the handshake (ECONNRESET; Node's words for a close before TLS), not closed
+    // after it ("other side closed").
     const before = !afterHeaders && /before secure TLS connection|ECONNRESET/i.test(err.message);
     if (err.code === 'transport_error' && /^the proxy /.test(err.message)) {
-      return { as: 'refusal', code: 'proxy_refused', after: 1, always: /\b407\b/.test(err.message), print: err.message };
+      return {
+        as: 'refusal',
+        code: 'proxy_refused',
+        after: 1,
+        always: /\b407\b/.test(err.message),
+        print: err.message,
+      };
     }
-    if (before && (https || this.#route(url).bypassed)) return { as: 'refusal', code: 'closed_before_tls', after: 2, always: false, print: 'before' };
+    if (before && (https || this.#route(url).bypassed))
+      return { as: 'refusal', code: 'closed_before_tls', after: 2, always: false, print: 'before' };
     if (err.code === 'tls_error') {
-      return { as: 'refusal', code: /not signed by a CA|signed neither by/.test(err.message) ? 'tls_untrusted' : 'tls_refused', after: 1, always: true, print: err.message };
+      return {
+        as: 'refusal',
+        code: /not signed by a CA|signed neither by/.test(err.message) ? 'tls_untrusted' : 'tls_refused',
+        after: 1,
+        always: true,
+        print: err.message,
+      };
     }
-    if (err.code === 'unknown_host') return { as: 'refusal', code: 'unknown_host', after: /ENOTFOUND/.test(err.message) ? 1 : 2, always: true, print: 'dns' };
+    if (err.code === 'unknown_host')
+      return {
+        as: 'refusal',
+        code: 'unknown_host',
+        after: /ENOTFOUND/.test(err.message) ? 1 : 2,
+        always: true,
+        print: 'dns',
+      };
     // An https connection closed with no answer at all, the handshake done: the server would not have us.
     if (err.code === 'connection_reset' && https && !afterHeaders && !before) {
-      return this.#answered.has(key) ? { as: 'transient', what: 'connection closed' } : { as: 'refusal', code: 'tls_closed', after: 2, always: false, print: 'closed' };
+      return this.#answered.has(key)
+        ? { as: 'transient', what: 'connection closed' }
+        : { as: 'refusal', code: 'tls_closed', after: 2, always: false, print: 'closed' };
     }
     // A time-out is --give-up-after's: the transport gives up on a host that stops answering (client.ts #note).
     if (err.code === 'timeout') return { as: 'neutral' };
-    if (transientOf(ex)) return { as: 'transient', what: afterHeaders ? 'connection reset half-way through the answer' : 'connection reset' };
+    if (transientOf(ex))
+      return {
+        as: 'transient',
+        what: afterHeaders ? 'connection reset half-way through the answer' : 'connection reset',
+      };
     return { as: 'neutral' };
   }
 }

@@ -46,7 +46,11 @@ export interface MarkupStats {
   readonly mostNamespaces: { readonly count: number; readonly element: string; readonly line: number };
 }
 
-const SKIPS: readonly (readonly [string, string])[] = [['<!--', '-->'], ['<![CDATA[', ']]>'], ['<?', '?>']];
+const SKIPS: readonly (readonly [string, string])[] = [
+  ['<!--', '-->'],
+  ['<![CDATA[', ']]>'],
+  ['<?', '?>'],
+];
 
 function isSpace(c: number): boolean {
   return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
@@ -95,7 +99,7 @@ export function scanMarkup(xml: string): MarkupStats {
     while (j < n) {
       const c = xml.charCodeAt(j);
       // Most characters of a name are past '>' (0x3e), above every character that ends it: one comparison.
-      if (c <= 0x3e && (isSpace(c) || c === 0x3e /* > */ || c === 0x2f /* / */)) break;
+      if (c <= 0x3e && (isSpace(c) || c === 0x3e /* > */ || c === 0x2f) /* / */) break;
       j++;
     }
     const nameEnd = j;
@@ -105,9 +109,21 @@ export function scanMarkup(xml: string): MarkupStats {
     let closed = false;
     while (j < n) {
       const c = xml.charCodeAt(j);
-      if (isSpace(c)) { j++; continue; }
-      if (c === 0x3e /* > */) { closed = true; j++; break; }
-      if (c === 0x2f /* / */ && xml.charCodeAt(j + 1) === 0x3e) { closed = true; empty = true; j += 2; break; }
+      if (isSpace(c)) {
+        j++;
+        continue;
+      }
+      if (c === 0x3e /* > */) {
+        closed = true;
+        j++;
+        break;
+      }
+      if (c === 0x2f /* / */ && xml.charCodeAt(j + 1) === 0x3e) {
+        closed = true;
+        empty = true;
+        j += 2;
+        break;
+      }
       // An attribute: name, "=", quoted value.
       const nameStart = j;
       while (j < n) {
@@ -123,16 +139,31 @@ export function scanMarkup(xml: string): MarkupStats {
       const q = xml.charCodeAt(j);
       if (q !== 0x22 && q !== 0x27) break;
       const close = xml.indexOf(q === 0x22 ? '"' : "'", j + 1);
-      if (close < 0) { j = n; break; }
+      if (close < 0) {
+        j = n;
+        break;
+      }
       j = close + 1;
       count++;
       // xmlns or xmlns:*
-      if (xml.startsWith('xmlns', nameStart) && (attrEnd - nameStart === 5 || (attrEnd - nameStart > 5 && xml.charCodeAt(nameStart + 5) === 0x3a))) decls++;
+      if (
+        xml.startsWith('xmlns', nameStart)
+        && (attrEnd - nameStart === 5 || (attrEnd - nameStart > 5 && xml.charCodeAt(nameStart + 5) === 0x3a))
+      )
+        decls++;
     }
     elements++;
     attributes += count;
-    if (count > mostCount) { mostCount = count; mostAt = start; mostEnd = nameEnd; }
-    if (inScope + decls > mostNsCount) { mostNsCount = inScope + decls; mostNsAt = start; mostNsEnd = nameEnd; }
+    if (count > mostCount) {
+      mostCount = count;
+      mostAt = start;
+      mostEnd = nameEnd;
+    }
+    if (inScope + decls > mostNsCount) {
+      mostNsCount = inScope + decls;
+      mostNsAt = start;
+      mostNsEnd = nameEnd;
+    }
     if (!empty && closed) {
       declared[open++] = decls;
       inScope += decls;
@@ -141,9 +172,18 @@ export function scanMarkup(xml: string): MarkupStats {
   }
   const lines = lineCounter(xml);
   return {
-    elements, attributes,
-    mostAttributes: { count: Math.max(0, mostCount), element: mostCount < 0 ? '' : xml.slice(mostAt + 1, mostEnd), line: lines(mostAt) },
-    mostNamespaces: { count: Math.max(0, mostNsCount), element: mostNsCount < 0 ? '' : xml.slice(mostNsAt + 1, mostNsEnd), line: lines(mostNsAt) },
+    elements,
+    attributes,
+    mostAttributes: {
+      count: Math.max(0, mostCount),
+      element: mostCount < 0 ? '' : xml.slice(mostAt + 1, mostEnd),
+      line: lines(mostAt),
+    },
+    mostNamespaces: {
+      count: Math.max(0, mostNsCount),
+      element: mostNsCount < 0 ? '' : xml.slice(mostNsAt + 1, mostNsEnd),
+      line: lines(mostNsAt),
+    },
   };
 }
 
@@ -160,19 +200,31 @@ function lineCounter(text: string): (offset: number) => number {
 export function overLimit(stats: MarkupStats, limits: MarkupLimits): string | undefined {
   const a = stats.mostAttributes;
   if (a.count > limits.attributesPerElement) {
-    return `element <${shownName(a.element)}> (line ${a.line}) has ${a.count.toLocaleString('en-US')} attributes and namespace declarations: `
-      + `more than the ${limits.attributesPerElement} this harness reads on one element (libxml2 checks them for duplicates in quadratic time); the document was not parsed`;
+    return (
+      `element <${shownName(a.element)}> (line ${a.line}) has ${a.count.toLocaleString('en-US')} `
+      + `attributes and namespace declarations: `
+      + `more than the ${limits.attributesPerElement} this harness reads on one element (libxml2 checks `
+      + `them for duplicates in quadratic time); the document was not parsed`
+    );
   }
   const ns = stats.mostNamespaces;
   if (ns.count > limits.namespacesInScope) {
-    return `${ns.count.toLocaleString('en-US')} namespace declarations are in scope at element <${shownName(ns.element)}> (line ${ns.line}): `
-      + `more than the ${limits.namespacesInScope} this harness reads (libxml2 searches every one of them for each element's prefix); the document was not parsed`;
+    return (
+      `${ns.count.toLocaleString('en-US')} namespace declarations are in scope at element `
+      + `<${shownName(ns.element)}> (line ${ns.line}): `
+      + `more than the ${limits.namespacesInScope} this harness reads (libxml2 searches every one of them `
+      + `for each element's prefix); the document was not parsed`
+    );
   }
   const nodes = stats.elements + stats.attributes;
   if (nodes > limits.nodes) {
-    return `the document has ${stats.elements.toLocaleString('en-US')} elements and ${stats.attributes.toLocaleString('en-US')} attributes: `
-      + `more than the ${limits.nodes.toLocaleString('en-US')} this harness reads in one document (one per ${BYTES_PER_NODE} bytes of --max-body-bytes; `
-      + 'each costs a few hundred bytes of memory in each reader); the document was not parsed';
+    return (
+      `the document has ${stats.elements.toLocaleString('en-US')} elements `
+      + `and ${stats.attributes.toLocaleString('en-US')} attributes: `
+      + `more than the ${limits.nodes.toLocaleString('en-US')} this harness reads in one document (one `
+      + `per ${BYTES_PER_NODE} bytes of --max-body-bytes; `
+      + 'each costs a few hundred bytes of memory in each reader); the document was not parsed'
+    );
   }
   return undefined;
 }

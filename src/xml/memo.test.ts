@@ -36,14 +36,24 @@ describe('TextMemo', () => {
   it('does not keep a value whose cost is over the budget (Infinity: never kept)', () => {
     const memo = new TextMemo<number>(100, 1000, (v) => (v < 0 ? Infinity : 0));
     let calls = 0;
-    memo.get('t', () => { calls++; return -1; });
-    memo.get('t', () => { calls++; return -1; });
+    memo.get('t', () => {
+      calls++;
+      return -1;
+    });
+    memo.get('t', () => {
+      calls++;
+      return -1;
+    });
     expect(calls).toBe(2);
   });
 
   it('keeps nothing of a computation that throws', () => {
     const memo = new TextMemo<number>(100, 1000);
-    expect(() => memo.get('t', () => { throw new Error('bad'); })).toThrow('bad');
+    expect(() =>
+      memo.get('t', () => {
+        throw new Error('bad');
+      }),
+    ).toThrow('bad');
     expect(memo.get('t', () => 7)).toBe(7);
   });
 });

@@ -68,7 +68,9 @@ interface Name {
   readonly qname: string;
   readonly prefix: string;
   readonly local: string;
-  /** Only ever an interned name: a link to a document's own name would keep it (and its followers) past the document. */
+  /**
+   * Only ever an interned name: a link to a document's own name would keep it (and its followers) past the document.
+   */
   next: Name | undefined;
   readonly interned: boolean;
 }
@@ -85,7 +87,13 @@ function nameAt(xml: string, from: number, to: number): Name {
     // A slice of 13 characters or more is a view of the whole document in V8: an interned name
     // kept that way would keep the document it came from for the life of the process.
     if (interned && raw.length >= 13) raw = Buffer.from(raw, 'utf16le').toString('utf16le');
-    n = { qname: raw, prefix: c < 0 ? '' : raw.slice(0, c), local: c < 0 ? raw : raw.slice(c + 1), next: undefined, interned };
+    n = {
+      qname: raw,
+      prefix: c < 0 ? '' : raw.slice(0, c),
+      local: c < 0 ? raw : raw.slice(c + 1),
+      next: undefined,
+      interned,
+    };
     if (interned) NAMES.set(raw, n);
   }
   return n;
@@ -220,14 +228,18 @@ export function scanXml(xml: string, limits?: MarkupLimits): XElement {
         let e = gt;
         while (e > lt + 2 && isSpace(xml.charCodeAt(e - 1))) e--;
         if (depth === 0) bad(`end tag </${xml.slice(lt + 2, e)}> without a start tag`, lt);
-        if (e - (lt + 2) !== q.length || !sameAt(xml, lt + 2, q)) bad(`end tag </${xml.slice(lt + 2, e)}> does not match <${q}>`, lt);
+        if (e - (lt + 2) !== q.length || !sameAt(xml, lt + 2, q))
+          bad(`end tag </${xml.slice(lt + 2, e)}> does not match <${q}>`, lt);
       }
       const f = stack[depth - 1]!;
       depth--;
       inScope -= f.decls;
       const el = close(f);
       if (depth > 0) done[doneTop++] = el;
-      else { root ??= el; roots++; }
+      else {
+        root ??= el;
+        roots++;
+      }
       i = gt + 1;
       continue;
     }
@@ -264,10 +276,16 @@ export function scanXml(xml: string, limits?: MarkupLimits): XElement {
     const prev = lastName[depth];
     let name: Name | undefined;
     let j = lt + 1;
-    if (prev !== undefined && sameAt(xml, lt + 1, prev.qname) && endsName(xml.charCodeAt(lt + 1 + prev.qname.length))) name = prev;
+    if (prev !== undefined && sameAt(xml, lt + 1, prev.qname) && endsName(xml.charCodeAt(lt + 1 + prev.qname.length)))
+      name = prev;
     else {
       const guess = prev?.next;
-      if (guess !== undefined && sameAt(xml, lt + 1, guess.qname) && endsName(xml.charCodeAt(lt + 1 + guess.qname.length))) name = guess;
+      if (
+        guess !== undefined
+        && sameAt(xml, lt + 1, guess.qname)
+        && endsName(xml.charCodeAt(lt + 1 + guess.qname.length))
+      )
+        name = guess;
     }
     if (name !== undefined) j += name.qname.length;
     else {
@@ -284,7 +302,10 @@ export function scanXml(xml: string, limits?: MarkupLimits): XElement {
       while (j < n && isSpace(xml.charCodeAt(j))) j++;
       if (j >= n) bad(`unterminated start tag <${name.qname}>`, lt);
       const k = xml.charCodeAt(j);
-      if (k === 0x3e /* > */) { j++; break; }
+      if (k === 0x3e /* > */) {
+        j++;
+        break;
+      }
       if (k === 0x2f /* / */) {
         if (xml.charCodeAt(j + 1) !== 0x3e) bad(`"/" not followed by ">" in <${name.qname}>`, j);
         empty = true;
@@ -308,14 +329,24 @@ export function scanXml(xml: string, limits?: MarkupLimits): XElement {
       if (end < 0) bad(`unterminated value of attribute ${an} of <${name.qname}>`, j);
       // A list's includes() for the usual few attributes; a set past them (callers without the
       // markup limits, such as the mock reading requests, may pass 100,000 on one element).
-      if (attrCount < 16 ? twice(attrNames, attrCount, an) : (seen ??= new Set(attrNames.slice(0, attrCount))).has(an)) bad(`attribute ${an} given twice on <${name.qname}>`, a);
+      if (attrCount < 16 ? twice(attrNames, attrCount, an) : (seen ??= new Set(attrNames.slice(0, attrCount))).has(an))
+        bad(`attribute ${an} given twice on <${name.qname}>`, a);
       seen?.add(an);
       attrNames[attrCount] = an;
       attrValues[attrCount++] = textOf(xml, j + 1, end, shortTexts);
       j = end + 1;
     }
     i = j;
-    const f = open(stack[depth] ??= { name, ns: '', attrs: NONE, first: 0, text: '', saved: undefined, decls: 0 }, name, attrNames, attrValues, attrCount, scope, stack, depth);
+    const f = open(
+      (stack[depth] ??= { name, ns: '', attrs: NONE, first: 0, text: '', saved: undefined, decls: 0 }),
+      name,
+      attrNames,
+      attrValues,
+      attrCount,
+      scope,
+      stack,
+      depth,
+    );
     nodes += 1 + attrCount;
     if (nodes > maxNodes || attrCount > maxAttrs || inScope + f.decls > maxInScope) {
       restore(f, scope);
@@ -324,7 +355,10 @@ export function scanXml(xml: string, limits?: MarkupLimits): XElement {
     if (empty) {
       const el = close(f);
       if (depth > 0) done[doneTop++] = el;
-      else { root ??= el; roots++; }
+      else {
+        root ??= el;
+        roots++;
+      }
     } else {
       if (depth >= MAX_DEPTH) bad(`more than ${MAX_DEPTH} nested elements at ${pathOf(stack, depth, name.qname)}`, lt);
       inScope += f.decls;
@@ -332,14 +366,26 @@ export function scanXml(xml: string, limits?: MarkupLimits): XElement {
     }
   }
   if (depth > 0) {
-    bad(`element <${stack[depth - 1]!.name.qname}> is not closed at the end of the document (${pathOf(stack, depth)})`, n);
+    bad(
+      `element <${stack[depth - 1]!.name.qname}> is not closed at the end of the document (${pathOf(stack, depth)})`,
+      n,
+    );
   }
   if (root === undefined) throw new XmlError('no root element');
   if (roots !== 1) throw new XmlError(`${roots} root elements, expected one`);
   return root;
 
   /** An element's start: its declarations enter the scope, its names are resolved. */
-  function open(f: Frame, nm: Frame['name'], names: string[], values: string[], count: number, sc: Map<string, string>, st: Frame[], d: number): Frame {
+  function open(
+    f: Frame,
+    nm: Frame['name'],
+    names: string[],
+    values: string[],
+    count: number,
+    sc: Map<string, string>,
+    st: Frame[],
+    d: number,
+  ): Frame {
     let saved: Map<string, string | undefined> | undefined;
     let plain = 0;
     let decls = 0;
@@ -364,7 +410,8 @@ export function scanXml(xml: string, limits?: MarkupLimits): XElement {
     f.decls = decls;
     try {
       const ns = sc.get(nm.prefix);
-      if (ns === undefined && nm.prefix !== '') throw new XmlError(`undeclared namespace prefix "${nm.prefix}" on element ${pathOf(st, d, nm.qname)}`);
+      if (ns === undefined && nm.prefix !== '')
+        throw new XmlError(`undeclared namespace prefix "${nm.prefix}" on element ${pathOf(st, d, nm.qname)}`);
       f.ns = ns ?? '';
       if (plain > 0) {
         // Exactly its size: a list grown by push would keep 17 slots for one attribute.
@@ -375,7 +422,10 @@ export function scanXml(xml: string, limits?: MarkupLimits): XElement {
           if (an === 'xmlns' || an.startsWith('xmlns:')) continue;
           const q = nameAt(an, 0, an.length);
           const ans = q.prefix === '' ? '' : sc.get(q.prefix);
-          if (ans === undefined) throw new XmlError(`undeclared namespace prefix "${q.prefix}" on attribute ${an} of ${pathOf(st, d, nm.qname)}`);
+          if (ans === undefined)
+            throw new XmlError(
+              `undeclared namespace prefix "${q.prefix}" on attribute ${an} of ${pathOf(st, d, nm.qname)}`,
+            );
           attrs[at++] = { ns: ans, local: q.local, prefix: q.prefix, value: values[k]! };
         }
         f.attrs = attrs;
@@ -410,4 +460,3 @@ function restore(f: Frame, scope: Map<string, string>): void {
   }
   f.saved = undefined;
 }
-

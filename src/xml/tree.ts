@@ -90,7 +90,11 @@ const DOCTYPE_RE = /<!DOCTYPE/i;
  * entity declarations. Linear: one indexOf per markup construct.
  */
 export function hasDoctype(xml: string): boolean {
-  const skip: [string, string][] = [['<!--', '-->'], ['<![CDATA[', ']]>'], ['<?', '?>']];
+  const skip: [string, string][] = [
+    ['<!--', '-->'],
+    ['<![CDATA[', ']]>'],
+    ['<?', '?>'],
+  ];
   let i = 0;
   while ((i = xml.indexOf('<', i)) >= 0) {
     const next = xml.charCodeAt(i + 1);
@@ -142,7 +146,10 @@ function liftLongTexts(xml: string): { xml: string; texts: string[] } | undefine
   let long = false;
   for (let i = xml.indexOf('<'), j = 0; ; i = j) {
     j = i < 0 ? -1 : xml.indexOf('<', i + 1);
-    if ((j < 0 ? xml.length : j) - Math.max(i, 0) >= LONG_TEXT) { long = true; break; }
+    if ((j < 0 ? xml.length : j) - Math.max(i, 0) >= LONG_TEXT) {
+      long = true;
+      break;
+    }
     if (j < 0) break;
   }
   if (!long || xml.includes(LIFT_OPEN) || xml.includes(LIFT_CLOSE)) return undefined;
@@ -168,7 +175,10 @@ function liftLongTexts(xml: string): { xml: string; texts: string[] } | undefine
       let k = i + 1;
       for (; k < xml.length; k++) {
         const c = xml[k]!;
-        if (q) { if (c === q) q = ''; } else if (c === '"' || c === "'") q = c; else if (c === '>') break;
+        if (q) {
+          if (c === q) q = '';
+        } else if (c === '"' || c === "'") q = c;
+        else if (c === '>') break;
       }
       end = k + 1;
     }
@@ -204,7 +214,8 @@ export function setScanReaderMinChars(chars: number): number {
 /** Which reader parseXml uses: by size (the default), or one of them. */
 export type XmlReader = 'auto' | 'fast-xml-parser' | 'scan';
 
-const DOCTYPE_REFUSED = 'document type declaration (<!DOCTYPE) present: not allowed in these messages, entities are never expanded';
+const DOCTYPE_REFUSED =
+  'document type declaration (<!DOCTYPE) present: not allowed in these messages, entities are never expanded';
 
 /**
  * Parse a document into a namespace-resolved tree. Throws XmlError with a precise message. A
@@ -222,8 +233,12 @@ export function parseXml(xml: string, reader: XmlReader = 'auto'): ParsedXml {
   }
   const roots = raw.filter(isElement);
   raw.length = 0;
-  if (roots.length !== 1) throw new XmlError(roots.length === 0 ? 'no root element' : `${roots.length} root elements, expected one`);
-  const restore = lifted ? (t: string) => (t.includes(LIFT_OPEN) ? t.replace(LIFTED_RE, (_, k: string) => decodeText(lifted.texts[Number(k)]!)) : t) : undefined;
+  if (roots.length !== 1)
+    throw new XmlError(roots.length === 0 ? 'no root element' : `${roots.length} root elements, expected one`);
+  const restore = lifted
+    ? (t: string) =>
+        t.includes(LIFT_OPEN) ? t.replace(LIFTED_RE, (_, k: string) => decodeText(lifted.texts[Number(k)]!)) : t
+    : undefined;
   const root = build(roots[0]!, new Map([['xml', XML_NS]]), [], restore);
   return { root, declaration: readDeclaration(xml) };
 }
@@ -312,7 +327,12 @@ function pathOf(stack: readonly string[]): string {
  * and 20,000 children declaring one more took a minute). `stack` holds the qualified names from the
  * root down to this element's parent; it is restored on return.
  */
-function build(node: RawNode, scope: Map<string, string>, stack: string[], restore?: (text: string) => string): XElement {
+function build(
+  node: RawNode,
+  scope: Map<string, string>,
+  stack: string[],
+  restore?: (text: string) => string,
+): XElement {
   let marked = '';
   for (const k in node) {
     if (k.charCodeAt(0) === 1) {
@@ -338,7 +358,8 @@ function build(node: RawNode, scope: Map<string, string>, stack: string[], resto
     const [prefix, name] = split(qname);
     stack.push(qname);
     const ns = scope.get(prefix);
-    if (ns === undefined && prefix !== '') throw new XmlError(`undeclared namespace prefix "${prefix}" on element ${pathOf(stack)}`);
+    if (ns === undefined && prefix !== '')
+      throw new XmlError(`undeclared namespace prefix "${prefix}" on element ${pathOf(stack)}`);
     let attrs: readonly XAttr[] | XAttr[] = NONE;
     if (rawAttrs) {
       for (const key in rawAttrs) {
@@ -346,7 +367,8 @@ function build(node: RawNode, scope: Map<string, string>, stack: string[], resto
         if (k === 'xmlns' || k.startsWith('xmlns:')) continue;
         const [ap, al] = split(k);
         const ans = ap === '' ? '' : scope.get(ap);
-        if (ans === undefined) throw new XmlError(`undeclared namespace prefix "${ap}" on attribute ${k} of ${pathOf(stack)}`);
+        if (ans === undefined)
+          throw new XmlError(`undeclared namespace prefix "${ap}" on attribute ${k} of ${pathOf(stack)}`);
         if (attrs === NONE) attrs = [];
         (attrs as XAttr[]).push({ ns: ans, local: al, prefix: ap, value: rawAttrs[key]! });
       }

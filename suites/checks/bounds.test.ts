@@ -7,21 +7,56 @@ import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
 import { CHECKS, runChecks } from '../../src/checks/registry.js';
 import { step } from '../../src/checks/support.js';
 import { contextFor } from '../../test/support/checks.js';
-import { compactFindings, finding, FindingList, MAX_FINDING_KINDS, MAX_FINDINGS_LISTED } from '../../src/checks/types.js';
+import {
+  compactFindings,
+  finding,
+  FindingList,
+  MAX_FINDING_KINDS,
+  MAX_FINDINGS_LISTED,
+} from '../../src/checks/types.js';
 
 describe('FindingList and compactFindings', () => {
-  test('the first three of each kind, 50 in all, then "and N more like it" per kind (values and numbers do not make a kind)', () => {
-    const list = new FindingList();
-    for (let i = 0; i < 10_000; i++) list.push(finding('shape', 'invalid_lexical_value', `/r/item[${i + 1}]/id`, `value '${i}' of id is not an int (item ${i})`));
-    for (let i = 0; i < 5; i++) list.push(finding('shape', 'missing_required_element', `/r/item[${i + 1}]`, 'missing required element name'));
-    const out = list.list();
-    expect(out.map((f) => f.path)).toEqual(['/r/item[1]/id', '/r/item[2]/id', '/r/item[3]/id', '/r/item[1]', '/r/item[2]', '/r/item[3]', '//id', '//item']);
-    expect(out[6]!.message).toBe("and 9,997 more like it: value '0' of id is not an int (item 0)");
-    expect(out[7]!.message).toBe('and 2 more like it: missing required element name');
-  });
+  test(
+    'the first three of each kind, 50 in all, then "and N more like it" per kind (values and numbers do '
+      + 'not make a kind)',
+    () => {
+      const list = new FindingList();
+      for (let i = 0; i < 10_000; i++)
+        list.push(
+          finding(
+            'shape',
+            'invalid_lexical_value',
+            `/r/item[${i + 1}]/id`,
+            `value '${i}' of id is not an int (item ${i})`,
+          ),
+        );
+      for (let i = 0; i < 5; i++)
+        list.push(finding('shape', 'missing_required_element', `/r/item[${i + 1}]`, 'missing required element name'));
+      const out = list.list();
+      expect(out.map((f) => f.path)).toEqual([
+        '/r/item[1]/id',
+        '/r/item[2]/id',
+        '/r/item[3]/id',
+        '/r/item[1]',
+        '/r/item[2]',
+        '/r/item[3]',
+        '//id',
+        '//item',
+      ]);
+      expect(out[6]!.message).toBe("and 9,997 more like it: value '0' of id is not an int (item 0)");
+      expect(out[7]!.message).toBe('and 2 more like it: missing required element name');
+    },
+  );
 
   test('at most 50 listed across kinds; a short list is left as it is', () => {
-    const many = Array.from({ length: 200 }, (_, i) => finding('shape', 'unknown_element', `/k${i}`, `kind ${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}`));
+    const many = Array.from({ length: 200 }, (_, i) =>
+      finding(
+        'shape',
+        'unknown_element',
+        `/k${i}`,
+        `kind ${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}`,
+      ),
+    );
     const out = compactFindings(many);
     expect(out.filter((f) => !f.message.startsWith('and ')).length).toBe(MAX_FINDINGS_LISTED);
     // 100 kinds told apart (50 listed, 50 counted one each), then the other 100 in one summary.
@@ -34,12 +69,19 @@ describe('FindingList and compactFindings', () => {
   test('200,000 findings of as many kinds: at most MAX_FINDING_KINDS + 1 kept, every one counted (issue 35)', () => {
     const list = new FindingList();
     const name = (i: number) => i.toString(26).replace(/[0-9]/g, (d) => String.fromCharCode(65 + Number(d)));
-    for (let i = 0; i < 200_000; i++) list.add('shape', 'unknown_element', `/r/${name(i)}`, `unknown element ${name(i)} in r`);
+    for (let i = 0; i < 200_000; i++)
+      list.add('shape', 'unknown_element', `/r/${name(i)}`, `unknown element ${name(i)} in r`);
     const out = list.list();
     expect(out.length).toBe(MAX_FINDING_KINDS + 1);
-    const counted = out.reduce((n, f) => n + (/^and ([\d,]+) more/.exec(f.message) ? Number(/^and ([\d,]+)/.exec(f.message)![1]!.replace(/,/g, '')) : 1), 0);
+    const counted = out.reduce(
+      (n, f) =>
+        n + (/^and ([\d,]+) more/.exec(f.message) ? Number(/^and ([\d,]+)/.exec(f.message)![1]!.replace(/,/g, '')) : 1),
+      0,
+    );
     expect(counted).toBe(200_000);
-    expect(out.at(-1)!.message).toMatch(/^and 199,900 more of other kinds \(more than 100 kinds\), the first: unknown element /);
+    expect(out.at(-1)!.message).toMatch(
+      /^and 199,900 more of other kinds \(more than 100 kinds\), the first: unknown element /,
+    );
   });
 });
 
@@ -57,7 +99,9 @@ describe('checks on 150,000 broken list items', () => {
     expect(shape.map((f) => f.message)).toContain('and 149,997 more like it: missing required element id in meal');
     const xsd = by.xsd_valid as { message: string }[];
     expect(xsd.length).toBeLessThanOrEqual(8);
-    expect(xsd.some((f) => /^and 149,997 more like it: Element '\{[^}]+\}meal': Missing child element/.test(f.message))).toBe(true);
+    expect(
+      xsd.some((f) => /^and 149,997 more like it: Element '\{[^}]+\}meal': Missing child element/.test(f.message)),
+    ).toBe(true);
     expect(ms).toBeLessThan(60_000); // a bound against a hang (quadratic paths took hours), not a speed goal
   }, 120_000);
 
@@ -73,20 +117,33 @@ describe('checks on 150,000 broken list items', () => {
   });
 
   test('50,000 siblings the contract does not know (<z/>): a few findings per row (issue 35)', () => {
-    const ctx = contextFor('GetMeals', 'soap12', unknownSiblings('1.2', 50_000), { validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+    const ctx = contextFor('GetMeals', 'soap12', unknownSiblings('1.2', 50_000), {
+      validator: createDocumentValidator(DEFAULT_NAMESPACES),
+    });
     const runs = runChecks(ctx, CHECKS);
     for (const r of runs) if (Array.isArray(r.outcome)) expect(r.outcome.length, r.check.name).toBeLessThanOrEqual(8);
     const shape = runs.find((r) => r.check.name === 'shape')!.outcome as { message: string }[];
-    expect(shape.map((f) => f.message)).toContain('and 49,997 more like it: unknown element {http://mock.accommodation.test/search/1/}z in getMealsResult: expected only Error, ErrorAttributes, meals');
+    expect(shape.map((f) => f.message)).toContain(
+      'and 49,997 more like it: unknown element {http://mock.accommodation.test/search/1/}z in '
+        + 'getMealsResult: expected only Error, ErrorAttributes, meals',
+    );
   }, 60_000);
 
   test('xsd_valid and shape on 30,000 invalid values', () => {
-    const ctx = contextFor('GetMeals', 'get', manyXsdErrors(undefined, 30_000), { validator: createDocumentValidator(DEFAULT_NAMESPACES) });
-    const runs = runChecks(ctx, CHECKS.filter((c) => c.name === 'xsd_valid' || c.name === 'shape'));
+    const ctx = contextFor('GetMeals', 'get', manyXsdErrors(undefined, 30_000), {
+      validator: createDocumentValidator(DEFAULT_NAMESPACES),
+    });
+    const runs = runChecks(
+      ctx,
+      CHECKS.filter((c) => c.name === 'xsd_valid' || c.name === 'shape'),
+    );
     for (const r of runs) {
       const f = r.outcome as { message: string }[];
       expect(f.length, r.check.name).toBeLessThanOrEqual(6);
-      expect(f.some((x) => /^and 29,997 more like it/.test(x.message)), `${r.check.name}: ${JSON.stringify(f)}`).toBe(true);
+      expect(
+        f.some((x) => /^and 29,997 more like it/.test(x.message)),
+        `${r.check.name}: ${JSON.stringify(f)}`,
+      ).toBe(true);
     }
   });
 });

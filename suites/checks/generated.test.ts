@@ -21,26 +21,38 @@ const gen = (b: BindingId, body: string, o: { status?: number; contentType?: str
 describe('checks on a generated case', () => {
   test.each(ALL_BINDINGS)('an answer on %s is checked like a valid call: a broken one fails', (b) => {
     const ok = gen(b, documentFor('GetMeals', b));
-    for (const c of [contentType, xmlWellformed, soapEnvelope, resultElement]) expect(findingsOf(c, ok), c.name).toEqual([]);
-    expect(findingsOf(contentType, gen(b, documentFor('GetMeals', b), { contentType: 'application/json; charset=utf-8' }))[0]?.code).toBe('media_type_mismatch');
-    expect(findingsOf(xmlWellformed, gen(b, '<getMealsResult><meals></getMealsResult>'))[0]?.code).toBe('not_well_formed');
+    for (const c of [contentType, xmlWellformed, soapEnvelope, resultElement])
+      expect(findingsOf(c, ok), c.name).toEqual([]);
+    expect(
+      findingsOf(contentType, gen(b, documentFor('GetMeals', b), { contentType: 'application/json; charset=utf-8' }))[0]
+        ?.code,
+    ).toBe('media_type_mismatch');
+    expect(findingsOf(xmlWellformed, gen(b, '<getMealsResult><meals></getMealsResult>'))[0]?.code).toBe(
+      'not_well_formed',
+    );
   });
 
-  test.each(ALL_BINDINGS)('a rejection on %s (a fault, an HTTP 500 text, a 400) is left to the comparison of bindings', (b) => {
-    const fault = bindingModule(b).encodeFault(500, 'Invalid value for parameter checkInDate.', 'client');
-    const rejections = [
-      gen(b, fault.body, { status: fault.status, contentType: fault.headers['content-type'] ?? null }),
-      gen(b, 'System.FormatException: String was not recognized as a valid DateTime.', { status: 500, contentType: 'text/plain; charset=utf-8' }),
-      gen(b, '', { status: 400, contentType: null }),
-    ];
-    for (const ctx of rejections) {
-      for (const c of CHECKS) {
-        const o = outcomeOf(c, ctx);
-        const findings = Array.isArray(o) ? o : [];
-        expect(findings, `${c.name} on ${b} (status ${ctx.response!.status})`).toEqual([]);
+  test.each(ALL_BINDINGS)(
+    'a rejection on %s (a fault, an HTTP 500 text, a 400) is left to the comparison of bindings',
+    (b) => {
+      const fault = bindingModule(b).encodeFault(500, 'Invalid value for parameter checkInDate.', 'client');
+      const rejections = [
+        gen(b, fault.body, { status: fault.status, contentType: fault.headers['content-type'] ?? null }),
+        gen(b, 'System.FormatException: String was not recognized as a valid DateTime.', {
+          status: 500,
+          contentType: 'text/plain; charset=utf-8',
+        }),
+        gen(b, '', { status: 400, contentType: null }),
+      ];
+      for (const ctx of rejections) {
+        for (const c of CHECKS) {
+          const o = outcomeOf(c, ctx);
+          const findings = Array.isArray(o) ? o : [];
+          expect(findings, `${c.name} on ${b} (status ${ctx.response!.status})`).toEqual([]);
+        }
       }
-    }
-  });
+    },
+  );
 
   test('status_code never judges a generated case; it still fails a valid call answered 500', () => {
     expect(outcomeOf(statusCode, gen('get', 'x', { status: 500 }))).toBe('not applicable');

@@ -35,7 +35,12 @@ afterAll(async () => {
   await mock?.close();
 });
 
-interface Call { readonly req: HttpRequest; readonly status: number; readonly op: (typeof OPERATIONS)[number]; readonly binding: (typeof BINDINGS)[number] }
+interface Call {
+  readonly req: HttpRequest;
+  readonly status: number;
+  readonly op: (typeof OPERATIONS)[number];
+  readonly binding: (typeof BINDINGS)[number];
+}
 
 /** A valid call of every operation × binding. */
 function calls(): Call[] {
@@ -57,7 +62,8 @@ describe('the mock under load', () => {
     let done = 0;
     let checked = 0;
     let end = Date.now() + WARMUP_MS;
-    const load = (client: (id: number) => Promise<void>) => Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i)));
+    const load = (client: (id: number) => Promise<void>) =>
+      Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i)));
     let first: MemoryFigures | undefined;
     let mid: MemoryFigures | undefined;
     let last: MemoryFigures | undefined;
@@ -68,16 +74,23 @@ describe('the mock under load', () => {
         const s = performance.now();
         try {
           const res = await pool.request({
-            path: c.req.url, method: c.req.method, headers: c.req.headers, body: c.req.body, signal: AbortSignal.timeout(15_000),
+            path: c.req.url,
+            method: c.req.method,
+            headers: c.req.headers,
+            body: c.req.body,
+            signal: AbortSignal.timeout(15_000),
           });
           const text = await res.body.text();
           latencies.push(performance.now() - s);
-          if (res.statusCode !== c.status) errors.push(`${c.op.name} ${c.binding}: status ${res.statusCode}: ${text.slice(0, 200)}`);
+          if (res.statusCode !== c.status)
+            errors.push(`${c.op.name} ${c.binding}: status ${res.statusCode}: ${text.slice(0, 200)}`);
           else if (done % 50 === 0) {
             // Every 50th answer is read completely: the result element of the operation.
             checked++;
-            if (resultElement(c.op, c.binding, text).local !== c.op.resultElement) errors.push(`${c.op.name} ${c.binding}: wrong result element`);
-          } else if (!text.includes(c.op.resultElement)) errors.push(`${c.op.name} ${c.binding}: no ${c.op.resultElement} in the answer`);
+            if (resultElement(c.op, c.binding, text).local !== c.op.resultElement)
+              errors.push(`${c.op.name} ${c.binding}: wrong result element`);
+          } else if (!text.includes(c.op.resultElement))
+            errors.push(`${c.op.name} ${c.binding}: no ${c.op.resultElement} in the answer`);
         } catch (e) {
           errors.push(`${c.op.name} ${c.binding}: ${(e as Error).message}`);
         }
@@ -93,9 +106,15 @@ describe('the mock under load', () => {
     end = t0 + DURATION_MS;
     // Memory after GC at 1 s, half-way and in the last second, with the load running.
     const probes = [
-      setTimeout(() => { first = memoryAfterGc(); }, 1_000),
-      setTimeout(() => { mid = memoryAfterGc(); }, DURATION_MS / 2),
-      setTimeout(() => { last = memoryAfterGc(); }, DURATION_MS - 700),
+      setTimeout(() => {
+        first = memoryAfterGc();
+      }, 1_000),
+      setTimeout(() => {
+        mid = memoryAfterGc();
+      }, DURATION_MS / 2),
+      setTimeout(() => {
+        last = memoryAfterGc();
+      }, DURATION_MS - 700),
     ];
     await load(client);
     probes.forEach(clearTimeout);
@@ -103,11 +122,20 @@ describe('the mock under load', () => {
     latencies.sort((a, b) => a - b);
     const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]!.toFixed(1);
     const connected = pool.stats.connected;
-    console.log(`[load] warm-up: ${warm.done} requests in ${WARMUP_MS} ms, ${warm.errors} errors; then ${done - warm.done} requests in ${elapsed} ms (${Math.round((done - warm.done) / (elapsed / 1000))}/s) over ${connected} keep-alive connections; `
-      + `latency p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${pct(1)} ms; ${checked} answers parsed completely; errors ${errors.length}`);
+    console.log(
+      `[load] warm-up: ${warm.done} requests in ${WARMUP_MS} ms, ${warm.errors} errors; `
+        + `then ${done - warm.done} requests in ${elapsed} ms `
+        + `(${Math.round((done - warm.done) / (elapsed / 1000))}/s) over ${connected} keep-alive `
+        + `connections; `
+        + `latency p50 ${pct(0.5)} ms, p99 ${pct(0.99)} ms, max ${pct(1)} ms; ${checked} answers parsed `
+        + `completely; errors ${errors.length}`,
+    );
     if (first && mid && last) {
       const row = (k: keyof MemoryFigures) => `${k} ${mib(first![k])} → ${mib(mid![k])} → ${mib(last![k])}`;
-      console.log(`[load] memory after GC at 1 s → ${DURATION_MS / 2000} s → ${(DURATION_MS - 700) / 1000} s: ${(['rss', 'heapUsed', 'arrayBuffers', 'external'] as const).map(row).join(', ')}`);
+      console.log(
+        `[load] memory after GC at 1 s → ${DURATION_MS / 2000} s → ${(DURATION_MS - 700) / 1000} `
+          + `s: ${(['rss', 'heapUsed', 'arrayBuffers', 'external'] as const).map(row).join(', ')}`,
+      );
     }
     expect(errors).toEqual([]);
     expect(done).toBeGreaterThan(1_000);

@@ -14,7 +14,15 @@ import { cli, readReport, tempDir } from '../../test/support/cli.js';
 import { findSecret, runCli } from '../../test/support/processes.js';
 import { rerunCommand } from '../../src/report/rerun.js';
 import { validateJson } from '../../src/schema/json.js';
-import { PFX_PASSPHRASE, startHeaderGate, startProxy, startTlsFront, TLS_FILES, type TestProxy, type TlsFront } from '../../test/support/network.js';
+import {
+  PFX_PASSPHRASE,
+  startHeaderGate,
+  startProxy,
+  startTlsFront,
+  TLS_FILES,
+  type TestProxy,
+  type TlsFront,
+} from '../../test/support/network.js';
 import type { DriftReport } from '../../src/core/types.js';
 
 let mock: RunningMock;
@@ -29,10 +37,30 @@ afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-/** A small real run against `url`: two operations, two bindings, no generated cases (each exchange is counted, not the matrix). */
+/**
+ * A small real run against `url`: two operations, two bindings, no generated cases (each exchange is counted, not the
+ * matrix).
+ */
 function runArgs(url: string, dir: string, ...more: string[]): string[] {
-  return ['run', '--book-url', url, '--search-url', url, '--user', DEFAULT_USER, '--operations', 'GetLanguages,GetMeals',
-    '--bindings', 'soap11,get', '--examples', '0', '--no-negative', '--report-dir', join(work, dir), ...more];
+  return [
+    'run',
+    '--book-url',
+    url,
+    '--search-url',
+    url,
+    '--user',
+    DEFAULT_USER,
+    '--operations',
+    'GetLanguages,GetMeals',
+    '--bindings',
+    'soap11,get',
+    '--examples',
+    '0',
+    '--no-negative',
+    '--report-dir',
+    join(work, dir),
+    ...more,
+  ];
 }
 const ENV = { CONFORMANCE_PASSWORD: DEFAULT_PASSWORD };
 
@@ -42,15 +70,29 @@ const ENV = { CONFORMANCE_PASSWORD: DEFAULT_PASSWORD };
  * must have redacted it itself (the report writers' guard, the last line of defence, says so when not).
  */
 function leaks(secret: string, dir: string, r: { out: string; err: string }): string[] {
-  const walk = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)]));
+  const walk = (d: string): string[] =>
+    readdirSync(d, { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(join(d, e.name)) : [join(d, e.name)],
+    );
   const guarded = /would have contained secret/.test(r.err) ? ['the guard redacted what the run did not'] : [];
-  return [...guarded, ...findSecret(secret, [...walk(join(work, dir)).map((f) => ({ name: f, bytes: readFileSync(f) })), { name: 'stdout', bytes: r.out }, { name: 'stderr', bytes: r.err }])];
+  return [
+    ...guarded,
+    ...findSecret(secret, [
+      ...walk(join(work, dir)).map((f) => ({ name: f, bytes: readFileSync(f) })),
+      { name: 'stdout', bytes: r.out },
+      { name: 'stderr', bytes: r.err },
+    ]),
+  ];
 }
 
 describe('proxies', () => {
   let proxy: TestProxy;
-  beforeAll(async () => { proxy = await startProxy(); });
-  afterAll(async () => { await proxy?.close(); });
+  beforeAll(async () => {
+    proxy = await startProxy();
+  });
+  afterAll(async () => {
+    await proxy?.close();
+  });
 
   test('--proxy: an http target is reached through the forward proxy, every request (it counts them)', async () => {
     const before = proxy.counts.forwarded;
@@ -59,7 +101,11 @@ describe('proxies', () => {
     const report = readReport(join(work, 'proxy-flag'));
     // Each exchange of the run (one per operation × binding × case; the comparison rows send nothing) went through
     // the proxy, and the preflight's WSDL request too.
-    const exchanges = new Set(report.results.filter((x) => x.status !== 'skipped' && !x.binding.includes(',')).map((x) => `${x.operation} ${x.binding} ${x.case}`)).size;
+    const exchanges = new Set(
+      report.results
+        .filter((x) => x.status !== 'skipped' && !x.binding.includes(','))
+        .map((x) => `${x.operation} ${x.binding} ${x.case}`),
+    ).size;
     expect(exchanges).toBeGreaterThan(4);
     expect(proxy.counts.forwarded - before).toBeGreaterThanOrEqual(exchanges + 1);
     // The reproduce commands go the same way.
@@ -73,41 +119,54 @@ describe('proxies', () => {
     expect(via.code, via.err).toBe(0);
     const through = proxy.counts.forwarded - before;
     expect(through).toBeGreaterThan(4);
-    const past = await cli(runArgs(mock.url, 'proxy-bypass'), { ...ENV, HTTP_PROXY: proxy.url, NO_PROXY: 'localhost,127.0.0.1' });
+    const past = await cli(runArgs(mock.url, 'proxy-bypass'), {
+      ...ENV,
+      HTTP_PROXY: proxy.url,
+      NO_PROXY: 'localhost,127.0.0.1',
+    });
     expect(past.code, past.err).toBe(0);
     expect(proxy.counts.forwarded - before).toBe(through);
-    expect(readReport(join(work, 'proxy-bypass')).results.find((x) => x.reproduce)!.reproduce).toContain("--noproxy '*'");
+    expect(readReport(join(work, 'proxy-bypass')).results.find((x) => x.reproduce)!.reproduce).toContain(
+      "--noproxy '*'",
+    );
     // An https proxy variable is not an http target's (curl's rule).
     const other = await cli(runArgs(mock.url, 'proxy-https-only'), { ...ENV, HTTPS_PROXY: 'http://127.0.0.1:9' });
     expect(other.code, other.err).toBe(0);
   });
 
-  test('a proxy with credentials: sent to the proxy, redacted in every output, named as its variable in curl commands', async () => {
-    const secret = 'pr0xy-S3cret-word';
-    const authed = await startProxy(`alice:${secret}`);
-    try {
-      const url = authed.url.replace('//', `//alice:${secret}@`);
-      // Not --quiet: the console's own lines are searched too.
-      const r = await cli(runArgs(mock.url, 'proxy-auth'), { ...ENV, HTTP_PROXY: url });
-      expect(r.code, r.err).toBe(0);
-      expect(authed.counts.forwarded).toBeGreaterThan(4);
-      expect(authed.counts.refused).toBe(0);
-      // The console says which proxy, its password hidden.
-      expect(r.err).toContain(`through proxy http://alice:***@127.0.0.1:${new URL(authed.url).port}`);
-      expect(leaks(secret, 'proxy-auth', r)).toEqual([]);
-      const reproduce = readReport(join(work, 'proxy-auth')).results.find((x) => x.reproduce)!.reproduce!;
-      expect(reproduce).toContain('--proxy "${HTTP_PROXY:?set HTTP_PROXY to the proxy URL}"');
-      // Without them the proxy refuses: a clear failure, not a pass.
-      const refused = await cli(runArgs(mock.url, 'proxy-refused', '--proxy', authed.url), ENV);
-      expect(refused.code).toBe(4);
-      // The first line of the diagnosis says so, naming the proxy and the setting; the run stopped at the first refusal (issue 41).
-      expect(refused.out).toMatch(/^Diagnosis:\n {2}✗ the proxy http:\/\/127\.0\.0\.1:\d+ demands credentials \(HTTP 407 Proxy Authentication Required\): give them in --proxy/m);
-      expect(authed.counts.refused).toBeGreaterThan(0);
-      expect(authed.counts.refused).toBeLessThanOrEqual(2);
-    } finally {
-      await authed.close();
-    }
-  });
+  test(
+    'a proxy with credentials: sent to the proxy, redacted in every output, named as its variable in curl '
+      + 'commands',
+    async () => {
+      const secret = 'pr0xy-S3cret-word';
+      const authed = await startProxy(`alice:${secret}`);
+      try {
+        const url = authed.url.replace('//', `//alice:${secret}@`);
+        // Not --quiet: the console's own lines are searched too.
+        const r = await cli(runArgs(mock.url, 'proxy-auth'), { ...ENV, HTTP_PROXY: url });
+        expect(r.code, r.err).toBe(0);
+        expect(authed.counts.forwarded).toBeGreaterThan(4);
+        expect(authed.counts.refused).toBe(0);
+        // The console says which proxy, its password hidden.
+        expect(r.err).toContain(`through proxy http://alice:***@127.0.0.1:${new URL(authed.url).port}`);
+        expect(leaks(secret, 'proxy-auth', r)).toEqual([]);
+        const reproduce = readReport(join(work, 'proxy-auth')).results.find((x) => x.reproduce)!.reproduce!;
+        expect(reproduce).toContain('--proxy "${HTTP_PROXY:?set HTTP_PROXY to the proxy URL}"');
+        // Without them the proxy refuses: a clear failure, not a pass.
+        const refused = await cli(runArgs(mock.url, 'proxy-refused', '--proxy', authed.url), ENV);
+        expect(refused.code).toBe(4);
+        // The first line of the diagnosis says so, naming the proxy and the setting; the run stopped at the first
+        // refusal (issue 41).
+        expect(refused.out).toMatch(
+          /^Diagnosis:\n {2}✗ the proxy http:\/\/127\.0\.0\.1:\d+ demands credentials \(HTTP 407 Proxy Authentication Required\): give them in --proxy/m,
+        );
+        expect(authed.counts.refused).toBeGreaterThan(0);
+        expect(authed.counts.refused).toBeLessThanOrEqual(2);
+      } finally {
+        await authed.close();
+      }
+    },
+  );
 
   test('a bad proxy URL is bad usage naming its source, its credentials hidden', async () => {
     const flag = await cli(runArgs(mock.url, 'bad-proxy', '--proxy', 'ftp://u:hunter22@proxy:21'), ENV);
@@ -142,24 +201,46 @@ describe('TLS: a private CA and a client certificate', () => {
     const reproduce = report.results.find((x) => x.reproduce)!.reproduce!;
     expect(reproduce).toContain(`--cacert ${TLS_FILES.ca}`);
     // The report keeps the flags a re-run needs.
-    expect(report.target.network).toEqual(['--ca-file', TLS_FILES.ca, '--client-cert', TLS_FILES.clientCert, '--client-key', TLS_FILES.clientKey]);
-    const schema = JSON.parse(readFileSync(new URL('../../schemas/conformance-report.schema.json', import.meta.url), 'utf8')) as Record<string, unknown>;
+    expect(report.target.network).toEqual([
+      '--ca-file',
+      TLS_FILES.ca,
+      '--client-cert',
+      TLS_FILES.clientCert,
+      '--client-key',
+      TLS_FILES.clientKey,
+    ]);
+    const schema = JSON.parse(
+      readFileSync(new URL('../../schemas/conformance-report.schema.json', import.meta.url), 'utf8'),
+    ) as Record<string, unknown>;
     expect(validateJson(report, schema)).toEqual([]);
     expect(reproduce).toContain(`--cert ${TLS_FILES.clientCert} --key ${TLS_FILES.clientKey}`);
   });
 
-  test('passes with --client-pfx, its passphrase from CONFORMANCE_CLIENT_PFX_PASSPHRASE (redacted, named in commands)', async () => {
-    const r = await cli(runArgs(front.url, 'tls-pfx', '--ca-file', TLS_FILES.ca, '--client-pfx', TLS_FILES.clientPfx), { ...ENV, CONFORMANCE_CLIENT_PFX_PASSPHRASE: PFX_PASSPHRASE });
-    expect(r.code, r.err + r.out).toBe(0);
-    expect(leaks(PFX_PASSPHRASE, 'tls-pfx', r)).toEqual([]);
-    const reproduce = readReport(join(work, 'tls-pfx')).results.find((x) => x.reproduce)!.reproduce!;
-    expect(reproduce).toContain('--cert-type P12');
-    expect(reproduce).toContain('--pass "${CONFORMANCE_CLIENT_PFX_PASSPHRASE:?');
-    const wrong = await cli(runArgs(front.url, 'tls-pfx-wrong', '--client-pfx', TLS_FILES.clientPfx), { ...ENV, CONFORMANCE_CLIENT_PFX_PASSPHRASE: 'not-it' });
-    expect(wrong.code).toBe(2);
-    expect(wrong.err).toContain(`--client-pfx cannot be opened with the passphrase given`);
-    expect(wrong.err).not.toContain('not-it');
-  });
+  test(
+    'passes with --client-pfx, its passphrase from CONFORMANCE_CLIENT_PFX_PASSPHRASE (redacted, named in '
+      + 'commands)',
+    async () => {
+      const r = await cli(
+        runArgs(front.url, 'tls-pfx', '--ca-file', TLS_FILES.ca, '--client-pfx', TLS_FILES.clientPfx),
+        {
+          ...ENV,
+          CONFORMANCE_CLIENT_PFX_PASSPHRASE: PFX_PASSPHRASE,
+        },
+      );
+      expect(r.code, r.err + r.out).toBe(0);
+      expect(leaks(PFX_PASSPHRASE, 'tls-pfx', r)).toEqual([]);
+      const reproduce = readReport(join(work, 'tls-pfx')).results.find((x) => x.reproduce)!.reproduce!;
+      expect(reproduce).toContain('--cert-type P12');
+      expect(reproduce).toContain('--pass "${CONFORMANCE_CLIENT_PFX_PASSPHRASE:?');
+      const wrong = await cli(runArgs(front.url, 'tls-pfx-wrong', '--client-pfx', TLS_FILES.clientPfx), {
+        ...ENV,
+        CONFORMANCE_CLIENT_PFX_PASSPHRASE: 'not-it',
+      });
+      expect(wrong.code).toBe(2);
+      expect(wrong.err).toContain(`--client-pfx cannot be opened with the passphrase given`);
+      expect(wrong.err).not.toContain('not-it');
+    },
+  );
 
   test('through the proxy by CONNECT: every connection to the target came through a tunnel', async () => {
     const [tunnels, accepted] = [proxy.counts.tunnels, front.counts.accepted];
@@ -172,7 +253,7 @@ describe('TLS: a private CA and a client certificate', () => {
   test('without --ca-file: the target is unreachable (exit 4), and the message says to pass --ca-file', async () => {
     const r = await cli(runArgs(front.url, 'tls-no-ca', ...cert), ENV);
     expect(r.code).toBe(4);
-    expect(r.out).toContain('the target\'s certificate is not signed by a CA you trust');
+    expect(r.out).toContain("the target's certificate is not signed by a CA you trust");
     expect(r.out).toContain('--ca-file');
   });
 
@@ -185,7 +266,19 @@ describe('TLS: a private CA and a client certificate', () => {
 
   test('with a client certificate the target does not trust: exit 4, naming the file', async () => {
     // The server certificate is signed by the same CA but is no client certificate (serverAuth only).
-    const r = await cli(runArgs(front.url, 'tls-wrong-cert', '--ca-file', TLS_FILES.ca, '--client-cert', TLS_FILES.serverCert, '--client-key', TLS_FILES.serverKey), ENV);
+    const r = await cli(
+      runArgs(
+        front.url,
+        'tls-wrong-cert',
+        '--ca-file',
+        TLS_FILES.ca,
+        '--client-cert',
+        TLS_FILES.serverCert,
+        '--client-key',
+        TLS_FILES.serverKey,
+      ),
+      ENV,
+    );
     expect(r.code).toBe(4);
     expect(r.out).toContain(`may have refused the client certificate in --client-cert ${TLS_FILES.serverCert}`);
   });
@@ -197,7 +290,10 @@ describe('TLS: a private CA and a client certificate', () => {
     const notPem = await cli(runArgs(front.url, 'tls-notpem', '--ca-file', TLS_FILES.clientKey), ENV);
     expect(notPem.code).toBe(2);
     expect(notPem.err).toContain(`--ca-file holds no PEM certificate`);
-    const mismatch = await cli(runArgs(front.url, 'tls-mismatch', '--client-cert', TLS_FILES.clientCert, '--client-key', TLS_FILES.serverKey), ENV);
+    const mismatch = await cli(
+      runArgs(front.url, 'tls-mismatch', '--client-cert', TLS_FILES.clientCert, '--client-key', TLS_FILES.serverKey),
+      ENV,
+    );
     expect(mismatch.code).toBe(2);
     expect(mismatch.err).toContain(`--client-cert does not belong to the key in --client-key`);
     const alone = await cli(runArgs(front.url, 'tls-alone', '--client-cert', TLS_FILES.clientCert), ENV);
@@ -209,52 +305,81 @@ describe('TLS: a private CA and a client certificate', () => {
 describe('headers', () => {
   const SECRET = 'acme-K3y-7f1d9c';
 
-  test('a secret header from a variable: sent on every request, redacted in every report and the console, named as its variable in curl commands', async () => {
-    const proxy = await startProxy();
-    try {
-      const r = await cli(runArgs(mock.url, 'header-secret', '--proxy', proxy.url, '--header', 'X-Api-Key: env:ACME_KEY', '--header', 'X-Team: payments'),
-        { ...ENV, ACME_KEY: SECRET });
-      expect(r.code, r.err).toBe(0);
-      expect(proxy.headers.length).toBeGreaterThan(4);
-      for (const h of proxy.headers) {
-        expect(h['x-api-key']).toBe(SECRET);
-        expect(h['x-team']).toBe('payments');
+  test(
+    'a secret header from a variable: sent on every request, redacted in every report and the console, '
+      + 'named as its variable in curl commands',
+    async () => {
+      const proxy = await startProxy();
+      try {
+        const r = await cli(
+          runArgs(
+            mock.url,
+            'header-secret',
+            '--proxy',
+            proxy.url,
+            '--header',
+            'X-Api-Key: env:ACME_KEY',
+            '--header',
+            'X-Team: payments',
+          ),
+          { ...ENV, ACME_KEY: SECRET },
+        );
+        expect(r.code, r.err).toBe(0);
+        expect(proxy.headers.length).toBeGreaterThan(4);
+        for (const h of proxy.headers) {
+          expect(h['x-api-key']).toBe(SECRET);
+          expect(h['x-team']).toBe('payments');
+        }
+        const dir = join(work, 'header-secret');
+        for (const f of ['conformance.json', 'conformance.html', 'conformance.md', 'junit.xml'])
+          expect(existsSync(join(dir, f)), f).toBe(true);
+        expect(readdirSync(join(dir, 'allure-results')).length).toBeGreaterThan(0);
+        expect(leaks(SECRET, 'header-secret', r)).toEqual([]);
+        const reproduce = readReport(dir)
+          .results.filter((x) => x.reproduce)
+          .map((x) => x.reproduce!);
+        expect(reproduce.length).toBeGreaterThan(0);
+        for (const c of reproduce) {
+          expect(c).toContain('-H "X-Api-Key: ${ACME_KEY:?set ACME_KEY to the X-Api-Key header}"');
+          expect(c).toContain("-H 'X-Team: payments'");
+        }
+      } finally {
+        await proxy.close();
       }
-      const dir = join(work, 'header-secret');
-      for (const f of ['conformance.json', 'conformance.html', 'conformance.md', 'junit.xml']) expect(existsSync(join(dir, f)), f).toBe(true);
-      expect(readdirSync(join(dir, 'allure-results')).length).toBeGreaterThan(0);
-      expect(leaks(SECRET, 'header-secret', r)).toEqual([]);
-      const reproduce = readReport(dir).results.filter((x) => x.reproduce).map((x) => x.reproduce!);
-      expect(reproduce.length).toBeGreaterThan(0);
-      for (const c of reproduce) {
-        expect(c).toContain('-H "X-Api-Key: ${ACME_KEY:?set ACME_KEY to the X-Api-Key header}"');
-        expect(c).toContain("-H 'X-Team: payments'");
-      }
-    } finally {
-      await proxy.close();
-    }
-  });
+    },
+  );
 
-  test('a gateway that echoes the secret header in every answer: nothing is tested, and the key is redacted in every report and the console', async () => {
-    const echo = await startProxy(undefined, 'X-Api-Key');
-    try {
-      const r = await cli(runArgs(mock.url, 'header-echo', '--proxy', echo.url, '--header', 'X-Api-Key: env:ACME_KEY'), { ...ENV, ACME_KEY: SECRET });
-      // Every valid call got the gateway's fault: nothing reached the data path (exit 5), and the rows quote the fault.
-      expect(r.code).toBe(5);
-      const dir = join(work, 'header-echo');
-      // The answers quoted the key: the rows hold the fault, with the key redacted.
-      expect(readFileSync(join(dir, 'conformance.json'), 'utf8')).toContain('gateway: key *** is not allowed');
-      expect(leaks(SECRET, 'header-echo', r)).toEqual([]);
-      expect(r.out).toContain('${ACME_KEY:?');
-      // The re-run command of a failed row goes the same way, the key named as its variable.
-      const report = readReport(dir);
-      const rerun = rerunCommand(report, report.results.find((x) => x.status === 'failed' && x.case === 'default' && !x.binding.includes(','))!)!;
-      expect(rerun).toContain(`--proxy ${echo.url} --header 'X-Api-Key: env:ACME_KEY'`);
-      expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain("--header 'X-Api-Key: env:ACME_KEY'");
-    } finally {
-      await echo.close();
-    }
-  });
+  test(
+    'a gateway that echoes the secret header in every answer: nothing is tested, and the key is redacted '
+      + 'in every report and the console',
+    async () => {
+      const echo = await startProxy(undefined, 'X-Api-Key');
+      try {
+        const r = await cli(
+          runArgs(mock.url, 'header-echo', '--proxy', echo.url, '--header', 'X-Api-Key: env:ACME_KEY'),
+          { ...ENV, ACME_KEY: SECRET },
+        );
+        // Every valid call got the gateway's fault: nothing reached the data path (exit 5), and the rows quote the
+        // fault.
+        expect(r.code).toBe(5);
+        const dir = join(work, 'header-echo');
+        // The answers quoted the key: the rows hold the fault, with the key redacted.
+        expect(readFileSync(join(dir, 'conformance.json'), 'utf8')).toContain('gateway: key *** is not allowed');
+        expect(leaks(SECRET, 'header-echo', r)).toEqual([]);
+        expect(r.out).toContain('${ACME_KEY:?');
+        // The re-run command of a failed row goes the same way, the key named as its variable.
+        const report = readReport(dir);
+        const rerun = rerunCommand(
+          report,
+          report.results.find((x) => x.status === 'failed' && x.case === 'default' && !x.binding.includes(','))!,
+        )!;
+        expect(rerun).toContain(`--proxy ${echo.url} --header 'X-Api-Key: env:ACME_KEY'`);
+        expect(readFileSync(join(dir, 'conformance.md'), 'utf8')).toContain("--header 'X-Api-Key: env:ACME_KEY'");
+      } finally {
+        await echo.close();
+      }
+    },
+  );
 
   test('bad headers are bad usage: the binding\'s own, an unset variable, no colon, a config string "env:…"', async () => {
     const own = await cli(runArgs(mock.url, 'h1', '--header', 'Content-Type: text/plain'), ENV);
@@ -292,23 +417,59 @@ describe('drift through the company network, a real process', () => {
     await Promise.all([proxy?.close(), front?.close(), gate?.close()]);
   });
 
-  test('the same verdict and differences as on localhost; every fetch through the proxy, the TLS server and the gateway; no secret printed or written', async () => {
-    const judged = (dir: string) => {
-      const r = JSON.parse(readFileSync(join(work, dir, 'drift.json'), 'utf8')) as DriftReport;
-      return { verdict: r.verdict, breaking: r.breaking, compatible: r.compatible, services: r.services.map((s) => ({ service: s.service, differences: s.differences })) };
-    };
-    const local = await runCli(['drift', '--book-url', mock.url, '--search-url', mock.url, '--report-dir', join(work, 'drift-local')]);
-    expect(local.code, local.stderr).toBe(0);
-    const before = { tunnels: proxy.counts.tunnels, passed: gate.counts.passed };
-    const far = await runCli(['drift', '--book-url', front.url, '--search-url', front.url, '--report-dir', join(work, 'drift-far'),
-      '--proxy', proxy.url.replace('//', '//alice@'), '--ca-file', TLS_FILES.ca, '--client-cert', TLS_FILES.clientCert, '--client-key', TLS_FILES.clientKey,
-      '--header', 'X-Api-Key: env:GATE_KEY'], { CONFORMANCE_PROXY_PASSWORD: PROXY_PASSWORD, GATE_KEY: KEY });
-    expect(far.code, far.stderr).toBe(local.code);
-    expect(judged('drift-far')).toEqual(judged('drift-local'));
-    expect(proxy.counts.tunnels).toBeGreaterThan(before.tunnels);
-    expect(gate.counts.passed - before.passed).toBe(2);
-    for (const secret of [PROXY_PASSWORD, KEY]) {
-      expect(leaks(secret, 'drift-far', { out: far.stdout, err: far.stderr }), secret).toEqual([]);
-    }
-  });
+  test(
+    'the same verdict and differences as on localhost; every fetch through the proxy, the TLS server and '
+      + 'the gateway; no secret printed or written',
+    async () => {
+      const judged = (dir: string) => {
+        const r = JSON.parse(readFileSync(join(work, dir, 'drift.json'), 'utf8')) as DriftReport;
+        return {
+          verdict: r.verdict,
+          breaking: r.breaking,
+          compatible: r.compatible,
+          services: r.services.map((s) => ({ service: s.service, differences: s.differences })),
+        };
+      };
+      const local = await runCli([
+        'drift',
+        '--book-url',
+        mock.url,
+        '--search-url',
+        mock.url,
+        '--report-dir',
+        join(work, 'drift-local'),
+      ]);
+      expect(local.code, local.stderr).toBe(0);
+      const before = { tunnels: proxy.counts.tunnels, passed: gate.counts.passed };
+      const far = await runCli(
+        [
+          'drift',
+          '--book-url',
+          front.url,
+          '--search-url',
+          front.url,
+          '--report-dir',
+          join(work, 'drift-far'),
+          '--proxy',
+          proxy.url.replace('//', '//alice@'),
+          '--ca-file',
+          TLS_FILES.ca,
+          '--client-cert',
+          TLS_FILES.clientCert,
+          '--client-key',
+          TLS_FILES.clientKey,
+          '--header',
+          'X-Api-Key: env:GATE_KEY',
+        ],
+        { CONFORMANCE_PROXY_PASSWORD: PROXY_PASSWORD, GATE_KEY: KEY },
+      );
+      expect(far.code, far.stderr).toBe(local.code);
+      expect(judged('drift-far')).toEqual(judged('drift-local'));
+      expect(proxy.counts.tunnels).toBeGreaterThan(before.tunnels);
+      expect(gate.counts.passed - before.passed).toBe(2);
+      for (const secret of [PROXY_PASSWORD, KEY]) {
+        expect(leaks(secret, 'drift-far', { out: far.stdout, err: far.stderr }), secret).toEqual([]);
+      }
+    },
+  );
 });

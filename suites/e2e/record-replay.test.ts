@@ -22,7 +22,9 @@ let replaying: RunningMock;
 let plain: RunningMock;
 
 function allFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((n) => (statSync(join(dir, n)).isDirectory() ? allFiles(join(dir, n)) : [join(dir, n)]));
+  return readdirSync(dir).flatMap((n) =>
+    statSync(join(dir, n)).isDirectory() ? allFiles(join(dir, n)) : [join(dir, n)],
+  );
 }
 
 beforeAll(async () => {
@@ -48,8 +50,14 @@ describe('record', () => {
     const ops = new Set(index.entries.map((e) => e.operation));
     expect(ops.size).toBe(14);
     expect(new Set(index.entries.map((e) => e.binding))).toEqual(new Set(['soap11', 'soap12', 'get', 'post']));
-    expect(index.entries.find((e) => e.operation === 'GetMeals' && e.binding === 'post' && e.case === 'other-language'))
-      .toMatchObject({ params: { language: 'de' }, status: 200, contentType: 'text/xml; charset=utf-8', file: 'GetMeals/other-language.post.xml' });
+    expect(
+      index.entries.find((e) => e.operation === 'GetMeals' && e.binding === 'post' && e.case === 'other-language'),
+    ).toMatchObject({
+      params: { language: 'de' },
+      status: 200,
+      contentType: 'text/xml; charset=utf-8',
+      file: 'GetMeals/other-language.post.xml',
+    });
     for (const e of index.entries) {
       expect(existsSync(join(rec, e.file)), e.file).toBe(true);
       expect(Object.keys(e.params)).not.toContain('password');
@@ -60,18 +68,26 @@ describe('record', () => {
     expect(index.entries.some((e) => e.case.startsWith('wrong') || e.case.startsWith('missing'))).toBe(false);
   });
 
-  test('a sequence is recorded call by call, in the order sent; a read asked twice keeps both answers, in order', () => {
-    const seq = index.entries.filter((e) => e.case === 'seq-write-read');
-    const steps = seq.map((e) => Number(/-(\d+)\.[a-z0-9]+\.xml$/.exec(e.file)![1]));
-    expect(steps).toEqual(steps.map((_, i) => i + 1));
-    // Each state-changing call with its own booking: the write's parameters hold it.
-    expect(seq[0]).toMatchObject({ operation: 'UpdateSpecialRequest', binding: 'soap11' });
-    const reads = seq.filter((e) => e.operation === 'GetSpecialRequest' && e.binding === 'get' && e.params.bookingId === seq[0]!.params.bookingId);
-    expect(reads).toHaveLength(2);
-    expect(readFileSync(join(rec, reads[0]!.file), 'utf8')).not.toEqual(readFileSync(join(rec, reads[1]!.file), 'utf8'));
-  });
+  test(
+    'a sequence is recorded call by call, in the order sent; a read asked twice keeps both answers, in ' + 'order',
+    () => {
+      const seq = index.entries.filter((e) => e.case === 'seq-write-read');
+      const steps = seq.map((e) => Number(/-(\d+)\.[a-z0-9]+\.xml$/.exec(e.file)![1]));
+      expect(steps).toEqual(steps.map((_, i) => i + 1));
+      // Each state-changing call with its own booking: the write's parameters hold it.
+      expect(seq[0]).toMatchObject({ operation: 'UpdateSpecialRequest', binding: 'soap11' });
+      const reads = seq.filter(
+        (e) =>
+          e.operation === 'GetSpecialRequest' && e.binding === 'get' && e.params.bookingId === seq[0]!.params.bookingId,
+      );
+      expect(reads).toHaveLength(2);
+      expect(readFileSync(join(rec, reads[0]!.file), 'utf8')).not.toEqual(
+        readFileSync(join(rec, reads[1]!.file), 'utf8'),
+      );
+    },
+  );
 
-  test('the pool check\'s reads are recorded first, in the order sent', () => {
+  test("the pool check's reads are recorded first, in the order sent", () => {
     const reads = index.entries.filter((e) => e.case === 'pool-check');
     expect(reads.length).toBeGreaterThan(0);
     expect(index.entries.slice(0, reads.length)).toEqual(reads);
@@ -94,7 +110,9 @@ describe('record', () => {
     writeFileSync(join(dir, 'keep.txt'), 'mine');
     expect((await cli(['record', '--out', dir, '--operations', 'GetMeals', '--quiet'])).code).toBe(0);
     expect(existsSync(join(dir, 'GetMeals/default.get.xml'))).toBe(true);
-    expect((await cli(['record', '--out', dir, '--operations', 'GetThemes', '--bindings', 'get', '--quiet'])).code).toBe(0);
+    expect(
+      (await cli(['record', '--out', dir, '--operations', 'GetThemes', '--bindings', 'get', '--quiet'])).code,
+    ).toBe(0);
     expect(existsSync(join(dir, 'GetMeals/default.get.xml'))).toBe(false);
     expect(existsSync(join(dir, 'GetThemes/default.get.xml'))).toBe(true);
     expect(readFileSync(join(dir, 'keep.txt'), 'utf8')).toBe('mine');
@@ -103,8 +121,14 @@ describe('record', () => {
   test('a password the target echoes is redacted from bodies and headers, in every encoding', async () => {
     const secret = 'S3cr&t pässwörd';
     const server: Server = createServer((req, res) => {
-      const body = `<?xml version="1.0"?><x a="${secret.replace('&', '&amp;')}">${encodeURIComponent(secret)} ${secret.replace('&', '&amp;')}</x>`;
-      res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8', 'x-echo': secret, 'set-cookie': `s=${encodeURIComponent(secret)}` });
+      const body =
+        `<?xml version="1.0"?><x `
+        + `a="${secret.replace('&', '&amp;')}">${encodeURIComponent(secret)} ${secret.replace('&', '&amp;')}</x>`;
+      res.writeHead(200, {
+        'content-type': 'text/xml; charset=utf-8',
+        'x-echo': secret,
+        'set-cookie': `s=${encodeURIComponent(secret)}`,
+      });
       res.end(body);
       req.resume();
     });
@@ -112,8 +136,25 @@ describe('record', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const dir = tempDir('echo');
-      const r = await cli(['record', '--out', dir, '--search-url', url, '--book-url', url, '--user', 'u', '--operations', 'GetThemes', '--quiet', '--max-rps', '1000'],
-        { CONFORMANCE_PASSWORD: secret });
+      const r = await cli(
+        [
+          'record',
+          '--out',
+          dir,
+          '--search-url',
+          url,
+          '--book-url',
+          url,
+          '--user',
+          'u',
+          '--operations',
+          'GetThemes',
+          '--quiet',
+          '--max-rps',
+          '1000',
+        ],
+        { CONFORMANCE_PASSWORD: secret },
+      );
       expect(r.code, r.err).toBe(0);
       const files = allFiles(dir);
       // The index and the default case on 4 bindings: GetThemes takes nothing but the credentials, so
@@ -121,7 +162,8 @@ describe('record', () => {
       expect(files.length).toBe(1 + 4);
       for (const f of files) {
         const bytes = readFileSync(f);
-        for (const form of [secret, encodeURIComponent(secret), secret.replace('&', '&amp;')]) expect(bytes.includes(Buffer.from(form)), `${f}: ${form}`).toBe(false);
+        for (const form of [secret, encodeURIComponent(secret), secret.replace('&', '&amp;')])
+          expect(bytes.includes(Buffer.from(form)), `${f}: ${form}`).toBe(false);
       }
       const idx = JSON.parse(readFileSync(join(dir, RECORDING_INDEX), 'utf8')) as RecordingIndex;
       expect(idx.entries[0]!.headers['x-echo']).toBe('***');
@@ -133,26 +175,54 @@ describe('record', () => {
   });
 
   test('redactBytes keeps every other byte as it was', () => {
-    const latin = Buffer.concat([Buffer.from('<a>é</a>', 'latin1'), Buffer.from('pw', 'utf16le'), Buffer.from('[pw]', 'latin1')]);
-    expect(redactBytes(latin, ['pw'])).toEqual(Buffer.concat([Buffer.from('<a>é</a>', 'latin1'), Buffer.from('***', 'utf16le'), Buffer.from('[***]', 'latin1')]));
+    const latin = Buffer.concat([
+      Buffer.from('<a>é</a>', 'latin1'),
+      Buffer.from('pw', 'utf16le'),
+      Buffer.from('[pw]', 'latin1'),
+    ]);
+    expect(redactBytes(latin, ['pw'])).toEqual(
+      Buffer.concat([Buffer.from('<a>é</a>', 'latin1'), Buffer.from('***', 'utf16le'), Buffer.from('[***]', 'latin1')]),
+    );
   });
 
   test('a target that does not answer: exit 1 naming what was not recorded; bad usage: exit 2', async () => {
-    const r = await cli(['record', '--out', tempDir('none'), '--search-url', 'http://127.0.0.1:1', '--user', 'u', '--operations', 'GetThemes', '--bindings', 'get', '--quiet',
-      '--timeout', '2000'], { CONFORMANCE_PASSWORD: 'no-answer-pw' });
+    const r = await cli(
+      [
+        'record',
+        '--out',
+        tempDir('none'),
+        '--search-url',
+        'http://127.0.0.1:1',
+        '--user',
+        'u',
+        '--operations',
+        'GetThemes',
+        '--bindings',
+        'get',
+        '--quiet',
+        '--timeout',
+        '2000',
+      ],
+      { CONFORMANCE_PASSWORD: 'no-answer-pw' },
+    );
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/GetThemes \[get\] default: no response: connection_refused/);
     const file = join(tempDir('notdir'), 'f');
     writeFileSync(file, 'x');
-    expect(await cli(['record', '--out', file])).toMatchObject({ code: 2, err: expect.stringMatching(/--out .* is not a directory/) });
+    expect(await cli(['record', '--out', file])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/--out .* is not a directory/),
+    });
     const junk = tempDir('junk');
     writeFileSync(join(junk, RECORDING_INDEX), '{"not":"an index"}');
-    expect(await cli(['record', '--out', junk])).toMatchObject({ code: 2, err: expect.stringMatching(/is not a recording index, so .* is not overwritten/) });
+    expect(await cli(['record', '--out', junk])).toMatchObject({
+      code: 2,
+      err: expect.stringMatching(/is not a recording index, so .* is not overwritten/),
+    });
     expect(await cli(['record', '--frobnicate'])).toMatchObject({ code: 2, err: expect.stringMatching(/frobnicate/) });
     expect(await cli(['record', '--out'])).toMatchObject({ code: 2, err: expect.stringMatching(/--out/) });
   });
 });
-
 
 describe('mock --replay', () => {
   const getMeals = (password: string, language = 'en') => {
@@ -166,11 +236,20 @@ describe('mock --replay', () => {
     const original = readFileSync(path);
     const doctored = tempDir('doctored');
     expect((await cli(['record', '--out', doctored, '--operations', 'GetMeals', '--quiet'])).code).toBe(0);
-    writeFileSync(join(doctored, 'GetMeals/default.get.xml'), original.toString('utf8').replace('Breakfast', 'Frühstück'));
+    writeFileSync(
+      join(doctored, 'GetMeals/default.get.xml'),
+      original.toString('utf8').replace('Breakfast', 'Frühstück'),
+    );
     const m = await startMock({ replay: doctored });
     try {
       const op = findOperation('GetMeals')!;
-      const req = requestAt(m.url, op, 'get', { userName: 'mock-user', password: 'mock-password', language: 'en' }, DEFAULT_NAMESPACES);
+      const req = requestAt(
+        m.url,
+        op,
+        'get',
+        { userName: 'mock-user', password: 'mock-password', language: 'en' },
+        DEFAULT_NAMESPACES,
+      );
       const res = await fetch(req.url);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/xml; charset=utf-8');
@@ -192,10 +271,15 @@ describe('mock --replay', () => {
   test('a missing or broken recording is refused with a message, exit 2 from the command', async () => {
     await expect(startMock({ replay: tempDir('empty') })).rejects.toThrow(ReplayError);
     const broken = tempDir('broken');
-    writeFileSync(join(broken, RECORDING_INDEX), JSON.stringify({ ...index, entries: [{ ...index.entries[0], file: '../etc/passwd' }] }));
+    writeFileSync(
+      join(broken, RECORDING_INDEX),
+      JSON.stringify({ ...index, entries: [{ ...index.entries[0], file: '../etc/passwd' }] }),
+    );
     await expect(startMock({ replay: broken })).rejects.toThrow(/not a recording index/);
     const err: string[] = [];
-    expect(await mockMain(['--replay', tempDir('empty'), '--port', '0'], { out: () => {}, err: (s) => err.push(s) })).toBe(2);
+    expect(
+      await mockMain(['--replay', tempDir('empty'), '--port', '0'], { out: () => {}, err: (s) => err.push(s) }),
+    ).toBe(2);
     expect(err.join('\n')).toMatch(/--replay: cannot read .*index\.json: ENOENT/);
   });
 });

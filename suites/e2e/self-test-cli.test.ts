@@ -39,10 +39,16 @@ describe('conformance run against npm run mock -- --fault', () => {
 
   /** `npm run mock -- --port 0 ...args`, resolved with its URL once it listens. */
   async function mock(args: string[]): Promise<string> {
-    const child = spawn('npm', ['run', '--silent', 'mock', '--', '--port', '0', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('npm', ['run', '--silent', 'mock', '--', '--port', '0', ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     children.push(child);
     let err = '';
-    child.stderr!.setEncoding('utf8').on('data', (s: string) => { err += s; });
+    child.stderr!.setEncoding('utf8').on('data', (s: string) => {
+      err += s;
+    });
     return new Promise((resolve, reject) => {
       const rl = createInterface({ input: child.stdout! });
       rl.on('line', (line) => {
@@ -57,16 +63,42 @@ describe('conformance run against npm run mock -- --fault', () => {
   async function conformance(url: string): Promise<{ code: number | null; report: RunReport; stdout: string }> {
     const dir = mkdtempSync(join(tmpdir(), 'self-test-'));
     dirs.push(dir);
-    const child = spawn(process.execPath, ['bin/conformance.js', 'run', '--book-url', url, '--search-url', url, '--user', DEFAULT_USER, '--report-dir', dir, '--quiet',
-      // A target that is not the embedded mock gets gentle defaults (20 requests/s); this one is local.
-      '--max-rps', '100000', '--concurrency', '16',
-      // Exit codes and what conformance.json names are the point: the hand-written cases are enough.
-      '--examples', '0'], {
-      cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, CONFORMANCE_PASSWORD: DEFAULT_PASSWORD },
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        'bin/conformance.js',
+        'run',
+        '--book-url',
+        url,
+        '--search-url',
+        url,
+        '--user',
+        DEFAULT_USER,
+        '--report-dir',
+        dir,
+        '--quiet',
+        // A target that is not the embedded mock gets gentle defaults (20 requests/s); this one is local.
+        '--max-rps',
+        '100000',
+        '--concurrency',
+        '16',
+        // Exit codes and what conformance.json names are the point: the hand-written cases are enough.
+        '--examples',
+        '0',
+      ],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, CONFORMANCE_PASSWORD: DEFAULT_PASSWORD },
+      },
+    );
     let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => { stdout += s; });
-    child.stderr.setEncoding('utf8').on('data', (s: string) => { stdout += s; });
+    child.stdout.setEncoding('utf8').on('data', (s: string) => {
+      stdout += s;
+    });
+    child.stderr.setEncoding('utf8').on('data', (s: string) => {
+      stdout += s;
+    });
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     return { code, report: JSON.parse(readFileSync(join(dir, 'conformance.json'), 'utf8')) as RunReport, stdout };
   }
@@ -75,16 +107,25 @@ describe('conformance run against npm run mock -- --fault', () => {
   test.concurrent.for([
     ['media-type-text-xml-on-soap12', 'content_type'],
     ['missing-required-element', 'shape'],
-  ] as const)('--fault %s: exit 1, conformance.json names the operation and binding (%s)', async ([name, check], { expect }) => {
-    const fault = faultNamed(name)!;
-    const url = await mock(['--fault', name]);
-    const { code, report, stdout } = await conformance(url);
-    expect(code, stdout).toBe(1);
-    const failed = report.results.filter((r) => r.status === 'failed');
-    const binding = faultBindings(fault)[0]!;
-    expect(failed.some((r) => r.operation === fault.operation && r.binding === binding && r.check === check), stdout).toBe(true);
-    expect(failed.every((r) => r.operation === fault.operation && rowBindings(r).every((b) => b === binding)), stdout).toBe(true);
-  });
+  ] as const)(
+    '--fault %s: exit 1, conformance.json names the operation and binding (%s)',
+    async ([name, check], { expect }) => {
+      const fault = faultNamed(name)!;
+      const url = await mock(['--fault', name]);
+      const { code, report, stdout } = await conformance(url);
+      expect(code, stdout).toBe(1);
+      const failed = report.results.filter((r) => r.status === 'failed');
+      const binding = faultBindings(fault)[0]!;
+      expect(
+        failed.some((r) => r.operation === fault.operation && r.binding === binding && r.check === check),
+        stdout,
+      ).toBe(true);
+      expect(
+        failed.every((r) => r.operation === fault.operation && rowBindings(r).every((b) => b === binding)),
+        stdout,
+      ).toBe(true);
+    },
+  );
 
   test.concurrent('a clean mock: exit 0', async ({ expect }) => {
     const url = await mock([]);

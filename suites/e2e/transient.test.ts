@@ -26,7 +26,14 @@ afterAll(() => {
   console.log(`transient suite figures (${figures.length} runs):\n${figures.join('\n')}`);
 });
 
-interface Ran { readonly code: number; readonly out: string; readonly err: string; readonly report: RunReport; readonly injected: Readonly<Record<string, number>>; readonly ms: number }
+interface Ran {
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+  readonly report: RunReport;
+  readonly injected: Readonly<Record<string, number>>;
+  readonly ms: number;
+}
 
 async function runAgainst(mode: TransientMode, extra: string[] = [], faults: string[] = []): Promise<Ran> {
   const mock: RunningMock = await startMock({ transient: mode, faults });
@@ -38,9 +45,14 @@ async function runAgainst(mode: TransientMode, extra: string[] = [], faults: str
     const report = readReport(dir);
     const t = report.transient;
     const injected = mock.transientCounts!();
-    figures.push(`  ${JSON.stringify({ mode: { ...mode, pauseMs: undefined }, faults, extra: extra.join(' ') || undefined })}: exit ${r.code}, `
-      + `${t ? `${t.exchanges} exchanges, ${t.answers} transient, ${t.retries} retries, ${t.ambiguous} ambiguous writes` : 'nothing transient'}, `
-      + `${report.summary.flaky ?? 0} flaky, ${report.summary.failed} failed; mock injected ${JSON.stringify(injected)}; ${ms} ms`);
+    figures.push(
+      ` `
+        + ` ${JSON.stringify({ mode: { ...mode, pauseMs: undefined }, faults, extra: extra.join(' ') || undefined })}: `
+        + `exit ${r.code}, `
+        + `${t ? `${t.exchanges} exchanges, ${t.answers} transient, ${t.retries} retries, ${t.ambiguous} ambiguous writes` : 'nothing transient'}, `
+        + `${report.summary.flaky ?? 0} flaky, ${report.summary.failed} failed; mock `
+        + `injected ${JSON.stringify(injected)}; ${ms} ms`,
+    );
     return { ...r, report, injected, ms };
   } finally {
     await mock.close();
@@ -54,7 +66,8 @@ describe('3% transient answers: every run passes, the transient answers counted 
     const t = r.report.transient!;
     const injected = r.injected.gateway_503! + r.injected.gateway_502! + r.injected.drop!;
     expect(injected).toBeGreaterThan(0);
-    // Every gateway page and dropped connection the mock gave is counted (the preflight's and GetLanguages' aside: a few).
+    // Every gateway page and dropped connection the mock gave is counted (the preflight's and GetLanguages' aside: a
+    // few).
     expect(t.answers).toBeGreaterThanOrEqual(injected - 3);
     expect(t.answers).toBeLessThanOrEqual(injected);
     expect(t.retries).toBeGreaterThan(0);
@@ -67,7 +80,10 @@ describe('3% transient answers: every run passes, the transient answers counted 
 });
 
 describe('writes processed then dropped: every run passes; the sequences say what they read back', () => {
-  const OPS = ['--operations', 'UpdateSpecialRequest,GetSpecialRequest,CancelBooking,AmendmentPriceRequest,CancelTransferBooking,AmendmentRequest'];
+  const OPS = [
+    '--operations',
+    'UpdateSpecialRequest,GetSpecialRequest,CancelBooking,AmendmentPriceRequest,CancelTransferBooking,AmendmentRequest',
+  ];
   test.for(SEEDS)('seed %i', async (seed) => {
     const r = await runAgainst({ ...NOISE, seed, dropWrites: 0.15 }, OPS);
     expect(r.code, r.err).toBe(0);
@@ -79,10 +95,16 @@ describe('writes processed then dropped: every run passes; the sequences say wha
     // Each ambiguous write is recorded so: its booking and the row, never a failure.
     const ambiguousBookings = r.report.bookings!.changed.filter((b) => /ambiguous/.test(b.outcome));
     expect(ambiguousBookings.length).toBeGreaterThan(0);
-    const steps = r.report.results.filter((x) => x.check === 'sequence').flatMap((x) => x.steps ?? []).filter((s) => /ambiguous/.test(s.outcome));
-    const readBack = steps.filter((s) => /it took effect|it did not take effect|it had not taken effect|state is unknown/.test(s.outcome));
+    const steps = r.report.results
+      .filter((x) => x.check === 'sequence')
+      .flatMap((x) => x.steps ?? [])
+      .filter((s) => /ambiguous/.test(s.outcome));
+    const readBack = steps.filter((s) =>
+      /it took effect|it did not take effect|it had not taken effect|state is unknown/.test(s.outcome),
+    );
     // A sequence with an ambiguous write says what it read back of it.
-    if (steps.some((s) => /^(UpdateSpecialRequest|CancelBooking|CancelTransferBooking)$/.test(s.operation))) expect(readBack.length).toBeGreaterThan(0);
+    if (steps.some((s) => /^(UpdateSpecialRequest|CancelBooking|CancelTransferBooking)$/.test(s.operation)))
+      expect(readBack.length).toBeGreaterThan(0);
   });
 });
 
@@ -91,22 +113,41 @@ describe('real faults under the same noise are pinpointed, every time', () => {
   test.for(FAULTS.flatMap((f) => [1, 2, 3].map((seed) => [f, seed] as const)))('%s, seed %i', async ([name, seed]) => {
     const fault = faultNamed(name)!;
     // Louder than the issue's 3%: these runs are short (35 to 85 exchanges). Noise can take the answers of one of the
-    // cancellation sequence's two rounds; the binding seen working elsewhere in the sequence is then cleared (sequences.ts).
-    const r = await runAgainst({ ...NOISE, rate: 0.1, seed }, ['--operations', fault.operation, '--examples', '0'], [name]);
+    // cancellation sequence's two rounds; the binding seen working elsewhere in the sequence is then cleared
+    // (sequences.ts).
+    const r = await runAgainst(
+      { ...NOISE, rate: 0.1, seed },
+      ['--operations', fault.operation, '--examples', '0'],
+      [name],
+    );
     expect(r.code, r.err).toBe(1);
     const failed = r.report.results.filter((x) => x.status === 'failed');
     const bindings: readonly string[] = faultBindings(fault);
-    expect(failed.filter((x) => x.operation !== fault.operation || !rowBindings(x).every((b) => bindings.includes(b)))
-      .map((x) => `${x.operation} ${x.binding} ${x.case} ${x.check}: ${x.message}`)).toEqual([]);
-    for (const b of bindings) expect(failed.some((x) => rowBindings(x).includes(b)), `${name}: nothing on ${b}`).toBe(true);
+    expect(
+      failed
+        .filter((x) => x.operation !== fault.operation || !rowBindings(x).every((b) => bindings.includes(b)))
+        .map((x) => `${x.operation} ${x.binding} ${x.case} ${x.check}: ${x.message}`),
+    ).toEqual([]);
+    for (const b of bindings)
+      expect(
+        failed.some((x) => rowBindings(x).includes(b)),
+        `${name}: nothing on ${b}`,
+      ).toBe(true);
     // The noise itself blames nothing.
-    expect(failed.filter((x) => x.findings.some((f) => f.code === 'transient_answer' || f.code === 'no_response'))).toEqual([]);
+    expect(
+      failed.filter((x) => x.findings.some((f) => f.code === 'transient_answer' || f.code === 'no_response')),
+    ).toEqual([]);
   });
 });
 
 describe('an unhealthy target: an outage, not a verdict', () => {
   test('40% transient answers: exit 4, the diagnosis says unhealthy, no failure blamed on the contract', async () => {
-    const r = await runAgainst({ rate: 0.4, seed: 9, pauseMs: [5, 20] }, ['--operations', 'GetMeals,GetThemes', '--examples', '0']);
+    const r = await runAgainst({ rate: 0.4, seed: 9, pauseMs: [5, 20] }, [
+      '--operations',
+      'GetMeals,GetThemes',
+      '--examples',
+      '0',
+    ]);
     expect(r.code, r.err).toBe(4);
     expect(r.report.transient!.unhealthy).toBe(true);
     expect(r.report.diagnosis?.[0]?.code).toBe('unhealthy_target');
@@ -114,7 +155,14 @@ describe('an unhealthy target: an outage, not a verdict', () => {
   });
 
   test('the same target with --max-transient 60 is judged: no contract failure, exit 0', async () => {
-    const r = await runAgainst({ rate: 0.4, seed: 9, pauseMs: [5, 20] }, ['--operations', 'GetMeals,GetThemes', '--examples', '0', '--max-transient', '60']);
+    const r = await runAgainst({ rate: 0.4, seed: 9, pauseMs: [5, 20] }, [
+      '--operations',
+      'GetMeals,GetThemes',
+      '--examples',
+      '0',
+      '--max-transient',
+      '60',
+    ]);
     expect(r.report.transient!.unhealthy).toBe(false);
     expect(r.code, r.out).toBe(0);
   });

@@ -5,7 +5,13 @@
  * the mock: a login check that lets one in is pinpointed, the correct mock passes.
  */
 import { describe, expect, test } from 'vitest';
-import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, OPERATIONS } from '../../src/contract/catalogue.js';
+import {
+  BINDINGS,
+  DEFAULT_NAMESPACES,
+  DEFAULT_PATHS,
+  findOperation,
+  OPERATIONS,
+} from '../../src/contract/catalogue.js';
 import { selectChecks } from '../../src/checks/registry.js';
 import { NIL_VALUE } from '../../src/bindings/types.js';
 import { LOGIN_CASE_IDS } from '../../src/core/check-groups.js';
@@ -16,29 +22,60 @@ import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
 import { Transport } from '../../src/transport/client.js';
 import { idParamOf, mockBookings } from '../../src/engine/bookings.js';
 import { loadFixtureCases } from '../../src/engine/cases.js';
-import { bindingParams, failedLogins, loginTries, LOGIN_VARIANTS, planUnits, secretsOf, spreadLogins, unitRequests, type RunPlan } from '../../src/engine/plan.js';
+import {
+  bindingParams,
+  failedLogins,
+  loginTries,
+  LOGIN_VARIANTS,
+  planUnits,
+  secretsOf,
+  spreadLogins,
+  unitRequests,
+  type RunPlan,
+} from '../../src/engine/plan.js';
 import { checksOf } from '../../src/engine/session.js';
 import { runPlan } from '../../src/engine/run.js';
 
 const target = (over: Partial<Target> = {}): Target => ({
-  bookUrl: 'http://target.test', searchUrl: 'http://target.test', transfersUrl: 'http://target.test', paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES,
-  user: 'agent-7', password: 'Tr0ub4dor&3', embedded: false, other: { user: 'agent-8', password: 'correct-horse-9' }, ...over,
+  bookUrl: 'http://target.test',
+  searchUrl: 'http://target.test',
+  transfersUrl: 'http://target.test',
+  paths: DEFAULT_PATHS,
+  namespaces: DEFAULT_NAMESPACES,
+  user: 'agent-7',
+  password: 'Tr0ub4dor&3',
+  embedded: false,
+  other: { user: 'agent-8', password: 'correct-horse-9' },
+  ...over,
 });
 const plan = (over: Partial<RunPlan> = {}): RunPlan => ({
-  target: target(), bindings: BINDINGS, operations: OPERATIONS, cases: loadFixtureCases(), allowMutations: true, checks: selectChecks(),
-  negative: true, equivalence: true, bookings: mockBookings(100), ...over,
+  target: target(),
+  bindings: BINDINGS,
+  operations: OPERATIONS,
+  cases: loadFixtureCases(),
+  allowMutations: true,
+  checks: selectChecks(),
+  negative: true,
+  equivalence: true,
+  bookings: mockBookings(100),
+  ...over,
 });
 const loginUnitsOf = (p: RunPlan) => planUnits(p).filter((u) => u.kind === 'login-variant');
 
 describe('login variants: the plan', () => {
-  test('every variant on every operation × binding, nil through SOAP only; their ids are the hostile group\'s', () => {
+  test("every variant on every operation × binding, nil through SOAP only; their ids are the hostile group's", () => {
     expect(LOGIN_VARIANTS.map((v) => v.id)).toEqual(LOGIN_CASE_IDS);
     const units = loginUnitsOf(plan());
     expect(units).toHaveLength(OPERATIONS.length * LOGIN_VARIANTS.length);
-    for (const u of units) expect(u.only, `${u.op.name} ${u.caseId}`).toEqual(u.caseId === 'login-password-nil' ? ['soap11', 'soap12'] : BINDINGS);
+    for (const u of units)
+      expect(u.only, `${u.op.name} ${u.caseId}`).toEqual(
+        u.caseId === 'login-password-nil' ? ['soap11', 'soap12'] : BINDINGS,
+      );
     const nil = units.find((u) => u.caseId === 'login-password-nil')!;
     const [soap] = unitRequests(plan(), nil);
-    expect(soap!.request.body).toMatch(/<password xsi:nil="true" xmlns:xsi="http:\/\/www\.w3\.org\/2001\/XMLSchema-instance"\/>/);
+    expect(soap!.request.body).toMatch(
+      /<password xsi:nil="true" xmlns:xsi="http:\/\/www\.w3\.org\/2001\/XMLSchema-instance"\/>/,
+    );
     const sent = (id: string) => units.find((u) => u.caseId === id && u.op.name === 'GetMeals')!.params;
     expect(sent('login-password-absent')).toMatchObject({ userName: 'agent-7' });
     expect(sent('login-password-absent')).not.toHaveProperty('password');
@@ -58,8 +95,19 @@ describe('login variants: the plan', () => {
 
   test('state-changing operations get probe ids, never a pool booking, and after every read (stage writes)', () => {
     const pools = mockBookings(100);
-    const poolIds = new Set([...pools.cancel, ...pools.amend, ...pools.specialRequest, ...pools.transfers.map((t) => t.id)]);
-    const fixtureIds = new Set(OPERATIONS.filter((o) => o.mutates).flatMap((o) => loadFixtureCases().get(o.name)!.flatMap((c) => Object.values(c.params))));
+    const poolIds = new Set([
+      ...pools.cancel,
+      ...pools.amend,
+      ...pools.specialRequest,
+      ...pools.transfers.map((t) => t.id),
+    ]);
+    const fixtureIds = new Set(
+      OPERATIONS.filter((o) => o.mutates).flatMap((o) =>
+        loadFixtureCases()
+          .get(o.name)!
+          .flatMap((c) => Object.values(c.params)),
+      ),
+    );
     for (const u of loginUnitsOf(plan()).filter((x) => x.op.mutates)) {
       expect(u.bookings, `${u.op.name} ${u.caseId}`).toBeUndefined();
       expect(u.calls).toBe('probe');
@@ -76,7 +124,8 @@ describe('login variants: the plan', () => {
 
   test('the password, its prefix included, never shows in the plan as listed (every spelling masked)', () => {
     const redact = makeRedactor(secretsOf(target()));
-    for (const u of loginUnitsOf(plan())) for (const v of Object.values(u.params)) expect(redact(v)).not.toMatch(/Tr0ub4dor|correct-horse/);
+    for (const u of loginUnitsOf(plan()))
+      for (const v of Object.values(u.params)) expect(redact(v)).not.toMatch(/Tr0ub4dor|correct-horse/);
   });
 
   test('--skip-checks hostile_requests (or --no-negative) sends none of them', () => {
@@ -85,7 +134,9 @@ describe('login variants: the plan', () => {
     expect(checks.map((c) => c.name)).not.toContain('secret_echoed');
     expect(loginUnitsOf(plan({ checks }))).toEqual([]);
     expect(loginUnitsOf(plan({ negative: false }))).toEqual([]);
-    expect(() => checksOf({ checks: undefined, skipChecks: ['hostile_request'] })).toThrow(/unknown check name.*hostile_request.*groups: hostile_requests/);
+    expect(() => checksOf({ checks: undefined, skipChecks: ['hostile_request'] })).toThrow(
+      /unknown check name.*hostile_request.*groups: hostile_requests/,
+    );
   });
 });
 
@@ -113,7 +164,8 @@ describe('--max-failed-logins: spread over the operations × bindings', () => {
     expect(loginUnitsOf(plan({ maxFailedLogins: 0 }))).toEqual([]);
     const f = failedLogins(plan());
     expect(f.variants).toBe(all.length);
-    // The wrong password and the variants credentials_rejected judges: five per operation × binding (one fewer without a letter in the password).
+    // The wrong password and the variants credentials_rejected judges: five per operation × binding (one fewer without
+    // a letter in the password).
     expect(f.reference).toBe(OPERATIONS.length * BINDINGS.length * 5);
   });
 });
@@ -123,25 +175,49 @@ describe('login variants: end to end against the mock', () => {
     const mock = await startMock({ faults, ...(bookings ? { bookings: mockBookings() } : {}) });
     const transport = new Transport({ concurrency: 8, timeoutMs: 20_000 });
     try {
-      return await runPlan({
-        target: { bookUrl: mock.url, searchUrl: mock.url, transfersUrl: mock.url, paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES,
-          user: 'mock-user', password: 'mock-password', embedded: true, other: { user: 'mock-other', password: 'mock-other-password' } },
-        bindings: BINDINGS, operations: operations.map((n) => findOperation(n)!), cases: loadFixtureCases(), allowMutations: true, checks: selectChecks(),
-        negative: true, equivalence: true,
-      }, { transport, validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+      return await runPlan(
+        {
+          target: {
+            bookUrl: mock.url,
+            searchUrl: mock.url,
+            transfersUrl: mock.url,
+            paths: DEFAULT_PATHS,
+            namespaces: DEFAULT_NAMESPACES,
+            user: 'mock-user',
+            password: 'mock-password',
+            embedded: true,
+            other: { user: 'mock-other', password: 'mock-other-password' },
+          },
+          bindings: BINDINGS,
+          operations: operations.map((n) => findOperation(n)!),
+          cases: loadFixtureCases(),
+          allowMutations: true,
+          checks: selectChecks(),
+          negative: true,
+          equivalence: true,
+        },
+        { transport, validator: createDocumentValidator(DEFAULT_NAMESPACES) },
+      );
     } finally {
       await transport.close();
       await mock.close();
     }
   };
-  const failed = (r: Awaited<ReturnType<typeof run>>) => r.results.filter((x) => x.status === 'failed').map((x) => `${x.operation} ${x.binding} ${x.case} ${x.check} ${x.findings?.[0]?.code}`);
+  const failed = (r: Awaited<ReturnType<typeof run>>) =>
+    r.results
+      .filter((x) => x.status === 'failed')
+      .map((x) => `${x.operation} ${x.binding} ${x.case} ${x.check} ${x.findings?.[0]?.code}`);
 
-  test('the correct mock passes every variant; a login check letting one in is pinpointed on its operation, binding and variant', async () => {
+  test('the correct mock passes every variant; a login check letting one in is pinpointed on its operation, '
+    + 'binding and variant', async () => {
     const ok = await run([], ['GetMeals', 'CancelBooking']);
     expect(failed(ok)).toEqual([]);
-    expect(ok.results.filter((x) => x.check === 'login_rejected' && x.status === 'passed')).toHaveLength(2 * (LOGIN_VARIANTS.length * BINDINGS.length - 2));
-    expect(failed(await run(['login-accepts-password-with-characters-added'], ['GetMeals'])))
-      .toEqual(['GetMeals soap11 login-password-extended login_rejected login_bypassed']);
+    expect(ok.results.filter((x) => x.check === 'login_rejected' && x.status === 'passed')).toHaveLength(
+      2 * (LOGIN_VARIANTS.length * BINDINGS.length - 2),
+    );
+    expect(failed(await run(['login-accepts-password-with-characters-added'], ['GetMeals']))).toEqual([
+      'GetMeals soap11 login-password-extended login_rejected login_bypassed',
+    ]);
     // A state-changing operation: the probe id is not found where the wrong password was refused.
     expect(failed(await run(['login-accepts-crossed-accounts'], ['CancelBooking'], true))).toEqual([
       'CancelBooking soap11 login-other-user-my-password login_rejected login_bypassed',

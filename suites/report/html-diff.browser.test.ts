@@ -14,7 +14,6 @@ import { startMock, type RunningMock } from '../../src/mock/index.js';
 import { cli, mockTarget, readReport, tempDir } from '../../test/support/cli.js';
 import { launchChromium } from '../../test/support/browser.js';
 
-
 let browser: Browser;
 let mock: RunningMock;
 let dir: string;
@@ -22,7 +21,17 @@ let dir: string;
 beforeAll(async () => {
   mock = await startMock({ port: 0, faults: ['soap12-drops-list-item'] });
   dir = tempDir('html-diff');
-  const run = await cli(['run', ...mockTarget(mock.url), '--operations', 'GetMeals', '--examples', '0', '--no-negative', '--report-dir', dir]);
+  const run = await cli([
+    'run',
+    ...mockTarget(mock.url),
+    '--operations',
+    'GetMeals',
+    '--examples',
+    '0',
+    '--no-negative',
+    '--report-dir',
+    dir,
+  ]);
   expect(run.code, run.err).toBe(1);
   browser = await launchChromium();
 });
@@ -36,7 +45,9 @@ afterAll(async () => {
 describe('conformance.html: what differs between bindings', () => {
   test('the diff names the missing meal, the SOAP 1.2 cell is marked, the excerpts are pretty-printed', async () => {
     // The meal the fault drops, by its content, from the report itself (the mock's data may change).
-    const row = readReport(dir).results.find((r) => r.check === 'binding_equivalence' && r.status === 'failed' && r.case === 'default')!;
+    const row = readReport(dir).results.find(
+      (r) => r.check === 'binding_equivalence' && r.status === 'failed' && r.case === 'default',
+    )!;
     expect(row.binding).toBe('soap12');
     const missing = /soap11=<(meal id=\d+ name="[^"]+")>/.exec(row.message)?.[1];
     expect(missing, row.message).toBeDefined();
@@ -61,7 +72,9 @@ describe('conformance.html: what differs between bindings', () => {
     const diff = detail.locator('pre.diff').first();
     expect(await diff.isVisible()).toBe(true);
     const removed = await diff.locator('span.del').allInnerTexts();
-    expect(removed.map((l) => l.trim())).toEqual(expect.arrayContaining(['-    meal'.trim(), `-      id = ${id}`.trim(), `-      name = "${name}"`.trim()]));
+    expect(removed.map((l) => l.trim())).toEqual(
+      expect.arrayContaining(['-    meal'.trim(), `-      id = ${id}`.trim(), `-      name = "${name}"`.trim()]),
+    );
     expect(await diff.locator('span.add').count()).toBe(0);
     expect(await diff.locator('span.file').allInnerTexts()).toEqual(['--- soap11, get, post (majority)', '+++ soap12']);
     // The message names the meal by its content, not by <element>.

@@ -15,7 +15,15 @@ import { effective, isSimple, MODEL, type ElementField, type TypeRef } from '../
 import { isBlank, isNil, XSI_NS, type XElement } from '../../src/xml/tree.js';
 import { canonicalUntyped, canonicalValue } from '../../src/equivalence/values.js';
 // What entries are and hold did not change with the walk's rewrite: the live definitions.
-import { compactValue, DOCUMENTED, ELEMENT, MAX_ENTRY_VALUE, NIL, type Entry, type IgnorePredicate } from '../../src/equivalence/canonical.js';
+import {
+  compactValue,
+  DOCUMENTED,
+  ELEMENT,
+  MAX_ENTRY_VALUE,
+  NIL,
+  type Entry,
+  type IgnorePredicate,
+} from '../../src/equivalence/canonical.js';
 
 interface Walk {
   readonly ns: string;
@@ -24,9 +32,16 @@ interface Walk {
 }
 
 /** The canonical entries of a result element of a model type (long values compacted: compactValue). */
-export function canonicalEntries(el: XElement, typeName: TypeRef, groupNs: string, ignore: IgnorePredicate = () => false): Entry[] {
+export function canonicalEntries(
+  el: XElement,
+  typeName: TypeRef,
+  groupNs: string,
+  ignore: IgnorePredicate = () => false,
+): Entry[] {
   const out: Entry[] = [];
-  const push = (e: Entry) => { out.push(e.value.length > MAX_ENTRY_VALUE ? { path: e.path, value: compactValue(e.value) } : e); };
+  const push = (e: Entry) => {
+    out.push(e.value.length > MAX_ENTRY_VALUE ? { path: e.path, value: compactValue(e.value) } : e);
+  };
   visit({ ns: groupNs, ignore, out: { push } }, el, typeName, `/${el.local}`, el.local);
   return out;
 }
@@ -41,7 +56,9 @@ function attributes(w: Walk, el: XElement, typeName: TypeRef | undefined, path: 
   const typeLocal = (v: string) => v.trim().split(':').pop()!;
   const attrs = el.attrs
     .filter((a) => !(a.ns === XSI_NS && a.local === 'nil'))
-    .filter((a) => !(a.ns === XSI_NS && a.local === 'type' && typeName !== undefined && typeLocal(a.value) === typeName))
+    .filter(
+      (a) => !(a.ns === XSI_NS && a.local === 'type' && typeName !== undefined && typeLocal(a.value) === typeName),
+    )
     .map((a) => {
       if (a.ns === XSI_NS && a.local === 'type') return { key: `{${XSI_NS}}type`, value: typeLocal(a.value) };
       const def = a.ns === '' ? defs.find((d) => d.name === a.local) : undefined;
@@ -111,7 +128,13 @@ function elementFields(typeName: string): ReadonlyMap<string, ElementField> {
   return fields;
 }
 
-function children(w: Walk, el: XElement, path: string, namePath: string, fieldOf: (c: XElement) => ElementField | undefined): void {
+function children(
+  w: Walk,
+  el: XElement,
+  path: string,
+  namePath: string,
+  fieldOf: (c: XElement) => ElementField | undefined,
+): void {
   const names = el.children.map((c) => name(c, w.ns));
   const counts = new Map<string, number>();
   for (const n of names) counts.set(n, (counts.get(n) ?? 0) + 1);
@@ -137,8 +160,17 @@ function list(w: Walk, el: XElement, item: { item: string; type: TypeRef }, path
   w.out.push({ path, value: isNil(el) ? NIL : ELEMENT });
   attributes(w, el, undefined, path);
   if (!isBlank(el.text)) w.out.push({ path: `${path}/text()`, value: canonicalUntyped(el.text) });
-  const asItem: ElementField = { kind: 'element', name: item.item, type: item.type, min: 0, max: 'unbounded', nillable: false };
-  children(w, el, path, namePath, (c) => (c.ns === w.ns && (item.item === '*' || c.local === item.item) ? asItem : undefined));
+  const asItem: ElementField = {
+    kind: 'element',
+    name: item.item,
+    type: item.type,
+    min: 0,
+    max: 'unbounded',
+    nillable: false,
+  };
+  children(w, el, path, namePath, (c) =>
+    c.ns === w.ns && (item.item === '*' || c.local === item.item) ? asItem : undefined,
+  );
 }
 
 function untyped(w: Walk, el: XElement, path: string, namePath: string): void {

@@ -7,9 +7,22 @@
  */
 import type { SecretWatch } from '../../src/core/secret-watch.js';
 import libxml from 'libxmljs2';
-import { DEFAULT_NAMESPACES, findOperation, type BindingId, type Namespaces, type Operation } from '../../src/contract/catalogue.js';
+import {
+  DEFAULT_NAMESPACES,
+  findOperation,
+  type BindingId,
+  type Namespaces,
+  type Operation,
+} from '../../src/contract/catalogue.js';
 import { documentedDifference } from '../../src/contract/binding-differences.js';
-import { effective, isSimple, namedType, rejectionFields, type SimpleType, type TypeRef } from '../../src/contract/model.js';
+import {
+  effective,
+  isSimple,
+  namedType,
+  rejectionFields,
+  type SimpleType,
+  type TypeRef,
+} from '../../src/contract/model.js';
 import type { Exchange, Finding, HttpRequest } from '../../src/core/types.js';
 import type { Check, CheckOutcome } from '../../src/checks/types.js';
 import { appliesHere } from '../../src/checks/registry.js';
@@ -26,8 +39,12 @@ export interface XNode {
   text?: string;
 }
 
-export const node = (name: string, attrs: [string, string][] = [], children: XNode[] = [], text?: string): XNode =>
-  ({ name, attrs, children, ...(text !== undefined ? { text } : {}) });
+export const node = (name: string, attrs: [string, string][] = [], children: XNode[] = [], text?: string): XNode => ({
+  name,
+  attrs,
+  children,
+  ...(text !== undefined ? { text } : {}),
+});
 
 export const NS = DEFAULT_NAMESPACES;
 
@@ -40,7 +57,13 @@ export function op(name: string): Operation {
 // ---- sample results from the type model ----------------------------------------------------------
 
 export const SAMPLE: Record<SimpleType, string> = {
-  string: 'sample', int: '7', decimal: '12.5', double: '1.5', boolean: 'true', dateTime: '2024-05-01T12:00:00', intList: '1 2',
+  string: 'sample',
+  int: '7',
+  decimal: '12.5',
+  double: '1.5',
+  boolean: 'true',
+  dateTime: '2024-05-01T12:00:00',
+  intList: '1 2',
 };
 
 export interface SampleOptions {
@@ -57,7 +80,14 @@ function simpleValue(t: TypeRef): string {
   return n.values[0]!;
 }
 
-function sampleTyped(opName: string, steps: string[], name: string, type: TypeRef, full: boolean, binding: BindingId): XNode {
+function sampleTyped(
+  opName: string,
+  steps: string[],
+  name: string,
+  type: TypeRef,
+  full: boolean,
+  binding: BindingId,
+): XNode {
   if (type === 'anyType') {
     return full ? node(name, [['undocumented', 'yes']], [node('anything', [], [], 'goes')], 'text') : node(name);
   }
@@ -78,19 +108,26 @@ function sampleTyped(opName: string, steps: string[], name: string, type: TypeRe
     const here = [...steps, f.name];
     const rule = documentedDifference(opName, here.join('/'));
     if (rule) {
-      children.push(rule.expect[binding] === 'nil' ? nilNode(f.name) : node(f.name, [], [], 'Free cancellation until arrival'));
+      children.push(
+        rule.expect[binding] === 'nil' ? nilNode(f.name) : node(f.name, [], [], 'Free cancellation until arrival'),
+      );
       continue;
     }
     if (f.list) {
       if (f.min === 0 && !full) continue;
       const n = full ? 2 : 1;
       const item = f.list.item === '*' ? 'rate' : f.list.item;
-      const items = Array.from({ length: n }, () => sampleTyped(opName, [...here, item], item, f.list!.type, full, binding));
+      const items = Array.from({ length: n }, () =>
+        sampleTyped(opName, [...here, item], item, f.list!.type, full, binding),
+      );
       children.push(node(f.name, [], items));
       continue;
     }
     if (f.min === 0 && !full) continue;
-    if (f.nillable && !full) { children.push(nilNode(f.name)); continue; }
+    if (f.nillable && !full) {
+      children.push(nilNode(f.name));
+      continue;
+    }
     const times = f.max === 'unbounded' && full ? 2 : 1;
     for (let i = 0; i < times; i++) children.push(sampleTyped(opName, here, f.name, f.type, full, binding));
   }
@@ -98,7 +135,11 @@ function sampleTyped(opName: string, steps: string[], name: string, type: TypeRe
 }
 
 /** A valid result element (local names, no namespace declarations) for an operation on a binding. */
-export function sampleResult(operation: string | Operation, binding: BindingId = 'soap11', opts: SampleOptions = {}): XNode {
+export function sampleResult(
+  operation: string | Operation,
+  binding: BindingId = 'soap11',
+  opts: SampleOptions = {},
+): XNode {
   const o = typeof operation === 'string' ? op(operation) : operation;
   return sampleTyped(o.name, [o.resultElement], o.resultElement, o.resultType, opts.full ?? false, binding);
 }
@@ -108,11 +149,15 @@ export function sampleResult(operation: string | Operation, binding: BindingId =
  * as the default on it (xsi beside it where used): the same generator as sampleResult, for tests
  * that need the element without a binding's wrapping (the schema tests wrap it themselves).
  */
-export function sampleInstance(of: string | Operation | { readonly type: string; readonly element: string }, ns: string,
-  opts: SampleOptions & { readonly binding?: BindingId } = {}): string {
-  const r = typeof of === 'object' && 'type' in of
-    ? sampleTyped('', [of.element], of.element, of.type, opts.full ?? false, opts.binding ?? 'soap11')
-    : sampleResult(of, opts.binding, opts);
+export function sampleInstance(
+  of: string | Operation | { readonly type: string; readonly element: string },
+  ns: string,
+  opts: SampleOptions & { readonly binding?: BindingId } = {},
+): string {
+  const r =
+    typeof of === 'object' && 'type' in of
+      ? sampleTyped('', [of.element], of.element, of.type, opts.full ?? false, opts.binding ?? 'soap11')
+      : sampleResult(of, opts.binding, opts);
   const usesXsi = (n: XNode): boolean => n.attrs.some(([k]) => k.startsWith('xsi:')) || n.children.some(usesXsi);
   const decls: [string, string][] = [['xmlns', ns], ...(usesXsi(r) ? [['xmlns:xsi', XSI_NS] as [string, string]] : [])];
   return serialize({ ...r, attrs: [...decls, ...r.attrs] });
@@ -152,7 +197,9 @@ export function serialize(n: XNode, o: SerializeOptions = {}, depth = 0): string
   const attrs = o.reverseAttrs ? [...n.attrs].reverse() : n.attrs;
   const a = attrs.map(([k, v]) => ` ${k}="${escapeAttr(v)}"`).join('');
   if (n.children.length === 0) {
-    return n.text === undefined || n.text === '' ? `${pad}<${n.name}${a}/>` : `${pad}<${n.name}${a}>${escapeText(n.text)}</${n.name}>`;
+    return n.text === undefined || n.text === ''
+      ? `${pad}<${n.name}${a}/>`
+      : `${pad}<${n.name}${a}>${escapeText(n.text)}</${n.name}>`;
   }
   const inner = n.children.map((c) => serialize(c, o, depth + 1)).join(eol);
   const text = n.text ? escapeText(n.text) : '';
@@ -161,7 +208,10 @@ export function serialize(n: XNode, o: SerializeOptions = {}, depth = 0): string
 
 function renameAll(n: XNode, prefix: string, xsiPrefix: string, xsiOnElements: boolean): XNode {
   const usesXsi = n.attrs.some(([k]) => k.startsWith('xsi:'));
-  const attrs: [string, string][] = n.attrs.map(([k, v]) => [k.startsWith('xsi:') ? `${xsiPrefix}:${k.slice(4)}` : k, v]);
+  const attrs: [string, string][] = n.attrs.map(([k, v]) => [
+    k.startsWith('xsi:') ? `${xsiPrefix}:${k.slice(4)}` : k,
+    v,
+  ]);
   if (usesXsi && xsiOnElements) attrs.unshift([`xmlns:${xsiPrefix}`, XSI_NS]);
   return {
     ...n,
@@ -210,8 +260,14 @@ export function documentFor(operation: string, binding: BindingId, o: DocOptions
     top = { ...result, attrs: [nsDecl, ...xsiDecl, ...result.attrs] };
   }
   const decl = o.decl ?? 'double';
-  const declText = decl === 'none' ? '' : decl === 'single' ? "<?xml version='1.0' encoding='utf-8'?>"
-    : decl === 'double' ? '<?xml version="1.0" encoding="utf-8"?>' : decl.text;
+  const declText =
+    decl === 'none'
+      ? ''
+      : decl === 'single'
+        ? "<?xml version='1.0' encoding='utf-8'?>"
+        : decl === 'double'
+          ? '<?xml version="1.0" encoding="utf-8"?>'
+          : decl.text;
   const eol = o.indent !== undefined ? (o.eol ?? '\n') : '';
   return `${declText}${declText ? eol : ''}${serialize(top, o)}${eol}`;
 }
@@ -253,7 +309,12 @@ export function exchangeOf(body: string | Buffer, binding: BindingId, o: Exchang
   if (ct !== null) headers['content-type'] = ct;
   return {
     request: o.request ?? DEFAULT_REQUEST,
-    response: { status: o.status ?? 200, headers, body: typeof body === 'string' ? Buffer.from(body, 'utf8') : body, elapsedMs: 1 },
+    response: {
+      status: o.status ?? 200,
+      headers,
+      body: typeof body === 'string' ? Buffer.from(body, 'utf8') : body,
+      elapsedMs: 1,
+    },
   };
 }
 
@@ -271,7 +332,12 @@ export interface ContextOptions extends ExchangeOptions {
 }
 
 /** A check context for a response body to an operation on a binding. */
-export function contextFor(operation: string, binding: BindingId, body: string | Buffer, o: ContextOptions = {}): CheckContext {
+export function contextFor(
+  operation: string,
+  binding: BindingId,
+  body: string | Buffer,
+  o: ContextOptions = {},
+): CheckContext {
   return new CheckContext({
     op: op(operation),
     binding,
@@ -290,8 +356,10 @@ export const ENV: Record<'soap11' | 'soap12', string> = { soap11: SOAP11_ENV_NS,
 
 // ---- running one check ------------------------------------------------------------------------------
 
-
-/** The outcome of one check on a context (the registry asks whether it applies here first: its places, operations, appliesTo). */
+/**
+ * The outcome of one check on a context (the registry asks whether it applies here first: its places, operations,
+ * appliesTo).
+ */
 export function outcomeOf(check: Check, ctx: CheckContext): CheckOutcome | 'not applicable' {
   return appliesHere(check, ctx) ? check.run(ctx) : 'not applicable';
 }
@@ -307,6 +375,7 @@ export function findingsOf(check: Check, ctx: CheckContext): Finding[] {
 /** The skip reason of one check, failing the test when it ran. */
 export function skipOf(check: Check, ctx: CheckContext): string {
   const o = outcomeOf(check, ctx);
-  if (o === 'not applicable' || Array.isArray(o) || !('skipped' in o)) throw new Error(`${check.name} did not skip: ${JSON.stringify(o)}`);
+  if (o === 'not applicable' || Array.isArray(o) || !('skipped' in o))
+    throw new Error(`${check.name} did not skip: ${JSON.stringify(o)}`);
   return (o as { skipped: string }).skipped;
 }

@@ -46,7 +46,9 @@ export function junitCounts(dir: string): JunitCounts {
   const top = /<testsuites\b[^>]*>/.exec(xml)![0];
   const attr = (name: string) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(top)![1]);
   return {
-    tests: attr('tests'), failures: attr('failures'), skipped: attr('skipped'),
+    tests: attr('tests'),
+    failures: attr('failures'),
+    skipped: attr('skipped'),
     testcases: (xml.match(/<testcase\b/g) ?? []).length,
     failureElements: (xml.match(/<failure\b/g) ?? []).length,
     skippedElements: (xml.match(/<skipped\b/g) ?? []).length,
@@ -60,12 +62,37 @@ export function junitAgrees(dir: string): { junit: JunitCounts; summary: RunRepo
 
 /** Flags that point a run at a mock URL with its default credentials, fast. */
 export function mockTarget(url: string): string[] {
-  return ['--book-url', url, '--search-url', url, '--user', 'mock-user', '--password', 'mock-password', '--allow-mutations', '--bookings', 'examples/mock-bookings.json', '--max-rps', '100000', '--concurrency', '16', '--quiet'];
+  return [
+    '--book-url',
+    url,
+    '--search-url',
+    url,
+    '--user',
+    'mock-user',
+    '--password',
+    'mock-password',
+    '--allow-mutations',
+    '--bookings',
+    'examples/mock-bookings.json',
+    '--max-rps',
+    '100000',
+    '--concurrency',
+    '16',
+    '--quiet',
+  ];
 }
 
 /** A row's identity and verdict, without timing, URLs or excerpts. */
 export function rowKey(r: RunReport['results'][number]): string {
-  return JSON.stringify([r.operation, r.binding, r.case, r.check, r.status, r.path, r.findings.map((f) => [f.check, f.path])]);
+  return JSON.stringify([
+    r.operation,
+    r.binding,
+    r.case,
+    r.check,
+    r.status,
+    r.path,
+    r.findings.map((f) => [f.check, f.path]),
+  ]);
 }
 
 /** The GetMeals answer that the doctored recording breaks: meal 2's id becomes "two" (not an xs:int). */
@@ -77,11 +104,18 @@ export const DOCTORED_FILE = 'GetMeals/default.get.xml';
  * that fails exactly there. `generated`: the HTTP GET answers of GetMeals' generated examples are
  * broken too (a generated case never repeats the hand-written one's request, so it has answers of its own).
  */
-export async function doctoredTarget(operations = 'GetMeals,GetThemes', generated = false): Promise<{ dir: string; url: string; close: () => Promise<void> }> {
+export async function doctoredTarget(
+  operations = 'GetMeals,GetThemes',
+  generated = false,
+): Promise<{ dir: string; url: string; close: () => Promise<void> }> {
   const dir = tempDir('recording');
   const rec = await cli(['record', '--operations', operations, '--out', dir, '--quiet']);
   if (rec.code !== 0) throw new Error(`record failed: ${rec.err}`);
-  const more = generated ? readdirSync(join(dir, 'GetMeals')).filter((f) => /^gen-\d+-\w+\.get\.xml$/.test(f)).map((f) => `GetMeals/${f}`) : [];
+  const more = generated
+    ? readdirSync(join(dir, 'GetMeals'))
+        .filter((f) => /^gen-\d+-\w+\.get\.xml$/.test(f))
+        .map((f) => `GetMeals/${f}`)
+    : [];
   if (generated && more.length === 0) throw new Error(`${dir}: no generated example of GetMeals recorded`);
   for (const file of [DOCTORED_FILE, ...more]) {
     const path = join(dir, file);

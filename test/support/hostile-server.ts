@@ -11,10 +11,25 @@
  * mutations and credentials were not sent. Everything is bounded: trickles and floods stop by
  * themselves, and close() ends every connection.
  */
-import { request as httpRequest, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  request as httpRequest,
+  createServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
-import { deepNamespaces, hugeFault, longText, manyAttributes, manyNamespaceDeclarations, manySiblings, manyXsdErrors, unknownSiblings } from './hostile-docs.js';
+import {
+  deepNamespaces,
+  hugeFault,
+  longText,
+  manyAttributes,
+  manyNamespaceDeclarations,
+  manySiblings,
+  manyXsdErrors,
+  unknownSiblings,
+} from './hostile-docs.js';
 
 export const BEHAVIOURS = [
   'proxy', // forwards to the upstream (the embedded mock): a conforming target
@@ -104,8 +119,13 @@ export interface HostileSizes {
 }
 
 export const DEFAULT_SIZES: HostileSizes = {
-  xsdErrors: 5_000, attributes: 100_000, namespaces: 20_000, siblings: 1_000_000, declarations: 400_000,
-  differBytes: 5 * 1024 * 1024, faultBytes: 10 * 1024 * 1024,
+  xsdErrors: 5_000,
+  attributes: 100_000,
+  namespaces: 20_000,
+  siblings: 1_000_000,
+  declarations: 400_000,
+  differBytes: 5 * 1024 * 1024,
+  faultBytes: 10 * 1024 * 1024,
 };
 
 export interface HostileServer {
@@ -161,7 +181,14 @@ export function passwordOf(url: string, body: string): string | undefined {
   const q = new URL(url, 'http://x').searchParams.get('password');
   if (q !== null) return q;
   const m = /<(?:[\w.-]+:)?password(?:\s[^>]*)?>([^<]*)<\//.exec(body);
-  if (m) return m[1]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&#13;/g, '\r').replace(/&amp;/g, '&');
+  if (m)
+    return m[1]!
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&#13;/g, '\r')
+      .replace(/&amp;/g, '&');
   if (body && !body.trimStart().startsWith('<')) return new URLSearchParams(body).get('password') ?? undefined;
   return undefined;
 }
@@ -191,14 +218,26 @@ export function echoForms(pw: string, request: string): string[] {
     ['HEX-refs', cps.map((c) => `&#X${c.toString(16).toUpperCase()};`).join('')],
     ['pct-lower', encodeURIComponent(pw).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())],
     ['pct-every-byte', bytes.map((b) => `%${b.toString(16).padStart(2, '0')}`).join('')],
-    ['pct-some-bytes', bytes.map((b, i) => (i % 2 && b < 0x80 && /[A-Za-z0-9]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('')],
+    [
+      'pct-some-bytes',
+      bytes
+        .map((b, i) =>
+          i % 2 && b < 0x80 && /[A-Za-z0-9]/.test(String.fromCharCode(b))
+            ? String.fromCharCode(b)
+            : `%${b.toString(16).toUpperCase().padStart(2, '0')}`,
+        )
+        .join(''),
+    ],
     ['form', new URLSearchParams({ p: pw }).toString().slice(2)],
     ['json-u', [...pw].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
     ['json-U', [...pw].map((c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`).join('')],
     ['json', JSON.stringify(pw)],
     ['b64', Buffer.from(pw, 'utf8').toString('base64')],
   ];
-  return [...forms.map(([k, t]) => `<${k}>${xmlText(t)}</${k}>`), `<quoted-request>${xmlText(request)}</quoted-request>`];
+  return [
+    ...forms.map(([k, t]) => `<${k}>${xmlText(t)}</${k}>`),
+    `<quoted-request>${xmlText(request)}</quoted-request>`,
+  ];
 }
 
 /**
@@ -222,14 +261,24 @@ export function splitEchoes(pw: string): string[] {
 }
 
 function envelope(v: '1.1' | '1.2', inner: string, prolog = ''): string {
-  return `<?xml version="1.0" encoding="utf-8"?>${prolog}<soap:Envelope xmlns:soap="${v === '1.1' ? SOAP11_NS : SOAP12_NS}"><soap:Body>${inner}</soap:Body></soap:Envelope>`;
+  return (
+    `<?xml version="1.0" encoding="utf-8"?>${prolog}<soap:Envelope `
+    + `xmlns:soap="${v === '1.1' ? SOAP11_NS : SOAP12_NS}"><soap:Body>${inner}</soap:Body></soap:Envelope>`
+  );
 }
 
 function fault(v: '1.1' | '1.2', code: string, reason: string, detail = ''): string {
   return v === '1.1'
-    ? envelope(v, `<soap:Fault><faultcode>soap:${code}</faultcode><faultstring>${xmlText(reason)}</faultstring><detail>${detail}</detail></soap:Fault>`)
-    : envelope(v, `<soap:Fault><soap:Code><soap:Value>soap:${code === 'Client' ? 'Sender' : 'Receiver'}</soap:Value></soap:Code>`
-      + `<soap:Reason><soap:Text xml:lang="en">${xmlText(reason)}</soap:Text></soap:Reason><soap:Detail>${detail}</soap:Detail></soap:Fault>`);
+    ? envelope(
+        v,
+        `<soap:Fault><faultcode>soap:${code}</faultcode><faultstring>${xmlText(reason)}</faultstring><detail>${detail}</detail></soap:Fault>`,
+      )
+    : envelope(
+        v,
+        `<soap:Fault><soap:Code><soap:Value>soap:${code === 'Client' ? 'Sender' : 'Receiver'}</soap:Value></soap:Code>`
+          + `<soap:Reason><soap:Text `
+          + `xml:lang="en">${xmlText(reason)}</soap:Text></soap:Reason><soap:Detail>${detail}</soap:Detail></soap:Fault>`,
+      );
 }
 
 /** Billion laughs: 10 levels of 10 references, about 3 GB once expanded. */
@@ -269,7 +318,10 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
 
   const count = (b: Behaviour, n: number) => sent.set(b, (sent.get(b) ?? 0) + n);
   const later = (ms: number, f: () => void) => {
-    const t = setTimeout(() => { timers.delete(t); f(); }, ms);
+    const t = setTimeout(() => {
+      timers.delete(t);
+      f();
+    }, ms);
     timers.add(t);
     return t;
   };
@@ -278,7 +330,10 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
     return new Promise((resolve) => {
       const chunks: Buffer[] = [];
       let n = 0;
-      req.on('data', (c: Buffer) => { n += c.length; if (n <= max) chunks.push(c); });
+      req.on('data', (c: Buffer) => {
+        n += c.length;
+        if (n <= max) chunks.push(c);
+      });
       req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
       req.on('error', () => resolve(Buffer.concat(chunks).toString('utf8')));
       req.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
@@ -293,12 +348,19 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
     const target = new URL(options.upstream.replace(/\/+$/, '') + path);
     const headers = { ...req.headers, host: target.host };
     delete headers['content-length'];
-    const out = httpRequest(target, { method: req.method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (up) => {
-      res.writeHead(up.statusCode ?? 502, up.headers);
-      up.on('data', (c: Buffer) => count(b, c.length));
-      up.pipe(res);
+    const out = httpRequest(
+      target,
+      { method: req.method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+      (up) => {
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.on('data', (c: Buffer) => count(b, c.length));
+        up.pipe(res);
+      },
+    );
+    out.on('error', (e) => {
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      res.end(`proxy error: ${e.message}`);
     });
-    out.on('error', (e) => { if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }); res.end(`proxy error: ${e.message}`); });
     out.end(body);
   }
 
@@ -310,8 +372,15 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
     const startedAt = Date.now();
     const body = await readBody(req);
     const rec: RecordedRequest = {
-      listener, behaviour: b ?? 'unknown', method: req.method ?? '', url, headers: req.headers, body,
-      operation: operationOf(rest.split('?')[0]!, body), actionOperation: actionOperationOf(req.headers), startedAt,
+      listener,
+      behaviour: b ?? 'unknown',
+      method: req.method ?? '',
+      url,
+      headers: req.headers,
+      body,
+      operation: operationOf(rest.split('?')[0]!, body),
+      actionOperation: actionOperationOf(req.headers),
+      startedAt,
     };
     requests.push(rec);
     if (!b) {
@@ -321,14 +390,22 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
     }
     inFlight.set(b, (inFlight.get(b) ?? 0) + 1);
     peak.set(b, Math.max(peak.get(b) ?? 0, inFlight.get(b)!));
-    res.on('close', () => { inFlight.set(b, inFlight.get(b)! - 1); rec.endedAt = Date.now(); });
+    res.on('close', () => {
+      inFlight.set(b, inFlight.get(b)! - 1);
+      rec.endedAt = Date.now();
+    });
     const v = soapVersion(req);
-    const xml = (status: number, text: string | Buffer, type = v === '1.2' ? 'application/soap+xml; charset=utf-8' : 'text/xml; charset=utf-8') => {
+    const xml = (
+      status: number,
+      text: string | Buffer,
+      type = v === '1.2' ? 'application/soap+xml; charset=utf-8' : 'text/xml; charset=utf-8',
+    ) => {
       const bytes = Buffer.isBuffer(text) ? text : Buffer.from(text, 'utf8');
       count(b, bytes.length);
       res.writeHead(status, { 'content-type': type, 'content-length': String(bytes.length) }).end(bytes);
     };
-    const result = (inner: string, prolog = '') => (v ? envelope(v, inner, prolog) : `<?xml version="1.0" encoding="utf-8"?>${prolog}${inner}`);
+    const result = (inner: string, prolog = '') =>
+      v ? envelope(v, inner, prolog) : `<?xml version="1.0" encoding="utf-8"?>${prolog}${inner}`;
 
     switch (b) {
       case 'proxy':
@@ -342,11 +419,20 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
       case 'trickle': {
         res.writeHead(200, { 'content-type': 'text/xml; charset=utf-8' });
         res.write('<');
-        const t = setInterval(() => { res.write('a'); count(b, 1); }, 100);
+        const t = setInterval(() => {
+          res.write('a');
+          count(b, 1);
+        }, 100);
         timers.add(t as unknown as NodeJS.Timeout);
-        const stop = () => { clearInterval(t); timers.delete(t as unknown as NodeJS.Timeout); };
+        const stop = () => {
+          clearInterval(t);
+          timers.delete(t as unknown as NodeJS.Timeout);
+        };
         res.on('close', stop);
-        later(trickleMaxMs, () => { stop(); res.end('/>'); });
+        later(trickleMaxMs, () => {
+          stop();
+          res.end('/>');
+        });
         return;
       }
       case 'reset': {
@@ -361,7 +447,9 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
         req.socket.resetAndDestroy();
         return;
       case 'huge': {
-        res.writeHead(200, { 'content-type': v === '1.2' ? 'application/soap+xml; charset=utf-8' : 'text/xml; charset=utf-8' });
+        res.writeHead(200, {
+          'content-type': v === '1.2' ? 'application/soap+xml; charset=utf-8' : 'text/xml; charset=utf-8',
+        });
         const chunk = Buffer.alloc(64 * 1024, 'x');
         let written = 0;
         const head = Buffer.from('<?xml version="1.0" encoding="utf-8"?><big>');
@@ -370,7 +458,10 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
           while (written < hugeBytes && !res.destroyed) {
             written += chunk.length;
             count(b, chunk.length);
-            if (!res.write(chunk)) { res.once('drain', pump); return; }
+            if (!res.write(chunk)) {
+              res.once('drain', pump);
+              return;
+            }
           }
           if (!res.destroyed) res.end('</big>');
         };
@@ -380,14 +471,18 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
       case 'not-xml':
         return xml(200, 'this is not XML at all { "json": true } <unclosed', 'text/xml; charset=utf-8');
       case 'html': {
-        const page = '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1>'
-          + '<p>The proxy server received an invalid response from an upstream server.<br></p><hr><address>Apache Server</address></body></html>';
+        const page =
+          '<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>Bad Gateway</h1>'
+          + '<p>The proxy server received an invalid response from an upstream '
+          + 'server.<br></p><hr><address>Apache Server</address></body></html>';
         return xml(502, page, 'text/html; charset=iso-8859-1');
       }
       case 'xxe':
       case 'xxe-hidden': {
         const file = options.xxeFile ?? '/etc/hostname';
-        const doctype = `<!DOCTYPE soap:Envelope [<!ENTITY xxe SYSTEM "file://${file}"><!ENTITY % pe SYSTEM "file://${file}"> %pe;]>`;
+        const doctype =
+          `<!DOCTYPE soap:Envelope [<!ENTITY xxe SYSTEM "file://${file}"><!ENTITY % pe SYSTEM `
+          + `"file://${file}"> %pe;]>`;
         const inner = `<Leak xmlns="urn:hostile"><value>&xxe;</value><attr v="&xxe;"/></Leak>`;
         const text = result(inner, b === 'xxe-hidden' ? `<!-- <a> --><?pi <b ?>${doctype}` : doctype);
         return xml(200, text);
@@ -406,18 +501,40 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
         const text = result('<Bad xmlns="urn:hostile">caf\u0000</Bad>');
         const bytes = Buffer.from(text, 'utf8');
         const at = bytes.indexOf(0);
-        const bad = Buffer.concat([bytes.subarray(0, at), Buffer.from([0xc3, 0x28, 0xff, 0xfe, 0xed, 0xa0, 0x80]), bytes.subarray(at + 1)]);
+        const bad = Buffer.concat([
+          bytes.subarray(0, at),
+          Buffer.from([0xc3, 0x28, 0xff, 0xfe, 0xed, 0xa0, 0x80]),
+          bytes.subarray(at + 1),
+        ]);
         return xml(200, bad);
       }
       case 'redirect': {
         const status = req.method === 'POST' ? 307 : 302;
-        res.writeHead(status, { location: `${redirectOrigin}/stolen${rest}`, 'content-type': 'text/html', 'content-length': '0' }).end();
+        res
+          .writeHead(status, {
+            location: `${redirectOrigin}/stolen${rest}`,
+            'content-type': 'text/html',
+            'content-length': '0',
+          })
+          .end();
         return;
       }
       case 'fault500': {
-        if (v) return xml(500, fault(v, 'Server', 'Server was unable to process request. ---> Object reference not set to an instance of an object.'));
-        return xml(500, 'System.InvalidOperationException: Request format is invalid.\r\n   at System.Web.Services.Protocols.HttpServerProtocol.ReadParameters()',
-          'text/plain; charset=utf-8');
+        if (v)
+          return xml(
+            500,
+            fault(
+              v,
+              'Server',
+              'Server was unable to process request. ---> Object reference not set to an instance of an object.',
+            ),
+          );
+        return xml(
+          500,
+          'System.InvalidOperationException: Request format is invalid.\r\n   at '
+            + 'System.Web.Services.Protocols.HttpServerProtocol.ReadParameters()',
+          'text/plain; charset=utf-8',
+        );
       }
       case 'echo-cut': {
         const pw = passwordOf(url, body) ?? '';
@@ -428,32 +545,67 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
       case 'echo-utf16be':
       case 'echo-latin1': {
         const pw = passwordOf(url, body) ?? '';
-        const doc = `<?xml version="1.0" encoding="${b === 'echo-utf16le' ? 'utf-16' : b === 'echo-latin1' ? 'iso-8859-1' : 'utf-8'}"?>`
-          + `<Echo xmlns="urn:hostile"><message>Login failed for password '${xmlText(pw)}'</message>${echoForms(pw, body).join('')}</Echo>`;
+        const doc =
+          `<?xml version="1.0" `
+          + `encoding="${b === 'echo-utf16le' ? 'utf-16' : b === 'echo-latin1' ? 'iso-8859-1' : 'utf-8'}"?>`
+          + `<Echo xmlns="urn:hostile"><message>Login failed for password `
+          + `'${xmlText(pw)}'</message>${echoForms(pw, body).join('')}</Echo>`;
         if (b === 'echo-latin1') return xml(200, Buffer.from(doc, 'latin1'), 'text/xml; charset=utf-8');
         const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(doc, 'utf16le')]);
         if (b === 'echo-utf16le') return xml(200, le, 'text/xml; charset=utf-16');
         return xml(200, Buffer.from(doc, 'utf16le').swap16(), 'text/xml; charset=utf-8');
       }
       case 'xsd-errors':
-        return xml(200, once(`x${v}${sizes.xsdErrors}`, () => manyXsdErrors(v, sizes.xsdErrors)));
+        return xml(
+          200,
+          once(`x${v}${sizes.xsdErrors}`, () => manyXsdErrors(v, sizes.xsdErrors)),
+        );
       case 'many-attributes':
-        return xml(200, once(`a${v}${sizes.attributes}`, () => manyAttributes(v, sizes.attributes)));
+        return xml(
+          200,
+          once(`a${v}${sizes.attributes}`, () => manyAttributes(v, sizes.attributes)),
+        );
       case 'deep-namespaces':
-        return xml(200, once(`n${v}${sizes.namespaces}`, () => deepNamespaces(v, sizes.namespaces)));
+        return xml(
+          200,
+          once(`n${v}${sizes.namespaces}`, () => deepNamespaces(v, sizes.namespaces)),
+        );
       case 'siblings':
-        return xml(200, once(`s${v}${sizes.siblings}`, () => manySiblings(v, sizes.siblings)));
+        return xml(
+          200,
+          once(`s${v}${sizes.siblings}`, () => manySiblings(v, sizes.siblings)),
+        );
       case 'unknown-siblings':
-        return xml(200, once(`u${v}${sizes.siblings}`, () => unknownSiblings(v, sizes.siblings)));
+        return xml(
+          200,
+          once(`u${v}${sizes.siblings}`, () => unknownSiblings(v, sizes.siblings)),
+        );
       case 'unknown-siblings-differ':
-        return xml(200, once(`ud${v}${sizes.siblings}`, () => unknownSiblings(v, sizes.siblings, v ? undefined : 'http')));
+        return xml(
+          200,
+          once(`ud${v}${sizes.siblings}`, () => unknownSiblings(v, sizes.siblings, v ? undefined : 'http')),
+        );
       case 'namespace-declarations':
-        return xml(200, once(`d${v}${sizes.declarations}`, () => manyNamespaceDeclarations(v, sizes.declarations)));
+        return xml(
+          200,
+          once(`d${v}${sizes.declarations}`, () => manyNamespaceDeclarations(v, sizes.declarations)),
+        );
       case 'differ':
-        return xml(200, once(`t${v}${sizes.differBytes}`, () => longText(v, sizes.differBytes, v ? 'soap text ' : 'http text ')));
+        return xml(
+          200,
+          once(`t${v}${sizes.differBytes}`, () => longText(v, sizes.differBytes, v ? 'soap text ' : 'http text ')),
+        );
       case 'fault-10mb':
-        return v ? xml(500, once(`f${v}${sizes.faultBytes}`, () => hugeFault(v, sizes.faultBytes)))
-          : xml(500, once(`f${sizes.faultBytes}`, () => hugeFault(undefined, sizes.faultBytes)), 'text/plain; charset=utf-8');
+        return v
+          ? xml(
+              500,
+              once(`f${v}${sizes.faultBytes}`, () => hugeFault(v, sizes.faultBytes)),
+            )
+          : xml(
+              500,
+              once(`f${sizes.faultBytes}`, () => hugeFault(undefined, sizes.faultBytes)),
+              'text/plain; charset=utf-8',
+            );
       case 'status-099':
         count(b, 0);
         req.socket.end('HTTP/1.1 099 Weird\r\ncontent-type: text/xml\r\ncontent-length: 4\r\n\r\n<a/>');
@@ -478,36 +630,73 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
           `<form>${xmlText(new URLSearchParams({ p: pw }).toString().slice(2))}</form>`,
           `<json>${xmlText(JSON.stringify(pw))}</json>`,
           `<b64>${Buffer.from(pw, 'utf8').toString('base64')}</b64>`,
-          `<quoted q="${xmlText(pw).replace(/"/g, '&quot;').replace(/'/g, '&apos;')}" q2="${xmlText(pw).replace(/"/g, '&#34;').replace(/'/g, '&#39;')}"/>`,
+          `<quoted q="${xmlText(pw).replace(/"/g, '&quot;').replace(/'/g, '&apos;')}" `
+            + `q2="${xmlText(pw).replace(/"/g, '&#34;').replace(/'/g, '&#39;')}"/>`,
           `<request>${xmlText(body)}</request>`,
         ].join('');
         res.setHeader('x-echo-password', encodeURIComponent(pw));
-        if (v) return xml(500, fault(v, 'Client', `Login failed for password '${pw}' (user ${String(/userName>([^<]*)</.exec(body)?.[1] ?? '')})`, `<Echo xmlns="urn:hostile">${forms}</Echo>`));
-        return xml(200, `<?xml version="1.0" encoding="utf-8"?><Echo xmlns="urn:hostile"><message>Login failed for password '${xmlText(pw)}'</message>${forms}</Echo>`);
+        if (v)
+          return xml(
+            500,
+            fault(
+              v,
+              'Client',
+              `Login failed for password '${pw}' (user ${String(/userName>([^<]*)</.exec(body)?.[1] ?? '')})`,
+              `<Echo xmlns="urn:hostile">${forms}</Echo>`,
+            ),
+          );
+        return xml(
+          200,
+          `<?xml version="1.0" encoding="utf-8"?><Echo xmlns="urn:hostile"><message>Login failed for `
+            + `password '${xmlText(pw)}'</message>${forms}</Echo>`,
+        );
       }
     }
   }
 
-  const track = (s: Server) => s.on('connection', (sock: Socket) => { sockets.add(sock); sock.on('close', () => sockets.delete(sock)); });
-  const onError = (res: ServerResponse) => { if (!res.headersSent) res.writeHead(500).end(); else res.destroy(); };
+  const track = (s: Server) =>
+    s.on('connection', (sock: Socket) => {
+      sockets.add(sock);
+      sock.on('close', () => sockets.delete(sock));
+    });
+  const onError = (res: ServerResponse) => {
+    if (!res.headersSent) res.writeHead(500).end();
+    else res.destroy();
+  };
 
-  const main = createServer((req, res) => { handle('main', req, res).catch(() => onError(res)); });
+  const main = createServer((req, res) => {
+    handle('main', req, res).catch(() => onError(res));
+  });
   track(main);
   const mainPort = await listen(main);
 
   let tls: Server | undefined;
   let tlsPort = 0;
   if (options.tls) {
-    tls = createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, (req, res) => { handle('tls', req, res).catch(() => onError(res)); });
+    tls = createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, (req, res) => {
+      handle('tls', req, res).catch(() => onError(res));
+    });
     track(tls);
-    tls.on('tlsClientError', () => { /* the harness refusing our certificate: expected */ });
+    tls.on('tlsClientError', () => {
+      /* the harness refusing our certificate: expected */
+    });
     tlsPort = await listen(tls);
   }
 
   const redirectTarget = createServer((req, res) => {
     void readBody(req).then((body) => {
-      redirectTargetRequests.push({ listener: 'redirect-target', behaviour: 'redirect', method: req.method ?? '', url: req.url ?? '', headers: req.headers, body,
-        operation: undefined, actionOperation: undefined, startedAt: Date.now(), endedAt: Date.now() });
+      redirectTargetRequests.push({
+        listener: 'redirect-target',
+        behaviour: 'redirect',
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body,
+        operation: undefined,
+        actionOperation: undefined,
+        startedAt: Date.now(),
+        endedAt: Date.now(),
+      });
       res.writeHead(200, { 'content-type': 'text/xml' }).end('<stolen/>');
     });
   });
@@ -534,7 +723,10 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
     of: (b) => requests.filter((r) => r.behaviour === b),
     bytesSent: (b) => sent.get(b) ?? 0,
     load(b) {
-      const starts = requests.filter((r) => r.behaviour === b).map((r) => r.startedAt).sort((x, y) => x - y);
+      const starts = requests
+        .filter((r) => r.behaviour === b)
+        .map((r) => r.startedAt)
+        .sort((x, y) => x - y);
       const most = (ms: number) => {
         let n = 0;
         for (let i = 0, j = 0; j < starts.length; j++) {
@@ -543,7 +735,12 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
         }
         return n;
       };
-      return { peakInFlight: peak.get(b) ?? 0, maxPerSecond: most(1000), maxPerTwoSeconds: most(2000), count: starts.length };
+      return {
+        peakInFlight: peak.get(b) ?? 0,
+        maxPerSecond: most(1000),
+        maxPerTwoSeconds: most(2000),
+        count: starts.length,
+      };
     },
     clear() {
       requests.length = 0;
@@ -555,7 +752,15 @@ export async function startHostileServer(options: HostileOptions = {}): Promise<
       for (const t of timers) clearTimeout(t);
       timers.clear();
       const servers = [main, redirectTarget, ...(tls ? [tls] : [])];
-      await Promise.all(servers.map((s) => new Promise<void>((r) => { s.close(() => r()); s.closeAllConnections(); })));
+      await Promise.all(
+        servers.map(
+          (s) =>
+            new Promise<void>((r) => {
+              s.close(() => r());
+              s.closeAllConnections();
+            }),
+        ),
+      );
       for (const s of sockets) s.destroy();
     },
   };

@@ -12,4 +12,6 @@ import { FAULTS } from '../../src/mock/faults.js';
  * (get-utf8-as-latin1, soap12-truncates-long-strings: the write→read sequence of UpdateSpecialRequest;
  * post-rejects-int-max: GetSpecialRequest's generated ids).
  */
-export const ON_A_BOOKING_OF_ITS_OWN: readonly string[] = FAULTS.filter((f) => f.undetectable !== undefined).map((f) => f.name);
+export const ON_A_BOOKING_OF_ITS_OWN: readonly string[] = FAULTS.filter((f) => f.undetectable !== undefined).map(
+  (f) => f.name,
+);

@@ -16,7 +16,13 @@ import { dirname, relative } from 'node:path';
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node';
 
 type HookName = 'beforeAll' | 'afterAll' | 'beforeEach' | 'afterEach';
-interface Limit { readonly kind: 'test' | HookName; readonly file: string; readonly name: string; readonly ms: number; readonly limitMs: number }
+interface Limit {
+  readonly kind: 'test' | HookName;
+  readonly file: string;
+  readonly name: string;
+  readonly ms: number;
+  readonly limitMs: number;
+}
 
 /** The smallest numeric last argument of a hook call in `source` (`beforeAll(async () => {…}, 180_000)`), if any. */
 export function explicitHookLimit(source: string): number | undefined {
@@ -30,7 +36,10 @@ export function explicitHookLimit(source: string): number | undefined {
       if (c === '(' || c === '{' || c === '[') depth++;
       else if (c === ')' || c === '}' || c === ']') {
         depth--;
-        if (depth === 0) { end = i; break; }
+        if (depth === 0) {
+          end = i;
+          break;
+        }
       }
     }
     if (end < 0) continue;
@@ -69,7 +78,11 @@ export default class LimitsReporter implements Reporter {
   #hookLimit(path: string): number {
     if (!this.#fileLimits.has(path)) {
       let own: number | undefined;
-      try { own = explicitHookLimit(readFileSync(path, 'utf8')); } catch { own = undefined; }
+      try {
+        own = explicitHookLimit(readFileSync(path, 'utf8'));
+      } catch {
+        own = undefined;
+      }
       this.#fileLimits.set(path, own);
     }
     return this.#fileLimits.get(path) ?? this.#hookTimeout;
@@ -79,34 +92,54 @@ export default class LimitsReporter implements Reporter {
     this.#hookStarts.set(`${hook.name} ${hook.entity.id}`, performance.now());
   }
 
-  onHookEnd(hook: { name: HookName; entity: TestCase | TestModule | { id: string; module: TestModule; fullName: string } }): void {
+  onHookEnd(hook: {
+    name: HookName;
+    entity: TestCase | TestModule | { id: string; module: TestModule; fullName: string };
+  }): void {
     if (hook.name === 'beforeEach' || hook.name === 'afterEach') return; // counted in their test's duration
     const started = this.#hookStarts.get(`${hook.name} ${hook.entity.id}`);
     if (started === undefined) return;
     const entity = hook.entity as TestModule | { module: TestModule; fullName: string };
     const module = 'moduleId' in entity ? entity : entity.module;
     this.#rows.push({
-      kind: hook.name, file: this.#file(module.moduleId), name: 'fullName' in entity ? entity.fullName : '(file)',
-      ms: performance.now() - started, limitMs: this.#hookLimit(module.moduleId),
+      kind: hook.name,
+      file: this.#file(module.moduleId),
+      name: 'fullName' in entity ? entity.fullName : '(file)',
+      ms: performance.now() - started,
+      limitMs: this.#hookLimit(module.moduleId),
     });
   }
 
   onTestCaseResult(test: TestCase): void {
     const ms = test.diagnostic()?.duration;
     if (ms === undefined || test.result().state === 'skipped') return;
-    this.#rows.push({ kind: 'test', file: this.#file(test.module.moduleId), name: test.fullName, ms, limitMs: test.options.timeout ?? this.#testTimeout });
+    this.#rows.push({
+      kind: 'test',
+      file: this.#file(test.module.moduleId),
+      name: test.fullName,
+      ms,
+      limitMs: test.options.timeout ?? this.#testTimeout,
+    });
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
-    const files = modules.map((m) => ({ file: this.#file(m.moduleId), ms: m.diagnostic().duration })).sort((a, b) => b.ms - a.ms);
-    const limits = this.#rows.filter((r) => r.ms > 0).map((r) => ({ ...r, ratio: r.limitMs / r.ms })).sort((a, b) => a.ratio - b.ratio);
+    const files = modules
+      .map((m) => ({ file: this.#file(m.moduleId), ms: m.diagnostic().duration }))
+      .sort((a, b) => b.ms - a.ms);
+    const limits = this.#rows
+      .filter((r) => r.ms > 0)
+      .map((r) => ({ ...r, ratio: r.limitMs / r.ms }))
+      .sort((a, b) => a.ratio - b.ratio);
     mkdirSync(dirname(this.#out), { recursive: true });
     writeFileSync(this.#out, `${JSON.stringify({ files, limits }, null, 1)}\n`);
     const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     const lines = [
       '',
-      `Time limits against measured durations (${limits.length} tests and hooks; rule: at least 5×; all in ${this.#out}):`,
-      ...limits.slice(0, 5).map((r) => `  ${r.ratio.toFixed(1)}×  ${s(r.limitMs)} for ${s(r.ms)}  ${r.kind} ${r.file} > ${r.name}`),
+      `Time limits against measured durations (${limits.length} tests and hooks; rule: at least 5×; all `
+        + `in ${this.#out}):`,
+      ...limits
+        .slice(0, 5)
+        .map((r) => `  ${r.ratio.toFixed(1)}×  ${s(r.limitMs)} for ${s(r.ms)}  ${r.kind} ${r.file} > ${r.name}`),
       'Slowest files:',
       ...files.slice(0, 5).map((f) => `  ${s(f.ms)}  ${f.file}`),
     ];

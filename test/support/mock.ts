@@ -3,7 +3,13 @@
  * binding's client half, and finding the result element in a response.
  */
 import { request } from 'undici';
-import { DEFAULT_PATHS, type BindingId, type Namespaces, type Operation, type ServicePaths } from '../../src/contract/catalogue.js';
+import {
+  DEFAULT_PATHS,
+  type BindingId,
+  type Namespaces,
+  type Operation,
+  type ServicePaths,
+} from '../../src/contract/catalogue.js';
 import { requestAt } from '../../src/bindings/endpoint.js';
 import { binding } from '../../src/bindings/index.js';
 import type { HttpRequest } from '../../src/core/types.js';
@@ -56,12 +62,20 @@ export interface Sent {
 export async function sendRequest(r: HttpRequest): Promise<Sent> {
   const res = await request(r.url, { method: r.method, headers: r.headers, body: r.body });
   const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(res.headers))
+    if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
   return { status: res.statusCode, headers, body: await res.body.text() };
 }
 
 /** Call an operation through a binding's client half (section 4's paths unless others are given). */
-export function call(baseUrl: string, namespaces: Namespaces, op: Operation, id: BindingId, params: Record<string, string>, paths: ServicePaths = DEFAULT_PATHS): Promise<Sent> {
+export function call(
+  baseUrl: string,
+  namespaces: Namespaces,
+  op: Operation,
+  id: BindingId,
+  params: Record<string, string>,
+  paths: ServicePaths = DEFAULT_PATHS,
+): Promise<Sent> {
   return sendRequest(requestAt(baseUrl, op, id, params, namespaces, paths));
 }
 
@@ -87,7 +101,9 @@ export function faultReason(body: string): string {
 
 /** The SOAP fault code (SOAP 1.1 faultcode, SOAP 1.2 Code/Value), as written. */
 export function faultCode(body: string): string {
-  const fault = parseXml(body).root.children.find((c) => c.local === 'Body')?.children.find((c) => c.local === 'Fault');
+  const fault = parseXml(body)
+    .root.children.find((c) => c.local === 'Body')
+    ?.children.find((c) => c.local === 'Fault');
   const c11 = fault?.children.find((c) => c.local === 'faultcode');
   if (c11) return c11.text;
   return fault?.children.find((c) => c.local === 'Code')?.children.find((c) => c.local === 'Value')?.text ?? '';

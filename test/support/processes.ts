@@ -23,10 +23,29 @@ export function tempDir(prefix: string): string {
 export function selfSignedCert(dir: string): { key: Buffer; cert: Buffer } {
   const key = join(dir, 'key.pem');
   const cert = join(dir, 'cert.pem');
-  execFileSync('/usr/bin/openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
-    '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert,
-  ], { stdio: 'ignore', timeout: 20_000 });
+  execFileSync(
+    '/usr/bin/openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+    ],
+    { stdio: 'ignore', timeout: 20_000 },
+  );
   return { key: readFileSync(key), cert: readFileSync(cert) };
 }
 
@@ -60,9 +79,12 @@ function* treeStatus(pid: number): Generator<{ pid: number; status: string }> {
     try {
       status = readFileSync(`/proc/${p}/status`, 'utf8');
       for (const t of readdirSync(`/proc/${p}/task`)) {
-        for (const c of readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim().split(/\s+/)) if (c) children.push(Number(c));
+        for (const c of readFileSync(`/proc/${p}/task/${t}/children`, 'utf8').trim().split(/\s+/))
+          if (c) children.push(Number(c));
       }
-    } catch { continue; /* gone meanwhile */ }
+    } catch {
+      continue; /* gone meanwhile */
+    }
     yield { pid: p, status };
     stack.push(...children);
   }
@@ -76,8 +98,15 @@ export function treePeaks(pid: number): { pid: number; hwm: number; command: str
   for (const { pid: p, status } of treeStatus(pid)) {
     let command = '';
     try {
-      command = readFileSync(`/proc/${p}/cmdline`, 'utf8').split('\0').filter(Boolean).map((a) => a.split('/').pop()).slice(0, 2).join(' ');
-    } catch { /* gone meanwhile */ }
+      command = readFileSync(`/proc/${p}/cmdline`, 'utf8')
+        .split('\0')
+        .filter(Boolean)
+        .map((a) => a.split('/').pop())
+        .slice(0, 2)
+        .join(' ');
+    } catch {
+      /* gone meanwhile */
+    }
     out.push({ pid: p, hwm: kbOf(status, 'VmHWM'), command });
   }
   return out;
@@ -94,7 +123,11 @@ export function treeRss(pid: number): number {
  * Run `node bin/conformance.js ...args` with exactly `env` (plus PATH and HOME), killed after
  * `timeoutMs`. CONFORMANCE_* variables of the test process are not inherited.
  */
-export function runCli(args: readonly string[], env: Record<string, string> = {}, timeoutMs = 90_000): Promise<CliResult> {
+export function runCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  timeoutMs = 90_000,
+): Promise<CliResult> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
@@ -113,13 +146,30 @@ export function runCli(args: readonly string[], env: Record<string, string> = {}
     const sampler = setInterval(() => {
       if (!child.pid) return;
       peakTreeRss = Math.max(peakTreeRss, treeRss(child.pid));
-      for (const p of treePeaks(child.pid)) if (p.hwm > peakProcessRss) { peakProcessRss = p.hwm; peakProcess = `${p.pid} ${p.command}`; }
+      for (const p of treePeaks(child.pid))
+        if (p.hwm > peakProcessRss) {
+          peakProcessRss = p.hwm;
+          peakProcess = `${p.pid} ${p.command}`;
+        }
     }, 50);
-    child.on('error', (e) => { clearTimeout(timer); clearInterval(sampler); reject(e); });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      clearInterval(sampler);
+      reject(e);
+    });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       clearInterval(sampler);
-      resolve({ code, signal, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), ms: Date.now() - started, peakTreeRss, peakProcessRss, peakProcess });
+      resolve({
+        code,
+        signal,
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        ms: Date.now() - started,
+        peakTreeRss,
+        peakProcessRss,
+        peakProcess,
+      });
     });
   });
 }
@@ -141,8 +191,16 @@ export function readTree(dir: string): { path: string; bytes: Buffer }[] {
 
 /** Minimal view of conformance.json for assertions. */
 export interface ReportRow {
-  operation: string; binding: string; case: string; check: string; status: string; message: string;
-  reproduce: string; findings: { check: string; code?: string; message: string; path: string }[]; request?: string; response?: string;
+  operation: string;
+  binding: string;
+  case: string;
+  check: string;
+  status: string;
+  message: string;
+  reproduce: string;
+  findings: { check: string; code?: string; message: string; path: string }[];
+  request?: string;
+  response?: string;
 }
 export interface ReportJson {
   summary: { passed: number; failed: number; skipped: number; known: number; total: number };
@@ -202,23 +260,61 @@ export function sampleMemory(everyMs = 10): { stop(): MemoryFigures } {
   };
   take();
   const t = setInterval(take, everyMs);
-  return { stop: () => { clearInterval(t); take(); return { ...peak }; } };
+  return {
+    stop: () => {
+      clearInterval(t);
+      take();
+      return { ...peak };
+    },
+  };
 }
 
 export const MiB = 1024 * 1024;
 export const mib = (n: number) => `${(n / MiB).toFixed(1)} MiB`;
 
-/** Encodings a secret can pass through (kept apart from src/core/redact.ts: the test must not share the code it tests). */
+/**
+ * Encodings a secret can pass through (kept apart from src/core/redact.ts: the test must not share the code it tests).
+ */
 const SPELLERS: readonly [string, (s: string) => string][] = [
   ['url-encoded', encodeURIComponent],
   ['url-encoded (encodeURI)', encodeURI],
   ['url-encoded, lower-case hex', (s) => encodeURIComponent(s).replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())],
-  ['every byte url-encoded', (s) => [...Buffer.from(s, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('')],
+  [
+    'every byte url-encoded',
+    (s) => [...Buffer.from(s, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  ],
   ['form-encoded', (s) => new URLSearchParams({ p: s }).toString().slice(2)],
   ['xml-escaped', (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')],
-  ['xml-escaped, &quot; &apos;', (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;')],
-  ['html-escaped, &quot; &#39;', (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')],
-  ['xml-escaped, &#34; &#x27;', (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&#34;').replace(/'/g, '&#x27;')],
+  [
+    'xml-escaped, &quot; &apos;',
+    (s) =>
+      s
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/"/g, '&quot;')
+        .replace(/'/g, '&apos;'),
+  ],
+  [
+    'html-escaped, &quot; &#39;',
+    (s) =>
+      s
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/"/g, '&quot;')
+        .replace(/'/g, '&#39;'),
+  ],
+  [
+    'xml-escaped, &#34; &#x27;',
+    (s) =>
+      s
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/"/g, '&#34;')
+        .replace(/'/g, '&#x27;'),
+  ],
   ['decimal character references', (s) => [...s].map((c) => `&#${c.codePointAt(0)};`).join('')],
   ['hex character references', (s) => [...s].map((c) => `&#x${c.codePointAt(0)!.toString(16)};`).join('')],
   ['json-escaped', (s) => JSON.stringify(s).slice(1, -1)],
@@ -253,12 +349,17 @@ export function secretSpellings(secret: string): { form: string; text: string }[
     for (const [n2, e2] of SPELLERS) all.push([`${n1}, then ${n2}`, e2(once)]);
   }
   all.push(['whitespace runs folded', secret.replace(/\s+/g, ' ')]);
-  all.push(['base64', Buffer.from(secret, 'utf8').toString('base64')], ['base64url', Buffer.from(secret, 'utf8').toString('base64url')]);
+  all.push(
+    ['base64', Buffer.from(secret, 'utf8').toString('base64')],
+    ['base64url', Buffer.from(secret, 'utf8').toString('base64url')],
+  );
   all.push(...misread(secret));
   const seen = new Set<string>();
   // A misreading that keeps fewer than 4 characters of the secret finds nothing but noise.
-  return all.filter(([, t]) => t.replace(/[\u0000\uFFFD]/g, '').length >= Math.min(4, secret.length))
-    .filter(([, t]) => (seen.has(t) ? false : (seen.add(t), true))).map(([form, text]) => ({ form, text }));
+  return all
+    .filter(([, t]) => t.replace(/[\u0000\uFFFD]/g, '').length >= Math.min(4, secret.length))
+    .filter(([, t]) => (seen.has(t) ? false : (seen.add(t), true)))
+    .map(([form, text]) => ({ form, text }));
 }
 
 /**
@@ -271,7 +372,11 @@ export function findSecret(secret: string, sources: readonly { name: string; byt
   const partials: { form: string; bytes: Buffer }[] = [];
   for (const s of spellings.filter((x) => !x.form.includes(', then '))) {
     for (let k = 4; k < s.text.length; k++) {
-      for (const cut of ['…', '\n…']) partials.push({ form: `start (${k} characters) of ${s.form} before a cut`, bytes: Buffer.from(s.text.slice(0, k) + cut, 'utf8') });
+      for (const cut of ['…', '\n…'])
+        partials.push({
+          form: `start (${k} characters) of ${s.form} before a cut`,
+          bytes: Buffer.from(s.text.slice(0, k) + cut, 'utf8'),
+        });
     }
   }
   for (const src of sources) {

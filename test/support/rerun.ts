@@ -20,10 +20,14 @@ export const FAULTS = ['missing-required-element', 'get-utf8-as-latin1'];
 
 /** The row kinds a re-run must reproduce, each picked from the run's failed rows. */
 export const KINDS = {
-  plain: (r: ResultRow) => r.operation === 'GetMeals' && r.case === 'default' && r.binding === 'get' && r.check === 'xsd_valid',
-  generated: (r: ResultRow) => r.operation === 'GetMeals' && /^gen-\d+-/.test(r.case) && r.check === 'binding_equivalence',
-  sequence: (r: ResultRow) => r.operation === 'UpdateSpecialRequest' && r.case === 'seq-write-read' && r.check === 'sequence',
-  config: (r: ResultRow) => r.operation === 'GetMeals' && r.case === CONFIG_CASE && r.binding === 'get' && r.check === 'shape',
+  plain: (r: ResultRow) =>
+    r.operation === 'GetMeals' && r.case === 'default' && r.binding === 'get' && r.check === 'xsd_valid',
+  generated: (r: ResultRow) =>
+    r.operation === 'GetMeals' && /^gen-\d+-/.test(r.case) && r.check === 'binding_equivalence',
+  sequence: (r: ResultRow) =>
+    r.operation === 'UpdateSpecialRequest' && r.case === 'seq-write-read' && r.check === 'sequence',
+  config: (r: ResultRow) =>
+    r.operation === 'GetMeals' && r.case === CONFIG_CASE && r.binding === 'get' && r.check === 'shape',
 } as const;
 
 export interface FailingRun {
@@ -39,7 +43,13 @@ export interface FailingRun {
   readonly console: string;
 }
 
-const unescapeHtml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const unescapeHtml = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 
 /** The re-run commands of conformance.html, in order. */
 export function htmlCommands(dir: string): string[] {
@@ -57,31 +67,70 @@ export async function failingRun(): Promise<FailingRun> {
   const mock = await startMock({ port: 0, faults: FAULTS });
   const cfgDir = tempDir('rerun-config');
   const config = join(cfgDir, 'target.json');
-  writeFileSync(config, JSON.stringify({
-    target: { bookUrl: mock.url, searchUrl: mock.url, user: 'mock-user', passwordEnv: PASSWORD_VAR },
-    cases: { GetMeals: [{ id: CONFIG_CASE, params: { language: 'de' } }] },
-  }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      target: { bookUrl: mock.url, searchUrl: mock.url, user: 'mock-user', passwordEnv: PASSWORD_VAR },
+      cases: { GetMeals: [{ id: CONFIG_CASE, params: { language: 'de' } }] },
+    }),
+  );
   const dir = tempDir('rerun-orig');
-  const r = await cli(['run', '--config', config, '--allow-mutations', '--operations', 'GetMeals,UpdateSpecialRequest,GetSpecialRequest',
-    '--examples', '1', '--bindings', 'soap11,get', '--max-rps', '100000', '--concurrency', '16', '--report-dir', dir],
-  { [PASSWORD_VAR]: 'mock-password', CONFORMANCE_BOOKINGS_FILE: 'examples/mock-bookings.json' });
+  const r = await cli(
+    [
+      'run',
+      '--config',
+      config,
+      '--allow-mutations',
+      '--operations',
+      'GetMeals,UpdateSpecialRequest,GetSpecialRequest',
+      '--examples',
+      '1',
+      '--bindings',
+      'soap11,get',
+      '--max-rps',
+      '100000',
+      '--concurrency',
+      '16',
+      '--report-dir',
+      dir,
+    ],
+    { [PASSWORD_VAR]: 'mock-password', CONFORMANCE_BOOKINGS_FILE: 'examples/mock-bookings.json' },
+  );
   if (r.code !== 1) throw new Error(`the failing run exited ${r.code}: ${r.err}`);
   const report = readReport(dir);
   const commands = htmlCommands(dir);
-  const picked = Object.fromEntries(Object.entries(KINDS).map(([kind, pick]) => {
-    const row = report.results.find((x) => x.status === 'failed' && pick(x));
-    if (!row) throw new Error(`no failed ${kind} row in ${dir}`);
-    const bindings = row.check === 'binding_equivalence' || row.check === 'sequence' ? report.bindings.join(',') : row.binding;
-    const command = commands.find((c) => c.includes(` --operations ${row.operation} `) && c.includes(` --case ${row.case} `) && c.includes(` --bindings ${bindings} `));
-    if (!command) throw new Error(`conformance.html gives the ${kind} row ${row.operation} ${row.binding} ${row.case} no re-run command`);
-    return [kind, { row, command }];
-  })) as FailingRun['picked'];
+  const picked = Object.fromEntries(
+    Object.entries(KINDS).map(([kind, pick]) => {
+      const row = report.results.find((x) => x.status === 'failed' && pick(x));
+      if (!row) throw new Error(`no failed ${kind} row in ${dir}`);
+      const bindings =
+        row.check === 'binding_equivalence' || row.check === 'sequence' ? report.bindings.join(',') : row.binding;
+      const command = commands.find(
+        (c) =>
+          c.includes(` --operations ${row.operation} `)
+          && c.includes(` --case ${row.case} `)
+          && c.includes(` --bindings ${bindings} `),
+      );
+      if (!command)
+        throw new Error(
+          `conformance.html gives the ${kind} row ${row.operation} ${row.binding} ${row.case} no re-run command`,
+        );
+      return [kind, { row, command }];
+    }),
+  ) as FailingRun['picked'];
   return { mock, dir, report, picked, before: snapshot(dir), console: r.out };
 }
 
 /** A row's identity and verdict: what a re-run must give back. */
 export function identity(r: ResultRow): string {
-  return JSON.stringify([r.operation, r.binding, r.case, r.check, r.status, r.findings.map((f) => [f.check, f.code, f.path])]);
+  return JSON.stringify([
+    r.operation,
+    r.binding,
+    r.case,
+    r.check,
+    r.status,
+    r.findings.map((f) => [f.check, f.code, f.path]),
+  ]);
 }
 
 /** The --report-dir a command names. */

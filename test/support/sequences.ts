@@ -3,7 +3,13 @@
  * operations against a mock at a URL, with mutations allowed, and a run of it against a mock started
  * for it (its own state), closed afterwards.
  */
-import { BINDINGS, DEFAULT_NAMESPACES, DEFAULT_PATHS, resolvePaths, type Operation } from '../../src/contract/catalogue.js';
+import {
+  BINDINGS,
+  DEFAULT_NAMESPACES,
+  DEFAULT_PATHS,
+  resolvePaths,
+  type Operation,
+} from '../../src/contract/catalogue.js';
 import { selectChecks } from '../../src/checks/registry.js';
 import type { RunReport, Target } from '../../src/core/types.js';
 import { loadFixtureCases } from '../../src/engine/cases.js';
@@ -14,18 +20,46 @@ import { startMock, type MockOptions } from '../../src/mock/index.js';
 import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
 import { Transport } from '../../src/transport/client.js';
 
-/** A plan of `operations` against `url` (the mock's account; `over` changes the target), mutations allowed, no negative cases. */
+/**
+ * A plan of `operations` against `url` (the mock's account; `over` changes the target), mutations allowed, no negative
+ * cases.
+ */
 export function sequencePlan(url: string, operations: readonly Operation[], over: Partial<Target> = {}): RunPlan {
-  const target: Target = { bookUrl: url, searchUrl: url, transfersUrl: url, paths: DEFAULT_PATHS, namespaces: DEFAULT_NAMESPACES, user: 'mock-user', password: 'mock-password', embedded: true, ...over };
-  return { target, bindings: BINDINGS, operations, cases: loadFixtureCases(), allowMutations: true, checks: selectChecks(), negative: false, equivalence: true };
+  const target: Target = {
+    bookUrl: url,
+    searchUrl: url,
+    transfersUrl: url,
+    paths: DEFAULT_PATHS,
+    namespaces: DEFAULT_NAMESPACES,
+    user: 'mock-user',
+    password: 'mock-password',
+    embedded: true,
+    ...over,
+  };
+  return {
+    target,
+    bindings: BINDINGS,
+    operations,
+    cases: loadFixtureCases(),
+    allowMutations: true,
+    checks: selectChecks(),
+    negative: false,
+    equivalence: true,
+  };
 }
 
 /** The run of that plan against a mock started with `options` (its paths given to the target too). */
-export async function runAgainstMock(options: Partial<MockOptions>, operations: readonly Operation[], over: Partial<Target> = {}): Promise<RunReport> {
+export async function runAgainstMock(
+  options: Partial<MockOptions>,
+  operations: readonly Operation[],
+  over: Partial<Target> = {},
+): Promise<RunReport> {
   const m = await startMock({ port: 0, ...options });
   try {
-    return await runPlan(sequencePlan(m.url, operations, { ...(options.paths ? { paths: options.paths } : {}), ...over }),
-      { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) });
+    return await runPlan(
+      sequencePlan(m.url, operations, { ...(options.paths ? { paths: options.paths } : {}), ...over }),
+      { transport: new Transport({ concurrency: 8 }), validator: createDocumentValidator(DEFAULT_NAMESPACES) },
+    );
   } finally {
     await m.close();
   }
@@ -39,7 +73,10 @@ export const POSTGET_PATHS = resolvePaths({
 
 /** Every style a correct mock answers in, each of which a sequence must pass: [label, mock options]. */
 export const MOCK_STYLES: readonly (readonly [string, Partial<MockOptions>])[] = [
-  ['plain', {}], ['variation', { vary: true }], ['real-service style', { realService: true }], ['real-service style, PostGet layout', { realService: true, paths: POSTGET_PATHS }],
+  ['plain', {}],
+  ['variation', { vary: true }],
+  ['real-service style', { realService: true }],
+  ['real-service style, PostGet layout', { realService: true, paths: POSTGET_PATHS }],
 ];
 
 /**
@@ -49,5 +86,6 @@ export const MOCK_STYLES: readonly (readonly [string, Partial<MockOptions>])[] =
  * id probes' own tests go through them, not every style of every file.
  */
 export const BOOKING_MODES: readonly (readonly [string, Partial<MockOptions>])[] = [
-  ['only the pools\' bookings', { bookings: mockBookings() }], ['every id, blank included', { everyId: true }],
+  ["only the pools' bookings", { bookings: mockBookings() }],
+  ['every id, blank included', { everyId: true }],
 ];
