@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { writeReports } from './index.js';
+import { writeReports } from '../../src/report/index.js';
 import { FAILED_MESSAGE, fixtureReport } from '../../test/support/report.js';
 import { launchChromium } from '../../test/support/browser.js';
 
