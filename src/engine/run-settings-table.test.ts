@@ -282,6 +282,46 @@ describe('the re-run basis', () => {
   );
 });
 
+/**
+ * The numbers a declaration's default names that the resolution does not give, for the embedded mock
+ * (the run given nothing): a default of `N` or `N mock, M remote` must be what a run gets, and `none`
+ * must leave the setting unset. The declaration's default is help text; this holds it to the value.
+ */
+function defaultDisagreements(table: Record<string, SettingDeclaration>): string[] {
+  const resolved = settingsOf([]) as unknown as Record<string, unknown>;
+  const wrong: string[] = [];
+  for (const [flag, d] of Object.entries(table)) {
+    if ((d.check.kind !== 'int' && d.check.kind !== 'percent') || d.key === undefined || d.key.includes('.')) continue;
+    const said =
+      /^(\d+)(?: mock, .*)?$/.exec(d.default ?? '')?.[1] ?? (d.default?.startsWith('none') ? 'none' : undefined);
+    if (said === undefined) continue;
+    const got = resolved[d.key];
+    if ((said === 'none' && got !== undefined) || (said !== 'none' && got !== Number(said)))
+      wrong.push(`--${flag} says its default is ${d.default}, but a run given nothing gets ${String(got)}`);
+  }
+  return wrong;
+}
+
+describe('the defaults', () => {
+  test('a number a declaration names as its default is the value a run given nothing gets', () => {
+    expect(defaultDisagreements(RUN_SETTINGS)).toEqual([]);
+    // Enough of them are held to be worth the name (the switches and texts are help only).
+    const held = Object.values(RUN_SETTINGS as Record<string, SettingDeclaration>).filter(
+      (d) => d.check.kind === 'int' && /^\d/.test(d.default ?? ''),
+    );
+    expect(held.length).toBeGreaterThanOrEqual(5);
+  });
+  test('a default that disagrees is found', () => {
+    const table = RUN_SETTINGS as Record<string, SettingDeclaration>;
+    expect(defaultDisagreements({ 'give-up-after': { ...table['give-up-after']!, default: '7' } })).toEqual([
+      '--give-up-after says its default is 7, but a run given nothing gets 5',
+    ]);
+    expect(defaultDisagreements({ concurrency: { ...table.concurrency!, default: 'none' } })).toEqual([
+      '--concurrency says its default is none, but a run given nothing gets 16',
+    ]);
+  });
+});
+
 describe('the variables', () => {
   test('no two settings share one', () => {
     const seen = Object.values(RUN_ENV as Record<string, string>);
