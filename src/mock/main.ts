@@ -12,7 +12,15 @@
 import { readFileSync, realpathSync } from 'node:fs';
 import { parseBookings, type BookingPools } from '../core/booking-pools.js';
 import { fileURLToPath } from 'node:url';
-import { helpText, parseFlags, type FlagHelp } from '../core/flags.js';
+import { helpText, parseFlags } from '../core/flags.js';
+import { MOCK_HELP, MOCK_OPTIONS, MOCK_OTHER_PASSWORD_VARIABLE, MOCK_PASSWORD_VARIABLE } from './mock-settings.js';
+export {
+  MOCK_HELP,
+  MOCK_OPTIONS,
+  MOCK_OTHER_PASSWORD_VARIABLE,
+  MOCK_PASSWORD_VARIABLE,
+  MOCK_SETTINGS,
+} from './mock-settings.js';
 import {
   DEFAULT_NAMESPACES,
   resolvePaths,
@@ -40,145 +48,6 @@ const PATH_FLAGS = [
   ['reference', 'search-path', 'search-http-path'],
   ['transfers', 'transfers-path', 'transfers-http-path'],
 ] as const;
-
-/** The mock's flags (src/core/flags.ts parses them, as every command's). */
-export const MOCK_OPTIONS = {
-  port: { type: 'string' },
-  user: { type: 'string' },
-  password: { type: 'string' },
-  'book-ns': { type: 'string' },
-  'search-ns': { type: 'string' },
-  fault: { type: 'string', multiple: true },
-  vary: { type: 'boolean' },
-  'real-service': { type: 'boolean' },
-  stateless: { type: 'boolean' },
-  bookings: { type: 'string' },
-  'every-id': { type: 'boolean' },
-  'list-faults': { type: 'boolean' },
-  ...(Object.fromEntries(
-    PATH_FLAGS.flatMap(([, soap, http]) => [
-      [soap, { type: 'string' }],
-      [http, { type: 'string' }],
-    ]),
-  ) as Record<(typeof PATH_FLAGS)[number][1 | 2], { type: 'string' }>),
-  replay: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-  transient: { type: 'string' },
-  'transient-seed': { type: 'string' },
-  'transient-pause': { type: 'string' },
-  'drop-writes': { type: 'string' },
-  'other-user': { type: 'string' },
-  'other-password': { type: 'string' },
-} as const;
-
-/** The environment variable the mock reads its password from when --password is not given. */
-export const MOCK_PASSWORD_VARIABLE = 'CONFORMANCE_MOCK_PASSWORD';
-/** The environment variable the mock reads its second account's password from when --other-password is not given. */
-export const MOCK_OTHER_PASSWORD_VARIABLE = 'CONFORMANCE_MOCK_OTHER_PASSWORD';
-
-/** What --help says of each flag. */
-export const MOCK_HELP: FlagHelp<typeof MOCK_OPTIONS> = {
-  port: { value: 'P', description: 'port to listen on (0: a free one)', default: '8080' },
-  user: { value: 'U', description: 'the accepted user name', default: DEFAULT_USER },
-  password: {
-    value: 'S',
-    description:
-      'the accepted password (never printed; prefer the variable: a command line shows in logs and process lists)',
-    default: DEFAULT_PASSWORD,
-    env: MOCK_PASSWORD_VARIABLE,
-  },
-  'book-ns': { value: 'URI', description: 'the booking namespace', default: DEFAULT_NAMESPACES.book },
-  'search-ns': { value: 'URI', description: 'the search namespace', default: DEFAULT_NAMESPACES.search },
-  fault: {
-    value: 'NAME[,NAME]',
-    description: 'commit these faults (repeatable; --list-faults names them)',
-    default: 'none',
-  },
-  vary: { description: 'variation mode: every binding answers in other legitimate forms', default: 'off' },
-  'real-service': { description: 'answer as the real service does', default: 'off' },
-  stateless: {
-    description: 'keep no state: writes are not stored, a booking cancels any number of times',
-    default: 'off (state per mock)',
-  },
-  'every-id': {
-    description:
-      'every id names a booking, made on first touch, blank included, as an independent service may '
-      + 'behave; a transfer booking belongs to the email of its first touch',
-    default: 'any non-blank id is a booking',
-  },
-  bookings: {
-    value: 'FILE',
-    description:
-      'only these bookings exist (the pools file of conformance run --bookings, and the example '
-      + 'bookings of fixtures/cases): any other id is answered "not found", as the real service does',
-    default: 'any id is a booking',
-  },
-  'list-faults': { description: 'print the fault catalogue and exit' },
-  'other-user': {
-    value: 'U',
-    description:
-      "a second account (another agency's): it reads the reference data, owns no booking, and every "
-      + 'booking it names is answered "not found"',
-    default: DEFAULT_OTHER_USER,
-  },
-  'other-password': {
-    value: 'S',
-    description: "the second account's password (never printed; prefer the variable)",
-    default: DEFAULT_OTHER_PASSWORD,
-    env: MOCK_OTHER_PASSWORD_VARIABLE,
-  },
-  'book-path': {
-    value: 'P',
-    description: 'service path of the booking SOAP bindings',
-    default: '/1/SOAP/Booking.asmx',
-  },
-  'book-http-path': {
-    value: 'P',
-    description: 'service path of the booking HTTP GET/POST bindings',
-    default: 'the book path',
-  },
-  'search-path': {
-    value: 'P',
-    description: 'service path of the reference-data SOAP bindings',
-    default: '/1/SOAP/NonStaticXMLAPI.asmx',
-  },
-  'search-http-path': {
-    value: 'P',
-    description: 'service path of the reference-data HTTP GET/POST bindings',
-    default: 'the search path',
-  },
-  'transfers-path': {
-    value: 'P',
-    description: "service path of SearchTransfers' SOAP bindings",
-    default: 'the search path',
-  },
-  'transfers-http-path': {
-    value: 'P',
-    description: "service path of SearchTransfers' HTTP GET/POST bindings",
-    default: 'the transfers path',
-  },
-  replay: { value: 'DIR', description: 'serve a recording (conformance record --out DIR) first', default: 'none' },
-  help: { description: 'show this help' },
-  transient: {
-    value: 'RATE',
-    description:
-      'transient-fault mode: this share (0 to 1) of requests meets, before any processing, a 503 or 502 '
-      + 'gateway page, a dropped connection or a pause',
-    default: '0 (off)',
-  },
-  'transient-seed': { value: 'N', description: "seed of the transient faults' draw", default: '1' },
-  'transient-pause': {
-    value: 'MIN-MAX',
-    description: 'length of a transient pause, in milliseconds',
-    default: '1000-3000',
-  },
-  'drop-writes': {
-    value: 'RATE',
-    description:
-      'this share (0 to 1) of state-changing calls is processed, then its connection dropped without an answer',
-    default: '0 (off)',
-  },
-};
 
 export interface MockCommandIO {
   readonly out: (line: string) => void;
