@@ -31,9 +31,10 @@ export interface SequenceSpec {
   readonly bookings?: readonly Booking[];
   /**
    * The family whose bookings it uses again, once that family's sequence has ended (engine/schedule.ts
-   * waits for it): no booking of its own. Its name, taken from the family itself (`writeReadFamily.name`).
+   * waits for it): no booking of its own. The family itself (`writeReadFamily`), not its name: one
+   * missing from the list (./families.ts) is found by the families' test, not at run time.
    */
-  readonly after?: string;
+  readonly after?: SequenceFamily;
   /** Parameters of the read that shows a booking usable (AmendmentPriceRequest's first case), booking aside. */
   readonly readParams?: Params;
   /**
