@@ -104,9 +104,10 @@ export interface PlannedSequence {
   readonly spec: SequenceSpec;
   readonly description: string;
   /**
-   * When it may start, named from the one list (./stages.ts): after every unit of an earlier stage
-   * has ended. Absent: from the start, on bookings of its own. A race takes a stage of its own after
-   * all the others, so no other call holds the connections its calls need at once.
+   * When it may start, named from the one list (./stages.ts): after the units of earlier stages it
+   * depends on have ended (STAGE_WAITS). Absent: from the start, on bookings of its own. A race
+   * takes a stage of its own after all the others, so no other call holds the connections its calls
+   * need at once.
    */
   readonly stage?: StageName;
 }
