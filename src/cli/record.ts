@@ -170,7 +170,7 @@ export async function recordCommand(argv: string[], io: CommandIO): Promise<numb
         planUnits(plan).map(async (unit): Promise<Got[]> => {
           if (unit.sequence) {
             const after = unit.sequence.after;
-            if (after !== undefined) await ends.get(after);
+            if (after !== undefined) await ends.get(after.name);
             const steps: Got[] = [];
             const running = sequenceUnitRows(
               plan,

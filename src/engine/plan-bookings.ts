@@ -72,7 +72,7 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
       // A sequence that uses another's bookings again, once that one has ended (run.ts waits): none of its own.
       const after = u.sequence.after;
       if (after !== undefined) {
-        const of = out.find((x) => x.sequence?.family === after);
+        const of = out.find((x) => x.sequence?.family === after.name);
         const got = of && !of.unsent ? (of.sequence?.bookings ?? []) : [];
         out[i] = {
           ...u,
@@ -83,7 +83,7 @@ export function withBookings(plan: RunPlan, units: readonly Unit[]): Unit[] {
                 unsent: Object.fromEntries(
                   plan.bindings.map((b) => [
                     b,
-                    `${u.op.name} ${u.caseId}: the ${after} sequence whose bookings it uses again has none`,
+                    `${u.op.name} ${u.caseId}: the ${after.name} sequence whose bookings it uses again has none`,
                   ]),
                 ),
               }),

@@ -1,18 +1,19 @@
 import { describe, expect, test } from 'vitest';
 import type { Operation } from '../contract/catalogue.js';
-import type { StageName } from '../sequences/index.js';
+import { familyOf, type StageName } from '../sequences/index.js';
 import { schedule } from './schedule.js';
 import type { Unit } from './unit.js';
 
 const op = { name: 'GetLanguages' } as Operation;
-const unit = (caseId: string, stage?: StageName, family?: string, after?: string): Unit => ({
-  op,
+const unit = (caseId: string, stage?: StageName, family?: string, after?: string, on: Operation = op): Unit => ({
+  op: on,
   caseId,
   kind: 'valid',
   params: {},
   ...(stage ? { stage } : {}),
-  ...(family ? { sequence: { family, pool: 'cancel', needs: 0, ...(after ? { after } : {}) } } : {}),
+  ...(family ? { sequence: { family, pool: 'cancel', needs: 0, ...(after ? { after: familyOf(after) } : {}) } } : {}),
 });
+const other = { name: 'SearchHotels' } as Operation;
 
 /** Runs the units, each ending when the test lets it: which have started, and a way to end one. */
 function harness(units: readonly Unit[], bounds?: Parameters<typeof schedule>[2]) {
@@ -42,15 +43,15 @@ function harness(units: readonly Unit[], bounds?: Parameters<typeof schedule>[2]
 
 describe('the one scheduler (engine/schedule.ts)', () => {
   test(
-    'a stage starts once every unit of the stages before it has ended; a sequence without a stage runs '
-      + 'beside them; one that follows a family waits for it',
+    'a stage starts once the units of the stages before it that it depends on have ended; a sequence without a '
+      + 'stage runs beside them; one that follows a family waits for it',
     async () => {
       const h = harness([
         unit('read'),
         unit('write', 'writes'),
         unit('seq', undefined, 'cancel'),
         unit('again', 'writes', 'use-after-cancel', 'cancel'),
-        unit('back', 'read-backs'),
+        unit('back', 'read-backs', 'unchanged'),
       ]);
       await h.tick();
       await h.tick();
@@ -84,6 +85,42 @@ describe('the one scheduler (engine/schedule.ts)', () => {
       expect(h.started).not.toContain('c');
       await h.end('a');
       expect(h.started).toContain('c');
+    },
+  );
+
+  test(
+    'a unit waits for the units it depends on, not for the whole stage before it: a read-back for its '
+      + "own operation's reads, a write for every read and read-back sequence, a race for everything (issue 43)",
+    async () => {
+      const h = harness([
+        unit('read', undefined, undefined, undefined, other),
+        unit('reference'),
+        unit('variant', 'read-backs'),
+        unit('other-variant', 'read-backs', undefined, undefined, other),
+        unit('read-back', 'read-backs', 'unchanged', undefined, other),
+        unit('write', 'writes'),
+        unit('race', 'race-cancel', 'race-cancel'),
+      ]);
+      await h.tick();
+      await h.tick();
+      expect(h.started.sort()).toEqual(['read', 'reference']);
+      // Its operation's reference answered: the login variant starts while another operation's read is still under way.
+      await h.end('reference');
+      expect(h.started).toContain('variant');
+      expect(h.started).not.toContain('other-variant');
+      await h.end('read');
+      expect(h.started).toContain('other-variant');
+      expect(h.started).toContain('read-back');
+      // The write waits for the read-back of a booking, not for the login variants.
+      expect(h.started).not.toContain('write');
+      await h.end('read-back');
+      expect(h.started).toContain('write');
+      expect(h.started).not.toContain('race');
+      await h.end('write');
+      await h.end('variant');
+      expect(h.started).not.toContain('race');
+      await h.end('other-variant');
+      expect(h.started).toContain('race');
     },
   );
 

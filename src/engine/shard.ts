@@ -63,7 +63,7 @@ export function assignShards(plan: RunPlan, units: readonly Unit[], count: numbe
   const load = new Array<number>(count).fill(0);
   const shardOfFamily = new Map<string, number>();
   return units.map((u) => {
-    const after = u.sequence?.after === undefined ? undefined : shardOfFamily.get(u.sequence.after);
+    const after = u.sequence?.after === undefined ? undefined : shardOfFamily.get(u.sequence.after.name);
     const at = after ?? lightest();
     load[at]! += weight(plan, u);
     if (u.sequence) shardOfFamily.set(u.sequence.family, at);

@@ -115,10 +115,11 @@ export interface Unit {
   /** Parameters one binding sends instead of the unit's (its own probe id, a rejected write's own text). */
   readonly perBinding?: Partial<Record<BindingId, Readonly<Record<string, string>>>>;
   /**
-   * When it may start, named from the one list of stages (src/sequences/stages.ts): after every unit
-   * of an earlier stage has ended (`reads` when absent). Reads are `reads`, read-backs of rejected
-   * calls and the login variants `read-backs`, real state-changing calls and probes `writes`
-   * (./plan-bookings.ts). A sequence without a stage runs from the start, on bookings of its own.
+   * When it may start, named from the one list of stages (src/sequences/stages.ts): after the units
+   * of earlier stages it depends on have ended (STAGE_WAITS; `reads` when absent). Reads are
+   * `reads`, read-backs of rejected calls and the login variants `read-backs`, real state-changing
+   * calls and probes `writes` (./plan-bookings.ts). A sequence without a stage runs from the start,
+   * on bookings of its own.
    */
   readonly stage?: StageName;
   /** Its bindings are sent one after another, not at once (one booking every binding changes). */

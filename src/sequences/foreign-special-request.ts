@@ -29,7 +29,7 @@ function plan(p: PlanView): PlannedSequence[] {
     {
       op: update,
       stage: 'writes',
-      spec: { family: 'foreign-special-request', pool: 'specialRequest', needs: 0, after: writeReadFamily.name },
+      spec: { family: 'foreign-special-request', pool: 'specialRequest', needs: 0, after: writeReadFamily },
       description:
         "write-read's booking, its special request read and written through every binding with the "
         + "second account's credentials: each refused, "

@@ -37,7 +37,7 @@ function plan(p: PlanView): PlannedSequence[] {
   return [
     {
       op: update,
-      spec: { family: 'race-write', pool: 'specialRequest', needs: 0, after: writeReadFamily.name },
+      spec: { family: 'race-write', pool: 'specialRequest', needs: 0, after: writeReadFamily },
       description:
         'one booking written at the same moment through every binding, a text each: afterwards every '
         + 'binding reads the same text, exactly one of those written',

@@ -31,9 +31,10 @@ export interface SequenceSpec {
   readonly bookings?: readonly Booking[];
   /**
    * The family whose bookings it uses again, once that family's sequence has ended (engine/schedule.ts
-   * waits for it): no booking of its own. Its name, taken from the family itself (`writeReadFamily.name`).
+   * waits for it): no booking of its own. The family itself (`writeReadFamily`), not its name: one
+   * missing from the list (./families.ts) is found by the families' test, not at run time.
    */
-  readonly after?: string;
+  readonly after?: SequenceFamily;
   /** Parameters of the read that shows a booking usable (AmendmentPriceRequest's first case), booking aside. */
   readonly readParams?: Params;
   /**
@@ -103,9 +104,10 @@ export interface PlannedSequence {
   readonly spec: SequenceSpec;
   readonly description: string;
   /**
-   * When it may start, named from the one list (./stages.ts): after every unit of an earlier stage
-   * has ended. Absent: from the start, on bookings of its own. A race takes a stage of its own after
-   * all the others, so no other call holds the connections its calls need at once.
+   * When it may start, named from the one list (./stages.ts): after the units of earlier stages it
+   * depends on have ended (STAGE_WAITS). Absent: from the start, on bookings of its own. A race
+   * takes a stage of its own after all the others, so no other call holds the connections its calls
+   * need at once.
    */
   readonly stage?: StageName;
 }

@@ -9,6 +9,7 @@ import { Transport } from '../transport/client.js';
 import { bookingNeeds, planUnits } from '../engine/plan.js';
 import { runPlan } from '../engine/run.js';
 import { SEQUENCE_CASE } from './index.js';
+import { cancelFamily } from './cancel.js';
 import { EMPTY_POOLS } from '../core/booking-pools.js';
 
 const OPS = ['CancelBooking', 'AmendmentPriceRequest', 'AmendmentRequest', 'UpdateSpecialRequest'].map(
@@ -97,7 +98,7 @@ describe('use after cancel', () => {
     const units = planUnits(p);
     const cancel = units.find((u) => u.caseId === SEQUENCE_CASE.cancel)!;
     const after = units.find((u) => u.caseId === SEQUENCE_CASE['use-after-cancel'])!;
-    expect(after.sequence!.after).toBe('cancel');
+    expect(after.sequence!.after).toBe(cancelFamily);
     expect(after.sequence!.bookings).toEqual(cancel.sequence!.bookings);
     const without = bookingNeeds({
       ...p,

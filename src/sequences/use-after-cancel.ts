@@ -33,7 +33,7 @@ function plan(p: PlanView): PlannedSequence[] {
         family: 'use-after-cancel',
         pool: 'cancel',
         needs: 0,
-        after: cancelFamily.name,
+        after: cancelFamily,
         judges: judged,
         stepParams: params,
         ...(p.has('UpdateSpecialRequest') ? { records: ['UpdateSpecialRequest'] } : {}),
