@@ -258,7 +258,7 @@ describe('structure', () => {
           + 'rename one, or import the one there is',
         'faultNamed is declared in engine/planted.ts and mock/faults.ts: one name, one meaning: rename '
           + 'one, or import the one there is',
-        'shown is declared in equivalence/compare.ts and report/planted.ts: one name, one meaning: rename '
+        'shown is declared in equivalence/differences.ts and report/planted.ts: one name, one meaning: rename '
           + 'one, or import the one there is',
       ]);
     },

@@ -31,7 +31,8 @@ import {
 import { CheckContext, type DocumentValidator } from '../../src/checks/context.js';
 import { CHECKS, runBeside, runChecks, yieldToLoop } from '../../src/checks/registry.js';
 import type { Exchange } from '../../src/core/types.js';
-import { canonicalResult, compareBindings, detachedView } from '../../src/equivalence/compare.js';
+import { canonicalResult, detachedView } from '../../src/equivalence/binding-view.js';
+import { compareBindings } from '../../src/equivalence/compare.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, serializeResult, type DataObject } from '../../src/mock/index.js';
 import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
 import { hasDoctype, parseXml, PARSER_OPTIONS, setScanReaderMinChars } from '../../src/xml/tree.js';

@@ -96,7 +96,7 @@ export function checksPlacedOn(
 /**
  * The checks of rejected calls: those placed only on case kinds a valid call is not (a wrong login,
  * a bad request, a DOCTYPE). A case with such a row is not a valid call, so its results do not show
- * the data path (engine/diagnose.ts, cli/diff.ts).
+ * the data path (engine/diagnose.ts, cli/lost-coverage.ts).
  */
 export const REJECTION_CHECKS: ReadonlySet<string> = new Set(
   CHECKS.filter(

@@ -18,7 +18,7 @@ import { Transport } from '../transport/client.js';
 import { loadFixtureCases } from './cases.js';
 import { answerPaths, CoverageRecorder, enumOfParam } from './coverage.js';
 import { CheckContext } from '../checks/context.js';
-import { acceptance } from '../equivalence/compare.js';
+import { acceptance } from '../equivalence/acceptance.js';
 import { FIXED_LANGUAGES, boundaryValuesOf, possibleKinds, valueKind } from './generate.js';
 import type { RunPlan } from './plan.js';
 import { runPlan } from './run.js';

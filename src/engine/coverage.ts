@@ -17,7 +17,7 @@ import { effective, isSimple, MODEL, type ElementField, type TypeRef } from '../
 import type { CheckContext } from '../checks/context.js';
 import type { Redactor } from '../core/redact.js';
 import type { CoverageCell, CoverageParam, CoveragePath, CoverageReport, AnswerForm } from '../core/types.js';
-import type { Acceptance } from '../equivalence/compare.js';
+import type { Acceptance } from '../equivalence/acceptance.js';
 import { isBlank, isNil, type XElement } from '../xml/tree.js';
 import { possibleKinds, valueKind, VALUE_KINDS, type ValueKind } from './generate.js';
 import type { Params } from '../bindings/types.js';

@@ -6,7 +6,7 @@
  * engine/stop-diagnosis.ts.)
  */
 import { poolKey, poolOf } from './bookings.js';
-import { ALREADY_CANCELLED, NOT_FOUND } from '../equivalence/compare.js';
+import { ALREADY_CANCELLED, NOT_FOUND } from '../equivalence/acceptance.js';
 import { serviceUrlOf } from '../bindings/endpoint.js';
 import type { BindingId, Operation } from '../contract/catalogue.js';
 import {

@@ -29,7 +29,7 @@ import { describeFault, findFault } from '../checks/soap-fault.js';
 import { inBandError } from '../checks/support.js';
 import { OTHER_LOGIN_REFUSED, OTHER_LOGIN_UNPROVEN, PREFLIGHT_CASE } from '../core/rows.js';
 import type { Diagnosis, Exchange, ResultRow, Target } from '../core/types.js';
-import { acceptance } from '../equivalence/compare.js';
+import { acceptance } from '../equivalence/acceptance.js';
 import type { OtherLogin } from '../sequences/types.js';
 import { curlCommand, OTHER_PASSWORD_VARIABLE } from '../transport/curl.js';
 import type { EngineDeps } from './deps.js';

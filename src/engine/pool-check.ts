@@ -32,7 +32,7 @@ import { findOperation, type BindingId, type Operation } from '../contract/catal
 import { CheckContext, type DocumentValidator } from '../checks/context.js';
 import type { Diagnosis, Exchange } from '../core/types.js';
 import { POOL_CHECK_CASE } from '../core/rows.js';
-import { acceptance, alreadyCancelled, notFound, type Acceptance } from '../equivalence/compare.js';
+import { acceptance, alreadyCancelled, notFound, type Acceptance } from '../equivalence/acceptance.js';
 import { DEFAULT_READ } from '../sequences/cancel.js';
 import type { Transport } from '../transport/client.js';
 import {

@@ -6,7 +6,7 @@
 import type { BindingId } from '../contract/catalogue.js';
 import { bindingField, SEQUENCE_CHECK } from '../core/rows.js';
 import type { BookingUse, ResultRow } from '../core/types.js';
-import { ALREADY_CANCELLED, NOT_FOUND } from '../equivalence/compare.js';
+import { ALREADY_CANCELLED, NOT_FOUND } from '../equivalence/acceptance.js';
 import { shownLive, type RunPlan, type Unit } from './plan.js';
 import { poolKey, type UnusableBooking } from './pool-check.js';
 import type { RowMaker } from './rows.js';

@@ -18,7 +18,7 @@ import {
 import { MODEL, SIMPLE_TYPES } from '../contract/model.js';
 import { CheckContext } from '../checks/context.js';
 import { DOCUMENT_CHECKS, runChecks } from '../checks/registry.js';
-import { shapeFindings } from '../checks/shape.js';
+import { shapeFindings } from '../checks/shape-walk.js';
 import { xsdDefectCode } from '../checks/xsd-valid.js';
 import { UsageError } from '../core/errors.js';
 import { didYouMean } from '../core/suggest.js';

@@ -114,7 +114,7 @@ export function describeItem(entries: readonly Entry[], path: string): string | 
  * binding's), or undefined when the outlines are equal. Bounded: the common start and end are
  * trimmed, at most MAX_WINDOW lines of each side's middle are diffed, MAX_DIFF_LINES are kept.
  * `skipped`: entries before the ones given, equal on both sides (the comparison of large answers
- * gives a window of each: src/equivalence/compare.ts): said in a note, line numbers counting from
+ * gives a window of each: src/equivalence/differences.ts): said in a note, line numbers counting from
  * the window.
  */
 export function canonicalDiff(

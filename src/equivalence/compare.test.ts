@@ -3,7 +3,8 @@ import { DEFAULT_NAMESPACES, findOperation, type BindingId } from '../contract/c
 import { CheckContext, type CaseKind } from '../checks/context.js';
 import type { Finding } from '../core/types.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../xml/tree.js';
-import { compareBindings, compareViews, bindingViewOf, type BindingView } from './compare.js';
+import { compareBindings, compareViews } from './compare.js';
+import { bindingViewOf, type BindingView } from './binding-view.js';
 import { ENTRY_BLOCK } from './entry-digest.js';
 
 const NS = DEFAULT_NAMESPACES.search;

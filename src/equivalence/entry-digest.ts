@@ -35,7 +35,7 @@ function writeNumber(buf: Uint16Array, at: number, n: number): number {
 
 /**
  * Entries per block of a digest (EntryDigest.blocks): two large results that differ are compared
- * in a window of three blocks around the first block whose digests differ (src/equivalence/compare.ts),
+ * in a window of three blocks around the first block whose digests differ (src/equivalence/differences.ts),
  * so what the comparison holds is bounded whatever the answers' size. A result of up to two blocks
  * is compared whole, as before.
  */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { fixtureReport } from '../../test/support/report.js';
-import { esc } from './html.js';
+import { esc } from './html-escape.js';
 import { canonicalDiffHtml, departingBindings, indentationCost, prettyExcerpt } from './html-exchange.js';
 
 const HEAD = 'HTTP/1.1 200\ncontent-type: text/xml; charset=utf-8\n\n';

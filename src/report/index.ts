@@ -20,7 +20,8 @@ import { SecretGuard, stderrWarn, type Warn } from './secrets.js';
 
 export { formatFindings, formatSummary } from './console.js';
 export { renderAllure } from './allure.js';
-export { esc as escapeHtml, renderHtml } from './html.js';
+export { renderHtml } from './html.js';
+export { esc as escapeHtml } from './html-escape.js';
 export { renderJunit } from './junit.js';
 export { renderMarkdown } from './markdown.js';
 export { buildMatrix, columnOf, verdictOf, type Column } from './model.js';

@@ -7,11 +7,11 @@
 import type { Params } from '../bindings/types.js';
 import { findOperation, type BindingId, type Operation } from '../contract/catalogue.js';
 import { CheckContext, type DocumentValidator } from '../checks/context.js';
-import type { Acceptance } from '../equivalence/compare.js';
+import type { Acceptance } from '../equivalence/acceptance.js';
 import { inBandError } from '../checks/support.js';
 import type { Booking } from '../core/booking-pools.js';
 import type { BookingUse, Exchange, SequenceStep, Target } from '../core/types.js';
-import { acceptance, ALREADY_CANCELLED } from '../equivalence/compare.js';
+import { acceptance, ALREADY_CANCELLED } from '../equivalence/acceptance.js';
 import { curlCommand, OTHER_PASSWORD_VARIABLE } from '../transport/curl.js';
 import { transientOf } from '../transport/transient.js';
 import type {

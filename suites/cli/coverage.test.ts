@@ -14,7 +14,8 @@ import { coverageShortfall } from '../../src/core/verdict.js';
 import { minimalReport } from '../../test/support/report.js';
 import { validateReport } from '../../src/schema/json.js';
 import { resolveRunSettings } from '../../src/cli/config.js';
-import { coverageDrops, coverageLost, diffCommand, diffRuns } from '../../src/cli/diff.js';
+import { diffCommand, diffRuns } from '../../src/cli/diff.js';
+import { coverageDrops, coverageLost } from '../../src/cli/lost-coverage.js';
 import { cli, readReport, tempDir } from '../../test/support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'coverage-cli-'));

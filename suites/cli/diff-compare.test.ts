@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CompareReport } from '../../src/cli/compare.js';
-import type { ReportDiff } from '../../src/cli/diff.js';
+import type { ReportDiff } from '../../src/cli/diff-types.js';
 import { cli, doctoredTarget, mockTarget, readReport, tempDir } from '../../test/support/cli.js';
 
 let target: Awaited<ReturnType<typeof doctoredTarget>>;

@@ -4,7 +4,10 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { ResultRow, Status } from '../core/types.js';
-import { coverageLost, diffReports, diffRuns, lostCoverage, runContext } from './diff.js';
+import { diffRuns } from './diff.js';
+import { diffReports } from './diff-rows.js';
+import { coverageLost, lostCoverage } from './lost-coverage.js';
+import { runContext } from './run-context.js';
 import { minimalReport } from '../../test/support/report.js';
 
 function row(
