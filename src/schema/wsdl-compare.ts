@@ -8,9 +8,9 @@
  * qualified name, the target's namespace read as the contract's (a changed namespace is one
  * difference, not one per name). Addresses are where a deployment is, not what it declares: not compared.
  */
+import { readWsdl } from './wsdl-read.js';
 import {
   qkey,
-  readWsdl,
   type AttributeDecl,
   type BindingKind,
   type ComplexDef,
@@ -20,7 +20,7 @@ import {
   type TypeDef,
   type WsdlTypeRef,
   type WsdlModel,
-} from './wsdl-read.js';
+} from './wsdl-model.js';
 import { XS_NS } from './xsd.js';
 import type { DriftDifference, DriftPlace } from '../core/types.js';
 
