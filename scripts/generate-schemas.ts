@@ -1,8 +1,9 @@
 /**
  * Writes schemas/booking.xsd and schemas/search.xsd from the type model and the operation
  * catalogue (src/schema/xsd.ts), with the embedded mock's default namespaces. Run after any change
- * to src/contract/model.ts or src/contract/catalogue.ts: `npm run generate`. A test fails when the
- * committed files and the generator disagree. The SOAP envelope schemas in schemas/ are hand-written.
+ * to the type model (src/contract/model-table.ts, model.ts) or src/contract/catalogue.ts: `npm run
+ * generate`. A test fails when the committed files and the generator disagree. The SOAP envelope
+ * schemas in schemas/ are hand-written.
  * Also writes docs/cli.md's table of every run setting from their declarations (src/engine/run-settings-table.ts).
  */
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -254,7 +254,7 @@ describe('structure', () => {
         { path: join(SRC, 'report', 'planted.ts'), text: 'type EffectiveType = string;\nconst shown = 1;' },
       ];
       expect(nameMessages(planted)).toEqual([
-        'EffectiveType is declared in contract/model.ts and report/planted.ts: one name, one meaning: '
+        'EffectiveType is declared in contract/model-shapes.ts and report/planted.ts: one name, one meaning: '
           + 'rename one, or import the one there is',
         'faultNamed is declared in engine/planted.ts and mock/faults.ts: one name, one meaning: rename '
           + 'one, or import the one there is',

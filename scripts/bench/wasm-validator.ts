@@ -21,7 +21,8 @@ import {
   xmlRegisterInputProvider,
 } from 'libxml2-wasm';
 import { hasDoctype, SOAP11_ENV_NS, SOAP12_ENV_NS } from '../../src/xml/tree.js';
-import { DEFAULT_MAX_BYTES, schemaTexts } from '../../src/schema/xsd-validator.js';
+import { DEFAULT_MAX_BYTES } from '../../src/schema/xsd-validator.js';
+import { schemaTexts } from '../../src/schema/schema-bundle.js';
 import { SCHEMA_FILES } from '../../src/schema/xsd.js';
 import type { DocumentValidator, LibxmlOutcome } from '../../src/schema/types.js';
 import type { Namespaces, NsKey } from '../../src/contract/catalogue.js';

@@ -557,7 +557,7 @@ describe('usage', () => {
 
 describe('docs/drift.md', () => {
   test('lists every rule with its classification per direction, and no other', async () => {
-    const { DRIFT_RULES } = await import('../schema/wsdl-compare.js');
+    const { DRIFT_RULES } = await import('../schema/drift-rules.js');
     const doc = readFileSync(new URL('../../docs/drift.md', import.meta.url), 'utf8');
     const rows = [
       ...doc.matchAll(/^\| `([a-z_]+)` \| \**(breaking|compatible)\** \| \**(breaking|compatible)\** \|/gm),

@@ -2,7 +2,8 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { DEFAULT_NAMESPACES } from '../contract/catalogue.js';
 import { manySiblings, manyXsdErrors, mealsDocument } from '../../test/support/hostile-docs.js';
 import { setValidatorRetirement, stopValidatorProcess, validatorProcessesStarted } from './validator-process.js';
-import { createDocumentValidator, IN_PROCESS_MAX_CHARS, MAX_ERRORS_KEPT } from './xsd-validator.js';
+import { createDocumentValidator, IN_PROCESS_MAX_CHARS } from './xsd-validator.js';
+import { MAX_ERRORS_KEPT } from './libxml-errors.js';
 
 const validator = createDocumentValidator(DEFAULT_NAMESPACES);
 afterAll(() => stopValidatorProcess());

@@ -1,5 +1,5 @@
 /**
- * A WSDL 1.1 document read into its meaning (WsdlModel): services and ports, bindings with their
+ * A WSDL 1.1 document read into its meaning (WsdlModel, ./wsdl-model.ts): services and ports, bindings with their
  * kind (SOAP 1.1, SOAP 1.2, HTTP GET, HTTP POST) and per-operation details, portTypes, messages and
  * parts, and the inline schemas' global elements and types with each content model flattened into
  * element particles. Prefixes are resolved here (fast-xml-parser does not), in element names and in
@@ -11,119 +11,27 @@ import { XMLParser } from 'fast-xml-parser';
 import { hasDoctype } from '../xml/tree.js';
 import { XmlError } from '../core/errors.js';
 import { XS_NS } from './xsd.js';
-
-export const WSDL_NS = 'http://schemas.xmlsoap.org/wsdl/';
-export const WSDL_SOAP11_NS = 'http://schemas.xmlsoap.org/wsdl/soap/';
-export const WSDL_SOAP12_NS = 'http://schemas.xmlsoap.org/wsdl/soap12/';
-export const WSDL_HTTP_NS = 'http://schemas.xmlsoap.org/wsdl/http/';
-export const WSDL_MIME_NS = 'http://schemas.xmlsoap.org/wsdl/mime/';
-
-/** A qualified name, resolved. */
-export interface QName {
-  readonly ns: string;
-  readonly local: string;
-}
-
-/** `{ns}local`: the key a QName is compared by. */
-export const qkey = (q: QName): string => `{${q.ns}}${q.local}`;
-
-/** A type as an element or attribute gives it: by name, or declared in place. */
-export type WsdlTypeRef = { readonly named: QName } | { readonly anon: TypeDef };
-
-/** One element of a flattened content model, or a wildcard (open content: xs:any). */
-export type Particle =
-  | {
-      readonly kind: 'element';
-      readonly name: QName;
-      readonly type?: WsdlTypeRef;
-      readonly min: number;
-      readonly max: number;
-      readonly nillable: boolean;
-    }
-  | { readonly kind: 'any'; readonly min: number; readonly max: number };
-
-export interface AttributeDecl {
-  readonly name: QName;
-  readonly type?: WsdlTypeRef;
-  readonly required: boolean;
-}
-
-export interface ComplexDef {
-  readonly kind: 'complex';
-  /** Elements in document order, groups flattened (see flatten()). */
-  readonly particles: readonly Particle[];
-  readonly attributes: readonly AttributeDecl[];
-  readonly anyAttribute: boolean;
-  readonly mixed: boolean;
-  /** simpleContent: the type of the text. */
-  readonly textType?: WsdlTypeRef;
-  /**
-   * The qkeys of the types it extends, nearest first (their particles are in `particles`): a base is reached through
-   * its extensions.
-   */
-  readonly bases?: readonly string[];
-}
-
-export interface SimpleDef {
-  readonly kind: 'simple';
-  readonly base?: WsdlTypeRef;
-  readonly enumerations: readonly string[];
-  /** Other facets (pattern, length, minInclusive, …), name → values joined by "|". */
-  readonly facets: Readonly<Record<string, string>>;
-  readonly list?: WsdlTypeRef;
-  readonly union?: readonly WsdlTypeRef[];
-}
-
-export type TypeDef = ComplexDef | SimpleDef;
-
-export interface ElementDecl {
-  readonly name: QName;
-  readonly type?: WsdlTypeRef;
-  readonly nillable: boolean;
-}
-
-export type BindingKind = 'soap11' | 'soap12' | 'get' | 'post' | 'other';
-
-export interface BindingOperation {
-  readonly name: string;
-  readonly soapAction?: string;
-  readonly style?: string;
-  readonly inputUse?: string;
-  readonly outputUse?: string;
-  readonly location?: string;
-  /** HTTP input: `urlEncoded`, `urlReplacement` or the mime:content type; output: the mime element. */
-  readonly inputEncoding?: string;
-  readonly outputEncoding?: string;
-}
-
-export interface WsdlBinding {
-  readonly name: QName;
-  readonly kind: BindingKind;
-  readonly portType?: QName;
-  readonly verb?: string;
-  readonly transport?: string;
-  readonly operations: ReadonlyMap<string, BindingOperation>;
-}
-
-export interface Part {
-  readonly name: string;
-  readonly element?: QName;
-  readonly type?: QName;
-}
-
-export interface WsdlModel {
-  readonly targetNamespace: string;
-  readonly services: readonly {
-    readonly name: string;
-    readonly ports: readonly { readonly name: string; readonly binding: QName }[];
-  }[];
-  readonly bindings: ReadonlyMap<string, WsdlBinding>;
-  /** portType key → operation name → input and output message. */
-  readonly portTypes: ReadonlyMap<string, ReadonlyMap<string, { readonly input?: QName; readonly output?: QName }>>;
-  readonly messages: ReadonlyMap<string, readonly Part[]>;
-  readonly elements: ReadonlyMap<string, ElementDecl>;
-  readonly types: ReadonlyMap<string, TypeDef>;
-}
+import {
+  qkey,
+  WSDL_HTTP_NS,
+  WSDL_MIME_NS,
+  WSDL_NS,
+  WSDL_SOAP11_NS,
+  WSDL_SOAP12_NS,
+  type AttributeDecl,
+  type BindingKind,
+  type BindingOperation,
+  type ComplexDef,
+  type ElementDecl,
+  type Particle,
+  type Part,
+  type QName,
+  type SimpleDef,
+  type TypeDef,
+  type WsdlBinding,
+  type WsdlModel,
+  type WsdlTypeRef,
+} from './wsdl-model.js';
 
 /** An element with its in-scope prefixes, for resolving QName values. */
 interface Node {

@@ -15,7 +15,7 @@ import {
   type ServicePaths,
 } from '../contract/catalogue.js';
 import { generateXsdFor, XS_NS } from './xsd.js';
-import { WSDL_NS } from './wsdl-read.js';
+import { WSDL_NS } from './wsdl-model.js';
 import { escapeAttr } from '../core/escape.js';
 import { BINDING_MODULES } from '../bindings/index.js';
 import type { WsdlPort } from '../bindings/types.js';

@@ -8,7 +8,7 @@ import { DEFAULT_NAMESPACES, OPERATIONS, type NsKey } from '../contract/catalogu
 import { ANY_TYPE_NOTES, allTypes, effective, hasOpenFields, type ComplexType } from '../contract/model.js';
 import { SCHEMA_FILES, generateCombinedXsd, generateXsd } from './xsd.js';
 import { sampleInstance } from '../../test/support/checks.js';
-import { SCHEMAS_DIR } from './xsd-validator.js';
+import { SCHEMAS_DIR } from './schema-bundle.js';
 
 const KEYS: NsKey[] = ['book', 'search'];
 const complexTypes = allTypes().filter((t): t is ComplexType => t.kind === 'complex');

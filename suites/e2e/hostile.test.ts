@@ -759,6 +759,12 @@ describe('libxml2 (libxmljs2) only parses and validates target documents', () =>
     (p) => !/\.test\.ts$/.test(p),
   );
   const VALIDATOR = join(REPO_ROOT, 'src', 'schema', 'xsd-validator.ts');
+  /** The validator and its two parts that call libxml2 too: the schema bundle and libxml2's errors. */
+  const LIBXML_FILES = [
+    VALIDATOR,
+    ...['schema-bundle.ts', 'libxml-errors.ts'].map((f) => join(REPO_ROOT, 'src', 'schema', f)),
+  ];
+  const libxmlText = () => LIBXML_FILES.map((f) => readFileSync(f, 'utf8')).join('\n');
   const NAVIGATION = [
     'root',
     'get',
@@ -793,27 +799,28 @@ describe('libxml2 (libxmljs2) only parses and validates target documents', () =>
     'defineNamespace',
   ];
 
-  test("only src/schema/xsd-validator.ts imports libxmljs2 among the harness's sources", () => {
+  test("only src/schema/xsd-validator.ts and its parts import libxmljs2 among the harness's sources", () => {
     const importers = production.filter((p) =>
       /from\s+['"]libxmljs2['"]|require\(\s*['"]libxmljs2['"]\s*\)|import\(\s*['"]libxmljs2['"]\s*\)/.test(
         readFileSync(p, 'utf8'),
       ),
     );
-    expect(importers).toEqual([VALIDATOR]);
+    expect(importers.sort()).toEqual([...LIBXML_FILES].sort());
   });
 
   test(
     'every parse is nonet, never noent or huge; the target document parse is exactly { noent: false, '
       + 'nonet: true, huge: false }, after the size cap',
     () => {
-      const text = readFileSync(VALIDATOR, 'utf8');
+      const text = libxmlText();
       const calls = [...text.matchAll(/libxml\.parseXml\(([^;]*?)\)\s*;/gs)].map((m) => m[1]!);
       expect(calls.length).toBeGreaterThanOrEqual(3);
       for (const c of calls) {
         expect(c).toMatch(/nonet:\s*true/);
         expect(c).not.toMatch(/noent:\s*true|huge:\s*true|dtdload|dtdvalid|dtdattr/i);
       }
-      const validate = text.slice(text.indexOf('validate(xml: string): LibxmlOutcome'));
+      const own = readFileSync(VALIDATOR, 'utf8');
+      const validate = own.slice(own.indexOf('validate(xml: string): LibxmlOutcome'));
       const parseAt = validate.indexOf('libxml.parseXml(xml, { noent: false, nonet: true, huge: false })');
       expect(parseAt).toBeGreaterThan(0);
       expect(validate.indexOf('byteLengthOver(xml, maxBytes)')).toBeGreaterThan(0);
@@ -823,7 +830,7 @@ describe('libxml2 (libxmljs2) only parses and validates target documents', () =>
   );
 
   test('no DOM navigation is called on a libxmljs2 document', () => {
-    const text = readFileSync(VALIDATOR, 'utf8');
+    const text = libxmlText();
     const docs = new Set(['doc', ...[...text.matchAll(/(\w+)\s*(?:\?\?=|=)\s*libxml\.parseXml\(/g)].map((m) => m[1]!)]);
     expect(docs.size).toBeGreaterThanOrEqual(3);
     const calls: string[] = [];
