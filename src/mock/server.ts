@@ -25,7 +25,7 @@ import {
   type MockHandlerOptions,
   type Route,
 } from './core.js';
-import type { MockResponse } from './faults.js';
+import type { MockResponse } from './fault-types.js';
 import { loadReplay, ReplayHit } from './replay.js';
 import { gatewayPage, isWriteRequest, TransientFaults, type TransientMode } from './transient.js';
 import { isPlainHeaderName, isPlainHeaderValue, plainToWire, responseToWire, type Wire } from './wire.js';
