@@ -33,11 +33,11 @@ export {
   resolveOperation,
   adjustForBinding,
   reportsErrorsInBand,
-  languageOf,
   AUTH_FAILED,
   type Outcome,
   type Credentials,
 } from './data.js';
+export { languageOf } from './generator-support.js';
 export { mockMain, parseMockFlags } from './main.js';
 export { FAULTS } from './faults.js';
 export {
