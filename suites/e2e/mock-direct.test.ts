@@ -28,7 +28,8 @@ import { createMockCore, DEFAULT_PASSWORD, DEFAULT_USER, MAX_BODY_BYTES } from '
 import { FAULTS } from '../../src/mock/faults.js';
 import type { Fault, MockResponse } from '../../src/mock/fault-types.js';
 import { RECORDING_FORMAT, RECORDING_INDEX } from '../../src/mock/replay.js';
-import { AnswerMemo, startMock, type MockOptions, type RunningMock } from '../../src/mock/server.js';
+import { AnswerMemo } from '../../src/mock/answer-memo.js';
+import { startMock, type MockOptions, type RunningMock } from '../../src/mock/server.js';
 import { plainToWire, responseToWire } from '../../src/mock/wire.js';
 import { toResponse } from '../../src/mock/fetch-response.js';
 import { validParams } from '../../test/support/mock.js';
