@@ -256,7 +256,7 @@ describe('structure', () => {
       expect(nameMessages(planted)).toEqual([
         'EffectiveType is declared in contract/model-shapes.ts and report/planted.ts: one name, one meaning: '
           + 'rename one, or import the one there is',
-        'faultNamed is declared in engine/planted.ts and mock/faults.ts: one name, one meaning: rename '
+        'faultNamed is declared in engine/planted.ts and mock/fault-lookup.ts: one name, one meaning: rename '
           + 'one, or import the one there is',
         'shown is declared in equivalence/differences.ts and report/planted.ts: one name, one meaning: rename '
           + 'one, or import the one there is',

@@ -45,7 +45,9 @@ import {
 import { startRoutedMock, type RoutedMockOptions } from '../src/mock/server.js';
 import { mockBookings } from '../src/engine/bookings.js';
 import { ON_A_BOOKING_OF_ITS_OWN } from '../test/support/issue23.js';
-import { FAULTS, faultBindings, faultNamed, type BookingMode, type Fault } from '../src/mock/faults.js';
+import { FAULTS } from '../src/mock/faults.js';
+import { faultBindings, faultNamed } from '../src/mock/fault-lookup.js';
+import type { BookingMode, Fault } from '../src/mock/fault-types.js';
 import { formatFindings } from '../src/report/console.js';
 import { Transport } from '../src/transport/client.js';
 import type { DocumentValidator } from '../src/checks/context.js';

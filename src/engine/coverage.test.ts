@@ -9,7 +9,7 @@ import { selectChecks } from '../checks/registry.js';
 import type { RunReport, Target } from '../core/types.js';
 import { EXIT_INCOMPLETE, withVerdict } from '../core/verdict.js';
 import { startMock, type RunningMock } from '../mock/index.js';
-import type { Fault } from '../mock/faults.js';
+import type { Fault } from '../mock/fault-types.js';
 import { renderHtml, renderJson, renderMarkdown } from '../report/index.js';
 import { formatSummary } from '../report/console.js';
 import { reportPaths } from '../report/paths.js';

@@ -7,10 +7,8 @@ import {
   AUTH_ERROR_TYPE,
   AUTH_FAILED,
   hasGenerator,
-  languageOf,
   reportsErrorsInBand,
   resolveOperation,
-  stableHash,
 } from './data.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER } from './handlers.js';
 import { serializeResult, type DataObject, type Value } from './serialize.js';
@@ -48,10 +46,6 @@ describe('coverage of the catalogue', () => {
 });
 
 describe('deterministic', () => {
-  test('stableHash is FNV-1a', () => {
-    expect(stableHash('')).toBe(0x811c9dc5);
-    expect(stableHash('a')).toBe(0xe40c292c);
-  });
   test.for(OPERATIONS.map((o) => o.name))('%s: same parameters, same data; parameter order irrelevant', (name) => {
     const o = op(name);
     const params = validParams(o);
@@ -309,11 +303,6 @@ describe('the one documented binding difference', () => {
       expect(adjustForBinding(other, 'soap11', v)).toBe(v);
     }
   });
-});
-
-test('languageOf reads the first two letters', () => {
-  expect(['de', 'DE', 'de-CH', 'de_DE', ' el'].map(languageOf)).toEqual(['de', 'de', 'de', 'de', 'el']);
-  expect([undefined, '', '1', 'x'].map(languageOf)).toEqual(['en', 'en', 'en', 'en']);
 });
 
 describe('every generated result over many parameter sets serialises strictly and validates', () => {

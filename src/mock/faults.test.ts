@@ -1,20 +1,14 @@
-/** The fault catalogue and its hook points: each fault breaks only its operation and bindings. */
+/**
+ * The fault catalogue (its entries well-formed, covering every operation, binding and class of
+ * violation) and its hook points: each fault breaks only its operation and bindings.
+ */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { requestAt } from '../bindings/endpoint.js';
 import { BINDINGS, DEFAULT_NAMESPACES, findOperation, OPERATIONS, type BindingId } from '../contract/catalogue.js';
 import { parseXml } from '../xml/tree.js';
-import { createHandlers } from './handlers.js';
-import {
-  catalogueProblems,
-  FAULTS,
-  faultBindings,
-  faultNamed,
-  listFaults,
-  resolveFaults,
-  UnknownFaultError,
-  type Fault,
-  type FaultCategory,
-} from './faults.js';
+import { catalogueProblems, faultBindings, faultNamed } from './fault-lookup.js';
+import { FAULTS } from './faults.js';
+import type { Fault, FaultCategory } from './fault-types.js';
 import { startMock, type RunningMock } from './server.js';
 import { call, faultReason, resultElement, sendRequest, validParams } from '../../test/support/mock.js';
 import { binding } from '../bindings/index.js';
@@ -34,30 +28,6 @@ describe('the catalogue', () => {
       expect(catalogueProblems()).toEqual([]);
     },
   );
-
-  test('catalogueProblems finds a broken entry', () => {
-    const bad: Fault = {
-      name: 'Bad Name',
-      description: '',
-      category: 'status',
-      operation: 'NoSuchOp',
-      bindings: [],
-      apply: {},
-    };
-    expect(catalogueProblems([{ ...faultNamed('post-different-policy-text')!, undetectable: ' ' }])).toEqual([
-      'post-different-policy-text: undetectable without a reason',
-    ]);
-    expect(catalogueProblems([bad, bad])).toEqual(
-      expect.arrayContaining([
-        'Bad Name: duplicate name',
-        'Bad Name: not kebab-case',
-        'Bad Name: no operation NoSuchOp',
-        'Bad Name: bad bindings',
-        'Bad Name: no hook',
-        'Bad Name: no description',
-      ]),
-    );
-  });
 
   test('every operation, every binding and every class of violation is covered', () => {
     for (const o of OPERATIONS)
@@ -92,30 +62,6 @@ describe('the catalogue', () => {
         FAULTS.some((f) => f.category === c),
         c,
       ).toBe(true);
-  });
-
-  test('unknown names are refused with a pointer to --list-faults; known ones resolve once each', () => {
-    expect(() => resolveFaults(['nope'])).toThrow(UnknownFaultError);
-    expect(() => resolveFaults(['nope'])).toThrow(/unknown fault "nope".*--list-faults/);
-    expect(() => createHandlers({ faults: ['charset-missing', 'nope'] })).toThrow(/nope/);
-    expect(resolveFaults(['charset-missing', 'charset-missing']).map((f) => f.name)).toEqual(['charset-missing']);
-    expect(resolveFaults(undefined)).toEqual([]);
-  });
-
-  test('--list-faults lines: name, operation, bindings, description', () => {
-    const lines = listFaults();
-    expect(lines).toHaveLength(FAULTS.length);
-    expect(lines.find((l) => l.startsWith('soap12-drops-list-item '))).toMatch(
-      /^soap12-drops-list-item\s+GetMeals\s+soap12\s+SOAP 1\.2 leaves/,
-    );
-    expect(lines.find((l) => l.startsWith('cancel-booking-result-renamed '))).toMatch(/\sCancelBooking\s+all\s/);
-    // A fault no honest run can see says so, and why.
-    expect(lines.find((l) => l.startsWith('post-different-policy-text '))).toMatch(
-      / \[undetectable: a booking cancels once: .*\]$/,
-    );
-    expect(lines.filter((l) => l.includes('[undetectable: '))).toHaveLength(
-      FAULTS.filter((f) => f.undetectable).length,
-    );
   });
 });
 

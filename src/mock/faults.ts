@@ -7,6 +7,9 @@
  *
  * Each fault is ONE violation, confined to one operation and the bindings it names. Adding a fault
  * is adding one entry to FAULTS; the self-test and `--list-faults` pick it up.
+ * This file is that table and nothing else (data): what a fault is and what its hooks are given is
+ * ./fault-types.ts; the builders its entries share, ./fault-helpers.ts; the catalogue read (a fault by
+ * name, `--list-faults`, the catalogue's own problems), ./fault-lookup.ts.
  *
  * Hook points, in the order the mock calls them (src/mock/handlers.ts, `serve`):
  *   request  the incoming request before decoding (used only when the rewritten request decodes to
@@ -26,367 +29,39 @@
  * changes. They show only in a sequence of calls; the self-test leaves them to the engine's sequences.
  */
 import { binding as bindingModule } from '../bindings/index.js';
-import { UnknownFaultError } from '../core/errors.js';
-import { didYouMean } from '../core/suggest.js';
-
-export { UnknownFaultError };
-import type { IncomingRequest, OutgoingResponse } from '../bindings/types.js';
-import { BINDINGS, findOperation, type BindingId, type Namespaces, type Operation } from '../contract/catalogue.js';
 import { SOAP11_ENV_NS, SOAP12_ENV_NS } from '../xml/tree.js';
-import { resolveOperation, type Credentials } from './data.js';
-import { serializeResult, type SerializeOptions, type Value } from './serialize.js';
-import type { BookingStore } from './state.js';
+import type { Fault } from './fault-types.js';
+import {
+  acceptsLogin,
+  answerOfOther,
+  beforeClose,
+  defaultParam,
+  echoPage,
+  edit,
+  FETCHED_MARKER,
+  firstElement,
+  ignoresOwnership,
+  isDateTime,
+  isInt,
+  mapStrings,
+  nextBookingId,
+  nextDayIfLate,
+  NIL_MARK,
+  NIL_PASSWORD,
+  onData,
+  processDoctype,
+  RACE_WINDOW_MS,
+  renameAll,
+  renameRoot,
+  rightCredentials,
+  sameEmail,
+  store,
+  stripDeclaration,
+  toMock,
+  within,
+} from './fault-helpers.js';
 import { errorResult } from './real-style.js';
-
-type RawParams = Readonly<Record<string, string | undefined>>;
-
-/** A response as the mock sends it; a fault may give the body as bytes. */
-export interface MockResponse {
-  readonly status: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: string | Uint8Array;
-  /** The answer read or changed the mock's state: the same request may be answered otherwise later (never memoised). */
-  readonly volatile?: boolean;
-}
-
-/** What the response to this request carries. */
-export type ResponseKind = 'data' | 'in-band-error' | 'rejection';
-
-export interface FaultContext {
-  readonly op: Operation;
-  readonly binding: BindingId;
-  /** The operation's group namespace and all configured namespaces. */
-  readonly ns: string;
-  readonly namespaces: Namespaces;
-  readonly credentials: Credentials;
-  /** The second account (it owns no booking): an authorization fault lets it act as the first. */
-  readonly other?: Credentials;
-  /** The parameters as decoded (after `params` hooks). */
-  readonly params: RawParams;
-  readonly kind: ResponseKind;
-  /** True when a fault's request hook made the request decodable (it was refused as sent). */
-  readonly rewritten: boolean;
-  /** The data a valid call with these parameters and the right credentials gets. */
-  validValue(): Value;
-}
-
-export interface RequestContext {
-  readonly binding: BindingId;
-  /** The fault's operation and its group namespace. */
-  readonly op: Operation;
-  readonly ns: string;
-}
-
-/** What a state hook is given: the request's context and the fault's own memory in this mock instance. */
-export interface StateFaultContext extends FaultContext {
-  /** Kept for the life of the mock instance, one map per fault (e.g. a text read once, cached). */
-  readonly memory: Map<string, unknown>;
-}
-
-export interface FaultHooks {
-  /**
-   * The state a valid call sees (src/mock/state.ts): the hook returns the store this request reads
-   * and changes, usually the given one with a method or two replaced. Only stateful faults have it.
-   */
-  readonly state?: (store: BookingStore, ctx: StateFaultContext) => BookingStore;
-  readonly request?: (req: IncomingRequest, ctx: RequestContext) => IncomingRequest;
-  readonly params?: (params: RawParams, ctx: Omit<FaultContext, 'kind' | 'params'>) => RawParams;
-  readonly value?: (value: Value, ctx: FaultContext) => Value;
-  readonly options?: (options: SerializeOptions, ctx: FaultContext) => SerializeOptions;
-  readonly xml?: (xml: string, ctx: FaultContext) => string;
-  readonly body?: (body: string, ctx: FaultContext) => string;
-  readonly status?: (status: number, ctx: FaultContext) => number;
-  readonly headers?: (headers: Readonly<Record<string, string>>, ctx: FaultContext) => Record<string, string>;
-  readonly response?: (response: MockResponse, ctx: FaultContext) => MockResponse;
-}
-
-/** Which bookings exist on the mock a fault is proved against (Fault.bookingModes). */
-export type BookingMode = 'default' | 'bookings' | 'everyId';
-
-export type FaultCategory =
-  | 'status'
-  | 'media-type'
-  | 'envelope'
-  | 'result-element'
-  | 'namespace'
-  | 'required'
-  | 'nil'
-  | 'enumeration'
-  | 'lexical'
-  | 'structure'
-  | 'encoding'
-  | 'binding-rules'
-  | 'equivalence'
-  | 'credentials'
-  | 'bad-request'
-  | 'input'
-  | 'state'
-  | 'authorization'
-  | 'hostile-xml';
-
-export interface Fault {
-  /** kebab-case, unique. */
-  readonly name: string;
-  /** One line: the violation. */
-  readonly description: string;
-  readonly category: FaultCategory;
-  /** The operation it is confined to (catalogue name). */
-  readonly operation: string;
-  /** The bindings it is confined to. */
-  readonly bindings: readonly BindingId[] | 'all';
-  readonly apply: FaultHooks;
-  /**
-   * The inputs that trigger it, when only some do (issue 16): the mock then answers every other
-   * request, the hand-written cases and the wrong-password case included, byte for byte as the
-   * correct mock does (a test proves it); only generated cases and credential variants find it.
-   */
-  readonly triggeredBy?: string;
-  /**
-   * A fault of the mock's state (issue 23): it shows only in a sequence of calls (a write then a
-   * read, a cancellation then another), never in a single request on a fresh mock unless it is about
-   * the first call itself. Its `operation` and `bindings` are those of the call that goes wrong, for
-   * a write that is the write's (UpdateSpecialRequest), even though the failure shows in a later
-   * read. It needs a stateful mock.
-   */
-  readonly stateful?: boolean;
-  /** A stateful fault about the first call itself: it shows on a single request on a fresh mock. */
-  readonly showsOnFirstCall?: boolean;
-  /**
-   * Where a stateful fault shows: the operations whose answers differ from the correct mock's in a
-   * sequence (for a write, the reads after it). `operation` and `bindings` stay where it is committed.
-   */
-  readonly showsIn?: readonly string[];
-  /**
-   * Why no honest run can see this fault: the one fault of the catalogue a harness that is right
-   * about a stateful service must miss (one that saw it would fail a conforming service). The
-   * self-test still runs it and requires that the run raise no finding at all: proof that the
-   * harness compares nothing across bookings. Kept to mark where black-box testing ends.
-   */
-  readonly undetectable?: string;
-  /**
-   * It shows only on a service that looks its bookings up, where only real bookings exist (why, in
-   * words): where any id names a booking, made on first touch, what the fault changes is never
-   * compared. The self-test and the suites run it against a mock told its bookings (`bookings`).
-   */
-  readonly needsKnownBookings?: string;
-  /**
-   * The mock modes of which bookings exist that the self-test runs it against, each its own run
-   * (issue 40): `default` (any non-blank id names a booking), `bookings` (only the pools', as
-   * `needsKnownBookings`), `everyId` (every id, blank included). Absent: `bookings` for a fault that
-   * needs known bookings, `default` otherwise.
-   */
-  readonly bookingModes?: readonly BookingMode[];
-  /**
-   * Operations a run needs besides the fault's own to see it (a use after cancellation needs the
-   * cancellation: CancelBooking brings the cancel sequence whose bookings it uses again).
-   */
-  readonly alsoRun?: readonly string[];
-}
-
-// ---- helpers for the entries ------------------------------------------------------------------
-
-/** The DOCTYPE of a request (its internal subset) after an optional XML declaration. */
-const DOCTYPE_AT_START = /^(\uFEFF?\s*(?:<\?xml[^?]*\?>)?\s*)<!DOCTYPE\s+[^[>]*\[([\s\S]*?)\]\s*>/;
-/**
- * What a fault's parser puts where an external entity stood (its params hook reads it as the user name the listener
- * served).
- */
-const FETCHED_MARKER = 'mock-external-entity-fetched';
-
-/**
- * A parser that processes a request's DTD, as a careless service's does (issue 42): the DOCTYPE is
- * taken out and each `&name;` its internal subset declares is replaced, once, by its text (an
- * internal entity: its literal, character references read; one in another is not expanded again,
- * nor is any declared beside more than a few). An external entity is left empty, unless `fetch`:
- * then its URL is fetched (a real GET, only http://127.0.0.1 or localhost, 2 s at most, not awaited:
- * the answer cannot wait) and it stands as FETCHED_MARKER. Undefined: no DOCTYPE.
- */
-function processDoctype(body: string, fetch: boolean): string | undefined {
-  const m = DOCTYPE_AT_START.exec(body);
-  if (!m) return undefined;
-  const texts = new Map<string, string>();
-  for (const e of m[2]!.matchAll(/<!ENTITY\s+([\w.-]+)\s+(?:"([^"%&]*(?:&#\d+;[^"%&]*)*)"|SYSTEM\s+"([^"]*)")\s*>/g)) {
-    if (texts.size >= 4) break;
-    if (e[2] !== undefined) {
-      texts.set(
-        e[1]!,
-        e[2].replace(/&#(\d+);/g, (_x, d: string) => String.fromCodePoint(Number(d))),
-      );
-    } else if (fetch && isLocalHttp(e[3]!)) {
-      void globalThis
-        .fetch(e[3]!, { signal: AbortSignal.timeout(2000) })
-        .then(
-          (r) => r.arrayBuffer(),
-          () => undefined,
-        )
-        .catch(() => undefined);
-      texts.set(e[1]!, FETCHED_MARKER);
-    } else {
-      texts.set(e[1]!, '');
-    }
-  }
-  const rest = body.slice(m[0].length);
-  return m[1]! + rest.replace(/&([\w.-]+);/g, (all, name: string) => texts.get(name) ?? all);
-}
-
-/** http:// at 127.0.0.1 or localhost: the only URLs a fault of the mock ever fetches. */
-function isLocalHttp(url: string): boolean {
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' && (u.hostname === '127.0.0.1' || u.hostname === 'localhost');
-  } catch {
-    return false;
-  }
-}
-
-// biome-ignore lint/suspicious/noExplicitAny: fault edits reach into result data freely
-type Draft = any;
-
-/** A value hook editing a copy of a result with data (other responses untouched). */
-const edit =
-  (fn: (v: Draft, ctx: FaultContext) => void) =>
-  (v: Value, ctx: FaultContext): Value => {
-    if (ctx.kind !== 'data' || v === null || typeof v !== 'object') return v;
-    const copy = structuredClone(v) as Draft;
-    fn(copy, ctx);
-    return copy as Value;
-  };
-
-/** A hook applied only to results with data. */
-const onData =
-  <T>(fn: (x: T, ctx: FaultContext) => T) =>
-  (x: T, ctx: FaultContext): T =>
-    ctx.kind === 'data' ? fn(x, ctx) : x;
-
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Rename the outermost element of a serialised element (any prefix kept). */
-function renameRoot(xml: string, from: string, to: string): string {
-  return xml
-    .replace(new RegExp(`^<((?:[\\w.-]+:)?)${escapeRegExp(from)}(?=[\\s/>])`), `<$1${to}`)
-    .replace(new RegExp(`</((?:[\\w.-]+:)?)${escapeRegExp(from)}>$`), `</$1${to}>`);
-}
-
-/** Rename every element of that local name. */
-function renameAll(xml: string, from: string, to: string): string {
-  return xml.replace(new RegExp(`<(/?)((?:[\\w.-]+:)?)${escapeRegExp(from)}(?=[\\s/>])`, 'g'), `<$1$2${to}`);
-}
-
-/** The first complete element of that local name (simple content), or undefined. */
-function firstElement(xml: string, local: string): string | undefined {
-  return new RegExp(
-    `<((?:[\\w.-]+:)?)${escapeRegExp(local)}(?:\\s[^>]*)?(?:/>|>[^<]*</\\1${escapeRegExp(local)}>)`,
-  ).exec(xml)?.[0];
-}
-
-/** Insert text just before the closing tag of the outermost element. */
-function beforeClose(xml: string, insert: string): string {
-  return xml.replace(/(<\/[^>]+>)$/, `${insert}$1`);
-}
-
-const stripDeclaration = (body: string) => body.replace(/^\uFEFF?<\?xml[^>]*\?>\s*/, '');
-const toMock = (r: OutgoingResponse): MockResponse => ({ status: r.status, headers: r.headers, body: r.body });
-
-/** A params hook turning a call with wrong credentials into one with the mock's credentials. */
-const rightCredentials = (p: RawParams, c: { credentials: Credentials }): RawParams =>
-  p.password === c.credentials.password && p.userName === c.credentials.user
-    ? p
-    : { ...p, userName: c.credentials.user, password: c.credentials.password };
-
-/**
- * A params hook letting the second account act as the first (who owns every booking): a service that
- * checks the credentials, then looks the booking up without asking whose it is.
- */
-const ignoresOwnership = (p: RawParams, c: { credentials: Credentials; other?: Credentials }): RawParams =>
-  c.other !== undefined && p.userName === c.other.user && p.password === c.other.password
-    ? { ...p, userName: c.credentials.user, password: c.credentials.password }
-    : p;
-
-/** A params hook giving an unparsable or missing typed parameter a default, as a lax server would. */
-const defaultParam =
-  (name: string, fallback: string, valid: (v: string) => boolean) =>
-  (p: RawParams): RawParams =>
-    p[name] === undefined || !valid(p[name]!) ? { ...p, [name]: fallback } : p;
-const isInt = (v: string) => /^\s*[+-]?\d+\s*$/.test(v);
-
-/** The complete answer of another operation to a call with the right credentials, as `binding` writes it. */
-function answerOf(name: string, c: FaultContext): MockResponse {
-  const other = findOperation(name)!;
-  const ns = c.namespaces[other.ns];
-  const outcome = resolveOperation(
-    other,
-    { userName: c.credentials.user, password: c.credentials.password, language: c.params.language },
-    c.credentials,
-  );
-  const value = outcome.kind === 'result' ? outcome.value : null;
-  const b = bindingModule(c.binding);
-  return toMock(
-    b.encodeResult(other, serializeResult(other, value, { ns, declareNamespace: b.envelopeNs === undefined }), ns),
-  );
-}
-/** Every parameter value but the credentials, mapped. */
-const mapStrings = (p: RawParams, f: (v: string) => string): RawParams =>
-  Object.fromEntries(
-    Object.entries(p).map(([k, v]) => [k, v === undefined || k === 'userName' || k === 'password' ? v : f(v)]),
-  );
-
-/** A dateTime at 22:00 or later moved to the next day, the time kept (other values as they are). */
-function nextDayIfLate(v: string | undefined): string | undefined {
-  const m = v === undefined ? null : /^(\s*)(\d{4}-\d{2}-\d{2})T(2[2-3]):(.*)$/s.exec(v);
-  if (!m) return v;
-  const next = new Date(Date.parse(`${m[2]}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-  return `${m[1]}${next}T${m[3]}:${m[4]}`;
-}
-const isDateTime = (v: string) => /^\s*\d{4}-\d{2}-\d{2}/.test(v);
-
-/**
- * A store passing every call through to `s` (a class instance's methods are not own properties: spread would lose
- * them).
- */
-function through(s: BookingStore): BookingStore {
-  return {
-    specialRequest: (id) => s.specialRequest(id),
-    setSpecialRequest: (id, text) => s.setSpecialRequest(id, text),
-    isCancelled: (id) => s.isCancelled(id),
-    cancel: (id) => s.cancel(id),
-    isTransferCancelled: (id, email) => s.isTransferCancelled(id, email),
-    cancelTransfer: (id, email) => s.cancelTransfer(id, email),
-    lastSpecialRequest: () => s.lastSpecialRequest(),
-    cancelledBookings: () => s.cancelledBookings(),
-    cancelledTransfers: () => s.cancelledTransfers(),
-    memory: (name) => s.memory(name),
-  };
-}
-
-/** A state hook: the store with the methods `fn` gives replaced. */
-const store =
-  (fn: (s: BookingStore, ctx: StateFaultContext) => Partial<BookingStore>) =>
-  (s: BookingStore, ctx: StateFaultContext): BookingStore => ({ ...through(s), ...fn(s, ctx) });
-
-/**
- * The booking id after this one: its last run of digits plus one ("BK-2025-0042" → "BK-2025-0043", "100234" →
- * "100235").
- */
-export function nextBookingId(id: string): string {
-  const t = id.trim();
-  const m = /^(.*?)(\d+)(\D*)$/s.exec(t);
-  if (!m) return `${t}1`;
-  return `${m[1]}${(BigInt(m[2]!) + 1n).toString().padStart(m[2]!.length, '0')}${m[3]}`;
-}
-/**
- * How long a race fault's unlocked change stays invisible to other calls: simultaneous calls fall in it, calls in turn
- * on a loaded machine may too (harmless: a second cancellation may go either way).
- */
-const RACE_WINDOW_MS = 1000;
-/** Whether `key` was set in `memory` less than RACE_WINDOW_MS ago. */
-const within = (memory: Map<string, unknown>, key: string) => {
-  const at = memory.get(key) as number | undefined;
-  return at !== undefined && performance.now() - at < RACE_WINDOW_MS;
-};
-const sameEmail = (a: string | undefined, b: string | undefined) =>
-  a !== undefined && b !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
-
-// ---- the catalogue ----------------------------------------------------------------------------
+import type { Value } from './serialize.js';
 
 export const FAULTS: readonly Fault[] = [
   // status codes
@@ -998,7 +673,7 @@ export const FAULTS: readonly Fault[] = [
       + 'data (GetLanguages)',
     apply: {
       request: (req, c) => ({ ...req, headers: { ...req.headers, soapaction: `"${c.ns}${c.op.name}"` } }),
-      response: (r, c) => (c.rewritten ? answerOf('GetLanguages', c) : r),
+      response: (r, c) => (c.rewritten ? answerOfOther('GetLanguages', c) : r),
     },
   },
 
@@ -2077,121 +1752,3 @@ export const FAULTS: readonly Fault[] = [
     },
   },
 ];
-
-/** A nil password element, as any SOAP client writes it (the prefix of the element in $1). */
-const NIL_PASSWORD = /<((?:[\w.-]+:)?)password\b[^>]*\bnil\s*=\s*["'](?:true|1)["'][^>]*\/>/;
-/** What the nil-password fault turns a nil password into, so its params hook can tell it from an absent one. */
-const NIL_MARK = 'mock-nil-password';
-
-/** A params hook letting a call in (the mock's own credentials) when `lets` says its login passes. */
-function acceptsLogin(
-  lets: (
-    password: string | undefined,
-    user: string | undefined,
-    c: { credentials: Credentials; other?: Credentials },
-  ) => boolean,
-) {
-  return (p: RawParams, c: { credentials: Credentials; other?: Credentials }): RawParams =>
-    lets(p.password, p.userName, c) ? rightCredentials(p, c) : p;
-}
-
-/**
- * An HTML error page quoting the request's parameters, the password among them, as a careless framework's debug page
- * does.
- */
-function echoPage(c: FaultContext): MockResponse {
-  const form = new URLSearchParams(
-    Object.entries(c.params).filter((e): e is [string, string] => e[1] !== undefined),
-  ).toString();
-  const escapeRegExp = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  return {
-    status: 400,
-    headers: { 'content-type': 'text/html; charset=utf-8' },
-    body:
-      `<html><head><title>Request rejected</title></head><body><h1>Request `
-      + `rejected</h1><p>${escapeRegExp(c.op.name)} could not be `
-      + `served.</p><pre>${escapeRegExp(form)}</pre></body></html>`,
-  };
-}
-
-// ---- lookup -----------------------------------------------------------------------------------
-
-const BY_NAME = new Map(FAULTS.map((f) => [f.name, f]));
-
-/**
- * The catalogue's fault of that name, if any (checks/soap-fault.ts findFault is another thing: the SOAP Fault in a
- * body).
- */
-export function faultNamed(name: string): Fault | undefined {
-  return BY_NAME.get(name);
-}
-
-/** Faults by name (a fault object is taken as it is); an unknown name throws UnknownFaultError. */
-export function resolveFaults(names: readonly (string | Fault)[] | undefined): Fault[] {
-  const out: Fault[] = [];
-  for (const n of names ?? []) {
-    const f = typeof n === 'string' ? BY_NAME.get(n) : n;
-    if (!f) {
-      throw new UnknownFaultError(
-        `unknown fault "${String(n)}"${didYouMean(
-          String(n),
-          FAULTS.map((x) => x.name),
-        )}: list the ${FAULTS.length} fault names with npm run mock -- --list-faults`,
-      );
-    }
-    if (!out.includes(f)) out.push(f);
-  }
-  return out;
-}
-
-/** The bindings a fault applies to, spelt out. */
-export function faultBindings(f: Fault): readonly BindingId[] {
-  return f.bindings === 'all' ? BINDINGS : f.bindings;
-}
-
-/** Whether the fault applies to that operation on that binding. */
-export function faultApplies(f: Fault, op: string, binding: BindingId): boolean {
-  return f.operation === op && faultBindings(f).includes(binding);
-}
-
-/** One line per fault: name, operation, bindings, description (for --list-faults). */
-export function listFaults(faults: readonly Fault[] = FAULTS): string[] {
-  const w = Math.max(...faults.map((f) => f.name.length));
-  const ow = Math.max(...faults.map((f) => f.operation.length));
-  const bw = Math.max(...faults.map((f) => faultBindings(f).join(',').length));
-  return faults.map(
-    (f) =>
-      `${f.name.padEnd(w)}  ${f.operation.padEnd(ow)} `
-      + ` ${(f.bindings === 'all' ? 'all' : f.bindings.join(',')).padEnd(bw)}  ${f.description}`
-      + (f.stateful
-        ? ` [stateful: shows ${f.showsOnFirstCall ? 'from the first call' : 'in a sequence'}, `
-          + `in ${f.showsIn?.join(', ')}]`
-        : '')
-      + (f.undetectable ? ` [undetectable: ${f.undetectable}]` : '')
-      + (f.needsKnownBookings ? ` [shows with --bookings: ${f.needsKnownBookings}]` : ''),
-  );
-}
-
-/** Problems of the catalogue itself (a test keeps it empty): unknown operations or bindings, duplicates, no hook. */
-export function catalogueProblems(faults: readonly Fault[] = FAULTS): string[] {
-  const out: string[] = [];
-  const seen = new Set<string>();
-  for (const f of faults) {
-    if (seen.has(f.name)) out.push(`${f.name}: duplicate name`);
-    seen.add(f.name);
-    if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(f.name)) out.push(`${f.name}: not kebab-case`);
-    if (!findOperation(f.operation)) out.push(`${f.name}: no operation ${f.operation}`);
-    if (f.bindings !== 'all' && (f.bindings.length === 0 || f.bindings.some((b) => !BINDINGS.includes(b))))
-      out.push(`${f.name}: bad bindings`);
-    if (Object.values(f.apply).every((h) => h === undefined)) out.push(`${f.name}: no hook`);
-    if (!f.description.trim()) out.push(`${f.name}: no description`);
-    if ((f.apply.state !== undefined) !== (f.stateful === true))
-      out.push(`${f.name}: a state hook and stateful: true go together`);
-    if (f.showsOnFirstCall && !f.stateful) out.push(`${f.name}: showsOnFirstCall without stateful`);
-    if (f.stateful && !f.showsIn?.length) out.push(`${f.name}: a stateful fault says where it shows (showsIn)`);
-    for (const o of f.showsIn ?? []) if (!findOperation(o)) out.push(`${f.name}: shows in no operation ${o}`);
-    for (const o of f.alsoRun ?? []) if (!findOperation(o)) out.push(`${f.name}: needs no operation ${o}`);
-    if (f.undetectable !== undefined && !f.undetectable.trim()) out.push(`${f.name}: undetectable without a reason`);
-  }
-  return out;
-}

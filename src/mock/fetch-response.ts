@@ -5,7 +5,7 @@
  * for an answer a Response would change, or for the msw path.
  */
 import { HttpResponse } from 'msw';
-import type { MockResponse } from './faults.js';
+import type { MockResponse } from './fault-types.js';
 import type { ReplayHit } from './replay.js';
 
 /** The msw handlers' way of turning a plain response into a Fetch Response. */

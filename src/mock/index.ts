@@ -33,28 +33,30 @@ export {
   resolveOperation,
   adjustForBinding,
   reportsErrorsInBand,
-  languageOf,
   AUTH_FAILED,
   type Outcome,
   type Credentials,
 } from './data.js';
+export { languageOf } from './generator-support.js';
 export { mockMain, parseMockFlags } from './main.js';
+export { FAULTS } from './faults.js';
 export {
-  FAULTS,
   faultNamed,
   resolveFaults,
   faultBindings,
   faultApplies,
   listFaults,
   UnknownFaultError,
-  type Fault,
-  type FaultHooks,
-  type FaultContext,
-  type StateFaultContext,
-  type FaultCategory,
-  type MockResponse,
-  type ResponseKind,
-} from './faults.js';
+} from './fault-lookup.js';
+export type {
+  Fault,
+  FaultHooks,
+  FaultContext,
+  StateFaultContext,
+  FaultCategory,
+  MockResponse,
+  ResponseKind,
+} from './fault-types.js';
 export { varyData, presentationFor, relexical, type Presentation } from './vary.js';
 export {
   MockState,

@@ -30,7 +30,8 @@ import {
   type ServicePaths,
 } from '../contract/catalogue.js';
 import { DEFAULT_OTHER_PASSWORD, DEFAULT_OTHER_USER, DEFAULT_PASSWORD, DEFAULT_USER } from './handlers.js';
-import { FAULTS, listFaults, resolveFaults, UnknownFaultError } from './faults.js';
+import { FAULTS } from './faults.js';
+import { listFaults, resolveFaults, UnknownFaultError } from './fault-lookup.js';
 import { startMock } from './server.js';
 import { ReplayError } from './replay.js';
 import type { TransientMode } from './transient.js';

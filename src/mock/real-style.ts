@@ -24,7 +24,7 @@
  */
 import type { Operation } from '../contract/catalogue.js';
 import { effective, isValueType } from '../contract/model.js';
-import { stableHash } from './data.js';
+import { stableHash } from './rng.js';
 import type { AnyContent, DataObject, Value } from './serialize.js';
 
 export type RealPart =

@@ -12,7 +12,7 @@ import { readJsonFile } from '../core/json-file.js';
 import type { Binding, IncomingRequest } from '../bindings/types.js';
 import type { BindingId, Namespaces, Operation, ServicePaths } from '../contract/catalogue.js';
 import { validateJson } from '../schema/json.js';
-import type { MockResponse } from './faults.js';
+import type { MockResponse } from './fault-types.js';
 import { isPlainHeaderName, isPlainHeaderValue } from './wire.js';
 
 export const RECORDING_FORMAT = 'accommodation-conformance-recording/1';

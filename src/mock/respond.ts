@@ -11,18 +11,13 @@
  * Without faults and variation the answer is exactly the reference one: the binding module's own
  * encodeResult / encodeFault over the strict serialisation.
  */
-import type { Binding, Decoded, IncomingRequest, OutgoingResponse } from '../bindings/types.js';
+import type { Binding, Decoded, IncomingRequest } from '../bindings/types.js';
 import { checkParams } from '../bindings/params.js';
 import type { BindingId, Namespaces, Operation } from '../contract/catalogue.js';
 import { adjustForBinding, resolveOperation, type Credentials } from './data.js';
-import {
-  faultApplies,
-  faultBindings,
-  type Fault,
-  type FaultContext,
-  type MockResponse,
-  type ResponseKind,
-} from './faults.js';
+import { toMock } from './fault-helpers.js';
+import { faultApplies, faultBindings } from './fault-lookup.js';
+import type { Fault, FaultContext, MockResponse, ResponseKind } from './fault-types.js';
 import { serializeResult, type SerializeOptions, type Value } from './serialize.js';
 import {
   contentTypeOf,
@@ -66,8 +61,6 @@ export interface AnswerConfig {
   /** The isoCodes GetLanguages lists; all of the reference data's when undefined. */
   readonly languages?: readonly string[];
 }
-
-const toMock = (r: OutgoingResponse): MockResponse => ({ status: r.status, headers: r.headers, body: r.body });
 
 function isObject(v: Value): v is Readonly<Record<string, Value>> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -7,12 +7,13 @@
  *           reproduce byte for byte (fault objects, request headers or URLs Fetch would change or
  *           refuse, answers a Fetch Response would change or refuse).
  * On the direct path the answers of the binding routes are remembered by request (AnswerMemo): a
- * request seen before is answered with the same bytes without being decoded and answered again.
- * Bodies are read with a size cap enforced while reading (413 beyond it, never buffered unbounded);
+ * request seen before is answered with the same bytes without being decoded and answered again
+ * (./answer-memo.ts). Bodies are read with a size cap enforced while reading (413 beyond it, never
+ * buffered unbounded: ./http-io.ts, with the headers, the URL and the writing of an answer);
  * keep-alive is left on.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import type { RequestHandler } from 'msw';
 import type { Namespaces } from '../contract/catalogue.js';
 import {
@@ -25,10 +26,12 @@ import {
   type MockHandlerOptions,
   type Route,
 } from './core.js';
-import type { MockResponse } from './faults.js';
+import { AnswerMemo } from './answer-memo.js';
+import type { MockResponse } from './fault-types.js';
+import { handlerHeaders, header, HOP_BY_HOP, readCapped, refuseTooLarge, requestUrl, send } from './http-io.js';
 import { loadReplay, ReplayHit } from './replay.js';
 import { gatewayPage, isWriteRequest, TransientFaults, type TransientMode } from './transient.js';
-import { isPlainHeaderName, isPlainHeaderValue, plainToWire, responseToWire, type Wire } from './wire.js';
+import { plainToWire, responseToWire, type Wire } from './wire.js';
 
 export interface MockOptions {
   /** Port to listen on; 0 or absent picks a free one. */
@@ -88,17 +91,6 @@ export interface RunningMock {
   transientCounts?(): Readonly<Record<string, number>>;
 }
 
-// Hop-by-hop headers describe this connection, not the request the handlers see.
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'upgrade',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'content-length',
-]);
 // Methods a Fetch Request refuses to carry.
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
@@ -257,54 +249,6 @@ interface Served {
   readonly transient?: TransientFaults;
 }
 
-/** Largest request body whose answer is remembered. */
-const MEMO_MAX_BODY = 16 * 1024;
-
-/**
- * Answers already given, by request: method, path and query, the headers the handlers see (Host
- * aside: no binding route reads it) and the body. A binding route's answer depends on nothing else
- * (decode reads Content-Type, SOAPAction and the body; the data are seeded by the parameters; the
- * catalogue's faults are pure), so the same request gets the same bytes without being decoded,
- * resolved and serialised again. Bounded; the oldest entries are dropped first.
- */
-export class AnswerMemo {
-  private readonly answers = new Map<string, Wire>();
-  private bytes = 0;
-  constructor(
-    private readonly maxEntries = 4096,
-    private readonly maxBytes = 32 * 1024 * 1024,
-  ) {}
-
-  /** The key of a request, or undefined when its answer is not to be remembered (large body). */
-  static key(method: string, url: URL, headers: Readonly<Record<string, string>>, body: Buffer): string | undefined {
-    if (body.length > MEMO_MAX_BODY) return undefined;
-    // Unambiguous: a method, path or query holds no newline; a header name no colon, a value no newline.
-    let key = `${method} ${url.pathname}${url.search}\n`;
-    for (const name in headers) if (name !== 'host') key += `${name}:${headers[name]}\n`;
-    return `${key}\n${body.toString('latin1')}`;
-  }
-
-  get(key: string): Wire | undefined {
-    return this.answers.get(key);
-  }
-
-  set(key: string, wire: Wire): void {
-    const size = key.length + wire.body.length;
-    if (size > this.maxBytes) return;
-    while (this.answers.size >= this.maxEntries || (this.answers.size > 0 && this.bytes + size > this.maxBytes)) {
-      const [oldKey, old] = this.answers.entries().next().value!;
-      this.answers.delete(oldKey);
-      this.bytes -= oldKey.length + old.body.length;
-    }
-    this.answers.set(key, wire);
-    this.bytes += size;
-  }
-
-  get size(): number {
-    return this.answers.size;
-  }
-}
-
 const EMPTY = Buffer.alloc(0);
 
 async function handle(served: Served, req: IncomingMessage, res: ServerResponse, host: string): Promise<void> {
@@ -460,92 +404,4 @@ async function throughResponse(core: MockCore, route: Route, answer: MockRespons
     response = toResponse(core.internalError(route, e));
   }
   return responseToWire(response);
-}
-
-/**
- * The request headers as Object.fromEntries(new Request(...).headers) gives them, without the
- * hop-by-hop ones; undefined when Headers would refuse or rewrite one (then the msw path decides).
- */
-function handlerHeaders(rawHeaders: readonly string[]): Record<string, string> | undefined {
-  const out: Record<string, string> = {};
-  let sorted = true;
-  let last = '';
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
-    const name = rawHeaders[i]!;
-    const lower = name.toLowerCase();
-    if (HOP_BY_HOP.has(lower)) continue;
-    const value = rawHeaders[i + 1]!;
-    if (!isPlainHeaderName(name) || !isPlainHeaderValue(value) || lower === '__proto__') return undefined;
-    const seen = out[lower];
-    // Set-Cookie values stay apart in Headers; Object.fromEntries keeps the last.
-    out[lower] = seen === undefined || lower === 'set-cookie' ? value : `${seen}, ${value}`;
-    if (seen === undefined) {
-      if (lower < last) sorted = false;
-      last = lower;
-    }
-  }
-  if (sorted) return out;
-  const inOrder: Record<string, string> = {};
-  for (const k of Object.keys(out).sort()) inOrder[k] = out[k]!;
-  return inOrder;
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
-  return Array.isArray(v) ? v.join(', ') : v;
-}
-
-function requestUrl(req: IncomingMessage, host: string): URL {
-  const target = req.url ?? '/';
-  if (target.startsWith('/')) return new URL(`http://${req.headers.host ?? host}${target}`);
-  return new URL(target);
-}
-
-/** The body, or undefined once more than `max` bytes arrived (reading stops there). */
-function readCapped(req: IncomingMessage, max: number): Promise<Buffer | undefined> {
-  const declared = Number(req.headers['content-length'] ?? '0');
-  if (declared > max) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const onData = (c: Buffer) => {
-      total += c.length;
-      if (total > max) {
-        req.off('data', onData);
-        req.off('end', onEnd);
-        resolve(undefined);
-        return;
-      }
-      chunks.push(c);
-    };
-    const onEnd = () => resolve(Buffer.concat(chunks, total));
-    req.on('data', onData);
-    req.on('end', onEnd);
-    req.on('error', reject);
-  });
-}
-
-/** 413, then close the connection; what the client still sends is discarded, not buffered. */
-function refuseTooLarge(req: IncomingMessage, res: ServerResponse): void {
-  const socket: Socket = req.socket;
-  req.resume();
-  send(
-    res,
-    413,
-    { 'content-type': 'text/plain; charset=utf-8', connection: 'close' },
-    Buffer.from(`Request body too large: the limit is ${MAX_BODY_BYTES} bytes.`),
-  );
-  // Give the client a moment to read the answer, then drop a sender that does not stop.
-  setTimeout(() => socket.destroy(), 2_000).unref();
-}
-
-function send(
-  res: ServerResponse,
-  status: number,
-  headers: Record<string, string>,
-  body: Buffer,
-  length = body.length,
-): void {
-  res.writeHead(status, { ...headers, 'content-length': String(length) });
-  res.end(body);
 }

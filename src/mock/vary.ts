@@ -21,7 +21,7 @@ import { BINDINGS } from '../contract/catalogue.js';
 import { documentedDifference } from '../contract/binding-differences.js';
 import { effective, isSimple, MODEL, type ElementField, type SimpleType, type TypeRef } from '../contract/model.js';
 import type { Binding, DocumentForm } from '../bindings/types.js';
-import { Rng, stableHash } from './data.js';
+import { Rng, stableHash } from './rng.js';
 import type { AnyContent, DataObject, SerializeOptions, Value } from './serialize.js';
 import { realStyle, withoutBookingPicks } from './real-style.js';
 

@@ -5,7 +5,7 @@
  * when a Fetch Response would carry it unchanged (`plainToWire`; anything else goes through a
  * Response so that Fetch's own rules and errors apply exactly).
  */
-import type { MockResponse } from './faults.js';
+import type { MockResponse } from './fault-types.js';
 
 export interface Wire {
   readonly status: number;

@@ -39,7 +39,9 @@ import {
   startMock,
   type RunningMock,
 } from '../../src/mock/index.js';
-import { FAULTS, faultBindings, type Fault } from '../../src/mock/faults.js';
+import { FAULTS } from '../../src/mock/faults.js';
+import { faultBindings } from '../../src/mock/fault-lookup.js';
+import type { Fault } from '../../src/mock/fault-types.js';
 import type { BookingPools } from '../../src/core/booking-pools.js';
 import { ON_A_BOOKING_OF_ITS_OWN } from '../../test/support/issue23.js';
 import { mockBookings } from '../../src/engine/bookings.js';

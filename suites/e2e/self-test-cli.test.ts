@@ -14,7 +14,7 @@ import { afterAll, describe, test } from 'vitest';
 import type { RunReport } from '../../src/core/types.js';
 import { rowBindings } from '../../src/core/rows.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER } from '../../src/mock/index.js';
-import { faultBindings, faultNamed } from '../../src/mock/faults.js';
+import { faultBindings, faultNamed } from '../../src/mock/fault-lookup.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 

@@ -14,7 +14,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import { cli, mockTarget, readReport, tempDir } from '../../test/support/cli.js';
 import { startMock, type RunningMock, type TransientMode } from '../../src/mock/index.js';
-import { faultBindings, faultNamed } from '../../src/mock/faults.js';
+import { faultBindings, faultNamed } from '../../src/mock/fault-lookup.js';
 import { rowBindings } from '../../src/core/rows.js';
 import type { RunReport } from '../../src/core/types.js';
 

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, onTestFinished, test } from 'vit
 import { cli, readReport, tempDir } from '../../test/support/cli.js';
 import { call, resultElement, validParams } from '../../test/support/mock.js';
 import { startMock, type RunningMock } from '../../src/mock/index.js';
-import { stableHash } from '../../src/mock/data.js';
+import { stableHash } from '../../src/mock/rng.js';
 import { BINDINGS, DEFAULT_NAMESPACES, OPERATIONS } from '../../src/contract/catalogue.js';
 import { rejectionFields } from '../../src/contract/model.js';
 import type { RunReport } from '../../src/core/types.js';

@@ -10,7 +10,7 @@ import type { Target } from '../../src/core/types.js';
 import { Transport } from '../../src/transport/client.js';
 import { createDocumentValidator } from '../../src/schema/xsd-validator.js';
 import { DEFAULT_PASSWORD, DEFAULT_USER, startMock, type RunningMock } from '../../src/mock/index.js';
-import type { Fault } from '../../src/mock/faults.js';
+import type { Fault } from '../../src/mock/fault-types.js';
 import { loadFixtureCases } from '../../src/engine/cases.js';
 import {
   bookingNeeds,
