@@ -20,14 +20,16 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const CACHE = join(ROOT, '.source-cache');
 /**
  * Entry points: the command, the validator's child process (schema/validator-process.ts starts
- * ./validator-child.js beside it) and the embedded mock's worker (mock/in-worker.ts starts
- * ./mock-worker.js). Split: what is only imported when needed (the mock, msw) is a chunk of its own,
- * loaded when imported, not at every start.
+ * ./validator-child.js beside it), the embedded mock's worker (mock/in-worker.ts starts
+ * ./mock-worker.js) and the secret guard's search (report/guard-search.ts starts ./guard-worker.js).
+ * Split: what is only imported when needed (the mock, msw) is a chunk of its own, loaded when
+ * imported, not at every start.
  */
 const ENTRIES = {
   main: 'src/cli/main.ts',
   'validator-child': 'src/schema/validator-child.ts',
   'mock-worker': 'src/mock/mock-worker.ts',
+  'guard-worker': 'src/report/guard-worker.ts',
 };
 
 /** Every source file that can reach the bundle (tests excluded), sorted. */

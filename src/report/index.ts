@@ -16,6 +16,7 @@ import { renderMarkdown } from './markdown.js';
 import { assertSummaryConsistent, jsonText } from './model.js';
 import { reportPaths, type ReportPaths } from './paths.js';
 import { isRedactionMarker } from '../schema/json.js';
+import { searchAhead } from './guard-search.js';
 import { SecretGuard, stderrWarn, type Warn } from './secrets.js';
 
 export { formatFindings, formatSummary } from './console.js';
@@ -148,41 +149,66 @@ export async function writeReports(
   // strings, so nothing else can spell a secret there. The other reports also lay that text out
   // (joined, cut, pretty-printed, escaped again): each is searched whole as well, and what is found
   // beyond what the harness's own text holds is redacted there.
-  const tree = guard.protectTree(
-    paths.json,
-    report,
-    harnessOnly(report, false),
-    'redacted there as *** (in every report, each rendered from the redacted values)',
-  );
-  const rendered = render(tree);
-  let skeleton: Rendered | undefined;
-  let skeletonAllure: DeferredWriter | undefined;
-  const harness = () => (skeleton ??= render(harnessOnly(tree)));
-  const allowed = (key: keyof Rendered) => () => harness()[key];
-  const files: Array<[string, string]> = [
-    [paths.json, rendered.json],
-    [paths.junit, guard.protect(paths.junit, rendered.junit, allowed('junit'))],
-    [paths.markdown, guard.protect(paths.markdown, rendered.markdown, allowed('markdown'))],
-    [paths.html, guard.protect(paths.html, rendered.html, allowed('html'))],
-  ];
-  const allure = renderAllure(tree);
-  // Allure's file names are random: the whole directory is compared with the skeleton's.
-  const hits = allure.pending.map((p) => guard.find(p.bytes.toString('utf8')).spans.length);
-  const total = hits.reduce((a, b) => a + b, 0);
-  if (total > 0) {
-    skeletonAllure ??= renderAllure(harnessOnly(tree));
-    const harnessTotal = skeletonAllure.pending.reduce(
-      (n, p) => n + guard.find(p.bytes.toString('utf8')).spans.length,
-      0,
+  // The whole-file searches run on the other core (./guard-search.ts), each started as soon as its
+  // file is rendered, while this thread renders the next one; their answers are awaited below.
+  const ahead = searchAhead(guard, all);
+  try {
+    const tree = guard.protectTree(
+      paths.json,
+      report,
+      harnessOnly(report, false),
+      'redacted there as *** (in every report, each rendered from the redacted values)',
     );
-    if (total > harnessTotal) {
-      allure.pending.forEach((p, i) => {
-        if (hits[i] === 0) return;
-        p.bytes = Buffer.from(guard.protect(`allure-results/${p.name}`, p.bytes.toString('utf8')), 'utf8');
-      });
+    const html = renderHtml(tree);
+    const htmlFound = ahead.find(html);
+    const junit = renderJunit(tree);
+    const junitFound = ahead.find(junit);
+    const markdown = renderMarkdown(tree);
+    const markdownFound = ahead.find(markdown);
+    const rendered: Rendered = { json: renderJson(tree), junit, markdown, html };
+    const allure = renderAllure(tree);
+    const allureFound = allure.pending.map((p) => ahead.find(p.bytes));
+    let skeleton: Rendered | undefined;
+    let skeletonAllure: DeferredWriter | undefined;
+    const harness = () => (skeleton ??= render(harnessOnly(tree)));
+    const allowed = (key: keyof Rendered) => () => harness()[key];
+    const files: Array<[string, string]> = [
+      [paths.json, rendered.json],
+      [paths.junit, guard.protect(paths.junit, rendered.junit, allowed('junit'), await junitFound)],
+      [paths.markdown, guard.protect(paths.markdown, rendered.markdown, allowed('markdown'), await markdownFound)],
+      [paths.html, guard.protect(paths.html, rendered.html, allowed('html'), await htmlFound)],
+    ];
+    // Allure's file names are random: the whole directory is compared with the skeleton's.
+    const hits = (await Promise.all(allureFound)).map((f) => f.spans.length);
+    ahead.close();
+    const total = hits.reduce((a, b) => a + b, 0);
+    if (total > 0) {
+      skeletonAllure ??= renderAllure(harnessOnly(tree));
+      const harnessTotal = skeletonAllure.pending.reduce(
+        (n, p) => n + guard.find(p.bytes.toString('utf8')).spans.length,
+        0,
+      );
+      if (total > harnessTotal) {
+        allure.pending.forEach((p, i) => {
+          if (hits[i] === 0) return;
+          p.bytes = Buffer.from(guard.protect(`allure-results/${p.name}`, p.bytes.toString('utf8')), 'utf8');
+        });
+      }
     }
+    return await writeFiles(paths, tree, guard, files, allure);
+  } finally {
+    ahead.close();
   }
+}
 
+/** Write the guarded files, the drift files (or remove stale ones), and the Allure results. */
+async function writeFiles(
+  paths: ReportPaths,
+  tree: RunReport,
+  guard: SecretGuard,
+  files: Array<[string, string]>,
+  allure: DeferredWriter,
+): Promise<ReportPaths> {
   await mkdir(paths.dir, { recursive: true });
   // Allure reads every file in its results directory: stale results of a previous run would mix in.
   await rm(paths.allureResults, { recursive: true, force: true });

@@ -12,6 +12,12 @@ function lineEnd(text: string, at: number): number {
   return n < 0 ? text.length : n;
 }
 
+/** Where a text spells a secret: ranges, merged, in order (and which secrets: 1-based indexes). */
+export interface SecretSpans {
+  spans: Array<[number, number]>;
+  which: number[];
+}
+
 /** Writes a warning line (default: stderr). */
 export type Warn = (message: string) => void;
 
@@ -24,17 +30,28 @@ export const stderrWarn: Warn = (m) => {
  */
 export class SecretGuard {
   readonly #matchers: SecretMatcher[];
+  /**
+   * All the secrets in one matcher: it decodes a text's views once for every secret, where a matcher
+   * per secret decodes them once each (most of a whole file's search). What it finds is a superset
+   * of what the matchers per secret find (the union of their forms, searched in the union of their
+   * views), so when it finds nothing neither would they; when it finds something, they are asked,
+   * and say which secrets and where, exactly as without it.
+   */
+  readonly #any: SecretMatcher | undefined;
   readonly #warn: Warn;
   /** Files the guard redacted something in, and how many places. */
   readonly redacted: Array<{ file: string; places: number }> = [];
 
   constructor(secrets: readonly string[], warn: Warn = stderrWarn) {
-    this.#matchers = secrets.filter((s) => s.length > 0).map((s) => makeSecretMatcher([s]));
+    const kept = secrets.filter((s) => s.length > 0);
+    this.#matchers = kept.map((s) => makeSecretMatcher([s]));
+    this.#any = kept.length > 1 ? makeSecretMatcher(kept) : undefined;
     this.#warn = warn;
   }
 
   /** Ranges of `text` that spell a secret, merged (and which secrets: 1-based indexes). */
-  find(text: string): { spans: Array<[number, number]>; which: number[] } {
+  find(text: string): SecretSpans {
+    if (this.#any !== undefined && this.#any.spans(text).length === 0) return { spans: [], which: [] };
     const all: Array<[number, number]> = [];
     const which: number[] = [];
     this.#matchers.forEach((m, i) => {
@@ -58,9 +75,11 @@ export class SecretGuard {
    * "en" in "content_type", "p" in "http"). When the file holds no more spellings than that, none of
    * them is the target's and the file is left as it is; when it holds more, only spellings on lines
    * the harness does not write itself are redacted, so the report keeps its structure and words.
+   * `found` is what find(text) answers, when it was asked already (./guard-search.ts, ahead).
    */
-  protect(file: string, text: string, harness?: () => string): string {
-    let { spans, which } = this.find(text);
+  protect(file: string, text: string, harness?: () => string, found: SecretSpans = this.find(text)): string {
+    let { spans } = found;
+    const { which } = found;
     if (spans.length > 0 && harness) {
       const own = harness();
       if (spans.length <= this.find(own).spans.length) return text;

@@ -1,0 +1,55 @@
+/**
+ * The guard's whole-file search ahead, in a worker thread: the same answers as SecretGuard.find in
+ * this thread, texts and UTF-8 bytes alike, and the same answers in this thread when the worker
+ * cannot run. The worker is the TypeScript module, through tsx (the compiled one runs in a real run).
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { searchAhead } from './guard-search.js';
+import { SecretGuard } from './secrets.js';
+
+const SECRETS = ['Zq8 joined Secret', 'mock-password'];
+/** The worker from its TypeScript source (a shim registers tsx in the worker thread first). */
+const TS_WORKER = { file: fileURLToPath(new URL('../../test/support/guard-worker-ts.mjs', import.meta.url)) };
+const TEXTS = [
+  'nothing to find here &amp; %20',
+  `a report quoting &lt;p&gt;mock-pass&amp;#119;ord&lt;/p&gt; and ${Buffer.from('mock-password').toString('base64')}`,
+  'Zq8 joined\nSecret, folded: Zq8 joined Secret',
+  '',
+];
+
+describe('searchAhead', () => {
+  test('a worker answers what SecretGuard.find answers in this thread, for texts and for UTF-8 bytes', async () => {
+    const guard = new SecretGuard(SECRETS, () => undefined);
+    const ahead = searchAhead(guard, SECRETS, TS_WORKER);
+    try {
+      expect(ahead.inWorker).toBe(true);
+      const found = await Promise.all([
+        ...TEXTS.map((t) => ahead.find(t)),
+        ...TEXTS.map((t) => ahead.find(Buffer.from(t))),
+      ]);
+      const here = TEXTS.map((t) => guard.find(t));
+      expect(found).toEqual([...here, ...here]);
+      expect(here[1]!.which).toEqual([2]);
+      // Answered by the worker, not by this thread after a failure.
+      expect(ahead.inWorker).toBe(true);
+    } finally {
+      ahead.close();
+    }
+  });
+
+  test('without a worker module, or when the worker fails, every text is searched in this thread', async () => {
+    const guard = new SecretGuard(SECRETS, () => undefined);
+    const none = searchAhead(guard, SECRETS, undefined);
+    expect(none.inWorker).toBe(false);
+    expect(await none.find(TEXTS[1]!)).toEqual(guard.find(TEXTS[1]!));
+    // A module that throws as it loads: the worker fails, and the search it was given answers here.
+    const broken = searchAhead(guard, SECRETS, { file: fileURLToPath(import.meta.url) });
+    try {
+      expect(await broken.find(TEXTS[1]!)).toEqual(guard.find(TEXTS[1]!));
+      expect(broken.inWorker).toBe(false);
+    } finally {
+      broken.close();
+    }
+  });
+});

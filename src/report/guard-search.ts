@@ -1,0 +1,103 @@
+/**
+ * The secret guard's whole-file search, started as soon as a report is rendered and run on the
+ * other core (./guard-worker.ts) while this thread renders the next one: the search of a full run's
+ * files costs about as much as their rendering, and at the end of a run the second core is idle
+ * (the validator processes and the embedded mock have nothing left to do). The answer is
+ * SecretGuard.find's, computed by the same code on the same text; what the guard does with it
+ * (compare with the harness's own text, redact, warn) stays in the writer's thread. Without a
+ * compiled worker beside this module (the TypeScript sources under a test runner), or should the
+ * worker fail, each text is searched in this thread instead, with the same answer.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { SecretGuard, SecretSpans } from './secrets.js';
+
+/** The worker's module: compiled beside this one (dist/report/, or the in-repo bundle's directory). */
+const WORKER = import.meta.url.endsWith('.js')
+  ? fileURLToPath(new URL('./guard-worker.js', import.meta.url))
+  : undefined;
+
+/** Where the worker's module is (tests: a shim that loads the TypeScript module through tsx). */
+export interface WorkerModule {
+  readonly file: string;
+}
+
+/** Searches texts for the guard's secrets ahead of their use; close() when done. */
+export interface SearchAhead {
+  /** What guard.find(text) answers, from the worker when there is one. */
+  find(text: string | Buffer): Promise<SecretSpans>;
+  /** Stop the worker (pending searches still answer, in this thread). */
+  close(): void;
+  /** Whether the searches run in a worker (false: in this thread, from the start or since the worker failed). */
+  readonly inWorker: boolean;
+}
+
+/**
+ * A search ahead for `guard`, whose secrets are `secrets`: in a worker thread when its module is
+ * available (`module`, default the compiled one beside this module), else in this thread.
+ */
+export function searchAhead(
+  guard: SecretGuard,
+  secrets: readonly string[],
+  module: WorkerModule | undefined = WORKER ? { file: WORKER } : undefined,
+): SearchAhead {
+  const here = (text: string | Buffer): SecretSpans =>
+    guard.find(typeof text === 'string' ? text : text.toString('utf8'));
+  let worker: Worker | undefined;
+  if (module && existsSync(module.file) && secrets.some((s) => s.length > 0)) {
+    try {
+      worker = new Worker(module.file, {
+        workerData: { secrets: [...secrets] },
+        stdout: false,
+        stderr: false,
+      });
+    } catch {
+      worker = undefined;
+    }
+  }
+  if (!worker) return { find: async (text) => here(text), close: () => undefined, inWorker: false };
+
+  const w = worker;
+  // Each search's text, kept until it is answered: should the worker fail, it is searched here.
+  const pending = new Map<number, { text: string | Buffer; resolve: (f: SecretSpans) => void }>();
+  let next = 0;
+  let failed = false;
+  const fallBack = () => {
+    if (failed) return;
+    failed = true;
+    for (const [id, p] of pending) {
+      pending.delete(id);
+      p.resolve(here(p.text));
+    }
+  };
+  w.on('message', (m: { id: number; found: SecretSpans }) => {
+    const p = pending.get(m.id);
+    pending.delete(m.id);
+    p?.resolve(m.found);
+  });
+  w.on('error', fallBack);
+  w.on('exit', fallBack);
+  // Never what keeps the process alive: a search is awaited by the writer, which is.
+  w.unref();
+  return {
+    get inWorker() {
+      return !failed;
+    },
+    find(text) {
+      if (failed) return Promise.resolve(here(text));
+      const id = next++;
+      return new Promise<SecretSpans>((resolve) => {
+        pending.set(id, { text, resolve });
+        w.ref();
+        w.postMessage(typeof text === 'string' ? { id, text } : { id, bytes: text });
+      }).finally(() => {
+        if (pending.size === 0) w.unref();
+      });
+    },
+    close() {
+      fallBack();
+      void w.terminate();
+    },
+  };
+}
