@@ -18,8 +18,8 @@ import {
   type SettingCheck,
   type SettingDeclaration,
 } from '../core/setting.js';
-import type { ConformanceSettings } from '../index.js';
 import { rerunBasis } from './rerun-basis.js';
+import { LIBRARY_KEYS } from '../../test/support/library-keys.js';
 import { CONFIG_KEY_SETTINGS, RUN_ENV, RUN_SETTINGS } from './run-settings-table.js';
 import { resolveRunSettingsFlags, RUN_OPTIONS } from './settings.js';
 import { parseFlags } from '../core/flags.js';
@@ -134,76 +134,6 @@ describe('the config schema', () => {
 });
 
 /**
- * The library's keys, listed: `satisfies` makes tsc fail when ConformanceSettings gains a key this
- * list lacks or loses one it has; the test below, when a declaration has a key the library lacks.
- */
-type LibraryKey =
-  | Exclude<keyof ConformanceSettings, 'target'>
-  | `target.${keyof NonNullable<ConformanceSettings['target']>}`;
-const LIBRARY_KEYS = {
-  'target.bookUrl': true,
-  'target.searchUrl': true,
-  'target.transfersUrl': true,
-  'target.bookPath': true,
-  'target.bookHttpPath': true,
-  'target.searchPath': true,
-  'target.searchHttpPath': true,
-  'target.transfersPath': true,
-  'target.transfersHttpPath': true,
-  'target.bookNs': true,
-  'target.searchNs': true,
-  'target.user': true,
-  'target.password': true,
-  'target.passwordEnv': true,
-  'target.otherUser': true,
-  'target.otherPassword': true,
-  'target.otherPasswordEnv': true,
-  'target.proxy': true,
-  'target.proxyPassword': true,
-  'target.proxyPasswordEnv': true,
-  'target.noProxy': true,
-  'target.caFile': true,
-  'target.clientCert': true,
-  'target.clientKey': true,
-  'target.clientPfx': true,
-  'target.clientPfxPassphraseEnv': true,
-  'target.headers': true,
-  bindings: true,
-  operations: true,
-  skipOperations: true,
-  allowMutations: true,
-  concurrency: true,
-  timeoutMs: true,
-  deadlineMs: true,
-  maxRps: true,
-  maxBodyBytes: true,
-  seed: true,
-  examples: true,
-  languages: true,
-  maxFailures: true,
-  maxFailedLogins: true,
-  failOnDrift: true,
-  maxTransient: true,
-  minCoverage: true,
-  callbackUrl: true,
-  callbackListen: true,
-  giveUpAfter: true,
-  insecureTls: true,
-  reportDir: true,
-  checks: true,
-  skipChecks: true,
-  families: true,
-  skipFamilies: true,
-  negative: true,
-  equivalence: true,
-  cases: true,
-  casesMode: true,
-  expectations: true,
-  bookings: true,
-  latency: true,
-} as const satisfies Record<LibraryKey, true>;
-
-/**
  * Declared keys the library's type lacks, and library keys no declaration has ($schema is an editor's key, not the
  * library's).
  */
@@ -219,11 +149,11 @@ function libraryDisagreements(library: readonly string[], declared: typeof DECLA
 
 describe("the library's settings type", () => {
   test('has every declared key, and no other', () => {
-    expect(libraryDisagreements(Object.keys(LIBRARY_KEYS), DECLARED)).toEqual([]);
+    expect(libraryDisagreements(LIBRARY_KEYS, DECLARED)).toEqual([]);
   });
   test('a declared key it lacks is found', () => {
     expect(
-      libraryDisagreements(Object.keys(LIBRARY_KEYS), [
+      libraryDisagreements(LIBRARY_KEYS, [
         ...DECLARED,
         { key: 'plantedThings', check: { kind: 'list' }, from: '--planted-things' },
       ]),

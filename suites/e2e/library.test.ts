@@ -7,85 +7,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  ConfigError,
-  runConformance,
-  TOOL_NAME,
-  validateDocument,
-  type ConformanceSettings,
-  type RunReport,
-} from 'accommodation-conformance';
+import { ConfigError, runConformance, TOOL_NAME, validateDocument, type RunReport } from 'accommodation-conformance';
 import { createHandlers, DEFAULT_PATHS, FAULTS, startMock } from 'accommodation-conformance/mock';
+import { LIBRARY_TARGET_KEYS, LIBRARY_TOP_KEYS } from '../../test/support/library-keys.js';
 
 describe('accommodation-conformance: runConformance', () => {
   test('ConformanceSettings has exactly the keys of the published config schema (the password besides)', () => {
     // The compiler holds these records to the type (a key missing or extra does not compile); the test holds them to
     // the schema.
-    const top: Record<keyof ConformanceSettings, true> = {
-      target: true,
-      bindings: true,
-      operations: true,
-      allowMutations: true,
-      concurrency: true,
-      timeoutMs: true,
-      deadlineMs: true,
-      maxRps: true,
-      maxBodyBytes: true,
-      seed: true,
-      examples: true,
-      languages: true,
-      maxFailures: true,
-      maxFailedLogins: true,
-      giveUpAfter: true,
-      insecureTls: true,
-      reportDir: true,
-      checks: true,
-      skipChecks: true,
-      families: true,
-      skipFamilies: true,
-      skipOperations: true,
-      negative: true,
-      equivalence: true,
-      cases: true,
-      casesMode: true,
-      expectations: true,
-      bookings: true,
-      latency: true,
-      failOnDrift: true,
-      maxTransient: true,
-      minCoverage: true,
-      callbackUrl: true,
-      callbackListen: true,
-    };
-    const target: Record<keyof NonNullable<ConformanceSettings['target']>, true> = {
-      bookUrl: true,
-      searchUrl: true,
-      transfersUrl: true,
-      bookPath: true,
-      bookHttpPath: true,
-      searchPath: true,
-      searchHttpPath: true,
-      transfersPath: true,
-      transfersHttpPath: true,
-      bookNs: true,
-      searchNs: true,
-      user: true,
-      password: true,
-      passwordEnv: true,
-      otherUser: true,
-      otherPassword: true,
-      otherPasswordEnv: true,
-      proxy: true,
-      proxyPassword: true,
-      proxyPasswordEnv: true,
-      noProxy: true,
-      caFile: true,
-      clientCert: true,
-      clientKey: true,
-      clientPfx: true,
-      clientPfxPassphraseEnv: true,
-      headers: true,
-    };
+    // The keys, written out once for the compiler to hold to the type (test/support/library-keys.ts).
+    const top = LIBRARY_TOP_KEYS;
+    const target = LIBRARY_TARGET_KEYS;
     const schema = JSON.parse(readFileSync(new URL('../../schemas/config.schema.json', import.meta.url), 'utf8')) as {
       properties: Record<string, { properties?: object }>;
     };
