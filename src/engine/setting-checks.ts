@@ -21,7 +21,7 @@ import { parseBookings, type BookingPools } from './bookings.js';
 import type { Json } from './config-file.js';
 import { hasLatencyLimit, MIN_LATENCY_SAMPLES } from './latency-gate.js';
 import type { RUN_OPTIONS } from './run-settings-table.js';
-import { bad, type Settings } from './settings-reader.js';
+import { bad, percentIn, type Settings } from './settings-reader.js';
 import type { Sourced } from './sourced.js';
 
 /**
@@ -181,12 +181,7 @@ export function minCoverageOf(in_: Settings): { minCoverage?: { percent: number;
   const s = in_.given('min-coverage');
   if (!s) return {};
   const v = s.value;
-  const n =
-    typeof v === 'number'
-      ? v
-      : typeof v === 'string' && /^\s*\d+(\.\d+)?\s*%?\s*$/.test(v)
-        ? Number(v.replace('%', '').trim())
-        : NaN;
+  const n = percentIn(v);
   if (!Number.isFinite(n) || n < 0 || n > 100)
     bad(s, `must be a coverage percent from 0 to 100, e.g. 80 or 72.5 (got ${JSON.stringify(v)})`);
   return { minCoverage: { percent: n, source: s.source } };

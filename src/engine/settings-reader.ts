@@ -115,12 +115,7 @@ export class Settings implements SettingReader {
     const s = this.given(flag);
     if (s === undefined) return undefined;
     const v = s.value;
-    const n =
-      typeof v === 'number'
-        ? v
-        : typeof v === 'string' && /^\s*\d+(\.\d+)?\s*%?\s*$/.test(v)
-          ? Number(v.replace('%', '').trim())
-          : NaN;
+    const n = percentIn(v);
     if (!(n >= 0 && n <= 100)) bad(s, `must be a percentage from 0 to 100, as 20 or 20% (got ${JSON.stringify(v)})`);
     return n;
   }
@@ -184,6 +179,12 @@ export function reportDir(s: Sourced<string> | undefined): string {
   if (problem)
     throw new UsageError(`the default report directory cannot hold the reports: ${problem}; pass --report-dir DIR`);
   return dir;
+}
+
+/** The number a percentage is written as ("20", "20%", " 2.5 ", or a number), NaN for anything else. */
+export function percentIn(v: unknown): number {
+  if (typeof v === 'number') return v;
+  return typeof v === 'string' && /^\s*\d+(\.\d+)?\s*%?\s*$/.test(v) ? Number(v.replace('%', '').trim()) : NaN;
 }
 
 /** Names from a list setting, each a known one, none twice; a near miss gets a "did you mean". */
