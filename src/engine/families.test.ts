@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { OPERATIONS } from '../contract/catalogue.js';
 import { sequencePlan } from '../../test/support/sequences.js';
 import { planUnits } from './plan.js';
+import { FAMILIES } from '../sequences/index.js';
 import { resolveRunSettingsFlags } from './settings.js';
 
 const families = (units: ReturnType<typeof planUnits>) => [
@@ -25,6 +26,29 @@ describe('families switched by name (--families, --skip-families)', () => {
     },
   );
 
+  test(
+    "a family that uses another family's bookings again comes with it: naming it brings that family in, "
+      + 'leaving that family out leaves it out (before, --families race-write ran it without write-read: '
+      + 'skipped, and the run INCOMPLETE blaming the pool)',
+    () => {
+      expect(resolveRunSettingsFlags({ families: 'race-write' }, {}).families).toEqual(['write-read', 'race-write']);
+      const noCancel = resolveRunSettingsFlags({ 'skip-families': 'cancel' }, {}).families!;
+      expect(noCancel).not.toContain('use-after-cancel');
+      expect(noCancel).toContain('race-cancel');
+      // Every planned sequence that uses bookings again names the family its own family follows.
+      const plan = sequencePlan('http://x.test', OPERATIONS);
+      for (const u of planUnits(plan)) {
+        const after = u.sequence?.after;
+        if (after) expect(FAMILIES.find((f) => f.name === u.sequence!.family)?.follows, u.caseId).toBe(after);
+      }
+      // And a plan of one such family plans what it follows, so none of its sequences is left without bookings.
+      const one = planUnits({
+        ...plan,
+        families: resolveRunSettingsFlags({ families: 'use-after-cancel' }, {}).families!,
+      });
+      expect(families(one)).toEqual(expect.arrayContaining(['cancel', 'use-after-cancel']));
+    },
+  );
   test('an unknown name is refused, naming where it came from, with a "did you mean"', () => {
     expect(() => resolveRunSettingsFlags({ families: 'race-wrte' }, {})).toThrow(
       /race-wrte \(did you mean race-write\?\)/,

@@ -29,7 +29,13 @@ export function selectFamilies(
       );
     }
   }
-  return FAMILY_NAMES.filter((n) => (!only || only.value.includes(n)) && !skip?.value.includes(n));
+  // A family named brings in the one it follows (it uses that family's bookings again); a family
+  // left out takes out those that follow it (they could not run).
+  const named = new Set(only?.value ?? FAMILY_NAMES);
+  for (const f of [...FAMILIES].reverse()) if (named.has(f.name) && f.follows) named.add(f.follows.name);
+  const kept = new Set([...named].filter((n) => !skip?.value.includes(n)));
+  for (const f of FAMILIES) if (f.follows && !kept.has(f.follows.name)) kept.delete(f.name);
+  return FAMILY_NAMES.filter((n) => kept.has(n));
 }
 
 /** The families a plan runs: those named (the list's order kept), or every one. */

@@ -114,6 +114,7 @@ async function foreignSpecialRequest(run: FamilyRun): Promise<SequenceVerdict[]>
 
 /** The foreign-special-request family. */
 export const foreignSpecialRequestFamily: SequenceFamily = {
+  follows: writeReadFamily,
   name: 'foreign-special-request',
   caseId: 'seq-foreign-special-request',
   plan,

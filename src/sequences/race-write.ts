@@ -127,4 +127,10 @@ async function writeRace({ bindings: bs, op, spec, bookings, together, ops }: Fa
 }
 
 /** The race-write family. */
-export const raceWriteFamily: SequenceFamily = { name: 'race-write', caseId: 'seq-race-write', plan, run: writeRace };
+export const raceWriteFamily: SequenceFamily = {
+  name: 'race-write',
+  caseId: 'seq-race-write',
+  plan,
+  run: writeRace,
+  follows: writeReadFamily,
+};

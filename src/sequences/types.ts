@@ -244,6 +244,12 @@ export interface SequenceFamily {
   readonly plan: (p: PlanView) => PlannedSequence[];
   /** Operations its rows are about besides the unit's (a row each per binding). */
   readonly alsoJudges?: readonly string[];
+  /**
+   * The family whose bookings it uses again (its sequences' SequenceSpec.after): it cannot run
+   * without it, so naming it (--families) brings that family in, and leaving that family out
+   * (--skip-families) leaves it out too (src/engine/families.ts).
+   */
+  readonly follows?: SequenceFamily;
   /** Its steps and verdicts. */
   readonly run: (r: FamilyRun) => Promise<SequenceVerdict[]>;
   /**

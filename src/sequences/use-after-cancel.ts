@@ -142,6 +142,7 @@ function usedAfterCancel(op: Operation, binding: BindingId, id: string, by: stri
 
 /** The use-after-cancel family. */
 export const useAfterCancelFamily: SequenceFamily = {
+  follows: cancelFamily,
   name: 'use-after-cancel',
   caseId: 'seq-use-after-cancel',
   plan,
