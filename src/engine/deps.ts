@@ -41,4 +41,9 @@ export interface EngineDeps {
    * one).
    */
   readonly otherLogin?: { prove(): Promise<OtherLogin> };
+  /**
+   * Told once, per unit, when every answer of a unit that is not a sequence is in and only its checks are left: the
+   * scheduler lets the next units send (./schedule.ts).
+   */
+  readonly onAnswered?: () => void;
 }

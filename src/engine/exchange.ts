@@ -24,34 +24,48 @@ export async function exchangeUnit<T>(
   transport: Transport,
   unit: Unit,
   then: (binding: BindingId, exchange: Exchange) => T | Promise<T>,
+  onAnswered?: () => void,
 ): Promise<UnitOutcome<T>> {
   const requests = unitRequests(plan, unit);
   const skipped = skipReason(plan, unit.op);
   if (skipped) return { skipped, requests };
+  // Told when the last request's answer is in (before `then` is done with it): nothing more is sent.
+  let unanswered = requests.length;
+  const answered = () => {
+    if (--unanswered === 0) onAnswered?.();
+  };
   const retries = retriesFor(unit.op);
   // Giving up on a target that stopped answering is counted per service: another one on the same host may still answer.
   const service = serviceUrlOf(plan.target, unit.op, 'soap11');
-  const send = async ({ binding, request }: UnitRequest) => {
+  // The exchange, once answered; then what `then` makes of it (awaited apart: see below).
+  const exchangeOf = async ({ binding, request }: UnitRequest): Promise<Exchange> => {
     // A call left without a booking of its own is not sent (never with a booking used before).
     const unsent = unit.unsent?.[binding];
-    if (unsent) {
-      const exchange: Exchange = { request, error: { code: 'not_sent', message: unsent } };
-      return { binding, exchange, value: await then(binding, exchange) };
-    }
+    const exchange: Exchange = unsent
+      ? { request, error: { code: 'not_sent', message: unsent } }
+      : await transport.send(request, retries, service, true);
+    answered();
+    return exchange;
+  };
+  const handOn = async (binding: BindingId, exchange: Exchange) => {
     // The body holds its share of the transport's body budget until `then` is done with it (the
     // run: until it is checked), so bodies read ahead of their checks stay within the budget.
-    const exchange = await transport.send(request, retries, service, true);
     try {
       return { binding, exchange, value: await then(binding, exchange) };
     } finally {
       transport.release(exchange);
     }
   };
-  // One booking every binding changes: its calls go one after another, never overlapping.
+  // One booking every binding changes: its calls go one after another, never overlapping. The next
+  // call waits for the answer before it, not for its checks (they wait their turn in the process).
   if (unit.serial) {
-    const sent = [];
-    for (const r of requests) sent.push(await send(r));
-    return { sent };
+    const checked = [];
+    for (const r of requests) {
+      const value = handOn(r.binding, await exchangeOf(r));
+      value.catch(() => undefined); // awaited below, with the others: not unhandled while the next call is sent
+      checked.push(value);
+    }
+    return { sent: await Promise.all(checked) };
   }
-  return { sent: await Promise.all(requests.map(send)) };
+  return { sent: await Promise.all(requests.map(async (r) => handOn(r.binding, await exchangeOf(r)))) };
 }

@@ -33,6 +33,12 @@ import { bookingNeeds, planUnits, sequenceNotes, type RunPlan, type Unit } from 
 import { poolKey, unusableDiagnosis, type UnusableBooking } from './pool-check.js';
 import { RowMaker, summarise } from './rows.js';
 import { schedule } from './schedule.js';
+
+/**
+ * What units whose answers are all in, waiting to be checked, may weigh: this many times what may be on the wire
+ * (runPlan).
+ */
+const HELD_PER_CAPACITY = 4;
 export { summarise };
 import { redactorOf } from './check-exchange.js';
 import { notRunRows, resendUnit, runUnit } from './unit-rows.js';
@@ -133,11 +139,11 @@ export async function runPlan(
   let done = 0;
   // What runs at once is bounded by what it sends at once (./schedule.ts): a case its bindings (a
   // serial one, its bindings one after another, one), a sequence one call at a time. Twice the
-  // transport's concurrency in requests, plus one case's: while the answers of some wait for their
-  // turn to be checked (one at a time in the process), others are on the wire, and the connections
-  // stay busy (issue 43: half as many left them idle a third of the run). What the answers held
-  // weigh is the transport's body budget's to bound (large bodies wait for it: transport/client.ts);
-  // the small ones number at most (2 × concurrency + bindings).
+  // transport's concurrency in requests, plus one case's, on the wire; and four times that again in
+  // units whose answers are all in and wait for their turn to be checked (one at a time in the
+  // process), so that the connections stay busy while the checks catch up (issue 43). What the
+  // answers held weigh is the transport's body budget's to bound (large bodies wait for it:
+  // transport/client.ts); the small ones number at most 5 × (2 × concurrency + bindings).
   const perBinding = Math.max(1, plan.bindings.length);
   const capacity = 2 * deps.transport.options.concurrency + perBinding;
   const weight = (u: Unit) =>
@@ -156,7 +162,7 @@ export async function runPlan(
   await Promise.all(
     schedule(
       units,
-      async (u, i) => {
+      async (u, i, answered) => {
         halted ??= deps.stopped?.() ?? stoppedAtOnce(deps.transport);
         if (halted) {
           perUnit[i] = notRunRows(plan, new RowMaker(redact), u, `not run: ${halted}`);
@@ -170,6 +176,7 @@ export async function runPlan(
               used[i]!.push(x);
               deps.onBooking?.(x);
             },
+            onAnswered: answered,
           },
           u,
         );
@@ -184,7 +191,7 @@ export async function runPlan(
         if (plan.maxFailures !== undefined && failed >= plan.maxFailures) halted ??= maxFailuresReached;
         deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`, failed);
       },
-      { capacity, weight },
+      { capacity, held: HELD_PER_CAPACITY * capacity, weight },
     ),
   );
   halted ??= deps.stopped?.() ?? stoppedAtOnce(deps.transport);

@@ -19,12 +19,14 @@ const other = { name: 'SearchHotels' } as Operation;
 function harness(units: readonly Unit[], bounds?: Parameters<typeof schedule>[2]) {
   const started: string[] = [];
   const enders = new Map<string, () => void>();
+  const answerers = new Map<string, () => void>();
   const done = schedule(
     units,
-    (u) =>
+    (u, _i, answered) =>
       new Promise<string>((resolve) => {
         started.push(u.caseId);
         enders.set(u.caseId, () => resolve(u.caseId));
+        answerers.set(u.caseId, answered);
       }),
     bounds,
   );
@@ -33,6 +35,12 @@ function harness(units: readonly Unit[], bounds?: Parameters<typeof schedule>[2]
     started,
     end: async (id: string) => {
       enders.get(id)!();
+      await tick();
+      await tick();
+    },
+    /** The unit's answers are all in: only its checks are left. */
+    answered: async (id: string) => {
+      answerers.get(id)!();
       await tick();
       await tick();
     },
@@ -133,4 +141,63 @@ describe('the one scheduler (engine/schedule.ts)', () => {
     await h.end('big');
     expect(h.started).toEqual(['big', 'wide', 'small']);
   });
+
+  test(
+    'a unit whose answers are all in makes room on the wire for the next ones while it is checked, within `held`; '
+      + 'what waits for it still waits for its end (issue 43)',
+    async () => {
+      const units = [unit('a'), unit('b'), unit('c'), unit('d'), unit('after', 'writes')];
+      const h = harness(units, { capacity: 4, held: 4, weight: () => 4 });
+      await h.tick();
+      await h.tick();
+      expect(h.started).toEqual(['a']);
+      // a's answers are in: b sends while a waits for its checks.
+      await h.answered('a');
+      expect(h.started).toEqual(['a', 'b']);
+      // b's too, but what is held (a and b: 8) is at its bound (capacity 4 + held 4): c waits for one to end.
+      await h.answered('b');
+      expect(h.started).toEqual(['a', 'b']);
+      // Told twice, a unit counts once.
+      await h.answered('a');
+      expect(h.started).toEqual(['a', 'b']);
+      await h.end('a');
+      expect(h.started).toEqual(['a', 'b', 'c']);
+      await h.end('b');
+      await h.end('c');
+      expect(h.started).toEqual(['a', 'b', 'c', 'd']);
+      // The write depends on every read: it starts when d has ended, not when its answers are in.
+      await h.answered('d');
+      expect(h.started).not.toContain('after');
+      await h.end('d');
+      expect(h.started).toContain('after');
+      await h.end('after');
+      expect(await Promise.all(h.done)).toEqual(['a', 'b', 'c', 'd', 'after']);
+    },
+  );
+
+  test('without `held`, a unit whose answers are in keeps its room until it ends (the bound as before)', async () => {
+    const h = harness([unit('a'), unit('b')], { capacity: 4, weight: () => 4 });
+    await h.tick();
+    await h.answered('a');
+    expect(h.started).toEqual(['a']);
+    await h.end('a');
+    expect(h.started).toEqual(['a', 'b']);
+    await h.end('b');
+  });
+
+  test(
+    'within a stage, an external-entity probe starts first: the wait for its fetch passes while the rest ' + 'runs',
+    async () => {
+      const probe: Unit = { ...unit('probe', 'writes'), doctype: { entity: 'external' } as Unit['doctype'] };
+      const h = harness([unit('w1', 'writes'), probe, unit('w2', 'writes')], { capacity: 1, weight: () => 1 });
+      await h.tick();
+      await h.tick();
+      expect(h.started).toEqual(['probe']);
+      await h.end('probe');
+      expect(h.started).toEqual(['probe', 'w1']);
+      await h.end('w1');
+      await h.end('w2');
+      expect(await Promise.all(h.done)).toEqual(['w1', 'probe', 'w2']);
+    },
+  );
 });

@@ -12,9 +12,17 @@
  * stage before it are still checked. What runs at once is bounded by what it sends at once, not by a
  * count of units: a case counts its bindings (their answers are held until compared), a sequence one
  * (its calls go one at a time; a race's go together, past the bound, as the transport's burst lets
- * them). Units start in a fixed order (the sequences without a stage, then by stage, then the plan's
- * order), none overtaking an earlier one that is ready but does not fit, and each unit's result
- * keeps its place in the plan: the reports do not depend on which unit ended first.
+ * them). A unit whose answers are all in (it says so: `answered`) sends nothing more: its weight moves
+ * from what is sent at once (`capacity`) to what waits to be checked (`held`, bounded apart), and the
+ * next units take its place on the wire. Checks go one at a time in the process (./check-exchange.ts
+ * inTurn): before, the units waiting for their turn kept the room of those that would have sent, and
+ * the connections stood idle while the checks caught up. A unit still ends, for what waits for it,
+ * only once it is checked.
+ *
+ * Units start in a fixed order (the sequences without a stage, then by stage, an external-entity
+ * probe first within its stage, then the plan's order), none overtaking an earlier one that is ready
+ * but does not fit, and each unit's result keeps its place in the plan: the reports do not depend on
+ * which unit ended first.
  */
 import { stageRank, waitsFor } from '../sequences/stages.js';
 import type { Unit } from './unit.js';
@@ -24,6 +32,11 @@ import type { Unit } from './unit.js';
  */
 export interface ScheduleBounds {
   readonly capacity: number;
+  /**
+   * What units whose answers are all in, and wait to be checked, weigh at most at once (default: none beyond
+   * `capacity`).
+   */
+  readonly held?: number;
   readonly weight: (u: Unit) => number;
 }
 
@@ -38,12 +51,17 @@ export const runsBeside = (u: Pick<Unit, 'sequence' | 'stage'>): boolean =>
  */
 export function schedule<T>(
   units: readonly Unit[],
-  start: (u: Unit, i: number) => Promise<T>,
+  start: (u: Unit, i: number, answered: () => void) => Promise<T>,
   bounds?: ScheduleBounds,
 ): Promise<T>[] {
   const rank = (i: number) => stageRank(units[i]!.stage);
   const beside = (i: number) => runsBeside(units[i]!);
-  const order = [...units.keys()].sort((a, b) => Number(!beside(a)) - Number(!beside(b)) || rank(a) - rank(b) || a - b);
+  // Within a stage, an external-entity probe first: the run's end waits a moment after the last one for the fetch it
+  // may cause (./fetches.ts), and that moment passes while the rest of its stage runs.
+  const late = (i: number) => Number(units[i]!.doctype?.entity !== 'external');
+  const order = [...units.keys()].sort(
+    (a, b) => Number(!beside(a)) - Number(!beside(b)) || rank(a) - rank(b) || late(a) - late(b) || a - b,
+  );
   // What each unit waits for: the units of earlier stages it depends on (none for a sequence
   // beside the stages, nor on one), and the unit whose bookings it uses again (not among these units:
   // a shard, --case: nothing).
@@ -66,21 +84,38 @@ export function schedule<T>(
       }),
   );
   const waiting = [...order];
-  let inUse = 0;
+  // The weight of the units sending (`sending`) and of those whose answers are all in (`checking`).
+  let sending = 0;
+  let checking = 0;
+  const held = bounds?.held ?? 0;
+  const fits = (w: number) =>
+    !bounds
+    || ((sending === 0 || sending + w <= bounds.capacity)
+      && (sending + checking === 0 || sending + checking + w <= bounds.capacity + held));
   const pump = () => {
     for (let k = 0; k < waiting.length; k++) {
       const i = waiting[k]!;
       if (!ready(i)) continue;
       const w = bounds ? bounds.weight(units[i]!) : 0;
       // The first ready unit that does not fit waits for room, and no later one overtakes it.
-      if (bounds && inUse > 0 && inUse + w > bounds.capacity) break;
+      if (!fits(w)) break;
       waiting.splice(k--, 1);
-      inUse += w;
+      sending += w;
+      let answered = false;
+      const onAnswered = () => {
+        if (answered) return;
+        answered = true;
+        sending -= w;
+        checking += w;
+        pump();
+      };
       Promise.resolve()
-        .then(() => start(units[i]!, i))
+        .then(() => start(units[i]!, i, onAnswered))
         .then(settle[i]!.resolve, settle[i]!.reject)
         .finally(() => {
-          inUse -= w;
+          if (answered) checking -= w;
+          else sending -= w;
+          answered = true;
           for (const d of dependents[i]!) left[d] = left[d]! - 1;
           pump();
         });

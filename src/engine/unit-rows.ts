@@ -90,20 +90,26 @@ async function checkedRows(
   // Sent again: every binding's answer is awaited first; the same bytes everywhere are not checked again.
   const same = before ? sameAnswers(unitRequests(plan, unit).length, before) : undefined;
   // Each exchange is checked as soon as it arrives (in turn with every other exchange of the process).
-  const outcome = await exchangeUnit(plan, deps.transport, unit, async (b, ex) => {
-    if (same) {
-      // Every binding's answer must be read before any is decided: while it waits for the others,
-      // an answer gives its share of the body budget back (kept in memory, as a unit's answers are
-      // until compared), or a unit whose answers together exceed the budget would wait for ever.
-      const decided = same.arrive(b, ex);
-      const bytes = deps.transport.release(ex);
-      if (await decided) return SAME;
-      held.push(deps.transport.charge(bytes));
-    }
-    const c = await checkExchange(plan, deps, rows, unit, b, ex, compare);
-    held.push(deps.transport.charge(findingsBytes(c.rows)));
-    return c;
-  });
+  const outcome = await exchangeUnit(
+    plan,
+    deps.transport,
+    unit,
+    async (b, ex) => {
+      if (same) {
+        // Every binding's answer must be read before any is decided: while it waits for the others,
+        // an answer gives its share of the body budget back (kept in memory, as a unit's answers are
+        // until compared), or a unit whose answers together exceed the budget would wait for ever.
+        const decided = same.arrive(b, ex);
+        const bytes = deps.transport.release(ex);
+        if (await decided) return SAME;
+        held.push(deps.transport.charge(bytes));
+      }
+      const c = await checkExchange(plan, deps, rows, unit, b, ex, compare);
+      held.push(deps.transport.charge(findingsBytes(c.rows)));
+      return c;
+    },
+    deps.onAnswered,
+  );
   if ('skipped' in outcome) return notRunRows(plan, rows, unit, outcome.skipped);
   const checked = outcome.sent;
   if (checked.length > 0 && checked.every((c) => c.value === SAME)) return 'same';
