@@ -150,7 +150,8 @@ export async function writeReports(
   // (joined, cut, pretty-printed, escaped again): each is searched whole as well, and what is found
   // beyond what the harness's own text holds is redacted there.
   // The whole-file searches run on the other core (./guard-search.ts), each started as soon as its
-  // file is rendered, while this thread renders the next one; their answers are awaited below.
+  // file is rendered, while this thread renders the next one; once all are rendered, this thread
+  // takes the searches the worker has not started, and the rest are awaited below.
   const ahead = searchAhead(guard, all);
   try {
     const tree = guard.protectTree(
@@ -168,6 +169,8 @@ export async function writeReports(
     const rendered: Rendered = { json: renderJson(tree), junit, markdown, html };
     const allure = renderAllure(tree);
     const allureFound = allure.pending.map((p) => ahead.find(p.bytes));
+    // Everything is rendered: the searches the worker has not started yet are done here, from the last.
+    ahead.help();
     let skeleton: Rendered | undefined;
     let skeletonAllure: DeferredWriter | undefined;
     const harness = () => (skeleton ??= render(harnessOnly(tree)));
