@@ -3,6 +3,9 @@
  * this thread, texts and UTF-8 bytes alike, and the same answers in this thread when the worker
  * cannot run. The worker is the TypeScript module, through tsx (the compiled one runs in a real run).
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { searchAhead } from './guard-search.js';
@@ -50,6 +53,28 @@ describe('searchAhead', () => {
       expect(broken.inWorker).toBe(false);
     } finally {
       broken.close();
+    }
+  });
+
+  test('help() searches here, with the same answers, every search the worker has not started', async () => {
+    const guard = new SecretGuard(SECRETS, () => undefined);
+    // A worker that takes every message and never answers: only help() can answer the searches.
+    const dir = mkdtempSync(join(tmpdir(), 'guard-search-'));
+    const file = join(dir, 'silent-worker.mjs');
+    writeFileSync(file, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => {});\n");
+    const ahead = searchAhead(guard, SECRETS, { file });
+    try {
+      const found = TEXTS.map((t) => ahead.find(t));
+      ahead.help();
+      const answered = await Promise.race([
+        Promise.all(found),
+        new Promise<'unanswered'>((r) => setTimeout(() => r('unanswered'), 5000)),
+      ]);
+      expect(answered).toEqual(TEXTS.map((t) => guard.find(t)));
+      expect(ahead.inWorker).toBe(true);
+    } finally {
+      ahead.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

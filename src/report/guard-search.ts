@@ -18,6 +18,11 @@ const WORKER = import.meta.url.endsWith('.js')
   ? fileURLToPath(new URL('./guard-worker.js', import.meta.url))
   : undefined;
 
+/** How many searches can be claimed by either thread (a full run's reports are fewer than 200 files). */
+const CLAIMS = 4096;
+/** A search's flag once this thread has claimed it (the worker sets 1: ./guard-worker.ts). */
+const CLAIMED_HERE = 2;
+
 /** Where the worker's module is (tests: a shim that loads the TypeScript module through tsx). */
 export interface WorkerModule {
   readonly file: string;
@@ -27,6 +32,12 @@ export interface WorkerModule {
 export interface SearchAhead {
   /** What guard.find(text) answers, from the worker when there is one. */
   find(text: string | Buffer): Promise<SecretSpans>;
+  /**
+   * Search here, from the last one back, every search the worker has not started yet (work
+   * stealing): called once this thread has nothing else to do, so neither thread idles while the
+   * other finishes. A search is claimed once, by one thread or the other (a shared flag each).
+   */
+  help(): void;
   /** Stop the worker (pending searches still answer, in this thread). */
   close(): void;
   /** Whether the searches run in a worker (false: in this thread, from the start or since the worker failed). */
@@ -45,10 +56,13 @@ export function searchAhead(
   const here = (text: string | Buffer): SecretSpans =>
     guard.find(typeof text === 'string' ? text : text.toString('utf8'));
   let worker: Worker | undefined;
+  // One flag per search, 0 until a thread claims it (1: the worker, 2: this thread); searches past
+  // the last flag are the worker's alone.
+  const claims = new Int32Array(new SharedArrayBuffer(4 * CLAIMS));
   if (module && existsSync(module.file) && secrets.some((s) => s.length > 0)) {
     try {
       worker = new Worker(module.file, {
-        workerData: { secrets: [...secrets] },
+        workerData: { secrets: [...secrets], claims },
         stdout: false,
         stderr: false,
       });
@@ -56,7 +70,8 @@ export function searchAhead(
       worker = undefined;
     }
   }
-  if (!worker) return { find: async (text) => here(text), close: () => undefined, inWorker: false };
+  if (!worker)
+    return { find: async (text) => here(text), help: () => undefined, close: () => undefined, inWorker: false };
 
   const w = worker;
   // Each search's text, kept until it is answered: should the worker fail, it is searched here.
@@ -94,6 +109,15 @@ export function searchAhead(
       }).finally(() => {
         if (pending.size === 0) w.unref();
       });
+    },
+    help() {
+      const ids = [...pending.keys()].filter((id) => id < CLAIMS).sort((a, b) => b - a);
+      for (const id of ids) {
+        if (Atomics.compareExchange(claims, id, 0, CLAIMED_HERE) !== 0) break;
+        const p = pending.get(id)!;
+        pending.delete(id);
+        p.resolve(here(p.text));
+      }
     },
     close() {
       fallBack();

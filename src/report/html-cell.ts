@@ -192,7 +192,11 @@ export function cellDetail(
   const c = countRows(rows);
   const state = cellState(c);
   const cases = new Map<string, ResultRow[]>();
-  for (const r of rows) cases.set(r.case, [...(cases.get(r.case) ?? []), r]);
+  for (const r of rows) {
+    const rs = cases.get(r.case);
+    if (rs) rs.push(r);
+    else cases.set(r.case, [r]);
+  }
   const ordered = [...cases].sort(
     ([, a], [, b]) =>
       Math.min(...a.map((r) => STATUS_ORDER[r.status])) - Math.min(...b.map((r) => STATUS_ORDER[r.status])),

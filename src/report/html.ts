@@ -26,6 +26,7 @@ import {
   truncate,
   verdictOf,
   type Counts,
+  type MatrixGroup,
 } from './model.js';
 import { HOSTILE_GROUP } from '../core/check-groups.js';
 import { rerunCommand } from './rerun.js';
@@ -67,13 +68,15 @@ function countsHtml(c: Counts, cls = 'n'): string {
   return parts.join(' ');
 }
 
-/** Render conformance.html. */
-export function renderHtml(report: RunReport): string {
+/**
+ * Render conformance.html. `groups`: buildMatrix(report), when the caller has it already (the
+ * Markdown report's, in writeReports).
+ */
+export function renderHtml(report: RunReport, groups: readonly MatrixGroup[] = buildMatrix(report)): string {
   const s = report.summary;
   const judged = verdictOf(report);
   const verdict = judged.verdict;
   const unreached = s.passedUnreached ?? 0;
-  const groups = buildMatrix(report);
   const ran = new Set<string>(report.bindings);
   const departing = departingBindings(report);
   const rerun: Rerun = (r) => rerunCommand(report, r);

@@ -13,10 +13,11 @@ import { renderHtml } from './html.js';
 import { prettyExcerpt } from './html-exchange.js';
 import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
-import { assertSummaryConsistent, jsonText } from './model.js';
+import { assertSummaryConsistent, buildMatrix, jsonText } from './model.js';
 import { reportPaths, type ReportPaths } from './paths.js';
 import { isRedactionMarker } from '../schema/json.js';
 import { searchAhead } from './guard-search.js';
+import { jsonBytes } from './json-bytes.js';
 import { SecretGuard, stderrWarn, type Warn } from './secrets.js';
 
 export { formatFindings, formatSummary } from './console.js';
@@ -112,11 +113,11 @@ function diffSkeleton(diff: string, x: (v: string) => string | undefined): strin
     .join('\n');
 }
 
-type Rendered = Record<'json' | 'junit' | 'markdown' | 'html', string>;
+/** The reports searched whole (conformance.json is the guarded tree's values and the harness's own text). */
+type Rendered = Record<'junit' | 'markdown' | 'html', string>;
 
 function render(report: RunReport): Rendered {
   return {
-    json: renderJson(report),
     junit: renderJunit(report),
     markdown: renderMarkdown(report),
     html: renderHtml(report),
@@ -150,7 +151,8 @@ export async function writeReports(
   // (joined, cut, pretty-printed, escaped again): each is searched whole as well, and what is found
   // beyond what the harness's own text holds is redacted there.
   // The whole-file searches run on the other core (./guard-search.ts), each started as soon as its
-  // file is rendered, while this thread renders the next one; their answers are awaited below.
+  // file is rendered, while this thread renders the next one; once all are rendered, this thread
+  // takes the searches the worker has not started, and the rest are awaited below.
   const ahead = searchAhead(guard, all);
   try {
     const tree = guard.protectTree(
@@ -159,24 +161,27 @@ export async function writeReports(
       harnessOnly(report, false),
       'redacted there as *** (in every report, each rendered from the redacted values)',
     );
-    const html = renderHtml(tree);
+    const groups = buildMatrix(tree);
+    const html = renderHtml(tree, groups);
     const htmlFound = ahead.find(html);
     const junit = renderJunit(tree);
     const junitFound = ahead.find(junit);
-    const markdown = renderMarkdown(tree);
+    const markdown = renderMarkdown(tree, groups);
     const markdownFound = ahead.find(markdown);
-    const rendered: Rendered = { json: renderJson(tree), junit, markdown, html };
+    const json = jsonBytes(tree);
     const allure = renderAllure(tree);
     const allureFound = allure.pending.map((p) => ahead.find(p.bytes));
+    // Everything is rendered: the searches the worker has not started yet are done here, from the last.
+    ahead.help();
     let skeleton: Rendered | undefined;
     let skeletonAllure: DeferredWriter | undefined;
     const harness = () => (skeleton ??= render(harnessOnly(tree)));
     const allowed = (key: keyof Rendered) => () => harness()[key];
-    const files: Array<[string, string]> = [
-      [paths.json, rendered.json],
-      [paths.junit, guard.protect(paths.junit, rendered.junit, allowed('junit'), await junitFound)],
-      [paths.markdown, guard.protect(paths.markdown, rendered.markdown, allowed('markdown'), await markdownFound)],
-      [paths.html, guard.protect(paths.html, rendered.html, allowed('html'), await htmlFound)],
+    const files: Array<[string, string | Buffer]> = [
+      [paths.json, json],
+      [paths.junit, guard.protect(paths.junit, junit, allowed('junit'), await junitFound)],
+      [paths.markdown, guard.protect(paths.markdown, markdown, allowed('markdown'), await markdownFound)],
+      [paths.html, guard.protect(paths.html, html, allowed('html'), await htmlFound)],
     ];
     // Allure's file names are random: the whole directory is compared with the skeleton's.
     const hits = (await Promise.all(allureFound)).map((f) => f.spans.length);
@@ -206,7 +211,7 @@ async function writeFiles(
   paths: ReportPaths,
   tree: RunReport,
   guard: SecretGuard,
-  files: Array<[string, string]>,
+  files: Array<[string, string | Buffer]>,
   allure: DeferredWriter,
 ): Promise<ReportPaths> {
   await mkdir(paths.dir, { recursive: true });

@@ -33,6 +33,7 @@ import {
   changedBookingsLine,
   stepText,
   type Counts,
+  type MatrixGroup,
 } from './model.js';
 
 /** GitHub rejects job summaries over 1 MiB; failure details stop well before that. */
@@ -59,11 +60,11 @@ function cell(c: Counts): string {
   return parts.join(' ');
 }
 
-function matrix(report: RunReport): string {
+function matrix(groups: readonly MatrixGroup[]): string {
   const head = `| Operation | ${COLUMNS.map((c) => COLUMN_LABELS[c]).join(' | ')} |`;
   const sep = `|:--|${COLUMNS.map(() => ':-:').join('|')}|`;
   const lines = [head, sep];
-  for (const g of buildMatrix(report)) {
+  for (const g of groups) {
     lines.push(`| **${mdText(GROUP_LABELS[g.group] ?? g.group)}** |${COLUMNS.map(() => ' ').join('|')}|`);
     for (const row of g.rows) {
       const cells = COLUMNS.map((c) => cell(countRows(row.cells[c])));
@@ -109,8 +110,11 @@ function defectBlock(d: Defect, report: RunReport): string {
   return out.join('\n');
 }
 
-/** Render conformance.md. */
-export function renderMarkdown(report: RunReport): string {
+/**
+ * Render conformance.md. `groups`: buildMatrix(report), when the caller has it already (the HTML
+ * report's, in writeReports).
+ */
+export function renderMarkdown(report: RunReport, groups: readonly MatrixGroup[] = buildMatrix(report)): string {
   const s = report.summary;
   const judged = verdictOf(report);
   const verdict = judged.verdict;
@@ -251,10 +255,10 @@ export function renderMarkdown(report: RunReport): string {
   }
   if (report.coverage) lines.push(...coverageMarkdown(report.coverage));
   if (verdict === 'PASS') {
-    lines.push('<details><summary>Operations × bindings</summary>', '', matrix(report), '', '</details>', '');
+    lines.push('<details><summary>Operations × bindings</summary>', '', matrix(groups), '', '</details>', '');
     return lines.join('\n');
   }
-  lines.push('### Operations × bindings', '', matrix(report), '');
+  lines.push('### Operations × bindings', '', matrix(groups), '');
   // Failures by defect (report/defects.ts): each once, with the cases that hit it and one command.
   const failed = report.results.filter((r) => r.status === 'failed');
   const defects = groupDefects(failed);

@@ -1,11 +1,31 @@
 /** The shared report model (matrix, columns, text hygiene) and the schema validator subset. */
 import { describe, expect, test } from 'vitest';
 import { OPERATIONS } from '../contract/catalogue.js';
-import { buildMatrix, columnOf, consoleText, skippedOperations, truncate, visibleText } from './model.js';
+import { buildMatrix, columnOf, consoleText, groupTests, skippedOperations, truncate, visibleText } from './model.js';
 import { isRedactionMarker, validateJson } from '../schema/json.js';
 import { fixtureReport } from '../../test/support/report.js';
 
 describe('matrix model', () => {
+  test('tests: rows grouped by operation, column and case in first-appearance order; no two triples merge', () => {
+    const base = fixtureReport().results[0]!;
+    const row = (operation: string, binding: string, c: string) => ({ ...base, operation, binding, case: c });
+    const rows = [
+      row('A\u0000soap11', 'get', 'x'),
+      row('A', 'soap11', '\u0000get\u0000x'),
+      row('A', 'soap11', 'y'),
+      row('A\u0000soap11', 'get', 'x'),
+      row('A', 'soap11,get', 'y'),
+    ];
+    const groups = groupTests(rows);
+    expect(groups.map((g) => [g.operation, g.column, g.case, g.rows.length])).toEqual([
+      ['A\u0000soap11', 'get', 'x', 2],
+      ['A', 'soap11', '\u0000get\u0000x', 1],
+      ['A', 'soap11', 'y', 1],
+      ['A', 'equivalence', 'y', 1],
+    ]);
+    expect(groups[0]!.rows).toEqual([rows[0], rows[3]]);
+  });
+
   test('columns: a single binding is its column; comma lists and binding_equivalence go to equivalence', () => {
     expect(columnOf({ binding: 'soap12', check: 'xsd_validity' })).toBe('soap12');
     expect(columnOf({ binding: 'soap11,get', check: 'whatever' })).toBe('equivalence');
