@@ -79,7 +79,7 @@ function statLines(root) {
   let newest = 0;
   const lines = hashedFiles(root).map((f) => {
     const st = statSync(f, { bigint: true });
-    const ms = Number(st.ctimeMs > st.mtimeMs ? st.ctimeMs : st.mtimeMs);
+    const ms = Math.max(Number(st.ctimeMs), Number(st.mtimeMs));
     if (ms > newest) newest = ms;
     return `${f}\t${st.size}\t${st.mtimeNs}\t${st.ctimeNs}\t${st.ino}`;
   });

@@ -33,7 +33,7 @@ function checkout(): { root: string; cache: string } {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('the source cache sees every edit', () => {
-  test('files written just now: hashed at each start, no stamp recorded (an edit in the same tick is seen)', async () => {
+  test('files written just now: hashed at each start, no stamp recorded (an edit in the same tick seen)', async () => {
     const { currentHash, sourceHash } = await load();
     const { root, cache } = checkout();
     const first = await currentHash(root, cache);
