@@ -1,18 +1,20 @@
 // The compiled form of a clone's sources for `npx conformance` (bin/conformance.js), so a run does
 // not compile every module through tsx's loader at each start (about half a second of CPU).
 //
-// It can never run stale code: the cache is keyed by a hash of every source file's path and bytes
-// (src/**/*.ts but the tests, package.json, tsconfig.json and this file), computed at every start
-// from the files as they are, and an entry is only ever used for exactly the sources it was built
-// from. An edit makes a new entry (built once, by esbuild: tsx's own compiler, ~0.2 s); the
-// dependencies are not bundled, so they are read from node_modules as they are. Entries live in
-// .source-cache/<hash>/ (two levels below the root, as dist/'s modules are one level below it: the
-// lookups relative to a module, ../../schemas/ and the like, find the same files); older entries
-// are removed when a new one is written. Anything unexpected (no esbuild, a read-only checkout, a
-// failed build) falls back to tsx: the cache is a speed-up, never a requirement.
-// CONFORMANCE_SOURCE_CACHE=0 turns it off (tsx then runs the sources, as before).
-import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+// It can never run stale code: the cache is keyed by a hash of every source file's path and bytes (src/**/*.ts but the
+// tests, package.json, tsconfig.json and this file), and an entry is only ever used for exactly the sources it was
+// built from. The hash is computed from the files as they are unless their stat (path, size, mtime, ctime, inode) is
+// the one recorded beside the hash when it was last computed (.source-cache/stamp): ~250 stats instead of reading and
+// hashing 1.5 MB at every start. A write to a file changes its ctime (which no tool sets back), and a stamp is only
+// recorded when every file's times are older than STAMP_SETTLED_MS, so an edit after it cannot share a time with what
+// was recorded (git's "racy" files: an edit within the clock's tick of the stamp). An edit makes a new entry (built
+// once, by esbuild: tsx's own compiler, ~0.2 s); the dependencies are not bundled, so they are read from node_modules
+// as they are. Entries live in .source-cache/<hash>/ (two levels below the root, as dist/'s modules are one level below
+// it: the lookups relative to a module, ../../schemas/ and the like, find the same files); older entries are removed
+// when a new one is written. Anything unexpected (no esbuild, a read-only checkout, a failed build) falls back to tsx:
+// the cache is a speed-up, never a requirement. CONFORMANCE_SOURCE_CACHE=0 turns it off (tsx then runs the sources, as
+// before).
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -42,23 +44,80 @@ function sources(dir, out = []) {
   return out.sort();
 }
 
-/** The hash of the sources as they are now. */
-function sourceHash() {
-  const h = createHash('sha256');
-  const files = [
-    ...sources(join(ROOT, 'src')),
-    join(ROOT, 'package.json'),
-    join(ROOT, 'tsconfig.json'),
+/** The files the hash covers under `root`, this file last (its path is not under every root a test gives). */
+function hashedFiles(root) {
+  return [
+    ...sources(join(root, 'src')),
+    join(root, 'package.json'),
+    join(root, 'tsconfig.json'),
     fileURLToPath(import.meta.url),
   ];
-  for (const f of files) {
-    h.update(f.slice(ROOT.length));
+}
+
+/** The hash of the sources as they are now (read and hashed, whatever the stamp says). */
+async function sourceHash(root = ROOT) {
+  // Loaded only here: node:crypto costs a start that finds the stamp fresh some milliseconds.
+  const { createHash } = await import('node:crypto');
+  const h = createHash('sha256');
+  for (const f of hashedFiles(root)) {
+    h.update(f.startsWith(root) ? f.slice(root.length) : f);
     h.update('\0');
     h.update(readFileSync(f));
     h.update('\0');
   }
   return h.digest('hex').slice(0, 24);
 }
+
+/** How recent a file's times may be for a stamp to be recorded (well above any file system's clock tick). */
+const STAMP_SETTLED_MS = 2000;
+
+/**
+ * The stat of every hashed file, one line each, and the newest time among them. A changed file
+ * changes its line: its size, its mtime, or its ctime (set by the kernel at each write).
+ */
+function statLines(root) {
+  let newest = 0;
+  const lines = hashedFiles(root).map((f) => {
+    const st = statSync(f, { bigint: true });
+    const ms = Math.max(Number(st.ctimeMs), Number(st.mtimeMs));
+    if (ms > newest) newest = ms;
+    return `${f}\t${st.size}\t${st.mtimeNs}\t${st.ctimeNs}\t${st.ino}`;
+  });
+  return { text: lines.join('\n'), newest };
+}
+
+/**
+ * The hash of the sources as they are now: the stamp's when every file's stat is the one recorded
+ * with it, else read and hashed, and the stamp recorded when the files have settled. `via` says
+ * which (the test's evidence). `cache` is where the stamp lives; `settledMs` is for the test.
+ */
+async function currentHash(root = ROOT, cache = CACHE, settledMs = STAMP_SETTLED_MS) {
+  const stamp = join(cache, STAMP);
+  const now = statLines(root);
+  try {
+    const [hash, ...lines] = readFileSync(stamp, 'utf8').split('\n');
+    if (hash && /^[0-9a-f]{24}$/.test(hash) && lines.join('\n') === now.text) return { hash, via: 'stamp' };
+  } catch {
+    // No stamp yet.
+  }
+  const hash = await sourceHash(root);
+  // A file written within STAMP_SETTLED_MS (an editor saving, a checkout) may be written again within
+  // the same clock tick: no stamp for it yet, the next start hashes again.
+  if (Date.now() - now.newest > settledMs) {
+    try {
+      mkdirSync(cache, { recursive: true });
+      const tmp = `${stamp}.tmp-${process.pid}`;
+      writeFileSync(tmp, `${hash}\n${now.text}`);
+      renameSync(tmp, stamp);
+    } catch {
+      // A read-only checkout: hashed at every start, as before.
+    }
+  }
+  return { hash, via: 'hash' };
+}
+
+/** The stamp's name in .source-cache/ (no entry's: entries are named by a hash). */
+const STAMP = 'stamp';
 
 /**
  * The URL of the compiled command's module for the sources as they are, building it if needed;
@@ -67,7 +126,7 @@ function sourceHash() {
 export async function compiledMain() {
   if (process.env.CONFORMANCE_SOURCE_CACHE === '0') return undefined;
   try {
-    const hash = sourceHash();
+    const { hash } = await currentHash();
     const dir = join(CACHE, hash);
     const main = join(dir, 'main.js');
     if (existsSync(join(dir, 'complete'))) return pathToFileURL(main).href;
@@ -101,7 +160,7 @@ export async function compiledMain() {
     const old = Date.now() - 3600_000;
     for (const e of readdirSync(CACHE)) {
       const p = join(CACHE, e);
-      if (e !== hash && statSync(p).mtimeMs < old) rmSync(p, { recursive: true, force: true });
+      if (e !== hash && !e.startsWith(STAMP) && statSync(p).mtimeMs < old) rmSync(p, { recursive: true, force: true });
     }
     return pathToFileURL(main).href;
   } catch {
@@ -109,4 +168,4 @@ export async function compiledMain() {
   }
 }
 
-export { CACHE as SOURCE_CACHE_DIR, sourceHash };
+export { CACHE as SOURCE_CACHE_DIR, currentHash, sourceHash, STAMP_SETTLED_MS };

@@ -96,6 +96,9 @@ function inUntestedCell(
       .filter((u) => !symptoms || u.cause === 'credentials' || u.cause === 'address')
       .map((u) => `${u.operation}\u0000${u.binding}`),
   );
+  // No untested cell (a run that reached every one): no row is in one, and none need be split into
+  // its bindings (tens of thousands of rows, twice per verdict).
+  if (cells.size === 0) return () => false;
   return (r) => {
     const bs = rowBindings(r);
     return bs.length > 0 && bs.every((b) => cells.has(`${r.operation}\u0000${b}`));

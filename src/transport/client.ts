@@ -12,7 +12,7 @@
  * (body-budget.ts), the timers and the abort (abort.ts), what a failure was (failure.ts).
  */
 import { SizeCapError } from '../core/errors.js';
-import { request, type Dispatcher } from 'undici';
+import { request, type Dispatcher } from './undici.js';
 import type { Exchange, HttpRequest, RetriedAnswer } from '../core/types.js';
 import { createDispatcher, withExtraHeaders } from './network.js';
 import { retryDelay, transientOf } from './transient.js';

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import * as tls from 'node:tls';
 import type { ConnectionOptions } from 'node:tls';
 import { X509Certificate } from 'node:crypto';
-import { Agent, Dispatcher, ProxyAgent } from 'undici';
+import type { Agent as AgentTypes, Dispatcher } from 'undici';
+import { Agent, Dispatcher as DispatcherBase, ProxyAgent } from './undici.js';
 import type { NetworkOptions } from '../core/types.js';
 import { proxyFor } from './proxy.js';
 
@@ -118,7 +119,7 @@ export function tlsFileProblem(
  * the target's TLS options on either way. The http proxy is a plain forward proxy for http:// URLs
  * (as curl uses it) and a CONNECT tunnel for https:// ones.
  */
-class ProxyRouter extends Dispatcher {
+class ProxyRouter extends DispatcherBase {
   readonly #byUrl = new Map<string, Dispatcher>();
   constructor(
     readonly direct: Dispatcher,
@@ -165,7 +166,7 @@ class ProxyRouter extends Dispatcher {
 /** The transport's dispatcher: an Agent with the TLS options, behind a ProxyRouter when a proxy is set. */
 export function createDispatcher(
   net: NetworkOptions | undefined,
-  agent: Agent.Options & { connect?: ConnectionOptions & { timeout?: number } },
+  agent: AgentTypes.Options & { connect?: ConnectionOptions & { timeout?: number } },
 ): Dispatcher {
   const connect = { ...agent.connect, ...tlsOptions(net) };
   const direct = new Agent({ ...agent, connect });
