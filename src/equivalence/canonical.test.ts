@@ -27,6 +27,18 @@ describe('EntryDigest: equal entries, equal digests; any difference, another dig
     expect(digestOf(base)).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  it('is the digest it was with a buffer of 32 768 characters from the start (its buffer now grows)', () => {
+    // Entries of every size up to past the largest buffer, whole and stepped; the digest pinned
+    // is the one this input had before the buffer grew (commit afda42f).
+    const d = new EntryDigest();
+    for (let i = 0; i < 300; i++) {
+      d.pushAt(1 + (i % 3), `n${i % 7}`, i % 4, 'v'.repeat((i * 37) % 1500) + String(i));
+      if (i % 50 === 0) d.pushAt(1, 'big', 0, 'x'.repeat(40_000 + i));
+      if (i % 60 === 0) d.push({ path: `/a/b${i}/c`, value: 'y'.repeat(33_000) });
+    }
+    expect(d.finish()).toBe('775577af4005bec70eeab978b626f61354da36e971373a228be56e44de713daf');
+  });
+
   it('tells apart a changed value, a changed path, another order, a missing or an extra entry', () => {
     const variants: Entry[][] = [
       [base[0]!, { ...base[1]!, value: '12.50' }, base[2]!],

@@ -41,8 +41,14 @@ function writeNumber(buf: Uint16Array, at: number, n: number): number {
  */
 export const ENTRY_BLOCK = 4096;
 
-/** Characters of hash input buffered between updates. */
+/** Characters of hash input buffered between updates, at most. */
 const CHUNK = 32_768;
+/**
+ * Characters a digest's buffer starts with: it doubles up to CHUNK as entries come. A view takes a
+ * digest per answer, most of a few hundred characters: a CHUNK buffer each (64 KiB zeroed) was most
+ * of a digest's cost. How the input is cut into updates does not change a SHA-256.
+ */
+const FIRST_CHUNK = 1024;
 
 /**
  * Entries into a SHA-256. Each path is fed relative to the previous entry's: how many of its raw
@@ -60,7 +66,7 @@ export class EntryDigest {
   #entries = 0;
   readonly #blocks: string[] = [];
   #finished: string | undefined;
-  readonly #buf = new Uint16Array(CHUNK);
+  #buf = new Uint16Array(FIRST_CHUNK);
   #at = 0;
   /**
    * The previous entry's path, split at every '/': its first #depth segments (a path starts with
@@ -130,7 +136,7 @@ export class EntryDigest {
       const room = name.length + value.length + 80; // the characters, and room for four numbers and their marks
       if (room <= CHUNK) {
         // The usual entry, written in one go: the same characters as the calls below would write.
-        if (this.#at + room > CHUNK) this.#flush();
+        this.#ensure(room);
         const buf = this.#buf;
         let at: number;
         if (same) {
@@ -192,14 +198,28 @@ export class EntryDigest {
     this.#depth = from + segs.length;
   }
 
+  /** Room for `n` (at most CHUNK) more characters in the buffer: grown, else hashed. */
+  #ensure(n: number): void {
+    const need = this.#at + n;
+    const size = this.#buf.length;
+    if (need <= size) return;
+    if (size < CHUNK) {
+      const grown = new Uint16Array(Math.min(CHUNK, Math.max(2 * size, need)));
+      grown.set(this.#buf.subarray(0, this.#at));
+      this.#buf = grown;
+      if (need <= grown.length) return;
+    }
+    this.#flush();
+  }
+
   #char(c: number): void {
-    if (this.#at === CHUNK) this.#flush();
+    this.#ensure(1);
     this.#buf[this.#at++] = c;
   }
 
   /** `n` in decimal digits. */
   #digits(n: number): void {
-    if (this.#at + 17 > CHUNK) this.#flush();
+    this.#ensure(17);
     const buf = this.#buf;
     if (n < 10) buf[this.#at++] = 0x30 + n;
     else {
@@ -217,10 +237,10 @@ export class EntryDigest {
   /** A string's code units, preceded by `length:` when `counted`. */
   #string(s: string, counted: boolean): void {
     if (counted) this.#int(s.length);
-    const buf = this.#buf;
     for (let from = 0; from < s.length; ) {
-      if (this.#at === CHUNK) this.#flush();
-      const end = Math.min(s.length, from + CHUNK - this.#at);
+      this.#ensure(Math.min(s.length - from, CHUNK));
+      const buf = this.#buf;
+      const end = Math.min(s.length, from + buf.length - this.#at);
       let at = this.#at;
       for (let i = from; i < end; i++) buf[at++] = s.charCodeAt(i);
       this.#at = at;
