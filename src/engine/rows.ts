@@ -84,7 +84,7 @@ const redactedTexts = new WeakMap<Redactor, TextMemo<string>>();
 
 /**
  * The redactor with its outcomes remembered for the run (one redactor per run): the same reproduce
- * command, excerpt or message met again in another unit (a repeated answer, a list asked by several
+ * command, answer's excerpt or message met again in another unit (a repeated answer, a list asked by several
  * cases) is redacted once. A redactor is a function of its text alone. Bounded: see TextMemo.
  */
 function remembering(redact: Redactor): Redactor {
@@ -135,11 +135,14 @@ export function findingsBytes(rows: readonly ResultRow[]): number {
 export class RowMaker {
   readonly #excerpts = new Map<Exchange, { readonly request: string; readonly response: string }>();
   readonly #redact: Redactor;
+  /** The run's redactor itself, not remembering: for the texts a run meets once. */
+  readonly #once: Redactor;
   #lastReproduce = '';
   #lastRedacted = '';
 
   constructor(redact: Redactor) {
     this.#redact = remembering(redact);
+    this.#once = redact;
   }
 
   /** A text redacted (each distinct text once per run, up to the memo's bounds). */
@@ -147,14 +150,15 @@ export class RowMaker {
     return this.#redact(text);
   }
 
-  /** The request and response excerpts of an exchange, redacted (once per exchange). */
+  /**
+   * The request and response excerpts of an exchange, redacted (once per exchange). A request's text is met once in a
+   * run (every request differs from the others: of the embedded run's 1454, 1454 are distinct), so it is redacted
+   * without the run's memo, where it would cost its lookup and push out the answers, which repeat (499 distinct).
+   */
   excerpts(ex: Exchange): { readonly request: string; readonly response: string } {
     let e = this.#excerpts.get(ex);
     if (!e)
-      this.#excerpts.set(
-        ex,
-        (e = { request: requestText(ex, this.#redact), response: responseText(ex, this.#redact) }),
-      );
+      this.#excerpts.set(ex, (e = { request: requestText(ex, this.#once), response: responseText(ex, this.#redact) }));
     return e;
   }
 
