@@ -264,7 +264,7 @@ export function curlCommand(
       const stand = stands.find((x) => x.value === v);
       // The password with something around it (the login variants: characters added, spaces): the variable in its
       // place.
-      const within = stand === undefined && password ? v.split(password) : [];
+      const within = stand === undefined && password && v.includes(password) ? v.split(password) : [];
       if (within.length > 1)
         parts.push('--data-urlencode', `"${k}=${within.map(inDoubleQuotes).join(guardedVariable(variable))}"`);
       else if (stand === undefined) parts.push('--data-urlencode', shellQuote(`${k}=${v}`));
