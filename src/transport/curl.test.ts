@@ -74,7 +74,7 @@ describe('reproduce command', () => {
     expect(out).toContain('<t>$HOME `id`</t>');
   });
 
-  test("commands of one password, another's in between: each as if it were the first (the last password's forms kept)", () => {
+  test("one password's commands, another's in between: each as if it came first (the last one's forms kept)", () => {
     const soap = (password: string): HttpRequest => ({
       method: 'POST',
       url: 'http://h/1/SOAP/Booking.asmx',
