@@ -352,10 +352,10 @@ export function reproduceCommand(plan: RunPlan, unit: Unit, ex: Pick<Exchange, '
   const { password } = plan.target;
   const sent = unit.params.password;
   // The password, or a login variant made of it (in other case, with characters added or spaces around it, its prefix):
-  // the command makes it from the variable.
+  // the command makes it from the variable (the common case, the password itself, asked first: no case swapped).
   const madeOf =
     sent !== undefined
     && password !== ''
-    && (sent === swapCase(password) || sent.includes(password) || (sent !== '' && password.startsWith(sent)));
+    && (sent.includes(password) || sent === swapCase(password) || (sent !== '' && password.startsWith(sent)));
   return curlCommand(ex.request, madeOf ? password : '', plan.target.passwordVariable, plan.target.network);
 }

@@ -4,7 +4,8 @@
  * element showing its path as never seen, and --min-coverage at, above and below the figure.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, type Operation } from '../contract/catalogue.js';
+import { DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, OPERATIONS, type Operation } from '../contract/catalogue.js';
+import { MODEL } from '../contract/model.js';
 import { selectChecks } from '../checks/registry.js';
 import type { RunReport, Target } from '../core/types.js';
 import { EXIT_INCOMPLETE, withVerdict } from '../core/verdict.js';
@@ -72,6 +73,21 @@ describe('the kind of a value sent (one place: generate.ts)', () => {
       expect(possibleKinds(param('CancelBooking', 'bookingID'))).toEqual(['empty', 'valid', 'boundary']);
     },
   );
+
+  test("each parameter's enumeration, read from the model once, is the one a scan of the model finds", () => {
+    const scan = (name: string) =>
+      [...MODEL.values()].find((t) => t.kind === 'enum' && t.name.toLowerCase() === name.toLowerCase());
+    const names = [...OPERATIONS.flatMap((op) => op.params.map((p) => p.name)), 'BOOKINGTYPE', 'noSuchEnum'];
+    let enums = 0;
+    for (const name of names) {
+      const t = scan(name);
+      expect(enumOfParam({ ...param('GetMeals', 'language'), name }), name).toBe(
+        t?.kind === 'enum' ? t.values : undefined,
+      );
+      if (t) enums++;
+    }
+    expect(enums).toBeGreaterThan(1);
+  });
 });
 
 describe('the answer paths of an operation: its type model, by name', () => {

@@ -96,13 +96,23 @@ function formsOf(f: ElementField): number {
 
 /** The values of the model's enumeration a parameter is named after (bookingType: BookingType), if any. */
 export function enumOfParam(p: Param): readonly string[] | undefined {
-  for (const t of MODEL.values())
-    if (t.kind === 'enum' && t.name.toLowerCase() === p.name.toLowerCase()) return t.values;
-  return undefined;
+  return ENUMS.get(p.name.toLowerCase());
 }
+/** The model's enumerations by their names in lower case (the model is fixed: read once, not per request). */
+const ENUMS: ReadonlyMap<string, readonly string[]> = (() => {
+  const m = new Map<string, readonly string[]>();
+  for (const t of MODEL.values())
+    if (t.kind === 'enum' && !m.has(t.name.toLowerCase())) m.set(t.name.toLowerCase(), t.values);
+  return m;
+})();
 
-/** The parameters coverage counts: all but the credentials (the credential cases are theirs). */
-const counted = (op: Operation) => op.params.filter((p) => p.name !== 'userName' && p.name !== 'password');
+const countedParams = new WeakMap<Operation, readonly Param[]>();
+/** The parameters coverage counts: all but the credentials (the credential cases are theirs). Once per operation. */
+function counted(op: Operation): readonly Param[] {
+  let ps = countedParams.get(op);
+  if (!ps) countedParams.set(op, (ps = op.params.filter((p) => p.name !== 'userName' && p.name !== 'password')));
+  return ps;
+}
 
 /**
  * At most this many distinct outcomes per cell (a target's ErrorTypes are its own): the rest are counted as "other".
@@ -249,11 +259,15 @@ interface Layout {
   }[];
   readonly byName: ReadonlyMap<string, number>;
 }
-const layouts = new Map<string, Layout>();
+/** Layouts by operation name, path and type: nested, so a walk's lookups build no key string per element. */
+const layouts = new Map<string, Map<string, Map<string, Layout>>>();
 
 function layoutOf(c: Cell, path: string, type: string): Layout {
-  const key = `${c.op.name}\u0000${path}\u0000${type}`;
-  let l = layouts.get(key);
+  let byPath = layouts.get(c.op.name);
+  if (!byPath) layouts.set(c.op.name, (byPath = new Map()));
+  let byType = byPath.get(path);
+  if (!byType) byPath.set(path, (byType = new Map()));
+  let l = byType.get(type);
   if (l) return l;
   const e = effective(type);
   const at = (p: string) => c.index.get(p) ?? -1;
@@ -276,7 +290,7 @@ function layoutOf(c: Cell, path: string, type: string): Layout {
     byName: new Map(fields.map((x, i) => [x.f.name, i])),
   };
   // Bounded by the model: one entry per path of every operation's answer (a few hundred).
-  layouts.set(key, l);
+  byType.set(type, l);
   return l;
 }
 

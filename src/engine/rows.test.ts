@@ -64,6 +64,50 @@ describe('rows: the redaction boundary of a run', () => {
     expect(calls).toBe(1);
   });
 
+  test("rows of interleaved exchanges each carry their own command's redaction, fields in the report's order", () => {
+    const redact = makeRedactor([SECRET]);
+    const rows = new RowMaker(redact);
+    const a = { op, binding: 'get', caseId: 'a', reproduce: `curl -d 'password=${SECRET}' http://t.example/a` };
+    const b = { op, binding: 'post', caseId: 'b', reproduce: 'curl http://t.example/b' };
+    const made = [a, b, b, a, a, b].map((base, i) => rows.row(base, `check${i}`, [], i));
+    expect(made.map((r) => r.reproduce)).toEqual([a, b, b, a, a, b].map((base) => redact(base.reproduce)));
+    const ex = exchange('fine');
+    const first = rows.exchangeRow({ ...a, exchange: ex }, 'http_exchange', [], 3);
+    expect(Object.keys(first)).toEqual([
+      'operation',
+      'group',
+      'binding',
+      'case',
+      'check',
+      'reproduce',
+      'durationMs',
+      'status',
+      'message',
+      'path',
+      'findings',
+      'request',
+      'response',
+    ]);
+    const failed = rows.exchangeRow({ ...b, exchange: ex }, 'http_exchange', [
+      { check: 'http_exchange', code: 'no_response', path: '/', message: 'm' },
+    ]);
+    expect(Object.keys(failed)).toEqual([
+      'operation',
+      'group',
+      'binding',
+      'case',
+      'check',
+      'reproduce',
+      'status',
+      'message',
+      'path',
+      'findings',
+      'request',
+      'response',
+    ]);
+    expect(failed.reproduce).toBe(b.reproduce);
+  });
+
   test('a long message is cut after redaction, so a secret at the cut is never left half-shown', () => {
     const rows = new RowMaker(makeRedactor([SECRET]));
     const long = `${'x'.repeat(MAX_MESSAGE_CHARS - 4)}${SECRET}${'y'.repeat(50_000)}`;

@@ -84,7 +84,7 @@ const redactedTexts = new WeakMap<Redactor, TextMemo<string>>();
 
 /**
  * The redactor with its outcomes remembered for the run (one redactor per run): the same reproduce
- * command, excerpt or message met again in another unit (a repeated answer, a list asked by several
+ * command, answer's excerpt or message met again in another unit (a repeated answer, a list asked by several
  * cases) is redacted once. A redactor is a function of its text alone. Bounded: see TextMemo.
  */
 function remembering(redact: Redactor): Redactor {
@@ -135,9 +135,14 @@ export function findingsBytes(rows: readonly ResultRow[]): number {
 export class RowMaker {
   readonly #excerpts = new Map<Exchange, { readonly request: string; readonly response: string }>();
   readonly #redact: Redactor;
+  /** The run's redactor itself, not remembering: for the texts a run meets once. */
+  readonly #once: Redactor;
+  #lastReproduce = '';
+  #lastRedacted = '';
 
   constructor(redact: Redactor) {
     this.#redact = remembering(redact);
+    this.#once = redact;
   }
 
   /** A text redacted (each distinct text once per run, up to the memo's bounds). */
@@ -145,14 +150,15 @@ export class RowMaker {
     return this.#redact(text);
   }
 
-  /** The request and response excerpts of an exchange, redacted (once per exchange). */
+  /**
+   * The request and response excerpts of an exchange, redacted (once per exchange). A request's text is met once in a
+   * run (every request differs from the others: of the embedded run's 1454, 1454 are distinct), so it is redacted
+   * without the run's memo, where it would cost its lookup and push out the answers, which repeat (499 distinct).
+   */
   excerpts(ex: Exchange): { readonly request: string; readonly response: string } {
     let e = this.#excerpts.get(ex);
     if (!e)
-      this.#excerpts.set(
-        ex,
-        (e = { request: requestText(ex, this.#redact), response: responseText(ex, this.#redact) }),
-      );
+      this.#excerpts.set(ex, (e = { request: requestText(ex, this.#once), response: responseText(ex, this.#redact) }));
     return e;
   }
 
@@ -175,54 +181,80 @@ export class RowMaker {
     };
   }
 
+  /**
+   * The reproduce command redacted: the rows of one exchange (an exchange row, then one per check) carry the same
+   * command, redacted once for all of them rather than looked up in the run's memo on each.
+   */
+  #reproduce(raw: string): string {
+    if (raw !== this.#lastReproduce) {
+      this.#lastReproduce = raw;
+      this.#lastRedacted = this.redact(raw);
+    }
+    return this.#lastRedacted;
+  }
+
   /** The row of one check's outcome (or of the exchange, a not-run unit, the comparison). */
   row(base: RowBase, check: string, outcome: CheckOutcome, durationMs?: number): ResultRow {
-    const common = {
+    return this.#row(base, check, outcome, durationMs);
+  }
+
+  /**
+   * The row, built field by field in the order the report writes them (no object spread into each of a run's thousands
+   * of rows): what the rows share first, then the outcome's fields.
+   */
+  #row(base: RowBase, check: string, outcome: CheckOutcome, durationMs: number | undefined): Mutable<ResultRow> {
+    const r = {
       operation: base.op.name,
       group: base.op.group,
       binding: base.binding,
       case: base.caseId,
       check,
-      reproduce: this.redact(base.reproduce),
-      ...(durationMs !== undefined ? { durationMs } : {}),
-    };
-    if ('note' in outcome)
-      return {
-        ...common,
-        status: 'passed',
-        message: this.#text(outcome.note, MAX_MESSAGE_CHARS),
-        path: '',
-        findings: [],
-      };
-    if (!Array.isArray(outcome)) {
-      return {
-        ...common,
-        status: 'skipped',
-        message: this.#text(outcome.skipped, MAX_MESSAGE_CHARS),
-        path: '',
-        findings: [],
-        ...(outcome.inBandError
-          ? {
-              inBandError: {
-                type: this.#text(outcome.inBandError.type, MAX_MESSAGE_CHARS),
-                message: this.#text(outcome.inBandError.message, MAX_MESSAGE_CHARS),
-              },
-            }
-          : {}),
-      };
+      reproduce: this.#reproduce(base.reproduce),
+    } as Mutable<ResultRow>;
+    if (durationMs !== undefined) r.durationMs = durationMs;
+    if ('note' in outcome) {
+      r.status = 'passed';
+      r.message = this.#text(outcome.note, MAX_MESSAGE_CHARS);
+      r.path = '';
+      r.findings = [];
+      return r;
     }
-    if (outcome.length === 0) return { ...common, status: 'passed', message: '', path: '', findings: [] };
+    if (!Array.isArray(outcome)) {
+      r.status = 'skipped';
+      r.message = this.#text(outcome.skipped, MAX_MESSAGE_CHARS);
+      r.path = '';
+      r.findings = [];
+      if (outcome.inBandError)
+        r.inBandError = {
+          type: this.#text(outcome.inBandError.type, MAX_MESSAGE_CHARS),
+          message: this.#text(outcome.inBandError.message, MAX_MESSAGE_CHARS),
+        };
+      return r;
+    }
+    if (outcome.length === 0) {
+      r.status = 'passed';
+      r.message = '';
+      r.path = '';
+      r.findings = [];
+      return r;
+    }
     // Every row's findings pass here (checks, comparison, sequences): a million of them are counted, not kept.
     const findings = boundFindings(outcome).map((f) => this.#finding(f));
     const first = findings[0]!;
-    return {
-      ...common,
-      status: 'failed',
-      message: findings.length > 1 ? `${first.message} (+${findings.length - 1} more)` : first.message,
-      path: first.path,
-      findings,
-      ...(base.exchange ? this.excerpts(base.exchange) : {}),
-    };
+    r.status = 'failed';
+    r.message = findings.length > 1 ? `${first.message} (+${findings.length - 1} more)` : first.message;
+    r.path = first.path;
+    r.findings = findings;
+    if (base.exchange) this.#withExcerpts(r, base.exchange);
+    return r;
+  }
+
+  /** The excerpts set on a row (a failed row has them already: the same texts, where they stand). */
+  #withExcerpts(r: Mutable<ResultRow>, ex: Exchange): Mutable<ResultRow> {
+    const e = this.excerpts(ex);
+    r.request = e.request;
+    r.response = e.response;
+    return r;
   }
 
   /** The row recording an exchange (it carries the excerpts whatever its status). */
@@ -232,9 +264,12 @@ export class RowMaker {
     outcome: CheckOutcome,
     durationMs?: number,
   ): ResultRow {
-    return { ...this.row(base, check, outcome, durationMs), ...this.excerpts(base.exchange) };
+    return this.#withExcerpts(this.#row(base, check, outcome, durationMs), base.exchange);
   }
 }
+
+/** A row as it is filled in. */
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** Summary counts of rows. */
 export function summarise(rows: readonly ResultRow[]): RunReport['summary'] {

@@ -54,8 +54,11 @@ export function schedule<T>(
   start: (u: Unit, i: number, answered: () => void) => Promise<T>,
   bounds?: ScheduleBounds,
 ): Promise<T>[] {
-  const rank = (i: number) => stageRank(units[i]!.stage);
-  const beside = (i: number) => runsBeside(units[i]!);
+  // Read once per unit, not per pair of units (the dependencies below look at every pair).
+  const ranks = units.map((u) => stageRank(u.stage));
+  const besides = units.map(runsBeside);
+  const rank = (i: number) => ranks[i]!;
+  const beside = (i: number) => besides[i]!;
   // Within a stage, an external-entity probe first: the run's end waits a moment after the last one for the fetch it
   // may cause (./fetches.ts), and that moment passes while the rest of its stage runs.
   const late = (i: number) => Number(units[i]!.doctype?.entity !== 'external');
@@ -66,7 +69,10 @@ export function schedule<T>(
   // beside the stages, nor on one), and the unit whose bookings it uses again (not among these units:
   // a shard, --case: nothing).
   const deps = units.map((u, i) => {
-    const on = beside(i) ? [] : [...units.keys()].filter((j) => !beside(j) && waitsFor(units[j]!, u));
+    // Only a unit of an earlier stage can be waited for (waitsFor): the others are passed over without asking.
+    const on = beside(i)
+      ? []
+      : [...units.keys()].filter((j) => !beside(j) && rank(j) < rank(i) && waitsFor(units[j]!, u));
     const after = u.sequence?.after;
     const followed = after === undefined ? -1 : units.findIndex((x) => x.sequence?.family === after.name);
     return followed < 0 ? on : [...on, followed];

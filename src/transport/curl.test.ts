@@ -74,6 +74,27 @@ describe('reproduce command', () => {
     expect(out).toContain('<t>$HOME `id`</t>');
   });
 
+  test("one password's commands, another's in between: each as if it came first (the last one's forms kept)", () => {
+    const soap = (password: string): HttpRequest => ({
+      method: 'POST',
+      url: 'http://h/1/SOAP/Booking.asmx',
+      headers: { 'content-type': 'text/xml' },
+      body: `<u>${password}</u><p>${swapCaseOf(password)}</p><q>${password.slice(0, -1)}</q>`,
+    });
+    const other = 'Other-Pa55';
+    const fresh = curlCommand(soap(SECRET), SECRET);
+    curlCommand(soap(other), other, 'OTHER_PASSWORD');
+    const again = curlCommand(soap(SECRET), SECRET);
+    expect(again).toBe(fresh);
+    expect(curlCommand(soap(SECRET), SECRET, 'OTHER_PASSWORD')).toBe(
+      fresh.replaceAll('CONFORMANCE_PASSWORD', 'OTHER_PASSWORD'),
+    );
+    const otherCmd = curlCommand(soap(other), other, 'OTHER_PASSWORD');
+    expect(otherCmd).not.toContain('Pa55');
+    expect(otherCmd).toContain('OTHER_PASSWORD_SWAPPED');
+    expect(otherCmd).toContain('OTHER_PASSWORD_PREFIX');
+  });
+
   test('SOAP: a password with XML special characters comes back escaped, so the body stays well-formed', () => {
     const body = `<Envelope><password>${'p@ss w&amp;rd&lt;"$x'}</password></Envelope>`;
     const cmd = curlCommand(

@@ -196,6 +196,39 @@ interface Stand {
   readonly value: string;
   readonly variable: string;
   readonly step?: string;
+  /**
+   * Its wire forms (secretForms) as a here-document writes them, each with whether it is XML-escaped (it stands for the
+   * secret as XML text: the command escapes the variable the same way).
+   */
+  readonly forms: readonly { readonly hereDoc: string; readonly xml: boolean }[];
+}
+
+/** Text inside an unquoted here-document: \\ $ ` escaped. */
+const hereDoc = (t: string): string => t.replace(/[\\$`]/g, (c) => `\\${c}`);
+
+/**
+ * The secrets the command makes from the variable: the password, its letter case swapped (ASCII only: tr swaps exactly
+ * the letters JavaScript does there), its prefix. The last password's are kept: every command of a run asks for the
+ * same, a function of the password and the variable alone.
+ */
+let lastStands: { readonly password: string; readonly variable: string; readonly stands: readonly Stand[] } | undefined;
+function standsOf(password: string, variable: string): readonly Stand[] {
+  if (lastStands?.password === password && lastStands.variable === variable) return lastStands.stands;
+  const stand = (value: string, v: string, step?: string): Stand => ({
+    value,
+    variable: v,
+    ...(step !== undefined ? { step } : {}),
+    forms: secretForms(value).map((f) => ({ hereDoc: hereDoc(f), xml: f !== value && f.includes('&') })),
+  });
+  const swapped = password && /^[\u0000-\u007f]*$/.test(password) ? swapCase(password) : '';
+  const stands: Stand[] = password ? [stand(password, variable)] : [];
+  if (swapped && swapped !== password) stands.push(stand(swapped, `${variable}_SWAPPED`, caseSwap(variable)));
+  // The password without its last character (the login-password-prefix variant): the shell's ${VAR%?}.
+  const prefix = [...password].slice(0, -1).join('');
+  if (prefix.length > 3 && prefix !== swapped)
+    stands.push(stand(prefix, `${variable}_PREFIX`, `${variable}_PREFIX=\${${variable}%?}`));
+  lastStands = { password, variable, stands };
+  return stands;
 }
 
 /**
@@ -214,14 +247,7 @@ export function curlCommand(
   // password written into a base URL cannot reach a report through it.
   url.username = '';
   url.password = '';
-  const swapped = password && /^[\u0000-\u007f]*$/.test(password) ? swapCase(password) : '';
-  const stands: Stand[] = password ? [{ value: password, variable }] : [];
-  if (swapped && swapped !== password)
-    stands.push({ value: swapped, variable: `${variable}_SWAPPED`, step: caseSwap(variable) });
-  // The password without its last character (the login-password-prefix variant): the shell's ${VAR%?}.
-  const prefix = [...password].slice(0, -1).join('');
-  if (prefix.length > 3 && prefix !== swapped)
-    stands.push({ value: prefix, variable: `${variable}_PREFIX`, step: `${variable}_PREFIX=\${${variable}%?}` });
+  const stands = standsOf(password, variable);
   /**
    * The steps before curl: the guard, then the variables the command uses (chained with &&: unset, nothing is sent).
    */
@@ -238,7 +264,7 @@ export function curlCommand(
       const stand = stands.find((x) => x.value === v);
       // The password with something around it (the login variants: characters added, spaces): the variable in its
       // place.
-      const within = stand === undefined && password ? v.split(password) : [];
+      const within = stand === undefined && password && v.includes(password) ? v.split(password) : [];
       if (within.length > 1)
         parts.push('--data-urlencode', `"${k}=${within.map(inDoubleQuotes).join(guardedVariable(variable))}"`);
       else if (stand === undefined) parts.push('--data-urlencode', shellQuote(`${k}=${v}`));
@@ -261,15 +287,13 @@ export function curlCommand(
     pairs(new URLSearchParams(req.body ?? ''));
     return finish();
   }
-  const hereDoc = (t: string) => t.replace(/[\\$`]/g, (c) => `\\${c}`);
   let body = hereDoc(req.body ?? '');
   for (const stand of stands) {
-    for (const f of secretForms(stand.value)) {
-      // An XML-escaped form stands for the secret as XML text: the command escapes the variable the same way.
-      const xml = f !== stand.value && f.includes('&');
-      const pieces = body.split(hereDoc(f));
-      if (pieces.length === 1) continue;
-      body = pieces.join(stand.variable === variable && !xml ? guardedVariable(variable) : use(stand, xml));
+    for (const f of stand.forms) {
+      if (!body.includes(f.hereDoc)) continue;
+      body = body
+        .split(f.hereDoc)
+        .join(stand.variable === variable && !f.xml ? guardedVariable(variable) : use(stand, f.xml));
     }
   }
   parts.push('--data-binary', '@-', `<<EOF\n${body}\nEOF`);
