@@ -1,21 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, type BindingId } from '../contract/catalogue.js';
+import { findOperation, type BindingId } from '../contract/catalogue.js';
 import type { Exchange, HttpRequest } from '../core/types.js';
 import type { Transport } from '../transport/client.js';
 import { exchangeUnit } from './exchange.js';
 import type { RunPlan, Unit } from './plan.js';
+import { testTarget } from '../../test/support/target.js';
 
 const plan: Pick<RunPlan, 'target' | 'bindings' | 'allowMutations'> = {
-  target: {
-    bookUrl: 'http://target.test',
-    searchUrl: 'http://target.test',
-    transfersUrl: 'http://target.test',
-    paths: DEFAULT_PATHS,
-    namespaces: DEFAULT_NAMESPACES,
-    user: 'u',
-    password: 'p',
-    embedded: true,
-  },
+  target: testTarget({ embedded: true }),
   bindings: ['soap11', 'soap12', 'get', 'post'],
   allowMutations: true,
 };

@@ -1,6 +1,6 @@
 import { MockAgent } from 'undici';
 import { describe, expect, test } from 'vitest';
-import { DEFAULT_NAMESPACES, DEFAULT_PATHS, findOperation, OPERATIONS, type BindingId } from '../contract/catalogue.js';
+import { DEFAULT_NAMESPACES, findOperation, OPERATIONS, type BindingId } from '../contract/catalogue.js';
 import { selectChecks } from '../checks/registry.js';
 import type { Target } from '../core/types.js';
 import { Transport } from '../transport/client.js';
@@ -11,22 +11,14 @@ import { startMock } from '../mock/index.js';
 import { createDocumentValidator } from '../schema/xsd-validator.js';
 import { makeRedactor, swapCase } from '../core/redact.js';
 import { runPlan } from './run.js';
+import { testTarget } from '../../test/support/target.js';
 import { EXCHANGE_CHECK, NOT_RUN_CHECK } from '../core/rows.js';
 import { mockBookings } from './bookings.js';
 import { findingsBytes } from './rows.js';
 import { manyXsdErrors } from '../../test/support/hostile-docs.js';
 
 const PASSWORD = 'Engine-Secret-91';
-const target = (embedded: boolean): Target => ({
-  bookUrl: 'http://target.test',
-  searchUrl: 'http://target.test',
-  transfersUrl: 'http://target.test',
-  paths: DEFAULT_PATHS,
-  namespaces: DEFAULT_NAMESPACES,
-  user: 'u',
-  password: PASSWORD,
-  embedded,
-});
+const target = (embedded: boolean): Target => testTarget({ password: PASSWORD, embedded });
 const plan = (o: Partial<RunPlan> = {}): RunPlan => ({
   target: target(false),
   bindings: ['soap11', 'soap12', 'get', 'post'],

@@ -35,19 +35,15 @@ import {
 } from '../../src/engine/plan.js';
 import { checksOf } from '../../src/engine/session.js';
 import { runPlan } from '../../src/engine/run.js';
+import { testTarget } from '../../test/support/target.js';
 
-const target = (over: Partial<Target> = {}): Target => ({
-  bookUrl: 'http://target.test',
-  searchUrl: 'http://target.test',
-  transfersUrl: 'http://target.test',
-  paths: DEFAULT_PATHS,
-  namespaces: DEFAULT_NAMESPACES,
-  user: 'agent-7',
-  password: 'Tr0ub4dor&3',
-  embedded: false,
-  other: { user: 'agent-8', password: 'correct-horse-9' },
-  ...over,
-});
+const target = (over: Partial<Target> = {}): Target =>
+  testTarget({
+    user: 'agent-7',
+    password: 'Tr0ub4dor&3',
+    other: { user: 'agent-8', password: 'correct-horse-9' },
+    ...over,
+  });
 const plan = (over: Partial<RunPlan> = {}): RunPlan => ({
   target: target(),
   bindings: BINDINGS,
