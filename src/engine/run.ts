@@ -191,7 +191,10 @@ export async function runPlan(
         if (plan.maxFailures !== undefined && failed >= plan.maxFailures) halted ??= maxFailuresReached;
         deps.onProgress?.(++done, units.length, `${u.op.name} ${u.caseId}`, failed);
       },
-      { capacity, held: HELD_PER_CAPACITY * capacity, weight },
+      // A run bounded by --max-failures stops sending as soon as the failures it counts reach the bound, and they are
+      // counted once checked: no unit starts while earlier ones wait for their checks (the bound's overshoot stays the
+      // cases on the wire, as it says).
+      { capacity, held: plan.maxFailures === undefined ? HELD_PER_CAPACITY * capacity : 0, weight },
     ),
   );
   halted ??= deps.stopped?.() ?? stoppedAtOnce(deps.transport);

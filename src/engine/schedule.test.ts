@@ -186,18 +186,28 @@ describe('the one scheduler (engine/schedule.ts)', () => {
   });
 
   test(
-    'within a stage, an external-entity probe starts first: the wait for its fetch passes while the rest ' + 'runs',
+    'within a stage after the first, an external-entity probe starts first: the wait for its fetch passes while the '
+      + 'rest runs; the first stage keeps the plan order',
     async () => {
-      const probe: Unit = { ...unit('probe', 'writes'), doctype: { entity: 'external' } as Unit['doctype'] };
-      const h = harness([unit('w1', 'writes'), probe, unit('w2', 'writes')], { capacity: 1, weight: () => 1 });
+      const external = { entity: 'external' } as Unit['doctype'];
+      const probe: Unit = { ...unit('probe', 'writes'), doctype: external };
+      const readProbe: Unit = { ...unit('read-probe'), doctype: external };
+      const h = harness([unit('r1'), readProbe, unit('w1', 'writes'), probe, unit('w2', 'writes')], {
+        capacity: 1,
+        weight: () => 1,
+      });
       await h.tick();
       await h.tick();
-      expect(h.started).toEqual(['probe']);
+      expect(h.started).toEqual(['r1']);
+      await h.end('r1');
+      expect(h.started).toEqual(['r1', 'read-probe']);
+      await h.end('read-probe');
+      expect(h.started).toEqual(['r1', 'read-probe', 'probe']);
       await h.end('probe');
-      expect(h.started).toEqual(['probe', 'w1']);
+      expect(h.started).toEqual(['r1', 'read-probe', 'probe', 'w1']);
       await h.end('w1');
       await h.end('w2');
-      expect(await Promise.all(h.done)).toEqual(['w1', 'probe', 'w2']);
+      expect(await Promise.all(h.done)).toEqual(['r1', 'read-probe', 'w1', 'probe', 'w2']);
     },
   );
 });

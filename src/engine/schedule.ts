@@ -20,7 +20,7 @@
  * only once it is checked.
  *
  * Units start in a fixed order (the sequences without a stage, then by stage, an external-entity
- * probe first within its stage, then the plan's order), none overtaking an earlier one that is ready
+ * probe first within a stage after the first, then the plan's order), none overtaking an earlier one that is ready
  * but does not fit, and each unit's result keeps its place in the plan: the reports do not depend on
  * which unit ended first.
  */
@@ -59,9 +59,10 @@ export function schedule<T>(
   const besides = units.map(runsBeside);
   const rank = (i: number) => ranks[i]!;
   const beside = (i: number) => besides[i]!;
-  // Within a stage, an external-entity probe first: the run's end waits a moment after the last one for the fetch it
-  // may cause (./fetches.ts), and that moment passes while the rest of its stage runs.
-  const late = (i: number) => Number(units[i]!.doctype?.entity !== 'external');
+  // Within a stage after the first, an external-entity probe first: the run's end waits a moment after the last one for
+  // the fetch it may cause (./fetches.ts), and that moment passes while the rest of its stage runs. The first stage
+  // keeps the plan's order (its probes are far from the end; and --max-failures meets the valid cases' failures first).
+  const late = (i: number) => Number(rank(i) === 0 || units[i]!.doctype?.entity !== 'external');
   const order = [...units.keys()].sort(
     (a, b) => Number(!beside(a)) - Number(!beside(b)) || rank(a) - rank(b) || late(a) - late(b) || a - b,
   );
