@@ -12,6 +12,7 @@ import type { RunReport } from '../core/types.js';
 import { weakPasswordWarning } from '../core/weak-password.js';
 import { withVerdict } from '../core/verdict.js';
 import { writeReports, type ReportPaths } from '../report/index.js';
+import { startGuardWorkerEarly, stopGuardWorkerEarly } from '../report/guard-search.js';
 import {
   applyExpectations,
   expectationsSchemaRef,
@@ -98,6 +99,8 @@ export async function executeRun(s: RunSettings, io: RunIO, write = true): Promi
   // Signals are watched from before the session opens (it may ask the target for its languages
   // first), and before anything is printed: a supervisor may signal as soon as it reads a line.
   const signals = io.signals ? watchSignals(io) : undefined;
+  // The reports' secret search loads its worker on the other core while the run goes on.
+  if (write) startGuardWorkerEarly();
   for (const w of s.warnings ?? []) io.err(`warning: ${w}`);
   const weak = weakPasswordWarning(s.password);
   if (weak) io.err(`warning: ${weak}`);
@@ -106,6 +109,7 @@ export async function executeRun(s: RunSettings, io: RunIO, write = true): Promi
     session = await openSession(s, {}, (t) => signals?.attach(t), io.startedAt);
   } catch (e) {
     signals?.dispose();
+    stopGuardWorkerEarly();
     throw e;
   }
   const { secrets } = session;
@@ -181,6 +185,8 @@ export async function executeRun(s: RunSettings, io: RunIO, write = true): Promi
     return { report, paths, ...(interrupted ? { interrupted } : {}) };
   } finally {
     signals?.dispose();
+    // Taken by writeReports; else (no reports, or a throw before them) not left idle in this process.
+    stopGuardWorkerEarly();
     await session.close();
   }
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { searchAhead } from './guard-search.js';
+import { searchAhead, startGuardWorkerEarly } from './guard-search.js';
 import { SecretGuard } from './secrets.js';
 
 const SECRETS = ['Zq8 joined Secret', 'mock-password'];
@@ -74,6 +74,61 @@ describe('searchAhead', () => {
       expect(ahead.inWorker).toBe(true);
     } finally {
       ahead.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test(
+    'a worker started early (before the secrets are known) is taken by the next search ahead, and answers '
+      + 'the same',
+    async () => {
+      const guard = new SecretGuard(SECRETS, () => undefined);
+      const id = startGuardWorkerEarly(TS_WORKER);
+      expect(id).toBeTypeOf('number');
+      // Started once: asked again, the same worker.
+      expect(startGuardWorkerEarly(TS_WORKER)).toBe(id);
+      const ahead = searchAhead(guard, SECRETS, TS_WORKER);
+      try {
+        expect(ahead.threadId).toBe(id);
+        const found = await Promise.all([...TEXTS.map((t) => ahead.find(t)), ahead.find(Buffer.from(TEXTS[1]!))]);
+        expect(found).toEqual([...TEXTS.map((t) => guard.find(t)), guard.find(TEXTS[1]!)]);
+        expect(ahead.inWorker).toBe(true);
+      } finally {
+        ahead.close();
+      }
+      // Taken once: the next search ahead starts a worker of its own.
+      const next = searchAhead(guard, SECRETS, TS_WORKER);
+      try {
+        expect(next.threadId).toBeTypeOf('number');
+        expect(next.threadId).not.toBe(id);
+      } finally {
+        next.close();
+      }
+    },
+  );
+
+  test('an early worker of another module, or one not needed (no secrets), is stopped, not used', async () => {
+    const guard = new SecretGuard(SECRETS, () => undefined);
+    const dir = mkdtempSync(join(tmpdir(), 'guard-search-'));
+    const other = join(dir, 'other-worker.mjs');
+    writeFileSync(other, "import { parentPort } from 'node:worker_threads';\nparentPort.on('message', () => {});\n");
+    try {
+      const stale = startGuardWorkerEarly({ file: other });
+      const ahead = searchAhead(guard, SECRETS, TS_WORKER);
+      try {
+        expect(ahead.threadId).not.toBe(stale);
+        expect(await ahead.find(TEXTS[1]!)).toEqual(guard.find(TEXTS[1]!));
+      } finally {
+        ahead.close();
+      }
+      const unused = startGuardWorkerEarly(TS_WORKER);
+      const none = searchAhead(new SecretGuard([], () => undefined), [], TS_WORKER);
+      expect(none.inWorker).toBe(false);
+      expect(none.threadId).toBeUndefined();
+      // Stopped: the next early start is a new worker.
+      expect(startGuardWorkerEarly({ file: other })).not.toBe(unused);
+      searchAhead(guard, SECRETS, { file: other }).close();
+    } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });

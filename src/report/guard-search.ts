@@ -28,6 +28,58 @@ export interface WorkerModule {
   readonly file: string;
 }
 
+/** A worker started before the run's reports are written (startGuardWorkerEarly), until a search ahead takes it. */
+let early: { file: string; worker: Worker; dead: boolean } | undefined;
+
+/**
+ * Start the search's worker now, before the secrets are known, so that its modules load on the
+ * other core while the run goes on (about a tenth of a second, otherwise spent while the first
+ * report waits for its search): the next searchAhead with the same module takes it and gives it
+ * the secrets. Unreferenced, it never keeps the process alive; should it fail, searchAhead starts
+ * its own (or searches in this thread). Answers the worker's threadId (SearchAhead.threadId).
+ */
+export function startGuardWorkerEarly(
+  module: WorkerModule | undefined = WORKER ? { file: WORKER } : undefined,
+): number | undefined {
+  if (early) return early.worker.threadId;
+  if (!module || !existsSync(module.file)) return undefined;
+  try {
+    const worker = new Worker(module.file, { stdout: false, stderr: false });
+    const started = { file: module.file, worker, dead: false };
+    const died = () => {
+      started.dead = true;
+      if (early === started) early = undefined;
+    };
+    worker.on('error', died);
+    worker.on('exit', died);
+    worker.unref();
+    early = started;
+    return worker.threadId;
+  } catch {
+    return undefined; // searchAhead starts its own.
+  }
+}
+
+/** Stop the early worker if no search ahead took it (a run that ended before its reports). */
+export function stopGuardWorkerEarly(): void {
+  const e = early;
+  early = undefined;
+  if (e && !e.dead) void e.worker.terminate();
+}
+
+/** The early worker for `file`, taken (once) with its secrets and flags; undefined when there is none. */
+function takeEarly(file: string, setup: { secrets: string[]; claims: Int32Array }): Worker | undefined {
+  if (early?.file !== file) {
+    stopGuardWorkerEarly();
+    return undefined;
+  }
+  const e = early;
+  early = undefined;
+  e.worker.removeAllListeners('error').removeAllListeners('exit');
+  e.worker.postMessage({ setup });
+  return e.worker;
+}
+
 /** Searches texts for the guard's secrets ahead of their use; close() when done. */
 export interface SearchAhead {
   /** What guard.find(text) answers, from the worker when there is one. */
@@ -42,6 +94,8 @@ export interface SearchAhead {
   close(): void;
   /** Whether the searches run in a worker (false: in this thread, from the start or since the worker failed). */
   readonly inWorker: boolean;
+  /** The worker's thread id, when there is a worker. */
+  readonly threadId?: number;
 }
 
 /**
@@ -59,17 +113,20 @@ export function searchAhead(
   // One flag per search, 0 until a thread claims it (1: the worker, 2: this thread); searches past
   // the last flag are the worker's alone.
   const claims = new Int32Array(new SharedArrayBuffer(4 * CLAIMS));
-  if (module && existsSync(module.file) && secrets.some((s) => s.length > 0)) {
-    try {
-      worker = new Worker(module.file, {
-        workerData: { secrets: [...secrets], claims },
-        stdout: false,
-        stderr: false,
-      });
-    } catch {
-      worker = undefined;
+  if (module && secrets.some((s) => s.length > 0)) {
+    worker = takeEarly(module.file, { secrets: [...secrets], claims });
+    if (!worker && existsSync(module.file)) {
+      try {
+        worker = new Worker(module.file, {
+          workerData: { secrets: [...secrets], claims },
+          stdout: false,
+          stderr: false,
+        });
+      } catch {
+        worker = undefined;
+      }
     }
-  }
+  } else stopGuardWorkerEarly();
   if (!worker)
     return { find: async (text) => here(text), help: () => undefined, close: () => undefined, inWorker: false };
 
@@ -99,6 +156,7 @@ export function searchAhead(
     get inWorker() {
       return !failed;
     },
+    threadId: w.threadId,
     find(text) {
       if (failed) return Promise.resolve(here(text));
       const id = next++;
