@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 // `npx accommodation-conformance`: the package's command, compiled JavaScript from dist/ (no tsx).
 import { existsSync } from 'node:fs';
+import { lowerBackgroundThreads } from './background-threads.js';
+
+// First, before the command starts a thread of its own: see ./background-threads.js.
+lowerBackgroundThreads();
 
 const compiled = new URL('../dist/cli/main.js', import.meta.url);
 if (!existsSync(compiled)) {

@@ -7,6 +7,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { lowerBackgroundThreads } from './background-threads.js';
+
+// First, before the command starts a thread of its own: see ./background-threads.js.
+lowerBackgroundThreads();
 
 const source = new URL('../src/cli/main.ts', import.meta.url);
 
