@@ -3,7 +3,7 @@
  * allure-results/, all derived from one RunReport. Everything is rendered in memory and searched
  * for secrets first; what the guard finds is redacted before the first byte is written.
  */
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunReport } from '../core/types.js';
 import { redactUserInfo } from '../core/redact.js';
@@ -211,14 +211,12 @@ async function writeFiles(
   paths: ReportPaths,
   tree: RunReport,
   guard: SecretGuard,
-  files: Array<[string, string | Buffer | undefined]>,
+  files: Array<[string, string | Buffer]>,
   allure: DeferredWriter,
 ): Promise<ReportPaths> {
   await mkdir(paths.dir, { recursive: true });
   // Allure reads every file in its results directory: stale results of a previous run would mix in.
-  // They are moved aside at once (one rename) and removed while this run's files are written.
-  const aside = await staleAside(paths.allureResults);
-  const removed = aside ? rm(aside, { recursive: true, force: true }) : undefined;
+  await rm(paths.allureResults, { recursive: true, force: true });
   await mkdir(paths.allureResults, { recursive: true });
   // The preflight's WSDL comparison, beside the run's reports (a report without one leaves none from an earlier run).
   const driftFiles = [join(paths.dir, DRIFT_JSON), join(paths.dir, DRIFT_MD)] as const;
@@ -227,30 +225,8 @@ async function writeFiles(
       [driftFiles[0], guard.protect(driftFiles[0], renderDriftJson(tree.drift))],
       [driftFiles[1], guard.protect(driftFiles[1], renderDriftMarkdown(tree.drift))],
     );
-  else files.push(...driftFiles.map((f) => [f, undefined] as [string, undefined]));
-  // The large files are written by libuv's threads while this one writes Allure's small ones.
-  const written = Promise.all(
-    files.map(([path, text]) => (text === undefined ? rm(path, { force: true }) : writeFile(path, text, 'utf8'))),
-  );
+  else await Promise.all(driftFiles.map((f) => rm(f, { force: true })));
+  await Promise.all(files.map(([path, text]) => writeFile(path, text, 'utf8')));
   allure.flushTo(paths.allureResults);
-  await Promise.all([written, removed]);
   return paths;
-}
-
-/**
- * Move `dir` aside under a name of its own beside it (this process's, this moment's), answering
- * that name; undefined when there is no `dir`. Its removal then takes its time without delaying the
- * new `dir`, and a run stopped meanwhile leaves the old results under a name Allure does not read.
- */
-async function staleAside(dir: string): Promise<string | undefined> {
-  const aside = `${dir}.old-${process.pid}-${Date.now()}`;
-  try {
-    await rename(dir, aside);
-    return aside;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    // Not movable (another process's file system rules): removed where it is, as before.
-    await rm(dir, { recursive: true, force: true });
-    return undefined;
-  }
 }
