@@ -99,17 +99,8 @@ const isIdLike = (name: string) => /I[Dd]$/.test(name);
 const isListLike = (p: Param) => p.type === 'string' && /[^s]s$/.test(p.name);
 const LIST_POOL: readonly string[] = ['a,b', 'a, b', 'a+b', 'a b', ''];
 
-/** Each parameter's pool, found once: coverage asks for it for every value a run sends. */
-const POOLS = new WeakMap<Param, readonly string[]>();
-
 /** The boundary pool of a parameter (its type, its name's domain). */
 export function boundaryValuesOf(p: Param): readonly string[] {
-  let pool = POOLS.get(p);
-  if (pool === undefined) POOLS.set(p, (pool = poolOf(p)));
-  return pool;
-}
-
-function poolOf(p: Param): readonly string[] {
   const named = NAMED_POOLS[p.name];
   if (named) return named;
   if (INT_LIKE.has(p.name)) return ['0', '-1', '2147483647', '12345'];
