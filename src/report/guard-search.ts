@@ -29,7 +29,7 @@ export interface WorkerModule {
 }
 
 /** A worker started before the run's reports are written (startGuardWorkerEarly), until a search ahead takes it. */
-let early: { file: string; worker: Worker; dead: boolean } | undefined;
+let early: { file: string; worker: Worker } | undefined;
 
 /**
  * Start the search's worker now, before the secrets are known, so that its modules load on the
@@ -45,9 +45,9 @@ export function startGuardWorkerEarly(
   if (!module || !existsSync(module.file)) return undefined;
   try {
     const worker = new Worker(module.file, { stdout: false, stderr: false });
-    const started = { file: module.file, worker, dead: false };
+    const started = { file: module.file, worker };
+    // Failed or ended before it was taken: searchAhead starts its own.
     const died = () => {
-      started.dead = true;
       if (early === started) early = undefined;
     };
     worker.on('error', died);
@@ -64,7 +64,7 @@ export function startGuardWorkerEarly(
 export function stopGuardWorkerEarly(): void {
   const e = early;
   early = undefined;
-  if (e && !e.dead) void e.worker.terminate();
+  if (e) void e.worker.terminate();
 }
 
 /** The early worker for `file`, taken (once) with its secrets and flags; undefined when there is none. */
