@@ -67,14 +67,11 @@ export function stopGuardWorkerEarly(): void {
   if (e) void e.worker.terminate();
 }
 
-/** The early worker for `file`, taken (once) with its secrets and flags; undefined when there is none. */
-function takeEarly(file: string, setup: { secrets: string[]; claims: Int32Array }): Worker | undefined {
-  if (early?.file !== file) {
-    stopGuardWorkerEarly();
-    return undefined;
-  }
+/** The early worker, taken (once) with its secrets and flags; undefined when there is none. */
+function takeEarly(setup: { secrets: string[]; claims: Int32Array }): Worker | undefined {
   const e = early;
   early = undefined;
+  if (!e) return undefined;
   e.worker.removeAllListeners('error').removeAllListeners('exit');
   e.worker.postMessage({ setup });
   return e.worker;
@@ -114,18 +111,11 @@ export function searchAhead(
   // the last flag are the worker's alone.
   const claims = new Int32Array(new SharedArrayBuffer(4 * CLAIMS));
   if (module && secrets.some((s) => s.length > 0)) {
-    worker = takeEarly(module.file, { secrets: [...secrets], claims });
-    if (!worker && existsSync(module.file)) {
-      try {
-        worker = new Worker(module.file, {
-          workerData: { secrets: [...secrets], claims },
-          stdout: false,
-          stderr: false,
-        });
-      } catch {
-        worker = undefined;
-      }
-    }
+    // The worker started early when there is one of this module, else one started now: either way
+    // its secrets and flags come as its first message.
+    if (early?.file !== module.file) stopGuardWorkerEarly();
+    startGuardWorkerEarly(module);
+    worker = takeEarly({ secrets: [...secrets], claims });
   } else stopGuardWorkerEarly();
   if (!worker)
     return { find: async (text) => here(text), help: () => undefined, close: () => undefined, inWorker: false };
